@@ -1,0 +1,25 @@
+// orthosim: the executable. A thin main that hands the command line to sw/cli with the
+// SystemC-backed runner.
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "app/system_runner.hpp"
+#include "sc_models/kernel/clock_domain.hpp"
+#include "sw/cli/cli.hpp"
+
+int sc_main(int argc, char* argv[]) {
+  orthosim::sc::init_kernel();
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  orthosim::app::SystemRunner runner;
+  return orthosim::sw::run_cli(args, runner, std::cout, std::cerr);
+}
+
+// Our own main, so that the SystemC banner is off before the kernel prints it: command output
+// (tables, JSON) is the only thing on stdout and stderr carries only errors.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

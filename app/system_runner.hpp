@@ -1,0 +1,16 @@
+// The emulator behind the command line: builds the SystemC systems a command asks for, runs
+// them, and turns their results into the CLI's summaries. One elaboration per process: each
+// method is called at most once by `orthosim`.
+#pragma once
+
+#include "sw/cli/runner.hpp"
+
+namespace orthosim::app {
+
+class SystemRunner : public sw::Runner {
+ public:
+  sw::RunSummary run_access(const sw::AccessRequest& request) override;
+  std::vector<sw::RunSummary> run_side_by_side(const sw::DemoRequest& request) override;
+};
+
+}  // namespace orthosim::app

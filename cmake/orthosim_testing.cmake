@@ -1,0 +1,24 @@
+# Test helpers. Plain unit tests link gtest_main; SystemC tests link our sc_main, which calls
+# RUN_ALL_TESTS, and CTest runs every TEST in its own process, since SystemC elaborates once per
+# process (STYLE F3).
+function(orthosim_unit_test name)
+  cmake_parse_arguments(ARG "" "LABEL" "SOURCES;DEPS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
+  orthosim_warnings(${name})
+  gtest_discover_tests(${name} PROPERTIES LABELS "${ARG_LABEL}" DISCOVERY_TIMEOUT 60)
+endfunction()
+
+function(orthosim_sc_test name)
+  cmake_parse_arguments(ARG "" "LABEL;TIMEOUT" "SOURCES;DEPS" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} orthosim_sc_test_main GTest::gtest)
+  orthosim_warnings(${name})
+  gtest_discover_tests(${name}
+    PROPERTIES LABELS "${ARG_LABEL}" TIMEOUT ${ARG_TIMEOUT}
+               ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"
+    DISCOVERY_TIMEOUT 60)
+endfunction()

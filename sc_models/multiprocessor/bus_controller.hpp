@@ -1,0 +1,84 @@
+// Bus controller BC(i) of processor P(i) (seed 004 section 3.1). It performs one memory access at
+// a time for its processor: it asks the arbiter for the bus and the modules, and once granted it
+// steps the protocol of Fig. 5 (start-up alpha; per vector, after the first, an address increment
+// beta; per word one minor cycle tau), moving each word between a module and the data buffer
+// the index manipulator selects. On the omp BC(i) drives RB(i) (row mode) or CB(i) (column mode).
+//
+// The whole schedule of an access is known at its grant, so the controller is activated twice
+// per access (grant, end), not once per word; words are announced to the recorder with their
+// cycles. An idle controller is never activated (STYLE rule 2).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "sc_models/kernel/clock_domain.hpp"
+#include "sc_models/multiprocessor/index_manipulator.hpp"
+#include "sc_models/multiprocessor/interfaces.hpp"
+#include "sc_models/multiprocessor/resource_arbiter.hpp"
+#include "sc_models/multiprocessor/word_store.hpp"
+#include "sw/arch/system_config.hpp"
+#include "sw/machine/machine_program.hpp"
+#include "traces/recorder.hpp"
+#include "traces/stats.hpp"
+
+namespace orthosim::sc {
+
+/// How the controllers reach the rest of the system: the arbiter's resource ids of buses and
+/// modules, the modules themselves, and the recorder's ids of the buses.
+struct MemoryFabric {
+  sw::MemoryOrganization organization;
+  ResourceArbiter& arbiter;
+  std::vector<WordStore>& modules;
+  std::vector<ResourceId> bus_resource;     ///< by MemoryOrganization::bus_index
+  std::vector<ResourceId> module_resource;  ///< by ModuleId
+  std::vector<traces::SourceId> bus_source; ///< by MemoryOrganization::bus_index
+};
+
+class BusController : public sc_core::sc_module, public Grantee {
+ public:
+  SC_HAS_PROCESS(BusController);
+  BusController(const sc_core::sc_module_name& name, sw::ProcId id, const sw::BusTiming& timing,
+                const ClockDomain& clock, MemoryFabric& fabric, IndexManipulator& manipulator,
+                traces::Recorder& recorder, traces::StatsRegistry& stats);
+
+  /// Starts `access` for the processor; `requester` resumes when the access is complete. The
+  /// access is copied; validation has already checked it against the configuration.
+  void start(const sw::MemoryAccess& access, Resumable& requester);
+
+  void granted(Cycle now) override;
+  [[nodiscard]] std::string grantee_name() const override;
+  [[nodiscard]] const sw::MemoryOrganization& organization() const { return fabric_.organization; }
+
+ private:
+  void finish_access();
+  [[nodiscard]] traces::AccessTrace trace_of(const sw::MemoryAccess& a) const;
+
+  const sw::ProcId id_;
+  const sw::BusTiming timing_;
+  const ClockDomain& clock_;
+  MemoryFabric& fabric_;
+  IndexManipulator& manipulator_;
+  traces::Recorder& recorder_;
+  traces::SourceId source_;
+
+  // The access being requested or performed. The processor resumes at the cycle the access ends,
+  // possibly before finish_access() has run in that cycle, and may start its next access then;
+  // so the ending access keeps its own copy of what it releases.
+  sw::MemoryAccess access_;
+  std::vector<ResourceId> requested_;
+  Resumable* requester_ = nullptr;
+  bool waiting_for_grant_ = false;
+  Cycle busy_until_;
+  std::vector<ResourceId> ending_resources_;
+  traces::AccessTrace ending_trace_;
+  sc_core::sc_event ev_end_;
+
+  std::uint64_t accesses_ = 0;
+  std::uint64_t words_moved_ = 0;
+  std::uint64_t busy_cycles_ = 0;
+};
+
+}  // namespace orthosim::sc

@@ -1,0 +1,116 @@
+// Assembly of the omp, crossbar and single-bus systems, and their run loop.
+#include "sc_models/multiprocessor/multiprocessor.hpp"
+
+#include <algorithm>
+
+#include "sw/machine/validate.hpp"
+
+namespace orthosim::sc {
+
+Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
+                               const sw::SystemConfig& config, traces::Recorder& recorder)
+    : sc_core::sc_module(name), config_(config), clock_(config.clock_period_ns) {
+  config_.validate();
+  const sw::MemoryOrganization org = config_.organization();
+  const std::string base = sc_core::sc_module::name();
+
+  // Resource ids: the buses, then the modules, then the interrupt bus.
+  std::vector<std::string> resources;
+  const std::vector<sw::BusRef> buses = org.buses();
+  for (const sw::BusRef& b : buses) {
+    resources.push_back(org.bus_name(b));
+  }
+  for (sw::ModuleId m = 0; m < org.module_count(); ++m) {
+    resources.push_back(org.module_name(m));
+  }
+  const ResourceId interrupt_bus = static_cast<ResourceId>(resources.size());
+  resources.push_back("interrupt bus");
+
+  modules_.assign(org.module_count(), WordStore(config_.module_words));
+  arbiter_ = std::make_unique<ResourceArbiter>("arbiter", resources, clock_, stats_);
+  fabric_ = std::unique_ptr<MemoryFabric>(new MemoryFabric{org, *arbiter_, modules_, {}, {}, {}});
+  for (std::uint32_t b = 0; b < buses.size(); ++b) {
+    fabric_->bus_resource.push_back(b);
+    fabric_->bus_source.push_back(
+        recorder.register_source(base + "." + org.bus_tag(buses[b]), traces::SourceKind::Bus));
+  }
+  for (sw::ModuleId m = 0; m < org.module_count(); ++m) {
+    fabric_->module_resource.push_back(static_cast<ResourceId>(buses.size()) + m);
+  }
+  sync_ = std::make_unique<SyncUnit>(base + ".sync", config_.n, stats_);
+
+  std::vector<Resumable*> resumables;
+  for (sw::ProcId i = 0; i < config_.n; ++i) {
+    manipulators_.push_back(std::make_unique<IndexManipulator>(config_.n, config_.buffer_words));
+    controllers_.push_back(std::make_unique<BusController>(
+        ("bc" + std::to_string(i)).c_str(), i, config_.timing, clock_, *fabric_,
+        *manipulators_.back(), recorder, stats_));
+    processors_.push_back(std::make_unique<Processor>(
+        ("p" + std::to_string(i)).c_str(), i, config_, clock_, *manipulators_.back(),
+        ProcessorPorts{*controllers_.back(), *arbiter_, interrupt_bus, *sync_}, recorder, stats_));
+    resumables.push_back(processors_.back().get());
+  }
+  sync_->attach(std::move(resumables));
+}
+
+Multiprocessor::~Multiprocessor() = default;
+
+void Multiprocessor::load(sw::MachineProgram program) {
+  sw::validate(program, config_);
+  program_ = std::move(program);
+  for (WordStore& m : modules_) {
+    m.clear();
+  }
+  sync_->reset();
+  baseline_ = stats_.snapshot();
+  start_ = clock_.now();
+  for (sw::ProcId i = 0; i < config_.n; ++i) {
+    processors_[i]->load(program_.processors[i]);
+  }
+  sw::for_each_initial_word(program_, [this](sw::ProcId p, std::uint32_t address, sw::Word w) {
+    processors_[p]->local_memory().write(address, w);
+  });
+}
+
+bool Multiprocessor::finished() const {
+  return std::all_of(processors_.begin(), processors_.end(),
+                     [](const auto& p) { return p->finished(); });
+}
+
+RunResult Multiprocessor::result() const {
+  RunResult r;
+  r.completed = finished();
+  for (const auto& p : processors_) {
+    const Cycle end = p->finished() ? p->finish_cycle() - start_ : clock_.now() - start_;
+    r.processor_end.push_back(end);
+    r.cycles = std::max(r.cycles, end);
+    if (!p->finished()) {
+      r.blocked.push_back(p->describe_wait());
+    }
+  }
+  r.delivery = sw::check_delivery(program_, [this](sw::ProcId p, std::uint32_t address) {
+    return processors_[p]->local_memory().read(address);
+  });
+  r.stats = stats_.snapshot();
+  for (std::size_t i = 0; i < r.stats.size(); ++i) {
+    r.stats[i].value -= baseline_.at(i).value;
+  }
+  for (const traces::StatEntry& s : r.stats) {
+    if (s.name == std::string(arbiter_->name()) + ".conflicts") {
+      r.conflicts = s.value;
+    } else if (s.name == std::string(arbiter_->name()) + ".conflict_wait_cycles") {
+      r.conflict_wait_cycles = s.value;
+    }
+  }
+  return r;
+}
+
+void run_systems(const std::vector<Multiprocessor*>& systems, Cycle limit) {
+  sc_core::sc_time horizon = sc_core::SC_ZERO_TIME;
+  for (const Multiprocessor* s : systems) {
+    horizon = std::max(horizon, s->clock().delay(limit));
+  }
+  sc_core::sc_start(horizon, sc_core::SC_EXIT_ON_STARVATION);
+}
+
+}  // namespace orthosim::sc

@@ -1,0 +1,89 @@
+// A shared-memory multiprocessor of seed 004 section 3.1 (Fig. 4), assembled from its blocks for
+// one configuration: omp, crossbar or single bus. n processors, n bus controllers, the memory
+// modules, one resource arbiter (buses, modules, interrupt bus) and the sync unit.
+//
+// A system runs machine programs one after another: load(), run the kernel (run_systems()), then
+// result(). Time keeps going between programs; every result counts from its program's load.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "sc_models/kernel/clock_domain.hpp"
+#include "sc_models/multiprocessor/bus_controller.hpp"
+#include "sc_models/multiprocessor/index_manipulator.hpp"
+#include "sc_models/multiprocessor/processor.hpp"
+#include "sc_models/multiprocessor/resource_arbiter.hpp"
+#include "sc_models/multiprocessor/sync_unit.hpp"
+#include "sc_models/multiprocessor/word_store.hpp"
+#include "sw/arch/system_config.hpp"
+#include "sw/machine/delivery_check.hpp"
+#include "sw/machine/machine_program.hpp"
+#include "traces/recorder.hpp"
+#include "traces/stats.hpp"
+
+namespace orthosim::sc {
+
+struct RunResult {
+  bool completed = false;  ///< every processor reached the end of its program
+  Cycle cycles;            ///< from load to the last processor's end
+  std::vector<Cycle> processor_end;  ///< per processor, relative to load
+  /// When not completed: one line per blocked processor, naming what it waits for.
+  std::vector<std::string> blocked;
+  sw::DeliveryReport delivery;
+  /// Every statistic, counted over this run only.
+  std::vector<traces::StatEntry> stats;
+  std::uint64_t conflicts = 0;
+  std::uint64_t conflict_wait_cycles = 0;
+};
+
+class Multiprocessor : public sc_core::sc_module {
+ public:
+  /// Validates `config` (throws sw::ConfigError); the system's name is its hierarchical root.
+  Multiprocessor(const sc_core::sc_module_name& name, const sw::SystemConfig& config,
+                 traces::Recorder& recorder);
+  ~Multiprocessor() override;
+
+  [[nodiscard]] const sw::SystemConfig& config() const { return config_; }
+  [[nodiscard]] const ClockDomain& clock() const { return clock_; }
+  [[nodiscard]] const traces::StatsRegistry& stats() const { return stats_; }
+
+  /// Validates the program against this system (throws sw::ConfigError), clears all memories,
+  /// loads index sets and the senders' local memory, and starts every processor in the next delta.
+  void load(sw::MachineProgram program);
+  /// Whether every processor has finished the loaded program.
+  [[nodiscard]] bool finished() const;
+  /// The outcome of the loaded program, after the kernel has run.
+  [[nodiscard]] RunResult result() const;
+
+  /// Direct access for tests and the delivery check.
+  [[nodiscard]] WordStore& module(sw::ModuleId m) { return modules_.at(m); }
+  [[nodiscard]] Processor& processor(sw::ProcId p) { return *processors_.at(p); }
+  [[nodiscard]] IndexManipulator& manipulator(sw::ProcId p) { return *manipulators_.at(p); }
+
+ private:
+  sw::SystemConfig config_;
+  ClockDomain clock_;
+  traces::StatsRegistry stats_;
+  std::vector<WordStore> modules_;
+  std::unique_ptr<ResourceArbiter> arbiter_;
+  std::unique_ptr<MemoryFabric> fabric_;
+  std::unique_ptr<SyncUnit> sync_;
+  std::vector<std::unique_ptr<IndexManipulator>> manipulators_;
+  std::vector<std::unique_ptr<BusController>> controllers_;
+  std::vector<std::unique_ptr<Processor>> processors_;
+
+  sw::MachineProgram program_;
+  Cycle start_;
+  std::vector<traces::StatEntry> baseline_;
+};
+
+/// Runs the kernel until every loaded program has ended or nothing can happen any more (the
+/// deadlock watchdog: a blocked processor is then reported by result()), or until `limit` cycles
+/// of the slowest clock have passed.
+void run_systems(const std::vector<Multiprocessor*>& systems, Cycle limit);
+
+}  // namespace orthosim::sc

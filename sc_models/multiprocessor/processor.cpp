@@ -1,0 +1,240 @@
+// Processor: the machine-program interpreter.
+#include "sc_models/multiprocessor/processor.hpp"
+
+#include <stdexcept>
+
+#include "sw/machine/describe.hpp"
+
+namespace orthosim::sc {
+
+using traces::Activity;
+
+Processor::Processor(const sc_core::sc_module_name& name, sw::ProcId id,
+                     const sw::SystemConfig& config, const ClockDomain& clock,
+                     IndexManipulator& manipulator, ProcessorPorts ports,
+                     traces::Recorder& recorder, traces::StatsRegistry& stats)
+    : sc_core::sc_module(name),
+      id_(id),
+      sync_costs_(config.sync),
+      gamma_(config.timing.gamma),
+      clock_(clock),
+      manipulator_(manipulator),
+      ports_(ports),
+      recorder_(recorder),
+      local_(config.local_words) {
+  SC_METHOD(run);
+  sensitive << ev_resume_;
+  dont_initialize();
+  const std::string base = sc_core::sc_module::name();
+  source_ = recorder_.register_source(base, traces::SourceKind::Processor);
+  stats.add(base + ".compute_cycles", &compute_cycles_, "cycles", "cycles computing");
+  stats.add(base + ".memory_cycles", &memory_cycles_, "cycles",
+            "cycles in memory accesses, from request to end (conflict waits included)");
+  stats.add(base + ".sync_cycles", &sync_cycles_, "cycles",
+            "cycles in barriers, bus switches and activate-/wait-sync");
+  stats.add(base + ".ops", &ops_, "ops", "machine-program ops completed");
+}
+
+std::string Processor::grantee_name() const { return "P" + std::to_string(id_); }
+
+void Processor::load(const sw::ProcessorProgram& program) {
+  program_ = &program;
+  pc_ = 0;
+  phase_ = 0;
+  finished_ = false;
+  local_.clear();
+  manipulator_.load(program.index_sets);
+  resume_after(Cycle{0});
+}
+
+void Processor::resume_after(Cycle delay) {
+  if (pending_resume_) {
+    throw std::logic_error(std::string(name()) + ": resumed twice at cycle " +
+                           std::to_string(clock_.now().count()));
+  }
+  pending_resume_ = true;
+  if (delay == Cycle{0}) {
+    ev_resume_.notify(sc_core::SC_ZERO_TIME);
+  } else {
+    ev_resume_.notify(clock_.delay(delay));
+  }
+}
+
+void Processor::run() {
+  pending_resume_ = false;
+  while (pc_ < program_->ops.size()) {
+    if (!step(program_->ops[pc_])) {
+      return;
+    }
+    ++ops_;
+    ++pc_;
+    phase_ = 0;
+  }
+  if (!finished_) {
+    finished_ = true;
+    finish_cycle_ = clock_.now();
+    show(Activity::Idle);
+  }
+}
+
+bool Processor::step(const sw::Op& op) {
+  return std::visit([this](const auto& o) { return step_op(o); }, op);
+}
+
+void Processor::show(Activity what) {
+  if (recorder_.enabled()) {
+    recorder_.activity(clock_.now(), source_, what, static_cast<std::uint32_t>(pc_));
+  }
+}
+
+void Processor::account(std::uint64_t& bucket) {
+  bucket += (clock_.now() - phase_start_).count();
+  phase_start_ = clock_.now();
+}
+
+bool Processor::step_op(const sw::Compute& op) {
+  if (phase_ == 0) {
+    if (op.cycles == Cycle{0}) {
+      return true;
+    }
+    show(Activity::Compute);
+    phase_start_ = clock_.now();
+    phase_ = 1;
+    resume_after(op.cycles);
+    return false;
+  }
+  account(compute_cycles_);
+  return true;
+}
+
+bool Processor::step_op(const sw::MemoryAccess& op) {
+  if (phase_ == 0) {
+    show(op.direction == sw::Direction::Read ? Activity::Read : Activity::Write);
+    phase_start_ = clock_.now();
+    phase_ = 1;
+    ports_.controller.start(op, *this);
+    return false;
+  }
+  account(memory_cycles_);
+  return true;
+}
+
+bool Processor::step_op(const sw::Iwr& op) {
+  switch (phase_) {
+    case 0:
+      show(Activity::IwrWrite);
+      phase_start_ = clock_.now();
+      phase_ = 1;
+      ports_.controller.start(op.write, *this);
+      return false;
+    case 1:
+      account(memory_cycles_);
+      show(Activity::BusSwitch);
+      phase_ = 2;
+      ports_.sync.arrive(Rendezvous::BusSwitch, id_, op.group, Cycle{gamma_});
+      return false;
+    case 2:
+      account(sync_cycles_);
+      show(Activity::IwrRead);
+      phase_ = 3;
+      ports_.controller.start(op.read, *this);
+      return false;
+    default:
+      account(memory_cycles_);
+      return true;
+  }
+}
+
+bool Processor::step_op(const sw::BusSwitch& op) {
+  if (phase_ == 0) {
+    show(Activity::BusSwitch);
+    phase_start_ = clock_.now();
+    phase_ = 1;
+    ports_.sync.arrive(Rendezvous::BusSwitch, id_, op.group, Cycle{gamma_});
+    return false;
+  }
+  account(sync_cycles_);
+  return true;
+}
+
+bool Processor::step_op(const sw::Barrier& op) {
+  if (phase_ == 0) {
+    show(Activity::Barrier);
+    phase_start_ = clock_.now();
+    phase_ = 1;
+    ports_.sync.arrive(Rendezvous::Barrier, id_, op.group, Cycle{sync_costs_.barrier});
+    return false;
+  }
+  account(sync_cycles_);
+  return true;
+}
+
+bool Processor::step_op(const sw::ActivateSync& op) {
+  switch (phase_) {
+    case 0:
+      show(Activity::ActivateSync);
+      phase_start_ = clock_.now();
+      phase_ = 1;
+      ports_.arbiter.request(id_, {ports_.interrupt_bus}, *this);
+      return false;
+    case 1:  // resumed by granted(): the interrupt is on the bus for its activate cost
+      ports_.arbiter.release({ports_.interrupt_bus});
+      ports_.sync.deliver(id_, op.targets);
+      account(sync_cycles_);
+      return true;
+    default:
+      throw std::logic_error("activate-sync phase");
+  }
+}
+
+void Processor::granted(Cycle) { resume_after(Cycle{sync_costs_.activate}); }
+
+bool Processor::step_op(const sw::WaitSync& op) {
+  if (phase_ == 0) {
+    if (ports_.sync.try_consume(id_, op.source)) {
+      return true;
+    }
+    show(Activity::WaitSync);
+    phase_start_ = clock_.now();
+    phase_ = 1;
+    ports_.sync.wait(id_, op.source);
+    return false;
+  }
+  if (!ports_.sync.try_consume(id_, op.source)) {
+    throw std::logic_error(std::string(name()) + ": woken without a sync token");
+  }
+  account(sync_cycles_);
+  return true;
+}
+
+bool Processor::step_op(const sw::LoadBuffer& op) {
+  WordStore& buffer = manipulator_.buffer(op.buffer);
+  for (std::uint32_t w = 0; w < op.words; ++w) {
+    buffer.write(w, local_.read(op.local_address + w));
+  }
+  return true;
+}
+
+bool Processor::step_op(const sw::StoreBuffer& op) {
+  const WordStore& buffer = manipulator_.buffer(op.buffer);
+  for (std::uint32_t w = 0; w < op.words; ++w) {
+    local_.write(op.local_address + w, buffer.read(w));
+  }
+  return true;
+}
+
+std::string Processor::describe_wait() const {
+  if (finished_ || program_ == nullptr) {
+    return "";
+  }
+  std::string why = ports_.arbiter.describe_wait(id_);
+  if (why.empty()) {
+    why = ports_.sync.describe_wait(id_);
+  }
+  if (why.empty()) {
+    why = "busy in " + sw::describe(program_->ops[pc_], ports_.controller.organization());
+  }
+  return "P" + std::to_string(id_) + " at op " + std::to_string(pc_) + ": " + why;
+}
+
+}  // namespace orthosim::sc

@@ -1,0 +1,63 @@
+// The one arbiter of a multiprocessor's shared resources: its buses, its memory modules and its
+// interrupt bus (STYLE rule 5). A requester asks for a set of resources at once and holds all of
+// them from its grant to its release. Requests are served first-come, first-served per resource:
+// ordered by arrival cycle, then processor id, and a request never overtakes an earlier one on a
+// resource they both want. So an omp module M(i,j) wanted by P(i) on RB(i) and by P(j) on CB(j)
+// serves one of them at a time (seed 004 section 3.1), and the second one's wait is a conflict.
+//
+// Decisions are made in a delta cycle after the requests, so that every request of a cycle made in
+// the same delta is decided together, independently of process order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "sc_models/kernel/clock_domain.hpp"
+#include "sc_models/multiprocessor/interfaces.hpp"
+#include "sw/arch/architecture.hpp"
+#include "traces/stats.hpp"
+
+namespace orthosim::sc {
+
+using ResourceId = std::uint32_t;
+
+class ResourceArbiter : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(ResourceArbiter);
+  ResourceArbiter(const sc_core::sc_module_name& name, std::vector<std::string> resource_names,
+                  const ClockDomain& clock, traces::StatsRegistry& stats);
+
+  /// Asks for every resource in `resources` for `requester`; `grantee.granted()` is called once
+  /// all are held. A requester has at most one request outstanding.
+  void request(sw::ProcId requester, std::vector<ResourceId> resources, Grantee& grantee);
+  /// Frees resources held since a grant.
+  void release(const std::vector<ResourceId>& resources);
+
+  /// What `requester` is waiting for, or "" if it has no pending request.
+  [[nodiscard]] std::string describe_wait(sw::ProcId requester) const;
+
+ private:
+  struct Pending {
+    Cycle arrival;
+    sw::ProcId requester;
+    std::vector<ResourceId> resources;
+    Grantee* grantee;
+  };
+
+  void arbitrate();
+
+  const ClockDomain& clock_;
+  std::vector<std::string> names_;
+  std::vector<bool> busy_;
+  std::vector<std::string> holder_;
+  std::vector<Pending> pending_;
+  sc_core::sc_event ev_arbitrate_;
+
+  std::uint64_t grants_ = 0;
+  std::uint64_t conflicts_ = 0;
+  std::uint64_t conflict_wait_cycles_ = 0;
+};
+
+}  // namespace orthosim::sc

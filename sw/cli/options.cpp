@@ -1,0 +1,141 @@
+// Shared option groups and number parsing.
+#include "sw/cli/options.hpp"
+
+#include <cctype>
+#include <limits>
+
+#include "sw/core/diagnostic.hpp"
+
+namespace orthosim::sw::cli {
+
+std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t min,
+                          std::uint64_t max) {
+  const std::string expected =
+      max == std::numeric_limits<std::uint64_t>::max()
+          ? "an integer >= " + std::to_string(min)
+          : "an integer in " + std::to_string(min) + ".." + std::to_string(max);
+  const std::string found = "'" + text + "'";
+  if (text.empty() || text.size() > 19) {
+    throw InputError({option}, expected, found);
+  }
+  std::uint64_t value = 0;
+  for (char c : text) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) {
+      throw InputError({option}, expected, found);
+    }
+    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  if (value < min || value > max) {
+    throw InputError({option}, expected, found);
+  }
+  return value;
+}
+
+namespace {
+constexpr std::uint64_t kMaxCost = 1'000'000;
+
+std::uint64_t get(const po::variables_map& vm, const std::string& name, std::uint64_t min,
+                  std::uint64_t max, std::uint64_t fallback) {
+  if (!vm.count(name)) {
+    return fallback;
+  }
+  return parse_count("--" + name, vm[name].as<std::string>(), min, max);
+}
+
+std::uint32_t get32(const po::variables_map& vm, const std::string& name, std::uint64_t min,
+                    std::uint64_t max, std::uint32_t fallback) {
+  return static_cast<std::uint32_t>(get(vm, name, min, max, fallback));
+}
+}  // namespace
+
+po::options_description system_options() {
+  const SystemConfig d;
+  po::options_description o("System");
+  auto text = [](const std::string& help, std::uint64_t def) {
+    return help + " (default " + std::to_string(def) + ")";
+  };
+  o.add_options()
+      ("n", po::value<std::string>(), text("processors", d.n).c_str())
+      ("alpha", po::value<std::string>(), text("access start-up, cycles", d.timing.alpha).c_str())
+      ("beta", po::value<std::string>(), text("address increment per vector, cycles", d.timing.beta).c_str())
+      ("tau", po::value<std::string>(), text("cycles per word on the bus, >= 1", d.timing.tau).c_str())
+      ("gamma", po::value<std::string>(), text("IWR bus switch, cycles", d.timing.gamma).c_str())
+      ("clock-ns", po::value<std::string>(), text("clock period in ns, for times", d.clock_period_ns).c_str())
+      ("sync-cycles", po::value<std::string>(), text("activate-sync on the interrupt bus, cycles", d.sync.activate).c_str())
+      ("barrier-cycles", po::value<std::string>(), text("barrier release, cycles", d.sync.barrier).c_str())
+      ("buffer-words", po::value<std::string>(), text("L, words per data buffer", d.buffer_words).c_str())
+      ("module-words", po::value<std::string>(), text("words per memory module", d.module_words).c_str())
+      ("local-words", po::value<std::string>(), text("words of local memory per processor", d.local_words).c_str());
+  return o;
+}
+
+void apply_system_options(const po::variables_map& vm, SystemConfig& c) {
+  c.n = get32(vm, "n", 1, kMaxProcessors, c.n);
+  c.timing.alpha = get(vm, "alpha", 0, kMaxCost, c.timing.alpha);
+  c.timing.beta = get(vm, "beta", 0, kMaxCost, c.timing.beta);
+  c.timing.tau = get(vm, "tau", 1, kMaxCost, c.timing.tau);
+  c.timing.gamma = get(vm, "gamma", 0, kMaxCost, c.timing.gamma);
+  c.clock_period_ns = get32(vm, "clock-ns", 1, 1'000'000, c.clock_period_ns);
+  c.sync.activate = get(vm, "sync-cycles", 0, kMaxCost, c.sync.activate);
+  c.sync.barrier = get(vm, "barrier-cycles", 0, kMaxCost, c.sync.barrier);
+  c.buffer_words = get32(vm, "buffer-words", 1, 1u << 20, c.buffer_words);
+  c.module_words = get32(vm, "module-words", 1, 1u << 24, c.module_words);
+  c.local_words = get32(vm, "local-words", 1, 1u << 26, c.local_words);
+}
+
+po::options_description workload_options() {
+  po::options_description o("Workload");
+  o.add_options()
+      ("kind", po::value<std::string>(), "scalar | interleaved | block | iwr (default iwr)")
+      ("d", po::value<std::string>(),
+       "modules per access, 1..n (default: 1 for scalar, n for interleaved and block, n-1 for "
+       "iwr)")
+      ("l", po::value<std::string>(),
+       "vectors per access = words per message (default: 1 for scalar and interleaved, 4 for "
+       "block and iwr)");
+  return o;
+}
+
+AccessWorkload workload_from(const po::variables_map& vm, const SystemConfig& config) {
+  AccessWorkload w;
+  if (vm.count("kind")) {
+    const std::string k = vm["kind"].as<std::string>();
+    if (!parse_workload_kind(k, w.kind)) {
+      throw InputError({"--kind"}, "one of scalar, interleaved, block, iwr", "'" + k + "'");
+    }
+  }
+  std::uint32_t default_d = 1;
+  std::uint32_t default_l = 1;
+  switch (w.kind) {
+    case WorkloadKind::Scalar:
+      break;
+    case WorkloadKind::Interleaved:
+      default_d = config.n;
+      break;
+    case WorkloadKind::Block:
+      default_d = config.n;
+      default_l = 4;
+      break;
+    case WorkloadKind::Iwr:
+      default_d = config.n > 1 ? config.n - 1 : 1;
+      default_l = 4;
+      break;
+  }
+  w.d = get32(vm, "d", 0, std::numeric_limits<std::uint32_t>::max(), default_d);
+  w.l = get32(vm, "l", 0, std::numeric_limits<std::uint32_t>::max(), default_l);
+  validate_workload(config, w);
+  return w;
+}
+
+void check_impl(const po::variables_map& vm) {
+  if (!vm.count("impl")) {
+    return;
+  }
+  const std::string impl = vm["impl"].as<std::string>();
+  if (impl != "model") {
+    throw InputError({"--impl"}, "'model' (the SystemC models are the only implementation built)",
+                     "'" + impl + "'");
+  }
+}
+
+}  // namespace orthosim::sw::cli

@@ -1,0 +1,33 @@
+// Option parsing shared by the subcommands: numbers with range checks and clear errors, and the
+// option groups that describe a system (configuration, sizes, costs) and an access workload.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <cstdint>
+#include <string>
+
+#include "sw/arch/system_config.hpp"
+#include "sw/workload/access_workload.hpp"
+
+namespace orthosim::sw::cli {
+
+namespace po = boost::program_options;
+
+/// Parses a decimal integer in [min, max]; throws InputError naming `option` otherwise.
+std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t min,
+                          std::uint64_t max);
+
+/// --n, --alpha, --beta, --tau, --gamma, --clock-ns, --sync-cycles, --barrier-cycles,
+/// --buffer-words, --module-words, --local-words. (--arch is per command.)
+po::options_description system_options();
+/// Applies the system options present in `vm` to `config`.
+void apply_system_options(const po::variables_map& vm, SystemConfig& config);
+
+/// --kind, --d, --l: the workload; d and l default by kind (see the help text).
+po::options_description workload_options();
+AccessWorkload workload_from(const po::variables_map& vm, const SystemConfig& config);
+
+/// --impl: which implementation of each block runs. Only the SystemC models exist so far.
+void check_impl(const po::variables_map& vm);
+
+}  // namespace orthosim::sw::cli

@@ -1,0 +1,40 @@
+// Errors about the user's input: a program, a variant file or a command-line argument. Every
+// rejection says where (file:line:col, or the option), what was expected and what was found.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace orthosim::sw {
+
+/// A place in an input: a file position, or a command-line option when `line` is 0.
+struct SourceLocation {
+  std::string file;  ///< file name, or the option name ("--arch") for command-line input
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+
+  [[nodiscard]] std::string to_string() const;
+};
+
+/// Thrown for any invalid user input. `what()` is the complete one-line message.
+class InputError : public std::runtime_error {
+ public:
+  InputError(SourceLocation where, const std::string& expected, const std::string& found);
+  /// An error that is not about one token, e.g. a cross-field constraint.
+  InputError(SourceLocation where, const std::string& message);
+
+  [[nodiscard]] const SourceLocation& where() const { return where_; }
+
+ private:
+  SourceLocation where_;
+};
+
+/// Thrown when a machine program or a configuration is inconsistent with the hardware it is
+/// given to (a bus a processor cannot drive, an address past a module's depth...).
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace orthosim::sw

@@ -1,0 +1,165 @@
+// The machine program: what each processor of a shared-memory multiprocessor executes, op by op.
+// It is the target of every mapping (a multicomputer program mapped onto the omp, the crossbar or
+// the bus becomes one of these) and the input of the SystemC system. Free of SystemC.
+//
+// A processor owns a local memory, n data buffers of L words and an index memory of index sets
+// (seed 004 section 3.2). Memory accesses move words between data buffers and memory modules over
+// one bus; the index set names, for each word position in the bus stream, the data buffer it
+// comes from (write) or goes to (read). Local memory <-> buffer copies are processor-internal.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "sw/arch/architecture.hpp"
+#include "sw/core/cycle.hpp"
+
+namespace orthosim::sw {
+
+/// A set of processors, kept sorted and without repetition so that two equal sets compare equal.
+class ProcSet {
+ public:
+  ProcSet() = default;
+  /// Sorts and removes duplicates.
+  explicit ProcSet(std::vector<ProcId> members);
+  /// {0, 1, ..., n-1}.
+  static ProcSet all(std::uint32_t n);
+
+  [[nodiscard]] const std::vector<ProcId>& members() const { return members_; }
+  [[nodiscard]] bool contains(ProcId p) const;
+  [[nodiscard]] std::size_t size() const { return members_.size(); }
+  [[nodiscard]] bool empty() const { return members_.empty(); }
+  [[nodiscard]] std::string to_string() const;  ///< "{0,2,3}"
+
+  friend bool operator==(const ProcSet& a, const ProcSet& b) { return a.members_ == b.members_; }
+  friend bool operator<(const ProcSet& a, const ProcSet& b) { return a.members_ < b.members_; }
+
+ private:
+  std::vector<ProcId> members_;
+};
+
+enum class Direction : std::uint8_t { Read, Write };
+
+/// The access protocols of seed 004 section 3.1 (Fig. 5). The kind follows from the shape of an
+/// access: one word of one module is scalar; one vector over d modules is interleaved; l > 1
+/// vectors is block-interleaved.
+enum class AccessKind : std::uint8_t { Scalar, Interleaved, Block };
+
+[[nodiscard]] std::string to_string(Direction d);
+[[nodiscard]] std::string to_string(AccessKind k);
+
+/// One access of one bus controller on one bus.
+struct MemoryAccess {
+  Direction direction = Direction::Read;
+  BusRef bus;
+  /// The d module slots of the bus, in the order their words stream over the bus.
+  std::vector<std::uint32_t> slots;
+  /// Word address, inside every module, of the first vector; vector v uses address + v.
+  std::uint32_t address = 0;
+  /// l: vectors in the block; each vector is one word from (or to) each of the d modules.
+  std::uint32_t vectors = 1;
+  /// Index set (in the processor's index memory): stream position p <-> data buffer rho(p);
+  /// word v of the position's module is word v of that buffer.
+  std::uint32_t index_set = 0;
+
+  [[nodiscard]] std::uint32_t degree() const { return static_cast<std::uint32_t>(slots.size()); }
+  [[nodiscard]] AccessKind kind() const;
+  [[nodiscard]] std::uint64_t words() const { return std::uint64_t{degree()} * vectors; }
+};
+
+/// Compute for a number of cycles.
+struct Compute {
+  Cycle cycles;
+};
+
+/// An interleaved-write-then-read step (seed 004 section 3.1): a block-interleaved write, a bus
+/// switch that waits for every member of `group` to finish its write and then costs gamma, and a
+/// block-interleaved read. On the omp the write uses RB(i) and the read CB(i).
+struct Iwr {
+  MemoryAccess write;
+  MemoryAccess read;
+  ProcSet group;  ///< the processors taking part in this IWR step, this one included
+};
+
+/// Wait until every member of `group` has arrived, then switch buses: gamma cycles later all
+/// continue. The middle of an IWR step, on its own for the crossbar and the bus, where a step's
+/// reads are several accesses (seed 004 section 4.3).
+struct BusSwitch {
+  ProcSet group;
+};
+
+/// Raise a sync interrupt at every target over the interrupt bus (producer side).
+struct ActivateSync {
+  ProcSet targets;
+};
+
+/// Block until one activate-sync from `source` has arrived, and consume it (consumer side).
+struct WaitSync {
+  ProcId source = 0;
+};
+
+/// Block until every member of `group` has arrived, then all continue together.
+struct Barrier {
+  ProcSet group;
+};
+
+/// Copy `words` words from local memory to data buffer `buffer`, starting at word 0 of the buffer.
+struct LoadBuffer {
+  std::uint32_t buffer = 0;
+  std::uint32_t local_address = 0;
+  std::uint32_t words = 0;
+};
+
+/// Copy `words` words from data buffer `buffer` (from its word 0) to local memory.
+struct StoreBuffer {
+  std::uint32_t buffer = 0;
+  std::uint32_t local_address = 0;
+  std::uint32_t words = 0;
+};
+
+using Op = std::variant<Compute, MemoryAccess, Iwr, BusSwitch, ActivateSync, WaitSync, Barrier, LoadBuffer,
+                        StoreBuffer>;
+
+/// rho: stream position -> data buffer index.
+using IndexSet = std::vector<std::uint32_t>;
+
+struct ProcessorProgram {
+  std::vector<IndexSet> index_sets;  ///< loaded into the index memory before the run
+  std::vector<Op> ops;
+};
+
+/// Identifies the payload of a message: its words are a pure function of this key and the word
+/// index, so any receiver can be checked without keeping a copy of what was sent.
+struct PayloadKey {
+  ProcId source = 0;
+  /// The destination for a personalized message; kBroadcast when one payload goes to several
+  /// destinations (broadcast, multicast), which replication in the index manipulator relies on.
+  std::uint32_t destination = 0;
+  std::uint32_t tag = 0;  ///< distinguishes messages between the same pair (a step number)
+
+  static constexpr std::uint32_t kBroadcast = 0xFFFFFFFFu;
+};
+
+/// A message the run must deliver: `words` words from `source`'s local memory at `src_address`
+/// to `destination`'s local memory at `dst_address`.
+struct Message {
+  std::uint32_t id = 0;
+  ProcId source = 0;
+  ProcId destination = 0;
+  PayloadKey payload;
+  std::uint32_t words = 0;
+  std::uint32_t src_address = 0;
+  std::uint32_t dst_address = 0;
+};
+
+struct MachineProgram {
+  std::string name;
+  Arch arch = Arch::Omp;
+  std::uint32_t n = 0;
+  std::vector<ProcessorProgram> processors;  ///< exactly n
+  std::vector<Message> messages;             ///< the delivery manifest
+};
+
+}  // namespace orthosim::sw

@@ -1,0 +1,250 @@
+// Machine program validation: every access is one the configuration can perform (seed 004
+// section 3.1), every index set fits the index manipulator (section 3.2), every size fits.
+#include "sw/machine/validate.hpp"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+#include <string>
+
+#include "sw/core/diagnostic.hpp"
+#include "sw/machine/describe.hpp"
+
+namespace orthosim::sw {
+
+namespace {
+
+class Checker {
+ public:
+  Checker(const MachineProgram& program, const SystemConfig& config)
+      : program_(program), config_(config), org_(config.organization()) {}
+
+  void run() {
+    if (program_.arch != config_.arch) {
+      fail("program '" + program_.name + "' is for the " + to_string(program_.arch) +
+           ", the system is a " + to_string(config_.arch));
+    }
+    if (program_.n != config_.n || program_.processors.size() != config_.n) {
+      fail("program '" + program_.name + "' has " + std::to_string(program_.processors.size()) +
+           " processors, the system has " + std::to_string(config_.n));
+    }
+    for (proc_ = 0; proc_ < config_.n; ++proc_) {
+      check_processor(program_.processors[proc_]);
+    }
+    for (const Message& m : program_.messages) {
+      check_message(m);
+    }
+    check_regions_disjoint();
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const { throw ConfigError(what); }
+
+  [[noreturn]] void fail_op(const std::string& what) const {
+    fail("P" + std::to_string(proc_) + " op " + std::to_string(op_index_) + " (" +
+         describe(program_.processors[proc_].ops[op_index_], org_) + "): " + what);
+  }
+
+  void check_processor(const ProcessorProgram& p) {
+    if (p.index_sets.size() > config_.index_sets) {
+      fail("P" + std::to_string(proc_) + " loads " + std::to_string(p.index_sets.size()) +
+           " index sets, the index memory holds " + std::to_string(config_.index_sets));
+    }
+    for (std::size_t s = 0; s < p.index_sets.size(); ++s) {
+      for (std::uint32_t b : p.index_sets[s]) {
+        if (b >= config_.n) {
+          fail("P" + std::to_string(proc_) + " index set " + std::to_string(s) + " names buffer " +
+               std::to_string(b) + ", a processor has " + std::to_string(config_.n) +
+               " data buffers");
+        }
+      }
+    }
+    for (op_index_ = 0; op_index_ < p.ops.size(); ++op_index_) {
+      std::visit([&](const auto& op) { check(p, op); }, p.ops[op_index_]);
+    }
+  }
+
+  void check(const ProcessorProgram&, const Compute&) {}
+
+  void check(const ProcessorProgram& p, const MemoryAccess& a) {
+    if (!org_.has_bus(a.bus)) {
+      fail_op("the " + to_string(config_.arch) + " has no bus " + org_.bus_name(a.bus));
+    }
+    if (!org_.can_drive(proc_, a.bus)) {
+      fail_op("BC(" + std::to_string(proc_) + ") cannot drive " + org_.bus_name(a.bus));
+    }
+    if (a.slots.empty()) {
+      fail_op("an access names at least one module");
+    }
+    std::set<std::uint32_t> seen;
+    for (std::uint32_t s : a.slots) {
+      if (s >= org_.slots_per_bus()) {
+        fail_op("slot " + std::to_string(s) + " is past the " +
+                std::to_string(org_.slots_per_bus()) + " modules of the bus");
+      }
+      if (!seen.insert(s).second) {
+        fail_op("module slot " + std::to_string(s) + " appears twice in one interleaved access");
+      }
+    }
+    if (a.vectors == 0 || a.vectors > config_.buffer_words) {
+      fail_op("l = " + std::to_string(a.vectors) + " must be 1.." +
+              std::to_string(config_.buffer_words) + " (the data buffer size L)");
+    }
+    if (std::uint64_t{a.address} + a.vectors > config_.module_words) {
+      fail_op("addresses " + std::to_string(a.address) + ".." +
+              std::to_string(std::uint64_t{a.address} + a.vectors - 1) + " exceed the module depth " +
+              std::to_string(config_.module_words));
+    }
+    if (a.index_set >= p.index_sets.size()) {
+      fail_op("index set " + std::to_string(a.index_set) + " is not loaded (" +
+              std::to_string(p.index_sets.size()) + " sets)");
+    }
+    const IndexSet& rho = p.index_sets[a.index_set];
+    if (rho.size() < a.slots.size()) {
+      fail_op("index set " + std::to_string(a.index_set) + " has " + std::to_string(rho.size()) +
+              " entries for " + std::to_string(a.slots.size()) + " modules");
+    }
+    if (a.direction == Direction::Read) {
+      // Replication is a write feature (Fig. 6): on a read, two words into one buffer would lose
+      // the first one.
+      std::set<std::uint32_t> targets;
+      for (std::size_t pos = 0; pos < a.slots.size(); ++pos) {
+        if (!targets.insert(rho[pos]).second) {
+          fail_op("a read cannot send two modules' words to buffer " + std::to_string(rho[pos]));
+        }
+      }
+    }
+  }
+
+  void check(const ProcessorProgram& p, const Iwr& iwr) {
+    if (iwr.write.direction != Direction::Write || iwr.read.direction != Direction::Read) {
+      fail_op("an IWR step is a write followed by a read");
+    }
+    check(p, iwr.write);
+    check(p, iwr.read);
+    check_group(iwr.group);
+  }
+
+  void check(const ProcessorProgram&, const BusSwitch& s) { check_group(s.group); }
+
+  void check(const ProcessorProgram&, const ActivateSync& a) {
+    if (a.targets.empty()) {
+      fail_op("activate-sync needs at least one target");
+    }
+    for (ProcId t : a.targets.members()) {
+      check_proc(t);
+      if (t == proc_) {
+        fail_op("a processor cannot activate-sync itself");
+      }
+    }
+  }
+
+  void check(const ProcessorProgram&, const WaitSync& w) {
+    check_proc(w.source);
+    if (w.source == proc_) {
+      fail_op("a processor cannot wait-sync on itself");
+    }
+  }
+
+  void check(const ProcessorProgram&, const Barrier& b) { check_group(b.group); }
+
+  void check(const ProcessorProgram&, const LoadBuffer& l) {
+    check_copy(l.buffer, l.local_address, l.words);
+  }
+  void check(const ProcessorProgram&, const StoreBuffer& s) {
+    check_copy(s.buffer, s.local_address, s.words);
+  }
+
+  void check_copy(std::uint32_t buffer, std::uint32_t address, std::uint32_t words) {
+    if (buffer >= config_.n) {
+      fail_op("buffer " + std::to_string(buffer) + " does not exist (" +
+              std::to_string(config_.n) + " buffers)");
+    }
+    if (words == 0 || words > config_.buffer_words) {
+      fail_op("copies 1.." + std::to_string(config_.buffer_words) + " words, not " +
+              std::to_string(words));
+    }
+    if (std::uint64_t{address} + words > config_.local_words) {
+      fail_op("local memory has " + std::to_string(config_.local_words) + " words");
+    }
+  }
+
+  void check_proc(ProcId q) {
+    if (q >= config_.n) {
+      fail_op("there is no processor P" + std::to_string(q));
+    }
+  }
+
+  void check_group(const ProcSet& group) {
+    for (ProcId q : group.members()) {
+      check_proc(q);
+    }
+    if (!group.contains(proc_)) {
+      fail_op("the group " + group.to_string() + " must contain P" + std::to_string(proc_));
+    }
+  }
+
+  void check_message(const Message& m) {
+    const std::string which = "message " + std::to_string(m.id);
+    if (m.source >= config_.n || m.destination >= config_.n) {
+      fail(which + " names a processor outside 0.." + std::to_string(config_.n - 1));
+    }
+    if (std::uint64_t{m.src_address} + m.words > config_.local_words ||
+        std::uint64_t{m.dst_address} + m.words > config_.local_words) {
+      fail(which + " does not fit in local memory (" + std::to_string(config_.local_words) +
+           " words)");
+    }
+  }
+
+  /// Two messages may not land on the same local words of one destination, and two different
+  /// payloads may not start from the same words of one source: either would make "received
+  /// exactly once, with the sent payload" impossible to check.
+  void check_regions_disjoint() const {
+    struct Region {
+      std::uint32_t begin, end, id;
+      PayloadKey key;
+    };
+    auto overlaps = [&](bool at_destination) {
+      std::vector<std::vector<Region>> per_proc(config_.n);
+      for (const Message& m : program_.messages) {
+        const ProcId p = at_destination ? m.destination : m.source;
+        const std::uint32_t a = at_destination ? m.dst_address : m.src_address;
+        per_proc[p].push_back({a, a + m.words, m.id, m.payload});
+      }
+      for (ProcId p = 0; p < config_.n; ++p) {
+        auto& r = per_proc[p];
+        std::sort(r.begin(), r.end(), [](const Region& x, const Region& y) {
+          return std::tie(x.begin, x.id) < std::tie(y.begin, y.id);
+        });
+        for (std::size_t i = 1; i < r.size(); ++i) {
+          const bool same_payload = r[i].key.source == r[i - 1].key.source &&
+                                    r[i].key.destination == r[i - 1].key.destination &&
+                                    r[i].key.tag == r[i - 1].key.tag &&
+                                    r[i].begin == r[i - 1].begin;
+          if (r[i].begin < r[i - 1].end && (at_destination || !same_payload)) {
+            fail("messages " + std::to_string(r[i - 1].id) + " and " + std::to_string(r[i].id) +
+                 " overlap in the local memory of P" + std::to_string(p) +
+                 (at_destination ? " (destination)" : " (source)"));
+          }
+        }
+      }
+    };
+    overlaps(true);
+    overlaps(false);
+  }
+
+  const MachineProgram& program_;
+  const SystemConfig& config_;
+  MemoryOrganization org_;
+  ProcId proc_ = 0;
+  std::size_t op_index_ = 0;
+};
+
+}  // namespace
+
+void validate(const MachineProgram& program, const SystemConfig& config) {
+  config.validate();
+  Checker(program, config).run();
+}
+
+}  // namespace orthosim::sw

@@ -1,0 +1,49 @@
+// A recorder that writes the activity of a shared-memory system as a VCD waveform:
+//   <system>.p<i>:   op (Activity code), pc (op index)
+//   <system>.bc<i>:  mode (0 idle, 1 row, 2 column), bus, rw (1 = write), sel (module slot),
+//                    addr, data, valid
+//   <system>.<bus>:  busy, master (the processor driving it)
+// Times are nanoseconds: cycle x clock period. docs/waveforms.md lists the signals and codes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "traces/recorder.hpp"
+#include "traces/vcd_writer.hpp"
+
+namespace orthosim::traces {
+
+class VcdRecorder : public Recorder {
+ public:
+  /// Throws std::runtime_error if the file cannot be written.
+  VcdRecorder(const std::string& path, std::uint32_t clock_period_ns);
+
+  [[nodiscard]] bool enabled() const override { return true; }
+
+  void activity(Cycle at, SourceId processor, Activity what, std::uint32_t op_index) override;
+  void access_begin(Cycle at, SourceId controller, const AccessTrace& a) override;
+  void beat(Cycle at, Cycle length, SourceId controller, const AccessTrace& a, std::uint32_t slot,
+            std::uint32_t address, std::uint32_t data) override;
+  void access_end(Cycle at, SourceId controller, const AccessTrace& a) override;
+
+  /// Ends the dump at `end` and puts the file in place.
+  void finish(Cycle end);
+
+ private:
+  struct Signals {
+    std::vector<VcdWriter::VarId> vars;  ///< in the order of the kind's signal list
+  };
+  void declare_once();
+  [[nodiscard]] std::uint64_t ns(Cycle c) const { return c.count() * period_ns_; }
+  void set(Cycle at, SourceId source, std::size_t signal, std::uint64_t value);
+
+  VcdWriter writer_;
+  std::uint32_t period_ns_;
+  bool declared_ = false;
+  std::vector<Signals> signals_;  ///< per source
+};
+
+}  // namespace orthosim::traces
