@@ -20,5 +20,5 @@ function(orthosim_sc_test name)
   gtest_discover_tests(${name}
     PROPERTIES LABELS "${ARG_LABEL}" TIMEOUT ${ARG_TIMEOUT}
                ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"
-    DISCOVERY_TIMEOUT 60)
+    DISCOVERY_TIMEOUT 60 NO_PRETTY_VALUES)
 endfunction()

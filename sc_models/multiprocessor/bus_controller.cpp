@@ -24,6 +24,8 @@ BusController::BusController(const sc_core::sc_module_name& name, sw::ProcId id,
   stats.add(base + ".accesses", &accesses_, "accesses", "memory accesses performed");
   stats.add(base + ".words_moved", &words_moved_, "words", "words moved over the bus");
   stats.add(base + ".busy_cycles", &busy_cycles_, "cycles", "cycles driving a bus");
+  stats.add(base + ".activations", &activations_, "activations",
+            "times the kernel ran this controller (once per access end)");
 }
 
 std::string BusController::grantee_name() const {
@@ -105,6 +107,7 @@ void BusController::granted(Cycle now) {
 }
 
 void BusController::finish_access() {
+  ++activations_;
   fabric_.arbiter.release(ending_resources_);
   if (recorder_.enabled()) {
     recorder_.access_end(clock_.now(), source_, ending_trace_);

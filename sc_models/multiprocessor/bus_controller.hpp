@@ -79,6 +79,7 @@ class BusController : public sc_core::sc_module, public Grantee {
   std::uint64_t accesses_ = 0;
   std::uint64_t words_moved_ = 0;
   std::uint64_t busy_cycles_ = 0;
+  std::uint64_t activations_ = 0;
 };
 
 }  // namespace orthosim::sc

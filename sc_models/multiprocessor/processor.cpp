@@ -33,6 +33,8 @@ Processor::Processor(const sc_core::sc_module_name& name, sw::ProcId id,
   stats.add(base + ".sync_cycles", &sync_cycles_, "cycles",
             "cycles in barriers, bus switches and activate-/wait-sync");
   stats.add(base + ".ops", &ops_, "ops", "machine-program ops completed");
+  stats.add(base + ".activations", &activations_, "activations",
+            "times the kernel ran this processor (never per idle cycle)");
 }
 
 std::string Processor::grantee_name() const { return "P" + std::to_string(id_); }
@@ -61,6 +63,7 @@ void Processor::resume_after(Cycle delay) {
 }
 
 void Processor::run() {
+  ++activations_;
   pending_resume_ = false;
   while (pc_ < program_->ops.size()) {
     if (!step(program_->ops[pc_])) {

@@ -91,6 +91,7 @@ class Processor : public sc_core::sc_module, public Resumable, public Grantee {
   std::uint64_t memory_cycles_ = 0;  ///< from issuing an access to its end, waits included
   std::uint64_t sync_cycles_ = 0;    ///< in barriers, bus switches, activate-/wait-sync
   std::uint64_t ops_ = 0;
+  std::uint64_t activations_ = 0;  ///< kernel activations of run(): cost follows activity
 };
 
 }  // namespace orthosim::sc

@@ -20,6 +20,8 @@ ResourceArbiter::ResourceArbiter(const sc_core::sc_module_name& name,
   dont_initialize();
   const std::string base = sc_core::sc_module::name();
   stats.add(base + ".grants", &grants_, "accesses", "resource sets granted");
+  stats.add(base + ".activations", &activations_, "activations",
+            "arbitration passes (only when a request or a release happened)");
   stats.add(base + ".conflicts", &conflicts_, "accesses",
             "requests that had to wait for a bus or a module held by another processor");
   stats.add(base + ".conflict_wait_cycles", &conflict_wait_cycles_, "cycles",
@@ -50,6 +52,7 @@ void ResourceArbiter::release(const std::vector<ResourceId>& resources) {
 }
 
 void ResourceArbiter::arbitrate() {
+  ++activations_;
   std::stable_sort(pending_.begin(), pending_.end(), [](const Pending& a, const Pending& b) {
     return std::tie(a.arrival, a.requester) < std::tie(b.arrival, b.requester);
   });

@@ -56,6 +56,7 @@ class ResourceArbiter : public sc_core::sc_module {
   sc_core::sc_event ev_arbitrate_;
 
   std::uint64_t grants_ = 0;
+  std::uint64_t activations_ = 0;
   std::uint64_t conflicts_ = 0;
   std::uint64_t conflict_wait_cycles_ = 0;
 };

@@ -1,0 +1,273 @@
+// Behaviour of the multiprocessor blocks on hand-written machine programs: the index manipulator
+// of seed 004 Fig. 6, replication for broadcast, conflicts on shared modules and buses, the
+// synchronization primitives and their costs, the deadlock watchdog.
+#include <gtest/gtest.h>
+
+#include "sc_models/multiprocessor/multiprocessor.hpp"
+#include "sw/core/diagnostic.hpp"
+#include "sw/machine/payload.hpp"
+#include "tests/support/program_builder.hpp"
+
+namespace orthosim {
+namespace {
+
+using sw::Arch;
+using sw::Direction;
+using testing_support::access;
+using testing_support::column;
+using testing_support::ProgramBuilder;
+using testing_support::row;
+using testing_support::shared;
+
+constexpr sw::Cycle kLimit{10'000'000};
+
+sw::SystemConfig config(Arch arch, std::uint32_t n) {
+  sw::SystemConfig c;
+  c.arch = arch;
+  c.n = n;
+  return c;
+}
+
+sc::RunResult run(sc::Multiprocessor& system, const sw::MachineProgram& program) {
+  system.load(program);
+  sc::run_systems({&system}, kLimit);
+  return system.result();
+}
+
+std::uint64_t block(const sw::BusTiming& t, std::uint64_t d, std::uint64_t l) {
+  return t.alpha + t.beta * (l - 1) + d * t.tau * l;  // seed 004 Fig. 5(c)
+}
+
+// Fig. 6: three modules on one interleaved bus and three data buffers. A read with the index set
+// {0,2,1} puts the words of modules 0, 1, 2 into buffers 0, 2, 1; a write with {1,1,2} writes
+// buffers 1, 1, 2 into modules 0, 1, 2.
+TEST(IndexManipulator, Figure6ReadPermutesAndWriteReplicates) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("bus", config(Arch::Bus, 3), silent);
+  ProgramBuilder b(Arch::Bus, 3);
+  b.proc(0).index_sets = {{0, 1, 2}, {0, 2, 1}, {1, 1, 2}};
+  // Words a, b, c are messages 0, 1, 2 (local 0, 1, 2). After the read, buffer 0 holds a,
+  // buffer 2 holds b and buffer 1 holds c; stored to local 10, 11, 12 that puts a at 10, c at 11
+  // and b at 12: message 0 must arrive at 10, message 1 (b) at 12, message 2 (c) at 11.
+  b.message(0, 0, 1, 0, 10, 0).message(0, 0, 1, 1, 12, 1).message(0, 0, 1, 2, 11, 2);
+  for (std::uint32_t k = 0; k < 3; ++k) {
+    b.op(0, sw::LoadBuffer{k, k, 1});
+  }
+  b.op(0, access(Direction::Write, shared(0), {0, 1, 2}, 0, 1, 0));
+  b.op(0, access(Direction::Read, shared(0), {0, 1, 2}, 0, 1, 1));
+  for (std::uint32_t k = 0; k < 3; ++k) {
+    b.op(0, sw::StoreBuffer{k, 10 + k, 1});
+  }
+  b.op(0, access(Direction::Write, shared(0), {0, 1, 2}, 1, 1, 2));
+  const sw::MachineProgram program = b.build();
+  const sc::RunResult r = run(system, program);
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.delivery.ok()) << r.delivery.failures.at(0);
+  const sw::Word a = sw::payload_word(program.messages[0].payload, 0);
+  const sw::Word bw = sw::payload_word(program.messages[1].payload, 0);
+  const sw::Word c = sw::payload_word(program.messages[2].payload, 0);
+  EXPECT_EQ(system.manipulator(0).buffer(0).read(0), a);
+  EXPECT_EQ(system.manipulator(0).buffer(1).read(0), c);
+  EXPECT_EQ(system.manipulator(0).buffer(2).read(0), bw);
+  // Write {1,1,2}: modules 0 and 1 both get buffer 1 (c), module 2 gets buffer 2 (b).
+  EXPECT_EQ(system.module(0).read(1), c);
+  EXPECT_EQ(system.module(1).read(1), c);
+  EXPECT_EQ(system.module(2).read(1), bw);
+  const sw::BusTiming& t = system.config().timing;
+  EXPECT_EQ(r.cycles.count(), 3 * (t.alpha + 3 * t.tau));  // three interleaved accesses, d = 3
+}
+
+// C3 one-to-all broadcast on the omp: P0 writes one buffer to M(0,1..3) with the index set
+// {0,0,0} (replication on the fly), raises a sync, and each P(j) reads M(0,j) over CB(j).
+TEST(IndexManipulator, BroadcastByReplicationReachesEveryReceiver) {
+  traces::Recorder silent;
+  const std::uint32_t n = 4, l = 5;
+  sc::Multiprocessor system("omp", config(Arch::Omp, n), silent);
+  ProgramBuilder b(Arch::Omp, n);
+  b.proc(0).index_sets = {{0, 0, 0}};
+  b.op(0, sw::LoadBuffer{0, 0, l});
+  b.op(0, access(Direction::Write, row(0), {1, 2, 3}, 0, l, 0));
+  b.op(0, sw::ActivateSync{sw::ProcSet({1, 2, 3})});
+  for (sw::ProcId j = 1; j < n; ++j) {
+    b.proc(j).index_sets = {{0}};
+    b.op(j, sw::WaitSync{0});
+    b.op(j, access(Direction::Read, column(j), {0}, 0, l, 0));
+    b.op(j, sw::StoreBuffer{0, 100, l});
+    b.message(0, j, l, 0, 100, 0, /*broadcast=*/true);
+  }
+  const sc::RunResult r = run(system, b.build());
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.delivery.ok()) << r.delivery.failures.at(0);
+  EXPECT_EQ(r.delivery.messages_checked, 3u);
+  const sw::SystemConfig& c = system.config();
+  // Write of 3 modules, the interrupt, then three parallel reads on three column buses.
+  EXPECT_EQ(r.cycles.count(), block(c.timing, 3, l) + c.sync.activate + block(c.timing, 1, l));
+  EXPECT_EQ(r.conflicts, 0u);
+}
+
+// M(i,j) serves one of P(i) (over RB(i)) and P(j) (over CB(j)) at a time (seed 004 section 3.1).
+TEST(Conflicts, OmpModuleSharedByRowAndColumnServesOneAtATime) {
+  traces::Recorder silent;
+  const std::uint32_t l = 8;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  ProgramBuilder b(Arch::Omp, 2);
+  b.proc(0).index_sets = {{0}};
+  b.proc(1).index_sets = {{0}};
+  b.op(0, sw::LoadBuffer{0, 0, l});
+  b.op(0, access(Direction::Write, row(0), {1}, 0, l, 0));  // M(0,1) over RB(0)
+  b.op(1, sw::Compute{sw::Cycle{3}});
+  b.op(1, access(Direction::Read, column(1), {0}, 0, l, 0));  // M(0,1) over CB(1)
+  b.op(1, sw::StoreBuffer{0, 0, l});
+  b.message(0, 1, l, 0, 0);
+  const sc::RunResult r = run(system, b.build());
+  ASSERT_TRUE(r.completed);
+  const std::uint64_t t = block(system.config().timing, 1, l);
+  EXPECT_EQ(r.conflicts, 1u);
+  EXPECT_EQ(r.conflict_wait_cycles, t - 3);   // P1 asked at cycle 3, got it when P0 was done
+  EXPECT_EQ(r.cycles.count(), 2 * t);
+  EXPECT_TRUE(r.delivery.ok());               // and so it read what P0 wrote
+}
+
+TEST(Conflicts, DisjointModulesOfOneOmpRowAndColumnDoNotConflict) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  ProgramBuilder b(Arch::Omp, 2);
+  b.proc(0).index_sets = {{0}};
+  b.proc(1).index_sets = {{0}};
+  b.op(0, access(Direction::Write, row(0), {0}, 0, 4, 0));     // M(0,0)
+  b.op(1, access(Direction::Read, column(1), {1}, 0, 4, 0));   // M(1,1)
+  const sc::RunResult r = run(system, b.build());
+  EXPECT_EQ(r.conflicts, 0u);
+  EXPECT_EQ(r.cycles.count(), block(system.config().timing, 1, 4));
+}
+
+TEST(Conflicts, CrossbarBusServesOneProcessorAtATimeLowestIdFirst) {
+  traces::Recorder silent;
+  const std::uint32_t n = 3;
+  sc::Multiprocessor system("crossbar", config(Arch::Crossbar, n), silent);
+  ProgramBuilder b(Arch::Crossbar, n);
+  for (sw::ProcId p = 0; p < n; ++p) {
+    b.proc(p).index_sets = {{0}};
+    b.op(p, access(Direction::Write, shared(1), {p}, 0, 2, 0));  // all on B(1)
+  }
+  const sc::RunResult r = run(system, b.build());
+  const std::uint64_t t = block(system.config().timing, 1, 2);
+  EXPECT_EQ(r.cycles.count(), 3 * t);
+  EXPECT_EQ(r.conflicts, 2u);
+  EXPECT_EQ(r.conflict_wait_cycles, t + 2 * t);
+  EXPECT_EQ(r.processor_end[0].count(), t);
+  EXPECT_EQ(r.processor_end[1].count(), 2 * t);
+  EXPECT_EQ(r.processor_end[2].count(), 3 * t);
+}
+
+// Producer-consumer over the interrupt bus (seed 004 section 4.3): the reader's wait-sync ends
+// when the writer's activate-sync has been on the interrupt bus for its cost.
+TEST(Sync, WaitSyncBlocksUntilTheActivateSyncArrives) {
+  traces::Recorder silent;
+  sw::SystemConfig c = config(Arch::Omp, 2);
+  c.sync.activate = 5;
+  sc::Multiprocessor system("omp", c, silent);
+  ProgramBuilder b(Arch::Omp, 2);
+  b.proc(0).index_sets = {{0}};
+  b.proc(1).index_sets = {{0}};
+  b.op(0, sw::Compute{sw::Cycle{10}});
+  b.op(0, sw::LoadBuffer{0, 0, 3});
+  b.op(0, access(Direction::Write, row(0), {1}, 0, 3, 0));
+  b.op(0, sw::ActivateSync{sw::ProcSet({1})});
+  b.op(1, sw::WaitSync{0});
+  b.op(1, access(Direction::Read, column(1), {0}, 0, 3, 0));
+  b.op(1, sw::StoreBuffer{0, 0, 3});
+  b.message(0, 1, 3, 0, 0);
+  const sc::RunResult r = run(system, b.build());
+  ASSERT_TRUE(r.completed);
+  const std::uint64_t t = block(c.timing, 1, 3);
+  EXPECT_EQ(r.processor_end[0].count(), 10 + t + 5);
+  EXPECT_EQ(r.processor_end[1].count(), 10 + t + 5 + t);
+  EXPECT_TRUE(r.delivery.ok());
+}
+
+TEST(Sync, ATokenThatArrivedEarlierIsConsumedWithoutWaiting) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  ProgramBuilder b(Arch::Omp, 2);
+  b.op(0, sw::ActivateSync{sw::ProcSet({1})});
+  b.op(1, sw::Compute{sw::Cycle{100}});
+  b.op(1, sw::WaitSync{0});
+  const sc::RunResult r = run(system, b.build());
+  ASSERT_TRUE(r.completed);
+  EXPECT_EQ(r.processor_end[1].count(), 100u);
+}
+
+TEST(Sync, InterruptBusCarriesOneActivateSyncAtATime) {
+  traces::Recorder silent;
+  sw::SystemConfig c = config(Arch::Bus, 3);
+  c.sync.activate = 4;
+  sc::Multiprocessor system("bus", c, silent);
+  ProgramBuilder b(Arch::Bus, 3);
+  b.op(0, sw::ActivateSync{sw::ProcSet({2})});
+  b.op(1, sw::ActivateSync{sw::ProcSet({2})});
+  b.op(2, sw::WaitSync{1});
+  b.op(2, sw::WaitSync{0});
+  const sc::RunResult r = run(system, b.build());
+  ASSERT_TRUE(r.completed);
+  EXPECT_EQ(r.processor_end[0].count(), 4u);
+  EXPECT_EQ(r.processor_end[1].count(), 8u);  // waited for P0's interrupt to leave the bus
+  EXPECT_EQ(r.processor_end[2].count(), 8u);
+  EXPECT_EQ(r.conflicts, 1u);
+}
+
+TEST(Sync, BarrierReleasesEveryMemberAfterTheLastArrivalPlusItsCost) {
+  traces::Recorder silent;
+  sw::SystemConfig c = config(Arch::Crossbar, 4);
+  c.sync.barrier = 7;
+  sc::Multiprocessor system("crossbar", c, silent);
+  ProgramBuilder b(Arch::Crossbar, 4);
+  const std::uint64_t work[] = {5, 17, 9};
+  for (sw::ProcId p = 0; p < 3; ++p) {
+    b.op(p, sw::Compute{sw::Cycle{work[p]}});
+    b.op(p, sw::Barrier{sw::ProcSet({0, 1, 2})});
+  }
+  b.op(3, sw::Compute{sw::Cycle{2}});  // not in the group: not held back
+  const sc::RunResult r = run(system, b.build());
+  ASSERT_TRUE(r.completed);
+  for (sw::ProcId p = 0; p < 3; ++p) {
+    EXPECT_EQ(r.processor_end[p].count(), 17u + 7u) << "P" << p;
+  }
+  EXPECT_EQ(r.processor_end[3].count(), 2u);
+}
+
+TEST(Watchdog, CircularWaitSyncIsReportedWithWhatEachProcessorWaitsFor) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 3), silent);
+  ProgramBuilder b(Arch::Omp, 3);
+  b.op(0, sw::WaitSync{1});
+  b.op(1, sw::WaitSync{0});
+  b.op(2, sw::Barrier{sw::ProcSet({0, 2})});
+  const sc::RunResult r = run(system, b.build());
+  EXPECT_FALSE(r.completed);
+  ASSERT_EQ(r.blocked.size(), 3u);
+  EXPECT_NE(r.blocked[0].find("P0 at op 0: waits for activate-sync from P1"), std::string::npos)
+      << r.blocked[0];
+  EXPECT_NE(r.blocked[1].find("P1 at op 0: waits for activate-sync from P0"), std::string::npos)
+      << r.blocked[1];
+  EXPECT_NE(r.blocked[2].find("waits at barrier {0,2} for P0"), std::string::npos)
+      << r.blocked[2];
+}
+
+TEST(Validation, AProgramThatDrivesAnotherProcessorsBusIsRejectedBeforeRunning) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  ProgramBuilder b(Arch::Omp, 2);
+  b.proc(0).index_sets = {{0}};
+  b.op(0, access(Direction::Write, row(1), {0}, 0, 1, 0));
+  try {
+    system.load(b.build());
+    FAIL() << "expected a ConfigError";
+  } catch (const sw::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("BC(0) cannot drive RB(1)"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace orthosim
