@@ -46,6 +46,12 @@ void Processor::load(const sw::ProcessorProgram& program) {
   finished_ = false;
   local_.clear();
   manipulator_.load(program.index_sets);
+  if (program.ops.empty()) {
+    // Nothing to do: finished now, and never activated (STYLE rule 2).
+    finished_ = true;
+    finish_cycle_ = clock_.now();
+    return;
+  }
   resume_after(Cycle{0});
 }
 

@@ -92,7 +92,9 @@ po::options_description workload_options() {
        "iwr)")
       ("l", po::value<std::string>(),
        "vectors per access = words per message (default: 1 for scalar and interleaved, 4 for "
-       "block and iwr)");
+       "block and iwr)")
+      ("repeat", po::value<std::string>(), "run the workload this many times back to back "
+       "(default 1)");
   return o;
 }
 
@@ -123,6 +125,7 @@ AccessWorkload workload_from(const po::variables_map& vm, const SystemConfig& co
   }
   w.d = get32(vm, "d", 0, std::numeric_limits<std::uint32_t>::max(), default_d);
   w.l = get32(vm, "l", 0, std::numeric_limits<std::uint32_t>::max(), default_l);
+  w.repetitions = get32(vm, "repeat", 1, 1'000'000, 1);
   validate_workload(config, w);
   return w;
 }

@@ -77,6 +77,7 @@ nlohmann::json access_json(const AccessRun& run) {
   j["kind"] = to_string(run.request.workload.kind);
   j["d"] = run.request.workload.d;
   j["l"] = run.request.workload.l;
+  j["repeat"] = run.request.workload.repetitions;
   j["impl"] = "model";
   j.update(summary_json(run.summary));
   j["formula_cycles"] = run.formula_cycles.count();
@@ -89,7 +90,8 @@ void print_access(const AccessRun& run, std::ostream& out) {
   const SystemConfig& c = run.request.config;
   const AccessWorkload& w = run.request.workload;
   const RunSummary& s = run.summary;
-  out << "orthosim access: " << to_string(w.kind) << " d=" << w.d << " l=" << w.l << " on the "
+  out << "orthosim access: " << to_string(w.kind) << " d=" << w.d << " l=" << w.l
+      << (w.repetitions > 1 ? " x" + std::to_string(w.repetitions) : "") << " on the "
       << to_string(c.arch) << ", n=" << c.n << "  (alpha=" << c.timing.alpha
       << " beta=" << c.timing.beta << " tau=" << c.timing.tau << " gamma=" << c.timing.gamma
       << ", " << c.clock_period_ns << " ns clock)\n";

@@ -5,7 +5,8 @@
 
 namespace orthosim::sw {
 
-Cycle access_workload_cycles(const SystemConfig& config, const AccessWorkload& w) {
+namespace {
+Cycle once(const SystemConfig& config, const AccessWorkload& w) {
   const BusTiming& t = config.timing;
   const std::uint64_t n = config.n;
   Cycle one;  // T: one access of the workload's kind
@@ -35,6 +36,11 @@ Cycle access_workload_cycles(const SystemConfig& config, const AccessWorkload& w
       return one * n + gamma + single_module_read * (n * w.d);
   }
   return Cycle{};
+}
+}  // namespace
+
+Cycle access_workload_cycles(const SystemConfig& config, const AccessWorkload& w) {
+  return once(config, w) * w.repetitions;
 }
 
 }  // namespace orthosim::sw

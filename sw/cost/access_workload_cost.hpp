@@ -16,6 +16,9 @@ namespace orthosim::sw {
 ///                                                   reads d buses one after another, and in
 ///                                                   round k every receiver is on a different bus);
 ///        bus:      n T + gamma + n d T(1,l)        (every access serialized on B0).
+/// Repetitions run back to back: every configuration keeps its buses exactly as busy in each
+/// repetition (the omp and crossbar by symmetry, the bus because it never idles but for gamma),
+/// so the total is the repetition count times one.
 [[nodiscard]] Cycle access_workload_cycles(const SystemConfig& config,
                                            const AccessWorkload& workload);
 

@@ -36,6 +36,10 @@ void validate_workload(const SystemConfig& config, const AccessWorkload& w) {
   if (w.d < 1 || w.d > config.n) {
     throw InputError({"--d"}, "a module count in 1.." + n + " (d <= n)", std::to_string(w.d));
   }
+  if (w.repetitions < 1) {
+    throw InputError({"--repeat"}, "a repetition count of at least 1",
+                     std::to_string(w.repetitions));
+  }
   if (w.l < 1) {
     throw InputError({"--l"}, "a vector count of at least 1", std::to_string(w.l));
   }
@@ -82,7 +86,8 @@ class Builder {
   Builder(const SystemConfig& config, const AccessWorkload& w) : config_(config), w_(w) {
     program_.arch = config.arch;
     program_.n = config.n;
-    program_.name = to_string(w.kind) + " d=" + std::to_string(w.d) + " l=" + std::to_string(w.l);
+    program_.name = to_string(w.kind) + " d=" + std::to_string(w.d) + " l=" + std::to_string(w.l) +
+                    " x" + std::to_string(w.repetitions);
     program_.processors.resize(config.n);
   }
 
@@ -93,6 +98,7 @@ class Builder {
       } else {
         round_trip(i);
       }
+      repeat(program_.processors[i].ops);
     }
     return std::move(program_);
   }
@@ -140,6 +146,14 @@ class Builder {
     m.src_address = k * w_.l;
     m.dst_address = incoming() + k * w_.l;
     program_.messages.push_back(m);
+  }
+
+  /// Back-to-back repetitions move the same payloads to the same places again.
+  void repeat(std::vector<Op>& ops) const {
+    const std::vector<Op> once = ops;
+    for (std::uint32_t r = 1; r < w_.repetitions; ++r) {
+      ops.insert(ops.end(), once.begin(), once.end());
+    }
   }
 
   void round_trip(ProcId i) {

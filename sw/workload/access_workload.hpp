@@ -30,6 +30,8 @@ struct AccessWorkload {
   WorkloadKind kind = WorkloadKind::Iwr;
   std::uint32_t d = 1;  ///< modules per access (iwr: destinations per processor)
   std::uint32_t l = 1;  ///< vectors per access (words per message)
+  /// The whole workload back to back this many times (the same messages each time).
+  std::uint32_t repetitions = 1;
 };
 
 /// Throws InputError naming the option (--d, --l) when the workload does not fit the system.

@@ -14,10 +14,10 @@ namespace orthosim::testing_support {
 
 class VcdReader {
  public:
-  explicit VcdReader(const std::string& path) {
-    std::ifstream in(path);
+  explicit VcdReader(const std::string& file) {
+    std::ifstream in(file);
     if (!in) {
-      throw std::runtime_error("cannot read " + path);
+      throw std::runtime_error("cannot read " + file);
     }
     std::vector<std::string> scope;
     std::map<std::string, std::string> code_to_path;

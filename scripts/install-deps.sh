@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages orthosim needs to build, test and view waveforms. The one list
+# of dependencies; the demo and test scripts and CI call it.
+set -euo pipefail
+
+packages=(
+  cmake g++ make pkg-config
+  libsystemc-dev                 # SystemC 2.3.4 kernel
+  libboost-program-options-dev   # the command line
+  nlohmann-json3-dev             # --json output
+  libgtest-dev                   # GoogleTest, registered with CTest
+  gtkwave                        # vcd2fst/fst2vcd: the waveform tests read our VCD back
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  sudo="sudo"
+fi
+echo "installing: ${missing[*]}"
+$sudo apt-get update
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Fresh machine to a full test run: installs the dependencies, then builds and runs the whole
+# suite twice, as a normal build and under AddressSanitizer + UndefinedBehaviorSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+jobs="$(nproc)"
+for preset in default asan-ubsan; do
+  echo "=== $preset: configure, build, test ==="
+  cmake --preset "$preset" -DORTHOSIM_BUILD_TESTS=ON
+  cmake --build --preset "$preset" -j "$jobs"
+  ctest --preset "$preset" -j "$jobs"
+done
+echo "=== all tests passed (default and asan-ubsan) ==="
