@@ -39,6 +39,8 @@ VcdWriter::VcdWriter(std::string path, std::uint32_t timescale_ns)
   if (!out_) {
     throw std::runtime_error("cannot write waveform file " + path_);
   }
+  // An older file at PATH must not outlive a run that fails: it would look like this run's.
+  std::remove(path_.c_str());
 }
 
 VcdWriter::~VcdWriter() {

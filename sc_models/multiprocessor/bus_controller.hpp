@@ -48,6 +48,9 @@ class BusController : public sc_core::sc_module, public Grantee {
   /// access is copied; validation has already checked it against the configuration.
   void start(const sw::MemoryAccess& access, Resumable& requester);
 
+  /// Forgets an access left waiting by a deadlocked run.
+  void reset() { waiting_for_grant_ = false; }
+
   void granted(Cycle now) override;
   [[nodiscard]] std::string grantee_name() const override;
   [[nodiscard]] const sw::MemoryOrganization& organization() const { return fabric_.organization; }

@@ -2,6 +2,7 @@
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "sw/machine/validate.hpp"
 
@@ -57,7 +58,14 @@ Multiprocessor::~Multiprocessor() = default;
 
 void Multiprocessor::load(sw::MachineProgram program) {
   sw::validate(program, config_);
+  if (!finished() && sc_core::sc_pending_activity()) {
+    throw std::logic_error(std::string(name()) + ": load() while a program is still running");
+  }
   program_ = std::move(program);
+  arbiter_->reset();
+  for (auto& c : controllers_) {
+    c->reset();
+  }
   for (WordStore& m : modules_) {
     m.clear();
   }

@@ -89,6 +89,14 @@ void ResourceArbiter::arbitrate() {
   }
 }
 
+void ResourceArbiter::reset() {
+  pending_.clear();
+  busy_.assign(names_.size(), false);
+  for (std::string& h : holder_) {
+    h.clear();
+  }
+}
+
 std::string ResourceArbiter::describe_wait(sw::ProcId requester) const {
   for (const Pending& p : pending_) {
     if (p.requester != requester) {

@@ -35,6 +35,9 @@ class ResourceArbiter : public sc_core::sc_module {
   /// Frees resources held since a grant.
   void release(const std::vector<ResourceId>& resources);
 
+  /// Drops every request and hold: between runs, after a deadlock left requests waiting.
+  void reset();
+
   /// What `requester` is waiting for, or "" if it has no pending request.
   [[nodiscard]] std::string describe_wait(sw::ProcId requester) const;
 

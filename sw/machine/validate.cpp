@@ -216,16 +216,24 @@ class Checker {
         std::sort(r.begin(), r.end(), [](const Region& x, const Region& y) {
           return std::tie(x.begin, x.id) < std::tie(y.begin, y.id);
         });
-        for (std::size_t i = 1; i < r.size(); ++i) {
-          const bool same_payload = r[i].key.source == r[i - 1].key.source &&
-                                    r[i].key.destination == r[i - 1].key.destination &&
-                                    r[i].key.tag == r[i - 1].key.tag &&
-                                    r[i].begin == r[i - 1].begin;
-          if (r[i].begin < r[i - 1].end && (at_destination || !same_payload)) {
-            fail("messages " + std::to_string(r[i - 1].id) + " and " + std::to_string(r[i].id) +
-                 " overlap in the local memory of P" + std::to_string(p) +
-                 (at_destination ? " (destination)" : " (source)"));
+        // Sweep in address order against every earlier region still open at this one's start.
+        std::vector<const Region*> open;
+        for (const Region& cur : r) {
+          open.erase(std::remove_if(open.begin(), open.end(),
+                                    [&](const Region* o) { return o->end <= cur.begin; }),
+                     open.end());
+          for (const Region* o : open) {
+            // A source may share words between messages of one payload, word for word.
+            const bool same_words = o->key.source == cur.key.source &&
+                                    o->key.destination == cur.key.destination &&
+                                    o->key.tag == cur.key.tag && o->begin == cur.begin;
+            if (at_destination || !same_words) {
+              fail("messages " + std::to_string(o->id) + " and " + std::to_string(cur.id) +
+                   " overlap in the local memory of P" + std::to_string(p) +
+                   (at_destination ? " (destination)" : " (source)"));
+            }
           }
+          open.push_back(&cur);
         }
       }
     };

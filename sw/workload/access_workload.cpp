@@ -56,12 +56,15 @@ void validate_workload(const SystemConfig& config, const AccessWorkload& w) {
                          " words, the data buffer size (--buffer-words)",
                      std::to_string(w.l));
   }
-  const std::uint64_t depth_needed =
-      config.arch == Arch::Bus ? std::uint64_t{config.n} * w.l : std::uint64_t{w.l};
+  // On the single bus every processor keeps its own range of l words in the shared modules.
+  const bool shared_modules = config.arch == Arch::Bus;
+  const std::uint64_t depth_needed = shared_modules ? std::uint64_t{config.n} * w.l : w.l;
   if (depth_needed > config.module_words) {
     throw InputError({"--l"},
-                     "n*l <= " + std::to_string(config.module_words) +
-                         " (the module depth, --module-words) on the single bus",
+                     std::string(shared_modules ? "n*l" : "l") + " <= " +
+                         std::to_string(config.module_words) +
+                         " (the module depth, --module-words)" +
+                         (shared_modules ? " on the single bus" : ""),
                      std::to_string(w.l));
   }
   if (2 * std::uint64_t{w.d} * w.l > config.local_words) {

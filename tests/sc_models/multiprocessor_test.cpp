@@ -254,6 +254,25 @@ TEST(Watchdog, CircularWaitSyncIsReportedWithWhatEachProcessorWaitsFor) {
       << r.blocked[2];
 }
 
+// A deadlocked run leaves a request waiting for a module; the next program starts clean.
+TEST(Watchdog, TheProgramAfterADeadlockRunsCleanly) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  ProgramBuilder stuck(Arch::Omp, 2);
+  stuck.proc(0).index_sets = {{0}};
+  stuck.op(0, sw::WaitSync{1});
+  stuck.op(1, sw::Barrier{sw::ProcSet({0, 1})});
+  EXPECT_FALSE(run(system, stuck.build()).completed);
+
+  ProgramBuilder good(Arch::Omp, 2);
+  good.proc(0).index_sets = {{0}};
+  good.op(0, access(Direction::Write, row(0), {1}, 0, 2, 0));
+  const sc::RunResult r = run(system, good.build());
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(r.cycles.count(), block(system.config().timing, 1, 2));
+  EXPECT_EQ(r.conflicts, 0u);
+}
+
 TEST(Validation, AProgramThatDrivesAnotherProcessorsBusIsRejectedBeforeRunning) {
   traces::Recorder silent;
   sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);

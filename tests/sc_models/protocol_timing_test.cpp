@@ -118,6 +118,32 @@ INSTANTIATE_TEST_SUITE_P(AllConfigurations, ProtocolTiming,
                                           testing::Values(2u, 4u, 8u, 16u, 32u)),
                          name_of);
 
+// Back-to-back repetitions keep every bus exactly as busy as one run does.
+TEST(Repetitions, BackToBackWorkloadsTakeTheirCountTimesOne) {
+  traces::Recorder silent;
+  std::vector<std::unique_ptr<sc::Multiprocessor>> systems;
+  for (Arch arch : {Arch::Omp, Arch::Crossbar, Arch::Bus}) {
+    sw::SystemConfig c;
+    c.arch = arch;
+    c.n = 5;
+    systems.push_back(std::make_unique<sc::Multiprocessor>(sw::to_string(arch).c_str(), c, silent));
+  }
+  for (auto& system : systems) {
+    const sw::SystemConfig& c = system->config();
+    for (WorkloadKind kind :
+         {WorkloadKind::Scalar, WorkloadKind::Interleaved, WorkloadKind::Block, WorkloadKind::Iwr}) {
+      const std::uint32_t d = kind == WorkloadKind::Scalar ? 1 : 3;
+      const std::uint32_t l = kind == WorkloadKind::Block || kind == WorkloadKind::Iwr ? 6 : 1;
+      system->load(sw::make_access_program(c, {kind, d, l, 4}));
+      sc::run_systems({system.get()}, sw::Cycle{1'000'000'000});
+      const sc::RunResult r = system->result();
+      EXPECT_TRUE(r.completed && r.delivery.ok());
+      EXPECT_EQ(r.cycles.count(), 4 * expected_cycles(c.arch, c.timing, kind, c.n, d, l))
+          << sw::to_string(c.arch) << " " << sw::to_string(kind);
+    }
+  }
+}
+
 // Eq. (1) of seed 004 in its second form: with beta = delta tau and t = alpha - beta,
 // T(d,l) = 2(t + (d + delta) tau l). With gamma = 0 the omp's IWR step must take exactly that.
 TEST(Equation1, OmpIwrStepWithoutBusSwitchIsTwiceTheBlockAccess) {

@@ -27,7 +27,9 @@ using sw::MemoryOrganization;
 constexpr Arch kArchs[] = {Arch::Omp, Arch::Crossbar, Arch::Bus};
 constexpr std::uint32_t kMaxN = 8;
 
-std::string label(Arch arch, std::uint32_t n) { return to_string(arch) + " n=" + std::to_string(n); }
+std::string label(Arch arch, std::uint32_t n) {
+  return to_string(arch) + " n=" + std::to_string(n);
+}
 
 std::pair<int, std::uint32_t> key(BusRef b) { return {static_cast<int>(b.kind), b.index}; }
 

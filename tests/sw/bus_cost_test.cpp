@@ -201,6 +201,25 @@ TEST(AccessWorkloadCost, MatchesClosedFormPerConfiguration) {
   }
 }
 
+// Repetitions run back to back and keep every bus as busy as the first run did, so the total is
+// the repetition count times the closed form of one run.
+TEST(AccessWorkloadCost, RepetitionsMultiplyTheClosedForm) {
+  const BusTiming t{40, 5, 3, 21};
+  for (Arch arch : {Arch::Omp, Arch::Crossbar, Arch::Bus}) {
+    for (std::uint32_t n = 1; n <= 5; ++n) {
+      for (const Shape& s : shapes(n, 3)) {
+        for (std::uint32_t repetitions : {1u, 2u, 3u, 7u}) {
+          const sw::AccessWorkload w{s.kind, s.d, s.l, repetitions};
+          EXPECT_EQ(sw::access_workload_cycles(config(arch, n, t), w).count(),
+                    repetitions * expected_cycles(arch, t, s.kind, n, s.d, s.l))
+              << to_string(arch) << " " << to_string(s.kind) << " n=" << n << " d=" << s.d
+              << " l=" << s.l << " x" << repetitions;
+        }
+      }
+    }
+  }
+}
+
 // Seed 004 section 6 conjecture: the OMP outperforms the crossbar and the single bus. For an IWR
 // exchange with d >= 2 destinations the omp reads d modules in one vector access, the crossbar
 // needs d scalar-module accesses (each paying alpha), and the bus serializes all n processors.

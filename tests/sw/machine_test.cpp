@@ -1,0 +1,477 @@
+// The machine-program layer: ProcSet, the validation of a program against the hardware of seed
+// 004 section 3.1 (buses a controller drives, module slots, block sizes) and section 3.2 (index
+// sets, Fig. 6: replication is a write feature), the payload generator and the delivery check.
+// Every rejection must name the processor and the op; programs are hand-built around the
+// SystemConfig defaults.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sw/arch/system_config.hpp"
+#include "sw/core/diagnostic.hpp"
+#include "sw/machine/delivery_check.hpp"
+#include "sw/machine/machine_program.hpp"
+#include "sw/machine/payload.hpp"
+#include "sw/machine/validate.hpp"
+#include "tests/support/program_builder.hpp"
+
+namespace orthosim {
+namespace {
+
+using sw::Arch;
+using sw::Direction;
+using sw::ProcSet;
+using testing_support::access;
+using testing_support::column;
+using testing_support::ProgramBuilder;
+using testing_support::row;
+using testing_support::shared;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// ---- ProcSet -------------------------------------------------------------------------------
+
+TEST(ProcSet, SortsAndRemovesDuplicates) {
+  const ProcSet s({3, 1, 3, 0, 1, 7});
+  EXPECT_EQ(s.members(), (std::vector<sw::ProcId>{0, 1, 3, 7}));
+  EXPECT_EQ(s.size(), 4u);
+  EXPECT_FALSE(s.empty());
+  EXPECT_EQ(s.to_string(), "{0,1,3,7}");
+}
+
+TEST(ProcSet, ContainsExactlyItsMembers) {
+  const std::vector<sw::ProcId> members = {5, 2, 9, 2};
+  const ProcSet s(members);
+  for (sw::ProcId p = 0; p < 12; ++p) {
+    const bool member = p == 2 || p == 5 || p == 9;
+    EXPECT_EQ(s.contains(p), member) << "P" << p;
+  }
+}
+
+TEST(ProcSet, EqualityIgnoresOrderAndRepetition) {
+  EXPECT_EQ(ProcSet({2, 0, 1}), ProcSet({0, 1, 2, 2, 0}));
+  EXPECT_FALSE(ProcSet({0, 1}) == ProcSet({0, 2}));
+  EXPECT_TRUE(ProcSet({0, 1}) < ProcSet({0, 2}));
+  EXPECT_FALSE(ProcSet({0, 2}) < ProcSet({0, 1}));
+}
+
+TEST(ProcSet, EmptyAndAll) {
+  EXPECT_TRUE(ProcSet().empty());
+  EXPECT_TRUE(ProcSet(std::vector<sw::ProcId>{}).empty());
+  EXPECT_EQ(ProcSet().to_string(), "{}");
+  for (std::uint32_t n = 1; n <= 9; ++n) {
+    const ProcSet all = ProcSet::all(n);
+    ASSERT_EQ(all.size(), n);
+    for (sw::ProcId p = 0; p < n; ++p) {
+      EXPECT_EQ(all.members()[p], p);
+    }
+    EXPECT_FALSE(all.contains(n));
+  }
+}
+
+// ---- validate ------------------------------------------------------------------------------
+
+constexpr std::uint32_t kN = 4;
+constexpr sw::ProcId kP = 2;  ///< the processor that carries the op under test, as its op 1
+
+sw::SystemConfig config(Arch arch) {
+  sw::SystemConfig c;
+  c.arch = arch;
+  c.n = kN;
+  return c;
+}
+
+/// Every processor has index sets `sets`; P2 runs a compute op and then `op`.
+sw::MachineProgram program_with(Arch arch, const sw::Op& op,
+                                const std::vector<sw::IndexSet>& sets = {{0, 1, 2, 3}}) {
+  ProgramBuilder b(arch, kN);
+  for (sw::ProcId p = 0; p < kN; ++p) {
+    b.proc(p).index_sets = sets;
+  }
+  b.op(kP, sw::Compute{sw::Cycle{3}});
+  b.proc(kP).ops.push_back(op);
+  return b.build();
+}
+
+/// The validation error, or "" when the program is accepted.
+std::string rejection(const sw::MachineProgram& program, const sw::SystemConfig& c) {
+  try {
+    sw::validate(program, c);
+  } catch (const sw::ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// Expects the op under test to be rejected, the message naming P2, op 1 and `fragment`.
+void expect_op_rejected(Arch arch, const sw::Op& op, const std::string& fragment,
+                        const std::vector<sw::IndexSet>& sets = {{0, 1, 2, 3}}) {
+  const std::string why = rejection(program_with(arch, op, sets), config(arch));
+  EXPECT_TRUE(contains(why, "P2 op 1 ")) << "'" << why << "'";
+  EXPECT_TRUE(contains(why, fragment)) << "'" << why << "' lacks '" << fragment << "'";
+}
+
+void expect_op_accepted(Arch arch, const sw::Op& op,
+                        const std::vector<sw::IndexSet>& sets = {{0, 1, 2, 3}}) {
+  EXPECT_EQ(rejection(program_with(arch, op, sets), config(arch)), "");
+}
+
+TEST(Validate, AcceptsAccessesOnTheBusesAControllerDrives) {
+  expect_op_accepted(Arch::Omp, access(Direction::Write, row(kP), {0, 1, 3}, 0, 4));
+  expect_op_accepted(Arch::Omp, access(Direction::Read, column(kP), {3, 0}, 7, 2));
+  for (std::uint32_t b = 0; b < kN; ++b) {
+    expect_op_accepted(Arch::Crossbar, access(Direction::Write, shared(b), {0, 1}));
+  }
+  expect_op_accepted(Arch::Bus, access(Direction::Read, shared(0), {2, 1, 0, 3}));
+}
+
+TEST(Validate, RejectsABusTheControllerCannotDrive) {
+  expect_op_rejected(Arch::Omp, access(Direction::Write, row(1), {0}), "RB(1)");
+  expect_op_rejected(Arch::Omp, access(Direction::Read, column(3), {0}), "CB(3)");
+  expect_op_rejected(Arch::Omp, access(Direction::Read, shared(0), {0}), "no bus");
+  expect_op_rejected(Arch::Crossbar, access(Direction::Read, row(kP), {0}), "no bus");
+  expect_op_rejected(Arch::Crossbar, access(Direction::Read, shared(kN), {0}), "no bus");
+  expect_op_rejected(Arch::Bus, access(Direction::Read, shared(1), {0}), "no bus");
+}
+
+TEST(Validate, RejectsASlotPastTheBus) {
+  expect_op_rejected(Arch::Omp, access(Direction::Write, row(kP), {0, kN}), "slot 4");
+  expect_op_rejected(Arch::Bus, access(Direction::Read, shared(0), {kN + 3}), "slot 7");
+}
+
+TEST(Validate, RejectsADuplicateSlot) {
+  expect_op_rejected(Arch::Omp, access(Direction::Write, row(kP), {1, 3, 1}), "slot 1");
+  expect_op_rejected(Arch::Crossbar, access(Direction::Read, shared(0), {2, 2}), "twice");
+}
+
+TEST(Validate, RejectsAnAccessWithoutModules) {
+  expect_op_rejected(Arch::Omp, access(Direction::Write, row(kP), {}), "at least one module");
+}
+
+TEST(Validate, BlockLengthMustBeOneToBufferWords) {
+  const std::uint32_t big_l = sw::SystemConfig{}.buffer_words;
+  expect_op_rejected(Arch::Omp, access(Direction::Write, row(kP), {0}, 0, 0), "l = 0");
+  expect_op_rejected(Arch::Omp, access(Direction::Write, row(kP), {0}, 0, big_l + 1),
+                     "l = " + std::to_string(big_l + 1));
+  expect_op_accepted(Arch::Omp, access(Direction::Write, row(kP), {0}, 0, big_l));
+}
+
+TEST(Validate, BlockMustFitTheModuleDepth) {
+  const std::uint32_t depth = sw::SystemConfig{}.module_words;
+  expect_op_rejected(Arch::Omp, access(Direction::Write, row(kP), {0}, depth - 3, 4),
+                     "module depth");
+  expect_op_rejected(Arch::Omp, access(Direction::Read, column(kP), {0}, depth, 1),
+                     "module depth");
+  expect_op_accepted(Arch::Omp, access(Direction::Write, row(kP), {0}, depth - 4, 4));
+}
+
+TEST(Validate, RejectsAnIndexSetThatIsNotLoaded) {
+  expect_op_rejected(Arch::Omp, access(Direction::Write, row(kP), {0}, 0, 1, 1), "index set 1");
+  expect_op_rejected(Arch::Omp, access(Direction::Write, row(kP), {0}, 0, 1, 0), "index set 0",
+                     {});
+}
+
+TEST(Validate, RejectsAnIndexSetShorterThanTheDegree) {
+  expect_op_rejected(Arch::Omp, access(Direction::Read, column(kP), {0, 1, 2}), "index set 0",
+                     {{0, 1}});
+  expect_op_accepted(Arch::Omp, access(Direction::Read, column(kP), {0, 1}), {{0, 1}});
+}
+
+TEST(Validate, RejectsAnIndexSetNamingAMissingBuffer) {
+  const sw::MachineProgram p =
+      program_with(Arch::Omp, sw::Compute{sw::Cycle{1}}, {{0, 1, 2, 3}, {0, kN}});
+  const std::string why = rejection(p, config(Arch::Omp));
+  EXPECT_TRUE(contains(why, "P0")) << why;
+  EXPECT_TRUE(contains(why, "buffer 4")) << why;
+}
+
+// Fig. 6: a write with index set {1,1,2} replicates buffer 1 into two modules; a read with a
+// repeated buffer would overwrite the first word, so it is rejected.
+TEST(Validate, RepeatedBufferIsAllowedOnWriteOnly) {
+  const std::vector<sw::IndexSet> sets = {{1, 1, 2}};
+  expect_op_accepted(Arch::Bus, access(Direction::Write, shared(0), {0, 1, 2}), sets);
+  expect_op_rejected(Arch::Bus, access(Direction::Read, shared(0), {0, 1, 2}), "buffer 1", sets);
+  expect_op_rejected(Arch::Omp, access(Direction::Read, column(kP), {3, 1}, 0, 2), "buffer 1",
+                     sets);
+  // Only the first d positions of the set are used: a repeat beyond them does not matter.
+  expect_op_accepted(Arch::Bus, access(Direction::Read, shared(0), {0}, 0, 1), sets);
+  expect_op_accepted(Arch::Bus, access(Direction::Read, shared(0), {0, 1}, 0, 1), {{2, 1, 1}});
+}
+
+sw::Iwr iwr(Direction first, Direction second, ProcSet group = ProcSet::all(kN)) {
+  return sw::Iwr{access(first, row(kP), {0, 1}, 0, 2), access(second, column(kP), {3, 0}, 0, 2),
+                 std::move(group)};
+}
+
+TEST(Validate, IwrIsAWriteThenARead) {
+  expect_op_accepted(Arch::Omp, iwr(Direction::Write, Direction::Read));
+  expect_op_rejected(Arch::Omp, iwr(Direction::Read, Direction::Read), "IWR");
+  expect_op_rejected(Arch::Omp, iwr(Direction::Write, Direction::Write), "IWR");
+  expect_op_rejected(Arch::Omp, iwr(Direction::Read, Direction::Write), "IWR");
+}
+
+TEST(Validate, IwrHalvesAreCheckedAsAccesses) {
+  sw::Iwr bad_bus = iwr(Direction::Write, Direction::Read);
+  bad_bus.read.bus = column(kP + 1);
+  expect_op_rejected(Arch::Omp, bad_bus, "CB(3)");
+  sw::Iwr bad_l = iwr(Direction::Write, Direction::Read);
+  bad_l.write.vectors = 0;
+  expect_op_rejected(Arch::Omp, bad_l, "l = 0");
+}
+
+TEST(Validate, GroupsMustContainTheProcessor) {
+  const ProcSet others({0, 1, 3});
+  expect_op_rejected(Arch::Omp, iwr(Direction::Write, Direction::Read, others), "contain P2");
+  expect_op_rejected(Arch::Crossbar, sw::BusSwitch{others}, "contain P2");
+  expect_op_rejected(Arch::Bus, sw::Barrier{others}, "contain P2");
+  expect_op_accepted(Arch::Crossbar, sw::BusSwitch{ProcSet({kP})});
+  expect_op_accepted(Arch::Bus, sw::Barrier{ProcSet({1, kP})});
+}
+
+TEST(Validate, GroupsMayNameOnlyExistingProcessors) {
+  expect_op_rejected(Arch::Bus, sw::Barrier{ProcSet({kP, kN})}, "P4");
+  expect_op_rejected(Arch::Crossbar, sw::BusSwitch{ProcSet({kP, 9})}, "P9");
+}
+
+TEST(Validate, SyncRules) {
+  expect_op_rejected(Arch::Omp, sw::WaitSync{kP}, "itself");
+  expect_op_rejected(Arch::Omp, sw::WaitSync{kN}, "P4");
+  expect_op_accepted(Arch::Omp, sw::WaitSync{0});
+  expect_op_rejected(Arch::Omp, sw::ActivateSync{ProcSet()}, "at least one target");
+  expect_op_rejected(Arch::Omp, sw::ActivateSync{ProcSet({0, kP})}, "itself");
+  expect_op_rejected(Arch::Omp, sw::ActivateSync{ProcSet({0, kN + 1})}, "P5");
+  expect_op_accepted(Arch::Omp, sw::ActivateSync{ProcSet({0, 1, 3})});
+}
+
+TEST(Validate, LoadAndStoreStayInLocalMemoryAndBuffers) {
+  const sw::SystemConfig c;
+  const std::uint32_t top = c.local_words;
+  expect_op_rejected(Arch::Omp, sw::LoadBuffer{0, top - 1, 2}, "local memory");
+  expect_op_rejected(Arch::Omp, sw::StoreBuffer{1, top, 1}, "local memory");
+  expect_op_accepted(Arch::Omp, sw::LoadBuffer{0, top - 2, 2});
+  expect_op_accepted(Arch::Omp, sw::StoreBuffer{3, top - 1, 1});
+  expect_op_rejected(Arch::Omp, sw::LoadBuffer{kN, 0, 1}, "buffer 4");
+  expect_op_rejected(Arch::Omp, sw::StoreBuffer{0, 0, 0}, "not 0");
+  expect_op_rejected(Arch::Omp, sw::LoadBuffer{0, 0, c.buffer_words + 1},
+                     "not " + std::to_string(c.buffer_words + 1));
+}
+
+TEST(Validate, ProgramMustMatchTheSystem) {
+  const sw::MachineProgram p = program_with(Arch::Omp, sw::Compute{sw::Cycle{1}});
+  EXPECT_TRUE(contains(rejection(p, config(Arch::Crossbar)), "crossbar"));
+  sw::SystemConfig bigger = config(Arch::Omp);
+  bigger.n = kN + 1;
+  EXPECT_TRUE(contains(rejection(p, bigger), "processors"));
+  sw::SystemConfig broken = config(Arch::Omp);
+  broken.timing.tau = 0;
+  EXPECT_TRUE(contains(rejection(p, broken), "tau"));
+}
+
+TEST(Validate, RejectsOverlappingDestinationRegions) {
+  ProgramBuilder b(Arch::Omp, kN);
+  b.message(0, 1, 4, 0, 10).message(2, 1, 1, 0, 13);
+  const std::string why = rejection(b.build(), config(Arch::Omp));
+  EXPECT_TRUE(contains(why, "messages 0 and 1")) << why;
+  EXPECT_TRUE(contains(why, "P1")) << why;
+  EXPECT_TRUE(contains(why, "destination")) << why;
+}
+
+TEST(Validate, RejectsOverlapWithAnEarlierLongRegion) {
+  // Region of message 0 covers both later ones, which do not overlap each other.
+  ProgramBuilder b(Arch::Omp, kN);
+  b.message(0, 3, 20, 0, 100).message(1, 3, 2, 0, 104).message(2, 3, 2, 0, 110);
+  EXPECT_TRUE(contains(rejection(b.build(), config(Arch::Omp)), "overlap"));
+}
+
+TEST(Validate, AcceptsAdjacentOrSeparateDestinationRegions) {
+  ProgramBuilder b(Arch::Omp, kN);
+  b.message(0, 1, 4, 0, 10)
+      .message(2, 1, 2, 0, 14)     // adjacent at P1
+      .message(3, 2, 4, 0, 10);    // same addresses, another processor
+  EXPECT_EQ(rejection(b.build(), config(Arch::Omp)), "");
+}
+
+TEST(Validate, RejectsTwoPayloadsFromTheSameSourceWords) {
+  ProgramBuilder b(Arch::Omp, kN);
+  b.message(0, 1, 4, 0, 0, 0).message(0, 2, 4, 2, 0, 1);
+  const std::string why = rejection(b.build(), config(Arch::Omp));
+  EXPECT_TRUE(contains(why, "messages 0 and 1")) << why;
+  EXPECT_TRUE(contains(why, "source")) << why;
+}
+
+TEST(Validate, OnePayloadMayLeaveOneSourceForSeveralDestinations) {
+  ProgramBuilder b(Arch::Omp, kN);
+  b.message(0, 1, 4, 0, 0, 0, true).message(0, 2, 4, 0, 0, 0, true).message(0, 3, 2, 0, 0, 0, true);
+  EXPECT_EQ(rejection(b.build(), config(Arch::Omp)), "");
+}
+
+// A broadcast payload shared by two messages at source words [0,10) and [0,2), and a different
+// payload at source word 5: word 5 would have to hold both payloads. The check must compare with
+// every open region, not only the sorted predecessor (the exempted pair would hide the overlap).
+TEST(Validate, RejectsADifferentPayloadInsideALongerSharedSourceRegion) {
+  ProgramBuilder b(Arch::Omp, kN);
+  b.message(0, 1, 10, 0, 0, 0, true).message(0, 2, 2, 0, 0, 0, true).message(0, 3, 1, 5, 0, 1);
+  const std::string why = rejection(b.build(), config(Arch::Omp));
+  EXPECT_TRUE(contains(why, "overlap")) << "'" << why << "'";
+}
+
+TEST(Validate, RejectsMessagesOutsideTheSystem) {
+  const sw::SystemConfig c = config(Arch::Omp);
+  ProgramBuilder far(Arch::Omp, kN);
+  far.message(0, kN, 1, 0, 0);
+  EXPECT_TRUE(contains(rejection(far.build(), c), "message 0")) << rejection(far.build(), c);
+  ProgramBuilder deep(Arch::Omp, kN);
+  deep.message(0, 1, 2, 0, c.local_words - 1);
+  EXPECT_TRUE(contains(rejection(deep.build(), c), "local memory")) << rejection(deep.build(), c);
+}
+
+// ---- payload -------------------------------------------------------------------------------
+
+TEST(Payload, IsDeterministic) {
+  for (std::uint32_t i = 0; i < 64; ++i) {
+    const sw::PayloadKey key{i % 5, i % 7, i};
+    EXPECT_EQ(sw::payload_word(key, i), sw::payload_word(key, i));
+  }
+}
+
+TEST(Payload, DistinctAcrossKeysAndIndicesAndNeverTheUnwrittenMarker) {
+  std::set<sw::Word> seen;
+  std::size_t total = 0;
+  for (sw::ProcId source = 0; source < 8; ++source) {
+    for (std::uint32_t destination : {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, sw::PayloadKey::kBroadcast}) {
+      for (std::uint32_t tag = 0; tag < 4; ++tag) {
+        for (std::uint32_t index = 0; index < 16; ++index) {
+          const sw::Word w = sw::payload_word({source, destination, tag}, index);
+          EXPECT_NE(w, sw::kUnwrittenWord);
+          seen.insert(w);
+          ++total;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(total, 8u * 9u * 4u * 16u);
+  EXPECT_EQ(seen.size(), total) << "payload words collide";
+}
+
+TEST(Payload, SwappedSourceAndDestinationDiffer) {
+  for (sw::ProcId a = 0; a < 8; ++a) {
+    for (sw::ProcId b = a + 1; b < 8; ++b) {
+      EXPECT_NE(sw::payload_word({a, b, 0}, 0), sw::payload_word({b, a, 0}, 0));
+    }
+  }
+}
+
+// ---- delivery check ------------------------------------------------------------------------
+
+using Memory = std::map<std::pair<sw::ProcId, std::uint32_t>, sw::Word>;
+
+sw::LocalMemoryReader reader(const Memory& memory) {
+  return [&memory](sw::ProcId p, std::uint32_t address) {
+    const auto it = memory.find({p, address});
+    return it == memory.end() ? sw::kUnwrittenWord : it->second;
+  };
+}
+
+sw::MachineProgram three_messages() {
+  ProgramBuilder b(Arch::Omp, kN);
+  b.message(0, 1, 4, 0, 100, 0)
+      .message(1, 2, 3, 8, 200, 7)
+      .message(3, 0, 5, 16, 300, 2, true);
+  return b.build();
+}
+
+/// Local memory after a perfect run: each destination region holds the payload.
+Memory delivered(const sw::MachineProgram& p) {
+  Memory m;
+  for (const sw::Message& msg : p.messages) {
+    for (std::uint32_t w = 0; w < msg.words; ++w) {
+      m[{msg.destination, msg.dst_address + w}] = sw::payload_word(msg.payload, w);
+    }
+  }
+  return m;
+}
+
+TEST(DeliveryCheck, CorrectMemoryIsOk) {
+  const sw::MachineProgram p = three_messages();
+  const Memory m = delivered(p);
+  const sw::DeliveryReport r = sw::check_delivery(p, reader(m));
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.messages_checked, 3u);
+  EXPECT_EQ(r.words_checked, 12u);
+  EXPECT_EQ(r.messages_failed, 0u);
+  EXPECT_TRUE(r.failures.empty());
+}
+
+TEST(DeliveryCheck, ReportsALostMessage) {
+  const sw::MachineProgram p = three_messages();
+  Memory m = delivered(p);
+  for (std::uint32_t w = 0; w < 3; ++w) {
+    m.erase({2, 200 + w});
+  }
+  const sw::DeliveryReport r = sw::check_delivery(p, reader(m));
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.messages_failed, 1u);
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_TRUE(contains(r.failures[0], "message 1 ")) << r.failures[0];
+  EXPECT_TRUE(contains(r.failures[0], "never written")) << r.failures[0];
+}
+
+TEST(DeliveryCheck, ReportsTheFirstCorruptedWordOfAMessage) {
+  const sw::MachineProgram p = three_messages();
+  Memory m = delivered(p);
+  m[{0, 303}] ^= 0x100u;
+  m[{0, 304}] ^= 0x1u;
+  const sw::DeliveryReport r = sw::check_delivery(p, reader(m));
+  EXPECT_EQ(r.messages_failed, 1u);
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_TRUE(contains(r.failures[0], "message 2 ")) << r.failures[0];
+  EXPECT_TRUE(contains(r.failures[0], "word 3 ")) << r.failures[0];
+  EXPECT_FALSE(contains(r.failures[0], "never written")) << r.failures[0];
+}
+
+TEST(DeliveryCheck, ReportsEveryFailedMessage) {
+  const sw::MachineProgram p = three_messages();
+  Memory m = delivered(p);
+  m[{1, 100}] = 0;
+  m[{0, 300}] = 0;
+  const sw::DeliveryReport r = sw::check_delivery(p, reader(m));
+  EXPECT_EQ(r.messages_failed, 2u);
+  ASSERT_EQ(r.failures.size(), 2u);
+  EXPECT_TRUE(contains(r.failures[0], "message 0 ")) << r.failures[0];
+  EXPECT_TRUE(contains(r.failures[1], "message 2 ")) << r.failures[1];
+}
+
+TEST(DeliveryCheck, InitialWordsMovedToTheirDestinationsAreDelivered) {
+  const sw::MachineProgram p = three_messages();
+  Memory local;
+  std::size_t stores = 0;
+  sw::for_each_initial_word(p, [&](sw::ProcId q, std::uint32_t address, sw::Word w) {
+    local[{q, address}] = w;
+    ++stores;
+  });
+  EXPECT_EQ(stores, 12u);
+  for (const sw::Message& msg : p.messages) {
+    for (std::uint32_t w = 0; w < msg.words; ++w) {
+      const auto it = local.find({msg.source, msg.src_address + w});
+      ASSERT_NE(it, local.end()) << "message " << msg.id << " word " << w;
+      EXPECT_EQ(it->second, sw::payload_word(msg.payload, w));
+    }
+  }
+  EXPECT_FALSE(sw::check_delivery(p, reader(local)).ok()) << "nothing has moved yet";
+  for (const sw::Message& msg : p.messages) {
+    for (std::uint32_t w = 0; w < msg.words; ++w) {
+      local[{msg.destination, msg.dst_address + w}] = local.at({msg.source, msg.src_address + w});
+    }
+  }
+  EXPECT_TRUE(sw::check_delivery(p, reader(local)).ok());
+}
+
+}  // namespace
+}  // namespace orthosim
