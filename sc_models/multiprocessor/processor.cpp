@@ -101,14 +101,18 @@ void Processor::account(std::uint64_t& bucket) {
   phase_start_ = clock_.now();
 }
 
+void Processor::enter(Activity what) {
+  show(what);
+  phase_start_ = clock_.now();
+  ++phase_;
+}
+
 bool Processor::step_op(const sw::Compute& op) {
   if (phase_ == 0) {
     if (op.cycles == Cycle{0}) {
       return true;
     }
-    show(Activity::Compute);
-    phase_start_ = clock_.now();
-    phase_ = 1;
+    enter(Activity::Compute);
     resume_after(op.cycles);
     return false;
   }
@@ -118,9 +122,7 @@ bool Processor::step_op(const sw::Compute& op) {
 
 bool Processor::step_op(const sw::MemoryAccess& op) {
   if (phase_ == 0) {
-    show(op.direction == sw::Direction::Read ? Activity::Read : Activity::Write);
-    phase_start_ = clock_.now();
-    phase_ = 1;
+    enter(op.direction == sw::Direction::Read ? Activity::Read : Activity::Write);
     ports_.controller.start(op, *this);
     return false;
   }
@@ -131,21 +133,17 @@ bool Processor::step_op(const sw::MemoryAccess& op) {
 bool Processor::step_op(const sw::Iwr& op) {
   switch (phase_) {
     case 0:
-      show(Activity::IwrWrite);
-      phase_start_ = clock_.now();
-      phase_ = 1;
+      enter(Activity::IwrWrite);
       ports_.controller.start(op.write, *this);
       return false;
     case 1:
       account(memory_cycles_);
-      show(Activity::BusSwitch);
-      phase_ = 2;
+      enter(Activity::BusSwitch);
       ports_.sync.arrive(Rendezvous::BusSwitch, id_, op.group, Cycle{gamma_});
       return false;
     case 2:
       account(sync_cycles_);
-      show(Activity::IwrRead);
-      phase_ = 3;
+      enter(Activity::IwrRead);
       ports_.controller.start(op.read, *this);
       return false;
     default:
@@ -154,36 +152,29 @@ bool Processor::step_op(const sw::Iwr& op) {
   }
 }
 
-bool Processor::step_op(const sw::BusSwitch& op) {
+bool Processor::rendezvous(Rendezvous kind, const sw::ProcSet& group, Cycle release_delay,
+                           Activity what) {
   if (phase_ == 0) {
-    show(Activity::BusSwitch);
-    phase_start_ = clock_.now();
-    phase_ = 1;
-    ports_.sync.arrive(Rendezvous::BusSwitch, id_, op.group, Cycle{gamma_});
+    enter(what);
+    ports_.sync.arrive(kind, id_, group, release_delay);
     return false;
   }
   account(sync_cycles_);
   return true;
 }
 
+bool Processor::step_op(const sw::BusSwitch& op) {
+  return rendezvous(Rendezvous::BusSwitch, op.group, Cycle{gamma_}, Activity::BusSwitch);
+}
+
 bool Processor::step_op(const sw::Barrier& op) {
-  if (phase_ == 0) {
-    show(Activity::Barrier);
-    phase_start_ = clock_.now();
-    phase_ = 1;
-    ports_.sync.arrive(Rendezvous::Barrier, id_, op.group, Cycle{sync_costs_.barrier});
-    return false;
-  }
-  account(sync_cycles_);
-  return true;
+  return rendezvous(Rendezvous::Barrier, op.group, Cycle{sync_costs_.barrier}, Activity::Barrier);
 }
 
 bool Processor::step_op(const sw::ActivateSync& op) {
   switch (phase_) {
     case 0:
-      show(Activity::ActivateSync);
-      phase_start_ = clock_.now();
-      phase_ = 1;
+      enter(Activity::ActivateSync);
       ports_.arbiter.request(id_, {ports_.interrupt_bus}, *this);
       return false;
     case 1:  // resumed by granted(): the interrupt is on the bus for its activate cost
@@ -203,9 +194,7 @@ bool Processor::step_op(const sw::WaitSync& op) {
     if (ports_.sync.try_consume(id_, op.source)) {
       return true;
     }
-    show(Activity::WaitSync);
-    phase_start_ = clock_.now();
-    phase_ = 1;
+    enter(Activity::WaitSync);
     ports_.sync.wait(id_, op.source);
     return false;
   }

@@ -65,7 +65,12 @@ class Processor : public sc_core::sc_module, public Resumable, public Grantee {
   bool step_op(const sw::Barrier& op);
   bool step_op(const sw::LoadBuffer& op);
   bool step_op(const sw::StoreBuffer& op);
+  /// A barrier or bus switch: arrive, wait for the group and the release delay.
+  bool rendezvous(Rendezvous kind, const sw::ProcSet& group, Cycle release_delay,
+                  traces::Activity what);
   void show(traces::Activity what);
+  /// Enters the next phase of the current op: shows `what` and starts counting its cycles.
+  void enter(traces::Activity what);
   void account(std::uint64_t& bucket);
 
   const sw::ProcId id_;
