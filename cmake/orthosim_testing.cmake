@@ -6,7 +6,9 @@ function(orthosim_unit_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
   orthosim_warnings(${name})
-  gtest_discover_tests(${name} PROPERTIES LABELS "${ARG_LABEL}" DISCOVERY_TIMEOUT 60)
+  gtest_discover_tests(${name}
+    PROPERTIES LABELS "${ARG_LABEL}" SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
+    DISCOVERY_TIMEOUT 60)
 endfunction()
 
 function(orthosim_sc_test name)
@@ -20,5 +22,6 @@ function(orthosim_sc_test name)
   gtest_discover_tests(${name}
     PROPERTIES LABELS "${ARG_LABEL}" TIMEOUT ${ARG_TIMEOUT}
                ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"
+               SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
     DISCOVERY_TIMEOUT 60 NO_PRETTY_VALUES)
 endfunction()
