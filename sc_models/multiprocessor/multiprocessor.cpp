@@ -95,6 +95,12 @@ RunResult Multiprocessor::result() const {
     if (!p->finished()) {
       r.blocked.push_back(p->describe_wait());
     }
+    for (const StepMarkRecord& m : p->step_marks()) {
+      if (m.step >= r.step_ends.size()) {
+        r.step_ends.resize(m.step + 1);
+      }
+      r.step_ends[m.step] = std::max(r.step_ends[m.step], m.at - start_);
+    }
   }
   r.delivery = sw::check_delivery(program_, [this](sw::ProcId p, std::uint32_t address) {
     return processors_[p]->local_memory().read(address);

@@ -31,6 +31,9 @@ struct RunResult {
   bool completed = false;  ///< every processor reached the end of its program
   Cycle cycles;            ///< from load to the last processor's end
   std::vector<Cycle> processor_end;  ///< per processor, relative to load
+  /// step_ends[k]: the cycle (relative to load) at which the last processor passed its StepMark
+  /// of step k; empty when the program has no step marks.
+  std::vector<Cycle> step_ends;
   /// When not completed: one line per blocked processor, naming what it waits for.
   std::vector<std::string> blocked;
   sw::DeliveryReport delivery;

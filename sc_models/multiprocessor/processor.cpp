@@ -44,6 +44,7 @@ void Processor::load(const sw::ProcessorProgram& program) {
   pc_ = 0;
   phase_ = 0;
   finished_ = false;
+  step_marks_.clear();
   local_.clear();
   manipulator_.load(program.index_sets);
   if (program.ops.empty()) {
@@ -208,7 +209,7 @@ bool Processor::step_op(const sw::WaitSync& op) {
 bool Processor::step_op(const sw::LoadBuffer& op) {
   WordStore& buffer = manipulator_.buffer(op.buffer);
   for (std::uint32_t w = 0; w < op.words; ++w) {
-    buffer.write(w, local_.read(op.local_address + w));
+    buffer.write(op.buffer_address + w, local_.read(op.local_address + w));
   }
   return true;
 }
@@ -216,8 +217,13 @@ bool Processor::step_op(const sw::LoadBuffer& op) {
 bool Processor::step_op(const sw::StoreBuffer& op) {
   const WordStore& buffer = manipulator_.buffer(op.buffer);
   for (std::uint32_t w = 0; w < op.words; ++w) {
-    local_.write(op.local_address + w, buffer.read(w));
+    local_.write(op.local_address + w, buffer.read(op.buffer_address + w));
   }
+  return true;
+}
+
+bool Processor::step_op(const sw::StepMark& op) {
+  step_marks_.push_back({op.step, clock_.now()});
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <systemc>
+#include <vector>
 
 #include "sc_models/kernel/clock_domain.hpp"
 #include "sc_models/multiprocessor/bus_controller.hpp"
@@ -21,6 +22,12 @@
 #include "traces/stats.hpp"
 
 namespace orthosim::sc {
+
+/// A step mark passed by a processor: which step ended and when.
+struct StepMarkRecord {
+  std::uint32_t step = 0;
+  Cycle at;
+};
 
 /// The blocks a processor works with.
 struct ProcessorPorts {
@@ -43,6 +50,8 @@ class Processor : public sc_core::sc_module, public Resumable, public Grantee {
 
   [[nodiscard]] bool finished() const { return finished_; }
   [[nodiscard]] Cycle finish_cycle() const { return finish_cycle_; }
+  /// The step marks passed in the loaded program, in program order (absolute cycles).
+  [[nodiscard]] const std::vector<StepMarkRecord>& step_marks() const { return step_marks_; }
   /// The op the processor is blocked in and what it waits for (watchdog report).
   [[nodiscard]] std::string describe_wait() const;
 
@@ -65,6 +74,7 @@ class Processor : public sc_core::sc_module, public Resumable, public Grantee {
   bool step_op(const sw::Barrier& op);
   bool step_op(const sw::LoadBuffer& op);
   bool step_op(const sw::StoreBuffer& op);
+  bool step_op(const sw::StepMark& op);
   /// A barrier or bus switch: arrive, wait for the group and the release delay.
   bool rendezvous(Rendezvous kind, const sw::ProcSet& group, Cycle release_delay,
                   traces::Activity what);
@@ -89,6 +99,7 @@ class Processor : public sc_core::sc_module, public Resumable, public Grantee {
   Cycle phase_start_;
   bool finished_ = true;
   Cycle finish_cycle_;
+  std::vector<StepMarkRecord> step_marks_;
   bool pending_resume_ = false;
   sc_core::sc_event ev_resume_;
 

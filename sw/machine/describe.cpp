@@ -37,12 +37,18 @@ struct Describer {
   }
   std::string operator()(const Barrier& b) const { return "barrier " + b.group.to_string(); }
   std::string operator()(const LoadBuffer& l) const {
-    return "load buffer " + std::to_string(l.buffer) + " <- local[" +
+    return "load buffer " + std::to_string(l.buffer) + at(l.buffer_address) + " <- local[" +
            std::to_string(l.local_address) + "+" + std::to_string(l.words) + "]";
   }
   std::string operator()(const StoreBuffer& s) const {
-    return "store buffer " + std::to_string(s.buffer) + " -> local[" +
+    return "store buffer " + std::to_string(s.buffer) + at(s.buffer_address) + " -> local[" +
            std::to_string(s.local_address) + "+" + std::to_string(s.words) + "]";
+  }
+  std::string operator()(const StepMark& m) const {
+    return "end of step " + std::to_string(m.step);
+  }
+  static std::string at(std::uint32_t buffer_address) {
+    return buffer_address == 0 ? "" : "[" + std::to_string(buffer_address) + "..]";
   }
 };
 }  // namespace

@@ -105,22 +105,32 @@ struct Barrier {
   ProcSet group;
 };
 
-/// Copy `words` words from local memory to data buffer `buffer`, starting at word 0 of the buffer.
+/// Copy `words` words from local memory to data buffer `buffer`, starting at word
+/// `buffer_address` of the buffer (several pieces can fill one buffer: a message that carries the
+/// messages of several nodes of a cluster, seed 004 section 5).
 struct LoadBuffer {
   std::uint32_t buffer = 0;
   std::uint32_t local_address = 0;
   std::uint32_t words = 0;
+  std::uint32_t buffer_address = 0;
 };
 
-/// Copy `words` words from data buffer `buffer` (from its word 0) to local memory.
+/// Copy `words` words from data buffer `buffer`, from its word `buffer_address`, to local memory.
 struct StoreBuffer {
   std::uint32_t buffer = 0;
   std::uint32_t local_address = 0;
   std::uint32_t words = 0;
+  std::uint32_t buffer_address = 0;
 };
 
-using Op = std::variant<Compute, MemoryAccess, Iwr, BusSwitch, ActivateSync, WaitSync, Barrier, LoadBuffer,
-                        StoreBuffer>;
+/// Marks the end of program step `step` on this processor: costs nothing, and the run records the
+/// cycle at which each processor passed it, so that a mapped program's steps can be timed.
+struct StepMark {
+  std::uint32_t step = 0;
+};
+
+using Op = std::variant<Compute, MemoryAccess, Iwr, BusSwitch, ActivateSync, WaitSync, Barrier,
+                        LoadBuffer, StoreBuffer, StepMark>;
 
 /// rho: stream position -> data buffer index.
 using IndexSet = std::vector<std::uint32_t>;
@@ -140,6 +150,10 @@ struct PayloadKey {
   std::uint32_t tag = 0;  ///< distinguishes messages between the same pair (a step number)
 
   static constexpr std::uint32_t kBroadcast = 0xFFFFFFFFu;
+
+  friend bool operator==(const PayloadKey& a, const PayloadKey& b) {
+    return a.source == b.source && a.destination == b.destination && a.tag == b.tag;
+  }
 };
 
 /// A message the run must deliver: `words` words from `source`'s local memory at `src_address`

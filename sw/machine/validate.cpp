@@ -149,20 +149,23 @@ class Checker {
   void check(const ProcessorProgram&, const Barrier& b) { check_group(b.group); }
 
   void check(const ProcessorProgram&, const LoadBuffer& l) {
-    check_copy(l.buffer, l.local_address, l.words);
+    check_copy(l.buffer, l.buffer_address, l.local_address, l.words);
   }
   void check(const ProcessorProgram&, const StoreBuffer& s) {
-    check_copy(s.buffer, s.local_address, s.words);
+    check_copy(s.buffer, s.buffer_address, s.local_address, s.words);
   }
+  void check(const ProcessorProgram&, const StepMark&) {}
 
-  void check_copy(std::uint32_t buffer, std::uint32_t address, std::uint32_t words) {
+  void check_copy(std::uint32_t buffer, std::uint32_t buffer_address, std::uint32_t address,
+                  std::uint32_t words) {
     if (buffer >= config_.n) {
       fail_op("buffer " + std::to_string(buffer) + " does not exist (" +
               std::to_string(config_.n) + " buffers)");
     }
-    if (words == 0 || words > config_.buffer_words) {
-      fail_op("copies 1.." + std::to_string(config_.buffer_words) + " words, not " +
-              std::to_string(words));
+    if (words == 0 || std::uint64_t{buffer_address} + words > config_.buffer_words) {
+      fail_op("copies words " + std::to_string(buffer_address) + ".." +
+              std::to_string(std::uint64_t{buffer_address} + words) + " of a buffer of " +
+              std::to_string(config_.buffer_words) + " words (L)");
     }
     if (std::uint64_t{address} + words > config_.local_words) {
       fail_op("local memory has " + std::to_string(config_.local_words) + " words");

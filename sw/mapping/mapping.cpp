@@ -1,0 +1,498 @@
+// The 4-step mapping of seed 004 section 4.2 (see mapping.hpp for the steps).
+#include "sw/mapping/mapping.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <stdexcept>
+
+#include "sw/core/diagnostic.hpp"
+#include "sw/mapping/vectorize.hpp"
+
+namespace orthosim::sw {
+
+Clustering::Clustering(std::uint32_t nodes, std::uint32_t processors)
+    : nodes_(nodes), processors_(processors) {}
+
+ProcId Clustering::processor_of(NodeId node) const {
+  return static_cast<ProcId>(std::uint64_t{node} * processors_ / nodes_);
+}
+
+namespace {
+
+IndexSet identity(std::size_t d) {
+  IndexSet rho(d);
+  std::iota(rho.begin(), rho.end(), 0u);
+  return rho;
+}
+
+/// Parcels that must share one module address: the modules of one interleaved access stream the
+/// same word addresses (Fig. 5(b), (c)), so an access's parcels all sit at one address.
+class AddressGroups {
+ public:
+  explicit AddressGroups(std::size_t size) : parent_(size) {
+    std::iota(parent_.begin(), parent_.end(), std::size_t{0});
+  }
+  std::size_t root(std::size_t i) {
+    while (parent_[i] != i) {
+      i = parent_[i] = parent_[parent_[i]];
+    }
+    return i;
+  }
+  void join(std::size_t a, std::size_t b) { parent_[root(a)] = root(b); }
+
+ private:
+  std::vector<std::size_t> parent_;
+};
+
+class Mapper {
+ public:
+  Mapper(const McProgram& program, Arch arch, std::uint32_t n)
+      : program_(program),
+        org_(arch, n),
+        clusters_(program.nodes, n),
+        local_next_(n, 0),
+        module_next_(org_.module_count(), 0),
+        index_sets_(n) {
+    out_.name = program.name;
+    out_.arch = arch;
+    out_.nodes = program.nodes;
+    out_.processors = n;
+    out_.machine.name = program.name;
+    out_.machine.arch = arch;
+    out_.machine.n = n;
+    out_.machine.processors.resize(n);
+  }
+
+  MappedProgram run() && {
+    for (std::uint32_t k = 0; k < program_.steps.size(); ++k) {
+      MappedStep step = parcels_of(program_.steps[k], k);
+      plan(step);
+      allocate_addresses(step);
+      emit(step);
+      out_.steps.push_back(std::move(step));
+    }
+    MappingNeeds& needs = out_.needs;
+    needs.module_words = std::max(needs.module_words, max_of(module_next_));
+    needs.local_words = std::max(needs.local_words, max_of(local_next_));
+    for (ProcId p = 0; p < org_.n(); ++p) {
+      out_.machine.processors[p].index_sets = index_sets_[p];
+      needs.index_sets = std::max(needs.index_sets, static_cast<std::uint32_t>(index_sets_[p].size()));
+    }
+    return std::move(out_);
+  }
+
+ private:
+  static std::uint32_t max_of(const std::vector<std::uint32_t>& v) {
+    return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+  }
+
+  std::uint32_t allocate_local(ProcId p, std::uint32_t words) {
+    const std::uint32_t at = local_next_[p];
+    local_next_[p] += words;
+    return at;
+  }
+
+  void add_to_manifest(ProcId p, ProcId q, const NodeMessage& m, std::uint32_t src,
+                       std::uint32_t dst) {
+    Message msg;
+    msg.id = static_cast<std::uint32_t>(out_.machine.messages.size());
+    msg.source = p;
+    msg.destination = q;
+    msg.payload = payload_key(m);
+    msg.words = m.words;
+    msg.src_address = src;
+    msg.dst_address = dst;
+    out_.machine.messages.push_back(msg);
+    ++out_.node_messages;
+  }
+
+  // ---- step 1: processor-level messages and their patterns --------------------------------
+
+  MappedStep parcels_of(const ProgramStep& step, std::uint32_t k) {
+    MappedStep out;
+    out.index = k;
+    out.label = step.label;
+    out.compute.assign(org_.n(), Cycle{0});
+    for (const ComputePhase& c : step.computes) {
+      out.compute[clusters_.processor_of(c.node)] += c.cycles;
+    }
+    for (const PatternInstance& i : classify(step.transfers, program_.nodes)) {
+      out.node_patterns.push_back(i.pattern);
+    }
+
+    // Parcels in order of their first node message; a broadcast transfer is one piece per
+    // destination processor, however many of its nodes it reaches there.
+    std::map<std::pair<ProcId, ProcId>, std::size_t> parcel_of;
+    for (std::uint32_t t = 0; t < step.transfers.size(); ++t) {
+      const Transfer& tr = step.transfers[t];
+      const ProcId p = clusters_.processor_of(tr.source);
+      std::uint32_t src = 0;
+      if (tr.broadcast) {
+        src = allocate_local(p, tr.words);
+      }
+      for (NodeId d : tr.destinations) {
+        const NodeMessage m{tr.source, d, tr.words, tr.broadcast, k, t};
+        const ProcId q = clusters_.processor_of(d);
+        if (!tr.broadcast) {
+          src = allocate_local(p, tr.words);
+        }
+        const std::uint32_t dst = allocate_local(q, tr.words);
+        add_to_manifest(p, q, m, src, dst);
+        if (p == q) {
+          out.local_copies.push_back({p, payload_key(m), m.words, src, dst});
+          out_.needs.buffer_words = std::max(out_.needs.buffer_words, m.words);
+          continue;
+        }
+        auto [it, fresh] = parcel_of.try_emplace({p, q}, out.parcels.size());
+        if (fresh) {
+          out.parcels.push_back(Parcel{p, q, false, 0, {}, mailbox(org_, p, q), 0});
+        }
+        Parcel& parcel = out.parcels[it->second];
+        if (tr.broadcast && !parcel.pieces.empty() && parcel.pieces.back().payload == payload_key(m)) {
+          parcel.pieces.back().dst_addresses.push_back(dst);
+          continue;
+        }
+        parcel.pieces.push_back({payload_key(m), m.words, parcel.words, src, {dst}});
+        parcel.words += m.words;
+      }
+    }
+    mark_broadcasts(out.parcels);
+    for (const Parcel& parcel : out.parcels) {
+      out_.needs.buffer_words = std::max(out_.needs.buffer_words, parcel.words);
+    }
+    return out;
+  }
+
+  /// A processor whose parcels all carry the same broadcast payloads sends one processor-level
+  /// broadcast: one buffer, replicated to every destination's mailbox.
+  static void mark_broadcasts(std::vector<Parcel>& parcels) {
+    std::map<ProcId, std::vector<Parcel*>> by_source;
+    for (Parcel& parcel : parcels) {
+      by_source[parcel.source].push_back(&parcel);
+    }
+    for (auto& [source, mine] : by_source) {
+      const auto same_payloads = [&](const Parcel* x) {
+        const Parcel& first = *mine.front();
+        if (x->pieces.size() != first.pieces.size()) {
+          return false;
+        }
+        for (std::size_t i = 0; i < x->pieces.size(); ++i) {
+          if (x->pieces[i].payload.destination != PayloadKey::kBroadcast ||
+              !(x->pieces[i].payload == first.pieces[i].payload)) {
+            return false;
+          }
+        }
+        return true;
+      };
+      const bool broadcast = std::all_of(mine.begin(), mine.end(), same_payloads);
+      for (Parcel* x : mine) {
+        x->broadcast = broadcast;
+      }
+    }
+  }
+
+  std::vector<Transfer> processor_transfers(const std::vector<Parcel>& parcels) const {
+    std::vector<Transfer> out;
+    std::map<ProcId, std::size_t> broadcast_of;
+    for (const Parcel& parcel : parcels) {
+      if (parcel.broadcast) {
+        auto [it, fresh] = broadcast_of.try_emplace(parcel.source, out.size());
+        if (!fresh) {
+          out[it->second].destinations.push_back(parcel.destination);
+          continue;
+        }
+      }
+      Transfer t;
+      t.source = parcel.source;
+      t.destinations = {parcel.destination};
+      t.broadcast = parcel.broadcast;
+      t.words = parcel.words;
+      out.push_back(t);
+    }
+    return out;
+  }
+
+  // ---- steps 2 and 3: scalar or vector, and the accesses ------------------------------------
+
+  void plan(MappedStep& step) {
+    std::map<std::pair<ProcId, ProcId>, std::size_t> index;
+    for (std::size_t i = 0; i < step.parcels.size(); ++i) {
+      index[{step.parcels[i].source, step.parcels[i].destination}] = i;
+    }
+    for (const PatternInstance& inst : classify(processor_transfers(step.parcels), org_.n())) {
+      step.processor_patterns.push_back(inst.pattern);
+      std::vector<std::size_t> members;
+      std::vector<std::pair<ProcId, ProcId>> pairs;
+      for (const Transfer& t : inst.transfers) {
+        for (NodeId d : t.destinations) {
+          members.push_back(index.at({t.source, d}));
+          pairs.emplace_back(t.source, d);
+        }
+      }
+      const HalfShape send = half_shape(org_, send_demand(org_, pairs));
+      const HalfShape recv = half_shape(org_, receive_demand(org_, pairs));
+      const Pattern basic = basic_of(inst.pattern);
+      add_half(step, members, basic, Direction::Write, listed_as_pattern(send, recv));
+      add_half(step, members, basic, Direction::Read, listed_as_pattern(recv, send));
+    }
+  }
+
+  /// The parcels of one half, per processor (writer or reader), in order of first appearance.
+  static std::vector<std::pair<ProcId, std::vector<std::size_t>>> per_processor(
+      const MappedStep& step, const std::vector<std::size_t>& members, Direction dir) {
+    std::vector<std::pair<ProcId, std::vector<std::size_t>>> out;
+    for (std::size_t i : members) {
+      const Parcel& parcel = step.parcels[i];
+      const ProcId p = dir == Direction::Write ? parcel.source : parcel.destination;
+      auto it = std::find_if(out.begin(), out.end(), [p](const auto& e) { return e.first == p; });
+      if (it == out.end()) {
+        out.push_back({p, {}});
+        it = out.end() - 1;
+      }
+      it->second.push_back(i);
+    }
+    return out;
+  }
+
+  std::optional<MappedAccess> access(const MappedStep& step, ProcId p, Direction dir,
+                                     const std::vector<std::size_t>& parcels) const {
+    std::vector<ModuleId> modules;
+    for (std::size_t i : parcels) {
+      modules.push_back(step.parcels[i].mailbox);
+    }
+    const std::optional<AccessRoute> r = route(org_, p, modules);
+    if (!r) {
+      return std::nullopt;
+    }
+    MappedAccess a;
+    a.processor = p;
+    a.direction = dir;
+    a.bus = r->bus;
+    a.slots = r->slots;
+    a.parcels = parcels;
+    a.replicated = dir == Direction::Write && parcels.size() > 1 &&
+                   std::all_of(parcels.begin(), parcels.end(),
+                               [&](std::size_t i) { return step.parcels[i].broadcast; });
+    for (std::size_t i : parcels) {
+      a.vectors = std::max(a.vectors, step.parcels[i].words);
+    }
+    return a;
+  }
+
+  void add_half(MappedStep& step, const std::vector<std::size_t>& members, Pattern basic,
+                Direction dir, bool as_pattern) {
+    const auto parts = per_processor(step, members, dir);
+    if (as_pattern) {
+      MappedOp op{basic, dir, {}};
+      for (const auto& [p, parcels] : parts) {
+        op.accesses.push_back(access(step, p, dir, parcels).value());
+      }
+      step.ops.push_back(std::move(op));
+      return;
+    }
+    // Several steps: each processor alone, one vector access where its modules share a bus it
+    // drives (a one-to-many send is C3 or C4, a many-to-one receive C5), else one C1 per parcel.
+    for (const auto& [p, parcels] : parts) {
+      std::optional<MappedAccess> whole = access(step, p, dir, parcels);
+      if (whole && parcels.size() > 1) {
+        const bool broadcast = step.parcels[parcels.front()].broadcast;
+        const Pattern label = dir == Direction::Read ? Pattern::C5
+                              : broadcast            ? Pattern::C3
+                                                     : Pattern::C4;
+        step.ops.push_back({label, dir, {std::move(*whole)}});
+        continue;
+      }
+      for (std::size_t i : parcels) {
+        step.ops.push_back({Pattern::C1, dir, {access(step, p, dir, {i}).value()}});
+      }
+    }
+  }
+
+  // ---- module addresses -------------------------------------------------------------------
+
+  /// Every parcel gets words of its own in its mailbox for the whole run, so no write can
+  /// overwrite a message not yet read, whatever the processors' relative speed.
+  void allocate_addresses(MappedStep& step) {
+    AddressGroups groups(step.parcels.size());
+    for (const MappedOp& op : step.ops) {
+      for (const MappedAccess& a : op.accesses) {
+        for (std::size_t i : a.parcels) {
+          groups.join(i, a.parcels.front());
+        }
+      }
+    }
+    std::map<std::size_t, std::vector<std::size_t>> members;
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < step.parcels.size(); ++i) {
+      auto [it, fresh] = members.try_emplace(groups.root(i));
+      if (fresh) {
+        order.push_back(it->first);
+      }
+      it->second.push_back(i);
+    }
+    for (std::size_t root : order) {
+      std::uint32_t address = 0;
+      std::uint32_t span = 0;
+      std::vector<ModuleId> modules;
+      for (std::size_t i : members[root]) {
+        const Parcel& parcel = step.parcels[i];
+        if (std::find(modules.begin(), modules.end(), parcel.mailbox) != modules.end()) {
+          throw std::logic_error("two parcels of one access group share module " +
+                                 org_.module_name(parcel.mailbox));
+        }
+        modules.push_back(parcel.mailbox);
+        address = std::max(address, module_next_[parcel.mailbox]);
+        span = std::max(span, parcel.words);
+      }
+      for (std::size_t i : members[root]) {
+        step.parcels[i].address = address;
+        module_next_[step.parcels[i].mailbox] = address + span;
+      }
+    }
+    for (MappedOp& op : step.ops) {
+      for (MappedAccess& a : op.accesses) {
+        a.address = step.parcels[a.parcels.front()].address;
+      }
+    }
+  }
+
+  // ---- step 4: the machine program, with producer-consumer synchronization ------------------
+
+  std::uint32_t index_set(ProcId p, const IndexSet& rho) {
+    std::vector<IndexSet>& sets = index_sets_[p];
+    const auto it = std::find(sets.begin(), sets.end(), rho);
+    if (it != sets.end()) {
+      return static_cast<std::uint32_t>(it - sets.begin());
+    }
+    sets.push_back(rho);
+    return static_cast<std::uint32_t>(sets.size() - 1);
+  }
+
+  MemoryAccess memory_access(const MappedAccess& a) {
+    MemoryAccess m;
+    m.direction = a.direction;
+    m.bus = a.bus;
+    m.slots = a.slots;
+    m.address = a.address;
+    m.vectors = a.vectors;
+    m.index_set = index_set(a.processor, a.replicated ? IndexSet(a.slots.size(), 0u)
+                                                      : identity(a.slots.size()));
+    return m;
+  }
+
+  void emit_write(const MappedStep& step, const MappedAccess& a, std::vector<Op>& ops) {
+    std::vector<ProcId> targets;
+    for (std::size_t pos = 0; pos < a.parcels.size(); ++pos) {
+      const Parcel& parcel = step.parcels[a.parcels[pos]];
+      targets.push_back(parcel.destination);
+      if (a.replicated && pos > 0) {
+        continue;  // one buffer serves every slot
+      }
+      for (const ParcelPiece& piece : parcel.pieces) {
+        ops.emplace_back(LoadBuffer{static_cast<std::uint32_t>(pos), piece.src_address,
+                                    piece.words, piece.offset});
+      }
+    }
+    ops.emplace_back(memory_access(a));
+    ops.emplace_back(ActivateSync{ProcSet(targets)});
+  }
+
+  void emit_read(const MappedStep& step, const MappedAccess& a, std::vector<Op>& ops) {
+    std::vector<ProcId> waited;
+    for (std::size_t i : a.parcels) {
+      const ProcId s = step.parcels[i].source;
+      if (std::find(waited.begin(), waited.end(), s) == waited.end()) {
+        waited.push_back(s);
+        ops.emplace_back(WaitSync{s});
+      }
+    }
+    ops.emplace_back(memory_access(a));
+    for (std::size_t pos = 0; pos < a.parcels.size(); ++pos) {
+      for (const ParcelPiece& piece : step.parcels[a.parcels[pos]].pieces) {
+        for (std::uint32_t dst : piece.dst_addresses) {
+          ops.emplace_back(StoreBuffer{static_cast<std::uint32_t>(pos), dst, piece.words,
+                                       piece.offset});
+        }
+      }
+    }
+  }
+
+  /// Per processor: compute, local copies, every write (each followed by its activate-sync),
+  /// then every read (each preceded by a wait-sync per writer), then the step mark.
+  void emit(const MappedStep& step) {
+    for (ProcId p = 0; p < org_.n(); ++p) {
+      std::vector<Op>& ops = out_.machine.processors[p].ops;
+      if (step.compute[p] > Cycle{0}) {
+        ops.emplace_back(Compute{step.compute[p]});
+      }
+      for (const LocalCopy& c : step.local_copies) {
+        if (c.processor == p) {
+          ops.emplace_back(LoadBuffer{0, c.src_address, c.words, 0});
+          ops.emplace_back(StoreBuffer{0, c.dst_address, c.words, 0});
+        }
+      }
+      for (Direction dir : {Direction::Write, Direction::Read}) {
+        for (const MappedOp& op : step.ops) {
+          for (const MappedAccess& a : op.accesses) {
+            if (a.processor != p || a.direction != dir) {
+              continue;
+            }
+            if (dir == Direction::Write) {
+              emit_write(step, a, ops);
+            } else {
+              emit_read(step, a, ops);
+            }
+          }
+        }
+      }
+      ops.emplace_back(StepMark{step.index});
+    }
+  }
+
+  const McProgram& program_;
+  MemoryOrganization org_;
+  Clustering clusters_;
+  std::vector<std::uint32_t> local_next_;
+  std::vector<std::uint32_t> module_next_;
+  std::vector<std::vector<IndexSet>> index_sets_;
+  MappedProgram out_;
+};
+
+}  // namespace
+
+MappedProgram map_program(const McProgram& program, Arch arch, std::uint32_t processors) {
+  if (processors == 0 || processors > kMaxProcessors) {
+    throw InputError({"--n"}, "1.." + std::to_string(kMaxProcessors) + " processors",
+                     std::to_string(processors));
+  }
+  if (program.nodes == 0) {
+    throw InputError({program.name}, "a program of at least one node");
+  }
+  return Mapper(program, arch, processors).run();
+}
+
+void fit_config(const MappingNeeds& needs, const FixedSizes& fixed, SystemConfig& config) {
+  const auto fit = [](std::uint32_t need, bool is_fixed, std::uint32_t& value,
+                      const char* option, const char* what) {
+    if (value >= need) {
+      return;
+    }
+    if (is_fixed) {
+      throw InputError({option},
+                       "at least " + std::to_string(need) + " words (" + what + ")",
+                       std::to_string(value));
+    }
+    value = need;
+  };
+  fit(needs.buffer_words, fixed.buffer_words, config.buffer_words, "--buffer-words",
+      "the longest message between two processors in one step");
+  fit(needs.module_words, fixed.module_words, config.module_words, "--module-words",
+      "every message keeps its own words in its mailbox module");
+  fit(needs.local_words, fixed.local_words, config.local_words, "--local-words",
+      "the messages each processor sends and receives");
+  config.index_sets = std::max(config.index_sets, needs.index_sets);
+}
+
+}  // namespace orthosim::sw
