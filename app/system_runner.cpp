@@ -2,6 +2,7 @@
 #include "app/system_runner.hpp"
 
 #include <filesystem>
+#include <map>
 #include <memory>
 
 #include "sc_models/multiprocessor/multiprocessor.hpp"
@@ -24,6 +25,8 @@ sw::RunSummary summarize(const sc::RunResult& r) {
   s.messages = r.delivery.messages_checked;
   s.words = r.delivery.words_checked;
   s.delivery_failures = r.delivery.failures;
+  s.messages_failed = r.delivery.messages_failed;
+  s.step_ends = r.step_ends;
   s.conflicts = r.conflicts;
   s.conflict_wait_cycles = r.conflict_wait_cycles;
   s.stats = r.stats;
@@ -67,30 +70,42 @@ sw::RunSummary SystemRunner::run_access(const sw::AccessRequest& request) {
   return summarize(system.result());
 }
 
-std::vector<sw::RunSummary> SystemRunner::run_side_by_side(const sw::DemoRequest& request) {
-  std::error_code ec;
-  std::filesystem::create_directories(request.out_dir, ec);
-  if (ec) {
-    throw sw::InputError({"--out"}, "a folder that can be created", "'" + request.out_dir + "'");
+std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::SystemRun>& runs) {
+  // Every waveform file is opened (and its folder created) before anything is elaborated, so a
+  // bad path fails first; systems that name the same file share it.
+  std::map<std::string, std::unique_ptr<traces::VcdRecorder>> vcds;
+  for (const sw::SystemRun& run : runs) {
+    if (!run.vcd_path || vcds.count(*run.vcd_path)) {
+      continue;
+    }
+    const std::filesystem::path folder = std::filesystem::path(*run.vcd_path).parent_path();
+    std::error_code ec;
+    if (!folder.empty()) {
+      std::filesystem::create_directories(folder, ec);
+    }
+    vcds[*run.vcd_path] = open_vcd("--vcd", *run.vcd_path, run.config.clock_period_ns);
   }
-  std::vector<sw::MachineProgram> programs;
-  for (const sw::SystemConfig& c : request.configs) {
-    programs.push_back(sw::make_access_program(c, request.workload));
-  }
-  auto vcd = open_vcd("--out", request.vcd_path, request.configs.front().clock_period_ns);
+  traces::Recorder silent;
   std::vector<std::unique_ptr<sc::Multiprocessor>> systems;
   std::vector<sc::Multiprocessor*> raw;
-  for (std::size_t i = 0; i < request.configs.size(); ++i) {
-    const sw::SystemConfig& c = request.configs[i];
-    systems.push_back(
-        std::make_unique<sc::Multiprocessor>(sw::to_string(c.arch).c_str(), c, *vcd));
+  std::map<std::string, int> names;
+  for (const sw::SystemRun& run : runs) {
+    traces::Recorder& recorder = run.vcd_path ? *vcds.at(*run.vcd_path) : silent;
+    std::string name = sw::to_string(run.config.arch);
+    if (names[name]++ > 0) {
+      name += std::to_string(names[name] - 1);
+    }
+    systems.push_back(std::make_unique<sc::Multiprocessor>(name.c_str(), run.config, recorder));
     raw.push_back(systems.back().get());
   }
   for (std::size_t i = 0; i < systems.size(); ++i) {
-    systems[i]->load(std::move(programs[i]));
+    systems[i]->load(runs[i].program);
   }
   sc::run_systems(raw, kCycleLimit);
-  vcd->finish(last_end(raw));
+  const sw::Cycle end = last_end(raw);
+  for (auto& [path, vcd] : vcds) {
+    vcd->finish(end);
+  }
   std::vector<sw::RunSummary> out;
   for (const auto& s : systems) {
     out.push_back(summarize(s->result()));

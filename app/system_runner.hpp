@@ -10,7 +10,7 @@ namespace orthosim::app {
 class SystemRunner : public sw::Runner {
  public:
   sw::RunSummary run_access(const sw::AccessRequest& request) override;
-  std::vector<sw::RunSummary> run_side_by_side(const sw::DemoRequest& request) override;
+  std::vector<sw::RunSummary> run_programs(const std::vector<sw::SystemRun>& runs) override;
 };
 
 }  // namespace orthosim::app

@@ -27,6 +27,8 @@ nlohmann::json summary_json(const RunSummary& s) {
   return j;
 }
 
+}  // namespace
+
 nlohmann::json config_json(const SystemConfig& c) {
   return {{"arch", to_string(c.arch)},
           {"n", c.n},
@@ -41,6 +43,8 @@ nlohmann::json config_json(const SystemConfig& c) {
           {"module_words", c.module_words}};
 }
 
+namespace {
+
 std::string check_text(const RunSummary& s, Cycle formula) {
   if (!s.completed) {
     return "DEADLOCK";
@@ -51,6 +55,8 @@ std::string check_text(const RunSummary& s, Cycle formula) {
   return s.cycles == formula ? "ok" : "CYCLES";
 }
 
+}  // namespace
+
 void print_problems(const RunSummary& s, std::ostream& out) {
   for (const std::string& b : s.blocked) {
     out << "  blocked: " << b << '\n';
@@ -59,6 +65,8 @@ void print_problems(const RunSummary& s, std::ostream& out) {
     out << "  delivery: " << f << '\n';
   }
 }
+
+namespace {
 
 std::uint64_t stat_sum(const RunSummary& s, const std::string& leaf) {
   return traces::sum_by_leaf(s.stats, leaf);
@@ -108,58 +116,6 @@ void print_access(const AccessRun& run, std::ostream& out) {
   if (run.request.vcd_path) {
     out << "  waveform           " << *run.request.vcd_path << '\n';
   }
-}
-
-nlohmann::json demo_json(const DemoRequest& request, const std::vector<AccessRun>& runs) {
-  nlohmann::json j;
-  j["command"] = "demo";
-  j["pattern"] = "C7 all-to-all personalized";
-  j["n"] = runs.empty() ? 0 : runs.front().request.config.n;
-  j["l"] = request.workload.l;
-  j["out_dir"] = request.out_dir;
-  j["vcd"] = request.vcd_path;
-  nlohmann::json systems = nlohmann::json::array();
-  for (const AccessRun& r : runs) {
-    nlohmann::json s = config_json(r.request.config);
-    s.update(summary_json(r.summary));
-    s["formula_cycles"] = r.formula_cycles.count();
-    s["time_ns"] = r.summary.cycles.count() * r.request.config.clock_period_ns;
-    systems.push_back(s);
-  }
-  j["systems"] = systems;
-  return j;
-}
-
-void print_demo(const DemoRequest& request, const std::vector<AccessRun>& runs,
-                std::ostream& out) {
-  const std::uint32_t n = runs.empty() ? 0 : runs.front().request.config.n;
-  const SystemConfig& c = runs.front().request.config;
-  out << "orthosim demo: all-to-all personalized exchange (pattern C7) of " << n
-      << " processors, " << request.workload.l << " words per message\n"
-      << "  every P(i) sends one message to each other processor through shared memory\n"
-      << "  omp: one IWR step, 2(alpha + beta(l-1) + d tau l) + gamma (seed 004 Eq. 1 + bus "
-         "switch)\n"
-      << "  crossbar, bus: vectorized writes, then one read per message (seed 004 section 4.2)\n"
-      << "  alpha=" << c.timing.alpha << " beta=" << c.timing.beta << " tau=" << c.timing.tau
-      << " gamma=" << c.timing.gamma << " cycles, " << c.clock_period_ns << " ns clock\n\n";
-  out << std::left << std::setw(10) << "config" << std::right << std::setw(9) << "cycles"
-      << std::setw(10) << "formula" << std::setw(11) << "time ns" << std::setw(11)
-      << "vs omp" << std::setw(10) << "accesses" << std::setw(11) << "conflicts" << "  check\n";
-  const double omp_cycles = static_cast<double>(runs.front().summary.cycles.count());
-  for (const AccessRun& r : runs) {
-    const RunSummary& s = r.summary;
-    std::ostringstream ratio;
-    ratio << std::fixed << std::setprecision(2)
-          << (omp_cycles > 0 ? static_cast<double>(s.cycles.count()) / omp_cycles : 0.0) << "x";
-    out << std::left << std::setw(10) << to_string(r.request.config.arch) << std::right
-        << std::setw(9) << s.cycles.count() << std::setw(10) << r.formula_cycles.count()
-        << std::setw(11) << s.cycles.count() * r.request.config.clock_period_ns << std::setw(11)
-        << ratio.str() << std::setw(10) << stat_sum(s, "accesses") << std::setw(11)
-        << s.conflicts << "  " << check_text(s, r.formula_cycles) << " (" << s.messages
-        << " messages)\n";
-    print_problems(s, out);
-  }
-  out << "\nwaveform: " << request.vcd_path << "   (gtkwave " << request.vcd_path << ")\n";
 }
 
 }  // namespace orthosim::sw::cli

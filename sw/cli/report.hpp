@@ -1,4 +1,5 @@
-// What `orthosim access` and `orthosim demo` print: human tables and JSON.
+// What `orthosim access` prints: a human table and JSON; the configuration's JSON and problem
+// lines that every command shares.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -16,7 +17,9 @@ void print_access(const AccessRun& run, std::ostream& out);
 /// formula's cycles.
 [[nodiscard]] bool run_ok(const RunSummary& summary, Cycle formula_cycles);
 
-[[nodiscard]] nlohmann::json demo_json(const DemoRequest& request, const std::vector<AccessRun>& runs);
-void print_demo(const DemoRequest& request, const std::vector<AccessRun>& runs, std::ostream& out);
+/// The configuration's parameters, as every command's JSON carries them.
+[[nodiscard]] nlohmann::json config_json(const SystemConfig& config);
+/// The watchdog's and the delivery check's lines, indented, one per problem.
+void print_problems(const RunSummary& summary, std::ostream& out);
 
 }  // namespace orthosim::sw::cli

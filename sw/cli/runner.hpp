@@ -9,6 +9,7 @@
 
 #include "sw/arch/system_config.hpp"
 #include "sw/core/cycle.hpp"
+#include "sw/machine/machine_program.hpp"
 #include "sw/workload/access_workload.hpp"
 #include "traces/stats.hpp"
 
@@ -20,9 +21,12 @@ struct RunSummary {
   Cycle cycles;
   std::vector<std::string> blocked;   ///< the watchdog's report when not completed
   bool payload_ok = false;
-  std::size_t messages = 0;
+  std::size_t messages = 0;           ///< messages of the manifest, all checked
+  std::size_t messages_failed = 0;    ///< missing, duplicated onto another's words, or corrupted
   std::uint64_t words = 0;
   std::vector<std::string> delivery_failures;
+  /// Per program step (machine programs with step marks): the cycle the last processor ended it.
+  std::vector<Cycle> step_ends;
   std::uint64_t conflicts = 0;
   std::uint64_t conflict_wait_cycles = 0;
   std::vector<traces::StatEntry> stats;
@@ -41,12 +45,12 @@ struct AccessRun {
   RunSummary summary;
 };
 
-/// The same workload on several systems side by side, in one simulation (`orthosim demo`).
-struct DemoRequest {
-  std::vector<SystemConfig> configs;
-  AccessWorkload workload;
-  std::string out_dir;
-  std::string vcd_path;  ///< inside out_dir
+/// One system of `orthosim run` or `orthosim demo`: a configuration and the machine program it
+/// executes, with its own waveform file if asked.
+struct SystemRun {
+  SystemConfig config;
+  MachineProgram program;
+  std::optional<std::string> vcd_path;
 };
 
 class Runner {
@@ -54,7 +58,8 @@ class Runner {
   virtual ~Runner() = default;
   /// Throws InputError / ConfigError / std::runtime_error on bad input or unwritable output.
   virtual RunSummary run_access(const AccessRequest& request) = 0;
-  virtual std::vector<RunSummary> run_side_by_side(const DemoRequest& request) = 0;
+  /// Runs every system side by side in one simulation; one summary per system, in order.
+  virtual std::vector<RunSummary> run_programs(const std::vector<SystemRun>& runs) = 0;
 };
 
 }  // namespace orthosim::sw

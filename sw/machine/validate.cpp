@@ -163,9 +163,11 @@ class Checker {
               std::to_string(config_.n) + " buffers)");
     }
     if (words == 0 || std::uint64_t{buffer_address} + words > config_.buffer_words) {
-      fail_op("copies words " + std::to_string(buffer_address) + ".." +
-              std::to_string(std::uint64_t{buffer_address} + words) + " of a buffer of " +
-              std::to_string(config_.buffer_words) + " words (L)");
+      const std::uint32_t room =
+          buffer_address < config_.buffer_words ? config_.buffer_words - buffer_address : 0;
+      fail_op("copies 1.." + std::to_string(room) + " words from buffer word " +
+              std::to_string(buffer_address) + " (L = " + std::to_string(config_.buffer_words) +
+              "), not " + std::to_string(words));
     }
     if (std::uint64_t{address} + words > config_.local_words) {
       fail_op("local memory has " + std::to_string(config_.local_words) + " words");

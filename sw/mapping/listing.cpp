@@ -1,7 +1,31 @@
 // The paper's notation for mapped steps (seed 004 section 4.3, footnote 2).
 #include "sw/mapping/listing.hpp"
 
+#include <vector>
+
 namespace orthosim::sw {
+
+std::string program_line(const MappedStep& step) {
+  std::string line = "Step " + std::to_string(step.index + 1) + ":";
+  if (step.node_patterns.empty()) {
+    return line + " (no communication)";
+  }
+  for (std::size_t i = 0; i < step.node_patterns.size(); ++i) {
+    const PatternInstance& inst = step.node_patterns[i];
+    std::vector<std::string> pairs;
+    for (const Transfer& t : inst.transfers) {
+      for (NodeId d : t.destinations) {
+        pairs.push_back("N" + std::to_string(t.source) + ", N" + std::to_string(d));
+      }
+    }
+    std::string body = pairs.size() == 1 ? pairs.front() : "";
+    for (std::size_t k = 0; pairs.size() > 1 && k < pairs.size(); ++k) {
+      body += (k == 0 ? "(" : ", (") + pairs[k] + ")";
+    }
+    line += (i == 0 ? " " : ", ") + to_string(inst.pattern) + "(" + body + ")";
+  }
+  return line;
+}
 
 std::string paper_module_name(const MemoryOrganization& org, ModuleId module) {
   if (org.arch() == Arch::Bus) {

@@ -10,6 +10,10 @@
 
 namespace orthosim::sw {
 
+/// The program-level operations of a step (seed 004 section 2):
+/// "Step 5: C10((N1, N0), (N2, N0)), C8((N3, N1), (N3, N2))".
+[[nodiscard]] std::string program_line(const MappedStep& step);
+
 /// "M1,0" on the omp and the crossbar, "M3" on the single bus.
 [[nodiscard]] std::string paper_module_name(const MemoryOrganization& org, ModuleId module);
 /// "P0 -> M0,1, M0,2" or "M1,0, M2,0 -> P0".

@@ -118,9 +118,7 @@ class Mapper {
     for (const ComputePhase& c : step.computes) {
       out.compute[clusters_.processor_of(c.node)] += c.cycles;
     }
-    for (const PatternInstance& i : classify(step.transfers, program_.nodes)) {
-      out.node_patterns.push_back(i.pattern);
-    }
+    out.node_patterns = classify(step.transfers, program_.nodes);
 
     // Parcels in order of their first node message; a broadcast transfer is one piece per
     // destination processor, however many of its nodes it reaches there.

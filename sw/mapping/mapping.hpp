@@ -95,7 +95,7 @@ struct MappedStep {
   std::uint32_t index = 0;  ///< 0-based; listed as "Step index+1"
   std::string label;
   /// Table 1 patterns of the node-level step (seed 004 section 2), e.g. C10 and C8 for Step 5.
-  std::vector<Pattern> node_patterns;
+  std::vector<PatternInstance> node_patterns;
   /// Patterns of the processor-level step after clustering, before reduction to CS.
   std::vector<Pattern> processor_patterns;
   std::vector<Parcel> parcels;

@@ -33,17 +33,21 @@ class FakeRunner : public sw::Runner {
     return summary(request.config, request.workload);
   }
 
-  std::vector<sw::RunSummary> run_side_by_side(const sw::DemoRequest& request) override {
-    demo_requests.push_back(request);
+  /// Machine programs: every message counted, marks at one cycle per step.
+  std::vector<sw::RunSummary> run_programs(const std::vector<sw::SystemRun>& runs) override {
+    program_requests.push_back(runs);
     std::vector<sw::RunSummary> out;
-    for (const sw::SystemConfig& c : request.configs) {
-      out.push_back(summary(c, request.workload));
+    for (const sw::SystemRun& run : runs) {
+      sw::RunSummary s = summary(run.config, sw::AccessWorkload{});
+      s.messages = run.program.messages.size();
+      s.messages_failed = s.payload_ok ? 0 : 1;
+      out.push_back(s);
     }
     return out;
   }
 
   std::vector<sw::AccessRequest> access_requests;
-  std::vector<sw::DemoRequest> demo_requests;
+  std::vector<std::vector<sw::SystemRun>> program_requests;
   static constexpr std::uint64_t kConflicts = 7;
 
  private:
@@ -167,7 +171,7 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheOptionAndNoOutput) {
       {{"access", "--frobnicate", "1"}, {"frobnicate"}},
       {{"access", "--impl", "rtl"}, {"--impl", "rtl"}},
       {{"access", "stray"}, {"positional"}},
-      {{"demo", "--l", "0"}, {"--l"}},
+      {{"demo", "--n", "0"}, {"--n"}},
       {{"demo", "--arch", "omp"}, {"arch"}},
   };
   for (const BadInput& c : cases) {
@@ -177,7 +181,7 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheOptionAndNoOutput) {
     EXPECT_EQ(r.code, sw::kExitBadInput) << what << "\n" << r.err;
     EXPECT_EQ(r.out, "") << what;
     EXPECT_TRUE(runner.access_requests.empty()) << what;
-    EXPECT_TRUE(runner.demo_requests.empty()) << what;
+    EXPECT_TRUE(runner.program_requests.empty()) << what;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << "\n" << r.err;
     EXPECT_EQ(r.err.empty() ? ' ' : r.err.back(), '\n') << what;
     for (const std::string& word : c.in_error) {
@@ -356,28 +360,32 @@ TEST(Cli, RunnerFailureExitsOneWithTheReason) {
 
 // ---- demo ---------------------------------------------------------------------------------
 
-TEST(Cli, DemoRunsAllThreeConfigurationsWithOneExchange) {
+TEST(Cli, DemoRunsTheSampleProgramOnAllThreeConfigurations) {
   FakeRunner runner;
-  const Result r = run({"demo", "--n", "4", "--json", "--out", "demo-dir"}, runner);
+  const Result r = run({"demo", "--json", "--out", "demo-dir"}, runner);
   ASSERT_EQ(r.code, sw::kExitOk) << r.err;
-  ASSERT_EQ(runner.demo_requests.size(), 1u);
-  const sw::DemoRequest& req = runner.demo_requests.front();
-  ASSERT_EQ(req.configs.size(), 3u);
-  EXPECT_EQ(req.configs[0].arch, Arch::Omp);
-  EXPECT_EQ(req.configs[1].arch, Arch::Crossbar);
-  EXPECT_EQ(req.configs[2].arch, Arch::Bus);
-  EXPECT_EQ(req.workload.kind, WorkloadKind::Iwr);
-  EXPECT_EQ(req.workload.d, 3u);
-  EXPECT_EQ(req.workload.l, 4u);
-  EXPECT_EQ(req.out_dir, "demo-dir");
+  ASSERT_EQ(runner.program_requests.size(), 1u);
+  const std::vector<sw::SystemRun>& runs = runner.program_requests.front();
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].config.arch, Arch::Omp);
+  EXPECT_EQ(runs[1].config.arch, Arch::Crossbar);
+  EXPECT_EQ(runs[2].config.arch, Arch::Bus);
+  for (const sw::SystemRun& s : runs) {
+    EXPECT_EQ(s.config.n, 4u);
+    // Fig. 2: 1 + 2 + 3 + 3 + (2 + 2) node messages.
+    EXPECT_EQ(s.program.messages.size(), 13u);
+    ASSERT_TRUE(s.vcd_path.has_value());
+    EXPECT_EQ(*s.vcd_path, "demo-dir/" + sw::to_string(s.config.arch) + ".vcd");
+  }
   const nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j.contains("systems"));
   ASSERT_EQ(j["systems"].size(), 3u);
   EXPECT_EQ(j["systems"][1].value("arch", std::string{}), "crossbar");
+  EXPECT_EQ(j["systems"][1]["steps"].size(), 5u);
 }
 
-TEST(Cli, DemoFailsWhenOneSystemMissesItsFormula) {
-  FakeRunner runner(FakeRunner::Outcome::CyclesOff);
+TEST(Cli, DemoFailsWhenOneSystemLosesAWord) {
+  FakeRunner runner(FakeRunner::Outcome::PayloadLost);
   const Result r = run({"demo"}, runner);
   EXPECT_EQ(r.code, sw::kExitRunFailed);
 }

@@ -1,0 +1,61 @@
+// `orthosim access`: one access protocol of seed 004 section 3.1 on one system.
+#include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
+#include "sw/cli/report.hpp"
+#include "sw/core/diagnostic.hpp"
+#include "sw/cost/access_workload_cost.hpp"
+
+namespace orthosim::sw::cli {
+
+po::options_description common_options() {
+  po::options_description o("General");
+  o.add_options()("help,h", "show this help")("json", "print JSON instead of a table");
+  return o;
+}
+
+SystemConfig config_from(const po::variables_map& vm) {
+  SystemConfig config;
+  if (vm.count("arch")) {
+    const std::string a = vm["arch"].as<std::string>();
+    if (!parse_arch(a, config.arch)) {
+      throw InputError({"--arch"}, "one of omp, crossbar, bus", "'" + a + "'");
+    }
+  }
+  apply_system_options(vm, config);
+  try {
+    config.validate();
+  } catch (const ConfigError& e) {
+    throw InputError({"orthosim"}, e.what());
+  }
+  return config;
+}
+
+po::options_description access_options() {
+  po::options_description o("orthosim access");
+  o.add_options()
+      ("arch", po::value<std::string>(), "omp | crossbar | bus (default omp)")
+      ("impl", po::value<std::string>(), "block implementation: model (default model)")
+      ("vcd", po::value<std::string>(), "write a VCD waveform to this file");
+  o.add(workload_options()).add(system_options()).add(common_options());
+  return o;
+}
+
+int run_access(const po::variables_map& vm, Context& ctx) {
+  check_impl(vm);
+  AccessRequest request;
+  request.config = config_from(vm);
+  request.workload = workload_from(vm, request.config);
+  if (vm.count("vcd")) {
+    request.vcd_path = vm["vcd"].as<std::string>();
+  }
+  AccessRun run{request, access_workload_cycles(request.config, request.workload), {}};
+  run.summary = ctx.runner.run_access(request);
+  if (vm.count("json")) {
+    ctx.out << access_json(run).dump(2) << '\n';
+  } else {
+    print_access(run, ctx.out);
+  }
+  return run_ok(run.summary, run.formula_cycles) ? kExitOk : kExitRunFailed;
+}
+
+}  // namespace orthosim::sw::cli

@@ -1,0 +1,44 @@
+// The subcommands of `orthosim`: each has an options description and a handler. cli.cpp
+// dispatches; access_command.cpp and program_commands.cpp implement them.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <ostream>
+#include <string>
+
+#include "sw/arch/system_config.hpp"
+#include "sw/cli/cli.hpp"
+#include "sw/cli/runner.hpp"
+
+namespace orthosim::sw::cli {
+
+namespace po = boost::program_options;
+
+/// What a handler works with: the emulator and the two output streams.
+struct Context {
+  Runner& runner;
+  std::ostream& out;
+  std::ostream& err;
+};
+
+/// --help and --json, shared by every command.
+po::options_description common_options();
+/// The system of --arch (default omp) and the system options, validated.
+SystemConfig config_from(const po::variables_map& vm);
+
+po::options_description access_options();
+int run_access(const po::variables_map& vm, Context& ctx);
+
+po::options_description map_options();
+int run_map(const po::variables_map& vm, Context& ctx);
+
+po::options_description run_options();
+int run_run(const po::variables_map& vm, Context& ctx);
+
+po::options_description gen_options();
+int run_gen(const po::variables_map& vm, Context& ctx);
+
+po::options_description demo_options();
+int run_demo(const po::variables_map& vm, Context& ctx);
+
+}  // namespace orthosim::sw::cli

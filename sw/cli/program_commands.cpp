@@ -1,0 +1,262 @@
+// `orthosim map`, `run`, `gen` and `demo`: multicomputer programs mapped onto the shared-memory
+// multiprocessors (seed 004 sections 2 and 4).
+#include <fstream>
+#include <limits>
+
+#include "sw/cli/commands.hpp"
+#include "sw/cli/fig2_sample.hpp"
+#include "sw/cli/options.hpp"
+#include "sw/cli/program_report.hpp"
+#include "sw/core/diagnostic.hpp"
+#include "sw/machine/validate.hpp"
+#include "sw/pattern/generate.hpp"
+#include "sw/program/format.hpp"
+#include "sw/program/parser.hpp"
+
+namespace orthosim::sw::cli {
+
+namespace {
+
+McProgram program_from(const po::variables_map& vm) {
+  if (!vm.count("program")) {
+    throw InputError({"PROGRAM"}, "a program file (.mcp) as the first argument", "none");
+  }
+  return read_program_file(vm["program"].as<std::string>());
+}
+
+/// Processors: --n, else one per node. More nodes than processors are clustered (section 5).
+std::uint32_t processors_for(const po::variables_map& vm, const McProgram& program) {
+  if (vm.count("n")) {
+    return static_cast<std::uint32_t>(
+        parse_count("--n", vm["n"].as<std::string>(), 1, kMaxProcessors));
+  }
+  if (program.nodes > kMaxProcessors) {
+    throw InputError({"--n"},
+                     "a processor count: the program has " + std::to_string(program.nodes) +
+                         " nodes, more than the " + std::to_string(kMaxProcessors) +
+                         " processors of the largest system",
+                     "none");
+  }
+  return program.nodes;
+}
+
+po::options_description arch_option() {
+  po::options_description o("Target");
+  o.add_options()("arch", po::value<std::string>(), "omp | crossbar | bus (default omp)");
+  return o;
+}
+
+/// The system a mapped program runs on: the options, with the sizes the program needs where the
+/// user did not fix them.
+SystemConfig fitted_config(const po::variables_map& vm, const MappedProgram& mapped,
+                           SystemConfig config) {
+  config.n = mapped.processors;
+  const FixedSizes fixed{vm.count("buffer-words") > 0, vm.count("module-words") > 0,
+                         vm.count("local-words") > 0};
+  fit_config(mapped.needs, fixed, config);
+  validate(mapped.machine, config);
+  return config;
+}
+
+}  // namespace
+
+// ---- map ----------------------------------------------------------------------------------
+
+po::options_description map_options() {
+  po::options_description o("orthosim map");
+  o.add_options()("n", po::value<std::string>(),
+                  "processors (default: one per node; fewer cluster the nodes)");
+  o.add(arch_option()).add(common_options());
+  return o;
+}
+
+int run_map(const po::variables_map& vm, Context& ctx) {
+  const McProgram program = program_from(vm);
+  const SystemConfig config = config_from(vm);
+  const MappedProgram mapped = map_program(program, config.arch, processors_for(vm, program));
+  if (vm.count("json")) {
+    nlohmann::json j = mapping_json(mapped, config.timing);
+    j["command"] = "map";
+    ctx.out << j.dump(2) << '\n';
+  } else {
+    print_mapping(mapped, ctx.out);
+  }
+  return kExitOk;
+}
+
+// ---- run ----------------------------------------------------------------------------------
+
+po::options_description run_options() {
+  po::options_description o("orthosim run");
+  o.add_options()
+      ("impl", po::value<std::string>(), "block implementation: model (default model)")
+      ("vcd", po::value<std::string>(), "write a VCD waveform to this file");
+  o.add(arch_option()).add(system_options()).add(common_options());
+  return o;
+}
+
+int run_run(const po::variables_map& vm, Context& ctx) {
+  check_impl(vm);
+  const McProgram program = program_from(vm);
+  SystemConfig config = config_from(vm);
+  const MappedProgram mapped = map_program(program, config.arch, processors_for(vm, program));
+  config = fitted_config(vm, mapped, config);
+  SystemRun system{config, mapped.machine, std::nullopt};
+  if (vm.count("vcd")) {
+    system.vcd_path = vm["vcd"].as<std::string>();
+  }
+  const std::vector<RunSummary> summaries = ctx.runner.run_programs({system});
+  const ProgramRun run{mapped, config, predict_cycles(mapped, config), summaries.at(0),
+                       system.vcd_path};
+  if (vm.count("json")) {
+    ctx.out << run_json(run).dump(2) << '\n';
+  } else {
+    print_run(run, ctx.out);
+  }
+  return run.ok() ? kExitOk : kExitRunFailed;
+}
+
+// ---- gen ----------------------------------------------------------------------------------
+
+po::options_description gen_options() {
+  po::options_description o("orthosim gen");
+  o.add_options()
+      ("nodes", po::value<std::string>(), "m: nodes of the program (required)")
+      ("sources", po::value<std::string>(), "source nodes, e.g. 1,2,5 (default: chosen by --seed)")
+      ("dests", po::value<std::string>(), "destination nodes (default: chosen by --seed)")
+      ("len", po::value<std::string>(), "words per message (default 1; random: the maximum, default 8)")
+      ("steps", po::value<std::string>(), "random: number of steps (required)")
+      ("seed", po::value<std::string>(), "seed of the choices (default 1)")
+      ("out", po::value<std::string>(), "write the program to this file (default: standard output)");
+  o.add(common_options());
+  return o;
+}
+
+namespace {
+
+std::vector<NodeId> node_list(const po::variables_map& vm, const std::string& name) {
+  std::vector<NodeId> out;
+  if (!vm.count(name)) {
+    return out;
+  }
+  const std::string text = vm[name].as<std::string>();
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    out.push_back(static_cast<NodeId>(
+        parse_count("--" + name, item, 0, std::numeric_limits<std::uint32_t>::max())));
+    if (comma == std::string::npos) {
+      break;
+    }
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::uint64_t required(const po::variables_map& vm, const std::string& name, std::uint64_t min,
+                       std::uint64_t max) {
+  if (!vm.count(name)) {
+    throw InputError({"--" + name}, "a value (the option is required)", "none");
+  }
+  return parse_count("--" + name, vm[name].as<std::string>(), min, max);
+}
+
+}  // namespace
+
+int run_gen(const po::variables_map& vm, Context& ctx) {
+  if (!vm.count("pattern")) {
+    throw InputError({"PATTERN"}, "a pattern (C1..C12, a Table 1 name, or random)", "none");
+  }
+  const std::string what = vm["pattern"].as<std::string>();
+  const auto nodes = static_cast<std::uint32_t>(required(vm, "nodes", 1, kMaxProgramNodes));
+  const std::uint64_t seed =
+      vm.count("seed") ? parse_count("--seed", vm["seed"].as<std::string>(), 0,
+                                     std::numeric_limits<std::uint64_t>::max() / 10)
+                       : 1;
+  McProgram program;
+  if (what == "random") {
+    const auto steps = static_cast<std::uint32_t>(required(vm, "steps", 1, 1'000'000));
+    const auto len = static_cast<std::uint32_t>(
+        vm.count("len") ? parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords)
+                        : 8);
+    program = generate_random(nodes, steps, seed, len);
+  } else {
+    const std::optional<Pattern> pattern = parse_pattern(what);
+    if (!pattern) {
+      throw InputError({"PATTERN"},
+                       "C1..C12, a Table 1 name (one-to-one, permutation, ...) or random",
+                       "'" + what + "'");
+    }
+    PatternGenOptions o;
+    o.nodes = nodes;
+    o.sources = node_list(vm, "sources");
+    o.destinations = node_list(vm, "dests");
+    o.words = static_cast<std::uint32_t>(
+        vm.count("len") ? parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords)
+                        : 1);
+    o.seed = seed;
+    program = generate_pattern(*pattern, o);
+  }
+  const std::string text = format_program(program);
+  if (!vm.count("out")) {
+    ctx.out << text;
+    return kExitOk;
+  }
+  const std::string path = vm["out"].as<std::string>();
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream file(partial, std::ios::binary);
+    if (!file || !(file << text) || !file.flush()) {
+      throw InputError({"--out"}, "a writable file path", "'" + path + "'");
+    }
+  }
+  if (std::rename(partial.c_str(), path.c_str()) != 0) {
+    std::remove(partial.c_str());
+    throw InputError({"--out"}, "a writable file path", "'" + path + "'");
+  }
+  return kExitOk;
+}
+
+// ---- demo ---------------------------------------------------------------------------------
+
+po::options_description demo_options() {
+  po::options_description o("orthosim demo");
+  o.add_options()("out", po::value<std::string>()->default_value("orthosim-demo"),
+                  "folder for the waveforms, one VCD per configuration (created if missing)");
+  o.add(system_options()).add(common_options());
+  return o;
+}
+
+int run_demo(const po::variables_map& vm, Context& ctx) {
+  const McProgram program = parse_program(kFig2SampleProgram, "fig2_sample.mcp");
+  const SystemConfig base = config_from(vm);
+  const std::uint32_t n = vm.count("n") ? base.n : program.nodes;
+  const std::string out_dir = vm["out"].as<std::string>();
+  std::vector<MappedProgram> mapped;
+  std::vector<SystemRun> systems;
+  for (Arch arch : {Arch::Omp, Arch::Crossbar, Arch::Bus}) {
+    mapped.push_back(map_program(program, arch, n));
+    SystemConfig c = base;
+    c.arch = arch;
+    c = fitted_config(vm, mapped.back(), c);
+    systems.push_back({c, mapped.back().machine, out_dir + "/" + to_string(arch) + ".vcd"});
+  }
+  const std::vector<RunSummary> summaries = ctx.runner.run_programs(systems);
+  std::vector<ProgramRun> runs;
+  bool ok = true;
+  for (std::size_t i = 0; i < systems.size(); ++i) {
+    runs.push_back({mapped[i], systems[i].config, predict_cycles(mapped[i], systems[i].config),
+                    summaries.at(i), systems[i].vcd_path});
+    ok = ok && runs.back().ok();
+  }
+  if (vm.count("json")) {
+    ctx.out << demo_json(runs, out_dir).dump(2) << '\n';
+  } else {
+    print_demo(runs, out_dir, ctx.out);
+  }
+  return ok ? kExitOk : kExitRunFailed;
+}
+
+}  // namespace orthosim::sw::cli

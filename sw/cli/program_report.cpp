@@ -1,0 +1,295 @@
+// Listings, step tables and JSON of map, run and demo.
+#include "sw/cli/program_report.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+#include "sw/cli/report.hpp"
+#include "sw/mapping/listing.hpp"
+
+namespace orthosim::sw::cli {
+
+Cycle ProgramRun::step_cycles(std::size_t k) const {
+  const std::vector<Cycle>& ends = summary.step_ends;
+  if (k >= ends.size()) {
+    return Cycle{0};
+  }
+  const Cycle before = k == 0 ? Cycle{0} : ends[k - 1];
+  return ends[k] >= before ? ends[k] - before : Cycle{0};
+}
+
+std::size_t ProgramRun::messages_delivered() const {
+  return summary.messages - summary.messages_failed;
+}
+
+bool ProgramRun::ok() const { return summary.completed && summary.payload_ok; }
+
+namespace {
+
+bool is_vector(const MappedOp& op) {
+  for (const MappedAccess& a : op.accesses) {
+    if (a.slots.size() > 1) {
+      return true;
+    }
+  }
+  return false;
+}
+
+nlohmann::json op_json(const MappedStep& step, const MappedOp& op, const MemoryOrganization& org,
+                       const BusTiming& timing) {
+  nlohmann::json accesses = nlohmann::json::array();
+  for (const MappedAccess& a : op.accesses) {
+    nlohmann::json modules = nlohmann::json::array();
+    for (std::size_t i : a.parcels) {
+      modules.push_back(paper_module_name(org, step.parcels[i].mailbox));
+    }
+    accesses.push_back({{"processor", a.processor},
+                        {"bus", org.bus_name(a.bus)},
+                        {"modules", modules},
+                        {"mode", a.slots.size() > 1 ? "vector" : "scalar"},
+                        {"d", a.slots.size()},
+                        {"l", a.vectors},
+                        {"address", a.address},
+                        {"replicated", a.replicated},
+                        {"formula_cycles", access_cost(timing, a).count()}});
+  }
+  return {{"name", op_name(op)},
+          {"pattern", to_string(op.pattern)},
+          {"direction", op.direction == Direction::Write ? "send" : "recv"},
+          {"mode", is_vector(op) ? "vector" : "scalar"},
+          {"text", op_text(step, op, org)},
+          {"accesses", accesses}};
+}
+
+nlohmann::json patterns_json(const std::vector<Pattern>& patterns) {
+  nlohmann::json j = nlohmann::json::array();
+  for (Pattern p : patterns) {
+    j.push_back(to_string(p));
+  }
+  return j;
+}
+
+nlohmann::json step_json(const MappedStep& step, const MemoryOrganization& org,
+                         const BusTiming& timing) {
+  std::vector<Pattern> node_patterns;
+  for (const PatternInstance& i : step.node_patterns) {
+    node_patterns.push_back(i.pattern);
+  }
+  nlohmann::json ops = nlohmann::json::array();
+  for (const MappedOp& op : step.ops) {
+    ops.push_back(op_json(step, op, org, timing));
+  }
+  return {{"step", step.index + 1},
+          {"label", step.label},
+          {"patterns", patterns_json(node_patterns)},
+          {"processor_patterns", patterns_json(step.processor_patterns)},
+          {"program", program_line(step)},
+          {"listing", listing_line(step, org)},
+          {"local_copies", step.local_copies.size()},
+          {"operations", ops}};
+}
+
+/// "C2_send((P1 -> M1,2), (P3 -> M3,0))  [22 22]": an operation and each access's cycles.
+std::string op_with_costs(const MappedStep& step, const MappedOp& op,
+                          const MemoryOrganization& org, const BusTiming& timing) {
+  std::string costs;
+  for (const MappedAccess& a : op.accesses) {
+    costs += (costs.empty() ? "" : " ") + std::to_string(access_cost(timing, a).count());
+  }
+  return op_text(step, op, org) + "  [" + costs + "]";
+}
+
+std::string header(const MappedProgram& m) {
+  return m.name + " (" + std::to_string(m.nodes) + " nodes) on the " + to_string(m.arch) +
+         " with " + std::to_string(m.processors) + " processors";
+}
+
+std::string delivery_line(const ProgramRun& r) {
+  std::ostringstream s;
+  s << (r.summary.payload_ok ? "ok" : "FAILED") << ": " << r.messages_delivered() << " of "
+    << r.summary.messages << " messages delivered intact (" << r.summary.words << " words)";
+  if (!r.summary.completed) {
+    s << "; DEADLOCK";
+  }
+  return s.str();
+}
+
+}  // namespace
+
+nlohmann::json mapping_json(const MappedProgram& mapped, const BusTiming& timing) {
+  const MemoryOrganization org(mapped.arch, mapped.processors);
+  nlohmann::json steps = nlohmann::json::array();
+  for (const MappedStep& step : mapped.steps) {
+    steps.push_back(step_json(step, org, timing));
+  }
+  return {{"program", mapped.name},
+          {"arch", to_string(mapped.arch)},
+          {"nodes", mapped.nodes},
+          {"processors", mapped.processors},
+          {"messages", mapped.node_messages},
+          {"steps", steps}};
+}
+
+void print_mapping(const MappedProgram& mapped, std::ostream& out) {
+  const MemoryOrganization org(mapped.arch, mapped.processors);
+  out << "orthosim map: " << header(mapped) << "\n\ncommunication operations (seed 004 section 2):\n";
+  for (const MappedStep& step : mapped.steps) {
+    out << "  " << program_line(step) << '\n';
+  }
+  out << "\nmemory operations on the " << to_string(mapped.arch) << " (seed 004 section 4.3):\n";
+  for (const MappedStep& step : mapped.steps) {
+    out << "  " << listing_line(step, org);
+    if (!step.local_copies.empty()) {
+      out << "  + " << step.local_copies.size() << " local cop"
+          << (step.local_copies.size() == 1 ? "y" : "ies");
+    }
+    out << '\n';
+  }
+}
+
+nlohmann::json run_json(const ProgramRun& r) {
+  const MemoryOrganization org(r.mapped.arch, r.mapped.processors);
+  nlohmann::json j = config_json(r.config);
+  j["command"] = "run";
+  j["program"] = r.mapped.name;
+  j["nodes"] = r.mapped.nodes;
+  j["completed"] = r.summary.completed;
+  j["total_cycles"] = r.summary.cycles.count();
+  j["predicted_cycles"] = r.predicted.total.count();
+  j["time_ns"] = r.summary.cycles.count() * r.config.clock_period_ns;
+  j["messages_sent"] = r.mapped.node_messages;
+  j["messages_delivered"] = r.messages_delivered();
+  j["words"] = r.summary.words;
+  j["payload_ok"] = r.summary.payload_ok;
+  j["conflicts"] = r.summary.conflicts;
+  j["conflict_wait_cycles"] = r.summary.conflict_wait_cycles;
+  j["blocked"] = r.summary.blocked;
+  j["delivery_failures"] = r.summary.delivery_failures;
+  nlohmann::json steps = nlohmann::json::array();
+  for (std::size_t k = 0; k < r.mapped.steps.size(); ++k) {
+    nlohmann::json s = step_json(r.mapped.steps[k], org, r.config.timing);
+    s["cycles"] = r.step_cycles(k).count();
+    s["end_cycle"] = k < r.summary.step_ends.size() ? r.summary.step_ends[k].count() : 0;
+    s["predicted_cycles"] = r.predicted.steps.at(k).count();
+    steps.push_back(s);
+  }
+  j["steps"] = steps;
+  j["vcd"] = r.vcd_path ? nlohmann::json(*r.vcd_path) : nlohmann::json();
+  return j;
+}
+
+void print_run(const ProgramRun& r, std::ostream& out) {
+  const MemoryOrganization org(r.mapped.arch, r.mapped.processors);
+  const SystemConfig& c = r.config;
+  out << "orthosim run: " << header(r.mapped) << "\n  alpha=" << c.timing.alpha
+      << " beta=" << c.timing.beta << " tau=" << c.timing.tau << " gamma=" << c.timing.gamma
+      << " sync=" << c.sync.activate << " cycles, " << c.clock_period_ns << " ns clock\n\n";
+  out << std::right << std::setw(6) << "step" << std::setw(9) << "cycles" << std::setw(11)
+      << "predicted" << "  operations [cycles of each access: alpha + beta(l-1) + d tau l]\n";
+  for (std::size_t k = 0; k < r.mapped.steps.size(); ++k) {
+    const MappedStep& step = r.mapped.steps[k];
+    out << std::setw(6) << k + 1 << std::setw(9) << r.step_cycles(k).count() << std::setw(11)
+        << r.predicted.steps.at(k).count() << "  ";
+    if (step.ops.empty()) {
+      out << "(no memory operation)\n";
+    }
+    for (std::size_t i = 0; i < step.ops.size(); ++i) {
+      out << (i == 0 ? "" : std::string(28, ' '))
+          << op_with_costs(step, step.ops[i], org, c.timing) << '\n';
+    }
+  }
+  out << std::setw(6) << "total" << std::setw(9) << r.summary.cycles.count() << std::setw(11)
+      << r.predicted.total.count() << "  (" << r.summary.cycles.count() * c.clock_period_ns
+      << " ns)\n\n";
+  out << "delivery: " << delivery_line(r) << '\n';
+  out << "conflicts: " << r.summary.conflicts << " (" << r.summary.conflict_wait_cycles
+      << " cycles waiting)\n";
+  print_problems(r.summary, out);
+  if (r.vcd_path) {
+    out << "waveform: " << *r.vcd_path << '\n';
+  }
+}
+
+nlohmann::json demo_json(const std::vector<ProgramRun>& runs, const std::string& out_dir) {
+  nlohmann::json j;
+  j["command"] = "demo";
+  j["program"] = runs.empty() ? "" : runs.front().mapped.name;
+  j["out_dir"] = out_dir;
+  nlohmann::json systems = nlohmann::json::array();
+  for (const ProgramRun& r : runs) {
+    systems.push_back(run_json(r));
+  }
+  j["systems"] = systems;
+  return j;
+}
+
+void print_demo(const std::vector<ProgramRun>& runs, const std::string& out_dir,
+                std::ostream& out) {
+  const ProgramRun& first = runs.front();
+  const SystemConfig& c = first.config;
+  out << "orthosim demo: the sample program of seed 004 Fig. 2, " << first.mapped.nodes
+      << " nodes on " << first.mapped.processors << " processors\n  alpha=" << c.timing.alpha
+      << " beta=" << c.timing.beta << " tau=" << c.timing.tau << " gamma=" << c.timing.gamma
+      << " sync=" << c.sync.activate << " cycles, " << c.clock_period_ns << " ns clock\n\n";
+  out << "communication operations (seed 004 section 2):\n";
+  for (const MappedStep& step : first.mapped.steps) {
+    out << "  " << program_line(step) << '\n';
+  }
+  // The paper lists the single bus, the crossbar, then the orthogonal system (section 4.3 A-C).
+  for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+    const MemoryOrganization org(it->mapped.arch, it->mapped.processors);
+    out << "\nmapped onto the " << to_string(it->mapped.arch) << ":\n";
+    for (const MappedStep& step : it->mapped.steps) {
+      out << "  " << listing_line(step, org) << '\n';
+    }
+  }
+  out << "\ncycles per step " << std::string(8, ' ');
+  for (const ProgramRun& r : runs) {
+    out << std::setw(18) << to_string(r.mapped.arch);
+  }
+  out << "\n" << std::string(24, ' ');
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    out << std::setw(18) << "measured (pred.)";
+  }
+  out << '\n';
+  const auto cell = [](Cycle measured, Cycle predicted) {
+    return std::to_string(measured.count()) + " (" + std::to_string(predicted.count()) + ")";
+  };
+  for (std::size_t k = 0; k < first.mapped.steps.size(); ++k) {
+    out << "  step " << std::left << std::setw(18) << k + 1 << std::right;
+    for (const ProgramRun& r : runs) {
+      out << std::setw(18) << cell(r.step_cycles(k), r.predicted.steps.at(k));
+    }
+    out << '\n';
+  }
+  out << "  " << std::left << std::setw(23) << "total" << std::right;
+  for (const ProgramRun& r : runs) {
+    out << std::setw(18) << cell(r.summary.cycles, r.predicted.total);
+  }
+  out << "\n  " << std::left << std::setw(23) << "vs omp" << std::right;
+  const double omp = static_cast<double>(first.summary.cycles.count());
+  for (const ProgramRun& r : runs) {
+    std::ostringstream ratio;
+    ratio << std::fixed << std::setprecision(2)
+          << (omp > 0 ? static_cast<double>(r.summary.cycles.count()) / omp : 0.0) << "x";
+    out << std::setw(18) << ratio.str();
+  }
+  out << "\n  " << std::left << std::setw(23) << "delivery" << std::right;
+  for (const ProgramRun& r : runs) {
+    out << std::setw(18)
+        << (r.ok() ? "ok " + std::to_string(r.messages_delivered()) + "/" +
+                         std::to_string(r.summary.messages)
+                   : std::string("FAILED"));
+  }
+  out << '\n';
+  for (const ProgramRun& r : runs) {
+    print_problems(r.summary, out);
+  }
+  out << "\nwaveforms in " << out_dir << "/:";
+  for (const ProgramRun& r : runs) {
+    out << ' ' << (r.vcd_path ? *r.vcd_path : std::string("-"));
+  }
+  out << "\n  (gtkwave " << (first.vcd_path ? *first.vcd_path : std::string()) << ")\n";
+}
+
+}  // namespace orthosim::sw::cli

@@ -1,0 +1,72 @@
+// Analytic cost of mapped programs (see the header).
+#include "sw/cost/program_cost.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "sw/cost/bus_cost.hpp"
+
+namespace orthosim::sw {
+
+Cycle access_cost(const BusTiming& timing, const MappedAccess& access) {
+  return block_access(timing, access.slots.size(), access.vectors);
+}
+
+namespace {
+
+Cycle step_cost(const MappedStep& step, const SystemConfig& config) {
+  const MemoryOrganization org = config.organization();
+  const Cycle activate{config.sync.activate};
+  std::vector<Cycle> chain = step.compute;
+  std::map<std::uint32_t, Cycle> bus_load;
+  // Per parcel: when its writer has written it and raised the sync.
+  std::vector<Cycle> written(step.parcels.size());
+  for (const MappedOp& op : step.ops) {
+    for (const MappedAccess& a : op.accesses) {
+      if (a.direction != Direction::Write) {
+        continue;
+      }
+      const Cycle cost = access_cost(config.timing, a);
+      chain[a.processor] += cost + activate;
+      bus_load[org.bus_index(a.bus)] += cost;
+      for (std::size_t i : a.parcels) {
+        written[i] = chain[a.processor];
+      }
+    }
+  }
+  Cycle longest;
+  for (const MappedOp& op : step.ops) {
+    for (const MappedAccess& a : op.accesses) {
+      if (a.direction != Direction::Read) {
+        continue;
+      }
+      const Cycle cost = access_cost(config.timing, a);
+      Cycle ready = chain[a.processor];
+      for (std::size_t i : a.parcels) {
+        ready = std::max(ready, written[i]);
+      }
+      chain[a.processor] = ready + cost;
+      bus_load[org.bus_index(a.bus)] += cost;
+    }
+  }
+  for (Cycle c : chain) {
+    longest = std::max(longest, c);
+  }
+  for (const auto& [bus, load] : bus_load) {
+    longest = std::max(longest, load + activate);
+  }
+  return longest;
+}
+
+}  // namespace
+
+ProgramCost predict_cycles(const MappedProgram& program, const SystemConfig& config) {
+  ProgramCost cost;
+  for (const MappedStep& step : program.steps) {
+    cost.steps.push_back(step_cost(step, config));
+    cost.total += cost.steps.back();
+  }
+  return cost;
+}
+
+}  // namespace orthosim::sw
