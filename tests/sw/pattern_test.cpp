@@ -1,0 +1,768 @@
+// Table 1 patterns of seed 004: classification of steps (section 2, Step 5 of Fig. 2 as the mixed
+// step), Theorem 1's message-vector properties (section 4.3) and the program generators. Expected
+// values come from Table 1's formulas in m, sr and ds and from hand-derived classifications, never
+// from the classifier's own output.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "sw/core/diagnostic.hpp"
+#include "sw/pattern/generate.hpp"
+#include "sw/pattern/message_vector.hpp"
+#include "sw/pattern/pattern.hpp"
+#include "sw/program/format.hpp"
+#include "sw/program/parser.hpp"
+
+namespace orthosim {
+namespace {
+
+using sw::McProgram;
+using sw::NodeId;
+using sw::Pattern;
+using sw::PatternInstance;
+using sw::Transfer;
+
+Transfer send(NodeId s, std::vector<NodeId> ds, std::uint32_t words = 1) {
+  Transfer t;
+  t.source = s;
+  t.destinations = std::move(ds);
+  t.words = words;
+  return t;
+}
+
+Transfer bcast(NodeId s, std::vector<NodeId> ds) {
+  Transfer t = send(s, std::move(ds));
+  t.broadcast = true;
+  return t;
+}
+
+std::vector<Pattern> patterns_of(const std::vector<PatternInstance>& found) {
+  std::vector<Pattern> out;
+  for (const PatternInstance& i : found) {
+    out.push_back(i.pattern);
+  }
+  return out;
+}
+
+std::vector<Pattern> classify_patterns(const std::vector<Transfer>& ts, std::uint32_t m) {
+  return patterns_of(sw::classify(ts, m));
+}
+
+std::vector<Pattern> all_patterns() {
+  std::vector<Pattern> out;
+  for (int i = 1; i <= 12; ++i) {
+    out.push_back(static_cast<Pattern>(i));
+  }
+  return out;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+/// The message multiset of a list of transfers: (source, destination, broadcast).
+std::multiset<std::tuple<NodeId, NodeId, bool>> messages(const std::vector<Transfer>& ts) {
+  std::multiset<std::tuple<NodeId, NodeId, bool>> out;
+  for (const Transfer& t : ts) {
+    for (NodeId d : t.destinations) {
+      out.insert({t.source, d, t.broadcast});
+    }
+  }
+  return out;
+}
+
+// ---- Table 1 -------------------------------------------------------------------------------
+
+/// One row of Table 1: source nodes, destination nodes, distinct messages, total messages, degree
+/// of replication.
+struct Row {
+  std::uint64_t sources, destinations, distinct, total, replication;
+};
+
+/// Table 1 of seed 004 as formulas of m, sr and ds.
+Row table1(Pattern p, std::uint64_t m, std::uint64_t sr, std::uint64_t ds) {
+  switch (p) {
+    case Pattern::C1: return {1, 1, 1, 1, 1};
+    case Pattern::C2: return {m, m, m, m, 1};
+    case Pattern::C3: return {1, m - 1, 1, m - 1, m - 1};
+    case Pattern::C4: return {1, m - 1, m - 1, m - 1, 1};
+    case Pattern::C5: return {m - 1, 1, m - 1, m - 1, 1};
+    case Pattern::C6: return {m, m - 1, m, m * (m - 1), m - 1};
+    case Pattern::C7: return {m, m - 1, m * (m - 1), m * (m - 1), 1};
+    case Pattern::C8: return {1, ds, 1, ds, ds};
+    case Pattern::C9: return {1, ds, ds, ds, 1};
+    case Pattern::C10: return {sr, 1, sr, sr, 1};
+    case Pattern::C11: return {sr, ds, sr, sr * ds, ds};
+    case Pattern::C12: return {sr, ds, sr * ds, sr * ds, 1};
+  }
+  return {};
+}
+
+/// What a step measures, counted from its transfers alone.
+struct Measured {
+  std::uint64_t sources = 0;       ///< distinct source nodes
+  std::uint64_t destinations = 0;  ///< distinct destination nodes
+  std::uint64_t per_source_min = 0, per_source_max = 0;  ///< destinations of one source
+  std::uint64_t distinct = 0;      ///< one per personalized message, one per broadcast payload
+  std::uint64_t total = 0;         ///< every delivered copy
+  std::uint64_t replication_min = 1, replication_max = 1;  ///< copies of one payload
+};
+
+Measured measure(const std::vector<Transfer>& ts) {
+  std::set<NodeId> src;
+  std::set<NodeId> dst;
+  std::map<NodeId, std::set<NodeId>> per;
+  Measured out;
+  bool any_bcast = false;
+  for (const Transfer& t : ts) {
+    src.insert(t.source);
+    for (NodeId d : t.destinations) {
+      dst.insert(d);
+      per[t.source].insert(d);
+    }
+    out.total += t.destinations.size();
+    if (t.broadcast) {
+      out.distinct += 1;
+      out.replication_min = any_bcast ? std::min<std::uint64_t>(out.replication_min, t.destinations.size())
+                                      : t.destinations.size();
+      out.replication_max = any_bcast ? std::max<std::uint64_t>(out.replication_max, t.destinations.size())
+                                      : t.destinations.size();
+      any_bcast = true;
+    } else {
+      out.distinct += t.destinations.size();
+    }
+  }
+  out.sources = src.size();
+  out.destinations = dst.size();
+  out.per_source_min = per.empty() ? 0 : per.begin()->second.size();
+  for (const auto& kv : per) {
+    out.per_source_min = std::min<std::uint64_t>(out.per_source_min, kv.second.size());
+    out.per_source_max = std::max<std::uint64_t>(out.per_source_max, kv.second.size());
+  }
+  return out;
+}
+
+/// Checks a one-step program against Table 1's row for p: its one step is classified as p alone
+/// and its counts are the row's formulas, with sr and ds measured from the step.
+void expect_table1_row(const McProgram& prog, Pattern p, std::uint64_t m) {
+  SCOPED_TRACE(prog.name);
+  ASSERT_EQ(prog.steps.size(), 1u);
+  const auto& ts = prog.steps[0].transfers;
+  const auto found = sw::classify(ts, static_cast<std::uint32_t>(m));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].pattern, p);
+  EXPECT_EQ(messages(found[0].transfers), messages(ts));
+
+  const Measured got = measure(ts);
+  // sr and ds are Table 1's free parameters; the ranges 1 < sr, ds < m-1 must hold where used.
+  const std::uint64_t sr = got.sources;
+  const std::uint64_t ds = got.destinations;
+  if (p == Pattern::C10 || p == Pattern::C11 || p == Pattern::C12) {
+    EXPECT_GT(sr, 1u);
+    EXPECT_LT(sr, m - 1);
+  }
+  if (p == Pattern::C8 || p == Pattern::C9 || p == Pattern::C11 || p == Pattern::C12) {
+    EXPECT_GT(ds, 1u);
+    EXPECT_LT(ds, m - 1);
+  }
+  const Row row = table1(p, m, sr, ds);
+  EXPECT_EQ(got.sources, row.sources);
+  if (p == Pattern::C6 || p == Pattern::C7) {
+    // For all-to-all Table 1 prints the destinations of each source (m-1); together they are all
+    // m nodes. For every other row the column is the set of destination nodes.
+    EXPECT_EQ(got.per_source_min, row.destinations);
+    EXPECT_EQ(got.per_source_max, row.destinations);
+    EXPECT_EQ(got.destinations, m);
+  } else {
+    EXPECT_EQ(got.destinations, row.destinations);
+  }
+  EXPECT_EQ(got.distinct, row.distinct);
+  EXPECT_EQ(got.total, row.total);
+  EXPECT_EQ(got.replication_min, row.replication);
+  EXPECT_EQ(got.replication_max, row.replication);
+  for (const Transfer& t : ts) {
+    EXPECT_EQ(t.broadcast, sw::is_broadcast(p));
+  }
+}
+
+TEST(PatternTable1, GeneratedPatternsClassifyAndCountAsTable1) {
+  for (std::uint32_t m : {3u, 4u, 5u, 6u, 8u, 11u}) {
+    for (Pattern p : all_patterns()) {
+      for (std::uint64_t seed : {1u, 2u, 7u}) {
+        sw::PatternGenOptions o;
+        o.nodes = m;
+        o.seed = seed;
+        if (m < 4 && static_cast<int>(p) >= 8) {
+          EXPECT_THROW((void)sw::generate_pattern(p, o), sw::InputError) << to_string(p);
+          continue;
+        }
+        const McProgram prog = sw::generate_pattern(p, o);
+        EXPECT_EQ(prog.nodes, m);
+        EXPECT_EQ(prog.name, to_string(p) + " m=" + std::to_string(m));
+        expect_table1_row(prog, p, m);
+      }
+    }
+  }
+}
+
+TEST(PatternTable1, EverySrDsInRange) {
+  // Sources at the bottom of 0..m-1, destinations at the top, disjoint: every (sr, ds) allowed by
+  // 1 < sr, ds < m-1 (and sr + ds <= m where both are present).
+  for (std::uint32_t m : {4u, 5u, 6u, 7u, 9u}) {
+    for (std::uint32_t sr = 2; sr + 2 <= m; ++sr) {
+      // C10: the top sr nodes send to N0.
+      sw::PatternGenOptions to_one;
+      to_one.nodes = m;
+      to_one.destinations = {0};
+      for (NodeId i = m - sr; i < m; ++i) {
+        to_one.sources.push_back(i);
+      }
+      const McProgram c10 = sw::generate_pattern(Pattern::C10, to_one);
+      expect_table1_row(c10, Pattern::C10, m);
+      EXPECT_EQ(measure(c10.steps[0].transfers).sources, sr);
+      for (std::uint32_t ds = 2; ds + 2 <= m; ++ds) {
+        std::vector<NodeId> src;
+        std::vector<NodeId> dst;
+        for (NodeId i = 0; i < sr; ++i) {
+          src.push_back(i);
+        }
+        for (NodeId i = m - ds; i < m; ++i) {
+          dst.push_back(i);
+        }
+        sw::PatternGenOptions one_to;
+        one_to.nodes = m;
+        one_to.sources = {0};
+        one_to.destinations = dst;
+        for (Pattern p : {Pattern::C8, Pattern::C9}) {
+          const McProgram prog = sw::generate_pattern(p, one_to);
+          expect_table1_row(prog, p, m);
+          EXPECT_EQ(measure(prog.steps[0].transfers).destinations, ds);
+        }
+        if (sr + ds > m) {
+          continue;
+        }
+        sw::PatternGenOptions many;
+        many.nodes = m;
+        many.sources = src;
+        many.destinations = dst;
+        for (Pattern p : {Pattern::C11, Pattern::C12}) {
+          const McProgram prog = sw::generate_pattern(p, many);
+          expect_table1_row(prog, p, m);
+          const Measured got = measure(prog.steps[0].transfers);
+          EXPECT_EQ(got.sources, sr);
+          EXPECT_EQ(got.destinations, ds);
+        }
+      }
+    }
+  }
+}
+
+TEST(PatternTable1, HandWrittenStepsOfEveryPattern) {
+  // m = 6, written out from Table 1's definitions.
+  const std::uint32_t m = 6;
+  EXPECT_EQ(classify_patterns({send(2, {5})}, m), std::vector<Pattern>{Pattern::C1});
+  EXPECT_EQ(classify_patterns({send(0, {1}), send(1, {2}), send(2, {3}), send(3, {4}),
+                               send(4, {5}), send(5, {0})}, m),
+            std::vector<Pattern>{Pattern::C2});
+  EXPECT_EQ(classify_patterns({bcast(3, {0, 1, 2, 4, 5})}, m), std::vector<Pattern>{Pattern::C3});
+  EXPECT_EQ(classify_patterns({send(3, {0, 1, 2, 4, 5})}, m), std::vector<Pattern>{Pattern::C4});
+  EXPECT_EQ(classify_patterns({send(0, {3}), send(1, {3}), send(2, {3}), send(4, {3}),
+                               send(5, {3})}, m),
+            std::vector<Pattern>{Pattern::C5});
+  std::vector<Transfer> c6;
+  std::vector<Transfer> c7;
+  for (NodeId s = 0; s < m; ++s) {
+    std::vector<NodeId> ds;
+    for (NodeId d = 0; d < m; ++d) {
+      if (d != s) {
+        ds.push_back(d);
+      }
+    }
+    c6.push_back(bcast(s, ds));
+    c7.push_back(send(s, ds));
+  }
+  EXPECT_EQ(classify_patterns(c6, m), std::vector<Pattern>{Pattern::C6});
+  EXPECT_EQ(classify_patterns(c7, m), std::vector<Pattern>{Pattern::C7});
+  EXPECT_EQ(classify_patterns({bcast(0, {1, 2, 3})}, m), std::vector<Pattern>{Pattern::C8});
+  EXPECT_EQ(classify_patterns({send(0, {1, 2, 3})}, m), std::vector<Pattern>{Pattern::C9});
+  EXPECT_EQ(classify_patterns({send(1, {0}), send(2, {0}), send(3, {0})}, m),
+            std::vector<Pattern>{Pattern::C10});
+  EXPECT_EQ(classify_patterns({bcast(0, {2, 3, 4}), bcast(1, {2, 3, 4})}, m),
+            std::vector<Pattern>{Pattern::C11});
+  EXPECT_EQ(classify_patterns({send(0, {2, 3, 4}), send(1, {2, 3, 4})}, m),
+            std::vector<Pattern>{Pattern::C12});
+}
+
+TEST(PatternTable1, SmallestMachines) {
+  // m = 2: one message is C1; the exchange is all-to-all (C7 is checked before C2), and both nodes
+  // broadcasting to the other is C6.
+  EXPECT_EQ(classify_patterns({send(0, {1})}, 2), std::vector<Pattern>{Pattern::C1});
+  EXPECT_EQ(classify_patterns({send(0, {1}), send(1, {0})}, 2), std::vector<Pattern>{Pattern::C7});
+  EXPECT_EQ(classify_patterns({bcast(0, {1}), bcast(1, {0})}, 2), std::vector<Pattern>{Pattern::C6});
+  // m = 3: one source to both others is C4/C3, both others to one is C5, a 3-cycle is C2.
+  EXPECT_EQ(classify_patterns({send(1, {0, 2})}, 3), std::vector<Pattern>{Pattern::C4});
+  EXPECT_EQ(classify_patterns({bcast(1, {0, 2})}, 3), std::vector<Pattern>{Pattern::C3});
+  EXPECT_EQ(classify_patterns({send(1, {0}), send(2, {0})}, 3), std::vector<Pattern>{Pattern::C5});
+  EXPECT_EQ(classify_patterns({send(0, {1}), send(1, {2}), send(2, {0})}, 3),
+            std::vector<Pattern>{Pattern::C2});
+}
+
+// ---- Fig. 2 and mixed steps ----------------------------------------------------------------
+
+TEST(PatternClassify, Fig2Steps1To4) {
+  // Seed 004 section 2.2 (Step 1 per ERRATA: one message N1 -> N0; Step 4 per the listing).
+  EXPECT_EQ(classify_patterns({send(1, {0})}, 4), std::vector<Pattern>{Pattern::C1});
+  EXPECT_EQ(classify_patterns({send(1, {2}), send(3, {0})}, 4), std::vector<Pattern>{Pattern::C2});
+  EXPECT_EQ(classify_patterns({bcast(0, {1, 2, 3})}, 4), std::vector<Pattern>{Pattern::C3});
+  EXPECT_EQ(classify_patterns({send(0, {1, 2, 3})}, 4), std::vector<Pattern>{Pattern::C4});
+  // The prose reading of Step 4 (N0 receives from all others) would be C5.
+  EXPECT_EQ(classify_patterns({send(1, {0}), send(2, {0}), send(3, {0})}, 4),
+            std::vector<Pattern>{Pattern::C5});
+}
+
+TEST(PatternClassify, Fig2Step5IsC10ThenC8AndReducesToC5C3) {
+  const std::vector<Transfer> step5 = {send(1, {0}), send(2, {0}), bcast(3, {1, 2})};
+  const auto found = sw::classify(step5, 4);
+  ASSERT_EQ(patterns_of(found), (std::vector<Pattern>{Pattern::C10, Pattern::C8}));
+  EXPECT_EQ(messages(found[0].transfers),
+            messages({send(1, {0}), send(2, {0})}));
+  EXPECT_EQ(messages(found[1].transfers), messages({bcast(3, {1, 2})}));
+  std::vector<Pattern> basic;
+  for (const auto& i : found) {
+    basic.push_back(sw::basic_of(i.pattern));
+  }
+  EXPECT_EQ(basic, (std::vector<Pattern>{Pattern::C5, Pattern::C3}));
+  // With the multicast written first, it comes first.
+  EXPECT_EQ(classify_patterns({bcast(3, {1, 2}), send(1, {0}), send(2, {0})}, 4),
+            (std::vector<Pattern>{Pattern::C8, Pattern::C10}));
+}
+
+TEST(PatternClassify, DisconnectedPersonalizedPartsAreClassifiedApart) {
+  // 0 -> {1,2,3} and 4 -> 5 on 6 nodes: as a whole neither one-source nor complete; the two
+  // components are C9 and C1.
+  EXPECT_EQ(classify_patterns({send(0, {1, 2, 3}), send(4, {5})}, 6),
+            (std::vector<Pattern>{Pattern::C9, Pattern::C1}));
+  // Two many-to-one groups on 8 nodes: C10 and C10.
+  EXPECT_EQ(classify_patterns({send(1, {0}), send(2, {0}), send(3, {0}), send(5, {4}),
+                               send(6, {4})}, 8),
+            (std::vector<Pattern>{Pattern::C10, Pattern::C10}));
+  // Two disjoint one-to-one messages are one (partial) permutation, as Step 2 of Fig. 2.
+  EXPECT_EQ(classify_patterns({send(0, {1}), send(2, {3})}, 6), std::vector<Pattern>{Pattern::C2});
+}
+
+TEST(PatternClassify, ConnectedMixIsSplitBySource) {
+  // 1 -> 0, 2 -> 0, 0 -> 3 on 5 nodes is connected but no pattern: node 0 receives twice (not a
+  // permutation), 3 sources and 2 destinations but 3 != 3*2 - 1 messages (not complete). Split by
+  // source: three C1.
+  const auto found = sw::classify({send(1, {0}), send(2, {0}), send(0, {3})}, 5);
+  ASSERT_EQ(patterns_of(found), (std::vector<Pattern>{Pattern::C1, Pattern::C1, Pattern::C1}));
+  EXPECT_EQ(found[0].transfers[0].source, 1u);
+  EXPECT_EQ(found[1].transfers[0].source, 2u);
+  EXPECT_EQ(found[2].transfers[0].source, 0u);
+  // 0 -> {1,2}, 3 -> 1 on 6 nodes: connected through node 1; C9 from N0 and C1 from N3.
+  EXPECT_EQ(classify_patterns({send(0, {1, 2}), send(3, {1})}, 6),
+            (std::vector<Pattern>{Pattern::C9, Pattern::C1}));
+}
+
+TEST(PatternClassify, TransfersOfOneSourceAreMerged) {
+  // Three statements from N0 to all others on 6 nodes are one C4, with the three transfers kept.
+  const std::vector<Transfer> step = {send(0, {1}, 3), send(0, {2}, 3), send(0, {3, 4, 5}, 3)};
+  const auto found = sw::classify(step, 6);
+  ASSERT_EQ(patterns_of(found), std::vector<Pattern>{Pattern::C4});
+  ASSERT_EQ(found[0].transfers.size(), 3u);
+  EXPECT_EQ(found[0].transfers[2].destinations, (std::vector<NodeId>{3, 4, 5}));
+  EXPECT_EQ(found[0].transfers[0].words, 3u);
+}
+
+TEST(PatternClassify, OverlappingManyToManyIsC12) {
+  // All six ordered pairs among {0,1,2} on 5 nodes: complete over S = D = {0,1,2}, not all nodes.
+  EXPECT_EQ(classify_patterns({send(0, {1, 2}), send(1, {0, 2}), send(2, {0, 1})}, 5),
+            std::vector<Pattern>{Pattern::C12});
+  // On 3 nodes the same step is all-to-all.
+  EXPECT_EQ(classify_patterns({send(0, {1, 2}), send(1, {0, 2}), send(2, {0, 1})}, 3),
+            std::vector<Pattern>{Pattern::C7});
+}
+
+TEST(PatternClassify, BroadcastGroups) {
+  // Two nodes broadcasting to all m nodes but themselves: common U = all nodes but only 2 of 5
+  // sources, so C11 and not C6.
+  EXPECT_EQ(classify_patterns({bcast(0, {1, 2, 3, 4}), bcast(1, {0, 2, 3, 4})}, 5),
+            std::vector<Pattern>{Pattern::C11});
+  // Every node of U = {0,1,2} broadcasting to the rest of U on 6 nodes: C11.
+  EXPECT_EQ(classify_patterns({bcast(0, {1, 2}), bcast(1, {0, 2}), bcast(2, {0, 1})}, 6),
+            std::vector<Pattern>{Pattern::C11});
+  // The same on 3 nodes: all-to-all broadcast.
+  EXPECT_EQ(classify_patterns({bcast(0, {1, 2}), bcast(1, {0, 2}), bcast(2, {0, 1})}, 3),
+            std::vector<Pattern>{Pattern::C6});
+  // The largest sharing subset is C11, the rest stand alone: {0,1} -> {2,3} and 4 -> 5.
+  EXPECT_EQ(classify_patterns({bcast(4, {5}), bcast(0, {2, 3}), bcast(1, {3, 2})}, 6),
+            (std::vector<Pattern>{Pattern::C1, Pattern::C11}));
+  // Different destination sets: each multicast alone (C8, C8), a one-to-all is C3.
+  EXPECT_EQ(classify_patterns({bcast(0, {2, 3}), bcast(1, {3, 4})}, 6),
+            (std::vector<Pattern>{Pattern::C8, Pattern::C8}));
+  EXPECT_EQ(classify_patterns({bcast(0, {1, 2, 3, 4, 5}), bcast(1, {3, 4})}, 6),
+            (std::vector<Pattern>{Pattern::C3, Pattern::C8}));
+  // A source with a multicast and a personalized message: C8 and C1, in statement order.
+  EXPECT_EQ(classify_patterns({bcast(0, {1, 2}), send(0, {3})}, 5),
+            (std::vector<Pattern>{Pattern::C8, Pattern::C1}));
+}
+
+TEST(PatternClassify, RejectsInvalidSteps) {
+  EXPECT_THROW((void)sw::classify({send(0, {4})}, 4), sw::InputError);
+  EXPECT_THROW((void)sw::classify({send(4, {0})}, 4), sw::InputError);
+  EXPECT_THROW((void)sw::classify({send(1, {1})}, 4), sw::InputError);
+  EXPECT_THROW((void)sw::classify({send(1, {2}), send(1, {2})}, 4), sw::InputError);
+  EXPECT_THROW((void)sw::classify({bcast(1, {2}), send(1, {2})}, 4), sw::InputError);
+  EXPECT_THROW((void)sw::classify({bcast(1, {2}), bcast(1, {3})}, 4), sw::InputError);
+  EXPECT_TRUE(sw::classify({}, 4).empty());
+}
+
+// ---- Partition property on random programs --------------------------------------------------
+
+TEST(PatternClassify, InstancesPartitionRandomSteps) {
+  std::size_t steps_seen = 0;
+  std::set<Pattern> seen;
+  for (std::uint32_t m : {2u, 3u, 4u, 5u, 8u, 13u}) {
+    for (std::uint64_t seed = 1; seed <= 25; ++seed) {
+      const McProgram prog = sw::generate_random(m, 12, seed);
+      for (const auto& step : prog.steps) {
+        const auto found = sw::classify(step.transfers, m);
+        std::vector<Transfer> all;
+        for (const PatternInstance& i : found) {
+          seen.insert(i.pattern);
+          ASSERT_FALSE(i.transfers.empty());
+          all.insert(all.end(), i.transfers.begin(), i.transfers.end());
+          // An instance is its pattern on its own too.
+          EXPECT_EQ(classify_patterns(i.transfers, m), std::vector<Pattern>{i.pattern});
+          for (const Transfer& t : i.transfers) {
+            // Split transfers keep their statement and length.
+            const auto same = std::find_if(step.transfers.begin(), step.transfers.end(),
+                                           [&](const Transfer& o) {
+                                             return o.source == t.source &&
+                                                    o.broadcast == t.broadcast &&
+                                                    o.words == t.words &&
+                                                    std::find(o.destinations.begin(),
+                                                              o.destinations.end(),
+                                                              t.destinations[0]) !=
+                                                        o.destinations.end();
+                                           });
+            EXPECT_NE(same, step.transfers.end());
+          }
+        }
+        ASSERT_EQ(messages(all), messages(step.transfers)) << prog.name;
+        ++steps_seen;
+      }
+    }
+  }
+  EXPECT_EQ(steps_seen, 6u * 25u * 12u);
+  EXPECT_EQ(seen.size(), 12u);  // random programs exercise every pattern
+}
+
+// ---- Theorem 1 -----------------------------------------------------------------------------
+
+using Links = std::vector<std::pair<NodeId, NodeId>>;
+
+std::string joined(const sw::MessageVectorCheck& c) {
+  std::string s;
+  for (const auto& v : c.violations) {
+    s += v + "\n";
+  }
+  return s;
+}
+
+bool has(const sw::MessageVectorCheck& c, const std::string& a, const std::string& b = "",
+         const std::string& d = "") {
+  return std::any_of(c.violations.begin(), c.violations.end(), [&](const std::string& v) {
+    return contains(v, a) && contains(v, b) && contains(v, d);
+  });
+}
+
+TEST(PatternTheorem1, AcceptsValidVectors) {
+  EXPECT_TRUE(sw::check_message_vector({{1, 0}}, 4).ok);
+  EXPECT_TRUE(sw::check_message_vector({{1, 0}, {2, 0}, {3, 1}, {3, 2}}, 4).ok);  // Fig. 2 step 5
+  Links all;
+  for (NodeId i = 0; i < 5; ++i) {
+    for (NodeId j = 0; j < 5; ++j) {
+      if (i != j) {
+        all.push_back({i, j});
+      }
+    }
+  }
+  const auto c = sw::check_message_vector(all, 5);  // m(m-1) links, the maximum
+  EXPECT_TRUE(c.ok) << joined(c);
+  EXPECT_TRUE(c.violations.empty());
+}
+
+TEST(PatternTheorem1, Property1DistinctDestinationsOfASource) {
+  EXPECT_TRUE(sw::check_message_vector({{0, 1}, {0, 2}}, 4).ok);
+  const auto c = sw::check_message_vector({{0, 1}, {0, 2}, {0, 1}}, 4);
+  EXPECT_FALSE(c.ok);
+  EXPECT_TRUE(has(c, "property 1", "N0", "N1")) << joined(c);
+}
+
+TEST(PatternTheorem1, Property2DistinctSourcesOfADestination) {
+  EXPECT_TRUE(sw::check_message_vector({{1, 3}, {2, 3}}, 4).ok);
+  const auto c = sw::check_message_vector({{2, 3}, {1, 3}, {2, 3}}, 4);
+  EXPECT_FALSE(c.ok);
+  EXPECT_TRUE(has(c, "property 2", "N3", "N2")) << joined(c);
+  EXPECT_FALSE(has(c, "property 2", "N1")) << joined(c);
+}
+
+TEST(PatternTheorem1, Property3AtMostMMinus1Destinations) {
+  EXPECT_TRUE(sw::check_message_vector({{0, 1}, {0, 2}}, 3).ok);  // |DST_0| = 2 = m-1
+  // |DST_0| = 3 > m-1 needs the self-loop, which is reported as well.
+  const auto c = sw::check_message_vector({{0, 1}, {0, 2}, {0, 0}}, 3);
+  EXPECT_FALSE(c.ok);
+  EXPECT_TRUE(has(c, "property 3", "DST_0", "N0")) << joined(c);
+  EXPECT_TRUE(has(c, "self-loop", "N0")) << joined(c);
+  EXPECT_FALSE(has(c, "property 4")) << joined(c);
+}
+
+TEST(PatternTheorem1, Property4AtMostMMinus1Sources) {
+  EXPECT_TRUE(sw::check_message_vector({{1, 0}, {2, 0}}, 3).ok);  // |SRC_0| = 2 = m-1
+  const auto c = sw::check_message_vector({{1, 2}, {2, 2}, {0, 2}}, 3);
+  EXPECT_FALSE(c.ok);
+  EXPECT_TRUE(has(c, "property 4", "SRC_2", "N2")) << joined(c);
+  EXPECT_FALSE(has(c, "property 3")) << joined(c);
+}
+
+TEST(PatternTheorem1, SelfLoopsAndNodesOutOfRange) {
+  const auto loop = sw::check_message_vector({{0, 1}, {2, 2}}, 4);
+  EXPECT_FALSE(loop.ok);
+  ASSERT_EQ(loop.violations.size(), 1u) << joined(loop);
+  EXPECT_TRUE(has(loop, "self-loop", "N2"));
+  const auto range = sw::check_message_vector({{0, 1}, {3, 4}}, 4);
+  EXPECT_FALSE(range.ok);
+  ASSERT_EQ(range.violations.size(), 1u) << joined(range);
+  EXPECT_TRUE(has(range, "N4", "m = 4"));
+}
+
+TEST(PatternTheorem1, LinksOfAStep) {
+  const Links expected = {{1, 0}, {2, 0}, {3, 1}, {3, 2}};
+  EXPECT_EQ(sw::links_of({send(1, {0}), send(2, {0}), bcast(3, {1, 2})}), expected);
+  EXPECT_TRUE(sw::check_message_vector(expected, 4).ok);
+}
+
+// ---- Generators ----------------------------------------------------------------------------
+
+std::string dump(const McProgram& p) {
+  std::ostringstream os;
+  os << p.name << " m=" << p.nodes << "\n";
+  for (const auto& s : p.steps) {
+    os << "step " << s.label << "\n";
+    for (const auto& c : s.computes) {
+      os << " compute " << c.node << " " << c.cycles << "\n";
+    }
+    for (const auto& t : s.transfers) {
+      os << (t.broadcast ? " bcast " : " send ") << t.source << " ->";
+      for (NodeId d : t.destinations) {
+        os << " " << d;
+      }
+      os << " words " << t.words << "\n";
+    }
+  }
+  return os.str();
+}
+
+TEST(PatternGenerate, RandomProgramsAreValidAndMixed) {
+  std::size_t bcasts = 0;
+  std::size_t sends = 0;
+  std::size_t computes = 0;
+  std::set<std::uint32_t> lengths;
+  for (std::uint32_t m : {2u, 4u, 7u}) {
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+      const McProgram prog = sw::generate_random(m, 15, seed, 5);
+      ASSERT_EQ(prog.steps.size(), 15u);
+      EXPECT_EQ(prog.nodes, m);
+      for (const auto& step : prog.steps) {
+        ASSERT_FALSE(step.transfers.empty());
+        std::set<std::pair<NodeId, NodeId>> pairs;
+        std::set<NodeId> broadcasters;
+        for (const Transfer& t : step.transfers) {
+          ASSERT_LT(t.source, m);
+          ASSERT_FALSE(t.destinations.empty());
+          EXPECT_GE(t.words, 1u);
+          EXPECT_LE(t.words, 5u);
+          lengths.insert(t.words);
+          if (t.broadcast) {
+            EXPECT_TRUE(broadcasters.insert(t.source).second);
+            ++bcasts;
+          } else {
+            ++sends;
+          }
+          for (NodeId d : t.destinations) {
+            EXPECT_LT(d, m);
+            EXPECT_NE(d, t.source);
+            EXPECT_TRUE(pairs.insert({t.source, d}).second);
+          }
+        }
+        for (const auto& c : step.computes) {
+          EXPECT_LT(c.node, m);
+          EXPECT_GT(c.cycles.count(), 0u);
+          ++computes;
+        }
+      }
+    }
+  }
+  EXPECT_GT(bcasts, 0u);
+  EXPECT_GT(sends, 0u);
+  EXPECT_GT(computes, 0u);
+  EXPECT_EQ(lengths, (std::set<std::uint32_t>{1, 2, 3, 4, 5}));
+}
+
+TEST(PatternGenerate, GeneratedProgramsPassTheParser) {
+  // The .mcp parser enforces the per-step rules on its own; generated programs must survive a
+  // round trip through the text format unchanged (source locations aside).
+  std::vector<McProgram> programs;
+  for (std::uint32_t m : {2u, 5u, 9u}) {
+    programs.push_back(sw::generate_random(m, 10, m));
+  }
+  for (Pattern p : all_patterns()) {
+    sw::PatternGenOptions o;
+    o.nodes = 7;
+    o.words = 3;
+    programs.push_back(sw::generate_pattern(p, o));
+  }
+  for (const McProgram& prog : programs) {
+    const McProgram back = sw::parse_program(sw::format_program(prog), "generated.mcp");
+    EXPECT_EQ(dump(back).substr(dump(back).find('\n')), dump(prog).substr(dump(prog).find('\n')))
+        << prog.name;
+  }
+}
+
+TEST(PatternGenerate, Deterministic) {
+  EXPECT_EQ(dump(sw::generate_random(8, 20, 42)), dump(sw::generate_random(8, 20, 42)));
+  EXPECT_NE(dump(sw::generate_random(8, 20, 42)), dump(sw::generate_random(8, 20, 43)));
+  EXPECT_EQ(sw::generate_random(8, 5, 42).name, "random m=8 steps=5 seed=42");
+  std::set<std::string> c12;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    sw::PatternGenOptions o;
+    o.nodes = 9;
+    o.seed = seed;
+    const std::string once = dump(sw::generate_pattern(Pattern::C12, o));
+    EXPECT_EQ(once, dump(sw::generate_pattern(Pattern::C12, o)));
+    c12.insert(once);
+  }
+  EXPECT_GT(c12.size(), 1u);  // the seed chooses sr, ds and the nodes
+}
+
+TEST(PatternGenerate, GivenNodesAreUsed) {
+  sw::PatternGenOptions o;
+  o.nodes = 6;
+  o.sources = {0, 1, 2};
+  o.destinations = {3, 4, 5};
+  o.words = 4;
+  const auto perm = sw::generate_pattern(Pattern::C2, o);
+  EXPECT_EQ(messages(perm.steps[0].transfers),
+            messages({send(0, {3}), send(1, {4}), send(2, {5})}));
+  EXPECT_EQ(perm.steps[0].transfers[0].words, 4u);
+  EXPECT_EQ(classify_patterns(perm.steps[0].transfers, 6), std::vector<Pattern>{Pattern::C2});
+
+  o.sources = {5, 0};
+  o.destinations = {2, 3};
+  const auto mm = sw::generate_pattern(Pattern::C11, o);
+  EXPECT_EQ(messages(mm.steps[0].transfers), messages({bcast(5, {2, 3}), bcast(0, {2, 3})}));
+
+  sw::PatternGenOptions c5;
+  c5.nodes = 5;
+  c5.destinations = {3};
+  EXPECT_EQ(messages(sw::generate_pattern(Pattern::C5, c5).steps[0].transfers),
+            messages({send(0, {3}), send(1, {3}), send(2, {3}), send(4, {3})}));
+
+  // A full derangement moves every node.
+  sw::PatternGenOptions d;
+  d.nodes = 7;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    d.seed = seed;
+    const auto p = sw::generate_pattern(Pattern::C2, d);
+    std::set<NodeId> src;
+    std::set<NodeId> dst;
+    for (const Transfer& t : p.steps[0].transfers) {
+      ASSERT_EQ(t.destinations.size(), 1u);
+      EXPECT_NE(t.source, t.destinations[0]);
+      src.insert(t.source);
+      dst.insert(t.destinations[0]);
+    }
+    EXPECT_EQ(src.size(), 7u);
+    EXPECT_EQ(dst.size(), 7u);
+  }
+}
+
+std::string error_of(Pattern p, const sw::PatternGenOptions& o) {
+  try {
+    (void)sw::generate_pattern(p, o);
+  } catch (const sw::InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(PatternGenerate, RejectsWhatCannotBeThePattern) {
+  sw::PatternGenOptions o;
+  o.nodes = 3;
+  EXPECT_TRUE(contains(error_of(Pattern::C8, o), "--nodes")) << error_of(Pattern::C8, o);
+  EXPECT_TRUE(contains(error_of(Pattern::C12, o), "m >= 4"));
+  o.nodes = 2;
+  EXPECT_TRUE(contains(error_of(Pattern::C2, o), "--nodes"));
+  EXPECT_TRUE(contains(error_of(Pattern::C3, o), "--nodes"));
+  o.nodes = 1;
+  EXPECT_TRUE(contains(error_of(Pattern::C1, o), "--nodes"));
+
+  o.nodes = 6;
+  o.sources = {0};
+  o.destinations = {1, 2, 3, 4, 5};  // ds = m-1: that is C3
+  const std::string c8 = error_of(Pattern::C8, o);
+  EXPECT_TRUE(contains(c8, "--dests") && contains(c8, "C3")) << c8;
+  o.destinations = {1};
+  EXPECT_TRUE(contains(error_of(Pattern::C9, o), "C1")) << error_of(Pattern::C9, o);
+  o.sources = {1, 2, 3, 4, 5};
+  o.destinations = {0};
+  const std::string c10 = error_of(Pattern::C10, o);
+  EXPECT_TRUE(contains(c10, "--sources") && contains(c10, "C5")) << c10;
+  o.sources = {0, 1};
+  o.destinations = {1, 2};
+  EXPECT_TRUE(contains(error_of(Pattern::C12, o), "disjoint"));
+  o.sources = {0, 6};
+  EXPECT_TRUE(contains(error_of(Pattern::C12, o), "--sources"));
+  o.sources = {0};
+  o.destinations = {7};
+  EXPECT_TRUE(contains(error_of(Pattern::C1, o), "--dests"));
+  o.destinations = {0};
+  EXPECT_TRUE(contains(error_of(Pattern::C1, o), "--dests"));  // to itself
+  o.sources = {0, 1};
+  o.destinations = {};
+  EXPECT_TRUE(contains(error_of(Pattern::C1, o), "--sources"));
+  EXPECT_TRUE(contains(error_of(Pattern::C8, o), "--sources"));
+  o.destinations = {};
+  const std::string c2 = error_of(Pattern::C2, o);  // sources {0, 1}: fine, destinations derived
+  EXPECT_EQ(c2, "no error");
+  o.sources = {4};
+  EXPECT_TRUE(contains(error_of(Pattern::C2, o), "at least 2")) << error_of(Pattern::C2, o);
+  o.sources = {0, 1, 2};
+  o.destinations = {3, 4};
+  EXPECT_TRUE(contains(error_of(Pattern::C2, o), "--dests"));
+  o.sources = {0, 0};
+  EXPECT_TRUE(contains(error_of(Pattern::C11, o), "twice"));
+  o.sources = {};
+  o.destinations = {1, 2};
+  EXPECT_TRUE(contains(error_of(Pattern::C3, o), "--dests"));
+  EXPECT_TRUE(contains(error_of(Pattern::C7, o), "--dests"));
+  o.destinations = {};
+  o.words = 0;
+  EXPECT_TRUE(contains(error_of(Pattern::C7, o), "--len"));
+
+  EXPECT_THROW((void)sw::generate_random(1, 3, 1), sw::InputError);
+  EXPECT_THROW((void)sw::generate_random(4, 0, 1), sw::InputError);
+  EXPECT_THROW((void)sw::generate_random(4, 3, 1, 0), sw::InputError);
+}
+
+}  // namespace
+}  // namespace orthosim
