@@ -1,0 +1,325 @@
+// The mapping methodology of seed 004 section 4 against the paper itself: the six memory-based
+// communication sets derived from the structural connectivity, the three mapped listings of the
+// Fig. 2 sample program operation for operation, Table 2's access sizes for m > n, message
+// vectors (Theorem 1), and machine programs that the validator accepts. The expected texts and
+// sizes are written here from the paper, not taken from the program's output.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sw/cost/program_cost.hpp"
+#include "sw/machine/validate.hpp"
+#include "sw/mapping/listing.hpp"
+#include "sw/mapping/mapping.hpp"
+#include "sw/mapping/vectorize.hpp"
+#include "sw/pattern/generate.hpp"
+#include "sw/pattern/message_vector.hpp"
+#include "sw/program/parser.hpp"
+
+namespace orthosim {
+namespace {
+
+using sw::Arch;
+using sw::Direction;
+using sw::MappedProgram;
+using sw::Pattern;
+
+sw::McProgram fig2() { return sw::read_program_file(ORTHOSIM_EXAMPLES_DIR "/fig2_sample.mcp"); }
+
+std::vector<std::string> listing(const MappedProgram& m) {
+  const sw::MemoryOrganization org(m.arch, m.processors);
+  std::vector<std::string> lines;
+  for (const sw::MappedStep& s : m.steps) {
+    lines.push_back(sw::listing_line(s, org));
+  }
+  return lines;
+}
+
+// ---- section 4.2: the six sets ------------------------------------------------------------
+
+TEST(MemoryCommunicationSets, DerivedFromTheConnectivityTheyAreThePapersSix) {
+  // Seed 004 section 4.2, sets 1-6, as printed.
+  const std::map<Arch, sw::MemoryCommunicationSets> paper = {
+      {Arch::Bus, {{"C1_send", "C1_recv"}, {"C3_send", "C4_send"}}},
+      {Arch::Crossbar,
+       {{"C1_send", "C1_recv", "C2_send", "C2_recv"},
+        {"C3_send", "C4_send", "C6_send", "C7_send"}}},
+      {Arch::Omp,
+       {{"C1_send", "C1_recv", "C2_send", "C2_recv", "C3_recv", "C4_recv", "C5_send"},
+        {"C3_send", "C4_send", "C5_recv", "C6_send", "C6_recv", "C7_send", "C7_recv"}}},
+  };
+  for (std::uint32_t n : {3u, 4u, 8u, 16u}) {
+    for (const auto& [arch, sets] : paper) {
+      const sw::MemoryCommunicationSets derived = sw::derive_mcs(arch, n);
+      EXPECT_EQ(derived.scalar, sets.scalar) << sw::to_string(arch) << " n=" << n;
+      EXPECT_EQ(derived.vector, sets.vector) << sw::to_string(arch) << " n=" << n;
+    }
+  }
+}
+
+TEST(Vectorizability, ARouteNeedsOneDrivableBusHoldingEveryModule) {
+  const sw::MemoryOrganization omp(Arch::Omp, 4);
+  // P1 reaches M(1,0), M(1,2) over RB(1), slots 0 and 2; M(2,1) is on RB(2) and CB(1).
+  const auto row = sw::route(omp, 1, {sw::mailbox(omp, 1, 0), sw::mailbox(omp, 1, 2)});
+  ASSERT_TRUE(row.has_value());
+  EXPECT_EQ(row->bus, (sw::BusRef{sw::BusKind::Row, 1}));
+  EXPECT_EQ(row->slots, (std::vector<std::uint32_t>{0, 2}));
+  const auto column = sw::route(omp, 1, {sw::mailbox(omp, 0, 1), sw::mailbox(omp, 3, 1)});
+  ASSERT_TRUE(column.has_value());
+  EXPECT_EQ(column->bus, (sw::BusRef{sw::BusKind::Column, 1}));
+  EXPECT_EQ(column->slots, (std::vector<std::uint32_t>{0, 3}));
+  EXPECT_FALSE(sw::route(omp, 1, {sw::mailbox(omp, 2, 3)}).has_value());
+  EXPECT_FALSE(sw::route(omp, 1, {sw::mailbox(omp, 1, 0), sw::mailbox(omp, 0, 1)}).has_value());
+  // The single bus keeps every message to P(d) in M(d): two of them cannot share an access.
+  const sw::MemoryOrganization bus(Arch::Bus, 4);
+  EXPECT_FALSE(sw::route(bus, 0, {sw::mailbox(bus, 1, 0), sw::mailbox(bus, 2, 0)}).has_value());
+}
+
+// ---- section 4.3: the three listings of the sample program --------------------------------
+
+TEST(Fig2Listings, SingleBusIsSection43A) {
+  const std::vector<std::string> paper = {
+      "Step 1: C1_send(P1 -> M0), C1_recv(M0 -> P0)",
+      "Step 2: C1_send(P1 -> M2), C1_send(P3 -> M0), C1_recv(M2 -> P2), C1_recv(M0 -> P0)",
+      "Step 3: C3_send(P0 -> M1, M2, M3), C1_recv(M1 -> P1), C1_recv(M2 -> P2), "
+      "C1_recv(M3 -> P3)",
+      "Step 4: C4_send(P0 -> M1, M2, M3), C1_recv(M1 -> P1), C1_recv(M2 -> P2), "
+      "C1_recv(M3 -> P3)",
+      "Step 5: C1_send(P1 -> M0), C1_send(P2 -> M0), C1_recv(M0 -> P0), C1_recv(M0 -> P0), "
+      "C3_send(P3 -> M1, M2), C1_recv(M1 -> P1), C1_recv(M2 -> P2)",
+  };
+  EXPECT_EQ(listing(sw::map_program(fig2(), Arch::Bus, 4)), paper);
+}
+
+TEST(Fig2Listings, CrossbarIsSection43B) {
+  const std::vector<std::string> paper = {
+      "Step 1: C1_send(P1 -> M1,0), C1_recv(M1,0 -> P0)",
+      "Step 2: C2_send((P1 -> M1,2), (P3 -> M3,0)), C2_recv((M1,2 -> P2), (M3,0 -> P0))",
+      "Step 3: C3_send(P0 -> M0,1, M0,2, M0,3), C1_recv(M0,1 -> P1), C1_recv(M0,2 -> P2), "
+      "C1_recv(M0,3 -> P3)",
+      "Step 4: C4_send(P0 -> M0,1, M0,2, M0,3), C1_recv(M0,1 -> P1), C1_recv(M0,2 -> P2), "
+      "C1_recv(M0,3 -> P3)",
+      "Step 5: C1_send(P1 -> M1,0), C1_send(P2 -> M2,0), C1_recv(M1,0 -> P0), "
+      "C1_recv(M2,0 -> P0), C3_send(P3 -> M3,1, M3,2), C1_recv(M3,1 -> P1), "
+      "C1_recv(M3,2 -> P2)",
+  };
+  EXPECT_EQ(listing(sw::map_program(fig2(), Arch::Crossbar, 4)), paper);
+}
+
+TEST(Fig2Listings, OrthogonalIsSection43C) {
+  const std::vector<std::string> paper = {
+      "Step 1: C1_send(P1 -> M1,0), C1_recv(M1,0 -> P0)",
+      "Step 2: C2_send((P1 -> M1,2), (P3 -> M3,0)), C2_recv((M1,2 -> P2), (M3,0 -> P0))",
+      "Step 3: C3_send(P0 -> M0,1, M0,2, M0,3), "
+      "C3_recv((M0,1 -> P1), (M0,2 -> P2), (M0,3 -> P3))",
+      "Step 4: C4_send(P0 -> M0,1, M0,2, M0,3), "
+      "C4_recv((M0,1 -> P1), (M0,2 -> P2), (M0,3 -> P3))",
+      "Step 5: C5_send((P1 -> M1,0), (P2 -> M2,0)), C5_recv(M1,0, M2,0 -> P0), "
+      "C3_send(P3 -> M3,1, M3,2), C3_recv((M3,1 -> P1), (M3,2 -> P2))",
+  };
+  EXPECT_EQ(listing(sw::map_program(fig2(), Arch::Omp, 4)), paper);
+}
+
+TEST(Fig2Listings, ProgramLevelStepsAreSection2) {
+  const MappedProgram m = sw::map_program(fig2(), Arch::Omp, 4);
+  std::vector<std::string> lines;
+  for (const sw::MappedStep& s : m.steps) {
+    lines.push_back(sw::program_line(s));
+  }
+  EXPECT_EQ(lines, (std::vector<std::string>{
+                       "Step 1: C1(N1, N0)",
+                       "Step 2: C2((N1, N2), (N3, N0))",
+                       "Step 3: C3((N0, N1), (N0, N2), (N0, N3))",
+                       "Step 4: C4((N0, N1), (N0, N2), (N0, N3))",
+                       "Step 5: C10((N1, N0), (N2, N0)), C8((N3, N1), (N3, N2))",
+                   }));
+}
+
+TEST(Fig2Listings, BroadcastWritesReplicateOneBufferThroughTheIndexManipulator) {
+  const MappedProgram m = sw::map_program(fig2(), Arch::Omp, 4);
+  const sw::MappedAccess& c3 = m.steps[2].ops[0].accesses[0];
+  const sw::MappedAccess& c4 = m.steps[3].ops[0].accesses[0];
+  EXPECT_TRUE(c3.replicated);   // C3: one payload to three modules (Fig. 6, write {1,1,2})
+  EXPECT_FALSE(c4.replicated);  // C4: three payloads
+  // The replicating write loads one buffer and names an index set of zeros.
+  const sw::ProcessorProgram& p0 = m.machine.processors[0];
+  bool found = false;
+  for (const sw::Op& op : p0.ops) {
+    if (const auto* a = std::get_if<sw::MemoryAccess>(&op);
+        a != nullptr && a->direction == Direction::Write && a->degree() == 3) {
+      const sw::IndexSet& rho = p0.index_sets.at(a->index_set);
+      if (rho == sw::IndexSet{0, 0, 0}) {
+        found = true;
+      }
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+// ---- section 5, Table 2: m > n ------------------------------------------------------------
+
+struct Table2Row {
+  Pattern pattern;
+  std::uint32_t d;       // modules per access
+  std::uint32_t lambda;  // node-congestion factor: words per access = lambda * l
+};
+
+TEST(Clustering, OmpAccessesHaveTable2Sizes) {
+  const std::uint32_t n = 4, l = 3;
+  for (std::uint32_t m : {4u, 8u, 16u}) {
+    const std::uint32_t q = m / n;
+    // Table 2, column m > n (and m = n with q = 1): T(d, lambda l).
+    const std::vector<Table2Row> rows = {
+        {Pattern::C3, n - 1, 1},      // one-to-all broadcast: T(n-1, l)
+        {Pattern::C6, n - 1, q},      // all-to-all broadcast: T(n-1, (m/n) l)
+        {Pattern::C4, n - 1, q},      // one-to-all personalized: T(n-1, (m/n) l)
+        {Pattern::C7, n - 1, q * q},  // all-to-all personalized: T(n-1, (m/n)^2 l)
+    };
+    for (const Table2Row& row : rows) {
+      sw::PatternGenOptions o;
+      o.nodes = m;
+      o.words = l;
+      o.sources = {0};
+      if (row.pattern == Pattern::C6 || row.pattern == Pattern::C7) {
+        o.sources.clear();
+      }
+      const MappedProgram mapped =
+          sw::map_program(sw::generate_pattern(row.pattern, o), Arch::Omp, n);
+      ASSERT_EQ(mapped.steps.size(), 1u);
+      // The vector half has degree d; the other half of C3 and C4 reads one module per
+      // receiver, all at once, which Table 2's T(d, .) bounds.
+      std::uint32_t vector_accesses = 0;
+      for (const sw::MappedOp& op : mapped.steps[0].ops) {
+        for (const sw::MappedAccess& a : op.accesses) {
+          const std::string what = sw::to_string(row.pattern) + " m=" + std::to_string(m);
+          EXPECT_TRUE(a.slots.size() == row.d || a.slots.size() == 1) << what;
+          vector_accesses += a.slots.size() == row.d ? 1 : 0;
+          EXPECT_EQ(a.vectors, row.lambda * l) << what;
+        }
+      }
+      EXPECT_GT(vector_accesses, 0u);
+    }
+  }
+}
+
+TEST(Clustering, OneToOneInsideAClusterIsALocalCopyAndAcrossIsTOneL) {
+  sw::McProgram p;
+  p.name = "c1";
+  p.nodes = 8;
+  sw::ProgramStep inside;
+  inside.transfers.push_back({0, {1}, false, 5, {}});  // nodes 0 and 1 share P0 (n = 4)
+  sw::ProgramStep across;
+  across.transfers.push_back({0, {7}, false, 5, {}});  // P0 -> P3
+  p.steps = {inside, across};
+  const MappedProgram m = sw::map_program(p, Arch::Omp, 4);
+  EXPECT_TRUE(m.steps[0].ops.empty());
+  EXPECT_EQ(m.steps[0].local_copies.size(), 1u);
+  ASSERT_EQ(m.steps[1].ops.size(), 2u);
+  for (const sw::MappedOp& op : m.steps[1].ops) {
+    ASSERT_EQ(op.accesses.size(), 1u);
+    EXPECT_EQ(op.accesses[0].slots.size(), 1u);
+    EXPECT_EQ(op.accesses[0].vectors, 5u);
+  }
+  EXPECT_EQ(m.machine.messages.size(), 2u);
+}
+
+// ---- every mapped step is made of message vectors and validates ---------------------------
+
+TEST(MappedPrograms, RandomProgramsGiveValidMachineProgramsOfMessageVectors) {
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    const std::uint32_t m = 2 + static_cast<std::uint32_t>(seed % 15);
+    const sw::McProgram program = sw::generate_random(m, 4, seed);
+    std::size_t node_messages = 0;
+    for (std::uint32_t k = 0; k < program.steps.size(); ++k) {
+      node_messages += sw::messages_of(program.steps[k], k).size();
+    }
+    for (Arch arch : {Arch::Omp, Arch::Crossbar, Arch::Bus}) {
+      for (std::uint32_t n : {m, std::max(1u, m / 2)}) {
+        const MappedProgram mapped = sw::map_program(program, arch, n);
+        const std::string what =
+            sw::to_string(arch) + " seed=" + std::to_string(seed) + " n=" + std::to_string(n);
+        sw::SystemConfig config;
+        config.arch = arch;
+        config.n = n;
+        sw::fit_config(mapped.needs, {}, config);
+        EXPECT_NO_THROW(sw::validate(mapped.machine, config)) << what;
+        EXPECT_EQ(mapped.machine.messages.size(), node_messages) << what;
+        for (const sw::MappedStep& step : mapped.steps) {
+          // Each pattern's parcels are point-to-point links of one message vector.
+          std::vector<std::pair<sw::NodeId, sw::NodeId>> links;
+          for (const sw::Parcel& parcel : step.parcels) {
+            links.emplace_back(parcel.source, parcel.destination);
+          }
+          const sw::MessageVectorCheck check = sw::check_message_vector(links, n);
+          EXPECT_TRUE(check.ok) << what << ": "
+                                << (check.violations.empty() ? "" : check.violations.front());
+          // Every parcel is written once and read once.
+          std::map<std::size_t, int> writes, reads;
+          for (const sw::MappedOp& op : step.ops) {
+            for (const sw::MappedAccess& a : op.accesses) {
+              for (std::size_t i : a.parcels) {
+                ++(a.direction == Direction::Write ? writes : reads)[i];
+                EXPECT_EQ(step.parcels[i].address, a.address) << what;
+              }
+            }
+          }
+          for (std::size_t i = 0; i < step.parcels.size(); ++i) {
+            EXPECT_EQ(writes[i], 1) << what;
+            EXPECT_EQ(reads[i], 1) << what;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(MappedPrograms, SizesTheUserFixedMustSuffice) {
+  const MappedProgram m = sw::map_program(fig2(), Arch::Omp, 4);
+  sw::SystemConfig config;
+  config.buffer_words = 2;  // Fig. 2 sends 4-word messages
+  sw::FixedSizes fixed;
+  fixed.buffer_words = true;
+  try {
+    sw::fit_config(m.needs, fixed, config);
+    FAIL() << "a 2-word buffer accepted";
+  } catch (const sw::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--buffer-words"), std::string::npos) << e.what();
+  }
+  config.buffer_words = 2;
+  sw::fit_config(m.needs, {}, config);
+  EXPECT_EQ(config.buffer_words, 4u);
+}
+
+// ---- the cost model -----------------------------------------------------------------------
+
+TEST(ProgramCost, AnAccessCostsAlphaPlusBetaPerVectorPlusTauPerWord) {
+  const sw::BusTiming t{11, 3, 2, 5};
+  sw::MappedAccess a;
+  a.slots = {0, 1, 2};
+  a.vectors = 7;
+  EXPECT_EQ(sw::access_cost(t, a).count(), 11u + 3u * 6u + 3u * 2u * 7u);
+  a.slots = {4};
+  a.vectors = 1;
+  EXPECT_EQ(sw::access_cost(t, a).count(), 11u + 2u);  // scalar: alpha + tau
+}
+
+TEST(ProgramCost, AOneToOneStepIsWriteSyncRead) {
+  sw::McProgram p;
+  p.name = "c1";
+  p.nodes = 2;
+  sw::ProgramStep s;
+  s.transfers.push_back({1, {0}, false, 6, {}});
+  s.computes.push_back({1, sw::Cycle{9}, {}});
+  p.steps = {s};
+  sw::SystemConfig c;
+  c.n = 2;
+  const sw::ProgramCost cost = sw::predict_cycles(sw::map_program(p, Arch::Omp, 2), c);
+  const std::uint64_t access = 16 + 2 * 5 + 6;  // alpha + beta(l-1) + tau l, defaults
+  EXPECT_EQ(cost.total.count(), 9 + access + c.sync.activate + access);
+}
+
+}  // namespace
+}  // namespace orthosim
