@@ -254,6 +254,25 @@ TEST(Watchdog, CircularWaitSyncIsReportedWithWhatEachProcessorWaitsFor) {
       << r.blocked[2];
 }
 
+// A wait-sync whose activate-sync is never raised: the run ends when nothing can happen any more,
+// and the report names the one blocked processor and what it waits for.
+TEST(Watchdog, AWaitSyncThatNeverComesIsReportedWithTheBlockedProcessor) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 3), silent);
+  ProgramBuilder b(Arch::Omp, 3);
+  b.op(0, sw::Compute{sw::Cycle{4}});
+  b.op(0, sw::WaitSync{2});
+  b.op(1, sw::Compute{sw::Cycle{9}});
+  b.op(2, sw::Compute{sw::Cycle{6}});  // finishes without ever activating P0
+  const sc::RunResult r = run(system, b.build());
+  EXPECT_FALSE(r.completed);
+  ASSERT_EQ(r.blocked.size(), 1u);
+  EXPECT_NE(r.blocked[0].find("P0 at op 1: waits for activate-sync from P2"), std::string::npos)
+      << r.blocked[0];
+  EXPECT_EQ(r.processor_end[1].count(), 9u);
+  EXPECT_EQ(r.processor_end[2].count(), 6u);
+}
+
 // A deadlocked run leaves a request waiting for a module; the next program starts clean.
 TEST(Watchdog, TheProgramAfterADeadlockRunsCleanly) {
   traces::Recorder silent;
