@@ -1,19 +1,29 @@
 // The `orthosim` command line (sw/cli) against a fake Runner: exit codes (0 ok, 1 run failed,
 // 2 bad input), one-line errors that name the option, nothing on stdout after bad input, the
 // per-kind defaults of d and l, and the JSON report. Expected cycles are the seed 004 section 3.1
-// formulas (Fig. 5, Eq. 1) written here.
+// formulas (Fig. 5, Eq. 1) written here. map / run / gen / demo: the Fig. 2 program of seed 004
+// written here from the paper, message counts from Table 1, sizes from the messages' lengths.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "sw/cli/cli.hpp"
 #include "sw/cost/access_workload_cost.hpp"
+#include "sw/pattern/pattern.hpp"
+#include "sw/program/parser.hpp"
+#include "sw/program/program.hpp"
 
 namespace orthosim {
 namespace {
@@ -388,6 +398,771 @@ TEST(Cli, DemoFailsWhenOneSystemLosesAWord) {
   FakeRunner runner(FakeRunner::Outcome::PayloadLost);
   const Result r = run({"demo"}, runner);
   EXPECT_EQ(r.code, sw::kExitRunFailed);
+}
+
+// ---- map, run, gen: multicomputer programs ------------------------------------------------
+
+namespace fs = std::filesystem;
+
+/// The sample program of seed 004 Fig. 2 as listed in its section 2, 4-word messages.
+constexpr const char* kFig2Program =
+    "nodes 4\n"
+    "words 4\n"
+    "step one_to_one\n"
+    "  send 1 -> 0\n"
+    "step permutation\n"
+    "  send 1 -> 2\n"
+    "  send 3 -> 0\n"
+    "step broadcast\n"
+    "  bcast 0 -> all\n"
+    "step scatter\n"
+    "  send 0 -> all\n"
+    "step many_to_one_and_multicast\n"
+    "  send 1, 2 -> 0\n"
+    "  bcast 3 -> 1, 2\n";
+
+/// Its node messages (source, destination): C1(N1,N0); C2 (N1,N2),(N3,N0); C3 and C4 from N0 to
+/// the m-1 = 3 others; C10 (N1,N0),(N2,N0) and C8 (N3,N1),(N3,N2). 1 + 2 + 3 + 3 + 4 = 13.
+const std::vector<std::pair<std::uint32_t, std::uint32_t>>& fig2_messages() {
+  static const std::vector<std::pair<std::uint32_t, std::uint32_t>> m = {
+      {1, 0}, {1, 2}, {3, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 1},
+      {0, 2}, {0, 3}, {1, 0}, {2, 0}, {3, 1}, {3, 2}};
+  return m;
+}
+
+const std::vector<std::pair<std::string, Arch>>& archs() {
+  static const std::vector<std::pair<std::string, Arch>> a = {
+      {"omp", Arch::Omp}, {"crossbar", Arch::Crossbar}, {"bus", Arch::Bus}};
+  return a;
+}
+
+/// Block access cost, seed 004 Fig. 5(c) / Eq. 1: alpha + beta(l-1) + d tau l.
+std::uint64_t access_formula(std::uint64_t alpha, std::uint64_t beta, std::uint64_t tau,
+                             std::uint64_t d, std::uint64_t l) {
+  return alpha + beta * (l - 1) + d * tau * l;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// A fresh folder per test for program files and outputs.
+class CliProgram : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("orthosim_cli_test_" +
+            std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    fig2_ = file("fig2_sample.mcp", kFig2Program);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  /// Writes `text` to DIR/name and returns its path.
+  std::string file(const std::string& name, const std::string& text) const {
+    const fs::path p = dir_ / name;
+    std::ofstream out(p, std::ios::binary);
+    out << text;
+    return p.string();
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+  std::string fig2_;
+};
+
+/// Runs a command that must succeed and hand the runner exactly one system.
+sw::SystemRun only_system(const std::vector<std::string>& args, Result* result = nullptr) {
+  FakeRunner runner;
+  const Result r = run(args, runner);
+  EXPECT_EQ(r.code, sw::kExitOk) << joined(args) << "\n" << r.err;
+  EXPECT_EQ(r.err, "") << joined(args);
+  if (result != nullptr) {
+    *result = r;
+  }
+  EXPECT_EQ(runner.program_requests.size(), 1u) << joined(args);
+  if (runner.program_requests.size() != 1 || runner.program_requests[0].size() != 1) {
+    ADD_FAILURE() << joined(args) << ": not exactly one system";
+    return sw::SystemRun{};
+  }
+  return runner.program_requests[0][0];
+}
+
+using Triple = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
+
+std::vector<Triple> manifest(const sw::MachineProgram& program) {
+  std::vector<Triple> out;
+  for (const sw::Message& m : program.messages) {
+    out.emplace_back(m.source, m.destination, m.words);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST_F(CliProgram, RunHandsTheRunnerOneSystemWithTheRequestedConfigAndEveryMessage) {
+  std::vector<Triple> expected;
+  for (const auto& [src, dst] : fig2_messages()) {
+    expected.emplace_back(src, dst, 4u);
+  }
+  std::sort(expected.begin(), expected.end());
+  for (const auto& [name, arch] : archs()) {
+    Result r;
+    const sw::SystemRun s = only_system(
+        {"run", fig2_, "--arch", name, "--n", "4", "--alpha", "10", "--beta", "3", "--tau", "2",
+         "--gamma", "5", "--sync-cycles", "7", "--barrier-cycles", "3", "--clock-ns", "20",
+         "--json"},
+        &r);
+    EXPECT_EQ(s.config.arch, arch) << name;
+    EXPECT_EQ(s.config.n, 4u) << name;
+    EXPECT_EQ(s.config.timing.alpha, 10u) << name;
+    EXPECT_EQ(s.config.timing.beta, 3u) << name;
+    EXPECT_EQ(s.config.timing.tau, 2u) << name;
+    EXPECT_EQ(s.config.timing.gamma, 5u) << name;
+    EXPECT_EQ(s.config.sync.activate, 7u) << name;
+    EXPECT_EQ(s.config.sync.barrier, 3u) << name;
+    EXPECT_EQ(s.config.clock_period_ns, 20u) << name;
+    EXPECT_FALSE(s.vcd_path.has_value()) << name;
+    EXPECT_EQ(s.program.arch, arch) << name;
+    EXPECT_EQ(s.program.n, 4u) << name;
+    EXPECT_EQ(s.program.processors.size(), 4u) << name;
+    // One processor per node: the manifest is the node messages themselves.
+    EXPECT_EQ(manifest(s.program), expected) << name;
+
+    nlohmann::json j;
+    ASSERT_NO_THROW(j = nlohmann::json::parse(r.out)) << r.out;
+    EXPECT_EQ(j.value("command", std::string{}), "run");
+    EXPECT_EQ(j.value("arch", std::string{}), name);
+    EXPECT_EQ(j.value("n", 0u), 4u);
+    EXPECT_EQ(j.value("alpha", 0u), 10u);
+    EXPECT_EQ(j.value("messages_sent", 0u), 13u);
+    EXPECT_EQ(j.value("messages_delivered", 0u), 13u);
+    EXPECT_EQ(j.value("payload_ok", false), true);
+    EXPECT_TRUE(j.contains("vcd") && j["vcd"].is_null());
+    ASSERT_TRUE(j.contains("steps"));
+    ASSERT_EQ(j["steps"].size(), 5u);
+    std::size_t accesses = 0;
+    for (const auto& step : j["steps"]) {
+      for (const char* field : {"cycles", "end_cycle", "predicted_cycles", "listing"}) {
+        EXPECT_TRUE(step.contains(field)) << field;
+      }
+      for (const auto& op : step["operations"]) {
+        for (const auto& a : op["accesses"]) {
+          ++accesses;
+          EXPECT_EQ(a["formula_cycles"].get<std::uint64_t>(),
+                    access_formula(10, 3, 2, a["d"].get<std::uint64_t>(),
+                                   a["l"].get<std::uint64_t>()))
+              << name << " " << op["text"];
+        }
+      }
+    }
+    EXPECT_GT(accesses, 0u) << name;
+  }
+}
+
+TEST_F(CliProgram, RunWithFewerProcessorsThanNodesClustersButKeepsEveryMessage) {
+  // Node i runs on processor floor(i n / m) (section 5): N0, N1 on P0 and N2, N3 on P1.
+  const auto proc = [](std::uint32_t node) { return node * 2 / 4; };
+  std::vector<Triple> expected;
+  for (const auto& [src, dst] : fig2_messages()) {
+    expected.emplace_back(proc(src), proc(dst), 4u);
+  }
+  std::sort(expected.begin(), expected.end());
+  for (const auto& [name, arch] : archs()) {
+    const sw::SystemRun s = only_system({"run", fig2_, "--arch", name, "--n", "2"});
+    EXPECT_EQ(s.config.arch, arch);
+    EXPECT_EQ(s.config.n, 2u) << name;
+    EXPECT_EQ(s.program.processors.size(), 2u) << name;
+    EXPECT_EQ(manifest(s.program), expected) << name;
+  }
+}
+
+TEST_F(CliProgram, RunRaisesTheSizesTheUserLeftOpenAndKeepsTheOnesFixed) {
+  const sw::SystemConfig defaults;
+  // 4-word messages fit the defaults, which are never lowered.
+  const sw::SystemRun small = only_system({"run", fig2_});
+  EXPECT_EQ(small.config.buffer_words, defaults.buffer_words);
+  EXPECT_EQ(small.config.module_words, defaults.module_words);
+  EXPECT_EQ(small.config.local_words, defaults.local_words);
+
+  // One 5000-word message: longer than the default data buffer and memory module.
+  ASSERT_LT(defaults.buffer_words, 5000u);
+  ASSERT_LT(defaults.module_words, 5000u);
+  ASSERT_GT(defaults.local_words, 2 * 5000u);
+  const std::string big = file("big.mcp", "nodes 2\nstep\n  send 0 -> 1 words 5000\n");
+  const sw::SystemRun b = only_system({"run", big, "--arch", "crossbar"});
+  EXPECT_GE(b.config.buffer_words, 5000u);
+  EXPECT_GE(b.config.module_words, 5000u);
+  EXPECT_EQ(b.config.local_words, defaults.local_words);
+  EXPECT_EQ(b.config.n, 2u);
+
+  // 70000 words: longer than the default local memory too.
+  ASSERT_LT(defaults.local_words, 70000u);
+  const std::string huge = file("huge.mcp", "nodes 2\nstep\n  send 0 -> 1 words 70000\n");
+  const sw::SystemRun h = only_system({"run", huge, "--arch", "bus"});
+  EXPECT_GE(h.config.buffer_words, 70000u);
+  EXPECT_GE(h.config.module_words, 70000u);
+  EXPECT_GE(h.config.local_words, 70000u);
+
+  // What the user fixes, and suffices, is kept as given.
+  const sw::SystemRun fixed = only_system({"run", big, "--buffer-words", "6000", "--module-words",
+                                           "7000", "--local-words", "80000"});
+  EXPECT_EQ(fixed.config.buffer_words, 6000u);
+  EXPECT_EQ(fixed.config.module_words, 7000u);
+  EXPECT_EQ(fixed.config.local_words, 80000u);
+
+  // A 4-word message needs a 4-word buffer, no more.
+  EXPECT_EQ(only_system({"run", fig2_, "--buffer-words", "4"}).config.buffer_words, 4u);
+}
+
+TEST_F(CliProgram, AFixedSizeTooSmallForTheProgramIsBadInput) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--buffer-words", "1"}, {"--buffer-words", "3"},  // below the 4-word messages
+      {"--module-words", "1"}, {"--local-words", "1"}};
+  for (const auto& [option, value] : cases) {
+    for (const std::string& command : {std::string("run"), std::string("demo")}) {
+      std::vector<std::string> args = {command};
+      if (command == "run") {
+        args.push_back(fig2_);
+      }
+      args.push_back(option);
+      args.push_back(value);
+      FakeRunner runner;
+      const Result r = run(args, runner);
+      EXPECT_EQ(r.code, sw::kExitBadInput) << joined(args);
+      EXPECT_EQ(r.out, "") << joined(args);
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << joined(args) << r.err;
+      EXPECT_TRUE(contains(r.err, option)) << joined(args) << ": " << r.err;
+      EXPECT_TRUE(runner.program_requests.empty()) << joined(args);
+    }
+  }
+}
+
+TEST_F(CliProgram, BadInputOfTheProgramCommandsExitsTwoWithOneLineAndNoOutput) {
+  const std::string bad_node = file("bad_node.mcp", "nodes 4\nstep\n  send 1 -> 4\n");
+  const std::string typo = file("typo.mcp", "nodes 4\nstep\nsned 1 -> 0\n");
+  const std::string no_step = file("no_step.mcp", "nodes 4\n");
+  const std::string missing = path("missing.mcp");
+  const std::string plain = file("plain", "not a folder\n");
+  const std::string out_under_file = plain + "/x.mcp";
+  fs::create_directories(dir_ / "a_folder");
+  const std::string folder = path("a_folder");
+  const std::vector<BadInput> cases = {
+      {{"map"}, {"PROGRAM"}},
+      {{"run"}, {"PROGRAM"}},
+      {{"map", "--arch", "omp"}, {"PROGRAM"}},
+      {{"map", missing}, {missing}},
+      {{"run", missing, "--arch", "bus"}, {missing}},
+      {{"map", folder}, {folder}},
+      {{"map", bad_node, "--arch", "omp"}, {bad_node + ":3:13:"}},
+      {{"run", bad_node, "--arch", "crossbar"}, {bad_node + ":3:13:"}},
+      {{"map", typo}, {typo + ":3:1:", "sned"}},
+      {{"run", typo}, {typo + ":3:1:", "sned"}},
+      {{"run", no_step}, {no_step + ":2:1:"}},
+      {{"map", fig2_, "--arch", "ring"}, {"--arch", "ring"}},
+      {{"run", fig2_, "--arch", "ring"}, {"--arch", "ring"}},
+      {{"map", fig2_, "--n", "0"}, {"--n"}},
+      {{"run", fig2_, "--n", "0"}, {"--n"}},
+      {{"run", fig2_, "--n", "257"}, {"--n"}},
+      {{"run", fig2_, "--alpha", "-1"}, {"--alpha"}},
+      {{"run", fig2_, "--tau", "0"}, {"--tau"}},
+      {{"run", fig2_, "--impl", "rtl"}, {"--impl", "rtl"}},
+      {{"map", fig2_, "--alpha", "3"}, {"alpha"}},
+      {{"map", fig2_, "stray"}, {"positional"}},
+      {{"gen"}, {"PATTERN"}},
+      {{"gen", "C13", "--nodes", "4"}, {"PATTERN", "C13"}},
+      {{"gen", "one-to-some", "--nodes", "4"}, {"PATTERN", "one-to-some"}},
+      {{"gen", "C1"}, {"--nodes"}},
+      {{"gen", "random", "--steps", "3"}, {"--nodes"}},
+      {{"gen", "C1", "--nodes", "0"}, {"--nodes"}},
+      {{"gen", "random", "--nodes", "4"}, {"--steps"}},
+      {{"gen", "random", "--nodes", "4", "--steps", "0"}, {"--steps"}},
+      // C8 needs 1 < ds < m-1 destinations (Table 1): no such ds for m = 3.
+      {{"gen", "C8", "--nodes", "3"}, {"--nodes"}},
+      {{"gen", "C12", "--nodes", "3"}, {"--nodes"}},
+      {{"gen", "C1", "--nodes", "4", "--sources", "4"}, {"--sources"}},
+      {{"gen", "C1", "--nodes", "4", "--sources", "0", "--dests", "9"}, {"--dests"}},
+      {{"gen", "C1", "--nodes", "4", "--sources", "x"}, {"--sources"}},
+      {{"gen", "C1", "--nodes", "4", "--len", "0"}, {"--len"}},
+      {{"gen", "C1", "--nodes", "4", "--out", out_under_file}, {"--out"}},
+      {{"gen", "C1", "--nodes", "4", "--out", folder}, {"--out"}},
+      {{"demo", "--tau", "0"}, {"--tau"}},
+      {{"demo", "stray"}, {"positional"}},
+  };
+  for (const BadInput& c : cases) {
+    FakeRunner runner;
+    const Result r = run(c.args, runner);
+    const std::string what = joined(c.args);
+    EXPECT_EQ(r.code, sw::kExitBadInput) << what << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << what;
+    EXPECT_TRUE(runner.program_requests.empty()) << what;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << "\n" << r.err;
+    EXPECT_EQ(r.err.empty() ? ' ' : r.err.back(), '\n') << what;
+    for (const std::string& word : c.in_error) {
+      EXPECT_TRUE(contains(r.err, word)) << what << ": '" << word << "' not in: " << r.err;
+    }
+  }
+  EXPECT_FALSE(fs::exists(out_under_file));
+  EXPECT_FALSE(fs::exists(folder + ".partial"));
+  EXPECT_TRUE(fs::is_directory(folder));
+  EXPECT_EQ(slurp(plain), "not a folder\n");
+}
+
+/// Operation names of the listings of seed 004 section 4.3 A (bus), B (crossbar), C (omp).
+std::vector<std::vector<std::string>> paper_op_names(Arch arch) {
+  const std::vector<std::string> recv3 = {"C1_recv", "C1_recv", "C1_recv"};
+  const auto with = [](std::string first, std::vector<std::string> rest) {
+    rest.insert(rest.begin(), std::move(first));
+    return rest;
+  };
+  const std::vector<std::string> step5_scalar = {"C1_send", "C1_send", "C1_recv", "C1_recv",
+                                                 "C3_send", "C1_recv", "C1_recv"};
+  switch (arch) {
+    case Arch::Bus:
+      return {{"C1_send", "C1_recv"},
+              {"C1_send", "C1_send", "C1_recv", "C1_recv"},
+              with("C3_send", recv3),
+              with("C4_send", recv3),
+              step5_scalar};
+    case Arch::Crossbar:
+      return {{"C1_send", "C1_recv"},
+              {"C2_send", "C2_recv"},
+              with("C3_send", recv3),
+              with("C4_send", recv3),
+              step5_scalar};
+    case Arch::Omp:
+      break;
+  }
+  return {{"C1_send", "C1_recv"},
+          {"C2_send", "C2_recv"},
+          {"C3_send", "C3_recv"},
+          {"C4_send", "C4_recv"},
+          {"C5_send", "C5_recv", "C3_send", "C3_recv"}};
+}
+
+/// "M1,2" -> {1, 2}; "M3" -> {3}.
+std::vector<std::uint32_t> module_indices(const std::string& name) {
+  std::vector<std::uint32_t> out;
+  std::stringstream s(name.substr(1));
+  std::string part;
+  while (std::getline(s, part, ',')) {
+    out.push_back(static_cast<std::uint32_t>(std::stoul(part)));
+  }
+  return out;
+}
+
+TEST_F(CliProgram, MapJsonDescribesEveryStepOperationAndAccess) {
+  const std::vector<std::string> labels = {"one_to_one", "permutation", "broadcast", "scatter",
+                                           "many_to_one_and_multicast"};
+  // Section 2 of seed 004: the program-level operations and patterns of Fig. 2.
+  const std::vector<std::string> program_lines = {
+      "Step 1: C1(N1, N0)", "Step 2: C2((N1, N2), (N3, N0))",
+      "Step 3: C3((N0, N1), (N0, N2), (N0, N3))", "Step 4: C4((N0, N1), (N0, N2), (N0, N3))",
+      "Step 5: C10((N1, N0), (N2, N0)), C8((N3, N1), (N3, N2))"};
+  const std::vector<std::vector<std::string>> patterns = {
+      {"C1"}, {"C2"}, {"C3"}, {"C4"}, {"C10", "C8"}};
+  const sw::BusTiming t;  // map reports the default costs
+  for (const auto& [name, arch] : archs()) {
+    FakeRunner runner;
+    const Result r = run({"map", fig2_, "--arch", name, "--json"}, runner);
+    ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_TRUE(runner.program_requests.empty());  // map runs nothing
+    nlohmann::json j;
+    ASSERT_NO_THROW(j = nlohmann::json::parse(r.out)) << r.out;
+    EXPECT_EQ(j.value("program", std::string{}), "fig2_sample");
+    EXPECT_EQ(j.value("arch", std::string{}), name);
+    EXPECT_EQ(j.value("nodes", 0u), 4u);
+    EXPECT_EQ(j.value("processors", 0u), 4u);
+    EXPECT_EQ(j.value("messages", 0u), 13u);
+    ASSERT_TRUE(j.contains("steps"));
+    ASSERT_EQ(j["steps"].size(), 5u);
+    const auto names = paper_op_names(arch);
+    std::uint64_t written = 0;
+    std::uint64_t read = 0;
+    for (std::size_t k = 0; k < 5; ++k) {
+      const nlohmann::json& step = j["steps"][k];
+      const std::string where = name + " step " + std::to_string(k + 1);
+      EXPECT_EQ(step.value("step", 0u), k + 1) << where;
+      EXPECT_EQ(step.value("label", std::string{}), labels[k]) << where;
+      EXPECT_EQ(step.value("program", std::string{}), program_lines[k]) << where;
+      EXPECT_EQ(step["patterns"].get<std::vector<std::string>>(), patterns[k]) << where;
+      EXPECT_TRUE(step.contains("processor_patterns")) << where;
+      EXPECT_EQ(step.value("local_copies", 99u), 0u) << where;
+      const std::string listing = step.value("listing", std::string{});
+      EXPECT_EQ(listing.rfind("Step " + std::to_string(k + 1) + ": ", 0), 0u) << listing;
+      std::vector<std::string> op_names;
+      for (const nlohmann::json& op : step["operations"]) {
+        const std::string op_name = op.value("name", std::string{});
+        const std::string direction = op.value("direction", std::string{});
+        op_names.push_back(op_name);
+        EXPECT_EQ(op_name, op.value("pattern", std::string{}) + "_" + direction) << where;
+        EXPECT_TRUE(direction == "send" || direction == "recv") << where;
+        const std::string text = op.value("text", std::string{});
+        EXPECT_EQ(text.rfind(op_name + "(", 0), 0u) << text;
+        EXPECT_TRUE(contains(listing, text)) << listing << " / " << text;
+        bool any_vector = false;
+        ASSERT_FALSE(op["accesses"].empty()) << where;
+        for (const nlohmann::json& a : op["accesses"]) {
+          const auto modules = a["modules"].get<std::vector<std::string>>();
+          const auto d = a["d"].get<std::uint64_t>();
+          const auto l = a["l"].get<std::uint64_t>();
+          const auto p = a["processor"].get<std::uint32_t>();
+          EXPECT_EQ(d, modules.size()) << text;
+          EXPECT_EQ(l, 4u) << text;  // every message of Fig. 2 is 4 words here
+          EXPECT_EQ(a["mode"], d > 1 ? "vector" : "scalar") << text;
+          any_vector = any_vector || d > 1;
+          EXPECT_EQ(a["formula_cycles"].get<std::uint64_t>(),
+                    access_formula(t.alpha, t.beta, t.tau, d, l))
+              << text;
+          // A broadcast write replicates one data buffer (Fig. 6); a scatter does not.
+          EXPECT_EQ(a["replicated"].get<bool>(), direction == "send" && op_name == "C3_send")
+              << text;
+          (direction == "send" ? written : read) += d;
+          const std::string bus = a["bus"].get<std::string>();
+          for (const std::string& m : modules) {
+            const std::vector<std::uint32_t> ij = module_indices(m);
+            if (arch == Arch::Bus) {
+              // One bus B0 and n modules M0..M3 (Fig. 4(a)).
+              EXPECT_EQ(bus, "B0") << text;
+              ASSERT_EQ(ij.size(), 1u) << m;
+              EXPECT_LT(ij[0], 4u) << m;
+            } else if (arch == Arch::Omp) {
+              // P(i) writes M(i,j) over its row bus RB(i), reads M(j,i) over its column bus
+              // CB(i) (section 3.1).
+              ASSERT_EQ(ij.size(), 2u) << m;
+              const bool send = direction == "send";
+              EXPECT_EQ(bus, (send ? "RB(" : "CB(") + std::to_string(p) + ")") << text;
+              EXPECT_EQ(send ? ij[0] : ij[1], p) << text;
+              EXPECT_NE(ij[0], ij[1]) << text;
+            } else {
+              // Crossbar: module M(i,j) of P(i)'s bank on bus B(i).
+              ASSERT_EQ(ij.size(), 2u) << m;
+              EXPECT_EQ(bus, "B(" + std::to_string(ij[0]) + ")") << text;
+              if (direction == "send") {
+                EXPECT_EQ(ij[0], p) << text;
+              } else {
+                EXPECT_EQ(ij[1], p) << text;
+              }
+            }
+          }
+        }
+        EXPECT_EQ(op.value("mode", std::string{}), any_vector ? "vector" : "scalar") << text;
+      }
+      EXPECT_EQ(op_names, names[k]) << where;
+    }
+    // Every node message is written into one module and read from it once.
+    EXPECT_EQ(written, 13u) << name;
+    EXPECT_EQ(read, 13u) << name;
+  }
+}
+
+TEST_F(CliProgram, MapOntoFewerProcessorsTurnsMessagesInsideAClusterIntoLocalCopies) {
+  // N0, N1 on P0 and N2, N3 on P1: N1->N0 (step 1), N0->N1 (steps 3, 4), N1->N0 and N3->N2
+  // (step 5) stay inside a cluster.
+  const std::vector<unsigned> local = {1, 0, 1, 1, 2};
+  FakeRunner runner;
+  const Result r = run({"map", fig2_, "--arch", "omp", "--n", "2", "--json"}, runner);
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.value("processors", 0u), 2u);
+  EXPECT_EQ(j.value("nodes", 0u), 4u);
+  EXPECT_EQ(j.value("messages", 0u), 13u);
+  ASSERT_EQ(j["steps"].size(), 5u);
+  for (std::size_t k = 0; k < 5; ++k) {
+    EXPECT_EQ(j["steps"][k].value("local_copies", 99u), local[k]) << "step " << k + 1;
+  }
+  EXPECT_TRUE(j["steps"][0]["operations"].empty());  // N1 -> N0 is all of step 1
+}
+
+/// What Table 1 says of a pattern over m nodes; sr / ds are the counts found (C8-C12).
+struct Table1Row {
+  bool broadcast;
+  std::size_t sources, destinations, messages;
+};
+
+Table1Row table1(sw::Pattern p, std::size_t m, std::size_t sr, std::size_t ds) {
+  using P = sw::Pattern;
+  switch (p) {
+    case P::C1: return {false, 1, 1, 1};
+    case P::C2: return {false, m, m, m};
+    case P::C3: return {true, 1, m - 1, m - 1};
+    case P::C4: return {false, 1, m - 1, m - 1};
+    case P::C5: return {false, m - 1, 1, m - 1};
+    case P::C6: return {true, m, m, m * (m - 1)};
+    case P::C7: return {false, m, m, m * (m - 1)};
+    case P::C8: return {true, 1, ds, ds};
+    case P::C9: return {false, 1, ds, ds};
+    case P::C10: return {false, sr, 1, sr};
+    case P::C11: return {true, sr, ds, sr * ds};
+    case P::C12: return {false, sr, ds, sr * ds};
+  }
+  return {};
+}
+
+/// Parses what `gen` wrote and checks it is one step of pattern p with Table 1's counts.
+void expect_pattern(const std::string& text, sw::Pattern p, std::uint32_t m, std::uint32_t words,
+                    const std::string& what) {
+  sw::McProgram program;
+  ASSERT_NO_THROW(program = sw::parse_program(text, "gen.mcp")) << what << "\n" << text;
+  EXPECT_EQ(program.nodes, m) << what;
+  ASSERT_EQ(program.steps.size(), 1u) << what;
+  const sw::ProgramStep& step = program.steps[0];
+  const std::vector<sw::PatternInstance> found = sw::classify(step.transfers, m);
+  ASSERT_EQ(found.size(), 1u) << what << "\n" << text;
+  EXPECT_EQ(found[0].pattern, p) << what << "\n" << text;
+  const std::vector<sw::NodeMessage> messages = sw::messages_of(step, 0);
+  std::set<std::uint32_t> sources, destinations;
+  for (const sw::NodeMessage& msg : messages) {
+    sources.insert(msg.source);
+    destinations.insert(msg.destination);
+    EXPECT_EQ(msg.words, words) << what;
+    EXPECT_NE(msg.source, msg.destination) << what;
+  }
+  const std::size_t sr = sources.size();
+  const std::size_t ds = destinations.size();
+  const Table1Row row = table1(p, m, sr, ds);
+  EXPECT_EQ(sr, row.sources) << what << "\n" << text;
+  EXPECT_EQ(ds, row.destinations) << what << "\n" << text;
+  EXPECT_EQ(messages.size(), row.messages) << what << "\n" << text;
+  for (const sw::NodeMessage& msg : messages) {
+    EXPECT_EQ(msg.broadcast, row.broadcast) << what << "\n" << text;
+  }
+  if (p >= sw::Pattern::C8) {  // Table 1: 1 < sr, ds < m - 1
+    if (p != sw::Pattern::C8 && p != sw::Pattern::C9) {
+      EXPECT_GT(sr, 1u) << what;
+      EXPECT_LT(sr, m - 1u) << what;
+    }
+    if (p != sw::Pattern::C10) {
+      EXPECT_GT(ds, 1u) << what;
+      EXPECT_LT(ds, m - 1u) << what;
+    }
+  }
+}
+
+TEST_F(CliProgram, GenWritesEachTable1PatternAndItParsesBackAsThatPattern) {
+  for (int i = 1; i <= 12; ++i) {
+    const auto p = static_cast<sw::Pattern>(i);
+    for (std::uint32_t m : {4u, 5u, 7u}) {
+      for (const std::string seed : {"1", "7", "123"}) {
+        const std::vector<std::string> args = {"gen", "C" + std::to_string(i), "--nodes",
+                                               std::to_string(m), "--len", "3", "--seed", seed};
+        FakeRunner runner;
+        const Result r = run(args, runner);
+        ASSERT_EQ(r.code, sw::kExitOk) << joined(args) << "\n" << r.err;
+        EXPECT_EQ(r.err, "") << joined(args);
+        EXPECT_TRUE(runner.program_requests.empty());
+        expect_pattern(r.out, p, m, 3, joined(args));
+        // The same arguments give the same program.
+        EXPECT_EQ(run(args).out, r.out) << joined(args);
+      }
+    }
+  }
+}
+
+TEST_F(CliProgram, GenAcceptsTheTable1Names) {
+  const std::vector<std::pair<std::string, sw::Pattern>> names = {
+      {"one-to-one", sw::Pattern::C1},
+      {"permutation", sw::Pattern::C2},
+      {"one-to-all-broadcast", sw::Pattern::C3},
+      {"one-to-all-personalized", sw::Pattern::C4},
+      {"all-to-one", sw::Pattern::C5},
+      {"all-to-all-broadcast", sw::Pattern::C6},
+      {"all-to-all-personalized", sw::Pattern::C7},
+      {"one-to-many-broadcast", sw::Pattern::C8},
+      {"one-to-many-personalized", sw::Pattern::C9},
+      {"many-to-one", sw::Pattern::C10},
+      {"many-to-many-broadcast", sw::Pattern::C11},
+      {"many-to-many-personalized", sw::Pattern::C12}};
+  for (const auto& [name, p] : names) {
+    const Result r = run({"gen", name, "--nodes", "6"});
+    ASSERT_EQ(r.code, sw::kExitOk) << name << "\n" << r.err;
+    expect_pattern(r.out, p, 6, 1, name);
+  }
+}
+
+TEST_F(CliProgram, GenUsesTheGivenSourcesAndDestinations) {
+  struct Case {
+    std::vector<std::string> args;
+    sw::Pattern pattern;
+    std::uint32_t m;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> messages;
+  };
+  const std::vector<Case> cases = {
+      {{"gen", "C1", "--nodes", "5", "--sources", "3", "--dests", "1"}, sw::Pattern::C1, 5,
+       {{3, 1}}},
+      {{"gen", "C12", "--nodes", "6", "--sources", "1,2", "--dests", "3,4"}, sw::Pattern::C12, 6,
+       {{1, 3}, {1, 4}, {2, 3}, {2, 4}}},
+      {{"gen", "C11", "--nodes", "6", "--sources", "0,5", "--dests", "2,3"}, sw::Pattern::C11, 6,
+       {{0, 2}, {0, 3}, {5, 2}, {5, 3}}},
+      {{"gen", "C10", "--nodes", "6", "--sources", "1,2,3", "--dests", "0"}, sw::Pattern::C10, 6,
+       {{1, 0}, {2, 0}, {3, 0}}},
+      {{"gen", "C8", "--nodes", "6", "--sources", "4", "--dests", "5,1,3"}, sw::Pattern::C8, 6,
+       {{4, 1}, {4, 3}, {4, 5}}},
+      {{"gen", "C5", "--nodes", "4", "--dests", "2"}, sw::Pattern::C5, 4, {{0, 2}, {1, 2}, {3, 2}}},
+  };
+  for (const Case& c : cases) {
+    const Result r = run(c.args);
+    ASSERT_EQ(r.code, sw::kExitOk) << joined(c.args) << "\n" << r.err;
+    expect_pattern(r.out, c.pattern, c.m, 1, joined(c.args));
+    const sw::McProgram program = sw::parse_program(r.out, "gen.mcp");
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> got;
+    for (const sw::NodeMessage& msg : sw::messages_of(program.steps.at(0), 0)) {
+      got.emplace_back(msg.source, msg.destination);
+    }
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, c.messages) << joined(c.args) << "\n" << r.out;
+  }
+}
+
+TEST_F(CliProgram, GenRandomWritesValidProgramsDeterministically) {
+  for (std::uint32_t m : {2u, 3u, 8u}) {
+    for (std::uint32_t seed = 1; seed <= 10; ++seed) {
+      const std::vector<std::string> args = {"gen",     "random",          "--nodes",
+                                             std::to_string(m), "--steps", "6",
+                                             "--len",   "5",               "--seed",
+                                             std::to_string(seed)};
+      const Result r = run(args);
+      ASSERT_EQ(r.code, sw::kExitOk) << joined(args) << "\n" << r.err;
+      EXPECT_EQ(run(args).out, r.out) << joined(args);
+      // The parser enforces the per-step rules: parsing is the validity check.
+      sw::McProgram program;
+      ASSERT_NO_THROW(program = sw::parse_program(r.out, "random.mcp")) << r.out;
+      EXPECT_EQ(program.nodes, m);
+      ASSERT_EQ(program.steps.size(), 6u) << r.out;
+      for (std::uint32_t k = 0; k < 6; ++k) {
+        const std::vector<sw::NodeMessage> msgs = sw::messages_of(program.steps[k], k);
+        EXPECT_FALSE(msgs.empty()) << joined(args) << " step " << k + 1;
+        for (const sw::NodeMessage& msg : msgs) {
+          EXPECT_GE(msg.words, 1u);
+          EXPECT_LE(msg.words, 5u) << joined(args);
+        }
+      }
+    }
+  }
+}
+
+TEST_F(CliProgram, GenOutWritesTheSameTextToTheFileAndNothingToStdout) {
+  const std::vector<std::string> args = {"gen", "C4", "--nodes", "5", "--len", "2", "--seed", "4"};
+  const Result to_stdout = run(args);
+  ASSERT_EQ(to_stdout.code, sw::kExitOk) << to_stdout.err;
+  ASSERT_FALSE(to_stdout.out.empty());
+  const std::string target = path("c4.mcp");
+  for (int round = 0; round < 2; ++round) {  // the second one replaces the file
+    std::vector<std::string> with_out = args;
+    with_out.push_back("--out");
+    with_out.push_back(target);
+    const Result r = run(with_out);
+    ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(slurp(target), to_stdout.out);
+    EXPECT_FALSE(fs::exists(target + ".partial"));
+  }
+  const sw::McProgram program = sw::read_program_file(target);
+  EXPECT_EQ(program.name, "c4");
+  EXPECT_EQ(program.nodes, 5u);
+}
+
+TEST_F(CliProgram, RunPassesTheWaveformAndReportsFailures) {
+  FakeRunner runner;
+  const std::string vcd = path("w.vcd");
+  const Result r = run({"run", fig2_, "--vcd", vcd, "--json"}, runner);
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  ASSERT_EQ(runner.program_requests.size(), 1u);
+  ASSERT_TRUE(runner.program_requests[0].at(0).vcd_path.has_value());
+  EXPECT_EQ(*runner.program_requests[0][0].vcd_path, vcd);
+  EXPECT_EQ(nlohmann::json::parse(r.out).value("vcd", std::string{}), vcd);
+
+  for (const bool json : {false, true}) {
+    std::vector<std::string> args = {"run", fig2_, "--arch", "bus"};
+    if (json) {
+      args.push_back("--json");
+    }
+    FakeRunner lost(FakeRunner::Outcome::PayloadLost);
+    const Result l = run(args, lost);
+    EXPECT_EQ(l.code, sw::kExitRunFailed) << json;
+    FakeRunner stuck(FakeRunner::Outcome::Deadlock);
+    const Result d = run(args, stuck);
+    EXPECT_EQ(d.code, sw::kExitRunFailed) << json;
+    if (json) {
+      const nlohmann::json jl = nlohmann::json::parse(l.out);
+      EXPECT_EQ(jl.value("payload_ok", true), false);
+      EXPECT_EQ(jl.value("messages_delivered", 0u), 12u);  // the fake loses one of 13
+      const nlohmann::json jd = nlohmann::json::parse(d.out);
+      EXPECT_EQ(jd.value("completed", true), false);
+      EXPECT_FALSE(jd["blocked"].empty());
+    } else {
+      EXPECT_TRUE(contains(l.out, "message 0 lost")) << l.out;
+      EXPECT_TRUE(contains(d.out, "DEADLOCK")) << d.out;
+    }
+  }
+  FakeRunner broken(FakeRunner::Outcome::Throws);
+  const Result b = run({"run", fig2_}, broken);
+  EXPECT_EQ(b.code, sw::kExitRunFailed);
+  EXPECT_EQ(b.out, "");
+  EXPECT_TRUE(contains(b.err, "fake runner exploded")) << b.err;
+}
+
+TEST_F(CliProgram, DemoPassesTheSystemOptionsToAllThreeConfigurations) {
+  FakeRunner runner;
+  const Result r = run({"demo", "--alpha", "10", "--beta", "3", "--tau", "2", "--gamma", "5",
+                        "--n", "8", "--out", "waves"},
+                       runner);
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  EXPECT_EQ(r.err, "");
+  ASSERT_EQ(runner.program_requests.size(), 1u);
+  const std::vector<sw::SystemRun>& runs = runner.program_requests[0];
+  ASSERT_EQ(runs.size(), 3u);
+  for (const sw::SystemRun& s : runs) {
+    const std::string name = sw::to_string(s.config.arch);
+    EXPECT_EQ(s.config.n, 8u) << name;
+    EXPECT_EQ(s.config.timing.alpha, 10u) << name;
+    EXPECT_EQ(s.config.timing.beta, 3u) << name;
+    EXPECT_EQ(s.config.timing.tau, 2u) << name;
+    EXPECT_EQ(s.config.timing.gamma, 5u) << name;
+    EXPECT_EQ(s.program.messages.size(), 13u) << name;
+    ASSERT_TRUE(s.vcd_path.has_value());
+    EXPECT_EQ(*s.vcd_path, "waves/" + name + ".vcd");
+  }
+  // The table names the three configurations and the paper's omp Step 2, with node i on
+  // processor floor(i n / m) = 2i of the 8 (section 5 clustering, m < n here).
+  for (const char* word : {"omp", "crossbar", "bus",
+                           "Step 2: C2_send((P2 -> M2,4), (P6 -> M6,0)), "
+                           "C2_recv((M2,4 -> P4), (M6,0 -> P0))"}) {
+    EXPECT_TRUE(contains(r.out, word)) << word << "\n" << r.out;
+  }
+}
+
+TEST_F(CliProgram, HelpOfTheProgramCommandsListsTheirOptions) {
+  const Result top = run({"--help"});
+  for (const char* command : {"map", "run", "gen", "demo"}) {
+    EXPECT_TRUE(contains(top.out, std::string("  ") + command + " ")) << command;
+  }
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"map", {"--arch", "--n", "--json"}},
+      {"run", {"--arch", "--n", "--alpha", "--beta", "--tau", "--gamma", "--sync-cycles",
+               "--buffer-words", "--module-words", "--local-words", "--vcd", "--json"}},
+      {"gen", {"--nodes", "--sources", "--dests", "--len", "--steps", "--seed", "--out"}},
+      {"demo", {"--out", "--alpha", "--json"}},
+  };
+  for (const auto& [command, options] : cases) {
+    FakeRunner runner;
+    const Result r = run({command, "--help"}, runner);
+    EXPECT_EQ(r.code, sw::kExitOk) << command;
+    EXPECT_EQ(r.err, "") << command;
+    EXPECT_TRUE(runner.program_requests.empty()) << command;
+    for (const std::string& option : options) {
+      EXPECT_TRUE(contains(r.out, option)) << command << " " << option;
+    }
+  }
 }
 
 }  // namespace
