@@ -1,0 +1,57 @@
+// Synthetic traffic for the multicomputer networks: which node each message goes to. The three
+// permutations of seed 003 section 6.1 (matrix transpose, bit-reverse, reverse-flip), any LCC
+// y = Ax + b (seed 003 Definition 1), and uniform random traffic, the usual baseline of network
+// simulation. Deterministic for a seed on every standard library (no std::*_distribution).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+
+#include "sw/topology/topology.hpp"
+#include "sw/traffic/lcc.hpp"
+
+namespace orthosim::sw {
+
+/// Synthetic traffic destinations (seed 003 section 6; usual network-simulation patterns).
+enum class PatternKind : std::uint8_t { Uniform, Transpose, BitReverse, ReverseFlip, Lcc };
+
+/// "uniform", "transpose", "bitrev", "reverse-flip", "lcc" (the names parse_traffic_pattern reads).
+[[nodiscard]] std::string to_string(PatternKind kind);
+
+/// A traffic pattern fitted to one topology by parse_traffic_pattern.
+struct TrafficPattern {
+  PatternKind kind = PatternKind::Uniform;
+  /// The LCC on the node numbers that gives the destination, set exactly when destination() uses
+  /// it: for lcc, bitrev and reverse-flip, and for transpose on a hypercube. Empty for uniform
+  /// and for transpose on a mesh or torus, which swaps coordinates instead (on a 2^m x 2^m grid
+  /// that is the same map as Lcc::transpose(2m)).
+  std::optional<Lcc> lcc;
+};
+
+/// Parses "uniform" | "transpose" | "bitrev" | "reverse-flip" | "lcc:A,b" (A,b as Lcc::parse
+/// reads them) for `topology`. Throws InputError at "--pattern" for anything else, and when the
+/// pattern does not fit the topology: the bit patterns and lcc need a power-of-two node count
+/// 2^d (and A is d x d); transpose needs a mesh or torus with exactly 2 equal radices
+/// ((x, y) -> (y, x)) or a hypercube with even d (the LCC swapping the low and high halves of
+/// the address bits).
+[[nodiscard]] TrafficPattern parse_traffic_pattern(const std::string& text,
+                                                   const Topology& topology);
+
+/// The destination of a message from node `src`. Uniform draws from `rng` uniformly among the
+/// other nodes (never src); the permutation and LCC patterns ignore `rng` and may return src
+/// itself (a node mapped to itself sends nothing). Throws std::out_of_range for src >= nodes and
+/// std::invalid_argument when the pattern was not made for a topology of this shape.
+[[nodiscard]] std::uint32_t destination(const TrafficPattern& p, const Topology& t,
+                                        std::uint32_t src, std::mt19937_64& rng);
+
+/// The text parse_traffic_pattern reads: "uniform", "transpose", ..., "lcc:A,b".
+[[nodiscard]] std::string to_string(const TrafficPattern& p);
+
+/// A number uniform in [0, n), n >= 1, by rejection from the 64-bit generator: draws below
+/// 2^64 mod n are rejected so that every residue is equally likely. Portable (the sequence of
+/// std::mt19937_64 is fixed by the standard; std::uniform_int_distribution's use of it is not).
+[[nodiscard]] std::uint64_t uniform_below(std::mt19937_64& rng, std::uint64_t n);
+
+}  // namespace orthosim::sw

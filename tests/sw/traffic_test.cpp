@@ -1,0 +1,397 @@
+// Linear-complement communications and seed 003 Theorem 1, and the synthetic traffic patterns.
+// Oracles: the paper's own matrices and numbers (Examples 1 and 3, sections 2.3 and 6.1), a brute
+// force count of e-cube paths per channel, bit manipulation written out here, and span
+// enumeration for GF(2) ranks. Never the library's own output.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sw/core/diagnostic.hpp"
+#include "sw/topology/topology.hpp"
+#include "sw/traffic/lcc.hpp"
+#include "sw/traffic/traffic_pattern.hpp"
+
+namespace orthosim {
+namespace {
+
+using sw::Lcc;
+using sw::PatternKind;
+using sw::Port;
+using sw::Topology;
+using sw::TrafficPattern;
+
+std::uint32_t reverse_bits(std::uint32_t x, std::uint32_t d) {
+  std::uint32_t y = 0;
+  for (std::uint32_t i = 0; i < d; ++i) {
+    if ((x >> i) & 1U) {
+      y |= 1U << (d - 1 - i);
+    }
+  }
+  return y;
+}
+
+/// y = Ax + b entry by entry: y_i = sum_j a_{i,j} x_j + b_i (mod 2).
+std::uint32_t matrix_times(const Lcc& l, std::uint32_t x) {
+  std::uint32_t y = 0;
+  for (std::uint32_t i = 0; i < l.d; ++i) {
+    std::uint32_t sum = static_cast<std::uint32_t>((l.b >> i) & 1U);
+    for (std::uint32_t j = 0; j < l.d; ++j) {
+      sum += static_cast<std::uint32_t>((l.rows[i] >> j) & 1U) * ((x >> j) & 1U);
+    }
+    y |= (sum % 2) << i;
+  }
+  return y;
+}
+
+/// Brute force for Theorem 1: route every message x -> Ax+b (x != y) by e-cube on the d-cube and
+/// count the messages on each directed channel; the largest count per dimension.
+std::vector<std::uint64_t> brute_contention(const Lcc& l) {
+  const Topology cube = Topology::hypercube(l.d);
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> load;  // (node, dim) -> paths
+  for (std::uint32_t x = 0; x < cube.nodes(); ++x) {
+    const std::uint32_t y = matrix_times(l, x);
+    for (const auto& [node, port] : cube.route(x, y)) {
+      ++load[{node, port.dim}];
+    }
+  }
+  std::vector<std::uint64_t> per_dim(l.d, 0);
+  for (const auto& [channel, count] : load) {
+    per_dim[channel.second] = std::max(per_dim[channel.second], count);
+  }
+  return per_dim;
+}
+
+/// Rank over GF(2) as log2 of the size of the row span, enumerated (rows 0..r-1, columns 0..c-1).
+std::uint32_t span_rank(const std::vector<std::uint64_t>& rows, std::uint32_t r, std::uint32_t c) {
+  const std::uint64_t mask = (std::uint64_t{1} << c) - 1;
+  std::set<std::uint64_t> span;
+  for (std::uint32_t pick = 0; pick < (1U << r); ++pick) {
+    std::uint64_t v = 0;
+    for (std::uint32_t i = 0; i < r; ++i) {
+      if ((pick >> i) & 1U) {
+        v ^= rows[i] & mask;
+      }
+    }
+    span.insert(v);
+  }
+  std::uint32_t rank = 0;
+  while ((std::size_t{1} << rank) < span.size()) {
+    ++rank;
+  }
+  return rank;
+}
+
+template <typename F>
+void expect_pattern_error(F f, const std::string& text) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected one at --pattern about '" << text << "'";
+  } catch (const sw::InputError& e) {
+    EXPECT_EQ(e.where().file, "--pattern") << e.what();
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+}
+
+TEST(Lcc, MatricesOfThePaper) {
+  // Example 3's matrix-transpose and Example 1's bit-reverse on 8 bits, row i = a_{i,0..7}.
+  EXPECT_EQ(Lcc::transpose(8),
+            Lcc::parse("00001000/00000100/00000010/00000001/10000000/01000000/00100000/00010000,"
+                       "00000000",
+                       8));
+  EXPECT_EQ(Lcc::bit_reverse(8),
+            Lcc::parse("00000001/00000010/00000100/00001000/00010000/00100000/01000000/10000000,"
+                       "00000000",
+                       8));
+  EXPECT_EQ(Lcc::reverse_flip(8).b, 0xFFU);
+  EXPECT_EQ(Lcc::bit_reverse(3).to_string(), "001/010/100,000");
+  EXPECT_THROW((void)Lcc::transpose(7), std::invalid_argument);
+  EXPECT_THROW((void)Lcc::bit_reverse(0), std::invalid_argument);
+}
+
+TEST(Lcc, ApplyFollowsTheDefinition) {
+  for (std::uint32_t d = 1; d <= 10; ++d) {
+    const std::uint32_t mask = (1U << d) - 1;
+    const Lcc rev = Lcc::bit_reverse(d);
+    const Lcc flip = Lcc::reverse_flip(d);
+    for (std::uint32_t x = 0; x <= mask; ++x) {
+      EXPECT_EQ(rev.apply(x), reverse_bits(x, d));
+      EXPECT_EQ(flip.apply(x), reverse_bits(x, d) ^ mask);
+      EXPECT_EQ(Lcc::identity(d).apply(x), x);
+      if (d % 2 == 0) {
+        const std::uint32_t h = d / 2;
+        const std::uint32_t swapped = (x >> h) | ((x & ((1U << h) - 1)) << h);
+        EXPECT_EQ(Lcc::transpose(d).apply(x), swapped);
+      }
+    }
+  }
+  // Section 6.1: transpose sends (x0..x7) to (x4 x5 x6 x7 x0 x1 x2 x3): node 1 -> node 16.
+  EXPECT_EQ(Lcc::transpose(8).apply(1), 16U);
+  std::mt19937_64 rng(7);
+  for (int n = 0; n < 50; ++n) {
+    const Lcc l = Lcc::random(9, rng);
+    for (std::uint32_t x = 0; x < 512; ++x) {
+      ASSERT_EQ(l.apply(x), matrix_times(l, x));
+    }
+  }
+}
+
+TEST(Lcc, Gf2RankMatchesSpanSize) {
+  std::mt19937_64 rng(11);
+  for (int n = 0; n < 60; ++n) {
+    const std::uint32_t d = 1 + static_cast<std::uint32_t>(n % 8);
+    Lcc l = Lcc::random(d, rng);
+    if (n % 3 == 0) {
+      for (std::uint64_t& row : l.rows) {
+        row &= rng() & rng();  // sparse rows: low ranks and zero rows
+      }
+    }
+    for (std::uint32_t r = 0; r <= d; ++r) {
+      for (std::uint32_t c = 0; c <= d; ++c) {
+        ASSERT_EQ(sw::gf2_rank(l.rows, r, c), span_rank(l.rows, r, c)) << l.to_string();
+      }
+    }
+  }
+  EXPECT_EQ(Lcc::bit_reverse(8).rank(), 8U);
+  EXPECT_EQ(Lcc::parse("110/110/001,000", 3).rank(), 2U);  // a gather (LCG, Definition 3)
+}
+
+TEST(Theorem1, MatrixTransposeExample3) {
+  const std::vector<std::uint64_t> expect = {1, 2, 4, 8, 8, 4, 2, 1};
+  EXPECT_EQ(sw::contention_per_dimension(Lcc::transpose(8)), expect);
+  EXPECT_EQ(brute_contention(Lcc::transpose(8)), expect);
+  EXPECT_EQ(sw::contention_degree(Lcc::transpose(8)), 8U);
+}
+
+TEST(Theorem1, BitReverseAndReverseFlipHaveDegree8) {
+  // Section 6.1: e-cube throughput stays below 1/8 because the degree of contention is 8.
+  EXPECT_EQ(sw::contention_degree(Lcc::bit_reverse(8)), 8U);
+  EXPECT_EQ(sw::contention_degree(Lcc::reverse_flip(8)), 8U);
+  EXPECT_EQ(brute_contention(Lcc::bit_reverse(8)), sw::contention_per_dimension(Lcc::bit_reverse(8)));
+  // Section 2.3: 8 bit-reverse paths contend for the channel ((00010000)^t, (00000000)^t), i.e.
+  // from node 8 (x3 = 1) to node 0 at dimension 3.
+  const Topology cube = Topology::hypercube(8);
+  std::uint32_t through = 0;
+  for (std::uint32_t x = 0; x < 256; ++x) {
+    for (const auto& hop : cube.route(x, reverse_bits(x, 8))) {
+      through += hop.first == 8 && hop.second == Port{3, true} ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(through, 8U);
+}
+
+TEST(Theorem1, DimensionNeverCrossedHasNoContention) {
+  EXPECT_EQ(sw::contention_per_dimension(Lcc::identity(5)), std::vector<std::uint64_t>(5, 0));
+  // Row 1 = e_1 and b_1 = 0 keep bit 1; flipping b_1 makes every message cross dimension 1.
+  Lcc l = Lcc::parse("0010/0100/1000/0001,0000", 4);
+  EXPECT_EQ(sw::contention_per_dimension(l)[1], 0U);
+  l.b = 0b0010;
+  EXPECT_EQ(sw::contention_per_dimension(l)[1], 2U);  // 2^(1 - rank(A_{L2,L1})) = 2^(1-0)
+  EXPECT_EQ(brute_contention(l), sw::contention_per_dimension(l));
+}
+
+TEST(Theorem1, AgreesWithBruteForceOnRandomLccs) {
+  std::mt19937_64 rng(2024);
+  for (std::uint32_t d = 3; d <= 8; ++d) {
+    std::vector<Lcc> cases = {Lcc::identity(d), Lcc::bit_reverse(d), Lcc::reverse_flip(d)};
+    if (d % 2 == 0) {
+      cases.push_back(Lcc::transpose(d));
+    }
+    Lcc zero = Lcc::identity(d);  // everyone sends to b: an all-to-one gather
+    std::fill(zero.rows.begin(), zero.rows.end(), 0);
+    zero.b = 1;
+    cases.push_back(zero);
+    for (int n = 0; n < 40; ++n) {
+      Lcc l = Lcc::random(d, rng);
+      if (n % 2 == 1) {
+        for (std::uint64_t& row : l.rows) {
+          row &= rng();  // lower ranks: gathers as well as permutations
+        }
+      }
+      cases.push_back(l);
+    }
+    for (const Lcc& l : cases) {
+      SCOPED_TRACE(l.to_string());
+      const std::vector<std::uint64_t> brute = brute_contention(l);
+      EXPECT_EQ(sw::contention_per_dimension(l), brute);
+      EXPECT_EQ(sw::contention_degree(l), *std::max_element(brute.begin(), brute.end()));
+    }
+  }
+}
+
+TEST(Lcc, TextRoundTripAndErrors) {
+  std::mt19937_64 rng(5);
+  for (std::uint32_t d = 1; d <= 16; ++d) {
+    const Lcc l = Lcc::random(d, rng);
+    EXPECT_EQ(Lcc::parse(l.to_string(), d), l);
+  }
+  const Lcc l = Lcc::parse("011/101/110,100", 3);
+  EXPECT_EQ(l.rows, (std::vector<std::uint64_t>{0b110, 0b101, 0b011}));
+  EXPECT_EQ(l.b, 1U);
+  expect_pattern_error([] { (void)Lcc::parse("001/010/100", 3); }, "'001/010/100'");
+  expect_pattern_error([] { (void)Lcc::parse("001/010/100,000,1", 3); }, "e.g. 100/010/001,000");
+  expect_pattern_error([] { (void)Lcc::parse("001/010,000", 3); }, "3 rows");
+  expect_pattern_error([] { (void)Lcc::parse("001/012/100,000", 3); }, "row 1 of A");
+  expect_pattern_error([] { (void)Lcc::parse("001/0100/100,000", 3); }, "'0100'");
+  expect_pattern_error([] { (void)Lcc::parse("001/010/100,00", 3); }, "b as 3 bits");
+}
+
+TEST(TrafficPattern, TransposeOnMeshSwapsCoordinates) {
+  std::mt19937_64 rng(1);
+  const Topology m = Topology::mesh({4, 4});
+  const TrafficPattern p = sw::parse_traffic_pattern("transpose", m);
+  EXPECT_EQ(p.kind, PatternKind::Transpose);
+  for (std::uint32_t y = 0; y < 4; ++y) {
+    for (std::uint32_t x = 0; x < 4; ++x) {
+      EXPECT_EQ(sw::destination(p, m, x + 4 * y, rng), y + 4 * x);
+    }
+  }
+  // Not only powers of two: a 3x3 torus.
+  const Topology t = Topology::torus({3, 3});
+  const TrafficPattern q = sw::parse_traffic_pattern("transpose", t);
+  EXPECT_EQ(sw::destination(q, t, 1, rng), 3U);
+  EXPECT_EQ(sw::destination(q, t, 4, rng), 4U);  // the diagonal sends to itself
+}
+
+TEST(TrafficPattern, TransposeOnHypercubeSwapsBitHalves) {
+  std::mt19937_64 rng(1);
+  const Topology h = Topology::hypercube(6);
+  const TrafficPattern p = sw::parse_traffic_pattern("transpose", h);
+  ASSERT_TRUE(p.lcc.has_value());
+  for (std::uint32_t x = 0; x < 64; ++x) {
+    EXPECT_EQ(sw::destination(p, h, x, rng), (x >> 3) | ((x & 7U) << 3));
+  }
+}
+
+TEST(TrafficPattern, BitReverseOn16Nodes) {
+  std::mt19937_64 rng(1);
+  // Written out: 4-bit reversal of 0..15.
+  const std::vector<std::uint32_t> expect = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
+  for (const Topology& t :
+       {Topology::hypercube(4), Topology::mesh({4, 4}), Topology::torus({2, 8})}) {
+    SCOPED_TRACE(t.to_string());
+    const TrafficPattern p = sw::parse_traffic_pattern("bitrev", t);
+    EXPECT_EQ(p.kind, PatternKind::BitReverse);
+    const TrafficPattern f = sw::parse_traffic_pattern("reverse-flip", t);
+    for (std::uint32_t x = 0; x < 16; ++x) {
+      EXPECT_EQ(sw::destination(p, t, x, rng), expect[x]);
+      EXPECT_EQ(sw::destination(f, t, x, rng), 15U - expect[x]);
+    }
+  }
+}
+
+TEST(TrafficPattern, LccPattern) {
+  std::mt19937_64 rng(1);
+  const Topology h = Topology::hypercube(3);
+  const TrafficPattern p = sw::parse_traffic_pattern("lcc:011/101/110,100", h);
+  EXPECT_EQ(p.kind, PatternKind::Lcc);
+  // y0 = x1 + x2 + 1, y1 = x0 + x2, y2 = x0 + x1, by hand for x = 0b011 (x0 = x1 = 1, x2 = 0).
+  EXPECT_EQ(sw::destination(p, h, 0b011, rng), 0b010U);
+  EXPECT_EQ(sw::destination(p, h, 0, rng), 1U);
+  EXPECT_EQ(sw::to_string(p), "lcc:011/101/110,100");
+  // The same pattern on an 8-node ring.
+  const Topology r = Topology::torus({8});
+  EXPECT_EQ(sw::destination(sw::parse_traffic_pattern("lcc:011/101/110,100", r), r, 3, rng), 2U);
+  // A pattern made for another shape is refused.
+  EXPECT_THROW((void)sw::destination(p, Topology::hypercube(4), 0, rng), std::invalid_argument);
+  EXPECT_THROW((void)sw::destination(p, h, 8, rng), std::out_of_range);
+}
+
+TEST(TrafficPattern, UniformNeverSelfAndCoversAllOthers) {
+  for (const Topology& t : {Topology::mesh({3, 3}), Topology::hypercube(4), Topology::torus({2})}) {
+    SCOPED_TRACE(t.to_string());
+    const TrafficPattern p = sw::parse_traffic_pattern("uniform", t);
+    std::mt19937_64 rng(99);
+    const std::uint32_t draws = 400 * (t.nodes() - 1);
+    for (std::uint32_t src = 0; src < t.nodes(); ++src) {
+      std::vector<std::uint32_t> count(t.nodes(), 0);
+      for (std::uint32_t n = 0; n < draws; ++n) {
+        const std::uint32_t dst = sw::destination(p, t, src, rng);
+        ASSERT_LT(dst, t.nodes());
+        ++count[dst];
+      }
+      EXPECT_EQ(count[src], 0U);
+      for (std::uint32_t dst = 0; dst < t.nodes(); ++dst) {
+        if (dst != src) {
+          // Expected 400 each; a fixed seed, and 5 standard deviations would be about +-100.
+          EXPECT_GT(count[dst], 280U) << src << " -> " << dst;
+          EXPECT_LT(count[dst], 520U) << src << " -> " << dst;
+        }
+      }
+    }
+  }
+  // Same seed, same sequence.
+  const Topology t = Topology::hypercube(5);
+  const TrafficPattern p = sw::parse_traffic_pattern("uniform", t);
+  std::mt19937_64 a(3);
+  std::mt19937_64 b(3);
+  for (int n = 0; n < 100; ++n) {
+    EXPECT_EQ(sw::destination(p, t, 7, a), sw::destination(p, t, 7, b));
+  }
+}
+
+TEST(TrafficPattern, UniformBelowRejectsTheShortTail) {
+  std::mt19937_64 rng(4);
+  for (int n = 0; n < 100; ++n) {
+    EXPECT_EQ(sw::uniform_below(rng, 1), 0U);
+  }
+  // n = 3 * 2^62: a plain x % n would map the top quarter of the draws onto [0, 2^62) and give
+  // those values probability 1/2; uniform gives them 1/3. The rejection drops x < 2^64 mod n.
+  const std::uint64_t n = std::uint64_t{3} << 62;
+  std::uint32_t low = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::uint64_t v = sw::uniform_below(rng, n);
+    ASSERT_LT(v, n);
+    low += v < (std::uint64_t{1} << 62) ? 1 : 0;
+  }
+  EXPECT_GT(low, 870U);  // 1000 expected, standard deviation about 26
+  EXPECT_LT(low, 1130U);
+  EXPECT_THROW((void)sw::uniform_below(rng, 0), std::invalid_argument);
+}
+
+TEST(TrafficPattern, UnfitTopologiesAreErrors) {
+  expect_pattern_error([] { (void)sw::parse_traffic_pattern("bitrev", Topology::mesh({3, 3})); },
+                       "power-of-two number of nodes, found 9 nodes on the mesh 3x3");
+  expect_pattern_error(
+      [] { (void)sw::parse_traffic_pattern("reverse-flip", Topology::torus({6})); }, "ring 6");
+  expect_pattern_error(
+      [] { (void)sw::parse_traffic_pattern("lcc:01/10,00", Topology::torus({3, 4})); },
+      "power-of-two");
+  expect_pattern_error(
+      [] { (void)sw::parse_traffic_pattern("lcc:01/10,00", Topology::hypercube(3)); }, "3 rows");
+  expect_pattern_error([] { (void)sw::parse_traffic_pattern("transpose", Topology::mesh({4, 2})); },
+                       "mesh 4x2");
+  expect_pattern_error([] { (void)sw::parse_traffic_pattern("transpose", Topology::mesh({4})); },
+                       "line 4");
+  expect_pattern_error(
+      [] { (void)sw::parse_traffic_pattern("transpose", Topology::torus({2, 2, 2})); },
+      "torus 2x2x2");
+  expect_pattern_error(
+      [] { (void)sw::parse_traffic_pattern("transpose", Topology::hypercube(5)); }, "even");
+  expect_pattern_error([] { (void)sw::parse_traffic_pattern("tornado", Topology::hypercube(4)); },
+                       "found 'tornado'");
+  expect_pattern_error([] { (void)sw::parse_traffic_pattern("lcc", Topology::hypercube(4)); },
+                       "lcc:A,b");
+}
+
+TEST(TrafficPattern, ToStringRoundTrip) {
+  const Topology h = Topology::hypercube(4);
+  for (const std::string text :
+       {"uniform", "transpose", "bitrev", "reverse-flip", "lcc:1100/0110/0011/1001,1010"}) {
+    const TrafficPattern p = sw::parse_traffic_pattern(text, h);
+    EXPECT_EQ(sw::to_string(p), text);
+    const TrafficPattern again = sw::parse_traffic_pattern(sw::to_string(p), h);
+    EXPECT_EQ(again.kind, p.kind);
+    EXPECT_EQ(again.lcc, p.lcc);
+  }
+}
+
+}  // namespace
+}  // namespace orthosim
