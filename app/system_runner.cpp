@@ -83,7 +83,7 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
     if (!folder.empty()) {
       std::filesystem::create_directories(folder, ec);
     }
-    vcds[*run.vcd_path] = open_vcd("--vcd", *run.vcd_path, run.config.clock_period_ns);
+    vcds[*run.vcd_path] = open_vcd(run.vcd_option, *run.vcd_path, run.config.clock_period_ns);
   }
   traces::Recorder silent;
   std::vector<std::unique_ptr<sc::Multiprocessor>> systems;

@@ -64,9 +64,7 @@ SystemConfig fitted_config(const po::variables_map& vm, const MappedProgram& map
 
 po::options_description map_options() {
   po::options_description o("orthosim map");
-  o.add_options()("n", po::value<std::string>(),
-                  "processors (default: one per node; fewer cluster the nodes)");
-  o.add(arch_option()).add(common_options());
+  o.add(arch_option()).add(system_options()).add(common_options());
   return o;
 }
 
@@ -127,8 +125,8 @@ po::options_description gen_options() {
       ("len", po::value<std::string>(), "words per message (default 1; random: the maximum, default 8)")
       ("steps", po::value<std::string>(), "random: number of steps (required)")
       ("seed", po::value<std::string>(), "seed of the choices (default 1)")
-      ("out", po::value<std::string>(), "write the program to this file (default: standard output)");
-  o.add(common_options());
+      ("out", po::value<std::string>(), "write the program to this file (default: standard output)")
+      ("help,h", "show this help");
   return o;
 }
 
@@ -175,8 +173,15 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
       vm.count("seed") ? parse_count("--seed", vm["seed"].as<std::string>(), 0,
                                      std::numeric_limits<std::uint64_t>::max() / 10)
                        : 1;
+  const auto reject = [&](const std::string& option, const std::string& why) {
+    if (vm.count(option)) {
+      throw InputError({"--" + option}, why);
+    }
+  };
   McProgram program;
   if (what == "random") {
+    reject("sources", "a random program chooses its own sources (drop --sources)");
+    reject("dests", "a random program chooses its own destinations (drop --dests)");
     const auto steps = static_cast<std::uint32_t>(required(vm, "steps", 1, 1'000'000));
     const auto len = static_cast<std::uint32_t>(
         vm.count("len") ? parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords)
@@ -189,6 +194,7 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
                        "C1..C12, a Table 1 name (one-to-one, permutation, ...) or random",
                        "'" + what + "'");
     }
+    reject("steps", "a pattern program has one step (--steps goes with random)");
     PatternGenOptions o;
     o.nodes = nodes;
     o.sources = node_list(vm, "sources");
@@ -241,7 +247,8 @@ int run_demo(const po::variables_map& vm, Context& ctx) {
     SystemConfig c = base;
     c.arch = arch;
     c = fitted_config(vm, mapped.back(), c);
-    systems.push_back({c, mapped.back().machine, out_dir + "/" + to_string(arch) + ".vcd"});
+    systems.push_back(
+        {c, mapped.back().machine, out_dir + "/" + to_string(arch) + ".vcd", "--out"});
   }
   const std::vector<RunSummary> summaries = ctx.runner.run_programs(systems);
   std::vector<ProgramRun> runs;

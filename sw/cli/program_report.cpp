@@ -151,6 +151,7 @@ nlohmann::json run_json(const ProgramRun& r) {
   const MemoryOrganization org(r.mapped.arch, r.mapped.processors);
   nlohmann::json j = config_json(r.config);
   j["command"] = "run";
+  j["impl"] = "model";
   j["program"] = r.mapped.name;
   j["nodes"] = r.mapped.nodes;
   j["completed"] = r.summary.completed;
@@ -174,6 +175,11 @@ nlohmann::json run_json(const ProgramRun& r) {
     steps.push_back(s);
   }
   j["steps"] = steps;
+  nlohmann::json stats = nlohmann::json::object();
+  for (const traces::StatEntry& e : r.summary.stats) {
+    stats[e.name] = e.value;
+  }
+  j["stats"] = stats;
   j["vcd"] = r.vcd_path ? nlohmann::json(*r.vcd_path) : nlohmann::json();
   return j;
 }

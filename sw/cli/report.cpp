@@ -40,7 +40,8 @@ nlohmann::json config_json(const SystemConfig& c) {
           {"sync_cycles", c.sync.activate},
           {"barrier_cycles", c.sync.barrier},
           {"buffer_words", c.buffer_words},
-          {"module_words", c.module_words}};
+          {"module_words", c.module_words},
+          {"local_words", c.local_words}};
 }
 
 namespace {

@@ -51,6 +51,7 @@ struct SystemRun {
   SystemConfig config;
   MachineProgram program;
   std::optional<std::string> vcd_path;
+  std::string vcd_option = "--vcd";  ///< the option an unwritable path is reported against
 };
 
 class Runner {

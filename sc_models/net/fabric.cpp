@@ -1,0 +1,588 @@
+// The network fabric, one cycle at a time (see the header for the timing).
+#include "sc_models/net/fabric.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <tuple>
+
+#include "sw/core/diagnostic.hpp"
+
+namespace orthosim::sc::net {
+
+namespace {
+constexpr std::uint8_t kUnknown = 0, kInProgress = 1, kYes = 2, kNo = 3;
+}
+
+Fabric::Fabric(const sw::NetworkConfig& config, FabricClient& client)
+    : config_(config),
+      client_(client),
+      topology_(config_.topology),
+      routers_(topology_.nodes()),
+      ports_(static_cast<std::uint32_t>(topology_.ports().size())),
+      vcs_(config_.router.vcs),
+      injection_(config_.ni.ports == sw::NodePorts::One ? 1 : ports_),
+      ejection_(config_.ni.ports == sw::NodePorts::One ? 1 : ports_),
+      depth_(config_.router.buffer_flits),
+      buffers_per_router_(ports_ * vcs_ + injection_),
+      out_vcs_per_router_(ports_ * vcs_ + ejection_),
+      port_list_(topology_.ports()) {
+  config_.validate();
+  neighbor_.assign(std::size_t{routers_} * ports_, -1);
+  for (std::uint32_t r = 0; r < routers_; ++r) {
+    for (std::uint32_t q = 0; q < ports_; ++q) {
+      if (const auto n = topology_.neighbor(r, port_list_[q])) {
+        neighbor_[std::size_t{r} * ports_ + q] = *n;
+      }
+    }
+  }
+  const std::size_t buffers = std::size_t{routers_} * buffers_per_router_;
+  buffers_.resize(buffers);
+  flits_.resize(buffers * depth_);
+  owner_.assign(std::size_t{routers_} * out_vcs_per_router_, -1);
+  contention_.assign(std::size_t{routers_} * ports_, 0);
+  channel_peak_.assign(std::size_t{routers_} * (ports_ + injection_), 0);
+  injectors_.resize(std::size_t{routers_} * injection_);
+  in_injecting_list_.assign(injectors_.size(), 0);
+  flits_per_router_.assign(routers_, 0);
+  is_active_.assign(routers_, 0);
+  mover_of_.assign(buffers, -1);
+  mover_stamp_.assign(buffers, 0);
+  room_state_.assign(buffers, kUnknown);
+  room_stamp_.assign(buffers, 0);
+  port_used_stamp_.assign(std::size_t{routers_} * (ports_ + ejection_), 0);
+  input_used_stamp_.assign(std::size_t{routers_} * (ports_ + injection_), 0);
+}
+
+// ---- layout -------------------------------------------------------------------------------
+
+std::uint32_t Fabric::input_port_of(std::uint32_t b) const {
+  const std::uint32_t local = b % buffers_per_router_;
+  return local < ports_ * vcs_ ? local / vcs_ : ports_ + (local - ports_ * vcs_);
+}
+
+std::uint32_t Fabric::vc_of(std::uint32_t b) const {
+  const std::uint32_t local = b % buffers_per_router_;
+  return local < ports_ * vcs_ ? local % vcs_ : 0;
+}
+
+std::uint32_t Fabric::out_port_of(std::uint32_t out_vc) const {
+  return out_vc < ports_ * vcs_ ? out_vc / vcs_ : ports_ + (out_vc - ports_ * vcs_);
+}
+
+std::int64_t Fabric::target_of(std::uint32_t router, std::uint32_t out_vc) const {
+  if (is_ejection(out_vc)) {
+    return -1;
+  }
+  const std::uint32_t q = out_vc / vcs_;
+  const std::int64_t next = neighbor_[std::size_t{router} * ports_ + q];
+  return buffer_id(static_cast<std::uint32_t>(next), q * vcs_ + out_vc % vcs_);
+}
+
+Fabric::Flit& Fabric::flit_at(std::uint32_t b, std::uint32_t position) {
+  return flits_[std::size_t{b} * depth_ + (buffers_[b].head + position) % depth_];
+}
+
+const Fabric::Flit& Fabric::flit_at(std::uint32_t b, std::uint32_t position) const {
+  return flits_[std::size_t{b} * depth_ + (buffers_[b].head + position) % depth_];
+}
+
+std::string Fabric::channel_name(std::uint32_t router, std::uint32_t out_vc) const {
+  const std::string node = "n" + std::to_string(router);
+  if (is_ejection(out_vc)) {
+    return node + ".eject" + std::to_string(out_vc - ports_ * vcs_);
+  }
+  return node + "." + topology_.port_name(port_list_[out_vc / vcs_]) + ".vc" +
+         std::to_string(out_vc % vcs_);
+}
+
+// ---- messages in --------------------------------------------------------------------------
+
+void Fabric::submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
+                    std::uint32_t words, std::uint64_t now) {
+  if (src == dst || src >= routers_ || dst >= routers_) {
+    throw std::logic_error("fabric: a message needs two distinct nodes of the network");
+  }
+  (void)now;
+  const std::uint64_t packets = config_.message_packets(words);
+  const std::uint32_t per_packet =
+      config_.ni.packet_flits == 0 ? words : config_.ni.packet_flits - 1;
+  const std::uint32_t j =
+      injection_ == 1 ? 0 : topology_.port_index(*topology_.next_port(src, dst));
+  const std::uint32_t injector = src * injection_ + j;
+  Injector& inj = injectors_[injector];
+  if (inj.packets.empty()) {
+    ++injecting_;
+  }
+  if (!in_injecting_list_[injector]) {
+    in_injecting_list_[injector] = 1;
+    injecting_list_.push_back(injector);
+  }
+  std::uint32_t word = 0;
+  for (std::uint64_t k = 0; k < packets; ++k) {
+    const std::uint32_t payload = std::min(per_packet, words - word);
+    Packet p{message, src, dst, payload + 1, word, k == 0, k + 1 == packets, j};
+    if (config_.router.switching == sw::Switching::StoreAndForward && p.flits > depth_) {
+      throw sw::ConfigError("store-and-forward needs buffers that hold a whole packet: " +
+                            std::to_string(p.flits) + " flits, buffers hold " +
+                            std::to_string(depth_) + " (--buffers)");
+    }
+    word += payload;
+    std::uint32_t id = 0;
+    if (!free_packets_.empty()) {
+      id = free_packets_.back();
+      free_packets_.pop_back();
+      packets_[id] = p;
+    } else {
+      id = static_cast<std::uint32_t>(packets_.size());
+      packets_.push_back(p);
+    }
+    inj.packets.push_back(id);
+    ++queued_packets_;
+  }
+  if (packets > 1) {
+    packets_left_[message] = static_cast<std::uint32_t>(packets);
+  }
+}
+
+// ---- one cycle ----------------------------------------------------------------------------
+
+void Fabric::step(std::uint64_t c) {
+  allocate_virtual_channels(c);
+  allocate_switches(c);
+  commit(c);
+}
+
+bool Fabric::header_ready(std::uint32_t b, std::uint64_t c) const {
+  const Flit& head = flit_at(b, 0);
+  const Packet& p = packets_[head.packet];
+  if (config_.router.switching == sw::Switching::Wormhole) {
+    return c >= head.pushed + config_.router.delay;
+  }
+  // Store-and-forward: the whole packet must be in this buffer first.
+  return buffers_[b].count >= p.flits &&
+         c >= flit_at(b, p.flits - 1).pushed + config_.router.delay;
+}
+
+void Fabric::allocate_virtual_channels(std::uint64_t c) {
+  struct Request {
+    std::uint32_t router, port, lo, hi, buffer;
+    std::uint64_t arrived;
+  };
+  std::vector<Request> requests;
+  const bool dateline =
+      topology_.kind() == sw::TopologyKind::Torus && config_.router.dateline;
+  for (std::uint32_t r : active_) {
+    ++stats_.router_steps;
+    for (std::uint32_t local = 0; local < buffers_per_router_; ++local) {
+      const std::uint32_t b = buffer_id(r, local);
+      const Buffer& buf = buffers_[b];
+      if (buf.count == 0 || buf.out >= 0 || flit_at(b, 0).index != 0 || !header_ready(b, c)) {
+        continue;
+      }
+      const Packet& p = packets_[flit_at(b, 0).packet];
+      const std::uint32_t in = input_port_of(b);
+      if (p.dst == r) {
+        const std::uint32_t e = ejection_ == 1 || in >= ports_ ? 0 : in;
+        const std::uint32_t ov = ports_ * vcs_ + e;
+        requests.push_back({r, ports_ + e, ov, ov + 1, b, flit_at(b, 0).pushed});
+        continue;
+      }
+      const sw::Port port = *topology_.next_port(r, p.dst);
+      const std::uint32_t q = topology_.port_index(port);
+      std::uint32_t lo = q * vcs_;
+      std::uint32_t hi = lo + vcs_;
+      if (dateline) {
+        const std::optional<sw::Port> from =
+            in < ports_ ? std::optional<sw::Port>(port_list_[in]) : std::nullopt;
+        const std::uint32_t arrived_class = vc_of(b) < vcs_ / 2 ? 0 : 1;
+        const std::uint32_t cls = topology_.dateline_vc(r, port, from, arrived_class);
+        lo = q * vcs_ + cls * (vcs_ / 2);
+        hi = lo + vcs_ / 2;
+      }
+      requests.push_back({r, q, lo, hi, b, flit_at(b, 0).pushed});
+    }
+  }
+  // First come, first served among the headers waiting for one output; ties to the lower buffer.
+  std::sort(requests.begin(), requests.end(), [](const Request& x, const Request& y) {
+    return std::tie(x.router, x.port, x.arrived, x.buffer) <
+           std::tie(y.router, y.port, y.arrived, y.buffer);
+  });
+  for (const Request& q : requests) {
+    bool granted = false;
+    for (std::uint32_t ov = q.lo; ov < q.hi && !granted; ++ov) {
+      std::int64_t& owner = owner_[std::size_t{q.router} * out_vcs_per_router_ + ov];
+      if (owner >= 0) {
+        continue;
+      }
+      owner = q.buffer;
+      buffers_[q.buffer].out = static_cast<std::int32_t>(ov);
+      granted = true;
+      const Packet& p = packets_[flit_at(q.buffer, 0).packet];
+      if (!is_ejection(ov) && p.first_of_message) {
+        ++contention_[std::size_t{q.router} * ports_ + ov / vcs_];
+      }
+    }
+    if (!granted) {
+      ++stats_.header_wait_cycles;
+    }
+  }
+}
+
+bool Fabric::may_leave(std::uint32_t b, std::uint64_t c) {
+  const Buffer& buf = buffers_[b];
+  if (buf.count == 0 || buf.out < 0 || flit_at(b, 0).pushed >= c) {
+    return false;
+  }
+  return has_room(target_of(router_of_buffer(b), static_cast<std::uint32_t>(buf.out)), c);
+}
+
+bool Fabric::has_room(std::int64_t target, std::uint64_t c) {
+  if (target < 0) {
+    return true;  // the interface takes every flit it is handed
+  }
+  const auto t = static_cast<std::uint32_t>(target);
+  if (buffers_[t].count < depth_) {
+    return true;
+  }
+  if (room_stamp_[t] != c + 1) {
+    room_stamp_[t] = c + 1;
+    room_state_[t] = kUnknown;
+  }
+  if (room_state_[t] == kInProgress) {
+    return false;  // a ring of full buffers does not rotate
+  }
+  if (room_state_[t] == kUnknown) {
+    room_state_[t] = kInProgress;
+    room_state_[t] = may_leave(t, c) ? kYes : kNo;
+  }
+  return room_state_[t] == kYes;
+}
+
+void Fabric::allocate_switches(std::uint64_t c) {
+  moves_.clear();
+  struct Candidate {
+    std::uint32_t port;
+    std::uint64_t arrived;
+    std::uint32_t buffer;
+  };
+  std::vector<Candidate> candidates;
+  for (std::uint32_t r : active_) {
+    candidates.clear();
+    for (std::uint32_t local = 0; local < buffers_per_router_; ++local) {
+      const std::uint32_t b = buffer_id(r, local);
+      if (may_leave(b, c)) {
+        candidates.push_back({out_port_of(static_cast<std::uint32_t>(buffers_[b].out)),
+                              flit_at(b, 0).pushed, b});
+      }
+    }
+    // Each output port passes one flit, each input port sends one: the oldest flit first.
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
+      return std::tie(x.port, x.arrived, x.buffer) < std::tie(y.port, y.arrived, y.buffer);
+    });
+    for (const Candidate& k : candidates) {
+      std::uint64_t& out_used = port_used_stamp_[std::size_t{r} * (ports_ + ejection_) + k.port];
+      std::uint64_t& in_used =
+          input_used_stamp_[std::size_t{r} * (ports_ + injection_) + input_port_of(k.buffer)];
+      if (out_used == c + 1 || in_used == c + 1) {
+        continue;
+      }
+      out_used = c + 1;
+      in_used = c + 1;
+      const auto ov = static_cast<std::uint32_t>(buffers_[k.buffer].out);
+      mover_of_[k.buffer] = static_cast<std::int64_t>(moves_.size());
+      mover_stamp_[k.buffer] = c + 1;
+      moves_.push_back({k.buffer, target_of(r, ov), r, ov});
+    }
+  }
+  // Interfaces: one flit per injection channel per cycle, after the message's start-up.
+  std::vector<std::uint32_t> still;
+  for (std::uint32_t i : injecting_list_) {
+    Injector& inj = injectors_[i];
+    if (inj.packets.empty()) {
+      in_injecting_list_[i] = 0;
+      continue;
+    }
+    still.push_back(i);
+    const Packet& p = packets_[inj.packets.front()];
+    if (!inj.started) {
+      inj.started = true;
+      inj.startup_end = p.first_of_message ? c + config_.ni.startup : c;
+    }
+    if (c < inj.startup_end) {
+      continue;
+    }
+    const std::uint32_t router = i / injection_;
+    const std::uint32_t target = buffer_id(router, ports_ * vcs_ + i % injection_);
+    if (has_room(target, c)) {
+      moves_.push_back({-1 - static_cast<std::int64_t>(i), target, router, 0});
+    }
+  }
+  injecting_list_.swap(still);
+}
+
+bool Fabric::feasible(std::size_t m) {
+  std::uint8_t& state = feasible_state_[m];
+  if (state == kYes || state == kNo) {
+    return state == kYes;
+  }
+  if (state == kInProgress) {
+    return false;
+  }
+  state = kInProgress;
+  bool ok = true;
+  const std::int64_t to = moves_[m].to;
+  if (to >= 0 && buffers_[static_cast<std::size_t>(to)].count >= depth_) {
+    const auto t = static_cast<std::size_t>(to);
+    ok = mover_stamp_[t] == current_stamp_ &&
+         feasible(static_cast<std::size_t>(mover_of_[t]));
+  }
+  state = ok ? kYes : kNo;
+  return ok;
+}
+
+void Fabric::commit(std::uint64_t c) {
+  current_stamp_ = c + 1;
+  feasible_state_.assign(moves_.size(), kUnknown);
+  std::vector<std::pair<std::int64_t, Flit>> arrivals;
+  for (std::size_t m = 0; m < moves_.size(); ++m) {
+    if (!feasible(m)) {
+      continue;
+    }
+    const Move& mv = moves_[m];
+    Flit f;
+    if (mv.from >= 0) {
+      const auto b = static_cast<std::uint32_t>(mv.from);
+      Buffer& buf = buffers_[b];
+      f = flit_at(b, 0);
+      buf.head = (buf.head + 1) % depth_;
+      --buf.count;
+      --flits_per_router_[mv.router];
+      --flits_in_routers_;
+      if (f.index + 1 == packets_[f.packet].flits) {
+        owner_[std::size_t{mv.router} * out_vcs_per_router_ + mv.out] = -1;
+        buf.out = -1;
+      }
+      if (mv.to >= 0) {
+        ++stats_.flit_hops;
+      }
+    } else {
+      Injector& inj = injectors_[static_cast<std::size_t>(-1 - mv.from)];
+      const Packet& p = packets_[inj.packets.front()];
+      f.packet = inj.packets.front();
+      f.index = inj.next_flit;
+      f.word = f.index == 0 ? 0 : client_.read_word(p.message, p.first_word + f.index - 1);
+      if (++inj.next_flit == p.flits) {
+        inj.packets.pop_front();
+        inj.next_flit = 0;
+        inj.started = false;
+        --queued_packets_;
+        if (inj.packets.empty()) {
+          --injecting_;
+        }
+      }
+    }
+    arrivals.emplace_back(mv.to, f);
+  }
+  for (const auto& [to, f] : arrivals) {
+    if (to >= 0) {
+      push(static_cast<std::uint32_t>(to), f, c);
+    } else {
+      eject(f, c);
+    }
+  }
+  if (!arrivals.empty()) {
+    last_move_ = c;
+    stats_.flits_moved += arrivals.size();
+  }
+  active_.erase(std::remove_if(active_.begin(), active_.end(),
+                               [this](std::uint32_t r) {
+                                 if (flits_per_router_[r] > 0) {
+                                   return false;
+                                 }
+                                 is_active_[r] = 0;
+                                 return true;
+                               }),
+                active_.end());
+}
+
+void Fabric::push(std::uint32_t b, const Flit& f, std::uint64_t c) {
+  Buffer& buf = buffers_[b];
+  if (buf.count >= depth_) {
+    throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
+  }
+  Flit& slot = flits_[std::size_t{b} * depth_ + (buf.head + buf.count) % depth_];
+  slot = f;
+  slot.pushed = c;
+  ++buf.count;
+  buf.peak = std::max(buf.peak, buf.count);
+  const std::uint32_t r = router_of_buffer(b);
+  ++flits_in_routers_;
+  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
+    is_active_[r] = 1;
+    active_.push_back(r);
+  }
+  const std::uint32_t in = input_port_of(b);
+  std::uint32_t held = 0;
+  if (in < ports_) {
+    for (std::uint32_t v = 0; v < vcs_; ++v) {
+      held += buffers_[buffer_id(r, in * vcs_ + v)].count;
+    }
+  } else {
+    held = buf.count;
+  }
+  std::uint32_t& peak = channel_peak_[std::size_t{r} * (ports_ + injection_) + in];
+  peak = std::max(peak, held);
+}
+
+void Fabric::eject(const Flit& f, std::uint64_t c) {
+  const Packet p = packets_[f.packet];
+  ++stats_.flits_ejected;
+  if (f.index > 0) {
+    client_.deliver_word(p.message, p.first_word + f.index - 1, f.word);
+  }
+  if (f.index + 1 != p.flits) {
+    return;
+  }
+  ++stats_.packets_delivered;
+  free_packets_.push_back(f.packet);
+  bool message_done = true;
+  if (const auto it = packets_left_.find(p.message); it != packets_left_.end()) {
+    message_done = --it->second == 0;
+    if (message_done) {
+      packets_left_.erase(it);
+    }
+  }
+  if (message_done) {
+    client_.message_delivered(p.message, c + 1);
+  }
+}
+
+// ---- time ---------------------------------------------------------------------------------
+
+std::optional<std::uint64_t> Fabric::next_cycle(std::uint64_t c) const {
+  if (flits_in_routers_ > 0) {
+    return c + 1;
+  }
+  std::optional<std::uint64_t> next;
+  for (std::uint32_t i : injecting_list_) {
+    const Injector& inj = injectors_[i];
+    if (inj.packets.empty()) {
+      continue;
+    }
+    const std::uint64_t at = inj.started ? std::max(c + 1, inj.startup_end) : c + 1;
+    next = next ? std::min(*next, at) : at;
+  }
+  return next;
+}
+
+// ---- reports ------------------------------------------------------------------------------
+
+std::uint64_t Fabric::max_channel_contention() const {
+  return contention_.empty() ? 0 : *std::max_element(contention_.begin(), contention_.end());
+}
+
+std::uint32_t Fabric::peak_channel_occupancy() const {
+  return channel_peak_.empty() ? 0
+                               : *std::max_element(channel_peak_.begin(), channel_peak_.end());
+}
+
+std::vector<Fabric::ChannelReport> Fabric::channel_reports() const {
+  std::vector<ChannelReport> out;
+  for (std::uint32_t r = 0; r < routers_; ++r) {
+    for (std::uint32_t q = 0; q < ports_; ++q) {
+      const std::int64_t n = neighbor_[std::size_t{r} * ports_ + q];
+      if (n < 0) {
+        continue;
+      }
+      ChannelReport rep;
+      rep.name = "n" + std::to_string(r) + "." + topology_.port_name(port_list_[q]);
+      rep.peak_flits = channel_peak_[static_cast<std::size_t>(n) * (ports_ + injection_) + q];
+      rep.messages = contention_[std::size_t{r} * ports_ + q];
+      out.push_back(rep);
+    }
+  }
+  return out;
+}
+
+std::string Fabric::describe_deadlock() const {
+  // Where each packet's header sits, and what a blocked header waits for.
+  std::vector<std::int64_t> header_at(packets_.size(), -1);
+  for (std::uint32_t b = 0; b < buffers_.size(); ++b) {
+    for (std::uint32_t k = 0; k < buffers_[b].count; ++k) {
+      if (flit_at(b, k).index == 0) {
+        header_at[flit_at(b, k).packet] = b;
+      }
+    }
+  }
+  const bool dateline =
+      topology_.kind() == sw::TopologyKind::Torus && config_.router.dateline;
+  // The output virtual channel a blocked header waits for (the first of its class).
+  const auto wanted = [&](std::uint32_t b) -> std::int64_t {
+    const Buffer& buf = buffers_[b];
+    if (buf.count == 0 || buf.out >= 0 || flit_at(b, 0).index != 0) {
+      return -1;
+    }
+    const std::uint32_t r = router_of_buffer(b);
+    const Packet& p = packets_[flit_at(b, 0).packet];
+    const std::uint32_t in = input_port_of(b);
+    if (p.dst == r) {
+      return ports_ * vcs_ + (ejection_ == 1 || in >= ports_ ? 0 : in);
+    }
+    const sw::Port port = *topology_.next_port(r, p.dst);
+    const std::uint32_t q = topology_.port_index(port);
+    std::uint32_t cls = 0;
+    if (dateline) {
+      const std::optional<sw::Port> from =
+          in < ports_ ? std::optional<sw::Port>(port_list_[in]) : std::nullopt;
+      cls = topology_.dateline_vc(r, port, from, vc_of(b) < vcs_ / 2 ? 0 : 1);
+    }
+    return q * vcs_ + cls * (vcs_ / 2);
+  };
+  std::string blocked;
+  for (std::uint32_t start = 0; start < buffers_.size(); ++start) {
+    if (wanted(start) < 0) {
+      continue;
+    }
+    if (blocked.size() < 400) {
+      blocked += (blocked.empty() ? "" : ", ") + std::string("message ") +
+                 std::to_string(packets_[flit_at(start, 0).packet].message) + " at n" +
+                 std::to_string(router_of_buffer(start)) + " waits for " +
+                 channel_name(router_of_buffer(start), static_cast<std::uint32_t>(wanted(start)));
+    }
+    // Follow: header -> the channel it wants -> the packet holding it -> that packet's header.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> chain;  // (router, out vc)
+    std::uint32_t b = start;
+    for (std::size_t guard = 0; guard <= buffers_.size(); ++guard) {
+      const std::int64_t w = wanted(b);
+      if (w < 0) {
+        break;
+      }
+      const std::uint32_t r = router_of_buffer(b);
+      const auto ov = static_cast<std::uint32_t>(w);
+      const auto seen = std::find(chain.begin(), chain.end(), std::make_pair(r, ov));
+      if (seen != chain.end()) {
+        std::string text = "cycle of waiting channels: ";
+        for (auto it = seen; it != chain.end(); ++it) {
+          const std::int64_t holder = owner_[std::size_t{it->first} * out_vcs_per_router_ + it->second];
+          text += channel_name(it->first, it->second) + " (held by message " +
+                  std::to_string(packets_[flit_at(static_cast<std::uint32_t>(holder), 0).packet].message) +
+                  ") -> ";
+        }
+        return text + channel_name(seen->first, seen->second);
+      }
+      chain.emplace_back(r, ov);
+      const std::int64_t holder = owner_[std::size_t{r} * out_vcs_per_router_ + ov];
+      if (holder < 0) {
+        break;
+      }
+      const std::int64_t next = header_at[flit_at(static_cast<std::uint32_t>(holder), 0).packet];
+      if (next < 0) {
+        break;
+      }
+      b = static_cast<std::uint32_t>(next);
+    }
+  }
+  return blocked.empty() ? "no blocked header" : "blocked headers: " + blocked;
+}
+
+}  // namespace orthosim::sc::net

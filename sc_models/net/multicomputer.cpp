@@ -1,0 +1,434 @@
+// A multicomputer running routed programs or synthetic traffic on its fabric.
+#include "sc_models/net/multicomputer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "sw/core/diagnostic.hpp"
+#include "sw/machine/payload.hpp"
+
+namespace orthosim::sc {
+
+Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
+                             const sw::NetworkConfig& config, traces::Recorder& recorder)
+    : sc_core::sc_module(name),
+      config_(config),
+      clock_(config.clock_period_ns),
+      recorder_(recorder) {
+  config_.validate();
+  fabric_ = std::make_unique<net::Fabric>(config_, static_cast<net::FabricClient&>(*this));
+  const std::string base = sc_core::sc_module::name();
+  const net::FabricStats& s = fabric_->stats();
+  stats_.add(base + ".flits_moved", &s.flits_moved, "flits", "flit moves: injection, hops, ejection");
+  stats_.add(base + ".flit_hops", &s.flit_hops, "flits", "flits that crossed a router-to-router link");
+  stats_.add(base + ".flits_ejected", &s.flits_ejected, "flits", "flits handed to the interfaces");
+  stats_.add(base + ".packets_delivered", &s.packets_delivered, "packets", "packets whose tail arrived");
+  stats_.add(base + ".header_wait_cycles", &s.header_wait_cycles, "cycles",
+             "cycles ready headers waited for a virtual channel");
+  stats_.add(base + ".router_steps", &s.router_steps, "steps",
+             "router visits by the network process (only routers holding flits are visited)");
+  for (std::uint32_t n = 0; n < config_.topology.nodes(); ++n) {
+    node_sources_.push_back(
+        recorder_.register_source(base + ".node" + std::to_string(n), traces::SourceKind::Processor));
+  }
+  SC_METHOD(tick);
+  sensitive << ev_tick_;
+  dont_initialize();
+}
+
+void Multicomputer::request_tick(std::uint64_t at) {
+  if (tick_pending_ && tick_at_ <= at) {
+    return;
+  }
+  tick_pending_ = true;
+  tick_at_ = at;
+  const std::uint64_t c = now();
+  if (at <= c) {
+    ev_tick_.notify(sc_core::SC_ZERO_TIME);
+  } else {
+    ev_tick_.notify(clock_.delay(Cycle{at - c}));
+  }
+}
+
+// ---- routed programs ----------------------------------------------------------------------
+
+void Multicomputer::load(sw::RoutedProgram program) {
+  const std::uint32_t n = config_.topology.nodes();
+  if (program.network_nodes != n) {
+    throw sw::ConfigError("program '" + program.name + "' is compiled for " +
+                          std::to_string(program.network_nodes) + " nodes, the network has " +
+                          std::to_string(n));
+  }
+  for (const sw::Message& m : program.manifest.messages) {
+    const std::uint64_t packets = config_.message_packets(m.words);
+    const std::uint64_t largest = config_.ni.packet_flits == 0 ? m.words + 1
+                                                                : std::min<std::uint64_t>(
+                                                                      config_.ni.packet_flits,
+                                                                      m.words + packets);
+    if (config_.router.switching == sw::Switching::StoreAndForward &&
+        largest > config_.router.buffer_flits) {
+      throw sw::ConfigError("store-and-forward needs buffers that hold a whole packet: message " +
+                            std::to_string(m.id) + " has packets of " + std::to_string(largest) +
+                            " flits, buffers hold " + std::to_string(config_.router.buffer_flits) +
+                            " (--buffers, or smaller packets with --packet-flits)");
+    }
+  }
+  program_ = std::move(program);
+  traffic_ = false;
+  deadlocked_ = false;
+  deadlock_.clear();
+  messages_.clear();
+  for (const sw::Message& m : program_.manifest.messages) {
+    messages_.push_back({m.source, m.destination, m.words, 0, 0, false});
+  }
+  local_.assign(n, WordStore(std::max<std::uint32_t>(program_.local_words, 1)));
+  sw::for_each_initial_word(program_.manifest, [this](sw::ProcId p, std::uint32_t a, sw::Word w) {
+    local_[p].write(a, w);
+  });
+  start_ = now();
+  nodes_.assign(n, NodeState{});
+  for (std::uint32_t node = 0; node < n; ++node) {
+    nodes_[node].finished = program_.ops[node].empty();
+    nodes_[node].finish = start_;
+    if (!nodes_[node].finished) {
+      wake(node, start_);
+    }
+  }
+  request_tick(start_);
+}
+
+void Multicomputer::wake(std::uint32_t node, std::uint64_t at) { wakes_.push({at, node}); }
+
+void Multicomputer::run_node(std::uint32_t node, std::uint64_t c) {
+  NodeState& s = nodes_[node];
+  const std::vector<sw::routed::Op>& ops = program_.ops[node];
+  while (s.pc < ops.size()) {
+    const sw::routed::Op& op = ops[s.pc];
+    if (const auto* compute = std::get_if<sw::routed::Compute>(&op)) {
+      ++s.pc;
+      if (compute->cycles > Cycle{0}) {
+        show(node, traces::Activity::Compute, c);
+        wake(node, c + compute->cycles.count());
+        return;
+      }
+    } else if (const auto* send = std::get_if<sw::routed::Send>(&op)) {
+      MessageState& m = messages_[send->message];
+      m.created = c;
+      fabric_->submit(send->message, m.src, m.dst, m.words, c);
+      ++s.pc;
+    } else if (const auto* receive = std::get_if<sw::routed::Receive>(&op)) {
+      if (messages_[receive->message].delivered == 0 ||
+          messages_[receive->message].delivered > c) {
+        s.waiting_for = receive->message;
+        show(node, traces::Activity::WaitSync, c);
+        return;
+      }
+      s.waiting_for = -1;
+      ++s.pc;
+    } else {
+      s.marks.emplace_back(std::get<sw::routed::StepEnd>(op).step, c);
+      ++s.pc;
+    }
+  }
+  if (!s.finished) {
+    s.finished = true;
+    s.finish = c;
+    show(node, traces::Activity::Idle, c);
+  }
+}
+
+void Multicomputer::show(std::uint32_t node, traces::Activity what, std::uint64_t c) {
+  if (recorder_.enabled()) {
+    recorder_.activity(Cycle{c}, node_sources_[node], what,
+                       static_cast<std::uint32_t>(nodes_[node].pc));
+  }
+}
+
+NetworkRunResult Multicomputer::result() const {
+  NetworkRunResult r;
+  r.completed = !deadlocked_;
+  for (std::uint32_t node = 0; node < nodes_.size(); ++node) {
+    const NodeState& s = nodes_[node];
+    if (!s.finished) {
+      r.completed = false;
+      std::string what = "node " + std::to_string(node) + " at op " + std::to_string(s.pc);
+      if (s.waiting_for >= 0) {
+        const MessageState& m = messages_[static_cast<std::size_t>(s.waiting_for)];
+        what += ": waits for message " + std::to_string(s.waiting_for) + " from node " +
+                std::to_string(m.src);
+      }
+      r.blocked.push_back(what);
+      continue;
+    }
+    r.cycles = std::max(r.cycles, Cycle{s.finish - start_});
+    for (const auto& [step, at] : s.marks) {
+      if (step >= r.step_ends.size()) {
+        r.step_ends.resize(step + 1);
+      }
+      r.step_ends[step] = std::max(r.step_ends[step], Cycle{at - start_});
+    }
+  }
+  if (deadlocked_) {
+    r.blocked.insert(r.blocked.begin(), "network deadlock: " + deadlock_);
+  }
+  r.delivery = sw::check_delivery(program_.manifest, [this](sw::ProcId p, std::uint32_t a) {
+    return local_[p].read(a);
+  });
+  r.max_channel_contention = fabric_->max_channel_contention();
+  r.peak_channel_occupancy = fabric_->peak_channel_occupancy();
+  r.channels = fabric_->channel_reports();
+  r.stats = stats_.snapshot();
+  return r;
+}
+
+// ---- the fabric's client ------------------------------------------------------------------
+
+sw::Word Multicomputer::read_word(std::uint32_t message, std::uint32_t index) {
+  if (traffic_) {
+    const MessageState& m = messages_[message];
+    return sw::payload_word({m.src, m.dst, message}, index);
+  }
+  const sw::Message& m = program_.manifest.messages[message];
+  return local_[m.source].read(m.src_address + index);
+}
+
+void Multicomputer::deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) {
+  if (traffic_) {
+    const MessageState& m = messages_[message];
+    if (word != sw::payload_word({m.src, m.dst, message}, index)) {
+      ++words_corrupted_;
+    }
+    return;
+  }
+  const sw::Message& m = program_.manifest.messages[message];
+  local_[m.destination].write(m.dst_address + index, word);
+}
+
+void Multicomputer::message_delivered(std::uint32_t message, std::uint64_t at) {
+  MessageState& m = messages_[message];
+  m.delivered = at;
+  if (traffic_) {
+    if (m.measured) {
+      latencies_.push_back(at - m.created);
+      --measured_left_;
+    }
+    return;
+  }
+  NodeState& d = nodes_[m.dst];
+  if (d.waiting_for == static_cast<std::int64_t>(message)) {
+    wake(m.dst, at);
+  }
+}
+
+// ---- the network process ------------------------------------------------------------------
+
+void Multicomputer::tick() {
+  tick_pending_ = false;
+  const std::uint64_t c = now();
+  last_cycle_ = c;
+  if (traffic_) {
+    generate_traffic(c);
+  }
+  while (!wakes_.empty() && wakes_.top().first <= c) {
+    const std::uint32_t node = wakes_.top().second;
+    wakes_.pop();
+    run_node(node, c);
+  }
+  fabric_->step(c);
+  if (fabric_->has_flits() && c >= fabric_->last_move() + config_.watchdog_cycles) {
+    deadlocked_ = true;
+    deadlock_ = fabric_->describe_deadlock() + " (no flit moved for " +
+                std::to_string(c - fabric_->last_move()) + " cycles, at cycle " +
+                std::to_string(c - start_) + ")";
+    return;  // the run stops: nothing more is scheduled
+  }
+  std::optional<std::uint64_t> next = fabric_->next_cycle(c);
+  const auto consider = [&next](std::uint64_t at) { next = next ? std::min(*next, at) : at; };
+  if (!wakes_.empty()) {
+    consider(std::max(c + 1, wakes_.top().first));
+  }
+  if (traffic_) {
+    const std::uint64_t window_start = start_ + spec_.warmup;
+    const std::uint64_t window_end = window_start + spec_.cycles;
+    if (!spec_.one_round) {
+      if (!window_started_ && c + 1 <= window_start) {
+        consider(window_start);
+      }
+      if (!window_ended_ && c + 1 <= window_end) {
+        consider(window_end);
+      }
+      if (!arrivals_.empty()) {
+        consider(std::max(c + 1, arrivals_.top().first));
+      }
+      const std::uint64_t drain_limit = window_end + 4 * spec_.cycles + 10'000;
+      const bool stop = window_ended_ && (!spec_.drain || measured_left_ == 0 || c >= drain_limit);
+      if (stop) {
+        return;
+      }
+    }
+  }
+  if (next) {
+    request_tick(*next);
+  }
+}
+
+// ---- synthetic traffic --------------------------------------------------------------------
+
+namespace {
+/// A uniform double in (0, 1] from 53 random bits.
+double unit(std::mt19937_64& rng) {
+  return (static_cast<double>(rng() >> 11) + 1.0) * (1.0 / 9007199254740992.0);
+}
+}  // namespace
+
+void Multicomputer::start_traffic(TrafficSpec spec) {
+  if (spec.flits < 1) {
+    throw sw::ConfigError("a packet has at least one flit (its header)");
+  }
+  if (config_.router.switching == sw::Switching::StoreAndForward &&
+      spec.flits > config_.router.buffer_flits) {
+    throw sw::ConfigError("store-and-forward needs buffers that hold a whole packet: " +
+                          std::to_string(spec.flits) + " flits, buffers hold " +
+                          std::to_string(config_.router.buffer_flits) + " (--buffers)");
+  }
+  if (config_.ni.packet_flits != 0 && spec.flits > config_.ni.packet_flits) {
+    throw sw::ConfigError("packets of " + std::to_string(spec.flits) +
+                          " flits exceed --packet-flits " + std::to_string(config_.ni.packet_flits));
+  }
+  spec_ = std::move(spec);
+  traffic_ = true;
+  deadlocked_ = false;
+  deadlock_.clear();
+  messages_.clear();
+  latencies_.clear();
+  nodes_.clear();
+  program_ = {};
+  window_started_ = window_ended_ = false;
+  window_flits_created_ = measured_left_ = words_corrupted_ = 0;
+  start_ = now();
+  const std::uint32_t n = config_.topology.nodes();
+  rngs_.clear();
+  for (std::uint32_t node = 0; node < n; ++node) {
+    rngs_.emplace_back(spec_.seed * 0x9E3779B97F4A7C15ull + node);
+  }
+  fixed_dst_.assign(n, 0);
+  next_arrival_.assign(n, 0.0);
+  for (std::uint32_t node = 0; node < n; ++node) {
+    if (spec_.fixed_destinations) {
+      fixed_dst_[node] = spec_.destination(node, rngs_[node]);
+      if (fixed_dst_[node] == node) {
+        continue;  // mapped onto itself: nothing to send
+      }
+    }
+    if (spec_.one_round) {
+      arrivals_.push({start_, node});
+    } else {
+      schedule_arrival(node, start_);
+    }
+  }
+  request_tick(start_);
+}
+
+void Multicomputer::schedule_arrival(std::uint32_t node, std::uint64_t) {
+  const double lambda = std::min(1.0, spec_.rate / static_cast<double>(spec_.flits));
+  if (lambda <= 0.0) {
+    return;
+  }
+  double& t = next_arrival_[node];
+  if (spec_.exponential) {
+    t += -std::log(unit(rngs_[node])) / lambda;
+  } else if (lambda >= 1.0) {
+    t += 1.0;
+  } else {
+    // Bernoulli trials per cycle: the gap to the next success is geometric.
+    t += 1.0 + std::floor(std::log(unit(rngs_[node])) / std::log1p(-lambda));
+  }
+  const auto at = start_ + static_cast<std::uint64_t>(std::ceil(t));
+  if (at < start_ + spec_.warmup + spec_.cycles) {
+    arrivals_.push({at, node});
+  }
+}
+
+void Multicomputer::generate_traffic(std::uint64_t c) {
+  const std::uint64_t window_start = start_ + spec_.warmup;
+  const std::uint64_t window_end = window_start + spec_.cycles;
+  if (!spec_.one_round && !window_started_ && c >= window_start) {
+    window_started_ = true;
+    ejected_at_window_start_ = fabric_->stats().flits_ejected;
+    queue_at_window_start_ = fabric_->queued_packets();
+  }
+  if (!spec_.one_round && !window_ended_ && c >= window_end) {
+    window_ended_ = true;
+    ejected_at_window_end_ = fabric_->stats().flits_ejected;
+    queue_at_window_end_ = fabric_->queued_packets();
+  }
+  while (!arrivals_.empty() && arrivals_.top().first <= c) {
+    const std::uint32_t node = arrivals_.top().second;
+    arrivals_.pop();
+    const std::uint32_t dst =
+        spec_.fixed_destinations ? fixed_dst_[node] : spec_.destination(node, rngs_[node]);
+    if (!spec_.one_round) {
+      schedule_arrival(node, c);
+    }
+    if (dst == node) {
+      continue;
+    }
+    const auto id = static_cast<std::uint32_t>(messages_.size());
+    const bool measured = spec_.one_round || (c >= window_start && c < window_end);
+    messages_.push_back({node, dst, spec_.flits - 1, c, 0, measured});
+    if (measured) {
+      window_flits_created_ += spec_.flits;
+      ++measured_left_;
+    }
+    fabric_->submit(id, node, dst, spec_.flits - 1, c);
+  }
+}
+
+TrafficResult Multicomputer::traffic_result() const {
+  TrafficResult r;
+  const double n = config_.topology.nodes();
+  r.deadlocked = deadlocked_;
+  r.deadlock = deadlock_;
+  r.sim_cycles = last_cycle_ - start_ + 1;
+  const double window = spec_.one_round ? static_cast<double>(r.sim_cycles)
+                                        : static_cast<double>(spec_.cycles);
+  r.offered = static_cast<double>(window_flits_created_) / (n * window);
+  const std::uint64_t ejected_end =
+      window_ended_ || spec_.one_round ? ejected_at_window_end_ : fabric_->stats().flits_ejected;
+  r.accepted = spec_.one_round
+                   ? static_cast<double>(fabric_->stats().flits_ejected) / (n * window)
+                   : static_cast<double>(ejected_end - ejected_at_window_start_) / (n * window);
+  std::vector<std::uint64_t> sorted = latencies_;
+  std::sort(sorted.begin(), sorted.end());
+  r.measured_packets = sorted.size() + measured_left_;
+  r.undelivered_measured = measured_left_;
+  if (!sorted.empty()) {
+    double sum = 0;
+    for (std::uint64_t l : sorted) {
+      sum += static_cast<double>(l);
+    }
+    r.latency_avg = sum / static_cast<double>(sorted.size());
+    const auto rank = [&](double q) {
+      const auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
+      return sorted[std::max<std::size_t>(k, 1) - 1];
+    };
+    r.latency_p50 = rank(0.50);
+    r.latency_p99 = rank(0.99);
+    r.latency_max = sorted.back();
+  }
+  r.source_queue_start = queue_at_window_start_;
+  r.source_queue_end = queue_at_window_end_;
+  // Sustainable: nothing lost or stuck, and the source queues did not grow by more than a packet
+  // per node over the measurement window (seed 003 section 6: "small and bounded").
+  r.sustainable = !deadlocked_ && measured_left_ == 0 &&
+                  queue_at_window_end_ <= queue_at_window_start_ + config_.topology.nodes();
+  r.flits_delivered = fabric_->stats().flits_ejected;
+  r.flit_hops = fabric_->stats().flit_hops;
+  r.words_corrupted = words_corrupted_;
+  r.max_channel_contention = fabric_->max_channel_contention();
+  r.peak_channel_occupancy = fabric_->peak_channel_occupancy();
+  return r;
+}
+
+}  // namespace orthosim::sc

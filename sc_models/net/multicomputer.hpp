@@ -1,0 +1,184 @@
+// A multicomputer: nodes (processor + network interface + router) on a mesh, torus or hypercube
+// (DESIGN.md, multicomputer side). It runs a routed program (every node computes, sends and
+// receives, step by step) or synthetic traffic (every node injects packets at a rate), on the
+// Fabric, which one SystemC process steps once per cycle while anything is in flight and never
+// while the network and every node are idle.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <random>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "sc_models/kernel/clock_domain.hpp"
+#include "sc_models/multiprocessor/word_store.hpp"
+#include "sc_models/net/fabric.hpp"
+#include "sw/machine/delivery_check.hpp"
+#include "sw/routed/network_config.hpp"
+#include "sw/routed/routed_program.hpp"
+#include "traces/recorder.hpp"
+#include "traces/stats.hpp"
+
+namespace orthosim::sc {
+
+/// The outcome of a routed program.
+struct NetworkRunResult {
+  bool completed = false;  ///< every node reached the end of its program
+  Cycle cycles;            ///< from load to the last node's end
+  std::vector<Cycle> step_ends;  ///< per step: when the last node passed its end (from load)
+  /// When not completed: the watchdog's report (the cycle of waiting channels) and the nodes
+  /// still waiting, each with what it waits for.
+  std::vector<std::string> blocked;
+  sw::DeliveryReport delivery;
+  std::uint64_t max_channel_contention = 0;
+  std::uint32_t peak_channel_occupancy = 0;
+  std::vector<net::Fabric::ChannelReport> channels;
+  std::vector<traces::StatEntry> stats;
+};
+
+/// Synthetic traffic (the usual network-simulation method): packets created by every node at
+/// `rate` flits per node per cycle, measured from `warmup` for `cycles` cycles, then drained.
+struct TrafficSpec {
+  /// The destination of a packet from `src` (may return src: that node sends nothing).
+  std::function<std::uint32_t(std::uint32_t src, std::mt19937_64& rng)> destination;
+  /// Whether the pattern gives every node one fixed destination (a permutation or an LCC).
+  bool fixed_destinations = false;
+  double rate = 0.1;             ///< offered flits per node per cycle
+  std::uint32_t flits = 20;      ///< per packet, header included (seed 003: 20)
+  bool exponential = false;      ///< exponential inter-arrival times, else Bernoulli per cycle
+  std::uint64_t warmup = 1000;
+  std::uint64_t cycles = 10000;
+  std::uint64_t seed = 1;
+  /// Drain the measured packets after the window (bounded); false: stop at the window's end.
+  bool drain = true;
+  /// One round only: every node sends exactly one packet at cycle 0 (rate and window unused).
+  bool one_round = false;
+};
+
+struct TrafficResult {
+  bool deadlocked = false;
+  std::string deadlock;           ///< the watchdog's report
+  std::uint64_t sim_cycles = 0;   ///< cycles simulated, drain included
+  double offered = 0;             ///< flits created per node per cycle in the window
+  double accepted = 0;            ///< flits delivered per node per cycle in the window
+  double latency_avg = 0;         ///< packet latency: creation to tail arrival, queueing included
+  std::uint64_t latency_p50 = 0;
+  std::uint64_t latency_p99 = 0;
+  std::uint64_t latency_max = 0;
+  std::uint64_t measured_packets = 0;
+  std::uint64_t undelivered_measured = 0;  ///< measured packets still in flight when it stopped
+  bool sustainable = false;
+  std::uint64_t flits_delivered = 0;  ///< over the whole run
+  std::uint64_t flit_hops = 0;
+  std::uint64_t words_corrupted = 0;
+  std::uint64_t max_channel_contention = 0;
+  std::uint32_t peak_channel_occupancy = 0;
+  std::uint64_t source_queue_start = 0;  ///< packets waiting at the sources at the window's start
+  std::uint64_t source_queue_end = 0;    ///< ... and at its end
+};
+
+class Multicomputer : public sc_core::sc_module, private net::FabricClient {
+ public:
+  SC_HAS_PROCESS(Multicomputer);
+  /// Validates `config` (throws sw::ConfigError).
+  Multicomputer(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
+                traces::Recorder& recorder);
+
+  [[nodiscard]] const sw::NetworkConfig& config() const { return config_; }
+  [[nodiscard]] const ClockDomain& clock() const { return clock_; }
+
+  /// Loads a routed program (its network must have this network's node count) and starts every
+  /// node in the next delta cycle. Throws sw::ConfigError when a message does not fit (e.g. a
+  /// store-and-forward packet larger than the buffers).
+  void load(sw::RoutedProgram program);
+  [[nodiscard]] NetworkRunResult result() const;
+
+  /// Starts synthetic traffic in the next delta cycle; run the kernel, then traffic_result().
+  void start_traffic(TrafficSpec spec);
+  [[nodiscard]] TrafficResult traffic_result() const;
+
+  [[nodiscard]] const net::Fabric& fabric() const { return *fabric_; }
+
+ private:
+  struct MessageState {
+    std::uint32_t src = 0;
+    std::uint32_t dst = 0;
+    std::uint32_t words = 0;
+    std::uint64_t created = 0;
+    std::uint64_t delivered = 0;  ///< 0: not yet
+    bool measured = false;
+  };
+  struct NodeState {
+    std::size_t pc = 0;
+    bool finished = true;
+    std::uint64_t finish = 0;
+    std::int64_t waiting_for = -1;  ///< the message a Receive waits for
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> marks;  ///< (step, cycle)
+  };
+
+  void tick();
+  /// Schedules the network process for cycle `at` unless it is already due no later.
+  void request_tick(std::uint64_t at);
+  void show(std::uint32_t node, traces::Activity what, std::uint64_t c);
+  void run_node(std::uint32_t node, std::uint64_t c);
+  void wake(std::uint32_t node, std::uint64_t at);
+  void generate_traffic(std::uint64_t c);
+  void schedule_arrival(std::uint32_t node, std::uint64_t after);
+  [[nodiscard]] std::uint64_t now() const { return clock_.now().count(); }
+
+  sw::Word read_word(std::uint32_t message, std::uint32_t index) override;
+  void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override;
+  void message_delivered(std::uint32_t message, std::uint64_t at) override;
+
+  const sw::NetworkConfig config_;
+  ClockDomain clock_;
+  traces::Recorder& recorder_;
+  std::vector<traces::SourceId> node_sources_;
+  traces::StatsRegistry stats_;
+  std::unique_ptr<net::Fabric> fabric_;
+  sc_core::sc_event ev_tick_;
+  bool tick_pending_ = false;
+  std::uint64_t tick_at_ = 0;
+
+  // Routed program.
+  sw::RoutedProgram program_;
+  std::vector<NodeState> nodes_;
+  std::vector<WordStore> local_;
+  std::uint64_t start_ = 0;
+  /// (cycle, node) min-heap of nodes to resume.
+  std::priority_queue<std::pair<std::uint64_t, std::uint32_t>,
+                      std::vector<std::pair<std::uint64_t, std::uint32_t>>, std::greater<>>
+      wakes_;
+  bool deadlocked_ = false;
+  std::string deadlock_;
+
+  // Messages of the program or of the traffic.
+  std::vector<MessageState> messages_;
+
+  // Traffic.
+  bool traffic_ = false;
+  TrafficSpec spec_;
+  std::vector<std::mt19937_64> rngs_;
+  std::vector<double> next_arrival_;  ///< continuous time of each node's next packet
+  std::vector<std::uint32_t> fixed_dst_;
+  std::priority_queue<std::pair<std::uint64_t, std::uint32_t>,
+                      std::vector<std::pair<std::uint64_t, std::uint32_t>>, std::greater<>>
+      arrivals_;
+  std::vector<std::uint64_t> latencies_;
+  std::uint64_t window_flits_created_ = 0;
+  std::uint64_t ejected_at_window_start_ = 0;
+  std::uint64_t ejected_at_window_end_ = 0;
+  std::uint64_t queue_at_window_start_ = 0;
+  std::uint64_t queue_at_window_end_ = 0;
+  bool window_started_ = false;
+  bool window_ended_ = false;
+  std::uint64_t measured_left_ = 0;
+  std::uint64_t words_corrupted_ = 0;
+  std::uint64_t last_cycle_ = 0;
+};
+
+}  // namespace orthosim::sc

@@ -1,0 +1,57 @@
+// Validation and packet arithmetic of a network's parameters.
+#include "sw/routed/network_config.hpp"
+
+#include "sw/core/diagnostic.hpp"
+
+namespace orthosim::sw {
+
+std::string to_string(Switching s) {
+  return s == Switching::Wormhole ? "wormhole" : "saf";
+}
+
+std::string to_string(NodePorts p) { return p == NodePorts::One ? "one" : "all"; }
+
+std::uint32_t default_vcs(const Topology& topology) {
+  return topology.kind() == TopologyKind::Torus ? 2 : 1;
+}
+
+namespace {
+void require(bool ok, const std::string& parameter, const std::string& what) {
+  if (!ok) {
+    throw ConfigError("invalid parameter " + parameter + ": " + what);
+  }
+}
+}  // namespace
+
+void NetworkConfig::validate() const {
+  require(router.buffer_flits >= 1 && router.buffer_flits <= 1024, "buffers",
+          "1..1024 flits per virtual channel, got " + std::to_string(router.buffer_flits));
+  require(router.vcs >= 1 && router.vcs <= 16, "vcs",
+          "1..16 virtual channels, got " + std::to_string(router.vcs));
+  require(router.delay >= 1 && router.delay <= 1000, "router-delay",
+          "1..1000 cycles, got " + std::to_string(router.delay));
+  if (topology.kind() == TopologyKind::Torus && router.dateline) {
+    require(router.vcs % 2 == 0, "vcs",
+            "an even number of virtual channels on a torus (two dateline classes), got " +
+                std::to_string(router.vcs));
+  }
+  require(ni.packet_flits == 0 || ni.packet_flits >= 2, "packet-flits",
+          "0 (one packet per message) or at least 2 (a header and a word), got " +
+              std::to_string(ni.packet_flits));
+  require(clock_period_ns >= 1, "clock-ns", "at least 1 ns");
+  require(watchdog_cycles >= 1, "watchdog", "at least 1 cycle");
+}
+
+std::uint64_t NetworkConfig::message_packets(std::uint64_t words) const {
+  if (ni.packet_flits == 0 || words == 0) {
+    return 1;
+  }
+  const std::uint64_t per_packet = ni.packet_flits - 1;
+  return (words + per_packet - 1) / per_packet;
+}
+
+std::uint64_t NetworkConfig::message_flits(std::uint64_t words) const {
+  return words + message_packets(words);
+}
+
+}  // namespace orthosim::sw

@@ -1,0 +1,62 @@
+// The parameters of one multicomputer network: topology, routers, network interfaces (DESIGN.md,
+// multicomputer side; seed 003 section 6, seed 000 section 2.1). Built once from the command line,
+// validated once, passed by value to the SystemC system (STYLE rule 7).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sw/topology/topology.hpp"
+
+namespace orthosim::sw {
+
+enum class Switching : std::uint8_t {
+  Wormhole,        ///< a header moves on as soon as it has a channel; the flits follow in a worm
+  StoreAndForward  ///< a router forwards a packet only once all its flits are in its buffer
+};
+/// One-port: a node injects one message and receives one message at a time (seed 000, seed 002).
+/// All-port: one injection channel per output link and one ejection channel per input link.
+enum class NodePorts : std::uint8_t { One, All };
+
+[[nodiscard]] std::string to_string(Switching s);
+[[nodiscard]] std::string to_string(NodePorts p);
+
+struct RouterParams {
+  std::uint32_t buffer_flits = 1;  ///< input buffer depth per virtual channel (seed 003: 1 flit)
+  std::uint32_t vcs = 1;           ///< virtual channels per link; tori need 2 for the dateline
+  std::uint32_t delay = 1;         ///< cycles from a header's arrival to its departure, >= 1
+  Switching switching = Switching::Wormhole;
+  /// Tori split their virtual channels in two classes at the dateline. Off only in tests that
+  /// show the deadlock it prevents.
+  bool dateline = true;
+};
+
+struct InterfaceParams {
+  NodePorts ports = NodePorts::One;
+  std::uint64_t startup = 0;       ///< t_s: cycles at the sender before a message's first flit
+  /// Largest packet in flits, header included; 0: every message is one packet.
+  std::uint32_t packet_flits = 0;
+};
+
+struct NetworkConfig {
+  Topology topology = Topology::mesh({4, 4});
+  RouterParams router;
+  InterfaceParams ni;
+  std::uint32_t clock_period_ns = 50;
+  /// A network whose flits have not moved for this many cycles is deadlocked; the run stops and
+  /// reports the cycle of waiting channels.
+  std::uint64_t watchdog_cycles = 10'000;
+
+  /// Throws ConfigError naming the parameter when a value is out of range (a torus with the
+  /// dateline needs an even number of virtual channels, at least 2).
+  void validate() const;
+  /// Flits of a message of `words` words: one word per flit plus one header per packet.
+  [[nodiscard]] std::uint64_t message_flits(std::uint64_t words) const;
+  /// Packets of a message of `words` words.
+  [[nodiscard]] std::uint64_t message_packets(std::uint64_t words) const;
+};
+
+/// Default virtual channels for a topology: 2 on a torus (dateline), 1 otherwise.
+[[nodiscard]] std::uint32_t default_vcs(const Topology& topology);
+
+}  // namespace orthosim::sw

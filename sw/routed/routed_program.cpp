@@ -1,0 +1,180 @@
+// Compiling a multicomputer program to per-node send/receive programs, and node maps.
+#include "sw/routed/routed_program.hpp"
+
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include "sw/core/diagnostic.hpp"
+
+namespace orthosim::sw {
+
+std::vector<std::uint32_t> identity_embedding(std::uint32_t nodes) {
+  std::vector<std::uint32_t> e(nodes);
+  for (std::uint32_t i = 0; i < nodes; ++i) {
+    e[i] = i;
+  }
+  return e;
+}
+
+std::vector<std::uint32_t> parse_embedding(const std::string& text, const std::string& file_name,
+                                           std::uint32_t program_nodes,
+                                           std::uint32_t network_nodes) {
+  std::vector<std::uint32_t> out;
+  std::vector<SourceLocation> where_used(network_nodes);
+  std::vector<bool> used(network_nodes, false);
+  std::uint32_t line = 1;
+  std::uint32_t column = 1;
+  std::size_t i = 0;
+  const auto here = [&] { return SourceLocation{file_name, line, column}; };
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+      column = 1;
+      ++i;
+      continue;
+    }
+    if (c == '#') {
+      while (i < text.size() && text[i] != '\n') {
+        ++i;
+      }
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r' || c == ',') {
+      ++i;
+      ++column;
+      continue;
+    }
+    const SourceLocation at = here();
+    std::string token;
+    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) &&
+           text[i] != ',' && text[i] != '#') {
+      token += text[i];
+      ++i;
+      ++column;
+    }
+    std::uint64_t value = 0;
+    bool digits = !token.empty() && token.size() <= 9;
+    for (char d : token) {
+      digits = digits && std::isdigit(static_cast<unsigned char>(d));
+      value = value * 10 + static_cast<std::uint64_t>(d - '0');
+    }
+    if (!digits) {
+      throw InputError(at, "a network node number", "'" + token + "'");
+    }
+    if (value >= network_nodes) {
+      throw InputError(at, "a network node below " + std::to_string(network_nodes),
+                       std::to_string(value));
+    }
+    if (out.size() == program_nodes) {
+      throw InputError(at, std::to_string(program_nodes) + " entries, one per program node",
+                       "a further entry " + std::to_string(value));
+    }
+    const auto node = static_cast<std::uint32_t>(value);
+    if (used[node]) {
+      throw InputError(at, "a network node not used yet",
+                       std::to_string(node) + ", already given at " +
+                           std::to_string(where_used[node].line) + ":" +
+                           std::to_string(where_used[node].column));
+    }
+    used[node] = true;
+    where_used[node] = at;
+    out.push_back(node);
+  }
+  if (out.size() != program_nodes) {
+    throw InputError(here(), std::to_string(program_nodes) + " entries, one per program node",
+                     std::to_string(out.size()));
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> read_embedding_file(const std::string& path,
+                                               std::uint32_t program_nodes,
+                                               std::uint32_t network_nodes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw InputError({"--embedding"}, "a readable node map file", "'" + path + "'");
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_embedding(text.str(), path, program_nodes, network_nodes);
+}
+
+RoutedProgram route_program(const McProgram& program, std::uint32_t network_nodes,
+                            const std::vector<std::uint32_t>& embedding) {
+  if (program.nodes > network_nodes) {
+    throw InputError({"--embedding"},
+                     "a network of at least " + std::to_string(program.nodes) +
+                         " nodes for the program's nodes",
+                     std::to_string(network_nodes) + " nodes");
+  }
+  if (embedding.size() != program.nodes) {
+    throw InputError({"--embedding"}, "one network node per program node",
+                     std::to_string(embedding.size()) + " entries");
+  }
+  RoutedProgram out;
+  out.name = program.name;
+  out.program_nodes = program.nodes;
+  out.network_nodes = network_nodes;
+  out.steps = static_cast<std::uint32_t>(program.steps.size());
+  out.ops.resize(network_nodes);
+  out.manifest.name = program.name;
+  out.manifest.n = network_nodes;
+  std::vector<std::uint32_t> next_local(network_nodes, 0);
+  const auto allocate = [&](std::uint32_t node, std::uint32_t words) {
+    const std::uint32_t at = next_local[node];
+    next_local[node] += words;
+    return at;
+  };
+  for (std::uint32_t k = 0; k < program.steps.size(); ++k) {
+    const ProgramStep& step = program.steps[k];
+    std::vector<Cycle> compute(network_nodes);
+    for (const ComputePhase& c : step.computes) {
+      compute[embedding.at(c.node)] += c.cycles;
+    }
+    for (std::uint32_t node = 0; node < network_nodes; ++node) {
+      if (compute[node] > Cycle{0}) {
+        out.ops[node].emplace_back(routed::Compute{compute[node]});
+      }
+    }
+    std::vector<std::uint32_t> incoming;
+    for (std::uint32_t t = 0; t < step.transfers.size(); ++t) {
+      const Transfer& tr = step.transfers[t];
+      const std::uint32_t source = embedding.at(tr.source);
+      // A broadcast payload sits once in the sender's memory and goes out once per destination:
+      // the network has no replication.
+      std::uint32_t src = tr.broadcast ? allocate(source, tr.words) : 0;
+      for (NodeId d : tr.destinations) {
+        const NodeMessage m{tr.source, d, tr.words, tr.broadcast, k, t};
+        const std::uint32_t destination = embedding.at(d);
+        if (!tr.broadcast) {
+          src = allocate(source, tr.words);
+        }
+        Message msg;
+        msg.id = static_cast<std::uint32_t>(out.manifest.messages.size());
+        msg.source = source;
+        msg.destination = destination;
+        msg.payload = payload_key(m);
+        msg.words = m.words;
+        msg.src_address = src;
+        msg.dst_address = allocate(destination, tr.words);
+        out.manifest.messages.push_back(msg);
+        out.ops[source].emplace_back(routed::Send{msg.id});
+        incoming.push_back(msg.id);
+      }
+    }
+    for (std::uint32_t id : incoming) {
+      out.ops[out.manifest.messages[id].destination].emplace_back(routed::Receive{id});
+    }
+    for (std::uint32_t node = 0; node < network_nodes; ++node) {
+      out.ops[node].emplace_back(routed::StepEnd{k});
+    }
+  }
+  for (std::uint32_t words : next_local) {
+    out.local_words = std::max(out.local_words, words);
+  }
+  return out;
+}
+
+}  // namespace orthosim::sw
