@@ -95,6 +95,23 @@ std::string Fabric::channel_name(std::uint32_t router, std::uint32_t out_vc) con
          std::to_string(out_vc % vcs_);
 }
 
+void Fabric::reset() {
+  std::fill(buffers_.begin(), buffers_.end(), Buffer{});
+  std::fill(owner_.begin(), owner_.end(), -1);
+  std::fill(contention_.begin(), contention_.end(), 0);
+  std::fill(channel_peak_.begin(), channel_peak_.end(), 0);
+  std::fill(injectors_.begin(), injectors_.end(), Injector{});
+  std::fill(in_injecting_list_.begin(), in_injecting_list_.end(), 0);
+  injecting_list_.clear();
+  packets_.clear();
+  free_packets_.clear();
+  packets_left_.clear();
+  std::fill(flits_per_router_.begin(), flits_per_router_.end(), 0);
+  std::fill(is_active_.begin(), is_active_.end(), 0);
+  active_.clear();
+  flits_in_routers_ = injecting_ = queued_packets_ = 0;
+}
+
 // ---- messages in --------------------------------------------------------------------------
 
 void Fabric::submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,

@@ -63,6 +63,10 @@ class Fabric {
   void submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst, std::uint32_t words,
               std::uint64_t now);
 
+  /// Empties the network (buffers, channels, interfaces) and clears the per-run counters
+  /// (contention, peak occupancy), for the next program or traffic run. Stats keep counting.
+  void reset();
+
   /// Advances the network by cycle `c` (cycles must be stepped in increasing order; cycles in
   /// which nothing can happen may be skipped, see next_cycle()).
   void step(std::uint64_t c);

@@ -75,6 +75,9 @@ void Multicomputer::load(sw::RoutedProgram program) {
     }
   }
   program_ = std::move(program);
+  fabric_->reset();
+  baseline_ = fabric_->stats();
+  stats_baseline_ = stats_.snapshot();
   traffic_ = false;
   deadlocked_ = false;
   deadlock_.clear();
@@ -179,6 +182,9 @@ NetworkRunResult Multicomputer::result() const {
   r.peak_channel_occupancy = fabric_->peak_channel_occupancy();
   r.channels = fabric_->channel_reports();
   r.stats = stats_.snapshot();
+  for (std::size_t i = 0; i < r.stats.size(); ++i) {
+    r.stats[i].value -= stats_baseline_.at(i).value;
+  }
   return r;
 }
 
@@ -297,6 +303,8 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
                           " flits exceed --packet-flits " + std::to_string(config_.ni.packet_flits));
   }
   spec_ = std::move(spec);
+  fabric_->reset();
+  baseline_ = fabric_->stats();
   traffic_ = true;
   deadlocked_ = false;
   deadlock_.clear();
@@ -397,7 +405,8 @@ TrafficResult Multicomputer::traffic_result() const {
   const std::uint64_t ejected_end =
       window_ended_ || spec_.one_round ? ejected_at_window_end_ : fabric_->stats().flits_ejected;
   r.accepted = spec_.one_round
-                   ? static_cast<double>(fabric_->stats().flits_ejected) / (n * window)
+                   ? static_cast<double>(fabric_->stats().flits_ejected - baseline_.flits_ejected) /
+                         (n * window)
                    : static_cast<double>(ejected_end - ejected_at_window_start_) / (n * window);
   std::vector<std::uint64_t> sorted = latencies_;
   std::sort(sorted.begin(), sorted.end());
@@ -423,8 +432,8 @@ TrafficResult Multicomputer::traffic_result() const {
   // per node over the measurement window (seed 003 section 6: "small and bounded").
   r.sustainable = !deadlocked_ && measured_left_ == 0 &&
                   queue_at_window_end_ <= queue_at_window_start_ + config_.topology.nodes();
-  r.flits_delivered = fabric_->stats().flits_ejected;
-  r.flit_hops = fabric_->stats().flit_hops;
+  r.flits_delivered = fabric_->stats().flits_ejected - baseline_.flits_ejected;
+  r.flit_hops = fabric_->stats().flit_hops - baseline_.flit_hops;
   r.words_corrupted = words_corrupted_;
   r.max_channel_contention = fabric_->max_channel_contention();
   r.peak_channel_occupancy = fabric_->peak_channel_occupancy();

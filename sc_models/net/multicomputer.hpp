@@ -140,6 +140,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   std::vector<traces::SourceId> node_sources_;
   traces::StatsRegistry stats_;
   std::unique_ptr<net::Fabric> fabric_;
+  net::FabricStats baseline_;  ///< the fabric's counters when the current run started
+  std::vector<traces::StatEntry> stats_baseline_;
   sc_core::sc_event ev_tick_;
   bool tick_pending_ = false;
   std::uint64_t tick_at_ = 0;

@@ -95,5 +95,266 @@ TEST(ZeroLoad, WormholeLatencyIsStartupPlusRouterDelaysPlusFlits) {
   EXPECT_EQ(checked, systems.size() * 6 * 3);
 }
 
+// Store-and-forward: every router holds a packet until its last flit is in, then D cycles more;
+// the F flits then leave one per cycle: t_s + F + (h+1)(D + F - 1).
+TEST(ZeroLoad, StoreAndForwardLatencyPaysTheWholePacketAtEveryRouter) {
+  traces::Recorder silent;
+  std::vector<std::unique_ptr<sc::Multicomputer>> systems;
+  for (const Topology& t : topologies()) {
+    for (const auto& [ts, d] : {std::pair{0u, 1u}, std::pair{4u, 2u}}) {
+      sw::NetworkConfig c = network(t);
+      c.router.switching = sw::Switching::StoreAndForward;
+      c.router.buffer_flits = 24;
+      c.ni.startup = ts;
+      c.router.delay = d;
+      systems.push_back(std::make_unique<sc::Multicomputer>(
+          ("saf" + std::to_string(systems.size())).c_str(), c, silent));
+    }
+  }
+  std::mt19937_64 rng(11);
+  for (auto& system : systems) {
+    const sw::NetworkConfig& c = system->config();
+    const std::uint32_t n = c.topology.nodes();
+    for (int trial = 0; trial < 5; ++trial) {
+      const auto src = static_cast<std::uint32_t>(rng() % n);
+      const auto dst = static_cast<std::uint32_t>((src + 1 + rng() % (n - 1)) % n);
+      for (std::uint32_t words : {1u, 7u, 19u}) {
+        system->load(one_message(n, src, dst, words));
+        sc_core::sc_start();
+        const sc::NetworkRunResult r = system->result();
+        const std::uint64_t h = c.topology.hops(src, dst), f = words + 1, d = c.router.delay;
+        ASSERT_TRUE(r.completed) << (r.blocked.empty() ? "" : r.blocked.front());
+        EXPECT_TRUE(r.delivery.ok());
+        EXPECT_EQ(r.cycles.count(), c.ni.startup + f + (h + 1) * (d + f - 1))
+            << c.topology.to_string() << " " << src << "->" << dst << " F=" << f;
+      }
+    }
+  }
+}
+
+TEST(ZeroLoad, StoreAndForwardRejectsPacketsLargerThanTheBuffers) {
+  traces::Recorder silent;
+  sw::NetworkConfig c = network(Topology::mesh({4}));
+  c.router.switching = sw::Switching::StoreAndForward;
+  c.router.buffer_flits = 4;
+  sc::Multicomputer system("saf", c, silent);
+  try {
+    system.load(one_message(4, 0, 3, 8));
+    FAIL() << "a 9-flit packet accepted by 4-flit buffers";
+  } catch (const sw::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("--buffers"), std::string::npos) << e.what();
+  }
+}
+
+// Packets: a message of w words in packets of at most P flits has ceil(w / (P-1)) headers.
+TEST(ZeroLoad, APacketizedMessageArrivesWhenItsLastPacketDoes) {
+  traces::Recorder silent;
+  sw::NetworkConfig c = network(Topology::mesh({6}));
+  c.ni.packet_flits = 5;  // 4 words per packet
+  sc::Multicomputer system("packets", c, silent);
+  system.load(one_message(6, 0, 5, 10));  // 3 packets: 5 + 5 + 3 flits, back to back
+  sc_core::sc_start();
+  const sc::NetworkRunResult r = system.result();
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.delivery.ok());
+  // The worm of 13 flits streams behind the first header: (h+1) D + 13.
+  EXPECT_EQ(r.cycles.count(), (5u + 1u) * 1u + 13u);
+}
+
+sc::TrafficSpec traffic(const std::string& pattern, const Topology& t, double rate,
+                        std::uint32_t flits) {
+  const sw::TrafficPattern p = sw::parse_traffic_pattern(pattern, t);
+  sc::TrafficSpec spec;
+  spec.destination = [p, t](std::uint32_t src, std::mt19937_64& rng) {
+    return sw::destination(p, t, src, rng);
+  };
+  spec.fixed_destinations = p.kind != sw::PatternKind::Uniform;
+  spec.rate = rate;
+  spec.flits = flits;
+  return spec;
+}
+
+// A ring with dimension-order routing and no dateline has a cyclic channel dependency: under
+// heavy load it deadlocks, and the watchdog names the cycle.
+TEST(Deadlock, ARingWithoutTheDatelineDeadlocksAndTheWatchdogNamesTheCycle) {
+  traces::Recorder silent;
+  sw::NetworkConfig c = network(Topology::torus({8}));
+  c.router.dateline = false;
+  c.router.vcs = 1;
+  c.watchdog_cycles = 2000;
+  sc::Multicomputer system("ring", c, silent);
+  sc::TrafficSpec spec = traffic("uniform", c.topology, 0.8, 12);
+  spec.warmup = 0;
+  spec.cycles = 200'000;
+  spec.drain = false;
+  system.start_traffic(spec);
+  sc_core::sc_start();
+  const sc::TrafficResult r = system.traffic_result();
+  ASSERT_TRUE(r.deadlocked);
+  EXPECT_NE(r.deadlock.find("cycle of waiting channels: "), std::string::npos) << r.deadlock;
+  EXPECT_NE(r.deadlock.find(".x+.vc0 (held by message"), std::string::npos) << r.deadlock;
+  EXPECT_LT(r.sim_cycles, 200'000u);
+}
+
+// The same ring, and 2D tori, with the dateline's second virtual channel: saturating uniform and
+// transpose traffic for a million cycles never stops the watchdog.
+TEST(Deadlock, ToriWithTheDatelineRunAMillionCyclesOfSaturatingTraffic) {
+  traces::Recorder silent;
+  struct Case {
+    Topology topology;
+    std::string pattern;
+  };
+  const std::vector<Case> cases = {{Topology::torus({8}), "uniform"},
+                                   {Topology::torus({4, 4}), "uniform"},
+                                   {Topology::torus({4, 4}), "transpose"}};
+  std::vector<std::unique_ptr<sc::Multicomputer>> systems;
+  for (const Case& k : cases) {
+    sw::NetworkConfig c = network(k.topology);
+    c.watchdog_cycles = 2000;
+    systems.push_back(std::make_unique<sc::Multicomputer>(
+        ("torus" + std::to_string(systems.size())).c_str(), c, silent));
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    sc::TrafficSpec spec = traffic(cases[i].pattern, cases[i].topology, 0.9, 12);
+    spec.warmup = 0;
+    spec.cycles = 1'000'000;
+    spec.drain = false;
+    systems[i]->start_traffic(spec);
+    sc_core::sc_start();
+    const sc::TrafficResult r = systems[i]->traffic_result();
+    EXPECT_FALSE(r.deadlocked) << cases[i].topology.to_string() << ": " << r.deadlock;
+    EXPECT_GE(r.sim_cycles, 1'000'000u);
+    EXPECT_GT(r.flits_delivered, 100'000u);
+    EXPECT_EQ(r.words_corrupted, 0u);
+  }
+}
+
+// Seed 003 section 6: 8-cube, e-cube routing, 20-flit messages, 1-flit buffers, first-come
+// arbitration. One round of each permutation: the most messages through one channel equals
+// Theorem 1's degree T(A,b) = 8.
+TEST(Seed003, OneRoundOfEachPermutationHasTheContentionOfTheorem1) {
+  traces::Recorder silent;
+  const Topology cube = Topology::hypercube(8);
+  const std::vector<std::pair<std::string, sw::Lcc>> patterns = {
+      {"transpose", sw::Lcc::transpose(8)},
+      {"bitrev", sw::Lcc::bit_reverse(8)},
+      {"reverse-flip", sw::Lcc::reverse_flip(8)}};
+  std::vector<std::unique_ptr<sc::Multicomputer>> systems;
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    systems.push_back(std::make_unique<sc::Multicomputer>(
+        ("cube" + std::to_string(i)).c_str(), network(cube), silent));
+  }
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    sc::TrafficSpec spec = traffic(patterns[i].first, cube, 0, 20);
+    spec.one_round = true;
+    systems[i]->start_traffic(spec);
+    sc_core::sc_start();
+    const sc::TrafficResult r = systems[i]->traffic_result();
+    ASSERT_FALSE(r.deadlocked);
+    EXPECT_EQ(r.undelivered_measured, 0u);
+    EXPECT_EQ(sw::contention_degree(patterns[i].second), 8u);
+    EXPECT_EQ(r.max_channel_contention, sw::contention_degree(patterns[i].second))
+        << patterns[i].first;
+  }
+}
+
+TEST(Seed003, RandomLccsOnThreeToEightCubesHaveTheContentionOfTheorem1) {
+  traces::Recorder silent;
+  std::vector<std::unique_ptr<sc::Multicomputer>> systems;
+  for (std::uint32_t d = 3; d <= 8; ++d) {
+    systems.push_back(std::make_unique<sc::Multicomputer>(
+        ("cube" + std::to_string(d)).c_str(), network(Topology::hypercube(d)), silent));
+  }
+  std::mt19937_64 rng(2026);
+  std::size_t checked = 0;
+  for (auto& system : systems) {
+    const Topology& cube = system->config().topology;
+    const std::uint32_t d = cube.dimensions();
+    for (int trial = 0; trial < 6; ++trial) {
+      const sw::Lcc lcc = sw::Lcc::random(d, rng);
+      const sw::TrafficPattern p = sw::parse_traffic_pattern("lcc:" + lcc.to_string(), cube);
+      sc::TrafficSpec spec;
+      spec.destination = [p, cube](std::uint32_t src, std::mt19937_64& r) {
+        return sw::destination(p, cube, src, r);
+      };
+      spec.fixed_destinations = true;
+      spec.flits = 20;
+      spec.one_round = true;
+      system->start_traffic(spec);
+      sc_core::sc_start();
+      const sc::TrafficResult r = system->traffic_result();
+      ASSERT_FALSE(r.deadlocked);
+      EXPECT_EQ(r.undelivered_measured, 0u);
+      EXPECT_EQ(r.max_channel_contention, sw::contention_degree(lcc))
+          << "d=" << d << " lcc " << lcc.to_string();
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 36u);
+}
+
+// Section 6.1: with e-cube routing the throughput of the three permutations stays below 1/8 of
+// the capacity, however much is offered.
+TEST(Seed003, PermutationThroughputSaturatesBelowOneEighth) {
+  traces::Recorder silent;
+  const Topology cube = Topology::hypercube(8);
+  std::vector<std::unique_ptr<sc::Multicomputer>> systems;
+  const std::vector<std::string> patterns = {"transpose", "bitrev", "reverse-flip"};
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    systems.push_back(std::make_unique<sc::Multicomputer>(
+        ("sat" + std::to_string(i)).c_str(), network(cube), silent));
+  }
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    sc::TrafficSpec spec = traffic(patterns[i], cube, 0.5, 20);
+    spec.exponential = true;
+    spec.warmup = 2000;
+    spec.cycles = 6000;
+    spec.drain = false;
+    systems[i]->start_traffic(spec);
+    sc_core::sc_start();
+    const sc::TrafficResult r = systems[i]->traffic_result();
+    ASSERT_FALSE(r.deadlocked);
+    EXPECT_GT(r.offered, 0.4) << patterns[i];
+    EXPECT_LT(r.accepted, 0.125) << patterns[i];
+    EXPECT_GT(r.accepted, 0.02) << patterns[i];
+    EXPECT_FALSE(r.sustainable) << patterns[i];
+  }
+}
+
+// Routed programs: random programs on every topology deliver every word, one- and all-port.
+TEST(RoutedPrograms, RandomProgramsDeliverEveryWordOnEveryTopology) {
+  traces::Recorder silent;
+  std::vector<std::unique_ptr<sc::Multicomputer>> systems;
+  for (const Topology& t : topologies()) {
+    for (sw::NodePorts ports : {sw::NodePorts::One, sw::NodePorts::All}) {
+      sw::NetworkConfig c = network(t);
+      c.ni.ports = ports;
+      c.ni.startup = 3;
+      c.ni.packet_flits = 6;
+      systems.push_back(std::make_unique<sc::Multicomputer>(
+          ("prog" + std::to_string(systems.size())).c_str(), c, silent));
+    }
+  }
+  std::size_t runs = 0;
+  for (auto& system : systems) {
+    const std::uint32_t n = system->config().topology.nodes();
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      const sw::McProgram program = sw::generate_random(n, 4, seed * 31 + n);
+      const sw::RoutedProgram routed = sw::route_program(program, n, sw::identity_embedding(n));
+      const std::size_t messages = routed.manifest.messages.size();
+      system->load(routed);
+      sc_core::sc_start();
+      const sc::NetworkRunResult r = system->result();
+      ASSERT_TRUE(r.completed) << system->name() << ": " << r.blocked.front();
+      EXPECT_TRUE(r.delivery.ok()) << system->name() << ": " << r.delivery.failures.front();
+      EXPECT_EQ(r.delivery.messages_checked, messages);
+      ASSERT_EQ(r.step_ends.size(), program.steps.size());
+      EXPECT_EQ(r.step_ends.back(), r.cycles);
+      ++runs;
+    }
+  }
+  EXPECT_EQ(runs, systems.size() * 4);
+}
+
 }  // namespace
 }  // namespace orthosim
