@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "sc_models/multiprocessor/multiprocessor.hpp"
+#include "sc_models/net/multicomputer.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "traces/vcd_recorder.hpp"
 
@@ -111,6 +112,89 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
     out.push_back(summarize(s->result()));
   }
   return out;
+}
+
+sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& request) {
+  traces::Recorder silent;
+  std::unique_ptr<traces::VcdRecorder> vcd;
+  if (request.vcd_path) {
+    vcd = open_vcd("--vcd", *request.vcd_path, request.config.clock_period_ns);
+  }
+  traces::Recorder& recorder = vcd ? static_cast<traces::Recorder&>(*vcd) : silent;
+  sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,
+                           recorder);
+  try {
+    system.load(request.program);
+  } catch (const sw::ConfigError& e) {
+    throw sw::InputError({"--buffers"}, e.what());
+  }
+  sc_core::sc_start();
+  const sc::NetworkRunResult r = system.result();
+  if (vcd) {
+    vcd->finish(r.cycles);
+  }
+  sw::NetworkRunSummary out;
+  out.run.completed = r.completed;
+  out.run.cycles = r.cycles;
+  out.run.blocked = r.blocked;
+  out.run.payload_ok = r.completed && r.delivery.ok();
+  out.run.messages = r.delivery.messages_checked;
+  out.run.messages_failed = r.delivery.messages_failed;
+  out.run.words = r.delivery.words_checked;
+  out.run.delivery_failures = r.delivery.failures;
+  out.run.step_ends = r.step_ends;
+  out.run.stats = r.stats;
+  out.max_channel_contention = r.max_channel_contention;
+  out.peak_channel_occupancy = r.peak_channel_occupancy;
+  for (const auto& c : r.channels) {
+    out.channels.push_back({c.name, c.peak_flits, c.messages});
+  }
+  return out;
+}
+
+std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest& request) {
+  traces::Recorder silent;
+  sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,
+                           silent);
+  std::vector<sw::TrafficPoint> points;
+  for (double rate : request.rates) {
+    sc::TrafficSpec spec;
+    const sw::TrafficPattern pattern = request.pattern;
+    const sw::Topology topology = request.config.topology;
+    spec.destination = [pattern, topology](std::uint32_t src, std::mt19937_64& rng) {
+      return sw::destination(pattern, topology, src, rng);
+    };
+    spec.fixed_destinations = pattern.kind != sw::PatternKind::Uniform;
+    spec.rate = rate;
+    spec.flits = request.flits;
+    spec.exponential = request.exponential;
+    spec.warmup = request.warmup;
+    spec.cycles = request.cycles;
+    spec.seed = request.seed;
+    system.start_traffic(spec);
+    sc_core::sc_start();
+    const sc::TrafficResult r = system.traffic_result();
+    sw::TrafficPoint p;
+    p.rate = rate;
+    p.offered = r.offered;
+    p.accepted = r.accepted;
+    p.latency_avg = r.latency_avg;
+    p.latency_p50 = r.latency_p50;
+    p.latency_p99 = r.latency_p99;
+    p.latency_max = r.latency_max;
+    p.sustainable = r.sustainable;
+    p.deadlocked = r.deadlocked;
+    p.deadlock = r.deadlock;
+    p.sim_cycles = r.sim_cycles;
+    p.measured_packets = r.measured_packets;
+    p.undelivered_measured = r.undelivered_measured;
+    p.flits_delivered = r.flits_delivered;
+    p.flit_hops = r.flit_hops;
+    p.words_corrupted = r.words_corrupted;
+    p.max_channel_contention = r.max_channel_contention;
+    points.push_back(p);
+  }
+  return points;
 }
 
 }  // namespace orthosim::app

@@ -11,6 +11,8 @@ class SystemRunner : public sw::Runner {
  public:
   sw::RunSummary run_access(const sw::AccessRequest& request) override;
   std::vector<sw::RunSummary> run_programs(const std::vector<sw::SystemRun>& runs) override;
+  sw::NetworkRunSummary run_network(const sw::NetworkRunRequest& request) override;
+  std::vector<sw::TrafficPoint> run_traffic(const sw::TrafficRequest& request) override;
 };
 
 }  // namespace orthosim::app

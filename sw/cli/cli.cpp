@@ -32,9 +32,14 @@ const std::vector<Subcommand>& subcommands() {
        "map a multicomputer program (.mcp) onto a multiprocessor and print its memory "
        "operations in the paper's notation",
        "program", cli::map_options, cli::run_map},
-      {"run", "PROGRAM --arch omp|crossbar|bus [options]",
-       "map a program, run it on the emulated hardware, time every step and check every word",
+      {"run", "PROGRAM --arch omp|crossbar|bus|mesh|torus|hypercube [options]",
+       "run a program on an emulated multiprocessor (mapped) or network (routed): cycles per "
+       "step, every word checked",
        "program", cli::run_options, cli::run_run},
+      {"traffic", "--topology mesh|torus|hypercube --dims KxK|--dim D [options]",
+       "synthetic traffic on a network: offered and accepted throughput, latency, "
+       "sustainability, rate sweeps",
+       "", cli::traffic_options, cli::run_traffic},
       {"gen", "PATTERN|random --nodes M [options]",
        "write a program of one Table 1 pattern (C1..C12) or a random valid program",
        "pattern", cli::gen_options, cli::run_gen},

@@ -38,6 +38,12 @@ int run_run(const po::variables_map& vm, Context& ctx);
 po::options_description gen_options();
 int run_gen(const po::variables_map& vm, Context& ctx);
 
+/// `run` on a mesh, torus or hypercube (`kind`): the program routed natively.
+int run_network_program(const po::variables_map& vm, Context& ctx, const std::string& kind);
+
+po::options_description traffic_options();
+int run_traffic(const po::variables_map& vm, Context& ctx);
+
 po::options_description demo_options();
 int run_demo(const po::variables_map& vm, Context& ctx);
 

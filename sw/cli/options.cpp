@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "sw/core/diagnostic.hpp"
+#include "sw/topology/topology.hpp"
 
 namespace orthosim::sw::cli {
 
@@ -81,6 +82,75 @@ void apply_system_options(const po::variables_map& vm, SystemConfig& c) {
   c.buffer_words = get32(vm, "buffer-words", 1, 1u << 20, c.buffer_words);
   c.module_words = get32(vm, "module-words", 1, 1u << 24, c.module_words);
   c.local_words = get32(vm, "local-words", 1, 1u << 26, c.local_words);
+}
+
+po::options_description network_options() {
+  const sw::RouterParams r;
+  const sw::NetworkConfig d;
+  po::options_description o("Network");
+  auto text = [](const std::string& help, std::uint64_t def) {
+    return help + " (default " + std::to_string(def) + ")";
+  };
+  o.add_options()
+      ("dims", po::value<std::string>(), "mesh or torus radices, e.g. 8x8, 4x4x4, 16 (a line or ring)")
+      ("dim", po::value<std::string>(), "hypercube dimension d: 2^d nodes, d = 1..10")
+      ("switching", po::value<std::string>(), "wormhole | saf (store-and-forward) (default wormhole)")
+      ("ports", po::value<std::string>(), "one | all: messages a node injects and receives at once (default one)")
+      ("startup", po::value<std::string>(), text("t_s: start-up cycles per message at the sender", 0).c_str())
+      ("buffers", po::value<std::string>(), text("input buffer depth in flits per virtual channel", r.buffer_flits).c_str())
+      ("vcs", po::value<std::string>(), "virtual channels per link (default 2 on a torus, 1 otherwise)")
+      ("router-delay", po::value<std::string>(), text("cycles from a header's arrival at a router to its departure", r.delay).c_str())
+      ("packet-flits", po::value<std::string>(), "largest packet in flits, header included (default: one packet per message)")
+      ("watchdog", po::value<std::string>(), text("cycles without a flit moving that mean deadlock", d.watchdog_cycles).c_str());
+  return o;
+}
+
+bool is_network_kind(const std::string& arch) {
+  return arch == "mesh" || arch == "torus" || arch == "hypercube";
+}
+
+NetworkConfig network_config_from(const po::variables_map& vm, const std::string& kind,
+                                  const std::string& kind_option) {
+  const auto optional = [&vm](const char* name) -> std::optional<std::string> {
+    return vm.count(name) ? std::optional<std::string>(vm[name].as<std::string>()) : std::nullopt;
+  };
+  NetworkConfig c;
+  c.topology = Topology::parse(kind, optional("dims"), optional("dim"), kind_option);
+  c.router.vcs = get32(vm, "vcs", 1, 16, default_vcs(c.topology));
+  c.router.buffer_flits = get32(vm, "buffers", 1, 1024, c.router.buffer_flits);
+  c.router.delay = get32(vm, "router-delay", 1, 1000, c.router.delay);
+  c.ni.startup = get(vm, "startup", 0, kMaxCost, c.ni.startup);
+  c.ni.packet_flits = get32(vm, "packet-flits", 0, 1u << 20, c.ni.packet_flits);
+  c.watchdog_cycles = get(vm, "watchdog", 1, 1'000'000'000, c.watchdog_cycles);
+  c.clock_period_ns = get32(vm, "clock-ns", 1, 1'000'000, c.clock_period_ns);
+  if (const auto s = optional("switching")) {
+    if (*s == "wormhole") {
+      c.router.switching = Switching::Wormhole;
+    } else if (*s == "saf" || *s == "store-and-forward") {
+      c.router.switching = Switching::StoreAndForward;
+    } else {
+      throw InputError({"--switching"}, "wormhole or saf", "'" + *s + "'");
+    }
+  }
+  if (const auto p = optional("ports")) {
+    if (*p == "one") {
+      c.ni.ports = NodePorts::One;
+    } else if (*p == "all") {
+      c.ni.ports = NodePorts::All;
+    } else {
+      throw InputError({"--ports"}, "one or all", "'" + *p + "'");
+    }
+  }
+  try {
+    c.validate();
+  } catch (const ConfigError& e) {
+    const std::string what = e.what();
+    const std::string option = what.find("packet-flits") != std::string::npos ? "--packet-flits"
+                               : what.find("vcs") != std::string::npos        ? "--vcs"
+                                                                               : kind_option;
+    throw InputError({option}, what);
+  }
+  return c;
 }
 
 po::options_description workload_options() {

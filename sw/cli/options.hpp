@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sw/arch/system_config.hpp"
+#include "sw/routed/network_config.hpp"
 #include "sw/workload/access_workload.hpp"
 
 namespace orthosim::sw::cli {
@@ -22,6 +23,16 @@ std::uint64_t parse_count(const std::string& option, const std::string& text, st
 po::options_description system_options();
 /// Applies the system options present in `vm` to `config`.
 void apply_system_options(const po::variables_map& vm, SystemConfig& config);
+
+/// --dims, --dim, --switching, --ports, --startup, --buffers, --vcs, --router-delay,
+/// --packet-flits, --watchdog: a network (the kind option and --clock-ns are the caller's).
+po::options_description network_options();
+/// The network of `kind` ("mesh", "torus", "hypercube", named by `kind_option` in errors) with
+/// the network options present in `vm`, validated; InputError names the option at fault.
+NetworkConfig network_config_from(const po::variables_map& vm, const std::string& kind,
+                                  const std::string& kind_option);
+/// Whether `arch` names a network rather than a shared-memory multiprocessor.
+bool is_network_kind(const std::string& arch);
 
 /// --kind, --d, --l: the workload; d and l default by kind (see the help text).
 po::options_description workload_options();

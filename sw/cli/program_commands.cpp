@@ -40,9 +40,12 @@ std::uint32_t processors_for(const po::variables_map& vm, const McProgram& progr
   return program.nodes;
 }
 
-po::options_description arch_option() {
+po::options_description arch_option(bool networks) {
   po::options_description o("Target");
-  o.add_options()("arch", po::value<std::string>(), "omp | crossbar | bus (default omp)");
+  o.add_options()("arch", po::value<std::string>(),
+                  networks ? "omp | crossbar | bus (the program mapped onto a multiprocessor), or "
+                             "mesh | torus | hypercube (routed natively) (default omp)"
+                           : "omp | crossbar | bus (default omp)");
   return o;
 }
 
@@ -64,7 +67,7 @@ SystemConfig fitted_config(const po::variables_map& vm, const MappedProgram& map
 
 po::options_description map_options() {
   po::options_description o("orthosim map");
-  o.add(arch_option()).add(system_options()).add(common_options());
+  o.add(arch_option(false)).add(system_options()).add(common_options());
   return o;
 }
 
@@ -88,12 +91,25 @@ po::options_description run_options() {
   po::options_description o("orthosim run");
   o.add_options()
       ("impl", po::value<std::string>(), "block implementation: model (default model)")
-      ("vcd", po::value<std::string>(), "write a VCD waveform to this file");
-  o.add(arch_option()).add(system_options()).add(common_options());
+      ("vcd", po::value<std::string>(), "write a VCD waveform to this file")
+      ("embedding", po::value<std::string>(),
+       "networks: a node map, the network node of each program node (default: node i on node i)");
+  o.add(arch_option(true)).add(system_options()).add(network_options()).add(common_options());
   return o;
 }
 
 int run_run(const po::variables_map& vm, Context& ctx) {
+  if (vm.count("arch") && is_network_kind(vm["arch"].as<std::string>())) {
+    return run_network_program(vm, ctx, vm["arch"].as<std::string>());
+  }
+  for (const char* network_only : {"dims", "dim", "switching", "ports", "startup", "buffers",
+                                   "vcs", "router-delay", "packet-flits", "watchdog",
+                                   "embedding"}) {
+    if (vm.count(network_only)) {
+      throw InputError({std::string("--") + network_only},
+                       "an option of the mesh, torus and hypercube networks (--arch)");
+    }
+  }
   check_impl(vm);
   const McProgram program = program_from(vm);
   SystemConfig config = config_from(vm);

@@ -10,6 +10,9 @@
 #include "sw/arch/system_config.hpp"
 #include "sw/core/cycle.hpp"
 #include "sw/machine/machine_program.hpp"
+#include "sw/routed/network_config.hpp"
+#include "sw/routed/routed_program.hpp"
+#include "sw/traffic/traffic_pattern.hpp"
 #include "sw/workload/access_workload.hpp"
 #include "traces/stats.hpp"
 
@@ -54,6 +57,59 @@ struct SystemRun {
   std::string vcd_option = "--vcd";  ///< the option an unwritable path is reported against
 };
 
+/// A routed program on a network (`orthosim run --arch mesh|torus|hypercube`).
+struct NetworkRunRequest {
+  NetworkConfig config;
+  RoutedProgram program;
+  std::optional<std::string> vcd_path;
+};
+
+/// One router-to-router channel after a run.
+struct ChannelSummary {
+  std::string name;  ///< "n3.x+": the channel leaving node 3 in the positive x direction
+  std::uint32_t peak_flits = 0;  ///< the most flits its input buffers held at once
+  std::uint64_t messages = 0;    ///< messages routed through it
+};
+
+struct NetworkRunSummary {
+  RunSummary run;
+  std::uint64_t max_channel_contention = 0;
+  std::uint32_t peak_channel_occupancy = 0;
+  std::vector<ChannelSummary> channels;
+};
+
+/// Synthetic traffic at one or several offered rates (`orthosim traffic`).
+struct TrafficRequest {
+  NetworkConfig config;
+  TrafficPattern pattern;
+  std::vector<double> rates;  ///< flits per node per cycle, one run each
+  std::uint32_t flits = 20;
+  bool exponential = false;
+  std::uint64_t warmup = 1000;
+  std::uint64_t cycles = 10000;
+  std::uint64_t seed = 1;
+};
+
+struct TrafficPoint {
+  double rate = 0;
+  double offered = 0;
+  double accepted = 0;
+  double latency_avg = 0;
+  std::uint64_t latency_p50 = 0;
+  std::uint64_t latency_p99 = 0;
+  std::uint64_t latency_max = 0;
+  bool sustainable = false;
+  bool deadlocked = false;
+  std::string deadlock;
+  std::uint64_t sim_cycles = 0;
+  std::uint64_t measured_packets = 0;
+  std::uint64_t undelivered_measured = 0;
+  std::uint64_t flits_delivered = 0;
+  std::uint64_t flit_hops = 0;
+  std::uint64_t words_corrupted = 0;
+  std::uint64_t max_channel_contention = 0;
+};
+
 class Runner {
  public:
   virtual ~Runner() = default;
@@ -61,6 +117,8 @@ class Runner {
   virtual RunSummary run_access(const AccessRequest& request) = 0;
   /// Runs every system side by side in one simulation; one summary per system, in order.
   virtual std::vector<RunSummary> run_programs(const std::vector<SystemRun>& runs) = 0;
+  virtual NetworkRunSummary run_network(const NetworkRunRequest& request) = 0;
+  virtual std::vector<TrafficPoint> run_traffic(const TrafficRequest& request) = 0;
 };
 
 }  // namespace orthosim::sw

@@ -56,8 +56,38 @@ class FakeRunner : public sw::Runner {
     return out;
   }
 
+  /// Networks: every message delivered, one cycle per step.
+  sw::NetworkRunSummary run_network(const sw::NetworkRunRequest& request) override {
+    network_requests.push_back(request);
+    sw::NetworkRunSummary s;
+    s.run = summary(sw::SystemConfig{}, sw::AccessWorkload{});
+    s.run.messages = request.program.manifest.messages.size();
+    s.run.messages_failed = s.run.payload_ok ? 0 : 1;
+    for (std::uint32_t k = 0; k < request.program.steps; ++k) {
+      s.run.step_ends.push_back(sw::Cycle{k + 1});
+    }
+    s.max_channel_contention = kConflicts;
+    return s;
+  }
+
+  /// Traffic: accepts what is offered.
+  std::vector<sw::TrafficPoint> run_traffic(const sw::TrafficRequest& request) override {
+    traffic_requests.push_back(request);
+    std::vector<sw::TrafficPoint> points;
+    for (double rate : request.rates) {
+      sw::TrafficPoint p;
+      p.rate = p.offered = p.accepted = rate;
+      p.sustainable = true;
+      p.deadlocked = outcome_ == Outcome::Deadlock;
+      points.push_back(p);
+    }
+    return points;
+  }
+
   std::vector<sw::AccessRequest> access_requests;
   std::vector<std::vector<sw::SystemRun>> program_requests;
+  std::vector<sw::NetworkRunRequest> network_requests;
+  std::vector<sw::TrafficRequest> traffic_requests;
   static constexpr std::uint64_t kConflicts = 7;
 
  private:

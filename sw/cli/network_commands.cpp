@@ -1,0 +1,165 @@
+// `orthosim run` on a mesh, torus or hypercube, and `orthosim traffic`: the multicomputer side
+// (DESIGN.md; seed 003 section 6, seed 000 section 2.1).
+#include <limits>
+
+#include "sw/cli/commands.hpp"
+#include "sw/cli/network_report.hpp"
+#include "sw/cli/options.hpp"
+#include "sw/core/diagnostic.hpp"
+#include "sw/program/parser.hpp"
+
+namespace orthosim::sw::cli {
+
+int run_network_program(const po::variables_map& vm, Context& ctx, const std::string& kind) {
+  check_impl(vm);
+  for (const char* shared_memory_only : {"n", "alpha", "beta", "tau", "gamma", "sync-cycles",
+                                         "barrier-cycles", "buffer-words", "module-words",
+                                         "local-words"}) {
+    if (vm.count(shared_memory_only)) {
+      throw InputError({std::string("--") + shared_memory_only},
+                       "an option of the omp, crossbar and bus; a " + kind +
+                           " takes its size from --dims or --dim and its costs from the network "
+                           "options");
+    }
+  }
+  if (!vm.count("program")) {
+    throw InputError({"PROGRAM"}, "a program file (.mcp) as the first argument", "none");
+  }
+  const McProgram program = read_program_file(vm["program"].as<std::string>());
+  NetworkRunRequest request;
+  request.config = network_config_from(vm, kind, "--arch");
+  const std::uint32_t nodes = request.config.topology.nodes();
+  if (program.nodes > nodes) {
+    throw InputError({"--dims"},
+                     "a network of at least the program's " + std::to_string(program.nodes) +
+                         " nodes",
+                     request.config.topology.to_string() + " (" + std::to_string(nodes) + " nodes)");
+  }
+  const std::vector<std::uint32_t> embedding =
+      vm.count("embedding") ? read_embedding_file(vm["embedding"].as<std::string>(),
+                                                  program.nodes, nodes)
+                            : identity_embedding(program.nodes);
+  request.program = route_program(program, nodes, embedding);
+  if (vm.count("vcd")) {
+    request.vcd_path = vm["vcd"].as<std::string>();
+  }
+  const NetworkProgramRun run{request.program, request.config, ctx.runner.run_network(request),
+                              request.vcd_path};
+  if (vm.count("json")) {
+    ctx.out << network_run_json(run).dump(2) << '\n';
+  } else {
+    print_network_run(run, ctx.out);
+  }
+  return run.ok() ? kExitOk : kExitRunFailed;
+}
+
+po::options_description traffic_options() {
+  po::options_description o("orthosim traffic");
+  o.add_options()
+      ("topology", po::value<std::string>(), "mesh | torus | hypercube (required)")
+      ("pattern", po::value<std::string>(),
+       "uniform | transpose | bitrev | reverse-flip | lcc:A,b (default uniform); A as d rows of "
+       "d bits joined by '/', b as d bits, bit 0 first (docs/topology.md)")
+      ("rate", po::value<std::string>(), "offered flits per node per cycle (default 0.1)")
+      ("rates", po::value<std::string>(), "a sweep: R1,R2,... (a latency-throughput table)")
+      ("flits", po::value<std::string>(), "flits per packet, header included (default 20)")
+      ("injection", po::value<std::string>(), "bernoulli | exponential inter-arrival times (default bernoulli)")
+      ("warmup", po::value<std::string>(), "cycles before measuring (default 1000)")
+      ("cycles", po::value<std::string>(), "measured cycles (default 10000)")
+      ("seed", po::value<std::string>(), "random seed (default 1)")
+      ("clock-ns", po::value<std::string>(), "clock period in ns (default 50)");
+  o.add(network_options()).add(common_options());
+  return o;
+}
+
+namespace {
+
+double parse_rate(const std::string& option, const std::string& text) {
+  std::size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || !(value >= 0.0) || value > 64.0) {
+    throw InputError({option}, "a rate in flits per node per cycle, 0..64", "'" + text + "'");
+  }
+  return value;
+}
+
+}  // namespace
+
+int run_traffic(const po::variables_map& vm, Context& ctx) {
+  if (!vm.count("topology")) {
+    throw InputError({"--topology"}, "mesh, torus or hypercube (the option is required)", "none");
+  }
+  TrafficRequest request;
+  request.config = network_config_from(vm, vm["topology"].as<std::string>(), "--topology");
+  request.pattern = parse_traffic_pattern(
+      vm.count("pattern") ? vm["pattern"].as<std::string>() : "uniform", request.config.topology);
+  const bool sweep = vm.count("rates") > 0;
+  if (sweep && vm.count("rate")) {
+    throw InputError({"--rates"}, "either --rate or --rates, not both");
+  }
+  if (sweep) {
+    const std::string text = vm["rates"].as<std::string>();
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = text.find(',', start);
+      request.rates.push_back(parse_rate(
+          "--rates", text.substr(start, comma == std::string::npos ? std::string::npos
+                                                                   : comma - start)));
+      if (comma == std::string::npos) {
+        break;
+      }
+      start = comma + 1;
+    }
+  } else {
+    request.rates = {vm.count("rate") ? parse_rate("--rate", vm["rate"].as<std::string>()) : 0.1};
+  }
+  request.flits = static_cast<std::uint32_t>(
+      vm.count("flits") ? parse_count("--flits", vm["flits"].as<std::string>(), 1, 1u << 16) : 20);
+  if (request.config.ni.packet_flits != 0 && request.flits > request.config.ni.packet_flits) {
+    throw InputError({"--flits"},
+                     "at most --packet-flits " + std::to_string(request.config.ni.packet_flits),
+                     std::to_string(request.flits));
+  }
+  if (request.config.router.switching == Switching::StoreAndForward &&
+      request.flits > request.config.router.buffer_flits) {
+    throw InputError({"--buffers"},
+                     "buffers that hold a whole packet of " + std::to_string(request.flits) +
+                         " flits for store-and-forward",
+                     std::to_string(request.config.router.buffer_flits));
+  }
+  if (vm.count("injection")) {
+    const std::string i = vm["injection"].as<std::string>();
+    if (i != "bernoulli" && i != "exponential") {
+      throw InputError({"--injection"}, "bernoulli or exponential", "'" + i + "'");
+    }
+    request.exponential = i == "exponential";
+  }
+  request.warmup =
+      vm.count("warmup") ? parse_count("--warmup", vm["warmup"].as<std::string>(), 0, 1'000'000'000)
+                         : 1000;
+  request.cycles =
+      vm.count("cycles") ? parse_count("--cycles", vm["cycles"].as<std::string>(), 1, 1'000'000'000)
+                         : 10000;
+  request.seed = vm.count("seed") ? parse_count("--seed", vm["seed"].as<std::string>(), 0,
+                                                std::numeric_limits<std::uint64_t>::max() / 10)
+                                  : 1;
+  const std::vector<TrafficPoint> points = ctx.runner.run_traffic(request);
+  if (vm.count("json")) {
+    ctx.out << traffic_json(request, points, sweep).dump(2) << '\n';
+  } else {
+    print_traffic(request, points, ctx.out);
+  }
+  for (const TrafficPoint& p : points) {
+    if (p.deadlocked || p.words_corrupted > 0) {
+      return kExitRunFailed;
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace orthosim::sw::cli
