@@ -173,26 +173,7 @@ std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest
     spec.seed = request.seed;
     system.start_traffic(spec);
     sc_core::sc_start();
-    const sc::TrafficResult r = system.traffic_result();
-    sw::TrafficPoint p;
-    p.rate = rate;
-    p.offered = r.offered;
-    p.accepted = r.accepted;
-    p.latency_avg = r.latency_avg;
-    p.latency_p50 = r.latency_p50;
-    p.latency_p99 = r.latency_p99;
-    p.latency_max = r.latency_max;
-    p.sustainable = r.sustainable;
-    p.deadlocked = r.deadlocked;
-    p.deadlock = r.deadlock;
-    p.sim_cycles = r.sim_cycles;
-    p.measured_packets = r.measured_packets;
-    p.undelivered_measured = r.undelivered_measured;
-    p.flits_delivered = r.flits_delivered;
-    p.flit_hops = r.flit_hops;
-    p.words_corrupted = r.words_corrupted;
-    p.max_channel_contention = r.max_channel_contention;
-    points.push_back(p);
+    points.push_back(system.traffic_result());
   }
   return points;
 }

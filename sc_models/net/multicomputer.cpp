@@ -395,6 +395,7 @@ void Multicomputer::generate_traffic(std::uint64_t c) {
 
 TrafficResult Multicomputer::traffic_result() const {
   TrafficResult r;
+  r.rate = spec_.rate;
   const double n = config_.topology.nodes();
   r.deadlocked = deadlocked_;
   r.deadlock = deadlock_;

@@ -20,6 +20,7 @@
 #include "sw/machine/delivery_check.hpp"
 #include "sw/routed/network_config.hpp"
 #include "sw/routed/routed_program.hpp"
+#include "sw/traffic/traffic_point.hpp"
 #include "traces/recorder.hpp"
 #include "traces/stats.hpp"
 
@@ -59,27 +60,8 @@ struct TrafficSpec {
   bool one_round = false;
 };
 
-struct TrafficResult {
-  bool deadlocked = false;
-  std::string deadlock;           ///< the watchdog's report
-  std::uint64_t sim_cycles = 0;   ///< cycles simulated, drain included
-  double offered = 0;             ///< flits created per node per cycle in the window
-  double accepted = 0;            ///< flits delivered per node per cycle in the window
-  double latency_avg = 0;         ///< packet latency: creation to tail arrival, queueing included
-  std::uint64_t latency_p50 = 0;
-  std::uint64_t latency_p99 = 0;
-  std::uint64_t latency_max = 0;
-  std::uint64_t measured_packets = 0;
-  std::uint64_t undelivered_measured = 0;  ///< measured packets still in flight when it stopped
-  bool sustainable = false;
-  std::uint64_t flits_delivered = 0;  ///< over the whole run
-  std::uint64_t flit_hops = 0;
-  std::uint64_t words_corrupted = 0;
-  std::uint64_t max_channel_contention = 0;
-  std::uint32_t peak_channel_occupancy = 0;
-  std::uint64_t source_queue_start = 0;  ///< packets waiting at the sources at the window's start
-  std::uint64_t source_queue_end = 0;    ///< ... and at its end
-};
+/// The figures of a traffic run.
+using TrafficResult = sw::TrafficPoint;
 
 class Multicomputer : public sc_core::sc_module, private net::FabricClient {
  public:

@@ -13,6 +13,7 @@
 #include "sw/routed/network_config.hpp"
 #include "sw/routed/routed_program.hpp"
 #include "sw/traffic/traffic_pattern.hpp"
+#include "sw/traffic/traffic_point.hpp"
 #include "sw/workload/access_workload.hpp"
 #include "traces/stats.hpp"
 
@@ -90,25 +91,6 @@ struct TrafficRequest {
   std::uint64_t seed = 1;
 };
 
-struct TrafficPoint {
-  double rate = 0;
-  double offered = 0;
-  double accepted = 0;
-  double latency_avg = 0;
-  std::uint64_t latency_p50 = 0;
-  std::uint64_t latency_p99 = 0;
-  std::uint64_t latency_max = 0;
-  bool sustainable = false;
-  bool deadlocked = false;
-  std::string deadlock;
-  std::uint64_t sim_cycles = 0;
-  std::uint64_t measured_packets = 0;
-  std::uint64_t undelivered_measured = 0;
-  std::uint64_t flits_delivered = 0;
-  std::uint64_t flit_hops = 0;
-  std::uint64_t words_corrupted = 0;
-  std::uint64_t max_channel_contention = 0;
-};
 
 class Runner {
  public:

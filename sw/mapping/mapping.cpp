@@ -96,15 +96,8 @@ class Mapper {
 
   void add_to_manifest(ProcId p, ProcId q, const NodeMessage& m, std::uint32_t src,
                        std::uint32_t dst) {
-    Message msg;
-    msg.id = static_cast<std::uint32_t>(out_.machine.messages.size());
-    msg.source = p;
-    msg.destination = q;
-    msg.payload = payload_key(m);
-    msg.words = m.words;
-    msg.src_address = src;
-    msg.dst_address = dst;
-    out_.machine.messages.push_back(msg);
+    out_.machine.messages.push_back(manifest_entry(
+        m, static_cast<std::uint32_t>(out_.machine.messages.size()), p, q, src, dst));
     ++out_.node_messages;
   }
 

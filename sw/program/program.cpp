@@ -19,4 +19,17 @@ PayloadKey payload_key(const NodeMessage& m) {
   return {m.source, m.broadcast ? PayloadKey::kBroadcast : m.destination, m.step};
 }
 
+Message manifest_entry(const NodeMessage& m, std::uint32_t id, ProcId from, ProcId to,
+                       std::uint32_t src_address, std::uint32_t dst_address) {
+  Message msg;
+  msg.id = id;
+  msg.source = from;
+  msg.destination = to;
+  msg.payload = payload_key(m);
+  msg.words = m.words;
+  msg.src_address = src_address;
+  msg.dst_address = dst_address;
+  return msg;
+}
+
 }  // namespace orthosim::sw

@@ -68,4 +68,10 @@ struct NodeMessage {
 /// message is payload_word(payload_key(m), w).
 [[nodiscard]] PayloadKey payload_key(const NodeMessage& m);
 
+/// The delivery-manifest entry of node message `m` once it runs on `from` and `to` (processors or
+/// network nodes), with its source and destination regions in their local memories.
+[[nodiscard]] Message manifest_entry(const NodeMessage& m, std::uint32_t id, ProcId from,
+                                     ProcId to, std::uint32_t src_address,
+                                     std::uint32_t dst_address);
+
 }  // namespace orthosim::sw

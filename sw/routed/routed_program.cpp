@@ -151,14 +151,9 @@ RoutedProgram route_program(const McProgram& program, std::uint32_t network_node
         if (!tr.broadcast) {
           src = allocate(source, tr.words);
         }
-        Message msg;
-        msg.id = static_cast<std::uint32_t>(out.manifest.messages.size());
-        msg.source = source;
-        msg.destination = destination;
-        msg.payload = payload_key(m);
-        msg.words = m.words;
-        msg.src_address = src;
-        msg.dst_address = allocate(destination, tr.words);
+        const Message msg =
+            manifest_entry(m, static_cast<std::uint32_t>(out.manifest.messages.size()), source,
+                           destination, src, allocate(destination, tr.words));
         out.manifest.messages.push_back(msg);
         out.ops[source].emplace_back(routed::Send{msg.id});
         incoming.push_back(msg.id);

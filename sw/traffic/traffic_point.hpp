@@ -1,0 +1,33 @@
+// The figures of one synthetic-traffic run at one offered rate (docs/networks.md defines each):
+// what the network emulation measures and what `orthosim traffic` prints.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace orthosim::sw {
+
+struct TrafficPoint {
+  double rate = 0;                ///< asked: flits per node per cycle
+  double offered = 0;             ///< flits created per node per cycle in the window
+  double accepted = 0;            ///< flits delivered per node per cycle in the window
+  double latency_avg = 0;         ///< packet latency: creation to tail arrival, queueing included
+  std::uint64_t latency_p50 = 0;
+  std::uint64_t latency_p99 = 0;
+  std::uint64_t latency_max = 0;
+  bool sustainable = false;
+  bool deadlocked = false;
+  std::string deadlock;           ///< the watchdog's report
+  std::uint64_t sim_cycles = 0;   ///< cycles simulated, drain included
+  std::uint64_t measured_packets = 0;
+  std::uint64_t undelivered_measured = 0;  ///< measured packets still in flight at the end
+  std::uint64_t flits_delivered = 0;       ///< over the whole run
+  std::uint64_t flit_hops = 0;
+  std::uint64_t words_corrupted = 0;
+  std::uint64_t max_channel_contention = 0;
+  std::uint32_t peak_channel_occupancy = 0;
+  std::uint64_t source_queue_start = 0;  ///< packets waiting at the sources at the window's start
+  std::uint64_t source_queue_end = 0;    ///< ... and at its end
+};
+
+}  // namespace orthosim::sw
