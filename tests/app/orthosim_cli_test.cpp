@@ -7,9 +7,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -406,6 +410,524 @@ TEST_F(Orthosim, BadProgramCommandsGiveOneErrorLineAndExitCode2) {
     EXPECT_TRUE(o.out.empty()) << args << ": " << o.out;
   }
   EXPECT_FALSE(fs::exists(dir_ / "plain" / "p.mcp.partial"));
+  EXPECT_EQ(slurp(dir_ / "plain"), "a file, not a folder\n");
+}
+
+
+// ---- run on a mesh, torus or hypercube; traffic ---------------------------------------------
+
+/// A network as the tests see it, written here independently of sw/topology: node numbers with
+/// dimension 0 varying fastest, dimension-ordered routes (lowest dimension first; on a torus the
+/// shorter way round, the positive one at exactly half a ring; e-cube on a hypercube).
+struct Net {
+  std::string kind;                   // mesh | torus | hypercube
+  std::vector<std::uint32_t> radices;  // a hypercube: d radices of 2
+
+  std::uint32_t nodes() const {
+    std::uint32_t n = 1;
+    for (std::uint32_t k : radices) {
+      n *= k;
+    }
+    return n;
+  }
+  std::vector<std::uint32_t> coords(std::uint32_t node) const {
+    std::vector<std::uint32_t> c;
+    for (std::uint32_t k : radices) {
+      c.push_back(node % k);
+      node /= k;
+    }
+    return c;
+  }
+  std::uint32_t node_at(const std::vector<std::uint32_t>& c) const {
+    std::uint32_t node = 0;
+    for (std::size_t i = radices.size(); i-- > 0;) {
+      node = node * radices[i] + c[i];
+    }
+    return node;
+  }
+  /// Manhattan distance, ring distances min(|dx|, k - |dx|), or Hamming distance.
+  std::uint32_t hops(std::uint32_t a, std::uint32_t b) const {
+    const std::vector<std::uint32_t> x = coords(a), y = coords(b);
+    std::uint32_t h = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const std::uint32_t d = x[i] > y[i] ? x[i] - y[i] : y[i] - x[i];
+      h += kind == "torus" ? std::min(d, radices[i] - d) : d;
+    }
+    return h;
+  }
+  /// The channels of the route from a to b, named like the report: "n3.x+", "n5.d2".
+  std::vector<std::string> route(std::uint32_t a, std::uint32_t b) const {
+    std::vector<std::string> out;
+    std::vector<std::uint32_t> at = coords(a);
+    const std::vector<std::uint32_t> to = coords(b);
+    for (std::size_t i = 0; i < radices.size(); ++i) {
+      const std::uint32_t k = radices[i];
+      while (at[i] != to[i]) {
+        const std::string from = "n" + std::to_string(node_at(at)) + ".";
+        if (kind == "hypercube") {
+          out.push_back(from + "d" + std::to_string(i));
+          at[i] = to[i];
+          continue;
+        }
+        bool positive = to[i] > at[i];
+        if (kind == "torus") {
+          const std::uint32_t forward = (to[i] + k - at[i]) % k;
+          positive = forward <= k - forward;
+        }
+        out.push_back(from + std::string(1, "xyz"[i]) + (positive ? "+" : "-"));
+        at[i] = positive ? (at[i] + 1) % k : (at[i] + k - 1) % k;
+      }
+    }
+    return out;
+  }
+};
+
+/// Zero-load time of one message of `words` words (one packet of F = words + 1 flits) over h
+/// links: wormhole t_s + (h+1) D + F; store-and-forward t_s + F + (h+1)(D + F - 1).
+std::uint64_t zero_load(bool saf, std::uint64_t startup, std::uint64_t delay, std::uint64_t words,
+                        std::uint64_t h) {
+  const std::uint64_t flits = words + 1;
+  return saf ? startup + flits + (h + 1) * (delay + flits - 1)
+             : startup + (h + 1) * delay + flits;
+}
+
+std::string size_option(const Net& net) {
+  if (net.kind == "hypercube") {
+    return "--dim " + std::to_string(net.radices.size());
+  }
+  std::string dims;
+  for (std::size_t i = 0; i < net.radices.size(); ++i) {
+    dims += (i == 0 ? "" : "x") + std::to_string(net.radices[i]);
+  }
+  return "--dims " + dims;
+}
+
+/// The node messages of examples/fig2_sample.mcp (source, destination), from its listing:
+/// C1(N1,N0); C2 (N1,N2),(N3,N0); C3 and C4 from N0 to the 3 others; C10 (N1,N0),(N2,N0) and
+/// C8 (N3,N1),(N3,N2): 13 messages of 4 words.
+const std::vector<std::pair<std::uint32_t, std::uint32_t>> kFig2Messages = {
+    {1, 0}, {1, 2}, {3, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 1},
+    {0, 2}, {0, 3}, {1, 0}, {2, 0}, {3, 1}, {3, 2}};
+
+/// Messages per channel of the Fig. 2 program with program node i on network node map[i].
+std::map<std::string, std::uint64_t> fig2_channel_load(const Net& net,
+                                                       const std::vector<std::uint32_t>& map) {
+  std::map<std::string, std::uint64_t> load;
+  for (const auto& [src, dst] : kFig2Messages) {
+    for (const std::string& channel : net.route(map[src], map[dst])) {
+      ++load[channel];
+    }
+  }
+  return load;
+}
+
+/// The report's channels that carried at least one message.
+std::map<std::string, std::uint64_t> used_channels(const nlohmann::json& j) {
+  std::map<std::string, std::uint64_t> out;
+  for (const auto& c : j["channels"]) {
+    if (c["messages"].get<std::uint64_t>() > 0) {
+      out[c["channel"].get<std::string>()] = c["messages"].get<std::uint64_t>();
+    }
+  }
+  return out;
+}
+
+TEST_F(Orthosim, OneMessageOnAnIdleNetworkTakesTheZeroLoadTime) {
+  struct Route {
+    Net net;
+    std::uint32_t src, dst;
+  };
+  const std::vector<Route> routes = {
+      {{"mesh", {4, 4}}, 1, 14},          // (1,0) -> (2,3)
+      {{"mesh", {4, 3, 2}}, 0, 23},       // (0,0,0) -> (3,2,1)
+      {{"mesh", {8}}, 7, 0},              // a line, end to end
+      {{"torus", {5, 5}}, 0, 24},         // (0,0) -> (4,4): one wrap-around link per dimension
+      {{"torus", {4, 4}}, 0, 10},         // (0,0) -> (2,2): exactly half of each ring
+      {{"torus", {8}}, 7, 0},             // a ring: the wrap-around link
+      {{"torus", {3, 3, 3}}, 1, 26},      // (1,0,0) -> (2,2,2)
+      {{"hypercube", {2, 2, 2, 2}}, 3, 12},           // 0011 -> 1100
+      {{"hypercube", {2, 2, 2, 2, 2, 2}}, 5, 40},     // 000101 -> 101000
+      {{"hypercube", {2}}, 0, 1},
+  };
+  struct Params {
+    std::uint64_t startup, delay, buffers, words;
+    std::string extra;
+  };
+  const std::vector<Params> params = {
+      {0, 1, 1, 5, ""},
+      {7, 1, 1, 5, ""},
+      {0, 3, 4, 5, ""},
+      {11, 2, 2, 9, "--packet-flits 64"},  // larger than the message: still one packet
+      {5, 2, 1, 3, "--ports all"},
+      {0, 1, 1, 1, ""},
+  };
+  int file = 0;
+  for (const Route& r : routes) {
+    const std::uint32_t h = r.net.hops(r.src, r.dst);
+    ASSERT_EQ(r.net.route(r.src, r.dst).size(), h);
+    ASSERT_GT(h, 0u);
+    for (const Params& p : params) {
+      const std::string program = "one" + std::to_string(file++) + ".mcp";
+      std::ofstream(dir_ / program) << "nodes " << r.net.nodes() << "\nstep\n  send " << r.src
+                                    << " -> " << r.dst << " words " << p.words << "\n";
+      for (const bool saf : {false, true}) {
+        // Store-and-forward buffers must hold the whole packet.
+        const std::uint64_t buffers = saf ? std::max(p.buffers, p.words + 1) : p.buffers;
+        const std::string args = "run " + program + " --arch " + r.net.kind + " " +
+                                 size_option(r.net) + " --startup " + std::to_string(p.startup) +
+                                 " --router-delay " + std::to_string(p.delay) + " --buffers " +
+                                 std::to_string(buffers) + (saf ? " --switching saf " : " ") +
+                                 p.extra + " --json";
+        const Outcome o = run(args);
+        ASSERT_EQ(o.exit_code, 0) << args << ": " << o.err;
+        const nlohmann::json j = nlohmann::json::parse(o.out);
+        EXPECT_TRUE(j["payload_ok"].get<bool>()) << args;
+        EXPECT_EQ(j["messages_delivered"], 1u) << args;
+        EXPECT_EQ(j["total_cycles"].get<std::uint64_t>(),
+                  zero_load(saf, p.startup, p.delay, p.words, h))
+            << args << " (" << h << " hops)";
+        // The one message crosses each channel of its route once.
+        std::map<std::string, std::uint64_t> expected;
+        for (const std::string& c : r.net.route(r.src, r.dst)) {
+          ++expected[c];
+        }
+        EXPECT_EQ(used_channels(j), expected) << args;
+        EXPECT_EQ(j["max_channel_contention"], 1u) << args;
+      }
+    }
+  }
+}
+
+TEST_F(Orthosim, TheSampleProgramRunsOnEveryNetworkAndDeliversEveryMessage) {
+  const std::vector<Net> nets = {
+      {"mesh", {2, 2}}, {"torus", {2, 2}}, {"hypercube", {2, 2}}};
+  struct Variant {
+    std::string options;
+    bool saf;
+  };
+  const std::vector<Variant> variants = {
+      {"", false}, {"--ports all", false}, {"--switching saf --buffers 8", true}};
+  for (const Net& net : nets) {
+    // XY and e-cube routes of the 13 messages, counted per channel.
+    const std::map<std::string, std::uint64_t> load = fig2_channel_load(net, {0, 1, 2, 3});
+    std::uint64_t busiest = 0;
+    for (const auto& [channel, messages] : load) {
+      busiest = std::max(busiest, messages);
+    }
+    for (const Variant& v : variants) {
+      const std::string args = "run '" + kFig2 + "' --arch " + net.kind + " " + size_option(net) +
+                               " " + v.options + " --json";
+      const Outcome o = run(args);
+      ASSERT_EQ(o.exit_code, 0) << args << ": " << o.err;
+      EXPECT_TRUE(o.err.empty()) << o.err;
+      const nlohmann::json j = nlohmann::json::parse(o.out);
+      EXPECT_EQ(j["command"], "run");
+      EXPECT_EQ(j["arch"], net.kind);
+      EXPECT_EQ(j["topology"], net.kind);
+      EXPECT_EQ(j["program"], "fig2_sample");
+      EXPECT_EQ(j["program_nodes"], 4u);
+      EXPECT_EQ(j["nodes"], 4u);
+      EXPECT_EQ(j["vcs"], net.kind == "torus" ? 2u : 1u) << args;
+      EXPECT_TRUE(j["completed"].get<bool>()) << args;
+      EXPECT_TRUE(j["payload_ok"].get<bool>()) << args;
+      EXPECT_EQ(j["messages_sent"], 13u) << args;
+      EXPECT_EQ(j["messages_delivered"], 13u) << args;
+      EXPECT_EQ(j["words"], 13u * 4u) << args;
+      EXPECT_TRUE(j["blocked"].empty()) << args;
+      EXPECT_TRUE(j["delivery_failures"].empty()) << args;
+      EXPECT_TRUE(j["vcd"].is_null());
+      EXPECT_EQ(j["time_ns"].get<std::uint64_t>(),
+                j["total_cycles"].get<std::uint64_t>() * j["clock_ns"].get<std::uint64_t>());
+      ASSERT_EQ(j["steps"].size(), 5u);
+      std::uint64_t sum = 0;
+      for (const auto& step : j["steps"]) {
+        sum += step["cycles"].get<std::uint64_t>();
+        EXPECT_EQ(step["end_cycle"].get<std::uint64_t>(), sum) << args;
+      }
+      EXPECT_EQ(sum, j["total_cycles"].get<std::uint64_t>()) << args;
+      // Step 1: every node computes 20 cycles, then N1 sends its one 4-word message to N0 over
+      // one link on all three networks, on an idle network.
+      ASSERT_EQ(net.hops(1, 0), 1u);
+      EXPECT_EQ(j["steps"][0]["cycles"].get<std::uint64_t>(), 20 + zero_load(v.saf, 0, 1, 4, 1))
+          << args;
+      // Every message crosses the channels of its dimension-ordered route.
+      EXPECT_EQ(used_channels(j), load) << args;
+      EXPECT_GE(j["max_channel_contention"].get<std::uint64_t>(), 1u) << args;
+      EXPECT_EQ(j["max_channel_contention"].get<std::uint64_t>(), busiest) << args;
+      EXPECT_GE(j["peak_channel_occupancy"].get<std::uint64_t>(), 1u) << args;
+    }
+  }
+}
+
+TEST_F(Orthosim, AnEmbeddingMovesTheTrafficButDeliversTheSame) {
+  std::ofstream(dir_ / "reversed.map") << "# program node i on network node 3 - i\n3, 2, 1, 0\n";
+  std::ofstream(dir_ / "corners.map") << "0 3\n12 15\n";
+  struct Case {
+    Net net;
+    std::string map_file;
+    std::vector<std::uint32_t> map;
+  };
+  const std::vector<Case> cases = {
+      {{"mesh", {2, 2}}, "reversed.map", {3, 2, 1, 0}},
+      {{"hypercube", {2, 2}}, "reversed.map", {3, 2, 1, 0}},
+      {{"mesh", {4, 4}}, "corners.map", {0, 3, 12, 15}},
+      {{"torus", {4, 4}}, "corners.map", {0, 3, 12, 15}},
+  };
+  for (const Case& c : cases) {
+    const std::string base =
+        "run '" + kFig2 + "' --arch " + c.net.kind + " " + size_option(c.net) + " --json";
+    const Outcome plain = run(base);
+    const Outcome moved = run(base + " --embedding " + c.map_file);
+    ASSERT_EQ(plain.exit_code, 0) << base << ": " << plain.err;
+    ASSERT_EQ(moved.exit_code, 0) << base << " " << c.map_file << ": " << moved.err;
+    const nlohmann::json jp = nlohmann::json::parse(plain.out);
+    const nlohmann::json jm = nlohmann::json::parse(moved.out);
+    for (const nlohmann::json* j : {&jp, &jm}) {
+      EXPECT_TRUE((*j)["payload_ok"].get<bool>()) << base;
+      EXPECT_EQ((*j)["messages_delivered"], 13u) << base;
+      EXPECT_EQ((*j)["words"], 13u * 4u) << base;
+    }
+    const std::map<std::string, std::uint64_t> identity =
+        fig2_channel_load(c.net, {0, 1, 2, 3});
+    const std::map<std::string, std::uint64_t> mapped = fig2_channel_load(c.net, c.map);
+    ASSERT_NE(identity, mapped);  // the map really moves the routes
+    EXPECT_EQ(used_channels(jp), identity) << base;
+    EXPECT_EQ(used_channels(jm), mapped) << base << " " << c.map_file;
+  }
+}
+
+TEST_F(Orthosim, NetworkRunCreatesTheWaveformFolderAsOnTheMultiprocessors) {
+  // docs/cli.md, orthosim run: "--vcd FILE writes a waveform; its folder is created if missing".
+  const Outcome omp = run("run '" + kFig2 + "' --arch omp --vcd omp/w.vcd");
+  ASSERT_EQ(omp.exit_code, 0) << omp.err;
+  EXPECT_TRUE(fs::exists(dir_ / "omp" / "w.vcd"));
+  const Outcome mesh = run("run '" + kFig2 + "' --arch mesh --dims 2x2 --vcd mesh/w.vcd");
+  EXPECT_EQ(mesh.exit_code, 0) << mesh.err;
+  EXPECT_TRUE(fs::exists(dir_ / "mesh" / "w.vcd"));
+}
+
+TEST_F(Orthosim, NetworkRunsWriteAValidWaveformAndAreDeterministic) {
+  const std::string args =
+      "run '" + kFig2 + "' --arch torus --dims 2x2 --buffers 2 --startup 3 --json --vcd ";
+  const Outcome a = run(args + "a.vcd");
+  const Outcome b = run(args + "b.vcd");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const std::string va = slurp(dir_ / "a.vcd");
+  EXPECT_EQ(va.rfind("$", 0), 0u);
+  EXPECT_NE(va.find("$enddefinitions"), std::string::npos);
+  EXPECT_EQ(va, slurp(dir_ / "b.vcd"));
+  EXPECT_FALSE(fs::exists(dir_ / "a.vcd.partial"));
+  nlohmann::json ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  EXPECT_EQ(ja["vcd"], "a.vcd");
+  EXPECT_EQ(jb["vcd"], "b.vcd");
+  ja.erase("vcd");
+  jb.erase("vcd");
+  EXPECT_EQ(ja, jb);
+  // The table says where the waveform went.
+  const Outcome t = run("run '" + kFig2 + "' --arch mesh --dims 2x2 --vcd c.vcd");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_NE(t.out.find("c.vcd"), std::string::npos) << t.out;
+
+  if (std::system("command -v vcd2fst >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "vcd2fst (GTKWave) is not installed: the waveform was not validated";
+  }
+  for (const char* vcd : {"a.vcd", "c.vcd"}) {
+    const std::string fst = std::string(vcd) + ".fst";
+    const std::string cmd = "cd '" + dir_.string() + "' && vcd2fst " + vcd + " " + fst +
+                            " >conv.log 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << vcd << ": " << slurp(dir_ / "conv.log");
+    std::string log = slurp(dir_ / "conv.log");
+    std::transform(log.begin(), log.end(), log.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    EXPECT_EQ(log.find("warn"), std::string::npos) << vcd << ": " << log;
+    EXPECT_EQ(log.find("error"), std::string::npos) << vcd << ": " << log;
+    EXPECT_GT(fs::file_size(dir_ / fst), 0u) << vcd;
+  }
+}
+
+/// Seed 003 Definition 6 by brute force: the most e-cube paths of a permutation of the d-cube
+/// that share one channel.
+using Permutation = std::uint32_t (*)(std::uint32_t x, std::uint32_t d);
+
+std::uint64_t ecube_contention(std::uint32_t d, Permutation perm) {
+  const Net cube{"hypercube", std::vector<std::uint32_t>(d, 2)};
+  std::map<std::string, std::uint64_t> load;
+  std::uint64_t most = 0;
+  for (std::uint32_t x = 0; x < cube.nodes(); ++x) {
+    for (const std::string& c : cube.route(x, perm(x, d))) {
+      most = std::max(most, ++load[c]);
+    }
+  }
+  return most;
+}
+
+std::uint32_t bit_reverse(std::uint32_t x, std::uint32_t d) {
+  std::uint32_t y = 0;
+  for (std::uint32_t i = 0; i < d; ++i) {
+    y |= ((x >> i) & 1U) << (d - 1 - i);
+  }
+  return y;
+}
+
+void expect_ordered_latencies(const nlohmann::json& p, std::uint64_t zero_load_min,
+                              const std::string& what) {
+  const auto p50 = p["latency_p50"].get<std::uint64_t>();
+  const auto p99 = p["latency_p99"].get<std::uint64_t>();
+  const auto max = p["latency_max"].get<std::uint64_t>();
+  EXPECT_LE(p50, p99) << what;
+  EXPECT_LE(p99, max) << what;
+  EXPECT_GE(p50, zero_load_min) << what;
+  EXPECT_GE(p["latency_avg"].get<double>(), static_cast<double>(zero_load_min)) << what;
+  EXPECT_LE(p["latency_avg"].get<double>(), static_cast<double>(max)) << what;
+}
+
+TEST_F(Orthosim, TrafficSweepOfTheBitReversalOnThe6CubeSaturatesAsTheContentionSays) {
+  const std::string args =
+      "traffic --topology hypercube --dim 6 --pattern bitrev --rates 0.02,0.3 --flits 20 "
+      "--warmup 500 --cycles 3000 --json";
+  const Outcome o = run(args);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(o.err.empty()) << o.err;
+  const nlohmann::json j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["command"], "traffic");
+  EXPECT_EQ(j["pattern"], "bitrev");
+  EXPECT_EQ(j["nodes"], 64u);
+  ASSERT_TRUE(j.contains("points"));
+  ASSERT_EQ(j["points"].size(), 2u);
+  const nlohmann::json& low = j["points"][0];
+  const nlohmann::json& high = j["points"][1];
+  EXPECT_DOUBLE_EQ(low["rate"].get<double>(), 0.02);
+  EXPECT_DOUBLE_EQ(high["rate"].get<double>(), 0.3);
+
+  // A channel shared by T paths carries at most one flit per cycle: T * rate <= 1 is the most a
+  // permutation can sustain (seed 003 section 6). Here T is counted path by path.
+  const std::uint64_t t = ecube_contention(6, bit_reverse);
+  ASSERT_GE(t, 2u);
+  ASSERT_LT(0.02 * static_cast<double>(t), 1.0);
+  ASSERT_GT(0.3 * static_cast<double>(t), 1.0);
+
+  // The 8 palindromes of 6 bits map onto themselves and send nothing: 56 of 64 nodes offer.
+  const double expected_offer = 0.02 * 56.0 / 64.0;
+  const double offered = low["offered"].get<double>();
+  EXPECT_GT(offered, 0.75 * expected_offer);
+  EXPECT_LT(offered, 1.25 * expected_offer);
+  EXPECT_TRUE(low["sustainable"].get<bool>());
+  EXPECT_NEAR(low["accepted"].get<double>(), offered, 0.1 * offered);
+  EXPECT_FALSE(high["sustainable"].get<bool>());
+  EXPECT_LT(high["accepted"].get<double>(), high["offered"].get<double>());
+  for (const nlohmann::json* p : {&low, &high}) {
+    EXPECT_FALSE((*p)["deadlocked"].get<bool>());
+    EXPECT_EQ((*p)["words_corrupted"], 0u);
+    EXPECT_GE((*p)["sim_cycles"].get<std::uint64_t>(), 500u + 3000u);
+    // A non-palindrome differs from its reverse in pairs of bits: at least 2 hops, so at least
+    // (2+1) + 20 cycles from creation to the tail's arrival.
+    expect_ordered_latencies(*p, zero_load(false, 0, 1, 19, 2), args);
+  }
+}
+
+TEST_F(Orthosim, TrafficReportHasEveryFieldAndDependsOnlyOnTheSeed) {
+  const std::string args = "traffic --topology mesh --dims 4x4 --rate 0.05 --json";
+  const Outcome a = run(args);
+  const Outcome b = run(args);
+  const Outcome c = run(args + " --seed 2");
+  const Outcome s = run(args + " --seed 1");  // the default seed, given
+  for (const Outcome* o : {&a, &b, &c, &s}) {
+    ASSERT_EQ(o->exit_code, 0) << o->err;
+    EXPECT_TRUE(o->err.empty()) << o->err;
+  }
+  const nlohmann::json j = nlohmann::json::parse(a.out);
+  for (const char* field :
+       {"offered", "accepted", "latency_avg", "latency_p50", "latency_p99", "latency_max",
+        "sustainable", "sim_cycles", "flits_delivered", "max_channel_contention", "command",
+        "pattern", "flits", "injection", "warmup", "cycles", "seed", "topology", "network",
+        "radices", "nodes", "switching", "ports", "startup", "buffers", "vcs", "router_delay",
+        "packet_flits", "clock_ns"}) {
+    EXPECT_TRUE(j.contains(field)) << field;
+  }
+  EXPECT_FALSE(j.contains("points"));
+  EXPECT_EQ(j["pattern"], "uniform");
+  EXPECT_EQ(j["flits"], 20u);
+  EXPECT_EQ(j["warmup"], 1000u);
+  EXPECT_EQ(j["cycles"], 10000u);
+  EXPECT_EQ(j["seed"], 1u);
+  EXPECT_EQ(j["injection"], "bernoulli");
+  EXPECT_TRUE(j["sustainable"].get<bool>());
+  // 16 nodes x 10000 cycles x 0.05 = 400 packets expected in the window.
+  const double offered = j["offered"].get<double>();
+  EXPECT_NEAR(offered, 0.05, 0.15 * 0.05);
+  EXPECT_NEAR(j["accepted"].get<double>(), offered, 0.1 * offered);
+  EXPECT_GE(j["sim_cycles"].get<std::uint64_t>(), 11000u);
+  EXPECT_GE(static_cast<double>(j["flits_delivered"].get<std::uint64_t>()) + 1.0,
+            j["accepted"].get<double>() * 16 * 10000);
+  EXPECT_GE(j["max_channel_contention"].get<std::uint64_t>(), 1u);
+  // Uniform traffic never sends to itself: at least one hop.
+  expect_ordered_latencies(j, zero_load(false, 0, 1, 19, 1), args);
+
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(a.out, s.out);
+  EXPECT_NE(a.out, c.out);
+  nlohmann::json jc = nlohmann::json::parse(c.out);
+  EXPECT_EQ(jc["seed"], 2u);
+  jc["seed"] = 1;
+  EXPECT_NE(jc, j);  // more than the seed field differs
+
+  // The table names the pattern and the network.
+  const Outcome t =
+      run("traffic --topology torus --dims 4x4 --pattern transpose --rates 0.01,0.02");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_NE(t.out.find("transpose"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("4x4"), std::string::npos) << t.out;
+}
+
+TEST_F(Orthosim, BadNetworkArgumentsGiveOneErrorLineAndExitCode2) {
+  {
+    std::ofstream(dir_ / "x.map") << "0 1 x 3\n";
+    std::ofstream(dir_ / "twice.map") << "0 1\n1 3\n";
+    std::ofstream(dir_ / "short.map") << "0 1 2";
+    std::ofstream(dir_ / "five.mcp") << "nodes 5\nstep\n  send 0 -> 4\n";
+  }
+  const std::string fig2 = "run '" + kFig2 + "' ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {fig2 + "--arch mesh --dims 1x4", "--dims"},
+      {fig2 + "--arch mesh --dims 4x4x4x4", "--dims"},
+      {fig2 + "--arch hypercube --dim 11", "--dim"},
+      {fig2 + "--arch hypercube --dims 4x4", "--dims"},
+      {fig2 + "--arch mesh", "--dims"},
+      {fig2 + "--arch mesh --dims 4x4 --switching cut", "--switching"},
+      {fig2 + "--arch mesh --dims 4x4 --ports two", "--ports"},
+      {fig2 + "--arch torus --dims 4x4 --vcs 3", "--vcs"},
+      {fig2 + "--arch mesh --dims 4x4 --packet-flits 1", "--packet-flits"},
+      {fig2 + "--arch mesh --dims 4x4 --router-delay 0", "--router-delay"},
+      {fig2 + "--arch mesh --dims 4x4 --n 4", "--n"},
+      {fig2 + "--arch omp --dims 4x4", "--dims"},
+      {fig2 + "--arch bus --embedding x.map", "--embedding"},
+      {fig2 + "--arch mesh --dims 2x2 --switching saf", "--buffers"},
+      {"run five.mcp --arch mesh --dims 2x2", "--dims"},
+      {fig2 + "--arch mesh --dims 2x2 --embedding x.map", "x.map:1:5:"},
+      {fig2 + "--arch mesh --dims 2x2 --embedding twice.map", "twice.map:2:1:"},
+      {fig2 + "--arch mesh --dims 2x2 --embedding short.map", "short.map:1:6:"},
+      {fig2 + "--arch mesh --dims 2x2 --embedding missing.map", "missing.map"},
+      {fig2 + "--arch mesh --dims 2x2 --vcd plain/w.vcd", "plain/w.vcd"},
+      {"traffic --dims 4x4", "--topology"},
+      {"traffic --topology ring --dims 4", "--topology"},
+      {"traffic --topology mesh --dims 3x3 --pattern bitrev", "--pattern"},
+      {"traffic --topology hypercube --dim 3 --pattern lcc:10/01,00", "--pattern"},
+      {"traffic --topology mesh --dims 4x4 --rate -1", "--rate"},
+      {"traffic --topology mesh --dims 4x4 --rates 0.1,x", "--rates"},
+      {"traffic --topology mesh --dims 4x4 --rate 0.1 --rates 0.2,0.3", "--rates"},
+      {"traffic --topology mesh --dims 4x4 --flits 0", "--flits"},
+      {"traffic --topology mesh --dims 4x4 --injection poisson", "--injection"},
+      {"traffic --topology torus --dims 4x4 --vcs 1", "--vcs"},
+  };
+  std::ofstream(dir_ / "plain") << "a file, not a folder\n";
+  for (const auto& [args, mention] : cases) {
+    const Outcome o = run(args);
+    EXPECT_EQ(o.exit_code, 2) << args;
+    EXPECT_EQ(lines(o.err), 1u) << args << ": " << o.err;
+    EXPECT_NE(o.err.find(mention), std::string::npos) << args << ": " << o.err;
+    EXPECT_TRUE(o.out.empty()) << args << ": " << o.out;
+  }
   EXPECT_EQ(slurp(dir_ / "plain"), "a file, not a folder\n");
 }
 

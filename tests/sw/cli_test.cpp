@@ -17,6 +17,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "sw/cli/cli.hpp"
@@ -1192,6 +1193,504 @@ TEST_F(CliProgram, HelpOfTheProgramCommandsListsTheirOptions) {
     EXPECT_EQ(r.code, sw::kExitOk) << command;
     EXPECT_EQ(r.err, "") << command;
     EXPECT_TRUE(runner.program_requests.empty()) << command;
+    for (const std::string& option : options) {
+      EXPECT_TRUE(contains(r.out, option)) << command << " " << option;
+    }
+  }
+}
+
+
+// ---- run on a mesh, torus or hypercube; traffic ---------------------------------------------
+
+/// Runs a command that must succeed and hand the runner exactly one network run.
+sw::NetworkRunRequest only_network(const std::vector<std::string>& args,
+                                   Result* result = nullptr) {
+  FakeRunner runner;
+  const Result r = run(args, runner);
+  EXPECT_EQ(r.code, sw::kExitOk) << joined(args) << "\n" << r.err;
+  EXPECT_EQ(r.err, "") << joined(args);
+  EXPECT_TRUE(runner.program_requests.empty()) << joined(args);
+  if (result != nullptr) {
+    *result = r;
+  }
+  if (runner.network_requests.size() != 1) {
+    ADD_FAILURE() << joined(args) << ": " << runner.network_requests.size()
+                  << " network runs, not one";
+    return sw::NetworkRunRequest{};
+  }
+  return runner.network_requests.front();
+}
+
+/// Runs a command that must succeed and hand the runner exactly one traffic request.
+sw::TrafficRequest only_traffic(const std::vector<std::string>& args, Result* result = nullptr) {
+  FakeRunner runner;
+  const Result r = run(args, runner);
+  EXPECT_EQ(r.code, sw::kExitOk) << joined(args) << "\n" << r.err;
+  EXPECT_EQ(r.err, "") << joined(args);
+  if (result != nullptr) {
+    *result = r;
+  }
+  if (runner.traffic_requests.size() != 1) {
+    ADD_FAILURE() << joined(args) << ": " << runner.traffic_requests.size()
+                  << " traffic requests, not one";
+    return sw::TrafficRequest{};
+  }
+  return runner.traffic_requests.front();
+}
+
+/// Sends and receives per network node in a routed program.
+struct NodeOps {
+  std::vector<std::size_t> sends, receives;
+};
+
+NodeOps count_ops(const sw::RoutedProgram& p) {
+  NodeOps out{std::vector<std::size_t>(p.ops.size(), 0), std::vector<std::size_t>(p.ops.size(), 0)};
+  for (std::size_t node = 0; node < p.ops.size(); ++node) {
+    for (const sw::routed::Op& op : p.ops[node]) {
+      if (std::holds_alternative<sw::routed::Send>(op)) {
+        ++out.sends[node];
+      } else if (std::holds_alternative<sw::routed::Receive>(op)) {
+        ++out.receives[node];
+      }
+    }
+  }
+  return out;
+}
+
+/// The Fig. 2 node messages with program node i placed on network node map[i].
+std::vector<Triple> fig2_manifest_on(const std::vector<std::uint32_t>& map) {
+  std::vector<Triple> out;
+  for (const auto& [src, dst] : fig2_messages()) {
+    out.emplace_back(map.at(src), map.at(dst), 4u);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST_F(CliProgram, RunOnATorusHandsTheRunnerEveryNetworkOptionAndEveryNodeMessage) {
+  Result r;
+  const std::string vcd = path("net.vcd");
+  const sw::NetworkRunRequest q = only_network(
+      {"run", fig2_, "--arch", "torus", "--dims", "4x4", "--switching", "saf", "--ports", "all",
+       "--startup", "5", "--buffers", "8", "--vcs", "4", "--router-delay", "3", "--packet-flits",
+       "6", "--watchdog", "500", "--clock-ns", "20", "--vcd", vcd, "--json"},
+      &r);
+  const sw::NetworkConfig& c = q.config;
+  EXPECT_EQ(c.topology.kind(), sw::TopologyKind::Torus);
+  EXPECT_EQ(c.topology.radices(), (std::vector<std::uint32_t>{4, 4}));
+  EXPECT_EQ(c.topology.nodes(), 16u);
+  EXPECT_EQ(c.router.switching, sw::Switching::StoreAndForward);
+  EXPECT_EQ(c.ni.ports, sw::NodePorts::All);
+  EXPECT_EQ(c.ni.startup, 5u);
+  EXPECT_EQ(c.router.buffer_flits, 8u);
+  EXPECT_EQ(c.router.vcs, 4u);
+  EXPECT_EQ(c.router.delay, 3u);
+  EXPECT_EQ(c.ni.packet_flits, 6u);
+  EXPECT_EQ(c.watchdog_cycles, 500u);
+  EXPECT_EQ(c.clock_period_ns, 20u);
+  EXPECT_TRUE(c.router.dateline);
+  ASSERT_TRUE(q.vcd_path.has_value());
+  EXPECT_EQ(*q.vcd_path, vcd);
+
+  // One manifest message per node message, on the same nodes (identity embedding).
+  const sw::RoutedProgram& p = q.program;
+  EXPECT_EQ(p.program_nodes, 4u);
+  EXPECT_EQ(p.network_nodes, 16u);
+  EXPECT_EQ(p.steps, 5u);
+  EXPECT_EQ(p.manifest.messages.size(), 13u);
+  EXPECT_EQ(manifest(p.manifest), fig2_manifest_on({0, 1, 2, 3}));
+  ASSERT_EQ(p.ops.size(), 16u);
+  const NodeOps ops = count_ops(p);
+  for (std::uint32_t node = 0; node < 16; ++node) {
+    std::size_t from = 0, to = 0;
+    for (const auto& [src, dst] : fig2_messages()) {
+      from += src == node ? 1 : 0;
+      to += dst == node ? 1 : 0;
+    }
+    EXPECT_EQ(ops.sends[node], from) << "node " << node;
+    EXPECT_EQ(ops.receives[node], to) << "node " << node;
+  }
+
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = nlohmann::json::parse(r.out)) << r.out;
+  EXPECT_EQ(j.value("command", std::string{}), "run");
+  EXPECT_EQ(j.value("arch", std::string{}), "torus");
+  EXPECT_EQ(j.value("topology", std::string{}), "torus");
+  EXPECT_EQ(j.value("nodes", 0u), 16u);
+  EXPECT_EQ(j.value("program_nodes", 0u), 4u);
+  EXPECT_EQ(j["radices"], nlohmann::json::array({4, 4}));
+  EXPECT_EQ(j.value("switching", std::string{}), "saf");
+  EXPECT_EQ(j.value("ports", std::string{}), "all");
+  EXPECT_EQ(j.value("startup", 0u), 5u);
+  EXPECT_EQ(j.value("buffers", 0u), 8u);
+  EXPECT_EQ(j.value("vcs", 0u), 4u);
+  EXPECT_EQ(j.value("router_delay", 0u), 3u);
+  EXPECT_EQ(j.value("packet_flits", 0u), 6u);
+  EXPECT_EQ(j.value("clock_ns", 0u), 20u);
+  EXPECT_EQ(j.value("messages_sent", 0u), 13u);
+  EXPECT_EQ(j.value("messages_delivered", 0u), 13u);
+  EXPECT_EQ(j.value("payload_ok", false), true);
+  EXPECT_EQ(j.value("max_channel_contention", 0u), FakeRunner::kConflicts);
+  EXPECT_EQ(j.value("vcd", std::string{}), vcd);
+  // The fake ends step k at cycle k: one cycle per step.
+  ASSERT_EQ(j["steps"].size(), 5u);
+  for (std::size_t k = 0; k < 5; ++k) {
+    EXPECT_EQ(j["steps"][k].value("step", 0u), k + 1);
+    EXPECT_EQ(j["steps"][k].value("cycles", 0u), 1u);
+    EXPECT_EQ(j["steps"][k].value("end_cycle", 0u), k + 1);
+  }
+  for (const char* field : {"completed", "total_cycles", "time_ns", "words", "blocked",
+                            "delivery_failures", "peak_channel_occupancy", "channels", "stats",
+                            "program", "network"}) {
+    EXPECT_TRUE(j.contains(field)) << field;
+  }
+}
+
+TEST_F(CliProgram, NetworkDefaultsAreTwoVirtualChannelsOnATorusAndOneElsewhere) {
+  const sw::RouterParams router;
+  const sw::InterfaceParams ni;
+  const sw::NetworkConfig config;
+  struct Case {
+    std::vector<std::string> size;
+    sw::TopologyKind kind;
+    std::vector<std::uint32_t> radices;
+    std::uint32_t vcs;
+  };
+  const std::vector<Case> cases = {
+      {{"--arch", "torus", "--dims", "4x4"}, sw::TopologyKind::Torus, {4, 4}, 2},
+      {{"--arch", "torus", "--dims", "2x3x4"}, sw::TopologyKind::Torus, {2, 3, 4}, 2},
+      {{"--arch", "mesh", "--dims", "4x4"}, sw::TopologyKind::Mesh, {4, 4}, 1},
+      {{"--arch", "mesh", "--dims", "16"}, sw::TopologyKind::Mesh, {16}, 1},
+      {{"--arch", "hypercube", "--dim", "3"}, sw::TopologyKind::Hypercube, {2, 2, 2}, 1},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"run", fig2_};
+    args.insert(args.end(), c.size.begin(), c.size.end());
+    const sw::NetworkConfig got = only_network(args).config;
+    EXPECT_EQ(got.topology.kind(), c.kind) << joined(args);
+    EXPECT_EQ(got.topology.radices(), c.radices) << joined(args);
+    EXPECT_EQ(got.router.vcs, c.vcs) << joined(args);
+    // Everything else is the documented default.
+    EXPECT_EQ(got.router.switching, sw::Switching::Wormhole) << joined(args);
+    EXPECT_EQ(got.ni.ports, sw::NodePorts::One) << joined(args);
+    EXPECT_EQ(got.router.buffer_flits, router.buffer_flits) << joined(args);
+    EXPECT_EQ(got.router.delay, router.delay) << joined(args);
+    EXPECT_EQ(got.ni.startup, ni.startup) << joined(args);
+    EXPECT_EQ(got.ni.packet_flits, 0u) << joined(args);
+    EXPECT_EQ(got.watchdog_cycles, config.watchdog_cycles) << joined(args);
+    EXPECT_EQ(got.clock_period_ns, config.clock_period_ns) << joined(args);
+  }
+  // A mesh or hypercube takes any count of virtual channels, a torus an even one.
+  EXPECT_EQ(only_network({"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--vcs", "3"})
+                .config.router.vcs,
+            3u);
+  EXPECT_EQ(only_network({"run", fig2_, "--arch", "hypercube", "--dim", "2", "--vcs", "5"})
+                .config.router.vcs,
+            5u);
+  EXPECT_EQ(only_network({"run", fig2_, "--arch", "torus", "--dims", "2x2", "--vcs", "6"})
+                .config.router.vcs,
+            6u);
+  // store-and-forward is also accepted by its long name.
+  EXPECT_EQ(only_network({"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--switching",
+                          "store-and-forward"})
+                .config.router.switching,
+            sw::Switching::StoreAndForward);
+}
+
+TEST_F(CliProgram, AnEmbeddingFilePlacesEachProgramNodeOnItsNetworkNode) {
+  // Reversed on the 2x2 mesh: program node i on network node 3 - i.
+  const std::string reversed = file("reversed.map", "# program node i on 3 - i\n3 2 1 0\n");
+  const sw::NetworkRunRequest r = only_network(
+      {"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", reversed});
+  EXPECT_EQ(manifest(r.program.manifest), fig2_manifest_on({3, 2, 1, 0}));
+  EXPECT_NE(manifest(r.program.manifest), fig2_manifest_on({0, 1, 2, 3}));
+
+  // The four corners of a 4x4 mesh, with commas, comments and line breaks.
+  const std::vector<std::uint32_t> corners = {15, 0, 12, 3};
+  const std::string map = file("corners.map", "15, 0  # the far corners first\n12,\n\t3\n");
+  const sw::NetworkRunRequest c =
+      only_network({"run", fig2_, "--arch", "mesh", "--dims", "4x4", "--embedding", map});
+  EXPECT_EQ(c.program.network_nodes, 16u);
+  EXPECT_EQ(c.program.program_nodes, 4u);
+  EXPECT_EQ(manifest(c.program.manifest), fig2_manifest_on(corners));
+  // The sends and receives run on the mapped nodes, and nowhere else.
+  const NodeOps ops = count_ops(c.program);
+  ASSERT_EQ(ops.sends.size(), 16u);
+  for (std::uint32_t node = 0; node < 16; ++node) {
+    std::size_t from = 0, to = 0;
+    for (const auto& [src, dst] : fig2_messages()) {
+      from += corners[src] == node ? 1 : 0;
+      to += corners[dst] == node ? 1 : 0;
+    }
+    EXPECT_EQ(ops.sends[node], from) << "node " << node;
+    EXPECT_EQ(ops.receives[node], to) << "node " << node;
+  }
+}
+
+TEST(CliTraffic, TrafficHandsTheRunnerThePatternRatesPacketsInjectionWindowAndSeed) {
+  Result r;
+  const sw::TrafficRequest q = only_traffic(
+      {"traffic", "--topology", "hypercube", "--dim", "4", "--pattern", "bitrev", "--rates",
+       "0.01,0.2,0.5", "--flits", "8", "--injection", "exponential", "--warmup", "100",
+       "--cycles", "2000", "--seed", "42", "--buffers", "4", "--router-delay", "2", "--json"},
+      &r);
+  EXPECT_EQ(q.config.topology.kind(), sw::TopologyKind::Hypercube);
+  EXPECT_EQ(q.config.topology.nodes(), 16u);
+  EXPECT_EQ(q.config.router.vcs, 1u);
+  EXPECT_EQ(q.config.router.buffer_flits, 4u);
+  EXPECT_EQ(q.config.router.delay, 2u);
+  EXPECT_EQ(q.pattern.kind, sw::PatternKind::BitReverse);
+  ASSERT_TRUE(q.pattern.lcc.has_value());
+  // Bit-reverse on 4 address bits, written out here: bit i of x goes to bit 3 - i.
+  for (std::uint32_t x = 0; x < 16; ++x) {
+    std::uint32_t y = 0;
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      y |= ((x >> i) & 1U) << (3 - i);
+    }
+    EXPECT_EQ(q.pattern.lcc->apply(x), y) << x;
+  }
+  EXPECT_EQ(q.rates, (std::vector<double>{0.01, 0.2, 0.5}));
+  EXPECT_EQ(q.flits, 8u);
+  EXPECT_TRUE(q.exponential);
+  EXPECT_EQ(q.warmup, 100u);
+  EXPECT_EQ(q.cycles, 2000u);
+  EXPECT_EQ(q.seed, 42u);
+
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = nlohmann::json::parse(r.out)) << r.out;
+  EXPECT_EQ(j.value("command", std::string{}), "traffic");
+  EXPECT_EQ(j.value("topology", std::string{}), "hypercube");
+  EXPECT_EQ(j.value("pattern", std::string{}), "bitrev");
+  EXPECT_EQ(j.value("flits", 0u), 8u);
+  EXPECT_EQ(j.value("injection", std::string{}), "exponential");
+  EXPECT_EQ(j.value("seed", 0u), 42u);
+  ASSERT_TRUE(j.contains("points"));
+  ASSERT_EQ(j["points"].size(), 3u);
+  EXPECT_DOUBLE_EQ(j["points"][1].value("rate", 0.0), 0.2);
+  EXPECT_FALSE(j.contains("offered"));  // a sweep reports per point
+}
+
+TEST(CliTraffic, TrafficDefaultsAndOnePointAtTheTopLevel) {
+  Result r;
+  const sw::TrafficRequest q =
+      only_traffic({"traffic", "--topology", "mesh", "--dims", "4x4", "--json"}, &r);
+  EXPECT_EQ(q.config.topology.kind(), sw::TopologyKind::Mesh);
+  EXPECT_EQ(q.config.router.vcs, 1u);
+  EXPECT_EQ(q.pattern.kind, sw::PatternKind::Uniform);
+  EXPECT_EQ(q.rates, (std::vector<double>{0.1}));
+  EXPECT_EQ(q.flits, 20u);
+  EXPECT_FALSE(q.exponential);
+  EXPECT_EQ(q.warmup, 1000u);
+  EXPECT_EQ(q.cycles, 10000u);
+  EXPECT_EQ(q.seed, 1u);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(j.contains("points"));
+  EXPECT_DOUBLE_EQ(j.value("offered", 0.0), 0.1);
+  EXPECT_EQ(j.value("injection", std::string{}), "bernoulli");
+  for (const char* field :
+       {"offered", "accepted", "latency_avg", "latency_p50", "latency_p99", "latency_max",
+        "sustainable", "sim_cycles", "flits_delivered", "max_channel_contention"}) {
+    EXPECT_TRUE(j.contains(field)) << field;
+  }
+
+  // A torus gets its two dateline virtual channels; --rate sets the one rate.
+  const sw::TrafficRequest t = only_traffic(
+      {"traffic", "--topology", "torus", "--dims", "4x4", "--pattern", "transpose", "--rate",
+       "0.25", "--injection", "bernoulli"});
+  EXPECT_EQ(t.config.router.vcs, 2u);
+  EXPECT_EQ(t.pattern.kind, sw::PatternKind::Transpose);
+  EXPECT_EQ(t.rates, (std::vector<double>{0.25}));
+  EXPECT_FALSE(t.exponential);
+
+  // lcc:A,b: row i of A gives y_i; here y0 = x0 ^ 1, y1 = x2, y2 = x1.
+  const sw::TrafficRequest l = only_traffic(
+      {"traffic", "--topology", "hypercube", "--dim", "3", "--pattern", "lcc:100/001/010,100"});
+  EXPECT_EQ(l.pattern.kind, sw::PatternKind::Lcc);
+  ASSERT_TRUE(l.pattern.lcc.has_value());
+  for (std::uint32_t x = 0; x < 8; ++x) {
+    const std::uint32_t y = ((x & 1U) ^ 1U) | (((x >> 2) & 1U) << 1) | (((x >> 1) & 1U) << 2);
+    EXPECT_EQ(l.pattern.lcc->apply(x), y) << x;
+  }
+  // reverse-flip and bitrev fit a mesh of 2^d nodes too.
+  EXPECT_EQ(only_traffic({"traffic", "--topology", "mesh", "--dims", "4x2", "--pattern",
+                          "reverse-flip"})
+                .pattern.kind,
+            sw::PatternKind::ReverseFlip);
+}
+
+TEST_F(CliProgram, NetworkRunsAndTrafficThatFailExitOne) {
+  for (const bool json : {false, true}) {
+    std::vector<std::string> args = {"run", fig2_, "--arch", "hypercube", "--dim", "2"};
+    std::vector<std::string> traffic = {"traffic", "--topology", "torus", "--dims", "4x4"};
+    if (json) {
+      args.push_back("--json");
+      traffic.push_back("--json");
+    }
+    FakeRunner ok;
+    EXPECT_EQ(run(args, ok).code, sw::kExitOk) << joined(args);
+    FakeRunner lost(FakeRunner::Outcome::PayloadLost);
+    const Result l = run(args, lost);
+    EXPECT_EQ(l.code, sw::kExitRunFailed) << joined(args);
+    FakeRunner stuck(FakeRunner::Outcome::Deadlock);
+    const Result d = run(args, stuck);
+    EXPECT_EQ(d.code, sw::kExitRunFailed) << joined(args);
+    FakeRunner stuck_traffic(FakeRunner::Outcome::Deadlock);
+    EXPECT_EQ(run(traffic, stuck_traffic).code, sw::kExitRunFailed) << joined(traffic);
+    FakeRunner ok_traffic;
+    EXPECT_EQ(run(traffic, ok_traffic).code, sw::kExitOk) << joined(traffic);
+    if (json) {
+      EXPECT_EQ(nlohmann::json::parse(l.out).value("payload_ok", true), false);
+      EXPECT_EQ(nlohmann::json::parse(d.out).value("completed", true), false);
+    } else {
+      EXPECT_TRUE(contains(l.out, "message 0 lost")) << l.out;
+      EXPECT_TRUE(contains(d.out, "DEADLOCK")) << d.out;
+    }
+  }
+}
+
+TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
+  const std::string five = file("five.mcp", "nodes 5\nstep\n  send 0 -> 4\n");
+  // Embedding files for the 4-node Fig. 2 program, with the position of the fault.
+  const std::string letter = file("letter.map", "0 1 x 3\n");             // 1:5
+  const std::string far = file("far.map", "0 1\n2 4\n");                  // 2:3 on 4 nodes
+  const std::string twice = file("twice.map", "0 1\n# again\n1 3\n");     // 3:1
+  const std::string few = file("few.map", "0 1 2");                       // 1:6, the end
+  const std::string many = file("many.map", "0 1 2 3 4\n");               // 1:9 on 16 nodes
+  const std::string negative = file("negative.map", "0 -1 2 3\n");        // 1:3
+  const auto on_mesh = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"run", fig2_, "--arch", "mesh", "--dims", "4x4"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  const auto traffic = [](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"traffic", "--topology", "mesh", "--dims", "4x4"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  const std::vector<BadInput> cases = {
+      // sizes
+      {{"run", fig2_, "--arch", "mesh", "--dims", "1x4"}, {"--dims", "1x4"}},
+      {{"run", fig2_, "--arch", "mesh", "--dims", "4x4x4x4"}, {"--dims", "4x4x4x4"}},
+      {{"run", fig2_, "--arch", "torus", "--dims", "4xx4"}, {"--dims", "4xx4"}},
+      {{"run", fig2_, "--arch", "mesh", "--dims", "300x300"}, {"--dims"}},
+      {{"run", fig2_, "--arch", "mesh"}, {"--dims"}},
+      {{"run", fig2_, "--arch", "mesh", "--dim", "3"}, {"--dim"}},
+      {{"run", fig2_, "--arch", "hypercube", "--dim", "11"}, {"--dim", "11"}},
+      {{"run", fig2_, "--arch", "hypercube", "--dim", "0"}, {"--dim"}},
+      {{"run", fig2_, "--arch", "hypercube", "--dims", "4x4"}, {"--dims"}},
+      {{"run", fig2_, "--arch", "hypercube"}, {"--dim"}},
+      // network options
+      {on_mesh({"--switching", "cut"}), {"--switching", "cut"}},
+      {on_mesh({"--ports", "two"}), {"--ports", "two"}},
+      {{"run", fig2_, "--arch", "torus", "--dims", "4x4", "--vcs", "3"}, {"--vcs"}},
+      {{"run", fig2_, "--arch", "torus", "--dims", "4x4", "--vcs", "1"}, {"--vcs"}},
+      {on_mesh({"--vcs", "0"}), {"--vcs"}},
+      {on_mesh({"--vcs", "17"}), {"--vcs"}},
+      {on_mesh({"--packet-flits", "1"}), {"--packet-flits"}},
+      {on_mesh({"--buffers", "0"}), {"--buffers"}},
+      {on_mesh({"--router-delay", "0"}), {"--router-delay"}},
+      {on_mesh({"--startup", "-1"}), {"--startup", "-1"}},
+      {on_mesh({"--startup", "x"}), {"--startup", "x"}},
+      {on_mesh({"--watchdog", "0"}), {"--watchdog"}},
+      // the two families of options do not mix
+      {on_mesh({"--n", "4"}), {"--n"}},
+      {on_mesh({"--alpha", "3"}), {"--alpha"}},
+      {on_mesh({"--buffer-words", "8"}), {"--buffer-words"}},
+      {{"run", fig2_, "--arch", "omp", "--dims", "4x4"}, {"--dims"}},
+      {{"run", fig2_, "--arch", "bus", "--dim", "2"}, {"--dim"}},
+      {{"run", fig2_, "--arch", "crossbar", "--vcs", "2"}, {"--vcs"}},
+      {{"run", fig2_, "--switching", "saf"}, {"--switching"}},
+      {{"run", fig2_, "--arch", "omp", "--embedding", letter}, {"--embedding"}},
+      // the program must fit the network
+      {{"run", five, "--arch", "mesh", "--dims", "2x2"}, {"--dims"}},
+      // (a hypercube's size is --dim)
+      {{"run", fig2_, "--arch", "hypercube", "--dim", "1"}, {"--dim:"}},
+      {{"run", "--arch", "mesh", "--dims", "4x4"}, {"PROGRAM"}},
+      // embedding files
+      {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", letter},
+       {letter + ":1:5:", "x"}},
+      {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", far}, {far + ":2:3:"}},
+      {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", twice},
+       {twice + ":3:1:"}},
+      {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", few}, {few + ":1:6:"}},
+      {on_mesh({"--embedding", many}), {many + ":1:9:"}},
+      {on_mesh({"--embedding", negative}), {negative + ":1:3:"}},
+      {on_mesh({"--embedding", path("missing.map")}), {"--embedding", "missing.map"}},
+      // traffic
+      {{"traffic"}, {"--topology"}},
+      {{"traffic", "--dims", "4x4"}, {"--topology"}},
+      {{"traffic", "--topology", "ring", "--dims", "4"}, {"--topology", "ring"}},
+      {{"traffic", "--topology", "omp", "--dims", "4"}, {"--topology", "omp"}},
+      {{"traffic", "--topology", "hypercube", "--dims", "4x4"}, {"--dims"}},
+      {{"traffic", "--topology", "torus", "--dims", "4x4", "--vcs", "3"}, {"--vcs"}},
+      {{"traffic", "--topology", "mesh", "--dims", "3x3", "--pattern", "bitrev"}, {"--pattern"}},
+      {{"traffic", "--topology", "mesh", "--dims", "4x2", "--pattern", "transpose"},
+       {"--pattern"}},
+      {{"traffic", "--topology", "hypercube", "--dim", "3", "--pattern", "transpose"},
+       {"--pattern"}},
+      {{"traffic", "--topology", "hypercube", "--dim", "3", "--pattern", "lcc:10/01,00"},
+       {"--pattern"}},
+      {{"traffic", "--topology", "hypercube", "--dim", "3", "--pattern", "lcc:100/010/001,0000"},
+       {"--pattern"}},
+      {{"traffic", "--topology", "hypercube", "--dim", "3", "--pattern", "lcc:100/010/0011,000"},
+       {"--pattern"}},
+      {{"traffic", "--topology", "hypercube", "--dim", "3", "--pattern", "lcc:100/010/001"},
+       {"--pattern"}},
+      {{"traffic", "--topology", "hypercube", "--dim", "3", "--pattern", "lcc:100/010/021,000"},
+       {"--pattern"}},
+      {traffic({"--pattern", "hotspot"}), {"--pattern", "hotspot"}},
+      {traffic({"--rate", "-1"}), {"--rate", "-1"}},
+      {traffic({"--rate", "x"}), {"--rate", "x"}},
+      {traffic({"--rate", "65"}), {"--rate"}},
+      {traffic({"--rates", "0.1,x"}), {"--rates", "x"}},
+      {traffic({"--rates", "0.1,,0.2"}), {"--rates"}},
+      {traffic({"--rates", "0.1,"}), {"--rates"}},
+      {traffic({"--rate", "0.1", "--rates", "0.2,0.3"}), {"--rate", "--rates"}},
+      {traffic({"--flits", "0"}), {"--flits"}},
+      {traffic({"--flits", "x"}), {"--flits", "x"}},
+      {traffic({"--flits", "10", "--packet-flits", "5"}), {"--flits"}},
+      {traffic({"--switching", "saf", "--buffers", "4"}), {"--buffers"}},
+      {traffic({"--injection", "poisson"}), {"--injection", "poisson"}},
+      {traffic({"--warmup", "-1"}), {"--warmup"}},
+      {traffic({"--cycles", "0"}), {"--cycles"}},
+      {traffic({"--seed", "x"}), {"--seed", "x"}},
+      {traffic({"--n", "4"}), {"'--n'"}},
+      {traffic({"--switching", "cut"}), {"--switching", "cut"}},
+      {traffic({"stray"}), {"positional"}},
+  };
+  for (const BadInput& c : cases) {
+    FakeRunner runner;
+    const Result r = run(c.args, runner);
+    const std::string what = joined(c.args);
+    EXPECT_EQ(r.code, sw::kExitBadInput) << what << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << what;
+    EXPECT_TRUE(runner.network_requests.empty()) << what;
+    EXPECT_TRUE(runner.traffic_requests.empty()) << what;
+    EXPECT_TRUE(runner.program_requests.empty()) << what;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << "\n" << r.err;
+    EXPECT_EQ(r.err.empty() ? ' ' : r.err.back(), '\n') << what;
+    for (const std::string& word : c.in_error) {
+      EXPECT_TRUE(contains(r.err, word)) << what << ": '" << word << "' not in: " << r.err;
+    }
+  }
+}
+
+TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
+  const Result top = run({"--help"});
+  EXPECT_TRUE(contains(top.out, "  traffic ")) << top.out;
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"run", {"--dims", "--dim", "--switching", "--ports", "--startup", "--buffers", "--vcs",
+               "--router-delay", "--packet-flits", "--watchdog", "--embedding", "mesh", "torus",
+               "hypercube"}},
+      {"traffic", {"--topology", "--pattern", "--rate", "--rates", "--flits", "--injection",
+                   "--warmup", "--cycles", "--seed", "--dims", "--dim", "--vcs", "--json"}},
+  };
+  for (const auto& [command, options] : cases) {
+    FakeRunner runner;
+    const Result r = run({command, "--help"}, runner);
+    EXPECT_EQ(r.code, sw::kExitOk) << command;
+    EXPECT_EQ(r.err, "") << command;
+    EXPECT_TRUE(runner.network_requests.empty() && runner.traffic_requests.empty()) << command;
     for (const std::string& option : options) {
       EXPECT_TRUE(contains(r.out, option)) << command << " " << option;
     }
