@@ -44,6 +44,18 @@ std::unique_ptr<traces::VcdRecorder> open_vcd(const std::string& option, const s
   }
 }
 
+/// The same for `run` and `demo`, which create the waveform's folder when it is missing.
+std::unique_ptr<traces::VcdRecorder> open_vcd_in_folder(const std::string& option,
+                                                        const std::string& path,
+                                                        std::uint32_t clock_period_ns) {
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!folder.empty()) {
+    std::filesystem::create_directories(folder, ec);
+  }
+  return open_vcd(option, path, clock_period_ns);
+}
+
 sw::Cycle last_end(const std::vector<sc::Multiprocessor*>& systems) {
   sw::Cycle end;
   for (const sc::Multiprocessor* s : systems) {
@@ -79,12 +91,8 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
     if (!run.vcd_path || vcds.count(*run.vcd_path)) {
       continue;
     }
-    const std::filesystem::path folder = std::filesystem::path(*run.vcd_path).parent_path();
-    std::error_code ec;
-    if (!folder.empty()) {
-      std::filesystem::create_directories(folder, ec);
-    }
-    vcds[*run.vcd_path] = open_vcd(run.vcd_option, *run.vcd_path, run.config.clock_period_ns);
+    vcds[*run.vcd_path] =
+        open_vcd_in_folder(run.vcd_option, *run.vcd_path, run.config.clock_period_ns);
   }
   traces::Recorder silent;
   std::vector<std::unique_ptr<sc::Multiprocessor>> systems;
@@ -118,7 +126,7 @@ sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& req
   traces::Recorder silent;
   std::unique_ptr<traces::VcdRecorder> vcd;
   if (request.vcd_path) {
-    vcd = open_vcd("--vcd", *request.vcd_path, request.config.clock_period_ns);
+    vcd = open_vcd_in_folder("--vcd", *request.vcd_path, request.config.clock_period_ns);
   }
   traces::Recorder& recorder = vcd ? static_cast<traces::Recorder&>(*vcd) : silent;
   sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,

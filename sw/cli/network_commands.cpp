@@ -30,7 +30,7 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
   request.config = network_config_from(vm, kind, "--arch");
   const std::uint32_t nodes = request.config.topology.nodes();
   if (program.nodes > nodes) {
-    throw InputError({"--dims"},
+    throw InputError({kind == "hypercube" ? "--dim" : "--dims"},
                      "a network of at least the program's " + std::to_string(program.nodes) +
                          " nodes",
                      request.config.topology.to_string() + " (" + std::to_string(nodes) + " nodes)");

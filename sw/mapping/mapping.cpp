@@ -5,6 +5,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "sw/core/diagnostic.hpp"
@@ -212,7 +213,8 @@ class Mapper {
     for (std::size_t i = 0; i < step.parcels.size(); ++i) {
       index[{step.parcels[i].source, step.parcels[i].destination}] = i;
     }
-    for (const PatternInstance& inst : classify(processor_transfers(step.parcels), org_.n())) {
+    for (const PatternInstance& inst :
+         encapsulate(classify(processor_transfers(step.parcels), org_.n()))) {
       step.processor_patterns.push_back(inst.pattern);
       std::vector<std::size_t> members;
       std::vector<std::pair<ProcId, ProcId>> pairs;
@@ -228,6 +230,44 @@ class Mapper {
       add_half(step, members, basic, Direction::Write, listed_as_pattern(send, recv));
       add_half(step, members, basic, Direction::Read, listed_as_pattern(recv, send));
     }
+  }
+
+  /// Personalized messages that no single pattern of Table 1 covers (the classifier splits them)
+  /// are encapsulated in one many-to-many pattern, C12, as section 4.3 encapsulates C8 in C3: as
+  /// one pattern its halves can be single vector steps (every destination reads all its modules
+  /// in one access, Fig. 9's "all log n neighbours in one IWR step"), and where they cannot, the
+  /// per-processor fallback gives the same accesses the split would. Only when the messages have
+  /// one length, as the paper's mappings assume: a vector access moves l words from every module,
+  /// so shorter messages in it would cost padding words the split does not pay.
+  static std::vector<PatternInstance> encapsulate(std::vector<PatternInstance> instances) {
+    std::vector<PatternInstance> out;
+    std::optional<std::size_t> personalized;
+    std::size_t personalized_count = 0;
+    std::set<std::uint32_t> lengths;
+    for (const PatternInstance& inst : instances) {
+      if (!inst.transfers.front().broadcast) {
+        ++personalized_count;
+        for (const Transfer& t : inst.transfers) {
+          lengths.insert(t.words);
+        }
+      }
+    }
+    if (lengths.size() > 1) {
+      return instances;
+    }
+    for (PatternInstance& inst : instances) {
+      if (personalized_count < 2 || inst.transfers.front().broadcast) {
+        out.push_back(std::move(inst));
+        continue;
+      }
+      if (!personalized) {
+        personalized = out.size();
+        out.push_back({Pattern::C12, {}});
+      }
+      PatternInstance& merged = out[*personalized];
+      merged.transfers.insert(merged.transfers.end(), inst.transfers.begin(), inst.transfers.end());
+    }
+    return out;
   }
 
   /// The parcels of one half, per processor (writer or reader), in order of first appearance.
