@@ -146,7 +146,10 @@ nlohmann::json traffic_point_json(const TrafficPoint& p) {
           {"flits_delivered", p.flits_delivered},
           {"flit_hops", p.flit_hops},
           {"words_corrupted", p.words_corrupted},
-          {"max_channel_contention", p.max_channel_contention}};
+          {"max_channel_contention", p.max_channel_contention},
+          {"peak_channel_occupancy", p.peak_channel_occupancy},
+          {"source_queue_start", p.source_queue_start},
+          {"source_queue_end", p.source_queue_end}};
 }
 
 nlohmann::json traffic_json(const TrafficRequest& request, const std::vector<TrafficPoint>& points,
