@@ -10,6 +10,7 @@
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/validate.hpp"
 #include "sw/pattern/generate.hpp"
+#include "sw/pattern/topology_programs.hpp"
 #include "sw/program/format.hpp"
 #include "sw/program/parser.hpp"
 
@@ -141,6 +142,11 @@ po::options_description gen_options() {
       ("len", po::value<std::string>(), "words per message (default 1; random: the maximum, default 8)")
       ("steps", po::value<std::string>(), "random: number of steps (required)")
       ("seed", po::value<std::string>(), "seed of the choices (default 1)")
+      ("dims", po::value<std::string>(), "exchange: hypercube dimensions, e.g. 0,1,3 (default all)")
+      ("together", "exchange: one step with every listed dimension (default: one step each)")
+      ("torus", po::value<std::string>(), "shift: the torus, columns x rows, e.g. 4x4")
+      ("direction", po::value<std::string>(), "shift: east | west | north | south")
+      ("distance", po::value<std::string>(), "shift: nodes to move by (default 1)")
       ("out", po::value<std::string>(), "write the program to this file (default: standard output)")
       ("help,h", "show this help");
   return o;
@@ -177,14 +183,80 @@ std::uint64_t required(const po::variables_map& vm, const std::string& name, std
   return parse_count("--" + name, vm[name].as<std::string>(), min, max);
 }
 
+/// Prints the program, or writes it to --out (as FILE.partial, then renamed).
+int write_program(const po::variables_map& vm, Context& ctx, const McProgram& program) {
+  const std::string text = format_program(program);
+  if (!vm.count("out")) {
+    ctx.out << text;
+    return kExitOk;
+  }
+  const std::string path = vm["out"].as<std::string>();
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream file(partial, std::ios::binary);
+    if (!file || !(file << text) || !file.flush()) {
+      throw InputError({"--out"}, "a writable file path", "'" + path + "'");
+    }
+  }
+  if (std::rename(partial.c_str(), path.c_str()) != 0) {
+    std::remove(partial.c_str());
+    throw InputError({"--out"}, "a writable file path", "'" + path + "'");
+  }
+  return kExitOk;
+}
+
+/// "4x4" -> {4, 4}: the columns and rows of a torus.
+std::vector<std::uint32_t> dimension_list(const std::string& text) {
+  const std::size_t x = text.find('x');
+  if (x == std::string::npos) {
+    throw InputError({"--torus"}, "columns x rows, e.g. 4x4", "'" + text + "'");
+  }
+  return {static_cast<std::uint32_t>(parse_count("--torus", text.substr(0, x), 2, 4096)),
+          static_cast<std::uint32_t>(parse_count("--torus", text.substr(x + 1), 1, 4096))};
+}
+
 }  // namespace
 
 int run_gen(const po::variables_map& vm, Context& ctx) {
   if (!vm.count("pattern")) {
-    throw InputError({"PATTERN"}, "a pattern (C1..C12, a Table 1 name, or random)", "none");
+    throw InputError({"PATTERN"}, "a pattern (C1..C12, a Table 1 name, exchange, shift or random)",
+                     "none");
   }
   const std::string what = vm["pattern"].as<std::string>();
+  const auto words = [&vm](std::uint32_t fallback) {
+    return static_cast<std::uint32_t>(
+        vm.count("len") ? parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords)
+                        : fallback);
+  };
+  if (what == "shift") {
+    if (!vm.count("torus")) {
+      throw InputError({"--torus"}, "the torus as columns x rows, e.g. 4x4", "none");
+    }
+    const std::vector<std::uint32_t> shape = dimension_list(vm["torus"].as<std::string>());
+    if (!vm.count("direction")) {
+      throw InputError({"--direction"}, "east, west, north or south", "none");
+    }
+    const auto distance = static_cast<std::uint32_t>(
+        vm.count("distance") ? parse_count("--distance", vm["distance"].as<std::string>(), 1,
+                                           kMaxProgramNodes)
+                             : 1);
+    return write_program(vm, ctx,
+                         torus_shift(shape[0], shape[1],
+                                     parse_shift_direction(vm["direction"].as<std::string>()),
+                                     distance, words(1)));
+  }
   const auto nodes = static_cast<std::uint32_t>(required(vm, "nodes", 1, kMaxProgramNodes));
+  if (what == "exchange") {
+    std::vector<std::uint32_t> dims;
+    if (vm.count("dims")) {
+      dims = node_list(vm, "dims");
+    } else {
+      for (std::uint32_t k = 0; (1u << k) < nodes; ++k) {
+        dims.push_back(k);
+      }
+    }
+    return write_program(vm, ctx, hypercube_exchange(nodes, dims, words(1), vm.count("together") > 0));
+  }
   const std::uint64_t seed =
       vm.count("seed") ? parse_count("--seed", vm["seed"].as<std::string>(), 0,
                                      std::numeric_limits<std::uint64_t>::max() / 10)
@@ -221,24 +293,7 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
     o.seed = seed;
     program = generate_pattern(*pattern, o);
   }
-  const std::string text = format_program(program);
-  if (!vm.count("out")) {
-    ctx.out << text;
-    return kExitOk;
-  }
-  const std::string path = vm["out"].as<std::string>();
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream file(partial, std::ios::binary);
-    if (!file || !(file << text) || !file.flush()) {
-      throw InputError({"--out"}, "a writable file path", "'" + path + "'");
-    }
-  }
-  if (std::rename(partial.c_str(), path.c_str()) != 0) {
-    std::remove(partial.c_str());
-    throw InputError({"--out"}, "a writable file path", "'" + path + "'");
-  }
-  return kExitOk;
+  return write_program(vm, ctx, program);
 }
 
 // ---- demo ---------------------------------------------------------------------------------
