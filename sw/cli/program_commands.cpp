@@ -41,6 +41,87 @@ std::uint32_t processors_for(const po::variables_map& vm, const McProgram& progr
   return program.nodes;
 }
 
+/// The clustering options of map and run (seed 004 section 5).
+po::options_description clustering_options() {
+  po::options_description o("Clustering (more nodes than processors)");
+  o.add_options()
+      ("collapse", po::value<std::string>(),
+       "hypercube programs: the dimensions made intra-cluster, e.g. x0,x3, or auto (the most "
+       "used ones) (default: blocks of consecutive nodes, i.e. the lowest dimensions)")
+      ("torus", po::value<std::string>(),
+       "torus programs: the node grid, columns x rows, e.g. 4x4 (node = x + columns * y)")
+      ("cluster", po::value<std::string>(),
+       "with --torus: columns | rows, the nodes one processor holds (default columns)");
+  return o;
+}
+
+/// How the program's nodes are grouped onto the processors: --torus, --collapse, or blocks.
+Clustering clustering_for(const po::variables_map& vm, const McProgram& program) {
+  if (vm.count("cluster") && !vm.count("torus")) {
+    throw InputError({"--cluster"}, "--torus, the grid the columns and rows belong to");
+  }
+  if (vm.count("torus")) {
+    if (vm.count("collapse")) {
+      throw InputError({"--collapse"}, "either --torus or --collapse, not both");
+    }
+    const std::string text = vm["torus"].as<std::string>();
+    const std::size_t x = text.find('x');
+    if (x == std::string::npos) {
+      throw InputError({"--torus"}, "columns x rows, e.g. 4x4", "'" + text + "'");
+    }
+    TorusClusters grid;
+    grid.columns = static_cast<std::uint32_t>(parse_count("--torus", text.substr(0, x), 1, 4096));
+    grid.rows = static_cast<std::uint32_t>(parse_count("--torus", text.substr(x + 1), 1, 4096));
+    if (vm.count("cluster")) {
+      const std::string by = vm["cluster"].as<std::string>();
+      if (by != "columns" && by != "rows") {
+        throw InputError({"--cluster"}, "columns or rows", "'" + by + "'");
+      }
+      grid.by_columns = by == "columns";
+    }
+    Clustering c = Clustering::torus(program.nodes, grid);
+    if (vm.count("n") && processors_for(vm, program) != c.processors()) {
+      throw InputError({"--n"},
+                       std::to_string(c.processors()) + ", one processor per torus " +
+                           (grid.by_columns ? "column" : "row"),
+                       vm["n"].as<std::string>());
+    }
+    return c;
+  }
+  const std::uint32_t n = processors_for(vm, program);
+  if (vm.count("collapse")) {
+    const std::string text = vm["collapse"].as<std::string>();
+    std::uint32_t p = 0, q = 0;
+    while ((1u << p) < program.nodes) {
+      ++p;
+    }
+    while ((1u << q) < n) {
+      ++q;
+    }
+    if (text == "auto") {
+      return Clustering::hypercube(program.nodes, n,
+                                   Clustering::most_used_dimensions(program, p > q ? p - q : 0));
+    }
+    std::vector<std::uint32_t> dims;
+    std::size_t start = 0;
+    while (start <= text.size() && !text.empty()) {
+      const std::size_t comma = text.find(',', start);
+      std::string item = text.substr(start, comma == std::string::npos ? std::string::npos
+                                                                       : comma - start);
+      if (!item.empty() && (item[0] == 'x' || item[0] == 'X')) {
+        item = item.substr(1);
+      }
+      dims.push_back(static_cast<std::uint32_t>(parse_count("--collapse", item, 0, 31)));
+      if (comma == std::string::npos) {
+        break;
+      }
+      start = comma + 1;
+    }
+    return Clustering::hypercube(program.nodes, n, dims);
+  }
+  return Clustering::blocks(program.nodes, n);
+}
+
 po::options_description arch_option(bool networks) {
   po::options_description o("Target");
   o.add_options()("arch", po::value<std::string>(),
@@ -68,14 +149,14 @@ SystemConfig fitted_config(const po::variables_map& vm, const MappedProgram& map
 
 po::options_description map_options() {
   po::options_description o("orthosim map");
-  o.add(arch_option(false)).add(system_options()).add(common_options());
+  o.add(arch_option(false)).add(clustering_options()).add(system_options()).add(common_options());
   return o;
 }
 
 int run_map(const po::variables_map& vm, Context& ctx) {
   const McProgram program = program_from(vm);
   const SystemConfig config = config_from(vm);
-  const MappedProgram mapped = map_program(program, config.arch, processors_for(vm, program));
+  const MappedProgram mapped = map_program(program, config.arch, clustering_for(vm, program));
   if (vm.count("json")) {
     nlohmann::json j = mapping_json(mapped, config.timing);
     j["command"] = "map";
@@ -95,7 +176,11 @@ po::options_description run_options() {
       ("vcd", po::value<std::string>(), "write a VCD waveform to this file")
       ("embedding", po::value<std::string>(),
        "networks: a node map, the network node of each program node (default: node i on node i)");
-  o.add(arch_option(true)).add(system_options()).add(network_options()).add(common_options());
+  o.add(arch_option(true))
+      .add(clustering_options())
+      .add(system_options())
+      .add(network_options())
+      .add(common_options());
   return o;
 }
 
@@ -114,7 +199,7 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   check_impl(vm);
   const McProgram program = program_from(vm);
   SystemConfig config = config_from(vm);
-  const MappedProgram mapped = map_program(program, config.arch, processors_for(vm, program));
+  const MappedProgram mapped = map_program(program, config.arch, clustering_for(vm, program));
   config = fitted_config(vm, mapped, config);
   SystemRun system{config, mapped.machine, std::nullopt};
   if (vm.count("vcd")) {

@@ -21,34 +21,40 @@ Cycle step_cost(const MappedStep& step, const SystemConfig& config) {
   std::map<std::uint32_t, Cycle> bus_load;
   // Per parcel: when its writer has written it and raised the sync.
   std::vector<Cycle> written(step.parcels.size());
+  std::uint32_t phases = 1;
   for (const MappedOp& op : step.ops) {
-    for (const MappedAccess& a : op.accesses) {
-      if (a.direction != Direction::Write) {
-        continue;
+    phases = std::max(phases, op.phase + 1);
+  }
+  for (std::uint32_t phase = 0; phase < phases; ++phase) {
+    for (const MappedOp& op : step.ops) {
+      for (const MappedAccess& a : op.accesses) {
+        if (a.direction != Direction::Write || op.phase != phase) {
+          continue;
+        }
+        const Cycle cost = access_cost(config.timing, a);
+        chain[a.processor] += cost + activate;
+        bus_load[org.bus_index(a.bus)] += cost;
+        for (std::size_t i : a.parcels) {
+          written[i] = chain[a.processor];
+        }
       }
-      const Cycle cost = access_cost(config.timing, a);
-      chain[a.processor] += cost + activate;
-      bus_load[org.bus_index(a.bus)] += cost;
-      for (std::size_t i : a.parcels) {
-        written[i] = chain[a.processor];
+    }
+    for (const MappedOp& op : step.ops) {
+      for (const MappedAccess& a : op.accesses) {
+        if (a.direction != Direction::Read || op.phase != phase) {
+          continue;
+        }
+        const Cycle cost = access_cost(config.timing, a);
+        Cycle ready = chain[a.processor];
+        for (std::size_t i : a.parcels) {
+          ready = std::max(ready, written[i]);
+        }
+        chain[a.processor] = ready + cost;
+        bus_load[org.bus_index(a.bus)] += cost;
       }
     }
   }
   Cycle longest;
-  for (const MappedOp& op : step.ops) {
-    for (const MappedAccess& a : op.accesses) {
-      if (a.direction != Direction::Read) {
-        continue;
-      }
-      const Cycle cost = access_cost(config.timing, a);
-      Cycle ready = chain[a.processor];
-      for (std::size_t i : a.parcels) {
-        ready = std::max(ready, written[i]);
-      }
-      chain[a.processor] = ready + cost;
-      bus_load[org.bus_index(a.bus)] += cost;
-    }
-  }
   for (Cycle c : chain) {
     longest = std::max(longest, c);
   }

@@ -64,8 +64,13 @@ std::string listing_line(const MappedStep& step, const MemoryOrganization& org) 
   if (step.ops.empty()) {
     return line + " (no memory operation)";
   }
+  const bool phased = step.ops.back().phase > 0;
   for (std::size_t i = 0; i < step.ops.size(); ++i) {
-    line += (i == 0 ? " " : ", ") + op_text(step, step.ops[i], org);
+    line += i == 0 ? " " : ", ";
+    if (phased && (i == 0 || step.ops[i].phase != step.ops[i - 1].phase)) {
+      line += "[IWR " + std::to_string(step.ops[i].phase + 1) + "] ";
+    }
+    line += op_text(step, step.ops[i], org);
   }
   return line;
 }

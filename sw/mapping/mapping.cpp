@@ -13,11 +13,111 @@
 
 namespace orthosim::sw {
 
-Clustering::Clustering(std::uint32_t nodes, std::uint32_t processors)
-    : nodes_(nodes), processors_(processors) {}
+Clustering::Clustering(std::vector<ProcId> map, std::uint32_t processors, std::string description)
+    : map_(std::move(map)), processors_(processors), description_(std::move(description)) {}
 
-ProcId Clustering::processor_of(NodeId node) const {
-  return static_cast<ProcId>(std::uint64_t{node} * processors_ / nodes_);
+Clustering Clustering::blocks(std::uint32_t nodes, std::uint32_t processors) {
+  std::vector<ProcId> map(nodes);
+  for (NodeId i = 0; i < nodes; ++i) {
+    map[i] = static_cast<ProcId>(std::uint64_t{i} * processors / nodes);
+  }
+  const std::string what = nodes <= processors ? "one node per processor"
+                                               : "blocks of consecutive nodes";
+  return Clustering(std::move(map), processors, what);
+}
+
+namespace {
+std::uint32_t log2_exact(std::uint32_t v) {
+  std::uint32_t k = 0;
+  while ((1u << k) < v) {
+    ++k;
+  }
+  return (1u << k) == v ? k : 0xFFFFFFFFu;
+}
+}  // namespace
+
+Clustering Clustering::hypercube(std::uint32_t nodes, std::uint32_t processors,
+                                 const std::vector<std::uint32_t>& collapsed) {
+  const std::uint32_t p = log2_exact(nodes);
+  const std::uint32_t q = log2_exact(processors);
+  if (p == 0xFFFFFFFFu || q == 0xFFFFFFFFu || q > p) {
+    throw InputError({"--collapse"},
+                     "a hypercube of 2^p nodes on 2^q <= 2^p processors",
+                     std::to_string(nodes) + " nodes on " + std::to_string(processors));
+  }
+  std::uint32_t mask = 0;
+  for (std::uint32_t k : collapsed) {
+    if (k >= p || (mask >> k & 1u) != 0) {
+      throw InputError({"--collapse"}, "distinct dimensions x0..x" + std::to_string(p - 1),
+                       "x" + std::to_string(k));
+    }
+    mask |= 1u << k;
+  }
+  if (collapsed.size() != p - q) {
+    throw InputError({"--collapse"},
+                     std::to_string(p - q) + " dimensions (2^p nodes on 2^q processors: p - q)",
+                     std::to_string(collapsed.size()));
+  }
+  std::vector<ProcId> map(nodes);
+  for (NodeId i = 0; i < nodes; ++i) {
+    ProcId proc = 0;
+    std::uint32_t bit = 0;
+    for (std::uint32_t k = 0; k < p; ++k) {
+      if ((mask >> k & 1u) == 0) {
+        proc |= ((i >> k) & 1u) << bit++;
+      }
+    }
+    map[i] = proc;
+  }
+  std::string what = "hypercube with ";
+  for (std::size_t i = 0; i < collapsed.size(); ++i) {
+    what += (i ? "," : "") + std::string("x") + std::to_string(collapsed[i]);
+  }
+  return Clustering(std::move(map), processors,
+                    collapsed.empty() ? "hypercube, one node per processor" : what + " collapsed");
+}
+
+std::vector<std::uint32_t> Clustering::most_used_dimensions(const McProgram& program,
+                                                            std::uint32_t count) {
+  const std::uint32_t p = log2_exact(program.nodes);
+  if (p == 0xFFFFFFFFu) {
+    throw InputError({"--collapse"}, "a program of 2^p nodes (a hypercube)",
+                     std::to_string(program.nodes) + " nodes");
+  }
+  std::vector<std::uint64_t> use(p, 0);
+  for (const ProgramStep& step : program.steps) {
+    for (const Transfer& t : step.transfers) {
+      for (NodeId d : t.destinations) {
+        for (std::uint32_t k = 0; k < p; ++k) {
+          use[k] += ((t.source ^ d) >> k & 1u) * t.words;
+        }
+      }
+    }
+  }
+  std::vector<std::uint32_t> dims(p);
+  std::iota(dims.begin(), dims.end(), 0u);
+  std::stable_sort(dims.begin(), dims.end(),
+                   [&use](std::uint32_t a, std::uint32_t b) { return use[a] > use[b]; });
+  dims.resize(std::min<std::size_t>(count, dims.size()));
+  std::sort(dims.begin(), dims.end());
+  return dims;
+}
+
+Clustering Clustering::torus(std::uint32_t nodes, TorusClusters grid) {
+  if (grid.columns == 0 || grid.rows == 0 || grid.columns * grid.rows != nodes) {
+    throw InputError({"--torus"},
+                     "columns x rows = the program's " + std::to_string(nodes) + " nodes",
+                     std::to_string(grid.columns) + "x" + std::to_string(grid.rows));
+  }
+  std::vector<ProcId> map(nodes);
+  for (NodeId i = 0; i < nodes; ++i) {
+    map[i] = grid.by_columns ? i % grid.columns : i / grid.columns;
+  }
+  Clustering c(std::move(map), grid.by_columns ? grid.columns : grid.rows,
+               "torus " + std::to_string(grid.columns) + "x" + std::to_string(grid.rows) + " by " +
+                   (grid.by_columns ? "columns" : "rows"));
+  c.torus_ = grid;
+  return c;
 }
 
 namespace {
@@ -49,17 +149,22 @@ class AddressGroups {
 
 class Mapper {
  public:
-  Mapper(const McProgram& program, Arch arch, std::uint32_t n)
+  Mapper(const McProgram& program, Arch arch, const Clustering& clusters)
       : program_(program),
-        org_(arch, n),
-        clusters_(program.nodes, n),
-        local_next_(n, 0),
+        org_(arch, clusters.processors()),
+        clusters_(clusters),
+        local_next_(clusters.processors(), 0),
         module_next_(org_.module_count(), 0),
-        index_sets_(n) {
+        index_sets_(clusters.processors()) {
+    const std::uint32_t n = clusters.processors();
     out_.name = program.name;
     out_.arch = arch;
     out_.nodes = program.nodes;
     out_.processors = n;
+    out_.clustering = clusters.description();
+    for (NodeId i = 0; i < program.nodes; ++i) {
+      out_.processor_of.push_back(clusters.processor_of(i));
+    }
     out_.machine.name = program.name;
     out_.machine.arch = arch;
     out_.machine.n = n;
@@ -68,8 +173,14 @@ class Mapper {
 
   MappedProgram run() && {
     for (std::uint32_t k = 0; k < program_.steps.size(); ++k) {
+      const std::size_t first_message = out_.machine.messages.size();
       MappedStep step = parcels_of(program_.steps[k], k);
-      plan(step);
+      if (const std::optional<std::pair<std::uint32_t, std::uint32_t>> shift =
+              torus_translation(program_.steps[k])) {
+        translate(step, shift->first, shift->second, first_message);
+      } else {
+        plan(step);
+      }
       allocate_addresses(step);
       emit(step);
       out_.steps.push_back(std::move(step));
@@ -204,6 +315,107 @@ class Mapper {
       out.push_back(t);
     }
     return out;
+  }
+
+  // ---- torus shifts in two IWR steps (section 5.3, Fig. 11(b)) -------------------------------
+
+  /// The node of cluster coordinate c (the processor) and in-cluster coordinate r.
+  [[nodiscard]] NodeId torus_node(std::uint32_t c, std::uint32_t r) const {
+    const TorusClusters& g = *clusters_.torus_grid();
+    return g.by_columns ? c + g.columns * r : r + g.columns * c;
+  }
+
+  /// (a, b) when every node (c, r) of the step sends one personalized message, all of one
+  /// length, to node (c + a, r + b) with a != 0, on an omp whose n processors each hold one
+  /// column (row) of an n x n torus.
+  [[nodiscard]] std::optional<std::pair<std::uint32_t, std::uint32_t>> torus_translation(
+      const ProgramStep& step) const {
+    const std::optional<TorusClusters>& g = clusters_.torus_grid();
+    const std::uint32_t n = org_.n();
+    if (!g || org_.arch() != Arch::Omp || g->columns != n || g->rows != n ||
+        step.transfers.empty()) {
+      return std::nullopt;
+    }
+    std::vector<int> sends(program_.nodes, 0);
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> shift;
+    for (const Transfer& t : step.transfers) {
+      if (t.broadcast || t.destinations.size() != 1 || t.words != step.transfers[0].words) {
+        return std::nullopt;
+      }
+      const auto coords = [&](NodeId v) {
+        const std::uint32_t x = v % g->columns, y = v / g->columns;
+        return g->by_columns ? std::pair{x, y} : std::pair{y, x};
+      };
+      const auto [c, r] = coords(t.source);
+      const auto [c2, r2] = coords(t.destinations[0]);
+      const std::pair<std::uint32_t, std::uint32_t> ab{(c2 + n - c) % n, (r2 + n - r) % n};
+      if ((shift && *shift != ab) || ++sends[t.source] > 1) {
+        return std::nullopt;
+      }
+      shift = ab;
+    }
+    if (step.transfers.size() != program_.nodes || shift->first == 0) {
+      return std::nullopt;
+    }
+    return shift;
+  }
+
+  /// Fig. 11(b): IWR 1, P(c) writes the datum of its node (c, r'-b) into M(r', c) over its column
+  /// bus, and P(r') reads M(r', 0..n-1) over its row bus, so data buffer c holds column c's datum;
+  /// IWR 2, P(r') writes M(r', c') from buffer c'-a through the rotating index set (the index
+  /// manipulator does the east/west move), and P(c') reads M(0..n-1, c') over its column bus: the
+  /// datum of node (c'-a, r'-b) arrives at node (c', r').
+  void translate(MappedStep& step, std::uint32_t a, std::uint32_t b, std::size_t first_message) {
+    const std::uint32_t n = org_.n();
+    std::map<NodeId, const Message*> from;
+    for (std::size_t i = first_message; i < out_.machine.messages.size(); ++i) {
+      const Message& m = out_.machine.messages[i];
+      from[m.payload.source] = &m;
+    }
+    step.parcels.clear();
+    step.ops.clear();
+    std::vector<std::vector<std::size_t>> write1(n), read1(n), write2(n), read2(n);
+    for (std::uint32_t c = 0; c < n; ++c) {
+      for (std::uint32_t r2 = 0; r2 < n; ++r2) {
+        const Message& m = *from.at(torus_node(c, (r2 + n - b) % n));
+        write1[c].push_back(step.parcels.size());
+        read1[r2].push_back(step.parcels.size());
+        step.parcels.push_back({c, r2, false, m.words,
+                                {{m.payload, m.words, 0, m.src_address, {}}},
+                                org_.module_at({BusKind::Row, r2}, c), 0, 0});
+      }
+    }
+    for (std::uint32_t r2 = 0; r2 < n; ++r2) {
+      for (std::uint32_t c2 = 0; c2 < n; ++c2) {
+        const Message& m = *from.at(torus_node((c2 + n - a) % n, (r2 + n - b) % n));
+        write2[r2].push_back(step.parcels.size());
+        read2[c2].push_back(step.parcels.size());
+        step.parcels.push_back({r2, c2, false, m.words,
+                                {{m.payload, m.words, 0, 0, {m.dst_address}}},
+                                org_.module_at({BusKind::Row, r2}, c2), 0, 1});
+      }
+    }
+    const auto op = [&](Direction dir, std::uint32_t phase,
+                        const std::vector<std::vector<std::size_t>>& parts) {
+      MappedOp o{Pattern::C7, dir, {}, phase};
+      for (ProcId p = 0; p < n; ++p) {
+        o.accesses.push_back(access(step, p, dir, parts[p]).value());
+        if (phase == 1 && dir == Direction::Write) {
+          MappedAccess& relay = o.accesses.back();
+          relay.from_buffers = true;
+          relay.relay_index_set.resize(n);
+          for (std::uint32_t slot = 0; slot < n; ++slot) {
+            relay.relay_index_set[slot] = (slot + n - a) % n;
+          }
+        }
+      }
+      step.ops.push_back(std::move(o));
+    };
+    op(Direction::Write, 0, write1);
+    op(Direction::Read, 0, read1);
+    op(Direction::Write, 1, write2);
+    op(Direction::Read, 1, read2);
+    step.processor_patterns = {Pattern::C7, Pattern::C7};
   }
 
   // ---- steps 2 and 3: scalar or vector, and the accesses ------------------------------------
@@ -408,8 +620,9 @@ class Mapper {
     m.slots = a.slots;
     m.address = a.address;
     m.vectors = a.vectors;
-    m.index_set = index_set(a.processor, a.replicated ? IndexSet(a.slots.size(), 0u)
-                                                      : identity(a.slots.size()));
+    m.index_set = index_set(a.processor, a.from_buffers ? a.relay_index_set
+                                         : a.replicated ? IndexSet(a.slots.size(), 0u)
+                                                        : identity(a.slots.size()));
     return m;
   }
 
@@ -417,9 +630,11 @@ class Mapper {
     std::vector<ProcId> targets;
     for (std::size_t pos = 0; pos < a.parcels.size(); ++pos) {
       const Parcel& parcel = step.parcels[a.parcels[pos]];
-      targets.push_back(parcel.destination);
-      if (a.replicated && pos > 0) {
-        continue;  // one buffer serves every slot
+      if (parcel.destination != a.processor) {
+        targets.push_back(parcel.destination);  // a processor reading its own write needs no sync
+      }
+      if ((a.replicated && pos > 0) || a.from_buffers) {
+        continue;  // one buffer serves every slot, or the buffers hold the words already
       }
       for (const ParcelPiece& piece : parcel.pieces) {
         ops.emplace_back(LoadBuffer{static_cast<std::uint32_t>(pos), piece.src_address,
@@ -427,14 +642,16 @@ class Mapper {
       }
     }
     ops.emplace_back(memory_access(a));
-    ops.emplace_back(ActivateSync{ProcSet(targets)});
+    if (!targets.empty()) {
+      ops.emplace_back(ActivateSync{ProcSet(targets)});
+    }
   }
 
   void emit_read(const MappedStep& step, const MappedAccess& a, std::vector<Op>& ops) {
     std::vector<ProcId> waited;
     for (std::size_t i : a.parcels) {
       const ProcId s = step.parcels[i].source;
-      if (std::find(waited.begin(), waited.end(), s) == waited.end()) {
+      if (s != a.processor && std::find(waited.begin(), waited.end(), s) == waited.end()) {
         waited.push_back(s);
         ops.emplace_back(WaitSync{s});
       }
@@ -445,6 +662,22 @@ class Mapper {
         for (std::uint32_t dst : piece.dst_addresses) {
           ops.emplace_back(StoreBuffer{static_cast<std::uint32_t>(pos), dst, piece.words,
                                        piece.offset});
+        }
+      }
+    }
+  }
+
+  void emit_phase(const MappedStep& step, ProcId p, std::uint32_t phase, Direction dir,
+                  std::vector<Op>& ops) {
+    for (const MappedOp& op : step.ops) {
+      for (const MappedAccess& a : op.accesses) {
+        if (a.processor != p || a.direction != dir || op.phase != phase) {
+          continue;
+        }
+        if (dir == Direction::Write) {
+          emit_write(step, a, ops);
+        } else {
+          emit_read(step, a, ops);
         }
       }
     }
@@ -464,19 +697,13 @@ class Mapper {
           ops.emplace_back(StoreBuffer{0, c.dst_address, c.words, 0});
         }
       }
-      for (Direction dir : {Direction::Write, Direction::Read}) {
-        for (const MappedOp& op : step.ops) {
-          for (const MappedAccess& a : op.accesses) {
-            if (a.processor != p || a.direction != dir) {
-              continue;
-            }
-            if (dir == Direction::Write) {
-              emit_write(step, a, ops);
-            } else {
-              emit_read(step, a, ops);
-            }
-          }
-        }
+      std::uint32_t phases = 1;
+      for (const MappedOp& op : step.ops) {
+        phases = std::max(phases, op.phase + 1);
+      }
+      for (std::uint32_t phase = 0; phase < phases; ++phase) {
+        emit_phase(step, p, phase, Direction::Write, ops);
+        emit_phase(step, p, phase, Direction::Read, ops);
       }
       ops.emplace_back(StepMark{step.index});
     }
@@ -484,7 +711,7 @@ class Mapper {
 
   const McProgram& program_;
   MemoryOrganization org_;
-  Clustering clusters_;
+  const Clustering& clusters_;
   std::vector<std::uint32_t> local_next_;
   std::vector<std::uint32_t> module_next_;
   std::vector<std::vector<IndexSet>> index_sets_;
@@ -501,7 +728,19 @@ MappedProgram map_program(const McProgram& program, Arch arch, std::uint32_t pro
   if (program.nodes == 0) {
     throw InputError({program.name}, "a program of at least one node");
   }
-  return Mapper(program, arch, processors).run();
+  return map_program(program, arch, Clustering::blocks(program.nodes, processors));
+}
+
+MappedProgram map_program(const McProgram& program, Arch arch, const Clustering& clustering) {
+  if (clustering.processors() == 0 || clustering.processors() > kMaxProcessors) {
+    throw InputError({"--n"}, "1.." + std::to_string(kMaxProcessors) + " processors",
+                     std::to_string(clustering.processors()));
+  }
+  if (clustering.nodes() != program.nodes) {
+    throw InputError({program.name}, "a clustering of the program's " +
+                                         std::to_string(program.nodes) + " nodes");
+  }
+  return Mapper(program, arch, clustering).run();
 }
 
 void fit_config(const MappingNeeds& needs, const FixedSizes& fixed, SystemConfig& config) {

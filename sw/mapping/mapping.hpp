@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,18 +25,47 @@
 
 namespace orthosim::sw {
 
-/// Nodes to processors (seed 004 section 5, first step): node i runs on processor
-/// floor(i n / m), so each processor holds a block of about m/n consecutive nodes.
+/// A torus program's node grid as the clustering sees it (seed 004 section 5.3, Fig. 11): node
+/// x + columns * y, clustered by columns (processor x) or by rows (processor y).
+struct TorusClusters {
+  std::uint32_t columns = 0;
+  std::uint32_t rows = 0;
+  bool by_columns = true;
+};
+
+/// Nodes to processors (seed 004 section 5, first step: m nodes in n clusters of m/n).
 class Clustering {
  public:
-  Clustering(std::uint32_t nodes, std::uint32_t processors);
-  [[nodiscard]] ProcId processor_of(NodeId node) const;
-  [[nodiscard]] std::uint32_t nodes() const { return nodes_; }
+  /// Blocks of consecutive nodes: node i on processor floor(i n / m).
+  static Clustering blocks(std::uint32_t nodes, std::uint32_t processors);
+  /// A hypercube of 2^p nodes on 2^q processors: the p - q `collapsed` dimensions become
+  /// intra-cluster, a node runs on the processor numbered by its remaining address bits
+  /// (Fig. 10). Throws InputError at "--collapse" when the counts or dimensions do not fit.
+  static Clustering hypercube(std::uint32_t nodes, std::uint32_t processors,
+                              const std::vector<std::uint32_t>& collapsed);
+  /// The `count` dimensions of a 2^p-node program that its messages cross most often (words
+  /// weighted; ties to the lower dimension): collapsing them saves the most memory traffic.
+  static std::vector<std::uint32_t> most_used_dimensions(const McProgram& program,
+                                                         std::uint32_t count);
+  /// A columns x rows torus by columns (processor x, columns processors) or by rows (processor y,
+  /// rows processors) (Fig. 11(a)). Throws InputError at "--torus" when the grid is not the
+  /// program's node count.
+  static Clustering torus(std::uint32_t nodes, TorusClusters grid);
+
+  [[nodiscard]] ProcId processor_of(NodeId node) const { return map_.at(node); }
+  [[nodiscard]] std::uint32_t nodes() const { return static_cast<std::uint32_t>(map_.size()); }
   [[nodiscard]] std::uint32_t processors() const { return processors_; }
+  [[nodiscard]] const std::optional<TorusClusters>& torus_grid() const { return torus_; }
+  /// "blocks of 2 consecutive nodes", "hypercube with x0 collapsed", "torus 4x4 by columns".
+  [[nodiscard]] const std::string& description() const { return description_; }
 
  private:
-  std::uint32_t nodes_;
-  std::uint32_t processors_;
+  Clustering(std::vector<ProcId> map, std::uint32_t processors, std::string description);
+
+  std::vector<ProcId> map_;
+  std::uint32_t processors_ = 0;
+  std::string description_;
+  std::optional<TorusClusters> torus_;
 };
 
 /// A piece of a parcel: one payload of a node message, at `offset` words into the parcel.
@@ -60,6 +90,7 @@ struct Parcel {
   std::vector<ParcelPiece> pieces;
   ModuleId mailbox = 0;
   std::uint32_t address = 0;  ///< word address in the mailbox module
+  std::uint32_t phase = 0;    ///< the IWR step that moves it (see MappedOp::phase)
 };
 
 /// One access of one processor in a mapped step.
@@ -72,6 +103,11 @@ struct MappedAccess {
   bool replicated = false;            ///< a broadcast write: every slot from one data buffer
   std::uint32_t vectors = 1;          ///< l: the longest parcel of the access
   std::uint32_t address = 0;
+  /// A relay (the second IWR step of a torus shift, Fig. 11(b)): the write takes the words the
+  /// processor's previous read left in its data buffers, through `relay_index_set`, instead of
+  /// loading its parcels from local memory.
+  bool from_buffers = false;
+  IndexSet relay_index_set;
 };
 
 /// One operation of the paper's listing, e.g. C2_send((P1 -> M1,2), (P3 -> M3,0)): the accesses
@@ -80,6 +116,9 @@ struct MappedOp {
   Pattern pattern = Pattern::C1;  ///< a basic pattern, C1..C7
   Direction direction = Direction::Write;  ///< write = send, read = receive
   std::vector<MappedAccess> accesses;
+  /// The IWR step of the program step it belongs to: 0, or 0 and 1 for a torus shift done in two
+  /// IWR steps (Fig. 11(b)). Each processor does a phase's writes, then its reads, then the next.
+  std::uint32_t phase = 0;
 };
 
 /// A message between two nodes of one cluster: a local copy, no memory access.
@@ -117,6 +156,8 @@ struct MappedProgram {
   Arch arch = Arch::Omp;
   std::uint32_t nodes = 0;
   std::uint32_t processors = 0;
+  std::vector<ProcId> processor_of;  ///< per node
+  std::string clustering;            ///< Clustering::description()
   std::vector<MappedStep> steps;
   std::size_t node_messages = 0;
   MappingNeeds needs;
@@ -124,10 +165,16 @@ struct MappedProgram {
   MachineProgram machine;
 };
 
-/// Maps `program` onto `processors` processors of configuration `arch`. Throws InputError
-/// ({"--n"}) when processors is 0 or exceeds kMaxProcessors.
+/// Maps `program` onto `processors` processors of configuration `arch`, nodes in blocks. Throws
+/// InputError ({"--n"}) when processors is 0 or exceeds kMaxProcessors.
 [[nodiscard]] MappedProgram map_program(const McProgram& program, Arch arch,
                                         std::uint32_t processors);
+/// The same with a chosen clustering. On the omp, a torus clustered by columns (rows) maps a
+/// step in which every node sends one message to the node (a, b) away with a != 0 across the
+/// clusters as the two IWR steps of Fig. 11(b): column write and row read, then a row write
+/// through a rotating index set and a column read.
+[[nodiscard]] MappedProgram map_program(const McProgram& program, Arch arch,
+                                        const Clustering& clustering);
 
 /// Raises the sizes of `config` that are below the program's needs, except the ones the user
 /// fixed (`fixed_*`), which must suffice: otherwise InputError naming the option.
