@@ -14,7 +14,7 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
   check_impl(vm);
   for (const char* shared_memory_only : {"n", "alpha", "beta", "tau", "gamma", "sync-cycles",
                                          "barrier-cycles", "buffer-words", "module-words",
-                                         "local-words", "collapse", "torus", "cluster"}) {
+                                         "local-words", "collapse", "torus", "cluster", "sync"}) {
     if (vm.count(shared_memory_only)) {
       throw InputError({std::string("--") + shared_memory_only},
                        "an option of the omp, crossbar and bus; a " + kind +

@@ -51,8 +51,25 @@ po::options_description clustering_options() {
       ("torus", po::value<std::string>(),
        "torus programs: the node grid, columns x rows, e.g. 4x4 (node = x + columns * y)")
       ("cluster", po::value<std::string>(),
-       "with --torus: columns | rows, the nodes one processor holds (default columns)");
+       "with --torus: columns | rows, the nodes one processor holds (default columns)")
+      ("sync", po::value<std::string>(),
+       "pairs: activate-/wait-sync per message (section 4.3) | iwr: one bus switch per step, "
+       "gamma (the IWR steps of Eq. 1 and Tables 2, 4, 5) (default pairs)");
   return o;
+}
+
+SyncMode sync_for(const po::variables_map& vm) {
+  if (!vm.count("sync")) {
+    return SyncMode::Pairs;
+  }
+  const std::string text = vm["sync"].as<std::string>();
+  if (text == "pairs") {
+    return SyncMode::Pairs;
+  }
+  if (text == "iwr") {
+    return SyncMode::BusSwitch;
+  }
+  throw InputError({"--sync"}, "pairs or iwr", "'" + text + "'");
 }
 
 /// How the program's nodes are grouped onto the processors: --torus, --collapse, or blocks.
@@ -156,7 +173,8 @@ po::options_description map_options() {
 int run_map(const po::variables_map& vm, Context& ctx) {
   const McProgram program = program_from(vm);
   const SystemConfig config = config_from(vm);
-  const MappedProgram mapped = map_program(program, config.arch, clustering_for(vm, program));
+  const MappedProgram mapped =
+      map_program(program, config.arch, clustering_for(vm, program), sync_for(vm));
   if (vm.count("json")) {
     nlohmann::json j = mapping_json(mapped, config.timing);
     j["command"] = "map";
@@ -199,7 +217,8 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   check_impl(vm);
   const McProgram program = program_from(vm);
   SystemConfig config = config_from(vm);
-  const MappedProgram mapped = map_program(program, config.arch, clustering_for(vm, program));
+  const MappedProgram mapped =
+      map_program(program, config.arch, clustering_for(vm, program), sync_for(vm));
   config = fitted_config(vm, mapped, config);
   SystemRun system{config, mapped.machine, std::nullopt};
   if (vm.count("vcd")) {

@@ -14,9 +14,10 @@ Cycle access_cost(const BusTiming& timing, const MappedAccess& access) {
 
 namespace {
 
-Cycle step_cost(const MappedStep& step, const SystemConfig& config) {
+Cycle step_cost(const MappedStep& step, const SystemConfig& config, SyncMode sync) {
   const MemoryOrganization org = config.organization();
-  const Cycle activate{config.sync.activate};
+  const bool pairs = sync == SyncMode::Pairs;
+  const Cycle activate{pairs ? config.sync.activate : 0};
   std::vector<Cycle> chain = step.compute;
   std::map<std::uint32_t, Cycle> bus_load;
   // Per parcel: when its writer has written it and raised the sync.
@@ -39,6 +40,23 @@ Cycle step_cost(const MappedStep& step, const SystemConfig& config) {
         }
       }
     }
+    if (!pairs) {
+      // The bus switch: the phase's processors meet after their writes, gamma later all read.
+      std::vector<ProcId> members;
+      Cycle last;
+      for (const MappedOp& op : step.ops) {
+        for (const MappedAccess& a : op.accesses) {
+          if (op.phase == phase) {
+            members.push_back(a.processor);
+            last = std::max(last, chain[a.processor]);
+          }
+        }
+      }
+      for (ProcId p : members) {
+        chain[p] = last + Cycle{config.timing.gamma};
+      }
+      std::fill(written.begin(), written.end(), Cycle{0});
+    }
     for (const MappedOp& op : step.ops) {
       for (const MappedAccess& a : op.accesses) {
         if (a.direction != Direction::Read || op.phase != phase) {
@@ -59,7 +77,7 @@ Cycle step_cost(const MappedStep& step, const SystemConfig& config) {
     longest = std::max(longest, c);
   }
   for (const auto& [bus, load] : bus_load) {
-    longest = std::max(longest, load + activate);
+    longest = std::max(longest, load + (pairs ? activate : Cycle{config.timing.gamma}));
   }
   return longest;
 }
@@ -69,7 +87,7 @@ Cycle step_cost(const MappedStep& step, const SystemConfig& config) {
 ProgramCost predict_cycles(const MappedProgram& program, const SystemConfig& config) {
   ProgramCost cost;
   for (const MappedStep& step : program.steps) {
-    cost.steps.push_back(step_cost(step, config));
+    cost.steps.push_back(step_cost(step, config, program.sync));
     cost.total += cost.steps.back();
   }
   return cost;

@@ -149,8 +149,9 @@ class AddressGroups {
 
 class Mapper {
  public:
-  Mapper(const McProgram& program, Arch arch, const Clustering& clusters)
+  Mapper(const McProgram& program, Arch arch, const Clustering& clusters, SyncMode sync)
       : program_(program),
+        sync_(sync),
         org_(arch, clusters.processors()),
         clusters_(clusters),
         local_next_(clusters.processors(), 0),
@@ -162,6 +163,7 @@ class Mapper {
     out_.nodes = program.nodes;
     out_.processors = n;
     out_.clustering = clusters.description();
+    out_.sync = sync;
     for (NodeId i = 0; i < program.nodes; ++i) {
       out_.processor_of.push_back(clusters.processor_of(i));
     }
@@ -642,7 +644,7 @@ class Mapper {
       }
     }
     ops.emplace_back(memory_access(a));
-    if (!targets.empty()) {
+    if (!targets.empty() && sync_ == SyncMode::Pairs) {
       ops.emplace_back(ActivateSync{ProcSet(targets)});
     }
   }
@@ -651,7 +653,8 @@ class Mapper {
     std::vector<ProcId> waited;
     for (std::size_t i : a.parcels) {
       const ProcId s = step.parcels[i].source;
-      if (s != a.processor && std::find(waited.begin(), waited.end(), s) == waited.end()) {
+      if (sync_ == SyncMode::Pairs && s != a.processor &&
+          std::find(waited.begin(), waited.end(), s) == waited.end()) {
         waited.push_back(s);
         ops.emplace_back(WaitSync{s});
       }
@@ -665,6 +668,19 @@ class Mapper {
         }
       }
     }
+  }
+
+  /// The processors that access memory in one phase of a step: the group of its bus switch.
+  static ProcSet participants(const MappedStep& step, std::uint32_t phase) {
+    std::vector<ProcId> members;
+    for (const MappedOp& op : step.ops) {
+      if (op.phase == phase) {
+        for (const MappedAccess& a : op.accesses) {
+          members.push_back(a.processor);
+        }
+      }
+    }
+    return ProcSet(members);
   }
 
   void emit_phase(const MappedStep& step, ProcId p, std::uint32_t phase, Direction dir,
@@ -703,6 +719,12 @@ class Mapper {
       }
       for (std::uint32_t phase = 0; phase < phases; ++phase) {
         emit_phase(step, p, phase, Direction::Write, ops);
+        if (sync_ == SyncMode::BusSwitch) {
+          const ProcSet group = participants(step, phase);
+          if (group.contains(p)) {
+            ops.emplace_back(BusSwitch{group});
+          }
+        }
         emit_phase(step, p, phase, Direction::Read, ops);
       }
       ops.emplace_back(StepMark{step.index});
@@ -710,6 +732,7 @@ class Mapper {
   }
 
   const McProgram& program_;
+  const SyncMode sync_;
   MemoryOrganization org_;
   const Clustering& clusters_;
   std::vector<std::uint32_t> local_next_;
@@ -731,7 +754,12 @@ MappedProgram map_program(const McProgram& program, Arch arch, std::uint32_t pro
   return map_program(program, arch, Clustering::blocks(program.nodes, processors));
 }
 
-MappedProgram map_program(const McProgram& program, Arch arch, const Clustering& clustering) {
+std::string to_string(SyncMode mode) {
+  return mode == SyncMode::Pairs ? "pairs" : "iwr";
+}
+
+MappedProgram map_program(const McProgram& program, Arch arch, const Clustering& clustering,
+                          SyncMode sync) {
   if (clustering.processors() == 0 || clustering.processors() > kMaxProcessors) {
     throw InputError({"--n"}, "1.." + std::to_string(kMaxProcessors) + " processors",
                      std::to_string(clustering.processors()));
@@ -740,7 +768,7 @@ MappedProgram map_program(const McProgram& program, Arch arch, const Clustering&
     throw InputError({program.name}, "a clustering of the program's " +
                                          std::to_string(program.nodes) + " nodes");
   }
-  return Mapper(program, arch, clustering).run();
+  return Mapper(program, arch, clustering, sync).run();
 }
 
 void fit_config(const MappingNeeds& needs, const FixedSizes& fixed, SystemConfig& config) {

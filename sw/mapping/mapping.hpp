@@ -143,6 +143,17 @@ struct MappedStep {
   std::vector<Cycle> compute;  ///< per processor: compute cycles at the start of the step
 };
 
+/// How the read half of a step waits for its write half.
+enum class SyncMode : std::uint8_t {
+  /// Every writer raises an activate-sync at its readers after each write, every reader waits
+  /// for one from each of its writers (seed 004 section 4.3): producer-consumer, per message.
+  Pairs,
+  /// IWR steps: the processors of a step meet in one bus switch after their writes, which costs
+  /// gamma, and then read (seed 004 Eq. 1 plus gamma, the cost Tables 2, 4 and 5 count).
+  BusSwitch,
+};
+[[nodiscard]] std::string to_string(SyncMode mode);
+
 /// Sizes the machine program needs from its system.
 struct MappingNeeds {
   std::uint32_t buffer_words = 1;
@@ -158,6 +169,7 @@ struct MappedProgram {
   std::uint32_t processors = 0;
   std::vector<ProcId> processor_of;  ///< per node
   std::string clustering;            ///< Clustering::description()
+  SyncMode sync = SyncMode::Pairs;
   std::vector<MappedStep> steps;
   std::size_t node_messages = 0;
   MappingNeeds needs;
@@ -174,7 +186,8 @@ struct MappedProgram {
 /// clusters as the two IWR steps of Fig. 11(b): column write and row read, then a row write
 /// through a rotating index set and a column read.
 [[nodiscard]] MappedProgram map_program(const McProgram& program, Arch arch,
-                                        const Clustering& clustering);
+                                        const Clustering& clustering,
+                                        SyncMode sync = SyncMode::Pairs);
 
 /// Raises the sizes of `config` that are below the program's needs, except the ones the user
 /// fixed (`fixed_*`), which must suffice: otherwise InputError naming the option.
