@@ -79,8 +79,17 @@ nlohmann::json step_json(const MappedStep& step, const MemoryOrganization& org,
   for (const MappedOp& op : step.ops) {
     ops.push_back(op_json(step, op, org, timing));
   }
+  nlohmann::json links = nlohmann::json::array();
+  for (const Parcel& parcel : step.parcels) {
+    links.push_back({{"source", parcel.source},
+                     {"destination", parcel.destination},
+                     {"module", paper_module_name(org, parcel.mailbox)},
+                     {"words", parcel.words},
+                     {"iwr", parcel.phase + 1}});
+  }
   return {{"step", step.index + 1},
           {"label", step.label},
+          {"links", links},
           {"patterns", patterns_json(node_patterns)},
           {"processor_patterns", patterns_json(step.processor_patterns)},
           {"program", program_line(step)},
@@ -126,13 +135,28 @@ nlohmann::json mapping_json(const MappedProgram& mapped, const BusTiming& timing
           {"arch", to_string(mapped.arch)},
           {"nodes", mapped.nodes},
           {"processors", mapped.processors},
+          {"clustering", mapped.clustering},
+          {"processor_of", mapped.processor_of},
+          {"sync", to_string(mapped.sync)},
           {"messages", mapped.node_messages},
           {"steps", steps}};
 }
 
 void print_mapping(const MappedProgram& mapped, std::ostream& out) {
   const MemoryOrganization org(mapped.arch, mapped.processors);
-  out << "orthosim map: " << header(mapped) << "\n\ncommunication operations (seed 004 section 2):\n";
+  out << "orthosim map: " << header(mapped) << "\n";
+  // Which node runs on which processor (seed 004 section 5's first step).
+  out << "\nnodes on processors (" << mapped.clustering << "):";
+  for (ProcId p = 0; p < mapped.processors; ++p) {
+    std::string nodes;
+    for (NodeId i = 0; i < mapped.nodes; ++i) {
+      if (mapped.processor_of[i] == p) {
+        nodes += (nodes.empty() ? "" : ",") + std::string("N") + std::to_string(i);
+      }
+    }
+    out << (p % 8 == 0 ? "\n  " : "  ") << "P" << p << ": " << (nodes.empty() ? "-" : nodes);
+  }
+  out << "\n\ncommunication operations (seed 004 section 2):\n";
   for (const MappedStep& step : mapped.steps) {
     out << "  " << program_line(step) << '\n';
   }
@@ -144,6 +168,18 @@ void print_mapping(const MappedProgram& mapped, std::ostream& out) {
           << (step.local_copies.size() == 1 ? "y" : "ies");
     }
     out << '\n';
+  }
+  // Which module carries which link (Fig. 9: M(i, i xor 2^k) for dimension x_k).
+  out << "\nlinks through memory modules:\n";
+  for (const MappedStep& step : mapped.steps) {
+    std::string line;
+    for (const Parcel& parcel : step.parcels) {
+      line += (line.empty() ? "" : ", ") + std::string("P") + std::to_string(parcel.source) +
+              "->P" + std::to_string(parcel.destination) + " " +
+              paper_module_name(org, parcel.mailbox) +
+              (parcel.phase > 0 ? " (IWR " + std::to_string(parcel.phase + 1) + ")" : "");
+    }
+    out << "  Step " << step.index + 1 << ": " << (line.empty() ? "(none)" : line) << '\n';
   }
 }
 
