@@ -17,6 +17,7 @@
 #include "sw/mapping/vectorize.hpp"
 #include "sw/pattern/generate.hpp"
 #include "sw/pattern/message_vector.hpp"
+#include "sw/pattern/topology_programs.hpp"
 #include "sw/program/parser.hpp"
 
 namespace orthosim {
@@ -319,6 +320,53 @@ TEST(ProgramCost, AOneToOneStepIsWriteSyncRead) {
   const sw::ProgramCost cost = sw::predict_cycles(sw::map_program(p, Arch::Omp, 2), c);
   const std::uint64_t access = 16 + 2 * 5 + 6;  // alpha + beta(l-1) + tau l, defaults
   EXPECT_EQ(cost.total.count(), 9 + access + c.sync.activate + access);
+}
+
+}  // namespace
+}  // namespace orthosim
+
+namespace orthosim {
+namespace {
+
+// Fig. 10: 32 nodes on 16 processors; collapsing x_k puts nodes i and i xor 2^k on one processor,
+// numbered by the remaining four address bits.
+TEST(Clustering, CollapsingAHypercubeDimensionPairsTheNodesAcrossIt) {
+  for (std::uint32_t k = 0; k < 5; ++k) {
+    const sw::Clustering c = sw::Clustering::hypercube(32, 16, {k});
+    for (sw::NodeId i = 0; i < 32; ++i) {
+      EXPECT_EQ(c.processor_of(i), c.processor_of(i ^ (1u << k))) << "x" << k;
+      const std::uint32_t low = i & ((1u << k) - 1), high = i >> (k + 1);
+      EXPECT_EQ(c.processor_of(i), low | (high << k)) << "x" << k << " node " << i;
+    }
+  }
+  EXPECT_THROW((void)sw::Clustering::hypercube(32, 16, {}), sw::InputError);
+  EXPECT_THROW((void)sw::Clustering::hypercube(32, 16, {5}), sw::InputError);
+  EXPECT_THROW((void)sw::Clustering::hypercube(32, 8, {1, 1}), sw::InputError);
+}
+
+TEST(Clustering, TheMostUsedDimensionsAreCollapsedAndTheirMessagesBecomeLocal) {
+  // Exchanges along x3 (twice) and x1 (once) of a 32-node hypercube: x3 is used most.
+  sw::McProgram p = sw::hypercube_exchange(32, {3, 1}, 2, false);
+  p.steps.push_back(p.steps[0]);
+  ASSERT_EQ(sw::Clustering::most_used_dimensions(p, 1), std::vector<std::uint32_t>{3});
+  EXPECT_EQ(sw::Clustering::most_used_dimensions(p, 2), (std::vector<std::uint32_t>{1, 3}));
+  const sw::MappedProgram m =
+      sw::map_program(p, Arch::Omp, sw::Clustering::hypercube(32, 16, {3}));
+  EXPECT_TRUE(m.steps[0].ops.empty());   // x3: inside the clusters
+  EXPECT_EQ(m.steps[0].local_copies.size(), 32u);
+  EXPECT_FALSE(m.steps[1].ops.empty());  // x1: between clusters
+}
+
+TEST(Clustering, ATorusByColumnsOrRowsPutsAColumnOrARowOnAProcessor) {
+  const sw::Clustering columns = sw::Clustering::torus(12, {4, 3, true});
+  const sw::Clustering rows = sw::Clustering::torus(12, {4, 3, false});
+  EXPECT_EQ(columns.processors(), 4u);
+  EXPECT_EQ(rows.processors(), 3u);
+  for (sw::NodeId i = 0; i < 12; ++i) {
+    EXPECT_EQ(columns.processor_of(i), i % 4);
+    EXPECT_EQ(rows.processor_of(i), i / 4);
+  }
+  EXPECT_THROW((void)sw::Clustering::torus(16, {4, 3, true}), sw::InputError);
 }
 
 }  // namespace
