@@ -1,0 +1,147 @@
+// End to end: the section 5 programs of seed 004 through the orthosim executable: gen exchange
+// and gen shift, map's links and node assignment, run with the IWR synchronization, and the
+// clustering options' errors. Expected cycles are DESIGN.md's formulas written here.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class Section5 : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("orthosim_s5_" +
+            std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Outcome run(const std::string& args) const {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string cmd = "cd '" + dir_.string() + "' && '" ORTHOSIM_BIN "' " + args + " >'" +
+                            out.string() + "' 2>'" + err.string() + "'";
+    const int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  }
+
+  fs::path dir_;
+};
+
+/// alpha + beta(l-1) + d tau l (Fig. 5(c)) with the default costs 16, 2, 1.
+std::uint64_t access(std::uint64_t d, std::uint64_t l) { return 16 + 2 * (l - 1) + d * l; }
+constexpr std::uint64_t kGamma = 8;
+
+TEST_F(Section5, AFourCubeExchangeIsOneIwrStepThroughTheModulesOfFigure9) {
+  ASSERT_EQ(run("gen exchange --nodes 16 --together --len 3 --out cube.mcp").exit_code, 0);
+  const Outcome map = run("map cube.mcp --arch omp --json");
+  ASSERT_EQ(map.exit_code, 0) << map.err;
+  const nlohmann::json j = nlohmann::json::parse(map.out);
+  ASSERT_EQ(j["steps"].size(), 1u);
+  const nlohmann::json& links = j["steps"][0]["links"];
+  ASSERT_EQ(links.size(), 64u);
+  for (const auto& link : links) {
+    const auto s = link["source"].get<std::uint32_t>(), d = link["destination"].get<std::uint32_t>();
+    const std::uint32_t flipped = s ^ d;
+    EXPECT_TRUE(flipped == 1 || flipped == 2 || flipped == 4 || flipped == 8);
+    EXPECT_EQ(link["module"], "M" + std::to_string(s) + "," + std::to_string(d));
+  }
+  const Outcome r = run("run cube.mcp --arch omp --sync iwr --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json rj = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(rj["payload_ok"].get<bool>());
+  EXPECT_EQ(rj["messages_delivered"], 64u);
+  EXPECT_EQ(rj["total_cycles"], 2 * access(4, 3) + kGamma);
+}
+
+TEST_F(Section5, AnEastShiftOfATorusByColumnsTakesTwoIwrSteps) {
+  for (const char* dir : {"east", "west"}) {
+    ASSERT_EQ(run(std::string("gen shift --torus 4x4 --direction ") + dir +
+                  " --distance 2 --len 2 --out shift.mcp")
+                  .exit_code,
+              0);
+    const Outcome map = run("map shift.mcp --arch omp --torus 4x4");
+    ASSERT_EQ(map.exit_code, 0) << map.err;
+    EXPECT_NE(map.out.find("torus 4x4 by columns"), std::string::npos) << map.out;
+    EXPECT_NE(map.out.find("P0: N0,N4,N8,N12"), std::string::npos) << map.out;
+    EXPECT_NE(map.out.find("[IWR 2]"), std::string::npos) << map.out;
+    const Outcome r = run("run shift.mcp --arch omp --torus 4x4 --sync iwr --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_TRUE(j["payload_ok"].get<bool>()) << dir;
+    EXPECT_EQ(j["messages_delivered"], 16u);
+    EXPECT_EQ(j["total_cycles"], 2 * (2 * access(4, 2) + kGamma)) << dir;
+  }
+  // By rows, north/south cross the clusters instead.
+  ASSERT_EQ(run("gen shift --torus 4x4 --direction north --distance 1 --out north.mcp").exit_code, 0);
+  const Outcome rows = run("run north.mcp --arch omp --torus 4x4 --cluster rows --sync iwr --json");
+  ASSERT_EQ(rows.exit_code, 0) << rows.err;
+  EXPECT_EQ(nlohmann::json::parse(rows.out)["total_cycles"], 2 * (2 * access(4, 1) + kGamma));
+}
+
+TEST_F(Section5, CollapsingTheExchangedDimensionMakesItLocal) {
+  ASSERT_EQ(run("gen exchange --nodes 32 --dims 4 --len 2 --out x4.mcp").exit_code, 0);
+  const Outcome collapsed = run("run x4.mcp --arch omp --n 16 --collapse x4 --json");
+  ASSERT_EQ(collapsed.exit_code, 0) << collapsed.err;
+  EXPECT_EQ(nlohmann::json::parse(collapsed.out)["total_cycles"], 0u);
+  const Outcome automatic = run("run x4.mcp --arch omp --n 16 --collapse auto --json");
+  ASSERT_EQ(automatic.exit_code, 0) << automatic.err;
+  EXPECT_EQ(nlohmann::json::parse(automatic.out)["total_cycles"], 0u);
+  const Outcome blocks = run("run x4.mcp --arch omp --n 16 --sync iwr --json");
+  ASSERT_EQ(blocks.exit_code, 0) << blocks.err;
+  // Blocks collapse x0: x4 is between clusters, 2 nodes per processor: lambda = 2.
+  EXPECT_EQ(nlohmann::json::parse(blocks.out)["total_cycles"], 2 * access(1, 4) + kGamma);
+}
+
+TEST_F(Section5, BadClusteringOptionsGiveOneErrorLine) {
+  ASSERT_EQ(run("gen exchange --nodes 16 --len 1 --out c.mcp").exit_code, 0);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"map c.mcp --cluster rows", "--cluster"},
+      {"map c.mcp --torus 3x4", "--torus"},
+      {"map c.mcp --torus 4by4", "--torus"},
+      {"map c.mcp --torus 4x4 --cluster diagonal", "--cluster"},
+      {"map c.mcp --torus 4x4 --n 8", "--n"},
+      {"map c.mcp --n 4 --collapse x0", "--collapse"},
+      {"map c.mcp --n 8 --collapse x7", "--collapse"},
+      {"map c.mcp --n 6 --collapse x0", "--collapse"},
+      {"map c.mcp --sync barrier", "--sync"},
+      {"run c.mcp --arch mesh --dims 4x4 --torus 4x4", "--torus"},
+      {"gen exchange --nodes 12", "--nodes"},
+      {"gen exchange --nodes 16 --dims 4", "--dims"},
+      {"gen shift --torus 4x4 --direction up", "--direction"},
+      {"gen shift --torus 4x4 --direction east --distance 4", "--distance"},
+      {"gen shift --direction east", "--torus"},
+  };
+  for (const auto& [args, mention] : cases) {
+    const Outcome o = run(args);
+    EXPECT_EQ(o.exit_code, 2) << args;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << args << ": " << o.err;
+    EXPECT_NE(o.err.find(mention), std::string::npos) << args << ": " << o.err;
+    EXPECT_TRUE(o.out.empty()) << args;
+  }
+}
+
+}  // namespace
