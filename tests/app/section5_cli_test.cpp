@@ -2,53 +2,20 @@
 // and gen shift, map's links and node assignment, run with the IWR synchronization, and the
 // clustering options' errors. Expected cycles are DESIGN.md's formulas written here.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
+
+#include "tests/support/cli_process.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
+using orthosim::testing_support::Outcome;
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class Section5 : public testing::Test {
+class Section5 : public orthosim::testing_support::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("orthosim_s5_" +
-            std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  Outcome run(const std::string& args) const {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd = "cd '" + dir_.string() + "' && '" ORTHOSIM_BIN "' " + args + " >'" +
-                            out.string() + "' 2>'" + err.string() + "'";
-    const int status = std::system(cmd.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-  }
-
-  fs::path dir_;
+  Section5() : CliTest(ORTHOSIM_BIN) {}
 };
 
 /// alpha + beta(l-1) + d tau l (Fig. 5(c)) with the default costs 16, 2, 1.
