@@ -186,4 +186,83 @@ std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest
   return points;
 }
 
+// ---- orthosim tables (begin) ----------------------------------------------------------------
+
+namespace {
+
+sw::NetworkRunSummary summarize_network(const sc::NetworkRunResult& r) {
+  sw::NetworkRunSummary out;
+  out.run.completed = r.completed;
+  out.run.cycles = r.cycles;
+  out.run.blocked = r.blocked;
+  out.run.payload_ok = r.completed && r.delivery.ok();
+  out.run.messages = r.delivery.messages_checked;
+  out.run.messages_failed = r.delivery.messages_failed;
+  out.run.words = r.delivery.words_checked;
+  out.run.delivery_failures = r.delivery.failures;
+  out.run.step_ends = r.step_ends;
+  out.run.stats = r.stats;
+  out.max_channel_contention = r.max_channel_contention;
+  out.peak_channel_occupancy = r.peak_channel_occupancy;
+  for (const auto& c : r.channels) {
+    out.channels.push_back({c.name, c.peak_flits, c.messages});
+  }
+  return out;
+}
+
+}  // namespace
+
+sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& systems,
+                                           const std::vector<sw::NetworkRunRequest>& networks) {
+  for (const sw::SystemRun& run : systems) {
+    if (run.vcd_path) {
+      throw std::invalid_argument("run_mixed records no waveforms");
+    }
+  }
+  for (const sw::NetworkRunRequest& request : networks) {
+    if (request.vcd_path) {
+      throw std::invalid_argument("run_mixed records no waveforms");
+    }
+  }
+  // Elaborate everything first: SystemC cannot add modules once the simulation has started.
+  traces::Recorder silent;
+  std::vector<std::unique_ptr<sc::Multiprocessor>> processors;
+  std::vector<sc::Multiprocessor*> raw;
+  for (std::size_t i = 0; i < systems.size(); ++i) {
+    const std::string name = "mp" + std::to_string(i) + "_" + sw::to_string(systems[i].config.arch);
+    processors.push_back(
+        std::make_unique<sc::Multiprocessor>(name.c_str(), systems[i].config, silent));
+    raw.push_back(processors.back().get());
+  }
+  std::vector<std::unique_ptr<sc::Multicomputer>> computers;
+  for (std::size_t i = 0; i < networks.size(); ++i) {
+    const std::string name =
+        "net" + std::to_string(i) + "_" + sw::to_string(networks[i].config.topology.kind());
+    computers.push_back(
+        std::make_unique<sc::Multicomputer>(name.c_str(), networks[i].config, silent));
+  }
+  sw::MixedRunResult out;
+  if (!processors.empty()) {
+    for (std::size_t i = 0; i < processors.size(); ++i) {
+      processors[i]->load(systems[i].program);
+    }
+    sc::run_systems(raw, kCycleLimit);
+    for (const auto& s : processors) {
+      out.systems.push_back(summarize(s->result()));
+    }
+  }
+  for (std::size_t i = 0; i < computers.size(); ++i) {
+    try {
+      computers[i]->load(networks[i].program);
+    } catch (const sw::ConfigError& e) {
+      throw sw::InputError({"--buffers"}, e.what());
+    }
+    sc_core::sc_start();
+    out.networks.push_back(summarize_network(computers[i]->result()));
+  }
+  return out;
+}
+
+// ---- orthosim tables (end) ------------------------------------------------------------------
+
 }  // namespace orthosim::app

@@ -13,6 +13,8 @@ class SystemRunner : public sw::Runner {
   std::vector<sw::RunSummary> run_programs(const std::vector<sw::SystemRun>& runs) override;
   sw::NetworkRunSummary run_network(const sw::NetworkRunRequest& request) override;
   std::vector<sw::TrafficPoint> run_traffic(const sw::TrafficRequest& request) override;
+  sw::MixedRunResult run_mixed(const std::vector<sw::SystemRun>& systems,
+                               const std::vector<sw::NetworkRunRequest>& networks) override;
 };
 
 }  // namespace orthosim::app

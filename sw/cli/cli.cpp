@@ -46,6 +46,10 @@ const std::vector<Subcommand>& subcommands() {
       {"access", "[options]",
        "run one access protocol (scalar, interleaved, block, iwr) on a system", "",
        cli::access_options, cli::run_access},
+      {"tables", "--topology hypercube|torus --m M --n N [--l L] [options]",
+       "seed 004 Table 2 and its hypercube / torus tables: formula, emulated omp and native "
+       "network cycles, measured and paper reduction",
+       "", cli::tables_options, cli::run_tables},
   };
   return table;
 }

@@ -47,4 +47,8 @@ int run_traffic(const po::variables_map& vm, Context& ctx);
 po::options_description demo_options();
 int run_demo(const po::variables_map& vm, Context& ctx);
 
+/// `tables`: seed 004's Table 2 and its hypercube / torus tables, formula beside emulation.
+po::options_description tables_options();
+int run_tables(const po::variables_map& vm, Context& ctx);
+
 }  // namespace orthosim::sw::cli

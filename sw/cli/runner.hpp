@@ -91,6 +91,14 @@ struct TrafficRequest {
   std::uint64_t seed = 1;
 };
 
+// ---- orthosim tables: multiprocessors and networks in one elaboration (begin) ----
+/// The outcome of Runner::run_mixed: one summary per multiprocessor run and one per network run,
+/// each in the order of the request.
+struct MixedRunResult {
+  std::vector<RunSummary> systems;
+  std::vector<NetworkRunSummary> networks;
+};
+// ---- orthosim tables (end) ----
 
 class Runner {
  public:
@@ -101,6 +109,11 @@ class Runner {
   virtual std::vector<RunSummary> run_programs(const std::vector<SystemRun>& runs) = 0;
   virtual NetworkRunSummary run_network(const NetworkRunRequest& request) = 0;
   virtual std::vector<TrafficPoint> run_traffic(const TrafficRequest& request) = 0;
+  /// `orthosim tables`: every multiprocessor and every network built in one elaboration, then the
+  /// multiprocessors run side by side and the networks one after another (each network's cycles
+  /// count from its own load). No waveforms: every vcd_path must be empty.
+  virtual MixedRunResult run_mixed(const std::vector<SystemRun>& systems,
+                                   const std::vector<NetworkRunRequest>& networks) = 0;
 };
 
 }  // namespace orthosim::sw

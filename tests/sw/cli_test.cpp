@@ -85,6 +85,17 @@ class FakeRunner : public sw::Runner {
     return points;
   }
 
+  /// Tables: the multiprocessors as run_programs, then each network as run_network.
+  sw::MixedRunResult run_mixed(const std::vector<sw::SystemRun>& systems,
+                               const std::vector<sw::NetworkRunRequest>& networks) override {
+    sw::MixedRunResult out;
+    out.systems = run_programs(systems);
+    for (const sw::NetworkRunRequest& request : networks) {
+      out.networks.push_back(run_network(request));
+    }
+    return out;
+  }
+
   std::vector<sw::AccessRequest> access_requests;
   std::vector<std::vector<sw::SystemRun>> program_requests;
   std::vector<sw::NetworkRunRequest> network_requests;
