@@ -20,44 +20,18 @@
 #include <utility>
 #include <vector>
 
+#include "tests/support/cli_process.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using orthosim::testing_support::Outcome;
+using orthosim::testing_support::slurp;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class Orthosim : public testing::Test {
+class Orthosim : public orthosim::testing_support::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("orthosim_e2e_" + std::string(testing::UnitTest::GetInstance()
-                                              ->current_test_info()
-                                              ->name()) +
-            "_" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  Outcome run(const std::string& args) const {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd = "cd '" + dir_.string() + "' && '" ORTHOSIM_BIN "' " + args + " >'" +
-                            out.string() + "' 2>'" + err.string() + "'";
-    const int status = std::system(cmd.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-  }
-
-  fs::path dir_;
+  Orthosim() : CliTest(ORTHOSIM_BIN) {}
 };
 
 std::size_t lines(const std::string& s) {
