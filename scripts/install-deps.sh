@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake g++ make pkg-config
   libsystemc-dev                 # SystemC 2.3.4 kernel
+  verilator                      # RTL blocks verilated into SystemC (rtl/)
   libboost-program-options-dev   # the command line
   nlohmann-json3-dev             # --json output
   libgtest-dev                   # GoogleTest, registered with CTest

@@ -1,0 +1,51 @@
+// The co-simulation comparator (DESIGN.md, contract "Model = RTL"): a model and its RTL twin run
+// on the same stimulus and every output is compared every cycle; the first mismatch is kept with
+// the cycle, the signal, both values and the block's instance name, and stops the comparison.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <sstream>
+#include <string>
+
+namespace orthosim::sc {
+
+struct Mismatch {
+  std::uint64_t cycle = 0;
+  std::string instance;
+  std::string signal;
+  std::uint64_t model = 0;
+  std::uint64_t rtl = 0;
+
+  [[nodiscard]] std::string to_string() const {
+    std::ostringstream s;
+    s << "cosim mismatch at cycle " << cycle << " in " << instance << ": " << signal
+      << " model 0x" << std::hex << model << " rtl 0x" << rtl;
+    return s.str();
+  }
+};
+
+class LockstepChecker {
+ public:
+  explicit LockstepChecker(std::string instance) : instance_(std::move(instance)) {}
+
+  /// Compares one output in one cycle; false (and the mismatch kept) on the first difference.
+  bool check(std::uint64_t cycle, const char* signal, std::uint64_t model, std::uint64_t rtl) {
+    ++comparisons_;
+    if (model == rtl || first_) {
+      return model == rtl;
+    }
+    first_ = Mismatch{cycle, instance_, signal, model, rtl};
+    return false;
+  }
+
+  [[nodiscard]] const std::optional<Mismatch>& first_mismatch() const { return first_; }
+  [[nodiscard]] std::uint64_t comparisons() const { return comparisons_; }
+
+ private:
+  std::string instance_;
+  std::optional<Mismatch> first_;
+  std::uint64_t comparisons_ = 0;
+};
+
+}  // namespace orthosim::sc
