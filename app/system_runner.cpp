@@ -34,6 +34,26 @@ sw::RunSummary summarize(const sc::RunResult& r) {
   return s;
 }
 
+sw::NetworkRunSummary summarize_network(const sc::NetworkRunResult& r) {
+  sw::NetworkRunSummary out;
+  out.run.completed = r.completed;
+  out.run.cycles = r.cycles;
+  out.run.blocked = r.blocked;
+  out.run.payload_ok = r.completed && r.delivery.ok();
+  out.run.messages = r.delivery.messages_checked;
+  out.run.messages_failed = r.delivery.messages_failed;
+  out.run.words = r.delivery.words_checked;
+  out.run.delivery_failures = r.delivery.failures;
+  out.run.step_ends = r.step_ends;
+  out.run.stats = r.stats;
+  out.max_channel_contention = r.max_channel_contention;
+  out.peak_channel_occupancy = r.peak_channel_occupancy;
+  for (const auto& c : r.channels) {
+    out.channels.push_back({c.name, c.peak_flits, c.messages});
+  }
+  return out;
+}
+
 /// Opens the waveform before anything is elaborated, so that a bad path fails first.
 std::unique_ptr<traces::VcdRecorder> open_vcd(const std::string& option, const std::string& path,
                                               std::uint32_t clock_period_ns) {
@@ -141,23 +161,7 @@ sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& req
   if (vcd) {
     vcd->finish(r.cycles);
   }
-  sw::NetworkRunSummary out;
-  out.run.completed = r.completed;
-  out.run.cycles = r.cycles;
-  out.run.blocked = r.blocked;
-  out.run.payload_ok = r.completed && r.delivery.ok();
-  out.run.messages = r.delivery.messages_checked;
-  out.run.messages_failed = r.delivery.messages_failed;
-  out.run.words = r.delivery.words_checked;
-  out.run.delivery_failures = r.delivery.failures;
-  out.run.step_ends = r.step_ends;
-  out.run.stats = r.stats;
-  out.max_channel_contention = r.max_channel_contention;
-  out.peak_channel_occupancy = r.peak_channel_occupancy;
-  for (const auto& c : r.channels) {
-    out.channels.push_back({c.name, c.peak_flits, c.messages});
-  }
-  return out;
+  return summarize_network(r);
 }
 
 std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest& request) {
@@ -186,31 +190,6 @@ std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest
   return points;
 }
 
-// ---- orthosim tables (begin) ----------------------------------------------------------------
-
-namespace {
-
-sw::NetworkRunSummary summarize_network(const sc::NetworkRunResult& r) {
-  sw::NetworkRunSummary out;
-  out.run.completed = r.completed;
-  out.run.cycles = r.cycles;
-  out.run.blocked = r.blocked;
-  out.run.payload_ok = r.completed && r.delivery.ok();
-  out.run.messages = r.delivery.messages_checked;
-  out.run.messages_failed = r.delivery.messages_failed;
-  out.run.words = r.delivery.words_checked;
-  out.run.delivery_failures = r.delivery.failures;
-  out.run.step_ends = r.step_ends;
-  out.run.stats = r.stats;
-  out.max_channel_contention = r.max_channel_contention;
-  out.peak_channel_occupancy = r.peak_channel_occupancy;
-  for (const auto& c : r.channels) {
-    out.channels.push_back({c.name, c.peak_flits, c.messages});
-  }
-  return out;
-}
-
-}  // namespace
 
 sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& systems,
                                            const std::vector<sw::NetworkRunRequest>& networks) {
@@ -262,7 +241,5 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
   }
   return out;
 }
-
-// ---- orthosim tables (end) ------------------------------------------------------------------
 
 }  // namespace orthosim::app
