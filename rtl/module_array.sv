@@ -1,0 +1,183 @@
+// The omp's n x n memory modules M(a,b) (seed 004 section 3.1, Fig. 4(c)) with their arbiter.
+//
+// M(a,b) sits on row bus RB(a) and column bus CB(b). Bus controller BC(i) drives RB(i) in row
+// mode (bus_mode 1: slot s is M(i,s)) and CB(i) in column mode (bus_mode 2: slot s is M(s,i)).
+// So M(a,b) is shared by BC(a) on RB(a) and BC(b) on CB(b), one of them at a time.
+//
+// Storage: each module is DEPTH words with one port, read combinationally (the word is on the bus
+// in the cycle its address is) and written at the clock edge of every cycle of a valid write word
+// (the same word tau times). The port is the row bus's when RB(a) addresses M(a,b), else the
+// column bus's, else the host port's. The host port loads and inspects modules (test benches,
+// SystemC wrappers); use it only for modules no bus addresses in that cycle.
+//
+// Arbitration: the RTL twin of ResourceArbiter (sc_models/multiprocessor/resource_arbiter.cpp)
+// restricted to the omp. BC(i) requests its bus and the modules of its access (req, req_col,
+// req_mask) and holds them from its grant to its end (hold). Buses never conflict (RB(i) and
+// CB(i) belong to BC(i) alone), so the resources are the modules, and two requesters i != j
+// want a common module exactly when
+//   req_col[i] != req_col[j] && req_mask[i][j] && req_mask[j][i]   (module M(i,j) or M(j,i)).
+// Requests are ordered first come (the cycle req rose), ties to the lower processor id. In that
+// order a request is granted when none of its modules is held and no request before it wants
+// one of them, whether that one is granted now or still waiting: a request never overtakes an
+// earlier one on a module they both want. The grant is combinational, in the cycle of the
+// request when everything is free, and in the cycle a holder ends (its hold falls) otherwise.
+// wait_cycles counts, per cycle, the requests left waiting (= the model's conflict_wait_cycles
+// once all are granted); conflicts counts the grants that had waited (the model's conflicts).
+module module_array #(
+    parameter int N     = 4,   // processors: n x n modules
+    parameter int W     = 32,  // word width
+    parameter int DEPTH = 16,  // words per module
+    // Derived widths: leave at their defaults.
+    parameter int NB = (N > 1) ? $clog2(N) : 1,         // slot / processor index
+    parameter int AW = (DEPTH > 1) ? $clog2(DEPTH) : 1  // word address
+) (
+    input logic clk,
+    input logic rst_n,  // synchronous, active low: clears arbitration state and counters
+
+    // Arbitration, bit i for BC(i).
+    input  logic [  N-1:0] req,
+    input  logic [  N-1:0] hold,
+    input  logic [  N-1:0] req_col,
+    input  logic [N*N-1:0] req_mask,     // BC(i)'s slots at [i*N +: N]
+    output logic [  N-1:0] grant,
+    output logic [   31:0] wait_cycles,  // total cycles of requests waiting (saturates)
+    output logic [   31:0] conflicts,    // grants that had to wait (saturates)
+    output logic           collision,    // sticky: a module addressed by both its buses at once
+
+    // Buses, BC(i)'s at index i (see bus_controller for their meaning).
+    input  logic [ 2*N-1:0] bus_mode,
+    input  logic [N*NB-1:0] bus_sel,
+    input  logic [N*AW-1:0] bus_addr,
+    input  logic [ N*W-1:0] bus_wdata,
+    input  logic [   N-1:0] bus_write,
+    input  logic [   N-1:0] bus_valid,
+    output logic [ N*W-1:0] bus_rdata,
+
+    // Host port to module M(host_row, host_col).
+    input  logic          host_we,
+    input  logic [NB-1:0] host_row,
+    input  logic [NB-1:0] host_col,
+    input  logic [AW-1:0] host_addr,
+    input  logic [ W-1:0] host_wdata,
+    output logic [ W-1:0] host_rdata
+);
+  // ---- arbitration --------------------------------------------------------------------------
+  logic [N-1:0] waiting_q;      // requested in an earlier cycle and not granted yet
+  logic [N*N-1:0] older_q;      // [j*N+i]: waiting j arrived strictly before waiting i
+  logic [N*N-1:0] conf;         // [i*N+j]: i and j want a common module
+  logic [N*N-1:0] first;        // [j*N+i]: request j is ordered before request i
+
+  always_comb begin
+    for (int i = 0; i < N; i++) begin
+      for (int j = 0; j < N; j++) begin
+        conf[i*N+j] = (i != j) && (req_col[i] != req_col[j]) && req_mask[i*N+j] &&
+            req_mask[j*N+i];
+        if (waiting_q[j] != waiting_q[i]) begin
+          first[j*N+i] = waiting_q[j];  // the one that was already waiting came first
+        end else if (waiting_q[j] && (older_q[j*N+i] || older_q[i*N+j])) begin
+          first[j*N+i] = older_q[j*N+i];
+        end else begin
+          first[j*N+i] = (j < i);  // same arrival cycle: lower id first
+        end
+      end
+    end
+  end
+
+  always_comb begin
+    for (int i = 0; i < N; i++) begin
+      grant[i] = req[i];
+      for (int j = 0; j < N; j++) begin
+        if (conf[i*N+j] && (hold[j] || (req[j] && first[j*N+i]))) begin
+          grant[i] = 1'b0;
+        end
+      end
+    end
+  end
+
+  logic [N-1:0] still_waiting;
+  logic [31:0] n_waiting, n_conflicts;
+  always_comb begin
+    still_waiting = req & ~grant;
+    n_waiting = '0;
+    n_conflicts = '0;
+    for (int i = 0; i < N; i++) begin
+      n_waiting = n_waiting + 32'(still_waiting[i]);
+      n_conflicts = n_conflicts + 32'(grant[i] && waiting_q[i]);
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      waiting_q   <= '0;
+      older_q     <= '0;
+      wait_cycles <= '0;
+      conflicts   <= '0;
+    end else begin
+      waiting_q <= still_waiting;
+      for (int j = 0; j < N; j++) begin
+        for (int i = 0; i < N; i++) begin
+          older_q[j*N+i] <= still_waiting[j] && still_waiting[i] && waiting_q[j] &&
+              (!waiting_q[i] || older_q[j*N+i]);
+        end
+      end
+      wait_cycles <= (wait_cycles > ~n_waiting) ? '1 : wait_cycles + n_waiting;
+      conflicts   <= (conflicts > ~n_conflicts) ? '1 : conflicts + n_conflicts;
+    end
+  end
+
+  // ---- modules ------------------------------------------------------------------------------
+  logic [N*N*W-1:0] mod_rdata;  // M(a,b)'s word at [(a*N+b)*W +: W]
+  logic [N*N-1:0] both_hit;
+
+  for (genvar a = 0; a < N; a++) begin : g_row
+    for (genvar b = 0; b < N; b++) begin : g_col
+      logic row_hit, col_hit, we;
+      logic [AW-1:0] addr;
+      logic [W-1:0] wdata;
+      logic [W-1:0] mem[0:DEPTH-1];
+
+      // RB(a) addresses M(a,b) when BC(a) is in row mode with slot b; CB(b) addresses it when
+      // BC(b) is in column mode with slot a.
+      assign row_hit = bus_valid[a] && bus_mode[2*a+:2] == 2'd1 && bus_sel[a*NB+:NB] == NB'(b);
+      assign col_hit = bus_valid[b] && bus_mode[2*b+:2] == 2'd2 && bus_sel[b*NB+:NB] == NB'(a);
+      assign both_hit[a*N+b] = row_hit && col_hit;
+
+      // Continuous assignments, not always_comb: Icarus would make an always_comb sensitive to
+      // every bit of the flattened buses (its "constant selects" limitation).
+      assign addr = row_hit ? bus_addr[a*AW+:AW] : col_hit ? bus_addr[b*AW+:AW] : host_addr;
+      assign we = row_hit ? bus_write[a] : col_hit ? bus_write[b] :
+          (host_we && host_row == NB'(a) && host_col == NB'(b));
+      assign wdata = row_hit ? bus_wdata[a*W+:W] : col_hit ? bus_wdata[b*W+:W] : host_wdata;
+
+      always_ff @(posedge clk) begin
+        if (we) begin
+          mem[addr] <= wdata;
+        end
+      end
+
+      assign mod_rdata[(a*N+b)*W+:W] = mem[addr];
+    end
+  end
+
+  // The word each bus returns: RB(i) slot s is M(i,s), CB(i) slot s is M(s,i).
+  always_comb begin
+    for (int i = 0; i < N; i++) begin
+      if (bus_mode[2*i+:2] == 2'd2) begin
+        bus_rdata[i*W+:W] = mod_rdata[(32'(bus_sel[i*NB+:NB])*N+i)*W+:W];
+      end else begin
+        bus_rdata[i*W+:W] = mod_rdata[(i*N+32'(bus_sel[i*NB+:NB]))*W+:W];
+      end
+    end
+  end
+
+  assign host_rdata = mod_rdata[(32'(host_row)*N+32'(host_col))*W+:W];
+
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      collision <= 1'b0;
+    end else if (|both_hit) begin
+      collision <= 1'b1;
+    end
+  end
+
+endmodule

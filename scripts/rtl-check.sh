@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Checks the RTL in rtl/: Verilator lint (-Wall, with rtl/orthosim.vlt) of every block at its
+# default and at other parameters, the self-checking test benches under Icarus and under
+# Verilator, and a yosys synthesis of every block with its cell count. Exits non-zero on any
+# failure. Small parameters (N = 4, L = 8, S = 4, module depth 16): about a minute on 2 cores.
+#
+#   scripts/rtl-check.sh            everything
+#   KEEP=1 scripts/rtl-check.sh     keep the work folder (printed at the end)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+blocks=(index_manipulator bus_controller module_array)
+rtl=rtl
+vc=(-f "$rtl/rtl.vc" "$rtl/orthosim.vlt")
+
+# ---- tools: Debian 12 packages verilator (5.006), iverilog (11), yosys (0.23) --------------------
+missing=()
+for p in verilator iverilog yosys; do
+  command -v "$p" >/dev/null || missing+=("$p")
+done
+if [ ${#missing[@]} -ne 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    sudo="sudo"
+  fi
+  echo "installing: ${missing[*]}"
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/orthosim-rtl-check.XXXXXX")"
+if [ "${KEEP:-0}" != 1 ]; then
+  trap 'rm -rf "$work"' EXIT
+fi
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# ---- lint ------------------------------------------------------------------------------------
+# Defaults, then odd sizes (n not a power of two, L > module depth) and a larger n, so that width
+# arithmetic is checked beyond the one parameterisation the benches use.
+echo "=== lint: verilator --lint-only -Wall"
+declare -A params=(
+  [index_manipulator]="-GN=3,-GL=5,-GS=3 -GN=8,-GL=32,-GS=16,-GW=64"
+  [bus_controller]="-GN=3,-GL=5,-GS=3,-GDEPTH=10 -GN=8,-GL=32,-GS=16,-GDEPTH=64,-GW=64,-GTW=8"
+  [module_array]="-GN=3,-GDEPTH=10 -GN=8,-GDEPTH=64,-GW=64"
+)
+for b in "${blocks[@]}"; do
+  for g in "" ${params[$b]}; do
+    g="${g//,/ }"
+    # shellcheck disable=SC2086  # $g is a list of -G options
+    if verilator --lint-only "${vc[@]}" $g --top-module "$b" "$rtl/$b.sv" >"$work/lint.log" 2>&1; then
+      echo "  $b ${g:-(defaults)}: clean"
+    else
+      cat "$work/lint.log"
+      fail "lint $b ${g:-(defaults)}"
+    fi
+  done
+done
+
+# ---- test benches ------------------------------------------------------------------------------
+declare -A tb_sources=(
+  [tb_index_manipulator]="$rtl/index_manipulator.sv $rtl/tb/tb_index_manipulator.sv"
+  [tb_bus_controller]="$rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/tb/tb_bus_controller.sv"
+)
+run_bench() {  # simulator, bench, command...
+  local sim="$1" tb="$2"
+  shift 2
+  if "$@" >"$work/$tb.$sim.log" 2>&1 && grep -q "^$tb: PASS" "$work/$tb.$sim.log"; then
+    echo "  $(grep "^$tb: PASS" "$work/$tb.$sim.log")"
+  else
+    tail -n 30 "$work/$tb.$sim.log"
+    fail "$tb under $sim"
+  fi
+}
+
+echo "=== test benches: Icarus (iverilog -g2012, vvp)"
+for tb in tb_index_manipulator tb_bus_controller; do
+  # shellcheck disable=SC2086  # the source list
+  if iverilog -g2012 -Wall -o "$work/$tb.vvp" -s "$tb" ${tb_sources[$tb]} >"$work/$tb.iverilog.log" 2>&1; then
+    run_bench icarus "$tb" vvp -n "$work/$tb.vvp"
+  else
+    cat "$work/$tb.iverilog.log"
+    fail "$tb: iverilog"
+  fi
+done
+
+# The benches build at -O0 with bounded loop unrolling: the simulation takes well under a second,
+# while a default (-Os, fully unrolled) build of tb_bus_controller takes minutes.
+echo "=== test benches: Verilator (--binary --timing)"
+for tb in tb_index_manipulator tb_bus_controller; do
+  # shellcheck disable=SC2086  # the source list
+  if verilator --binary --timing -j 2 "${vc[@]}" --unroll-count 4 \
+      -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0" \
+      -Mdir "$work/obj_$tb" --top-module "$tb" ${tb_sources[$tb]} >"$work/$tb.verilate.log" 2>&1; then
+    run_bench verilator "$tb" "$work/obj_$tb/V$tb"
+  else
+    grep -E "%(Error|Warning)" -A4 "$work/$tb.verilate.log" | head -n 40 || tail -n 30 "$work/$tb.verilate.log"
+    fail "$tb: verilator build"
+  fi
+done
+
+# ---- synthesis -------------------------------------------------------------------------------
+echo "=== synthesis: yosys synth -top <block>, default parameters"
+printf "  %-20s %8s %8s\n" block cells "flip-flops"
+for b in "${blocks[@]}"; do
+  if yosys -q -l "$work/$b.yosys.log" -p "read_verilog -sv $rtl/$b.sv; synth -top $b; stat" \
+      >"$work/$b.yosys.out" 2>&1; then
+    # The last statistics block is the final netlist's.
+    stats="$(awk '/Printing statistics/ {s = ""} {s = s $0 "\n"} END {printf "%s", s}' "$work/$b.yosys.log")"
+    cells="$(echo "$stats" | awk '/Number of cells:/ {print $4}' | tail -n 1)"
+    ffs="$(echo "$stats" | awk '$1 ~ /^\$_S?DFFE?_/ {n += $2} END {print n + 0}')"
+    printf "  %-20s %8s %8s\n" "$b" "$cells" "$ffs"
+    if grep -q "Number of processes: *[1-9]" <<<"$stats"; then
+      fail "$b: processes left after synthesis (not fully synthesizable)"
+    fi
+  else
+    tail -n 20 "$work/$b.yosys.out"
+    fail "$b: yosys"
+  fi
+done
+
+if [ "${KEEP:-0}" = 1 ]; then
+  echo "work folder: $work"
+fi
+if [ "$failures" -ne 0 ]; then
+  echo "=== rtl-check: $failures failure(s)"
+  exit 1
+fi
+echo "=== rtl-check: all passed"
