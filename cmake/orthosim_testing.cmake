@@ -25,3 +25,16 @@ function(orthosim_sc_test name)
                SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
     DISCOVERY_TIMEOUT 60 NO_PRETTY_VALUES)
 endfunction()
+
+# End-to-end tests run the orthosim executable (ORTHOSIM_BIN) through tests/support/cli_process.hpp.
+function(orthosim_e2e_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE GTest::gtest GTest::gtest_main nlohmann_json::nlohmann_json)
+  target_compile_definitions(${name} PRIVATE ORTHOSIM_BIN="$<TARGET_FILE:orthosim>"
+                             ORTHOSIM_EXAMPLES_DIR="${PROJECT_SOURCE_DIR}/examples")
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
+  add_dependencies(${name} orthosim)
+  orthosim_warnings(${name})
+  gtest_discover_tests(${name} PROPERTIES LABELS e2e DISCOVERY_TIMEOUT 60)
+endfunction()
