@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sw/arch/architecture.hpp"
+#include "sw/arch/implementation.hpp"
 #include "sw/core/cycle.hpp"
 
 namespace orthosim::sw {
@@ -38,6 +39,7 @@ struct SystemConfig {
   std::uint32_t module_words = 4096;      ///< depth of each memory module
   std::uint32_t local_words = 65536;      ///< words of each processor's local memory
   std::uint32_t clock_period_ns = 50;     ///< for reporting nanoseconds and waveform time
+  Implementations impl;                   ///< model, rtl or cosim per block (--impl)
 
   [[nodiscard]] MemoryOrganization organization() const { return {arch, n}; }
   /// Throws ConfigError naming the parameter if any value is out of range.

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sw/arch/implementation.hpp"
 #include "sw/topology/topology.hpp"
 
 namespace orthosim::sw {
@@ -43,6 +44,7 @@ struct NetworkConfig {
   RouterParams router;
   InterfaceParams ni;
   std::uint32_t clock_period_ns = 50;
+  Implementations impl;  ///< model, rtl or cosim for the routers (--impl)
   /// A network whose flits have not moved for this many cycles is deadlocked; the run stops and
   /// reports the cycle of waiting channels.
   std::uint64_t watchdog_cycles = 10'000;

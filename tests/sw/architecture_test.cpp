@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sw/arch/architecture.hpp"
+#include "sw/arch/implementation.hpp"
 #include "sw/arch/system_config.hpp"
 #include "sw/core/diagnostic.hpp"
 
@@ -383,6 +384,43 @@ TEST(SystemConfig, OrganizationFollowsArchAndN) {
   const MemoryOrganization org = c.organization();
   EXPECT_EQ(org.arch(), Arch::Crossbar);
   EXPECT_EQ(org.n(), 5u);
+}
+
+// --impl: one implementation for every block, or block=impl pairs over a base.
+TEST(Implementations, OneWordSetsEveryBlock) {
+  const sw::SourceLocation where{"--impl"};
+  const sw::Implementations rtl = sw::Implementations::parse("rtl", where);
+  for (sw::BlockType b : {sw::BlockType::IndexManipulator, sw::BlockType::BusController,
+                          sw::BlockType::Memory, sw::BlockType::Router}) {
+    EXPECT_EQ(rtl.of(b), sw::Impl::Rtl) << sw::to_string(b);
+  }
+  EXPECT_EQ(rtl.to_string(), "rtl");
+  EXPECT_TRUE(sw::Implementations{}.all_model());
+  EXPECT_FALSE(rtl.all_model());
+}
+
+TEST(Implementations, PairsChangeOnlyTheBlocksNamed) {
+  const sw::SourceLocation where{"--impl"};
+  const sw::Implementations base = sw::Implementations::parse("cosim", where);
+  const sw::Implementations i = sw::Implementations::parse("router=rtl,bus=model", where, base);
+  EXPECT_EQ(i.router, sw::Impl::Rtl);
+  EXPECT_EQ(i.bus_controller, sw::Impl::Model);
+  EXPECT_EQ(i.index_manipulator, sw::Impl::Cosim);
+  EXPECT_EQ(i.memory, sw::Impl::Cosim);
+  EXPECT_EQ(i.to_string(), "im=cosim,bus=model,memory=cosim,router=rtl");
+  EXPECT_EQ(sw::Implementations::parse(i.to_string(), where).to_string(), i.to_string());
+}
+
+TEST(Implementations, BadSpecsNameTheOptionAndTheItem) {
+  const sw::SourceLocation where{"--impl"};
+  for (const char* bad : {"fast", "router=fast", "cpu=rtl", "router=rtl,", "router"}) {
+    try {
+      (void)sw::Implementations::parse(bad, where);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const sw::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("--impl"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

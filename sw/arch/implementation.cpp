@@ -1,0 +1,137 @@
+// Parsing and naming of block implementations (`--impl`).
+#include "sw/arch/implementation.hpp"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+
+namespace orthosim::sw {
+
+namespace {
+
+constexpr std::array<BlockType, kBlockTypes> kAllBlocks = {
+    BlockType::IndexManipulator, BlockType::BusController, BlockType::Memory, BlockType::Router};
+
+std::optional<Impl> impl_named(const std::string& text) {
+  for (Impl i : {Impl::Model, Impl::Rtl, Impl::Cosim}) {
+    if (text == to_string(i)) {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<BlockType> block_named(const std::string& text) {
+  for (BlockType b : kAllBlocks) {
+    if (text == to_string(b)) {
+      return b;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+const char* to_string(Impl impl) {
+  switch (impl) {
+    case Impl::Model: return "model";
+    case Impl::Rtl: return "rtl";
+    case Impl::Cosim: return "cosim";
+  }
+  return "?";
+}
+
+const char* to_string(BlockType block) {
+  switch (block) {
+    case BlockType::IndexManipulator: return "im";
+    case BlockType::BusController: return "bus";
+    case BlockType::Memory: return "memory";
+    case BlockType::Router: return "router";
+  }
+  return "?";
+}
+
+Impl Implementations::of(BlockType block) const {
+  switch (block) {
+    case BlockType::IndexManipulator: return index_manipulator;
+    case BlockType::BusController: return bus_controller;
+    case BlockType::Memory: return memory;
+    case BlockType::Router: return router;
+  }
+  return Impl::Model;
+}
+
+void Implementations::set(BlockType block, Impl impl) {
+  switch (block) {
+    case BlockType::IndexManipulator: index_manipulator = impl; break;
+    case BlockType::BusController: bus_controller = impl; break;
+    case BlockType::Memory: memory = impl; break;
+    case BlockType::Router: router = impl; break;
+  }
+}
+
+bool Implementations::all_model() const {
+  for (BlockType b : kAllBlocks) {
+    if (of(b) != Impl::Model) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string Implementations::to_string() const {
+  bool uniform = true;
+  for (BlockType b : kAllBlocks) {
+    uniform = uniform && of(b) == index_manipulator;
+  }
+  if (uniform) {
+    return sw::to_string(index_manipulator);
+  }
+  std::string s;
+  for (BlockType b : kAllBlocks) {
+    s += (s.empty() ? "" : ",") + std::string(sw::to_string(b)) + "=" + sw::to_string(of(b));
+  }
+  return s;
+}
+
+Implementations Implementations::parse(const std::string& spec, const SourceLocation& where,
+                                       Implementations base) {
+  const char* expected_impl = "model, rtl or cosim";
+  if (const std::optional<Impl> all = impl_named(spec)) {
+    for (BlockType b : kAllBlocks) {
+      base.set(b, *all);
+    }
+    return base;
+  }
+  if (spec.find('=') == std::string::npos) {
+    throw InputError(where, std::string(expected_impl) + ", or block=impl pairs such as im=rtl,bus=model",
+                     "'" + spec + "'");
+  }
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    const std::size_t comma = std::min(spec.find(',', start), spec.size());
+    const std::string item = spec.substr(start, comma - start);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos) {
+      throw InputError(where, "block=impl", "'" + item + "' in '" + spec + "'");
+    }
+    const std::optional<BlockType> block = block_named(item.substr(0, eq));
+    if (!block) {
+      throw InputError(where, "a block im, bus, memory or router",
+                       "'" + item.substr(0, eq) + "' in '" + spec + "'");
+    }
+    const std::optional<Impl> impl = impl_named(item.substr(eq + 1));
+    if (!impl) {
+      throw InputError(where, expected_impl, "'" + item.substr(eq + 1) + "' in '" + spec + "'");
+    }
+    base.set(*block, *impl);
+    start = comma + 1;
+  }
+  return base;
+}
+
+Implementations Implementations::parse(const std::string& spec, const SourceLocation& where) {
+  return parse(spec, where, Implementations{});
+}
+
+}  // namespace orthosim::sw

@@ -1,0 +1,48 @@
+// Which implementation of each hardware block runs (DESIGN.md, contract "Model = RTL"): the
+// SystemC model, the verilated RTL in its place, or both in lockstep with every output compared
+// every cycle. Chosen per block type with `--impl` or a variant file, and passed by value to the
+// systems like the rest of their configuration (STYLE rule 7).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sw/core/diagnostic.hpp"
+
+namespace orthosim::sw {
+
+enum class Impl : std::uint8_t { Model, Rtl, Cosim };
+
+/// The block types that have an RTL twin in rtl/.
+enum class BlockType : std::uint8_t {
+  IndexManipulator,  ///< "im": seed 004 Fig. 6, one per processor
+  BusController,     ///< "bus": seed 004 Fig. 5 protocols, one per processor
+  Memory,            ///< "memory": the omp's n x n modules with their arbiter
+  Router,            ///< "router": the wormhole router of the multicomputers (seed 003 section 6)
+};
+inline constexpr std::uint32_t kBlockTypes = 4;
+
+struct Implementations {
+  Impl index_manipulator = Impl::Model;
+  Impl bus_controller = Impl::Model;
+  Impl memory = Impl::Model;
+  Impl router = Impl::Model;
+
+  [[nodiscard]] Impl of(BlockType block) const;
+  void set(BlockType block, Impl impl);
+  /// Whether every block runs its model (no verilated code is involved).
+  [[nodiscard]] bool all_model() const;
+  /// "model", "rtl", "cosim" when all blocks agree, else "im=rtl,bus=model,memory=model,router=cosim".
+  [[nodiscard]] std::string to_string() const;
+
+  /// Parses `model`, `rtl`, `cosim` (every block) or a comma list of `block=impl` with blocks
+  /// im, bus, memory, router (the others keep their value in `base`). Errors name `where`.
+  static Implementations parse(const std::string& spec, const SourceLocation& where,
+                               Implementations base);
+  static Implementations parse(const std::string& spec, const SourceLocation& where);
+};
+
+[[nodiscard]] const char* to_string(Impl impl);
+[[nodiscard]] const char* to_string(BlockType block);
+
+}  // namespace orthosim::sw
