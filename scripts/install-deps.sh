@@ -9,6 +9,7 @@ packages=(
   verilator                      # RTL blocks verilated into SystemC (rtl/)
   libboost-program-options-dev   # the command line
   nlohmann-json3-dev             # --json output
+  libyaml-cpp-dev                # variant files (docs/variants.md)
   libgtest-dev                   # GoogleTest, registered with CTest
   gtkwave                        # vcd2fst/fst2vcd: the waveform tests read our VCD back
 )

@@ -1,6 +1,7 @@
 // `orthosim access`: one access protocol of seed 004 section 3.1 on one system.
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/cli/variant_options.hpp"
 #include "sw/cli/report.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/cost/access_workload_cost.hpp"
@@ -36,7 +37,7 @@ po::options_description access_options() {
       ("arch", po::value<std::string>(), "omp | crossbar | bus (default omp)")
       ("impl", po::value<std::string>(), "block implementation: model (default model)")
       ("vcd", po::value<std::string>(), "write a VCD waveform to this file");
-  o.add(workload_options()).add(system_options()).add(common_options());
+  o.add(workload_options()).add(system_options()).add(variant_options()).add(common_options());
   return o;
 }
 

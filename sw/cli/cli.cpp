@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 
 namespace orthosim::sw {
@@ -88,6 +89,7 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
   }
   const std::string prefix = "orthosim " + command->name + ": ";
   cli::Context ctx{runner, out, err};
+  cli::VariantOrigins from_variant;
   try {
     po::options_description options = command->options();
     po::positional_options_description positional;
@@ -106,12 +108,13 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
           << command->options() << '\n';
       return kExitOk;
     }
+    from_variant = cli::apply_variant(options, vm, command->name);
     return command->run(vm, ctx);
   } catch (const po::error& e) {
     err << prefix << e.what() << " (see orthosim " << command->name << " --help)\n";
     return kExitBadInput;
   } catch (const InputError& e) {
-    err << prefix << e.what() << '\n';
+    err << prefix << cli::relocate(e, from_variant).what() << '\n';
     return kExitBadInput;
   } catch (const ConfigError& e) {
     err << prefix << e.what() << '\n';

@@ -5,6 +5,7 @@
 #include "sw/cli/commands.hpp"
 #include "sw/cli/network_report.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/program/parser.hpp"
 
@@ -68,7 +69,7 @@ po::options_description traffic_options() {
       ("cycles", po::value<std::string>(), "measured cycles (default 10000)")
       ("seed", po::value<std::string>(), "random seed (default 1)")
       ("clock-ns", po::value<std::string>(), "clock period in ns (default 50)");
-  o.add(network_options()).add(common_options());
+  o.add(network_options()).add(variant_options()).add(common_options());
   return o;
 }
 

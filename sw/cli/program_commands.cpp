@@ -6,6 +6,7 @@
 #include "sw/cli/commands.hpp"
 #include "sw/cli/fig2_sample.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/cli/variant_options.hpp"
 #include "sw/cli/program_report.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/validate.hpp"
@@ -198,6 +199,7 @@ po::options_description run_options() {
       .add(clustering_options())
       .add(system_options())
       .add(network_options())
+      .add(variant_options())
       .add(common_options());
   return o;
 }

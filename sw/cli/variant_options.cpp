@@ -1,0 +1,79 @@
+// Applying a variant file to a command's options.
+#include "sw/cli/variant_options.hpp"
+
+namespace orthosim::sw::cli {
+
+po::options_description variant_options() {
+  po::options_description o("Variant");
+  o.add_options()("variant", po::value<std::string>(),
+                  "a variant file (YAML, docs/variants.md): its fields set the options of the "
+                  "same name; an option given here wins over the file");
+  return o;
+}
+
+VariantOrigins apply_variant(const po::options_description& options, po::variables_map& vm,
+                             const std::string& command) {
+  VariantOrigins origins;
+  if (!vm.count("variant")) {
+    return origins;
+  }
+  const Variant variant = read_variant_file(vm["variant"].as<std::string>(), "--variant");
+  const auto given = [&vm](const std::string& option) {
+    return vm.count(option) > 0 && !vm[option].defaulted();
+  };
+  // `arch` is --arch where the command has it (access, run) and --topology for traffic.
+  const std::string arch_option = options.find_nothrow("arch", false) != nullptr ? "arch"
+                                  : options.find_nothrow("topology", false) != nullptr
+                                      ? "topology"
+                                      : "arch";
+  std::string arch = variant.arch().text;
+  std::string arch_from = variant.arch().where.to_string();
+  if (given(arch_option)) {
+    arch = vm[arch_option].as<std::string>();
+    arch_from = "--" + arch_option;
+  }
+  const std::uint8_t bit = arch_bit(arch);
+  for (const VariantValue& value : variant.values) {
+    const std::string option = value.key == "arch" ? arch_option : value.key;
+    const VariantFieldSpec& spec = *find_variant_field(value.key);
+    if (bit != 0 && (spec.archs & bit) == 0) {
+      throw InputError(value.key_where, "a field of the " + arch + " (the architecture set by " +
+                                            arch_from + "); " + value.key + " belongs to " +
+                                            arch_names(spec.archs));
+    }
+    const po::option_description* description = options.find_nothrow(option, false);
+    if (description == nullptr) {
+      // A command without --impl runs the SystemC models, which is what `impl: model` asks for.
+      if (value.key == "impl" && value.text == "model") {
+        continue;
+      }
+      throw InputError(value.key_where,
+                       "a field orthosim " + command + " takes (it has no --" + option + ")",
+                       "'" + value.key + "'");
+    }
+    if (given(option)) {
+      continue;
+    }
+    boost::any parsed;
+    description->semantic()->parse(parsed, {value.text}, true);
+    vm.erase(option);
+    vm.insert({option, po::variable_value(parsed, false)});
+    origins.emplace(option, value);
+  }
+  return origins;
+}
+
+InputError relocate(const InputError& e, const VariantOrigins& origins) {
+  const SourceLocation& where = e.where();
+  if (where.line != 0 || where.file.rfind("--", 0) != 0) {
+    return e;
+  }
+  const auto origin = origins.find(where.file.substr(2));
+  if (origin == origins.end()) {
+    return e;
+  }
+  const std::string body = std::string(e.what()).substr(where.to_string().size() + 2);
+  return InputError(origin->second.where, origin->second.key + ": " + body);
+}
+
+}  // namespace orthosim::sw::cli

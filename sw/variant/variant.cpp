@@ -1,0 +1,251 @@
+// Variant files: YAML through yaml-cpp, whose marks give every key and value its line and column.
+#include "sw/variant/variant.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "sw/arch/implementation.hpp"
+
+namespace orthosim::sw {
+
+namespace {
+
+constexpr const char* kArchNames[] = {"omp", "crossbar", "bus", "mesh", "torus", "hypercube"};
+
+SourceLocation at(const std::string& path, const YAML::Mark& mark) {
+  // yaml-cpp counts from 0; a mark of -1 means "no position" (an empty document).
+  return {path, static_cast<std::uint32_t>(mark.line < 0 ? 1 : mark.line + 1),
+          static_cast<std::uint32_t>(mark.column < 0 ? 1 : mark.column + 1)};
+}
+
+/// How a node is written, for "found ..." in errors.
+std::string shape_of(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null: return "nothing";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Scalar:
+      return node.Tag() == "!" ? "the quoted text \"" + node.Scalar() + "\""
+                               : "'" + node.Scalar() + "'";
+    case YAML::NodeType::Undefined: break;
+  }
+  return "nothing";
+}
+
+bool is_integer_text(const std::string& s) {
+  const std::size_t digits = !s.empty() && s[0] == '-' ? 1 : 0;
+  if (s.size() == digits) {
+    return false;
+  }
+  for (std::size_t i = digits; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9') {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// A plain (unquoted) integer scalar, as text; the option's parser checks its range.
+std::string integer_of(const YAML::Node& node, const std::string& path, const std::string& what) {
+  if (!node.IsScalar() || node.Tag() != "?" || !is_integer_text(node.Scalar())) {
+    throw InputError(at(path, node.Mark()), what, shape_of(node));
+  }
+  return node.Scalar();
+}
+
+std::string value_text(const VariantFieldSpec& spec, const YAML::Node& node,
+                       const std::string& path) {
+  const SourceLocation where = at(path, node.Mark());
+  switch (spec.type) {
+    case FieldType::Integer:
+      return integer_of(node, path, "an integer for " + std::string(spec.key));
+    case FieldType::Name:
+      if (!node.IsScalar()) {
+        throw InputError(where, "a name for " + std::string(spec.key), shape_of(node));
+      }
+      return node.Scalar();
+    case FieldType::Radices: {
+      if (node.IsScalar()) {
+        return node.Scalar();
+      }
+      if (!node.IsSequence() || node.size() == 0) {
+        throw InputError(where, "the radices as a list such as [8, 8] or as 8x8", shape_of(node));
+      }
+      std::string joined;
+      for (const YAML::Node& radix : node) {
+        joined += (joined.empty() ? "" : "x") + integer_of(radix, path, "an integer radix");
+      }
+      return joined;
+    }
+    case FieldType::Impl: {
+      if (node.IsScalar()) {
+        return Implementations::parse(node.Scalar(), where).to_string();
+      }
+      if (!node.IsMap()) {
+        throw InputError(where, "model, rtl, cosim or a mapping such as {im: rtl, bus: model}",
+                         shape_of(node));
+      }
+      Implementations impl;
+      for (const auto& entry : node) {
+        if (!entry.first.IsScalar() || !entry.second.IsScalar()) {
+          throw InputError(at(path, entry.first.Mark()), "block: model|rtl|cosim",
+                           shape_of(entry.second.IsScalar() ? entry.first : entry.second));
+        }
+        const std::string block = entry.first.Scalar();
+        Implementations::parse(block + "=model", at(path, entry.first.Mark()));
+        impl = Implementations::parse(block + "=" + entry.second.Scalar(),
+                                      at(path, entry.second.Mark()), impl);
+      }
+      return impl.to_string();
+    }
+  }
+  return node.Scalar();
+}
+
+std::string field_list() {
+  std::string list;
+  for (const VariantFieldSpec& f : variant_fields()) {
+    list += (list.empty() ? "" : ", ") + std::string(f.key);
+  }
+  return list;
+}
+
+}  // namespace
+
+const std::vector<VariantFieldSpec>& variant_fields() {
+  static const std::vector<VariantFieldSpec> fields = {
+      {"arch", FieldType::Name, kEveryArch},
+      {"n", FieldType::Integer, kSharedMemory},
+      {"dims", FieldType::Radices, kMesh | kTorus},
+      {"dim", FieldType::Integer, kHypercube},
+      {"alpha", FieldType::Integer, kSharedMemory},
+      {"beta", FieldType::Integer, kSharedMemory},
+      {"tau", FieldType::Integer, kSharedMemory},
+      {"gamma", FieldType::Integer, kSharedMemory},
+      {"sync-cycles", FieldType::Integer, kSharedMemory},
+      {"barrier-cycles", FieldType::Integer, kSharedMemory},
+      {"buffer-words", FieldType::Integer, kSharedMemory},
+      {"module-words", FieldType::Integer, kSharedMemory},
+      {"local-words", FieldType::Integer, kSharedMemory},
+      {"switching", FieldType::Name, kNetworks},
+      {"ports", FieldType::Name, kNetworks},
+      {"startup", FieldType::Integer, kNetworks},
+      {"buffers", FieldType::Integer, kNetworks},
+      {"vcs", FieldType::Integer, kNetworks},
+      {"router-delay", FieldType::Integer, kNetworks},
+      {"packet-flits", FieldType::Integer, kNetworks},
+      {"watchdog", FieldType::Integer, kNetworks},
+      {"clock-ns", FieldType::Integer, kEveryArch},
+      {"impl", FieldType::Impl, kEveryArch},
+  };
+  return fields;
+}
+
+const VariantFieldSpec* find_variant_field(const std::string& key) {
+  for (const VariantFieldSpec& f : variant_fields()) {
+    if (key == f.key) {
+      return &f;
+    }
+  }
+  return nullptr;
+}
+
+std::uint8_t arch_bit(const std::string& arch) {
+  for (std::size_t i = 0; i < std::size(kArchNames); ++i) {
+    if (arch == kArchNames[i]) {
+      return static_cast<std::uint8_t>(1u << i);
+    }
+  }
+  return 0;
+}
+
+std::string arch_names(std::uint8_t archs) {
+  std::string names;
+  for (std::size_t i = 0; i < std::size(kArchNames); ++i) {
+    if (archs & (1u << i)) {
+      names += (names.empty() ? "" : ", ") + std::string(kArchNames[i]);
+    }
+  }
+  return names;
+}
+
+const VariantValue* Variant::find(const std::string& key) const {
+  for (const VariantValue& v : values) {
+    if (v.key == key) {
+      return &v;
+    }
+  }
+  return nullptr;
+}
+
+const VariantValue& Variant::arch() const { return *find("arch"); }
+
+Variant parse_variant(const std::string& text, const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(at(path, e.mark), "well-formed YAML (" + e.msg + ")");
+  }
+  if (!root.IsMap()) {
+    throw InputError(at(path, root.Mark()), "a mapping of fields such as 'arch: omp'",
+                     root.IsDefined() && !root.IsNull() ? shape_of(root) : "an empty file");
+  }
+  Variant v;
+  v.path = path;
+  std::map<std::string, SourceLocation> seen;
+  for (const auto& entry : root) {
+    const SourceLocation key_where = at(path, entry.first.Mark());
+    if (!entry.first.IsScalar()) {
+      throw InputError(key_where, "a field name", shape_of(entry.first));
+    }
+    const std::string key = entry.first.Scalar();
+    const VariantFieldSpec* spec = find_variant_field(key);
+    if (spec == nullptr) {
+      throw InputError(key_where, "one of the fields " + field_list() + " (docs/variants.md)",
+                       "'" + key + "'");
+    }
+    if (const auto first = seen.find(key); first != seen.end()) {
+      throw InputError(key_where, "each field once", "'" + key + "' again (first at " +
+                                                         first->second.to_string() + ")");
+    }
+    seen.emplace(key, key_where);
+    v.values.push_back({key, value_text(*spec, entry.second, path), key_where,
+                        at(path, entry.second.Mark())});
+  }
+  const VariantValue* arch = v.find("arch");
+  if (arch == nullptr) {
+    throw InputError(at(path, root.Mark()),
+                     "an 'arch' field (" + arch_names(kEveryArch) + "): a variant names its "
+                     "architecture", "none");
+  }
+  const std::uint8_t bit = arch_bit(arch->text);
+  if (bit == 0) {
+    throw InputError(arch->where, "one of " + arch_names(kEveryArch), "'" + arch->text + "'");
+  }
+  for (const VariantValue& value : v.values) {
+    const VariantFieldSpec& spec = *find_variant_field(value.key);
+    if ((spec.archs & bit) == 0) {
+      throw InputError(value.key_where,
+                       "a field of the " + arch->text + " (" + value.key + " belongs to " +
+                           arch_names(spec.archs) + ")",
+                       "'" + value.key + "'");
+    }
+  }
+  return v;
+}
+
+Variant read_variant_file(const std::string& path, const std::string& option) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw InputError({option}, "a readable variant file", "'" + path + "'");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();  // an empty file leaves `text` empty, which parse_variant reports
+  return parse_variant(text.str(), path);
+}
+
+}  // namespace orthosim::sw

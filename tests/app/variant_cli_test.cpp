@@ -1,0 +1,167 @@
+// End-to-end: variant files (docs/variants.md). Every example in examples/variants/ runs; the
+// paper's costs come out of the files in nanoseconds as seed 004 section 3.1 states them; bad
+// files are rejected at the right line and column; an option on the command line beats the file,
+// checked against the access formula (seed 004 section 3.1).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/cli_process.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using orthosim::testing_support::Outcome;
+
+class Variant : public orthosim::testing_support::CliTest {
+ protected:
+  Variant() : CliTest(ORTHOSIM_BIN) {}
+
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ / name) << text;
+  }
+};
+
+const std::string kExamples = std::string(ORTHOSIM_EXAMPLES_DIR) + "/variants";
+
+std::vector<fs::path> example_variants() {
+  std::vector<fs::path> files;
+  for (const fs::directory_entry& e : fs::directory_iterator(kExamples)) {
+    if (e.path().extension() == ".yaml") {
+      files.push_back(e.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST_F(Variant, EveryExampleRunsTheSampleProgramWithItsOwnConfiguration) {
+  const std::vector<fs::path> files = example_variants();
+  ASSERT_EQ(files.size(), 6u);
+  for (const fs::path& f : files) {
+    SCOPED_TRACE(f.string());
+    const Outcome o = run("run " + std::string(ORTHOSIM_EXAMPLES_DIR) +
+                          "/fig2_sample.mcp --variant " + f.string() + " --json");
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    const nlohmann::json j = nlohmann::json::parse(o.out);
+    EXPECT_TRUE(j["completed"].get<bool>());
+    EXPECT_TRUE(j["payload_ok"].get<bool>());
+    const std::string name = f.stem().string();
+    if (name == "hypercube-256") {
+      EXPECT_EQ(j["nodes"], 256);
+      EXPECT_EQ(j["buffers"], 1);  // seed 003 section 6: one flit per channel buffer
+    } else if (name == "torus-8x8") {
+      EXPECT_EQ(j["radices"], (std::vector<int>{8, 8}));
+      EXPECT_EQ(j["topology"], "torus");
+    } else if (name == "mesh-16x16") {
+      EXPECT_EQ(j["radices"], (std::vector<int>{16, 16}));
+      EXPECT_EQ(j["topology"], "mesh");
+    } else {
+      EXPECT_EQ(j["arch"], name);
+      // Seed 004 section 3.1: tau = 50 ns, alpha = 800 ns, beta = 100 ns, gamma = 400 ns.
+      const std::uint64_t ns = j["clock_ns"];
+      EXPECT_EQ(j["tau"].get<std::uint64_t>() * ns, 50u);
+      EXPECT_EQ(j["alpha"].get<std::uint64_t>() * ns, 800u);
+      EXPECT_EQ(j["beta"].get<std::uint64_t>() * ns, 100u);
+      EXPECT_EQ(j["gamma"].get<std::uint64_t>() * ns, 400u);
+    }
+  }
+}
+
+TEST_F(Variant, AnOptionOnTheCommandLineBeatsTheFile) {
+  write("v.yaml", "arch: omp\nn: 4\nalpha: 20\ntau: 3\n");
+  // A scalar access costs alpha + tau (seed 004 section 3.1); the run checks its cycles against
+  // the formula, and the accesses that share a bus follow one another, so the total is a
+  // multiple of alpha + tau.
+  const auto cycles = [this](const std::string& extra) {
+    const Outcome o = run("access --variant v.yaml --kind scalar --json " + extra);
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    const nlohmann::json j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["formula_cycles"], j["cycles"]);
+    return std::make_pair(j["alpha"].get<std::uint64_t>(), j["cycles"].get<std::uint64_t>());
+  };
+  const auto from_file = cycles("");
+  EXPECT_EQ(from_file.first, 20u);
+  EXPECT_EQ(from_file.second % (20u + 3u), 0u);
+  const auto overridden = cycles("--alpha 31");
+  EXPECT_EQ(overridden.first, 31u);
+  // tau still comes from the file: every processor's access costs 31 + 3.
+  EXPECT_EQ(overridden.second % (31u + 3u), 0u);
+  EXPECT_EQ(overridden.second / (31u + 3u), from_file.second / (20u + 3u));
+  // The architecture too: --arch wins over the file's.
+  const Outcome bus = run("access --variant v.yaml --arch bus --json");
+  ASSERT_EQ(bus.exit_code, 0) << bus.err;
+  EXPECT_EQ(nlohmann::json::parse(bus.out)["arch"], "bus");
+}
+
+struct BadFile {
+  const char* what;
+  const char* text;
+  const char* command;
+  const char* location;  ///< the file:line:col the error must start with
+  const char* says;      ///< and a word of what it says
+};
+
+TEST_F(Variant, BadFilesAreRejectedAtTheirLineAndColumn) {
+  const BadFile cases[] = {
+      {"unknown field", "arch: omp\nn: 4\nalpah: 3\n", "access", "bad.yaml:3:1:", "'alpah'"},
+      {"list for an integer", "arch: omp\nalpha: [1, 2]\n", "access", "bad.yaml:2:8:", "a list"},
+      {"quoted integer", "arch: omp\nalpha: \"16\"\n", "access", "bad.yaml:2:8:", "quoted"},
+      {"text for an integer", "arch: omp\ngamma: 4.5\n", "access", "bad.yaml:2:8:", "'4.5'"},
+      {"radices of the wrong type", "arch: mesh\ndims: {x: 4}\n", "traffic", "bad.yaml:2:7:",
+       "mapping"},
+      {"out of range", "arch: omp\nn: 300\n", "access", "bad.yaml:2:4:", "1..256"},
+      {"tau of zero", "arch: crossbar\n  # comment\ntau:   0\n", "access", "bad.yaml:3:8:",
+       "tau"},
+      {"negative cost", "arch: omp\nbeta: -2\n", "access", "bad.yaml:2:7:", "'-2'"},
+      {"odd virtual channels on a torus", "arch: torus\ndims: [4, 4]\nvcs: 1\n", "traffic",
+       "bad.yaml:3:6:", "even"},
+      {"unknown switching", "arch: mesh\ndims: 4x4\nswitching: cut\n", "traffic",
+       "bad.yaml:3:12:", "wormhole"},
+      {"unknown block implementation", "arch: omp\nimpl: {im: fpga}\n", "access",
+       "bad.yaml:2:12:", "fpga"},
+      {"unknown architecture", "arch: ring\n", "access", "bad.yaml:1:7:", "hypercube"},
+      {"field of the other family", "arch: omp\ndims: [4, 4]\n", "access", "bad.yaml:2:1:",
+       "dims"},
+      {"repeated field", "arch: omp\nn: 4\nn: 8\n", "access", "bad.yaml:3:1:", "again"},
+      {"no architecture", "n: 4\n", "access", "bad.yaml:1:1:", "arch"},
+      {"malformed YAML", "arch: omp\nalpha: [1, 2\n", "access", "bad.yaml:", "YAML"},
+      {"not a mapping", "- omp\n", "access", "bad.yaml:1:1:", "mapping"},
+      {"empty file", "", "access", "bad.yaml:1:1:", "empty"},
+      {"too small a network for the program", "arch: mesh\ndims: [3]\n",
+       "run fig2.mcp --arch mesh", "bad.yaml:2:7:", "4 nodes"},
+  };
+  fs::copy_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp", dir_ / "fig2.mcp");
+  for (const BadFile& c : cases) {
+    SCOPED_TRACE(c.what);
+    write("bad.yaml", c.text);
+    const Outcome o = run(std::string(c.command) + " --variant bad.yaml");
+    EXPECT_EQ(o.exit_code, 2);
+    EXPECT_TRUE(o.out.empty()) << o.out;
+    const std::string after_prefix = o.err.substr(o.err.find(": ") + 2);
+    EXPECT_EQ(after_prefix.rfind(c.location, 0), 0u) << o.err;
+    EXPECT_NE(o.err.find(c.says), std::string::npos) << o.err;
+  }
+}
+
+TEST_F(Variant, AMissingFileAndAFieldTheArchitectureOnTheCommandLineDoesNotTakeAreNamed) {
+  const Outcome missing = run("access --variant nowhere.yaml");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("--variant: expected a readable variant file"), std::string::npos)
+      << missing.err;
+  const Outcome other = run("access --arch omp --variant " + kExamples + "/torus-8x8.yaml");
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.err.find("torus-8x8.yaml:4:1: a field of the omp (the architecture set by "
+                           "--arch); dims belongs to mesh, torus"),
+            std::string::npos)
+      << other.err;
+}
+
+}  // namespace
