@@ -8,6 +8,8 @@
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sc_models/net/multicomputer.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "traces/event_trace.hpp"
+#include "traces/fanout_recorder.hpp"
 #include "traces/vcd_recorder.hpp"
 
 namespace orthosim::app {
@@ -54,6 +56,15 @@ sw::NetworkRunSummary summarize_network(const sc::NetworkRunResult& r) {
   return out;
 }
 
+/// Creates the folder of an output file when it is missing (`run` and `demo`).
+void create_folder_of(const std::string& path) {
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!folder.empty()) {
+    std::filesystem::create_directories(folder, ec);
+  }
+}
+
 /// Opens the waveform before anything is elaborated, so that a bad path fails first.
 std::unique_ptr<traces::VcdRecorder> open_vcd(const std::string& option, const std::string& path,
                                               std::uint32_t clock_period_ns) {
@@ -64,17 +75,55 @@ std::unique_ptr<traces::VcdRecorder> open_vcd(const std::string& option, const s
   }
 }
 
-/// The same for `run` and `demo`, which create the waveform's folder when it is missing.
-std::unique_ptr<traces::VcdRecorder> open_vcd_in_folder(const std::string& option,
-                                                        const std::string& path,
-                                                        std::uint32_t clock_period_ns) {
-  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!folder.empty()) {
-    std::filesystem::create_directories(folder, ec);
+/// The same for the event trace (--trace).
+std::unique_ptr<traces::EventTraceRecorder> open_trace(const std::string& path,
+                                                       std::uint32_t clock_period_ns) {
+  try {
+    return std::make_unique<traces::EventTraceRecorder>(path, clock_period_ns);
+  } catch (const std::runtime_error&) {
+    throw sw::InputError({"--trace"}, "a writable file path", "'" + path + "'");
   }
-  return open_vcd(option, path, clock_period_ns);
 }
+
+/// The recorders of a run with one system: its waveform, its event trace, both or neither.
+class Recording {
+ public:
+  Recording(const std::optional<std::string>& vcd_path,
+            const std::optional<std::string>& trace_path, std::uint32_t clock_period_ns,
+            bool create_folders) {
+    std::vector<traces::Recorder*> targets;
+    if (vcd_path) {
+      if (create_folders) {
+        create_folder_of(*vcd_path);
+      }
+      vcd_ = open_vcd("--vcd", *vcd_path, clock_period_ns);
+      targets.push_back(vcd_.get());
+    }
+    if (trace_path) {
+      if (create_folders) {
+        create_folder_of(*trace_path);
+      }
+      trace_ = open_trace(*trace_path, clock_period_ns);
+      targets.push_back(trace_.get());
+    }
+    fanout_ = std::make_unique<traces::FanoutRecorder>(std::move(targets));
+  }
+  traces::Recorder& recorder() { return *fanout_; }
+  /// Ends the files at `end` and puts them in place.
+  void finish(sw::Cycle end) {
+    if (vcd_) {
+      vcd_->finish(end);
+    }
+    if (trace_) {
+      trace_->finish(end);
+    }
+  }
+
+ private:
+  std::unique_ptr<traces::VcdRecorder> vcd_;
+  std::unique_ptr<traces::EventTraceRecorder> trace_;
+  std::unique_ptr<traces::FanoutRecorder> fanout_;
+};
 
 sw::Cycle last_end(const std::vector<sc::Multiprocessor*>& systems) {
   sw::Cycle end;
@@ -88,43 +137,50 @@ sw::Cycle last_end(const std::vector<sc::Multiprocessor*>& systems) {
 
 sw::RunSummary SystemRunner::run_access(const sw::AccessRequest& request) {
   sw::MachineProgram program = sw::make_access_program(request.config, request.workload);
-  traces::Recorder silent;
-  std::unique_ptr<traces::VcdRecorder> vcd;
-  if (request.vcd_path) {
-    vcd = open_vcd("--vcd", *request.vcd_path, request.config.clock_period_ns);
-  }
-  traces::Recorder& recorder = vcd ? static_cast<traces::Recorder&>(*vcd) : silent;
-  sc::Multiprocessor system(sw::to_string(request.config.arch).c_str(), request.config, recorder);
+  Recording recording(request.vcd_path, request.trace_path, request.config.clock_period_ns,
+                      false);
+  sc::Multiprocessor system(sw::to_string(request.config.arch).c_str(), request.config,
+                            recording.recorder());
   system.load(std::move(program));
   sc::run_systems({&system}, kCycleLimit);
-  if (vcd) {
-    vcd->finish(last_end({&system}));
-  }
+  recording.finish(last_end({&system}));
   return summarize(system.result());
 }
 
 std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::SystemRun>& runs) {
-  // Every waveform file is opened (and its folder created) before anything is elaborated, so a
+  // Every output file is opened (and its folder created) before anything is elaborated, so a
   // bad path fails first; systems that name the same file share it.
   std::map<std::string, std::unique_ptr<traces::VcdRecorder>> vcds;
+  std::map<std::string, std::unique_ptr<traces::EventTraceRecorder>> trace_files;
   for (const sw::SystemRun& run : runs) {
-    if (!run.vcd_path || vcds.count(*run.vcd_path)) {
-      continue;
+    if (run.vcd_path && !vcds.count(*run.vcd_path)) {
+      create_folder_of(*run.vcd_path);
+      vcds[*run.vcd_path] = open_vcd(run.vcd_option, *run.vcd_path, run.config.clock_period_ns);
     }
-    vcds[*run.vcd_path] =
-        open_vcd_in_folder(run.vcd_option, *run.vcd_path, run.config.clock_period_ns);
+    if (run.trace_path && !trace_files.count(*run.trace_path)) {
+      create_folder_of(*run.trace_path);
+      trace_files[*run.trace_path] = open_trace(*run.trace_path, run.config.clock_period_ns);
+    }
   }
-  traces::Recorder silent;
+  std::vector<std::unique_ptr<traces::FanoutRecorder>> recorders;
   std::vector<std::unique_ptr<sc::Multiprocessor>> systems;
   std::vector<sc::Multiprocessor*> raw;
   std::map<std::string, int> names;
   for (const sw::SystemRun& run : runs) {
-    traces::Recorder& recorder = run.vcd_path ? *vcds.at(*run.vcd_path) : silent;
+    std::vector<traces::Recorder*> targets;
+    if (run.vcd_path) {
+      targets.push_back(vcds.at(*run.vcd_path).get());
+    }
+    if (run.trace_path) {
+      targets.push_back(trace_files.at(*run.trace_path).get());
+    }
+    recorders.push_back(std::make_unique<traces::FanoutRecorder>(std::move(targets)));
     std::string name = sw::to_string(run.config.arch);
     if (names[name]++ > 0) {
       name += std::to_string(names[name] - 1);
     }
-    systems.push_back(std::make_unique<sc::Multiprocessor>(name.c_str(), run.config, recorder));
+    systems.push_back(
+        std::make_unique<sc::Multiprocessor>(name.c_str(), run.config, *recorders.back()));
     raw.push_back(systems.back().get());
   }
   for (std::size_t i = 0; i < systems.size(); ++i) {
@@ -135,6 +191,9 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
   for (auto& [path, vcd] : vcds) {
     vcd->finish(end);
   }
+  for (auto& [path, trace] : trace_files) {
+    trace->finish(end);
+  }
   std::vector<sw::RunSummary> out;
   for (const auto& s : systems) {
     out.push_back(summarize(s->result()));
@@ -143,14 +202,9 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
 }
 
 sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& request) {
-  traces::Recorder silent;
-  std::unique_ptr<traces::VcdRecorder> vcd;
-  if (request.vcd_path) {
-    vcd = open_vcd_in_folder("--vcd", *request.vcd_path, request.config.clock_period_ns);
-  }
-  traces::Recorder& recorder = vcd ? static_cast<traces::Recorder&>(*vcd) : silent;
+  Recording recording(request.vcd_path, request.trace_path, request.config.clock_period_ns, true);
   sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,
-                           recorder);
+                           recording.recorder());
   try {
     system.load(request.program);
   } catch (const sw::ConfigError& e) {
@@ -158,16 +212,14 @@ sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& req
   }
   sc_core::sc_start();
   const sc::NetworkRunResult r = system.result();
-  if (vcd) {
-    vcd->finish(r.cycles);
-  }
+  recording.finish(r.cycles);
   return summarize_network(r);
 }
 
 std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest& request) {
-  traces::Recorder silent;
+  Recording recording(std::nullopt, request.trace_path, request.config.clock_period_ns, false);
   sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,
-                           silent);
+                           recording.recorder());
   std::vector<sw::TrafficPoint> points;
   for (double rate : request.rates) {
     sc::TrafficSpec spec;
@@ -187,6 +239,7 @@ std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest
     sc_core::sc_start();
     points.push_back(system.traffic_result());
   }
+  recording.finish(system.clock().now());
   return points;
 }
 
@@ -194,12 +247,12 @@ std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest
 sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& systems,
                                            const std::vector<sw::NetworkRunRequest>& networks) {
   for (const sw::SystemRun& run : systems) {
-    if (run.vcd_path) {
+    if (run.vcd_path || run.trace_path) {
       throw std::invalid_argument("run_mixed records no waveforms");
     }
   }
   for (const sw::NetworkRunRequest& request : networks) {
-    if (request.vcd_path) {
+    if (request.vcd_path || request.trace_path) {
       throw std::invalid_argument("run_mixed records no waveforms");
     }
   }

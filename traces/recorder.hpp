@@ -3,7 +3,8 @@
 // when nobody listens; recording never changes timing.
 //
 // Every call is made at the current simulation cycle `at`, except beat() and access_end(), which
-// a bus controller announces when its access is granted, for cycles up to the end of the access.
+// a bus controller announces when its access is granted, for cycles up to the end of the access,
+// and access(), which gives the whole access (grant to end) at its grant.
 #pragma once
 
 #include <cstdint>
@@ -29,13 +30,16 @@ enum class Activity : std::uint8_t {
   ActivateSync = 7,
   WaitSync = 8,
   Barrier = 9,
+  WaitMessage = 10,  ///< a network node waiting for a message to arrive (a Receive)
 };
 
 /// Bus-controller mode, as in the omp: the row bus, the column bus, or neither. The crossbar's
 /// and the single bus's controllers drive their one kind of bus in Row mode.
 enum class BusMode : std::uint8_t { Idle = 0, Row = 1, Column = 2 };
 
-enum class SourceKind : std::uint8_t { Processor, BusController, Bus };
+/// Processor: a multiprocessor's processor or a network node. Channel: a router's output port
+/// on a network ("torus.r(2,1).x+").
+enum class SourceKind : std::uint8_t { Processor, BusController, Bus, Channel };
 
 struct Source {
   std::string path;  ///< dot-separated hierarchical name, e.g. "omp.bc3"
@@ -48,6 +52,30 @@ struct AccessTrace {
   std::uint32_t bus_index = 0;
   std::uint32_t master = 0;  ///< processor id
   bool write = false;
+  Cycle requested;                ///< when the processor asked for the bus and modules
+  std::uint32_t index_set = 0;    ///< the index manipulator's set the words go through
+  std::uint32_t address = 0;      ///< word address of the first vector in every module
+  std::uint32_t vectors = 0;      ///< l: vectors of d words
+  /// The module slots on the bus, one per word of a vector; valid during the call only.
+  const std::vector<std::uint32_t>* slots = nullptr;
+};
+
+/// One event of a message on a network (seed 003 section 6): the node's send, the header of a
+/// packet entering its source router (inject), crossing a router-to-router link (hop), the tail
+/// leaving the destination router (eject), the whole message visible at the destination
+/// (deliver), and the destination node passing its Receive (receive).
+enum class MessageEvent : std::uint8_t { Send, Inject, Hop, Eject, Deliver, Receive };
+
+struct MessageTrace {
+  MessageEvent what = MessageEvent::Send;
+  std::uint32_t message = 0;
+  /// Send: the source node; Inject, Eject: the router; Deliver, Receive: the destination node.
+  std::uint32_t node = 0;
+  std::uint32_t dst = 0;      ///< Send: the destination node
+  std::uint32_t size = 0;     ///< Send: words; Inject, Hop, Eject: the packet's flits
+  SourceId channel = 0;       ///< Hop: the channel source of the output port taken
+  std::uint32_t vc = 0;       ///< Hop: the virtual channel
+  bool measured = true;       ///< Send: inside a traffic run's measurement window
 };
 
 class Recorder {
@@ -57,7 +85,7 @@ class Recorder {
   [[nodiscard]] virtual bool enabled() const { return false; }
 
   /// Called during elaboration; the id is the index in sources().
-  SourceId register_source(const std::string& path, SourceKind kind) {
+  virtual SourceId register_source(const std::string& path, SourceKind kind) {
     sources_.push_back({path, kind});
     return static_cast<SourceId>(sources_.size() - 1);
   }
@@ -71,6 +99,16 @@ class Recorder {
                     const AccessTrace& /*a*/, std::uint32_t /*slot*/, std::uint32_t /*address*/,
                     std::uint32_t /*data*/) {}
   virtual void access_end(Cycle /*at*/, SourceId /*controller*/, const AccessTrace& /*a*/) {}
+  /// The whole access, from its grant `start` to its `end`, announced at the grant.
+  virtual void access(Cycle /*start*/, Cycle /*end*/, SourceId /*controller*/,
+                      const AccessTrace& /*a*/) {}
+  /// An activate-sync got the interrupt bus it asked for at `requested`.
+  virtual void interrupt_granted(Cycle /*at*/, SourceId /*processor*/, Cycle /*requested*/) {}
+  /// The processor passed the end of program step `step` (0-based).
+  virtual void step_mark(Cycle /*at*/, SourceId /*processor*/, std::uint32_t /*step*/) {}
+  /// A program or a traffic run starts; message ids count from 0 again.
+  virtual void run_begin(Cycle /*at*/, const std::string& /*label*/) {}
+  virtual void message(Cycle /*at*/, const MessageTrace& /*m*/) {}
 
  private:
   std::vector<Source> sources_;

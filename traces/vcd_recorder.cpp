@@ -17,6 +17,8 @@ const std::vector<SignalSpec> kControllerSignals = {{"mode", 2}, {"bus", 16}, {"
 enum ControllerSignal : std::size_t { kMode, kBus, kRw, kSel, kAddr, kData, kValid };
 const std::vector<SignalSpec> kBusSignals = {{"busy", 1}, {"master", 16}};
 enum BusSignal : std::size_t { kBusy, kMaster };
+// Router ports carry no waveform signals: their traffic is in the event trace (--trace).
+const std::vector<SignalSpec> kChannelSignals = {};
 
 const std::vector<SignalSpec>& specs_for(SourceKind kind) {
   switch (kind) {
@@ -26,13 +28,17 @@ const std::vector<SignalSpec>& specs_for(SourceKind kind) {
       return kControllerSignals;
     case SourceKind::Bus:
       return kBusSignals;
+    case SourceKind::Channel:
+      return kChannelSignals;
   }
   return kBusSignals;
 }
 }  // namespace
 
 VcdRecorder::VcdRecorder(const std::string& path, std::uint32_t clock_period_ns)
-    : writer_(path, 1), period_ns_(clock_period_ns) {}
+    : writer_(path, 1), period_ns_(clock_period_ns) {
+  writer_.add_comment("clock-ns " + std::to_string(clock_period_ns));
+}
 
 void VcdRecorder::declare_once() {
   if (declared_) {

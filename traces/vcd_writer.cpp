@@ -64,8 +64,18 @@ VcdWriter::VarId VcdWriter::add_var(const std::string& path, std::uint32_t width
   return static_cast<VarId>(vars_.size() - 1);
 }
 
+void VcdWriter::add_comment(const std::string& text) {
+  if (header_written_) {
+    throw std::logic_error("VCD comment after the first change");
+  }
+  comments_.push_back(text);
+}
+
 void VcdWriter::write_header() {
   out_ << "$version orthosim $end\n";
+  for (const std::string& c : comments_) {
+    out_ << "$comment " << c << " $end\n";
+  }
   out_ << "$timescale " << timescale_ns_ << "ns $end\n";
   // Variables are grouped by scope, scopes in order of first declaration.
   std::vector<std::string> scopes;

@@ -28,6 +28,10 @@ class VcdWriter {
   /// ("omp.bc3.addr"). Every declaration comes before the first change.
   VarId add_var(const std::string& path, std::uint32_t width);
 
+  /// A `$comment` line of the header (before the first change), e.g. the clock period that
+  /// `orthosim trace stats` reads back.
+  void add_comment(const std::string& text);
+
   /// `var` takes `value` at `time` (in timescale units). Of several changes of one variable at
   /// one time, the last one announced wins.
   void change(std::uint64_t time, VarId var, std::uint64_t value);
@@ -56,6 +60,7 @@ class VcdWriter {
   std::uint32_t timescale_ns_;
   std::ofstream out_;
   std::vector<Var> vars_;
+  std::vector<std::string> comments_;
   bool header_written_ = false;
   bool committed_ = false;
   std::uint64_t last_written_time_ = 0;

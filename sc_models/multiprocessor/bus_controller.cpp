@@ -38,6 +38,7 @@ void BusController::start(const sw::MemoryAccess& access, Resumable& requester) 
                            std::to_string(clock_.now().count()) + " while one is in progress");
   }
   waiting_for_grant_ = true;
+  requested_at_ = clock_.now();
   access_ = access;
   requester_ = &requester;
   const sw::MemoryOrganization& org = fabric_.organization;
@@ -57,6 +58,11 @@ traces::AccessTrace BusController::trace_of(const sw::MemoryAccess& a) const {
   t.bus_index = a.bus.index;
   t.master = id_;
   t.write = a.direction == sw::Direction::Write;
+  t.requested = requested_at_;
+  t.index_set = a.index_set;
+  t.address = a.address;
+  t.vectors = a.vectors;
+  t.slots = &a.slots;
   return t;
 }
 
@@ -93,6 +99,9 @@ void BusController::granted(Cycle now) {
       }
       t += Cycle{timing_.tau};
     }
+  }
+  if (tracing) {
+    recorder_.access(now, t, source_, trace);
   }
   const Cycle duration = t - now;
   waiting_for_grant_ = false;

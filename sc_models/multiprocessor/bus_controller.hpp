@@ -75,6 +75,7 @@ class BusController : public sc_core::sc_module, public Grantee {
   Resumable* requester_ = nullptr;
   bool waiting_for_grant_ = false;
   Cycle busy_until_;
+  Cycle requested_at_;  ///< when the current access was asked for (event traces)
   std::vector<ResourceId> ending_resources_;
   traces::AccessTrace ending_trace_;
   sc_core::sc_event ev_end_;

@@ -188,7 +188,12 @@ bool Processor::step_op(const sw::ActivateSync& op) {
   }
 }
 
-void Processor::granted(Cycle) { resume_after(Cycle{sync_costs_.activate}); }
+void Processor::granted(Cycle now) {
+  if (recorder_.enabled()) {
+    recorder_.interrupt_granted(now, source_, phase_start_);
+  }
+  resume_after(Cycle{sync_costs_.activate});
+}
 
 bool Processor::step_op(const sw::WaitSync& op) {
   if (phase_ == 0) {
@@ -224,6 +229,9 @@ bool Processor::step_op(const sw::StoreBuffer& op) {
 
 bool Processor::step_op(const sw::StepMark& op) {
   step_marks_.push_back({op.step, clock_.now()});
+  if (recorder_.enabled()) {
+    recorder_.step_mark(clock_.now(), source_, op.step);
+  }
   return true;
 }
 

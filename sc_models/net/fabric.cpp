@@ -381,6 +381,11 @@ void Fabric::commit(std::uint64_t c) {
       }
       if (mv.to >= 0) {
         ++stats_.flit_hops;
+        if (observed_ && f.index == 0) {
+          const Packet& p = packets_[f.packet];
+          client_.packet_moved(FabricClient::PacketMove::Hop, p.message, mv.router, mv.out,
+                               p.flits, c);
+        }
       }
     } else {
       Injector& inj = injectors_[static_cast<std::size_t>(-1 - mv.from)];
@@ -388,6 +393,10 @@ void Fabric::commit(std::uint64_t c) {
       f.packet = inj.packets.front();
       f.index = inj.next_flit;
       f.word = f.index == 0 ? 0 : client_.read_word(p.message, p.first_word + f.index - 1);
+      if (observed_ && f.index == 0) {
+        client_.packet_moved(FabricClient::PacketMove::Inject, p.message, mv.router, 0, p.flits,
+                             c);
+      }
       if (++inj.next_flit == p.flits) {
         inj.packets.pop_front();
         inj.next_flit = 0;
@@ -461,6 +470,9 @@ void Fabric::eject(const Flit& f, std::uint64_t c) {
     return;
   }
   ++stats_.packets_delivered;
+  if (observed_) {
+    client_.packet_moved(FabricClient::PacketMove::Eject, p.message, p.dst, 0, p.flits, c);
+  }
   free_packets_.push_back(f.packet);
   bool message_done = true;
   if (const auto it = packets_left_.find(p.message); it != packets_left_.end()) {

@@ -42,6 +42,14 @@ class FabricClient {
   virtual void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) = 0;
   /// The last flit of message `message` has arrived; `at` is the cycle it is visible.
   virtual void message_delivered(std::uint32_t message, std::uint64_t at) = 0;
+  /// Told only while the fabric is observed (Fabric::observe): in cycle `at` the header of a
+  /// packet of `flits` flits entered its source router (`out` unused), or left `router` through
+  /// network output virtual channel `out` (router-local), or its tail left the destination
+  /// router (`out` unused).
+  enum class PacketMove : std::uint8_t { Inject, Hop, Eject };
+  virtual void packet_moved(PacketMove /*what*/, std::uint32_t /*message*/,
+                            std::uint32_t /*router*/, std::uint32_t /*out*/,
+                            std::uint32_t /*flits*/, std::uint64_t /*at*/) {}
 };
 
 /// Counters the fabric keeps (STYLE rule 8).
@@ -101,6 +109,10 @@ class Fabric {
   [[nodiscard]] std::vector<ChannelReport> channel_reports() const;
 
   [[nodiscard]] const sw::NetworkConfig& config() const { return config_; }
+
+  /// Whether the client hears of every packet's moves (packet_moved); off by default, so an
+  /// unobserved fabric does no work for it.
+  void observe(bool on) { observed_ = on; }
 
  private:
   struct Flit {
@@ -217,6 +229,7 @@ class Fabric {
   std::vector<std::uint64_t> input_used_stamp_; ///< [router * (P+J) + input port]
 
   FabricStats stats_;
+  bool observed_ = false;
 };
 
 }  // namespace orthosim::sc::net

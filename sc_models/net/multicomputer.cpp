@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 #include "sw/core/diagnostic.hpp"
@@ -32,6 +33,20 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
     node_sources_.push_back(
         recorder_.register_source(base + ".node" + std::to_string(n), traces::SourceKind::Processor));
   }
+  // Router output ports by block: "torus.r(2,1).x+" is the x+ port of the router at x=2, y=1.
+  for (std::uint32_t n = 0; n < config_.topology.nodes(); ++n) {
+    std::string router = base + ".r(";
+    const std::vector<std::uint32_t> coords = config_.topology.coordinates(n);
+    for (std::size_t i = 0; i < coords.size(); ++i) {
+      router += (i > 0 ? "," : "") + std::to_string(coords[i]);
+    }
+    router += ").";
+    for (const sw::Port& port : config_.topology.ports()) {
+      channel_sources_.push_back(recorder_.register_source(
+          router + config_.topology.port_name(port), traces::SourceKind::Channel));
+    }
+  }
+  fabric_->observe(recorder_.enabled());
   SC_METHOD(tick);
   sensitive << ev_tick_;
   dont_initialize();
@@ -90,6 +105,9 @@ void Multicomputer::load(sw::RoutedProgram program) {
     local_[p].write(a, w);
   });
   start_ = now();
+  if (recorder_.enabled()) {
+    recorder_.run_begin(Cycle{start_}, "program " + program_.name);
+  }
   nodes_.assign(n, NodeState{});
   for (std::uint32_t node = 0; node < n; ++node) {
     nodes_[node].finished = program_.ops[node].empty();
@@ -118,19 +136,25 @@ void Multicomputer::run_node(std::uint32_t node, std::uint64_t c) {
     } else if (const auto* send = std::get_if<sw::routed::Send>(&op)) {
       MessageState& m = messages_[send->message];
       m.created = c;
+      record(c, {traces::MessageEvent::Send, send->message, m.src, m.dst, m.words, 0, 0, true});
       fabric_->submit(send->message, m.src, m.dst, m.words, c);
       ++s.pc;
     } else if (const auto* receive = std::get_if<sw::routed::Receive>(&op)) {
       if (messages_[receive->message].delivered == 0 ||
           messages_[receive->message].delivered > c) {
         s.waiting_for = receive->message;
-        show(node, traces::Activity::WaitSync, c);
+        show(node, traces::Activity::WaitMessage, c);
         return;
       }
       s.waiting_for = -1;
+      record(c, {traces::MessageEvent::Receive, receive->message, node, 0, 0, 0, 0, true});
       ++s.pc;
     } else {
-      s.marks.emplace_back(std::get<sw::routed::StepEnd>(op).step, c);
+      const std::uint32_t step = std::get<sw::routed::StepEnd>(op).step;
+      s.marks.emplace_back(step, c);
+      if (recorder_.enabled()) {
+        recorder_.step_mark(Cycle{c}, node_sources_[node], step);
+      }
       ++s.pc;
     }
   }
@@ -211,9 +235,36 @@ void Multicomputer::deliver_word(std::uint32_t message, std::uint32_t index, sw:
   local_[m.destination].write(m.dst_address + index, word);
 }
 
+void Multicomputer::record(std::uint64_t at, const traces::MessageTrace& m) {
+  if (recorder_.enabled()) {
+    recorder_.message(Cycle{at}, m);
+  }
+}
+
+void Multicomputer::packet_moved(PacketMove what, std::uint32_t message, std::uint32_t router,
+                                 std::uint32_t out, std::uint32_t flits, std::uint64_t at) {
+  traces::MessageTrace m;
+  m.message = message;
+  m.node = router;
+  m.size = flits;
+  if (what == PacketMove::Inject) {
+    m.what = traces::MessageEvent::Inject;
+  } else if (what == PacketMove::Eject) {
+    m.what = traces::MessageEvent::Eject;
+  } else {
+    const std::uint32_t vcs = config_.router.vcs;
+    m.what = traces::MessageEvent::Hop;
+    const std::size_t ports = channel_sources_.size() / node_sources_.size();
+    m.channel = channel_sources_[std::size_t{router} * ports + out / vcs];
+    m.vc = out % vcs;
+  }
+  record(at, m);
+}
+
 void Multicomputer::message_delivered(std::uint32_t message, std::uint64_t at) {
   MessageState& m = messages_[message];
   m.delivered = at;
+  record(at, {traces::MessageEvent::Deliver, message, m.dst, 0, 0, 0, 0, true});
   if (traffic_) {
     if (m.measured) {
       latencies_.push_back(at - m.created);
@@ -315,6 +366,11 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
   window_started_ = window_ended_ = false;
   window_flits_created_ = measured_left_ = words_corrupted_ = 0;
   start_ = now();
+  if (recorder_.enabled()) {
+    std::ostringstream label;
+    label << "traffic rate=" << spec_.rate;
+    recorder_.run_begin(Cycle{start_}, label.str());
+  }
   const std::uint32_t n = config_.topology.nodes();
   rngs_.clear();
   for (std::uint32_t node = 0; node < n; ++node) {
@@ -389,6 +445,7 @@ void Multicomputer::generate_traffic(std::uint64_t c) {
       window_flits_created_ += spec_.flits;
       ++measured_left_;
     }
+    record(c, {traces::MessageEvent::Send, id, node, dst, spec_.flits - 1, 0, 0, measured});
     fabric_->submit(id, node, dst, spec_.flits - 1, c);
   }
 }

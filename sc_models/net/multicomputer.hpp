@@ -115,11 +115,16 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   sw::Word read_word(std::uint32_t message, std::uint32_t index) override;
   void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override;
   void message_delivered(std::uint32_t message, std::uint64_t at) override;
+  void packet_moved(PacketMove what, std::uint32_t message, std::uint32_t router,
+                    std::uint32_t out, std::uint32_t flits, std::uint64_t at) override;
+  void record(std::uint64_t at, const traces::MessageTrace& m);
 
   const sw::NetworkConfig config_;
   ClockDomain clock_;
   traces::Recorder& recorder_;
   std::vector<traces::SourceId> node_sources_;
+  /// [router * ports + port]: the recorder's source of each router output port.
+  std::vector<traces::SourceId> channel_sources_;
   traces::StatsRegistry stats_;
   std::unique_ptr<net::Fabric> fabric_;
   net::FabricStats baseline_;  ///< the fabric's counters when the current run started

@@ -37,7 +37,11 @@ po::options_description access_options() {
       ("arch", po::value<std::string>(), "omp | crossbar | bus (default omp)")
       ("impl", po::value<std::string>(), "block implementation: model (default model)")
       ("vcd", po::value<std::string>(), "write a VCD waveform to this file");
-  o.add(workload_options()).add(system_options()).add(variant_options()).add(common_options());
+  o.add(workload_options())
+      .add(system_options())
+      .add(trace_output_option())
+      .add(variant_options())
+      .add(common_options());
   return o;
 }
 
@@ -49,6 +53,7 @@ int run_access(const po::variables_map& vm, Context& ctx) {
   if (vm.count("vcd")) {
     request.vcd_path = vm["vcd"].as<std::string>();
   }
+  request.trace_path = trace_path_from(vm);
   AccessRun run{request, access_workload_cycles(request.config, request.workload), {}};
   run.summary = ctx.runner.run_access(request);
   if (vm.count("json")) {

@@ -21,6 +21,7 @@ struct Subcommand {
   std::string positional;  ///< the option a bare argument fills, or empty
   std::function<po::options_description()> options;
   std::function<int(const po::variables_map&, cli::Context&)> run;
+  bool many = false;  ///< the positional option takes every bare argument (a list)
 };
 
 const std::vector<Subcommand>& subcommands() {
@@ -51,6 +52,10 @@ const std::vector<Subcommand>& subcommands() {
        "seed 004 Table 2 and its hypercube / torus tables: formula, emulated omp and native "
        "network cycles, measured and paper reduction",
        "", cli::tables_options, cli::run_tables},
+      {"trace", "export|stats|diff|plot FILE... [options]",
+       "event traces and waveforms after a run: Perfetto export, statistics, comparison of two "
+       "runs, SVG timelines and plots",
+       "args", cli::trace_options, cli::run_trace, true},
   };
   return table;
 }
@@ -94,9 +99,14 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
     po::options_description options = command->options();
     po::positional_options_description positional;
     if (!command->positional.empty()) {
-      options.add_options()(command->positional.c_str(), po::value<std::string>(),
-                            "(the bare argument)");
-      positional.add(command->positional.c_str(), 1);
+      if (command->many) {
+        options.add_options()(command->positional.c_str(),
+                              po::value<std::vector<std::string>>(), "(the bare arguments)");
+      } else {
+        options.add_options()(command->positional.c_str(), po::value<std::string>(),
+                              "(the bare argument)");
+      }
+      positional.add(command->positional.c_str(), command->many ? -1 : 1);
     }
     po::variables_map vm;
     const std::vector<std::string> rest(args.begin() + 1, args.end());

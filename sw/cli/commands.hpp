@@ -3,6 +3,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -47,8 +48,20 @@ int run_traffic(const po::variables_map& vm, Context& ctx);
 po::options_description demo_options();
 int run_demo(const po::variables_map& vm, Context& ctx);
 
+/// --trace FILE of the running commands, and the path it gives (docs/traces.md).
+po::options_description trace_output_option();
+std::optional<std::string> trace_path_from(const po::variables_map& vm);
+
+/// `trace export|stats|diff|plot`: event traces and waveforms after the run.
+po::options_description trace_options();
+int run_trace(const po::variables_map& vm, Context& ctx);
+
 /// `tables`: seed 004's Table 2 and its hypercube / torus tables, formula beside emulation.
 po::options_description tables_options();
 int run_tables(const po::variables_map& vm, Context& ctx);
+
+/// `sweep`: a program or traffic over variant files x parameter values, one child run per point.
+po::options_description sweep_options();
+int run_sweep(const po::variables_map& vm, Context& ctx);
 
 }  // namespace orthosim::sw::cli

@@ -44,6 +44,7 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
   if (vm.count("vcd")) {
     request.vcd_path = vm["vcd"].as<std::string>();
   }
+  request.trace_path = trace_path_from(vm);
   const NetworkProgramRun run{request.program, request.config, ctx.runner.run_network(request),
                               request.vcd_path};
   if (vm.count("json")) {
@@ -69,7 +70,7 @@ po::options_description traffic_options() {
       ("cycles", po::value<std::string>(), "measured cycles (default 10000)")
       ("seed", po::value<std::string>(), "random seed (default 1)")
       ("clock-ns", po::value<std::string>(), "clock period in ns (default 50)");
-  o.add(network_options()).add(variant_options()).add(common_options());
+  o.add(network_options()).add(trace_output_option()).add(variant_options()).add(common_options());
   return o;
 }
 
@@ -149,6 +150,7 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
   request.seed = vm.count("seed") ? parse_count("--seed", vm["seed"].as<std::string>(), 0,
                                                 std::numeric_limits<std::uint64_t>::max() / 10)
                                   : 1;
+  request.trace_path = trace_path_from(vm);
   const std::vector<TrafficPoint> points = ctx.runner.run_traffic(request);
   if (vm.count("json")) {
     ctx.out << traffic_json(request, points, sweep).dump(2) << '\n';

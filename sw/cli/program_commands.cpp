@@ -196,6 +196,7 @@ po::options_description run_options() {
       ("embedding", po::value<std::string>(),
        "networks: a node map, the network node of each program node (default: node i on node i)");
   o.add(arch_option(true))
+      .add(trace_output_option())
       .add(clustering_options())
       .add(system_options())
       .add(network_options())
@@ -226,6 +227,7 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   if (vm.count("vcd")) {
     system.vcd_path = vm["vcd"].as<std::string>();
   }
+  system.trace_path = trace_path_from(vm);
   const std::vector<RunSummary> summaries = ctx.runner.run_programs({system});
   const ProgramRun run{mapped, config, predict_cycles(mapped, config), summaries.at(0),
                        system.vcd_path};
@@ -408,7 +410,7 @@ po::options_description demo_options() {
   po::options_description o("orthosim demo");
   o.add_options()("out", po::value<std::string>()->default_value("orthosim-demo"),
                   "folder for the waveforms, one VCD per configuration (created if missing)");
-  o.add(system_options()).add(common_options());
+  o.add(system_options()).add(trace_output_option()).add(common_options());
   return o;
 }
 
@@ -425,7 +427,8 @@ int run_demo(const po::variables_map& vm, Context& ctx) {
     c.arch = arch;
     c = fitted_config(vm, mapped.back(), c);
     systems.push_back(
-        {c, mapped.back().machine, out_dir + "/" + to_string(arch) + ".vcd", "--out"});
+        {c, mapped.back().machine, out_dir + "/" + to_string(arch) + ".vcd", "--out",
+         trace_path_from(vm)});
   }
   const std::vector<RunSummary> summaries = ctx.runner.run_programs(systems);
   std::vector<ProgramRun> runs;

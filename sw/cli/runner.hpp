@@ -41,6 +41,7 @@ struct AccessRequest {
   SystemConfig config;
   AccessWorkload workload;
   std::optional<std::string> vcd_path;
+  std::optional<std::string> trace_path = std::nullopt;  ///< the event trace (--trace, docs/traces.md)
 };
 
 struct AccessRun {
@@ -56,6 +57,8 @@ struct SystemRun {
   MachineProgram program;
   std::optional<std::string> vcd_path;
   std::string vcd_option = "--vcd";  ///< the option an unwritable path is reported against
+  /// The event trace; systems that name the same file share it.
+  std::optional<std::string> trace_path = std::nullopt;
 };
 
 /// A routed program on a network (`orthosim run --arch mesh|torus|hypercube`).
@@ -63,6 +66,7 @@ struct NetworkRunRequest {
   NetworkConfig config;
   RoutedProgram program;
   std::optional<std::string> vcd_path;
+  std::optional<std::string> trace_path = std::nullopt;
 };
 
 /// One router-to-router channel after a run.
@@ -89,6 +93,7 @@ struct TrafficRequest {
   std::uint64_t warmup = 1000;
   std::uint64_t cycles = 10000;
   std::uint64_t seed = 1;
+  std::optional<std::string> trace_path = std::nullopt;  ///< one event trace for every rate's run
 };
 
 // ---- orthosim tables: multiprocessors and networks in one elaboration (begin) ----
@@ -111,7 +116,8 @@ class Runner {
   virtual std::vector<TrafficPoint> run_traffic(const TrafficRequest& request) = 0;
   /// `orthosim tables`: every multiprocessor and every network built in one elaboration, then the
   /// multiprocessors run side by side and the networks one after another (each network's cycles
-  /// count from its own load). No waveforms: every vcd_path must be empty.
+  /// count from its own load). No waveforms and no traces: every vcd_path and trace_path must
+  /// be empty.
   virtual MixedRunResult run_mixed(const std::vector<SystemRun>& systems,
                                    const std::vector<NetworkRunRequest>& networks) = 0;
 };

@@ -1,0 +1,152 @@
+// Writing the event trace, and the names of its codes.
+#include "traces/event_trace.hpp"
+
+#include <array>
+#include <cstdio>
+#include <stdexcept>
+
+namespace orthosim::traces {
+
+namespace {
+
+constexpr std::array<const char*, 11> kActivityNames = {
+    "idle",     "compute",       "read",      "write",   "iwr-write",   "bus-switch",
+    "iwr-read", "activate-sync", "wait-sync", "barrier", "wait-message"};
+constexpr std::array<const char*, 4> kSourceKindNames = {"processor", "controller", "bus",
+                                                         "channel"};
+constexpr std::array<const char*, 3> kBusModeNames = {"idle", "row", "column"};
+constexpr std::array<const char*, 6> kMessageEventNames = {"send",  "inject",  "hop",
+                                                           "eject", "deliver", "recv"};
+
+template <typename Enum, std::size_t N>
+std::optional<Enum> find_name(const std::array<const char*, N>& names, const std::string& name) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (name == names[i]) {
+      return static_cast<Enum>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+const char* activity_name(Activity a) { return kActivityNames.at(static_cast<std::size_t>(a)); }
+std::optional<Activity> parse_activity(const std::string& name) {
+  return find_name<Activity>(kActivityNames, name);
+}
+const char* source_kind_name(SourceKind k) {
+  return kSourceKindNames.at(static_cast<std::size_t>(k));
+}
+std::optional<SourceKind> parse_source_kind(const std::string& name) {
+  return find_name<SourceKind>(kSourceKindNames, name);
+}
+const char* bus_mode_name(BusMode m) { return kBusModeNames.at(static_cast<std::size_t>(m)); }
+std::optional<BusMode> parse_bus_mode(const std::string& name) {
+  return find_name<BusMode>(kBusModeNames, name);
+}
+const char* message_event_name(MessageEvent e) {
+  return kMessageEventNames.at(static_cast<std::size_t>(e));
+}
+std::optional<MessageEvent> parse_message_event(const std::string& name) {
+  return find_name<MessageEvent>(kMessageEventNames, name);
+}
+
+EventTraceRecorder::EventTraceRecorder(std::string path, std::uint32_t clock_period_ns)
+    : path_(std::move(path)), partial_path_(path_ + ".partial"), clock_period_ns_(clock_period_ns) {
+  out_.open(partial_path_, std::ios::binary | std::ios::trunc);
+  if (!out_) {
+    throw std::runtime_error("cannot write event trace " + path_);
+  }
+  // An older file at PATH must not outlive a run that fails: it would look like this run's.
+  std::remove(path_.c_str());
+}
+
+EventTraceRecorder::~EventTraceRecorder() {
+  if (!committed_) {
+    out_.close();
+    std::remove(partial_path_.c_str());
+  }
+}
+
+void EventTraceRecorder::header_once() {
+  if (header_written_) {
+    return;
+  }
+  header_written_ = true;
+  out_ << "orthosim-trace " << kEventTraceVersion << "\nclock-ns " << clock_period_ns_ << '\n';
+  for (std::size_t i = 0; i < sources().size(); ++i) {
+    out_ << "source " << i << ' ' << source_kind_name(sources()[i].kind) << ' '
+         << sources()[i].path << '\n';
+  }
+}
+
+std::ofstream& EventTraceRecorder::line(Cycle at) {
+  header_once();
+  out_ << at.count() << ' ';
+  return out_;
+}
+
+void EventTraceRecorder::activity(Cycle at, SourceId processor, Activity what,
+                                  std::uint32_t op_index) {
+  line(at) << "act " << processor << ' ' << activity_name(what) << ' ' << op_index << '\n';
+}
+
+void EventTraceRecorder::access(Cycle start, Cycle end, SourceId controller, const AccessTrace& a) {
+  std::ofstream& o = line(start);
+  o << "acc " << end.count() << ' ' << controller << ' ' << a.bus << ' ' << bus_mode_name(a.mode)
+    << ' ' << (a.write ? 'w' : 'r') << ' ' << a.master << ' ' << a.requested.count() << ' '
+    << a.index_set << ' ' << a.address << ' ' << a.vectors << ' ';
+  if (a.slots == nullptr || a.slots->empty()) {
+    o << '-';
+  } else {
+    for (std::size_t i = 0; i < a.slots->size(); ++i) {
+      o << (i > 0 ? "," : "") << (*a.slots)[i];
+    }
+  }
+  o << '\n';
+}
+
+void EventTraceRecorder::interrupt_granted(Cycle at, SourceId processor, Cycle requested) {
+  line(at) << "intr " << processor << ' ' << requested.count() << '\n';
+}
+
+void EventTraceRecorder::step_mark(Cycle at, SourceId processor, std::uint32_t step) {
+  line(at) << "step " << processor << ' ' << step << '\n';
+}
+
+void EventTraceRecorder::run_begin(Cycle at, const std::string& label) {
+  line(at) << "run " << label << '\n';
+}
+
+void EventTraceRecorder::message(Cycle at, const MessageTrace& m) {
+  std::ofstream& o = line(at);
+  o << message_event_name(m.what) << ' ' << m.message << ' ';
+  switch (m.what) {
+    case MessageEvent::Send:
+      o << m.node << ' ' << m.dst << ' ' << m.size << ' ' << (m.measured ? 1 : 0);
+      break;
+    case MessageEvent::Inject:
+    case MessageEvent::Eject:
+      o << m.node << ' ' << m.size;
+      break;
+    case MessageEvent::Hop:
+      o << m.channel << ' ' << m.vc << ' ' << m.size;
+      break;
+    case MessageEvent::Deliver:
+    case MessageEvent::Receive:
+      o << m.node;
+      break;
+  }
+  o << '\n';
+}
+
+void EventTraceRecorder::finish(Cycle end) {
+  line(end) << "end\n";
+  out_.close();
+  if (!out_ || std::rename(partial_path_.c_str(), path_.c_str()) != 0) {
+    throw std::runtime_error("cannot write event trace " + path_);
+  }
+  committed_ = true;
+}
+
+}  // namespace orthosim::traces

@@ -1,0 +1,79 @@
+// Reading an event trace back (docs/traces.md), one event at a time, so that a long trace is
+// never held in memory. Anything that is not the format is rejected with file:line:col, what was
+// expected and what was found (sw::InputError).
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "traces/recorder.hpp"
+
+namespace orthosim::traces {
+
+struct TraceHeader {
+  std::uint32_t version = 0;
+  std::uint32_t clock_ns = 0;
+  std::vector<Source> sources;
+};
+
+struct TraceEvent {
+  enum class Kind : std::uint8_t { Activity, Access, Interrupt, Step, Run, Message, End };
+  Kind kind = Kind::End;
+  Cycle at;
+  std::uint64_t line = 0;  ///< 1-based line in the file
+  std::string text;        ///< the line as written
+  /// act: the processor; acc: the controller; intr, step: the processor.
+  SourceId source = 0;
+  Activity activity = Activity::Idle;
+  std::uint32_t op_index = 0;
+  Cycle end;          ///< acc: the access's end
+  AccessTrace access; ///< acc: everything but the slots (access.slots is null)
+  std::vector<std::uint32_t> slots;  ///< acc: the module slots
+  Cycle requested;    ///< intr
+  std::uint32_t step = 0;
+  std::string label;  ///< run
+  MessageTrace message;
+};
+
+class EventTraceReader {
+ public:
+  /// Opens and reads the header; throws sw::InputError (a missing file names the path).
+  explicit EventTraceReader(std::string path);
+
+  [[nodiscard]] const TraceHeader& header() const { return header_; }
+  [[nodiscard]] const std::string& path() const { return path_; }
+  /// The next event; false once the `end` event has been returned. Throws sw::InputError on a
+  /// malformed line, on cycles that go back, and on a file that stops before its `end` line.
+  bool next(TraceEvent& e);
+
+  /// Whether the file at `path` starts like an event trace ("orthosim-trace ").
+  [[nodiscard]] static bool looks_like(const std::string& path);
+
+ private:
+  struct Token {
+    std::string text;
+    std::uint32_t column = 0;
+  };
+  bool read_line();
+  [[noreturn]] void fail(std::uint32_t column, const std::string& expected,
+                         const std::string& found) const;
+  [[nodiscard]] const Token& token(std::size_t i, const std::string& expected) const;
+  [[nodiscard]] std::uint64_t number(std::size_t i, const std::string& expected) const;
+  [[nodiscard]] std::uint32_t number32(std::size_t i, const std::string& expected) const;
+  [[nodiscard]] SourceId source(std::size_t i, SourceKind kind) const;
+  void expect_count(std::size_t n) const;
+
+  std::string path_;
+  std::ifstream in_;
+  TraceHeader header_;
+  std::string line_;
+  std::uint64_t line_no_ = 0;
+  std::vector<Token> tokens_;
+  bool pending_ = false;  ///< line_ holds the first event line, read while parsing the header
+  bool ended_ = false;
+  Cycle last_;
+};
+
+}  // namespace orthosim::traces
