@@ -18,6 +18,8 @@
 //     combinationally on `grant`; `req` never depends on `grant`, so there is no loop.
 //   * The access occupies cycles G .. G+D-1 (bus_mode != 0, `hold` high from G+1); `done` is
 //     high in cycle G+D only, when the controller is idle again and may accept the next start.
+//     `last` is high in cycle G+D-1 (combinationally): a SystemC bridge learns there that the
+//     operation ends at the coming edge, so it can schedule the end for the start of G+D.
 //   * bus_sel / bus_addr / bus_wdata / bus_data are meaningful when bus_valid and 0 otherwise
 //     (the model's VCD holds their last values instead: compare them qualified by valid).
 // Timing registers are loaded with cfg_we in a cycle that is idle and has no start (ignored
@@ -87,6 +89,7 @@ module bus_controller #(
     output logic [ W-1:0] bus_data,   // the word on the bus, either direction (for traces)
     output logic          busy,       // an access or IWR step is in progress this cycle
     output logic          done,       // one cycle, right after the last cycle of the operation
+    output logic          last,       // the last cycle of the operation: `done` follows
 
     // Index manipulator access port.
     output logic [SB-1:0] im_set,
@@ -347,6 +350,7 @@ module bus_controller #(
   assign bus_data  = bus_valid ? (e_write ? im_rdata : bus_rdata) : '0;
   assign busy      = (e_st != S_IDLE);
   assign done      = done_q;
+  assign last      = n_done;
 
   assign im_set    = e_set;
   assign im_pos    = e_pos;

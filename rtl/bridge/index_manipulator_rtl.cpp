@@ -1,13 +1,59 @@
-// The verilated index manipulator bound to sc_signals. The generated header comes first: it
-// pulls in systemc.h in the order Verilator 5.006 needs (STYLE F5).
+// The verilated index manipulator bound to sc_signals. The generated headers come first: they
+// pull in systemc.h in the order Verilator 5.006 needs (STYLE F5).
+#include "Vindex_manipulator_n16.h"
+#include "Vindex_manipulator_n16___024root.h"
+#include "Vindex_manipulator_n2.h"
+#include "Vindex_manipulator_n2___024root.h"
 #include "Vindex_manipulator_n4.h"
+#include "Vindex_manipulator_n4___024root.h"
+#include "Vindex_manipulator_n8.h"
+#include "Vindex_manipulator_n8___024root.h"
+#include "verilated_fst_c.h"
 
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "rtl/bridge/fst_trace.hpp"
 #include "rtl/bridge/index_manipulator_rtl.hpp"
 
 namespace orthosim::rtl {
 
-struct IndexManipulatorRtl::Impl {
-  explicit Impl(sc_core::sc_clock& clk) : dut("dut") {
+namespace {
+
+/// The signal that binds to a verilated port: Verilator maps a 1-bit port to bool, wider ones to
+/// uint32_t (so the n = 2 positions, one bit wide, are bool).
+template <class Port>
+using SignalFor = sc_core::sc_signal<typename std::remove_reference_t<Port>::data_type>;
+
+/// Writes `v` converted to the signal's own type.
+template <class Signal>
+void put(Signal& s, std::uint32_t v) {
+  s.write(static_cast<std::decay_t<decltype(s.read())>>(v));
+}
+
+}  // namespace
+
+/// The parameterisation-independent view of one verilated model.
+struct IndexManipulatorRtl::Dut {
+  virtual ~Dut() = default;
+  virtual void set_index_write(bool we, std::uint32_t set, std::uint32_t pos,
+                               std::uint32_t buffer) = 0;
+  virtual void set_access(std::uint32_t set, std::uint32_t pos, std::uint32_t vec, bool we,
+                          std::uint32_t wdata) = 0;
+  virtual void set_local(bool we, std::uint32_t buffer, std::uint32_t word,
+                         std::uint32_t wdata) = 0;
+  [[nodiscard]] virtual std::uint32_t access_buffer() const = 0;
+  [[nodiscard]] virtual std::uint32_t access_rdata() const = 0;
+  [[nodiscard]] virtual std::uint32_t local_rdata() const = 0;
+  virtual void set_index_entry(std::uint32_t flat, std::uint32_t buffer) = 0;
+  virtual std::uint32_t& buffer_word(std::uint32_t flat) = 0;
+  virtual void trace(VerilatedFstC& fst) = 0;
+};
+
+template <class V>
+struct IndexManipulatorRtl::DutOf final : IndexManipulatorRtl::Dut {
+  DutOf(const char* name, const sc_core::sc_signal_in_if<bool>& clk) : dut(name) {
     dut.clk(clk);
     dut.idx_we(idx_we);
     dut.idx_set(idx_set);
@@ -26,46 +72,134 @@ struct IndexManipulatorRtl::Impl {
     dut.loc_wdata(loc_wdata);
     dut.loc_rdata(loc_rdata);
   }
+  void set_index_write(bool we, std::uint32_t set, std::uint32_t pos,
+                       std::uint32_t buffer) override {
+    idx_we.write(we);
+    idx_set.write(set);
+    put(idx_pos, pos);
+    put(idx_buf, buffer);
+  }
+  void set_access(std::uint32_t set, std::uint32_t pos, std::uint32_t vec, bool we,
+                  std::uint32_t wdata) override {
+    ac_set.write(set);
+    put(ac_pos, pos);
+    ac_vec.write(vec);
+    ac_we.write(we);
+    ac_wdata.write(wdata);
+  }
+  void set_local(bool we, std::uint32_t buffer, std::uint32_t word, std::uint32_t wdata) override {
+    loc_we.write(we);
+    put(loc_buf, buffer);
+    loc_word.write(word);
+    loc_wdata.write(wdata);
+  }
+  std::uint32_t access_buffer() const override { return ac_buf.read(); }
+  std::uint32_t access_rdata() const override { return ac_rdata.read(); }
+  std::uint32_t local_rdata() const override { return loc_rdata.read(); }
+  void set_index_entry(std::uint32_t flat, std::uint32_t buffer) override {
+    dut.rootp->index_manipulator__DOT__idx_mem[flat] = static_cast<CData>(buffer);
+  }
+  std::uint32_t& buffer_word(std::uint32_t flat) override {
+    return dut.rootp->index_manipulator__DOT__buf_mem[flat];
+  }
+  void trace(VerilatedFstC& fst) override { dut.trace(&fst, 99); }
 
-  Vindex_manipulator_n4 dut;
-  sc_core::sc_signal<bool> idx_we, ac_we, loc_we;
-  sc_core::sc_signal<std::uint32_t> idx_set, idx_pos, idx_buf, ac_set, ac_pos, ac_vec, ac_buf,
-      ac_wdata, ac_rdata, loc_buf, loc_word, loc_wdata, loc_rdata;
+  SignalFor<decltype(V::idx_we)> idx_we{"idx_we"};
+  SignalFor<decltype(V::idx_set)> idx_set{"idx_set"};
+  SignalFor<decltype(V::idx_pos)> idx_pos{"idx_pos"};
+  SignalFor<decltype(V::idx_buf)> idx_buf{"idx_buf"};
+  SignalFor<decltype(V::ac_set)> ac_set{"ac_set"};
+  SignalFor<decltype(V::ac_pos)> ac_pos{"ac_pos"};
+  SignalFor<decltype(V::ac_vec)> ac_vec{"ac_vec"};
+  SignalFor<decltype(V::ac_buf)> ac_buf{"ac_buf"};
+  SignalFor<decltype(V::ac_we)> ac_we{"ac_we"};
+  SignalFor<decltype(V::ac_wdata)> ac_wdata{"ac_wdata"};
+  SignalFor<decltype(V::ac_rdata)> ac_rdata{"ac_rdata"};
+  SignalFor<decltype(V::loc_we)> loc_we{"loc_we"};
+  SignalFor<decltype(V::loc_buf)> loc_buf{"loc_buf"};
+  SignalFor<decltype(V::loc_word)> loc_word{"loc_word"};
+  SignalFor<decltype(V::loc_wdata)> loc_wdata{"loc_wdata"};
+  SignalFor<decltype(V::loc_rdata)> loc_rdata{"loc_rdata"};
+  V dut;
 };
 
-IndexManipulatorRtl::IndexManipulatorRtl(const sc_core::sc_module_name& name,
-                                         sc_core::sc_clock& clk)
-    : sc_core::sc_module(name), impl_(std::make_unique<Impl>(clk)) {}
+bool IndexManipulatorRtl::supports(std::uint32_t n) {
+  return n == 2 || n == 4 || n == 8 || n == 16;
+}
+
+IndexManipulatorRtl::IndexManipulatorRtl(const sc_core::sc_module_name& name, std::uint32_t n,
+                                         const sc_core::sc_signal_in_if<bool>& clk,
+                                         FstTrace* fst)
+    : sc_core::sc_module(name), n_(n) {
+  // The verilated model is this module's only child, named "rtl": its signals appear under
+  // "<this module>.rtl" in the waveform.
+  switch (n) {
+    case 2: dut_ = std::make_unique<DutOf<Vindex_manipulator_n2>>("rtl", clk); break;
+    case 4: dut_ = std::make_unique<DutOf<Vindex_manipulator_n4>>("rtl", clk); break;
+    case 8: dut_ = std::make_unique<DutOf<Vindex_manipulator_n8>>("rtl", clk); break;
+    case 16: dut_ = std::make_unique<DutOf<Vindex_manipulator_n16>>("rtl", clk); break;
+    default:
+      throw std::invalid_argument("no verilated index manipulator for n = " + std::to_string(n) +
+                                  " (built: 2, 4, 8, 16)");
+  }
+  if (fst != nullptr) {
+    Dut* dut = dut_.get();
+    fst->add([dut](VerilatedFstC& f) { dut->trace(f); });
+  }
+}
 
 IndexManipulatorRtl::~IndexManipulatorRtl() = default;
 
 void IndexManipulatorRtl::set_index_write(bool we, std::uint32_t set, std::uint32_t pos,
                                           std::uint32_t buffer) {
-  impl_->idx_we.write(we);
-  impl_->idx_set.write(set);
-  impl_->idx_pos.write(pos);
-  impl_->idx_buf.write(buffer);
+  dut_->set_index_write(we, set, pos, buffer);
 }
 
 void IndexManipulatorRtl::set_access(std::uint32_t set, std::uint32_t pos, std::uint32_t vec,
                                      bool we, std::uint32_t wdata) {
-  impl_->ac_set.write(set);
-  impl_->ac_pos.write(pos);
-  impl_->ac_vec.write(vec);
-  impl_->ac_we.write(we);
-  impl_->ac_wdata.write(wdata);
+  dut_->set_access(set, pos, vec, we, wdata);
 }
 
 void IndexManipulatorRtl::set_local(bool we, std::uint32_t buffer, std::uint32_t word,
                                     std::uint32_t wdata) {
-  impl_->loc_we.write(we);
-  impl_->loc_buf.write(buffer);
-  impl_->loc_word.write(word);
-  impl_->loc_wdata.write(wdata);
+  dut_->set_local(we, buffer, word, wdata);
 }
 
-std::uint32_t IndexManipulatorRtl::access_buffer() const { return impl_->ac_buf.read(); }
-std::uint32_t IndexManipulatorRtl::access_rdata() const { return impl_->ac_rdata.read(); }
-std::uint32_t IndexManipulatorRtl::local_rdata() const { return impl_->loc_rdata.read(); }
+std::uint32_t IndexManipulatorRtl::access_buffer() const { return dut_->access_buffer(); }
+std::uint32_t IndexManipulatorRtl::access_rdata() const { return dut_->access_rdata(); }
+std::uint32_t IndexManipulatorRtl::local_rdata() const { return dut_->local_rdata(); }
+
+void IndexManipulatorRtl::set_index_set(std::uint32_t set, const std::vector<std::uint32_t>& rho) {
+  if (set >= kSets || rho.size() > n_) {
+    throw std::out_of_range("index set " + std::to_string(set) + " with " +
+                            std::to_string(rho.size()) + " entries is past the verilated sizes");
+  }
+  for (std::uint32_t p = 0; p < rho.size(); ++p) {
+    dut_->set_index_entry(set * n_ + p, rho[p]);
+  }
+}
+
+void IndexManipulatorRtl::set_word(std::uint32_t buffer, std::uint32_t word,
+                                   std::uint32_t value) {
+  dut_->buffer_word(flat_word(buffer, word)) = value;
+}
+
+std::uint32_t IndexManipulatorRtl::word(std::uint32_t buffer, std::uint32_t word) const {
+  return dut_->buffer_word(flat_word(buffer, word));
+}
+
+void IndexManipulatorRtl::fill(std::uint32_t value) {
+  for (std::uint32_t i = 0; i < n_ * kWords; ++i) {
+    dut_->buffer_word(i) = value;
+  }
+}
+
+std::uint32_t IndexManipulatorRtl::flat_word(std::uint32_t buffer, std::uint32_t word) const {
+  if (buffer >= n_ || word >= kWords) {
+    throw std::out_of_range("buffer " + std::to_string(buffer) + " word " +
+                            std::to_string(word) + " is past the verilated sizes");
+  }
+  return buffer * kWords + word;
+}
 
 }  // namespace orthosim::rtl

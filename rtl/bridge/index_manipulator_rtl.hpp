@@ -1,23 +1,38 @@
-// The verilated index manipulator (rtl/index_manipulator.sv, n = 4 buffers of 8 words, 4 index
-// sets) as a SystemC module with plain setters and getters, so that nothing outside rtl/bridge
-// includes Verilated headers (STYLE F5). Inputs are sampled at the rising edge of `clk`; the
-// outputs are combinational and settle within the delta cycles after an input changes.
+// The verilated index manipulator (rtl/index_manipulator.sv) as a SystemC module with plain
+// setters and getters, so that nothing outside rtl/bridge includes Verilated headers (STYLE F5).
+// One parameterisation per n in {2, 4, 8, 16} (rtl/CMakeLists.txt), each with L = 256 words per
+// buffer and S = 512 index sets. Inputs are sampled at the rising edge of `clk`; the outputs are
+// combinational and settle within the delta cycles after an input changes.
+//
+// The backdoor (index_set, set_word, word) reaches the index memory and the data buffers without
+// a clock edge: the loads the model performs in no time (index sets before the run, the
+// processor's LoadBuffer and StoreBuffer) take no cycle in the RTL either.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <systemc>
+#include <vector>
 
 namespace orthosim::rtl {
 
+class FstTrace;
+
 class IndexManipulatorRtl : public sc_core::sc_module {
  public:
-  static constexpr std::uint32_t kBuffers = 4;
-  static constexpr std::uint32_t kWords = 8;
-  static constexpr std::uint32_t kSets = 4;
+  static constexpr std::uint32_t kWords = 256;  ///< L: words per data buffer
+  static constexpr std::uint32_t kSets = 512;   ///< S: index sets in the index memory
 
-  IndexManipulatorRtl(const sc_core::sc_module_name& name, sc_core::sc_clock& clk);
+  /// Whether n has a verilated parameterisation.
+  [[nodiscard]] static bool supports(std::uint32_t n);
+
+  /// `n` data buffers; throws std::invalid_argument if !supports(n). With `fst`, the model's
+  /// signals go to that waveform.
+  IndexManipulatorRtl(const sc_core::sc_module_name& name, std::uint32_t n,
+                      const sc_core::sc_signal_in_if<bool>& clk, FstTrace* fst = nullptr);
   ~IndexManipulatorRtl() override;
+
+  [[nodiscard]] std::uint32_t buffers() const { return n_; }
 
   void set_index_write(bool we, std::uint32_t set, std::uint32_t pos, std::uint32_t buffer);
   void set_access(std::uint32_t set, std::uint32_t pos, std::uint32_t vec, bool we,
@@ -28,9 +43,23 @@ class IndexManipulatorRtl : public sc_core::sc_module {
   [[nodiscard]] std::uint32_t access_rdata() const;   ///< write path: buffer rho(p) word v
   [[nodiscard]] std::uint32_t local_rdata() const;
 
+  /// Backdoor: rho of index set `set` (one entry per position, at most n).
+  void set_index_set(std::uint32_t set, const std::vector<std::uint32_t>& rho);
+  /// Backdoor: buffer `buffer` word `word`.
+  void set_word(std::uint32_t buffer, std::uint32_t word, std::uint32_t value);
+  [[nodiscard]] std::uint32_t word(std::uint32_t buffer, std::uint32_t word) const;
+  /// Fills every buffer word with `value` (the model's unwritten-word marker after a load).
+  void fill(std::uint32_t value);
+
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  struct Dut;
+  template <class V>
+  struct DutOf;
+
+  [[nodiscard]] std::uint32_t flat_word(std::uint32_t buffer, std::uint32_t word) const;
+
+  std::uint32_t n_;
+  std::unique_ptr<Dut> dut_;
 };
 
 }  // namespace orthosim::rtl

@@ -62,7 +62,7 @@ module tb_bus_controller;
   logic [W-1:0] host_wdata = '0;
 
   // ---- wires ----------------------------------------------------------------------------------
-  logic [N-1:0] req, hold, req_col, grant, bus_valid, bus_write, busy, done;
+  logic [N-1:0] req, hold, req_col, grant, bus_valid, bus_write, busy, done, last;
   logic [N*N-1:0] req_mask;
   logic [2*N-1:0] bus_mode;
   logic [N*NB-1:0] bus_sel;
@@ -125,6 +125,7 @@ module tb_bus_controller;
         .bus_data(bus_data[i*W+:W]),
         .busy(busy[i]),
         .done(done[i]),
+        .last(last[i]),
         .im_set(im_set),
         .im_pos(im_pos),
         .im_vec(im_vec),
@@ -212,13 +213,15 @@ module tb_bus_controller;
     end
   endtask
 
-  logic [N-1:0] done_prev = '0;
+  logic [N-1:0] done_prev = '0, last_prev = '0;
   initial begin
     forever begin
       @(negedge clk);
       #2;
       if (rst_n) begin
         if ((done & done_prev) != '0) fail("done is longer than one cycle");
+        if (done != last_prev) fail("done without last in the cycle before, or last without done");
+        last_prev = last;
         if ((grant & ~req) != '0) fail("grant without req");
         if ((req & hold) != '0) fail("req and hold together");
         if (collision) fail("a module was addressed by both of its buses");

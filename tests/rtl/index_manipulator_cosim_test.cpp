@@ -17,7 +17,7 @@ namespace orthosim {
 namespace {
 
 using Rtl = rtl::IndexManipulatorRtl;
-constexpr std::uint32_t kN = Rtl::kBuffers, kL = Rtl::kWords, kS = Rtl::kSets;
+constexpr std::uint32_t kN = 4, kL = Rtl::kWords, kS = Rtl::kSets;
 
 /// A fault to inject into the model, to show that the comparison can fail.
 enum class Fault { None, FlippedBit, LateWrite };
@@ -29,7 +29,7 @@ class CosimBench : public sc_core::sc_module {
              std::uint64_t fault_cycle)
       : sc_core::sc_module(name),
         clk_("clk", 10, sc_core::SC_NS),
-        rtl_("im0", clk_),
+        rtl_("im0", kN, clk_),
         model_(kN, kL),
         checker_("cosim.im0"),
         cycles_(cycles),

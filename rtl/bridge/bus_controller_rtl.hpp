@@ -1,0 +1,76 @@
+// The verilated bus controller (rtl/bus_controller.sv) as a SystemC module with plain setters and
+// getters, so that nothing outside rtl/bridge includes Verilated headers (STYLE F5). One
+// parameterisation per n in {2, 4, 8, 16} (rtl/CMakeLists.txt): L = 256 words per buffer,
+// S = 512 index sets, 4096-word modules, 16-bit timing registers. Inputs are sampled at the
+// rising edge of `clk`; outputs settle within the delta cycles after an input changes. Ports and
+// timing: docs/rtl.md.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <systemc>
+#include <vector>
+
+namespace orthosim::rtl {
+
+class FstTrace;
+
+/// One access as the controller's acc_* inputs take it.
+struct BusAccessPins {
+  bool write = false;
+  bool column = false;                 ///< column bus CB(i), else row bus RB(i)
+  std::vector<std::uint32_t> slots;    ///< d = slots.size()
+  std::uint32_t address = 0;
+  std::uint32_t vectors = 1;
+  std::uint32_t index_set = 0;
+};
+
+/// Every output of the controller in one cycle.
+struct BusControllerOutputs {
+  bool req = false, hold = false, req_col = false;
+  std::uint32_t req_mask = 0;
+  bool bus_valid = false;
+  std::uint32_t bus_mode = 0;
+  bool bus_write = false;
+  std::uint32_t bus_sel = 0, bus_addr = 0, bus_wdata = 0, bus_data = 0;
+  bool busy = false, done = false, last = false;
+  std::uint32_t im_set = 0, im_pos = 0, im_vec = 0;
+  bool im_we = false;
+  std::uint32_t im_wdata = 0;
+};
+
+class BusControllerRtl : public sc_core::sc_module {
+ public:
+  static constexpr std::uint32_t kModuleWords = 4096;  ///< DEPTH
+  static constexpr std::uint32_t kBufferWords = 256;   ///< L: the most vectors of an access
+  static constexpr std::uint32_t kIndexSets = 512;     ///< S
+  static constexpr std::uint64_t kTimingMax = 65535;   ///< TW = 16 bits per timing register
+
+  [[nodiscard]] static bool supports(std::uint32_t n);
+
+  /// Throws std::invalid_argument if !supports(n). With `fst`, the model's signals go to that
+  /// waveform.
+  BusControllerRtl(const sc_core::sc_module_name& name, std::uint32_t n,
+                   const sc_core::sc_signal_in_if<bool>& clk, FstTrace* fst = nullptr);
+  ~BusControllerRtl() override;
+
+  void set_reset(bool active);
+  void set_timing(bool we, std::uint32_t alpha, std::uint32_t beta, std::uint32_t tau,
+                  std::uint32_t gamma);
+  /// start and the acc_* descriptor (iwr stays low: IWR steps run as two accesses, docs/rtl.md).
+  void set_start(bool start, const BusAccessPins& access);
+  void set_grant(bool grant);
+  void set_bus_rdata(std::uint32_t word);
+  void set_im_rdata(std::uint32_t word);
+
+  [[nodiscard]] BusControllerOutputs outputs() const;
+
+ private:
+  struct Dut;
+  template <class V>
+  struct DutOf;
+
+  std::unique_ptr<Dut> dut_;
+};
+
+}  // namespace orthosim::rtl

@@ -1,0 +1,61 @@
+// FST tracing of the verilated blocks. Verilator's headers come first (STYLE F5).
+#include "verilated_sc.h"  // systemc.h before verilated.h, as the generated headers do
+#include "verilated_fst_sc.h"
+
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+#include "rtl/bridge/fst_trace.hpp"
+
+namespace orthosim::rtl {
+
+struct FstTrace::File {
+  VerilatedFstSc fst;
+};
+
+FstTrace::FstTrace(std::string path) : path_(std::move(path)) {
+  {
+    std::ofstream probe(path_ + ".partial");
+    if (!probe) {
+      throw std::runtime_error("cannot write " + path_ + ".partial");
+    }
+  }
+  Verilated::traceEverOn(true);
+}
+
+FstTrace::~FstTrace() {
+  if (file_) {
+    file_->fst.close();
+    std::remove((path_ + ".partial").c_str());
+  }
+}
+
+void FstTrace::add(std::function<void(VerilatedFstC&)> attach) {
+  if (file_) {
+    throw std::logic_error("FstTrace::add after open");
+  }
+  attach_.push_back(std::move(attach));
+}
+
+void FstTrace::open() {
+  file_ = std::make_unique<File>();
+  for (const auto& attach : attach_) {
+    attach(file_->fst);
+  }
+  file_->fst.open((path_ + ".partial").c_str());
+}
+
+void FstTrace::close() {
+  if (!file_) {
+    return;
+  }
+  file_->fst.flush();
+  file_->fst.close();
+  file_.reset();
+  if (std::rename((path_ + ".partial").c_str(), path_.c_str()) != 0) {
+    throw std::runtime_error("cannot rename " + path_ + ".partial to " + path_);
+  }
+}
+
+}  // namespace orthosim::rtl
