@@ -10,6 +10,7 @@ packages=(
   libboost-program-options-dev   # the command line
   nlohmann-json3-dev             # --json output
   libyaml-cpp-dev                # variant files (docs/variants.md)
+  libopenmpi-dev openmpi-bin     # orthosim sweep --mpi and mpirun (docs/sweeps.md)
   libgtest-dev                   # GoogleTest, registered with CTest
   gtkwave                        # vcd2fst/fst2vcd: the waveform tests read our VCD back
 )

@@ -52,6 +52,12 @@ const std::vector<Subcommand>& subcommands() {
        "seed 004 Table 2 and its hypercube / torus tables: formula, emulated omp and native "
        "network cycles, measured and paper reduction",
        "", cli::tables_options, cli::run_tables},
+      {"sweep",
+       "PROGRAM|traffic:PATTERN --variants FILES... [--param NAME=V1,V2...] --out results.csv "
+       "[--jobs J] [--mpi]",
+       "run a program or synthetic traffic over variant files x parameter values, one CSV row "
+       "per point; resumes an interrupted sweep, spreads over MPI ranks",
+       "target", cli::sweep_options, cli::run_sweep},
       {"trace", "export|stats|diff|plot FILE... [options]",
        "event traces and waveforms after a run: Perfetto export, statistics, comparison of two "
        "runs, SVG timelines and plots",

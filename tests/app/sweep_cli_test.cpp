@@ -1,0 +1,284 @@
+// End-to-end: `orthosim sweep` (docs/sweeps.md). Rows are checked against direct runs of the same
+// points (a second way to the same figures); the CSV is equal, wall time aside, between --jobs 1,
+// --jobs 2 and a 2-rank MPI run; a sweep killed part way resumes without rerunning the points
+// its journal holds and ends with the CSV of an uninterrupted sweep.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/support/cli_process.hpp"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using orthosim::testing_support::Outcome;
+using orthosim::testing_support::slurp;
+
+const std::string kExamples = ORTHOSIM_EXAMPLES_DIR;
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+/// A CSV line without its last column (wall_s: the one column that differs between runs).
+/// The sweeps here write no quoted field with a comma in the last column.
+std::string without_wall_time(const std::string& line) { return line.substr(0, line.rfind(',')); }
+
+std::vector<std::string> csv_without_wall_time(const fs::path& file) {
+  std::vector<std::string> rows;
+  for (const std::string& line : lines_of(slurp(file))) {
+    rows.push_back(without_wall_time(line));
+  }
+  return rows;
+}
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> fields(1);
+  for (char c : line) {
+    if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+class Sweep : public orthosim::testing_support::CliTest {
+ protected:
+  Sweep() : CliTest(ORTHOSIM_BIN) {}
+
+  void SetUp() override {
+    CliTest::SetUp();
+    fs::copy_file(kExamples + "/fig2_sample.mcp", dir_ / "fig2.mcp");
+    fs::copy_file(kExamples + "/variants/omp.yaml", dir_ / "omp.yaml");
+    fs::copy_file(kExamples + "/variants/bus.yaml", dir_ / "bus.yaml");
+    std::ofstream(dir_ / "t44.yaml") << "arch: torus\ndims: [4, 4]\nvcs: 2\nbuffers: 2\n";
+  }
+
+  /// The column `name` of every data row of a CSV.
+  static std::vector<std::string> column(const fs::path& csv, const std::string& name) {
+    const std::vector<std::string> lines = lines_of(slurp(csv));
+    const std::vector<std::string> head = split(lines.at(0));
+    const auto at = static_cast<std::size_t>(std::find(head.begin(), head.end(), name) -
+                                             head.begin());
+    EXPECT_LT(at, head.size()) << name;
+    std::vector<std::string> values;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      values.push_back(split(lines[i]).at(at));
+    }
+    return values;
+  }
+};
+
+const std::string kProgramSweep =
+    "sweep fig2.mcp --variants omp.yaml bus.yaml --param alpha=8,16 --param gamma=0,4";
+
+TEST_F(Sweep, RowsAreThePointsInOrderWithTheFiguresOfDirectRuns) {
+  const Outcome o = run(kProgramSweep + " --out r.csv");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_FALSE(fs::exists(dir_ / "r.csv.partial"));
+  EXPECT_EQ(column(dir_ / "r.csv", "point"),
+            (std::vector<std::string>{"0", "1", "2", "3", "4", "5", "6", "7"}));
+  EXPECT_EQ(column(dir_ / "r.csv", "arch"),
+            (std::vector<std::string>{"omp", "omp", "omp", "omp", "bus", "bus", "bus", "bus"}));
+  EXPECT_EQ(column(dir_ / "r.csv", "alpha"),
+            (std::vector<std::string>{"8", "8", "16", "16", "8", "8", "16", "16"}));
+  EXPECT_EQ(column(dir_ / "r.csv", "gamma"),
+            (std::vector<std::string>{"0", "4", "0", "4", "0", "4", "0", "4"}));
+  // Fields the parameters leave alone come from the files.
+  EXPECT_EQ(column(dir_ / "r.csv", "beta"), std::vector<std::string>(8, "2"));
+  const std::vector<std::string> cycles = column(dir_ / "r.csv", "cycles");
+  const std::vector<std::string> payload = column(dir_ / "r.csv", "payload_ok");
+  const char* variants[] = {"omp.yaml", "bus.yaml"};
+  for (std::size_t p = 0; p < 8; ++p) {
+    SCOPED_TRACE(p);
+    const Outcome direct = run(std::string("run fig2.mcp --variant ") + variants[p / 4] +
+                               " --alpha " + (p % 4 < 2 ? "8" : "16") + " --gamma " +
+                               (p % 2 == 0 ? "0" : "4") + " --json");
+    ASSERT_EQ(direct.exit_code, 0) << direct.err;
+    const nlohmann::json j = nlohmann::json::parse(direct.out);
+    EXPECT_EQ(cycles[p], std::to_string(j["total_cycles"].get<std::uint64_t>()));
+    EXPECT_EQ(payload[p], "true");
+  }
+  // The summary table on standard output has one line per point.
+  EXPECT_NE(o.out.find("8 points: 8 run now"), std::string::npos) << o.out;
+}
+
+TEST_F(Sweep, TrafficRowsCarryTheParametersThatAreNotFields) {
+  const Outcome o = run("sweep traffic:uniform --variants t44.yaml --param rate=0.05,0.1 "
+                        "--param cycles=2000 --out t.csv --json");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["points"], 2);
+  EXPECT_EQ(column(dir_ / "t.csv", "rate"), (std::vector<std::string>{"0.05", "0.1"}));
+  EXPECT_EQ(column(dir_ / "t.csv", "dims"), (std::vector<std::string>{"4x4", "4x4"}));
+  const Outcome direct = run("traffic --pattern uniform --variant t44.yaml --rate 0.1 "
+                             "--cycles 2000 --json");
+  ASSERT_EQ(direct.exit_code, 0) << direct.err;
+  EXPECT_EQ(column(dir_ / "t.csv", "accepted").at(1),
+            nlohmann::json::parse(direct.out)["accepted"].dump());
+}
+
+TEST_F(Sweep, JobsOneJobsTwoAndTwoMpiRanksWriteTheSameCsv) {
+  ASSERT_EQ(run(kProgramSweep + " --out one.csv --jobs 1").exit_code, 0);
+  ASSERT_EQ(run(kProgramSweep + " --out two.csv --jobs 2").exit_code, 0);
+  const std::string mpirun = ORTHOSIM_MPIEXEC;
+  ASSERT_FALSE(mpirun.empty()) << "CMake found no mpirun (openmpi-bin, scripts/install-deps.sh)";
+  ASSERT_EQ(access(mpirun.c_str(), X_OK), 0) << mpirun << " is not executable";
+  // CI runs as root; Open MPI refuses that without the flag. --oversubscribe: 2 ranks even on
+  // a machine with fewer free slots.
+  const std::string command = "cd '" + dir_.string() + "' && '" + mpirun +
+                              "' --allow-run-as-root --oversubscribe -n 2 '" + ORTHOSIM_BIN +
+                              "' " + kProgramSweep + " --out mpi.csv --mpi --verbose >mpi.out "
+                              "2>mpi.err";
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << slurp(dir_ / "mpi.err");
+  // Both ranks ran points.
+  const std::string log = slurp(dir_ / "mpi.err");
+  EXPECT_NE(log.find("(rank 0)"), std::string::npos) << log;
+  EXPECT_NE(log.find("(rank 1)"), std::string::npos) << log;
+  const std::vector<std::string> one = csv_without_wall_time(dir_ / "one.csv");
+  EXPECT_EQ(one.size(), 9u);
+  EXPECT_EQ(csv_without_wall_time(dir_ / "two.csv"), one);
+  EXPECT_EQ(csv_without_wall_time(dir_ / "mpi.csv"), one);
+}
+
+TEST_F(Sweep, AKilledSweepResumesWithoutRerunningFinishedPoints) {
+  const std::string args = "sweep traffic:uniform --variants t44.yaml --param "
+                           "rate=0.02,0.04,0.06,0.08,0.1,0.12 --param cycles=100000 --jobs 1";
+  ASSERT_EQ(run(args + " --out whole.csv").exit_code, 0);
+
+  // Start the same sweep and kill it once its journal holds two rows.
+  std::vector<std::string> argv_text{"orthosim"};
+  std::istringstream words(args + " --out cut.csv");
+  for (std::string w; words >> w;) {
+    argv_text.push_back(w);
+  }
+  std::vector<char*> argv;
+  for (std::string& a : argv_text) {
+    argv.push_back(a.data());
+  }
+  argv.push_back(nullptr);
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir_);
+  pid_t pid = -1;
+  ASSERT_EQ(posix_spawn(&pid, ORTHOSIM_BIN, nullptr, nullptr, argv.data(), environ), 0);
+  fs::current_path(cwd);
+  const fs::path journal = dir_ / "cut.csv.partial";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (lines_of(slurp(journal)).size() < 2 + 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the sweep ended before it could be killed";
+  ASSERT_FALSE(fs::exists(dir_ / "cut.csv"));
+  // A kill in the middle of a write leaves a line without its newline: it must be dropped.
+  std::ofstream(journal, std::ios::app) << "5,t44.yaml,tor";
+  std::set<std::string> journaled;
+  const std::vector<std::string> before = lines_of(slurp(journal));
+  for (std::size_t i = 2; i + 1 < before.size(); ++i) {
+    journaled.insert(split(before[i]).at(0));
+  }
+  ASSERT_GE(journaled.size(), 2u);
+  ASSERT_LT(journaled.size(), 6u);
+
+  const Outcome resumed = run(args + " --out cut.csv --verbose");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  std::set<std::string> rerun;
+  for (const std::string& line : lines_of(resumed.err)) {
+    const std::string prefix = "orthosim sweep: point ";
+    ASSERT_EQ(line.rfind(prefix, 0), 0u) << line;
+    rerun.insert(line.substr(prefix.size(), line.find(':', prefix.size()) - prefix.size()));
+  }
+  EXPECT_EQ(rerun.size() + journaled.size(), 6u);
+  for (const std::string& p : rerun) {
+    EXPECT_EQ(journaled.count(p), 0u) << "point " << p << " ran again";
+  }
+  EXPECT_FALSE(fs::exists(journal));
+  EXPECT_EQ(csv_without_wall_time(dir_ / "cut.csv"), csv_without_wall_time(dir_ / "whole.csv"));
+}
+
+TEST_F(Sweep, AJournalOfAnotherSweepIsRefused) {
+  std::ofstream(dir_ / "r.csv.partial") << "# orthosim sweep v1; run other.mcp\npoint\n";
+  const Outcome o = run(kProgramSweep + " --out r.csv");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.err.find("r.csv.partial:1:1: expected '# orthosim sweep v1; run fig2.mcp"),
+            std::string::npos)
+      << o.err;
+  EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+}
+
+TEST_F(Sweep, BadArgumentsAreNamed) {
+  struct Case {
+    const char* args;
+    const char* says;
+  };
+  std::ofstream(dir_ / "bad.yaml") << "arch: omp\nalpha: x\n";
+  const Case cases[] = {
+      {"sweep fig2.mcp --variants omp.yaml --param alfa=1,2 --out r.csv", "--param: expected "
+                                                                          "an option of"},
+      {"sweep fig2.mcp --variants omp.yaml --param alpha --out r.csv", "--param: expected NAME="},
+      {"sweep fig2.mcp --variants omp.yaml --param alpha=1,,2 --out r.csv", "single commas"},
+      {"sweep fig2.mcp --variants omp.yaml --param vcd=a.vcd --out r.csv", "other than --vcd"},
+      {"sweep fig2.mcp --variants omp.yaml --param n=2 --param n=4 --out r.csv", "once"},
+      {"sweep fig2.mcp --variants bad.yaml --out r.csv", "bad.yaml:2:8:"},
+      {"sweep traffic:uniform --variants omp.yaml --out r.csv", "omp.yaml:6:7: expected a "
+                                                                "network"},
+      {"sweep traffic: --variants t44.yaml --out r.csv", "a pattern after traffic:"},
+      {"sweep nowhere.mcp --variants omp.yaml --out r.csv", "nowhere.mcp"},
+      {"sweep fig2.mcp --variants omp.yaml", "--out"},
+      {"sweep fig2.mcp --out r.csv", "--variants"},
+      {"sweep fig2.mcp --variants omp.yaml --out r.csv --jobs 0", "--jobs"},
+      // A point whose child rejects its input stops the sweep and says which point.
+      {"sweep fig2.mcp --variants omp.yaml --param n=4,300 --out r.csv",
+       "point 1: orthosim run fig2.mcp --variant omp.yaml --n 300 --json rejected its input: "
+       "orthosim run: --n: expected an integer in 1..256"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args);
+    const Outcome o = run(c.args);
+    EXPECT_EQ(o.exit_code, 2);
+    EXPECT_NE(o.err.find(c.says), std::string::npos) << o.err;
+    EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+  }
+}
+
+TEST_F(Sweep, TheProgressBarIsDrawnOnATerminalOnly) {
+  const Outcome plain = run(kProgramSweep + " --out a.csv");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_TRUE(plain.err.empty()) << plain.err;
+  // script(1) gives the sweep a terminal.
+  const std::string command = "cd '" + dir_.string() + "' && script -qec \"'" +
+                              std::string(ORTHOSIM_BIN) + "' " + kProgramSweep +
+                              " --out b.csv\" /dev/null >tty.out 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  const std::string screen = slurp(dir_ / "tty.out");
+  EXPECT_NE(screen.find("] 8/8 points"), std::string::npos) << screen;
+  EXPECT_NE(screen.find("left"), std::string::npos) << screen;
+}
+
+}  // namespace
