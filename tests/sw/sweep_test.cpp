@@ -1,0 +1,185 @@
+// Unit tests of the variant parser and the sweep's pieces without a child process: the canonical
+// text of radices and implementations, the cross product against its size formula and odometer
+// order, CSV quoting round trips, and the journal's resume rules (a cut last line is dropped,
+// another sweep's journal is refused at its line).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sw/core/diagnostic.hpp"
+#include "sw/sweep/csv_journal.hpp"
+#include "sw/sweep/sweep_plan.hpp"
+#include "sw/variant/variant.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using orthosim::sw::InputError;
+using orthosim::sw::parse_variant;
+using orthosim::sw::Variant;
+namespace sweep = orthosim::sw::sweep;
+
+TEST(VariantParser, ListsAndMappingsBecomeTheOptionsText) {
+  const Variant v = parse_variant(
+      "arch: torus\ndims: [4, 8]\nimpl: {router: cosim}\nvcs: 2\n", "t.yaml");
+  EXPECT_EQ(v.find("dims")->text, "4x8");
+  EXPECT_EQ(v.find("impl")->text, "im=model,bus=model,memory=model,router=cosim");
+  EXPECT_EQ(v.find("vcs")->text, "2");
+  EXPECT_EQ(v.find("vcs")->where.to_string(), "t.yaml:4:6");
+  EXPECT_EQ(v.find("vcs")->key_where.to_string(), "t.yaml:4:1");
+  EXPECT_EQ(v.arch().text, "torus");
+  EXPECT_EQ(v.find("alpha"), nullptr);
+}
+
+TEST(VariantParser, EveryFieldBelongsToAtLeastOneArchitectureAndIsFoundByName) {
+  std::set<std::string> keys;
+  for (const orthosim::sw::VariantFieldSpec& f : orthosim::sw::variant_fields()) {
+    EXPECT_NE(f.archs, 0u) << f.key;
+    EXPECT_EQ(orthosim::sw::find_variant_field(f.key), &f);
+    EXPECT_TRUE(keys.insert(f.key).second) << f.key;
+  }
+  EXPECT_EQ(orthosim::sw::find_variant_field("alpah"), nullptr);
+}
+
+TEST(VariantParser, AnErrorCarriesTheValuesPosition) {
+  try {
+    static_cast<void>(parse_variant("arch: omp\n\n   # c\nbeta:   [2]\n", "v.yaml"));
+    FAIL() << "a list for an integer was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().to_string(), "v.yaml:4:9");
+  }
+}
+
+sweep::SweepSpec spec_with(std::vector<sweep::Param> params, std::size_t variants) {
+  sweep::SweepSpec spec;
+  spec.target = "p.mcp";
+  for (std::size_t v = 0; v < variants; ++v) {
+    spec.variant_paths.push_back("v" + std::to_string(v) + ".yaml");
+    spec.variants.push_back(parse_variant("arch: omp\nalpha: 3\n", spec.variant_paths.back()));
+  }
+  spec.params = std::move(params);
+  return spec;
+}
+
+TEST(SweepPlan, PointsAreTheCrossProductLastParameterFastest) {
+  const sweep::SweepSpec spec =
+      spec_with({sweep::parse_param("alpha=1,2,3"), sweep::parse_param("gamma=0,8")}, 2);
+  const std::vector<sweep::Point> points = sweep::enumerate_points(spec);
+  ASSERT_EQ(points.size(), 2u * 3u * 2u);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    EXPECT_EQ(points[i].index, i);
+    // Mixed radix: i = ((variant * 3) + alpha) * 2 + gamma.
+    EXPECT_EQ(points[i].variant, i / 6);
+    EXPECT_EQ(points[i].values[0], (i / 2) % 3);
+    EXPECT_EQ(points[i].values[1], i % 2);
+  }
+  EXPECT_EQ(sweep::child_args(spec, points[5]),
+            (std::vector<std::string>{"run", "p.mcp", "--variant", "v0.yaml", "--alpha", "3",
+                                      "--gamma", "8", "--json"}));
+  EXPECT_EQ(sweep::enumerate_points(spec_with({}, 3)).size(), 3u);
+}
+
+TEST(SweepPlan, ARowHasTheHeadersColumnsAndTheOverriddenField) {
+  const sweep::SweepSpec spec =
+      spec_with({sweep::parse_param("alpha=7"), sweep::parse_param("sync=iwr")}, 1);
+  const std::vector<std::string> head = sweep::header(spec);
+  const std::vector<std::string> row = sweep::row(
+      spec, sweep::enumerate_points(spec)[0], 0, R"({"total_cycles": 40, "payload_ok": true})",
+      0.5);
+  ASSERT_EQ(row.size(), head.size());
+  const auto at = [&head](const std::string& name) {
+    return static_cast<std::size_t>(std::find(head.begin(), head.end(), name) - head.begin());
+  };
+  EXPECT_EQ(row[at("alpha")], "7");       // the parameter beats the file's 3
+  EXPECT_EQ(row[at("sync")], "iwr");      // a parameter that is not a field has its own column
+  EXPECT_EQ(row[at("beta")], "");         // neither the file nor a parameter sets it
+  EXPECT_EQ(row[at("cycles")], "40");
+  EXPECT_EQ(row[at("payload_ok")], "true");
+  EXPECT_EQ(row[at("status")], "ok");
+  EXPECT_EQ(head.back(), "wall_s");
+  EXPECT_EQ(row.back(), "0.500");
+}
+
+TEST(SweepPlan, BadParametersAreNamed) {
+  for (const char* bad : {"alpha", "=1,2", "alpha=", "alpha=1,,2", "alpha=1,"}) {
+    try {
+      static_cast<void>(sweep::parse_param(bad));
+      ADD_FAILURE() << bad;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.where().file, "--param") << bad;
+    }
+  }
+}
+
+TEST(Csv, FieldsRoundTripThroughQuoting) {
+  const std::vector<std::string> fields = {"plain", "a,b", "say \"hi\"", "", "im=rtl,bus=model"};
+  const std::string line = sweep::csv_line(fields);
+  EXPECT_EQ(line, "plain,\"a,b\",\"say \"\"hi\"\"\",,\"im=rtl,bus=model\"");
+  EXPECT_EQ(sweep::csv_fields(line), fields);
+  EXPECT_THROW(sweep::csv_fields("a,\"b"), std::invalid_argument);
+}
+
+class JournalTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("orthosim_journal_" + std::to_string(getpid()) + "_" +
+                                        testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+    out_ = (dir_ / "r.csv").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  static std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  fs::path dir_;
+  std::string out_;
+  const std::vector<std::string> head_ = {"point", "x"};
+};
+
+TEST_F(JournalTest, ResumesWithTheWholeRowsAndWritesThemInPointOrder) {
+  {
+    sweep::Journal j(out_, "sig", head_, 4);
+    EXPECT_TRUE(j.rows().empty());
+    j.append(2, "2,c");
+    j.append(0, "0,a");
+  }
+  std::ofstream(out_ + ".partial", std::ios::app) << "3,d-cut-by-a-kill";
+  sweep::Journal j(out_, "sig", head_, 4);
+  ASSERT_EQ(j.rows().size(), 2u);
+  EXPECT_EQ(j.rows().at(2), "2,c");
+  j.append(3, "3,d");
+  j.append(1, "1,b");
+  j.finish();
+  EXPECT_EQ(slurp(out_), "point,x\n0,a\n1,b\n2,c\n3,d\n");
+  EXPECT_FALSE(fs::exists(out_ + ".partial"));
+}
+
+TEST_F(JournalTest, AnotherSweepsJournalOrABrokenRowIsRefusedAtItsLine) {
+  std::ofstream(out_ + ".partial") << "# other\npoint,x\n";
+  try {
+    sweep::Journal j(out_, "sig", head_, 4);
+    FAIL() << "another sweep's journal was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().to_string(), out_ + ".partial:1:1");
+  }
+  std::ofstream(out_ + ".partial") << "# sig\npoint,x\n0,a\n9,z\n";
+  try {
+    sweep::Journal j(out_, "sig", head_, 4);
+    FAIL() << "a point outside the sweep was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().to_string(), out_ + ".partial:4:1");
+  }
+}
+
+}  // namespace
