@@ -133,6 +133,8 @@ void EventTraceRecorder::message(Cycle at, const MessageTrace& m) {
       o << m.channel << ' ' << m.vc << ' ' << m.size;
       break;
     case MessageEvent::Deliver:
+      o << m.node << ' ' << m.visible.count();
+      break;
     case MessageEvent::Receive:
       o << m.node;
       break;

@@ -257,6 +257,13 @@ bool EventTraceReader::next(TraceEvent& e) {
         e.message.size = number32(5, "the packet's flits");
         break;
       case MessageEvent::Deliver:
+        expect_count(5);
+        e.message.node = number32(3, "the destination node");
+        e.message.visible = Cycle{number(4, "the cycle the destination sees the message")};
+        if (e.message.visible < e.at) {
+          fail(tokens_[4].column, "a cycle no earlier than the event's", tokens_[4].text);
+        }
+        break;
       case MessageEvent::Receive:
         expect_count(4);
         e.message.node = number32(3, "the node");

@@ -62,8 +62,9 @@ struct AccessTrace {
 
 /// One event of a message on a network (seed 003 section 6): the node's send, the header of a
 /// packet entering its source router (inject), crossing a router-to-router link (hop), the tail
-/// leaving the destination router (eject), the whole message visible at the destination
-/// (deliver), and the destination node passing its Receive (receive).
+/// leaving the destination router (eject), the last tail of the message leaving the network
+/// (deliver, with the cycle the destination sees it), and the destination node passing its
+/// Receive (receive).
 enum class MessageEvent : std::uint8_t { Send, Inject, Hop, Eject, Deliver, Receive };
 
 struct MessageTrace {
@@ -76,6 +77,9 @@ struct MessageTrace {
   SourceId channel = 0;       ///< Hop: the channel source of the output port taken
   std::uint32_t vc = 0;       ///< Hop: the virtual channel
   bool measured = true;       ///< Send: inside a traffic run's measurement window
+  /// Deliver: the cycle the destination sees the message, one after the tail left the network
+  /// (the cycle of the event).
+  Cycle visible = Cycle{0};
 };
 
 class Recorder {

@@ -52,6 +52,8 @@ std::string describe_event(const TraceEvent& e, const TraceHeader& h) {
           o << name(m.channel) << ' ' << m.vc << ' ' << m.size;
           break;
         case MessageEvent::Deliver:
+          o << m.node << ' ' << m.visible.count();
+          break;
         case MessageEvent::Receive:
           o << m.node;
           break;

@@ -153,7 +153,7 @@ TraceStats event_trace_stats(const std::string& path) {
             const auto it = in_flight.find(e.message.message);
             if (it != in_flight.end()) {
               if (it->second.measured) {
-                latencies.push_back(at - it->second.at);
+                latencies.push_back(e.message.visible.count() - it->second.at);
               }
               in_flight.erase(it);
             }

@@ -264,7 +264,8 @@ void Multicomputer::packet_moved(PacketMove what, std::uint32_t message, std::ui
 void Multicomputer::message_delivered(std::uint32_t message, std::uint64_t at) {
   MessageState& m = messages_[message];
   m.delivered = at;
-  record(at, {traces::MessageEvent::Deliver, message, m.dst, 0, 0, 0, 0, true});
+  // The fabric tells in the cycle the tail leaves the network; the message is visible one later.
+  record(at - 1, {traces::MessageEvent::Deliver, message, m.dst, 0, 0, 0, 0, true, Cycle{at}});
   if (traffic_) {
     if (m.measured) {
       latencies_.push_back(at - m.created);

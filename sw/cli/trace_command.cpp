@@ -1,10 +1,15 @@
 // `orthosim trace`: statistics, comparison, export and plots of event traces and waveforms
 // (docs/traces.md), and the --trace option of the running commands.
+#include <filesystem>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 
 #include "sw/cli/commands.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "traces/event_trace_reader.hpp"
+#include "traces/perfetto.hpp"
+#include "traces/plot.hpp"
+#include "traces/trace_diff.hpp"
 #include "traces/trace_stats.hpp"
 
 namespace orthosim::sw::cli {
@@ -169,6 +174,100 @@ void print_stats(const traces::TraceStats& s, const std::string& path, std::ostr
   }
 }
 
+std::int64_t signed_difference(std::uint64_t a, std::uint64_t b) {
+  return static_cast<std::int64_t>(b) - static_cast<std::int64_t>(a);
+}
+
+/// Step k's cycles: its end minus the previous step's end.
+std::uint64_t step_cycles(const std::vector<std::uint64_t>& ends, std::size_t k) {
+  return ends[k] - (k == 0 ? 0 : ends[k - 1]);
+}
+
+nlohmann::json diff_json(const traces::TraceDiff& d, const std::string& a, const std::string& b) {
+  nlohmann::json j;
+  j["command"] = "trace diff";
+  j["a"] = a;
+  j["b"] = b;
+  j["equal"] = d.equal();
+  j["cycles"] = {{"a", d.a.cycles}, {"b", d.b.cycles},
+                 {"difference", signed_difference(d.a.cycles, d.b.cycles)}};
+  j["events"] = {{"a", d.events_a}, {"b", d.events_b}};
+  nlohmann::json steps = nlohmann::json::array();
+  const std::size_t n = std::max(d.a.step_ends.size(), d.b.step_ends.size());
+  for (std::size_t k = 0; k < n; ++k) {
+    nlohmann::json row = {{"step", k + 1}};
+    if (k < d.a.step_ends.size()) {
+      row["a"] = step_cycles(d.a.step_ends, k);
+    }
+    if (k < d.b.step_ends.size()) {
+      row["b"] = step_cycles(d.b.step_ends, k);
+    }
+    if (k < d.a.step_ends.size() && k < d.b.step_ends.size()) {
+      row["difference"] =
+          signed_difference(step_cycles(d.a.step_ends, k), step_cycles(d.b.step_ends, k));
+    }
+    steps.push_back(row);
+  }
+  j["steps"] = steps;
+  j["totals"] = {{"accesses", {d.a.accesses, d.b.accesses}},
+                 {"words", {d.a.words, d.b.words}},
+                 {"conflicts", {d.a.conflicts, d.b.conflicts}},
+                 {"messages_delivered", {d.a.messages_delivered, d.b.messages_delivered}},
+                 {"latency_mean", {d.a.latency.mean, d.b.latency.mean}}};
+  if (d.first) {
+    j["first_divergence"] = {{"event", d.first->index},
+                             {"line_a", d.first->line_a},
+                             {"line_b", d.first->line_b},
+                             {"a", d.first->event_a},
+                             {"b", d.first->event_b}};
+  } else {
+    j["first_divergence"] = nullptr;
+  }
+  return j;
+}
+
+void print_diff(const traces::TraceDiff& d, const std::string& a, const std::string& b,
+                std::ostream& out) {
+  out << "orthosim trace diff: A = " << a << ", B = " << b << '\n';
+  out << (d.equal() ? "equal: the same events in the same cycles\n"
+                    : "DIFFERENT\n");
+  const std::size_t n = std::max(d.a.step_ends.size(), d.b.step_ends.size());
+  if (n > 0) {
+    out << '\n' << std::setw(6) << "step" << std::setw(10) << "A" << std::setw(10) << "B"
+        << std::setw(10) << "B - A" << '\n';
+    for (std::size_t k = 0; k < n; ++k) {
+      const bool in_a = k < d.a.step_ends.size();
+      const bool in_b = k < d.b.step_ends.size();
+      out << std::setw(6) << k + 1 << std::setw(10)
+          << (in_a ? std::to_string(step_cycles(d.a.step_ends, k)) : "-") << std::setw(10)
+          << (in_b ? std::to_string(step_cycles(d.b.step_ends, k)) : "-") << std::setw(10)
+          << (in_a && in_b ? std::to_string(signed_difference(step_cycles(d.a.step_ends, k),
+                                                              step_cycles(d.b.step_ends, k)))
+                           : "-")
+          << '\n';
+    }
+  }
+  out << '\n' << std::left << std::setw(20) << "" << std::right << std::setw(12) << "A"
+      << std::setw(12) << "B" << '\n';
+  const auto row = [&out](const std::string& name, std::uint64_t x, std::uint64_t y) {
+    out << std::left << std::setw(20) << name << std::right << std::setw(12) << x << std::setw(12)
+        << y << '\n';
+  };
+  row("cycles", d.a.cycles, d.b.cycles);
+  row("events", d.events_a, d.events_b);
+  row("accesses", d.a.accesses, d.b.accesses);
+  row("words", d.a.words, d.b.words);
+  row("conflicts", d.a.conflicts, d.b.conflicts);
+  row("messages delivered", d.a.messages_delivered, d.b.messages_delivered);
+  if (d.first) {
+    out << "\nfirst divergence at event " << d.first->index + 1 << ":\n";
+    out << "  A line " << d.first->line_a << ": "
+        << (d.first->event_a.empty() ? "(ended)" : d.first->event_a) << '\n';
+    out << "  B line " << d.first->line_b << ": "
+        << (d.first->event_b.empty() ? "(ended)" : d.first->event_b) << '\n';
+  }
+}
+
 std::vector<std::string> arguments(const po::variables_map& vm) {
   if (!vm.count("args")) {
     return {};
@@ -198,6 +297,56 @@ int run_trace(const po::variables_map& vm, Context& ctx) {
       ctx.out << stats_json(s, args[1]).dump(2) << '\n';
     } else {
       print_stats(s, args[1], ctx.out);
+    }
+    return kExitOk;
+  }
+  if (action == "export") {
+    expect_files(args, 1, "one event trace file");
+    if (!vm.count("perfetto")) {
+      throw InputError({"--perfetto"}, "the output file (export writes trace-event JSON)", "none");
+    }
+    const std::string out = vm["perfetto"].as<std::string>();
+    try {
+      traces::export_perfetto(args[1], out);
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::runtime_error&) {
+      throw InputError({"--perfetto"}, "a writable file path", "'" + out + "'");
+    }
+    ctx.out << "orthosim trace export: " << args[1] << " -> " << out
+            << " (open in ui.perfetto.dev or chrome://tracing)\n";
+    return kExitOk;
+  }
+  if (action == "diff") {
+    expect_files(args, 2, "two event trace files");
+    const traces::TraceDiff d = traces::diff_traces(args[1], args[2]);
+    if (vm.count("json")) {
+      ctx.out << diff_json(d, args[1], args[2]).dump(2) << '\n';
+    } else {
+      print_diff(d, args[1], args[2], ctx.out);
+    }
+    return d.equal() ? kExitOk : kExitRunFailed;
+  }
+  if (action == "plot") {
+    expect_files(args, 1, "one event trace, or the JSON of orthosim traffic --rates ... --json");
+    if (!vm.count("out")) {
+      throw InputError({"--out"}, "the folder for the SVG files", "none");
+    }
+    const std::string dir = vm["out"].as<std::string>();
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    std::vector<std::string> written;
+    try {
+      written = traces::EventTraceReader::looks_like(args[1])
+                    ? traces::plot_event_trace(args[1], dir)
+                    : traces::plot_traffic_json(args[1], dir);
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::runtime_error&) {
+      throw InputError({"--out"}, "a writable folder", "'" + dir + "'");
+    }
+    for (const std::string& f : written) {
+      ctx.out << "wrote " << f << '\n';
     }
     return kExitOk;
   }

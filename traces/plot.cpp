@@ -1,0 +1,428 @@
+// SVG plots of event traces and traffic sweeps.
+#include "traces/plot.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "sw/core/diagnostic.hpp"
+#include "traces/event_trace.hpp"
+#include "traces/event_trace_reader.hpp"
+#include "traces/svg.hpp"
+#include "traces/trace_stats.hpp"
+
+namespace orthosim::traces {
+
+namespace {
+
+constexpr double kLeft = 190;   ///< room for the row labels
+constexpr double kWidth = 1000;  ///< the plot area
+constexpr double kTop = 50;
+constexpr std::size_t kCategories = 12;  ///< the activities, and one for a busy bus
+constexpr std::size_t kBusy = 11;
+
+/// Colors per activity code (recorder.hpp), and for a busy bus.
+const std::array<const char*, kCategories> kColors = {
+    "#f2f2f2", "#4e79a7", "#59a14f", "#8cd17d", "#f28e2b", "#e15759",
+    "#ffbe7d", "#b07aa1", "#ff9da7", "#9c755f", "#edc948", "#76b7b2"};
+
+std::string fmt(double v, int precision = 0) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(precision) << v;
+  return s.str();
+}
+
+/// A "nice" tick step for an axis of `span` units with about `ticks` ticks.
+double tick_step(double span, int ticks) {
+  if (span <= 0) {
+    return 1;
+  }
+  const double raw = span / ticks;
+  const double p = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (m * p >= raw) {
+      return m * p;
+    }
+  }
+  return 10 * p;
+}
+
+void x_axis(SvgWriter& svg, double y, double max_value, const std::string& label, double left,
+            double width) {
+  svg.line(left, y, left + width, y, "black");
+  const double step = tick_step(max_value, 8);
+  for (double v = 0; v <= max_value + 1e-9; v += step) {
+    const double x = left + width * (max_value <= 0 ? 0 : v / max_value);
+    svg.line(x, y, x, y + 4, "black");
+    svg.text(x, y + 16, fmt(v, step < 1 ? 2 : 0), 10, "middle");
+  }
+  svg.text(left + width / 2, y + 32, label, 12, "middle");
+}
+
+void y_axis(SvgWriter& svg, double x, double top, double height, double max_value,
+            const std::string& label) {
+  svg.line(x, top, x, top + height, "black");
+  const double step = tick_step(max_value, 6);
+  for (double v = 0; v <= max_value + 1e-9; v += step) {
+    const double y = top + height - height * (max_value <= 0 ? 0 : v / max_value);
+    svg.line(x - 4, y, x, y, "black");
+    svg.text(x - 6, y + 4, fmt(v, step < 1 ? 2 : 0), 10, "end");
+  }
+  svg.text(x - 50, top - 10, label, 12, "start");
+}
+
+std::string join(const std::string& dir, const std::string& file) {
+  return dir.empty() || dir.back() == '/' ? dir + file : dir + "/" + file;
+}
+
+/// Per row, the time of each category in each column.
+class Columns {
+ public:
+  Columns(std::size_t rows, std::uint64_t cycles)
+      : columns_(static_cast<std::size_t>(std::clamp<std::uint64_t>(cycles, 1, 1000))),
+        width_(static_cast<double>(std::max<std::uint64_t>(cycles, 1)) /
+               static_cast<double>(columns_)),
+        cells_(rows * columns_) {}
+
+  void add(std::size_t row, std::size_t category, std::uint64_t from, std::uint64_t to) {
+    if (to <= from) {
+      return;
+    }
+    const double a = static_cast<double>(from) / width_;
+    const double b = static_cast<double>(to) / width_;
+    const auto first = static_cast<std::size_t>(a);
+    const auto last = std::min(columns_ - 1, static_cast<std::size_t>(std::ceil(b)) - 1);
+    for (std::size_t c = first; c <= last && c < columns_; ++c) {
+      const double lo = std::max(a, static_cast<double>(c));
+      const double hi = std::min(b, static_cast<double>(c + 1));
+      if (hi > lo) {
+        cells_[row * columns_ + c][category] += hi - lo;
+      }
+    }
+  }
+  /// The category that took most of the column, or 0 (idle) when nothing did.
+  [[nodiscard]] std::size_t dominant(std::size_t row, std::size_t column) const {
+    const std::array<double, kCategories>& cell = cells_[row * columns_ + column];
+    std::size_t best = 0;
+    double most = 0;
+    for (std::size_t k = 1; k < kCategories; ++k) {
+      if (cell[k] > most) {
+        most = cell[k];
+        best = k;
+      }
+    }
+    return best;
+  }
+  [[nodiscard]] std::size_t columns() const { return columns_; }
+  [[nodiscard]] double cycles_per_column() const { return width_; }
+
+ private:
+  std::size_t columns_;
+  double width_;
+  std::vector<std::array<double, kCategories>> cells_;
+};
+
+void write_timeline(const std::string& trace_path, const TraceStats& stats,
+                    const std::string& out) {
+  EventTraceReader reader(trace_path);
+  const TraceHeader& h = reader.header();
+  std::vector<std::size_t> row_of(h.sources.size(), SIZE_MAX);
+  std::vector<std::string> rows;
+  for (std::size_t i = 0; i < h.sources.size(); ++i) {
+    if (h.sources[i].kind == SourceKind::Processor || h.sources[i].kind == SourceKind::Bus) {
+      row_of[i] = rows.size();
+      rows.push_back(h.sources[i].path);
+    }
+  }
+  // Cycles count from the first run's start; earlier events (none in practice) are clipped.
+  TraceEvent e;
+  std::uint64_t origin = 0;
+  bool first_run = true;
+  Columns columns(rows.size(), stats.cycles);
+  struct Doing {
+    std::size_t what = 0;
+    std::uint64_t since = 0;
+  };
+  std::vector<Doing> doing(h.sources.size());
+  std::uint64_t end = 0;
+  const auto rel = [&origin](std::uint64_t c) { return c > origin ? c - origin : 0; };
+  while (reader.next(e)) {
+    const std::uint64_t at = e.at.count();
+    if (e.kind == TraceEvent::Kind::Run && first_run) {
+      first_run = false;
+      origin = at;
+    } else if (e.kind == TraceEvent::Kind::Activity) {
+      Doing& d = doing[e.source];
+      columns.add(row_of[e.source], d.what, rel(d.since), rel(at));
+      d = {static_cast<std::size_t>(e.activity), at};
+    } else if (e.kind == TraceEvent::Kind::Access) {
+      columns.add(row_of[e.access.bus], kBusy, rel(at), rel(e.end.count()));
+    } else if (e.kind == TraceEvent::Kind::End) {
+      end = at;
+    }
+  }
+  for (std::size_t i = 0; i < h.sources.size(); ++i) {
+    if (h.sources[i].kind == SourceKind::Processor) {
+      columns.add(row_of[i], doing[i].what, rel(doing[i].since), rel(end));
+    }
+  }
+  const double row_h = rows.size() > 80 ? 8 : 18;
+  const double height = kTop + static_cast<double>(rows.size()) * row_h + 100;
+  SvgWriter svg(kLeft + kWidth + 20, height);
+  svg.text(kLeft, 24, "Timeline: " + trace_path + " (" + std::to_string(stats.cycles) +
+                          " cycles, " + fmt(columns.cycles_per_column(), 2) +
+                          " cycles per column)", 14);
+  const double col_w = kWidth / static_cast<double>(columns.columns());
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const double y = kTop + static_cast<double>(r) * row_h;
+    svg.open_group("row-" + rows[r]);
+    svg.text(kLeft - 6, y + row_h * 0.75, rows[r], row_h > 10 ? 11 : 7, "end");
+    svg.rect(kLeft, y + 1, kWidth, row_h - 2, kColors[0]);
+    std::size_t c = 0;
+    while (c < columns.columns()) {
+      const std::size_t what = columns.dominant(r, c);
+      std::size_t c2 = c + 1;
+      while (c2 < columns.columns() && columns.dominant(r, c2) == what) {
+        ++c2;
+      }
+      if (what != 0) {
+        const double from = static_cast<double>(c) * columns.cycles_per_column();
+        const double to = static_cast<double>(c2) * columns.cycles_per_column();
+        const std::string name = what == kBusy ? "busy" : activity_name(static_cast<Activity>(what));
+        svg.rect(kLeft + static_cast<double>(c) * col_w, y + 1,
+                 static_cast<double>(c2 - c) * col_w, row_h - 2, kColors[what],
+                 rows[r] + ": " + name + " " + fmt(from) + ".." + fmt(to));
+      }
+      c = c2;
+    }
+    svg.close_group();
+  }
+  const double axis_y = kTop + static_cast<double>(rows.size()) * row_h + 4;
+  x_axis(svg, axis_y, static_cast<double>(stats.cycles), "cycle", kLeft, kWidth);
+  double lx = kLeft;
+  for (std::size_t k = 1; k < kCategories; ++k) {
+    const std::string name = k == kBusy ? "bus busy" : activity_name(static_cast<Activity>(k));
+    svg.rect(lx, axis_y + 44, 10, 10, kColors[k]);
+    svg.text(lx + 13, axis_y + 53, name, 10);
+    lx += 13 + 7.0 * static_cast<double>(name.size()) + 12;
+  }
+  svg.save(out);
+}
+
+void write_channels(const std::string& trace_path, const TraceStats& stats,
+                    const std::string& out) {
+  EventTraceReader reader(trace_path);
+  const TraceHeader& h = reader.header();
+  std::vector<std::string> routers;
+  std::vector<std::string> ports;
+  std::map<std::pair<std::string, std::string>, double> util;
+  std::map<std::string, std::uint64_t> flits;
+  for (const Usage& u : stats.channels) {
+    flits[u.name] = u.busy;
+  }
+  for (const Source& s : h.sources) {
+    if (s.kind != SourceKind::Channel) {
+      continue;
+    }
+    const std::size_t dot = s.path.rfind('.');
+    const std::string router = s.path.substr(0, dot);
+    const std::string port = s.path.substr(dot + 1);
+    if (routers.empty() || routers.back() != router) {
+      routers.push_back(router);
+    }
+    if (std::find(ports.begin(), ports.end(), port) == ports.end()) {
+      ports.push_back(port);
+    }
+    const auto it = flits.find(s.path);
+    util[{router, port}] = it == flits.end() || stats.cycles == 0
+                               ? 0.0
+                               : static_cast<double>(it->second) /
+                                     static_cast<double>(stats.cycles);
+  }
+  double peak = 0;
+  for (const auto& [key, u] : util) {
+    peak = std::max(peak, u);
+  }
+  const double cell_w = 60;
+  const double cell_h = routers.size() > 64 ? 6 : 16;
+  const double width = kLeft + cell_w * static_cast<double>(ports.size()) + 220;
+  const double height = kTop + 30 + cell_h * static_cast<double>(routers.size()) + 40;
+  SvgWriter svg(width, height);
+  svg.text(10, 24, "Channel utilization (flits per cycle): " + trace_path + ", peak " +
+                       fmt(peak, 3), 14);
+  for (std::size_t p = 0; p < ports.size(); ++p) {
+    svg.text(kLeft + cell_w * (static_cast<double>(p) + 0.5), kTop + 20, ports[p], 11, "middle");
+  }
+  for (std::size_t r = 0; r < routers.size(); ++r) {
+    const double y = kTop + 30 + cell_h * static_cast<double>(r);
+    svg.open_group("router-" + routers[r]);
+    svg.text(kLeft - 6, y + cell_h * 0.8, routers[r], cell_h > 10 ? 11 : 6, "end");
+    for (std::size_t p = 0; p < ports.size(); ++p) {
+      const double u = util[{routers[r], ports[p]}];
+      // White (idle) to dark red (the busiest channel).
+      const double f = peak > 0 ? u / peak : 0;
+      std::ostringstream color;
+      color << "rgb(255," << static_cast<int>(255 * (1 - f)) << ','
+            << static_cast<int>(255 * (1 - f)) << ')';
+      svg.rect(kLeft + cell_w * static_cast<double>(p), y, cell_w - 2, cell_h - 1, color.str(),
+               routers[r] + "." + ports[p] + ": " + fmt(u, 3) + " flits/cycle");
+    }
+    svg.close_group();
+  }
+  svg.save(out);
+}
+
+void write_latency(const TraceStats& stats, const std::string& trace_path,
+                   const std::string& out) {
+  const LatencySummary& l = stats.latency;
+  const double top = kTop + 20;
+  const double plot_h = 300;
+  SvgWriter svg(kLeft + kWidth / 2 + 60, top + plot_h + 80);
+  svg.text(60, 24, "Message latency (cycles, send to delivery): " + trace_path, 14);
+  svg.text(60, 42, std::to_string(l.count) + " messages: min " + std::to_string(l.min) +
+                       ", mean " + fmt(l.mean, 2) + ", p50 " + std::to_string(l.p50) + ", p99 " +
+                       std::to_string(l.p99) + ", max " + std::to_string(l.max), 12);
+  std::uint64_t peak = 1;
+  for (std::uint64_t c : l.histogram) {
+    peak = std::max(peak, c);
+  }
+  const double left = 80;
+  const double width = kWidth / 2 + 80;
+  const double bar_w = width / static_cast<double>(std::max<std::size_t>(l.histogram.size(), 1));
+  svg.open_group("histogram");
+  for (std::size_t k = 0; k < l.histogram.size(); ++k) {
+    const double h = plot_h * static_cast<double>(l.histogram[k]) / static_cast<double>(peak);
+    const std::uint64_t lo = l.min + k * l.bin_width;
+    svg.rect(left + bar_w * static_cast<double>(k), top + plot_h - h, bar_w - 1, h, "#4e79a7",
+             std::to_string(lo) + ".." + std::to_string(lo + l.bin_width - 1) + ": " +
+                 std::to_string(l.histogram[k]));
+  }
+  svg.close_group();
+  y_axis(svg, left, top, plot_h, static_cast<double>(peak), "messages");
+  svg.line(left, top + plot_h, left + width, top + plot_h, "black");
+  for (std::size_t k = 0; k <= l.histogram.size(); k += std::max<std::size_t>(1, l.histogram.size() / 10)) {
+    const double x = left + bar_w * static_cast<double>(k);
+    svg.line(x, top + plot_h, x, top + plot_h + 4, "black");
+    svg.text(x, top + plot_h + 16, std::to_string(l.min + k * l.bin_width), 10, "middle");
+  }
+  svg.text(left + width / 2, top + plot_h + 34, "latency (cycles)", 12, "middle");
+  svg.save(out);
+}
+
+}  // namespace
+
+std::vector<std::string> plot_event_trace(const std::string& trace_path, const std::string& dir) {
+  const TraceStats stats = event_trace_stats(trace_path);
+  std::vector<std::string> written;
+  write_timeline(trace_path, stats, join(dir, "timeline.svg"));
+  written.push_back(join(dir, "timeline.svg"));
+  if (!stats.channels.empty()) {
+    write_channels(trace_path, stats, join(dir, "channels.svg"));
+    written.push_back(join(dir, "channels.svg"));
+  }
+  if (stats.latency.count > 0) {
+    write_latency(stats, trace_path, join(dir, "latency.svg"));
+    written.push_back(join(dir, "latency.svg"));
+  }
+  return written;
+}
+
+std::vector<std::string> plot_traffic_json(const std::string& json_path, const std::string& dir) {
+  std::ifstream in(json_path, std::ios::binary);
+  if (!in) {
+    throw sw::InputError({json_path}, "a readable file", "none");
+  }
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    // The parser counts bytes; report the line and column of that byte.
+    std::ifstream again(json_path, std::ios::binary);
+    std::uint32_t line = 1;
+    std::uint32_t column = 1;
+    char c = 0;
+    for (std::size_t i = 1; i < e.byte && again.get(c); ++i) {
+      column = c == '\n' ? 1 : column + 1;
+      line += c == '\n' ? 1 : 0;
+    }
+    throw sw::InputError({json_path, line, column}, "the JSON of orthosim traffic --json",
+                         "a syntax error");
+  }
+  if (!j.is_object() || j.value("command", "") != "traffic" || !j.contains("points") ||
+      !j["points"].is_array()) {
+    throw sw::InputError({json_path, 1, 1},
+                         "the output of orthosim traffic --json (\"command\": \"traffic\" with "
+                         "\"points\")",
+                         "another document");
+  }
+  struct Point {
+    double accepted;
+    double offered;
+    double mean;
+    double p99;
+  };
+  std::vector<Point> points;
+  for (const nlohmann::json& p : j["points"]) {
+    if (!p.contains("accepted") || !p.contains("latency_avg") || !p.contains("latency_p99") ||
+        !p.contains("offered")) {
+      throw sw::InputError({json_path, 1, 1},
+                           "points with offered, accepted, latency_avg and latency_p99",
+                           p.dump());
+    }
+    points.push_back({p["accepted"].get<double>(), p["offered"].get<double>(),
+                      p["latency_avg"].get<double>(), p["latency_p99"].get<double>()});
+  }
+  std::sort(points.begin(), points.end(),
+            [](const Point& a, const Point& b) { return a.offered < b.offered; });
+  double max_x = 0;
+  double max_y = 0;
+  for (const Point& p : points) {
+    max_x = std::max({max_x, p.accepted, p.offered});
+    max_y = std::max(max_y, p.p99);
+  }
+  max_x = max_x > 0 ? max_x * 1.05 : 1;
+  max_y = max_y > 0 ? max_y * 1.05 : 1;
+  const double left = 90;
+  const double top = kTop + 30;
+  const double width = 700;
+  const double height = 400;
+  SvgWriter svg(left + width + 60, top + height + 90);
+  svg.text(left, 24, "Latency against accepted throughput: " + json_path, 14);
+  svg.text(left, 42, j.value("network", std::string()) + ", " + j.value("pattern", std::string()) +
+                         " traffic, " + std::to_string(j.value("flits", 0)) + "-flit packets",
+           12);
+  const auto sx = [&](double v) { return left + width * v / max_x; };
+  const auto sy = [&](double v) { return top + height - height * v / max_y; };
+  std::vector<std::pair<double, double>> mean_line;
+  std::vector<std::pair<double, double>> p99_line;
+  svg.open_group("points");
+  for (const Point& p : points) {
+    mean_line.emplace_back(sx(p.accepted), sy(p.mean));
+    p99_line.emplace_back(sx(p.accepted), sy(p.p99));
+    svg.circle(sx(p.accepted), sy(p.mean), 4, "#4e79a7",
+               "offered " + fmt(p.offered, 4) + ", accepted " + fmt(p.accepted, 4) + ", mean " +
+                   fmt(p.mean, 2));
+    svg.circle(sx(p.accepted), sy(p.p99), 4, "#e15759",
+               "offered " + fmt(p.offered, 4) + ", accepted " + fmt(p.accepted, 4) + ", p99 " +
+                   fmt(p.p99, 0));
+  }
+  svg.close_group();
+  svg.polyline(mean_line, "#4e79a7");
+  svg.polyline(p99_line, "#e15759");
+  x_axis(svg, top + height, max_x, "accepted throughput (flits per node per cycle)", left, width);
+  y_axis(svg, left, top, height, max_y, "latency (cycles)");
+  svg.rect(left + width - 150, top + 6, 10, 10, "#4e79a7");
+  svg.text(left + width - 136, top + 15, "mean latency", 11);
+  svg.rect(left + width - 150, top + 22, 10, 10, "#e15759");
+  svg.text(left + width - 136, top + 31, "p99 latency", 11);
+  const std::string out = join(dir, "latency-throughput.svg");
+  svg.save(out);
+  return {out};
+}
+
+}  // namespace orthosim::traces
