@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 
+#include "rtl/bridge/fst_trace.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sc_models/net/multicomputer.hpp"
 #include "sw/core/diagnostic.hpp"
@@ -125,6 +126,35 @@ class Recording {
   std::unique_ptr<traces::FanoutRecorder> fanout_;
 };
 
+/// The FST waveform of the verilated blocks (--fst), opened before anything is elaborated, so
+/// that a bad path fails first.
+std::unique_ptr<rtl::FstTrace> open_fst(const std::string& path) {
+  try {
+    return std::make_unique<rtl::FstTrace>(path);
+  } catch (const std::runtime_error&) {
+    throw sw::InputError({"--fst"}, "a writable file path", "'" + path + "'");
+  }
+}
+
+/// Ends the elaboration (Verilator's tracing needs it) and opens the FST files.
+void open_fst_files(const std::vector<rtl::FstTrace*>& files) {
+  if (files.empty()) {
+    return;
+  }
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  for (rtl::FstTrace* f : files) {
+    f->open();
+  }
+}
+
+/// A co-simulation mismatch stops the run; the command fails with it (the waveforms stay
+/// FILE.partial).
+void throw_on_mismatch(const sc::RunResult& r) {
+  if (r.mismatch) {
+    throw std::runtime_error(r.mismatch->to_string());
+  }
+}
+
 sw::Cycle last_end(const std::vector<sc::Multiprocessor*>& systems) {
   sw::Cycle end;
   for (const sc::Multiprocessor* s : systems) {
@@ -139,12 +169,19 @@ sw::RunSummary SystemRunner::run_access(const sw::AccessRequest& request) {
   sw::MachineProgram program = sw::make_access_program(request.config, request.workload);
   Recording recording(request.vcd_path, request.trace_path, request.config.clock_period_ns,
                       false);
+  std::unique_ptr<rtl::FstTrace> fst = request.fst_path ? open_fst(*request.fst_path) : nullptr;
   sc::Multiprocessor system(sw::to_string(request.config.arch).c_str(), request.config,
-                            recording.recorder());
+                            recording.recorder(), fst.get());
+  open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
   system.load(std::move(program));
   sc::run_systems({&system}, kCycleLimit);
+  const sc::RunResult result = system.result();
+  throw_on_mismatch(result);
   recording.finish(last_end({&system}));
-  return summarize(system.result());
+  if (fst) {
+    fst->close();
+  }
+  return summarize(result);
 }
 
 std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::SystemRun>& runs) {
@@ -152,7 +189,12 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
   // bad path fails first; systems that name the same file share it.
   std::map<std::string, std::unique_ptr<traces::VcdRecorder>> vcds;
   std::map<std::string, std::unique_ptr<traces::EventTraceRecorder>> trace_files;
+  std::map<std::string, std::unique_ptr<rtl::FstTrace>> fsts;
   for (const sw::SystemRun& run : runs) {
+    if (run.fst_path && !fsts.count(*run.fst_path)) {
+      create_folder_of(*run.fst_path);
+      fsts[*run.fst_path] = open_fst(*run.fst_path);
+    }
     if (run.vcd_path && !vcds.count(*run.vcd_path)) {
       create_folder_of(*run.vcd_path);
       vcds[*run.vcd_path] = open_vcd(run.vcd_option, *run.vcd_path, run.config.clock_period_ns);
@@ -179,14 +221,25 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
     if (names[name]++ > 0) {
       name += std::to_string(names[name] - 1);
     }
-    systems.push_back(
-        std::make_unique<sc::Multiprocessor>(name.c_str(), run.config, *recorders.back()));
+    systems.push_back(std::make_unique<sc::Multiprocessor>(
+        name.c_str(), run.config, *recorders.back(),
+        run.fst_path ? fsts.at(*run.fst_path).get() : nullptr));
     raw.push_back(systems.back().get());
   }
+  std::vector<rtl::FstTrace*> fst_files;
+  for (auto& [path, fst] : fsts) {
+    fst_files.push_back(fst.get());
+  }
+  open_fst_files(fst_files);
   for (std::size_t i = 0; i < systems.size(); ++i) {
     systems[i]->load(runs[i].program);
   }
   sc::run_systems(raw, kCycleLimit);
+  std::vector<sc::RunResult> results;
+  for (const auto& s : systems) {
+    results.push_back(s->result());
+    throw_on_mismatch(results.back());
+  }
   const sw::Cycle end = last_end(raw);
   for (auto& [path, vcd] : vcds) {
     vcd->finish(end);
@@ -194,9 +247,12 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
   for (auto& [path, trace] : trace_files) {
     trace->finish(end);
   }
+  for (rtl::FstTrace* fst : fst_files) {
+    fst->close();
+  }
   std::vector<sw::RunSummary> out;
-  for (const auto& s : systems) {
-    out.push_back(summarize(s->result()));
+  for (const sc::RunResult& r : results) {
+    out.push_back(summarize(r));
   }
   return out;
 }

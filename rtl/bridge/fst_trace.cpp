@@ -24,10 +24,10 @@ FstTrace::FstTrace(std::string path) : path_(std::move(path)) {
   Verilated::traceEverOn(true);
 }
 
+// A run that did not end (a co-simulation mismatch, an error) leaves FILE.partial for inspection.
 FstTrace::~FstTrace() {
   if (file_) {
     file_->fst.close();
-    std::remove((path_ + ".partial").c_str());
   }
 }
 

@@ -66,6 +66,11 @@ traces::AccessTrace BusController::trace_of(const sw::MemoryAccess& a) const {
   return t;
 }
 
+void BusController::attach_rtl(RtlDatapath& datapath, sw::Impl impl) {
+  rtl_ = &datapath;
+  rtl_impl_ = impl;
+}
+
 void BusController::granted(Cycle now) {
   const sw::MemoryOrganization& org = fabric_.organization;
   const bool tracing = recorder_.enabled();
@@ -73,10 +78,22 @@ void BusController::granted(Cycle now) {
   if (tracing) {
     recorder_.access_begin(now, source_, trace);
   }
+  if (rtl_impl_ == sw::Impl::Rtl) {
+    // The RTL performs the access; rtl_last() ends it.
+    waiting_for_grant_ = false;
+    busy_until_ = Cycle{~std::uint64_t{0}};
+    granted_at_ = now;
+    rtl_trace_ = trace;
+    rtl_->run(access_, *this);
+    return;
+  }
+  const bool shadow = rtl_impl_ == sw::Impl::Cosim;
+  ModelAccess expected;
   const bool write = access_.direction == sw::Direction::Write;
+  const bool late = fault_.kind == Fault::Kind::ExtraCycle && fault_.at == now;
   // Fig. 5: the start-up alpha (controller, address, propagation, memory access; for a write it
   // includes the parallel write into the modules) ...
-  Cycle t = now + Cycle{timing_.alpha};
+  Cycle t = now + Cycle{timing_.alpha} + Cycle{late ? 1u : 0u};
   for (std::uint32_t v = 0; v < access_.vectors; ++v) {
     // ... an address increment beta before every vector after the first (Fig. 5(c)) ...
     if (v > 0) {
@@ -88,11 +105,14 @@ void BusController::granted(Cycle now) {
       WordStore& module = fabric_.modules[org.module_at(access_.bus, access_.slots[pos])];
       Word word;
       if (write) {
-        word = manipulator_.on_write(access_.index_set, pos, v);
+        word = flip(manipulator_.on_write(access_.index_set, pos, v), t);
         module.write(address, word);
       } else {
-        word = module.read(address);
+        word = flip(module.read(address), t);
         manipulator_.on_read(access_.index_set, pos, v, word);
+      }
+      if (shadow) {
+        expected.beats.push_back({t, pos, v, access_.slots[pos], address, word});
       }
       if (tracing) {
         recorder_.beat(t, Cycle{timing_.tau}, source_, trace, access_.slots[pos], address, word);
@@ -113,6 +133,43 @@ void BusController::granted(Cycle now) {
   busy_cycles_ += duration.count();
   ev_end_.notify(clock_.delay(duration));
   requester_->resume_after(duration);
+  if (shadow) {
+    expected.grant = now;
+    expected.end = t;
+    expected.write = write;
+    expected.column = access_.bus.kind == sw::BusKind::Column;
+    expected.index_set = access_.index_set;
+    rtl_->shadow(access_, std::move(expected));
+  }
+}
+
+Word BusController::flip(Word word, Cycle beat) const {
+  const bool hit = fault_.kind == Fault::Kind::FlipBit && beat <= fault_.at &&
+                   fault_.at < beat + Cycle{timing_.tau};
+  return hit ? word ^ (Word{1} << fault_.bit) : word;
+}
+
+void BusController::rtl_beat(Cycle at, std::uint32_t slot, std::uint32_t address, Word word) {
+  if (recorder_.enabled()) {
+    recorder_.beat(at, Cycle{timing_.tau}, source_, rtl_trace_, slot, address, word);
+  }
+}
+
+void BusController::rtl_last(Cycle at) {
+  // The access ends at the start of the next cycle, where the model's would (its ev_end_ and
+  // the processor's resumption are timed notifications, as in granted()).
+  const Cycle end = at + Cycle{1};
+  busy_until_ = end;
+  ending_resources_ = requested_;
+  ending_trace_ = rtl_trace_;
+  ++accesses_;
+  words_moved_ += access_.words();
+  busy_cycles_ += (end - granted_at_).count();
+  if (recorder_.enabled()) {
+    recorder_.access(granted_at_, end, source_, rtl_trace_);
+  }
+  ev_end_.notify(clock_.delay(Cycle{1}));
+  requester_->resume_after(Cycle{1});
 }
 
 void BusController::finish_access() {

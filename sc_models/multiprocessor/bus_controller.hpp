@@ -18,6 +18,7 @@
 #include "sc_models/multiprocessor/index_manipulator.hpp"
 #include "sc_models/multiprocessor/interfaces.hpp"
 #include "sc_models/multiprocessor/resource_arbiter.hpp"
+#include "sc_models/multiprocessor/rtl_datapath.hpp"
 #include "sc_models/multiprocessor/word_store.hpp"
 #include "sw/arch/system_config.hpp"
 #include "sw/machine/machine_program.hpp"
@@ -37,8 +38,21 @@ struct MemoryFabric {
   std::vector<traces::SourceId> bus_source; ///< by MemoryOrganization::bus_index
 };
 
-class BusController : public sc_core::sc_module, public Grantee {
+class BusController : public sc_core::sc_module, public Grantee, public RtlAccessListener {
  public:
+  /// A deliberate error of the model, for tests only: the co-simulation with the RTL must catch
+  /// it (DESIGN.md, "Model = RTL"; tests/rtl/multiprocessor_rtl_test.cpp).
+  struct Fault {
+    enum class Kind : std::uint8_t {
+      None,
+      FlipBit,     ///< the word on the bus in cycle `at` has bit `bit` flipped
+      ExtraCycle,  ///< the access granted in cycle `at` takes one cycle more in its start-up
+    };
+    Kind kind = Kind::None;
+    Cycle at;
+    std::uint32_t bit = 0;
+  };
+
   SC_HAS_PROCESS(BusController);
   BusController(const sc_core::sc_module_name& name, sw::ProcId id, const sw::BusTiming& timing,
                 const ClockDomain& clock, MemoryFabric& fabric, IndexManipulator& manipulator,
@@ -53,10 +67,19 @@ class BusController : public sc_core::sc_module, public Grantee {
 
   void granted(Cycle now) override;
   [[nodiscard]] std::string grantee_name() const override;
+
+  /// The verilated twin: with bus = rtl it performs the accesses in place of the model, with
+  /// bus = cosim it runs beside it and is compared every cycle.
+  void attach_rtl(RtlDatapath& datapath, sw::Impl impl);
+  void inject_fault(const Fault& fault) { fault_ = fault; }
+  void rtl_beat(Cycle at, std::uint32_t slot, std::uint32_t address, Word word) override;
+  void rtl_last(Cycle at) override;
   [[nodiscard]] const sw::MemoryOrganization& organization() const { return fabric_.organization; }
 
  private:
   void finish_access();
+  /// The word on the bus from `beat`, with the test-only fault applied.
+  [[nodiscard]] Word flip(Word word, Cycle beat) const;
   [[nodiscard]] traces::AccessTrace trace_of(const sw::MemoryAccess& a) const;
 
   const sw::ProcId id_;
@@ -79,6 +102,12 @@ class BusController : public sc_core::sc_module, public Grantee {
   std::vector<ResourceId> ending_resources_;
   traces::AccessTrace ending_trace_;
   sc_core::sc_event ev_end_;
+
+  RtlDatapath* rtl_ = nullptr;
+  sw::Impl rtl_impl_ = sw::Impl::Model;
+  Cycle granted_at_;
+  traces::AccessTrace rtl_trace_;
+  Fault fault_;
 
   std::uint64_t accesses_ = 0;
   std::uint64_t words_moved_ = 0;

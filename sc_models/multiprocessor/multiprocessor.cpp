@@ -9,9 +9,11 @@
 namespace orthosim::sc {
 
 Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
-                               const sw::SystemConfig& config, traces::Recorder& recorder)
+                               const sw::SystemConfig& config, traces::Recorder& recorder,
+                               rtl::FstTrace* fst)
     : sc_core::sc_module(name), config_(config), clock_(config.clock_period_ns) {
   config_.validate();
+  validate_rtl(config_);
   const sw::MemoryOrganization org = config_.organization();
   const std::string base = sc_core::sc_module::name();
 
@@ -50,11 +52,45 @@ Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
         ("p" + std::to_string(i)).c_str(), i, config_, clock_, *manipulators_.back(),
         ProcessorPorts{*controllers_.back(), *arbiter_, interrupt_bus, *sync_}, recorder, stats_));
     resumables.push_back(processors_.back().get());
+    if (config_.impl.bus_controller != sw::Impl::Model) {
+      attach_rtl(i, base, fst);
+    }
   }
   sync_->attach(std::move(resumables));
 }
 
 Multiprocessor::~Multiprocessor() = default;
+
+void Multiprocessor::attach_rtl(sw::ProcId i, const std::string& base, rtl::FstTrace* fst) {
+  const std::string id = std::to_string(i);
+  // The datapath "bc<i>_rtl" (its verilated controller is <system>.bc<i>_rtl.bc.rtl in the FST)
+  // and the index manipulator "im<i>" (<system>.im<i>.rtl).
+  datapaths_.push_back(std::make_unique<RtlDatapath>(
+      ("bc" + id + "_rtl").c_str(), base + ".bc" + id, i, config_, clock_, modules_,
+      *manipulators_.at(i), fst, [this](const Mismatch& m) {
+        if (!mismatch_ || m.cycle < mismatch_->cycle) {
+          mismatch_ = m;
+        }
+        sc_core::sc_stop();
+      }));
+  controllers_.at(i)->attach_rtl(*datapaths_.back(), config_.impl.bus_controller);
+  const sw::Impl im = config_.impl.index_manipulator;
+  if (im != sw::Impl::Model) {
+    manipulators_rtl_.push_back(std::make_unique<rtl::IndexManipulatorRtl>(
+        ("im" + id).c_str(), config_.n, datapaths_.back()->clock_signal(), fst));
+    datapaths_.back()->attach_index_manipulator(*manipulators_rtl_.back(), im,
+                                                base + ".im" + id);
+    manipulators_.at(i)->attach_rtl(*manipulators_rtl_.back(), im == sw::Impl::Rtl);
+  }
+}
+
+std::uint64_t Multiprocessor::rtl_edges() const {
+  std::uint64_t edges = 0;
+  for (const auto& d : datapaths_) {
+    edges += d->edges();
+  }
+  return edges;
+}
 
 void Multiprocessor::load(sw::MachineProgram program) {
   sw::validate(program, config_);
@@ -109,6 +145,7 @@ RunResult Multiprocessor::result() const {
   for (std::size_t i = 0; i < r.stats.size(); ++i) {
     r.stats[i].value -= baseline_.at(i).value;
   }
+  r.mismatch = mismatch_;
   for (const traces::StatEntry& s : r.stats) {
     if (s.name == std::string(arbiter_->name()) + ".conflicts") {
       r.conflicts = s.value;

@@ -8,15 +8,20 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <vector>
 
+#include "rtl/bridge/fst_trace.hpp"
+#include "rtl/bridge/index_manipulator_rtl.hpp"
 #include "sc_models/kernel/clock_domain.hpp"
+#include "sc_models/kernel/lockstep_checker.hpp"
 #include "sc_models/multiprocessor/bus_controller.hpp"
 #include "sc_models/multiprocessor/index_manipulator.hpp"
 #include "sc_models/multiprocessor/processor.hpp"
 #include "sc_models/multiprocessor/resource_arbiter.hpp"
+#include "sc_models/multiprocessor/rtl_datapath.hpp"
 #include "sc_models/multiprocessor/sync_unit.hpp"
 #include "sc_models/multiprocessor/word_store.hpp"
 #include "sw/arch/system_config.hpp"
@@ -41,13 +46,17 @@ struct RunResult {
   std::vector<traces::StatEntry> stats;
   std::uint64_t conflicts = 0;
   std::uint64_t conflict_wait_cycles = 0;
+  /// --impl cosim: the first output where model and RTL differed; the run stopped there.
+  std::optional<Mismatch> mismatch;
 };
 
 class Multiprocessor : public sc_core::sc_module {
  public:
   /// Validates `config` (throws sw::ConfigError); the system's name is its hierarchical root.
+  /// Blocks with config.impl rtl or cosim are verilated (docs/rtl.md); with `fst`, their
+  /// signals go to that waveform.
   Multiprocessor(const sc_core::sc_module_name& name, const sw::SystemConfig& config,
-                 traces::Recorder& recorder);
+                 traces::Recorder& recorder, rtl::FstTrace* fst = nullptr);
   ~Multiprocessor() override;
 
   [[nodiscard]] const sw::SystemConfig& config() const { return config_; }
@@ -67,6 +76,13 @@ class Multiprocessor : public sc_core::sc_module {
   [[nodiscard]] Processor& processor(sw::ProcId p) { return *processors_.at(p); }
   [[nodiscard]] IndexManipulator& manipulator(sw::ProcId p) { return *manipulators_.at(p); }
 
+  /// Test-only: a deliberate error in P(p)'s model bus controller, which cosim must catch.
+  void inject_fault(sw::ProcId p, const BusController::Fault& fault) {
+    controllers_.at(p)->inject_fault(fault);
+  }
+  /// Rising edges of every verilated datapath's clock (0 with the models only).
+  [[nodiscard]] std::uint64_t rtl_edges() const;
+
  private:
   sw::SystemConfig config_;
   ClockDomain clock_;
@@ -78,6 +94,12 @@ class Multiprocessor : public sc_core::sc_module {
   std::vector<std::unique_ptr<IndexManipulator>> manipulators_;
   std::vector<std::unique_ptr<BusController>> controllers_;
   std::vector<std::unique_ptr<Processor>> processors_;
+  std::vector<std::unique_ptr<RtlDatapath>> datapaths_;
+  std::vector<std::unique_ptr<rtl::IndexManipulatorRtl>> manipulators_rtl_;
+  std::optional<Mismatch> mismatch_;
+
+  /// Builds P(i)'s verilated datapath and, with im = rtl|cosim, its index manipulator.
+  void attach_rtl(sw::ProcId i, const std::string& base, rtl::FstTrace* fst);
 
   sw::MachineProgram program_;
   Cycle start_;

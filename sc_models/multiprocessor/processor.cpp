@@ -212,17 +212,15 @@ bool Processor::step_op(const sw::WaitSync& op) {
 }
 
 bool Processor::step_op(const sw::LoadBuffer& op) {
-  WordStore& buffer = manipulator_.buffer(op.buffer);
   for (std::uint32_t w = 0; w < op.words; ++w) {
-    buffer.write(op.buffer_address + w, local_.read(op.local_address + w));
+    manipulator_.write_word(op.buffer, op.buffer_address + w, local_.read(op.local_address + w));
   }
   return true;
 }
 
 bool Processor::step_op(const sw::StoreBuffer& op) {
-  const WordStore& buffer = manipulator_.buffer(op.buffer);
   for (std::uint32_t w = 0; w < op.words; ++w) {
-    local_.write(op.local_address + w, buffer.read(op.buffer_address + w));
+    local_.write(op.local_address + w, manipulator_.read_word(op.buffer, op.buffer_address + w));
   }
   return true;
 }

@@ -23,6 +23,7 @@ SystemConfig config_from(const po::variables_map& vm) {
     }
   }
   apply_system_options(vm, config);
+  config.impl = multiprocessor_impl(vm);
   try {
     config.validate();
   } catch (const ConfigError& e) {
@@ -35,9 +36,9 @@ po::options_description access_options() {
   po::options_description o("orthosim access");
   o.add_options()
       ("arch", po::value<std::string>(), "omp | crossbar | bus (default omp)")
-      ("impl", po::value<std::string>(), "block implementation: model (default model)")
       ("vcd", po::value<std::string>(), "write a VCD waveform to this file");
-  o.add(workload_options())
+  o.add(rtl_options())
+      .add(workload_options())
       .add(system_options())
       .add(trace_output_option())
       .add(variant_options())
@@ -46,7 +47,6 @@ po::options_description access_options() {
 }
 
 int run_access(const po::variables_map& vm, Context& ctx) {
-  check_impl(vm);
   AccessRequest request;
   request.config = config_from(vm);
   request.workload = workload_from(vm, request.config);
@@ -54,6 +54,7 @@ int run_access(const po::variables_map& vm, Context& ctx) {
     request.vcd_path = vm["vcd"].as<std::string>();
   }
   request.trace_path = trace_path_from(vm);
+  request.fst_path = fst_path_from(vm, request.config.impl);
   AccessRun run{request, access_workload_cycles(request.config, request.workload), {}};
   run.summary = ctx.runner.run_access(request);
   if (vm.count("json")) {

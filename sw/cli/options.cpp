@@ -200,6 +200,42 @@ AccessWorkload workload_from(const po::variables_map& vm, const SystemConfig& co
   return w;
 }
 
+po::options_description rtl_options() {
+  po::options_description o("RTL (docs/rtl.md)");
+  o.add_options()
+      ("impl", po::value<std::string>(),
+       "block implementation: model, rtl or cosim for every block, or per block type "
+       "im=...,bus=...,memory=... (default model)")
+      ("fst", po::value<std::string>(),
+       "write the verilated blocks' signals to this FST file (needs rtl or cosim blocks)");
+  return o;
+}
+
+Implementations multiprocessor_impl(const po::variables_map& vm) {
+  if (!vm.count("impl")) {
+    return {};
+  }
+  const std::string spec = vm["impl"].as<std::string>();
+  Implementations impl = Implementations::parse(spec, {"--impl"});
+  if (spec == to_string(Impl::Rtl) || spec == to_string(Impl::Cosim)) {
+    impl.memory = Impl::Model;
+  }
+  return impl;
+}
+
+std::optional<std::string> fst_path_from(const po::variables_map& vm,
+                                         const Implementations& impl) {
+  if (!vm.count("fst")) {
+    return std::nullopt;
+  }
+  if (impl.bus_controller == Impl::Model && impl.index_manipulator == Impl::Model) {
+    throw InputError({"--fst"},
+                     "--impl rtl or cosim for im or bus: FST holds the verilated blocks' signals "
+                     "(the models' waveform is --vcd)");
+  }
+  return vm["fst"].as<std::string>();
+}
+
 void check_impl(const po::variables_map& vm) {
   if (!vm.count("impl")) {
     return;

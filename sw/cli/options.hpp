@@ -4,6 +4,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "sw/arch/system_config.hpp"
@@ -40,5 +41,14 @@ AccessWorkload workload_from(const po::variables_map& vm, const SystemConfig& co
 
 /// --impl: which implementation of each block runs. Only the SystemC models exist so far.
 void check_impl(const po::variables_map& vm);
+
+/// --impl and --fst of the multiprocessor commands (access, run, demo): docs/rtl.md.
+po::options_description rtl_options();
+/// The blocks' implementations from --impl (Implementations::parse). The uniform forms `rtl` and
+/// `cosim` select the verilated twin of every block a multiprocessor runs with one (im, bus);
+/// the omp module array is not part of the SystemC systems, so memory stays the model.
+Implementations multiprocessor_impl(const po::variables_map& vm);
+/// --fst FILE, checked against the implementations: only verilated blocks are traced to FST.
+std::optional<std::string> fst_path_from(const po::variables_map& vm, const Implementations& impl);
 
 }  // namespace orthosim::sw::cli

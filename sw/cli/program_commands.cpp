@@ -191,11 +191,11 @@ int run_map(const po::variables_map& vm, Context& ctx) {
 po::options_description run_options() {
   po::options_description o("orthosim run");
   o.add_options()
-      ("impl", po::value<std::string>(), "block implementation: model (default model)")
       ("vcd", po::value<std::string>(), "write a VCD waveform to this file")
       ("embedding", po::value<std::string>(),
        "networks: a node map, the network node of each program node (default: node i on node i)");
   o.add(arch_option(true))
+      .add(rtl_options())
       .add(trace_output_option())
       .add(clustering_options())
       .add(system_options())
@@ -217,7 +217,6 @@ int run_run(const po::variables_map& vm, Context& ctx) {
                        "an option of the mesh, torus and hypercube networks (--arch)");
     }
   }
-  check_impl(vm);
   const McProgram program = program_from(vm);
   SystemConfig config = config_from(vm);
   const MappedProgram mapped =
@@ -228,6 +227,7 @@ int run_run(const po::variables_map& vm, Context& ctx) {
     system.vcd_path = vm["vcd"].as<std::string>();
   }
   system.trace_path = trace_path_from(vm);
+  system.fst_path = fst_path_from(vm, config.impl);
   const std::vector<RunSummary> summaries = ctx.runner.run_programs({system});
   const ProgramRun run{mapped, config, predict_cycles(mapped, config), summaries.at(0),
                        system.vcd_path};
@@ -410,7 +410,7 @@ po::options_description demo_options() {
   po::options_description o("orthosim demo");
   o.add_options()("out", po::value<std::string>()->default_value("orthosim-demo"),
                   "folder for the waveforms, one VCD per configuration (created if missing)");
-  o.add(system_options()).add(trace_output_option()).add(common_options());
+  o.add(rtl_options()).add(system_options()).add(trace_output_option()).add(common_options());
   return o;
 }
 
@@ -428,7 +428,7 @@ int run_demo(const po::variables_map& vm, Context& ctx) {
     c = fitted_config(vm, mapped.back(), c);
     systems.push_back(
         {c, mapped.back().machine, out_dir + "/" + to_string(arch) + ".vcd", "--out",
-         trace_path_from(vm)});
+         trace_path_from(vm), fst_path_from(vm, c.impl)});
   }
   const std::vector<RunSummary> summaries = ctx.runner.run_programs(systems);
   std::vector<ProgramRun> runs;

@@ -187,7 +187,7 @@ nlohmann::json run_json(const ProgramRun& r) {
   const MemoryOrganization org(r.mapped.arch, r.mapped.processors);
   nlohmann::json j = config_json(r.config);
   j["command"] = "run";
-  j["impl"] = "model";
+  j["impl"] = r.config.impl.to_string();
   j["program"] = r.mapped.name;
   j["nodes"] = r.mapped.nodes;
   j["completed"] = r.summary.completed;
@@ -225,7 +225,8 @@ void print_run(const ProgramRun& r, std::ostream& out) {
   const SystemConfig& c = r.config;
   out << "orthosim run: " << header(r.mapped) << "\n  alpha=" << c.timing.alpha
       << " beta=" << c.timing.beta << " tau=" << c.timing.tau << " gamma=" << c.timing.gamma
-      << " sync=" << c.sync.activate << " cycles, " << c.clock_period_ns << " ns clock\n\n";
+      << " sync=" << c.sync.activate << " cycles, " << c.clock_period_ns << " ns clock, "
+      << "implementation " << c.impl.to_string() << "\n\n";
   out << std::right << std::setw(6) << "step" << std::setw(9) << "cycles" << std::setw(11)
       << "predicted" << "  operations [cycles of each access: alpha + beta(l-1) + d tau l]\n";
   for (std::size_t k = 0; k < r.mapped.steps.size(); ++k) {

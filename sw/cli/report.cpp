@@ -87,7 +87,7 @@ nlohmann::json access_json(const AccessRun& run) {
   j["d"] = run.request.workload.d;
   j["l"] = run.request.workload.l;
   j["repeat"] = run.request.workload.repetitions;
-  j["impl"] = "model";
+  j["impl"] = c.impl.to_string();
   j.update(summary_json(run.summary));
   j["formula_cycles"] = run.formula_cycles.count();
   j["time_ns"] = run.summary.cycles.count() * c.clock_period_ns;
@@ -104,6 +104,7 @@ void print_access(const AccessRun& run, std::ostream& out) {
       << to_string(c.arch) << ", n=" << c.n << "  (alpha=" << c.timing.alpha
       << " beta=" << c.timing.beta << " tau=" << c.timing.tau << " gamma=" << c.timing.gamma
       << ", " << c.clock_period_ns << " ns clock)\n";
+  out << "  implementation     " << c.impl.to_string() << '\n';
   out << "  cycles (measured)  " << s.cycles.count() << "   ("
       << s.cycles.count() * c.clock_period_ns << " ns)\n";
   out << "  cycles (formula)   " << run.formula_cycles.count() << '\n';

@@ -42,6 +42,8 @@ struct AccessRequest {
   AccessWorkload workload;
   std::optional<std::string> vcd_path;
   std::optional<std::string> trace_path = std::nullopt;  ///< the event trace (--trace, docs/traces.md)
+  /// The verilated blocks' FST waveform (--fst, docs/rtl.md).
+  std::optional<std::string> fst_path = std::nullopt;
 };
 
 struct AccessRun {
@@ -59,6 +61,8 @@ struct SystemRun {
   std::string vcd_option = "--vcd";  ///< the option an unwritable path is reported against
   /// The event trace; systems that name the same file share it.
   std::optional<std::string> trace_path = std::nullopt;
+  /// The verilated blocks' FST waveform (--fst); systems that name it share it.
+  std::optional<std::string> fst_path = std::nullopt;
 };
 
 /// A routed program on a network (`orthosim run --arch mesh|torus|hypercube`).

@@ -1,0 +1,324 @@
+// The verilated datapath of one processor: clocking, the model-side effects, the lockstep check.
+#include "sc_models/multiprocessor/rtl_datapath.hpp"
+
+#include <stdexcept>
+
+#include "sw/core/diagnostic.hpp"
+
+namespace orthosim::sc {
+
+namespace {
+
+void require(bool ok, const std::string& parameter, const std::string& what) {
+  if (!ok) {
+    throw sw::ConfigError("invalid parameter " + parameter + " for the RTL (--impl): " + what);
+  }
+}
+
+/// Delta cycles for the verilated models to see an input change and publish their outputs:
+/// signal update, evaluation, output update (and once more for the index manipulator's reply).
+constexpr int kSettleDeltas = 3;
+
+}  // namespace
+
+void validate_rtl(const sw::SystemConfig& config) {
+  const sw::Implementations& impl = config.impl;
+  require(impl.memory == sw::Impl::Model, "memory",
+          "the module array (rtl/module_array.sv) is not part of the SystemC systems: use "
+          "memory=model (docs/rtl.md)");
+  if (impl.bus_controller == sw::Impl::Model) {
+    require(impl.index_manipulator == sw::Impl::Model, "im",
+            "im=rtl and im=cosim need bus=rtl or bus=cosim: the model bus controller moves an "
+            "access's words at its grant, the RTL index manipulator takes them cycle by cycle");
+    return;
+  }
+  require(!(impl.bus_controller == sw::Impl::Cosim && impl.index_manipulator == sw::Impl::Rtl),
+          "im", "im=rtl needs bus=rtl: with bus=cosim the model performs the access, so the model "
+          "index manipulator must too (use im=cosim)");
+  require(rtl::BusControllerRtl::supports(config.n), "n",
+          "verilated for n = 2, 4, 8, 16, got " + std::to_string(config.n));
+  require(config.buffer_words <= rtl::BusControllerRtl::kBufferWords, "buffer_words",
+          "at most " + std::to_string(rtl::BusControllerRtl::kBufferWords) + ", got " +
+              std::to_string(config.buffer_words));
+  require(config.index_sets <= rtl::BusControllerRtl::kIndexSets, "index_sets",
+          "at most " + std::to_string(rtl::BusControllerRtl::kIndexSets) + ", got " +
+              std::to_string(config.index_sets));
+  require(config.module_words <= rtl::BusControllerRtl::kModuleWords, "module_words",
+          "at most " + std::to_string(rtl::BusControllerRtl::kModuleWords) + ", got " +
+              std::to_string(config.module_words));
+  const std::pair<const char*, std::uint64_t> timing[] = {{"alpha", config.timing.alpha},
+                                                          {"beta", config.timing.beta},
+                                                          {"tau", config.timing.tau},
+                                                          {"gamma", config.timing.gamma}};
+  for (const auto& [name, value] : timing) {
+    require(value <= rtl::BusControllerRtl::kTimingMax, name,
+            "the RTL's timing registers hold at most " +
+                std::to_string(rtl::BusControllerRtl::kTimingMax) + " cycles, got " +
+                std::to_string(value));
+  }
+}
+
+struct RtlDatapath::Expected {
+  bool active = false;  ///< from the grant to the last cycle
+  bool valid = false;
+  bool write = false;
+  bool column = false;
+  const ModelBeat* beat = nullptr;
+};
+
+RtlDatapath::RtlDatapath(const sc_core::sc_module_name& name, std::string instance,
+                         sw::ProcId id, const sw::SystemConfig& config, const ClockDomain& clock,
+                         std::vector<WordStore>& modules, IndexManipulator& manipulator,
+                         rtl::FstTrace* fst, MismatchHandler on_mismatch)
+    : sc_core::sc_module(name),
+      id_(id),
+      organization_(config.organization()),
+      timing_(config.timing),
+      clock_(clock),
+      modules_(modules),
+      manipulator_(manipulator),
+      on_mismatch_(std::move(on_mismatch)),
+      bc_(std::make_unique<rtl::BusControllerRtl>("bc", config.n, clk_, fst)),
+      bc_checker_(std::move(instance)) {
+  SC_THREAD(clocking);
+}
+
+RtlDatapath::~RtlDatapath() = default;
+
+void RtlDatapath::attach_index_manipulator(rtl::IndexManipulatorRtl& im, sw::Impl impl,
+                                           std::string instance) {
+  im_ = &im;
+  im_impl_ = impl;
+  if (impl == sw::Impl::Cosim) {
+    im_checker_.emplace(std::move(instance));
+  }
+}
+
+void RtlDatapath::run(const sw::MemoryAccess& access, RtlAccessListener& listener) {
+  access_ = access;
+  listener_ = &listener;
+  shadowing_ = false;
+  pending_ = true;
+  ev_start_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void RtlDatapath::shadow(const sw::MemoryAccess& access, ModelAccess expected) {
+  access_ = access;
+  listener_ = nullptr;
+  shadowing_ = true;
+  model_ = std::move(expected);
+  next_beat_ = 0;
+  pending_ = true;
+  ev_start_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void RtlDatapath::settle() {
+  for (int i = 0; i < kSettleDeltas; ++i) {
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+  }
+}
+
+void RtlDatapath::edge() {
+  clk_.write(true);
+  settle();
+  clk_.write(false);
+  settle();
+  ++edges_;
+}
+
+void RtlDatapath::clocking() {
+  // Reset, then the timing registers (seed 004 Fig. 5's alpha, beta, tau, gamma), in delta
+  // cycles before the first access can be granted. The arbiter is the model's: the controller's
+  // grant input is always high, and `start` comes only with a grant.
+  bc_->set_reset(true);
+  edge();
+  bc_->set_reset(false);
+  bc_->set_timing(true, static_cast<std::uint32_t>(timing_.alpha),
+                  static_cast<std::uint32_t>(timing_.beta), static_cast<std::uint32_t>(timing_.tau),
+                  static_cast<std::uint32_t>(timing_.gamma));
+  bc_->set_grant(true);
+  edge();
+  bc_->set_timing(false, 0, 0, 0, 0);
+  for (;;) {
+    while (!pending_) {
+      sc_core::wait(ev_start_);  // idle: no edge, no evaluation
+    }
+    bool running = true;
+    while (running) {
+      const Cycle c = clock_.now();
+      if (pending_) {
+        apply_start();
+      }
+      settle_cycle();
+      // The rest of cycle c: a start can still come in the done cycle of the previous access.
+      const sc_core::sc_time edge_at = clock_.delay(c + Cycle{1});
+      while (sc_core::sc_time_stamp() < edge_at) {
+        if (pending_) {
+          apply_start();
+          settle_cycle();
+          continue;
+        }
+        sc_core::wait(edge_at - sc_core::sc_time_stamp(), ev_start_);
+      }
+      // Cycle c is over: compare it, then the edge that ends it (unless taken early, below).
+      if (!ended_early_) {
+        end_cycle(c);
+      }
+      ended_early_ = false;
+      const rtl::BusControllerOutputs o = bc_->outputs();
+      running = o.busy || o.done || pending_ ||
+                (shadowing_ && clock_.now() <= model_.end);
+    }
+  }
+}
+
+void RtlDatapath::apply_start() {
+  pending_ = false;
+  rtl::BusAccessPins pins;
+  pins.write = access_.direction == sw::Direction::Write;
+  pins.column = access_.bus.kind == sw::BusKind::Column;
+  pins.slots = access_.slots;
+  pins.address = access_.address;
+  pins.vectors = access_.vectors;
+  pins.index_set = access_.index_set;
+  bc_->set_start(true, pins);
+  started_this_cycle_ = true;
+  last_announced_ = false;
+  beat_open_ = false;
+  if (im_ != nullptr) {
+    // The backdoor loads (LoadBuffer, index sets) change no input: a changed local-port
+    // address makes the verilated model evaluate its combinational outputs again.
+    kick_ = !kick_;
+    im_->set_local(false, 0, kick_ ? 1 : 0, 0);
+  }
+}
+
+void RtlDatapath::settle_cycle() {
+  settle();
+  const rtl::BusControllerOutputs o = bc_->outputs();
+  const bool read_word = o.bus_valid && !o.bus_write;
+  const bool write_word = o.bus_valid && o.bus_write;
+  WordStore* module =
+      o.bus_valid ? &modules_.at(organization_.module_at(access_.bus, o.bus_sel)) : nullptr;
+  const Word bus_rdata = read_word ? module->read(o.bus_addr) : 0;
+  bc_->set_bus_rdata(bus_rdata);
+  if (im_ != nullptr) {
+    im_->set_access(o.im_set, o.im_pos, o.im_vec, o.im_we, bus_rdata);
+  }
+  if (im_impl_ == sw::Impl::Rtl) {
+    settle();
+    bc_->set_im_rdata(im_->access_rdata());
+  } else {
+    bc_->set_im_rdata(write_word ? manipulator_.on_write(o.im_set, o.im_pos, o.im_vec) : 0);
+  }
+  settle();
+  // The outputs of cycle c are final here: the inputs change only with a start, and a start
+  // comes with a new settle_cycle(). Later in this cycle the processor may already run its
+  // next op (when the model's access ended at c), so compare what is true now.
+  const Cycle c = clock_.now();
+  collect(c);
+  const rtl::BusControllerOutputs s = bc_->outputs();
+  // With bus = cosim the model has moved the words at the grant.
+  if (s.bus_valid && !shadowing_) {
+    if (s.bus_write) {
+      module->write(s.bus_addr, s.bus_wdata);
+    } else if (im_impl_ != sw::Impl::Rtl) {
+      manipulator_.on_read(s.im_set, s.im_pos, s.im_vec, s.bus_data);
+    }
+    if (!beat_open_ || s.im_pos != beat_pos_ || s.im_vec != beat_vec_) {
+      listener_->rtl_beat(c, s.bus_sel, s.bus_addr, s.bus_data);
+    }
+    beat_open_ = true;
+    beat_pos_ = s.im_pos;
+    beat_vec_ = s.im_vec;
+  }
+  if (s.last && !last_announced_) {
+    last_announced_ = true;
+    if (!shadowing_) {
+      listener_->rtl_last(c);
+    }
+    // The processor resumes at the start of c + 1 and may use its buffers (StoreBuffer,
+    // LoadBuffer) in that very delta; the RTL index manipulator stores the last word at the
+    // edge ending c. The controller is busy, so no input changes for the rest of c: take that
+    // edge now.
+    end_cycle(c);
+    ended_early_ = true;
+  }
+}
+
+void RtlDatapath::end_cycle(Cycle c) {
+  finish_cycle(c);
+  edge();
+  if (started_this_cycle_) {
+    bc_->set_start(false, {});  // `start` lasts one cycle
+    started_this_cycle_ = false;
+  }
+}
+
+RtlDatapath::Expected RtlDatapath::expected_at(Cycle c) {
+  Expected e;
+  if (c < model_.grant || c >= model_.end) {
+    return e;
+  }
+  e.active = true;
+  e.write = model_.write;
+  e.column = model_.column;
+  const Cycle tau{timing_.tau};
+  while (next_beat_ < model_.beats.size() && model_.beats[next_beat_].at + tau <= c) {
+    ++next_beat_;
+  }
+  if (next_beat_ < model_.beats.size() && model_.beats[next_beat_].at <= c) {
+    e.valid = true;
+    e.beat = &model_.beats[next_beat_];
+  }
+  return e;
+}
+
+void RtlDatapath::collect(Cycle c) {
+  checks_.clear();
+  const rtl::BusControllerOutputs o = bc_->outputs();
+  auto add = [this](bool im, const char* signal, std::uint64_t model, std::uint64_t rtl) {
+    checks_.push_back({im, signal, model, rtl});
+  };
+  if (shadowing_) {
+    const Expected e = expected_at(c);
+    add(false, "bus_valid", e.valid, o.bus_valid);
+    add(false, "bus_mode", e.active ? (e.column ? 2 : 1) : 0, o.bus_mode);
+    add(false, "bus_write", e.active && e.write, o.bus_write);
+    add(false, "bus_sel", e.valid ? e.beat->slot : 0, o.bus_sel);
+    add(false, "bus_addr", e.valid ? e.beat->address : 0, o.bus_addr);
+    add(false, "bus_data", e.valid ? e.beat->word : 0, o.bus_data);
+    add(false, "bus_wdata", e.valid && e.write ? e.beat->word : 0, o.bus_wdata);
+    if (e.valid) {
+      add(false, "im_set", model_.index_set, o.im_set);
+      add(false, "im_pos", e.beat->position, o.im_pos);
+      add(false, "im_vec", e.beat->vector, o.im_vec);
+    }
+    add(false, "im_we", e.valid && !e.write, o.im_we);
+    add(false, "busy", e.active, o.busy);
+    add(false, "done", model_done_ == c && c > Cycle{0}, o.done);
+  }
+  if (im_checker_ && o.bus_valid) {
+    add(true, "ac_buf", manipulator_.buffer_for(o.im_set, o.im_pos), im_->access_buffer());
+    if (o.bus_write) {
+      add(true, "ac_rdata", manipulator_.on_write(o.im_set, o.im_pos, o.im_vec),
+          im_->access_rdata());
+    }
+  }
+}
+
+void RtlDatapath::finish_cycle(Cycle c) {
+  for (const Comparison& k : checks_) {
+    LockstepChecker& checker = k.im ? *im_checker_ : bc_checker_;
+    if (!checker.check(c.count(), k.signal, k.model, k.rtl) && !reported_) {
+      reported_ = true;
+      on_mismatch_(*checker.first_mismatch());
+    }
+  }
+  checks_.clear();
+  if (shadowing_ && c + Cycle{1} == model_.end) {
+    model_done_ = model_.end;
+  }
+}
+
+}  // namespace orthosim::sc

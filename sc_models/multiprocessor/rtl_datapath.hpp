@@ -1,0 +1,157 @@
+// The verilated datapath of one processor (DESIGN.md, contract "Model = RTL"): its bus controller
+// (rtl/bus_controller.sv) and, when asked, its index manipulator (rtl/index_manipulator.sv),
+// clocked together with the system's model blocks around them: the arbiter, the memory modules
+// and the processor.
+//
+//   bus = rtl    the RTL controller performs the access the arbiter granted: it moves every word
+//                between the modules and the index manipulator (model or RTL) in the cycle the
+//                RTL puts it on the bus, and its `last` output ends the access.
+//   bus = cosim  the model performs the access (it moved the words at the grant, transaction
+//                level); the RTL runs beside it on the same stimulus and every output is compared
+//                every cycle with the model's schedule (sc::LockstepChecker).
+//   im = cosim   the RTL index manipulator runs beside the model one on the same port values;
+//   im = rtl     it replaces the model one (only with bus = rtl).
+//
+// Cost follows activity (STYLE rule 2): the RTL's clock is a signal this module toggles only in
+// the cycles of an access (from its grant to the cycle of `done`); an idle datapath is never
+// activated and its verilated models never evaluated. The edge that ends cycle c happens in
+// delta cycles at the start of cycle c + 1, so every model-side effect (module write, buffer
+// write, the end of the access) lands in the same cycle and delta as in the model.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "rtl/bridge/bus_controller_rtl.hpp"
+#include "rtl/bridge/index_manipulator_rtl.hpp"
+#include "sc_models/kernel/clock_domain.hpp"
+#include "sc_models/kernel/lockstep_checker.hpp"
+#include "sc_models/multiprocessor/index_manipulator.hpp"
+#include "sc_models/multiprocessor/word_store.hpp"
+#include "sw/arch/system_config.hpp"
+#include "sw/machine/machine_program.hpp"
+
+namespace orthosim::sc {
+
+/// One word the model's bus controller moved: on the bus from `at` for tau cycles.
+struct ModelBeat {
+  Cycle at;
+  std::uint32_t position = 0;
+  std::uint32_t vector = 0;
+  std::uint32_t slot = 0;
+  std::uint32_t address = 0;
+  Word word = 0;
+};
+
+/// The model's access, the cosim reference: its outputs in every cycle follow from it.
+struct ModelAccess {
+  Cycle grant;
+  Cycle end;  ///< the cycle of `done`
+  bool write = false;
+  bool column = false;
+  std::uint32_t index_set = 0;
+  std::vector<ModelBeat> beats;
+};
+
+/// How the RTL reports an access it performs in place of the model (bus = rtl).
+class RtlAccessListener {
+ public:
+  virtual ~RtlAccessListener() = default;
+  /// A word is on the bus from `at` (its first cycle).
+  virtual void rtl_beat(Cycle at, std::uint32_t slot, std::uint32_t address, Word word) = 0;
+  /// `at` is the access's last cycle: it ends at the start of at + 1.
+  virtual void rtl_last(Cycle at) = 0;
+};
+
+/// Checks what the RTL can run: the verilated sizes (docs/rtl.md, "Parameterisations") and the
+/// combinations of implementations. Throws sw::ConfigError naming the parameter.
+void validate_rtl(const sw::SystemConfig& config);
+
+class RtlDatapath : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(RtlDatapath);
+  using MismatchHandler = std::function<void(const Mismatch&)>;
+
+  /// `instance` names the controller in mismatch reports ("omp.bc3"); `modules` and the bus of
+  /// each access give the words the bus reads and writes.
+  RtlDatapath(const sc_core::sc_module_name& name, std::string instance, sw::ProcId id,
+              const sw::SystemConfig& config, const ClockDomain& clock,
+              std::vector<WordStore>& modules, IndexManipulator& manipulator,
+              rtl::FstTrace* fst, MismatchHandler on_mismatch);
+  ~RtlDatapath() override;
+
+  /// The clock of this datapath's verilated blocks (for the index manipulator's bridge).
+  [[nodiscard]] const sc_core::sc_signal<bool>& clock_signal() const { return clk_; }
+  /// The verilated index manipulator, running in place of the model (rtl) or beside it (cosim).
+  void attach_index_manipulator(rtl::IndexManipulatorRtl& im, sw::Impl impl,
+                                std::string instance);
+
+  /// bus = rtl: performs `access`, granted in the current cycle.
+  void run(const sw::MemoryAccess& access, RtlAccessListener& listener);
+  /// bus = cosim: runs `access` beside the model, which performed it as `expected`.
+  void shadow(const sw::MemoryAccess& access, ModelAccess expected);
+
+  /// Rising edges of the RTL clock so far: one per cycle of an access plus its done cycle.
+  [[nodiscard]] std::uint64_t edges() const { return edges_; }
+
+ private:
+  struct Expected;
+  void clocking();
+  void apply_start();
+  void settle();
+  void edge();
+  /// The combinational inputs of the current cycle, then its effects on the model side.
+  void settle_cycle();
+  /// The comparisons of cycle c (cosim), from the settled outputs; finish_cycle() makes them.
+  void collect(Cycle c);
+  void finish_cycle(Cycle c);
+  /// Compares cycle c, takes the edge that ends it and drops `start`.
+  void end_cycle(Cycle c);
+  [[nodiscard]] Expected expected_at(Cycle c);
+
+  const sw::ProcId id_;
+  const sw::MemoryOrganization organization_;
+  const sw::BusTiming timing_;
+  const ClockDomain& clock_;
+  std::vector<WordStore>& modules_;
+  IndexManipulator& manipulator_;
+  MismatchHandler on_mismatch_;
+
+  sc_core::sc_signal<bool> clk_{"clk"};
+  std::unique_ptr<rtl::BusControllerRtl> bc_;
+  rtl::IndexManipulatorRtl* im_ = nullptr;
+  sw::Impl im_impl_ = sw::Impl::Model;
+  LockstepChecker bc_checker_;
+  std::optional<LockstepChecker> im_checker_;
+
+  // The access to start, the one in progress, and (cosim) the model's.
+  bool pending_ = false;
+  bool shadowing_ = false;
+  sw::MemoryAccess access_;
+  RtlAccessListener* listener_ = nullptr;
+  ModelAccess model_;
+  std::size_t next_beat_ = 0;
+  Cycle model_done_;  ///< the model's last done cycle
+  bool started_this_cycle_ = false;
+  bool last_announced_ = false;
+  bool ended_early_ = false;  ///< the edge ending the current cycle has been taken
+  bool beat_open_ = false;
+  std::uint32_t beat_pos_ = 0, beat_vec_ = 0;
+  bool kick_ = false;
+  bool reported_ = false;
+  struct Comparison {
+    bool im;  ///< the index manipulator's checker, else the controller's
+    const char* signal;
+    std::uint64_t model, rtl;
+  };
+  std::vector<Comparison> checks_;  ///< a mismatch went to on_mismatch_ (only the first does)
+  sc_core::sc_event ev_start_;
+  std::uint64_t edges_ = 0;
+};
+
+}  // namespace orthosim::sc
