@@ -13,6 +13,7 @@ packages=(
   libopenmpi-dev openmpi-bin     # orthosim sweep --mpi and mpirun (docs/sweeps.md)
   libgtest-dev                   # GoogleTest, registered with CTest
   gtkwave                        # vcd2fst/fst2vcd: the waveform tests read our VCD back
+  libexpat1-dev                  # the trace plot tests parse the SVG back (docs/traces.md)
 )
 
 missing=()

@@ -353,6 +353,9 @@ std::vector<std::string> plot_traffic_json(const std::string& json_path, const s
     throw sw::InputError({json_path, line, column}, "the JSON of orthosim traffic --json",
                          "a syntax error");
   }
+  if (j.is_object() && !j.contains("points") && j.contains("latency_avg")) {
+    j["points"] = nlohmann::json::array({j});  // one rate: the figures are at the top level
+  }
   if (!j.is_object() || j.value("command", "") != "traffic" || !j.contains("points") ||
       !j["points"].is_array()) {
     throw sw::InputError({json_path, 1, 1},

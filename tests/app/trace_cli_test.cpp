@@ -1,0 +1,458 @@
+// End-to-end tests of event traces (docs/traces.md): `--trace` on the running commands and
+// `orthosim trace stats|diff|export|plot`. Every figure a trace gives is compared with what the
+// run itself printed (a second implementation: the models' own counters), with the VCD of the
+// same run, or with a difference injected on purpose.
+#include <expat.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "tests/support/cli_process.hpp"
+
+namespace {
+
+using nlohmann::json;
+using orthosim::testing_support::slurp;
+
+const std::string kFig2 = std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp";
+
+class TraceCli : public orthosim::testing_support::CliTest {
+ protected:
+  TraceCli() : CliTest(ORTHOSIM_BIN) {}
+
+  json run_json(const std::string& args) {
+    const auto r = run(args + " --json");
+    EXPECT_EQ(r.exit_code, 0) << args << '\n' << r.err;
+    return json::parse(r.out);
+  }
+  json stats(const std::string& file) { return run_json("trace stats " + file); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+  }
+};
+
+/// The processors' counters the run printed, by processor name ("omp.p0").
+std::map<std::string, std::uint64_t> counters(const json& run, const std::string& leaf) {
+  std::map<std::string, std::uint64_t> out;
+  for (const auto& [name, value] : run["stats"].items()) {
+    const std::string suffix = "." + leaf;
+    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(),
+                                                    suffix) == 0) {
+      out[name.substr(0, name.size() - suffix.size())] = value.get<std::uint64_t>();
+    }
+  }
+  return out;
+}
+
+/// A mapped program's round trip: the event trace's figures against the run's own.
+void expect_program_round_trip(const json& run, const json& st) {
+  EXPECT_EQ(st["format"], "event-trace");
+  EXPECT_EQ(st["cycles"], run["total_cycles"]);
+  EXPECT_EQ(st["conflicts"], run["conflicts"]);
+  EXPECT_EQ(st["conflict_wait_cycles"], run["conflict_wait_cycles"]);
+  std::uint64_t words_moved = 0;
+  for (const auto& [c, w] : counters(run, "words_moved")) {
+    words_moved += w;
+  }
+  EXPECT_EQ(st["words"].get<std::uint64_t>(), words_moved);
+  std::uint64_t accesses = 0;
+  for (const auto& [c, a] : counters(run, "accesses")) {
+    accesses += a;
+  }
+  EXPECT_EQ(st["accesses"].get<std::uint64_t>(), accesses);
+  // Per step: the end cycle of each step.
+  ASSERT_EQ(st["step_ends"].size(), run["steps"].size());
+  for (std::size_t k = 0; k < run["steps"].size(); ++k) {
+    EXPECT_EQ(st["step_ends"][k], run["steps"][k]["end_cycle"]) << "step " << k + 1;
+  }
+  // Per processor: compute, memory and sync cycles as the processors counted them.
+  const auto compute = counters(run, "compute_cycles");
+  const auto memory = counters(run, "memory_cycles");
+  const auto sync = counters(run, "sync_cycles");
+  ASSERT_EQ(st["processors"].size(), compute.size());
+  for (const json& p : st["processors"]) {
+    const std::string name = p["name"];
+    EXPECT_EQ(p["compute"].get<std::uint64_t>(), compute.at(name)) << name;
+    EXPECT_EQ(p["memory"].get<std::uint64_t>(), memory.at(name)) << name;
+    EXPECT_EQ(p["sync"].get<std::uint64_t>(), sync.at(name)) << name;
+    EXPECT_EQ(p["compute"].get<std::uint64_t>() + p["memory"].get<std::uint64_t>() +
+                  p["sync"].get<std::uint64_t>() + p["message"].get<std::uint64_t>() +
+                  p["idle"].get<std::uint64_t>(),
+              st["cycles"].get<std::uint64_t>())
+        << name;
+  }
+  // Bus busy cycles add up to the controllers' busy cycles.
+  std::uint64_t busy = 0;
+  for (const json& b : st["buses"]) {
+    busy += b["busy_cycles"].get<std::uint64_t>();
+  }
+  std::uint64_t controller_busy = 0;
+  for (const auto& [c, b] : counters(run, "busy_cycles")) {
+    controller_busy += b;
+  }
+  EXPECT_EQ(busy, controller_busy);
+}
+
+/// What the VCD can say must agree with the event trace; what it cannot say it must list.
+void expect_vcd_agrees(const json& from_trace, const json& from_vcd) {
+  EXPECT_EQ(from_vcd["format"], "vcd");
+  EXPECT_EQ(from_vcd["cycles"], from_trace["cycles"]);
+  EXPECT_EQ(from_vcd["clock_ns"], from_trace["clock_ns"]);
+  std::map<std::string, json> by_name;
+  for (const json& p : from_trace["processors"]) {
+    by_name[p["name"]] = p;
+  }
+  ASSERT_EQ(from_vcd["processors"].size(), by_name.size());
+  for (const json& p : from_vcd["processors"]) {
+    const json& t = by_name.at(p["name"]);
+    for (const char* k : {"compute", "memory", "sync", "message", "idle"}) {
+      EXPECT_EQ(p[k], t[k]) << p["name"] << ' ' << k;
+    }
+  }
+  std::map<std::string, std::uint64_t> busy;
+  for (const json& b : from_trace["buses"]) {
+    busy[b["name"]] = b["busy_cycles"];
+  }
+  ASSERT_EQ(from_vcd["buses"].size(), busy.size());
+  for (const json& b : from_vcd["buses"]) {
+    EXPECT_EQ(b["busy_cycles"].get<std::uint64_t>(), busy.at(b["name"])) << b["name"];
+  }
+  EXPECT_FALSE(from_vcd["cannot_say"].empty());
+}
+
+TEST_F(TraceCli, OmpProgramRoundTripAndVcdAgree) {
+  const json r = run_json("run " + kFig2 + " --arch omp --trace a.trace --vcd a.vcd");
+  const json st = stats("a.trace");
+  expect_program_round_trip(r, st);
+  EXPECT_GT(st["conflicts"].get<std::uint64_t>(), 0u) << "Fig. 2 on the omp has conflicts";
+  expect_vcd_agrees(st, stats("a.vcd"));
+}
+
+TEST_F(TraceCli, CrossbarProgramRoundTripAndVcdAgree) {
+  const json r = run_json("run " + kFig2 + " --arch crossbar --trace c.trace --vcd c.vcd");
+  const json st = stats("c.trace");
+  expect_program_round_trip(r, st);
+  expect_vcd_agrees(st, stats("c.vcd"));
+}
+
+TEST_F(TraceCli, TorusTrafficRoundTrip) {
+  const json r = run_json(
+      "traffic --topology torus --dims 4x4 --rate 0.15 --warmup 200 --cycles 1500 --trace t.trace");
+  const json st = stats("t.trace");
+  const json& l = st["latency"];
+  EXPECT_EQ(l["count"], r["measured_packets"]);
+  EXPECT_DOUBLE_EQ(l["mean"].get<double>(), r["latency_avg"].get<double>());
+  EXPECT_EQ(l["p50"], r["latency_p50"]);
+  EXPECT_EQ(l["p99"], r["latency_p99"]);
+  EXPECT_EQ(l["max"], r["latency_max"]);
+  EXPECT_EQ(st["max_channel_contention"], r["max_channel_contention"]);
+  // Every packet of the run was delivered; each of its flits crossed one link per hop.
+  EXPECT_EQ(st["messages_sent"], st["messages_delivered"]);
+  std::uint64_t link_flits = 0;
+  std::uint64_t histogram = 0;
+  for (const json& c : st["channels"]) {
+    link_flits += c["flits"].get<std::uint64_t>();
+  }
+  for (const json& h : l["histogram"]) {
+    histogram += h.get<std::uint64_t>();
+  }
+  EXPECT_EQ(link_flits, r["flit_hops"].get<std::uint64_t>());
+  EXPECT_EQ(histogram, l["count"].get<std::uint64_t>());
+}
+
+TEST_F(TraceCli, TorusProgramRoundTrip) {
+  const auto out = run("run " + kFig2 + " --arch torus --dims 2x2 --trace n.trace --json");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const json r = json::parse(out.out);
+  const json st = stats("n.trace");
+  EXPECT_EQ(st["cycles"], r["total_cycles"]);
+  EXPECT_EQ(st["messages_delivered"], r["messages_delivered"]);
+  EXPECT_EQ(st["max_channel_contention"], r["max_channel_contention"]);
+  ASSERT_EQ(st["step_ends"].size(), r["steps"].size());
+  for (std::size_t k = 0; k < r["steps"].size(); ++k) {
+    EXPECT_EQ(st["step_ends"][k], r["steps"][k]["end_cycle"]);
+  }
+  std::map<std::string, std::uint64_t> packets;
+  for (const json& c : r["channels"]) {
+    packets[c["channel"]] = c["messages"];
+  }
+  for (const json& c : st["channels"]) {
+    // "torus.r(1,0).x+" is the run's "n1.x+" (node 1 is x = 1, y = 0 on the 2 x 2 torus).
+    const std::string name = c["name"];
+    const std::string coords = name.substr(name.find('(') + 1, name.find(')') - name.find('(') - 1);
+    const std::uint32_t node = static_cast<std::uint32_t>(std::stoul(coords.substr(0, 1)) +
+                                                          2 * std::stoul(coords.substr(2, 1)));
+    const std::string port = name.substr(name.rfind('.') + 1);
+    EXPECT_EQ(c["packets"].get<std::uint64_t>(), packets.at("n" + std::to_string(node) + "." + port))
+        << name;
+  }
+}
+
+TEST_F(TraceCli, SameRunSameBytes) {
+  ASSERT_EQ(run("run " + kFig2 + " --arch omp --trace x.trace").exit_code, 0);
+  ASSERT_EQ(run("run " + kFig2 + " --arch omp --trace y.trace").exit_code, 0);
+  EXPECT_EQ(slurp(dir_ / "x.trace"), slurp(dir_ / "y.trace"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "x.trace.partial"));
+  EXPECT_EQ(run("trace diff x.trace y.trace").exit_code, 0);
+}
+
+TEST_F(TraceCli, DiffOfTwoConfigurationsOneCycleApart) {
+  // Scalar accesses (Fig. 5(a), alpha + tau): each processor writes, then reads back, so alpha
+  // 16 against alpha 17 costs one cycle more per access, two in all.
+  ASSERT_EQ(run("access --kind scalar --alpha 16 --trace a16.trace").exit_code, 0);
+  ASSERT_EQ(run("access --kind scalar --alpha 17 --trace a17.trace").exit_code, 0);
+  const auto d = run("trace diff a16.trace a17.trace --json");
+  EXPECT_EQ(d.exit_code, 1) << d.err;
+  const json j = json::parse(d.out);
+  EXPECT_FALSE(j["equal"].get<bool>());
+  EXPECT_EQ(j["cycles"]["difference"], 2);
+  const std::string a = j["first_divergence"]["a"];
+  const std::string b = j["first_divergence"]["b"];
+  EXPECT_NE(a.find(" acc "), std::string::npos) << a;
+  EXPECT_NE(b.find(" acc "), std::string::npos) << b;
+}
+
+/// Adds one cycle to every cycle of the trace from cycle `from` on: a one-cycle delay injected
+/// into the step that runs at `from`.
+std::string delay_from(const std::string& trace, std::uint64_t from) {
+  std::istringstream in(trace);
+  std::ostringstream out;
+  std::string line;
+  const auto shift = [from](const std::string& t) {
+    const std::uint64_t v = std::stoull(t);
+    return std::to_string(v >= from ? v + 1 : v);
+  };
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] < '0' || line[0] > '9') {
+      out << line << '\n';
+      continue;
+    }
+    std::istringstream fields(line);
+    std::vector<std::string> f;
+    std::string t;
+    while (fields >> t) {
+      f.push_back(t);
+    }
+    f[0] = shift(f[0]);
+    if (f[1] == "acc") {
+      f[2] = shift(f[2]);  // end
+      f[8] = shift(f[8]);  // requested
+    }
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      out << (i > 0 ? " " : "") << f[i];
+    }
+    out << '\n';
+  }
+  return out.str();
+}
+
+TEST_F(TraceCli, DiffFindsAnInjectedOneCycleDifferenceAtItsStep) {
+  const json r = run_json("run " + kFig2 + " --arch omp --trace a.trace");
+  // Inside step 3: after step 2 ended, before step 3 ends.
+  const std::uint64_t step2_end = r["steps"][1]["end_cycle"];
+  const std::uint64_t step3_end = r["steps"][2]["end_cycle"];
+  ASSERT_LT(step2_end + 1, step3_end);
+  write("b.trace", delay_from(slurp(dir_ / "a.trace"), step2_end + 1));
+  const auto d = run("trace diff a.trace b.trace --json");
+  ASSERT_EQ(d.exit_code, 1) << d.err;
+  const json j = json::parse(d.out);
+  ASSERT_EQ(j["steps"].size(), r["steps"].size());
+  for (std::size_t k = 0; k < j["steps"].size(); ++k) {
+    EXPECT_EQ(j["steps"][k]["difference"], k == 2 ? 1 : 0) << "step " << k + 1;
+  }
+  EXPECT_EQ(j["cycles"]["difference"], 1);
+  // The first event that moved is the first one at or after the injected cycle.
+  std::istringstream in(slurp(dir_ / "a.trace"));
+  std::string line;
+  std::uint64_t n = 0;
+  std::uint64_t expected_line = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line[0] >= '0' && line[0] <= '9' && std::stoull(line) >= step2_end + 1) {
+      expected_line = n;
+      break;
+    }
+  }
+  EXPECT_EQ(j["first_divergence"]["line_a"], expected_line);
+  EXPECT_EQ(j["first_divergence"]["line_b"], expected_line);
+  // Text output names the step too.
+  const auto text = run("trace diff a.trace b.trace");
+  EXPECT_EQ(text.exit_code, 1);
+  EXPECT_NE(text.out.find("first divergence"), std::string::npos);
+}
+
+TEST_F(TraceCli, MalformedTracesNameFileLineColumn) {
+  const std::string header =
+      "orthosim-trace 1\nclock-ns 50\nsource 0 processor omp.p0\nsource 1 bus omp.rb0\n";
+  struct Case {
+    std::string text;
+    std::string where;
+  };
+  const std::vector<Case> cases = {
+      {"orthosim-trace 2\nclock-ns 50\n", "bad.trace:1:16"},
+      {"vcd\n", "bad.trace:1:1"},
+      {header + "0 act 0 compute 0\n5 act 0 sleep 1\n10 end\n", "bad.trace:6:9"},
+      {header + "0 act 7 compute 0\n10 end\n", "bad.trace:5:7"},
+      {header + "0 act 1 compute 0\n10 end\n", "bad.trace:5:7"},
+      {header + "5 act 0 compute 0\n4 act 0 idle 1\n10 end\n", "bad.trace:6:1"},
+      {header + "0 act 0 compute x\n10 end\n", "bad.trace:5:17"},
+      {header + "0 act 0 compute 0\n", "bad.trace:5:1"},
+      {header + "0 act 0 compute 0 9\n10 end\n", "bad.trace:5:19"},
+      {header + "0 jump 0\n10 end\n", "bad.trace:5:3"},
+  };
+  for (const Case& c : cases) {
+    write("bad.trace", c.text);
+    for (const char* action : {"stats", "export", "diff", "plot"}) {
+      std::string args = std::string("trace ") + action + " bad.trace";
+      if (std::string(action) == "export") {
+        args += " --perfetto out.json";
+      } else if (std::string(action) == "diff") {
+        args += " bad.trace";
+      } else if (std::string(action) == "plot") {
+        args += " --out plots";
+      }
+      const auto r = run(args);
+      EXPECT_EQ(r.exit_code, 2) << args << " on\n" << c.text;
+      EXPECT_NE(r.err.find(c.where + ": expected"), std::string::npos)
+          << args << ": " << r.err << " on\n" << c.text;
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "out.json"));
+  }
+}
+
+TEST_F(TraceCli, BadArgumentsAreRejected) {
+  EXPECT_EQ(run("trace").exit_code, 2);
+  EXPECT_EQ(run("trace frobnicate x").exit_code, 2);
+  EXPECT_EQ(run("trace stats").exit_code, 2);
+  EXPECT_EQ(run("trace diff one").exit_code, 2);
+  const auto missing = run("trace stats nothing.trace");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("nothing.trace"), std::string::npos);
+  const auto no_out = run("access --kind scalar --trace missing/dir/x.trace");
+  EXPECT_EQ(no_out.exit_code, 2) << no_out.err;
+  EXPECT_NE(no_out.err.find("--trace"), std::string::npos) << no_out.err;
+}
+
+/// Chrome trace-event format: every event has name, ph, ts, pid, tid; "X" has a non-negative dur;
+/// complete events on one track nest (each is inside the previous one or starts after it ends);
+/// every track that has events is named by a thread_name metadata event.
+void validate_trace_events(const json& doc, std::size_t* tracks_out) {
+  ASSERT_TRUE(doc.contains("traceEvents"));
+  std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> tracks;
+  std::set<std::pair<int, int>> named;
+  for (const json& e : doc["traceEvents"]) {
+    for (const char* k : {"name", "ph", "ts", "pid", "tid"}) {
+      ASSERT_TRUE(e.contains(k)) << k << " missing in " << e.dump();
+    }
+    ASSERT_TRUE(e["ts"].is_number());
+    const std::pair<int, int> track{e["pid"].get<int>(), e["tid"].get<int>()};
+    if (e["ph"] == "M") {
+      if (e["name"] == "thread_name") {
+        named.insert(track);
+      }
+      continue;
+    }
+    ASSERT_EQ(e["ph"], "X") << e.dump();
+    ASSERT_TRUE(e.contains("dur") && e["dur"].is_number()) << e.dump();
+    ASSERT_GE(e["dur"].get<double>(), 0.0);
+    tracks[track].emplace_back(e["ts"].get<double>(), e["ts"].get<double>() + e["dur"].get<double>());
+  }
+  constexpr double kEps = 1e-6;
+  for (auto& [track, events] : tracks) {
+    EXPECT_TRUE(named.count(track)) << "track " << track.first << "/" << track.second;
+    std::sort(events.begin(), events.end());
+    std::vector<double> open_ends;
+    for (const auto& [start, end] : events) {
+      while (!open_ends.empty() && open_ends.back() <= start + kEps) {
+        open_ends.pop_back();
+      }
+      if (!open_ends.empty()) {
+        EXPECT_LE(end, open_ends.back() + kEps) << "overlap on track " << track.second;
+      }
+      open_ends.push_back(end);
+    }
+  }
+  *tracks_out = tracks.size();
+}
+
+TEST_F(TraceCli, PerfettoExportIsValidTraceEventJson) {
+  ASSERT_EQ(run("run " + kFig2 + " --arch omp --trace a.trace").exit_code, 0);
+  ASSERT_EQ(run("trace export a.trace --perfetto a.json").exit_code, 0);
+  std::size_t tracks = 0;
+  validate_trace_events(json::parse(slurp(dir_ / "a.json")), &tracks);
+  // Four processors and the buses they used.
+  EXPECT_GE(tracks, 4u + 1u);
+  ASSERT_EQ(run("traffic --topology torus --dims 4x4 --rate 0.2 --warmup 100 --cycles 500 "
+                "--trace t.trace").exit_code, 0);
+  ASSERT_EQ(run("trace export t.trace --perfetto t.json").exit_code, 0);
+  validate_trace_events(json::parse(slurp(dir_ / "t.json")), &tracks);
+  EXPECT_GT(tracks, 16u) << "router port tracks";
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "t.json.partial"));
+}
+
+/// SVG parsed back with expat: the ids of its <g> elements and the count of each element.
+struct SvgContent {
+  std::set<std::string> groups;
+  std::map<std::string, std::size_t> elements;
+  bool ok = false;
+};
+
+SvgContent parse_svg(const std::string& text) {
+  SvgContent c;
+  XML_Parser p = XML_ParserCreate(nullptr);
+  XML_SetUserData(p, &c);
+  XML_SetStartElementHandler(p, [](void* data, const XML_Char* name, const XML_Char** attrs) {
+    auto* content = static_cast<SvgContent*>(data);
+    ++content->elements[name];
+    if (std::string(name) == "g") {
+      for (std::size_t i = 0; attrs[i] != nullptr; i += 2) {
+        if (std::string(attrs[i]) == "id") {
+          content->groups.insert(attrs[i + 1]);
+        }
+      }
+    }
+  });
+  c.ok = XML_Parse(p, text.data(), static_cast<int>(text.size()), 1) == XML_STATUS_OK;
+  XML_ParserFree(p);
+  return c;
+}
+
+TEST_F(TraceCli, PlotWritesWellFormedSvg) {
+  ASSERT_EQ(run("run " + kFig2 + " --arch omp --trace a.trace").exit_code, 0);
+  ASSERT_EQ(run("trace plot a.trace --out plots").exit_code, 0);
+  const SvgContent timeline = parse_svg(slurp(dir_ / "plots" / "timeline.svg"));
+  ASSERT_TRUE(timeline.ok);
+  for (int p = 0; p < 4; ++p) {
+    EXPECT_TRUE(timeline.groups.count("row-omp.p" + std::to_string(p))) << p;
+  }
+  EXPECT_TRUE(timeline.groups.count("row-omp.rb0"));
+  EXPECT_GT(timeline.elements.at("rect"), 8u);
+
+  ASSERT_EQ(run("traffic --topology torus --dims 4x4 --rate 0.2 --warmup 100 --cycles 500 "
+                "--trace t.trace").exit_code, 0);
+  ASSERT_EQ(run("trace plot t.trace --out net").exit_code, 0);
+  const SvgContent channels = parse_svg(slurp(dir_ / "net" / "channels.svg"));
+  ASSERT_TRUE(channels.ok);
+  EXPECT_EQ(channels.groups.size(), 16u) << "one row per router";
+  EXPECT_TRUE(channels.groups.count("router-torus.r(2,3)"));
+  const SvgContent latency = parse_svg(slurp(dir_ / "net" / "latency.svg"));
+  ASSERT_TRUE(latency.ok);
+  EXPECT_TRUE(latency.groups.count("histogram"));
+
+  const auto sweep = run("traffic --topology torus --dims 4x4 --rates 0.05,0.1,0.2 --warmup 100 "
+                         "--cycles 500 --json");
+  ASSERT_EQ(sweep.exit_code, 0);
+  write("sweep.json", sweep.out);
+  ASSERT_EQ(run("trace plot sweep.json --out curves").exit_code, 0);
+  const SvgContent curve = parse_svg(slurp(dir_ / "curves" / "latency-throughput.svg"));
+  ASSERT_TRUE(curve.ok);
+  EXPECT_EQ(curve.elements.at("circle"), 6u) << "mean and p99 of three rates";
+  EXPECT_EQ(curve.elements.at("polyline"), 2u);
+}
+
+}  // namespace

@@ -1,0 +1,221 @@
+// Unit tests of the event trace: what the writer writes the reader gives back field by field, the
+// fan-out recorder's id translation, the latency summary against a brute-force count, and the
+// statistics of a hand-made trace against figures worked out by hand.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "sw/core/diagnostic.hpp"
+#include "traces/event_trace.hpp"
+#include "traces/event_trace_reader.hpp"
+#include "traces/fanout_recorder.hpp"
+#include "traces/svg.hpp"
+#include "traces/trace_stats.hpp"
+
+namespace orthosim::traces {
+namespace {
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          (name + "_" + std::to_string(::getpid()) + ".trace"))
+      .string();
+}
+
+/// A small multiprocessor and network run, written through the recorder interface.
+void write_sample(const std::string& path) {
+  EventTraceRecorder w(path, 50);
+  const SourceId p0 = w.register_source("omp.p0", SourceKind::Processor);
+  const SourceId p1 = w.register_source("omp.p1", SourceKind::Processor);
+  const SourceId bc0 = w.register_source("omp.bc0", SourceKind::BusController);
+  const SourceId rb0 = w.register_source("omp.rb0", SourceKind::Bus);
+  const SourceId ch = w.register_source("torus.r(0,0).x+", SourceKind::Channel);
+  w.activity(Cycle{0}, p0, Activity::Compute, 0);
+  w.activity(Cycle{0}, p1, Activity::Write, 0);
+  w.activity(Cycle{10}, p0, Activity::Read, 1);
+  AccessTrace a;
+  a.mode = BusMode::Row;
+  a.bus = rb0;
+  a.master = 0;
+  a.write = false;
+  a.requested = Cycle{10};
+  a.index_set = 2;
+  a.address = 7;
+  a.vectors = 3;
+  const std::vector<std::uint32_t> slots = {1, 2};
+  a.slots = &slots;
+  w.access(Cycle{14}, Cycle{40}, bc0, a);  // granted 4 cycles late: a conflict of 4 cycles
+  w.interrupt_granted(Cycle{20}, p1, Cycle{18});
+  w.step_mark(Cycle{40}, p0, 0);
+  w.activity(Cycle{40}, p0, Activity::Idle, 2);
+  w.activity(Cycle{40}, p1, Activity::Idle, 1);
+  w.run_begin(Cycle{40}, "program x");
+  w.message(Cycle{41}, {MessageEvent::Send, 0, 0, 1, 4, 0, 0, true});
+  w.message(Cycle{41}, {MessageEvent::Inject, 0, 0, 0, 5, 0, 0, true});
+  w.message(Cycle{42}, {MessageEvent::Hop, 0, 0, 0, 5, ch, 1, true});
+  w.message(Cycle{48}, {MessageEvent::Eject, 0, 1, 0, 5, 0, 0, true});
+  w.message(Cycle{48}, {MessageEvent::Deliver, 0, 1, 0, 0, 0, 0, true, Cycle{49}});
+  w.message(Cycle{49}, {MessageEvent::Receive, 0, 1, 0, 0, 0, 0, true});
+  w.finish(Cycle{50});
+}
+
+TEST(EventTrace, ReaderGivesBackWhatTheWriterWrote) {
+  const std::string path = temp_path("roundtrip");
+  write_sample(path);
+  EXPECT_FALSE(std::filesystem::exists(path + ".partial"));
+  EventTraceReader r(path);
+  ASSERT_EQ(r.header().version, kEventTraceVersion);
+  EXPECT_EQ(r.header().clock_ns, 50u);
+  ASSERT_EQ(r.header().sources.size(), 5u);
+  EXPECT_EQ(r.header().sources[4].path, "torus.r(0,0).x+");
+  EXPECT_EQ(r.header().sources[4].kind, SourceKind::Channel);
+  std::vector<TraceEvent> events;
+  TraceEvent e;
+  while (r.next(e)) {
+    events.push_back(e);
+  }
+  ASSERT_EQ(events.size(), 16u);
+  EXPECT_EQ(events[2].activity, Activity::Read);
+  EXPECT_EQ(events[2].op_index, 1u);
+  const TraceEvent& acc = events[3];
+  ASSERT_EQ(acc.kind, TraceEvent::Kind::Access);
+  EXPECT_EQ(acc.at, Cycle{14});
+  EXPECT_EQ(acc.end, Cycle{40});
+  EXPECT_EQ(acc.source, 2u);
+  EXPECT_EQ(acc.access.bus, 3u);
+  EXPECT_EQ(acc.access.mode, BusMode::Row);
+  EXPECT_FALSE(acc.access.write);
+  EXPECT_EQ(acc.access.requested, Cycle{10});
+  EXPECT_EQ(acc.access.index_set, 2u);
+  EXPECT_EQ(acc.access.address, 7u);
+  EXPECT_EQ(acc.access.vectors, 3u);
+  EXPECT_EQ(acc.slots, (std::vector<std::uint32_t>{1, 2}));
+  EXPECT_EQ(events[4].kind, TraceEvent::Kind::Interrupt);
+  EXPECT_EQ(events[4].requested, Cycle{18});
+  EXPECT_EQ(events[5].step, 0u);
+  EXPECT_EQ(events[8].label, "program x");
+  EXPECT_EQ(events[11].message.what, MessageEvent::Hop);
+  EXPECT_EQ(events[11].message.channel, 4u);
+  EXPECT_EQ(events[11].message.vc, 1u);
+  EXPECT_EQ(events[11].message.size, 5u);
+  EXPECT_EQ(events[13].message.visible, Cycle{49});
+  EXPECT_EQ(events.back().kind, TraceEvent::Kind::End);
+  std::filesystem::remove(path);
+}
+
+TEST(EventTrace, StatsOfAHandMadeTrace) {
+  const std::string path = temp_path("stats");
+  write_sample(path);
+  const TraceStats s = event_trace_stats(path);
+  // The run line at 40 starts the cycle count: 50 - 40.
+  EXPECT_EQ(s.cycles, 10u);
+  EXPECT_EQ(s.accesses, 1u);
+  EXPECT_EQ(s.words, 6u);  // 3 vectors of 2 words
+  EXPECT_EQ(s.conflicts, 2u);  // the access (14 > 10) and the interrupt (20 > 18)
+  EXPECT_EQ(s.conflict_wait_cycles, 4u + 2u);
+  ASSERT_EQ(s.processors.size(), 2u);
+  EXPECT_EQ(s.processors[0].compute, 10u);
+  EXPECT_EQ(s.processors[0].memory, 30u);
+  EXPECT_EQ(s.processors[1].memory, 40u);
+  ASSERT_EQ(s.buses.size(), 1u);
+  EXPECT_EQ(s.buses[0].busy, 26u);
+  ASSERT_EQ(s.channels.size(), 1u);
+  EXPECT_EQ(s.channels[0].busy, 5u);
+  EXPECT_EQ(s.max_channel_contention, 1u);
+  EXPECT_EQ(s.messages_sent, 1u);
+  EXPECT_EQ(s.messages_delivered, 1u);
+  EXPECT_EQ(s.latency.count, 1u);
+  EXPECT_EQ(s.latency.min, 49u - 41u);
+  std::filesystem::remove(path);
+}
+
+TEST(EventTrace, LatencySummaryMatchesBruteForce) {
+  std::mt19937_64 rng(7);
+  std::vector<std::uint64_t> values;
+  for (int i = 0; i < 1001; ++i) {
+    values.push_back(20 + rng() % 300);
+  }
+  const LatencySummary s = summarize_latencies(values, 20);
+  std::vector<std::uint64_t> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(s.count, values.size());
+  EXPECT_EQ(s.min, sorted.front());
+  EXPECT_EQ(s.max, sorted.back());
+  // ceil(q n)-th smallest: n = 1001, p50 the 501st, p99 the 991st.
+  EXPECT_EQ(s.p50, sorted[500]);
+  EXPECT_EQ(s.p99, sorted[990]);
+  double sum = 0;
+  for (std::uint64_t v : values) {
+    sum += static_cast<double>(v);
+  }
+  EXPECT_DOUBLE_EQ(s.mean, sum / 1001.0);
+  ASSERT_LE(s.histogram.size(), 20u);
+  for (std::size_t k = 0; k < s.histogram.size(); ++k) {
+    const std::uint64_t lo = s.min + k * s.bin_width;
+    const auto n = static_cast<std::uint64_t>(std::count_if(
+        values.begin(), values.end(),
+        [&](std::uint64_t v) { return v >= lo && v < lo + s.bin_width; }));
+    EXPECT_EQ(s.histogram[k], n) << "bin " << k;
+  }
+}
+
+/// Records which source ids it was called with.
+class IdLog : public Recorder {
+ public:
+  [[nodiscard]] bool enabled() const override { return true; }
+  void activity(Cycle, SourceId p, Activity, std::uint32_t) override { ids.push_back(p); }
+  void access(Cycle, Cycle, SourceId c, const AccessTrace& a) override {
+    ids.push_back(c);
+    ids.push_back(a.bus);
+  }
+  void message(Cycle, const MessageTrace& m) override { ids.push_back(m.channel); }
+  std::vector<SourceId> ids;
+};
+
+TEST(FanoutRecorder, TranslatesIdsPerTarget) {
+  IdLog shared;
+  IdLog fresh;
+  shared.register_source("other.p0", SourceKind::Processor);  // a system registered earlier
+  FanoutRecorder fan({&shared, &fresh});
+  const SourceId p = fan.register_source("omp.p0", SourceKind::Processor);
+  const SourceId bus = fan.register_source("omp.rb0", SourceKind::Bus);
+  const SourceId ch = fan.register_source("torus.r(0,0).x+", SourceKind::Channel);
+  EXPECT_TRUE(fan.enabled());
+  fan.activity(Cycle{1}, p, Activity::Compute, 0);
+  AccessTrace a;
+  a.bus = bus;
+  fan.access(Cycle{2}, Cycle{3}, p, a);
+  MessageTrace m;
+  m.what = MessageEvent::Hop;
+  m.channel = ch;
+  fan.message(Cycle{4}, m);
+  EXPECT_EQ(fresh.ids, (std::vector<SourceId>{0, 0, 1, 2}));
+  EXPECT_EQ(shared.ids, (std::vector<SourceId>{1, 1, 2, 3}));
+  EXPECT_EQ(shared.sources().at(3).path, "torus.r(0,0).x+");
+  EXPECT_FALSE(FanoutRecorder({}).enabled());
+}
+
+TEST(EventTrace, UnfinishedWriterLeavesNoFile) {
+  const std::string path = temp_path("unfinished");
+  {
+    EventTraceRecorder w(path, 50);
+    w.register_source("omp.p0", SourceKind::Processor);
+    w.activity(Cycle{0}, 0, Activity::Compute, 0);
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_FALSE(std::filesystem::exists(path + ".partial"));
+  EXPECT_THROW(EventTraceRecorder("/nonexistent-dir/x.trace", 50), std::runtime_error);
+}
+
+TEST(SvgWriter, EscapesText) {
+  SvgWriter svg(10, 10);
+  svg.text(0, 0, "a<b & \"c\">");
+  const std::string doc = svg.str();
+  EXPECT_NE(doc.find("a&lt;b &amp; &quot;c&quot;&gt;"), std::string::npos);
+  EXPECT_EQ(doc.find("a<b"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace orthosim::traces
