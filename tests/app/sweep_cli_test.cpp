@@ -77,6 +77,20 @@ class Sweep : public orthosim::testing_support::CliTest {
     std::ofstream(dir_ / "t44.yaml") << "arch: torus\ndims: [4, 4]\nvcs: 2\nbuffers: 2\n";
   }
 
+  /// Runs `mpirun -n 2 orthosim ARGS --mpi` in the test's folder, its output in LOG.out/.err;
+  /// returns the exit code. CI runs as root, which Open MPI refuses without
+  /// --allow-run-as-root; --oversubscribe runs 2 ranks whatever the free slots.
+  int mpirun(const std::string& args, const std::string& log) const {
+    const std::string launcher = ORTHOSIM_MPIEXEC;
+    EXPECT_FALSE(launcher.empty()) << "CMake found no mpirun (openmpi-bin, install-deps.sh)";
+    EXPECT_EQ(access(launcher.c_str(), X_OK), 0) << launcher << " is not executable";
+    const std::string command = "cd '" + dir_.string() + "' && '" + launcher +
+                                "' --allow-run-as-root --oversubscribe -n 2 '" + ORTHOSIM_BIN +
+                                "' " + args + " --mpi >" + log + ".out 2>" + log + ".err";
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
   /// The column `name` of every data row of a CSV.
   static std::vector<std::string> column(const fs::path& csv, const std::string& name) {
     const std::vector<std::string> lines = lines_of(slurp(csv));
@@ -144,17 +158,8 @@ TEST_F(Sweep, TrafficRowsCarryTheParametersThatAreNotFields) {
 TEST_F(Sweep, JobsOneJobsTwoAndTwoMpiRanksWriteTheSameCsv) {
   ASSERT_EQ(run(kProgramSweep + " --out one.csv --jobs 1").exit_code, 0);
   ASSERT_EQ(run(kProgramSweep + " --out two.csv --jobs 2").exit_code, 0);
-  const std::string mpirun = ORTHOSIM_MPIEXEC;
-  ASSERT_FALSE(mpirun.empty()) << "CMake found no mpirun (openmpi-bin, scripts/install-deps.sh)";
-  ASSERT_EQ(access(mpirun.c_str(), X_OK), 0) << mpirun << " is not executable";
-  // CI runs as root; Open MPI refuses that without the flag. --oversubscribe: 2 ranks even on
-  // a machine with fewer free slots.
-  const std::string command = "cd '" + dir_.string() + "' && '" + mpirun +
-                              "' --allow-run-as-root --oversubscribe -n 2 '" + ORTHOSIM_BIN +
-                              "' " + kProgramSweep + " --out mpi.csv --mpi --verbose >mpi.out "
-                              "2>mpi.err";
-  const int status = std::system(command.c_str());
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << slurp(dir_ / "mpi.err");
+  ASSERT_EQ(mpirun(kProgramSweep + " --out mpi.csv --verbose", "mpi"), 0)
+      << slurp(dir_ / "mpi.err");
   // Both ranks ran points.
   const std::string log = slurp(dir_ / "mpi.err");
   EXPECT_NE(log.find("(rank 0)"), std::string::npos) << log;
@@ -163,6 +168,15 @@ TEST_F(Sweep, JobsOneJobsTwoAndTwoMpiRanksWriteTheSameCsv) {
   EXPECT_EQ(one.size(), 9u);
   EXPECT_EQ(csv_without_wall_time(dir_ / "two.csv"), one);
   EXPECT_EQ(csv_without_wall_time(dir_ / "mpi.csv"), one);
+}
+
+TEST_F(Sweep, AnErrorOnOneRankStopsEveryRank) {
+  // Point 1 (n = 300) falls to rank 1, whose child rejects it; rank 0 must not wait for its row.
+  EXPECT_EQ(mpirun("sweep fig2.mcp --variants omp.yaml --param n=4,300 --out e.csv", "e"), 2);
+  EXPECT_NE(slurp(dir_ / "e.err").find("point 1: orthosim run fig2.mcp --variant omp.yaml --n 300"),
+            std::string::npos)
+      << slurp(dir_ / "e.err");
+  EXPECT_FALSE(fs::exists(dir_ / "e.csv"));
 }
 
 TEST_F(Sweep, AKilledSweepResumesWithoutRerunningFinishedPoints) {
