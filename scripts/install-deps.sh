@@ -7,12 +7,14 @@ packages=(
   cmake g++ make pkg-config
   libsystemc-dev                 # SystemC 2.3.4 kernel
   verilator                      # RTL blocks verilated into SystemC (rtl/)
+  iverilog                       # a second simulator for the RTL benches (scripts/rtl-check.sh)
+  yosys                          # synthesis check and cell counts of the RTL (scripts/rtl-check.sh)
   libboost-program-options-dev   # the command line
   nlohmann-json3-dev             # --json output
   libyaml-cpp-dev                # variant files (docs/variants.md)
   libopenmpi-dev openmpi-bin     # orthosim sweep --mpi and mpirun (docs/sweeps.md)
   libgtest-dev                   # GoogleTest, registered with CTest
-  gtkwave                        # vcd2fst/fst2vcd: the waveform tests read our VCD back
+  gtkwave                        # vcd2fst/fst2vcd: the waveform tests read our VCD and FST back
   libexpat1-dev                  # the trace plot tests parse the SVG back (docs/traces.md)
 )
 
