@@ -33,6 +33,12 @@ VariantOrigins apply_variant(const po::options_description& options, po::variabl
     arch_from = "--" + arch_option;
   }
   const std::uint8_t bit = arch_bit(arch);
+  // --topology belongs to the commands that run networks only.
+  if (arch_option == "topology" && !given(arch_option) && (bit & kNetworks) == 0) {
+    throw InputError(variant.arch().where,
+                     "a network (" + arch_names(kNetworks) + ") for orthosim " + command,
+                     "'" + arch + "'");
+  }
   for (const VariantValue& value : variant.values) {
     const std::string option = value.key == "arch" ? arch_option : value.key;
     const VariantFieldSpec& spec = *find_variant_field(value.key);
@@ -44,8 +50,14 @@ VariantOrigins apply_variant(const po::options_description& options, po::variabl
     const po::option_description* description = options.find_nothrow(option, false);
     if (description == nullptr) {
       // A command without --impl runs the SystemC models, which is what `impl: model` asks for.
-      if (value.key == "impl" && value.text == "model") {
-        continue;
+      if (value.key == "impl") {
+        if (value.text == "model") {
+          continue;
+        }
+        throw InputError(value.where,
+                         "model (orthosim " + command + " has no --impl: it runs the SystemC "
+                         "models)",
+                         "'" + value.text + "'");
       }
       throw InputError(value.key_where,
                        "a field orthosim " + command + " takes (it has no --" + option + ")",
