@@ -1,6 +1,7 @@
 // SystemC-backed Runner.
 #include "app/system_runner.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -147,6 +148,46 @@ void open_fst_files(const std::vector<rtl::FstTrace*>& files) {
   }
 }
 
+/// Test-only (docs/rtl.md): ORTHOSIM_TEST_FAULT="P:flip:CYCLE:BIT" or "P:late:CYCLE" puts a
+/// deliberate error into the model bus controller of P(P) in every multiprocessor: bit BIT of the
+/// word on its bus in cycle CYCLE flipped, or one cycle more in the start-up of the access granted
+/// in cycle CYCLE. --impl cosim must catch it. Read here, in the executable, not in the models.
+void inject_test_fault(sc::Multiprocessor& system) {
+  const char* spec = std::getenv("ORTHOSIM_TEST_FAULT");
+  if (spec == nullptr) {
+    return;
+  }
+  const std::string text = spec;
+  const char* expected = "P:flip:CYCLE:BIT or P:late:CYCLE";
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const std::size_t colon = text.find(':', start);
+    parts.push_back(text.substr(start, colon - start));
+    if (colon == std::string::npos) {
+      break;
+    }
+    start = colon + 1;
+  }
+  const auto number = [&](const std::string& s, std::uint64_t max) {
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 12 ||
+        std::stoull(s) > max) {
+      throw sw::InputError({"ORTHOSIM_TEST_FAULT"}, expected, "'" + text + "'");
+    }
+    return std::stoull(s);
+  };
+  sc::BusController::Fault fault;
+  if (parts.size() == 4 && parts[1] == "flip") {
+    fault.kind = sc::BusController::Fault::Kind::FlipBit;
+    fault.bit = static_cast<std::uint32_t>(number(parts[3], 31));
+  } else if (parts.size() == 3 && parts[1] == "late") {
+    fault.kind = sc::BusController::Fault::Kind::ExtraCycle;
+  } else {
+    throw sw::InputError({"ORTHOSIM_TEST_FAULT"}, expected, "'" + text + "'");
+  }
+  fault.at = sw::Cycle{number(parts[2], ~std::uint64_t{0} >> 1)};
+  system.inject_fault(static_cast<sw::ProcId>(number(parts[0], system.config().n - 1)), fault);
+}
+
 /// A co-simulation mismatch stops the run; the command fails with it (the waveforms stay
 /// FILE.partial).
 void throw_on_mismatch(const sc::RunResult& r) {
@@ -173,6 +214,7 @@ sw::RunSummary SystemRunner::run_access(const sw::AccessRequest& request) {
   sc::Multiprocessor system(sw::to_string(request.config.arch).c_str(), request.config,
                             recording.recorder(), fst.get());
   open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
+  inject_test_fault(system);
   system.load(std::move(program));
   sc::run_systems({&system}, kCycleLimit);
   const sc::RunResult result = system.result();
@@ -231,6 +273,9 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
     fst_files.push_back(fst.get());
   }
   open_fst_files(fst_files);
+  for (const auto& s : systems) {
+    inject_test_fault(*s);
+  }
   for (std::size_t i = 0; i < systems.size(); ++i) {
     systems[i]->load(runs[i].program);
   }

@@ -71,6 +71,9 @@ void Multiprocessor::attach_rtl(sw::ProcId i, const std::string& base, rtl::FstT
         if (!mismatch_ || m.cycle < mismatch_->cycle) {
           mismatch_ = m;
         }
+        // The caller reports the mismatch; the kernel's own note would go to stdout.
+        sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                                sc_core::SC_DO_NOTHING);
         sc_core::sc_stop();
       }));
   controllers_.at(i)->attach_rtl(*datapaths_.back(), config_.impl.bus_controller);
