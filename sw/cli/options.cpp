@@ -230,8 +230,8 @@ std::optional<std::string> fst_path_from(const po::variables_map& vm,
   }
   if (impl.bus_controller == Impl::Model && impl.index_manipulator == Impl::Model) {
     throw InputError({"--fst"},
-                     "--impl rtl or cosim for im or bus: FST holds the verilated blocks' signals "
-                     "(the models' waveform is --vcd)");
+                     "needs --impl rtl or cosim for im or bus: FST holds the verilated blocks' "
+                     "signals (the models' waveform is --vcd)");
   }
   return vm["fst"].as<std::string>();
 }
