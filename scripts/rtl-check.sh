@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-blocks=(index_manipulator bus_controller module_array)
+blocks=(index_manipulator bus_controller module_array router)
 rtl=rtl
 vc=(-f "$rtl/rtl.vc" "$rtl/orthosim.vlt")
 
@@ -46,6 +46,7 @@ declare -A params=(
   [index_manipulator]="-GN=3,-GL=5,-GS=3 -GN=8,-GL=32,-GS=16,-GW=64"
   [bus_controller]="-GN=3,-GL=5,-GS=3,-GDEPTH=10 -GN=8,-GL=32,-GS=16,-GDEPTH=64,-GW=64,-GTW=8"
   [module_array]="-GN=3,-GDEPTH=10 -GN=8,-GDEPTH=64,-GW=64"
+  [router]="-GPMAX=4,-GVMAX=1,-GDMAX=1,-GDW=32 -GPMAX=10,-GVMAX=4,-GDMAX=8,-GCW=10,-GDW=96"
 )
 for b in "${blocks[@]}"; do
   for g in "" ${params[$b]}; do
@@ -64,6 +65,7 @@ done
 declare -A tb_sources=(
   [tb_index_manipulator]="$rtl/index_manipulator.sv $rtl/tb/tb_index_manipulator.sv"
   [tb_bus_controller]="$rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/tb/tb_bus_controller.sv"
+  [tb_router]="$rtl/router.sv $rtl/tb/tb_router.sv"
 )
 run_bench() {  # simulator, bench, command...
   local sim="$1" tb="$2"
@@ -77,7 +79,7 @@ run_bench() {  # simulator, bench, command...
 }
 
 echo "=== test benches: Icarus (iverilog -g2012, vvp)"
-for tb in tb_index_manipulator tb_bus_controller; do
+for tb in tb_index_manipulator tb_bus_controller tb_router; do
   # shellcheck disable=SC2086  # the source list
   if iverilog -g2012 -Wall -o "$work/$tb.vvp" -s "$tb" ${tb_sources[$tb]} >"$work/$tb.iverilog.log" 2>&1; then
     run_bench icarus "$tb" vvp -n "$work/$tb.vvp"
@@ -90,7 +92,7 @@ done
 # The benches build at -O0 with bounded loop unrolling: the simulation takes well under a second,
 # while a default (-Os, fully unrolled) build of tb_bus_controller takes minutes.
 echo "=== test benches: Verilator (--binary --timing)"
-for tb in tb_index_manipulator tb_bus_controller; do
+for tb in tb_index_manipulator tb_bus_controller tb_router; do
   # shellcheck disable=SC2086  # the source list
   if verilator --binary --timing -j 2 "${vc[@]}" --unroll-count 4 \
       -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0" \
@@ -103,10 +105,15 @@ for tb in tb_index_manipulator tb_bus_controller; do
 done
 
 # ---- synthesis -------------------------------------------------------------------------------
-echo "=== synthesis: yosys synth -top <block>, default parameters"
+# The router at its defaults (6 ports, 2 virtual channels, 64-bit flits) takes yosys over half an
+# hour; its count is taken at a 2-D mesh router's sizes (docs/rtl.md).
+declare -A synth_params=(
+  [router]="chparam -set PMAX 4 -set VMAX 1 -set DMAX 1 -set DW 32 -set TSW 16 router;"
+)
+echo "=== synthesis: yosys synth -top <block>, default parameters (router: PMAX=4 VMAX=1 DMAX=1 DW=32 TSW=16)"
 printf "  %-20s %8s %8s\n" block cells "flip-flops"
 for b in "${blocks[@]}"; do
-  if yosys -q -l "$work/$b.yosys.log" -p "read_verilog -sv $rtl/$b.sv; synth -top $b; stat" \
+  if yosys -q -l "$work/$b.yosys.log" -p "read_verilog -sv $rtl/$b.sv; ${synth_params[$b]:-} synth -top $b; stat" \
       >"$work/$b.yosys.out" 2>&1; then
     # The last statistics block is the final netlist's.
     stats="$(awk '/Printing statistics/ {s = ""} {s = s $0 "\n"} END {printf "%s", s}' "$work/$b.yosys.log")"
