@@ -115,7 +115,7 @@ TEST_F(Orthosim, BadArgumentsGiveOneErrorLineAndExitCode2) {
       {"access --tau 0", "--tau"},
       {"access --kind vector", "--kind"},
       {"access --kind scalar --d 2", "scalar"},
-      {"access --impl rtl", "--impl"},
+      {"access --impl fast", "--impl"},
       {"access --bogus 1", "bogus"},
       {"access --vcd /nonexistent-orthosim-dir/w.vcd", "--vcd"},
       {"frobnicate", "frobnicate"},
