@@ -1,0 +1,92 @@
+// A multicomputer network built of verilated routers (rtl/router.sv), one SystemC module per node,
+// wired after sw::Topology, with plain setters and getters so that nothing outside rtl/bridge
+// includes Verilated headers (STYLE F5).
+//
+// One verilation serves every network within the router's maxima (kMaxPorts, kMaxVcs, kMaxDepth,
+// kMaxRadix): check() says why a NetworkConfig does not fit. Output port q of router r drives
+// input port q of its neighbour, and the ready chain (in_acc_room / in_acc_go -> out_room /
+// out_go) goes through sc_signals, so a same-cycle hand-off settles in delta cycles (docs/rtl.md,
+// router).
+//
+// Clocking (cost follows activity): the owner drives `clk` (rising edge = end of a cycle) only
+// while flits are in flight or offered. Within cycle c: set_cycle(c) and the injection offers,
+// let the delta cycles settle, read inj_ready / ejections / counters, then raise the clock.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "sw/routed/network_config.hpp"
+
+namespace orthosim::rtl {
+
+/// One flit on the router's wires: {tail, head, data}. A header's data holds the destination
+/// (header_data()); the rest of the data is carried unchanged.
+struct RouterFlit {
+  bool head = false;
+  bool tail = false;
+  std::uint64_t data = 0;
+};
+
+class RouterNetworkRtl : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(RouterNetworkRtl);
+  static constexpr std::uint32_t kMaxPorts = 6;   ///< PMAX
+  static constexpr std::uint32_t kMaxVcs = 2;     ///< VMAX
+  static constexpr std::uint32_t kMaxDepth = 4;   ///< DMAX
+  static constexpr std::uint32_t kMaxRadix = 255; ///< CW = 8 bits per coordinate
+  static constexpr std::uint32_t kMaxDelay = 255;
+
+  /// Throws sw::ConfigError naming the option when `config` does not fit the verilated router:
+  /// more than 6 ports (a 4-D grid, a hypercube above d = 6), more than 2 virtual channels,
+  /// buffers deeper than 4 flits, a radix above 255, a delay above 255, or a torus without its
+  /// dateline (docs/rtl.md: the ready chain would close into a ring).
+  static void check(const sw::NetworkConfig& config);
+
+  /// The data of a header flit for a packet of `flits` flits to `dst`, with `tag` in bits 63..32.
+  [[nodiscard]] static std::uint64_t header_data(const sw::Topology& topology, std::uint32_t dst,
+                                                 std::uint32_t flits, std::uint32_t tag);
+
+  /// Calls check(); builds one router per node, a module named `r(x,y)` (coordinates) or
+  /// `r<node>` (hypercube) holding the verilated router `rtl`, clocked by `clk`.
+  RouterNetworkRtl(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
+                   const sc_core::sc_signal_in_if<bool>& clk);
+  ~RouterNetworkRtl() override;
+
+  [[nodiscard]] std::uint32_t routers() const;
+  /// The hierarchical name of router `r`, e.g. "torus.r(2,5)".
+  [[nodiscard]] std::string router_name(std::uint32_t r) const;
+
+  void set_reset(bool active);
+  /// Starts cycle c: sets `now` and forgets the previous cycle's offers.
+  void set_cycle(std::uint64_t c);
+  /// Offers `flit` on injection channel `j` of router `r` in this cycle.
+  void offer(std::uint32_t r, std::uint32_t j, const RouterFlit& flit);
+  /// Writes this cycle's offers to the routers (after every offer()).
+  void drive_injections();
+
+  [[nodiscard]] bool inj_ready(std::uint32_t r, std::uint32_t j) const;
+  /// Ejection channels of router `r` with a flit this cycle: (channel, flit).
+  [[nodiscard]] std::vector<std::pair<std::uint32_t, RouterFlit>> ejections(std::uint32_t r) const;
+  /// Network output ports of router `r` with a flit this cycle (bit q).
+  [[nodiscard]] std::uint32_t out_valid(std::uint32_t r) const;
+  [[nodiscard]] std::uint32_t hdr_waits(std::uint32_t r) const;
+  /// Flits held by input port `port` of router `r` (network ports, then injection channels).
+  [[nodiscard]] std::uint32_t occupancy(std::uint32_t r, std::uint32_t port) const;
+  [[nodiscard]] bool busy(std::uint32_t r) const;
+
+ private:
+  struct Node;
+  void wire();
+
+  sw::NetworkConfig config_;
+  sc_core::sc_signal<std::uint32_t> now_{"now", 0};
+  std::vector<std::unique_ptr<Node>> nodes_;
+  std::vector<std::int64_t> neighbor_;  ///< [r * kMaxPorts + q]: the router port q leads to, or -1
+  std::vector<std::int64_t> source_;    ///< [r * kMaxPorts + q]: the router whose port q leads to r
+};
+
+}  // namespace orthosim::rtl

@@ -1,0 +1,380 @@
+// Model = RTL for the routers (seed 003 section 6; DESIGN.md): the same randomized messages run on
+// the model network (sc::net::Fabric) and on a network of verilated routers
+// (rtl/router.sv through rtl::RouterNetworkRtl), and every message must arrive in the same cycle
+// with the same words, with the same flit hops, ejections, header wait cycles and peak channel
+// occupancy. Meshes, tori and hypercubes up to 64 nodes; wormhole and store-and-forward; one- and
+// all-port interfaces; delays and buffer depths within the router's maxima; about 10^5 simulated
+// cycles in all, with fixed seeds and one varied seed.
+//
+// The interface that drives the verilated network here is the test's: one packet per message,
+// offered one flit per cycle after the start-up t_s, taken when inj_ready (the model's injector:
+// its start-up begins in the first cycle its message is at the front of the queue).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bitset>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <random>
+#include <systemc>
+#include <tuple>
+#include <vector>
+
+#include "rtl/bridge/router_network_rtl.hpp"
+#include "sc_models/net/fabric.hpp"
+#include "sw/core/diagnostic.hpp"
+
+namespace orthosim {
+namespace {
+
+struct Message {
+  std::uint32_t src = 0, dst = 0, words = 0;
+  std::uint64_t at = 0;  ///< submitted before the network's step of this cycle
+};
+
+/// What a run produced: per message its delivery cycle and words (in arrival order), and counters.
+struct Outcome {
+  std::vector<std::uint64_t> delivered;
+  std::vector<std::vector<std::tuple<std::uint32_t, sw::Word, std::uint64_t>>> words;
+  std::uint64_t flit_hops = 0, flits_ejected = 0, header_waits = 0;
+  std::uint32_t peak_occupancy = 0;
+  std::uint64_t last_cycle = 0;
+};
+
+sw::Word word_of(std::uint32_t message, std::uint32_t index) {
+  return message * 7919U + index * 104729U + 0x5a5a0000U;
+}
+
+class ModelClient final : public sc::net::FabricClient {
+ public:
+  explicit ModelClient(Outcome& out) : out_(out) {}
+  sw::Word read_word(std::uint32_t message, std::uint32_t index) override {
+    return word_of(message, index);
+  }
+  void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override {
+    out_.words[message].emplace_back(index, word, now);
+  }
+  void message_delivered(std::uint32_t message, std::uint64_t at) override {
+    out_.delivered[message] = at;
+  }
+  std::uint64_t now = 0;
+
+ private:
+  Outcome& out_;
+};
+
+Outcome run_model(const sw::NetworkConfig& config, const std::vector<Message>& messages) {
+  Outcome out;
+  out.delivered.assign(messages.size(), 0);
+  out.words.resize(messages.size());
+  ModelClient client(out);
+  sc::net::Fabric fabric(config, client);
+  std::size_t next = 0;
+  for (std::uint64_t c = 0; next < messages.size() || fabric.next_cycle(c).has_value() ||
+                            fabric.has_flits();
+       ++c) {
+    client.now = c;
+    for (; next < messages.size() && messages[next].at == c; ++next) {
+      fabric.submit(static_cast<std::uint32_t>(next), messages[next].src, messages[next].dst,
+                    messages[next].words, c);
+    }
+    fabric.step(c);
+    out.last_cycle = c;
+    if (c > 1'000'000) {
+      ADD_FAILURE() << "model run does not end";
+      break;
+    }
+  }
+  out.flit_hops = fabric.stats().flit_hops;
+  out.flits_ejected = fabric.stats().flits_ejected;
+  out.header_waits = fabric.stats().header_wait_cycles;
+  out.peak_occupancy = fabric.peak_channel_occupancy();
+  return out;
+}
+
+/// Drives the verilated network cycle by cycle with a gated clock: edges only while flits are in
+/// flight or offered.
+class RtlBench : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(RtlBench);
+  RtlBench(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
+           std::vector<Message> messages)
+      : sc_core::sc_module(name),
+        config_(config),
+        messages_(std::move(messages)),
+        net_("net", config_, clk_) {
+    SC_THREAD(run);
+  }
+  const Outcome& outcome() const { return out_; }
+  std::uint64_t edges() const { return edges_; }
+
+ private:
+  struct Injector {
+    std::deque<std::uint32_t> queue;
+    bool started = false;
+    std::uint64_t startup_end = 0;
+    std::uint32_t next_flit = 0;
+  };
+
+  void edge() {
+    wait(kHalf);
+    clk_.write(true);
+    wait(kHalf);
+    clk_.write(false);
+    ++edges_;
+  }
+
+  void run() {
+    const sw::Topology& t = config_.topology;
+    const std::uint32_t nodes = t.nodes();
+    const auto ports = static_cast<std::uint32_t>(t.ports().size());
+    const bool all_port = config_.ni.ports == sw::NodePorts::All;
+    const std::uint32_t channels = all_port ? ports : 1;
+    out_.delivered.assign(messages_.size(), 0);
+    out_.words.resize(messages_.size());
+    std::vector<Injector> inj(std::size_t{nodes} * channels);
+    std::vector<std::uint32_t> got(messages_.size(), 0);
+    net_.set_reset(true);
+    edge();
+    net_.set_reset(false);
+    std::size_t next = 0, delivered = 0;
+    for (std::uint64_t c = 0; delivered < messages_.size(); ++c) {
+      if (c > 1'000'000) {
+        ADD_FAILURE() << "rtl run does not end";
+        break;
+      }
+      net_.set_cycle(c);
+      for (; next < messages_.size() && messages_[next].at == c; ++next) {
+        const Message& m = messages_[next];
+        const std::uint32_t j = all_port ? t.port_index(*t.next_port(m.src, m.dst)) : 0;
+        inj[std::size_t{m.src} * channels + j].queue.push_back(static_cast<std::uint32_t>(next));
+      }
+      bool offered = false;
+      std::vector<std::size_t> offering;
+      for (std::size_t i = 0; i < inj.size(); ++i) {
+        Injector& in = inj[i];
+        if (in.queue.empty()) {
+          continue;
+        }
+        const std::uint32_t id = in.queue.front();
+        const Message& m = messages_[id];
+        if (!in.started) {
+          in.started = true;
+          in.startup_end = c + config_.ni.startup;
+        }
+        if (c < in.startup_end) {
+          continue;
+        }
+        const std::uint32_t flits = m.words + 1;
+        rtl::RouterFlit f;
+        f.head = in.next_flit == 0;
+        f.tail = in.next_flit + 1 == flits;
+        f.data = f.head ? rtl::RouterNetworkRtl::header_data(t, m.dst, flits, id)
+                        : (std::uint64_t{id} << 32) | word_of(id, in.next_flit - 1);
+        net_.offer(static_cast<std::uint32_t>(i / channels), static_cast<std::uint32_t>(i % channels),
+                   f);
+        offering.push_back(i);
+        offered = true;
+      }
+      net_.drive_injections();
+      bool in_flight = false;
+      for (std::uint32_t r = 0; r < nodes && !in_flight; ++r) {
+        in_flight = net_.busy(r);
+      }
+      if (!offered && !in_flight) {
+        wait(kHalf * 2);  // an idle cycle: no edge (cost follows activity)
+        continue;
+      }
+      wait(kHalf);  // the delta cycles settle the ready chain
+      for (const std::size_t i : offering) {
+        Injector& in = inj[i];
+        if (!net_.inj_ready(static_cast<std::uint32_t>(i / channels),
+                            static_cast<std::uint32_t>(i % channels))) {
+          continue;
+        }
+        if (++in.next_flit == messages_[in.queue.front()].words + 1) {
+          in.queue.pop_front();
+          in.started = false;
+          in.next_flit = 0;
+        }
+      }
+      for (std::uint32_t r = 0; r < nodes; ++r) {
+        out_.flit_hops += std::bitset<32>(net_.out_valid(r)).count();
+        out_.header_waits += net_.hdr_waits(r);
+        for (std::uint32_t p = 0; p < ports + channels; ++p) {
+          const std::uint32_t port = p < ports ? p : rtl::RouterNetworkRtl::kMaxPorts + p - ports;
+          out_.peak_occupancy = std::max(out_.peak_occupancy, net_.occupancy(r, port));
+        }
+        for (const auto& [e, f] : net_.ejections(r)) {
+          const auto id = static_cast<std::uint32_t>(f.data >> 32);
+          ++out_.flits_ejected;
+          EXPECT_EQ(messages_.at(id).dst, r) << "message " << id;
+          const std::uint32_t index = got[id]++;
+          if (index > 0) {
+            out_.words[id].emplace_back(index - 1, static_cast<sw::Word>(f.data), c);
+          }
+          if (f.tail) {
+            out_.delivered[id] = c + 1;
+            ++delivered;
+          }
+        }
+      }
+      out_.last_cycle = c;
+      clk_.write(true);
+      wait(kHalf);
+      clk_.write(false);
+      ++edges_;
+    }
+    sc_core::sc_stop();
+  }
+
+  const sc_core::sc_time kHalf{5, sc_core::SC_NS};
+  const sw::NetworkConfig config_;
+  const std::vector<Message> messages_;
+  sc_core::sc_signal<bool> clk_{"clk", false};
+  rtl::RouterNetworkRtl net_;
+  Outcome out_;
+  std::uint64_t edges_ = 0;
+};
+
+/// Random messages: `count` of them, 0..max_words words, submitted over `spread` cycles, in
+/// submission order.
+std::vector<Message> random_messages(const sw::Topology& t, std::uint32_t count,
+                                     std::uint32_t max_words, std::uint64_t spread,
+                                     std::mt19937_64& rng) {
+  std::vector<Message> m(count);
+  for (Message& x : m) {
+    x.src = static_cast<std::uint32_t>(rng() % t.nodes());
+    x.dst = static_cast<std::uint32_t>((x.src + 1 + rng() % (t.nodes() - 1)) % t.nodes());
+    x.words = static_cast<std::uint32_t>(rng() % (max_words + 1));
+    x.at = rng() % spread;
+  }
+  std::stable_sort(m.begin(), m.end(), [](const Message& a, const Message& b) { return a.at < b.at; });
+  return m;
+}
+
+/// `fixed`, unless ORTHOSIM_SEED is set (to reproduce a varied run).
+std::uint64_t seed_for(std::uint64_t fixed) {
+  if (const char* v = std::getenv("ORTHOSIM_SEED"); v != nullptr && *v != '\0') {
+    return std::strtoull(v, nullptr, 10);
+  }
+  return fixed;
+}
+
+/// A new seed each run, printed so that a failure can be reproduced with ORTHOSIM_SEED.
+std::uint64_t varied_seed() {
+  const std::uint64_t s = seed_for(std::random_device{}());
+  std::printf("varied seed %llu (reproduce: ORTHOSIM_SEED=%llu)\n",
+              static_cast<unsigned long long>(s), static_cast<unsigned long long>(s));
+  return s;
+}
+
+struct Case {
+  sw::NetworkConfig config;
+  std::uint32_t messages;
+  std::uint32_t max_words;
+  std::uint64_t spread;
+};
+
+void compare(const Case& k, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::vector<Message> messages =
+      random_messages(k.config.topology, k.messages, k.max_words, k.spread, rng);
+  const Outcome model = run_model(k.config, messages);
+  RtlBench bench("bench", k.config, messages);
+  sc_core::sc_start();
+  const Outcome& rtl = bench.outcome();
+  SCOPED_TRACE(k.config.topology.to_string() + " seed " + std::to_string(seed));
+  for (std::size_t m = 0; m < messages.size(); ++m) {
+    ASSERT_EQ(model.delivered[m], rtl.delivered[m]) << "message " << m << " delivery cycle";
+    ASSERT_EQ(model.words[m], rtl.words[m]) << "message " << m << " words";
+    ASSERT_EQ(rtl.words[m].size(), messages[m].words);
+    for (const auto& [index, word, at] : rtl.words[m]) {
+      ASSERT_EQ(word, word_of(static_cast<std::uint32_t>(m), index));
+    }
+  }
+  EXPECT_EQ(model.flit_hops, rtl.flit_hops);
+  EXPECT_EQ(model.flits_ejected, rtl.flits_ejected);
+  EXPECT_EQ(model.header_waits, rtl.header_waits);
+  EXPECT_EQ(model.peak_occupancy, rtl.peak_occupancy);
+  EXPECT_GT(rtl.header_waits, 0U) << "the workload should contend";
+  std::printf("%s: %zu messages, %llu cycles, %llu clock edges, %llu flit hops\n",
+              k.config.topology.to_string().c_str(), messages.size(),
+              static_cast<unsigned long long>(rtl.last_cycle),
+              static_cast<unsigned long long>(bench.edges()),
+              static_cast<unsigned long long>(rtl.flit_hops));
+}
+
+sw::NetworkConfig network(sw::Topology t, std::uint32_t depth, std::uint32_t delay) {
+  sw::NetworkConfig c;
+  c.topology = std::move(t);
+  c.router.vcs = sw::default_vcs(c.topology);
+  c.router.buffer_flits = depth;
+  c.router.delay = delay;
+  c.impl.router = sw::Impl::Rtl;
+  return c;
+}
+
+TEST(RouterNetworkRtl, Mesh4x4WormholeDepth1) {
+  compare({network(sw::Topology::mesh({4, 4}), 1, 1), 1800, 12, 12000}, seed_for(11));
+}
+
+TEST(RouterNetworkRtl, Torus8x8Depth2Delay2) {
+  compare({network(sw::Topology::torus({8, 8}), 2, 2), 2400, 10, 18000}, seed_for(12));
+}
+
+TEST(RouterNetworkRtl, Hypercube6AllPortStartup) {
+  sw::NetworkConfig c = network(sw::Topology::hypercube(6), 4, 1);
+  c.ni.ports = sw::NodePorts::All;
+  c.ni.startup = 3;
+  compare({c, 2400, 8, 18000}, seed_for(13));
+}
+
+TEST(RouterNetworkRtl, Torus4x4x4TwoVcsDepth3) {
+  sw::NetworkConfig c = network(sw::Topology::torus({4, 4, 4}), 3, 1);
+  compare({c, 2400, 6, 18000}, seed_for(14));
+}
+
+TEST(RouterNetworkRtl, Mesh8x8StoreAndForward) {
+  sw::NetworkConfig c = network(sw::Topology::mesh({8, 8}), 4, 1);
+  c.router.switching = sw::Switching::StoreAndForward;
+  compare({c, 1800, 3, 18000}, seed_for(15));
+}
+
+TEST(RouterNetworkRtl, MeshTwoVcsDelay3) {
+  sw::NetworkConfig c = network(sw::Topology::mesh({4, 8}), 1, 3);
+  c.router.vcs = 2;
+  compare({c, 1800, 12, 15000}, seed_for(16));
+}
+
+TEST(RouterNetworkRtl, VariedSeedTorus4x8) {
+  sw::NetworkConfig c = network(sw::Topology::torus({4, 8}), 2, 1);
+  compare({c, 800, 10, 6000}, varied_seed());
+}
+
+TEST(RouterNetworkRtl, LimitsAreConfigErrors) {
+  const auto fails = [](const sw::NetworkConfig& c, const std::string& what) {
+    try {
+      rtl::RouterNetworkRtl::check(c);
+      ADD_FAILURE() << "accepted: " << what;
+    } catch (const sw::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+  fails(network(sw::Topology::hypercube(7), 1, 1), "network ports");
+  sw::NetworkConfig c = network(sw::Topology::mesh({4, 4}), 5, 1);
+  fails(c, "--buffers");
+  c = network(sw::Topology::torus({4, 4}), 1, 1);
+  c.router.vcs = 4;
+  fails(c, "--vcs");
+  c = network(sw::Topology::torus({4, 4}), 1, 1);
+  c.router.dateline = false;
+  fails(c, "dateline");
+  c = network(sw::Topology::mesh({300, 2}), 1, 1);
+  fails(c, "--dims");
+  EXPECT_NO_THROW(rtl::RouterNetworkRtl::check(network(sw::Topology::torus({4, 4, 4}), 4, 9)));
+}
+
+}  // namespace
+}  // namespace orthosim
