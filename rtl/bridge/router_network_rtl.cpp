@@ -18,6 +18,7 @@ constexpr std::uint32_t kFlit = kData + 2;    ///< FW
 constexpr std::uint32_t kCoord = 8;           ///< CW
 constexpr std::uint32_t kOccBits = 4;         ///< OCW = clog2(VMAX * DMAX + 1)
 using FlitBus = sc_dt::sc_bv<kP * kFlit>;
+static_assert(kV == 2, "out_vc and in_vc hold one bit per port (VW = 1)");
 
 RouterFlit flit_at(const FlitBus& bus, std::uint32_t k) {
   const std::uint32_t lo = k * kFlit;
@@ -311,6 +312,23 @@ std::vector<std::pair<std::uint32_t, RouterFlit>> RouterNetworkRtl::ejections(
 
 std::uint32_t RouterNetworkRtl::out_valid(std::uint32_t r) const {
   return nodes_.at(r)->out_valid.read();
+}
+
+std::uint32_t RouterNetworkRtl::header_departures(std::uint32_t r) const {
+  const Node& n = *nodes_.at(r);
+  const std::uint32_t v = n.out_valid.read();
+  std::uint32_t heads = 0;
+  if (v == 0) {
+    return heads;
+  }
+  const FlitBus bus = n.out_flit.read();
+  const std::uint32_t vcs = n.out_vc.read();
+  for (std::uint32_t q = 0; q < kP; ++q) {
+    if (((v >> q) & 1U) != 0 && flit_at(bus, q).head) {
+      heads |= 1U << (q * kV + ((vcs >> q) & 1U));
+    }
+  }
+  return heads;
 }
 
 std::uint32_t RouterNetworkRtl::hdr_waits(std::uint32_t r) const {

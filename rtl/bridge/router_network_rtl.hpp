@@ -73,6 +73,9 @@ class RouterNetworkRtl : public sc_core::sc_module {
   [[nodiscard]] std::vector<std::pair<std::uint32_t, RouterFlit>> ejections(std::uint32_t r) const;
   /// Network output ports of router `r` with a flit this cycle (bit q).
   [[nodiscard]] std::uint32_t out_valid(std::uint32_t r) const;
+  /// Bit q * kMaxVcs + v: a header leaves router `r` by output port q on virtual channel v in
+  /// this cycle.
+  [[nodiscard]] std::uint32_t header_departures(std::uint32_t r) const;
   [[nodiscard]] std::uint32_t hdr_waits(std::uint32_t r) const;
   /// Flits held by input port `port` of router `r` (network ports, then injection channels).
   [[nodiscard]] std::uint32_t occupancy(std::uint32_t r, std::uint32_t port) const;

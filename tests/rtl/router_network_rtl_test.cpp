@@ -6,6 +6,11 @@
 // all-port interfaces; delays and buffer depths within the router's maxima; about 10^5 simulated
 // cycles in all, with fixed seeds and one varied seed.
 //
+// RouterNetworkCosim runs both in lockstep and compares every router's header departures (port,
+// virtual channel) and tail ejections every cycle (sc::LockstepChecker); a test-only fault on the
+// model's side (a flipped bit in one cycle, a header move reported one cycle late) is caught at
+// its cycle, with the signal and the router's name.
+//
 // The interface that drives the verilated network here is the test's: one packet per message,
 // offered one flit per cycle after the start-up t_s, taken when inj_ready (the model's injector:
 // its start-up begins in the first cycle its message is at the front of the queue).
@@ -15,13 +20,14 @@
 #include <bitset>
 #include <cstdlib>
 #include <deque>
-#include <map>
+#include <optional>
 #include <random>
 #include <systemc>
 #include <tuple>
 #include <vector>
 
 #include "rtl/bridge/router_network_rtl.hpp"
+#include "sc_models/kernel/lockstep_checker.hpp"
 #include "sc_models/net/fabric.hpp"
 #include "sw/core/diagnostic.hpp"
 
@@ -64,6 +70,44 @@ class ModelClient final : public sc::net::FabricClient {
   Outcome& out_;
 };
 
+/// The model's header moves and tail ejections of one cycle, per router, for the lockstep
+/// comparison (bit q * kMaxVcs + v: a header left by output port q on virtual channel v).
+class ModelProbe final : public sc::net::FabricClient {
+ public:
+  ModelProbe(std::uint32_t routers, std::uint32_t vcs) : heads(routers), tails(routers), vcs_(vcs) {}
+  sw::Word read_word(std::uint32_t message, std::uint32_t index) override {
+    return word_of(message, index);
+  }
+  void deliver_word(std::uint32_t, std::uint32_t, sw::Word) override {}
+  void message_delivered(std::uint32_t, std::uint64_t) override {}
+  void packet_moved(PacketMove what, std::uint32_t, std::uint32_t router, std::uint32_t out,
+                    std::uint32_t, std::uint64_t) override {
+    if (what == PacketMove::Hop) {
+      heads[router] |= 1U << (out / vcs_ * rtl::RouterNetworkRtl::kMaxVcs + out % vcs_);
+    } else if (what == PacketMove::Eject) {
+      ++tails[router];
+    }
+  }
+  void clear() {
+    std::fill(heads.begin(), heads.end(), 0U);
+    std::fill(tails.begin(), tails.end(), 0U);
+  }
+  std::vector<std::uint32_t> heads, tails;
+
+ private:
+  std::uint32_t vcs_;
+};
+
+/// Co-simulation: the model steps beside the verilated network on the same messages, and every
+/// router's header departures and tail ejections are compared every cycle. A test-only fault
+/// switch alters the model's side: one flipped bit of router 0's departures in `cycle`, or the
+/// first header move at or after `cycle` reported one cycle late.
+struct Lockstep {
+  enum class Fault { None, FlippedBit, LateHeader };
+  Fault fault = Fault::None;
+  std::uint64_t cycle = 0;
+};
+
 Outcome run_model(const sw::NetworkConfig& config, const std::vector<Message>& messages) {
   Outcome out;
   out.delivered.assign(messages.size(), 0);
@@ -99,15 +143,42 @@ class RtlBench : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(RtlBench);
   RtlBench(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
-           std::vector<Message> messages)
+           std::vector<Message> messages, std::optional<Lockstep> lockstep = std::nullopt)
       : sc_core::sc_module(name),
         config_(config),
         messages_(std::move(messages)),
-        net_("net", config_, clk_) {
+        net_("net", config_, clk_),
+        lockstep_(lockstep),
+        probe_(config_.topology.nodes(), config_.router.vcs) {
+    if (lockstep_) {
+      model_.emplace(config_, probe_);
+      model_->observe(true);
+      for (std::uint32_t r = 0; r < net_.routers(); ++r) {
+        checkers_.emplace_back(net_.router_name(r));
+      }
+    }
     SC_THREAD(run);
   }
   const Outcome& outcome() const { return out_; }
   std::uint64_t edges() const { return edges_; }
+  /// The first mismatch of the lockstep comparison, if any.
+  std::optional<sc::Mismatch> mismatch() const {
+    for (const sc::LockstepChecker& k : checkers_) {
+      if (k.first_mismatch()) {
+        return k.first_mismatch();
+      }
+    }
+    return std::nullopt;
+  }
+  std::uint64_t comparisons() const {
+    std::uint64_t n = 0;
+    for (const sc::LockstepChecker& k : checkers_) {
+      n += k.comparisons();
+    }
+    return n;
+  }
+  /// The cycle a LateHeader fault took effect.
+  std::optional<std::uint64_t> late_at() const { return late_at_; }
 
  private:
   struct Injector {
@@ -145,6 +216,15 @@ class RtlBench : public sc_core::sc_module {
         break;
       }
       net_.set_cycle(c);
+      if (model_) {
+        probe_.clear();
+        for (std::size_t k = next; k < messages_.size() && messages_[k].at == c; ++k) {
+          model_->submit(static_cast<std::uint32_t>(k), messages_[k].src, messages_[k].dst,
+                         messages_[k].words, c);
+        }
+        model_->step(c);
+        inject_fault(c);
+      }
       for (; next < messages_.size() && messages_[next].at == c; ++next) {
         const Message& m = messages_[next];
         const std::uint32_t j = all_port ? t.port_index(*t.next_port(m.src, m.dst)) : 0;
@@ -183,10 +263,16 @@ class RtlBench : public sc_core::sc_module {
         in_flight = net_.busy(r);
       }
       if (!offered && !in_flight) {
+        if (!compare_lockstep(c)) {
+          break;
+        }
         wait(kHalf * 2);  // an idle cycle: no edge (cost follows activity)
         continue;
       }
       wait(kHalf);  // the delta cycles settle the ready chain
+      if (!compare_lockstep(c)) {
+        break;
+      }
       for (const std::size_t i : offering) {
         Injector& in = inj[i];
         if (!net_.inj_ready(static_cast<std::uint32_t>(i / channels),
@@ -229,6 +315,43 @@ class RtlBench : public sc_core::sc_module {
     sc_core::sc_stop();
   }
 
+  void inject_fault(std::uint64_t c) {
+    if (lockstep_->fault == Lockstep::Fault::FlippedBit && c == lockstep_->cycle) {
+      probe_.heads[0] ^= 1U;
+    }
+    if (lockstep_->fault != Lockstep::Fault::LateHeader || c < lockstep_->cycle) {
+      return;
+    }
+    if (late_at_ && *late_at_ + 1 == c) {
+      for (std::size_t r = 0; r < deferred_.size(); ++r) {
+        probe_.heads[r] |= deferred_[r];
+      }
+    } else if (!late_at_ &&
+               std::any_of(probe_.heads.begin(), probe_.heads.end(),
+                           [](std::uint32_t h) { return h != 0; })) {
+      late_at_ = c;
+      deferred_ = probe_.heads;
+      std::fill(probe_.heads.begin(), probe_.heads.end(), 0U);
+    }
+  }
+
+  /// Compares every router's outputs of cycle c with the model's; false at the first mismatch.
+  bool compare_lockstep(std::uint64_t c) {
+    if (!model_) {
+      return true;
+    }
+    bool same = true;
+    for (std::uint32_t r = 0; r < net_.routers(); ++r) {
+      std::uint32_t tails = 0;
+      for (const auto& [e, f] : net_.ejections(r)) {
+        tails += f.tail ? 1U : 0U;
+      }
+      same = checkers_[r].check(c, "out_head", probe_.heads[r], net_.header_departures(r)) &&
+             checkers_[r].check(c, "ej_tail", probe_.tails[r], tails) && same;
+    }
+    return same;
+  }
+
   const sc_core::sc_time kHalf{5, sc_core::SC_NS};
   const sw::NetworkConfig config_;
   const std::vector<Message> messages_;
@@ -236,6 +359,12 @@ class RtlBench : public sc_core::sc_module {
   rtl::RouterNetworkRtl net_;
   Outcome out_;
   std::uint64_t edges_ = 0;
+  std::optional<Lockstep> lockstep_;
+  ModelProbe probe_;
+  std::optional<sc::net::Fabric> model_;
+  std::vector<sc::LockstepChecker> checkers_;
+  std::vector<std::uint32_t> deferred_;
+  std::optional<std::uint64_t> late_at_;
 };
 
 /// Random messages: `count` of them, 0..max_words words, submitted over `spread` cycles, in
@@ -351,6 +480,49 @@ TEST(RouterNetworkRtl, MeshTwoVcsDelay3) {
 TEST(RouterNetworkRtl, VariedSeedTorus4x8) {
   sw::NetworkConfig c = network(sw::Topology::torus({4, 8}), 2, 1);
   compare({c, 800, 10, 6000}, varied_seed());
+}
+
+/// Runs the lockstep co-simulation on a torus 4x4 and returns the bench's verdict.
+struct CosimRun {
+  std::optional<sc::Mismatch> mismatch;
+  std::uint64_t comparisons = 0;
+  std::optional<std::uint64_t> late_at;
+  std::string router0;
+};
+
+CosimRun cosim(Lockstep lockstep) {
+  std::mt19937_64 rng(21);
+  const sw::NetworkConfig config = network(sw::Topology::torus({4, 4}), 1, 1);
+  RtlBench bench("bench", config, random_messages(config.topology, 300, 8, 2000, rng), lockstep);
+  sc_core::sc_start();
+  return {bench.mismatch(), bench.comparisons(), bench.late_at(), "bench.net.r(0,0)"};
+}
+
+TEST(RouterNetworkCosim, ModelAndRtlAgreeEveryCycle) {
+  const CosimRun run = cosim({});
+  EXPECT_FALSE(run.mismatch) << run.mismatch->to_string();
+  EXPECT_GT(run.comparisons, 2U * 16U * 2000U);
+}
+
+TEST(RouterNetworkCosim, FlippedBitIsCaughtAtItsCycleAndSignal) {
+  const CosimRun run = cosim({Lockstep::Fault::FlippedBit, 777});
+  ASSERT_TRUE(run.mismatch);
+  std::printf("%s\n", run.mismatch->to_string().c_str());
+  EXPECT_EQ(run.mismatch->cycle, 777U) << run.mismatch->to_string();
+  EXPECT_EQ(run.mismatch->signal, "out_head");
+  EXPECT_EQ(run.mismatch->instance, run.router0);
+  EXPECT_EQ(run.mismatch->model ^ run.mismatch->rtl, 1U);
+}
+
+TEST(RouterNetworkCosim, OneCycleLateHeaderIsCaughtAtItsCycle) {
+  const CosimRun run = cosim({Lockstep::Fault::LateHeader, 500});
+  ASSERT_TRUE(run.late_at);
+  ASSERT_TRUE(run.mismatch);
+  std::printf("%s\n", run.mismatch->to_string().c_str());
+  EXPECT_EQ(run.mismatch->cycle, *run.late_at) << run.mismatch->to_string();
+  EXPECT_EQ(run.mismatch->signal, "out_head");
+  EXPECT_EQ(run.mismatch->model, 0U);
+  EXPECT_NE(run.mismatch->rtl, 0U);
 }
 
 TEST(RouterNetworkRtl, LimitsAreConfigErrors) {
