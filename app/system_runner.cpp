@@ -347,24 +347,47 @@ std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest
 
 sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& systems,
                                            const std::vector<sw::NetworkRunRequest>& networks) {
-  for (const sw::SystemRun& run : systems) {
-    if (run.vcd_path || run.trace_path) {
+  // One event trace for every system and network that asks for one (`tables --trace`). The
+  // networks run after the multiprocessors, so the trace's cycles keep increasing only if they
+  // all count cycles of one clock.
+  std::unique_ptr<traces::EventTraceRecorder> trace;
+  std::uint32_t trace_clock_ns = 0;
+  const auto want_trace = [&](const std::optional<std::string>& vcd_path,
+                              const std::optional<std::string>& trace_path,
+                              std::uint32_t clock_ns) {
+    if (vcd_path) {
       throw std::invalid_argument("run_mixed records no waveforms");
     }
+    if (!trace_path) {
+      return;
+    }
+    if (!trace) {
+      trace = open_trace(*trace_path, clock_ns);
+      trace_clock_ns = clock_ns;
+    } else if (clock_ns != trace_clock_ns) {
+      throw sw::InputError({"--trace"}, "one clock period for every system in the trace",
+                           std::to_string(trace_clock_ns) + " ns and " +
+                               std::to_string(clock_ns) + " ns");
+    }
+  };
+  for (const sw::SystemRun& run : systems) {
+    want_trace(run.vcd_path, run.trace_path, run.config.clock_period_ns);
   }
   for (const sw::NetworkRunRequest& request : networks) {
-    if (request.vcd_path || request.trace_path) {
-      throw std::invalid_argument("run_mixed records no waveforms");
-    }
+    want_trace(request.vcd_path, request.trace_path, request.config.clock_period_ns);
   }
   // Elaborate everything first: SystemC cannot add modules once the simulation has started.
   traces::Recorder silent;
+  const auto recorder_for = [&](const std::optional<std::string>& trace_path) -> traces::Recorder& {
+    return trace_path ? static_cast<traces::Recorder&>(*trace) : silent;
+  };
   std::vector<std::unique_ptr<sc::Multiprocessor>> processors;
   std::vector<sc::Multiprocessor*> raw;
   for (std::size_t i = 0; i < systems.size(); ++i) {
     const std::string name = "mp" + std::to_string(i) + "_" + sw::to_string(systems[i].config.arch);
     processors.push_back(
-        std::make_unique<sc::Multiprocessor>(name.c_str(), systems[i].config, silent));
+        std::make_unique<sc::Multiprocessor>(name.c_str(), systems[i].config,
+                                             recorder_for(systems[i].trace_path)));
     raw.push_back(processors.back().get());
   }
   std::vector<std::unique_ptr<sc::Multicomputer>> computers;
@@ -372,7 +395,8 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
     const std::string name =
         "net" + std::to_string(i) + "_" + sw::to_string(networks[i].config.topology.kind());
     computers.push_back(
-        std::make_unique<sc::Multicomputer>(name.c_str(), networks[i].config, silent));
+        std::make_unique<sc::Multicomputer>(name.c_str(), networks[i].config,
+                                            recorder_for(networks[i].trace_path)));
   }
   sw::MixedRunResult out;
   if (!processors.empty()) {
@@ -392,6 +416,13 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
     }
     sc_core::sc_start();
     out.networks.push_back(summarize_network(computers[i]->result()));
+  }
+  if (trace) {
+    sw::Cycle end = last_end(raw);
+    for (const auto& c : computers) {
+      end = std::max(end, c->clock().now());
+    }
+    trace->finish(end);
   }
   return out;
 }

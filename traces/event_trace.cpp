@@ -2,8 +2,7 @@
 #include "traces/event_trace.hpp"
 
 #include <array>
-#include <cstdio>
-#include <stdexcept>
+#include <sstream>
 
 namespace orthosim::traces {
 
@@ -52,21 +51,7 @@ std::optional<MessageEvent> parse_message_event(const std::string& name) {
 }
 
 EventTraceRecorder::EventTraceRecorder(std::string path, std::uint32_t clock_period_ns)
-    : path_(std::move(path)), partial_path_(path_ + ".partial"), clock_period_ns_(clock_period_ns) {
-  out_.open(partial_path_, std::ios::binary | std::ios::trunc);
-  if (!out_) {
-    throw std::runtime_error("cannot write event trace " + path_);
-  }
-  // An older file at PATH must not outlive a run that fails: it would look like this run's.
-  std::remove(path_.c_str());
-}
-
-EventTraceRecorder::~EventTraceRecorder() {
-  if (!committed_) {
-    out_.close();
-    std::remove(partial_path_.c_str());
-  }
-}
+    : file_(std::move(path), "event trace"), out_(file_.out()), clock_period_ns_(clock_period_ns) {}
 
 void EventTraceRecorder::header_once() {
   if (header_written_) {
@@ -92,18 +77,10 @@ void EventTraceRecorder::activity(Cycle at, SourceId processor, Activity what,
 }
 
 void EventTraceRecorder::access(Cycle start, Cycle end, SourceId controller, const AccessTrace& a) {
-  std::ofstream& o = line(start);
-  o << "acc " << end.count() << ' ' << controller << ' ' << a.bus << ' ' << bus_mode_name(a.mode)
-    << ' ' << (a.write ? 'w' : 'r') << ' ' << a.master << ' ' << a.requested.count() << ' '
-    << a.index_set << ' ' << a.address << ' ' << a.vectors << ' ';
-  if (a.slots == nullptr || a.slots->empty()) {
-    o << '-';
-  } else {
-    for (std::size_t i = 0; i < a.slots->size(); ++i) {
-      o << (i > 0 ? "," : "") << (*a.slots)[i];
-    }
-  }
-  o << '\n';
+  line(start) << "acc "
+              << access_fields(end, std::to_string(controller), std::to_string(a.bus), a,
+                               a.slots == nullptr ? std::vector<std::uint32_t>{} : *a.slots)
+              << '\n';
 }
 
 void EventTraceRecorder::interrupt_granted(Cycle at, SourceId processor, Cycle requested) {
@@ -119,8 +96,27 @@ void EventTraceRecorder::run_begin(Cycle at, const std::string& label) {
 }
 
 void EventTraceRecorder::message(Cycle at, const MessageTrace& m) {
-  std::ofstream& o = line(at);
-  o << message_event_name(m.what) << ' ' << m.message << ' ';
+  line(at) << message_event_name(m.what) << ' ' << m.message << ' '
+           << message_fields(m, std::to_string(m.channel)) << '\n';
+}
+
+std::string access_fields(Cycle end, const std::string& controller, const std::string& bus,
+                          const AccessTrace& a, const std::vector<std::uint32_t>& slots) {
+  std::ostringstream o;
+  o << end.count() << ' ' << controller << ' ' << bus << ' ' << bus_mode_name(a.mode) << ' '
+    << (a.write ? 'w' : 'r') << ' ' << a.master << ' ' << a.requested.count() << ' '
+    << a.index_set << ' ' << a.address << ' ' << a.vectors << ' ';
+  if (slots.empty()) {
+    o << '-';
+  }
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    o << (i > 0 ? "," : "") << slots[i];
+  }
+  return o.str();
+}
+
+std::string message_fields(const MessageTrace& m, const std::string& channel) {
+  std::ostringstream o;
   switch (m.what) {
     case MessageEvent::Send:
       o << m.node << ' ' << m.dst << ' ' << m.size << ' ' << (m.measured ? 1 : 0);
@@ -130,7 +126,7 @@ void EventTraceRecorder::message(Cycle at, const MessageTrace& m) {
       o << m.node << ' ' << m.size;
       break;
     case MessageEvent::Hop:
-      o << m.channel << ' ' << m.vc << ' ' << m.size;
+      o << channel << ' ' << m.vc << ' ' << m.size;
       break;
     case MessageEvent::Deliver:
       o << m.node << ' ' << m.visible.count();
@@ -139,16 +135,12 @@ void EventTraceRecorder::message(Cycle at, const MessageTrace& m) {
       o << m.node;
       break;
   }
-  o << '\n';
+  return o.str();
 }
 
 void EventTraceRecorder::finish(Cycle end) {
   line(end) << "end\n";
-  out_.close();
-  if (!out_ || std::rename(partial_path_.c_str(), path_.c_str()) != 0) {
-    throw std::runtime_error("cannot write event trace " + path_);
-  }
-  committed_ = true;
+  file_.commit();
 }
 
 }  // namespace orthosim::traces

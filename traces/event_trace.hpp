@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "traces/partial_file.hpp"
 #include "traces/recorder.hpp"
 
 namespace orthosim::traces {
@@ -42,9 +43,6 @@ class EventTraceRecorder : public Recorder {
  public:
   /// Opens PATH.partial; throws std::runtime_error naming the path if it cannot be written.
   EventTraceRecorder(std::string path, std::uint32_t clock_period_ns);
-  ~EventTraceRecorder() override;
-  EventTraceRecorder(const EventTraceRecorder&) = delete;
-  EventTraceRecorder& operator=(const EventTraceRecorder&) = delete;
 
   [[nodiscard]] bool enabled() const override { return true; }
 
@@ -63,12 +61,19 @@ class EventTraceRecorder : public Recorder {
   void header_once();
   std::ofstream& line(Cycle at);
 
-  std::string path_;
-  std::string partial_path_;
+  PartialFile file_;
+  std::ofstream& out_;  ///< file_'s stream
   std::uint32_t clock_period_ns_;
-  std::ofstream out_;
   bool header_written_ = false;
-  bool committed_ = false;
 };
+
+/// The fields of an access after `acc`, as the format writes them, with the controller and the
+/// bus given as text (their source ids in the file, their paths in `trace diff`).
+[[nodiscard]] std::string access_fields(Cycle end, const std::string& controller,
+                                        const std::string& bus, const AccessTrace& a,
+                                        const std::vector<std::uint32_t>& slots);
+/// The fields of a message event after its id, as the format writes them, with the hop's
+/// channel given as `channel` (its source id in the file, its path in `trace diff`).
+[[nodiscard]] std::string message_fields(const MessageTrace& m, const std::string& channel);
 
 }  // namespace orthosim::traces

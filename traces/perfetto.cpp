@@ -1,14 +1,12 @@
 // Streaming conversion of an event trace into trace-event JSON.
 #include "traces/perfetto.hpp"
 
-#include <cstdio>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <stdexcept>
 
 #include "traces/event_trace.hpp"
 #include "traces/event_trace_reader.hpp"
+#include "traces/partial_file.hpp"
 
 namespace orthosim::traces {
 
@@ -18,21 +16,9 @@ namespace {
 class EventSink {
  public:
   EventSink(const std::string& path, std::uint32_t clock_ns)
-      : path_(path), partial_(path + ".partial"), clock_ns_(clock_ns) {
-    out_.open(partial_, std::ios::binary | std::ios::trunc);
-    if (!out_) {
-      throw std::runtime_error("cannot write " + path);
-    }
+      : file_(path, "trace-event file"), out_(file_.out()), clock_ns_(clock_ns) {
     out_ << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   }
-  ~EventSink() {
-    if (!committed_) {
-      out_.close();
-      std::remove(partial_.c_str());
-    }
-  }
-  EventSink(const EventSink&) = delete;
-  EventSink& operator=(const EventSink&) = delete;
 
   [[nodiscard]] double us(std::uint64_t cycle) const {
     return static_cast<double>(cycle * clock_ns_) / 1000.0;
@@ -54,20 +40,14 @@ class EventSink {
   }
   void commit() {
     out_ << "\n]}\n";
-    out_.close();
-    if (!out_ || std::rename(partial_.c_str(), path_.c_str()) != 0) {
-      throw std::runtime_error("cannot write " + path_);
-    }
-    committed_ = true;
+    file_.commit();
   }
 
  private:
-  std::string path_;
-  std::string partial_;
+  PartialFile file_;
+  std::ofstream& out_;  ///< file_'s stream
   std::uint32_t clock_ns_;
-  std::ofstream out_;
   bool first_ = true;
-  bool committed_ = false;
 };
 
 std::string system_of(const std::string& path) { return path.substr(0, path.find('.')); }

@@ -139,7 +139,7 @@ void write_timeline(const std::string& trace_path, const TraceStats& stats,
       rows.push_back(h.sources[i].path);
     }
   }
-  // Cycles count from the first run's start; earlier events (none in practice) are clipped.
+  // Cycles count as in trace stats: from the first run's start when the trace begins with it.
   TraceEvent e;
   std::uint64_t origin = 0;
   bool first_run = true;
@@ -155,7 +155,7 @@ void write_timeline(const std::string& trace_path, const TraceStats& stats,
     const std::uint64_t at = e.at.count();
     if (e.kind == TraceEvent::Kind::Run && first_run) {
       first_run = false;
-      origin = at;
+      origin = e.line == h.sources.size() + 3 ? at : 0;  // as trace stats counts cycles
     } else if (e.kind == TraceEvent::Kind::Activity) {
       Doing& d = doing[e.source];
       columns.add(row_of[e.source], d.what, rel(d.since), rel(at));

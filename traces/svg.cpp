@@ -1,10 +1,10 @@
 // SVG output.
 #include "traces/svg.hpp"
 
-#include <cstdio>
-#include <fstream>
 #include <iomanip>
 #include <stdexcept>
+
+#include "traces/partial_file.hpp"
 
 namespace orthosim::traces {
 
@@ -117,19 +117,9 @@ std::string SvgWriter::str() const {
 }
 
 void SvgWriter::save(const std::string& path) const {
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    out << str();
-    if (!out) {
-      std::remove(partial.c_str());
-      throw std::runtime_error("cannot write " + path);
-    }
-  }
-  if (std::rename(partial.c_str(), path.c_str()) != 0) {
-    std::remove(partial.c_str());
-    throw std::runtime_error("cannot write " + path);
-  }
+  PartialFile file(path, "SVG file");
+  file.out() << str();
+  file.commit();
 }
 
 }  // namespace orthosim::traces

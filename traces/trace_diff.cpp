@@ -17,16 +17,7 @@ std::string describe_event(const TraceEvent& e, const TraceHeader& h) {
       o << "act " << name(e.source) << ' ' << activity_name(e.activity) << ' ' << e.op_index;
       break;
     case TraceEvent::Kind::Access:
-      o << "acc " << e.end.count() << ' ' << name(e.source) << ' ' << name(e.access.bus) << ' '
-        << bus_mode_name(e.access.mode) << ' ' << (e.access.write ? 'w' : 'r') << ' '
-        << e.access.master << ' ' << e.access.requested.count() << ' ' << e.access.index_set
-        << ' ' << e.access.address << ' ' << e.access.vectors << ' ';
-      if (e.slots.empty()) {
-        o << '-';
-      }
-      for (std::size_t i = 0; i < e.slots.size(); ++i) {
-        o << (i > 0 ? "," : "") << e.slots[i];
-      }
+      o << "acc " << access_fields(e.end, name(e.source), name(e.access.bus), e.access, e.slots);
       break;
     case TraceEvent::Kind::Interrupt:
       o << "intr " << name(e.source) << ' ' << e.requested.count();
@@ -37,29 +28,12 @@ std::string describe_event(const TraceEvent& e, const TraceHeader& h) {
     case TraceEvent::Kind::Run:
       o << "run " << e.label;
       break;
-    case TraceEvent::Kind::Message: {
-      const MessageTrace& m = e.message;
-      o << message_event_name(m.what) << ' ' << m.message << ' ';
-      switch (m.what) {
-        case MessageEvent::Send:
-          o << m.node << ' ' << m.dst << ' ' << m.size << ' ' << (m.measured ? 1 : 0);
-          break;
-        case MessageEvent::Inject:
-        case MessageEvent::Eject:
-          o << m.node << ' ' << m.size;
-          break;
-        case MessageEvent::Hop:
-          o << name(m.channel) << ' ' << m.vc << ' ' << m.size;
-          break;
-        case MessageEvent::Deliver:
-          o << m.node << ' ' << m.visible.count();
-          break;
-        case MessageEvent::Receive:
-          o << m.node;
-          break;
-      }
+    case TraceEvent::Kind::Message:
+      o << message_event_name(e.message.what) << ' ' << e.message.message << ' '
+        << message_fields(e.message, e.message.what == MessageEvent::Hop
+                                         ? name(e.message.channel)
+                                         : std::string());
       break;
-    }
     case TraceEvent::Kind::End:
       o << "end";
       break;

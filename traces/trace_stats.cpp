@@ -98,6 +98,9 @@ TraceStats event_trace_stats(const std::string& path) {
   bool first_run = true;
   TraceEvent e;
   std::uint64_t end = 0;
+  // Cycles count from the first run's start when the trace begins with it (a network's run),
+  // else from 0 (multiprocessors run from 0 without a run line).
+  const std::uint64_t first_event_line = h.sources.size() + 3;
   while (reader.next(e)) {
     const std::uint64_t at = e.at.count();
     switch (e.kind) {
@@ -133,10 +136,10 @@ TraceStats event_trace_stats(const std::string& path) {
         ++st.runs;
         run_start = at;
         in_flight.clear();
-        if (first_run) {
-          first_run = false;
+        if (first_run && e.line == first_event_line) {
           st.cycles = at;  // subtracted below: cycles count from the first run's start
         }
+        first_run = false;
         break;
       case TraceEvent::Kind::Message:
         switch (e.message.what) {

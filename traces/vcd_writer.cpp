@@ -2,7 +2,6 @@
 #include "traces/vcd_writer.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <stdexcept>
 
 namespace orthosim::traces {
@@ -34,21 +33,7 @@ std::vector<std::string> split_scope(const std::string& scope) {
 }  // namespace
 
 VcdWriter::VcdWriter(std::string path, std::uint32_t timescale_ns)
-    : path_(std::move(path)), partial_path_(path_ + ".partial"), timescale_ns_(timescale_ns) {
-  out_.open(partial_path_, std::ios::binary | std::ios::trunc);
-  if (!out_) {
-    throw std::runtime_error("cannot write waveform file " + path_);
-  }
-  // An older file at PATH must not outlive a run that fails: it would look like this run's.
-  std::remove(path_.c_str());
-}
-
-VcdWriter::~VcdWriter() {
-  if (!committed_) {
-    out_.close();
-    std::remove(partial_path_.c_str());
-  }
-}
+    : file_(std::move(path), "waveform file"), out_(file_.out()), timescale_ns_(timescale_ns) {}
 
 VcdWriter::VarId VcdWriter::add_var(const std::string& path, std::uint32_t width) {
   if (header_written_) {
@@ -188,11 +173,7 @@ void VcdWriter::commit(std::uint64_t end_time) {
   if (end_time > last_written_time_) {
     out_ << '#' << end_time << '\n';
   }
-  out_.close();
-  if (!out_ || std::rename(partial_path_.c_str(), path_.c_str()) != 0) {
-    throw std::runtime_error("cannot finish waveform file " + path_);
-  }
-  committed_ = true;
+  file_.commit();
 }
 
 }  // namespace orthosim::traces

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "traces/partial_file.hpp"
+
 namespace orthosim::traces {
 
 class VcdWriter {
@@ -20,7 +22,6 @@ class VcdWriter {
 
   /// Opens PATH.partial; throws std::runtime_error naming the path if it cannot be written.
   VcdWriter(std::string path, std::uint32_t timescale_ns);
-  ~VcdWriter();
   VcdWriter(const VcdWriter&) = delete;
   VcdWriter& operator=(const VcdWriter&) = delete;
 
@@ -40,7 +41,7 @@ class VcdWriter {
   /// Writes everything, ends the dump at `end_time`, and renames the file into place.
   void commit(std::uint64_t end_time);
 
-  [[nodiscard]] const std::string& path() const { return path_; }
+  [[nodiscard]] const std::string& path() const { return file_.path(); }
 
  private:
   struct Var {
@@ -55,14 +56,12 @@ class VcdWriter {
   void write_value(const Var& var, std::uint64_t value);
   void flush_time(std::uint64_t time, const std::vector<std::pair<VarId, std::uint64_t>>& changes);
 
-  std::string path_;
-  std::string partial_path_;
+  PartialFile file_;
+  std::ofstream& out_;  ///< file_'s stream
   std::uint32_t timescale_ns_;
-  std::ofstream out_;
   std::vector<Var> vars_;
   std::vector<std::string> comments_;
   bool header_written_ = false;
-  bool committed_ = false;
   std::uint64_t last_written_time_ = 0;
   bool any_time_written_ = false;
   std::map<std::uint64_t, std::vector<std::pair<VarId, std::uint64_t>>> pending_;

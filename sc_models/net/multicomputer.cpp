@@ -8,6 +8,7 @@
 
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/payload.hpp"
+#include "traces/trace_stats.hpp"
 
 namespace orthosim::sc {
 
@@ -467,23 +468,14 @@ TrafficResult Multicomputer::traffic_result() const {
                    ? static_cast<double>(fabric_->stats().flits_ejected - baseline_.flits_ejected) /
                          (n * window)
                    : static_cast<double>(ejected_end - ejected_at_window_start_) / (n * window);
-  std::vector<std::uint64_t> sorted = latencies_;
-  std::sort(sorted.begin(), sorted.end());
-  r.measured_packets = sorted.size() + measured_left_;
+  const traces::LatencySummary latency = traces::summarize_latencies(latencies_, 1);
+  r.measured_packets = latency.count + measured_left_;
   r.undelivered_measured = measured_left_;
-  if (!sorted.empty()) {
-    double sum = 0;
-    for (std::uint64_t l : sorted) {
-      sum += static_cast<double>(l);
-    }
-    r.latency_avg = sum / static_cast<double>(sorted.size());
-    const auto rank = [&](double q) {
-      const auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
-      return sorted[std::max<std::size_t>(k, 1) - 1];
-    };
-    r.latency_p50 = rank(0.50);
-    r.latency_p99 = rank(0.99);
-    r.latency_max = sorted.back();
+  if (latency.count > 0) {
+    r.latency_avg = latency.mean;
+    r.latency_p50 = latency.p50;
+    r.latency_p99 = latency.p99;
+    r.latency_max = latency.max;
   }
   r.source_queue_start = queue_at_window_start_;
   r.source_queue_end = queue_at_window_end_;

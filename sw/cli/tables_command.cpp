@@ -138,7 +138,7 @@ po::options_description tables_options() {
        "hypercube with m > n: the p - q dimensions made intra-cluster, e.g. x2,x3 (default the "
        "lowest, x0..x(p-q-1): Fig. 10 option 1)")
       ("ports", po::value<std::string>(), "one | all: network node ports (default one)");
-  o.add(common_options());
+  o.add(trace_output_option()).add(common_options());
   return o;
 }
 
@@ -284,11 +284,12 @@ int run_tables(const po::variables_map& vm, Context& ctx) {
     SystemConfig config = s.omp;
     fit_config(mapped.needs, FixedSizes{}, config);
     validate(mapped.machine, config);
-    systems.push_back({config, mapped.machine, std::nullopt});
+    systems.push_back({config, mapped.machine, std::nullopt, "--vcd", trace_path_from(vm)});
 
     o.words = static_cast<std::uint32_t>(std::uint64_t{s.l} * s.flits_per_word);
     const McProgram native = generate_pattern(table1_pattern(p), o);
-    networks.push_back({s.network, route_program(native, s.m, embedding), std::nullopt});
+    networks.push_back(
+        {s.network, route_program(native, s.m, embedding), std::nullopt, trace_path_from(vm)});
 
     row.formula = paper::table2_cycles(p, s.m, s.n, s.l, t, row.same_cluster);
     const double m = s.m, n = s.n, l = s.l;

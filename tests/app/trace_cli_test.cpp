@@ -193,6 +193,27 @@ TEST_F(TraceCli, TorusProgramRoundTrip) {
   }
 }
 
+TEST_F(TraceCli, TablesWriteOneTraceForEveryRun) {
+  const json t = run_json("tables --topology torus --m 16 --n 4 --l 2 --trace tab.trace");
+  const json st = stats("tab.trace");
+  // One run line per network, after the omp systems that run side by side from cycle 0.
+  EXPECT_EQ(st["runs"].get<std::size_t>(), t["rows"].size());
+  EXPECT_EQ(st["messages_sent"], st["messages_delivered"]);
+  EXPECT_GT(st["messages_sent"].get<std::uint64_t>(), 0u);
+  // Each omp system (mp<i>_omp, row i) works from 0 until its last processor finishes: the row's
+  // omp cycles.
+  for (std::size_t i = 0; i < t["rows"].size(); ++i) {
+    const std::string prefix = "mp" + std::to_string(i) + "_omp.p";
+    std::uint64_t finish = 0;
+    for (const json& p : st["processors"]) {
+      if (p["name"].get<std::string>().rfind(prefix, 0) == 0) {
+        finish = std::max(finish, st["cycles"].get<std::uint64_t>() - p["idle"].get<std::uint64_t>());
+      }
+    }
+    EXPECT_EQ(finish, t["rows"][i]["omp_cycles"].get<std::uint64_t>()) << "row " << i;
+  }
+}
+
 TEST_F(TraceCli, SameRunSameBytes) {
   ASSERT_EQ(run("run " + kFig2 + " --arch omp --trace x.trace").exit_code, 0);
   ASSERT_EQ(run("run " + kFig2 + " --arch omp --trace y.trace").exit_code, 0);

@@ -109,8 +109,8 @@ TEST(EventTrace, StatsOfAHandMadeTrace) {
   const std::string path = temp_path("stats");
   write_sample(path);
   const TraceStats s = event_trace_stats(path);
-  // The run line at 40 starts the cycle count: 50 - 40.
-  EXPECT_EQ(s.cycles, 10u);
+  // The trace does not begin with its run line: cycles count from 0.
+  EXPECT_EQ(s.cycles, 50u);
   EXPECT_EQ(s.accesses, 1u);
   EXPECT_EQ(s.words, 6u);  // 3 vectors of 2 words
   EXPECT_EQ(s.conflicts, 2u);  // the access (14 > 10) and the interrupt (20 > 18)
@@ -118,6 +118,7 @@ TEST(EventTrace, StatsOfAHandMadeTrace) {
   ASSERT_EQ(s.processors.size(), 2u);
   EXPECT_EQ(s.processors[0].compute, 10u);
   EXPECT_EQ(s.processors[0].memory, 30u);
+  EXPECT_EQ(s.processors[0].idle, 10u);
   EXPECT_EQ(s.processors[1].memory, 40u);
   ASSERT_EQ(s.buses.size(), 1u);
   EXPECT_EQ(s.buses[0].busy, 26u);
