@@ -143,14 +143,29 @@ void RtlDatapath::clocking() {
     while (!pending_) {
       sc_core::wait(ev_start_);  // idle: no edge, no evaluation
     }
-    bool running = true;
-    while (running) {
+    // The done cycle of the previous access was left open (no edge, in case a start came in
+    // it); when it is over, its edge clears `done`. Idle is a fixed point after that edge, so
+    // the idle cycles since cost nothing.
+    if (done_open_ && clock_.now() > open_cycle_) {
+      edge();
+    }
+    done_open_ = false;
+    for (;;) {
       const Cycle c = clock_.now();
       if (pending_) {
         apply_start();
       }
       settle_cycle();
-      // The rest of cycle c: a start can still come in the done cycle of the previous access.
+      const rtl::BusControllerOutputs o = bc_->outputs();
+      if (!ended_early_ && !o.busy && !pending_ && !(shadowing_ && c < model_.end)) {
+        // Idle (the done cycle): compare it now, take its edge only when a start comes, so that
+        // a run ends where the model's does.
+        finish_cycle(c);
+        done_open_ = o.done;
+        open_cycle_ = c;
+        break;
+      }
+      // The rest of cycle c.
       const sc_core::sc_time edge_at = clock_.delay(c + Cycle{1});
       while (sc_core::sc_time_stamp() < edge_at) {
         if (pending_) {
@@ -165,9 +180,6 @@ void RtlDatapath::clocking() {
         end_cycle(c);
       }
       ended_early_ = false;
-      const rtl::BusControllerOutputs o = bc_->outputs();
-      running = o.busy || o.done || pending_ ||
-                (shadowing_ && clock_.now() <= model_.end);
     }
   }
 }

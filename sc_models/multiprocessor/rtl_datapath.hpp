@@ -140,6 +140,8 @@ class RtlDatapath : public sc_core::sc_module {
   bool started_this_cycle_ = false;
   bool last_announced_ = false;
   bool ended_early_ = false;  ///< the edge ending the current cycle has been taken
+  bool done_open_ = false;    ///< `done` is high and the edge ending its cycle not taken yet
+  Cycle open_cycle_;          ///< that cycle
   bool beat_open_ = false;
   std::uint32_t beat_pos_ = 0, beat_vec_ = 0;
   bool kick_ = false;
