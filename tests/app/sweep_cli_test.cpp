@@ -190,7 +190,7 @@ TEST_F(Sweep, AnErrorOnOneRankStopsEveryRank) {
 
 TEST_F(Sweep, AKilledSweepResumesWithoutRerunningFinishedPoints) {
   const std::string args = "sweep traffic:uniform --variants t44.yaml --param "
-                           "rate=0.02,0.04,0.06,0.08,0.1,0.12 --param cycles=100000 --jobs 1";
+                           "rate=0.02,0.04,0.06,0.08,0.1,0.12 --param cycles=50000 --jobs 1";
   ASSERT_EQ(run(args + " --out whole.csv").exit_code, 0);
 
   // Start the same sweep and kill it once its journal holds two rows.
