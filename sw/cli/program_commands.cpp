@@ -8,6 +8,7 @@
 #include "sw/cli/options.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/cli/program_report.hpp"
+#include "sw/cli/report.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/validate.hpp"
 #include "sw/pattern/generate.hpp"
@@ -229,6 +230,9 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   system.trace_path = trace_path_from(vm);
   system.fst_path = fst_path_from(vm, config.impl);
   const std::vector<RunSummary> summaries = ctx.runner.run_programs({system});
+  if (report_cosim_mismatch(summaries, ctx.err)) {
+    return kExitRunFailed;
+  }
   const ProgramRun run{mapped, config, predict_cycles(mapped, config), summaries.at(0),
                        system.vcd_path};
   if (vm.count("json")) {
@@ -431,6 +435,9 @@ int run_demo(const po::variables_map& vm, Context& ctx) {
          trace_path_from(vm), fst_path_from(vm, c.impl)});
   }
   const std::vector<RunSummary> summaries = ctx.runner.run_programs(systems);
+  if (report_cosim_mismatch(summaries, ctx.err)) {
+    return kExitRunFailed;
+  }
   std::vector<ProgramRun> runs;
   bool ok = true;
   for (std::size_t i = 0; i < systems.size(); ++i) {

@@ -79,6 +79,17 @@ bool run_ok(const RunSummary& s, Cycle formula_cycles) {
   return s.completed && s.payload_ok && s.cycles == formula_cycles;
 }
 
+bool report_cosim_mismatch(const std::vector<RunSummary>& summaries, std::ostream& err) {
+  bool any = false;
+  for (const RunSummary& s : summaries) {
+    if (!s.cosim_mismatch.empty()) {
+      err << "orthosim: error: " << s.cosim_mismatch << '\n';
+      any = true;
+    }
+  }
+  return any;
+}
+
 nlohmann::json access_json(const AccessRun& run) {
   const SystemConfig& c = run.request.config;
   nlohmann::json j = config_json(c);

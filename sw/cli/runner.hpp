@@ -22,6 +22,9 @@ namespace orthosim::sw {
 /// The outcome of running one machine program on one system.
 struct RunSummary {
   bool completed = false;
+  /// --impl cosim: the first output where model and RTL differed ("" when none); the run
+  /// stopped there and its waveform files stay FILE.partial.
+  std::string cosim_mismatch;
   Cycle cycles;
   std::vector<std::string> blocked;   ///< the watchdog's report when not completed
   bool payload_ok = false;
