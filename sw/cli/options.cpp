@@ -236,6 +236,26 @@ std::optional<std::string> fst_path_from(const po::variables_map& vm,
   return vm["fst"].as<std::string>();
 }
 
+/// "x0,x3" or "0,3": the dimensions --collapse names.
+std::vector<std::uint32_t> collapsed_dimensions(const std::string& text) {
+  std::vector<std::uint32_t> dims;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty() && (item[0] == 'x' || item[0] == 'X')) {
+      item = item.substr(1);
+    }
+    dims.push_back(static_cast<std::uint32_t>(parse_count("--collapse", item, 0, 31)));
+    if (comma == std::string::npos) {
+      break;
+    }
+    start = comma + 1;
+  }
+  return dims;
+}
+
 void check_impl(const po::variables_map& vm) {
   if (!vm.count("impl")) {
     return;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sw/arch/system_config.hpp"
 #include "sw/routed/network_config.hpp"
@@ -38,6 +39,9 @@ bool is_network_kind(const std::string& arch);
 /// --kind, --d, --l: the workload; d and l default by kind (see the help text).
 po::options_description workload_options();
 AccessWorkload workload_from(const po::variables_map& vm, const SystemConfig& config);
+
+/// "x0,x3" or "0,3": the hypercube dimensions --collapse names (InputError otherwise).
+std::vector<std::uint32_t> collapsed_dimensions(const std::string& text);
 
 /// --impl: which implementation of each block runs. Only the SystemC models exist so far.
 void check_impl(const po::variables_map& vm);

@@ -121,22 +121,7 @@ Clustering clustering_for(const po::variables_map& vm, const McProgram& program)
       return Clustering::hypercube(program.nodes, n,
                                    Clustering::most_used_dimensions(program, p > q ? p - q : 0));
     }
-    std::vector<std::uint32_t> dims;
-    std::size_t start = 0;
-    while (start <= text.size() && !text.empty()) {
-      const std::size_t comma = text.find(',', start);
-      std::string item = text.substr(start, comma == std::string::npos ? std::string::npos
-                                                                       : comma - start);
-      if (!item.empty() && (item[0] == 'x' || item[0] == 'X')) {
-        item = item.substr(1);
-      }
-      dims.push_back(static_cast<std::uint32_t>(parse_count("--collapse", item, 0, 31)));
-      if (comma == std::string::npos) {
-        break;
-      }
-      start = comma + 1;
-    }
-    return Clustering::hypercube(program.nodes, n, dims);
+    return Clustering::hypercube(program.nodes, n, collapsed_dimensions(text));
   }
   return Clustering::blocks(program.nodes, n);
 }

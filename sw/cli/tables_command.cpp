@@ -58,26 +58,6 @@ std::uint32_t isqrt(std::uint32_t x) {
   return r;
 }
 
-/// "x0,x3" or "0,3": the dimensions --collapse names.
-std::vector<std::uint32_t> dimension_list(const std::string& text) {
-  std::vector<std::uint32_t> dims;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', start);
-    std::string item =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty() && (item[0] == 'x' || item[0] == 'X')) {
-      item = item.substr(1);
-    }
-    dims.push_back(static_cast<std::uint32_t>(parse_count("--collapse", item, 0, 31)));
-    if (comma == std::string::npos) {
-      break;
-    }
-    start = comma + 1;
-  }
-  return dims;
-}
-
 Pattern table1_pattern(paper::TablePattern p) {
   switch (p) {
     case paper::TablePattern::OneToOne:
@@ -230,7 +210,7 @@ int run_tables(const po::variables_map& vm, Context& ctx) {
     }
     std::vector<std::uint32_t> collapsed;
     if (vm.count("collapse")) {
-      collapsed = dimension_list(vm["collapse"].as<std::string>());
+      collapsed = collapsed_dimensions(vm["collapse"].as<std::string>());
     } else {
       for (std::uint32_t k = 0; k < log2_ceil(s.m) - log2_ceil(s.n); ++k) {
         collapsed.push_back(k);
