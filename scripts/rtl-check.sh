@@ -14,20 +14,8 @@ blocks=(index_manipulator bus_controller module_array router)
 rtl=rtl
 vc=(-f "$rtl/rtl.vc" "$rtl/orthosim.vlt")
 
-# ---- tools: Debian 12 packages verilator (5.006), iverilog (11), yosys (0.23) --------------------
-missing=()
-for p in verilator iverilog yosys; do
-  command -v "$p" >/dev/null || missing+=("$p")
-done
-if [ ${#missing[@]} -ne 0 ]; then
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    sudo="sudo"
-  fi
-  echo "installing: ${missing[*]}"
-  $sudo apt-get update
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
-fi
+# ---- tools: verilator (5.006), iverilog (11), yosys (0.23), from the one list of dependencies ----
+./scripts/install-deps.sh
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/orthosim-rtl-check.XXXXXX")"
 if [ "${KEEP:-0}" != 1 ]; then
