@@ -113,6 +113,12 @@ class Recorder {
   /// A program or a traffic run starts; message ids count from 0 again.
   virtual void run_begin(Cycle /*at*/, const std::string& /*label*/) {}
   virtual void message(Cycle /*at*/, const MessageTrace& /*m*/) {}
+  /// Elaboration: channel source `channel` has `vcs` virtual channels (occupancy signals).
+  virtual void channel_vcs(SourceId /*channel*/, std::uint32_t /*vcs*/) {}
+  /// From cycle `at` on, virtual channel `vc` of the input buffer that channel `channel` feeds
+  /// (at the next router) holds `flits` flits. Several calls for one cycle: the last one counts.
+  virtual void channel_occupancy(Cycle /*at*/, SourceId /*channel*/, std::uint32_t /*vc*/,
+                                 std::uint32_t /*flits*/) {}
 
  private:
   std::vector<Source> sources_;

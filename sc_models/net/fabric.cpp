@@ -28,10 +28,12 @@ Fabric::Fabric(const sw::NetworkConfig& config, FabricClient& client)
       port_list_(topology_.ports()) {
   config_.validate();
   neighbor_.assign(std::size_t{routers_} * ports_, -1);
+  source_.assign(std::size_t{routers_} * ports_, -1);
   for (std::uint32_t r = 0; r < routers_; ++r) {
     for (std::uint32_t q = 0; q < ports_; ++q) {
       if (const auto n = topology_.neighbor(r, port_list_[q])) {
         neighbor_[std::size_t{r} * ports_ + q] = *n;
+        source_[std::size_t{*n} * ports_ + q] = r;
       }
     }
   }
@@ -373,6 +375,7 @@ void Fabric::commit(std::uint64_t c) {
       f = flit_at(b, 0);
       buf.head = (buf.head + 1) % depth_;
       --buf.count;
+      report_buffer(b, c);
       --flits_per_router_[mv.router];
       --flits_in_routers_;
       if (f.index + 1 == packets_[f.packet].flits) {
@@ -441,6 +444,7 @@ void Fabric::push(std::uint32_t b, const Flit& f, std::uint64_t c) {
   slot.pushed = c;
   ++buf.count;
   buf.peak = std::max(buf.peak, buf.count);
+  report_buffer(b, c);
   const std::uint32_t r = router_of_buffer(b);
   ++flits_in_routers_;
   if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
@@ -458,6 +462,17 @@ void Fabric::push(std::uint32_t b, const Flit& f, std::uint64_t c) {
   }
   std::uint32_t& peak = channel_peak_[std::size_t{r} * (ports_ + injection_) + in];
   peak = std::max(peak, held);
+}
+
+void Fabric::report_buffer(std::uint32_t b, std::uint64_t c) {
+  const std::uint32_t in = input_port_of(b);
+  if (!observed_ || in >= ports_) {
+    return;  // unobserved, or an injection buffer (no channel feeds it)
+  }
+  // Input port `in` of a router is fed by output port `in` of its neighbour (target_of).
+  const std::int64_t upstream = source_[std::size_t{router_of_buffer(b)} * ports_ + in];
+  client_.buffer_changed(static_cast<std::uint32_t>(upstream), in, vc_of(b), buffers_[b].count,
+                         c + 1);
 }
 
 void Fabric::eject(const Flit& f, std::uint64_t c) {

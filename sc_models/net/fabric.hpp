@@ -50,6 +50,11 @@ class FabricClient {
   virtual void packet_moved(PacketMove /*what*/, std::uint32_t /*message*/,
                             std::uint32_t /*router*/, std::uint32_t /*out*/,
                             std::uint32_t /*flits*/, std::uint64_t /*at*/) {}
+  /// Told only while the fabric is observed: from cycle `at` on, virtual channel `vc` of the
+  /// input buffer fed by network output port `port` of `router` holds `flits` flits.
+  virtual void buffer_changed(std::uint32_t /*router*/, std::uint32_t /*port*/,
+                              std::uint32_t /*vc*/, std::uint32_t /*flits*/,
+                              std::uint64_t /*at*/) {}
 };
 
 /// Counters the fabric keeps (STYLE rule 8).
@@ -178,6 +183,8 @@ class Fabric {
   void commit(std::uint64_t c);
   void push(std::uint32_t b, const Flit& f, std::uint64_t c);
   void eject(const Flit& f, std::uint64_t c);
+  /// Tells an observing client that network buffer `b` changed in cycle c.
+  void report_buffer(std::uint32_t b, std::uint64_t c);
   [[nodiscard]] bool header_ready(std::uint32_t b, std::uint64_t c) const;
   void activate(std::uint32_t router);
 
@@ -194,6 +201,7 @@ class Fabric {
   const std::uint32_t out_vcs_per_router_;
   std::vector<sw::Port> port_list_;
   std::vector<std::int64_t> neighbor_;  ///< [router * P + port]: the next router or -1
+  std::vector<std::int64_t> source_;    ///< [router * P + port]: the router whose port feeds it
 
   std::vector<Buffer> buffers_;
   std::vector<Flit> flits_;

@@ -45,6 +45,7 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
     for (const sw::Port& port : config_.topology.ports()) {
       channel_sources_.push_back(recorder_.register_source(
           router + config_.topology.port_name(port), traces::SourceKind::Channel));
+      recorder_.channel_vcs(channel_sources_.back(), config_.router.vcs);
     }
   }
   fabric_->observe(recorder_.enabled());
@@ -260,6 +261,13 @@ void Multicomputer::packet_moved(PacketMove what, std::uint32_t message, std::ui
     m.vc = out % vcs;
   }
   record(at, m);
+}
+
+void Multicomputer::buffer_changed(std::uint32_t router, std::uint32_t port, std::uint32_t vc,
+                                   std::uint32_t flits, std::uint64_t at) {
+  const std::size_t ports = channel_sources_.size() / node_sources_.size();
+  recorder_.channel_occupancy(Cycle{at}, channel_sources_[std::size_t{router} * ports + port], vc,
+                              flits);
 }
 
 void Multicomputer::message_delivered(std::uint32_t message, std::uint64_t at) {

@@ -117,6 +117,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   void message_delivered(std::uint32_t message, std::uint64_t at) override;
   void packet_moved(PacketMove what, std::uint32_t message, std::uint32_t router,
                     std::uint32_t out, std::uint32_t flits, std::uint64_t at) override;
+  void buffer_changed(std::uint32_t router, std::uint32_t port, std::uint32_t vc,
+                      std::uint32_t flits, std::uint64_t at) override;
   void record(std::uint64_t at, const traces::MessageTrace& m);
 
   const sw::NetworkConfig config_;
