@@ -78,4 +78,17 @@ void FanoutRecorder::message(Cycle at, const MessageTrace& m) {
   }
 }
 
+void FanoutRecorder::channel_vcs(SourceId channel, std::uint32_t vcs) {
+  for (std::size_t t = 0; t < targets_.size(); ++t) {
+    targets_[t]->channel_vcs(ids_[t][channel], vcs);
+  }
+}
+
+void FanoutRecorder::channel_occupancy(Cycle at, SourceId channel, std::uint32_t vc,
+                                       std::uint32_t flits) {
+  for (std::size_t t = 0; t < targets_.size(); ++t) {
+    targets_[t]->channel_occupancy(at, ids_[t][channel], vc, flits);
+  }
+}
+
 }  // namespace orthosim::traces

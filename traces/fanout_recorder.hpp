@@ -28,6 +28,9 @@ class FanoutRecorder : public Recorder {
   void step_mark(Cycle at, SourceId p, std::uint32_t step) override;
   void run_begin(Cycle at, const std::string& label) override;
   void message(Cycle at, const MessageTrace& m) override;
+  void channel_vcs(SourceId channel, std::uint32_t vcs) override;
+  void channel_occupancy(Cycle at, SourceId channel, std::uint32_t vc,
+                         std::uint32_t flits) override;
 
  private:
   [[nodiscard]] AccessTrace translated(std::size_t t, const AccessTrace& a) const {

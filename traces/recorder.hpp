@@ -4,7 +4,8 @@
 //
 // Every call is made at the current simulation cycle `at`, except beat() and access_end(), which
 // a bus controller announces when its access is granted, for cycles up to the end of the access,
-// and access(), which gives the whole access (grant to end) at its grant.
+// access(), which gives the whole access (grant to end) at its grant, and channel_occupancy(),
+// which the network announces in cycle `at` - 1, the cycle a flit entered or left the buffer.
 #pragma once
 
 #include <cstdint>

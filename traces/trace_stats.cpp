@@ -406,7 +406,7 @@ TraceStats vcd_stats(const std::string& path) {
       "processor asked for it, and back-to-back accesses merge",
       "step durations: step marks are not signals",
       "messages, their latencies and channel utilization: the network waveform has the nodes' "
-      "activity only"};
+      "activity and the buffers' occupancy, not the packets"};
   return st;
 }
 

@@ -1,6 +1,8 @@
 // Mapping of system activity onto VCD signals.
 #include "traces/vcd_recorder.hpp"
 
+#include <stdexcept>
+
 namespace orthosim::traces {
 
 namespace {
@@ -17,8 +19,11 @@ const std::vector<SignalSpec> kControllerSignals = {{"mode", 2}, {"bus", 16}, {"
 enum ControllerSignal : std::size_t { kMode, kBus, kRw, kSel, kAddr, kData, kValid };
 const std::vector<SignalSpec> kBusSignals = {{"busy", 1}, {"master", 16}};
 enum BusSignal : std::size_t { kBusy, kMaster };
-// Router ports carry no waveform signals: their traffic is in the event trace (--trace).
-const std::vector<SignalSpec> kChannelSignals = {};
+// A router port has one scope per virtual channel, "vc<k>", with these signals; the channel's
+// virtual channel k indexes them (channel_vcs gives k's range). The occupancy is wide enough for
+// the deepest buffer --buffers accepts, 1024 flits (sw/routed/network_config.cpp).
+const std::vector<SignalSpec> kChannelSignals = {{"occupancy", 11}};
+enum ChannelSignal : std::size_t { kOccupancy };
 
 const std::vector<SignalSpec>& specs_for(SourceKind kind) {
   switch (kind) {
@@ -45,10 +50,22 @@ void VcdRecorder::declare_once() {
     return;
   }
   declared_ = true;
-  for (const Source& s : sources()) {
+  for (SourceId id = 0; id < sources().size(); ++id) {
+    const Source& s = sources()[id];
+    // A channel's signals repeat in one scope per virtual channel; other sources have one set.
+    std::vector<std::string> scopes;
+    if (s.kind == SourceKind::Channel) {
+      for (std::uint32_t vc = 0; vc < (id < vcs_.size() ? vcs_[id] : 0); ++vc) {
+        scopes.push_back(s.path + ".vc" + std::to_string(vc));
+      }
+    } else {
+      scopes.push_back(s.path);
+    }
     Signals sig;
-    for (const SignalSpec& spec : specs_for(s.kind)) {
-      sig.vars.push_back(writer_.add_var(s.path + "." + spec.name, spec.width));
+    for (const std::string& scope : scopes) {
+      for (const SignalSpec& spec : specs_for(s.kind)) {
+        sig.vars.push_back(writer_.add_var(scope + "." + spec.name, spec.width));
+      }
     }
     signals_.push_back(std::move(sig));
   }
@@ -92,6 +109,29 @@ void VcdRecorder::access_end(Cycle at, SourceId controller, const AccessTrace& a
   set(at, controller, kMode, static_cast<std::uint64_t>(BusMode::Idle));
   set(at, controller, kValid, 0);
   set(at, a.bus, kBusy, 0);
+}
+
+void VcdRecorder::channel_vcs(SourceId channel, std::uint32_t vcs) {
+  if (declared_) {
+    throw std::logic_error("virtual channels of " + sources().at(channel).path +
+                           " given after the waveform's signals were declared");
+  }
+  if (vcs_.size() <= channel) {
+    vcs_.resize(std::size_t{channel} + 1, 0);
+  }
+  vcs_[channel] = vcs;
+}
+
+void VcdRecorder::channel_occupancy(Cycle at, SourceId channel, std::uint32_t vc,
+                                    std::uint32_t flits) {
+  declare_once();
+  // The network announces a buffer's change of cycle at - 1 (it holds the flit from `at` on),
+  // after the nodes' activity of that cycle: no change before at - 1 can come any more. Flushing
+  // here keeps memory bounded on runs where the nodes are quiet for long.
+  if (at > Cycle{0}) {
+    writer_.flush_before(ns(at - Cycle{1}));
+  }
+  set(at, channel, vc * kChannelSignals.size() + kOccupancy, flits);
 }
 
 void VcdRecorder::finish(Cycle end) {

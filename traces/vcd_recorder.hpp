@@ -3,6 +3,8 @@
 //   <system>.bc<i>:  mode (0 idle, 1 row, 2 column), bus, rw (1 = write), sel (module slot),
 //                    addr, data, valid
 //   <system>.<bus>:  busy, master (the processor driving it)
+//   <net>.r(x,y).<port>.vc<k>: occupancy (flits in virtual channel k of the input buffer that
+//                    the router output port feeds)
 // Times are nanoseconds: cycle x clock period. docs/waveforms.md lists the signals and codes.
 #pragma once
 
@@ -28,6 +30,10 @@ class VcdRecorder : public Recorder {
   void beat(Cycle at, Cycle length, SourceId controller, const AccessTrace& a, std::uint32_t slot,
             std::uint32_t address, std::uint32_t data) override;
   void access_end(Cycle at, SourceId controller, const AccessTrace& a) override;
+  /// Throws std::logic_error once signals are declared (after the first change).
+  void channel_vcs(SourceId channel, std::uint32_t vcs) override;
+  void channel_occupancy(Cycle at, SourceId channel, std::uint32_t vc,
+                         std::uint32_t flits) override;
 
   /// Ends the dump at `end` and puts the file in place.
   void finish(Cycle end);
@@ -44,6 +50,7 @@ class VcdRecorder : public Recorder {
   std::uint32_t period_ns_;
   bool declared_ = false;
   std::vector<Signals> signals_;  ///< per source
+  std::vector<std::uint32_t> vcs_;  ///< per source: virtual channels of a channel source
 };
 
 }  // namespace orthosim::traces

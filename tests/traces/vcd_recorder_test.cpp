@@ -1,0 +1,197 @@
+// The network signals of the VCD recorder (docs/traces.md, "Buffer occupancy in the waveform"):
+// one `occupancy` signal per router output port and virtual channel, in the scopes
+// <net> > r(x,y) > <port> > vc<k>, 0 at the start, changing at cycle x clock period, the last of
+// several same-cycle values written once. Also through the fan-out, which must translate the
+// channel ids. Files are read back with the independent tests/support/vcd_reader.hpp and, for the
+// scope tree, line by line here.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tests/support/vcd_reader.hpp"
+#include "traces/fanout_recorder.hpp"
+#include "traces/vcd_recorder.hpp"
+
+namespace orthosim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing_support::VcdReader;
+using traces::Activity;
+using traces::Cycle;
+using traces::SourceKind;
+using Changes = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
+
+constexpr std::uint32_t kPeriod = 50;  // ns per cycle
+
+class VcdRecorderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("orthosim_vcd_recorder_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  [[nodiscard]] std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+};
+
+/// Every variable of a VCD as "scope>scope>...>name width", from its $scope/$upscope nesting.
+std::vector<std::string> declared(const std::string& file) {
+  std::ifstream in(file);
+  std::vector<std::string> open;
+  std::vector<std::string> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string head;
+    words >> head;
+    if (head == "$scope") {
+      std::string kind, name;
+      words >> kind >> name;
+      open.push_back(name);
+    } else if (head == "$upscope") {
+      open.pop_back();
+    } else if (head == "$var") {
+      std::string kind, width, code, name;
+      words >> kind >> width >> code >> name;
+      std::string joined;
+      for (const std::string& s : open) {
+        joined += s + ">";
+      }
+      out.push_back(joined + name + " " + width);
+    }
+  }
+  return out;
+}
+
+std::size_t count_lines(const std::string& file, const std::string& wanted) {
+  std::ifstream in(file);
+  std::size_t n = 0;
+  std::string line;
+  while (std::getline(in, line)) {
+    n += line == wanted ? 1 : 0;
+  }
+  return n;
+}
+
+TEST_F(VcdRecorderTest, OneOccupancySignalPerPortAndVirtualChannelInTheBlockHierarchy) {
+  const std::string file = path("net.vcd");
+  {
+    traces::VcdRecorder r(file, kPeriod);
+    r.register_source("torus.node0", SourceKind::Processor);
+    const auto x = r.register_source("torus.r(2,1).x+", SourceKind::Channel);
+    r.channel_vcs(x, 2);
+    const auto y = r.register_source("torus.r(2,1).y-", SourceKind::Channel);
+    r.channel_vcs(y, 2);
+    const auto mesh = r.register_source("torus.r(0,0).x+", SourceKind::Channel);
+    r.channel_vcs(mesh, 1);
+    r.finish(Cycle{1});
+  }
+  const std::vector<std::string> vars = declared(file);
+  const std::vector<std::string> expected = {
+      "torus>node0>op 4",
+      "torus>node0>pc 16",
+      "torus>r(2,1)>x+>vc0>occupancy 11",
+      "torus>r(2,1)>x+>vc1>occupancy 11",
+      "torus>r(2,1)>y->vc0>occupancy 11",
+      "torus>r(2,1)>y->vc1>occupancy 11",
+      "torus>r(0,0)>x+>vc0>occupancy 11",
+  };
+  EXPECT_EQ(vars, expected);
+  // Both ports of r(2,1) sit in one scope of it, so GTKWave lists the router once.
+  EXPECT_EQ(count_lines(file, "$scope module r(2,1) $end"), 1u);
+  EXPECT_EQ(count_lines(file, "$scope module torus $end"), 1u);
+  const VcdReader v(file);
+  for (const char* s : {"torus.r(2,1).x+.vc0.occupancy", "torus.r(2,1).y-.vc1.occupancy",
+                        "torus.r(0,0).x+.vc0.occupancy"}) {
+    EXPECT_EQ(v.changes(s), (Changes{{0, 0}})) << s;
+  }
+}
+
+TEST_F(VcdRecorderTest, OccupancyChangesAtCycleTimesLastSameCycleValueOnce) {
+  const std::string file = path("occ.vcd");
+  {
+    traces::VcdRecorder r(file, kPeriod);
+    const auto node = r.register_source("torus.node0", SourceKind::Processor);
+    const auto x = r.register_source("torus.r(2,1).x+", SourceKind::Channel);
+    r.channel_vcs(x, 2);
+    const auto y = r.register_source("torus.r(2,1).y-", SourceKind::Channel);
+    r.channel_vcs(y, 2);
+    r.activity(Cycle{0}, node, Activity::Compute, 0);
+    r.channel_occupancy(Cycle{3}, x, 0, 1);
+    // A flit in and one out in one cycle: back to the value it had, so nothing to write at 4.
+    r.channel_occupancy(Cycle{4}, x, 0, 2);
+    r.channel_occupancy(Cycle{4}, x, 0, 1);
+    // The network announces cycle 5's buffers in cycle 4, before the nodes' activity of cycle 4.
+    r.channel_occupancy(Cycle{5}, x, 0, 2);
+    r.activity(Cycle{4}, node, Activity::WaitMessage, 1);
+    r.channel_occupancy(Cycle{5}, x, 1, 1);
+    r.channel_occupancy(Cycle{5}, x, 0, 3);
+    r.channel_occupancy(Cycle{7}, x, 0, 0);
+    r.channel_occupancy(Cycle{8}, x, 1, 1024);  // the deepest buffer --buffers accepts
+    r.channel_occupancy(Cycle{9}, x, 1, 0);
+    r.finish(Cycle{10});
+  }
+  const VcdReader v(file);
+  EXPECT_EQ(v.changes("torus.r(2,1).x+.vc0.occupancy"),
+            (Changes{{0, 0}, {3 * kPeriod, 1}, {5 * kPeriod, 3}, {7 * kPeriod, 0}}));
+  EXPECT_EQ(v.changes("torus.r(2,1).x+.vc1.occupancy"),
+            (Changes{{0, 0}, {5 * kPeriod, 1}, {8 * kPeriod, 1024}, {9 * kPeriod, 0}}));
+  EXPECT_EQ(v.changes("torus.r(2,1).y-.vc0.occupancy"), (Changes{{0, 0}}));
+  EXPECT_EQ(v.changes("torus.r(2,1).y-.vc1.occupancy"), (Changes{{0, 0}}));
+  EXPECT_EQ(v.changes("torus.node0.op"),
+            (Changes{{0, 0}, {0, static_cast<std::uint64_t>(Activity::Compute)},
+                     {4 * kPeriod, static_cast<std::uint64_t>(Activity::WaitMessage)}}));
+  EXPECT_EQ(v.end_time(), 10 * kPeriod);
+}
+
+TEST_F(VcdRecorderTest, VirtualChannelsAfterTheFirstChangeAreRejected) {
+  traces::VcdRecorder r(path("late.vcd"), kPeriod);
+  const auto x = r.register_source("mesh.r(0,0).x+", SourceKind::Channel);
+  r.channel_vcs(x, 1);
+  r.channel_occupancy(Cycle{1}, x, 0, 1);
+  EXPECT_THROW(r.channel_vcs(x, 2), std::logic_error);
+}
+
+TEST_F(VcdRecorderTest, FanoutTranslatesChannelIds) {
+  // The waveform already knows a source, so its ids are one above the fan-out's.
+  const std::string file = path("fan.vcd");
+  {
+    traces::VcdRecorder vcd(file, kPeriod);
+    vcd.register_source("omp.p0", SourceKind::Processor);
+    traces::FanoutRecorder fan({&vcd});
+    const auto a = fan.register_source("hypercube.r(0,0,1).d0", SourceKind::Channel);
+    fan.channel_vcs(a, 1);
+    const auto b = fan.register_source("hypercube.r(0,0,1).d1", SourceKind::Channel);
+    fan.channel_vcs(b, 2);
+    fan.channel_occupancy(Cycle{2}, b, 1, 1);
+    fan.channel_occupancy(Cycle{3}, a, 0, 2);
+    vcd.finish(Cycle{4});
+  }
+  EXPECT_EQ(declared(file), (std::vector<std::string>{
+                                "omp>p0>op 4", "omp>p0>pc 16",
+                                "hypercube>r(0,0,1)>d0>vc0>occupancy 11",
+                                "hypercube>r(0,0,1)>d1>vc0>occupancy 11",
+                                "hypercube>r(0,0,1)>d1>vc1>occupancy 11"}));
+  const VcdReader v(file);
+  EXPECT_EQ(v.changes("hypercube.r(0,0,1).d0.vc0.occupancy"), (Changes{{0, 0}, {3 * kPeriod, 2}}));
+  EXPECT_EQ(v.changes("hypercube.r(0,0,1).d1.vc0.occupancy"), (Changes{{0, 0}}));
+  EXPECT_EQ(v.changes("hypercube.r(0,0,1).d1.vc1.occupancy"), (Changes{{0, 0}, {2 * kPeriod, 1}}));
+}
+
+}  // namespace
+}  // namespace orthosim
