@@ -52,6 +52,7 @@ sw::NetworkRunSummary summarize_network(const sc::NetworkRunResult& r) {
   out.run.delivery_failures = r.delivery.failures;
   out.run.step_ends = r.step_ends;
   out.run.stats = r.stats;
+  out.run.cosim_mismatch = r.mismatch ? r.mismatch->to_string() : "";
   out.max_channel_contention = r.max_channel_contention;
   out.peak_channel_occupancy = r.peak_channel_occupancy;
   for (const auto& c : r.channels) {
@@ -150,17 +151,24 @@ void open_fst_files(const std::vector<rtl::FstTrace*>& files) {
   }
 }
 
-/// Test-only (docs/rtl.md): ORTHOSIM_TEST_FAULT="P:flip:CYCLE:BIT" or "P:late:CYCLE" puts a
-/// deliberate error into the model bus controller of P(P) in every multiprocessor: bit BIT of the
-/// word on its bus in cycle CYCLE flipped, or one cycle more in the start-up of the access granted
-/// in cycle CYCLE. --impl cosim must catch it. Read here, in the executable, not in the models.
-void inject_test_fault(sc::Multiprocessor& system) {
+/// Test-only (docs/rtl.md): ORTHOSIM_TEST_FAULT="B:flip:CYCLE:BIT" or "B:late:CYCLE" puts a
+/// deliberate error into the model's side of a co-simulation; --impl cosim must catch it. Read
+/// here, in the executable, not in the models.
+struct TestFault {
+  std::uint64_t block = 0;  ///< B: the processor P(B) of a multiprocessor, the router B of a network
+  bool flip = false;        ///< else late
+  std::uint64_t at = 0;
+  std::uint32_t bit = 0;
+};
+
+/// The fault ORTHOSIM_TEST_FAULT asks for, if any; `blocks` bounds B.
+std::optional<TestFault> test_fault(std::uint64_t blocks) {
   const char* spec = std::getenv("ORTHOSIM_TEST_FAULT");
   if (spec == nullptr) {
-    return;
+    return std::nullopt;
   }
   const std::string text = spec;
-  const char* expected = "P:flip:CYCLE:BIT or P:late:CYCLE";
+  const char* expected = "B:flip:CYCLE:BIT or B:late:CYCLE";
   std::vector<std::string> parts;
   for (std::size_t start = 0;;) {
     const std::size_t colon = text.find(':', start);
@@ -177,17 +185,43 @@ void inject_test_fault(sc::Multiprocessor& system) {
     }
     return std::stoull(s);
   };
-  sc::BusController::Fault fault;
+  TestFault fault;
   if (parts.size() == 4 && parts[1] == "flip") {
-    fault.kind = sc::BusController::Fault::Kind::FlipBit;
+    fault.flip = true;
     fault.bit = static_cast<std::uint32_t>(number(parts[3], 31));
-  } else if (parts.size() == 3 && parts[1] == "late") {
-    fault.kind = sc::BusController::Fault::Kind::ExtraCycle;
-  } else {
+  } else if (parts.size() != 3 || parts[1] != "late") {
     throw sw::InputError({"ORTHOSIM_TEST_FAULT"}, expected, "'" + text + "'");
   }
-  fault.at = sw::Cycle{number(parts[2], ~std::uint64_t{0} >> 1)};
-  system.inject_fault(static_cast<sw::ProcId>(number(parts[0], system.config().n - 1)), fault);
+  fault.at = number(parts[2], ~std::uint64_t{0} >> 1);
+  fault.block = number(parts[0], blocks - 1);
+  return fault;
+}
+
+/// In every multiprocessor, the model bus controller of P(B): bit BIT of the word on its bus in
+/// cycle CYCLE flipped, or one cycle more in the start-up of the access granted in cycle CYCLE.
+void inject_test_fault(sc::Multiprocessor& system) {
+  if (const std::optional<TestFault> f = test_fault(system.config().n)) {
+    sc::BusController::Fault fault;
+    fault.kind = f->flip ? sc::BusController::Fault::Kind::FlipBit
+                         : sc::BusController::Fault::Kind::ExtraCycle;
+    fault.bit = f->bit;
+    fault.at = sw::Cycle{f->at};
+    system.inject_fault(static_cast<sw::ProcId>(f->block), fault);
+  }
+}
+
+/// In a network under --impl router=cosim, the model's header departures of router B: bit BIT
+/// flipped in cycle CYCLE, or the first one at or after CYCLE reported one cycle late.
+void inject_test_fault(sc::Multicomputer& system) {
+  if (const std::optional<TestFault> f = test_fault(system.config().topology.nodes())) {
+    sc::net::RtlNetwork::Fault fault;
+    fault.kind = f->flip ? sc::net::RtlNetwork::Fault::Kind::FlipBit
+                         : sc::net::RtlNetwork::Fault::Kind::LateHeader;
+    fault.router = static_cast<std::uint32_t>(f->block);
+    fault.at = f->at;
+    fault.bit = f->bit;
+    system.inject_fault(fault);
+  }
 }
 
 sw::Cycle last_end(const std::vector<sc::Multiprocessor*>& systems) {
@@ -311,8 +345,11 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
 
 sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& request) {
   Recording recording(request.vcd_path, request.trace_path, request.config.clock_period_ns, true);
+  std::unique_ptr<rtl::FstTrace> fst = request.fst_path ? open_fst(*request.fst_path) : nullptr;
   sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,
-                           recording.recorder());
+                           recording.recorder(), fst.get());
+  open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
+  inject_test_fault(system);
   try {
     system.load(request.program);
   } catch (const sw::ConfigError& e) {
@@ -320,14 +357,23 @@ sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& req
   }
   sc_core::sc_start();
   const sc::NetworkRunResult r = system.result();
+  if (r.mismatch) {
+    return summarize_network(r);  // the output files stay FILE.partial (see run_access)
+  }
   recording.finish(r.cycles);
+  if (fst) {
+    fst->close();
+  }
   return summarize_network(r);
 }
 
 std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest& request) {
   Recording recording(std::nullopt, request.trace_path, request.config.clock_period_ns, false);
+  std::unique_ptr<rtl::FstTrace> fst = request.fst_path ? open_fst(*request.fst_path) : nullptr;
   sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,
-                           recording.recorder());
+                           recording.recorder(), fst.get());
+  open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
+  inject_test_fault(system);
   std::vector<sw::TrafficPoint> points;
   for (double rate : request.rates) {
     sc::TrafficSpec spec;
@@ -346,8 +392,14 @@ std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest
     system.start_traffic(spec);
     sc_core::sc_start();
     points.push_back(system.traffic_result());
+    if (!points.back().cosim_mismatch.empty()) {
+      return points;  // the output files stay FILE.partial (see run_access)
+    }
   }
   recording.finish(system.clock().now());
+  if (fst) {
+    fst->close();
+  }
   return points;
 }
 

@@ -45,7 +45,7 @@ struct Measured {
 
 /// One traffic run, timed around sc_start.
 Measured run_once(Multicomputer& system, const TrafficSpec& spec) {
-  const std::uint64_t steps_before = system.fabric().stats().router_steps;
+  const std::uint64_t steps_before = system.network().stats().router_steps;
   system.start_traffic(spec);
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
@@ -53,7 +53,7 @@ Measured run_once(Multicomputer& system, const TrafficSpec& spec) {
   Measured m;
   m.seconds = std::chrono::duration<double>(stop - start).count();
   m.r = system.traffic_result();
-  m.router_steps = system.fabric().stats().router_steps - steps_before;
+  m.router_steps = system.network().stats().router_steps - steps_before;
   return m;
 }
 

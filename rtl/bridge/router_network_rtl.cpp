@@ -1,9 +1,11 @@
 // The verilated routers bound to sc_signals and wired after the topology. The generated header
 // comes first: it pulls in systemc.h in the order Verilator 5.006 needs (STYLE F5).
 #include "Vrouter.h"
+#include "verilated_fst_c.h"
 
 #include <string>
 
+#include "rtl/bridge/fst_trace.hpp"
 #include "rtl/bridge/router_network_rtl.hpp"
 #include "sw/core/diagnostic.hpp"
 
@@ -314,18 +316,35 @@ std::uint32_t RouterNetworkRtl::out_valid(std::uint32_t r) const {
   return nodes_.at(r)->out_valid.read();
 }
 
-std::uint32_t RouterNetworkRtl::header_departures(std::uint32_t r) const {
+std::vector<RouterNetworkRtl::Departure> RouterNetworkRtl::departures(std::uint32_t r) const {
+  std::vector<Departure> out;
   const Node& n = *nodes_.at(r);
   const std::uint32_t v = n.out_valid.read();
-  std::uint32_t heads = 0;
   if (v == 0) {
-    return heads;
+    return out;
   }
   const FlitBus bus = n.out_flit.read();
   const std::uint32_t vcs = n.out_vc.read();
   for (std::uint32_t q = 0; q < kP; ++q) {
-    if (((v >> q) & 1U) != 0 && flit_at(bus, q).head) {
-      heads |= 1U << (q * kV + ((vcs >> q) & 1U));
+    if (((v >> q) & 1U) != 0) {
+      out.push_back({q, (vcs >> q) & 1U, flit_at(bus, q)});
+    }
+  }
+  return out;
+}
+
+void RouterNetworkRtl::trace_to(FstTrace& fst) {
+  for (const auto& n : nodes_) {
+    Vrouter* dut = &n->dut;
+    fst.add([dut](VerilatedFstC& f) { dut->trace(&f, 99); });
+  }
+}
+
+std::uint32_t RouterNetworkRtl::header_departures(std::uint32_t r) const {
+  std::uint32_t heads = 0;
+  for (const Departure& d : departures(r)) {
+    if (d.flit.head) {
+      heads |= 1U << (d.port * kV + d.vc);
     }
   }
   return heads;

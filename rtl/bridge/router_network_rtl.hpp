@@ -23,6 +23,8 @@
 
 namespace orthosim::rtl {
 
+class FstTrace;
+
 /// One flit on the router's wires: {tail, head, data}. A header's data holds the destination
 /// (header_data()); the rest of the data is carried unchanged.
 struct RouterFlit {
@@ -71,6 +73,14 @@ class RouterNetworkRtl : public sc_core::sc_module {
   [[nodiscard]] bool inj_ready(std::uint32_t r, std::uint32_t j) const;
   /// Ejection channels of router `r` with a flit this cycle: (channel, flit).
   [[nodiscard]] std::vector<std::pair<std::uint32_t, RouterFlit>> ejections(std::uint32_t r) const;
+  /// A flit leaving router `r` by network output port `port` on virtual channel `vc`.
+  struct Departure {
+    std::uint32_t port = 0;
+    std::uint32_t vc = 0;
+    RouterFlit flit;
+  };
+  /// The flits leaving router `r` by its network output ports in this cycle.
+  [[nodiscard]] std::vector<Departure> departures(std::uint32_t r) const;
   /// Network output ports of router `r` with a flit this cycle (bit q).
   [[nodiscard]] std::uint32_t out_valid(std::uint32_t r) const;
   /// Bit q * kMaxVcs + v: a header leaves router `r` by output port q on virtual channel v in
@@ -80,6 +90,9 @@ class RouterNetworkRtl : public sc_core::sc_module {
   /// Flits held by input port `port` of router `r` (network ports, then injection channels).
   [[nodiscard]] std::uint32_t occupancy(std::uint32_t r, std::uint32_t port) const;
   [[nodiscard]] bool busy(std::uint32_t r) const;
+
+  /// Puts every router's signals into the FST waveform (--fst), during elaboration.
+  void trace_to(FstTrace& fst);
 
  private:
   struct Node;

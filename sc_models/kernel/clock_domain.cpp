@@ -25,6 +25,12 @@ Cycle ClockDomain::now() const {
   return Cycle{t / p};
 }
 
+sc_core::sc_time ClockDomain::until(Cycle at) const {
+  const sc_core::sc_time start = delay(at);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  return start > now ? start - now : sc_core::SC_ZERO_TIME;
+}
+
 void init_kernel() {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   sc_core::sc_set_time_resolution(1, sc_core::SC_NS);

@@ -19,6 +19,9 @@ class ClockDomain {
   [[nodiscard]] sc_core::sc_time delay(Cycle cycles) const { return period_ * static_cast<double>(cycles.count()); }
   /// The current cycle. Every model event falls on a cycle boundary.
   [[nodiscard]] Cycle now() const;
+  /// SystemC delay from the current time to the start of cycle `at` (zero if it has begun):
+  /// callable between clock edges, e.g. in the second half of a cycle.
+  [[nodiscard]] sc_core::sc_time until(Cycle at) const;
   [[nodiscard]] std::uint32_t period_ns() const { return period_ns_; }
 
  private:

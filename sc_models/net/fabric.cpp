@@ -25,7 +25,9 @@ Fabric::Fabric(const sw::NetworkConfig& config, FabricClient& client)
       depth_(config_.router.buffer_flits),
       buffers_per_router_(ports_ * vcs_ + injection_),
       out_vcs_per_router_(ports_ * vcs_ + ejection_),
-      port_list_(topology_.ports()) {
+      port_list_(topology_.ports()),
+      ni_(config_, injection_, client),
+      channels_(topology_, ports_ + injection_) {
   config_.validate();
   neighbor_.assign(std::size_t{routers_} * ports_, -1);
   source_.assign(std::size_t{routers_} * ports_, -1);
@@ -41,10 +43,6 @@ Fabric::Fabric(const sw::NetworkConfig& config, FabricClient& client)
   buffers_.resize(buffers);
   flits_.resize(buffers * depth_);
   owner_.assign(std::size_t{routers_} * out_vcs_per_router_, -1);
-  contention_.assign(std::size_t{routers_} * ports_, 0);
-  channel_peak_.assign(std::size_t{routers_} * (ports_ + injection_), 0);
-  injectors_.resize(std::size_t{routers_} * injection_);
-  in_injecting_list_.assign(injectors_.size(), 0);
   flits_per_router_.assign(routers_, 0);
   is_active_.assign(routers_, 0);
   mover_of_.assign(buffers, -1);
@@ -100,72 +98,24 @@ std::string Fabric::channel_name(std::uint32_t router, std::uint32_t out_vc) con
 void Fabric::reset() {
   std::fill(buffers_.begin(), buffers_.end(), Buffer{});
   std::fill(owner_.begin(), owner_.end(), -1);
-  std::fill(contention_.begin(), contention_.end(), 0);
-  std::fill(channel_peak_.begin(), channel_peak_.end(), 0);
-  std::fill(injectors_.begin(), injectors_.end(), Injector{});
-  std::fill(in_injecting_list_.begin(), in_injecting_list_.end(), 0);
-  injecting_list_.clear();
-  packets_.clear();
-  free_packets_.clear();
-  packets_left_.clear();
+  ni_.reset();
+  channels_.reset();
   std::fill(flits_per_router_.begin(), flits_per_router_.end(), 0);
   std::fill(is_active_.begin(), is_active_.end(), 0);
   active_.clear();
-  flits_in_routers_ = injecting_ = queued_packets_ = 0;
+  flits_in_routers_ = 0;
 }
 
 // ---- messages in --------------------------------------------------------------------------
 
 void Fabric::submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
-                    std::uint32_t words, std::uint64_t now) {
-  if (src == dst || src >= routers_ || dst >= routers_) {
-    throw std::logic_error("fabric: a message needs two distinct nodes of the network");
-  }
-  (void)now;
-  const std::uint64_t packets = config_.message_packets(words);
-  const std::uint32_t per_packet =
-      config_.ni.packet_flits == 0 ? words : config_.ni.packet_flits - 1;
-  const std::uint32_t j =
-      injection_ == 1 ? 0 : topology_.port_index(*topology_.next_port(src, dst));
-  const std::uint32_t injector = src * injection_ + j;
-  Injector& inj = injectors_[injector];
-  if (inj.packets.empty()) {
-    ++injecting_;
-  }
-  if (!in_injecting_list_[injector]) {
-    in_injecting_list_[injector] = 1;
-    injecting_list_.push_back(injector);
-  }
-  std::uint32_t word = 0;
-  for (std::uint64_t k = 0; k < packets; ++k) {
-    const std::uint32_t payload = std::min(per_packet, words - word);
-    Packet p{message, src, dst, payload + 1, word, k == 0, k + 1 == packets, j};
-    if (config_.router.switching == sw::Switching::StoreAndForward && p.flits > depth_) {
-      throw sw::ConfigError("store-and-forward needs buffers that hold a whole packet: " +
-                            std::to_string(p.flits) + " flits, buffers hold " +
-                            std::to_string(depth_) + " (--buffers)");
-    }
-    word += payload;
-    std::uint32_t id = 0;
-    if (!free_packets_.empty()) {
-      id = free_packets_.back();
-      free_packets_.pop_back();
-      packets_[id] = p;
-    } else {
-      id = static_cast<std::uint32_t>(packets_.size());
-      packets_.push_back(p);
-    }
-    inj.packets.push_back(id);
-    ++queued_packets_;
-  }
-  if (packets > 1) {
-    packets_left_[message] = static_cast<std::uint32_t>(packets);
-  }
+                    std::uint32_t words) {
+  ni_.submit(message, src, dst, words);
 }
 
 // ---- one cycle ----------------------------------------------------------------------------
 
-void Fabric::step(std::uint64_t c) {
+void Fabric::begin_cycle(std::uint64_t c) {
   allocate_virtual_channels(c);
   allocate_switches(c);
   commit(c);
@@ -173,7 +123,7 @@ void Fabric::step(std::uint64_t c) {
 
 bool Fabric::header_ready(std::uint32_t b, std::uint64_t c) const {
   const Flit& head = flit_at(b, 0);
-  const Packet& p = packets_[head.packet];
+  const NetworkInterfaces::Packet& p = ni_.packet(head.packet);
   if (config_.router.switching == sw::Switching::Wormhole) {
     return c >= head.pushed + config_.router.delay;
   }
@@ -198,7 +148,7 @@ void Fabric::allocate_virtual_channels(std::uint64_t c) {
       if (buf.count == 0 || buf.out >= 0 || flit_at(b, 0).index != 0 || !header_ready(b, c)) {
         continue;
       }
-      const Packet& p = packets_[flit_at(b, 0).packet];
+      const NetworkInterfaces::Packet& p = ni_.packet(flit_at(b, 0).packet);
       const std::uint32_t in = input_port_of(b);
       if (p.dst == r) {
         const std::uint32_t e = ejection_ == 1 || in >= ports_ ? 0 : in;
@@ -236,9 +186,9 @@ void Fabric::allocate_virtual_channels(std::uint64_t c) {
       owner = q.buffer;
       buffers_[q.buffer].out = static_cast<std::int32_t>(ov);
       granted = true;
-      const Packet& p = packets_[flit_at(q.buffer, 0).packet];
+      const NetworkInterfaces::Packet& p = ni_.packet(flit_at(q.buffer, 0).packet);
       if (!is_ejection(ov) && p.first_of_message) {
-        ++contention_[std::size_t{q.router} * ports_ + ov / vcs_];
+        channels_.routed(q.router, ov / vcs_);
       }
     }
     if (!granted) {
@@ -314,29 +264,13 @@ void Fabric::allocate_switches(std::uint64_t c) {
     }
   }
   // Interfaces: one flit per injection channel per cycle, after the message's start-up.
-  std::vector<std::uint32_t> still;
-  for (std::uint32_t i : injecting_list_) {
-    Injector& inj = injectors_[i];
-    if (inj.packets.empty()) {
-      in_injecting_list_[i] = 0;
-      continue;
-    }
-    still.push_back(i);
-    const Packet& p = packets_[inj.packets.front()];
-    if (!inj.started) {
-      inj.started = true;
-      inj.startup_end = p.first_of_message ? c + config_.ni.startup : c;
-    }
-    if (c < inj.startup_end) {
-      continue;
-    }
-    const std::uint32_t router = i / injection_;
-    const std::uint32_t target = buffer_id(router, ports_ * vcs_ + i % injection_);
+  ni_.for_each_offer(c, [&](std::uint32_t i) {
+    const std::uint32_t router = ni_.node_of(i);
+    const std::uint32_t target = buffer_id(router, ports_ * vcs_ + ni_.channel_of(i));
     if (has_room(target, c)) {
       moves_.push_back({-1 - static_cast<std::int64_t>(i), target, router, 0});
     }
-  }
-  injecting_list_.swap(still);
+  });
 }
 
 bool Fabric::feasible(std::size_t m) {
@@ -378,37 +312,23 @@ void Fabric::commit(std::uint64_t c) {
       report_buffer(b, c);
       --flits_per_router_[mv.router];
       --flits_in_routers_;
-      if (f.index + 1 == packets_[f.packet].flits) {
+      if (f.index + 1 == ni_.packet(f.packet).flits) {
         owner_[std::size_t{mv.router} * out_vcs_per_router_ + mv.out] = -1;
         buf.out = -1;
       }
       if (mv.to >= 0) {
         ++stats_.flit_hops;
         if (observed_ && f.index == 0) {
-          const Packet& p = packets_[f.packet];
+          const NetworkInterfaces::Packet& p = ni_.packet(f.packet);
           client_.packet_moved(FabricClient::PacketMove::Hop, p.message, mv.router, mv.out,
                                p.flits, c);
         }
       }
     } else {
-      Injector& inj = injectors_[static_cast<std::size_t>(-1 - mv.from)];
-      const Packet& p = packets_[inj.packets.front()];
-      f.packet = inj.packets.front();
-      f.index = inj.next_flit;
-      f.word = f.index == 0 ? 0 : client_.read_word(p.message, p.first_word + f.index - 1);
-      if (observed_ && f.index == 0) {
-        client_.packet_moved(FabricClient::PacketMove::Inject, p.message, mv.router, 0, p.flits,
-                             c);
-      }
-      if (++inj.next_flit == p.flits) {
-        inj.packets.pop_front();
-        inj.next_flit = 0;
-        inj.started = false;
-        --queued_packets_;
-        if (inj.packets.empty()) {
-          --injecting_;
-        }
-      }
+      const NetworkInterfaces::Flit in = ni_.take(static_cast<std::uint32_t>(-1 - mv.from), c);
+      f.packet = in.packet;
+      f.index = in.index;
+      f.word = in.word;
     }
     arrivals.emplace_back(mv.to, f);
   }
@@ -416,7 +336,10 @@ void Fabric::commit(std::uint64_t c) {
     if (to >= 0) {
       push(static_cast<std::uint32_t>(to), f, c);
     } else {
-      eject(f, c);
+      ++stats_.flits_ejected;
+      if (ni_.eject({f.packet, f.index, f.word}, c)) {
+        ++stats_.packets_delivered;
+      }
     }
   }
   if (!arrivals.empty()) {
@@ -460,8 +383,7 @@ void Fabric::push(std::uint32_t b, const Flit& f, std::uint64_t c) {
   } else {
     held = buf.count;
   }
-  std::uint32_t& peak = channel_peak_[std::size_t{r} * (ports_ + injection_) + in];
-  peak = std::max(peak, held);
+  channels_.held(r, in, held);
 }
 
 void Fabric::report_buffer(std::uint32_t b, std::uint64_t c) {
@@ -475,82 +397,20 @@ void Fabric::report_buffer(std::uint32_t b, std::uint64_t c) {
                          c + 1);
 }
 
-void Fabric::eject(const Flit& f, std::uint64_t c) {
-  const Packet p = packets_[f.packet];
-  ++stats_.flits_ejected;
-  if (f.index > 0) {
-    client_.deliver_word(p.message, p.first_word + f.index - 1, f.word);
-  }
-  if (f.index + 1 != p.flits) {
-    return;
-  }
-  ++stats_.packets_delivered;
-  if (observed_) {
-    client_.packet_moved(FabricClient::PacketMove::Eject, p.message, p.dst, 0, p.flits, c);
-  }
-  free_packets_.push_back(f.packet);
-  bool message_done = true;
-  if (const auto it = packets_left_.find(p.message); it != packets_left_.end()) {
-    message_done = --it->second == 0;
-    if (message_done) {
-      packets_left_.erase(it);
-    }
-  }
-  if (message_done) {
-    client_.message_delivered(p.message, c + 1);
-  }
-}
-
 // ---- time ---------------------------------------------------------------------------------
 
 std::optional<std::uint64_t> Fabric::next_cycle(std::uint64_t c) const {
   if (flits_in_routers_ > 0) {
     return c + 1;
   }
-  std::optional<std::uint64_t> next;
-  for (std::uint32_t i : injecting_list_) {
-    const Injector& inj = injectors_[i];
-    if (inj.packets.empty()) {
-      continue;
-    }
-    const std::uint64_t at = inj.started ? std::max(c + 1, inj.startup_end) : c + 1;
-    next = next ? std::min(*next, at) : at;
-  }
-  return next;
+  return ni_.next_offer(c);
 }
 
 // ---- reports ------------------------------------------------------------------------------
 
-std::uint64_t Fabric::max_channel_contention() const {
-  return contention_.empty() ? 0 : *std::max_element(contention_.begin(), contention_.end());
-}
-
-std::uint32_t Fabric::peak_channel_occupancy() const {
-  return channel_peak_.empty() ? 0
-                               : *std::max_element(channel_peak_.begin(), channel_peak_.end());
-}
-
-std::vector<Fabric::ChannelReport> Fabric::channel_reports() const {
-  std::vector<ChannelReport> out;
-  for (std::uint32_t r = 0; r < routers_; ++r) {
-    for (std::uint32_t q = 0; q < ports_; ++q) {
-      const std::int64_t n = neighbor_[std::size_t{r} * ports_ + q];
-      if (n < 0) {
-        continue;
-      }
-      ChannelReport rep;
-      rep.name = "n" + std::to_string(r) + "." + topology_.port_name(port_list_[q]);
-      rep.peak_flits = channel_peak_[static_cast<std::size_t>(n) * (ports_ + injection_) + q];
-      rep.messages = contention_[std::size_t{r} * ports_ + q];
-      out.push_back(rep);
-    }
-  }
-  return out;
-}
-
 std::string Fabric::describe_deadlock() const {
   // Where each packet's header sits, and what a blocked header waits for.
-  std::vector<std::int64_t> header_at(packets_.size(), -1);
+  std::vector<std::int64_t> header_at(ni_.packet_slots(), -1);
   for (std::uint32_t b = 0; b < buffers_.size(); ++b) {
     for (std::uint32_t k = 0; k < buffers_[b].count; ++k) {
       if (flit_at(b, k).index == 0) {
@@ -567,7 +427,7 @@ std::string Fabric::describe_deadlock() const {
       return -1;
     }
     const std::uint32_t r = router_of_buffer(b);
-    const Packet& p = packets_[flit_at(b, 0).packet];
+    const NetworkInterfaces::Packet& p = ni_.packet(flit_at(b, 0).packet);
     const std::uint32_t in = input_port_of(b);
     if (p.dst == r) {
       return ports_ * vcs_ + (ejection_ == 1 || in >= ports_ ? 0 : in);
@@ -589,7 +449,7 @@ std::string Fabric::describe_deadlock() const {
     }
     if (blocked.size() < 400) {
       blocked += (blocked.empty() ? "" : ", ") + std::string("message ") +
-                 std::to_string(packets_[flit_at(start, 0).packet].message) + " at n" +
+                 std::to_string(ni_.packet(flit_at(start, 0).packet).message) + " at n" +
                  std::to_string(router_of_buffer(start)) + " waits for " +
                  channel_name(router_of_buffer(start), static_cast<std::uint32_t>(wanted(start)));
     }
@@ -609,7 +469,7 @@ std::string Fabric::describe_deadlock() const {
         for (auto it = seen; it != chain.end(); ++it) {
           const std::int64_t holder = owner_[std::size_t{it->first} * out_vcs_per_router_ + it->second];
           text += channel_name(it->first, it->second) + " (held by message " +
-                  std::to_string(packets_[flit_at(static_cast<std::uint32_t>(holder), 0).packet].message) +
+                  std::to_string(ni_.packet(flit_at(static_cast<std::uint32_t>(holder), 0).packet).message) +
                   ") -> ";
         }
         return text + channel_name(seen->first, seen->second);

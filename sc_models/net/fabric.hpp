@@ -3,7 +3,7 @@
 // per link per cycle, and the network interfaces' injection and ejection channels (DESIGN.md,
 // multicomputer side; seed 003 section 6; seed 000 section 2.1).
 //
-// Plain C++: the Multicomputer module steps it once per cycle while anything is in flight and not
+// Plain C++: the Multicomputer module steps it (begin_cycle) once per cycle while anything is in flight and not
 // at all when it is idle; a step visits only routers that hold flits (cost follows activity).
 // Decisions of a cycle depend only on the state at the start of the cycle and on fixed priorities,
 // never on the order in which routers are visited, so runs are deterministic.
@@ -21,103 +21,39 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
-#include "sw/arch/architecture.hpp"
-#include "sw/routed/network_config.hpp"
+#include "sc_models/net/network.hpp"
+#include "sc_models/net/network_interfaces.hpp"
 
 namespace orthosim::sc::net {
 
-/// What the fabric asks of its surroundings: the words it carries and where they go.
-class FabricClient {
- public:
-  virtual ~FabricClient() = default;
-  /// Word `index` of message `message`, read at the sender when its flit is injected.
-  virtual sw::Word read_word(std::uint32_t message, std::uint32_t index) = 0;
-  /// Word `index` of message `message` has reached its destination's interface.
-  virtual void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) = 0;
-  /// The last flit of message `message` has arrived; `at` is the cycle it is visible.
-  virtual void message_delivered(std::uint32_t message, std::uint64_t at) = 0;
-  /// Told only while the fabric is observed (Fabric::observe): in cycle `at` the header of a
-  /// packet of `flits` flits entered its source router (`out` unused), or left `router` through
-  /// network output virtual channel `out` (router-local), or its tail left the destination
-  /// router (`out` unused).
-  enum class PacketMove : std::uint8_t { Inject, Hop, Eject };
-  virtual void packet_moved(PacketMove /*what*/, std::uint32_t /*message*/,
-                            std::uint32_t /*router*/, std::uint32_t /*out*/,
-                            std::uint32_t /*flits*/, std::uint64_t /*at*/) {}
-  /// Told only while the fabric is observed: from cycle `at` on, virtual channel `vc` of the
-  /// input buffer fed by network output port `port` of `router` holds `flits` flits.
-  virtual void buffer_changed(std::uint32_t /*router*/, std::uint32_t /*port*/,
-                              std::uint32_t /*vc*/, std::uint32_t /*flits*/,
-                              std::uint64_t /*at*/) {}
-};
-
-/// Counters the fabric keeps (STYLE rule 8).
-struct FabricStats {
-  std::uint64_t flits_moved = 0;     ///< every flit move: injection, hop, ejection
-  std::uint64_t flit_hops = 0;       ///< flits crossing a router-to-router link
-  std::uint64_t flits_ejected = 0;
-  std::uint64_t packets_delivered = 0;
-  std::uint64_t header_wait_cycles = 0;  ///< cycles ready headers waited for a virtual channel
-  std::uint64_t router_steps = 0;        ///< router visits: cost follows activity
-};
-
-class Fabric {
+class Fabric final : public Network {
  public:
   Fabric(const sw::NetworkConfig& config, FabricClient& client);
 
-  /// Queues message `message` of `words` words from `src` to `dst` (src != dst) at the source's
-  /// interface in cycle `now`; it is split into packets of at most packet_flits flits.
-  void submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst, std::uint32_t words,
-              std::uint64_t now);
-
-  /// Empties the network (buffers, channels, interfaces) and clears the per-run counters
-  /// (contention, peak occupancy), for the next program or traffic run. Stats keep counting.
-  void reset();
-
-  /// Advances the network by cycle `c` (cycles must be stepped in increasing order; cycles in
-  /// which nothing can happen may be skipped, see next_cycle()).
-  void step(std::uint64_t c);
-
-  /// The next cycle after `c` that needs a step: c+1 while flits are in flight or an interface is
-  /// injecting, the end of the earliest start-up otherwise, nothing when idle.
-  [[nodiscard]] std::optional<std::uint64_t> next_cycle(std::uint64_t c) const;
-  /// Whether flits sit in router buffers.
-  [[nodiscard]] bool has_flits() const { return flits_in_routers_ > 0; }
-  /// The last cycle in which a flit moved.
-  [[nodiscard]] std::uint64_t last_move() const { return last_move_; }
-  /// Packets waiting at the interfaces, not yet fully injected (source queues).
-  [[nodiscard]] std::uint64_t queued_packets() const { return queued_packets_; }
-
+  void submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
+              std::uint32_t words) override;
+  void reset() override;
+  /// Advances the network by the whole of cycle `c`.
+  void begin_cycle(std::uint64_t c) override;
+  [[nodiscard]] std::optional<std::uint64_t> next_cycle(std::uint64_t c) const override;
+  [[nodiscard]] bool has_flits() const override { return flits_in_routers_ > 0; }
+  [[nodiscard]] std::uint64_t last_move() const override { return last_move_; }
+  [[nodiscard]] std::uint64_t queued_packets() const override { return ni_.queued_packets(); }
   /// A deadlocked network's cycle of channels, each held by a message whose header waits for the
   /// next: "n3.x+.vc0 (message 7) -> n0.x+.vc0 (message 4) -> ... -> n3.x+.vc0". Also lists the
   /// blocked headers when no cycle is found (e.g. a full ejection channel).
-  [[nodiscard]] std::string describe_deadlock() const;
-
-  [[nodiscard]] const FabricStats& stats() const { return stats_; }
-  /// Messages routed through each router-to-router channel (seed 003: paths contending for a
-  /// channel); the largest of them is the network's maximum channel contention.
-  [[nodiscard]] std::uint64_t max_channel_contention() const;
-  /// The largest number of flits an input channel (all its virtual channels) held at once.
-  [[nodiscard]] std::uint32_t peak_channel_occupancy() const;
-  /// Per router-to-router channel, named "n3.x+": its peak occupancy and its contention.
-  struct ChannelReport {
-    std::string name;
-    std::uint32_t peak_flits = 0;
-    std::uint64_t messages = 0;
-  };
-  [[nodiscard]] std::vector<ChannelReport> channel_reports() const;
-
-  [[nodiscard]] const sw::NetworkConfig& config() const { return config_; }
-
-  /// Whether the client hears of every packet's moves (packet_moved); off by default, so an
-  /// unobserved fabric does no work for it.
-  void observe(bool on) { observed_ = on; }
+  [[nodiscard]] std::string describe_deadlock() const override;
+  [[nodiscard]] const FabricStats& stats() const override { return stats_; }
+  [[nodiscard]] const ChannelCounters& channels() const override { return channels_; }
+  /// An unobserved fabric does no work for its client's observers.
+  void observe(bool on) override {
+    observed_ = on;
+    ni_.observe(on);
+  }
 
  private:
   struct Flit {
@@ -126,31 +62,15 @@ class Fabric {
     std::uint64_t pushed = 0; ///< the cycle it entered its current buffer
     sw::Word word = 0;
   };
-  struct Packet {
-    std::uint32_t message = 0;
-    std::uint32_t src = 0;
-    std::uint32_t dst = 0;
-    std::uint32_t flits = 0;
-    std::uint32_t first_word = 0;  ///< the message word flit 1 carries
-    bool first_of_message = false;
-    bool last_of_message = false;
-    std::uint32_t injection = 0;   ///< injection channel at the source
-  };
   struct Buffer {
     std::uint32_t head = 0;
     std::uint32_t count = 0;
     std::int32_t out = -1;  ///< output virtual channel (router-local) of the packet at the head
     std::uint32_t peak = 0;
   };
-  struct Injector {
-    std::deque<std::uint32_t> packets;
-    bool started = false;      ///< the front packet's message has begun its start-up
-    std::uint64_t startup_end = 0;
-    std::uint32_t next_flit = 0;
-  };
   /// A flit move decided for this cycle: from a buffer (or an injector) to a buffer (or out).
   struct Move {
-    std::int64_t from = -1;      ///< buffer id, or -1 - injector id
+    std::int64_t from = -1;      ///< buffer id, or -1 - injector id (NetworkInterfaces)
     std::int64_t to = -1;        ///< buffer id, or -1 for ejection
     std::uint32_t router = 0;
     std::uint32_t out = 0;       ///< output virtual channel (router-local) for router moves
@@ -182,7 +102,6 @@ class Fabric {
   [[nodiscard]] bool feasible(std::size_t move);
   void commit(std::uint64_t c);
   void push(std::uint32_t b, const Flit& f, std::uint64_t c);
-  void eject(const Flit& f, std::uint64_t c);
   /// Tells an observing client that network buffer `b` changed in cycle c.
   void report_buffer(std::uint32_t b, std::uint64_t c);
   [[nodiscard]] bool header_ready(std::uint32_t b, std::uint64_t c) const;
@@ -206,23 +125,13 @@ class Fabric {
   std::vector<Buffer> buffers_;
   std::vector<Flit> flits_;
   std::vector<std::int64_t> owner_;     ///< [router * out_vcs + out_vc]: holding buffer or -1
-  std::vector<std::uint64_t> contention_;  ///< [router * P + port]: messages routed through
-  std::vector<std::uint32_t> channel_peak_;  ///< [router * (P + J) + input port]
-  std::vector<Packet> packets_;
-  std::vector<std::uint32_t> free_packets_;
-  std::vector<Injector> injectors_;     ///< [router * J + j]
-  std::vector<std::uint32_t> injecting_list_;  ///< injectors that may hold packets
-  std::vector<std::uint8_t> in_injecting_list_;
-  /// Messages of several packets: packets still to arrive (they may overtake each other on
-  /// different virtual channels).
-  std::unordered_map<std::uint32_t, std::uint32_t> packets_left_;
+  NetworkInterfaces ni_;
+  ChannelCounters channels_;
 
   std::vector<std::uint32_t> flits_per_router_;
   std::vector<std::uint32_t> active_;   ///< routers with flits, in no particular order
   std::vector<std::uint8_t> is_active_;
   std::uint64_t flits_in_routers_ = 0;
-  std::uint64_t injecting_ = 0;         ///< injectors with packets
-  std::uint64_t queued_packets_ = 0;
   std::uint64_t last_move_ = 0;
 
   // Per-cycle scratch, stamped with the cycle so nothing needs clearing.

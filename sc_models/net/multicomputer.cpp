@@ -13,15 +13,23 @@
 namespace orthosim::sc {
 
 Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
-                             const sw::NetworkConfig& config, traces::Recorder& recorder)
+                             const sw::NetworkConfig& config, traces::Recorder& recorder,
+                             rtl::FstTrace* fst)
     : sc_core::sc_module(name),
       config_(config),
       clock_(config.clock_period_ns),
       recorder_(recorder) {
   config_.validate();
-  fabric_ = std::make_unique<net::Fabric>(config_, static_cast<net::FabricClient&>(*this));
+  net::FabricClient& client = *this;
+  if (config_.impl.router == sw::Impl::Model) {
+    network_ = std::make_unique<net::Fabric>(config_, client);
+  } else {
+    network_ = std::make_unique<net::RtlNetwork>(
+        "rtl", config_, client, clock_.delay(Cycle{1}),
+        [this](std::uint64_t c) { finish_cycle(c); }, fst);
+  }
   const std::string base = sc_core::sc_module::name();
-  const net::FabricStats& s = fabric_->stats();
+  const net::FabricStats& s = network_->stats();
   stats_.add(base + ".flits_moved", &s.flits_moved, "flits", "flit moves: injection, hops, ejection");
   stats_.add(base + ".flit_hops", &s.flit_hops, "flits", "flits that crossed a router-to-router link");
   stats_.add(base + ".flits_ejected", &s.flits_ejected, "flits", "flits handed to the interfaces");
@@ -48,10 +56,18 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
       recorder_.channel_vcs(channel_sources_.back(), config_.router.vcs);
     }
   }
-  fabric_->observe(recorder_.enabled());
+  network_->observe(recorder_.enabled());
   SC_METHOD(tick);
   sensitive << ev_tick_;
   dont_initialize();
+}
+
+void Multicomputer::inject_fault(const net::RtlNetwork::Fault& fault) {
+  auto* rtl = dynamic_cast<net::RtlNetwork*>(network_.get());
+  if (rtl == nullptr || config_.impl.router != sw::Impl::Cosim) {
+    throw sw::ConfigError("a test fault in the routers needs --impl router=cosim");
+  }
+  rtl->inject_fault(fault);
 }
 
 void Multicomputer::request_tick(std::uint64_t at) {
@@ -60,12 +76,8 @@ void Multicomputer::request_tick(std::uint64_t at) {
   }
   tick_pending_ = true;
   tick_at_ = at;
-  const std::uint64_t c = now();
-  if (at <= c) {
-    ev_tick_.notify(sc_core::SC_ZERO_TIME);
-  } else {
-    ev_tick_.notify(clock_.delay(Cycle{at - c}));
-  }
+  // Not now(): under verilated routers the cycle ends (finish_cycle) between clock edges.
+  ev_tick_.notify(clock_.until(Cycle{at}));
 }
 
 // ---- routed programs ----------------------------------------------------------------------
@@ -92,8 +104,8 @@ void Multicomputer::load(sw::RoutedProgram program) {
     }
   }
   program_ = std::move(program);
-  fabric_->reset();
-  baseline_ = fabric_->stats();
+  network_->reset();
+  baseline_ = network_->stats();
   stats_baseline_ = stats_.snapshot();
   traffic_ = false;
   deadlocked_ = false;
@@ -139,7 +151,7 @@ void Multicomputer::run_node(std::uint32_t node, std::uint64_t c) {
       MessageState& m = messages_[send->message];
       m.created = c;
       record(c, {traces::MessageEvent::Send, send->message, m.src, m.dst, m.words, 0, 0, true});
-      fabric_->submit(send->message, m.src, m.dst, m.words, c);
+      network_->submit(send->message, m.src, m.dst, m.words);
       ++s.pc;
     } else if (const auto* receive = std::get_if<sw::routed::Receive>(&op)) {
       if (messages_[receive->message].delivered == 0 ||
@@ -204,9 +216,10 @@ NetworkRunResult Multicomputer::result() const {
   r.delivery = sw::check_delivery(program_.manifest, [this](sw::ProcId p, std::uint32_t a) {
     return local_[p].read(a);
   });
-  r.max_channel_contention = fabric_->max_channel_contention();
-  r.peak_channel_occupancy = fabric_->peak_channel_occupancy();
-  r.channels = fabric_->channel_reports();
+  r.max_channel_contention = network_->channels().max_contention();
+  r.peak_channel_occupancy = network_->channels().peak_occupancy();
+  r.channels = network_->channels().reports();
+  r.mismatch = network_->mismatch();
   r.stats = stats_.snapshot();
   for (std::size_t i = 0; i < r.stats.size(); ++i) {
     r.stats[i].value -= stats_baseline_.at(i).value;
@@ -302,15 +315,24 @@ void Multicomputer::tick() {
     wakes_.pop();
     run_node(node, c);
   }
-  fabric_->step(c);
-  if (fabric_->has_flits() && c >= fabric_->last_move() + config_.watchdog_cycles) {
+  network_->begin_cycle(c);
+  if (!network_->settles()) {
+    finish_cycle(c);
+  }
+}
+
+void Multicomputer::finish_cycle(std::uint64_t c) {
+  if (network_->mismatch()) {
+    return;  // the co-simulation failed: the run stops here
+  }
+  if (network_->has_flits() && c >= network_->last_move() + config_.watchdog_cycles) {
     deadlocked_ = true;
-    deadlock_ = fabric_->describe_deadlock() + " (no flit moved for " +
-                std::to_string(c - fabric_->last_move()) + " cycles, at cycle " +
+    deadlock_ = network_->describe_deadlock() + " (no flit moved for " +
+                std::to_string(c - network_->last_move()) + " cycles, at cycle " +
                 std::to_string(c - start_) + ")";
     return;  // the run stops: nothing more is scheduled
   }
-  std::optional<std::uint64_t> next = fabric_->next_cycle(c);
+  std::optional<std::uint64_t> next = network_->next_cycle(c);
   const auto consider = [&next](std::uint64_t at) { next = next ? std::min(*next, at) : at; };
   if (!wakes_.empty()) {
     consider(std::max(c + 1, wakes_.top().first));
@@ -364,8 +386,8 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
                           " flits exceed --packet-flits " + std::to_string(config_.ni.packet_flits));
   }
   spec_ = std::move(spec);
-  fabric_->reset();
-  baseline_ = fabric_->stats();
+  network_->reset();
+  baseline_ = network_->stats();
   traffic_ = true;
   deadlocked_ = false;
   deadlock_.clear();
@@ -429,13 +451,13 @@ void Multicomputer::generate_traffic(std::uint64_t c) {
   const std::uint64_t window_end = window_start + spec_.cycles;
   if (!spec_.one_round && !window_started_ && c >= window_start) {
     window_started_ = true;
-    ejected_at_window_start_ = fabric_->stats().flits_ejected;
-    queue_at_window_start_ = fabric_->queued_packets();
+    ejected_at_window_start_ = network_->stats().flits_ejected;
+    queue_at_window_start_ = network_->queued_packets();
   }
   if (!spec_.one_round && !window_ended_ && c >= window_end) {
     window_ended_ = true;
-    ejected_at_window_end_ = fabric_->stats().flits_ejected;
-    queue_at_window_end_ = fabric_->queued_packets();
+    ejected_at_window_end_ = network_->stats().flits_ejected;
+    queue_at_window_end_ = network_->queued_packets();
   }
   while (!arrivals_.empty() && arrivals_.top().first <= c) {
     const std::uint32_t node = arrivals_.top().second;
@@ -456,7 +478,7 @@ void Multicomputer::generate_traffic(std::uint64_t c) {
       ++measured_left_;
     }
     record(c, {traces::MessageEvent::Send, id, node, dst, spec_.flits - 1, 0, 0, measured});
-    fabric_->submit(id, node, dst, spec_.flits - 1, c);
+    network_->submit(id, node, dst, spec_.flits - 1);
   }
 }
 
@@ -466,14 +488,17 @@ TrafficResult Multicomputer::traffic_result() const {
   const double n = config_.topology.nodes();
   r.deadlocked = deadlocked_;
   r.deadlock = deadlock_;
+  if (const std::optional<Mismatch> m = network_->mismatch()) {
+    r.cosim_mismatch = m->to_string();
+  }
   r.sim_cycles = last_cycle_ - start_ + 1;
   const double window = spec_.one_round ? static_cast<double>(r.sim_cycles)
                                         : static_cast<double>(spec_.cycles);
   r.offered = static_cast<double>(window_flits_created_) / (n * window);
   const std::uint64_t ejected_end =
-      window_ended_ || spec_.one_round ? ejected_at_window_end_ : fabric_->stats().flits_ejected;
+      window_ended_ || spec_.one_round ? ejected_at_window_end_ : network_->stats().flits_ejected;
   r.accepted = spec_.one_round
-                   ? static_cast<double>(fabric_->stats().flits_ejected - baseline_.flits_ejected) /
+                   ? static_cast<double>(network_->stats().flits_ejected - baseline_.flits_ejected) /
                          (n * window)
                    : static_cast<double>(ejected_end - ejected_at_window_start_) / (n * window);
   const traces::LatencySummary latency = traces::summarize_latencies(latencies_, 1);
@@ -492,11 +517,11 @@ TrafficResult Multicomputer::traffic_result() const {
   // drained, every measured packet arrived within the drain limit.
   r.sustainable = !deadlocked_ && (!spec_.drain || measured_left_ == 0) &&
                   queue_at_window_end_ <= queue_at_window_start_ + config_.topology.nodes();
-  r.flits_delivered = fabric_->stats().flits_ejected - baseline_.flits_ejected;
-  r.flit_hops = fabric_->stats().flit_hops - baseline_.flit_hops;
+  r.flits_delivered = network_->stats().flits_ejected - baseline_.flits_ejected;
+  r.flit_hops = network_->stats().flit_hops - baseline_.flit_hops;
   r.words_corrupted = words_corrupted_;
-  r.max_channel_contention = fabric_->max_channel_contention();
-  r.peak_channel_occupancy = fabric_->peak_channel_occupancy();
+  r.max_channel_contention = network_->channels().max_contention();
+  r.peak_channel_occupancy = network_->channels().peak_occupancy();
   return r;
 }
 

@@ -1,7 +1,8 @@
 // A multicomputer: nodes (processor + network interface + router) on a mesh, torus or hypercube
 // (DESIGN.md, multicomputer side). It runs a routed program (every node computes, sends and
-// receives, step by step) or synthetic traffic (every node injects packets at a rate), on the
-// Fabric, which one SystemC process steps once per cycle while anything is in flight and never
+// receives, step by step) or synthetic traffic (every node injects packets at a rate), on its
+// network: the model (Fabric) or the verilated routers (RtlNetwork, config.impl.router rtl or
+// cosim). One SystemC process steps it once per cycle while anything is in flight and never
 // while the network and every node are idle.
 #pragma once
 
@@ -16,7 +17,8 @@
 
 #include "sc_models/kernel/clock_domain.hpp"
 #include "sc_models/multiprocessor/word_store.hpp"
-#include "sc_models/net/fabric.hpp"
+#include "sc_models/net/network.hpp"
+#include "sc_models/net/rtl_network.hpp"
 #include "sw/machine/delivery_check.hpp"
 #include "sw/routed/network_config.hpp"
 #include "sw/routed/routed_program.hpp"
@@ -37,8 +39,10 @@ struct NetworkRunResult {
   sw::DeliveryReport delivery;
   std::uint64_t max_channel_contention = 0;
   std::uint32_t peak_channel_occupancy = 0;
-  std::vector<net::Fabric::ChannelReport> channels;
+  std::vector<net::ChannelCounters::Report> channels;
   std::vector<traces::StatEntry> stats;
+  /// --impl router=cosim: where the routers and the model first differed (the run stopped).
+  std::optional<Mismatch> mismatch;
 };
 
 /// Synthetic traffic (the usual network-simulation method): packets created by every node at
@@ -66,9 +70,10 @@ using TrafficResult = sw::TrafficPoint;
 class Multicomputer : public sc_core::sc_module, private net::FabricClient {
  public:
   SC_HAS_PROCESS(Multicomputer);
-  /// Validates `config` (throws sw::ConfigError).
+  /// Validates `config` (throws sw::ConfigError). With config.impl.router rtl or cosim the
+  /// routers are verilated (docs/rtl.md); with `fst`, their signals go to that waveform.
   Multicomputer(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
-                traces::Recorder& recorder);
+                traces::Recorder& recorder, rtl::FstTrace* fst = nullptr);
 
   [[nodiscard]] const sw::NetworkConfig& config() const { return config_; }
   [[nodiscard]] const ClockDomain& clock() const { return clock_; }
@@ -83,7 +88,12 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   void start_traffic(TrafficSpec spec);
   [[nodiscard]] TrafficResult traffic_result() const;
 
-  [[nodiscard]] const net::Fabric& fabric() const { return *fabric_; }
+  [[nodiscard]] const net::Network& network() const { return *network_; }
+
+  /// Test-only (docs/rtl.md): a deliberate error in the model's side of the router co-simulation.
+  /// Throws sw::ConfigError unless config.impl.router is cosim.
+  void inject_fault(const net::RtlNetwork::Fault& fault);
+
 
  private:
   struct MessageState {
@@ -103,6 +113,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   };
 
   void tick();
+  /// The rest of cycle c once the network has finished it: the watchdog and the next tick.
+  void finish_cycle(std::uint64_t c);
   /// Schedules the network process for cycle `at` unless it is already due no later.
   void request_tick(std::uint64_t at);
   void show(std::uint32_t node, traces::Activity what, std::uint64_t c);
@@ -128,8 +140,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   /// [router * ports + port]: the recorder's source of each router output port.
   std::vector<traces::SourceId> channel_sources_;
   traces::StatsRegistry stats_;
-  std::unique_ptr<net::Fabric> fabric_;
-  net::FabricStats baseline_;  ///< the fabric's counters when the current run started
+  std::unique_ptr<net::Network> network_;
+  net::FabricStats baseline_;  ///< the network's counters when the current run started
   std::vector<traces::StatEntry> stats_baseline_;
   sc_core::sc_event ev_tick_;
   bool tick_pending_ = false;

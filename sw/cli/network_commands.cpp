@@ -5,6 +5,7 @@
 #include "sw/cli/commands.hpp"
 #include "sw/cli/network_report.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/cli/report.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/program/parser.hpp"
@@ -12,7 +13,6 @@
 namespace orthosim::sw::cli {
 
 int run_network_program(const po::variables_map& vm, Context& ctx, const std::string& kind) {
-  check_impl(vm);
   for (const char* shared_memory_only : {"n", "alpha", "beta", "tau", "gamma", "sync-cycles",
                                          "barrier-cycles", "buffer-words", "module-words",
                                          "local-words", "collapse", "torus", "cluster", "sync"}) {
@@ -45,8 +45,12 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
     request.vcd_path = vm["vcd"].as<std::string>();
   }
   request.trace_path = trace_path_from(vm);
+  request.fst_path = fst_path_from(vm, request.config.impl);
   const NetworkProgramRun run{request.program, request.config, ctx.runner.run_network(request),
                               request.vcd_path};
+  if (report_cosim_mismatch({run.summary.run}, ctx.err)) {
+    return kExitRunFailed;
+  }
   if (vm.count("json")) {
     ctx.out << network_run_json(run).dump(2) << '\n';
   } else {
@@ -70,7 +74,11 @@ po::options_description traffic_options() {
       ("cycles", po::value<std::string>(), "measured cycles (default 10000)")
       ("seed", po::value<std::string>(), "random seed (default 1)")
       ("clock-ns", po::value<std::string>(), "clock period in ns (default 50)");
-  o.add(network_options()).add(trace_output_option()).add(variant_options()).add(common_options());
+  o.add(network_options())
+      .add(rtl_options())
+      .add(trace_output_option())
+      .add(variant_options())
+      .add(common_options());
   return o;
 }
 
@@ -151,7 +159,18 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
                                                 std::numeric_limits<std::uint64_t>::max() / 10)
                                   : 1;
   request.trace_path = trace_path_from(vm);
+  request.fst_path = fst_path_from(vm, request.config.impl);
   const std::vector<TrafficPoint> points = ctx.runner.run_traffic(request);
+  bool mismatch = false;
+  for (const TrafficPoint& p : points) {
+    if (!p.cosim_mismatch.empty()) {
+      ctx.err << "orthosim: error: " << p.cosim_mismatch << '\n';
+      mismatch = true;
+    }
+  }
+  if (mismatch) {
+    return kExitRunFailed;
+  }
   if (vm.count("json")) {
     ctx.out << traffic_json(request, points, sweep).dump(2) << '\n';
   } else {

@@ -122,6 +122,7 @@ NetworkConfig network_config_from(const po::variables_map& vm, const std::string
   c.ni.startup = get(vm, "startup", 0, kMaxCost, c.ni.startup);
   c.ni.packet_flits = get32(vm, "packet-flits", 0, 1u << 20, c.ni.packet_flits);
   c.watchdog_cycles = get(vm, "watchdog", 1, 1'000'000'000, c.watchdog_cycles);
+  c.impl = network_impl(vm);
   c.clock_period_ns = get32(vm, "clock-ns", 1, 1'000'000, c.clock_period_ns);
   if (const auto s = optional("switching")) {
     if (*s == "wormhole") {
@@ -205,7 +206,7 @@ po::options_description rtl_options() {
   o.add_options()
       ("impl", po::value<std::string>(),
        "block implementation: model, rtl or cosim for every block, or per block type "
-       "im=...,bus=...,memory=... (default model)")
+       "im=...,bus=... (multiprocessors) or router=... (networks) (default model)")
       ("fst", po::value<std::string>(),
        "write the verilated blocks' signals to this FST file (needs rtl or cosim blocks)");
   return o;
@@ -219,7 +220,29 @@ Implementations multiprocessor_impl(const po::variables_map& vm) {
   Implementations impl = Implementations::parse(spec, {"--impl"});
   if (spec == to_string(Impl::Rtl) || spec == to_string(Impl::Cosim)) {
     impl.memory = Impl::Model;
+    impl.router = Impl::Model;
+  } else if (impl.router != Impl::Model) {
+    throw InputError({"--impl"}, "im=..., bus=... or memory=... (routers belong to the mesh, "
+                     "torus and hypercube)", "'" + spec + "'");
   }
+  return impl;
+}
+
+Implementations network_impl(const po::variables_map& vm) {
+  if (!vm.count("impl")) {
+    return {};
+  }
+  const std::string spec = vm["impl"].as<std::string>();
+  const Implementations parsed = Implementations::parse(spec, {"--impl"});
+  const bool uniform = spec == to_string(Impl::Model) || spec == to_string(Impl::Rtl) ||
+                       spec == to_string(Impl::Cosim);
+  if (!uniform && (parsed.index_manipulator != Impl::Model ||
+                   parsed.bus_controller != Impl::Model || parsed.memory != Impl::Model)) {
+    throw InputError({"--impl"}, "model, rtl, cosim or router=... (a network's verilated block "
+                     "is its router)", "'" + spec + "'");
+  }
+  Implementations impl;
+  impl.router = parsed.router;
   return impl;
 }
 
@@ -228,10 +251,11 @@ std::optional<std::string> fst_path_from(const po::variables_map& vm,
   if (!vm.count("fst")) {
     return std::nullopt;
   }
-  if (impl.bus_controller == Impl::Model && impl.index_manipulator == Impl::Model) {
+  if (impl.bus_controller == Impl::Model && impl.index_manipulator == Impl::Model &&
+      impl.router == Impl::Model) {
     throw InputError({"--fst"},
-                     "needs --impl rtl or cosim for im or bus: FST holds the verilated blocks' "
-                     "signals (the models' waveform is --vcd)");
+                     "needs --impl rtl or cosim for a verilated block (im, bus or router): FST "
+                     "holds the verilated blocks' signals (the models' waveform is --vcd)");
   }
   return vm["fst"].as<std::string>();
 }
@@ -254,17 +278,6 @@ std::vector<std::uint32_t> collapsed_dimensions(const std::string& text) {
     start = comma + 1;
   }
   return dims;
-}
-
-void check_impl(const po::variables_map& vm) {
-  if (!vm.count("impl")) {
-    return;
-  }
-  const std::string impl = vm["impl"].as<std::string>();
-  if (impl != "model") {
-    throw InputError({"--impl"}, "'model' (the SystemC models are the only implementation built)",
-                     "'" + impl + "'");
-  }
 }
 
 }  // namespace orthosim::sw::cli

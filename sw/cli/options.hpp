@@ -43,15 +43,16 @@ AccessWorkload workload_from(const po::variables_map& vm, const SystemConfig& co
 /// "x0,x3" or "0,3": the hypercube dimensions --collapse names (InputError otherwise).
 std::vector<std::uint32_t> collapsed_dimensions(const std::string& text);
 
-/// --impl: which implementation of each block runs. Only the SystemC models exist so far.
-void check_impl(const po::variables_map& vm);
-
-/// --impl and --fst of the multiprocessor commands (access, run, demo): docs/rtl.md.
+/// --impl and --fst of the commands that run systems (access, run, demo, traffic): docs/rtl.md.
 po::options_description rtl_options();
 /// The blocks' implementations from --impl (Implementations::parse). The uniform forms `rtl` and
 /// `cosim` select the verilated twin of every block a multiprocessor runs with one (im, bus);
-/// the omp module array is not part of the SystemC systems, so memory stays the model.
+/// the omp module array is not part of the SystemC systems, so memory stays the model. A
+/// per-block `router=` is an error: routers belong to the networks.
 Implementations multiprocessor_impl(const po::variables_map& vm);
+/// --impl of a network (run --arch mesh|torus|hypercube, traffic): its one verilated block type
+/// is the router, so `rtl`, `cosim` and `router=...` choose it; another block type is an error.
+Implementations network_impl(const po::variables_map& vm);
 /// --fst FILE, checked against the implementations: only verilated blocks are traced to FST.
 std::optional<std::string> fst_path_from(const po::variables_map& vm, const Implementations& impl);
 

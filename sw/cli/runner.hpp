@@ -74,6 +74,8 @@ struct NetworkRunRequest {
   RoutedProgram program;
   std::optional<std::string> vcd_path;
   std::optional<std::string> trace_path = std::nullopt;
+  /// The verilated routers' FST waveform (--fst, with --impl router=rtl|cosim).
+  std::optional<std::string> fst_path = std::nullopt;
 };
 
 /// One router-to-router channel after a run.
@@ -101,6 +103,7 @@ struct TrafficRequest {
   std::uint64_t cycles = 10000;
   std::uint64_t seed = 1;
   std::optional<std::string> trace_path = std::nullopt;  ///< one event trace for every rate's run
+  std::optional<std::string> fst_path = std::nullopt;    ///< as NetworkRunRequest::fst_path
 };
 
 // ---- orthosim tables: multiprocessors and networks in one elaboration (begin) ----

@@ -18,6 +18,9 @@ struct TrafficPoint {
   bool sustainable = false;
   bool deadlocked = false;
   std::string deadlock;           ///< the watchdog's report
+  /// --impl router=cosim: the first difference between the routers and the model ("" when none);
+  /// the run stopped there.
+  std::string cosim_mismatch;
   std::uint64_t sim_cycles = 0;   ///< cycles simulated, drain included
   std::uint64_t measured_packets = 0;
   std::uint64_t undelivered_measured = 0;  ///< measured packets still in flight at the end

@@ -121,9 +121,9 @@ Outcome run_model(const sw::NetworkConfig& config, const std::vector<Message>& m
     client.now = c;
     for (; next < messages.size() && messages[next].at == c; ++next) {
       fabric.submit(static_cast<std::uint32_t>(next), messages[next].src, messages[next].dst,
-                    messages[next].words, c);
+                    messages[next].words);
     }
-    fabric.step(c);
+    fabric.begin_cycle(c);
     out.last_cycle = c;
     if (c > 1'000'000) {
       ADD_FAILURE() << "model run does not end";
@@ -133,7 +133,7 @@ Outcome run_model(const sw::NetworkConfig& config, const std::vector<Message>& m
   out.flit_hops = fabric.stats().flit_hops;
   out.flits_ejected = fabric.stats().flits_ejected;
   out.header_waits = fabric.stats().header_wait_cycles;
-  out.peak_occupancy = fabric.peak_channel_occupancy();
+  out.peak_occupancy = fabric.channels().peak_occupancy();
   return out;
 }
 
@@ -220,9 +220,9 @@ class RtlBench : public sc_core::sc_module {
         probe_.clear();
         for (std::size_t k = next; k < messages_.size() && messages_[k].at == c; ++k) {
           model_->submit(static_cast<std::uint32_t>(k), messages_[k].src, messages_[k].dst,
-                         messages_[k].words, c);
+                         messages_[k].words);
         }
-        model_->step(c);
+        model_->begin_cycle(c);
         inject_fault(c);
       }
       for (; next < messages_.size() && messages_[next].at == c; ++next) {

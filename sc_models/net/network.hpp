@@ -1,0 +1,131 @@
+// What a multicomputer's network offers its nodes, whatever implements its routers: the SystemC
+// model (Fabric) or the verilated routers (RtlNetwork, --impl router=rtl|cosim). Both have the
+// same network interfaces (NetworkInterfaces), the same timing and the same counters
+// (DESIGN.md, contract "Model = RTL").
+//
+// A cycle has two halves. begin_cycle(c) decides everything from the state at the start of cycle
+// c; a network whose cycle must settle in SystemC's delta cycles first (settles()) finishes it in
+// end_cycle(c), which the owner calls later in the same cycle; the model does all in the first.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sc_models/kernel/lockstep_checker.hpp"
+#include "sw/arch/architecture.hpp"
+#include "sw/routed/network_config.hpp"
+
+namespace orthosim::sc::net {
+
+/// What a network asks of its surroundings: the words it carries and where they go.
+class FabricClient {
+ public:
+  virtual ~FabricClient() = default;
+  /// Word `index` of message `message`, read at the sender when its flit is injected.
+  virtual sw::Word read_word(std::uint32_t message, std::uint32_t index) = 0;
+  /// Word `index` of message `message` has reached its destination's interface.
+  virtual void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) = 0;
+  /// The last flit of message `message` has arrived; `at` is the cycle it is visible.
+  virtual void message_delivered(std::uint32_t message, std::uint64_t at) = 0;
+  /// Told only while the network is observed (Network::observe): in cycle `at` the header of a
+  /// packet of `flits` flits entered its source router (`out` unused), or left `router` through
+  /// network output virtual channel `out` (router-local), or its tail left the destination
+  /// router (`out` unused).
+  enum class PacketMove : std::uint8_t { Inject, Hop, Eject };
+  virtual void packet_moved(PacketMove /*what*/, std::uint32_t /*message*/,
+                            std::uint32_t /*router*/, std::uint32_t /*out*/,
+                            std::uint32_t /*flits*/, std::uint64_t /*at*/) {}
+  /// Told only while the network is observed: from cycle `at` on, virtual channel `vc` of the
+  /// input buffer fed by network output port `port` of `router` holds `flits` flits.
+  virtual void buffer_changed(std::uint32_t /*router*/, std::uint32_t /*port*/,
+                              std::uint32_t /*vc*/, std::uint32_t /*flits*/,
+                              std::uint64_t /*at*/) {}
+};
+
+/// Counters a network keeps (STYLE rule 8).
+struct FabricStats {
+  std::uint64_t flits_moved = 0;     ///< every flit move: injection, hop, ejection
+  std::uint64_t flit_hops = 0;       ///< flits crossing a router-to-router link
+  std::uint64_t flits_ejected = 0;
+  std::uint64_t packets_delivered = 0;
+  std::uint64_t header_wait_cycles = 0;  ///< cycles ready headers waited for a virtual channel
+  std::uint64_t router_steps = 0;        ///< router visits: cost follows activity
+};
+
+/// Per router-to-router channel: messages routed through it (seed 003: paths contending for a
+/// channel) and the most flits its input buffers held at once; kept the same way by every network.
+class ChannelCounters {
+ public:
+  /// `inputs` input ports per router: the network ports, then the injection channels.
+  ChannelCounters(const sw::Topology& topology, std::uint32_t inputs);
+  void reset();
+  /// A message's first header left `router` by network port `port`.
+  void routed(std::uint32_t router, std::uint32_t port) {
+    ++contention_[std::size_t{router} * ports_ + port];
+  }
+  /// Input port `input` of `router` holds `flits` flits (all its virtual channels).
+  void held(std::uint32_t router, std::uint32_t input, std::uint32_t flits) {
+    std::uint32_t& peak = peak_[std::size_t{router} * inputs_ + input];
+    peak = peak > flits ? peak : flits;
+  }
+  [[nodiscard]] std::uint64_t max_contention() const;
+  [[nodiscard]] std::uint32_t peak_occupancy() const;
+  /// Per router-to-router channel, named "n3.x+": its peak occupancy and its contention.
+  struct Report {
+    std::string name;
+    std::uint32_t peak_flits = 0;
+    std::uint64_t messages = 0;
+  };
+  [[nodiscard]] std::vector<Report> reports() const;
+
+ private:
+  const sw::Topology& topology_;
+  const std::uint32_t ports_;
+  const std::uint32_t inputs_;
+  std::vector<std::uint64_t> contention_;  ///< [router * P + port]
+  std::vector<std::uint32_t> peak_;        ///< [router * inputs + input port]
+};
+
+class Network {
+ public:
+  virtual ~Network() = default;
+
+  /// Queues message `message` of `words` words from `src` to `dst` (src != dst) at the source's
+  /// interface; it is split into packets of at most packet_flits flits.
+  virtual void submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
+                      std::uint32_t words) = 0;
+  /// Empties the network (buffers, channels, interfaces) and clears the per-run counters
+  /// (contention, peak occupancy), for the next program or traffic run. Stats keep counting.
+  virtual void reset() = 0;
+
+  /// The first half of cycle c (cycles in increasing order; cycles in which nothing can happen
+  /// may be skipped, see next_cycle()).
+  virtual void begin_cycle(std::uint64_t c) = 0;
+  /// Whether cycle c ends in end_cycle(c), after the signals have settled.
+  [[nodiscard]] virtual bool settles() const { return false; }
+  virtual void end_cycle(std::uint64_t /*c*/) {}
+
+  /// The next cycle after `c` that needs a step: c+1 while flits are in flight or an interface is
+  /// injecting, the end of the earliest start-up otherwise, nothing when idle.
+  [[nodiscard]] virtual std::optional<std::uint64_t> next_cycle(std::uint64_t c) const = 0;
+  /// Whether flits sit in router buffers.
+  [[nodiscard]] virtual bool has_flits() const = 0;
+  /// The last cycle in which a flit moved.
+  [[nodiscard]] virtual std::uint64_t last_move() const = 0;
+  /// Packets waiting at the interfaces, not yet fully injected (source queues).
+  [[nodiscard]] virtual std::uint64_t queued_packets() const = 0;
+  /// What keeps a network that no longer moves from draining (the watchdog's report).
+  [[nodiscard]] virtual std::string describe_deadlock() const = 0;
+
+  [[nodiscard]] virtual const FabricStats& stats() const = 0;
+  [[nodiscard]] virtual const ChannelCounters& channels() const = 0;
+  /// Whether the client hears of every packet's moves; off by default.
+  virtual void observe(bool on) = 0;
+  /// --impl router=cosim: the first output where the model and the RTL differed. The run stops
+  /// there: next_cycle() gives nothing more.
+  [[nodiscard]] virtual std::optional<Mismatch> mismatch() const { return std::nullopt; }
+};
+
+}  // namespace orthosim::sc::net

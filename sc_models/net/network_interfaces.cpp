@@ -1,0 +1,132 @@
+// The network interfaces shared by the model and the verilated networks.
+#include "sc_models/net/network_interfaces.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "sw/core/diagnostic.hpp"
+
+namespace orthosim::sc::net {
+
+NetworkInterfaces::NetworkInterfaces(const sw::NetworkConfig& config, std::uint32_t channels,
+                                     FabricClient& client)
+    : config_(config),
+      client_(client),
+      channels_(channels),
+      startup_(config.ni.startup),
+      injectors_(std::size_t{config.topology.nodes()} * channels),
+      in_injecting_(injectors_.size(), 0) {}
+
+void NetworkInterfaces::reset() {
+  packets_.clear();
+  free_packets_.clear();
+  std::fill(injectors_.begin(), injectors_.end(), Injector{});
+  injecting_.clear();
+  std::fill(in_injecting_.begin(), in_injecting_.end(), 0);
+  packets_left_.clear();
+  queued_packets_ = 0;
+}
+
+void NetworkInterfaces::submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
+                               std::uint32_t words) {
+  const sw::Topology& topology = config_.topology;
+  if (src == dst || src >= topology.nodes() || dst >= topology.nodes()) {
+    throw std::logic_error("network: a message needs two distinct nodes of the network");
+  }
+  const std::uint64_t packets = config_.message_packets(words);
+  const std::uint32_t per_packet =
+      config_.ni.packet_flits == 0 ? words : config_.ni.packet_flits - 1;
+  const std::uint32_t channel =
+      channels_ == 1 ? 0 : topology.port_index(*topology.next_port(src, dst));
+  const std::uint32_t injector = src * channels_ + channel;
+  Injector& inj = injectors_[injector];
+  if (!in_injecting_[injector]) {
+    in_injecting_[injector] = 1;
+    injecting_.push_back(injector);
+  }
+  std::uint32_t word = 0;
+  for (std::uint64_t k = 0; k < packets; ++k) {
+    const std::uint32_t payload = std::min(per_packet, words - word);
+    const Packet p{message, src, dst, payload + 1, word, k == 0, k + 1 == packets};
+    if (config_.router.switching == sw::Switching::StoreAndForward &&
+        p.flits > config_.router.buffer_flits) {
+      throw sw::ConfigError("store-and-forward needs buffers that hold a whole packet: " +
+                            std::to_string(p.flits) + " flits, buffers hold " +
+                            std::to_string(config_.router.buffer_flits) + " (--buffers)");
+    }
+    word += payload;
+    std::uint32_t id = 0;
+    if (!free_packets_.empty()) {
+      id = free_packets_.back();
+      free_packets_.pop_back();
+      packets_[id] = p;
+    } else {
+      id = static_cast<std::uint32_t>(packets_.size());
+      packets_.push_back(p);
+    }
+    inj.packets.push_back(id);
+    ++queued_packets_;
+  }
+  if (packets > 1) {
+    packets_left_[message] = static_cast<std::uint32_t>(packets);
+  }
+}
+
+NetworkInterfaces::Flit NetworkInterfaces::take(std::uint32_t i, std::uint64_t c) {
+  Injector& inj = injectors_[i];
+  const std::uint32_t id = inj.packets.front();
+  const Packet& p = packets_[id];
+  Flit f{id, inj.next_flit, 0};
+  f.word = f.index == 0 ? 0 : client_.read_word(p.message, p.first_word + f.index - 1);
+  if (observed_ && f.index == 0) {
+    client_.packet_moved(FabricClient::PacketMove::Inject, p.message, node_of(i), 0, p.flits, c);
+  }
+  if (++inj.next_flit == p.flits) {
+    inj.packets.pop_front();
+    inj.next_flit = 0;
+    inj.started = false;
+    --queued_packets_;
+  }
+  return f;
+}
+
+bool NetworkInterfaces::eject(const Flit& f, std::uint64_t c) {
+  const Packet p = packets_[f.packet];
+  if (f.index > 0) {
+    client_.deliver_word(p.message, p.first_word + f.index - 1, f.word);
+  }
+  if (f.index + 1 != p.flits) {
+    return false;
+  }
+  if (observed_) {
+    client_.packet_moved(FabricClient::PacketMove::Eject, p.message, p.dst, 0, p.flits, c);
+  }
+  free_packets_.push_back(f.packet);
+  bool message_done = true;
+  if (const auto it = packets_left_.find(p.message); it != packets_left_.end()) {
+    message_done = --it->second == 0;
+    if (message_done) {
+      packets_left_.erase(it);
+    }
+  }
+  if (message_done) {
+    client_.message_delivered(p.message, c + 1);
+  }
+  return true;
+}
+
+std::optional<std::uint64_t> NetworkInterfaces::next_offer(std::uint64_t c) const {
+  std::optional<std::uint64_t> next;
+  for (const std::uint32_t i : injecting_) {
+    const Injector& inj = injectors_[i];
+    if (inj.packets.empty()) {
+      continue;
+    }
+    const std::uint64_t at = inj.started ? std::max(c + 1, inj.startup_end) : c + 1;
+    next = next ? std::min(*next, at) : at;
+  }
+  return next;
+}
+
+}  // namespace orthosim::sc::net

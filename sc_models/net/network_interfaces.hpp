@@ -1,0 +1,119 @@
+// The nodes' network interfaces (DESIGN.md, multicomputer side; seed 003 section 6): a message is
+// split into packets of at most packet_flits flits, queued at its source on one injection channel
+// (the one toward its first hop when the nodes have all-port interfaces), and, after the start-up
+// t_s of the message, offered to the router one flit per cycle. At the destination each flit's
+// word is handed to the client, and the message is reported when the tail of its last packet
+// arrives (its packets may overtake each other on different virtual channels).
+//
+// One implementation for every network: the model routers (Fabric) and the verilated ones
+// (RtlNetwork) take flits from here and hand them back, so both see the same interfaces.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "sc_models/net/network.hpp"
+
+namespace orthosim::sc::net {
+
+class NetworkInterfaces {
+ public:
+  struct Packet {
+    std::uint32_t message = 0;
+    std::uint32_t src = 0;
+    std::uint32_t dst = 0;
+    std::uint32_t flits = 0;       ///< header included
+    std::uint32_t first_word = 0;  ///< the message word flit 1 carries
+    bool first_of_message = false;
+    bool last_of_message = false;
+  };
+  /// A flit taken from an interface: flit `index` of packet `packet` (0 = header).
+  struct Flit {
+    std::uint32_t packet = 0;
+    std::uint32_t index = 0;
+    sw::Word word = 0;
+  };
+
+  /// `channels` injection channels per node (1, or the network ports for all-port nodes).
+  NetworkInterfaces(const sw::NetworkConfig& config, std::uint32_t channels, FabricClient& client);
+
+  /// Empties every queue and forgets every packet.
+  void reset();
+
+  /// Queues message `message` (see Network::submit). Throws sw::ConfigError when a packet does not
+  /// fit a buffer under store-and-forward.
+  void submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst, std::uint32_t words);
+
+  /// Calls offer(injector) for every injection channel that offers a flit in cycle c (the start-up
+  /// of a message begins in the first cycle its first packet is at the front of its queue).
+  template <typename Offer>
+  void for_each_offer(std::uint64_t c, Offer&& offer) {
+    std::vector<std::uint32_t> still;
+    for (const std::uint32_t i : injecting_) {
+      Injector& inj = injectors_[i];
+      if (inj.packets.empty()) {
+        in_injecting_[i] = 0;
+        continue;
+      }
+      still.push_back(i);
+      if (!inj.started) {
+        inj.started = true;
+        inj.startup_end = packets_[inj.packets.front()].first_of_message ? c + startup_ : c;
+      }
+      if (c >= inj.startup_end) {
+        offer(i);
+      }
+    }
+    injecting_.swap(still);
+  }
+  /// The node and the injection channel of injector `i`.
+  [[nodiscard]] std::uint32_t node_of(std::uint32_t i) const { return i / channels_; }
+  [[nodiscard]] std::uint32_t channel_of(std::uint32_t i) const { return i % channels_; }
+  /// The flit injector `i` offers (its packet and index; the word is read by take()).
+  [[nodiscard]] std::uint32_t offered_packet(std::uint32_t i) const {
+    return injectors_[i].packets.front();
+  }
+  [[nodiscard]] std::uint32_t offered_index(std::uint32_t i) const {
+    return injectors_[i].next_flit;
+  }
+  /// The router took injector i's offered flit in cycle c: reads its word from the client.
+  Flit take(std::uint32_t i, std::uint64_t c);
+  /// A flit reached its destination's interface in cycle c; true when it was a packet's tail.
+  bool eject(const Flit& f, std::uint64_t c);
+
+  /// The next cycle after c in which an interface offers a flit, if any is queued.
+  [[nodiscard]] std::optional<std::uint64_t> next_offer(std::uint64_t c) const;
+  [[nodiscard]] std::uint64_t queued_packets() const { return queued_packets_; }
+  [[nodiscard]] const Packet& packet(std::uint32_t id) const { return packets_[id]; }
+  /// Packet ids in use are below this.
+  [[nodiscard]] std::size_t packet_slots() const { return packets_.size(); }
+
+  void observe(bool on) { observed_ = on; }
+
+ private:
+  struct Injector {
+    std::deque<std::uint32_t> packets;
+    bool started = false;  ///< the front packet has begun (its message's start-up, if first)
+    std::uint64_t startup_end = 0;
+    std::uint32_t next_flit = 0;
+  };
+
+  const sw::NetworkConfig& config_;
+  FabricClient& client_;
+  const std::uint32_t channels_;
+  const std::uint64_t startup_;
+  std::vector<Packet> packets_;
+  std::vector<std::uint32_t> free_packets_;
+  std::vector<Injector> injectors_;  ///< [node * channels + channel]
+  std::vector<std::uint32_t> injecting_;  ///< injectors that may hold packets
+  std::vector<std::uint8_t> in_injecting_;
+  /// Messages of several packets: packets still to arrive.
+  std::unordered_map<std::uint32_t, std::uint32_t> packets_left_;
+  std::uint64_t queued_packets_ = 0;
+  bool observed_ = false;
+};
+
+}  // namespace orthosim::sc::net

@@ -1,0 +1,326 @@
+// The verilated routers behind the model's network interfaces, and the lockstep comparison.
+#include "sc_models/net/rtl_network.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sw/core/diagnostic.hpp"
+
+namespace orthosim::sc::net {
+
+namespace {
+constexpr std::uint32_t kRtlVcs = rtl::RouterNetworkRtl::kMaxVcs;
+/// The clock's quarter period is the reset pulse: at least the kernel's 1 ns resolution.
+constexpr std::uint32_t kMinPeriodNs = 4;
+}  // namespace
+
+/// The model's side under cosim: its words come from the real client, its deliveries go nowhere,
+/// and its header departures and tail ejections of the cycle are kept for the comparison (bit
+/// port * kMaxVcs + vc, as RouterNetworkRtl::header_departures).
+class RtlNetwork::ModelProbe final : public FabricClient {
+ public:
+  ModelProbe(FabricClient& client, std::uint32_t routers, std::uint32_t vcs)
+      : heads(routers, 0), tails(routers, 0), client_(client), vcs_(vcs) {}
+  sw::Word read_word(std::uint32_t message, std::uint32_t index) override {
+    return client_.read_word(message, index);
+  }
+  void deliver_word(std::uint32_t, std::uint32_t, sw::Word) override {}
+  void message_delivered(std::uint32_t, std::uint64_t) override {}
+  void packet_moved(PacketMove what, std::uint32_t, std::uint32_t router, std::uint32_t out,
+                    std::uint32_t, std::uint64_t) override {
+    if (what == PacketMove::Hop) {
+      heads[router] |= 1U << (out / vcs_ * kRtlVcs + out % vcs_);
+    } else if (what == PacketMove::Eject) {
+      ++tails[router];
+    }
+  }
+  /// The routers expose no per-virtual-channel occupancy: under cosim the waveform's buffer
+  /// signals are the model's.
+  void buffer_changed(std::uint32_t router, std::uint32_t port, std::uint32_t vc,
+                      std::uint32_t flits, std::uint64_t at) override {
+    if (observed) {
+      client_.buffer_changed(router, port, vc, flits, at);
+    }
+  }
+  void clear() {
+    std::fill(heads.begin(), heads.end(), 0U);
+    std::fill(tails.begin(), tails.end(), 0U);
+  }
+
+  std::vector<std::uint32_t> heads, tails;
+  bool observed = false;
+
+ private:
+  FabricClient& client_;
+  std::uint32_t vcs_;
+};
+
+RtlNetwork::RtlNetwork(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
+                       FabricClient& client, const sc_core::sc_time& period,
+                       std::function<void(std::uint64_t)> cycle_done, rtl::FstTrace* fst)
+    : sc_core::sc_module(name),
+      config_(config),
+      client_(client),
+      period_(period),
+      cycle_done_(std::move(cycle_done)),
+      ports_(static_cast<std::uint32_t>(config_.topology.ports().size())),
+      channels_per_node_(config_.ni.ports == sw::NodePorts::All ? ports_ : 1),
+      routers_("routers", config_, clk_),
+      ni_(config_, channels_per_node_, client_),
+      channels_(config_.topology, ports_ + channels_per_node_) {
+  if (period_ < sc_core::sc_time(kMinPeriodNs, sc_core::SC_NS)) {
+    throw sw::ConfigError("--impl router=rtl|cosim needs a clock period of at least " +
+                          std::to_string(kMinPeriodNs) +
+                          " ns (--clock-ns): the cycle's halves and the reset pulse take whole "
+                          "nanoseconds");
+  }
+  if (config_.impl.router == sw::Impl::Cosim) {
+    probe_ = std::make_unique<ModelProbe>(client_, routers_.routers(), config_.router.vcs);
+    model_ = std::make_unique<Fabric>(config_, *probe_);
+    model_->observe(true);
+    for (std::uint32_t r = 0; r < routers_.routers(); ++r) {
+      checkers_.emplace_back(routers_.router_name(r));
+    }
+  }
+  if (fst != nullptr) {
+    routers_.trace_to(*fst);
+  }
+  SC_THREAD(clocking);
+}
+
+RtlNetwork::~RtlNetwork() = default;
+
+void RtlNetwork::submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
+                        std::uint32_t words) {
+  ni_.submit(message, src, dst, words);
+  if (model_) {
+    model_->submit(message, src, dst, words);
+  }
+}
+
+void RtlNetwork::reset() {
+  ni_.reset();
+  channels_.reset();
+  flits_in_routers_ = 0;
+  ejected_.clear();
+  reset_pending_ = true;
+  if (model_) {
+    model_->reset();
+  }
+}
+
+void RtlNetwork::observe(bool on) {
+  observed_ = on;
+  ni_.observe(on);
+  if (probe_) {
+    probe_->observed = on;
+  }
+}
+
+// ---- the cycle ----------------------------------------------------------------------------
+
+void RtlNetwork::begin_cycle(std::uint64_t c) {
+  cycle_ = c;
+  if (reset_pending_) {
+    reset_pending_ = false;
+    ev_reset_.notify(sc_core::SC_ZERO_TIME);
+  }
+  routers_.set_cycle(c);
+  offering_.clear();
+  const sw::Topology& t = config_.topology;
+  ni_.for_each_offer(c, [&](std::uint32_t i) {
+    const std::uint32_t packet = ni_.offered_packet(i);
+    const NetworkInterfaces::Packet& p = ni_.packet(packet);
+    const std::uint32_t index = ni_.offered_index(i);
+    rtl::RouterFlit f;
+    f.head = index == 0;
+    f.tail = index + 1 == p.flits;
+    // The packet's id rides in the upper half of every flit: the ejection side knows its flits.
+    f.data = f.head ? rtl::RouterNetworkRtl::header_data(t, p.dst, p.flits, packet)
+                    : (std::uint64_t{packet} << 32) |
+                          client_.read_word(p.message, p.first_word + index - 1);
+    routers_.offer(ni_.node_of(i), ni_.channel_of(i), f);
+    offering_.push_back(i);
+  });
+  routers_.drive_injections();
+  edge_ = !offering_.empty() || flits_in_routers_ > 0;
+  if (model_) {
+    probe_->clear();
+    model_->begin_cycle(c);
+  }
+  ev_end_.notify(period_ / 2);
+}
+
+void RtlNetwork::clocking() {
+  for (;;) {
+    wait(ev_reset_ | ev_end_);
+    if (ev_reset_.triggered()) {
+      // rst_n low over one edge, released a quarter period before the cycle's second half.
+      routers_.set_reset(true);
+      clk_.write(false);
+      wait(sc_core::SC_ZERO_TIME);
+      clk_.write(true);
+      wait(period_ / 4);
+      clk_.write(false);
+      routers_.set_reset(false);
+      continue;
+    }
+    end_cycle(cycle_);
+    if (edge_) {
+      clk_.write(true);
+      wait(period_ - period_ / 2);  // falls at the next cycle's start, on the owner's clock edge
+      clk_.write(false);
+    }
+  }
+}
+
+void RtlNetwork::end_cycle(std::uint64_t c) {
+  bool moved = false;
+  for (const std::uint32_t i : offering_) {
+    if (routers_.inj_ready(ni_.node_of(i), ni_.channel_of(i))) {
+      ni_.take(i, c);
+      ++stats_.flits_moved;
+      ++flits_in_routers_;
+      moved = true;
+    }
+  }
+  if (ejected_.size() < ni_.packet_slots()) {
+    ejected_.resize(ni_.packet_slots(), 0);
+  }
+  for (std::uint32_t r = 0; r < routers_.routers(); ++r) {
+    if (!routers_.busy(r)) {
+      continue;  // a router without flits neither sends nor ejects
+    }
+    ++stats_.router_steps;
+    stats_.header_wait_cycles += routers_.hdr_waits(r);
+    for (std::uint32_t q = 0; q < ports_ + channels_per_node_; ++q) {
+      const std::uint32_t port = q < ports_ ? q : rtl::RouterNetworkRtl::kMaxPorts + q - ports_;
+      channels_.held(r, q, routers_.occupancy(r, port));
+    }
+    for (const rtl::RouterNetworkRtl::Departure& d : routers_.departures(r)) {
+      ++stats_.flit_hops;
+      ++stats_.flits_moved;
+      moved = true;
+      if (!d.flit.head) {
+        continue;
+      }
+      const NetworkInterfaces::Packet& p = ni_.packet(static_cast<std::uint32_t>(d.flit.data >> 32));
+      if (p.first_of_message) {
+        channels_.routed(r, d.port);
+      }
+      if (observed_) {
+        client_.packet_moved(FabricClient::PacketMove::Hop, p.message, r,
+                             d.port * config_.router.vcs + d.vc, p.flits, c);
+      }
+    }
+    for (const auto& [channel, f] : routers_.ejections(r)) {
+      const auto packet = static_cast<std::uint32_t>(f.data >> 32);
+      NetworkInterfaces::Flit flit{packet, f.head ? 0 : ejected_[packet], 0};
+      flit.word = f.head ? 0 : static_cast<sw::Word>(f.data);
+      ejected_[packet] = f.tail ? 0 : flit.index + 1;
+      ++stats_.flits_ejected;
+      ++stats_.flits_moved;
+      --flits_in_routers_;
+      moved = true;
+      if (ni_.eject(flit, c)) {
+        ++stats_.packets_delivered;
+      }
+    }
+  }
+  if (moved) {
+    last_move_ = c;
+  }
+  if (model_) {
+    compare(c);
+  }
+  cycle_done_(c);
+}
+
+void RtlNetwork::compare(std::uint64_t c) {
+  if (fault_) {
+    std::uint32_t& heads = probe_->heads[fault_->router];
+    if (fault_->kind == Fault::Kind::FlipBit && c == fault_->at) {
+      heads ^= 1U << fault_->bit;
+    } else if (fault_->kind == Fault::Kind::LateHeader && c >= fault_->at) {
+      if (late_at_ && *late_at_ + 1 == c) {
+        heads |= late_heads_;
+      } else if (!late_at_ && heads != 0) {
+        late_at_ = c;
+        late_heads_ = heads;
+        heads = 0;
+      }
+    }
+  }
+  for (std::uint32_t r = 0; r < routers_.routers(); ++r) {
+    std::uint32_t tails = 0;
+    for (const auto& [channel, f] : routers_.ejections(r)) {
+      tails += f.tail ? 1U : 0U;
+    }
+    checkers_[r].check(c, "out_head", probe_->heads[r], routers_.header_departures(r));
+    checkers_[r].check(c, "ej_tail", probe_->tails[r], tails);
+  }
+}
+
+// ---- time and reports ---------------------------------------------------------------------
+
+std::optional<std::uint64_t> RtlNetwork::next_cycle(std::uint64_t c) const {
+  if (mismatch()) {
+    return std::nullopt;
+  }
+  std::optional<std::uint64_t> next =
+      flits_in_routers_ > 0 ? std::optional<std::uint64_t>(c + 1) : ni_.next_offer(c);
+  if (model_) {
+    if (const std::optional<std::uint64_t> m = model_->next_cycle(c)) {
+      next = next ? std::min(*next, *m) : *m;
+    }
+  }
+  return next;
+}
+
+std::string RtlNetwork::describe_deadlock() const {
+  std::string held;
+  for (std::uint32_t r = 0; r < routers_.routers(); ++r) {
+    std::uint32_t flits = 0;
+    for (std::uint32_t q = 0; q < ports_ + channels_per_node_; ++q) {
+      flits += routers_.occupancy(r, q < ports_ ? q : rtl::RouterNetworkRtl::kMaxPorts + q - ports_);
+    }
+    if (flits > 0 && held.size() < 400) {
+      held += (held.empty() ? "" : ", ") + routers_.router_name(r) + " (" +
+              std::to_string(flits) + " flits)";
+    }
+  }
+  std::string text = "verilated routers holding flits: " + (held.empty() ? "none" : held);
+  if (model_) {
+    text += "; the model: " + model_->describe_deadlock();
+  }
+  return text;
+}
+
+std::optional<Mismatch> RtlNetwork::mismatch() const {
+  for (const LockstepChecker& k : checkers_) {
+    if (k.first_mismatch()) {
+      return k.first_mismatch();
+    }
+  }
+  return std::nullopt;
+}
+
+void RtlNetwork::inject_fault(const Fault& fault) {
+  if (!model_) {
+    throw std::logic_error("a test fault needs --impl router=cosim");
+  }
+  if (fault.router >= routers_.routers() || fault.bit >= 32) {
+    throw std::logic_error("test fault: router or bit out of range");
+  }
+  fault_ = fault;
+}
+
+std::uint64_t RtlNetwork::comparisons() const {
+  std::uint64_t n = 0;
+  for (const LockstepChecker& k : checkers_) {
+    n += k.comparisons();
+  }
+  return n;
+}
+
+}  // namespace orthosim::sc::net

@@ -1,0 +1,119 @@
+// A multicomputer's network built of verilated routers (--impl router=rtl), or of verilated
+// routers checked every cycle against the model (--impl router=cosim). The network interfaces
+// are the model's (NetworkInterfaces); only the routers are RTL (rtl/router.sv through
+// rtl::RouterNetworkRtl).
+//
+// A cycle c in two halves (docs/rtl.md, "Router in the multicomputer"):
+//   - begin_cycle(c), at the start of the cycle: the interfaces' offers are driven on the routers'
+//     injection channels (and, under cosim, the model network steps its whole cycle);
+//   - half a period later, when the delta cycles have settled the routers' combinational ready
+//     chain, end_cycle(c) takes the accepted offers, the ejected flits and the counters, compares
+//     with the model under cosim, tells the owner the cycle is done, and raises the clock: the
+//     edge ends the cycle. The clock falls at the start of the next cycle.
+// The clock has edges only in cycles with flits in the routers or offered (cost follows
+// activity). A reset pulse (rst_n low over one edge) comes first, and again at every reset(),
+// a quarter period long, before the cycle's second half.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "rtl/bridge/fst_trace.hpp"
+#include "rtl/bridge/router_network_rtl.hpp"
+#include "sc_models/kernel/lockstep_checker.hpp"
+#include "sc_models/net/fabric.hpp"
+#include "sc_models/net/network.hpp"
+#include "sc_models/net/network_interfaces.hpp"
+
+namespace orthosim::sc::net {
+
+class RtlNetwork final : public sc_core::sc_module, public Network {
+ public:
+  SC_HAS_PROCESS(RtlNetwork);
+
+  /// A deliberate error in the model's side of the comparison (test-only, docs/rtl.md): router
+  /// `router`'s header departures with bit `bit` flipped in cycle `at`, or the first header
+  /// departure of `router` at or after `at` reported one cycle late.
+  struct Fault {
+    enum class Kind : std::uint8_t { FlipBit, LateHeader };
+    Kind kind = Kind::FlipBit;
+    std::uint32_t router = 0;
+    std::uint64_t at = 0;
+    std::uint32_t bit = 0;
+  };
+
+  /// Throws sw::ConfigError when the routers do not fit the verilation
+  /// (rtl::RouterNetworkRtl::check). `period` is the owner's clock period; `cycle_done(c)` is
+  /// called at the end of every cycle's second half. With `fst`, the routers' signals go to it.
+  RtlNetwork(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
+             FabricClient& client, const sc_core::sc_time& period,
+             std::function<void(std::uint64_t)> cycle_done, rtl::FstTrace* fst);
+  ~RtlNetwork() override;
+
+  void submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
+              std::uint32_t words) override;
+  void reset() override;
+  void begin_cycle(std::uint64_t c) override;
+  [[nodiscard]] bool settles() const override { return true; }
+  [[nodiscard]] std::optional<std::uint64_t> next_cycle(std::uint64_t c) const override;
+  [[nodiscard]] bool has_flits() const override { return flits_in_routers_ > 0; }
+  [[nodiscard]] std::uint64_t last_move() const override { return last_move_; }
+  [[nodiscard]] std::uint64_t queued_packets() const override { return ni_.queued_packets(); }
+  /// The routers that still hold flits, and under cosim the model's account of its channels.
+  [[nodiscard]] std::string describe_deadlock() const override;
+  [[nodiscard]] const FabricStats& stats() const override { return stats_; }
+  [[nodiscard]] const ChannelCounters& channels() const override { return channels_; }
+  void observe(bool on) override;
+  [[nodiscard]] std::optional<Mismatch> mismatch() const override;
+
+  /// Under cosim only (std::logic_error otherwise).
+  void inject_fault(const Fault& fault);
+  /// Comparisons made so far under cosim.
+  [[nodiscard]] std::uint64_t comparisons() const;
+
+ private:
+  class ModelProbe;
+
+  void clocking();
+  void end_cycle(std::uint64_t c);
+  /// Compares every router's header departures and tail ejections of cycle c with the model's.
+  void compare(std::uint64_t c);
+
+  const sw::NetworkConfig config_;
+  FabricClient& client_;
+  const sc_core::sc_time period_;
+  const std::function<void(std::uint64_t)> cycle_done_;
+  const std::uint32_t ports_;
+  const std::uint32_t channels_per_node_;  ///< injection (and ejection) channels per node
+  sc_core::sc_signal<bool> clk_{"clk", false};
+  rtl::RouterNetworkRtl routers_;
+  NetworkInterfaces ni_;
+  ChannelCounters channels_;
+  FabricStats stats_;
+  bool observed_ = false;
+
+  std::vector<std::uint32_t> offering_;  ///< injectors with an offer in this cycle
+  bool edge_ = false;                    ///< this cycle has a clock edge
+  std::uint64_t cycle_ = 0;              ///< the cycle in progress
+  std::uint64_t flits_in_routers_ = 0;
+  std::uint64_t last_move_ = 0;
+  std::vector<std::uint32_t> ejected_;  ///< [packet]: its flits ejected so far
+  bool reset_pending_ = true;
+  sc_core::sc_event ev_reset_;
+  sc_core::sc_event ev_end_;
+
+  // Co-simulation: the model network on the same messages, its moves caught by the probe.
+  std::unique_ptr<ModelProbe> probe_;
+  std::unique_ptr<Fabric> model_;
+  std::vector<LockstepChecker> checkers_;
+  std::optional<Fault> fault_;
+  std::optional<std::uint64_t> late_at_;  ///< the cycle a LateHeader fault took a departure away
+  std::uint32_t late_heads_ = 0;
+};
+
+}  // namespace orthosim::sc::net
