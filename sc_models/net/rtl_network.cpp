@@ -168,9 +168,11 @@ void RtlNetwork::clocking() {
     end_cycle(cycle_);
     if (edge_) {
       clk_.write(true);
-      wait(period_ - period_ / 2);  // falls at the next cycle's start, on the owner's clock edge
-      clk_.write(false);
     }
+    // Until the next cycle's start, so that a run ends on the owner's clock edge; the clock
+    // falls there.
+    wait(period_ - period_ / 2);
+    clk_.write(false);
   }
 }
 

@@ -18,6 +18,9 @@ std::string describe(const NetworkConfig& c) {
   if (c.ni.packet_flits != 0) {
     s << ", packets of at most " << c.ni.packet_flits << " flits";
   }
+  if (c.impl.router != Impl::Model) {
+    s << ", " << to_string(c.impl.router) << " routers";
+  }
   return s.str();
 }
 
@@ -33,7 +36,8 @@ nlohmann::json network_json(const NetworkConfig& c) {
           {"vcs", c.router.vcs},
           {"router_delay", c.router.delay},
           {"packet_flits", c.ni.packet_flits},
-          {"clock_ns", c.clock_period_ns}};
+          {"clock_ns", c.clock_period_ns},
+          {"impl", std::string("router=") + to_string(c.impl.router)}};
 }
 
 Cycle NetworkProgramRun::step_cycles(std::size_t k) const {

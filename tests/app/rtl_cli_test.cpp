@@ -1,5 +1,6 @@
-// End-to-end: --impl and --fst of access, run and demo (docs/rtl.md) as a user runs them. The
-// verilated blocks give the same cycles, words, conflicts and statistics as the models; cosim
+// End-to-end: --impl and --fst of access, run, demo and traffic (docs/rtl.md) as a user runs
+// them. The verilated blocks (the multiprocessors' bus controllers and index manipulators, the
+// networks' routers) give the same cycles, words, conflicts and statistics as the models; cosim
 // stops with the cycle, block, signal and both values when the model is made wrong on purpose
 // (ORTHOSIM_TEST_FAULT, a test-only switch); the FST waveform reads back with GTKWave's fst2vcd
 // and holds the blocks' signals, changing; bad choices are refused naming the option.
@@ -150,7 +151,85 @@ TEST_F(RtlCli, FstReadsBackWithFst2vcdWithEveryBlocksSignalsChanging) {
   }
 }
 
+TEST_F(RtlCli, NetworksGiveTheSameResultsWithTheVerilatedRouters) {
+  ASSERT_EQ(run("gen random --nodes 16 --steps 4 --seed 7 --out r.mcp").exit_code, 0);
+  for (const std::string args :
+       {"run r.mcp --arch torus --dims 4x4 --startup 5", "run r.mcp --arch mesh --dims 4x4 "
+        "--packet-flits 3 --buffers 1",
+        "run r.mcp --arch hypercube --dim 4 --ports all --router-delay 2",
+        "traffic --topology mesh --dims 4x4 --rates 0.05,0.2 --flits 4 --warmup 100 --cycles 600",
+        "traffic --topology hypercube --dim 4 --pattern bitrev --flits 6 --warmup 100 "
+        "--cycles 600"}) {
+    const Outcome model = run(args + " --json");
+    ASSERT_EQ(model.exit_code, 0) << args << model.err;
+    for (const std::string impl : {"rtl", "cosim", "router=rtl"}) {
+      const Outcome rtl = run(args + " --impl " + impl + " --json");
+      ASSERT_EQ(rtl.exit_code, 0) << args << " --impl " << impl << ": " << rtl.err;
+      EXPECT_EQ(results(rtl.out), results(model.out)) << args << " --impl " << impl;
+      EXPECT_EQ(nlohmann::json::parse(rtl.out)["impl"],
+                std::string("router=") + (impl == "cosim" ? "cosim" : "rtl"));
+    }
+  }
+}
+
+TEST_F(RtlCli, RouterCosimStopsAtAFaultWithCycleRouterSignalAndValues) {
+  const std::string traffic =
+      "traffic --topology torus --dims 4x4 --rate 0.2 --flits 4 --warmup 100 --cycles 600 "
+      "--impl cosim";
+  setenv("ORTHOSIM_TEST_FAULT", "0:flip:250:2", 1);
+  const Outcome flip = run(traffic);
+  EXPECT_EQ(flip.exit_code, 1);
+  EXPECT_NE(flip.err.find("cosim mismatch at cycle 250 in torus.rtl.routers.r(0,0): out_head "
+                          "model 0x"),
+            std::string::npos)
+      << flip.err;
+  EXPECT_EQ(flip.out, "");
+  setenv("ORTHOSIM_TEST_FAULT", "5:late:300", 1);
+  const Outcome late = run(traffic);
+  EXPECT_EQ(late.exit_code, 1);
+  EXPECT_NE(late.err.find("in torus.rtl.routers.r(1,1): out_head model 0x0 rtl 0x"),
+            std::string::npos)
+      << late.err;
+  // Without the co-simulation a test fault has nothing to be compared with: refused.
+  const Outcome rtl = run("traffic --topology torus --dims 4x4 --impl rtl");
+  EXPECT_EQ(rtl.exit_code, 2);
+  EXPECT_NE(rtl.err.find("cosim"), std::string::npos) << rtl.err;
+}
+
+TEST_F(RtlCli, RouterFstReadsBackWithEveryRouter) {
+  ASSERT_EQ(run("gen random --nodes 4 --steps 3 --seed 3 --out r.mcp").exit_code, 0);
+  const Outcome r = run("run r.mcp --arch mesh --dims 2x2 --impl rtl --fst n.fst");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(std::filesystem::exists(dir_ / "n.fst"));
+  ASSERT_EQ(std::system(("fst2vcd '" + (dir_ / "n.fst").string() + "' > '" +
+                         (dir_ / "n.vcd").string() + "' 2>/dev/null")
+                            .c_str()),
+            0);
+  const std::string vcd = slurp(dir_ / "n.vcd");
+  for (const std::string router : {"r(0,0)", "r(1,0)", "r(0,1)", "r(1,1)"}) {
+    EXPECT_NE(vcd.find("$scope module mesh.rtl.routers." + router + ".rtl $end"),
+              std::string::npos)
+        << router;
+  }
+  EXPECT_NE(vcd.find(" inj_valid "), std::string::npos);
+}
+
 TEST_F(RtlCli, BadChoicesAreRefusedNamingTheOption) {
+  const Outcome bus = run("traffic --topology mesh --dims 4x4 --impl bus=rtl");
+  EXPECT_EQ(bus.exit_code, 2);
+  EXPECT_NE(bus.err.find("router"), std::string::npos) << bus.err;
+  const Outcome router = run("access --impl im=rtl,bus=rtl,router=rtl");
+  EXPECT_EQ(router.exit_code, 2);
+  EXPECT_NE(router.err.find("routers belong to"), std::string::npos) << router.err;
+  const Outcome ports = run("traffic --topology hypercube --dim 7 --impl rtl");
+  EXPECT_EQ(ports.exit_code, 2);
+  EXPECT_NE(ports.err.find("network ports"), std::string::npos) << ports.err;
+  const Outcome clock = run("traffic --topology mesh --dims 4x4 --impl rtl --clock-ns 3");
+  EXPECT_EQ(clock.exit_code, 2);
+  EXPECT_NE(clock.err.find("--clock-ns"), std::string::npos) << clock.err;
+  const Outcome network_fst = run("traffic --topology mesh --dims 4x4 --fst n.fst");
+  EXPECT_EQ(network_fst.exit_code, 2);
+  EXPECT_NE(network_fst.err.find("--fst"), std::string::npos) << network_fst.err;
   const Outcome fst = run("access --fst w.fst");
   EXPECT_EQ(fst.exit_code, 2);
   EXPECT_NE(fst.err.find("--fst"), std::string::npos) << fst.err;

@@ -1,0 +1,335 @@
+// Model = RTL for whole multicomputers (DESIGN.md; seed 003 section 6): the same routed programs
+// and the same synthetic traffic run on two multicomputers side by side in one simulation, one
+// with the model routers (sc::net::Fabric) and one with the verilated routers
+// (--impl router=rtl). Cycles, step ends, delivered words, channel contention and occupancy,
+// every traffic figure and every statistic must be equal. Meshes, tori and hypercubes up to 64
+// nodes; wormhole and store-and-forward; one- and all-port interfaces; messages of several
+// packets (--packet-flits). The co-simulation (--impl router=cosim) agrees on the same workloads
+// and catches a deliberate fault in the model at its cycle and signal.
+//
+// Each TEST elaborates its own systems (one elaboration per process, STYLE F3). Seeds are fixed,
+// plus one varied seed per test: ORTHOSIM_TEST_SEED if set, else the time, printed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sc_models/net/multicomputer.hpp"
+#include "sw/pattern/generate.hpp"
+#include "sw/routed/routed_program.hpp"
+#include "sw/traffic/traffic_pattern.hpp"
+
+namespace orthosim {
+namespace {
+
+std::uint64_t varied_seed() {
+  std::uint64_t seed = 0;
+  if (const char* s = std::getenv("ORTHOSIM_TEST_SEED")) {
+    seed = std::strtoull(s, nullptr, 10);
+  } else {
+    seed = static_cast<std::uint64_t>(
+        std::chrono::system_clock::now().time_since_epoch().count() % 1'000'000'007);
+  }
+  std::cout << "varied seed " << seed << " (ORTHOSIM_TEST_SEED=" << seed << " reproduces it)\n";
+  return seed;
+}
+
+sw::NetworkConfig network(sw::Topology t, std::uint32_t buffers, std::uint32_t delay,
+                          sw::Impl router) {
+  sw::NetworkConfig c;
+  c.topology = std::move(t);
+  c.router.vcs = sw::default_vcs(c.topology);
+  c.router.buffer_flits = buffers;
+  c.router.delay = delay;
+  c.impl.router = router;
+  return c;
+}
+
+sw::NetworkConfig with_impl(sw::NetworkConfig c, sw::Impl router) {
+  c.impl.router = router;
+  return c;
+}
+
+/// The statistic's name without the system's own name ("rtl.flit_hops" -> "flit_hops").
+std::string local_name(const std::string& name) { return name.substr(name.find('.') + 1); }
+
+void expect_same(const sc::NetworkRunResult& model, const sc::NetworkRunResult& rtl,
+                 const std::string& what) {
+  ASSERT_TRUE(model.completed) << what;
+  ASSERT_TRUE(model.delivery.ok()) << what;
+  EXPECT_TRUE(rtl.completed) << what;
+  EXPECT_TRUE(rtl.delivery.ok()) << what;
+  EXPECT_FALSE(rtl.mismatch.has_value()) << what << ": " << rtl.mismatch->to_string();
+  EXPECT_EQ(rtl.cycles, model.cycles) << what;
+  EXPECT_EQ(rtl.step_ends, model.step_ends) << what;
+  EXPECT_EQ(rtl.delivery.messages_checked, model.delivery.messages_checked) << what;
+  EXPECT_EQ(rtl.delivery.words_checked, model.delivery.words_checked) << what;
+  EXPECT_EQ(rtl.max_channel_contention, model.max_channel_contention) << what;
+  EXPECT_EQ(rtl.peak_channel_occupancy, model.peak_channel_occupancy) << what;
+  ASSERT_EQ(rtl.channels.size(), model.channels.size()) << what;
+  for (std::size_t i = 0; i < model.channels.size(); ++i) {
+    EXPECT_EQ(rtl.channels[i].name, model.channels[i].name) << what;
+    EXPECT_EQ(rtl.channels[i].peak_flits, model.channels[i].peak_flits)
+        << what << ": " << model.channels[i].name;
+    EXPECT_EQ(rtl.channels[i].messages, model.channels[i].messages)
+        << what << ": " << model.channels[i].name;
+  }
+  ASSERT_EQ(rtl.stats.size(), model.stats.size()) << what;
+  for (std::size_t i = 0; i < model.stats.size(); ++i) {
+    EXPECT_EQ(local_name(rtl.stats[i].name), local_name(model.stats[i].name)) << what;
+    EXPECT_EQ(rtl.stats[i].value, model.stats[i].value)
+        << what << ": " << local_name(model.stats[i].name);
+  }
+}
+
+void expect_same(const sc::TrafficResult& m, const sc::TrafficResult& r, const std::string& what) {
+  ASSERT_FALSE(m.deadlocked) << what << ": " << m.deadlock;
+  EXPECT_GT(m.measured_packets, 0u) << what;
+  EXPECT_EQ(r.cosim_mismatch, "") << what;
+  EXPECT_EQ(r.deadlocked, m.deadlocked) << what;
+  EXPECT_EQ(r.offered, m.offered) << what;
+  EXPECT_EQ(r.accepted, m.accepted) << what;
+  EXPECT_EQ(r.latency_avg, m.latency_avg) << what;
+  EXPECT_EQ(r.latency_p50, m.latency_p50) << what;
+  EXPECT_EQ(r.latency_p99, m.latency_p99) << what;
+  EXPECT_EQ(r.latency_max, m.latency_max) << what;
+  EXPECT_EQ(r.sustainable, m.sustainable) << what;
+  EXPECT_EQ(r.sim_cycles, m.sim_cycles) << what;
+  EXPECT_EQ(r.measured_packets, m.measured_packets) << what;
+  EXPECT_EQ(r.undelivered_measured, m.undelivered_measured) << what;
+  EXPECT_EQ(r.flits_delivered, m.flits_delivered) << what;
+  EXPECT_EQ(r.flit_hops, m.flit_hops) << what;
+  EXPECT_EQ(r.words_corrupted, 0u) << what;
+  EXPECT_EQ(r.max_channel_contention, m.max_channel_contention) << what;
+  EXPECT_EQ(r.peak_channel_occupancy, m.peak_channel_occupancy) << what;
+  EXPECT_EQ(r.source_queue_start, m.source_queue_start) << what;
+  EXPECT_EQ(r.source_queue_end, m.source_queue_end) << what;
+}
+
+/// Random routed programs (seed 004's random generator, compiled for the network), run on both.
+/// Returns the simulated cycles.
+std::uint64_t programs_agree(sc::Multicomputer& model, sc::Multicomputer& rtl,
+                             std::uint64_t seed, std::uint32_t programs) {
+  std::mt19937_64 rng(seed);
+  const std::uint32_t nodes = model.config().topology.nodes();
+  std::vector<std::uint32_t> identity(nodes);
+  for (std::uint32_t k = 0; k < nodes; ++k) {
+    identity[k] = k;
+  }
+  std::uint64_t cycles = 0;
+  for (std::uint32_t k = 0; k < programs; ++k) {
+    const sw::McProgram program =
+        sw::generate_random(nodes, 2 + static_cast<std::uint32_t>(rng() % 2), rng());
+    const sw::RoutedProgram routed = sw::route_program(program, nodes, identity);
+    model.load(routed);
+    rtl.load(routed);
+    sc_core::sc_start();
+    const sc::NetworkRunResult m = model.result();
+    expect_same(m, rtl.result(),
+                program.name + " (seed " + std::to_string(seed) + ") on " +
+                    model.config().topology.to_string());
+    cycles += m.cycles.count();
+  }
+  return cycles;
+}
+
+sc::TrafficSpec traffic(const sw::Topology& t, const std::string& pattern, double rate,
+                        std::uint32_t flits, std::uint64_t seed) {
+  sc::TrafficSpec spec;
+  const sw::TrafficPattern p = sw::parse_traffic_pattern(pattern, t);
+  spec.destination = [p, t](std::uint32_t src, std::mt19937_64& rng) {
+    return sw::destination(p, t, src, rng);
+  };
+  spec.fixed_destinations = p.kind != sw::PatternKind::Uniform;
+  spec.rate = rate;
+  spec.flits = flits;
+  spec.warmup = 200;
+  spec.cycles = 1200;
+  spec.seed = seed;
+  return spec;
+}
+
+/// Synthetic traffic on both; returns the simulated cycles.
+std::uint64_t traffic_agrees(sc::Multicomputer& model, sc::Multicomputer& rtl,
+                             const sc::TrafficSpec& spec, const std::string& what) {
+  model.start_traffic(spec);
+  rtl.start_traffic(spec);
+  sc_core::sc_start();
+  const sc::TrafficResult m = model.traffic_result();
+  expect_same(m, rtl.traffic_result(), what + " seed " + std::to_string(spec.seed));
+  return m.sim_cycles;
+}
+
+struct Case {
+  std::string name;
+  sw::NetworkConfig config;
+  std::string pattern;
+  double rate;
+  std::uint32_t flits;
+};
+
+void PrintTo(const Case& k, std::ostream* os) { *os << k.name; }
+
+class MulticomputerRtl : public testing::TestWithParam<Case> {};
+
+TEST_P(MulticomputerRtl, SameCyclesDataAndStatisticsOnProgramsAndTraffic) {
+  const Case& k = GetParam();
+  traces::Recorder silent;
+  sc::Multicomputer model("model", with_impl(k.config, sw::Impl::Model), silent);
+  sc::Multicomputer rtl("rtl", k.config, silent);
+  const std::uint64_t varied = varied_seed();
+  std::uint64_t program_cycles = 0;
+  std::uint64_t traffic_cycles = 0;
+  for (const std::uint64_t seed : {std::uint64_t{1}, varied}) {
+    program_cycles += programs_agree(model, rtl, seed, 1);
+    traffic_cycles += traffic_agrees(
+        model, rtl, traffic(k.config.topology, k.pattern, k.rate, k.flits, seed), k.name);
+  }
+  std::cout << k.name << ": " << program_cycles << " + " << traffic_cycles
+            << " simulated cycles (programs + traffic) on each system\n";
+  EXPECT_GT(rtl.network().stats().flit_hops, 1000u);
+}
+
+sw::NetworkConfig all_port(sw::NetworkConfig c, std::uint64_t startup) {
+  c.ni.ports = sw::NodePorts::All;
+  c.ni.startup = startup;
+  return c;
+}
+
+sw::NetworkConfig packets_of(sw::NetworkConfig c, std::uint32_t flits) {
+  c.ni.packet_flits = flits;
+  return c;
+}
+
+sw::NetworkConfig store_and_forward(sw::NetworkConfig c) {
+  c.router.switching = sw::Switching::StoreAndForward;
+  return c;
+}
+
+sw::NetworkConfig two_vcs(sw::NetworkConfig c) {
+  c.router.vcs = 2;
+  return c;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Networks, MulticomputerRtl,
+    testing::Values(
+        Case{"mesh8x8", packets_of(network(sw::Topology::mesh({8, 8}), 1, 1, sw::Impl::Rtl), 4),
+             "uniform", 0.12, 4},
+        Case{"torus8x8", packets_of(network(sw::Topology::torus({8, 8}), 2, 2, sw::Impl::Rtl), 6),
+             "transpose", 0.08, 6},
+        Case{"hypercube6",
+             all_port(packets_of(network(sw::Topology::hypercube(6), 4, 1, sw::Impl::Rtl), 5), 3),
+             "bitrev", 0.08, 5},
+        Case{"torus4x4x4", network(sw::Topology::torus({4, 4, 4}), 3, 1, sw::Impl::Rtl),
+             "uniform", 0.1, 6},
+        Case{"mesh4x8_saf",
+             packets_of(store_and_forward(network(sw::Topology::mesh({4, 8}), 4, 1, sw::Impl::Rtl)),
+                        4),
+             "uniform", 0.08, 4},
+        Case{"mesh4x4_two_vcs_delay3",
+             packets_of(two_vcs(network(sw::Topology::mesh({4, 4}), 2, 3, sw::Impl::Rtl)), 2),
+             "uniform", 0.15, 2}),
+    [](const testing::TestParamInfo<Case>& p) { return p.param.name; });
+
+/// The cycles in which router 0's headers leave it (the model's hops out of its ports).
+class RouterZeroHops : public traces::Recorder {
+ public:
+  [[nodiscard]] bool enabled() const override { return true; }
+  traces::SourceId register_source(const std::string& path, traces::SourceKind kind) override {
+    const traces::SourceId id = Recorder::register_source(path, kind);
+    if (kind == traces::SourceKind::Channel && path.find(".r(0,0).") != std::string::npos) {
+      router0_.push_back(id);
+    }
+    return id;
+  }
+  void message(traces::Cycle at, const traces::MessageTrace& m) override {
+    if (m.what == traces::MessageEvent::Hop &&
+        std::find(router0_.begin(), router0_.end(), m.channel) != router0_.end()) {
+      hops.push_back(at.count());
+    }
+  }
+  std::vector<std::uint64_t> hops;
+
+ private:
+  std::vector<traces::SourceId> router0_;
+};
+
+const sw::NetworkConfig kCosimNetwork =
+    packets_of(network(sw::Topology::torus({4, 4}), 2, 1, sw::Impl::Cosim), 4);
+
+TEST(MulticomputerCosim, AgreesEveryCycleOnProgramsAndTraffic) {
+  traces::Recorder silent;
+  sc::Multicomputer model("model", with_impl(kCosimNetwork, sw::Impl::Model), silent);
+  sc::Multicomputer cosim("cosim", kCosimNetwork, silent);
+  std::uint64_t cycles = programs_agree(model, cosim, 3, 2);
+  cycles += traffic_agrees(model, cosim, traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 3),
+                           "cosim");
+  const auto& rtl = dynamic_cast<const sc::net::RtlNetwork&>(cosim.network());
+  // Two signals per router per simulated cycle, at least.
+  EXPECT_GE(rtl.comparisons(), 2u * 16u * cycles / 2);
+}
+
+/// The cosim network's verdict on uniform traffic with `fault`, and router 0's header departures
+/// in the model alone on the same traffic.
+struct FaultyRun {
+  std::optional<sc::Mismatch> mismatch;
+  std::vector<std::uint64_t> model_hops;
+};
+
+FaultyRun faulty(const sc::net::RtlNetwork::Fault& fault) {
+  RouterZeroHops hops;
+  sc::Multicomputer model("model", with_impl(kCosimNetwork, sw::Impl::Model), hops);
+  traces::Recorder silent;
+  sc::Multicomputer cosim("cosim", kCosimNetwork, silent);
+  cosim.inject_fault(fault);
+  const sc::TrafficSpec spec = traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 5);
+  model.start_traffic(spec);
+  cosim.start_traffic(spec);
+  sc_core::sc_start();
+  FaultyRun run{cosim.traffic_result().cosim_mismatch.empty()
+                    ? std::nullopt
+                    : dynamic_cast<const sc::net::RtlNetwork&>(cosim.network()).mismatch(),
+                hops.hops};
+  return run;
+}
+
+TEST(MulticomputerCosim, AFlippedBitIsCaughtAtItsCycleSignalAndRouter) {
+  const FaultyRun run = faulty({sc::net::RtlNetwork::Fault::Kind::FlipBit, 0, 700, 3});
+  ASSERT_TRUE(run.mismatch);
+  std::cout << run.mismatch->to_string() << "\n";
+  EXPECT_EQ(run.mismatch->cycle, 700u);
+  EXPECT_EQ(run.mismatch->signal, "out_head");
+  EXPECT_EQ(run.mismatch->instance, "cosim.rtl.routers.r(0,0)");
+  EXPECT_EQ(run.mismatch->model ^ run.mismatch->rtl, 1u << 3);
+}
+
+TEST(MulticomputerCosim, AHeaderOneCycleLateIsCaughtWhereTheModelMovedIt) {
+  const std::uint64_t from = 900;
+  const FaultyRun run = faulty({sc::net::RtlNetwork::Fault::Kind::LateHeader, 0, from, 0});
+  ASSERT_TRUE(run.mismatch);
+  std::cout << run.mismatch->to_string() << "\n";
+  // The first header router 0 sends at or after `from`, in the model alone.
+  const auto first = std::lower_bound(run.model_hops.begin(), run.model_hops.end(), from);
+  ASSERT_NE(first, run.model_hops.end());
+  EXPECT_EQ(run.mismatch->cycle, *first);
+  EXPECT_EQ(run.mismatch->signal, "out_head");
+  EXPECT_EQ(run.mismatch->instance, "cosim.rtl.routers.r(0,0)");
+  EXPECT_EQ(run.mismatch->model, 0u);
+  EXPECT_NE(run.mismatch->rtl, 0u);
+}
+
+TEST(MulticomputerCosim, ATestFaultNeedsTheCosimulation) {
+  traces::Recorder silent;
+  sc::Multicomputer rtl("rtl", with_impl(kCosimNetwork, sw::Impl::Rtl), silent);
+  EXPECT_THROW(rtl.inject_fault({}), sw::ConfigError);
+}
+
+}  // namespace
+}  // namespace orthosim
