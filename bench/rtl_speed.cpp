@@ -3,6 +3,9 @@
 //   1. An n = 16 omp running back-to-back IWR steps (seed 004 Eq. 1 workload, every processor
 //      sends l = 8 words to each of the others): the index manipulators and bus controllers as
 //      models, verilated in their place, and both in lockstep.
+//   2. An 8 x 8 torus at medium load (uniform traffic, 8-flit packets, 0.1 flits per node per
+//      cycle, about a third of its saturation throughput): the routers as models, verilated, and
+//      both in lockstep (--impl router=...).
 // All systems are elaborated first (SystemC elaborates once per process), then run one after
 // another, alternated, best of 3; the same program gives the same cycles on every system (the
 // bench says so if not).
@@ -18,12 +21,15 @@
 
 #include "sc_models/kernel/clock_domain.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
+#include "sc_models/net/multicomputer.hpp"
 #include "sw/arch/implementation.hpp"
+#include "sw/traffic/traffic_pattern.hpp"
 #include "sw/workload/access_workload.hpp"
 #include "traces/recorder.hpp"
 
 namespace {
 
+using orthosim::sc::Multicomputer;
 using orthosim::sc::Multiprocessor;
 namespace sw = orthosim::sw;
 
@@ -44,6 +50,32 @@ Measured run_once(Multiprocessor& system, const sw::AccessWorkload& w) {
   const orthosim::sc::RunResult r = system.result();
   return {std::chrono::duration<double>(stop - start).count(), r.cycles.count(),
           r.completed && r.delivery.ok() && !r.mismatch};
+}
+
+Measured run_once(Multicomputer& system, const orthosim::sc::TrafficSpec& spec) {
+  system.start_traffic(spec);
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  const auto stop = std::chrono::steady_clock::now();
+  const orthosim::sc::TrafficResult r = system.traffic_result();
+  return {std::chrono::duration<double>(stop - start).count(), r.sim_cycles,
+          !r.deadlocked && r.words_corrupted == 0 && r.cosim_mismatch.empty()};
+}
+
+/// Best of `trials` per system, the systems alternated.
+template <typename System, typename Work>
+std::array<Measured, kImpls.size()> best_of(std::vector<std::unique_ptr<System>>& systems,
+                                           const Work& work, int trials) {
+  std::array<Measured, kImpls.size()> best;
+  for (int trial = 0; trial < trials; ++trial) {
+    for (std::size_t i = 0; i < kImpls.size(); ++i) {
+      const Measured m = run_once(*systems[i], work);
+      const bool ok = best[i].ok && m.ok;
+      best[i] = m.seconds < best[i].seconds ? m : best[i];
+      best[i].ok = ok;
+    }
+  }
+  return best;
 }
 
 void print_row(const char* what, const Measured& m, double model_rate) {
@@ -72,29 +104,53 @@ int sc_main(int, char*[]) {
     omps.push_back(std::make_unique<Multiprocessor>(
         (std::string("omp_") + sw::to_string(impl)).c_str(), c, silent));
   }
+  std::vector<std::unique_ptr<Multicomputer>> tori;
+  for (sw::Impl impl : kImpls) {
+    sw::NetworkConfig c;
+    c.topology = sw::Topology::torus({8, 8});
+    c.router.vcs = sw::default_vcs(c.topology);
+    c.router.buffer_flits = 4;
+    c.impl.router = impl;
+    tori.push_back(std::make_unique<Multicomputer>(
+        (std::string("torus_") + sw::to_string(impl)).c_str(), c, silent));
+  }
 
   const sw::AccessWorkload w{sw::WorkloadKind::Iwr, n - 1, l, steps};
-  std::array<Measured, kImpls.size()> best;
-  for (int trial = 0; trial < trials; ++trial) {
-    for (std::size_t i = 0; i < kImpls.size(); ++i) {
-      const Measured m = run_once(*omps[i], w);
-      const bool ok = best[i].ok && m.ok;
-      best[i] = m.seconds < best[i].seconds ? m : best[i];
-      best[i].ok = ok;
-    }
-  }
+  const std::array<Measured, kImpls.size()> omp = best_of(omps, w, trials);
+
+  orthosim::sc::TrafficSpec spec;
+  const sw::Topology torus = tori[0]->config().topology;
+  const sw::TrafficPattern uniform = sw::parse_traffic_pattern("uniform", torus);
+  spec.destination = [uniform, torus](std::uint32_t src, std::mt19937_64& rng) {
+    return sw::destination(uniform, torus, src, rng);
+  };
+  spec.rate = 0.1;
+  spec.flits = 8;
+  spec.warmup = 200;
+  spec.cycles = 2000;
+  const std::array<Measured, kImpls.size()> network = best_of(tori, spec, trials);
 
   std::printf("orthosim bench: model, rtl and cosim (--impl), best of %d, alternated\n\n", trials);
   std::printf("1. omp, n = %u, %u back-to-back IWR steps, d = n-1, l = %u "
               "(index manipulators and bus controllers)\n", n, steps, l);
   std::printf("%-8s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s",
               "x model");
-  const double model_rate = static_cast<double>(best[0].cycles) / best[0].seconds;
   bool ok = true;
-  for (std::size_t i = 0; i < kImpls.size(); ++i) {
-    print_row(sw::to_string(kImpls[i]), best[i], model_rate);
-    ok = ok && best[i].ok && best[i].cycles == best[0].cycles;
-  }
+  const auto table = [&ok](const std::array<Measured, kImpls.size()>& best) {
+    const double model_rate = static_cast<double>(best[0].cycles) / best[0].seconds;
+    for (std::size_t i = 0; i < kImpls.size(); ++i) {
+      print_row(sw::to_string(kImpls[i]), best[i], model_rate);
+      ok = ok && best[i].ok && best[i].cycles == best[0].cycles;
+    }
+  };
+  table(omp);
+  std::printf("\n2. torus 8x8, uniform traffic at %.2f flits/node/cycle, %u-flit packets, "
+              "%llu + %llu cycles, drained (routers)\n",
+              spec.rate, spec.flits, static_cast<unsigned long long>(spec.warmup),
+              static_cast<unsigned long long>(spec.cycles));
+  std::printf("%-8s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s",
+              "x model");
+  table(network);
   if (!ok) {
     std::printf("(the implementations disagree: see the failed rows or the cycle counts)\n");
   }
