@@ -227,9 +227,29 @@ bool Fabric::has_room(std::int64_t target, std::uint64_t c) {
   return room_state_[t] == kYes;
 }
 
+// Switch allocation, in two passes. Credit-based flow control forwards a flit only into a buffer
+// with a free slot (Dally and Towles, Principles and Practices of Interconnection Networks, on
+// buffered flow control). This model also lets a flit enter a full buffer in the cycle the flit at
+// its head leaves (the same-cycle hand-off that streams a worm through seed 003's 1-flit buffers),
+// but such a move is only speculative: it takes effect only if that head flit really leaves. Had a speculative candidate the
+// same rights as a sure one, the oldest flit of an input port (or output port) could win the port
+// with a move that then fails, while another virtual channel of the same port could have moved.
+// The ports couple the virtual-channel classes that the dateline keeps apart (seed 003 section 6,
+// Dally and Seitz's dateline: class 0 before the wrap-around channel, class 1 after it), so such
+// failed grants could close a ring through both classes, and every cycle repeat the same
+// decisions with no flit moving: a frozen network with no cyclic channel dependency (a torus 8x8,
+// 4-flit packets, 2-flit buffers did so within 600 cycles). Hence:
+//   pass 1: candidates whose next buffer has a free slot (or that eject) are served, output ports
+//           in order, each passing its oldest candidate whose input port has not sent yet;
+//   pass 2: speculative candidates (the next buffer is full, its head may leave) share the output
+//           and input ports that pass 1 left unused, in the same order.
+// A pass-1 winner always moves (each buffer is fed by one output port, one flit per cycle), and
+// the chain of full buffers behind any candidate ends at a pass-1 candidate, so whenever a flit
+// can move some flit does: only a real cyclic channel dependency can stop the network.
 void Fabric::allocate_switches(std::uint64_t c) {
   moves_.clear();
   struct Candidate {
+    bool speculative;
     std::uint32_t port;
     std::uint64_t arrived;
     std::uint32_t buffer;
@@ -240,13 +260,18 @@ void Fabric::allocate_switches(std::uint64_t c) {
     for (std::uint32_t local = 0; local < buffers_per_router_; ++local) {
       const std::uint32_t b = buffer_id(r, local);
       if (may_leave(b, c)) {
-        candidates.push_back({out_port_of(static_cast<std::uint32_t>(buffers_[b].out)),
-                              flit_at(b, 0).pushed, b});
+        const auto ov = static_cast<std::uint32_t>(buffers_[b].out);
+        const std::int64_t t = target_of(r, ov);
+        const bool speculative =
+            t >= 0 && buffers_[static_cast<std::size_t>(t)].count >= depth_;
+        candidates.push_back({speculative, out_port_of(ov), flit_at(b, 0).pushed, b});
       }
     }
-    // Each output port passes one flit, each input port sends one: the oldest flit first.
+    // Each output port passes one flit, each input port sends one: sure moves before speculative
+    // ones, then the oldest flit first.
     std::sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
-      return std::tie(x.port, x.arrived, x.buffer) < std::tie(y.port, y.arrived, y.buffer);
+      return std::tie(x.speculative, x.port, x.arrived, x.buffer) <
+             std::tie(y.speculative, y.port, y.arrived, y.buffer);
     });
     for (const Candidate& k : candidates) {
       std::uint64_t& out_used = port_used_stamp_[std::size_t{r} * (ports_ + ejection_) + k.port];

@@ -15,6 +15,10 @@
 //     and switch allocation, switch and link); the flits behind it move one per cycle, and a flit
 //     may enter a one-flit buffer in the very cycle its previous flit leaves it;
 //   - a flit leaving the destination router reaches the interface one cycle later.
+// Switch allocation serves the moves into a free buffer slot before the speculative moves into a
+// full buffer whose head may leave in the same cycle (allocate_switches says why: otherwise
+// failed speculative grants can freeze a torus that the dateline keeps free of cyclic channel
+// dependencies).
 // So an uncontended message of F flits over h links arrives t_s + (h+1) delay + F cycles after it
 // was sent (wormhole). Store-and-forward holds a header until its packet's last flit is in the
 // buffer, then `delay` cycles more: t_s + F + (h+1)(delay + F - 1).
