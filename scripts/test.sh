@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Fresh machine to a full test run: installs the dependencies, then builds and runs the whole
-# suite twice, as a normal build and under AddressSanitizer + UndefinedBehaviorSanitizer.
+# suite twice, as a normal build and under AddressSanitizer + UndefinedBehaviorSanitizer. The
+# asan-ubsan run leaves out the label `rtl` (scripts/rtl-check.sh: Verilator lint, the Verilog
+# benches, yosys), which runs no code of ours to sanitize; the default run has it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
