@@ -399,7 +399,11 @@ po::options_description demo_options() {
   po::options_description o("orthosim demo");
   o.add_options()("out", po::value<std::string>()->default_value("orthosim-demo"),
                   "folder for the waveforms, one VCD per configuration (created if missing)");
-  o.add(rtl_options()).add(system_options()).add(trace_output_option()).add(common_options());
+  o.add(rtl_options())
+      .add(system_options())
+      .add(trace_output_option())
+      .add(variant_options())
+      .add(common_options());
   return o;
 }
 

@@ -21,14 +21,15 @@ VariantOrigins apply_variant(const po::options_description& options, po::variabl
   const auto given = [&vm](const std::string& option) {
     return vm.count(option) > 0 && !vm[option].defaulted();
   };
-  // `arch` is --arch where the command has it (access, run) and --topology for traffic.
-  const std::string arch_option = options.find_nothrow("arch", false) != nullptr ? "arch"
-                                  : options.find_nothrow("topology", false) != nullptr
-                                      ? "topology"
-                                      : "arch";
+  // `arch` is --arch where the command has it (access, run) and --topology for traffic. demo
+  // has neither: it runs the omp, the crossbar and the bus, and a variant of any of them gives
+  // the costs and sizes of all three.
+  const bool has_arch = options.find_nothrow("arch", false) != nullptr;
+  const bool has_topology = options.find_nothrow("topology", false) != nullptr;
+  const std::string arch_option = has_arch ? "arch" : has_topology ? "topology" : "";
   std::string arch = variant.arch().text;
   std::string arch_from = variant.arch().where.to_string();
-  if (given(arch_option)) {
+  if (!arch_option.empty() && given(arch_option)) {
     arch = vm[arch_option].as<std::string>();
     arch_from = "--" + arch_option;
   }
@@ -39,7 +40,16 @@ VariantOrigins apply_variant(const po::options_description& options, po::variabl
                      "a network (" + arch_names(kNetworks) + ") for orthosim " + command,
                      "'" + arch + "'");
   }
+  if (arch_option.empty() && (bit & kSharedMemory) == 0) {
+    throw InputError(variant.arch().where,
+                     "a multiprocessor (" + arch_names(kSharedMemory) + ") for orthosim " +
+                         command + ", which runs all three with the variant's costs and sizes",
+                     "'" + arch + "'");
+  }
   for (const VariantValue& value : variant.values) {
+    if (value.key == "arch" && arch_option.empty()) {
+      continue;  // demo: the family was checked above
+    }
     const std::string option = value.key == "arch" ? arch_option : value.key;
     const VariantFieldSpec& spec = *find_variant_field(value.key);
     if (bit != 0 && (spec.archs & bit) == 0) {

@@ -101,6 +101,36 @@ TEST_F(Variant, AnOptionOnTheCommandLineBeatsTheFile) {
   EXPECT_EQ(nlohmann::json::parse(bus.out)["arch"], "bus");
 }
 
+TEST_F(Variant, DemoRunsItsThreeSystemsWithAMultiprocessorVariantsCosts) {
+  for (const std::string file : {"omp.yaml", "bus.yaml"}) {
+    const Outcome o = run("demo --out d --variant " + kExamples + "/" + file + " --json");
+    ASSERT_EQ(o.exit_code, 0) << file << ": " << o.err;
+    const nlohmann::json j = nlohmann::json::parse(o.out);
+    ASSERT_EQ(j["systems"].size(), 3u);
+    std::vector<std::string> archs;
+    for (const nlohmann::json& system : j["systems"]) {
+      archs.push_back(system["arch"]);
+      // Seed 004 section 3.1 at a 50 ns clock: alpha = 800 ns, gamma = 400 ns.
+      EXPECT_EQ(system["alpha"].get<std::uint64_t>() * system["clock_ns"].get<std::uint64_t>(),
+                800u);
+      EXPECT_EQ(system["gamma"].get<std::uint64_t>() * system["clock_ns"].get<std::uint64_t>(),
+                400u);
+      EXPECT_TRUE(system["payload_ok"].get<bool>());
+    }
+    EXPECT_EQ(archs, (std::vector<std::string>{"omp", "crossbar", "bus"})) << file;
+  }
+  // The command line still wins.
+  const Outcome alpha =
+      run("demo --out d --variant " + kExamples + "/omp.yaml --alpha 20 --json");
+  ASSERT_EQ(alpha.exit_code, 0) << alpha.err;
+  EXPECT_EQ(nlohmann::json::parse(alpha.out)["systems"][1]["alpha"], 20);
+  // A network's variant names no multiprocessor: refused at its arch field.
+  const Outcome torus = run("demo --out d --variant " + kExamples + "/torus-8x8.yaml");
+  EXPECT_EQ(torus.exit_code, 2);
+  EXPECT_NE(torus.err.find("torus-8x8.yaml:"), std::string::npos) << torus.err;
+  EXPECT_NE(torus.err.find("a multiprocessor"), std::string::npos) << torus.err;
+}
+
 struct BadFile {
   const char* what;
   const char* text;
