@@ -28,13 +28,22 @@
 //      are served first come (the cycle the header was pushed), ties to the lower buffer, each
 //      taking the first free channel of its range;
 //   2. switch allocation: a head flit pushed before c whose channel's next buffer has room, or is
-//      full with a head that may itself leave (out_room), is a candidate; output ports in order
-//      each pass their oldest candidate whose input port has not sent yet;
+//      full with a head that may itself leave (out_room), is a candidate; it is sure if it ejects
+//      or its next buffer has a free slot, else speculative. Pass 1: output ports in order each
+//      pass their oldest sure candidate whose input port has not sent yet; pass 2: the output
+//      ports pass 1 left unused each pass their oldest speculative candidate whose input port
+//      has not sent yet (Fabric::allocate_switches: a failed speculative grant must not take a
+//      port from a move that would succeed, or the ports, which couple the dateline classes,
+//      can freeze a torus with no cyclic channel dependency);
 //   3. a winner moves if its next buffer is not full or that buffer's head moves (out_go).
-// in_acc_room / in_acc_go tell the upstream router the same of this router's buffers, so the
-// same-cycle hand-off into a full one-flit buffer is a combinational chain from router to router.
-// It is acyclic because dimension-ordered routing (with the dateline on tori) has no cyclic
-// channel dependency; a torus without its dateline would close the chain into a loop.
+// in_acc_room tells the upstream router whether a buffer is not full or its head may leave;
+// in_acc_go whether its head leaves in this cycle. The upstream router counts the flits of each
+// neighbour buffer it feeds (dn_q: + its own flit sent on the channel, - out_go), which says
+// whether that buffer has a free slot. The same-cycle hand-off into a full one-flit buffer is a
+// combinational chain from router to router; it is acyclic because dimension-ordered routing
+// (with the dateline on tori) has no cyclic channel dependency, and the arbitration reads only
+// out_room and the counts, never out_go. A torus without its dateline would close the chain into
+// a loop.
 module router #(
     parameter int PMAX = 6,   // network ports (6: 3-D grids, hypercubes up to 64 nodes)
     parameter int VMAX = 2,   // virtual channels per network port
@@ -78,14 +87,14 @@ module router #(
     input  logic [PMAX*VW-1:0] in_vc,
     input  logic [PMAX*FW-1:0] in_flit,
     output logic [    PV-1:0] in_acc_room,  // buffer q*VMAX+v: not full, or its head may leave
-    output logic [    PV-1:0] in_acc_go,    // buffer q*VMAX+v: not full, or its head leaves
+    output logic [    PV-1:0] in_acc_go,    // buffer q*VMAX+v: its head leaves this cycle
 
     // Network output ports (to the neighbours' input ports q).
     output logic [  PMAX-1:0] out_valid,
     output logic [PMAX*VW-1:0] out_vc,
     output logic [PMAX*FW-1:0] out_flit,
     input  logic [    PV-1:0] out_room,     // the neighbour's in_acc_room
-    input  logic [    PV-1:0] out_go,       // the neighbour's in_acc_go
+    input  logic [    PV-1:0] out_go,       // the neighbour's in_acc_go (its head leaves)
 
     // Network interface: injection (a flit is taken in a cycle with inj_valid && inj_ready) and
     // ejection (the interface takes every flit it is handed).
@@ -293,7 +302,21 @@ module router #(
   logic [NB-1:0] routed, may_leave, eject;
   logic [NB*OW-1:0] chan;
   logic [NB*PW-1:0] oport;
-  logic [NB-1:0] room, go;
+  logic [NB-1:0] room, go, sure;
+  // Flits in the neighbour's buffer that output channel ov feeds, as of the start of the cycle.
+  logic [PV*DCW-1:0] dn_q;
+  logic [PV-1:0] dn_free;
+  for (genvar ov = 0; ov < PV; ov++) begin : g_dn
+    logic [DCW-1:0] n;
+    logic sent;
+    assign n = dn_q[ov*DCW+:DCW];
+    assign sent = out_valid[ov/VMAX] && 32'(out_vc[(ov/VMAX)*VW+:VW]) == ov % VMAX;
+    assign dn_free[ov] = n < cfg_depth;
+    always_ff @(posedge clk) begin
+      if (!rst_n) dn_q[ov*DCW+:DCW] <= '0;
+      else dn_q[ov*DCW+:DCW] <= n + DCW'(sent) - DCW'(out_go[ov]);
+    end
+  end
   for (genvar b = 0; b < NB; b++) begin : g_cand
     logic [OW-1:0] c;
     assign routed[b] = routed_q[b] || grant[b];
@@ -302,28 +325,41 @@ module router #(
     assign eject[b] = 32'(c) >= PV;
     assign oport[b*PW+:PW] = eject[b] ? PW'(PMAX + 32'(c) - PV) : PW'(32'(c) / VMAX);
     assign room[b] = eject[b] || out_room[32'(c)%PV];
-    assign go[b] = eject[b] || out_go[32'(c)%PV];
+    assign sure[b] = eject[b] || dn_free[32'(c)%PV];
+    assign go[b] = sure[b] || out_go[32'(c)%PV];
     assign may_leave[b] = nonempty[b] && routed[b] && room[b];
   end
 
-  // Output ports in order, each passing its oldest candidate whose input port is still free.
-  // Split for Verilator: stage o reads stage o-1, which is no loop.
-  logic [(NP-1)*NP-1:0] in_used  /*verilator split_var*/;  // [o*NP+i]: i sent through a port <= o
-  logic [NP*NB-1:0] win;  // [o*NB+b]: b passes through output port o
-  for (genvar o = 0; o < NP; o++) begin : g_sa
+  // Two passes over the output ports in order (stage s: port s % NP; sure candidates in stages
+  // 0..NP-1, speculative ones in NP..2NP-1 on the ports left unused), each passing its oldest
+  // candidate whose input port is still free.
+  // Split for Verilator: stage s reads stage s-1, which is no loop.
+  localparam int NS = 2 * NP;  // stages
+  logic [(NS-1)*NP-1:0] in_used  /*verilator split_var*/;  // [s*NP+i]: i sent in a stage <= s
+  // [s*NB+b]: b passes in stage s, through output port s % NP
+  logic [NS*NB-1:0] win  /*verilator split_var*/;
+  for (genvar s = 0; s < NS; s++) begin : g_sa
+    localparam int O = s % NP;
     logic [NB-1:0] elig, w;
     logic [NP-1:0] used_before;
-    if (o == 0) begin : g_first
+    logic pass_open;  // pass 1, or pass 2 on a port that pass 1 left unused
+    if (s == 0) begin : g_first
       assign used_before = '0;
     end else begin : g_next
-      assign used_before = in_used[(o-1)*NP+:NP];
+      assign used_before = in_used[(s-1)*NP+:NP];
+    end
+    if (s < NP) begin : g_sure
+      assign pass_open = 1'b1;
+    end else begin : g_spec
+      assign pass_open = win[(s-NP)*NB+:NB] == '0;
     end
     for (genvar b = 0; b < NB; b++) begin : g_elig
       localparam int IN = (b < PV) ? b / VMAX : PMAX + (b - PV);
-      assign elig[b] = may_leave[b] && 32'(oport[b*PW+:PW]) == o && !used_before[IN];
+      assign elig[b] = may_leave[b] && 32'(oport[b*PW+:PW]) == O && !used_before[IN] &&
+                       pass_open && (sure[b] == (s < NP));
       assign w[b] = elig[b] && ((elig & older[b*NB+:NB]) == '0);
     end
-    if (o < NP - 1) begin : g_used
+    if (s < NS - 1) begin : g_used
       logic [NP-1:0] used;
       always_comb begin
         used = used_before;
@@ -331,15 +367,15 @@ module router #(
           if (w[b]) used = used | (NP'(1) << ((b < PV) ? b / VMAX : PMAX + (b - PV)));
         end
       end
-      assign in_used[o*NP+:NP] = used;
+      assign in_used[s*NP+:NP] = used;
     end
-    assign win[o*NB+:NB] = w;
+    assign win[s*NB+:NB] = w;
   end
 
   for (genvar b = 0; b < NB; b++) begin : g_move
-    logic [NP-1:0] w;
-    for (genvar o = 0; o < NP; o++) begin : g_port
-      assign w[o] = win[o*NB+b];
+    logic [NS-1:0] w;
+    for (genvar s = 0; s < NS; s++) begin : g_stage
+      assign w[s] = win[s*NB+b];
     end
     assign moving[b] = (w != '0) && go[b];
   end
@@ -347,7 +383,7 @@ module router #(
   // What this router tells its upstream neighbours and its interface.
   for (genvar b = 0; b < PV; b++) begin : g_acc
     assign in_acc_room[b] = !full[b] || may_leave[b];
-    assign in_acc_go[b] = !full[b] || moving[b];
+    assign in_acc_go[b] = moving[b];
   end
   for (genvar j = 0; j < PMAX; j++) begin : g_inj
     assign inj_ready[j] = !full[PV+j] || moving[PV+j];

@@ -231,14 +231,15 @@ bool Fabric::has_room(std::int64_t target, std::uint64_t c) {
 // with a free slot (Dally and Towles, Principles and Practices of Interconnection Networks, on
 // buffered flow control). This model also lets a flit enter a full buffer in the cycle the flit at
 // its head leaves (the same-cycle hand-off that streams a worm through seed 003's 1-flit buffers),
-// but such a move is only speculative: it takes effect only if that head flit really leaves. Had a speculative candidate the
-// same rights as a sure one, the oldest flit of an input port (or output port) could win the port
-// with a move that then fails, while another virtual channel of the same port could have moved.
+// but such a move is only speculative: it takes effect only if that head flit really leaves.
+// Had a speculative candidate the same rights as a sure one, the oldest flit of an input port (or
+// output port) could win the port with a move that then fails, while another virtual channel of
+// the same port could have moved.
 // The ports couple the virtual-channel classes that the dateline keeps apart (seed 003 section 6,
 // Dally and Seitz's dateline: class 0 before the wrap-around channel, class 1 after it), so such
 // failed grants could close a ring through both classes, and every cycle repeat the same
 // decisions with no flit moving: a frozen network with no cyclic channel dependency (a torus 8x8,
-// 4-flit packets, 2-flit buffers did so within 600 cycles). Hence:
+// 4-flit packets, 2-flit buffers, 2 VCs did so within 600 cycles). Hence:
 //   pass 1: candidates whose next buffer has a free slot (or that eject) are served, output ports
 //           in order, each passing its oldest candidate whose input port has not sent yet;
 //   pass 2: speculative candidates (the next buffer is full, its head may leave) share the output
