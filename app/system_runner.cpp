@@ -348,13 +348,16 @@ sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& req
   std::unique_ptr<rtl::FstTrace> fst = request.fst_path ? open_fst(*request.fst_path) : nullptr;
   sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,
                            recording.recorder(), fst.get());
-  open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
+  // Everything that can throw comes before the first sc_start (open_fst_files runs one):
+  // exceptions after SystemC's coroutines ran trip AddressSanitizer (see run_access).
   inject_test_fault(system);
   try {
-    system.load(request.program);
+    system.validate(request.program);
   } catch (const sw::ConfigError& e) {
     throw sw::InputError({"--buffers"}, e.what());
   }
+  open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
+  system.load(request.program);
   sc_core::sc_start();
   const sc::NetworkRunResult r = system.result();
   if (r.mismatch) {
@@ -372,8 +375,8 @@ std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest
   std::unique_ptr<rtl::FstTrace> fst = request.fst_path ? open_fst(*request.fst_path) : nullptr;
   sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,
                            recording.recorder(), fst.get());
-  open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
   inject_test_fault(system);
+  open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
   std::vector<sw::TrafficPoint> points;
   for (double rate : request.rates) {
     sc::TrafficSpec spec;

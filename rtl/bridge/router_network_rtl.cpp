@@ -136,7 +136,7 @@ void RouterNetworkRtl::check(const sw::NetworkConfig& config) {
   }
   if (config.router.delay > kMaxDelay) {
     throw sw::ConfigError(why + "has a router delay of at most " + std::to_string(kMaxDelay) +
-                          " cycles, got " + std::to_string(config.router.delay));
+                          " cycles (--router-delay), got " + std::to_string(config.router.delay));
   }
   if (t.kind() != sw::TopologyKind::Hypercube) {
     for (const std::uint32_t k : t.radices()) {
@@ -270,6 +270,10 @@ void RouterNetworkRtl::set_reset(bool active) {
 
 void RouterNetworkRtl::set_cycle(std::uint64_t c) {
   now_.write(static_cast<std::uint32_t>(c));
+  clear_offers();
+}
+
+void RouterNetworkRtl::clear_offers() {
   for (const auto& n : nodes_) {
     n->offer_valid = 0;
   }

@@ -65,6 +65,8 @@ class RouterNetworkRtl : public sc_core::sc_module {
   void set_reset(bool active);
   /// Starts cycle c: sets `now` and forgets the previous cycle's offers.
   void set_cycle(std::uint64_t c);
+  /// Forgets the previous cycle's offers (an idle cycle: `now` is left alone).
+  void clear_offers();
   /// Offers `flit` on injection channel `j` of router `r` in this cycle.
   void offer(std::uint32_t r, std::uint32_t j, const RouterFlit& flit);
   /// Writes this cycle's offers to the routers (after every offer()).

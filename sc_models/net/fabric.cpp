@@ -351,7 +351,9 @@ void Fabric::commit(std::uint64_t c) {
         }
       }
     } else {
-      const NetworkInterfaces::Flit in = ni_.take(static_cast<std::uint32_t>(-1 - mv.from), c);
+      const auto injector = static_cast<std::uint32_t>(-1 - mv.from);
+      const NetworkInterfaces::Flit in = ni_.offered(injector);
+      ni_.take(injector, c);
       f.packet = in.packet;
       f.index = in.index;
       f.word = in.word;
@@ -392,7 +394,6 @@ void Fabric::push(std::uint32_t b, const Flit& f, std::uint64_t c) {
   slot = f;
   slot.pushed = c;
   ++buf.count;
-  buf.peak = std::max(buf.peak, buf.count);
   report_buffer(b, c);
   const std::uint32_t r = router_of_buffer(b);
   ++flits_in_routers_;

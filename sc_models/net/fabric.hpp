@@ -70,7 +70,6 @@ class Fabric final : public Network {
     std::uint32_t head = 0;
     std::uint32_t count = 0;
     std::int32_t out = -1;  ///< output virtual channel (router-local) of the packet at the head
-    std::uint32_t peak = 0;
   };
   /// A flit move decided for this cycle: from a buffer (or an injector) to a buffer (or out).
   struct Move {

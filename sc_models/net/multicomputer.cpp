@@ -62,6 +62,12 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
   dont_initialize();
 }
 
+std::uint64_t Multicomputer::next_start() const {
+  // A run begins in the cycle after the previous one's last, whichever network ran it (the
+  // verilated one ends its last cycle on the next clock edge, the model at its start).
+  return stepped_ ? std::max(now(), last_cycle_ + 1) : now();
+}
+
 void Multicomputer::inject_fault(const net::RtlNetwork::Fault& fault) {
   auto* rtl = dynamic_cast<net::RtlNetwork*>(network_.get());
   if (rtl == nullptr || config_.impl.router != sw::Impl::Cosim) {
@@ -82,7 +88,7 @@ void Multicomputer::request_tick(std::uint64_t at) {
 
 // ---- routed programs ----------------------------------------------------------------------
 
-void Multicomputer::load(sw::RoutedProgram program) {
+void Multicomputer::validate(const sw::RoutedProgram& program) const {
   const std::uint32_t n = config_.topology.nodes();
   if (program.network_nodes != n) {
     throw sw::ConfigError("program '" + program.name + "' is compiled for " +
@@ -103,6 +109,11 @@ void Multicomputer::load(sw::RoutedProgram program) {
                             " (--buffers, or smaller packets with --packet-flits)");
     }
   }
+}
+
+void Multicomputer::load(sw::RoutedProgram program) {
+  validate(program);
+  const std::uint32_t n = config_.topology.nodes();
   program_ = std::move(program);
   network_->reset();
   baseline_ = network_->stats();
@@ -118,7 +129,7 @@ void Multicomputer::load(sw::RoutedProgram program) {
   sw::for_each_initial_word(program_.manifest, [this](sw::ProcId p, std::uint32_t a, sw::Word w) {
     local_[p].write(a, w);
   });
-  start_ = now();
+  start_ = next_start();
   if (recorder_.enabled()) {
     recorder_.run_begin(Cycle{start_}, "program " + program_.name);
   }
@@ -307,6 +318,7 @@ void Multicomputer::tick() {
   tick_pending_ = false;
   const std::uint64_t c = now();
   last_cycle_ = c;
+  stepped_ = true;
   if (traffic_) {
     generate_traffic(c);
   }
@@ -397,7 +409,7 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
   program_ = {};
   window_started_ = window_ended_ = false;
   window_flits_created_ = measured_left_ = words_corrupted_ = 0;
-  start_ = now();
+  start_ = next_start();
   if (recorder_.enabled()) {
     std::ostringstream label;
     label << "traffic rate=" << spec_.rate;

@@ -82,6 +82,9 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   /// node in the next delta cycle. Throws sw::ConfigError when a message does not fit (e.g. a
   /// store-and-forward packet larger than the buffers).
   void load(sw::RoutedProgram program);
+  /// What load() checks first (throws sw::ConfigError): call it before the simulation starts to
+  /// fail without running SystemC threads.
+  void validate(const sw::RoutedProgram& program) const;
   [[nodiscard]] NetworkRunResult result() const;
 
   /// Starts synthetic traffic in the next delta cycle; run the kernel, then traffic_result().
@@ -123,6 +126,7 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   void generate_traffic(std::uint64_t c);
   void schedule_arrival(std::uint32_t node, std::uint64_t after);
   [[nodiscard]] std::uint64_t now() const { return clock_.now().count(); }
+  [[nodiscard]] std::uint64_t next_start() const;
 
   sw::Word read_word(std::uint32_t message, std::uint32_t index) override;
   void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override;
@@ -182,6 +186,7 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   std::uint64_t measured_left_ = 0;
   std::uint64_t words_corrupted_ = 0;
   std::uint64_t last_cycle_ = 0;
+  bool stepped_ = false;  ///< a cycle has run (last_cycle_ is one)
 };
 
 }  // namespace orthosim::sc

@@ -3,9 +3,10 @@
 // same network interfaces (NetworkInterfaces), the same timing and the same counters
 // (DESIGN.md, contract "Model = RTL").
 //
-// A cycle has two halves. begin_cycle(c) decides everything from the state at the start of cycle
-// c; a network whose cycle must settle in SystemC's delta cycles first (settles()) finishes it in
-// end_cycle(c), which the owner calls later in the same cycle; the model does all in the first.
+// begin_cycle(c) starts cycle c from the state at its start. The model does the whole cycle there;
+// a network whose cycle must first settle in SystemC's delta cycles (settles(): the verilated
+// routers) finishes it later in the same cycle and then calls its owner back (RtlNetwork's
+// cycle_done).
 #pragma once
 
 #include <cstdint>
@@ -100,17 +101,17 @@ class Network {
   /// (contention, peak occupancy), for the next program or traffic run. Stats keep counting.
   virtual void reset() = 0;
 
-  /// The first half of cycle c (cycles in increasing order; cycles in which nothing can happen
-  /// may be skipped, see next_cycle()).
+  /// Starts (the model: does) cycle c (cycles in increasing order; cycles in which nothing can
+  /// happen may be skipped, see next_cycle()).
   virtual void begin_cycle(std::uint64_t c) = 0;
-  /// Whether cycle c ends in end_cycle(c), after the signals have settled.
+  /// Whether cycle c ends later, when the network calls its owner back.
   [[nodiscard]] virtual bool settles() const { return false; }
-  virtual void end_cycle(std::uint64_t /*c*/) {}
 
   /// The next cycle after `c` that needs a step: c+1 while flits are in flight or an interface is
   /// injecting, the end of the earliest start-up otherwise, nothing when idle.
   [[nodiscard]] virtual std::optional<std::uint64_t> next_cycle(std::uint64_t c) const = 0;
-  /// Whether flits sit in router buffers.
+  /// Whether flits sit in router buffers (the owner's watchdog stops a run in which they sit
+  /// still for too long).
   [[nodiscard]] virtual bool has_flits() const = 0;
   /// The last cycle in which a flit moved.
   [[nodiscard]] virtual std::uint64_t last_move() const = 0;
@@ -123,8 +124,8 @@ class Network {
   [[nodiscard]] virtual const ChannelCounters& channels() const = 0;
   /// Whether the client hears of every packet's moves; off by default.
   virtual void observe(bool on) = 0;
-  /// --impl router=cosim: the first output where the model and the RTL differed. The run stops
-  /// there: next_cycle() gives nothing more.
+  /// --impl router=rtl|cosim: the first output where the model and the RTL differed, or where
+  /// the RTL broke what a network must do. The owner stops the run there.
   [[nodiscard]] virtual std::optional<Mismatch> mismatch() const { return std::nullopt; }
 };
 

@@ -73,13 +73,19 @@ void NetworkInterfaces::submit(std::uint32_t message, std::uint32_t src, std::ui
   }
 }
 
-NetworkInterfaces::Flit NetworkInterfaces::take(std::uint32_t i, std::uint64_t c) {
-  Injector& inj = injectors_[i];
+NetworkInterfaces::Flit NetworkInterfaces::offered(std::uint32_t i) {
+  const Injector& inj = injectors_[i];
   const std::uint32_t id = inj.packets.front();
   const Packet& p = packets_[id];
   Flit f{id, inj.next_flit, 0};
   f.word = f.index == 0 ? 0 : client_.read_word(p.message, p.first_word + f.index - 1);
-  if (observed_ && f.index == 0) {
+  return f;
+}
+
+void NetworkInterfaces::take(std::uint32_t i, std::uint64_t c) {
+  Injector& inj = injectors_[i];
+  const Packet& p = packets_[inj.packets.front()];
+  if (observed_ && inj.next_flit == 0) {
     client_.packet_moved(FabricClient::PacketMove::Inject, p.message, node_of(i), 0, p.flits, c);
   }
   if (++inj.next_flit == p.flits) {
@@ -88,7 +94,6 @@ NetworkInterfaces::Flit NetworkInterfaces::take(std::uint32_t i, std::uint64_t c
     inj.started = false;
     --queued_packets_;
   }
-  return f;
 }
 
 bool NetworkInterfaces::eject(const Flit& f, std::uint64_t c) {
@@ -103,6 +108,7 @@ bool NetworkInterfaces::eject(const Flit& f, std::uint64_t c) {
     client_.packet_moved(FabricClient::PacketMove::Eject, p.message, p.dst, 0, p.flits, c);
   }
   free_packets_.push_back(f.packet);
+  packets_[f.packet].flits = 0;  // freed: no flit of it is in flight (RtlNetwork checks this)
   bool message_done = true;
   if (const auto it = packets_left_.find(p.message); it != packets_left_.end()) {
     message_done = --it->second == 0;

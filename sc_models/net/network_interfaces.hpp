@@ -72,21 +72,18 @@ class NetworkInterfaces {
   /// The node and the injection channel of injector `i`.
   [[nodiscard]] std::uint32_t node_of(std::uint32_t i) const { return i / channels_; }
   [[nodiscard]] std::uint32_t channel_of(std::uint32_t i) const { return i % channels_; }
-  /// The flit injector `i` offers (its packet and index; the word is read by take()).
-  [[nodiscard]] std::uint32_t offered_packet(std::uint32_t i) const {
-    return injectors_[i].packets.front();
-  }
-  [[nodiscard]] std::uint32_t offered_index(std::uint32_t i) const {
-    return injectors_[i].next_flit;
-  }
-  /// The router took injector i's offered flit in cycle c: reads its word from the client.
-  Flit take(std::uint32_t i, std::uint64_t c);
+  /// The flit injector `i` offers, its word read from the client (at the sender, the cycle it is
+  /// offered).
+  [[nodiscard]] Flit offered(std::uint32_t i);
+  /// The router took injector i's offered flit in cycle c.
+  void take(std::uint32_t i, std::uint64_t c);
   /// A flit reached its destination's interface in cycle c; true when it was a packet's tail.
   bool eject(const Flit& f, std::uint64_t c);
 
   /// The next cycle after c in which an interface offers a flit, if any is queued.
   [[nodiscard]] std::optional<std::uint64_t> next_offer(std::uint64_t c) const;
   [[nodiscard]] std::uint64_t queued_packets() const { return queued_packets_; }
+  /// A packet in flight; a freed one has no flits.
   [[nodiscard]] const Packet& packet(std::uint32_t id) const { return packets_[id]; }
   /// Packet ids in use are below this.
   [[nodiscard]] std::size_t packet_slots() const { return packets_.size(); }

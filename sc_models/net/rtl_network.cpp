@@ -78,10 +78,8 @@ RtlNetwork::RtlNetwork(const sc_core::sc_module_name& name, const sw::NetworkCon
     probe_ = std::make_unique<ModelProbe>(client_, routers_.routers(), config_.router.vcs);
     model_ = std::make_unique<Fabric>(config_, *probe_);
     model_->observe(true);
-    for (std::uint32_t r = 0; r < routers_.routers(); ++r) {
-      checkers_.emplace_back(routers_.router_name(r));
-    }
   }
+  new_checkers();
   if (fst != nullptr) {
     routers_.trace_to(*fst);
   }
@@ -98,15 +96,26 @@ void RtlNetwork::submit(std::uint32_t message, std::uint32_t src, std::uint32_t 
   }
 }
 
+void RtlNetwork::new_checkers() {
+  checkers_.clear();
+  for (std::uint32_t r = 0; model_ && r < routers_.routers(); ++r) {
+    checkers_.emplace_back(routers_.router_name(r));
+  }
+}
+
 void RtlNetwork::reset() {
   ni_.reset();
   channels_.reset();
   flits_in_routers_ = 0;
+  refused_ = false;
   ejected_.clear();
   reset_pending_ = true;
+  protocol_error_.reset();
+  late_at_.reset();
   if (model_) {
     model_->reset();
   }
+  new_checkers();
 }
 
 void RtlNetwork::observe(bool on) {
@@ -125,25 +134,31 @@ void RtlNetwork::begin_cycle(std::uint64_t c) {
     reset_pending_ = false;
     ev_reset_.notify(sc_core::SC_ZERO_TIME);
   }
-  routers_.set_cycle(c);
+  routers_.clear_offers();
   offering_.clear();
+  std::vector<rtl::RouterFlit> flits;
   const sw::Topology& t = config_.topology;
   ni_.for_each_offer(c, [&](std::uint32_t i) {
-    const std::uint32_t packet = ni_.offered_packet(i);
-    const NetworkInterfaces::Packet& p = ni_.packet(packet);
-    const std::uint32_t index = ni_.offered_index(i);
+    const NetworkInterfaces::Flit offered = ni_.offered(i);
+    const NetworkInterfaces::Packet& p = ni_.packet(offered.packet);
     rtl::RouterFlit f;
-    f.head = index == 0;
-    f.tail = index + 1 == p.flits;
+    f.head = offered.index == 0;
+    f.tail = offered.index + 1 == p.flits;
     // The packet's id rides in the upper half of every flit: the ejection side knows its flits.
-    f.data = f.head ? rtl::RouterNetworkRtl::header_data(t, p.dst, p.flits, packet)
-                    : (std::uint64_t{packet} << 32) |
-                          client_.read_word(p.message, p.first_word + index - 1);
-    routers_.offer(ni_.node_of(i), ni_.channel_of(i), f);
+    f.data = f.head ? rtl::RouterNetworkRtl::header_data(t, p.dst, p.flits, offered.packet)
+                    : (std::uint64_t{offered.packet} << 32) | offered.word;
     offering_.push_back(i);
+    flits.push_back(f);
   });
-  routers_.drive_injections();
+  // An idle network (no flits, no offers) is left alone: not even `now` changes.
   edge_ = !offering_.empty() || flits_in_routers_ > 0;
+  if (edge_) {
+    routers_.set_cycle(c);
+    for (std::size_t k = 0; k < offering_.size(); ++k) {
+      routers_.offer(ni_.node_of(offering_[k]), ni_.channel_of(offering_[k]), flits[k]);
+    }
+  }
+  routers_.drive_injections();
   if (model_) {
     probe_->clear();
     model_->begin_cycle(c);
@@ -176,66 +191,108 @@ void RtlNetwork::clocking() {
   }
 }
 
+std::uint32_t RtlNetwork::rtl_input(std::uint32_t q) const {
+  return q < ports_ ? q : rtl::RouterNetworkRtl::kMaxPorts + q - ports_;
+}
+
+bool RtlNetwork::check_flit(std::uint32_t r, std::uint64_t c, const char* signal, bool ok,
+                            std::uint64_t expected, std::uint64_t got) {
+  if (!ok && !protocol_error_) {
+    protocol_error_ = Mismatch{c, routers_.router_name(r), signal, expected, got};
+  }
+  return ok;
+}
+
 void RtlNetwork::end_cycle(std::uint64_t c) {
-  bool moved = false;
-  for (const std::uint32_t i : offering_) {
-    if (routers_.inj_ready(ni_.node_of(i), ni_.channel_of(i))) {
-      ni_.take(i, c);
-      ++stats_.flits_moved;
-      ++flits_in_routers_;
-      moved = true;
-    }
-  }
-  if (ejected_.size() < ni_.packet_slots()) {
-    ejected_.resize(ni_.packet_slots(), 0);
-  }
-  for (std::uint32_t r = 0; r < routers_.routers(); ++r) {
-    if (!routers_.busy(r)) {
-      continue;  // a router without flits neither sends nor ejects
-    }
-    ++stats_.router_steps;
-    stats_.header_wait_cycles += routers_.hdr_waits(r);
-    for (std::uint32_t q = 0; q < ports_ + channels_per_node_; ++q) {
-      const std::uint32_t port = q < ports_ ? q : rtl::RouterNetworkRtl::kMaxPorts + q - ports_;
-      channels_.held(r, q, routers_.occupancy(r, port));
-    }
-    for (const rtl::RouterNetworkRtl::Departure& d : routers_.departures(r)) {
-      ++stats_.flit_hops;
-      ++stats_.flits_moved;
-      moved = true;
-      if (!d.flit.head) {
-        continue;
-      }
-      const NetworkInterfaces::Packet& p = ni_.packet(static_cast<std::uint32_t>(d.flit.data >> 32));
-      if (p.first_of_message) {
-        channels_.routed(r, d.port);
-      }
-      if (observed_) {
-        client_.packet_moved(FabricClient::PacketMove::Hop, p.message, r,
-                             d.port * config_.router.vcs + d.vc, p.flits, c);
+  if (edge_) {
+    take_offers(c);
+    for (std::uint32_t r = 0; r < routers_.routers() && !protocol_error_; ++r) {
+      if (routers_.busy(r)) {  // a router without flits neither sends nor ejects
+        end_cycle_of(r, c);
       }
     }
-    for (const auto& [channel, f] : routers_.ejections(r)) {
-      const auto packet = static_cast<std::uint32_t>(f.data >> 32);
-      NetworkInterfaces::Flit flit{packet, f.head ? 0 : ejected_[packet], 0};
-      flit.word = f.head ? 0 : static_cast<sw::Word>(f.data);
-      ejected_[packet] = f.tail ? 0 : flit.index + 1;
-      ++stats_.flits_ejected;
-      ++stats_.flits_moved;
-      --flits_in_routers_;
-      moved = true;
-      if (ni_.eject(flit, c)) {
-        ++stats_.packets_delivered;
-      }
-    }
-  }
-  if (moved) {
-    last_move_ = c;
   }
   if (model_) {
     compare(c);
   }
   cycle_done_(c);
+}
+
+void RtlNetwork::take_offers(std::uint64_t c) {
+  refused_ = false;
+  for (const std::uint32_t i : offering_) {
+    if (routers_.inj_ready(ni_.node_of(i), ni_.channel_of(i))) {
+      ni_.take(i, c);
+      ++stats_.flits_moved;
+      ++flits_in_routers_;
+      last_move_ = c;
+    } else {
+      refused_ = true;
+    }
+  }
+  if (ejected_.size() < ni_.packet_slots()) {
+    ejected_.resize(ni_.packet_slots(), 0);
+  }
+}
+
+void RtlNetwork::end_cycle_of(std::uint32_t r, std::uint64_t c) {
+  ++stats_.router_steps;
+  stats_.header_wait_cycles += routers_.hdr_waits(r);
+  for (std::uint32_t q = 0; q < ports_ + channels_per_node_; ++q) {
+    channels_.held(r, q, routers_.occupancy(r, rtl_input(q)));
+  }
+  // Every flit read back carries its packet's id, which must name a packet in flight; the rest
+  // of what the interfaces hand on (word positions) follows from the flit's place in its packet.
+  const auto packet_of = [&](const rtl::RouterFlit& f, const char* signal) {
+    const auto id = static_cast<std::uint32_t>(f.data >> 32);
+    const bool live = id < ni_.packet_slots() && ni_.packet(id).flits > 0;
+    return check_flit(r, c, signal, live, ni_.packet_slots(), id) ? std::optional(id)
+                                                                   : std::nullopt;
+  };
+  for (const rtl::RouterNetworkRtl::Departure& d : routers_.departures(r)) {
+    ++stats_.flit_hops;
+    ++stats_.flits_moved;
+    last_move_ = c;
+    if (!d.flit.head) {
+      continue;
+    }
+    const std::optional<std::uint32_t> id = packet_of(d.flit, "out_flit");
+    if (!id) {
+      return;
+    }
+    const NetworkInterfaces::Packet& p = ni_.packet(*id);
+    if (p.first_of_message) {
+      channels_.routed(r, d.port);
+    }
+    if (observed_) {
+      client_.packet_moved(FabricClient::PacketMove::Hop, p.message, r,
+                           d.port * config_.router.vcs + d.vc, p.flits, c);
+    }
+  }
+  for (const auto& [channel, f] : routers_.ejections(r)) {
+    const std::optional<std::uint32_t> id = packet_of(f, "ej_flit");
+    if (!id) {
+      return;
+    }
+    const NetworkInterfaces::Packet& p = ni_.packet(*id);
+    const NetworkInterfaces::Flit flit{*id, ejected_[*id],
+                                       f.head ? 0 : static_cast<sw::Word>(f.data)};
+    // A flit lost, doubled or out of order in the routers shows here, before a word is misplaced.
+    if (!check_flit(r, c, "ej_dst", p.dst == r, p.dst, r) ||
+        !check_flit(r, c, "ej_head", f.head == (flit.index == 0), flit.index == 0, f.head) ||
+        !check_flit(r, c, "ej_tail", f.tail == (flit.index + 1 == p.flits),
+                    flit.index + 1 == p.flits, f.tail)) {
+      return;
+    }
+    ejected_[*id] = f.tail ? 0 : flit.index + 1;
+    ++stats_.flits_ejected;
+    ++stats_.flits_moved;
+    --flits_in_routers_;
+    last_move_ = c;
+    if (ni_.eject(flit, c)) {
+      ++stats_.packets_delivered;
+    }
+  }
 }
 
 void RtlNetwork::compare(std::uint64_t c) {
@@ -266,9 +323,6 @@ void RtlNetwork::compare(std::uint64_t c) {
 // ---- time and reports ---------------------------------------------------------------------
 
 std::optional<std::uint64_t> RtlNetwork::next_cycle(std::uint64_t c) const {
-  if (mismatch()) {
-    return std::nullopt;
-  }
   std::optional<std::uint64_t> next =
       flits_in_routers_ > 0 ? std::optional<std::uint64_t>(c + 1) : ni_.next_offer(c);
   if (model_) {
@@ -284,7 +338,7 @@ std::string RtlNetwork::describe_deadlock() const {
   for (std::uint32_t r = 0; r < routers_.routers(); ++r) {
     std::uint32_t flits = 0;
     for (std::uint32_t q = 0; q < ports_ + channels_per_node_; ++q) {
-      flits += routers_.occupancy(r, q < ports_ ? q : rtl::RouterNetworkRtl::kMaxPorts + q - ports_);
+      flits += routers_.occupancy(r, rtl_input(q));
     }
     if (flits > 0 && held.size() < 400) {
       held += (held.empty() ? "" : ", ") + routers_.router_name(r) + " (" +
@@ -299,6 +353,9 @@ std::string RtlNetwork::describe_deadlock() const {
 }
 
 std::optional<Mismatch> RtlNetwork::mismatch() const {
+  if (protocol_error_) {
+    return protocol_error_;
+  }
   for (const LockstepChecker& k : checkers_) {
     if (k.first_mismatch()) {
       return k.first_mismatch();

@@ -3,7 +3,7 @@
 // are the model's (NetworkInterfaces); only the routers are RTL (rtl/router.sv through
 // rtl::RouterNetworkRtl).
 //
-// A cycle c in two halves (docs/rtl.md, "Router in the multicomputer"):
+// A cycle c in two halves (docs/rtl.md, "Routers in the networks"):
 //   - begin_cycle(c), at the start of the cycle: the interfaces' offers are driven on the routers'
 //     injection channels (and, under cosim, the model network steps its whole cycle);
 //   - half a period later, when the delta cycles have settled the routers' combinational ready
@@ -11,8 +11,14 @@
 //     with the model under cosim, tells the owner the cycle is done, and raises the clock: the
 //     edge ends the cycle. The clock falls at the start of the next cycle.
 // The clock has edges only in cycles with flits in the routers or offered (cost follows
-// activity). A reset pulse (rst_n low over one edge) comes first, and again at every reset(),
-// a quarter period long, before the cycle's second half.
+// activity). A reset pulse (rst_n low over one edge, a quarter period long, before the cycle's
+// second half) starts the first cycle after every reset(), so a run left with flits in the
+// routers (a deadlock, traffic not drained) does not leak into the next.
+//
+// Every flit read back is checked: its packet must be in flight, and an ejected flit must reach
+// its destination in its place in the packet (header first, tail last). A violation is an RTL
+// error: like a cosim mismatch it stops the run (mismatch()), with signal out_flit, ej_flit,
+// ej_dst, ej_head or ej_tail.
 #pragma once
 
 #include <cstdint>
@@ -61,7 +67,9 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
   void begin_cycle(std::uint64_t c) override;
   [[nodiscard]] bool settles() const override { return true; }
   [[nodiscard]] std::optional<std::uint64_t> next_cycle(std::uint64_t c) const override;
-  [[nodiscard]] bool has_flits() const override { return flits_in_routers_ > 0; }
+  /// Flits in the routers, or an offer the routers refused in the last cycle (a network that
+  /// refuses flits while empty is stuck too: the owner's watchdog sees it).
+  [[nodiscard]] bool has_flits() const override { return flits_in_routers_ > 0 || refused_; }
   [[nodiscard]] std::uint64_t last_move() const override { return last_move_; }
   [[nodiscard]] std::uint64_t queued_packets() const override { return ni_.queued_packets(); }
   /// The routers that still hold flits, and under cosim the model's account of its channels.
@@ -80,7 +88,17 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
   class ModelProbe;
 
   void clocking();
+  /// The second half of cycle c: takes the results, compares (cosim), calls cycle_done.
   void end_cycle(std::uint64_t c);
+  void take_offers(std::uint64_t c);
+  /// Router r's departures, ejections and counters in cycle c.
+  void end_cycle_of(std::uint32_t r, std::uint64_t c);
+  /// Keeps the first violation of what the routers must hand back; false on a violation.
+  bool check_flit(std::uint32_t r, std::uint64_t c, const char* signal, bool ok,
+                  std::uint64_t expected, std::uint64_t got);
+  /// The verilated router's input port of our input port q (network ports, then injection).
+  [[nodiscard]] std::uint32_t rtl_input(std::uint32_t q) const;
+  void new_checkers();
   /// Compares every router's header departures and tail ejections of cycle c with the model's.
   void compare(std::uint64_t c);
 
@@ -101,7 +119,9 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
   bool edge_ = false;                    ///< this cycle has a clock edge
   std::uint64_t cycle_ = 0;              ///< the cycle in progress
   std::uint64_t flits_in_routers_ = 0;
+  bool refused_ = false;  ///< an offer was refused in the last cycle
   std::uint64_t last_move_ = 0;
+  std::optional<Mismatch> protocol_error_;
   std::vector<std::uint32_t> ejected_;  ///< [packet]: its flits ejected so far
   bool reset_pending_ = true;
   sc_core::sc_event ev_reset_;
