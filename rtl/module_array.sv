@@ -4,11 +4,11 @@
 // mode (bus_mode 1: slot s is M(i,s)) and CB(i) in column mode (bus_mode 2: slot s is M(s,i)).
 // So M(a,b) is shared by BC(a) on RB(a) and BC(b) on CB(b), one of them at a time.
 //
-// Storage: each module is DEPTH words with one port, read combinationally (the word is on the bus
-// in the cycle its address is) and written at the clock edge of every cycle of a valid write word
-// (the same word tau times). The port is the row bus's when RB(a) addresses M(a,b), else the
-// column bus's, else the host port's. The host port loads and inspects modules (test benches,
-// SystemC wrappers); use it only for modules no bus addresses in that cycle.
+// Storage: each module is DEPTH words, read combinationally (the word is on the bus in the cycle
+// its address is) and written at the clock edge of every cycle of a valid write word (the same
+// word tau times). A module is addressed by its row bus, its column bus (never both: the arbiter
+// grants one of them; `collision` would flag it) or the host port, which loads and inspects
+// modules (test benches, SystemC wrappers) and writes only a module no bus addresses.
 //
 // Arbitration: the RTL twin of ResourceArbiter (sc_models/multiprocessor/resource_arbiter.cpp)
 // restricted to the omp. BC(i) requests its bus and the modules of its access (req, req_col,
@@ -125,52 +125,69 @@ module module_array #(
     end
   end
 
-  // ---- modules ------------------------------------------------------------------------------
-  logic [N*N*W-1:0] mod_rdata;  // M(a,b)'s word at [(a*N+b)*W +: W]
-  logic [N*N-1:0] both_hit;
+  // ---- modules ----------------------------------------------------------------------------
+  // One array holds every module: M(a,b) word k is mem[(a*N+b)*DEPTH + k]. A bus addresses at
+  // most one module per cycle, so the storage needs one port per bus and the host port, not one
+  // address multiplexer per module: the verilated n = 16 array (256 modules of 4096 words) then
+  // evaluates N ports instead of N*N, and its storage is one variable the SystemC bridge can reach
+  // (rtl/bridge/module_array.vlt).
+  localparam int MODULES = N * N;
+  logic [W-1:0] mem[MODULES*DEPTH];
 
-  for (genvar a = 0; a < N; a++) begin : g_row
-    for (genvar b = 0; b < N; b++) begin : g_col
-      logic row_hit, col_hit, we;
-      logic [AW-1:0] addr;
-      logic [W-1:0] wdata;
-      logic [W-1:0] mem[0:DEPTH-1];
+  logic [N-1:0] hit;             // BC(i)'s bus addresses a module this cycle
+  logic [N-1:0][31:0] bus_module;  // the module it addresses: a*N+b (packed: Icarus has no
+                                   // unpacked arrays in always_comb)
+  logic [31:0] host_module;
+  logic host_free;               // no bus addresses M(host_row, host_col)
+  logic [N-1:0] both_hit;        // [i]: M(i, sel) is addressed by RB(i) and by its column bus
 
-      // RB(a) addresses M(a,b) when BC(a) is in row mode with slot b; CB(b) addresses it when
-      // BC(b) is in column mode with slot a.
-      assign row_hit = bus_valid[a] && bus_mode[2*a+:2] == 2'd1 && bus_sel[a*NB+:NB] == NB'(b);
-      assign col_hit = bus_valid[b] && bus_mode[2*b+:2] == 2'd2 && bus_sel[b*NB+:NB] == NB'(a);
-      assign both_hit[a*N+b] = row_hit && col_hit;
+  // RB(i) in row mode with slot s addresses M(i,s); CB(i) in column mode with slot s, M(s,i).
+  // Continuous assignments, not always_comb: Icarus would make an always_comb sensitive to what
+  // it writes itself and never settle.
+  for (genvar i = 0; i < N; i++) begin : g_bus
+    assign hit[i] = bus_valid[i] && (bus_mode[2*i+:2] == 2'd1 || bus_mode[2*i+:2] == 2'd2);
+    assign bus_module[i] = (bus_mode[2*i+:2] == 2'd2) ? 32'(bus_sel[i*NB+:NB]) * N + i :
+        i * N + 32'(bus_sel[i*NB+:NB]);
+  end
+  assign host_module = 32'(host_row) * N + 32'(host_col);
 
-      // Continuous assignments, not always_comb: Icarus would make an always_comb sensitive to
-      // every bit of the flattened buses (its "constant selects" limitation).
-      assign addr = row_hit ? bus_addr[a*AW+:AW] : col_hit ? bus_addr[b*AW+:AW] : host_addr;
-      assign we = row_hit ? bus_write[a] : col_hit ? bus_write[b] :
-          (host_we && host_row == NB'(a) && host_col == NB'(b));
-      assign wdata = row_hit ? bus_wdata[a*W+:W] : col_hit ? bus_wdata[b*W+:W] : host_wdata;
-
-      always_ff @(posedge clk) begin
-        if (we) begin
-          mem[addr] <= wdata;
+  always_comb begin
+    host_free = 1'b1;
+    for (int i = 0; i < N; i++) begin
+      if (hit[i] && bus_module[i] == host_module) begin
+        host_free = 1'b0;
+      end
+      both_hit[i] = 1'b0;
+      for (int j = 0; j < N; j++) begin
+        if (hit[i] && bus_mode[2*i+:2] == 2'd1 && hit[j] && bus_mode[2*j+:2] == 2'd2 &&
+            bus_module[i] == bus_module[j]) begin
+          both_hit[i] = 1'b1;
         end
       end
-
-      assign mod_rdata[(a*N+b)*W+:W] = mem[addr];
     end
   end
 
-  // The word each bus returns: RB(i) slot s is M(i,s), CB(i) slot s is M(s,i).
-  always_comb begin
+  // A write happens at every edge of a valid write word; the host port writes only a module no
+  // bus addresses.
+  always_ff @(posedge clk) begin
     for (int i = 0; i < N; i++) begin
-      if (bus_mode[2*i+:2] == 2'd2) begin
-        bus_rdata[i*W+:W] = mod_rdata[(32'(bus_sel[i*NB+:NB])*N+i)*W+:W];
-      end else begin
-        bus_rdata[i*W+:W] = mod_rdata[(i*N+32'(bus_sel[i*NB+:NB]))*W+:W];
+      if (hit[i] && bus_write[i]) begin
+        mem[bus_module[i]*DEPTH+32'(bus_addr[i*AW+:AW])] <= bus_wdata[i*W+:W];
       end
     end
+    if (host_we && host_free) begin
+      mem[host_module*DEPTH+32'(host_addr)] <= host_wdata;
+    end
   end
 
-  assign host_rdata = mod_rdata[(32'(host_row)*N+32'(host_col))*W+:W];
+  // Reads are combinational: the word is on the bus in its address cycle (0 when no word is).
+  always_comb begin
+    for (int i = 0; i < N; i++) begin
+      bus_rdata[i*W+:W] = hit[i] ? mem[bus_module[i]*DEPTH+32'(bus_addr[i*AW+:AW])] : '0;
+    end
+  end
+
+  assign host_rdata = mem[host_module*DEPTH+32'(host_addr)];
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
