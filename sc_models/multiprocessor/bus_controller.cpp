@@ -47,7 +47,15 @@ void BusController::start(const sw::MemoryAccess& access, Resumable& requester) 
   for (std::uint32_t slot : access_.slots) {
     requested_.push_back(fabric_.module_resource[org.module_at(access_.bus, slot)]);
   }
+  RtlMemory* memory = fabric_.rtl_memory;
+  if (memory != nullptr && memory->impl() == sw::Impl::Rtl) {
+    memory->request(id_, access_, this);  // the module array grants
+    return;
+  }
   fabric_.arbiter.request(id_, requested_, *this);
+  if (memory != nullptr) {
+    memory->request(id_, access_, nullptr);
+  }
 }
 
 traces::AccessTrace BusController::trace_of(const sw::MemoryAccess& a) const {
@@ -78,6 +86,10 @@ void BusController::granted(Cycle now) {
   if (tracing) {
     recorder_.access_begin(now, source_, trace);
   }
+  RtlMemory* memory = fabric_.rtl_memory;
+  if (memory != nullptr && memory->impl() == sw::Impl::Cosim) {
+    memory->granted(id_);
+  }
   if (rtl_impl_ == sw::Impl::Rtl) {
     // The RTL performs the access; rtl_last() ends it.
     waiting_for_grant_ = false;
@@ -88,6 +100,9 @@ void BusController::granted(Cycle now) {
     return;
   }
   const bool shadow = rtl_impl_ == sw::Impl::Cosim;
+  // The model's words are the reference of the RTL controller (bus = cosim) and the stimulus of
+  // the module array (memory = cosim).
+  const bool keep = shadow || memory != nullptr;
   ModelAccess expected;
   const bool write = access_.direction == sw::Direction::Write;
   const bool late = fault_.kind == Fault::Kind::ExtraCycle && fault_.at == now;
@@ -111,7 +126,7 @@ void BusController::granted(Cycle now) {
         word = flip(module.read(address), t);
         manipulator_.on_read(access_.index_set, pos, v, word);
       }
-      if (shadow) {
+      if (keep) {
         expected.beats.push_back({t, pos, v, access_.slots[pos], address, word});
       }
       if (tracing) {
@@ -133,13 +148,18 @@ void BusController::granted(Cycle now) {
   busy_cycles_ += duration.count();
   ev_end_.notify(clock_.delay(duration));
   requester_->resume_after(duration);
-  if (shadow) {
+  if (keep) {
     expected.grant = now;
     expected.end = t;
     expected.write = write;
     expected.column = access_.bus.kind == sw::BusKind::Column;
     expected.index_set = access_.index_set;
-    rtl_->shadow(access_, std::move(expected));
+    if (memory != nullptr) {
+      memory->schedule(id_, expected);
+    }
+    if (shadow) {
+      rtl_->shadow(access_, std::move(expected));
+    }
   }
 }
 
@@ -168,13 +188,21 @@ void BusController::rtl_last(Cycle at) {
   if (recorder_.enabled()) {
     recorder_.access(granted_at_, end, source_, rtl_trace_);
   }
-  ev_end_.notify(clock_.delay(Cycle{1}));
+  // With memory = rtl an access granted at half a cycle may end in its grant cycle: the end is
+  // the start of the next cycle, not one period later.
+  ev_end_.notify(clock_.until(end));
   requester_->resume_after(Cycle{1});
 }
 
 void BusController::finish_access() {
   ++activations_;
-  fabric_.arbiter.release(ending_resources_);
+  RtlMemory* memory = fabric_.rtl_memory;
+  if (memory == nullptr || memory->impl() != sw::Impl::Rtl) {
+    fabric_.arbiter.release(ending_resources_);
+  }
+  if (memory != nullptr) {
+    memory->release(id_);
+  }
   if (recorder_.enabled()) {
     recorder_.access_end(clock_.now(), source_, ending_trace_);
   }

@@ -19,6 +19,7 @@
 #include "sc_models/multiprocessor/interfaces.hpp"
 #include "sc_models/multiprocessor/resource_arbiter.hpp"
 #include "sc_models/multiprocessor/rtl_datapath.hpp"
+#include "sc_models/multiprocessor/rtl_memory.hpp"
 #include "sc_models/multiprocessor/word_store.hpp"
 #include "sw/arch/system_config.hpp"
 #include "sw/machine/machine_program.hpp"
@@ -36,6 +37,9 @@ struct MemoryFabric {
   std::vector<ResourceId> bus_resource;     ///< by MemoryOrganization::bus_index
   std::vector<ResourceId> module_resource;  ///< by ModuleId
   std::vector<traces::SourceId> bus_source; ///< by MemoryOrganization::bus_index
+  /// The verilated module array (memory = cosim: beside the arbiter and the modules; rtl: in
+  /// their place), or nullptr.
+  RtlMemory* rtl_memory = nullptr;
 };
 
 class BusController : public sc_core::sc_module, public Grantee, public RtlAccessListener {

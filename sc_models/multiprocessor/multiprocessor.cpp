@@ -41,6 +41,16 @@ Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
     fabric_->module_resource.push_back(static_cast<ResourceId>(buses.size()) + m);
   }
   sync_ = std::make_unique<SyncUnit>(base + ".sync", config_.n, stats_);
+  if (config_.impl.memory != sw::Impl::Model) {
+    // The verilated module array "modules" (<system>.modules.array.rtl in the FST).
+    memory_ = std::make_unique<RtlMemory>(
+        "modules", base + ".modules", config_, clock_, fst,
+        [this](const Mismatch& m) { on_mismatch(m); },
+        [this](std::uint64_t grants, std::uint64_t conflicts, std::uint64_t wait) {
+          arbiter_->count(grants, conflicts, wait);
+        });
+    fabric_->rtl_memory = memory_.get();
+  }
 
   std::vector<Resumable*> resumables;
   for (sw::ProcId i = 0; i < config_.n; ++i) {
@@ -67,15 +77,10 @@ void Multiprocessor::attach_rtl(sw::ProcId i, const std::string& base, rtl::FstT
   // and the index manipulator "im<i>" (<system>.im<i>.rtl).
   datapaths_.push_back(std::make_unique<RtlDatapath>(
       ("bc" + id + "_rtl").c_str(), base + ".bc" + id, i, config_, clock_, modules_,
-      *manipulators_.at(i), fst, [this](const Mismatch& m) {
-        if (!mismatch_ || m.cycle < mismatch_->cycle) {
-          mismatch_ = m;
-        }
-        // The caller reports the mismatch; the kernel's own note would go to stdout.
-        sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
-                                                sc_core::SC_DO_NOTHING);
-        sc_core::sc_stop();
-      }));
+      *manipulators_.at(i), fst, [this](const Mismatch& m) { on_mismatch(m); }));
+  if (memory_) {
+    datapaths_.back()->attach_memory(*memory_);
+  }
   controllers_.at(i)->attach_rtl(*datapaths_.back(), config_.impl.bus_controller);
   const sw::Impl im = config_.impl.index_manipulator;
   if (im != sw::Impl::Model) {
@@ -85,6 +90,16 @@ void Multiprocessor::attach_rtl(sw::ProcId i, const std::string& base, rtl::FstT
                                                 base + ".im" + id);
     manipulators_.at(i)->attach_rtl(*manipulators_rtl_.back(), im == sw::Impl::Rtl);
   }
+}
+
+void Multiprocessor::on_mismatch(const Mismatch& m) {
+  if (!mismatch_ || m.cycle < mismatch_->cycle) {
+    mismatch_ = m;
+  }
+  // The caller reports the mismatch; the kernel's own note would go to stdout.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  sc_core::sc_stop();
 }
 
 std::uint64_t Multiprocessor::rtl_edges() const {
@@ -107,6 +122,9 @@ void Multiprocessor::load(sw::MachineProgram program) {
   }
   for (WordStore& m : modules_) {
     m.clear();
+  }
+  if (memory_) {
+    memory_->load();
   }
   sync_->reset();
   baseline_ = stats_.snapshot();
@@ -149,6 +167,10 @@ RunResult Multiprocessor::result() const {
     r.stats[i].value -= baseline_.at(i).value;
   }
   r.mismatch = mismatch_;
+  if (!r.mismatch && memory_ && memory_->impl() == sw::Impl::Cosim) {
+    // The array's counters against the model arbiter's figures, once the run is over.
+    r.mismatch = memory_->check_figures(clock_.now());
+  }
   for (const traces::StatEntry& s : r.stats) {
     if (s.name == std::string(arbiter_->name()) + ".conflicts") {
       r.conflicts = s.value;

@@ -22,6 +22,7 @@
 #include "sc_models/multiprocessor/processor.hpp"
 #include "sc_models/multiprocessor/resource_arbiter.hpp"
 #include "sc_models/multiprocessor/rtl_datapath.hpp"
+#include "sc_models/multiprocessor/rtl_memory.hpp"
 #include "sc_models/multiprocessor/sync_unit.hpp"
 #include "sc_models/multiprocessor/word_store.hpp"
 #include "sw/arch/system_config.hpp"
@@ -80,8 +81,15 @@ class Multiprocessor : public sc_core::sc_module {
   void inject_fault(sw::ProcId p, const BusController::Fault& fault) {
     controllers_.at(p)->inject_fault(fault);
   }
+  /// Test-only: a deliberate error of the model arbiter (a grant one cycle late), which the
+  /// module array's co-simulation must catch.
+  void inject_late_grant(sw::ProcId p, Cycle at) { arbiter_->inject_late_grant(p, at); }
   /// Rising edges of every verilated datapath's clock (0 with the models only).
   [[nodiscard]] std::uint64_t rtl_edges() const;
+  /// Rising edges of the verilated module array's clock (0 with memory = model).
+  [[nodiscard]] std::uint64_t module_array_edges() const {
+    return memory_ ? memory_->edges() : 0;
+  }
 
  private:
   sw::SystemConfig config_;
@@ -96,7 +104,11 @@ class Multiprocessor : public sc_core::sc_module {
   std::vector<std::unique_ptr<Processor>> processors_;
   std::vector<std::unique_ptr<RtlDatapath>> datapaths_;
   std::vector<std::unique_ptr<rtl::IndexManipulatorRtl>> manipulators_rtl_;
+  std::unique_ptr<RtlMemory> memory_;
   std::optional<Mismatch> mismatch_;
+
+  /// Keeps the first mismatch of any verilated block and stops the run.
+  void on_mismatch(const Mismatch& m);
 
   /// Builds P(i)'s verilated datapath and, with im = rtl|cosim, its index manipulator.
   void attach_rtl(sw::ProcId i, const std::string& base, rtl::FstTrace* fst);

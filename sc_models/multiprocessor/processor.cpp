@@ -65,7 +65,11 @@ void Processor::resume_after(Cycle delay) {
   if (delay == Cycle{0}) {
     ev_resume_.notify(sc_core::SC_ZERO_TIME);
   } else {
-    ev_resume_.notify(clock_.delay(delay));
+    // From the current cycle's start: a resumption asked for within a cycle (an access the
+    // module array grants at half a cycle may end in that cycle, sc::RtlMemory) still falls on
+    // a cycle boundary.
+    const Cycle cycle{sc_core::sc_time_stamp().value() / clock_.delay(Cycle{1}).value()};
+    ev_resume_.notify(clock_.until(cycle + delay));
   }
 }
 

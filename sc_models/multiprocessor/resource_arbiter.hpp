@@ -38,6 +38,18 @@ class ResourceArbiter : public sc_core::sc_module {
   /// Drops every request and hold: between runs, after a deadlock left requests waiting.
   void reset();
 
+  /// Figures of grants made elsewhere: with memory = rtl the module array arbitrates the buses
+  /// and modules (sc::RtlMemory) and its counters go into these statistics.
+  void count(std::uint64_t grants, std::uint64_t conflicts, std::uint64_t wait_cycles) {
+    grants_ += grants;
+    conflicts_ += conflicts;
+    conflict_wait_cycles_ += wait_cycles;
+  }
+
+  /// Test-only: a deliberate error, which the module array's co-simulation must catch: the
+  /// request of `requester` that would be granted in cycle `at` is granted one cycle later.
+  void inject_late_grant(sw::ProcId requester, Cycle at) { late_ = Late{true, requester, at}; }
+
   /// What `requester` is waiting for, or "" if it has no pending request.
   [[nodiscard]] std::string describe_wait(sw::ProcId requester) const;
 
@@ -50,6 +62,13 @@ class ResourceArbiter : public sc_core::sc_module {
   };
 
   void arbitrate();
+
+  struct Late {
+    bool armed = false;
+    sw::ProcId requester = 0;
+    Cycle at;
+  };
+  Late late_;
 
   const ClockDomain& clock_;
   std::vector<std::string> names_;

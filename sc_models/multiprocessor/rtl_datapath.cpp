@@ -1,6 +1,8 @@
 // The verilated datapath of one processor: clocking, the model-side effects, the lockstep check.
 #include "sc_models/multiprocessor/rtl_datapath.hpp"
 
+#include "sc_models/multiprocessor/rtl_memory.hpp"
+
 #include <stdexcept>
 
 #include "sw/core/diagnostic.hpp"
@@ -23,9 +25,22 @@ constexpr int kSettleDeltas = 3;
 
 void validate_rtl(const sw::SystemConfig& config) {
   const sw::Implementations& impl = config.impl;
-  require(impl.memory == sw::Impl::Model, "memory",
-          "the module array (rtl/module_array.sv) is not part of the SystemC systems: use "
-          "memory=model (docs/rtl.md)");
+  if (impl.memory != sw::Impl::Model) {
+    require(config.arch == sw::Arch::Omp, "memory",
+            "the module array (rtl/module_array.sv) is the omp's n x n modules on row and column "
+            "buses; the crossbar and the bus organise their modules otherwise: use memory=model");
+    require(impl.memory == sw::Impl::Cosim || impl.bus_controller == sw::Impl::Rtl, "memory",
+            "memory=rtl needs bus=rtl: the modules take the words cycle by cycle, the model bus "
+            "controller moves an access's words at its grant (use memory=cosim)");
+    require(rtl::ModuleArrayRtl::supports(config.n), "n",
+            "verilated for n = 2, 4, 8, 16, got " + std::to_string(config.n));
+    require(config.module_words <= rtl::ModuleArrayRtl::kModuleWords, "module_words",
+            "at most " + std::to_string(rtl::ModuleArrayRtl::kModuleWords) + ", got " +
+                std::to_string(config.module_words));
+    require(config.clock_period_ns >= 4, "clock_period_ns",
+            "the module array is evaluated at a half and three quarters of a cycle: at least "
+            "4 ns, got " + std::to_string(config.clock_period_ns));
+  }
   if (impl.bus_controller == sw::Impl::Model) {
     require(impl.index_manipulator == sw::Impl::Model, "im",
             "im=rtl and im=cosim need bus=rtl or bus=cosim: the model bus controller moves an "
@@ -94,6 +109,12 @@ void RtlDatapath::attach_index_manipulator(rtl::IndexManipulatorRtl& im, sw::Imp
   }
 }
 
+void RtlDatapath::attach_memory(RtlMemory& memory) { memory_ = &memory; }
+
+Cycle RtlDatapath::cycle() const {
+  return Cycle{sc_core::sc_time_stamp().value() / clock_.delay(Cycle{1}).value()};
+}
+
 void RtlDatapath::run(const sw::MemoryAccess& access, RtlAccessListener& listener) {
   access_ = access;
   listener_ = &listener;
@@ -146,12 +167,12 @@ void RtlDatapath::clocking() {
     // The done cycle of the previous access was left open (no edge, in case a start came in
     // it); when it is over, its edge clears `done`. Idle is a fixed point after that edge, so
     // the idle cycles since cost nothing.
-    if (done_open_ && clock_.now() > open_cycle_) {
+    if (done_open_ && cycle() > open_cycle_) {
       edge();
     }
     done_open_ = false;
     for (;;) {
-      const Cycle c = clock_.now();
+      const Cycle c = cycle();
       if (pending_) {
         apply_start();
       }
@@ -210,9 +231,14 @@ void RtlDatapath::settle_cycle() {
   const rtl::BusControllerOutputs o = bc_->outputs();
   const bool read_word = o.bus_valid && !o.bus_write;
   const bool write_word = o.bus_valid && o.bus_write;
-  WordStore* module =
-      o.bus_valid ? &modules_.at(organization_.module_at(access_.bus, o.bus_sel)) : nullptr;
-  const Word bus_rdata = read_word ? module->read(o.bus_addr) : 0;
+  const sw::ModuleId module_id =
+      o.bus_valid ? organization_.module_at(access_.bus, o.bus_sel) : sw::ModuleId{0};
+  WordStore* module = o.bus_valid ? &modules_.at(module_id) : nullptr;
+  const bool rtl_memory = memory_ != nullptr && memory_->impl() == sw::Impl::Rtl;
+  Word bus_rdata = 0;
+  if (read_word) {
+    bus_rdata = rtl_memory ? memory_->read(module_id, o.bus_addr) : module->read(o.bus_addr);
+  }
   bc_->set_bus_rdata(bus_rdata);
   if (im_ != nullptr) {
     im_->set_access(o.im_set, o.im_pos, o.im_vec, o.im_we, bus_rdata);
@@ -227,12 +253,24 @@ void RtlDatapath::settle_cycle() {
   // The outputs of cycle c are final here: the inputs change only with a start, and a start
   // comes with a new settle_cycle(). Later in this cycle the processor may already run its
   // next op (when the model's access ended at c), so compare what is true now.
-  const Cycle c = clock_.now();
+  const Cycle c = cycle();
   collect(c);
   const rtl::BusControllerOutputs s = bc_->outputs();
-  // With bus = cosim the model has moved the words at the grant.
+  if (memory_ != nullptr && !shadowing_) {
+    BusLane lane;
+    lane.pins.mode = s.bus_mode;
+    lane.pins.valid = s.bus_valid;
+    lane.pins.write = s.bus_write;
+    lane.pins.sel = s.bus_sel;
+    lane.pins.addr = s.bus_addr;
+    lane.pins.wdata = s.bus_wdata;
+    lane.read_word = s.bus_valid && !s.bus_write ? s.bus_data : 0;
+    memory_->lane(id_, lane);
+  }
+  // With bus = cosim the model has moved the words at the grant; with memory = rtl the module
+  // array writes the word at its edge ending this cycle.
   if (s.bus_valid && !shadowing_) {
-    if (s.bus_write) {
+    if (s.bus_write && !rtl_memory) {
       module->write(s.bus_addr, s.bus_wdata);
     } else if (im_impl_ != sw::Impl::Rtl) {
       manipulator_.on_read(s.im_set, s.im_pos, s.im_vec, s.bus_data);
@@ -330,6 +368,269 @@ void RtlDatapath::finish_cycle(Cycle c) {
   checks_.clear();
   if (shadowing_ && c + Cycle{1} == model_.end) {
     model_done_ = model_.end;
+  }
+}
+
+}  // namespace orthosim::sc
+
+// ---- the verilated module array (rtl_memory.hpp) ------------------------------------------
+// Kept in this file because it is the same kind of bridge between the models and a verilated
+// block, with the same settling and lockstep checking.
+
+namespace orthosim::sc {
+
+RtlMemory::RtlMemory(const sc_core::sc_module_name& name, std::string instance,
+                     const sw::SystemConfig& config, const ClockDomain& clock,
+                     rtl::FstTrace* fst, MismatchHandler on_mismatch, FigureSink figures)
+    : sc_core::sc_module(name),
+      impl_(config.impl.memory),
+      n_(config.n),
+      timing_(config.timing),
+      clock_(clock),
+      period_ns_(clock.period_ns()),
+      on_mismatch_(std::move(on_mismatch)),
+      figures_(std::move(figures)),
+      array_(std::make_unique<rtl::ModuleArrayRtl>("array", config.n, clk_, fst)),
+      checker_(std::move(instance)),
+      ports_(config.n) {
+  for (std::uint32_t i = 0; i < n_; ++i) {
+    grant_names_.push_back("grant[" + std::to_string(i) + "]");
+    rdata_names_.push_back("bus_rdata[" + std::to_string(i) + "]");
+  }
+  SC_THREAD(clocking);
+}
+
+RtlMemory::~RtlMemory() = default;
+
+void RtlMemory::request(sw::ProcId p, const sw::MemoryAccess& access, Grantee* grantee) {
+  Port& port = ports_.at(p);
+  port.requesting = true;
+  port.arrival = clock_.now();
+  port.grantee = grantee;
+  port.column = access.bus.kind == sw::BusKind::Column;
+  port.mask = 0;
+  for (std::uint32_t slot : access.slots) {
+    port.mask |= std::uint32_t{1} << slot;
+  }
+  port.scheduled = false;
+  port.lane = {};
+  ev_activity_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void RtlMemory::granted(sw::ProcId p) {
+  Port& port = ports_.at(p);
+  const Cycle now = clock_.now();
+  if (now > port.arrival) {
+    ++model_conflicts_;
+    model_wait_ += (now - port.arrival).count();
+  }
+  port.requesting = false;
+  port.holding = true;
+  port.grant = now;
+}
+
+void RtlMemory::release(sw::ProcId p) { ports_.at(p).holding = false; }
+
+void RtlMemory::schedule(sw::ProcId p, const ModelAccess& access) {
+  Port& port = ports_.at(p);
+  port.scheduled = true;
+  port.model = access;
+  port.next_beat = 0;
+}
+
+void RtlMemory::lane(sw::ProcId p, const BusLane& lane) { ports_.at(p).lane = lane; }
+
+Word RtlMemory::read(sw::ModuleId module, std::uint32_t address) const {
+  return array_->word(module, address);
+}
+
+void RtlMemory::load() {
+  for (const Port& port : ports_) {
+    reset_pending_ = reset_pending_ || port.requesting || port.holding;
+  }
+  ports_.assign(n_, Port{});
+  array_->fill(sw::kUnwrittenWord);
+  wait_at_load_ = wait_seen_;
+  conflicts_at_load_ = conflicts_seen_;
+  model_wait_ = 0;
+  model_conflicts_ = 0;
+}
+
+std::optional<Mismatch> RtlMemory::check_figures(Cycle at) const {
+  LockstepChecker checker = checker_;
+  const std::uint64_t wait = wait_seen_ - wait_at_load_;
+  const std::uint64_t conflicts = conflicts_seen_ - conflicts_at_load_;
+  if (!checker.check(at.count(), "wait_cycles", model_wait_, wait) ||
+      !checker.check(at.count(), "conflicts", model_conflicts_, conflicts)) {
+    return checker.first_mismatch();
+  }
+  return std::nullopt;
+}
+
+bool RtlMemory::active() const {
+  for (const Port& port : ports_) {
+    if (port.requesting || port.holding) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void RtlMemory::wait_until(sc_core::sc_time at) {
+  if (sc_core::sc_time_stamp() < at) {
+    sc_core::wait(at - sc_core::sc_time_stamp());
+  }
+}
+
+void RtlMemory::settle() {
+  for (int i = 0; i < kSettleDeltas; ++i) {
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+  }
+}
+
+void RtlMemory::edge() {
+  clk_.write(true);
+  settle();
+  clk_.write(false);
+  settle();
+  ++edges_;
+}
+
+void RtlMemory::clocking() {
+  array_->set_reset(true);
+  edge();
+  array_->set_reset(false);
+  const sc_core::sc_time half(period_ns_ / 2, sc_core::SC_NS);
+  const sc_core::sc_time three_quarters(period_ns_ * 3 / 4, sc_core::SC_NS);
+  for (;;) {
+    while (!active()) {
+      sc_core::wait(ev_activity_);  // no request, no hold: no edge, no evaluation
+    }
+    const Cycle c = clock_.now();
+    wait_until(clock_.delay(c) + half);
+    if (!active()) {
+      continue;  // the holds ended at the start of c and nothing was requested
+    }
+    if (reset_pending_) {
+      // A stopped run left requests in the arbiter's registers; the clock edge of the reset
+      // belongs to no cycle of the model.
+      reset_pending_ = false;
+      array_->set_reset(true);
+      edge();
+      array_->set_reset(false);
+      wait_seen_ = wait_at_load_ = conflicts_seen_ = conflicts_at_load_ = 0;
+    }
+    arbitrate(c);
+    wait_until(clock_.delay(c) + three_quarters);
+    move_words(c);
+    edge();
+    const std::uint32_t wait = array_->wait_cycles();
+    const std::uint32_t conflicts = array_->conflicts();
+    if (impl_ == sw::Impl::Rtl) {
+      figures_(0, conflicts - conflicts_seen_, wait - wait_seen_);
+    }
+    wait_seen_ = wait;
+    conflicts_seen_ = conflicts;
+    wait_until(clock_.delay(c + Cycle{1}));
+    if (mismatch_found_ && !reported_) {
+      // Reported on a cycle boundary, where the run can stop and be read.
+      reported_ = true;
+      on_mismatch_(*checker_.first_mismatch());
+    }
+  }
+}
+
+void RtlMemory::arbitrate(Cycle c) {
+  std::vector<rtl::ModuleArrayRequest> requests(n_);
+  for (std::uint32_t i = 0; i < n_; ++i) {
+    const Port& port = ports_[i];
+    // req: waiting, including the grant cycle; hold: from the cycle after the grant to the last
+    // cycle of the access (bus_controller.sv).
+    requests[i].req = port.requesting || (port.holding && port.grant == c);
+    requests[i].hold = port.holding && port.grant < c;
+    requests[i].column = port.column;
+    requests[i].mask = port.mask;
+  }
+  array_->set_arbitration(requests);
+  settle();
+  const std::uint32_t grant = array_->grant();
+  if (impl_ == sw::Impl::Cosim) {
+    for (std::uint32_t i = 0; i < n_; ++i) {
+      const bool model = ports_[i].holding && ports_[i].grant == c;
+      check(c, grant_names_[i], model, (grant >> i) & 1U);
+    }
+    return;
+  }
+  std::vector<Grantee*> granted;
+  for (std::uint32_t i = 0; i < n_; ++i) {
+    Port& port = ports_[i];
+    if (port.requesting && ((grant >> i) & 1U) != 0) {
+      port.requesting = false;
+      port.holding = true;
+      port.grant = c;
+      granted.push_back(port.grantee);
+    }
+  }
+  figures_(granted.size(), 0, 0);
+  // The controllers start in this cycle, after the bookkeeping, in processor order.
+  for (Grantee* g : granted) {
+    g->granted(c);
+  }
+}
+
+BusLane RtlMemory::lane_of(Port& port, Cycle c) const {
+  if (!port.holding) {
+    return {};
+  }
+  if (!port.scheduled) {
+    return port.lane;
+  }
+  const ModelAccess& a = port.model;
+  BusLane lane;
+  if (c < a.grant || c >= a.end) {
+    return lane;
+  }
+  lane.pins.mode = a.column ? 2 : 1;
+  lane.pins.write = a.write;
+  const Cycle tau{timing_.tau};
+  while (port.next_beat < a.beats.size() && a.beats[port.next_beat].at + tau <= c) {
+    ++port.next_beat;
+  }
+  if (port.next_beat < a.beats.size() && a.beats[port.next_beat].at <= c) {
+    const ModelBeat& b = a.beats[port.next_beat];
+    lane.pins.valid = true;
+    lane.pins.sel = b.slot;
+    lane.pins.addr = b.address;
+    lane.pins.wdata = a.write ? b.word : 0;
+    lane.read_word = a.write ? 0 : b.word;
+  }
+  return lane;
+}
+
+void RtlMemory::move_words(Cycle c) {
+  std::vector<BusLane> lanes;
+  std::vector<rtl::ModuleArrayLane> pins;
+  for (Port& port : ports_) {
+    lanes.push_back(lane_of(port, c));
+    pins.push_back(lanes.back().pins);
+  }
+  array_->set_buses(pins);
+  settle();
+  if (impl_ != sw::Impl::Cosim) {
+    return;
+  }
+  for (std::uint32_t i = 0; i < n_; ++i) {
+    const rtl::ModuleArrayLane& l = lanes[i].pins;
+    if (l.valid && !l.write) {
+      check(c, rdata_names_[i], lanes[i].read_word, array_->bus_rdata(i));
+    }
+  }
+}
+
+void RtlMemory::check(Cycle c, const std::string& signal, std::uint64_t model,
+                      std::uint64_t rtl) {
+  if (!checker_.check(c.count(), signal.c_str(), model, rtl)) {
+    mismatch_found_ = true;
   }
 }
 

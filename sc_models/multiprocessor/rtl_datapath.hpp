@@ -38,6 +38,8 @@
 
 namespace orthosim::sc {
 
+class RtlMemory;
+
 /// One word the model's bus controller moved: on the bus from `at` for tau cycles.
 struct ModelBeat {
   Cycle at;
@@ -91,6 +93,10 @@ class RtlDatapath : public sc_core::sc_module {
   void attach_index_manipulator(rtl::IndexManipulatorRtl& im, sw::Impl impl,
                                 std::string instance);
 
+  /// The verilated module array: it takes this controller's bus every cycle (memory = cosim or
+  /// rtl) and, with memory = rtl, holds the modules the words are read from and written to.
+  void attach_memory(RtlMemory& memory);
+
   /// bus = rtl: performs `access`, granted in the current cycle.
   void run(const sw::MemoryAccess& access, RtlAccessListener& listener);
   /// bus = cosim: runs `access` beside the model, which performed it as `expected`.
@@ -101,6 +107,8 @@ class RtlDatapath : public sc_core::sc_module {
 
  private:
   struct Expected;
+  /// The current cycle, also between edges: with memory = rtl an access starts at half a cycle.
+  [[nodiscard]] Cycle cycle() const;
   void clocking();
   void apply_start();
   void settle();
@@ -125,6 +133,7 @@ class RtlDatapath : public sc_core::sc_module {
   sc_core::sc_signal<bool> clk_{"clk"};
   std::unique_ptr<rtl::BusControllerRtl> bc_;
   rtl::IndexManipulatorRtl* im_ = nullptr;
+  RtlMemory* memory_ = nullptr;
   sw::Impl im_impl_ = sw::Impl::Model;
   LockstepChecker bc_checker_;
   std::optional<LockstepChecker> im_checker_;

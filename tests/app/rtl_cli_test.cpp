@@ -229,6 +229,37 @@ TEST_F(RtlCli, RouterFstReadsBackWithEveryRouter) {
   EXPECT_GE(values.size(), 2u) << "inj_valid (" << code << ") never changes";
 }
 
+// The omp with the verilated module array: its arbiter and modules in place of the model's
+// (memory=rtl, with the RTL controllers) and beside them (memory=cosim) give the model's results.
+TEST_F(RtlCli, AccessOnTheOmpGivesTheSameResultsWithTheModuleArray) {
+  for (const std::string args : {"--arch omp --n 4 --kind iwr --l 3 --repeat 4",
+                                 "--arch omp --n 8 --kind interleaved --d 5 --repeat 3"}) {
+    const Outcome model = run("access " + args + " --json");
+    ASSERT_EQ(model.exit_code, 0) << args << model.err;
+    for (const std::string impl : {"memory=rtl,bus=rtl", "memory=rtl,bus=rtl,im=rtl",
+                                   "memory=cosim", "memory=cosim,bus=rtl"}) {
+      const Outcome rtl = run("access " + args + " --impl " + impl + " --json");
+      ASSERT_EQ(rtl.exit_code, 0) << args << " --impl " << impl << ": " << rtl.err;
+      EXPECT_EQ(results(rtl.out), results(model.out)) << args << " --impl " << impl;
+    }
+  }
+  const nlohmann::json j =
+      nlohmann::json::parse(run("access --impl memory=rtl,bus=rtl --json").out);
+  EXPECT_EQ(j["impl"], "im=model,bus=rtl,memory=rtl,router=model");
+}
+
+TEST_F(RtlCli, TheModuleArrayIsRefusedWhereItDoesNotFit) {
+  for (const std::string arch : {"crossbar", "bus"}) {
+    const Outcome o = run("access --arch " + arch + " --impl memory=cosim");
+    EXPECT_EQ(o.exit_code, 2) << arch;
+    EXPECT_NE(o.err.find("invalid parameter memory"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("omp"), std::string::npos) << o.err;
+  }
+  const Outcome model_bus = run("access --impl memory=rtl,bus=model");
+  EXPECT_EQ(model_bus.exit_code, 2);
+  EXPECT_NE(model_bus.err.find("memory=rtl needs bus=rtl"), std::string::npos) << model_bus.err;
+}
+
 TEST_F(RtlCli, BadChoicesAreRefusedNamingTheOption) {
   const Outcome bus = run("traffic --topology mesh --dims 4x4 --impl bus=rtl");
   EXPECT_EQ(bus.exit_code, 2);

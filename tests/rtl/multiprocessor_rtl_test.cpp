@@ -19,6 +19,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <variant>
 #include <vector>
 
 #include "sc_models/multiprocessor/multiprocessor.hpp"
@@ -241,6 +242,154 @@ TEST(Gating, TheRtlClockRunsOnlyDuringAccesses) {
   EXPECT_EQ(system.rtl_edges(), 2 * c.n + access);
 }
 
+// ---- the module array (memory = rtl | cosim, omp only) --------------------------------------
+
+sw::SystemConfig memory_config(std::uint32_t n, sw::Impl memory, sw::Impl bus, sw::Impl im) {
+  sw::SystemConfig c = config_of(Arch::Omp, n, bus, im);
+  c.impl.memory = memory;
+  return c;
+}
+
+class ModelEqualsRtlMemory : public testing::TestWithParam<std::uint32_t> {};
+
+// The module array's arbiter and modules in place of the model's (memory = rtl, with the RTL
+// controllers; the RTL index manipulators at n = 2 and 8, the model's at n = 4 and 16), and
+// beside them (memory = cosim, with the model controllers), in one simulation with the models:
+// the same cycles, words, conflicts, wait cycles and statistics, and no mismatch.
+TEST_P(ModelEqualsRtlMemory, SameCyclesDataAndStatisticsOnRandomWorkloadsAndPrograms) {
+  const std::uint32_t n = GetParam();
+  const sw::Impl im = n == 2 || n == 8 ? sw::Impl::Rtl : sw::Impl::Model;
+  traces::Recorder silent;
+  sc::Multiprocessor model("model", config_of(Arch::Omp, n, sw::Impl::Model, sw::Impl::Model),
+                           silent);
+  sc::Multiprocessor rtl("rtl", memory_config(n, sw::Impl::Rtl, sw::Impl::Rtl, im), silent);
+  sc::Multiprocessor cosim("cosim",
+                           memory_config(n, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model),
+                           silent);
+  const std::uint64_t varied = varied_seed();
+  std::cout << "varied seed " << varied << " (ORTHOSIM_TEST_SEED=" << varied
+            << " reproduces it)\n";
+  RecordProperty("varied_seed", std::to_string(varied));
+  std::uint64_t cycles = 0;
+  std::uint64_t conflicts = 0;
+  for (std::uint64_t seed : {std::uint64_t{11}, std::uint64_t{12}, std::uint64_t{13},
+                             std::uint64_t{14}, std::uint64_t{15}, std::uint64_t{16}, varied}) {
+    for (const auto& [name, program] : programs(model.config(), seed)) {
+      model.load(program);
+      rtl.load(program);
+      cosim.load(program);
+      sc::run_systems({&model, &rtl, &cosim}, sw::Cycle{100'000'000});
+      const sc::RunResult m = model.result();
+      const std::string what = name + " (seed " + std::to_string(seed) + ") at n = " +
+                               std::to_string(n);
+      expect_same(m, rtl.result(), what + ", memory=rtl");
+      expect_same(m, cosim.result(), what + ", memory=cosim");
+      cycles += m.cycles.count();
+      conflicts += m.conflicts;
+    }
+  }
+  std::cout << "simulated cycles on each system: " << cycles << ", conflicts " << conflicts
+            << ", module array edges " << rtl.module_array_edges() << "\n";
+  EXPECT_GT(conflicts, 0u);  // the arbiters had to order requests, not only grant them
+  EXPECT_GT(rtl.module_array_edges(), 1u);
+  EXPECT_GT(cosim.module_array_edges(), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Omp, ModelEqualsRtlMemory, testing::Values(2u, 4u, 8u, 16u),
+                         [](const testing::TestParamInfo<std::uint32_t>& p) {
+                           return "n" + std::to_string(p.param);
+                         });
+
+// memory = cosim with the RTL controllers (their bus words drive the array) and with the
+// co-simulated ones, on the same workloads.
+TEST(MemoryCosim, AgreesWithRtlAndCosimControllers) {
+  traces::Recorder silent;
+  sc::Multiprocessor model("model", config_of(Arch::Omp, 4, sw::Impl::Model, sw::Impl::Model),
+                           silent);
+  sc::Multiprocessor with_rtl("with_rtl",
+                              memory_config(4, sw::Impl::Cosim, sw::Impl::Rtl, sw::Impl::Rtl),
+                              silent);
+  sc::Multiprocessor with_cosim(
+      "with_cosim", memory_config(4, sw::Impl::Cosim, sw::Impl::Cosim, sw::Impl::Cosim), silent);
+  for (const auto& [name, program] : programs(model.config(), 21)) {
+    model.load(program);
+    with_rtl.load(program);
+    with_cosim.load(program);
+    sc::run_systems({&model, &with_rtl, &with_cosim}, sw::Cycle{100'000'000});
+    const sc::RunResult m = model.result();
+    expect_same(m, with_rtl.result(), name + ", bus=rtl");
+    expect_same(m, with_cosim.result(), name + ", bus=cosim");
+  }
+}
+
+/// one_write, then P(1) reads the word back: the read is granted when the write ends (alpha +
+/// tau) and its word is on the bus alpha cycles later.
+sw::MachineProgram write_then_read(const sw::SystemConfig& c) {
+  sw::MachineProgram p = one_write(c);
+  sw::MemoryAccess read = std::get<sw::MemoryAccess>(p.processors[1].ops.back());
+  read.direction = sw::Direction::Read;
+  p.processors[1].ops.emplace_back(read);
+  return p;
+}
+
+TEST(MemoryCosim, AOneCycleLateGrantInTheModelArbiterIsCaughtAtItsCycle) {
+  traces::Recorder silent;
+  const sw::SystemConfig c = memory_config(4, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model);
+  sc::Multiprocessor system("omp", c, silent);
+  const std::uint64_t second_grant = sw::BusTiming{}.alpha + sw::BusTiming{}.tau;
+  system.inject_late_grant(1, sw::Cycle{second_grant});
+  system.load(write_then_read(c));
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  const sc::RunResult r = system.result();
+  ASSERT_TRUE(r.mismatch.has_value());
+  EXPECT_EQ(r.mismatch->cycle, second_grant);
+  EXPECT_EQ(r.mismatch->instance, "omp.modules");
+  EXPECT_EQ(r.mismatch->signal, "grant[1]");
+  EXPECT_EQ(r.mismatch->model, 0u);
+  EXPECT_EQ(r.mismatch->rtl, 1u);
+}
+
+TEST(MemoryCosim, AFlippedBitOfAModelModuleWordIsCaughtWhereTheArrayReturnsIt) {
+  traces::Recorder silent;
+  const sw::SystemConfig c = memory_config(4, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model);
+  sc::Multiprocessor system("omp", c, silent);
+  const sw::BusTiming t;
+  const std::uint64_t read_word = 2 * t.alpha + t.tau;  // the read's grant + alpha
+  sc::BusController::Fault fault;
+  fault.kind = sc::BusController::Fault::Kind::FlipBit;
+  fault.at = sw::Cycle{read_word};
+  fault.bit = 3;
+  system.inject_fault(1, fault);
+  system.load(write_then_read(c));
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  const sc::RunResult r = system.result();
+  ASSERT_TRUE(r.mismatch.has_value());
+  EXPECT_EQ(r.mismatch->cycle, read_word);
+  EXPECT_EQ(r.mismatch->instance, "omp.modules");
+  EXPECT_EQ(r.mismatch->signal, "bus_rdata[1]");
+  EXPECT_EQ(r.mismatch->model ^ r.mismatch->rtl, 1u << 3);
+}
+
+// Cost follows activity for the module array too: its clock has an edge in the cycles in which
+// a controller requests or holds modules (the reset edge, then the access from its grant to its
+// last cycle), not in the 10^6 cycles of computing before.
+TEST(Gating, TheModuleArrayClockRunsOnlyWhileModulesAreRequestedOrHeld) {
+  traces::Recorder silent;
+  const sw::SystemConfig c = memory_config(4, sw::Impl::Rtl, sw::Impl::Rtl, sw::Impl::Rtl);
+  sc::Multiprocessor system("omp", c, silent);
+  sw::MachineProgram p = one_write(c);
+  p.processors[1].ops.insert(p.processors[1].ops.begin(), sw::Compute{sw::Cycle{1'000'000}});
+  system.load(p);
+  sc::run_systems({&system}, sw::Cycle{10'000'000});
+  const sc::RunResult r = system.result();
+  ASSERT_TRUE(r.completed);
+  EXPECT_FALSE(r.mismatch.has_value());
+  const std::uint64_t access = sw::BusTiming{}.alpha + sw::BusTiming{}.tau;
+  EXPECT_EQ(r.cycles.count(), 1'000'000 + access);
+  EXPECT_EQ(system.module_array_edges(), 1 + access);
+  EXPECT_EQ(system.rtl_edges(), 2 * c.n + access);
+}
+
 // Configurations the verilated blocks cannot run are refused before elaboration, naming the
 // parameter.
 TEST(Validation, ConfigurationsOutsideTheVerilatedSizesAreRefused) {
@@ -255,7 +404,20 @@ TEST(Validation, ConfigurationsOutsideTheVerilatedSizesAreRefused) {
   EXPECT_THROW(sc::validate_rtl(c), sw::ConfigError);
   c.timing.alpha = 16;
   c.impl.memory = sw::Impl::Rtl;
+  sc::validate_rtl(c);  // omp, bus = rtl
+  c.arch = Arch::Crossbar;  // the module array is the omp's organisation only
   EXPECT_THROW(sc::validate_rtl(c), sw::ConfigError);
+  c.arch = Arch::Bus;
+  EXPECT_THROW(sc::validate_rtl(c), sw::ConfigError);
+  c.arch = Arch::Omp;
+  c.impl.bus_controller = sw::Impl::Cosim;  // memory = rtl needs the RTL controllers
+  EXPECT_THROW(sc::validate_rtl(c), sw::ConfigError);
+  c.impl.memory = sw::Impl::Cosim;
+  c.impl.bus_controller = sw::Impl::Model;
+  sc::validate_rtl(c);
+  c.clock_period_ns = 2;  // the array works at a half and three quarters of a cycle
+  EXPECT_THROW(sc::validate_rtl(c), sw::ConfigError);
+  c.clock_period_ns = 50;
   c.impl.memory = sw::Impl::Model;
   c.impl.bus_controller = sw::Impl::Model;
   c.impl.index_manipulator = sw::Impl::Cosim;
