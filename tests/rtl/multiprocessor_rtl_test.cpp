@@ -5,7 +5,10 @@
 // words, conflicts, wait cycles and every statistic must be equal. The co-simulation (--impl
 // cosim) passes on the same workloads and catches a deliberate fault in the model (one flipped
 // bit in one cycle, one cycle of extra latency) at the cycle and signal the protocol formula
-// names. The RTL's clock is gated: its edges follow the accesses, not the simulated cycles.
+// names. The RTL's clock is gated: its edges follow the accesses, not the simulated cycles. On
+// the omp the verilated module array replaces the model's arbiter and modules (memory = rtl) or
+// runs beside them (memory = cosim) with the same results; a grant one cycle late and a flipped
+// word in the model are caught at their cycle and signal.
 //
 // Each TEST elaborates its own systems (one elaboration per process, STYLE F3). Some seeds are
 // fixed, one per test is varied: ORTHOSIM_TEST_SEED if set, else the time, printed so that a
