@@ -135,8 +135,8 @@ module module_array #(
   logic [W-1:0] mem[MODULES*DEPTH];
 
   logic [N-1:0] hit;             // BC(i)'s bus addresses a module this cycle
-  logic [N-1:0][31:0] bus_module;  // the module it addresses: a*N+b (packed: Icarus has no
-                                   // unpacked arrays in always_comb)
+  logic [N*32-1:0] bus_module;   // the module it addresses, a*N+b, at [i*32 +: 32] (flat: Icarus
+                                 // has no unpacked arrays in always_comb, yosys no packed 2-D)
   logic [31:0] host_module;
   logic host_free;               // no bus addresses M(host_row, host_col)
   logic [N-1:0] both_hit;        // [i]: M(i, sel) is addressed by RB(i) and by its column bus
@@ -146,7 +146,7 @@ module module_array #(
   // it writes itself and never settle.
   for (genvar i = 0; i < N; i++) begin : g_bus
     assign hit[i] = bus_valid[i] && (bus_mode[2*i+:2] == 2'd1 || bus_mode[2*i+:2] == 2'd2);
-    assign bus_module[i] = (bus_mode[2*i+:2] == 2'd2) ? 32'(bus_sel[i*NB+:NB]) * N + i :
+    assign bus_module[i*32+:32] = (bus_mode[2*i+:2] == 2'd2) ? 32'(bus_sel[i*NB+:NB]) * N + i :
         i * N + 32'(bus_sel[i*NB+:NB]);
   end
   assign host_module = 32'(host_row) * N + 32'(host_col);
@@ -154,13 +154,13 @@ module module_array #(
   always_comb begin
     host_free = 1'b1;
     for (int i = 0; i < N; i++) begin
-      if (hit[i] && bus_module[i] == host_module) begin
+      if (hit[i] && bus_module[i*32+:32] == host_module) begin
         host_free = 1'b0;
       end
       both_hit[i] = 1'b0;
       for (int j = 0; j < N; j++) begin
         if (hit[i] && bus_mode[2*i+:2] == 2'd1 && hit[j] && bus_mode[2*j+:2] == 2'd2 &&
-            bus_module[i] == bus_module[j]) begin
+            bus_module[i*32+:32] == bus_module[j*32+:32]) begin
           both_hit[i] = 1'b1;
         end
       end
@@ -172,7 +172,7 @@ module module_array #(
   always_ff @(posedge clk) begin
     for (int i = 0; i < N; i++) begin
       if (hit[i] && bus_write[i]) begin
-        mem[bus_module[i]*DEPTH+32'(bus_addr[i*AW+:AW])] <= bus_wdata[i*W+:W];
+        mem[bus_module[i*32+:32]*DEPTH+32'(bus_addr[i*AW+:AW])] <= bus_wdata[i*W+:W];
       end
     end
     if (host_we && host_free) begin
@@ -183,7 +183,7 @@ module module_array #(
   // Reads are combinational: the word is on the bus in its address cycle (0 when no word is).
   always_comb begin
     for (int i = 0; i < N; i++) begin
-      bus_rdata[i*W+:W] = hit[i] ? mem[bus_module[i]*DEPTH+32'(bus_addr[i*AW+:AW])] : '0;
+      bus_rdata[i*W+:W] = hit[i] ? mem[bus_module[i*32+:32]*DEPTH+32'(bus_addr[i*AW+:AW])] : '0;
     end
   end
 
