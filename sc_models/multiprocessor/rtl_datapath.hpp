@@ -38,6 +38,10 @@
 
 namespace orthosim::sc {
 
+/// Delta cycles for the verilated models to see an input change and publish their outputs:
+/// signal update, evaluation, output update (and once more for the index manipulator's reply).
+inline constexpr int kSettleDeltas = 3;
+
 class RtlMemory;
 
 /// One word the model's bus controller moved: on the bus from `at` for tau cycles.

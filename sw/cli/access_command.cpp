@@ -23,7 +23,7 @@ SystemConfig config_from(const po::variables_map& vm) {
     }
   }
   apply_system_options(vm, config);
-  config.impl = multiprocessor_impl(vm);
+  config.impl = multiprocessor_impl(vm, config.arch);
   try {
     config.validate();
   } catch (const ConfigError& e) {

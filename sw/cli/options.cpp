@@ -212,14 +212,16 @@ po::options_description rtl_options() {
   return o;
 }
 
-Implementations multiprocessor_impl(const po::variables_map& vm) {
+Implementations multiprocessor_impl(const po::variables_map& vm, Arch arch) {
   if (!vm.count("impl")) {
     return {};
   }
   const std::string spec = vm["impl"].as<std::string>();
   Implementations impl = Implementations::parse(spec, {"--impl"});
   if (spec == to_string(Impl::Rtl) || spec == to_string(Impl::Cosim)) {
-    impl.memory = Impl::Model;
+    if (arch != Arch::Omp) {
+      impl.memory = Impl::Model;
+    }
     impl.router = Impl::Model;
   } else if (impl.router != Impl::Model) {
     throw InputError({"--impl"}, "im=..., bus=... or memory=... (routers belong to the mesh, "
@@ -252,10 +254,11 @@ std::optional<std::string> fst_path_from(const po::variables_map& vm,
     return std::nullopt;
   }
   if (impl.bus_controller == Impl::Model && impl.index_manipulator == Impl::Model &&
-      impl.router == Impl::Model) {
+      impl.memory == Impl::Model && impl.router == Impl::Model) {
     throw InputError({"--fst"},
-                     "needs --impl rtl or cosim for a verilated block (im, bus or router): FST "
-                     "holds the verilated blocks' signals (the models' waveform is --vcd)");
+                     "needs --impl rtl or cosim for a verilated block (im, bus, memory or "
+                     "router): FST holds the verilated blocks' signals (the models' waveform is "
+                     "--vcd)");
   }
   return vm["fst"].as<std::string>();
 }

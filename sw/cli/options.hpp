@@ -45,11 +45,11 @@ std::vector<std::uint32_t> collapsed_dimensions(const std::string& text);
 
 /// --impl and --fst of the commands that run systems (access, run, demo, traffic): docs/rtl.md.
 po::options_description rtl_options();
-/// The blocks' implementations from --impl (Implementations::parse). The uniform forms `rtl` and
-/// `cosim` select the verilated twin of every block a multiprocessor runs with one (im, bus);
-/// the omp module array is not part of the SystemC systems, so memory stays the model. A
-/// per-block `router=` is an error: routers belong to the networks.
-Implementations multiprocessor_impl(const po::variables_map& vm);
+/// The blocks' implementations of `arch` from --impl (Implementations::parse). The uniform forms
+/// `rtl` and `cosim` select the verilated twin of every block the architecture has one of: im
+/// and bus, and on the omp its module array (memory; the crossbar's and the bus's memories have
+/// none). A per-block `router=` is an error: routers belong to the networks.
+Implementations multiprocessor_impl(const po::variables_map& vm, Arch arch);
 /// --impl of a network (run --arch mesh|torus|hypercube, traffic): its one verilated block type
 /// is the router, so `rtl`, `cosim` and `router=...` choose it; another block type is an error.
 Implementations network_impl(const po::variables_map& vm);

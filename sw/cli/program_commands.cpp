@@ -418,6 +418,7 @@ int run_demo(const po::variables_map& vm, Context& ctx) {
     mapped.push_back(map_program(program, arch, n));
     SystemConfig c = base;
     c.arch = arch;
+    c.impl = multiprocessor_impl(vm, arch);
     c = fitted_config(vm, mapped.back(), c);
     systems.push_back(
         {c, mapped.back().machine, out_dir + "/" + to_string(arch) + ".vcd", "--out",

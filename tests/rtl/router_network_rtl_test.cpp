@@ -477,6 +477,12 @@ TEST(RouterNetworkRtl, MeshTwoVcsDelay3) {
   compare({c, 1800, 12, 15000}, seed_for(16));
 }
 
+// Short packets through shallow buffers at a load that froze the switch allocation before it
+// served sure moves first (docs/networks.md, "Switch and links"): both must keep moving alike.
+TEST(RouterNetworkRtl, Torus8x8ShortPacketsShallowBuffersSaturated) {
+  compare({network(sw::Topology::torus({8, 8}), 2, 1), 3000, 3, 3000}, seed_for(17));
+}
+
 TEST(RouterNetworkRtl, VariedSeedTorus4x8) {
   sw::NetworkConfig c = network(sw::Topology::torus({4, 8}), 2, 1);
   compare({c, 800, 10, 6000}, varied_seed());
