@@ -1,5 +1,8 @@
 // The verilated routers bound to sc_signals and wired after the topology. The generated header
 // comes first: it pulls in systemc.h in the order Verilator 5.006 needs (STYLE F5).
+// sc_spawn (one wiring process per router) needs SystemC's dynamic processes, declared only with
+// this macro before the first SystemC header.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "Vrouter.h"
 #include "verilated_fst_c.h"
 
@@ -214,9 +217,26 @@ RouterNetworkRtl::RouterNetworkRtl(const sc_core::sc_module_name& name,
     n.cfg_dateline.write(config_.router.dateline);
     n.cfg_all_port.write(config_.ni.ports == sw::NodePorts::All);
   }
-  SC_METHOD(wire);
-  for (const auto& n : nodes_) {
-    sensitive << n->out_valid << n->out_vc << n->out_flit << n->in_acc_room << n->in_acc_go;
+  // One wiring process per router, woken only by its own neighbours' outputs: a change in one
+  // router re-wires its neighbours, not the whole network (the ready chain settles in a few
+  // delta cycles, each of which would otherwise copy every router's inputs).
+  for (std::uint32_t r = 0; r < nodes_.size(); ++r) {
+    sc_core::sc_spawn_options options;
+    options.spawn_method();
+    for (std::uint32_t q = 0; q < kP; ++q) {
+      if (const std::int64_t s = source_[std::size_t{r} * kP + q]; s >= 0) {
+        const Node& from = *nodes_[static_cast<std::size_t>(s)];
+        options.set_sensitivity(&from.out_valid.value_changed_event());
+        options.set_sensitivity(&from.out_vc.value_changed_event());
+        options.set_sensitivity(&from.out_flit.value_changed_event());
+      }
+      if (const std::int64_t d = neighbor_[std::size_t{r} * kP + q]; d >= 0) {
+        const Node& to = *nodes_[static_cast<std::size_t>(d)];
+        options.set_sensitivity(&to.in_acc_room.value_changed_event());
+        options.set_sensitivity(&to.in_acc_go.value_changed_event());
+      }
+    }
+    sc_core::sc_spawn([this, r] { wire(r); }, sc_core::sc_gen_unique_name("wire"), &options);
   }
 }
 
@@ -232,34 +252,32 @@ std::string RouterNetworkRtl::router_name(std::uint32_t r) const {
 
 // Each input port q of router r is output port q of its source; each output channel's room and go
 // are the neighbour's input buffer's.
-void RouterNetworkRtl::wire() {
-  for (std::uint32_t r = 0; r < nodes_.size(); ++r) {
-    Node& n = *nodes_[r];
-    std::uint32_t valid = 0, vc = 0, room = 0, go = 0;
-    FlitBus flits;
-    for (std::uint32_t q = 0; q < kP; ++q) {
-      const std::int64_t s = source_[std::size_t{r} * kP + q];
-      if (s >= 0) {
-        const Node& from = *nodes_[static_cast<std::size_t>(s)];
-        valid |= from.out_valid.read() & (1U << q);
-        vc |= from.out_vc.read() & (1U << q);
-        const std::uint32_t lo = q * kFlit;
-        flits.range(lo + kFlit - 1, lo) = from.out_flit.read().range(lo + kFlit - 1, lo);
-      }
-      const std::int64_t d = neighbor_[std::size_t{r} * kP + q];
-      if (d >= 0) {
-        const Node& to = *nodes_[static_cast<std::size_t>(d)];
-        const std::uint32_t mask = ((1U << kV) - 1) << (q * kV);
-        room |= to.in_acc_room.read() & mask;
-        go |= to.in_acc_go.read() & mask;
-      }
+void RouterNetworkRtl::wire(std::uint32_t r) {
+  Node& n = *nodes_[r];
+  std::uint32_t valid = 0, vc = 0, room = 0, go = 0;
+  FlitBus flits;
+  for (std::uint32_t q = 0; q < kP; ++q) {
+    const std::int64_t s = source_[std::size_t{r} * kP + q];
+    if (s >= 0) {
+      const Node& from = *nodes_[static_cast<std::size_t>(s)];
+      valid |= from.out_valid.read() & (1U << q);
+      vc |= from.out_vc.read() & (1U << q);
+      const std::uint32_t lo = q * kFlit;
+      flits.range(lo + kFlit - 1, lo) = from.out_flit.read().range(lo + kFlit - 1, lo);
     }
-    n.in_valid.write(valid);
-    n.in_vc.write(vc);
-    n.in_flit.write(flits);
-    n.out_room.write(room);
-    n.out_go.write(go);
+    const std::int64_t d = neighbor_[std::size_t{r} * kP + q];
+    if (d >= 0) {
+      const Node& to = *nodes_[static_cast<std::size_t>(d)];
+      const std::uint32_t mask = ((1U << kV) - 1) << (q * kV);
+      room |= to.in_acc_room.read() & mask;
+      go |= to.in_acc_go.read() & mask;
+    }
   }
+  n.in_valid.write(valid);
+  n.in_vc.write(vc);
+  n.in_flit.write(flits);
+  n.out_room.write(room);
+  n.out_go.write(go);
 }
 
 void RouterNetworkRtl::set_reset(bool active) {

@@ -98,7 +98,8 @@ class RouterNetworkRtl : public sc_core::sc_module {
 
  private:
   struct Node;
-  void wire();
+  /// Router r's inputs from its neighbours' outputs.
+  void wire(std::uint32_t r);
 
   sw::NetworkConfig config_;
   sc_core::sc_signal<std::uint32_t> now_{"now", 0};
