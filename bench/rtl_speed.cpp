@@ -1,8 +1,8 @@
 // Simulation speed of the three implementations of the verilated blocks (--impl model, rtl,
 // cosim), so that a user can choose. Prints figures; asserts nothing about time.
 //   1. An n = 16 omp running back-to-back IWR steps (seed 004 Eq. 1 workload, every processor
-//      sends l = 8 words to each of the others): the index manipulators and bus controllers as
-//      models, verilated in their place, and both in lockstep.
+//      sends l = 8 words to each of the others): the index manipulators, bus controllers and the
+//      module array as models, verilated in their place, and both in lockstep.
 //   2. An 8 x 8 torus at medium load (uniform traffic, 8-flit packets, 0.1 flits per node per
 //      cycle, about a third of its saturation throughput): the routers as models, verilated, and
 //      both in lockstep (--impl router=...).
@@ -101,6 +101,7 @@ int sc_main(int, char*[]) {
     c.n = n;
     c.impl.index_manipulator = impl;
     c.impl.bus_controller = impl;
+    c.impl.memory = impl;
     omps.push_back(std::make_unique<Multiprocessor>(
         (std::string("omp_") + sw::to_string(impl)).c_str(), c, silent));
   }
@@ -132,7 +133,7 @@ int sc_main(int, char*[]) {
 
   std::printf("orthosim bench: model, rtl and cosim (--impl), best of %d, alternated\n\n", trials);
   std::printf("1. omp, n = %u, %u back-to-back IWR steps, d = n-1, l = %u "
-              "(index manipulators and bus controllers)\n", n, steps, l);
+              "(index manipulators, bus controllers, module array)\n", n, steps, l);
   std::printf("%-8s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s",
               "x model");
   bool ok = true;
