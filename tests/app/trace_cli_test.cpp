@@ -135,6 +135,8 @@ TEST_F(TraceCli, OmpProgramRoundTripAndVcdAgree) {
 
 TEST_F(TraceCli, CrossbarProgramRoundTripAndVcdAgree) {
   const json r = run_json("run " + kFig2 + " --arch crossbar --trace c.trace --vcd c.vcd");
+  ASSERT_TRUE(r["completed"].get<bool>());
+  ASSERT_TRUE(r["payload_ok"].get<bool>());
   const json st = stats("c.trace");
   expect_program_round_trip(r, st);
   expect_vcd_agrees(st, stats("c.vcd"));

@@ -446,46 +446,49 @@ sw::NetworkConfig network(sw::Topology t, std::uint32_t depth, std::uint32_t del
 }
 
 TEST(RouterNetworkRtl, Mesh4x4WormholeDepth1) {
-  compare({network(sw::Topology::mesh({4, 4}), 1, 1), 1800, 12, 12000}, seed_for(11));
+  ASSERT_NO_FATAL_FAILURE(
+      compare({network(sw::Topology::mesh({4, 4}), 1, 1), 1800, 12, 12000}, seed_for(11)));
 }
 
 TEST(RouterNetworkRtl, Torus8x8Depth2Delay2) {
-  compare({network(sw::Topology::torus({8, 8}), 2, 2), 2400, 10, 18000}, seed_for(12));
+  ASSERT_NO_FATAL_FAILURE(
+      compare({network(sw::Topology::torus({8, 8}), 2, 2), 2400, 10, 18000}, seed_for(12)));
 }
 
 TEST(RouterNetworkRtl, Hypercube6AllPortStartup) {
   sw::NetworkConfig c = network(sw::Topology::hypercube(6), 4, 1);
   c.ni.ports = sw::NodePorts::All;
   c.ni.startup = 3;
-  compare({c, 2400, 8, 18000}, seed_for(13));
+  ASSERT_NO_FATAL_FAILURE(compare({c, 2400, 8, 18000}, seed_for(13)));
 }
 
 TEST(RouterNetworkRtl, Torus4x4x4TwoVcsDepth3) {
   sw::NetworkConfig c = network(sw::Topology::torus({4, 4, 4}), 3, 1);
-  compare({c, 2400, 6, 18000}, seed_for(14));
+  ASSERT_NO_FATAL_FAILURE(compare({c, 2400, 6, 18000}, seed_for(14)));
 }
 
 TEST(RouterNetworkRtl, Mesh8x8StoreAndForward) {
   sw::NetworkConfig c = network(sw::Topology::mesh({8, 8}), 4, 1);
   c.router.switching = sw::Switching::StoreAndForward;
-  compare({c, 1800, 3, 18000}, seed_for(15));
+  ASSERT_NO_FATAL_FAILURE(compare({c, 1800, 3, 18000}, seed_for(15)));
 }
 
 TEST(RouterNetworkRtl, MeshTwoVcsDelay3) {
   sw::NetworkConfig c = network(sw::Topology::mesh({4, 8}), 1, 3);
   c.router.vcs = 2;
-  compare({c, 1800, 12, 15000}, seed_for(16));
+  ASSERT_NO_FATAL_FAILURE(compare({c, 1800, 12, 15000}, seed_for(16)));
 }
 
 // Short packets through shallow buffers at a load that froze the switch allocation before it
 // served sure moves first (docs/networks.md, "Switch and links"): both must keep moving alike.
 TEST(RouterNetworkRtl, Torus8x8ShortPacketsShallowBuffersSaturated) {
-  compare({network(sw::Topology::torus({8, 8}), 2, 1), 3000, 3, 3000}, seed_for(17));
+  ASSERT_NO_FATAL_FAILURE(
+      compare({network(sw::Topology::torus({8, 8}), 2, 1), 3000, 3, 3000}, seed_for(17)));
 }
 
 TEST(RouterNetworkRtl, VariedSeedTorus4x8) {
   sw::NetworkConfig c = network(sw::Topology::torus({4, 8}), 2, 1);
-  compare({c, 800, 10, 6000}, varied_seed());
+  ASSERT_NO_FATAL_FAILURE(compare({c, 800, 10, 6000}, varied_seed()));
 }
 
 /// Runs the lockstep co-simulation on a torus 4x4 and returns the bench's verdict.
