@@ -280,8 +280,7 @@ void Multicomputer::packet_moved(PacketMove what, std::uint32_t message, std::ui
   } else {
     const std::uint32_t vcs = config_.router.vcs;
     m.what = traces::MessageEvent::Hop;
-    const std::size_t ports = channel_sources_.size() / node_sources_.size();
-    m.channel = channel_sources_[std::size_t{router} * ports + out / vcs];
+    m.channel = channel_source(router, out / vcs);
     m.vc = out % vcs;
   }
   record(at, m);
@@ -289,9 +288,11 @@ void Multicomputer::packet_moved(PacketMove what, std::uint32_t message, std::ui
 
 void Multicomputer::buffer_changed(std::uint32_t router, std::uint32_t port, std::uint32_t vc,
                                    std::uint32_t flits, std::uint64_t at) {
-  const std::size_t ports = channel_sources_.size() / node_sources_.size();
-  recorder_.channel_occupancy(Cycle{at}, channel_sources_[std::size_t{router} * ports + port], vc,
-                              flits);
+  recorder_.channel_occupancy(Cycle{at}, channel_source(router, port), vc, flits);
+}
+
+traces::SourceId Multicomputer::channel_source(std::uint32_t router, std::uint32_t port) const {
+  return channel_sources_[std::size_t{router} * config_.topology.ports().size() + port];
 }
 
 void Multicomputer::message_delivered(std::uint32_t message, std::uint64_t at) {

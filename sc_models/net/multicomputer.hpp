@@ -136,6 +136,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   void buffer_changed(std::uint32_t router, std::uint32_t port, std::uint32_t vc,
                       std::uint32_t flits, std::uint64_t at) override;
   void record(std::uint64_t at, const traces::MessageTrace& m);
+  /// The recorder's source of output port `port` of `router`.
+  [[nodiscard]] traces::SourceId channel_source(std::uint32_t router, std::uint32_t port) const;
 
   const sw::NetworkConfig config_;
   ClockDomain clock_;
