@@ -55,7 +55,7 @@ const std::vector<Subcommand>& subcommands() {
         {{"dims", "dim", "switching", "ports", "startup", "buffers", "vcs", "router-delay",
           "packet-flits", "watchdog", "embedding"},
          {"network"},
-         "an option of the mesh, torus and hypercube networks (--arch)"}}},
+         "an option of the mesh, torus and hypercube networks"}}},
       {"traffic", "--topology mesh|torus|hypercube --dims KxK|--dim D [options]",
        "synthetic traffic on a network: offered and accepted throughput, latency, "
        "sustainability, rate sweeps",

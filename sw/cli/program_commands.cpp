@@ -201,7 +201,7 @@ CommandForm run_form(const po::variables_map& vm) {
 }
 
 int run_run(const po::variables_map& vm, Context& ctx) {
-  if (vm.count("arch") && is_network_kind(vm["arch"].as<std::string>())) {
+  if (run_form(vm).key == "network") {
     return run_network_program(vm, ctx, vm["arch"].as<std::string>());
   }
   const McProgram program = program_from(vm);

@@ -140,6 +140,7 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
 };
 
+/// The first line of a command's standard error: its one-line error when it rejected its input.
 std::string first_line(const std::string& text) {
   const std::string line = text.substr(0, text.find('\n'));
   return line.empty() ? std::string("(no message)") : line;
