@@ -191,17 +191,18 @@ po::options_description run_options() {
   return o;
 }
 
-int run_run(const po::variables_map& vm, Context& ctx) {
-  if (vm.count("arch") && is_network_kind(vm["arch"].as<std::string>())) {
-    return run_network_program(vm, ctx, vm["arch"].as<std::string>());
+CommandForm run_form(const po::variables_map& vm) {
+  const std::string arch = vm.count("arch") ? vm["arch"].as<std::string>() : "omp";
+  if (is_network_kind(arch)) {
+    return {"network", "run on the " + arch};
   }
-  for (const char* network_only : {"dims", "dim", "switching", "ports", "startup", "buffers",
-                                   "vcs", "router-delay", "packet-flits", "watchdog",
-                                   "embedding"}) {
-    if (vm.count(network_only)) {
-      throw InputError({std::string("--") + network_only},
-                       "an option of the mesh, torus and hypercube networks (--arch)");
-    }
+  Arch parsed{};
+  return {parse_arch(arch, parsed) ? "multiprocessor" : "", "run on the " + arch};
+}
+
+int run_run(const po::variables_map& vm, Context& ctx) {
+  if (run_form(vm).key == "network") {
+    return run_network_program(vm, ctx, vm["arch"].as<std::string>());
   }
   const McProgram program = program_from(vm);
   SystemConfig config = config_from(vm);
@@ -314,6 +315,15 @@ std::vector<std::uint32_t> dimension_list(const std::string& text) {
 
 }  // namespace
 
+CommandForm gen_form(const po::variables_map& vm) {
+  if (!vm.count("pattern")) {
+    return {};
+  }
+  const std::string what = vm["pattern"].as<std::string>();
+  const bool named = what == "shift" || what == "exchange" || what == "random";
+  return {named ? what : parse_pattern(what) ? "pattern" : "", "gen " + what};
+}
+
 int run_gen(const po::variables_map& vm, Context& ctx) {
   if (!vm.count("pattern")) {
     throw InputError({"PATTERN"}, "a pattern (C1..C12, a Table 1 name, exchange, shift or random)",
@@ -358,15 +368,8 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
       vm.count("seed") ? parse_count("--seed", vm["seed"].as<std::string>(), 0,
                                      std::numeric_limits<std::uint64_t>::max() / 10)
                        : 1;
-  const auto reject = [&](const std::string& option, const std::string& why) {
-    if (vm.count(option)) {
-      throw InputError({"--" + option}, why);
-    }
-  };
   McProgram program;
   if (what == "random") {
-    reject("sources", "a random program chooses its own sources (drop --sources)");
-    reject("dests", "a random program chooses its own destinations (drop --dests)");
     const auto steps = static_cast<std::uint32_t>(required(vm, "steps", 1, 1'000'000));
     const auto len = static_cast<std::uint32_t>(
         vm.count("len") ? parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords)
@@ -379,7 +382,6 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
                        "C1..C12, a Table 1 name (one-to-one, permutation, ...) or random",
                        "'" + what + "'");
     }
-    reject("steps", "a pattern program has one step (--steps goes with random)");
     PatternGenOptions o;
     o.nodes = nodes;
     o.sources = node_list(vm, "sources");

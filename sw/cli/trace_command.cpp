@@ -284,12 +284,23 @@ void expect_files(const std::vector<std::string>& args, std::size_t n, const std
 
 }  // namespace
 
+CommandForm trace_form(const po::variables_map& vm) {
+  const std::vector<std::string> args = arguments(vm);
+  if (args.empty()) {
+    return {};
+  }
+  const std::string& action = args[0];
+  const bool known =
+      action == "export" || action == "stats" || action == "diff" || action == "plot";
+  return {known ? action : "", "trace " + action};
+}
+
 int run_trace(const po::variables_map& vm, Context& ctx) {
   const std::vector<std::string> args = arguments(vm);
   if (args.empty()) {
     throw InputError({"ACTION"}, "export, stats, diff or plot", "none");
   }
-  const std::string& action = args[0];
+  const std::string action = trace_form(vm).key;
   if (action == "stats") {
     expect_files(args, 1, "one event trace or VCD file");
     const traces::TraceStats s = traces::trace_stats(args[1]);
@@ -350,7 +361,7 @@ int run_trace(const po::variables_map& vm, Context& ctx) {
     }
     return kExitOk;
   }
-  throw InputError({"ACTION"}, "export, stats, diff or plot", "'" + action + "'");
+  throw InputError({"ACTION"}, "export, stats, diff or plot", "'" + args[0] + "'");
 }
 
 }  // namespace orthosim::sw::cli
