@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/output_options.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 
@@ -125,6 +126,7 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
       return kExitOk;
     }
     from_variant = cli::apply_variant(options, vm, command->name);
+    cli::check_output_options(command->name, vm);
     return command->run(vm, ctx);
   } catch (const po::error& e) {
     err << prefix << e.what() << " (see orthosim " << command->name << " --help)\n";
