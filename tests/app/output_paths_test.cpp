@@ -96,6 +96,22 @@ TEST_F(OutputPaths, EveryOutputOptionStreamsToACharacterDeviceAndLeavesItADevice
   EXPECT_FALSE(fs::exists(dir_ / "pl" / "timeline.svg.partial"));
 }
 
+TEST_F(OutputPaths, ADeviceThatRefusesTheBytesFailsTheRunAndStaysADevice) {
+  // /dev/full's numbers (1, 7): every write fails with ENOSPC.
+  if (::mknod((dir_ / "full").c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0) {
+    GTEST_SKIP() << "mknod full c 1 7 failed (" << std::strerror(errno)
+                 << "): character-device cases need root (CI runs as root)";
+  }
+  const Outcome o = run("run fig2.mcp --arch omp --vcd full");
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("error: cannot write full"), std::string::npos) << o.err;
+  struct stat s {};
+  ASSERT_EQ(::lstat((dir_ / "full").c_str(), &s), 0);
+  EXPECT_TRUE(S_ISCHR(s.st_mode));
+  EXPECT_EQ(minor(s.st_rdev), 7u);
+  EXPECT_FALSE(fs::exists(dir_ / "full.partial"));
+}
+
 TEST_F(OutputPaths, FstRefusesACharacterDeviceBeforeTheRun) {
   if (const std::string why = make_null_device(dir_ / "null"); !why.empty()) {
     GTEST_SKIP() << why;
