@@ -65,7 +65,7 @@ Journal::Journal(const std::string& out, const std::string& signature,
     throw InputError({"--out"}, "a writable file path", e.what());
   }
   if (mode_ == OutputMode::InPlace) {
-    return;  // a device or FIFO is a stream: no journal beside it, the rows go out at the end
+    return;  // a stream: no journal beside it, the rows go out at the end
   }
   const std::string first = "# " + signature;
   std::ifstream in(partial_, std::ios::binary);

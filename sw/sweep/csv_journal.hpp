@@ -3,7 +3,8 @@
 // A restarted sweep with the same signature keeps those rows and runs only the other points; at
 // the end the rows are written in point order to OUT (through OUT.sorted.partial and a rename)
 // and the journal is removed, so an unfinished sweep never looks like a finished one. An OUT that
-// is a device or FIFO (sw::OutputFile) is a stream: no journal, the rows are written at the end.
+// is written as a stream (sw::OutputMode::InPlace: a device, a FIFO or a symbolic link) gets no
+// journal: the rows are written to it at the end.
 #pragma once
 
 #include <cstddef>
