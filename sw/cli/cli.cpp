@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/output_options.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 
@@ -209,6 +210,7 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
     }
     from_variant = cli::apply_variant(options, vm, command->name);
     check_scopes(*command, vm);
+    cli::check_output_options(command->name, vm);
     return command->run(vm, ctx);
   } catch (const po::unknown_option& e) {
     err << prefix << "unknown option " << e.get_option_name() << " (see orthosim "

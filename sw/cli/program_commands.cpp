@@ -1,6 +1,5 @@
 // `orthosim map`, `run`, `gen` and `demo`: multicomputer programs mapped onto the shared-memory
 // multiprocessors (seed 004 sections 2 and 4).
-#include <fstream>
 #include <limits>
 
 #include "sw/cli/commands.hpp"
@@ -10,6 +9,7 @@
 #include "sw/cli/program_report.hpp"
 #include "sw/cli/report.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/output_file.hpp"
 #include "sw/machine/validate.hpp"
 #include "sw/pattern/generate.hpp"
 #include "sw/pattern/topology_programs.hpp"
@@ -281,7 +281,7 @@ std::uint64_t required(const po::variables_map& vm, const std::string& name, std
   return parse_count("--" + name, vm[name].as<std::string>(), min, max);
 }
 
-/// Prints the program, or writes it to --out (as FILE.partial, then renamed).
+/// Prints the program, or writes it to --out (an OutputFile: FILE.partial renamed, or a stream).
 int write_program(const po::variables_map& vm, Context& ctx, const McProgram& program) {
   const std::string text = format_program(program);
   if (!vm.count("out")) {
@@ -289,16 +289,12 @@ int write_program(const po::variables_map& vm, Context& ctx, const McProgram& pr
     return kExitOk;
   }
   const std::string path = vm["out"].as<std::string>();
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream file(partial, std::ios::binary);
-    if (!file || !(file << text) || !file.flush()) {
-      throw InputError({"--out"}, "a writable file path", "'" + path + "'");
-    }
-  }
-  if (std::rename(partial.c_str(), path.c_str()) != 0) {
-    std::remove(partial.c_str());
-    throw InputError({"--out"}, "a writable file path", "'" + path + "'");
+  try {
+    OutputFile file(path);
+    file.out() << text;
+    file.commit();
+  } catch (const OutputPathError& e) {
+    throw InputError({"--out"}, "a writable file path", e.what());
   }
   return kExitOk;
 }

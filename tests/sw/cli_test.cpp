@@ -1771,5 +1771,48 @@ TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
   }
 }
 
+TEST_F(CliProgram, EveryOutputOptionIsCheckedBeforeTheRunnerIsCalled) {
+  // The fake runner opens no file: only the command line's own check can refuse these.
+  fs::create_directories(dir_ / "adir");
+  std::ofstream(dir_ / "adir" / "keep") << "kept\n";
+  const std::string folder = path("adir");
+  const std::string plain = file("plain", "not a folder\n");
+  const std::vector<BadInput> cases = {
+      {{"access", "--vcd", folder}, {"--vcd: expected a writable file path", "(a directory)"}},
+      {{"access", "--trace", folder}, {"--trace: expected a writable file path", "(a directory)"}},
+      {{"access", "--impl", "rtl", "--fst", folder}, {"--fst:", "(a directory)"}},
+      {{"run", fig2_, "--vcd", ""}, {"--vcd:", "'' (an empty path)"}},
+      {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--trace", folder}, {"--trace:"}},
+      {{"traffic", "--topology", "mesh", "--dims", "2x2", "--trace", folder}, {"--trace:"}},
+      {{"tables", "--topology", "hypercube", "--m", "8", "--n", "4", "--trace", folder},
+       {"--trace:"}},
+      {{"demo", "--trace", folder}, {"--trace:", "(a directory)"}},
+      {{"demo", "--out", plain}, {"--out: expected a writable folder", "is a regular file"}},
+      {{"access", "--vcd", plain + "/w.vcd"}, {"--vcd:", "is a regular file, not a folder"}},
+      {{"access", "--vcd", path("missing/w.vcd")}, {"--vcd:", "does not exist"}},
+  };
+  for (const BadInput& c : cases) {
+    FakeRunner runner;
+    const Result r = run(c.args, runner);
+    const std::string what = joined(c.args);
+    EXPECT_EQ(r.code, sw::kExitBadInput) << what << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << what;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << "\n" << r.err;
+    EXPECT_TRUE(runner.access_requests.empty() && runner.program_requests.empty() &&
+                runner.network_requests.empty() && runner.traffic_requests.empty())
+        << what;
+    for (const std::string& word : c.in_error) {
+      EXPECT_TRUE(contains(r.err, word)) << what << ": '" << word << "' not in: " << r.err;
+    }
+  }
+  EXPECT_EQ(slurp(path("adir/keep")), "kept\n");
+  EXPECT_EQ(slurp(plain), "not a folder\n");
+  EXPECT_FALSE(fs::exists(path("missing")));
+  // run and demo create a missing folder: not refused there.
+  FakeRunner runner;
+  EXPECT_EQ(run({"run", fig2_, "--vcd", path("new/w.vcd")}, runner).code, sw::kExitOk);
+  EXPECT_EQ(runner.program_requests.size(), 1u);
+}
+
 }  // namespace
 }  // namespace orthosim
