@@ -453,9 +453,10 @@ void Multicomputer::schedule_arrival(std::uint32_t node, std::uint64_t) {
     // Bernoulli trials per cycle: the gap to the next success is geometric.
     t += 1.0 + std::floor(std::log(unit(rngs_[node])) / std::log1p(-lambda));
   }
-  const auto at = start_ + static_cast<std::uint64_t>(std::ceil(t));
-  if (at < start_ + spec_.warmup + spec_.cycles) {
-    arrivals_.push({at, node});
+  // Compared as a double first: at a tiny rate the gap can exceed what a cycle count holds.
+  const double offset = std::ceil(t);
+  if (offset < static_cast<double>(spec_.warmup + spec_.cycles)) {
+    arrivals_.push({start_ + static_cast<std::uint64_t>(offset), node});
   }
 }
 
