@@ -19,12 +19,10 @@ namespace orthosim::app {
 
 namespace {
 
-/// A run that has not ended after this many cycles is stopped and reported as blocked.
-constexpr sw::Cycle kCycleLimit{1'000'000'000'000ull};
-
 sw::RunSummary summarize(const sc::RunResult& r) {
   sw::RunSummary s;
   s.completed = r.completed;
+  s.cycle_limit_reached = r.cycle_limit_reached;
   s.cosim_mismatch = r.mismatch ? r.mismatch->to_string() : "";
   s.cycles = r.cycles;
   s.blocked = r.blocked;
@@ -43,6 +41,7 @@ sw::RunSummary summarize(const sc::RunResult& r) {
 sw::NetworkRunSummary summarize_network(const sc::NetworkRunResult& r) {
   sw::NetworkRunSummary out;
   out.run.completed = r.completed;
+  out.run.cycle_limit_reached = r.cycle_limit_reached;
   out.run.cycles = r.cycles;
   out.run.blocked = r.blocked;
   out.run.payload_ok = r.completed && r.delivery.ok();
@@ -244,7 +243,7 @@ sw::RunSummary SystemRunner::run_access(const sw::AccessRequest& request) {
   open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
   inject_test_fault(system);
   system.load(std::move(program));
-  sc::run_systems({&system}, kCycleLimit);
+  sc::run_systems({&system}, sw::kCycleLimit);
   const sc::RunResult result = system.result();
   // A co-simulation mismatch stopped the run: the command fails with it (no exception: thrown
   // after SystemC's coroutines ran, it trips AddressSanitizer's stack bookkeeping), and the
@@ -312,7 +311,7 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
   for (std::size_t i = 0; i < systems.size(); ++i) {
     systems[i]->load(runs[i].program);
   }
-  sc::run_systems(raw, kCycleLimit);
+  sc::run_systems(raw, sw::kCycleLimit);
   std::vector<sc::RunResult> results;
   for (const auto& s : systems) {
     results.push_back(s->result());
@@ -358,7 +357,7 @@ sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& req
   }
   open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
   system.load(request.program);
-  sc_core::sc_start();
+  system.run(sw::kCycleLimit);
   const sc::NetworkRunResult r = system.result();
   if (r.mismatch) {
     return summarize_network(r);  // the output files stay FILE.partial (see run_access)
@@ -465,7 +464,7 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
     for (std::size_t i = 0; i < processors.size(); ++i) {
       processors[i]->load(systems[i].program);
     }
-    sc::run_systems(raw, kCycleLimit);
+    sc::run_systems(raw, sw::kCycleLimit);
     for (const auto& s : processors) {
       out.systems.push_back(summarize(s->result()));
     }
@@ -476,7 +475,7 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
     } catch (const sw::ConfigError& e) {
       throw sw::InputError({"--buffers"}, e.what());
     }
-    sc_core::sc_start();
+    computers[i]->run(sw::kCycleLimit);
     out.networks.push_back(summarize_network(computers[i]->result()));
   }
   if (trace) {

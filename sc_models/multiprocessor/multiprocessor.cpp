@@ -129,6 +129,7 @@ void Multiprocessor::load(sw::MachineProgram program) {
   sync_->reset();
   baseline_ = stats_.snapshot();
   start_ = clock_.now();
+  stopped_at_limit_.reset();
   for (sw::ProcId i = 0; i < config_.n; ++i) {
     processors_[i]->load(program_.processors[i]);
   }
@@ -145,11 +146,12 @@ bool Multiprocessor::finished() const {
 RunResult Multiprocessor::result() const {
   RunResult r;
   r.completed = finished();
+  r.cycle_limit_reached = !r.completed && stopped_at_limit_.has_value();
   for (const auto& p : processors_) {
     const Cycle end = p->finished() ? p->finish_cycle() - start_ : clock_.now() - start_;
     r.processor_end.push_back(end);
     r.cycles = std::max(r.cycles, end);
-    if (!p->finished()) {
+    if (!p->finished() && !r.cycle_limit_reached) {
       r.blocked.push_back(p->describe_wait());
     }
     for (const StepMarkRecord& m : p->step_marks()) {
@@ -159,9 +161,17 @@ RunResult Multiprocessor::result() const {
       r.step_ends[m.step] = std::max(r.step_ends[m.step], m.at - start_);
     }
   }
-  r.delivery = sw::check_delivery(program_, [this](sw::ProcId p, std::uint32_t address) {
-    return processors_[p]->local_memory().read(address);
-  });
+  if (r.cycle_limit_reached) {
+    r.cycles = *stopped_at_limit_;
+    r.blocked.push_back("cycle limit reached: the run stopped after " +
+                        std::to_string(r.cycles.count()) + " cycles, still running");
+  }
+  r.delivery = sw::check_delivery(
+      program_,
+      [this](sw::ProcId p, std::uint32_t address) {
+        return processors_[p]->local_memory().read(address);
+      },
+      !r.cycle_limit_reached);
   r.stats = stats_.snapshot();
   for (std::size_t i = 0; i < r.stats.size(); ++i) {
     r.stats[i].value -= baseline_.at(i).value;
@@ -184,9 +194,16 @@ RunResult Multiprocessor::result() const {
 void run_systems(const std::vector<Multiprocessor*>& systems, Cycle limit) {
   sc_core::sc_time horizon = sc_core::SC_ZERO_TIME;
   for (const Multiprocessor* s : systems) {
-    horizon = std::max(horizon, s->clock().delay(limit));
+    // The cycle `limit` itself still runs: a run may last exactly `limit` cycles.
+    horizon = std::max(horizon, s->clock().delay(limit + Cycle{1}));
   }
   sc_core::sc_start(horizon, sc_core::SC_EXIT_ON_STARVATION);
+  // Events still pending: the horizon stopped the run, not the lack of anything to do.
+  if (sc_core::sc_pending_activity()) {
+    for (Multiprocessor* s : systems) {
+      s->stopped_at_limit_ = limit;
+    }
+  }
 }
 
 }  // namespace orthosim::sc

@@ -120,6 +120,7 @@ void Multicomputer::load(sw::RoutedProgram program) {
   stats_baseline_ = stats_.snapshot();
   traffic_ = false;
   deadlocked_ = false;
+  stopped_at_limit_.reset();
   deadlock_.clear();
   messages_.clear();
   for (const sw::Message& m : program_.manifest.messages) {
@@ -197,6 +198,15 @@ void Multicomputer::show(std::uint32_t node, traces::Activity what, std::uint64_
   }
 }
 
+void Multicomputer::run(Cycle limit) {
+  // The cycle `limit` itself still runs: a run may last exactly `limit` cycles.
+  sc_core::sc_start(clock_.delay(limit + Cycle{1}), sc_core::SC_EXIT_ON_STARVATION);
+  // Events still pending: the limit stopped the run, not the lack of anything to do.
+  if (sc_core::sc_pending_activity()) {
+    stopped_at_limit_ = limit;
+  }
+}
+
 NetworkRunResult Multicomputer::result() const {
   NetworkRunResult r;
   r.completed = !deadlocked_;
@@ -204,6 +214,10 @@ NetworkRunResult Multicomputer::result() const {
     const NodeState& s = nodes_[node];
     if (!s.finished) {
       r.completed = false;
+      if (stopped_at_limit_ && !deadlocked_) {
+        r.cycle_limit_reached = true;
+        continue;
+      }
       std::string what = "node " + std::to_string(node) + " at op " + std::to_string(s.pc);
       if (s.waiting_for >= 0) {
         const MessageState& m = messages_[static_cast<std::size_t>(s.waiting_for)];
@@ -224,9 +238,14 @@ NetworkRunResult Multicomputer::result() const {
   if (deadlocked_) {
     r.blocked.insert(r.blocked.begin(), "network deadlock: " + deadlock_);
   }
-  r.delivery = sw::check_delivery(program_.manifest, [this](sw::ProcId p, std::uint32_t a) {
-    return local_[p].read(a);
-  });
+  if (r.cycle_limit_reached) {
+    r.cycles = *stopped_at_limit_;
+    r.blocked.push_back("cycle limit reached: the run stopped after " +
+                        std::to_string(r.cycles.count()) + " cycles, still running");
+  }
+  r.delivery = sw::check_delivery(
+      program_.manifest, [this](sw::ProcId p, std::uint32_t a) { return local_[p].read(a); },
+      !r.cycle_limit_reached);
   r.max_channel_contention = network_->channels().max_contention();
   r.peak_channel_occupancy = network_->channels().peak_occupancy();
   r.channels = network_->channels().reports();

@@ -27,6 +27,9 @@ struct RunSummary {
   std::string cosim_mismatch;
   Cycle cycles;
   std::vector<std::string> blocked;   ///< the watchdog's report when not completed
+  /// Not completed because the run reached the emulator's cycle limit (sw::kCycleLimit) while
+  /// still busy: neither a deadlock nor a lost message.
+  bool cycle_limit_reached = false;
   bool payload_ok = false;
   std::size_t messages = 0;           ///< messages of the manifest, all checked
   std::size_t messages_failed = 0;    ///< missing, duplicated onto another's words, or corrupted
