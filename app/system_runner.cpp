@@ -258,7 +258,7 @@ sw::RunSummary SystemRunner::run_access(const sw::AccessRequest& request) {
   return summarize(result);
 }
 
-std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::SystemRun>& runs) {
+std::vector<sw::RunSummary> SystemRunner::run_programs(std::vector<sw::SystemRun> runs) {
   // Every output file is opened (and its folder created) before anything is elaborated, so a
   // bad path fails first; systems that name the same file share it.
   std::map<std::string, std::unique_ptr<traces::VcdRecorder>> vcds;
@@ -309,7 +309,7 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
     inject_test_fault(*s);
   }
   for (std::size_t i = 0; i < systems.size(); ++i) {
-    systems[i]->load(runs[i].program);
+    systems[i]->load(std::move(runs[i].program));
   }
   sc::run_systems(raw, sw::kCycleLimit);
   std::vector<sc::RunResult> results;

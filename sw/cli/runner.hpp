@@ -123,8 +123,9 @@ class Runner {
   virtual ~Runner() = default;
   /// Throws InputError / ConfigError / std::runtime_error on bad input or unwritable output.
   virtual RunSummary run_access(const AccessRequest& request) = 0;
-  /// Runs every system side by side in one simulation; one summary per system, in order.
-  virtual std::vector<RunSummary> run_programs(const std::vector<SystemRun>& runs) = 0;
+  /// Runs every system side by side in one simulation; one summary per system, in order. Takes
+  /// the runs by value, so that a caller who moves them in keeps no second copy of a program.
+  virtual std::vector<RunSummary> run_programs(std::vector<SystemRun> runs) = 0;
   virtual NetworkRunSummary run_network(const NetworkRunRequest& request) = 0;
   virtual std::vector<TrafficPoint> run_traffic(const TrafficRequest& request) = 0;
   /// `orthosim tables`: every multiprocessor and every network built in one elaboration, then the
