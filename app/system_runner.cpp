@@ -2,10 +2,13 @@
 #include "app/system_runner.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "rtl/bridge/fst_trace.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
@@ -223,6 +226,32 @@ void inject_test_fault(sc::Multicomputer& system) {
   }
 }
 
+/// "1234567 bytes (1.2 MiB)".
+std::string bytes_text(std::uint64_t bytes) {
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+  double scaled = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  while (unit < 3 && scaled >= 1024.0 * 1024.0) {
+    scaled /= 1024.0;
+    ++unit;
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, " (%.1f %s)", scaled / 1024.0, units[unit]);
+  return std::to_string(bytes) + " bytes" + text;
+}
+
+/// Refuses a run whose estimated footprint exceeds the limit, before anything is elaborated or
+/// any file opened (docs/cli.md, --memory-limit).
+void check_footprint(std::uint64_t estimate, std::optional<std::uint64_t> limit) {
+  if (limit && estimate > *limit) {
+    throw sw::InputError({"--memory-limit"},
+                         "a run that fits in " + bytes_text(*limit),
+                         "an estimated footprint of " + bytes_text(estimate) +
+                             " (docs/cli.md: fewer steps or nodes, shorter messages, or a larger "
+                             "--memory-limit)");
+  }
+}
+
 sw::Cycle last_end(const std::vector<sc::Multiprocessor*>& systems) {
   sw::Cycle end;
   for (const sc::Multiprocessor* s : systems) {
@@ -259,6 +288,15 @@ sw::RunSummary SystemRunner::run_access(const sw::AccessRequest& request) {
 }
 
 std::vector<sw::RunSummary> SystemRunner::run_programs(std::vector<sw::SystemRun> runs) {
+  std::uint64_t footprint = 0;
+  std::optional<std::uint64_t> limit;
+  for (const sw::SystemRun& run : runs) {
+    footprint += sc::Multiprocessor::footprint(run.program, run.config);
+    if (run.memory_limit) {
+      limit = std::min(limit.value_or(*run.memory_limit), *run.memory_limit);
+    }
+  }
+  check_footprint(footprint, limit);
   // Every output file is opened (and its folder created) before anything is elaborated, so a
   // bad path fails first; systems that name the same file share it.
   std::map<std::string, std::unique_ptr<traces::VcdRecorder>> vcds;
@@ -343,6 +381,8 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(std::vector<sw::SystemRun
 }
 
 sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& request) {
+  check_footprint(sc::Multicomputer::footprint(request.program, request.config),
+                  request.memory_limit);
   Recording recording(request.vcd_path, request.trace_path, request.config.clock_period_ns, true);
   std::unique_ptr<rtl::FstTrace> fst = request.fst_path ? open_fst(*request.fst_path) : nullptr;
   sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,

@@ -67,6 +67,13 @@ class Multiprocessor : public sc_core::sc_module {
   [[nodiscard]] const ClockDomain& clock() const { return clock_; }
   [[nodiscard]] const traces::StatsRegistry& stats() const { return stats_; }
 
+  /// The bytes a run of `program` on a system of `config` holds at its peak, estimated before
+  /// anything is elaborated (docs/cli.md, --memory-limit): the program (ops, index sets, delivery
+  /// manifest), the words of the local memories, memory modules and data buffers (a WordStore
+  /// grows to the highest address written), and the blocks of each processor.
+  [[nodiscard]] static std::uint64_t footprint(const sw::MachineProgram& program,
+                                               const sw::SystemConfig& config);
+
   /// Validates the program against this system (throws sw::ConfigError), clears all memories,
   /// loads index sets and the senders' local memory, and starts every processor in the next delta.
   void load(sw::MachineProgram program);

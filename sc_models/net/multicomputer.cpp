@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sc_models/net/network_interfaces.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/payload.hpp"
 #include "traces/trace_stats.hpp"
@@ -109,6 +110,39 @@ void Multicomputer::validate(const sw::RoutedProgram& program) const {
                             " (--buffers, or smaller packets with --packet-flits)");
     }
   }
+}
+
+std::uint64_t Multicomputer::footprint(const sw::RoutedProgram& program,
+                                       const sw::NetworkConfig& config) {
+  // Per node: its router's buffers, allocation state and interface, and its recorder sources,
+  // measured on a 16x16 torus with 2 virtual channels rounded up.
+  constexpr std::uint64_t kNodeBytes = 4 * 1024;
+  constexpr std::uint64_t kPacketBytes = sizeof(net::NetworkInterfaces::Packet) + 16;
+  const std::uint32_t nodes = config.topology.nodes();
+  std::uint64_t bytes = std::uint64_t{nodes} * kNodeBytes +
+                        program.manifest.messages.size() * (sizeof(sw::Message) + sizeof(MessageState));
+  for (const std::vector<sw::routed::Op>& ops : program.ops) {
+    bytes += ops.size() * sizeof(sw::routed::Op);
+  }
+  std::vector<std::uint64_t> local_words(nodes, 0);
+  std::vector<std::uint64_t> step_packets;  ///< a step's messages are in flight together
+  for (const sw::Message& m : program.manifest.messages) {
+    local_words.at(m.source) =
+        std::max(local_words.at(m.source), std::uint64_t{m.src_address} + m.words);
+    local_words.at(m.destination) =
+        std::max(local_words.at(m.destination), std::uint64_t{m.dst_address} + m.words);
+    if (m.payload.tag >= step_packets.size()) {
+      step_packets.resize(std::size_t{m.payload.tag} + 1, 0);
+    }
+    step_packets[m.payload.tag] += config.message_packets(m.words);
+  }
+  for (std::uint64_t w : local_words) {
+    bytes += w * sizeof(sw::Word);
+  }
+  if (!step_packets.empty()) {
+    bytes += *std::max_element(step_packets.begin(), step_packets.end()) * kPacketBytes;
+  }
+  return bytes;
 }
 
 void Multicomputer::load(sw::RoutedProgram program) {

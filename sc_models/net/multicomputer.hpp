@@ -79,6 +79,13 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
                 traces::Recorder& recorder, rtl::FstTrace* fst = nullptr);
 
   [[nodiscard]] const sw::NetworkConfig& config() const { return config_; }
+
+  /// The bytes a run of `program` on a network of `config` holds at its peak, estimated before
+  /// anything is elaborated (docs/cli.md, --memory-limit): the program (ops, delivery manifest,
+  /// per-message state), the words of the local memories (a WordStore grows to the highest
+  /// address written), the packets of the busiest step and the routers.
+  [[nodiscard]] static std::uint64_t footprint(const sw::RoutedProgram& program,
+                                               const sw::NetworkConfig& config);
   [[nodiscard]] const ClockDomain& clock() const { return clock_; }
 
   /// Loads a routed program (its network must have this network's node count) and starts every

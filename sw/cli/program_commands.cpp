@@ -181,6 +181,7 @@ po::options_description run_options() {
       ("embedding", po::value<std::string>(),
        "networks: a node map, the network node of each program node (default: node i on node i)");
   o.add(arch_option(true))
+      .add(memory_limit_option())
       .add(rtl_options())
       .add(trace_output_option())
       .add(clustering_options())
@@ -215,6 +216,7 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   }
   system.trace_path = trace_path_from(vm);
   system.fst_path = fst_path_from(vm, config.impl);
+  system.memory_limit = memory_limit_from(vm);
   const std::optional<std::string> vcd_path = system.vcd_path;
   std::vector<SystemRun> systems;
   systems.push_back(std::move(system));

@@ -69,6 +69,9 @@ struct SystemRun {
   std::optional<std::string> trace_path = std::nullopt;
   /// The verilated blocks' FST waveform (--fst); systems that name it share it.
   std::optional<std::string> fst_path = std::nullopt;
+  /// Bytes (--memory-limit): the systems run side by side are refused before anything runs when
+  /// their estimated footprint exceeds the smallest limit given (docs/cli.md).
+  std::optional<std::uint64_t> memory_limit = std::nullopt;
 };
 
 /// A routed program on a network (`orthosim run --arch mesh|torus|hypercube`).
@@ -79,6 +82,9 @@ struct NetworkRunRequest {
   std::optional<std::string> trace_path = std::nullopt;
   /// The verilated routers' FST waveform (--fst, with --impl router=rtl|cosim).
   std::optional<std::string> fst_path = std::nullopt;
+  /// Bytes (--memory-limit): the run is refused before anything runs when its estimated
+  /// footprint exceeds it (docs/cli.md).
+  std::optional<std::uint64_t> memory_limit = std::nullopt;
 };
 
 /// One router-to-router channel after a run.
