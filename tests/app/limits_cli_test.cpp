@@ -1,8 +1,10 @@
 // End-to-end: the emulator's limits. A compute phase longer than the cycle limit is refused by
 // the parser; a run that reaches the limit stops and says so, never "deadlock" or "message lost".
+// A run whose estimated footprint exceeds --memory-limit is refused before anything runs.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -12,7 +14,7 @@ namespace {
 
 using orthosim::testing_support::Outcome;
 
-/// The emulator's cycle limit (docs/limits.md).
+/// The emulator's cycle limit (docs/cli.md).
 constexpr std::uint64_t kCycleLimit = 1'000'000'000'000ull;
 
 class Limits : public orthosim::testing_support::CliTest {
@@ -66,6 +68,32 @@ TEST_F(Limits, ARunThatReachesTheCycleLimitSaysSoOnEveryArchitecture) {
     // The columns keep a space between them at 13 digits.
     EXPECT_TRUE(has(o.out, " total " + std::to_string(kCycleLimit))) << arch << o.out;
   }
+}
+
+// One message of W words: its words sit at the sender and at the receiver, so the footprint is at
+// least 8 W bytes. A limit just below that refuses the run with exit 2 before any file is written;
+// a generous one runs it.
+TEST_F(Limits, ARunThatCannotFitIsRefusedNamingItsFootprintAndTheLimit) {
+  constexpr std::uint64_t kWords = 100'000;
+  constexpr std::uint64_t kLimit = 2 * kWords * 4 - 1;
+  write("big.mcp", "nodes 2\nstep\n  send 0 -> 1 words " + std::to_string(kWords) + "\n");
+  for (const std::string& arch : {std::string("omp"), std::string("torus --dims 2")}) {
+    const Outcome refused =
+        run("run big.mcp --vcd big.vcd --memory-limit " + std::to_string(kLimit) + " --arch " + arch);
+    EXPECT_EQ(refused.exit_code, 2) << arch << refused.out;
+    EXPECT_TRUE(has(refused.err, "--memory-limit: expected a run that fits in " +
+                                     std::to_string(kLimit) + " bytes"))
+        << arch << refused.err;
+    EXPECT_TRUE(has(refused.err, "found an estimated footprint of ")) << arch << refused.err;
+    EXPECT_TRUE(refused.out.empty()) << arch << refused.out;
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "big.vcd")) << arch;
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "big.vcd.partial")) << arch;
+    const Outcome fits = run("run big.mcp --memory-limit 64M --arch " + arch);
+    EXPECT_EQ(fits.exit_code, 0) << arch << fits.err;
+  }
+  EXPECT_EQ(run("run big.mcp --memory-limit 12X").exit_code, 2);
+  EXPECT_TRUE(has(run("run big.mcp --memory-limit 12X").err,
+                  "--memory-limit: expected a size in bytes, e.g. 2048, 512K, 800M or 4G"));
 }
 
 }  // namespace
