@@ -2,9 +2,12 @@
 #include "app/system_runner.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "rtl/bridge/fst_trace.hpp"
@@ -20,12 +23,10 @@ namespace orthosim::app {
 
 namespace {
 
-/// A run that has not ended after this many cycles is stopped and reported as blocked.
-constexpr sw::Cycle kCycleLimit{1'000'000'000'000ull};
-
 sw::RunSummary summarize(const sc::RunResult& r) {
   sw::RunSummary s;
   s.completed = r.completed;
+  s.cycle_limit_reached = r.cycle_limit_reached;
   s.cosim_mismatch = r.mismatch ? r.mismatch->to_string() : "";
   s.cycles = r.cycles;
   s.blocked = r.blocked;
@@ -44,6 +45,7 @@ sw::RunSummary summarize(const sc::RunResult& r) {
 sw::NetworkRunSummary summarize_network(const sc::NetworkRunResult& r) {
   sw::NetworkRunSummary out;
   out.run.completed = r.completed;
+  out.run.cycle_limit_reached = r.cycle_limit_reached;
   out.run.cycles = r.cycles;
   out.run.blocked = r.blocked;
   out.run.payload_ok = r.completed && r.delivery.ok();
@@ -198,6 +200,32 @@ void inject_test_fault(sc::Multicomputer& system) {
   }
 }
 
+/// "1234567 bytes (1.2 MiB)".
+std::string bytes_text(std::uint64_t bytes) {
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+  double scaled = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  while (unit < 3 && scaled >= 1024.0 * 1024.0) {
+    scaled /= 1024.0;
+    ++unit;
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, " (%.1f %s)", scaled / 1024.0, units[unit]);
+  return std::to_string(bytes) + " bytes" + text;
+}
+
+/// Refuses a run whose estimated footprint exceeds the limit, before anything is elaborated or
+/// any file opened (docs/cli.md, --memory-limit).
+void check_footprint(std::uint64_t estimate, std::optional<std::uint64_t> limit) {
+  if (limit && estimate > *limit) {
+    throw sw::InputError({"--memory-limit"},
+                         "a run that fits in " + bytes_text(*limit),
+                         "an estimated footprint of " + bytes_text(estimate) +
+                             " (docs/cli.md: fewer steps or nodes, shorter messages, or a larger "
+                             "--memory-limit)");
+  }
+}
+
 sw::Cycle last_end(const std::vector<sc::Multiprocessor*>& systems) {
   sw::Cycle end;
   for (const sc::Multiprocessor* s : systems) {
@@ -219,7 +247,7 @@ sw::RunSummary SystemRunner::run_access(const sw::AccessRequest& request) {
   open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
   inject_test_fault(system);
   system.load(std::move(program));
-  sc::run_systems({&system}, kCycleLimit);
+  sc::run_systems({&system}, sw::kCycleLimit);
   const sc::RunResult result = system.result();
   // A co-simulation mismatch stopped the run: the command fails with it (no exception: thrown
   // after SystemC's coroutines ran, it trips AddressSanitizer's stack bookkeeping), and the
@@ -234,7 +262,16 @@ sw::RunSummary SystemRunner::run_access(const sw::AccessRequest& request) {
   return summarize(result);
 }
 
-std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::SystemRun>& runs) {
+std::vector<sw::RunSummary> SystemRunner::run_programs(std::vector<sw::SystemRun> runs) {
+  std::uint64_t footprint = 0;
+  std::optional<std::uint64_t> limit;
+  for (const sw::SystemRun& run : runs) {
+    footprint += sc::Multiprocessor::footprint(run.program, run.config);
+    if (run.memory_limit) {
+      limit = std::min(limit.value_or(*run.memory_limit), *run.memory_limit);
+    }
+  }
+  check_footprint(footprint, limit);
   // Every output file is opened (and its folder created) before anything is elaborated, so a
   // bad path fails first; systems that name the same file share it. The folders outlive the files.
   sw::CreatedFolders folders;
@@ -285,9 +322,9 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
     inject_test_fault(*s);
   }
   for (std::size_t i = 0; i < systems.size(); ++i) {
-    systems[i]->load(runs[i].program);
+    systems[i]->load(std::move(runs[i].program));
   }
-  sc::run_systems(raw, kCycleLimit);
+  sc::run_systems(raw, sw::kCycleLimit);
   std::vector<sc::RunResult> results;
   for (const auto& s : systems) {
     results.push_back(s->result());
@@ -319,6 +356,8 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
 }
 
 sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& request) {
+  check_footprint(sc::Multicomputer::footprint(request.program, request.config),
+                  request.memory_limit);
   sw::CreatedFolders folders;  // outlives the files in them
   Recording recording(request.vcd_path, request.trace_path, request.config.clock_period_ns,
                       &folders);
@@ -337,7 +376,7 @@ sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& req
   }
   open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
   system.load(request.program);
-  sc_core::sc_start();
+  system.run(sw::kCycleLimit);
   const sc::NetworkRunResult r = system.result();
   if (r.mismatch) {
     return summarize_network(r);  // the output files stay FILE.partial (see run_access)
@@ -445,7 +484,7 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
     for (std::size_t i = 0; i < processors.size(); ++i) {
       processors[i]->load(systems[i].program);
     }
-    sc::run_systems(raw, kCycleLimit);
+    sc::run_systems(raw, sw::kCycleLimit);
     for (const auto& s : processors) {
       out.systems.push_back(summarize(s->result()));
     }
@@ -456,7 +495,7 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
     } catch (const sw::ConfigError& e) {
       throw sw::InputError({"--buffers"}, e.what());
     }
-    sc_core::sc_start();
+    computers[i]->run(sw::kCycleLimit);
     out.networks.push_back(summarize_network(computers[i]->result()));
   }
   if (trace) {

@@ -117,7 +117,7 @@ struct InputsAccepted {};
 class CheckingRunner final : public Runner {
  public:
   RunSummary run_access(const AccessRequest&) override { throw InputsAccepted{}; }
-  std::vector<RunSummary> run_programs(const std::vector<SystemRun>&) override {
+  std::vector<RunSummary> run_programs(std::vector<SystemRun>) override {
     throw InputsAccepted{};
   }
   NetworkRunSummary run_network(const NetworkRunRequest&) override { throw InputsAccepted{}; }

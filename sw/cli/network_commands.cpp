@@ -36,6 +36,7 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
   }
   request.trace_path = trace_path_from(vm);
   request.fst_path = fst_path_from(vm, request.config.impl);
+  request.memory_limit = memory_limit_from(vm);
   const NetworkProgramRun run{request.program, request.config, ctx.runner.run_network(request),
                               request.vcd_path};
   if (report_cosim_mismatch({run.summary.run}, ctx.err)) {

@@ -181,6 +181,7 @@ po::options_description run_options() {
       ("embedding", po::value<std::string>(),
        "networks: a node map, the network node of each program node (default: node i on node i)");
   o.add(arch_option(true))
+      .add(memory_limit_option())
       .add(rtl_options())
       .add(trace_output_option())
       .add(clustering_options())
@@ -206,21 +207,26 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   }
   const McProgram program = program_from(vm);
   SystemConfig config = config_from(vm);
-  const MappedProgram mapped =
+  MappedProgram mapped =
       map_program(program, config.arch, clustering_for(vm, program), sync_for(vm));
   config = fitted_config(vm, mapped, config);
-  SystemRun system{config, mapped.machine, std::nullopt};
+  // The machine program moves into the system: the report reads the mapped steps, not it.
+  SystemRun system{config, std::move(mapped.machine), std::nullopt};
   if (vm.count("vcd")) {
     system.vcd_path = vm["vcd"].as<std::string>();
   }
   system.trace_path = trace_path_from(vm);
   system.fst_path = fst_path_from(vm, config.impl);
-  const std::vector<RunSummary> summaries = ctx.runner.run_programs({system});
+  system.memory_limit = memory_limit_from(vm);
+  const std::optional<std::string> vcd_path = system.vcd_path;
+  std::vector<SystemRun> systems;
+  systems.push_back(std::move(system));
+  const std::vector<RunSummary> summaries = ctx.runner.run_programs(std::move(systems));
   if (report_cosim_mismatch(summaries, ctx.err)) {
     return kExitRunFailed;
   }
   const ProgramRun run{mapped, config, predict_cycles(mapped, config), summaries.at(0),
-                       system.vcd_path};
+                       vcd_path};
   if (vm.count("json")) {
     ctx.out << run_json(run).dump(2) << '\n';
   } else {

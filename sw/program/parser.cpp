@@ -426,8 +426,8 @@ class Parser {
     const Token c = take();
     const std::uint64_t cycles =
         count(c, "',' or a cycle count (an integer in 0.." +
-                     std::to_string(std::numeric_limits<std::uint64_t>::max()) + ")",
-              0, std::numeric_limits<std::uint64_t>::max());
+                     std::to_string(kCycleLimit.count()) + ", the emulator's cycle limit)",
+              0, kCycleLimit.count());
     expect_end_of_statement("end of line");
     const SourceLocation here = where(keyword);
     const std::uint32_t id = record_statement(here);

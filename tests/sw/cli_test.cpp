@@ -45,7 +45,7 @@ class FakeRunner : public sw::Runner {
   }
 
   /// Machine programs: every message counted, marks at one cycle per step.
-  std::vector<sw::RunSummary> run_programs(const std::vector<sw::SystemRun>& runs) override {
+  std::vector<sw::RunSummary> run_programs(std::vector<sw::SystemRun> runs) override {
     program_requests.push_back(runs);
     std::vector<sw::RunSummary> out;
     for (const sw::SystemRun& run : runs) {

@@ -207,7 +207,7 @@ TEST(McpParse, ShiftIsAPermutationModuloNodes) {
 TEST(McpParse, ComputeIsOnePhasePerNode) {
   const McProgram p = parse(
       "nodes 4\nstep\ncompute all 100\nstep\n  compute 3, 0..1 0\n  compute 2 "
-      "18446744073709551615\n");
+      "1000000000000\n");
   ASSERT_EQ(p.steps.size(), 2u);
   ASSERT_EQ(p.steps[0].computes.size(), 4u);
   for (NodeId n = 0; n < 4; ++n) {
@@ -220,7 +220,7 @@ TEST(McpParse, ComputeIsOnePhasePerNode) {
   for (std::size_t i = 0; i < 4; ++i) {
     EXPECT_EQ(p.steps[1].computes[i].node, order[i]);
   }
-  EXPECT_EQ(p.steps[1].computes[3].cycles, Cycle{18446744073709551615u});
+  EXPECT_EQ(p.steps[1].computes[3].cycles, sw::kCycleLimit);
   EXPECT_TRUE(p.steps[1].transfers.empty());
 }
 
@@ -404,8 +404,13 @@ INSTANTIATE_TEST_SUITE_P(
                   "a shift amount", "'-18446744073709551616'"},
         ErrorCase{"ShiftNotANumber", kHead + "shift all\n", "3:7", "a shift amount", "'all'"},
         ErrorCase{"ComputeOverflow", kHead + "compute 1 18446744073709551616\n", "3:11",
-                  "',' or a cycle count (an integer in 0..18446744073709551615)",
+                  "',' or a cycle count (an integer in 0..1000000000000, the emulator's cycle "
+                  "limit)",
                   "'18446744073709551616'"},
+        ErrorCase{"ComputePastTheCycleLimit", kHead + "compute 1 1000000000001\n", "3:11",
+                  "',' or a cycle count (an integer in 0..1000000000000, the emulator's cycle "
+                  "limit)",
+                  "'1000000000001'"},
         ErrorCase{"ComputeNegative", kHead + "compute 1 -5\n", "3:11", "',' or a cycle count",
                   "'-5'"},
         ErrorCase{"ComputeMissingCycles", kHead + "compute 1\n", "3:10", "',' or a cycle count",
@@ -512,7 +517,7 @@ McProgram random_program(std::mt19937& rng) {
   const std::vector<std::string> labels = {"",       "s1",       "_x",      "all",  "a b",
                                            "q\"uo\\te", "line\nbreak\t#", "3d",   "N2"};
   const std::vector<std::uint32_t> lengths = {1, 1, 2, 4, 4, 1048576};
-  const std::vector<std::uint64_t> cycles = {0, 1, 20, 18446744073709551615u};
+  const std::vector<std::uint64_t> cycles = {0, 1, 20, sw::kCycleLimit.count()};
   const std::uint32_t steps = 1 + pick(6);
   for (std::uint32_t s = 0; s < steps; ++s) {
     ProgramStep step;
