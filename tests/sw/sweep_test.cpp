@@ -58,6 +58,31 @@ TEST(VariantParser, AnErrorCarriesTheValuesPosition) {
   }
 }
 
+/// Where parse_variant refuses `text` and why, or "accepted".
+std::string variant_error(const std::string& text) {
+  try {
+    static_cast<void>(parse_variant(text, "v.yaml"));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(VariantParser, ASecondDocumentIsRefusedWhereItStarts) {
+  const std::string refused =
+      ": expected one YAML document (a variant is one configuration), found a second document";
+  EXPECT_EQ(variant_error("arch: omp\nn: 4\n---\narch: bus\n"), "v.yaml:3:1" + refused);
+  EXPECT_EQ(variant_error("arch: omp\n---\n"), "v.yaml:2:1" + refused);  // even an empty one
+  EXPECT_EQ(variant_error("--- # one\narch: omp\n...\n"), "accepted");  // markers of one document
+}
+
+TEST(VariantParser, TextThatIsNotUtf8IsRefusedAtItsByte) {
+  EXPECT_EQ(variant_error("arch: omp\n# \xff\n"),
+            "v.yaml:2:3: expected UTF-8 text, found the byte 0xff (not UTF-8)");
+  EXPECT_EQ(variant_error(std::string("arch: om\0p\n", 11)),
+            "v.yaml:1:9: expected UTF-8 text, found the byte 0x00 (a control character)");
+}
+
 sweep::SweepSpec spec_with(std::vector<sweep::Param> params, std::size_t variants) {
   sweep::SweepSpec spec;
   spec.target = "p.mcp";
