@@ -2,7 +2,9 @@
 // text of radices and implementations, the cross product against its size formula and odometer
 // order, CSV quoting round trips, and the journal's resume rules (a cut last line is dropped,
 // another sweep's journal is refused at its line).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -92,6 +94,29 @@ sweep::SweepSpec spec_with(std::vector<sweep::Param> params, std::size_t variant
   }
   spec.params = std::move(params);
   return spec;
+}
+
+TEST(SweepPlan, TheSignatureRefusesAFifoThatEveryPointWouldReadAgain) {
+  // The FIFO holds a variant and a writer (this test, through O_RDWR): reading it to hash it
+  // would wait for more until the writer closes, and each point's child would find it empty.
+  const fs::path fifo = fs::temp_directory_path() / ("sweep_fifo_" + std::to_string(getpid()));
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const int writer = ::open(fifo.c_str(), O_RDWR);
+  const std::string text = "arch: omp\n";
+  ASSERT_EQ(::write(writer, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  sweep::SweepSpec spec = spec_with({}, 1);
+  spec.kind = sweep::TargetKind::Traffic;  // no program file to hash
+  spec.variant_paths = {fifo.string()};
+  try {
+    static_cast<void>(sweep::signature(spec));
+    ADD_FAILURE() << "a FIFO was hashed";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              fifo.string() + ": expected a readable sweep input, found a FIFO (this input is "
+                              "read more than once: give a regular file)");
+  }
+  ::close(writer);
+  fs::remove(fifo);
 }
 
 TEST(SweepPlan, PointsAreTheCrossProductLastParameterFastest) {
