@@ -70,6 +70,13 @@ TEST_F(InputFiles, AProgramFromStandardInputRunsAsTheSameProgramFromItsFile) {
   EXPECT_EQ(from_stdin, from_file);
   // Its errors are placed in "<stdin>".
   expect_refused(run("map -", "nodes 2\nstep\nsend 0 -> 5\n", kTimeLimitSeconds), "<stdin>:3:");
+  // A sweep's children would each read the program again: no standard input there.
+  write("omp.yaml", "arch: omp\n");
+  expect_refused(run("sweep - --variants omp.yaml --out s.csv", slurp(kFig2), kTimeLimitSeconds),
+                 "PROGRAM_OR_TRAFFIC: expected a program file (every point's process reads it "
+                 "again), found '-' (standard input)");
+  EXPECT_FALSE(fs::exists(dir_ / "s.csv"));
+  EXPECT_FALSE(fs::exists(dir_ / "s.csv.partial"));
 }
 
 TEST_F(InputFiles, AFifoWithoutWriterIsRefusedAtOnce) {
