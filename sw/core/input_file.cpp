@@ -223,8 +223,10 @@ void InputFile::wait_for_data() const {
       return;  // data, or the writer's end: the read says which
     }
     if (ready == 0) {
-      fail("no data for " + std::to_string(rules_.idle_timeout.count()) +
-           " ms (a FIFO or device whose writer stays silent)");
+      const auto ms = rules_.idle_timeout.count();
+      fail("no data for " + (ms % 1000 == 0 ? std::to_string(ms / 1000) + " s"
+                                             : std::to_string(ms) + " ms") +
+           " (a FIFO or device whose writer stays silent)");
     }
     if (errno != EINTR) {
       fail("a file that cannot be polled (" + std::string(std::strerror(errno)) + ")");
