@@ -181,8 +181,6 @@ InputFile InputFile::from_text(std::string text, std::string name, InputRules ru
     input.fail("an input of " + std::to_string(text.size()) + " bytes, more than the limit of " +
                size_text(input.rules_.max_bytes));
   }
-  input.checker_.check(text);
-  input.checker_.finish();
   input.total_ = text.size();
   input.buffer_ = std::move(text);
   input.at_end_ = true;
@@ -269,7 +267,6 @@ bool InputFile::fill() {
   buffer_.resize(old_size + got);
   if (got == 0) {
     at_end_ = true;
-    checker_.finish();
     if (waits_ && total_ == 0) {
       fail("no data (a FIFO without a writer, or a stream that ended at once)");
     }
@@ -279,47 +276,54 @@ bool InputFile::fill() {
   if (rules_.max_bytes != 0 && total_ > rules_.max_bytes) {
     fail("more than the limit of " + size_text(rules_.max_bytes));
   }
-  checker_.check(std::string_view(buffer_).substr(old_size));
   return true;
 }
 
 std::string InputFile::read_all() {
-  while (fill()) {
-  }
-  std::string rest = buffer_.substr(pos_);
-  buffer_.clear();
+  buffer_.erase(0, pos_);
   pos_ = 0;
-  return rest;
+  // Each chunk is checked as it arrives: the first bad byte ends the read there.
+  checker_.check(buffer_);
+  for (std::size_t old_size = buffer_.size(); fill(); old_size = buffer_.size()) {
+    checker_.check(std::string_view(buffer_).substr(old_size));
+  }
+  checker_.finish();
+  return std::exchange(buffer_, {});
 }
 
 bool InputFile::read_line(std::string& line) {
+  // Bytes are checked as lines are handed out, so that errors come in file order: a bad byte
+  // on line 9 after a reader's error on line 2 is never reported first.
+  const auto take = [&](std::size_t length, std::size_t line_end_bytes) {
+    checker_.check(std::string_view(buffer_).substr(pos_, length + line_end_bytes));
+    line.assign(buffer_, pos_, length);
+    pos_ += length + line_end_bytes;
+    ++lines_read_;
+  };
   std::size_t scanned = pos_;
   while (true) {
     const std::size_t end = buffer_.find('\n', scanned);
     const std::size_t length = (end == std::string::npos ? buffer_.size() : end) - pos_;
     if (length > rules_.max_line_bytes) {
+      checker_.check(std::string_view(buffer_).substr(pos_, length));  // a bad byte first
       throw InputError({name_, lines_read_ + 1, 1},
                        "a line of at most " + size_text(rules_.max_line_bytes),
                        "a longer line");
     }
     if (end != std::string::npos) {
-      line.assign(buffer_, pos_, end - pos_);
-      pos_ = end + 1;
-      ++lines_read_;
+      take(length, 1);
       return true;
     }
-    scanned = buffer_.size();
-    const std::size_t before = pos_;
+    const std::size_t unread = buffer_.size() - pos_;
     if (!fill()) {
-      if (buffer_.size() == pos_) {
-        return false;
+      const bool last_line = unread > 0;  // a last line without its line feed
+      if (last_line) {
+        take(unread, 0);
       }
-      line.assign(buffer_, pos_, std::string::npos);  // a last line without its line feed
-      pos_ = buffer_.size();
-      ++lines_read_;
-      return true;
+      checker_.finish();
+      return last_line;
     }
-    scanned -= before - pos_;  // fill() moved the unread bytes to the buffer's start
+    scanned = pos_ + unread;  // fill() moved the unread bytes to the buffer's start
   }
 }
 

@@ -300,6 +300,11 @@ TEST_F(InputFileTest, LinesUpToTheLimitAcrossChunksAndALastLineWithoutLineFeed) 
               }
             }),
             path("long") + ":3:1: expected a line of at most 100000 bytes, found a longer line");
+  // A bad byte in a line over the limit is the error: zeros stop at 1:1, not at the limit.
+  write("zeros", std::string(200000, '\0'));
+  InputFile zeros(path("zeros"), r);
+  EXPECT_EQ(error_of([&] { static_cast<void>(zeros.read_line(line)); }),
+            path("zeros") + ":1:1: expected UTF-8 text, found the byte 0x00 (a control character)");
 }
 
 TEST_F(InputFileTest, TextInMemoryMeetsTheSameChecksAndLimits) {
@@ -309,8 +314,15 @@ TEST_F(InputFileTest, TextInMemoryMeetsTheSameChecksAndLimits) {
   EXPECT_EQ(error_of([&] { static_cast<void>(InputFile::from_text("ab\ncd", "mem", r)); }),
             "mem: expected a readable test input, found an input of 5 bytes, more than the limit "
             "of 4 bytes");
-  EXPECT_EQ(error_of([&] { static_cast<void>(InputFile::from_text("a\n\x01", "mem", r)); }),
+  EXPECT_EQ(error_of([&] { static_cast<void>(InputFile::from_text("a\n\x01", "mem", r).read_all()); }),
             "mem:2:1: expected UTF-8 text, found the byte 0x01 (a control character)");
+  // Line by line, a line's bytes are checked when it is handed out: errors in file order.
+  InputFile lines = InputFile::from_text("ok\nb\x01\n", "mem", rules());
+  std::string line;
+  ASSERT_TRUE(lines.read_line(line));
+  EXPECT_EQ(line, "ok");
+  EXPECT_EQ(error_of([&] { static_cast<void>(lines.read_line(line)); }),
+            "mem:2:2: expected UTF-8 text, found the byte 0x01 (a control character)");
 }
 
 }  // namespace
