@@ -134,8 +134,8 @@ void refuse_second_document(const std::string& text, const std::string& path) {
   while (starts.marks.size() < 2 && parser.HandleNextDocument(starts)) {
   }
   if (starts.marks.size() >= 2) {
-    throw InputError(at(path, starts.marks[1]), "one YAML document (a variant is one configuration)",
-                     "a second document");
+    throw InputError(at(path, starts.marks[1]),
+                     "one YAML document (a variant is one configuration)", "a second document");
   }
 }
 

@@ -1626,7 +1626,8 @@ TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", few}, {few + ":1:6:"}},
       {on_mesh({"--embedding", many}), {many + ":1:9:"}},
       {on_mesh({"--embedding", negative}), {negative + ":1:3:"}},
-      {on_mesh({"--embedding", path("missing.map")}), {"--embedding", "missing.map"}},
+      {on_mesh({"--embedding", path("missing.map")}),
+       {"missing.map: expected a readable node map file", "no such file"}},
       // traffic
       {{"traffic"}, {"--topology"}},
       {{"traffic", "--dims", "4x4"}, {"--topology"}},

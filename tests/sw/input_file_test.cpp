@@ -114,7 +114,8 @@ TEST(TextCheck, AgreesWithAnIndependentDecoderOnEverySequenceOfUpToThreeBytes) {
     }
   }
   // The four-byte limits: U+10000, U+10FFFF, one past it, and a truncated one.
-  for (const char* s : {"\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF", "\xF4\x90\x80\x80", "\xF0\x90\x80"}) {
+  for (const char* s :
+       {"\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF", "\xF4\x90\x80\x80", "\xF0\x90\x80"}) {
     EXPECT_TRUE(agree(s)) << s;
   }
   EXPECT_EQ(checked, 256u + 65536u + 8u * 256u * 8u + 4u);
@@ -171,9 +172,8 @@ TEST(JsonText, WritesBytesThatAreNotUtf8AsTheReplacementCharacter) {
 class InputFileTest : public testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("orthosim_input_" + std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) +
-            "_" + std::to_string(getpid()));
+    const std::string test = testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = fs::temp_directory_path() / ("orthosim_input_" + test + "_" + std::to_string(getpid()));
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -232,7 +232,9 @@ TEST_F(InputFileTest, MissingFilesDirectoriesAndEmptyNamesAreRefusedByName) {
 TEST_F(InputFileTest, AFifoWithoutWriterIsNoDataAtOnceAndAFifoIsRefusedWhereFilesAreReadTwice) {
   ASSERT_EQ(mkfifo(path("fifo").c_str(), 0600), 0);
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_EQ(error_of([&] { static_cast<void>(orthosim::sw::read_input_file(path("fifo"), rules())); }),
+  EXPECT_EQ(error_of([&] {
+              static_cast<void>(orthosim::sw::read_input_file(path("fifo"), rules()));
+            }),
             path("fifo") + ": expected a readable test input, found no data (a FIFO without a "
                            "writer, or a stream that ended at once)");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
@@ -257,7 +259,8 @@ TEST_F(InputFileTest, AFifoIsReadToItsWritersEndUnderTheSizeLimit) {
   };
   EXPECT_EQ(read_with("nodes 2\n", 8), "nodes 2\n");
   EXPECT_EQ(error_of([&] { static_cast<void>(read_with("nodes 2\n", 7)); }),
-            path("fifo") + ": expected a readable test input, found more than the limit of 7 bytes");
+            path("fifo") +
+                ": expected a readable test input, found more than the limit of 7 bytes");
 }
 
 TEST_F(InputFileTest, AFifoWhoseWriterStaysSilentIsGivenUpAfterTheIdleTime) {
@@ -314,7 +317,9 @@ TEST_F(InputFileTest, TextInMemoryMeetsTheSameChecksAndLimits) {
   EXPECT_EQ(error_of([&] { static_cast<void>(InputFile::from_text("ab\ncd", "mem", r)); }),
             "mem: expected a readable test input, found an input of 5 bytes, more than the limit "
             "of 4 bytes");
-  EXPECT_EQ(error_of([&] { static_cast<void>(InputFile::from_text("a\n\x01", "mem", r).read_all()); }),
+  EXPECT_EQ(error_of([&] {
+              static_cast<void>(InputFile::from_text("a\n\x01", "mem", r).read_all());
+            }),
             "mem:2:1: expected UTF-8 text, found the byte 0x01 (a control character)");
   // Line by line, a line's bytes are checked when it is handed out: errors in file order.
   InputFile lines = InputFile::from_text("ok\nb\x01\n", "mem", rules());
