@@ -84,9 +84,9 @@ void check_text(std::string_view text, const std::string& file, TextEncoding enc
 /// An open input, read whole or line by line under its InputRules. Move-only.
 class InputFile {
  public:
-  /// Opens `path` without waiting (a FIFO without a writer is empty input). Throws
-  /// InputError{path} for a missing or unreadable file, a directory, a block device or socket,
-  /// a FIFO or device under `regular_only`, a regular file over `max_bytes`.
+  /// Opens `path` without waiting for a FIFO's writer ("-": standard input if the rules say so).
+  /// Throws InputError{path} for a missing or unreadable file, a directory, a block device or
+  /// socket, a FIFO or device under `regular_only`, a regular file over `max_bytes`.
   InputFile(const std::string& path, const InputRules& rules);
   /// An input held in memory, named `name` in messages: the same checks and limits.
   static InputFile from_text(std::string text, std::string name, InputRules rules);
@@ -98,9 +98,12 @@ class InputFile {
 
   /// The name in messages: the path, or kStdinName.
   [[nodiscard]] const std::string& name() const { return name_; }
-  /// The rest of the input.
+  /// The rest of the input, each chunk checked as it arrives. A FIFO or device that gives no
+  /// byte at all (no writer, /dev/null) is refused as "no data"; one silent for the idle time
+  /// too; more than `max_bytes` too.
   [[nodiscard]] std::string read_all();
-  /// The next line, without its line feed; false at the end of the input.
+  /// The next line, without its line feed; false at the end of the input. Its bytes are checked
+  /// as it is handed out (errors in file order); a line over `max_line_bytes` is refused.
   [[nodiscard]] bool read_line(std::string& line);
 
  private:
