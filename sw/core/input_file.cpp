@@ -86,8 +86,21 @@ void TextChecker::start_sequence(unsigned char byte) {
 }
 
 void TextChecker::check(std::string_view bytes) {
-  for (const char c : bytes) {
-    const auto byte = static_cast<unsigned char>(c);
+  std::size_t i = 0;
+  while (i < bytes.size()) {
+    if (due_ == 0) {
+      // The common case, a run of printable ASCII, only moves the column.
+      const std::size_t start = i;
+      while (i < bytes.size() && static_cast<unsigned char>(bytes[i]) - 0x20u < 0x5Fu) {
+        ++i;
+      }
+      column_ += static_cast<std::uint32_t>(i - start);
+      offset_ += i - start;
+      if (i == bytes.size()) {
+        return;
+      }
+    }
+    const auto byte = static_cast<unsigned char>(bytes[i++]);
     if (due_ > 0) {
       if (byte < next_min_ || byte > next_max_) {
         fail(lead_line_, lead_column_,

@@ -690,7 +690,8 @@ McProgram read_program_file(const std::string& path) {
   rules.what = ".mcp file";
   rules.stdin_dash = true;
   InputFile input(path, rules);
-  return parse_program(input.read_all(), input.name());
+  const std::string text = input.read_all();  // checked as UTF-8 text as it was read
+  return Parser(text, input.name()).run();
 }
 
 }  // namespace orthosim::sw
