@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "sw/core/json_text.hpp"
+#include "sw/core/output_file.hpp"
 #include "traces/event_trace.hpp"
 #include "traces/event_trace_reader.hpp"
-#include "traces/partial_file.hpp"
 
 namespace orthosim::traces {
 
@@ -17,7 +17,7 @@ namespace {
 class EventSink {
  public:
   EventSink(const std::string& path, std::uint32_t clock_ns)
-      : file_(path, "trace-event file"), out_(file_.out()), clock_ns_(clock_ns) {
+      : file_(path), out_(file_.out()), clock_ns_(clock_ns) {
     out_ << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   }
 
@@ -45,7 +45,7 @@ class EventSink {
   }
 
  private:
-  PartialFile file_;
+  sw::OutputFile file_;
   std::ofstream& out_;  ///< file_'s stream
   std::uint32_t clock_ns_;
   bool first_ = true;

@@ -14,16 +14,6 @@
 namespace orthosim::sw::cli {
 
 int run_network_program(const po::variables_map& vm, Context& ctx, const std::string& kind) {
-  for (const char* shared_memory_only : {"n", "alpha", "beta", "tau", "gamma", "sync-cycles",
-                                         "barrier-cycles", "buffer-words", "module-words",
-                                         "local-words", "collapse", "torus", "cluster", "sync"}) {
-    if (vm.count(shared_memory_only)) {
-      throw InputError({std::string("--") + shared_memory_only},
-                       "an option of the omp, crossbar and bus; a " + kind +
-                           " takes its size from --dims or --dim and its costs from the network "
-                           "options");
-    }
-  }
   if (!vm.count("program")) {
     throw InputError({"PROGRAM"}, "a program file (.mcp) as the first argument", "none");
   }

@@ -1,6 +1,5 @@
 // `orthosim map`, `run`, `gen` and `demo`: multicomputer programs mapped onto the shared-memory
 // multiprocessors (seed 004 sections 2 and 4).
-#include <fstream>
 #include <limits>
 
 #include "sw/cli/commands.hpp"
@@ -11,6 +10,7 @@
 #include "sw/cli/report.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/json_text.hpp"
+#include "sw/core/output_file.hpp"
 #include "sw/machine/validate.hpp"
 #include "sw/pattern/generate.hpp"
 #include "sw/pattern/topology_programs.hpp"
@@ -192,17 +192,18 @@ po::options_description run_options() {
   return o;
 }
 
-int run_run(const po::variables_map& vm, Context& ctx) {
-  if (vm.count("arch") && is_network_kind(vm["arch"].as<std::string>())) {
-    return run_network_program(vm, ctx, vm["arch"].as<std::string>());
+CommandForm run_form(const po::variables_map& vm) {
+  const std::string arch = vm.count("arch") ? vm["arch"].as<std::string>() : "omp";
+  if (is_network_kind(arch)) {
+    return {"network", "run on the " + arch};
   }
-  for (const char* network_only : {"dims", "dim", "switching", "ports", "startup", "buffers",
-                                   "vcs", "router-delay", "packet-flits", "watchdog",
-                                   "embedding"}) {
-    if (vm.count(network_only)) {
-      throw InputError({std::string("--") + network_only},
-                       "an option of the mesh, torus and hypercube networks (--arch)");
-    }
+  Arch parsed{};
+  return {parse_arch(arch, parsed) ? "multiprocessor" : "", "run on the " + arch};
+}
+
+int run_run(const po::variables_map& vm, Context& ctx) {
+  if (run_form(vm).key == "network") {
+    return run_network_program(vm, ctx, vm["arch"].as<std::string>());
   }
   const McProgram program = program_from(vm);
   SystemConfig config = config_from(vm);
@@ -281,7 +282,7 @@ std::uint64_t required(const po::variables_map& vm, const std::string& name, std
   return parse_count("--" + name, vm[name].as<std::string>(), min, max);
 }
 
-/// Prints the program, or writes it to --out (as FILE.partial, then renamed).
+/// Prints the program, or writes it to --out (an OutputFile: FILE.partial renamed, or a stream).
 int write_program(const po::variables_map& vm, Context& ctx, const McProgram& program) {
   const std::string text = format_program(program);
   if (!vm.count("out")) {
@@ -289,16 +290,12 @@ int write_program(const po::variables_map& vm, Context& ctx, const McProgram& pr
     return kExitOk;
   }
   const std::string path = vm["out"].as<std::string>();
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream file(partial, std::ios::binary);
-    if (!file || !(file << text) || !file.flush()) {
-      throw InputError({"--out"}, "a writable file path", "'" + path + "'");
-    }
-  }
-  if (std::rename(partial.c_str(), path.c_str()) != 0) {
-    std::remove(partial.c_str());
-    throw InputError({"--out"}, "a writable file path", "'" + path + "'");
+  try {
+    OutputFile file(path);
+    file.out() << text;
+    file.commit();
+  } catch (const OutputPathError& e) {
+    throw InputError({"--out"}, "a writable file path", e.what());
   }
   return kExitOk;
 }
@@ -314,6 +311,15 @@ std::vector<std::uint32_t> dimension_list(const std::string& text) {
 }
 
 }  // namespace
+
+CommandForm gen_form(const po::variables_map& vm) {
+  if (!vm.count("pattern")) {
+    return {};
+  }
+  const std::string what = vm["pattern"].as<std::string>();
+  const bool named = what == "shift" || what == "exchange" || what == "random";
+  return {named ? what : parse_pattern(what) ? "pattern" : "", "gen " + what};
+}
 
 int run_gen(const po::variables_map& vm, Context& ctx) {
   if (!vm.count("pattern")) {
@@ -359,15 +365,8 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
       vm.count("seed") ? parse_count("--seed", vm["seed"].as<std::string>(), 0,
                                      std::numeric_limits<std::uint64_t>::max() / 10)
                        : 1;
-  const auto reject = [&](const std::string& option, const std::string& why) {
-    if (vm.count(option)) {
-      throw InputError({"--" + option}, why);
-    }
-  };
   McProgram program;
   if (what == "random") {
-    reject("sources", "a random program chooses its own sources (drop --sources)");
-    reject("dests", "a random program chooses its own destinations (drop --dests)");
     const auto steps = static_cast<std::uint32_t>(required(vm, "steps", 1, 1'000'000));
     const auto len = static_cast<std::uint32_t>(
         vm.count("len") ? parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords)
@@ -380,7 +379,6 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
                        "C1..C12, a Table 1 name (one-to-one, permutation, ...) or random",
                        "'" + what + "'");
     }
-    reject("steps", "a pattern program has one step (--steps goes with random)");
     PatternGenOptions o;
     o.nodes = nodes;
     o.sources = node_list(vm, "sources");

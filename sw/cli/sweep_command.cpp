@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
@@ -37,9 +38,10 @@ using sweep::SweepSpec;
 using sweep::TargetKind;
 using sweep::Transport;
 
-/// Options of the child command that a sweep sets itself or that would collide between points.
-const std::set<std::string> kNotParams = {"variant", "json", "help", "vcd", "rates", "pattern",
-                                          "program"};
+/// Options of the child command that a sweep sets itself, or output files that every point
+/// would write at once.
+const std::set<std::string> kNotParams = {"variant", "json",  "help",    "vcd",    "trace",
+                                          "fst",     "rates", "pattern", "program"};
 
 SweepSpec spec_from(const po::variables_map& vm) {
   if (!vm.count("target")) {
@@ -144,16 +146,41 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
 };
 
+/// The first line of a command's standard error: its one-line error when it rejected its input.
+std::string first_line(const std::string& text) {
+  const std::string line = text.substr(0, text.find('\n'));
+  return line.empty() ? std::string("(no message)") : line;
+}
+
+/// A point whose command line was rejected (`message`, the command's error): the point with its
+/// variant and parameter values, its command line and the message.
+InputError rejected(const SweepSpec& spec, const Point& point,
+                    const std::vector<std::string>& args, const std::string& message) {
+  std::string which = "point " + std::to_string(point.index) + " (" +
+                      spec.variant_paths.at(point.variant);
+  for (std::size_t k = 0; k < spec.params.size(); ++k) {
+    which += ", " + spec.params[k].name + "=" + spec.params[k].values[point.values[k]];
+  }
+  return InputError({which + ")"}, command_line(args) + " rejected its input: " + message);
+}
+
+/// Checks every point's command line in this process, through the very parsing and validation
+/// its child would run, so that a bad point stops the sweep before anything runs or is written.
+void check_points(const SweepSpec& spec, const std::vector<Point>& points) {
+  for (const Point& p : points) {
+    const std::vector<std::string> args = sweep::child_args(spec, p);
+    std::ostringstream err;
+    if (check_cli(args, err) != kExitOk) {
+      throw rejected(spec, p, args, first_line(err.str()));
+    }
+  }
+}
+
 /// The row of a finished child, or the error that stops the sweep.
 std::string row_of(const SweepSpec& spec, const Point& point, const ChildResult& r,
                    const std::vector<std::string>& args) {
-  const auto first_line = [&r] {
-    const std::string text = r.err.substr(0, r.err.find('\n'));
-    return text.empty() ? std::string("(no message)") : text;
-  };
   if (r.exit_code == kExitBadInput) {
-    throw InputError({"point " + std::to_string(point.index)},
-                     command_line(args) + " rejected its input: " + first_line());
+    throw rejected(spec, point, args, first_line(r.err));
   }
   if ((r.exit_code != kExitOk && r.exit_code != kExitRunFailed) ||
       !nlohmann::json::accept(r.out)) {
@@ -161,7 +188,7 @@ std::string row_of(const SweepSpec& spec, const Point& point, const ChildResult&
                              (r.exit_code < 0 ? " ended by signal " +
                                                     std::to_string(-r.exit_code)
                                               : " exited with " + std::to_string(r.exit_code)) +
-                             ": " + first_line());
+                             ": " + first_line(r.err));
   }
   return sweep::csv_line(sweep::row(spec, point, r.exit_code, r.out, r.seconds));
 }
@@ -223,6 +250,7 @@ int sweep_points(const po::variables_map& vm, Context& ctx, const SweepSpec& spe
   std::optional<Journal> journal;
   std::vector<std::uint64_t> finished;
   if (root) {
+    check_points(spec, points);
     journal.emplace(out, sweep::signature(spec), head, points.size());
     for (const auto& entry : journal->rows()) {
       finished.push_back(entry.first);
