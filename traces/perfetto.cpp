@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "sw/core/json_text.hpp"
 #include "sw/core/output_file.hpp"
 #include "traces/event_trace.hpp"
 #include "traces/event_trace_reader.hpp"
@@ -24,7 +25,7 @@ class EventSink {
     return static_cast<double>(cycle * clock_ns_) / 1000.0;
   }
   void write(const nlohmann::json& event) {
-    out_ << (first_ ? "" : ",\n") << event.dump();
+    out_ << (first_ ? "" : ",\n") << sw::json_text(event);
     first_ = false;
   }
   /// A complete event on track (pid, tid) from cycle `start` for `cycles`.

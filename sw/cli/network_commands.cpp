@@ -8,6 +8,7 @@
 #include "sw/cli/report.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/json_text.hpp"
 #include "sw/program/parser.hpp"
 
 namespace orthosim::sw::cli {
@@ -43,7 +44,7 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
     return kExitRunFailed;
   }
   if (vm.count("json")) {
-    ctx.out << network_run_json(run).dump(2) << '\n';
+    ctx.out << json_text(network_run_json(run), 2) << '\n';
   } else {
     print_network_run(run, ctx.out);
   }
@@ -163,7 +164,7 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
     return kExitRunFailed;
   }
   if (vm.count("json")) {
-    ctx.out << traffic_json(request, points, sweep).dump(2) << '\n';
+    ctx.out << json_text(traffic_json(request, points, sweep), 2) << '\n';
   } else {
     print_traffic(request, points, ctx.out);
   }

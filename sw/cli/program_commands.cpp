@@ -9,6 +9,7 @@
 #include "sw/cli/program_report.hpp"
 #include "sw/cli/report.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/json_text.hpp"
 #include "sw/core/output_file.hpp"
 #include "sw/machine/validate.hpp"
 #include "sw/pattern/generate.hpp"
@@ -165,7 +166,7 @@ int run_map(const po::variables_map& vm, Context& ctx) {
   if (vm.count("json")) {
     nlohmann::json j = mapping_json(mapped, config.timing);
     j["command"] = "map";
-    ctx.out << j.dump(2) << '\n';
+    ctx.out << json_text(j, 2) << '\n';
   } else {
     print_mapping(mapped, ctx.out);
   }
@@ -228,7 +229,7 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   const ProgramRun run{mapped, config, predict_cycles(mapped, config), summaries.at(0),
                        vcd_path};
   if (vm.count("json")) {
-    ctx.out << run_json(run).dump(2) << '\n';
+    ctx.out << json_text(run_json(run), 2) << '\n';
   } else {
     print_run(run, ctx.out);
   }
@@ -440,7 +441,7 @@ int run_demo(const po::variables_map& vm, Context& ctx) {
     ok = ok && runs.back().ok();
   }
   if (vm.count("json")) {
-    ctx.out << demo_json(runs, out_dir).dump(2) << '\n';
+    ctx.out << json_text(demo_json(runs, out_dir), 2) << '\n';
   } else {
     print_demo(runs, out_dir, ctx.out);
   }

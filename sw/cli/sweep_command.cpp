@@ -19,6 +19,7 @@
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/json_text.hpp"
 #include "sw/program/parser.hpp"
 #include "sw/sweep/child_process.hpp"
 #include "sw/sweep/csv_journal.hpp"
@@ -50,6 +51,11 @@ SweepSpec spec_from(const po::variables_map& vm) {
   spec.target = vm["target"].as<std::string>();
   spec.kind = sweep::target_kind(spec.target);
   if (spec.kind == TargetKind::Program) {
+    if (spec.target == "-") {
+      throw InputError({"PROGRAM_OR_TRAFFIC"},
+                       "a program file (every point's process reads it again)",
+                       "'-' (standard input)");
+    }
     // A bad program is reported once, here, not by every point.
     static_cast<void>(read_program_file(spec.target));
   } else if (sweep::traffic_pattern(spec.target).empty()) {
@@ -80,7 +86,7 @@ SweepSpec spec_from(const po::variables_map& vm) {
     }
   }
   for (const std::string& path : spec.variant_paths) {
-    spec.variants.push_back(read_variant_file(path, "--variants"));
+    spec.variants.push_back(read_variant_file(path));
     const VariantValue& arch = spec.variants.back().arch();
     if (spec.kind == TargetKind::Traffic && !names.count("topology") &&
         (arch_bit(arch.text) & kNetworks) == 0) {
@@ -335,7 +341,7 @@ int sweep_points(const po::variables_map& vm, Context& ctx, const SweepSpec& spe
       list.push_back(sweep::csv_fields(entry.second));
     }
     j["rows"] = list;
-    ctx.out << j.dump(2) << '\n';
+    ctx.out << json_text(j, 2) << '\n';
   } else {
     print_summary(spec, head, rows, ctx.out);
     ctx.out << points.size() << " points: " << todo.size() << " run now"

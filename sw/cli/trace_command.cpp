@@ -5,6 +5,7 @@
 
 #include "sw/cli/commands.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/json_text.hpp"
 #include "sw/core/output_file.hpp"
 #include "traces/event_trace_reader.hpp"
 #include "traces/perfetto.hpp"
@@ -305,7 +306,7 @@ int run_trace(const po::variables_map& vm, Context& ctx) {
     expect_files(args, 1, "one event trace or VCD file");
     const traces::TraceStats s = traces::trace_stats(args[1]);
     if (vm.count("json")) {
-      ctx.out << stats_json(s, args[1]).dump(2) << '\n';
+      ctx.out << json_text(stats_json(s, args[1]), 2) << '\n';
     } else {
       print_stats(s, args[1], ctx.out);
     }
@@ -330,7 +331,7 @@ int run_trace(const po::variables_map& vm, Context& ctx) {
     expect_files(args, 2, "two event trace files");
     const traces::TraceDiff d = traces::diff_traces(args[1], args[2]);
     if (vm.count("json")) {
-      ctx.out << diff_json(d, args[1], args[2]).dump(2) << '\n';
+      ctx.out << json_text(diff_json(d, args[1], args[2]), 2) << '\n';
     } else {
       print_diff(d, args[1], args[2], ctx.out);
     }

@@ -1631,6 +1631,7 @@ TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
   const std::string few = file("few.map", "0 1 2");                       // 1:6, the end
   const std::string many = file("many.map", "0 1 2 3 4\n");               // 1:9 on 16 nodes
   const std::string negative = file("negative.map", "0 -1 2 3\n");        // 1:3
+  const std::string latin1 = file("latin1.map", "0 1 # caf\xe9\n2 3\n");  // 1:10
   const auto on_mesh = [&](std::vector<std::string> extra) {
     std::vector<std::string> args = {"run", fig2_, "--arch", "mesh", "--dims", "4x4"};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -1689,7 +1690,9 @@ TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", few}, {few + ":1:6:"}},
       {on_mesh({"--embedding", many}), {many + ":1:9:"}},
       {on_mesh({"--embedding", negative}), {negative + ":1:3:"}},
-      {on_mesh({"--embedding", path("missing.map")}), {"--embedding", "missing.map"}},
+      {on_mesh({"--embedding", latin1}), {latin1 + ":1:10: expected UTF-8 text", "0xe9"}},
+      {on_mesh({"--embedding", path("missing.map")}),
+       {"missing.map: expected a readable node map file", "no such file"}},
       // traffic
       {{"traffic"}, {"--topology"}},
       {{"traffic", "--dims", "4x4"}, {"--topology"}},

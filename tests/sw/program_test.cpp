@@ -300,7 +300,7 @@ TEST(McpFile, UnreadableFileIsAnInputErrorNamingThePath) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().file, missing);
     EXPECT_EQ(std::string(e.what()),
-              missing + ": expected a readable .mcp file, found a file that cannot be opened");
+              missing + ": expected a readable .mcp file, found no such file");
   }
   try {
     (void)sw::read_program_file(ORTHOSIM_EXAMPLES_DIR);
@@ -453,13 +453,31 @@ INSTANTIATE_TEST_SUITE_P(
                   "the character 'q'"},
         ErrorCase{"BadCharacter", kHead + "send 1 -> 0 @\n", "3:13", "a name, a number",
                   "the character '@'"},
-        ErrorCase{"BadByte", kHead + "send 1 -> \xff\n", "3:11", "a name, a number",
-                  "the byte 0xff"},
-        ErrorCase{"NulByte", std::string("nodes 4\n\0", 9), "2:1", "a name, a number",
-                  "the byte 0x00"},
+        ErrorCase{"BadByte", kHead + "send 1 -> \xff\n", "3:11", "UTF-8 text",
+                  "the byte 0xff (not UTF-8)"},
+        ErrorCase{"NulByte", std::string("nodes 4\n\0", 9), "2:1", "UTF-8 text",
+                  "the byte 0x00 (a control character)"},
+        // Inside a label or a comment, where the lexer takes any byte, the text check finds it.
+        ErrorCase{"NulInLabel", std::string("nodes 4\nstep \"a\0b\"\nsend 1 -> 0\n", 26),
+                  "2:8", "UTF-8 text", "the byte 0x00 (a control character)"},
+        ErrorCase{"NotUtf8InLabel", "nodes 4\nstep \"caf\xe9\"\nsend 1 -> 0\n", "2:10",
+                  "UTF-8 text", "the byte 0xe9 followed by 0x22 (not UTF-8)"},
+        ErrorCase{"OverlongInComment", kHead + "send 1 -> 0 # \xc0\xaf\n", "3:15", "UTF-8 text",
+                  "the byte 0xc0 (not UTF-8)"},
+        ErrorCase{"ControlInComment", kHead + "send 1 -> 0 # \x1b[31m\n", "3:15", "UTF-8 text",
+                  "the byte 0x1b (a control character)"},
         ErrorCase{"LoneDot", kHead + "send 1.2 -> 0\n", "3:7", "a name, a number",
                   "the character '.'"}),
     [](const ::testing::TestParamInfo<ErrorCase>& param) { return std::string(param.param.name); });
+
+TEST(McpText, ANonAsciiLabelIsKeptAndWrittenBackByTheCanonicalWriter) {
+  const std::string label = "caf\xC3\xA9 \xE2\x86\x92 \xF0\x9F\x9A\x80";  // café → and U+1F680
+  const McProgram p = parse("\xEF\xBB\xBFnodes 2\nstep \"" + label + "\"\nsend 0 -> 1\n");
+  ASSERT_EQ(p.steps.size(), 1u);
+  EXPECT_EQ(p.steps[0].label, label);
+  const McProgram back = parse(sw::format_program(p));
+  EXPECT_EQ(back.steps[0].label, label);
+}
 
 TEST(McpError, FirstErrorInFileOrderWins) {
   // A lexical error on line 4 must not hide the statement error on line 3.
