@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <random>
 #include <string>
+#include <utility>
 #include <systemc>
 #include <vector>
 
@@ -96,7 +98,10 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   /// Test-only (docs/rtl.md): a deliberate error in the model's side of the router co-simulation.
   /// Throws sw::ConfigError unless config.impl.router is cosim.
   void inject_fault(const net::RtlNetwork::Fault& fault);
-
+  /// Test-only: every payload word handed to node `node` from now on arrives with bit `bit`
+  /// flipped, as through a faulty network interface, so that the delivery check and the count
+  /// of corrupted traffic words can be seen to work.
+  void corrupt_deliveries(std::uint32_t node, std::uint32_t bit);
 
  private:
   struct MessageState {
@@ -189,6 +194,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   std::uint64_t words_corrupted_ = 0;
   std::uint64_t last_cycle_ = 0;
   bool stepped_ = false;  ///< a cycle has run (last_cycle_ is one)
+  /// corrupt_deliveries(): the node whose words arrive corrupted, and the mask they are XORed with.
+  std::optional<std::pair<std::uint32_t, sw::Word>> corrupted_deliveries_;
 };
 
 }  // namespace orthosim::sc
