@@ -195,6 +195,86 @@ TEST_F(TraceCli, TorusProgramRoundTrip) {
   }
 }
 
+/// The event lines of a trace (those that start with their cycle), split into fields.
+std::vector<std::vector<std::string>> trace_events(const std::string& trace) {
+  std::vector<std::vector<std::string>> events;
+  std::istringstream in(trace);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] < '0' || line[0] > '9') {
+      continue;
+    }
+    std::istringstream fields(line);
+    events.emplace_back();
+    for (std::string f; fields >> f;) {
+      events.back().push_back(f);
+    }
+  }
+  return events;
+}
+
+// The send event names the sender and the destination of each message, as the program does,
+// and the message's inject, eject, deliver and recv events happen at those two nodes. Each
+// message of the program has its own length, so the trace's words tell which one it is.
+TEST_F(TraceCli, ASendEventNamesTheSourceAndTheDestinationOfTheProgram) {
+  write("p.mcp",
+        "nodes 4\nstep\n  send 1 -> 0 words 1\n  send 0 -> 3 words 2\n  send 3 -> 2 words 3\n"
+        "step\n  send 2 -> 1 words 4\n  send 1 -> 3 words 5\n");
+  const std::map<std::string, std::pair<std::string, std::string>> program = {
+      {"1", {"1", "0"}}, {"2", {"0", "3"}}, {"3", {"3", "2"}}, {"4", {"2", "1"}}, {"5", {"1", "3"}}};
+  ASSERT_EQ(run("run p.mcp --arch mesh --dims 2x2 --trace p.trace").exit_code, 0);
+  std::map<std::string, std::pair<std::string, std::string>> ends;  // message id -> (src, dst)
+  std::map<std::string, std::set<std::string>> seen;                // message id -> event kinds
+  for (const std::vector<std::string>& e : trace_events(slurp(dir_ / "p.trace"))) {
+    if (e[1] == "send") {
+      ASSERT_EQ(e.size(), 7u);
+      ASSERT_TRUE(program.count(e[5])) << "a message of " << e[5] << " words";
+      EXPECT_EQ(std::make_pair(e[3], e[4]), program.at(e[5])) << "send of " << e[5] << " words";
+      ends[e[2]] = {e[3], e[4]};
+    } else if (e[1] == "inject" || e[1] == "eject" || e[1] == "deliver" || e[1] == "recv") {
+      ASSERT_TRUE(ends.count(e[2])) << e[1] << " of message " << e[2] << " before its send";
+      const std::string& at = e[1] == "inject" ? ends[e[2]].first : ends[e[2]].second;
+      EXPECT_EQ(e[3], at) << e[1] << " of message " << e[2];
+      seen[e[2]].insert(e[1]);
+    }
+  }
+  ASSERT_EQ(ends.size(), program.size());
+  for (const auto& [message, kinds] : seen) {
+    EXPECT_EQ(kinds.size(), 4u) << "message " << message;
+  }
+}
+
+// Offered load is the flits of the packets created in the measurement window [W, W + C) divided
+// by nodes x C: counted here from the trace's send events (the window from the run's start, each
+// packet --flits flits), and compared exactly.
+TEST_F(TraceCli, OfferedLoadIsTheFlitsCreatedInTheWindowOverNodesTimesTheWindow) {
+  const json r = run_json("traffic --topology mesh --dims 3x3 --rate 0.2 --flits 4 --warmup 60 "
+                          "--cycles 250 --trace t.trace");
+  std::uint64_t start = 0;
+  std::uint64_t flits = 0;
+  std::uint64_t packets = 0;
+  std::uint64_t outside = 0;
+  for (const std::vector<std::string>& e : trace_events(slurp(dir_ / "t.trace"))) {
+    const std::uint64_t at = std::stoull(e[0]);
+    if (e[1] == "run") {
+      start = at;
+    } else if (e[1] == "send") {
+      const bool in_window = at >= start + 60 && at < start + 60 + 250;
+      EXPECT_EQ(e[6], in_window ? "1" : "0") << "send at cycle " << at;
+      if (in_window) {
+        flits += std::stoull(e[5]) + 1;
+        ++packets;
+      } else {
+        ++outside;
+      }
+    }
+  }
+  ASSERT_GT(packets, 0u);
+  ASSERT_GT(outside, 0u) << "no packet created in the warm-up";
+  EXPECT_EQ(r["measured_packets"].get<std::uint64_t>(), packets);
+  EXPECT_DOUBLE_EQ(r["offered"].get<double>(),
+                   static_cast<double>(flits) / (9.0 * 250.0));
+}
+
 TEST_F(TraceCli, TablesWriteOneTraceForEveryRun) {
   const json t = run_json("tables --topology torus --m 16 --n 4 --l 2 --trace tab.trace");
   const json st = stats("tab.trace");
