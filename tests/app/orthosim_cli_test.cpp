@@ -273,6 +273,32 @@ TEST_F(Orthosim, RunJsonDeliversEveryMessageAndEachAccessCostsTheFormula) {
   EXPECT_LE(totals[0], totals[1]);  // and is no slower than the crossbar
 }
 
+// The delivery check through the command line: a bit flipped on the bus (ORTHOSIM_TEST_FAULT, the
+// test-only fault of docs/rtl.md, on the model alone) in any one word of Fig. 2's first message
+// fails that message and no other, and the report names the word. Step 1: every node computes 20
+// cycles, then P1 writes message 0 (N1 -> N0, 4 words) to M(1,0) in one block access granted at
+// cycle 20; word v is on the bus from 20 + alpha + v (beta + tau) (Fig. 5(c), d = 1).
+TEST_F(Orthosim, ACorruptedWordFailsItsMessageWhicheverWordItIs) {
+  const std::uint64_t alpha = 16, beta = 2, tau = 1;
+  for (std::uint64_t word = 0; word < 4; ++word) {
+    const std::uint64_t at = 20 + alpha + word * (beta + tau);
+    setenv("ORTHOSIM_TEST_FAULT", ("1:flip:" + std::to_string(at) + ":5").c_str(), 1);
+    const Outcome o = run("run '" + kFig2 + "' --arch omp --json");
+    unsetenv("ORTHOSIM_TEST_FAULT");
+    EXPECT_EQ(o.exit_code, 1) << "word " << word << ": " << o.err;
+    const nlohmann::json j = nlohmann::json::parse(o.out);
+    EXPECT_TRUE(j["completed"].get<bool>());
+    EXPECT_FALSE(j["payload_ok"].get<bool>()) << "word " << word;
+    EXPECT_EQ(j["messages_sent"], 13u);
+    EXPECT_EQ(j["messages_delivered"], 12u) << "word " << word;
+    ASSERT_EQ(j["delivery_failures"].size(), 1u) << "word " << word;
+    const std::string failure = j["delivery_failures"][0];
+    EXPECT_EQ(failure.rfind("message 0 (P1 -> P0", 0), 0u) << failure;
+    EXPECT_NE(failure.find("word " + std::to_string(word) + " at P0"), std::string::npos)
+        << failure;
+  }
+}
+
 TEST_F(Orthosim, GeneratedProgramsRunAndDeliverTable1sMessageCounts) {
   struct Case {
     std::string gen;

@@ -241,6 +241,25 @@ TEST_F(TraceCli, ASendEventNamesTheSourceAndTheDestinationOfTheProgram) {
   for (const auto& [message, kinds] : seen) {
     EXPECT_EQ(kinds.size(), 4u) << "message " << message;
   }
+
+  // Synthetic traffic: the transpose sends node (x, y) to (y, x), node = x + 4 y.
+  ASSERT_EQ(run("traffic --topology mesh --dims 4x4 --pattern transpose --rate 0.2 --flits 3 "
+                "--warmup 0 --cycles 100 --trace t.trace")
+                .exit_code,
+            0);
+  std::map<std::string, std::pair<std::string, std::string>> packets;
+  for (const std::vector<std::string>& e : trace_events(slurp(dir_ / "t.trace"))) {
+    if (e[1] == "send") {
+      const std::uint64_t src = std::stoull(e[3]);
+      EXPECT_EQ(e[4], std::to_string(src / 4 + 4 * (src % 4))) << "send from node " << src;
+      packets[e[2]] = {e[3], e[4]};
+    } else if (e[1] == "inject" || e[1] == "eject") {
+      ASSERT_TRUE(packets.count(e[2])) << e[1] << " of packet " << e[2] << " before its send";
+      EXPECT_EQ(e[3], e[1] == "inject" ? packets[e[2]].first : packets[e[2]].second)
+          << e[1] << " of packet " << e[2];
+    }
+  }
+  EXPECT_GT(packets.size(), 10u);
 }
 
 // Offered load is the flits of the packets created in the measurement window [W, W + C) divided
