@@ -299,6 +299,32 @@ TEST_F(Orthosim, ACorruptedWordFailsItsMessageWhicheverWordItIs) {
   }
 }
 
+// The predicted cycles of a step with activate-/wait-sync pairs (the default), at a sync cost s
+// other than the default: where the chain of one processor dominates (C1 on the omp: write T,
+// activate s, read T) and where one bus carries everything (C3 on the single bus: the write and
+// the three reads in turn, and one activate), with T = alpha + beta(l-1) + d tau l (Fig. 5(c)).
+TEST_F(Orthosim, PredictedCyclesAddTheSyncCostToTheLongerOfChainAndBusLoad) {
+  const auto access = [](std::uint64_t d, std::uint64_t l) { return 16 + 2 * (l - 1) + d * l; };
+  const std::uint64_t s = 5;
+  ASSERT_EQ(run("gen C1 --nodes 4 --sources 2 --dests 3 --len 5 --out c1.mcp").exit_code, 0);
+  ASSERT_EQ(run("gen C3 --nodes 4 --sources 1 --len 2 --out c3.mcp").exit_code, 0);
+  struct Case {
+    std::string args;
+    std::uint64_t predicted;
+  };
+  const Case cases[] = {{"run c1.mcp --arch omp", access(1, 5) + s + access(1, 5)},
+                        {"run c3.mcp --arch bus", access(3, 2) + 3 * access(1, 2) + s}};
+  for (const Case& c : cases) {
+    const Outcome o = run(c.args + " --sync-cycles " + std::to_string(s) + " --json");
+    ASSERT_EQ(o.exit_code, 0) << c.args << ": " << o.err;
+    const nlohmann::json j = nlohmann::json::parse(o.out);
+    ASSERT_EQ(j["steps"].size(), 1u);
+    EXPECT_EQ(j["steps"][0]["predicted_cycles"], c.predicted) << c.args;
+    EXPECT_EQ(j["predicted_cycles"], c.predicted) << c.args;
+    EXPECT_EQ(j["total_cycles"], c.predicted) << c.args;
+  }
+}
+
 TEST_F(Orthosim, GeneratedProgramsRunAndDeliverTable1sMessageCounts) {
   struct Case {
     std::string gen;
