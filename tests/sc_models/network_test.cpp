@@ -197,11 +197,24 @@ TEST(Deadlock, ARingWithoutTheDatelineDeadlocksAndTheWatchdogNamesTheCycle) {
   EXPECT_LT(r.sim_cycles, 200'000u);
 }
 
-// Four worms on a 4-node ring without the dateline, each to the node two hops on (the positive
-// way at exactly half a ring). Each header enters its source router at the send (cycle 0) and
-// crosses its first link D cycles later (docs/networks.md, timing), while the worm's second flit
-// enters the injection buffer it left; then every header waits for the link the next worm holds,
-// and nothing moves again. The watchdog declares the deadlock exactly --watchdog cycles after
+/// On a 4-node ring every node sends 3 words to the node two hops on (the positive way at exactly
+/// half a ring): without the dateline, four worms that each hold the link the next one needs.
+sw::RoutedProgram half_ring() {
+  sw::McProgram p;
+  p.name = "half-ring";
+  p.nodes = 4;
+  sw::ProgramStep s;
+  for (std::uint32_t node = 0; node < 4; ++node) {
+    s.transfers.push_back({node, {(node + 2) % 4}, false, 3, {}});
+  }
+  p.steps = {s};
+  return sw::route_program(p, 4, sw::identity_embedding(4));
+}
+
+// The four worms of half_ring() on a ring without the dateline. Each header enters its source
+// router at the send (cycle 0) and crosses its first link D cycles later (docs/networks.md,
+// timing), while the worm's second flit enters the injection buffer it left; then every header
+// waits for the link the next worm holds, and nothing moves again. The watchdog declares the deadlock exactly --watchdog cycles after
 // that last move, at cycle D + watchdog.
 TEST(Deadlock, IsDeclaredExactlyTheWatchdogsCyclesAfterTheLastFlitMoved) {
   traces::Recorder silent;
@@ -220,16 +233,8 @@ TEST(Deadlock, IsDeclaredExactlyTheWatchdogsCyclesAfterTheLastFlitMoved) {
     systems.push_back(std::make_unique<sc::Multicomputer>(
         ("ring" + std::to_string(systems.size())).c_str(), c, silent));
   }
-  sw::McProgram p;
-  p.name = "half-ring";
-  p.nodes = 4;
-  sw::ProgramStep s;
-  for (std::uint32_t node = 0; node < 4; ++node) {
-    s.transfers.push_back({node, {(node + 2) % 4}, false, 3, {}});
-  }
-  p.steps = {s};
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    systems[i]->load(sw::route_program(p, 4, sw::identity_embedding(4)));
+    systems[i]->load(half_ring());
     sc_core::sc_start();
     const sc::NetworkRunResult r = systems[i]->result();
     ASSERT_FALSE(r.completed);
@@ -240,6 +245,27 @@ TEST(Deadlock, IsDeclaredExactlyTheWatchdogsCyclesAfterTheLastFlitMoved) {
     EXPECT_NE(r.blocked.front().find(expected), std::string::npos)
         << "expected " << expected << " in " << r.blocked.front();
   }
+}
+
+// Loading a program resets the network: the flits a deadlocked run left in the buffers are gone,
+// and one message then takes the zero-load time (h + 1) D + F of docs/networks.md.
+TEST(Deadlock, TheProgramAfterADeadlockRunsOnAnEmptyNetwork) {
+  traces::Recorder silent;
+  sw::NetworkConfig c = network(Topology::torus({4}));
+  c.router.dateline = false;
+  c.router.vcs = 1;
+  c.watchdog_cycles = 50;
+  sc::Multicomputer system("ring", c, silent);
+  system.load(half_ring());
+  sc_core::sc_start();
+  ASSERT_FALSE(system.result().completed);
+
+  system.load(one_message(4, 1, 2, 5));  // one hop, 6 flits, over a link the deadlock held
+  sc_core::sc_start();
+  const sc::NetworkRunResult r = system.result();
+  ASSERT_TRUE(r.completed) << (r.blocked.empty() ? "" : r.blocked.front());
+  EXPECT_TRUE(r.delivery.ok());
+  EXPECT_EQ(r.cycles.count(), (1u + 1u) * c.router.delay + 6u);
 }
 
 // The same ring, and 2D tori, with the dateline's second virtual channel: saturating uniform and
