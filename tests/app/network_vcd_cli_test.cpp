@@ -6,7 +6,7 @@
 // dateline virtual channel, and the wormhole timing (a flit pushed in cycle c is in the buffer from
 // c + 1 and leaves it at c + 1 at the earliest, a header `delay` cycles after it came in, the flits
 // behind it one per cycle). The run's JSON figures (cycles, channel contention and peak occupancy,
-// per channel) must say the same.
+// per channel, the network's counters) must say the same.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -163,6 +163,13 @@ TEST_P(NetworkVcdCli, OneMessageFillsAndEmptiesExactlyTheBuffersOnItsRoute) {
   EXPECT_EQ(report["total_cycles"], (hops.size() + 1) * c.delay + flits);
   EXPECT_EQ(report["max_channel_contention"], 1u);
   EXPECT_EQ(report["peak_channel_occupancy"], peak);
+  // Every flit is injected, crosses the h links and is ejected; the lone header never waits.
+  const nlohmann::json& stats = report["stats"];
+  EXPECT_EQ(stats["torus.flit_hops"], flits * hops.size());
+  EXPECT_EQ(stats["torus.flits_moved"], flits * (hops.size() + 2));
+  EXPECT_EQ(stats["torus.flits_ejected"], flits);
+  EXPECT_EQ(stats["torus.packets_delivered"], 1u);
+  EXPECT_EQ(stats["torus.header_wait_cycles"], 0u);
   ASSERT_EQ(report["channels"].size(), channels.size());
   for (const nlohmann::json& ch : report["channels"]) {
     const bool on_route = std::any_of(hops.begin(), hops.end(),
