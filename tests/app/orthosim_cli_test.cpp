@@ -105,6 +105,33 @@ TEST_F(Orthosim, AccessJsonHasTheMeasuredAndFormulaCycles) {
   EXPECT_EQ(nlohmann::json::parse(o.out)["cycles"], 2u * (7 + 3));
 }
 
+// The statistics of a block workload: every P(i) writes d modules with l vectors over its own
+// bus, then reads them back (docs/cli.md, access), no two on one bus, so each controller makes
+// two accesses of T = alpha + beta(l-1) + d tau l cycles and d l words each, without a conflict.
+TEST_F(Orthosim, AccessStatisticsCountEachAccessItsWordsAndItsCycles) {
+  const std::uint64_t n = 4, d = 3, l = 5;
+  const std::uint64_t t = 16 + 2 * (l - 1) + d * l;
+  for (const std::string arch : {"omp", "crossbar"}) {
+    const Outcome o = run("access --arch " + arch + " --n 4 --kind block --d 3 --l 5 --json");
+    ASSERT_EQ(o.exit_code, 0) << arch << ": " << o.err;
+    const nlohmann::json j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["cycles"], 2 * t) << arch;
+    EXPECT_EQ(j["conflicts"], 0u) << arch;
+    const nlohmann::json& stats = j["stats"];
+    EXPECT_EQ(stats[arch + ".arbiter.grants"], 2 * n) << arch;
+    for (std::uint64_t p = 0; p < n; ++p) {
+      const std::string bc = arch + ".bc" + std::to_string(p) + ".";
+      const std::string proc = arch + ".p" + std::to_string(p) + ".";
+      EXPECT_EQ(stats[bc + "accesses"], 2u) << bc;
+      EXPECT_EQ(stats[bc + "words_moved"], 2 * d * l) << bc;
+      EXPECT_EQ(stats[bc + "busy_cycles"], 2 * t) << bc;
+      EXPECT_EQ(stats[proc + "memory_cycles"], 2 * t) << proc;
+      EXPECT_EQ(stats[proc + "compute_cycles"], 0u) << proc;
+      EXPECT_EQ(stats[proc + "sync_cycles"], 0u) << proc;
+    }
+  }
+}
+
 TEST_F(Orthosim, BadArgumentsGiveOneErrorLineAndExitCode2) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"access --arch ring", "--arch"},
