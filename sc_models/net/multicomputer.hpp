@@ -13,8 +13,8 @@
 #include <queue>
 #include <random>
 #include <string>
-#include <utility>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "sc_models/kernel/clock_domain.hpp"
