@@ -861,6 +861,9 @@ TEST_F(Orthosim, TrafficSweepOfTheBitReversalOnThe6CubeSaturatesAsTheContentionS
   ASSERT_GT(0.3 * static_cast<double>(t), 1.0);
 
   // The 8 palindromes of 6 bits map onto themselves and send nothing: 56 of 64 nodes offer.
+  // Within 25%: the packet count is random (Bernoulli arrivals, about 170 packets expected,
+  // a standard deviation of 13 or 8%: 25% is three of them); accepted differs from offered by
+  // the packets in flight at the window's edges.
   const double expected_offer = 0.02 * 56.0 / 64.0;
   const double offered = low["offered"].get<double>();
   EXPECT_GT(offered, 0.75 * expected_offer);
@@ -906,7 +909,11 @@ TEST_F(Orthosim, TrafficReportHasEveryFieldAndDependsOnlyOnTheSeed) {
   EXPECT_EQ(j["seed"], 1u);
   EXPECT_EQ(j["injection"], "bernoulli");
   EXPECT_TRUE(j["sustainable"].get<bool>());
-  // 16 nodes x 10000 cycles x 0.05 = 400 packets expected in the window.
+  // 16 nodes x 10000 cycles x 0.05 = 400 packets expected in the window: Bernoulli arrivals,
+  // so the count is random with a standard deviation of about 20 (5%); 15% is three of them.
+  // Accepted differs from offered by the packets in flight at the window's two edges, a few per
+  // node at this load. (The exact values are pinned in trace_cli_test.cpp, counted from the
+  // trace.)
   const double offered = j["offered"].get<double>();
   EXPECT_NEAR(offered, 0.05, 0.15 * 0.05);
   EXPECT_NEAR(j["accepted"].get<double>(), offered, 0.1 * offered);
