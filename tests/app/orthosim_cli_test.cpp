@@ -250,6 +250,28 @@ TEST_F(Orthosim, MapPrintsThePapersListingsOfTheSampleProgram) {
   }
 }
 
+// The demo's three systems run side by side in one simulation, and each takes, step by step, the
+// cycles the same program takes alone on that configuration.
+TEST_F(Orthosim, TheDemosSystemsTakeTheCyclesOfSeparateRuns) {
+  const Outcome demo = run("demo --json --out waves");
+  ASSERT_EQ(demo.exit_code, 0) << demo.err;
+  const nlohmann::json systems = nlohmann::json::parse(demo.out)["systems"];
+  ASSERT_EQ(systems.size(), 3u);
+  for (const nlohmann::json& s : systems) {
+    const std::string arch = s["arch"];
+    const Outcome alone = run("run '" + kFig2 + "' --arch " + arch + " --json");
+    ASSERT_EQ(alone.exit_code, 0) << arch << ": " << alone.err;
+    const nlohmann::json j = nlohmann::json::parse(alone.out);
+    EXPECT_EQ(s["total_cycles"], j["total_cycles"]) << arch;
+    EXPECT_EQ(s["predicted_cycles"], j["predicted_cycles"]) << arch;
+    EXPECT_EQ(s["conflicts"], j["conflicts"]) << arch;
+    ASSERT_EQ(s["steps"].size(), j["steps"].size()) << arch;
+    for (std::size_t k = 0; k < j["steps"].size(); ++k) {
+      EXPECT_EQ(s["steps"][k]["cycles"], j["steps"][k]["cycles"]) << arch << " step " << k + 1;
+    }
+  }
+}
+
 TEST_F(Orthosim, RunJsonDeliversEveryMessageAndEachAccessCostsTheFormula) {
   const std::uint64_t alpha = 10, beta = 3, tau = 2;
   std::vector<std::uint64_t> totals;
