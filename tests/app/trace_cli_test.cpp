@@ -220,7 +220,8 @@ TEST_F(TraceCli, ASendEventNamesTheSourceAndTheDestinationOfTheProgram) {
         "nodes 4\nstep\n  send 1 -> 0 words 1\n  send 0 -> 3 words 2\n  send 3 -> 2 words 3\n"
         "step\n  send 2 -> 1 words 4\n  send 1 -> 3 words 5\n");
   const std::map<std::string, std::pair<std::string, std::string>> program = {
-      {"1", {"1", "0"}}, {"2", {"0", "3"}}, {"3", {"3", "2"}}, {"4", {"2", "1"}}, {"5", {"1", "3"}}};
+      {"1", {"1", "0"}}, {"2", {"0", "3"}}, {"3", {"3", "2"}},
+      {"4", {"2", "1"}}, {"5", {"1", "3"}}};
   ASSERT_EQ(run("run p.mcp --arch mesh --dims 2x2 --trace p.trace").exit_code, 0);
   std::map<std::string, std::pair<std::string, std::string>> ends;  // message id -> (src, dst)
   std::map<std::string, std::set<std::string>> seen;                // message id -> event kinds

@@ -214,8 +214,8 @@ sw::RoutedProgram half_ring() {
 // The four worms of half_ring() on a ring without the dateline. Each header enters its source
 // router at the send (cycle 0) and crosses its first link D cycles later (docs/networks.md,
 // timing), while the worm's second flit enters the injection buffer it left; then every header
-// waits for the link the next worm holds, and nothing moves again. The watchdog declares the deadlock exactly --watchdog cycles after
-// that last move, at cycle D + watchdog.
+// waits for the link the next worm holds, and nothing moves again. The watchdog declares the
+// deadlock exactly --watchdog cycles after that last move, at cycle D + watchdog.
 TEST(Deadlock, IsDeclaredExactlyTheWatchdogsCyclesAfterTheLastFlitMoved) {
   traces::Recorder silent;
   struct Case {
