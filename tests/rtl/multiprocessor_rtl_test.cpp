@@ -202,6 +202,7 @@ sc::Mismatch faulty_run(const sc::BusController::Fault& fault,
   sc::run_systems({&system}, sw::Cycle{1'000'000});
   const sc::RunResult r = system.result();
   EXPECT_TRUE(r.mismatch.has_value());
+  EXPECT_FALSE(r.completed) << "the first mismatch stops the run";
   return r.mismatch.value_or(sc::Mismatch{});
 }
 
