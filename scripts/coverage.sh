@@ -32,9 +32,10 @@ ctest --preset coverage -j "$jobs" || echo "coverage: some tests failed; the fig
 
 # Our sources only: not the tests, not the Verilator output under build/. Branches that only
 # throw, and those the compiler proves unreachable, are left out: every call that may throw
-# would otherwise count an untaken branch.
+# would otherwise count an untaken branch. gcovr finds where each object was compiled by walking
+# up from its counts (a compiler cache may have made the source paths relative to that folder).
 mkdir -p "$build/html"
-gcovr --root . --object-directory "$build" \
+gcovr --root . "$build" --exclude-directories '.*orthosim_rtl_verilated.*' \
   --filter 'app/' --filter 'sw/' --filter 'sc_models/' --filter 'traces/' --filter 'rtl/bridge/' \
   --exclude-throw-branches --exclude-unreachable-branches \
   --json-summary "$build/coverage.json" --html-details "$build/html/index.html" >/dev/null

@@ -5,6 +5,7 @@
 #include <expat.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -324,6 +325,57 @@ TEST_F(TraceCli, AcceptedLoadIsTheFlitsEjectedInTheWindowOverNodesTimesTheWindow
   EXPECT_DOUBLE_EQ(r["accepted"].get<double>(), static_cast<double>(in_window) / (9.0 * 200.0));
   EXPECT_EQ(r["flits_delivered"].get<std::uint64_t>(), ejected);
   EXPECT_EQ(r["sim_cycles"].get<std::uint64_t>(), end - start + 1);
+}
+
+// The table of `trace stats` prints the figures of its JSON: cycles, per bus busy cycles and
+// accesses, per step end and cycles, the totals; for traffic the latency summary.
+TEST_F(TraceCli, StatsTextSaysWhatTheJsonSays) {
+  ASSERT_EQ(run("run " + kFig2 + " --arch omp --trace a.trace").exit_code, 0);
+  const json st = stats("a.trace");
+  const auto text = run("trace stats a.trace");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  const auto has = [&text](const std::string& line) {
+    EXPECT_NE(text.out.find(line), std::string::npos) << "no '" << line << "' in\n" << text.out;
+  };
+  const std::uint64_t cycles = st["cycles"];
+  has("cycles " + std::to_string(cycles) + " (" + std::to_string(cycles * 50) + " ns), 1 run\n");
+  for (const json& b : st["buses"]) {
+    char line[96];
+    std::snprintf(line, sizeof line, "%-24s%12llu", b["name"].get<std::string>().c_str(),
+                  static_cast<unsigned long long>(b["busy_cycles"].get<std::uint64_t>()));
+    has(line);
+  }
+  std::uint64_t previous = 0;
+  for (std::size_t k = 0; k < st["step_ends"].size(); ++k) {
+    const std::uint64_t end = st["step_ends"][k];
+    char line[64];
+    std::snprintf(line, sizeof line, "%6zu%10llu%10llu\n", k + 1,
+                  static_cast<unsigned long long>(end),
+                  static_cast<unsigned long long>(end - previous));
+    has(line);
+    previous = end;
+  }
+  has("accesses " + st["accesses"].dump() + ", words " + st["words"].dump() + ", conflicts " +
+      st["conflicts"].dump() + " (" + st["conflict_wait_cycles"].dump() + " cycles waiting)\n");
+
+  ASSERT_EQ(run("traffic --topology mesh --dims 3x3 --rate 0.1 --warmup 50 --cycles 300 "
+                "--trace t.trace")
+                .exit_code,
+            0);
+  const json traffic_stats = stats("t.trace");
+  const json& l = traffic_stats["latency"];
+  const auto traffic = run("trace stats t.trace");
+  ASSERT_EQ(traffic.exit_code, 0) << traffic.err;
+  char line[160];
+  std::snprintf(line, sizeof line, "latency (%llu measured messages): min %llu  mean %.2f  p50 %llu"
+                "  p99 %llu  max %llu\n",
+                static_cast<unsigned long long>(l["count"].get<std::uint64_t>()),
+                static_cast<unsigned long long>(l["min"].get<std::uint64_t>()),
+                l["mean"].get<double>(),
+                static_cast<unsigned long long>(l["p50"].get<std::uint64_t>()),
+                static_cast<unsigned long long>(l["p99"].get<std::uint64_t>()),
+                static_cast<unsigned long long>(l["max"].get<std::uint64_t>()));
+  EXPECT_NE(traffic.out.find(line), std::string::npos) << line << " in\n" << traffic.out;
 }
 
 TEST_F(TraceCli, TablesWriteOneTraceForEveryRun) {
