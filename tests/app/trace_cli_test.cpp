@@ -405,6 +405,10 @@ TEST_F(TraceCli, SameRunSameBytes) {
   EXPECT_EQ(slurp(dir_ / "x.trace"), slurp(dir_ / "y.trace"));
   EXPECT_FALSE(std::filesystem::exists(dir_ / "x.trace.partial"));
   EXPECT_EQ(run("trace diff x.trace y.trace").exit_code, 0);
+  const json d = run_json("trace diff x.trace y.trace");
+  EXPECT_TRUE(d["equal"].get<bool>());
+  EXPECT_EQ(d["cycles"]["difference"], 0);
+  EXPECT_TRUE(d["first_divergence"].is_null());
 }
 
 TEST_F(TraceCli, DiffOfTwoConfigurationsOneCycleApart) {
@@ -539,6 +543,12 @@ TEST_F(TraceCli, BadArgumentsAreRejected) {
   const auto missing = run("trace stats nothing.trace");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("nothing.trace"), std::string::npos);
+  const auto no_perfetto = run("trace export x.trace");
+  EXPECT_EQ(no_perfetto.exit_code, 2);
+  EXPECT_NE(no_perfetto.err.find("--perfetto"), std::string::npos) << no_perfetto.err;
+  const auto no_folder = run("trace plot x.trace");
+  EXPECT_EQ(no_folder.exit_code, 2);
+  EXPECT_NE(no_folder.err.find("--out"), std::string::npos) << no_folder.err;
   const auto no_out = run("access --kind scalar --trace missing/dir/x.trace");
   EXPECT_EQ(no_out.exit_code, 2) << no_out.err;
   EXPECT_NE(no_out.err.find("--trace"), std::string::npos) << no_out.err;
