@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <tuple>
 
 #include "sw/machine/validate.hpp"
 
@@ -93,7 +94,10 @@ void Multiprocessor::attach_rtl(sw::ProcId i, const std::string& base, rtl::FstT
 }
 
 void Multiprocessor::on_mismatch(const Mismatch& m) {
-  if (!mismatch_ || m.cycle < mismatch_->cycle) {
+  // Blocks that differ in the same cycle report in the kernel's process order, which IEEE 1666
+  // leaves open: the first instance by name is kept, so the report does not depend on it.
+  if (!mismatch_ ||
+      std::tie(m.cycle, m.instance) < std::tie(mismatch_->cycle, mismatch_->instance)) {
     mismatch_ = m;
   }
   // The caller reports the mismatch; the kernel's own note would go to stdout.

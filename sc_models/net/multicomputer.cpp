@@ -77,6 +77,10 @@ void Multicomputer::inject_fault(const net::RtlNetwork::Fault& fault) {
   rtl->inject_fault(fault);
 }
 
+void Multicomputer::corrupt_deliveries(std::uint32_t node, std::uint32_t bit) {
+  corrupted_deliveries_ = {node, sw::Word{1} << bit};
+}
+
 void Multicomputer::request_tick(std::uint64_t at) {
   if (tick_pending_ && tick_at_ <= at) {
     return;
@@ -303,6 +307,9 @@ sw::Word Multicomputer::read_word(std::uint32_t message, std::uint32_t index) {
 }
 
 void Multicomputer::deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) {
+  if (corrupted_deliveries_ && messages_[message].dst == corrupted_deliveries_->first) {
+    word ^= corrupted_deliveries_->second;
+  }
   if (traffic_) {
     const MessageState& m = messages_[message];
     if (word != sw::payload_word({m.src, m.dst, message}, index)) {

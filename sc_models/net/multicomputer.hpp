@@ -14,6 +14,7 @@
 #include <random>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "sc_models/kernel/clock_domain.hpp"
@@ -109,7 +110,10 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   /// Test-only (docs/rtl.md): a deliberate error in the model's side of the router co-simulation.
   /// Throws sw::ConfigError unless config.impl.router is cosim.
   void inject_fault(const net::RtlNetwork::Fault& fault);
-
+  /// Test-only: every payload word handed to node `node` from now on arrives with bit `bit`
+  /// flipped, as through a faulty network interface, so that the delivery check and the count
+  /// of corrupted traffic words can be seen to work.
+  void corrupt_deliveries(std::uint32_t node, std::uint32_t bit);
 
  private:
   struct MessageState {
@@ -203,6 +207,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   std::uint64_t words_corrupted_ = 0;
   std::uint64_t last_cycle_ = 0;
   bool stepped_ = false;  ///< a cycle has run (last_cycle_ is one)
+  /// corrupt_deliveries(): the node whose words arrive corrupted, and the mask they are XORed with.
+  std::optional<std::pair<std::uint32_t, sw::Word>> corrupted_deliveries_;
 };
 
 }  // namespace orthosim::sc

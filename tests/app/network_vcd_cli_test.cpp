@@ -5,12 +5,14 @@
 // dimension-order route (the shorter way round each ring, ties positive, docs/topology.md), the
 // dateline virtual channel, and the wormhole timing (a flit pushed in cycle c is in the buffer from
 // c + 1 and leaves it at c + 1 at the earliest, a header `delay` cycles after it came in, the flits
-// behind it one per cycle).
+// behind it one per cycle). The run's JSON figures (cycles, channel contention and peak occupancy,
+// per channel, the network's counters) must say the same.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -38,6 +40,7 @@ std::string signal(const std::string& channel, std::uint32_t vc) {
 struct Hop {
   std::string channel;  ///< the output port, "torus.r(0,0).x+"
   std::uint32_t vc;     ///< the virtual channel the packet holds on it
+  std::string report;   ///< the port as the run's JSON names it, "n0.x+"
 };
 
 /// Dimension order on the k x k torus: x first, the shorter way round (the positive way on a
@@ -52,8 +55,9 @@ std::vector<Hop> route(std::uint32_t src, std::uint32_t dst) {
       const std::uint32_t forward = (to[dim] + kSide - at[dim]) % kSide;
       const bool plus = forward <= kSide - forward;
       wrapped = wrapped || (plus ? at[dim] == kSide - 1 : at[dim] == 0);
-      hops.push_back({router(at[0], at[1]) + "." + (dim == 0 ? "x" : "y") + (plus ? "+" : "-"),
-                      wrapped ? 1u : 0u});
+      const std::string port = std::string(dim == 0 ? "x" : "y") + (plus ? "+" : "-");
+      hops.push_back({router(at[0], at[1]) + "." + port, wrapped ? 1u : 0u,
+                      "n" + std::to_string(at[0] + kSide * at[1]) + "." + port});
       at[dim] = plus ? (at[dim] + 1) % kSide : (at[dim] + kSide - 1) % kSide;
     }
   }
@@ -84,8 +88,9 @@ TEST_P(NetworkVcdCli, OneMessageFillsAndEmptiesExactlyTheBuffersOnItsRoute) {
                                   << " -> " << c.dst << " words " << c.words << "\n";
   const auto r = run("run one.mcp --arch torus --dims 4x4 --buffers " +
                      std::to_string(c.buffers) + " --router-delay " + std::to_string(c.delay) +
-                     " --vcd net.vcd");
+                     " --vcd net.vcd --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json report = nlohmann::json::parse(r.out);
   const VcdReader vcd((dir_ / "net.vcd").string());
 
   // Every port of every router has one signal per virtual channel, and no more.
@@ -152,6 +157,25 @@ TEST_P(NetworkVcdCli, OneMessageFillsAndEmptiesExactlyTheBuffersOnItsRoute) {
       }
       EXPECT_EQ(fall - rise, (c.delay + flits - 1) * kPeriodNs);
     }
+  }
+  // The run's figures say the same: the zero-load time (h + 1) delay + F (docs/networks.md), one
+  // message on each channel of the route and none elsewhere, each route channel's peak.
+  EXPECT_EQ(report["total_cycles"], (hops.size() + 1) * c.delay + flits);
+  EXPECT_EQ(report["max_channel_contention"], 1u);
+  EXPECT_EQ(report["peak_channel_occupancy"], peak);
+  // Every flit is injected, crosses the h links and is ejected; the lone header never waits.
+  const nlohmann::json& stats = report["stats"];
+  EXPECT_EQ(stats["torus.flit_hops"], flits * hops.size());
+  EXPECT_EQ(stats["torus.flits_moved"], flits * (hops.size() + 2));
+  EXPECT_EQ(stats["torus.flits_ejected"], flits);
+  EXPECT_EQ(stats["torus.packets_delivered"], 1u);
+  EXPECT_EQ(stats["torus.header_wait_cycles"], 0u);
+  ASSERT_EQ(report["channels"].size(), channels.size());
+  for (const nlohmann::json& ch : report["channels"]) {
+    const bool on_route = std::any_of(hops.begin(), hops.end(),
+                                      [&](const Hop& h) { return h.report == ch["channel"]; });
+    EXPECT_EQ(ch["messages"], on_route ? 1u : 0u) << ch["channel"];
+    EXPECT_EQ(ch["peak_flits"], on_route ? peak : 0u) << ch["channel"];
   }
   for (const std::string& ch : channels) {
     for (std::uint32_t vc = 0; vc < kVcs; ++vc) {

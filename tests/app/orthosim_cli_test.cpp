@@ -105,6 +105,33 @@ TEST_F(Orthosim, AccessJsonHasTheMeasuredAndFormulaCycles) {
   EXPECT_EQ(nlohmann::json::parse(o.out)["cycles"], 2u * (7 + 3));
 }
 
+// The statistics of a block workload: every P(i) writes d modules with l vectors over its own
+// bus, then reads them back (docs/cli.md, access), no two on one bus, so each controller makes
+// two accesses of T = alpha + beta(l-1) + d tau l cycles and d l words each, without a conflict.
+TEST_F(Orthosim, AccessStatisticsCountEachAccessItsWordsAndItsCycles) {
+  const std::uint64_t n = 4, d = 3, l = 5;
+  const std::uint64_t t = 16 + 2 * (l - 1) + d * l;
+  for (const std::string arch : {"omp", "crossbar"}) {
+    const Outcome o = run("access --arch " + arch + " --n 4 --kind block --d 3 --l 5 --json");
+    ASSERT_EQ(o.exit_code, 0) << arch << ": " << o.err;
+    const nlohmann::json j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["cycles"], 2 * t) << arch;
+    EXPECT_EQ(j["conflicts"], 0u) << arch;
+    const nlohmann::json& stats = j["stats"];
+    EXPECT_EQ(stats[arch + ".arbiter.grants"], 2 * n) << arch;
+    for (std::uint64_t p = 0; p < n; ++p) {
+      const std::string bc = arch + ".bc" + std::to_string(p) + ".";
+      const std::string proc = arch + ".p" + std::to_string(p) + ".";
+      EXPECT_EQ(stats[bc + "accesses"], 2u) << bc;
+      EXPECT_EQ(stats[bc + "words_moved"], 2 * d * l) << bc;
+      EXPECT_EQ(stats[bc + "busy_cycles"], 2 * t) << bc;
+      EXPECT_EQ(stats[proc + "memory_cycles"], 2 * t) << proc;
+      EXPECT_EQ(stats[proc + "compute_cycles"], 0u) << proc;
+      EXPECT_EQ(stats[proc + "sync_cycles"], 0u) << proc;
+    }
+  }
+}
+
 TEST_F(Orthosim, BadArgumentsGiveOneErrorLineAndExitCode2) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"access --arch ring", "--arch"},
@@ -223,6 +250,28 @@ TEST_F(Orthosim, MapPrintsThePapersListingsOfTheSampleProgram) {
   }
 }
 
+// The demo's three systems run side by side in one simulation, and each takes, step by step, the
+// cycles the same program takes alone on that configuration.
+TEST_F(Orthosim, TheDemosSystemsTakeTheCyclesOfSeparateRuns) {
+  const Outcome demo = run("demo --json --out waves");
+  ASSERT_EQ(demo.exit_code, 0) << demo.err;
+  const nlohmann::json systems = nlohmann::json::parse(demo.out)["systems"];
+  ASSERT_EQ(systems.size(), 3u);
+  for (const nlohmann::json& s : systems) {
+    const std::string arch = s["arch"];
+    const Outcome alone = run("run '" + kFig2 + "' --arch " + arch + " --json");
+    ASSERT_EQ(alone.exit_code, 0) << arch << ": " << alone.err;
+    const nlohmann::json j = nlohmann::json::parse(alone.out);
+    EXPECT_EQ(s["total_cycles"], j["total_cycles"]) << arch;
+    EXPECT_EQ(s["predicted_cycles"], j["predicted_cycles"]) << arch;
+    EXPECT_EQ(s["conflicts"], j["conflicts"]) << arch;
+    ASSERT_EQ(s["steps"].size(), j["steps"].size()) << arch;
+    for (std::size_t k = 0; k < j["steps"].size(); ++k) {
+      EXPECT_EQ(s["steps"][k]["cycles"], j["steps"][k]["cycles"]) << arch << " step " << k + 1;
+    }
+  }
+}
+
 TEST_F(Orthosim, RunJsonDeliversEveryMessageAndEachAccessCostsTheFormula) {
   const std::uint64_t alpha = 10, beta = 3, tau = 2;
   std::vector<std::uint64_t> totals;
@@ -271,6 +320,58 @@ TEST_F(Orthosim, RunJsonDeliversEveryMessageAndEachAccessCostsTheFormula) {
   }
   EXPECT_LT(totals[0], totals[2]);  // the omp beats the single bus
   EXPECT_LE(totals[0], totals[1]);  // and is no slower than the crossbar
+}
+
+// The delivery check through the command line: a bit flipped on the bus (ORTHOSIM_TEST_FAULT, the
+// test-only fault of docs/rtl.md, on the model alone) in any one word of Fig. 2's first message
+// fails that message and no other, and the report names the word. Step 1: every node computes 20
+// cycles, then P1 writes message 0 (N1 -> N0, 4 words) to M(1,0) in one block access granted at
+// cycle 20; word v is on the bus from 20 + alpha + v (beta + tau) (Fig. 5(c), d = 1).
+TEST_F(Orthosim, ACorruptedWordFailsItsMessageWhicheverWordItIs) {
+  const std::uint64_t alpha = 16, beta = 2, tau = 1;
+  for (std::uint64_t word = 0; word < 4; ++word) {
+    const std::uint64_t at = 20 + alpha + word * (beta + tau);
+    setenv("ORTHOSIM_TEST_FAULT", ("1:flip:" + std::to_string(at) + ":5").c_str(), 1);
+    const Outcome o = run("run '" + kFig2 + "' --arch omp --json");
+    unsetenv("ORTHOSIM_TEST_FAULT");
+    EXPECT_EQ(o.exit_code, 1) << "word " << word << ": " << o.err;
+    const nlohmann::json j = nlohmann::json::parse(o.out);
+    EXPECT_TRUE(j["completed"].get<bool>());
+    EXPECT_FALSE(j["payload_ok"].get<bool>()) << "word " << word;
+    EXPECT_EQ(j["messages_sent"], 13u);
+    EXPECT_EQ(j["messages_delivered"], 12u) << "word " << word;
+    ASSERT_EQ(j["delivery_failures"].size(), 1u) << "word " << word;
+    const std::string failure = j["delivery_failures"][0];
+    EXPECT_EQ(failure.rfind("message 0 (P1 -> P0", 0), 0u) << failure;
+    EXPECT_NE(failure.find("word " + std::to_string(word) + " at P0"), std::string::npos)
+        << failure;
+  }
+}
+
+// The predicted cycles of a step with activate-/wait-sync pairs (the default), at a sync cost s
+// other than the default: where the chain of one processor dominates (C1 on the omp: write T,
+// activate s, read T) and where one bus carries everything (C3 on the single bus: the write and
+// the three reads in turn, and one activate), with T = alpha + beta(l-1) + d tau l (Fig. 5(c)).
+TEST_F(Orthosim, PredictedCyclesAddTheSyncCostToTheLongerOfChainAndBusLoad) {
+  const auto access = [](std::uint64_t d, std::uint64_t l) { return 16 + 2 * (l - 1) + d * l; };
+  const std::uint64_t s = 5;
+  ASSERT_EQ(run("gen C1 --nodes 4 --sources 2 --dests 3 --len 5 --out c1.mcp").exit_code, 0);
+  ASSERT_EQ(run("gen C3 --nodes 4 --sources 1 --len 2 --out c3.mcp").exit_code, 0);
+  struct Case {
+    std::string args;
+    std::uint64_t predicted;
+  };
+  const Case cases[] = {{"run c1.mcp --arch omp", access(1, 5) + s + access(1, 5)},
+                        {"run c3.mcp --arch bus", access(3, 2) + 3 * access(1, 2) + s}};
+  for (const Case& c : cases) {
+    const Outcome o = run(c.args + " --sync-cycles " + std::to_string(s) + " --json");
+    ASSERT_EQ(o.exit_code, 0) << c.args << ": " << o.err;
+    const nlohmann::json j = nlohmann::json::parse(o.out);
+    ASSERT_EQ(j["steps"].size(), 1u);
+    EXPECT_EQ(j["steps"][0]["predicted_cycles"], c.predicted) << c.args;
+    EXPECT_EQ(j["predicted_cycles"], c.predicted) << c.args;
+    EXPECT_EQ(j["total_cycles"], c.predicted) << c.args;
+  }
 }
 
 TEST_F(Orthosim, GeneratedProgramsRunAndDeliverTable1sMessageCounts) {
@@ -782,6 +883,9 @@ TEST_F(Orthosim, TrafficSweepOfTheBitReversalOnThe6CubeSaturatesAsTheContentionS
   ASSERT_GT(0.3 * static_cast<double>(t), 1.0);
 
   // The 8 palindromes of 6 bits map onto themselves and send nothing: 56 of 64 nodes offer.
+  // Within 25%: the packet count is random (Bernoulli arrivals, about 170 packets expected,
+  // a standard deviation of 13 or 8%: 25% is three of them); accepted differs from offered by
+  // the packets in flight at the window's edges.
   const double expected_offer = 0.02 * 56.0 / 64.0;
   const double offered = low["offered"].get<double>();
   EXPECT_GT(offered, 0.75 * expected_offer);
@@ -827,7 +931,11 @@ TEST_F(Orthosim, TrafficReportHasEveryFieldAndDependsOnlyOnTheSeed) {
   EXPECT_EQ(j["seed"], 1u);
   EXPECT_EQ(j["injection"], "bernoulli");
   EXPECT_TRUE(j["sustainable"].get<bool>());
-  // 16 nodes x 10000 cycles x 0.05 = 400 packets expected in the window.
+  // 16 nodes x 10000 cycles x 0.05 = 400 packets expected in the window: Bernoulli arrivals,
+  // so the count is random with a standard deviation of about 20 (5%); 15% is three of them.
+  // Accepted differs from offered by the packets in flight at the window's two edges, a few per
+  // node at this load. (The exact values are pinned in trace_cli_test.cpp, counted from the
+  // trace.)
   const double offered = j["offered"].get<double>();
   EXPECT_NEAR(offered, 0.05, 0.15 * 0.05);
   EXPECT_NEAR(j["accepted"].get<double>(), offered, 0.1 * offered);

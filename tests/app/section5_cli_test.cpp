@@ -69,6 +69,25 @@ TEST_F(Section5, AnEastShiftOfATorusByColumnsTakesTwoIwrSteps) {
   EXPECT_EQ(nlohmann::json::parse(rows.out)["total_cycles"], 2 * (2 * access(4, 1) + kGamma));
 }
 
+// The cost model's prediction of an IWR step includes the bus switch: the README's Fig. 11(b)
+// line, an east shift by 2 of a 4 x 4 torus by columns, is two IWR steps of 2T + gamma each,
+// T = alpha + beta(l-1) + d tau l with d = 4 modules and l = 1 vector, at two values of gamma.
+TEST_F(Section5, ThePredictedCyclesOfAnIwrStepIncludeGamma) {
+  ASSERT_EQ(run("gen shift --torus 4x4 --direction east --distance 2 --out east2.mcp").exit_code,
+            0);
+  for (const std::uint64_t gamma : {kGamma, std::uint64_t{13}}) {
+    const Outcome r = run("run east2.mcp --arch omp --torus 4x4 --sync iwr --gamma " +
+                          std::to_string(gamma) + " --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    const std::uint64_t expected = 2 * (2 * access(4, 1) + gamma);
+    ASSERT_EQ(j["steps"].size(), 1u);
+    EXPECT_EQ(j["steps"][0]["predicted_cycles"], expected) << "gamma " << gamma;
+    EXPECT_EQ(j["predicted_cycles"], expected) << "gamma " << gamma;
+    EXPECT_EQ(j["total_cycles"], expected) << "gamma " << gamma;
+  }
+}
+
 TEST_F(Section5, CollapsingTheExchangedDimensionMakesItLocal) {
   ASSERT_EQ(run("gen exchange --nodes 32 --dims 4 --len 2 --out x4.mcp").exit_code, 0);
   const Outcome collapsed = run("run x4.mcp --arch omp --n 16 --collapse x4 --json");

@@ -244,6 +244,10 @@ TEST_F(Sweep, AKilledSweepResumesWithoutRerunningFinishedPoints) {
     rerun.insert(line.substr(prefix.size(), line.find(':', prefix.size()) - prefix.size()));
   }
   EXPECT_EQ(rerun.size() + journaled.size(), 6u);
+  EXPECT_NE(resumed.out.find("6 points: " + std::to_string(rerun.size()) + " run now, " +
+                             std::to_string(journaled.size()) + " from cut.csv.partial"),
+            std::string::npos)
+      << resumed.out;
   for (const std::string& p : rerun) {
     EXPECT_EQ(journaled.count(p), 0u) << "point " << p << " ran again";
   }

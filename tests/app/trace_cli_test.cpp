@@ -5,6 +5,7 @@
 #include <expat.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -195,6 +196,188 @@ TEST_F(TraceCli, TorusProgramRoundTrip) {
   }
 }
 
+/// The event lines of a trace (those that start with their cycle), split into fields.
+std::vector<std::vector<std::string>> trace_events(const std::string& trace) {
+  std::vector<std::vector<std::string>> events;
+  std::istringstream in(trace);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] < '0' || line[0] > '9') {
+      continue;
+    }
+    std::istringstream fields(line);
+    events.emplace_back();
+    for (std::string f; fields >> f;) {
+      events.back().push_back(f);
+    }
+  }
+  return events;
+}
+
+// The send event names the sender and the destination of each message, as the program does,
+// and the message's inject, eject, deliver and recv events happen at those two nodes. Each
+// message of the program has its own length, so the trace's words tell which one it is.
+TEST_F(TraceCli, ASendEventNamesTheSourceAndTheDestinationOfTheProgram) {
+  write("p.mcp",
+        "nodes 4\nstep\n  send 1 -> 0 words 1\n  send 0 -> 3 words 2\n  send 3 -> 2 words 3\n"
+        "step\n  send 2 -> 1 words 4\n  send 1 -> 3 words 5\n");
+  const std::map<std::string, std::pair<std::string, std::string>> program = {
+      {"1", {"1", "0"}}, {"2", {"0", "3"}}, {"3", {"3", "2"}},
+      {"4", {"2", "1"}}, {"5", {"1", "3"}}};
+  ASSERT_EQ(run("run p.mcp --arch mesh --dims 2x2 --trace p.trace").exit_code, 0);
+  std::map<std::string, std::pair<std::string, std::string>> ends;  // message id -> (src, dst)
+  std::map<std::string, std::set<std::string>> seen;                // message id -> event kinds
+  for (const std::vector<std::string>& e : trace_events(slurp(dir_ / "p.trace"))) {
+    if (e[1] == "send") {
+      ASSERT_EQ(e.size(), 7u);
+      ASSERT_TRUE(program.count(e[5])) << "a message of " << e[5] << " words";
+      EXPECT_EQ(std::make_pair(e[3], e[4]), program.at(e[5])) << "send of " << e[5] << " words";
+      ends[e[2]] = {e[3], e[4]};
+    } else if (e[1] == "inject" || e[1] == "eject" || e[1] == "deliver" || e[1] == "recv") {
+      ASSERT_TRUE(ends.count(e[2])) << e[1] << " of message " << e[2] << " before its send";
+      const std::string& at = e[1] == "inject" ? ends[e[2]].first : ends[e[2]].second;
+      EXPECT_EQ(e[3], at) << e[1] << " of message " << e[2];
+      seen[e[2]].insert(e[1]);
+    }
+  }
+  ASSERT_EQ(ends.size(), program.size());
+  for (const auto& [message, kinds] : seen) {
+    EXPECT_EQ(kinds.size(), 4u) << "message " << message;
+  }
+
+  // Synthetic traffic: the transpose sends node (x, y) to (y, x), node = x + 4 y.
+  ASSERT_EQ(run("traffic --topology mesh --dims 4x4 --pattern transpose --rate 0.2 --flits 3 "
+                "--warmup 0 --cycles 100 --trace t.trace")
+                .exit_code,
+            0);
+  std::map<std::string, std::pair<std::string, std::string>> packets;
+  for (const std::vector<std::string>& e : trace_events(slurp(dir_ / "t.trace"))) {
+    if (e[1] == "send") {
+      const std::uint64_t src = std::stoull(e[3]);
+      EXPECT_EQ(e[4], std::to_string(src / 4 + 4 * (src % 4))) << "send from node " << src;
+      packets[e[2]] = {e[3], e[4]};
+    } else if (e[1] == "inject" || e[1] == "eject") {
+      ASSERT_TRUE(packets.count(e[2])) << e[1] << " of packet " << e[2] << " before its send";
+      EXPECT_EQ(e[3], e[1] == "inject" ? packets[e[2]].first : packets[e[2]].second)
+          << e[1] << " of packet " << e[2];
+    }
+  }
+  EXPECT_GT(packets.size(), 10u);
+}
+
+// Offered load is the flits of the packets created in the measurement window [W, W + C) divided
+// by nodes x C: counted here from the trace's send events (the window from the run's start, each
+// packet --flits flits), and compared exactly.
+TEST_F(TraceCli, OfferedLoadIsTheFlitsCreatedInTheWindowOverNodesTimesTheWindow) {
+  const json r = run_json("traffic --topology mesh --dims 3x3 --rate 0.2 --flits 4 --warmup 60 "
+                          "--cycles 250 --trace t.trace");
+  std::uint64_t start = 0;
+  std::uint64_t flits = 0;
+  std::uint64_t packets = 0;
+  std::uint64_t outside = 0;
+  for (const std::vector<std::string>& e : trace_events(slurp(dir_ / "t.trace"))) {
+    const std::uint64_t at = std::stoull(e[0]);
+    if (e[1] == "run") {
+      start = at;
+    } else if (e[1] == "send") {
+      const bool in_window = at >= start + 60 && at < start + 60 + 250;
+      EXPECT_EQ(e[6], in_window ? "1" : "0") << "send at cycle " << at;
+      if (in_window) {
+        flits += std::stoull(e[5]) + 1;
+        ++packets;
+      } else {
+        ++outside;
+      }
+    }
+  }
+  ASSERT_GT(packets, 0u);
+  ASSERT_GT(outside, 0u) << "no packet created in the warm-up";
+  EXPECT_EQ(r["measured_packets"].get<std::uint64_t>(), packets);
+  EXPECT_DOUBLE_EQ(r["offered"].get<double>(),
+                   static_cast<double>(flits) / (9.0 * 250.0));
+}
+
+// Accepted load is the flits ejected in the window [W, W + C) divided by nodes x C. With packets
+// of one flit the trace's eject events are the flits' ejections, so the count is exact; the
+// flits delivered are every ejection of the run, and the run ends at the trace's end line.
+// (Longer packets eject their flits before the tail's eject event, one per cycle without
+// contention but later behind a blocked worm: the trace cannot say in which cycle each went.)
+TEST_F(TraceCli, AcceptedLoadIsTheFlitsEjectedInTheWindowOverNodesTimesTheWindow) {
+  const json r = run_json("traffic --topology torus --dims 3x3 --rate 0.3 --flits 1 --warmup 40 "
+                          "--cycles 200 --trace t.trace");
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+  std::uint64_t in_window = 0;
+  std::uint64_t ejected = 0;
+  for (const std::vector<std::string>& e : trace_events(slurp(dir_ / "t.trace"))) {
+    const std::uint64_t at = std::stoull(e[0]);
+    if (e[1] == "run") {
+      start = at;
+    } else if (e[1] == "eject") {
+      ASSERT_EQ(e[4], "1");
+      ++ejected;
+      in_window += at >= start + 40 && at < start + 40 + 200 ? 1 : 0;
+    } else if (e[1] == "end") {
+      end = at;
+    }
+  }
+  ASSERT_GT(in_window, 0u);
+  ASSERT_GT(ejected, in_window) << "nothing ejected outside the window";
+  EXPECT_DOUBLE_EQ(r["accepted"].get<double>(), static_cast<double>(in_window) / (9.0 * 200.0));
+  EXPECT_EQ(r["flits_delivered"].get<std::uint64_t>(), ejected);
+  EXPECT_EQ(r["sim_cycles"].get<std::uint64_t>(), end - start + 1);
+}
+
+// The table of `trace stats` prints the figures of its JSON: cycles, per bus busy cycles and
+// accesses, per step end and cycles, the totals; for traffic the latency summary.
+TEST_F(TraceCli, StatsTextSaysWhatTheJsonSays) {
+  ASSERT_EQ(run("run " + kFig2 + " --arch omp --trace a.trace").exit_code, 0);
+  const json st = stats("a.trace");
+  const auto text = run("trace stats a.trace");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  const auto has = [&text](const std::string& line) {
+    EXPECT_NE(text.out.find(line), std::string::npos) << "no '" << line << "' in\n" << text.out;
+  };
+  const std::uint64_t cycles = st["cycles"];
+  has("cycles " + std::to_string(cycles) + " (" + std::to_string(cycles * 50) + " ns), 1 run\n");
+  for (const json& b : st["buses"]) {
+    char line[96];
+    std::snprintf(line, sizeof line, "%-24s%12llu", b["name"].get<std::string>().c_str(),
+                  static_cast<unsigned long long>(b["busy_cycles"].get<std::uint64_t>()));
+    has(line);
+  }
+  std::uint64_t previous = 0;
+  for (std::size_t k = 0; k < st["step_ends"].size(); ++k) {
+    const std::uint64_t end = st["step_ends"][k];
+    char line[64];
+    std::snprintf(line, sizeof line, "%6zu%10llu%10llu\n", k + 1,
+                  static_cast<unsigned long long>(end),
+                  static_cast<unsigned long long>(end - previous));
+    has(line);
+    previous = end;
+  }
+  has("accesses " + st["accesses"].dump() + ", words " + st["words"].dump() + ", conflicts " +
+      st["conflicts"].dump() + " (" + st["conflict_wait_cycles"].dump() + " cycles waiting)\n");
+
+  ASSERT_EQ(run("traffic --topology mesh --dims 3x3 --rate 0.1 --warmup 50 --cycles 300 "
+                "--trace t.trace")
+                .exit_code,
+            0);
+  const json traffic_stats = stats("t.trace");
+  const json& l = traffic_stats["latency"];
+  const auto traffic = run("trace stats t.trace");
+  ASSERT_EQ(traffic.exit_code, 0) << traffic.err;
+  char line[160];
+  std::snprintf(line, sizeof line, "latency (%llu measured messages): min %llu  mean %.2f  p50 %llu"
+                "  p99 %llu  max %llu\n",
+                static_cast<unsigned long long>(l["count"].get<std::uint64_t>()),
+                static_cast<unsigned long long>(l["min"].get<std::uint64_t>()),
+                l["mean"].get<double>(),
+                static_cast<unsigned long long>(l["p50"].get<std::uint64_t>()),
+                static_cast<unsigned long long>(l["p99"].get<std::uint64_t>()),
+                static_cast<unsigned long long>(l["max"].get<std::uint64_t>()));
+  EXPECT_NE(traffic.out.find(line), std::string::npos) << line << " in\n" << traffic.out;
+}
+
 TEST_F(TraceCli, TablesWriteOneTraceForEveryRun) {
   const json t = run_json("tables --topology torus --m 16 --n 4 --l 2 --trace tab.trace");
   const json st = stats("tab.trace");
@@ -222,6 +405,10 @@ TEST_F(TraceCli, SameRunSameBytes) {
   EXPECT_EQ(slurp(dir_ / "x.trace"), slurp(dir_ / "y.trace"));
   EXPECT_FALSE(std::filesystem::exists(dir_ / "x.trace.partial"));
   EXPECT_EQ(run("trace diff x.trace y.trace").exit_code, 0);
+  const json d = run_json("trace diff x.trace y.trace");
+  EXPECT_TRUE(d["equal"].get<bool>());
+  EXPECT_EQ(d["cycles"]["difference"], 0);
+  EXPECT_TRUE(d["first_divergence"].is_null());
 }
 
 TEST_F(TraceCli, DiffOfTwoConfigurationsOneCycleApart) {
@@ -356,6 +543,12 @@ TEST_F(TraceCli, BadArgumentsAreRejected) {
   const auto missing = run("trace stats nothing.trace");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("nothing.trace"), std::string::npos);
+  const auto no_perfetto = run("trace export x.trace");
+  EXPECT_EQ(no_perfetto.exit_code, 2);
+  EXPECT_NE(no_perfetto.err.find("--perfetto"), std::string::npos) << no_perfetto.err;
+  const auto no_folder = run("trace plot x.trace");
+  EXPECT_EQ(no_folder.exit_code, 2);
+  EXPECT_NE(no_folder.err.find("--out"), std::string::npos) << no_folder.err;
   const auto no_out = run("access --kind scalar --trace missing/dir/x.trace");
   EXPECT_EQ(no_out.exit_code, 2) << no_out.err;
   EXPECT_NE(no_out.err.find("--trace"), std::string::npos) << no_out.err;

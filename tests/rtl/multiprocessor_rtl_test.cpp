@@ -26,6 +26,7 @@
 #include <variant>
 #include <vector>
 
+#include "sc_models/kernel/lockstep_checker.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sw/mapping/mapping.hpp"
 #include "sw/pattern/generate.hpp"
@@ -189,15 +190,19 @@ sw::MachineProgram one_write(const sw::SystemConfig& c) {
   return p;
 }
 
-sc::Mismatch faulty_run(const sc::BusController::Fault& fault) {
+/// The mismatch of one_write on the omp at n = 4 with a fault in P(1)'s controller.
+sc::Mismatch faulty_run(const sc::BusController::Fault& fault,
+                        std::uint64_t tau = sw::BusTiming{}.tau) {
   traces::Recorder silent;
-  const sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Cosim, sw::Impl::Model);
+  sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Cosim, sw::Impl::Model);
+  c.timing.tau = tau;
   sc::Multiprocessor system("omp", c, silent);
   system.inject_fault(1, fault);
   system.load(one_write(c));
   sc::run_systems({&system}, sw::Cycle{1'000'000});
   const sc::RunResult r = system.result();
   EXPECT_TRUE(r.mismatch.has_value());
+  EXPECT_FALSE(r.completed) << "the first mismatch stops the run";
   return r.mismatch.value_or(sc::Mismatch{});
 }
 
@@ -226,6 +231,69 @@ TEST(Cosim, OneCycleOfExtraLatencyInTheModelIsCaughtWhereTheRtlPutsItsWord) {
   EXPECT_EQ(m.signal, "bus_valid");
   EXPECT_EQ(m.model, 0u);
   EXPECT_EQ(m.rtl, 1u);
+}
+
+// A word is on the bus for tau cycles: a flipped bit in the model's word differs from the RTL's
+// in each of them, and the report names the first, the cycle the word went on the bus (alpha),
+// whichever of its cycles the fault names.
+TEST(Cosim, AFaultHeldOverSeveralCyclesIsReportedAtItsFirstCycle) {
+  const std::uint64_t alpha = sw::BusTiming{}.alpha;
+  constexpr std::uint64_t kTau = 3;
+  sc::BusController::Fault fault;
+  fault.kind = sc::BusController::Fault::Kind::FlipBit;
+  fault.at = sw::Cycle{alpha + kTau - 1};  // the word's last cycle on the bus
+  fault.bit = 4;
+  const sc::Mismatch m = faulty_run(fault, kTau);
+  EXPECT_EQ(m.cycle, alpha);
+  EXPECT_EQ(m.instance, "omp.bc1");
+  EXPECT_EQ(m.signal, "bus_data");
+  EXPECT_EQ(m.model ^ m.rtl, 1u << 4);
+}
+
+// P1 and P2 write in the same cycles, each controller with a flipped bit in its word: both differ
+// from the RTL in cycle alpha, and the report is the first of them by instance name, omp.bc1,
+// whatever order the kernel runs the two datapaths in.
+TEST(Cosim, OfTwoBlocksThatDifferInOneCycleTheFirstIsReported) {
+  traces::Recorder silent;
+  const sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Cosim, sw::Impl::Model);
+  sc::Multiprocessor system("omp", c, silent);
+  sc::BusController::Fault fault;
+  fault.kind = sc::BusController::Fault::Kind::FlipBit;
+  fault.at = sw::Cycle{c.timing.alpha};
+  fault.bit = 1;
+  system.inject_fault(1, fault);
+  fault.bit = 2;
+  system.inject_fault(2, fault);
+  sw::MachineProgram p = one_write(c);
+  p.processors[2] = p.processors[1];
+  std::get<sw::MemoryAccess>(p.processors[2].ops[1]).bus = {sw::BusKind::Row, 2};
+  system.load(p);
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  const sc::RunResult r = system.result();
+  ASSERT_TRUE(r.mismatch.has_value());
+  EXPECT_EQ(r.mismatch->cycle, c.timing.alpha);
+  EXPECT_EQ(r.mismatch->instance, "omp.bc1");
+  EXPECT_EQ(r.mismatch->signal, "bus_data");
+  EXPECT_EQ(r.mismatch->model ^ r.mismatch->rtl, 1u << 1);
+}
+
+// The comparator keeps the first mismatch: later ones, in the same cycle or in later cycles,
+// are still reported as differences but do not replace it.
+TEST(Cosim, TheCheckerKeepsTheFirstMismatchOfSeveral) {
+  sc::LockstepChecker checker("omp.bc2");
+  EXPECT_TRUE(checker.check(4, "bus_data", 7, 7));
+  EXPECT_FALSE(checker.check(5, "bus_addr", 1, 2));
+  EXPECT_FALSE(checker.check(5, "bus_data", 3, 4));
+  EXPECT_FALSE(checker.check(6, "busy", 0, 1));
+  EXPECT_TRUE(checker.check(7, "busy", 1, 1));
+  ASSERT_TRUE(checker.first_mismatch().has_value());
+  const sc::Mismatch& m = *checker.first_mismatch();
+  EXPECT_EQ(m.cycle, 5u);
+  EXPECT_EQ(m.instance, "omp.bc2");
+  EXPECT_EQ(m.signal, "bus_addr");
+  EXPECT_EQ(m.model, 1u);
+  EXPECT_EQ(m.rtl, 2u);
+  EXPECT_EQ(checker.comparisons(), 5u);
 }
 
 // Cost follows activity: a processor that computes for 10^6 cycles and then makes one access

@@ -198,6 +198,47 @@ TEST(Sync, ATokenThatArrivedEarlierIsConsumedWithoutWaiting) {
   EXPECT_EQ(r.processor_end[1].count(), 100u);
 }
 
+// Loading a program resets the synchronization hardware: a token the previous program raised
+// and never consumed is gone, so the next program's wait-sync waits for its own activate-sync
+// (compute 50, then the activate's sync_cycles on the interrupt bus).
+TEST(Sync, LoadingAProgramDropsTheTokensThePreviousOneLeft) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  ProgramBuilder leaves_a_token(Arch::Omp, 2);
+  leaves_a_token.op(0, sw::ActivateSync{sw::ProcSet({1})});
+  ASSERT_TRUE(run(system, leaves_a_token.build()).completed);
+
+  ProgramBuilder waits(Arch::Omp, 2);
+  waits.op(0, sw::Compute{sw::Cycle{50}});
+  waits.op(0, sw::ActivateSync{sw::ProcSet({1})});
+  waits.op(1, sw::WaitSync{0});
+  const sc::RunResult r = run(system, waits.build());
+  ASSERT_TRUE(r.completed);
+  EXPECT_EQ(r.processor_end[1].count(), 50u + system.config().sync.activate);
+}
+
+// ... and an open barrier of a deadlocked program is gone: the next program's barrier of the
+// same group waits for both members again.
+TEST(Sync, LoadingAProgramClosesTheBarrierADeadlockLeftOpen) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  ProgramBuilder stuck(Arch::Omp, 2);
+  stuck.op(0, sw::WaitSync{1});
+  stuck.op(1, sw::Barrier{sw::ProcSet({0, 1})});
+  ASSERT_FALSE(run(system, stuck.build()).completed);
+
+  ProgramBuilder meets(Arch::Omp, 2);
+  meets.op(0, sw::Compute{sw::Cycle{30}});
+  meets.op(0, sw::Barrier{sw::ProcSet({0, 1})});
+  meets.op(1, sw::Compute{sw::Cycle{10}});
+  meets.op(1, sw::Barrier{sw::ProcSet({0, 1})});
+  const sc::RunResult r = run(system, meets.build());
+  ASSERT_TRUE(r.completed);
+  for (sw::ProcId p = 0; p < 2; ++p) {
+    EXPECT_EQ(r.processor_end[p].count(), 30u + system.config().sync.barrier) << "P" << p;
+  }
+}
+
 TEST(Sync, InterruptBusCarriesOneActivateSyncAtATime) {
   traces::Recorder silent;
   sw::SystemConfig c = config(Arch::Bus, 3);

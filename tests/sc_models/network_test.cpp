@@ -4,6 +4,7 @@
 // routed programs that deliver every word.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -222,6 +223,77 @@ TEST(Deadlock, ARingWithoutTheDatelineDeadlocksAndTheWatchdogNamesTheCycle) {
   EXPECT_LT(r.sim_cycles, 200'000u);
 }
 
+/// On a 4-node ring every node sends 3 words to the node two hops on (the positive way at exactly
+/// half a ring): without the dateline, four worms that each hold the link the next one needs.
+sw::RoutedProgram half_ring() {
+  sw::McProgram p;
+  p.name = "half-ring";
+  p.nodes = 4;
+  sw::ProgramStep s;
+  for (std::uint32_t node = 0; node < 4; ++node) {
+    s.transfers.push_back({node, {(node + 2) % 4}, false, 3, {}});
+  }
+  p.steps = {s};
+  return sw::route_program(p, 4, sw::identity_embedding(4));
+}
+
+// The four worms of half_ring() on a ring without the dateline. Each header enters its source
+// router at the send (cycle 0) and crosses its first link D cycles later (docs/networks.md,
+// timing), while the worm's second flit enters the injection buffer it left; then every header
+// waits for the link the next worm holds, and nothing moves again. The watchdog declares the
+// deadlock exactly --watchdog cycles after that last move, at cycle D + watchdog.
+TEST(Deadlock, IsDeclaredExactlyTheWatchdogsCyclesAfterTheLastFlitMoved) {
+  traces::Recorder silent;
+  struct Case {
+    std::uint32_t delay;
+    std::uint64_t watchdog;
+  };
+  const std::vector<Case> cases = {{1, 5}, {3, 40}};
+  std::vector<std::unique_ptr<sc::Multicomputer>> systems;
+  for (const Case& k : cases) {
+    sw::NetworkConfig c = network(Topology::torus({4}));
+    c.router.dateline = false;
+    c.router.vcs = 1;
+    c.router.delay = k.delay;
+    c.watchdog_cycles = k.watchdog;
+    systems.push_back(std::make_unique<sc::Multicomputer>(
+        ("ring" + std::to_string(systems.size())).c_str(), c, silent));
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    systems[i]->load(half_ring());
+    sc_core::sc_start();
+    const sc::NetworkRunResult r = systems[i]->result();
+    ASSERT_FALSE(r.completed);
+    ASSERT_FALSE(r.blocked.empty());
+    const std::string expected = "(no flit moved for " + std::to_string(cases[i].watchdog) +
+                                 " cycles, at cycle " +
+                                 std::to_string(cases[i].delay + cases[i].watchdog) + ")";
+    EXPECT_NE(r.blocked.front().find(expected), std::string::npos)
+        << "expected " << expected << " in " << r.blocked.front();
+  }
+}
+
+// Loading a program resets the network: the flits a deadlocked run left in the buffers are gone,
+// and one message then takes the zero-load time (h + 1) D + F of docs/networks.md.
+TEST(Deadlock, TheProgramAfterADeadlockRunsOnAnEmptyNetwork) {
+  traces::Recorder silent;
+  sw::NetworkConfig c = network(Topology::torus({4}));
+  c.router.dateline = false;
+  c.router.vcs = 1;
+  c.watchdog_cycles = 50;
+  sc::Multicomputer system("ring", c, silent);
+  system.load(half_ring());
+  sc_core::sc_start();
+  ASSERT_FALSE(system.result().completed);
+
+  system.load(one_message(4, 1, 2, 5));  // one hop, 6 flits, over a link the deadlock held
+  sc_core::sc_start();
+  const sc::NetworkRunResult r = system.result();
+  ASSERT_TRUE(r.completed) << (r.blocked.empty() ? "" : r.blocked.front());
+  EXPECT_TRUE(r.delivery.ok());
+  EXPECT_EQ(r.cycles.count(), (1u + 1u) * c.router.delay + 6u);
+}
+
 // The same ring, and 2D tori, with the dateline's second virtual channel: saturating uniform and
 // transpose traffic for a million cycles never stops the watchdog.
 TEST(Deadlock, ToriWithTheDatelineRunAMillionCyclesOfSaturatingTraffic) {
@@ -412,6 +484,69 @@ TEST(Seed003, PermutationThroughputSaturatesBelowOneEighth) {
     EXPECT_GT(saturation, 0.02) << patterns[i];
     EXPECT_LT(saturation, 0.125) << patterns[i];
   }
+}
+
+/// Counts the messages delivered to each node, from the deliver events a trace would write.
+class DeliveryCounter : public traces::Recorder {
+ public:
+  [[nodiscard]] bool enabled() const override { return true; }
+  void message(traces::Cycle /*at*/, const traces::MessageTrace& m) override {
+    if (m.what == traces::MessageEvent::Deliver) {
+      ++delivered[m.node];
+      ++total;
+    }
+  }
+  std::map<std::uint32_t, std::uint64_t> delivered;
+  std::uint64_t total = 0;
+};
+
+// Every payload word that arrives wrong is counted: with the interface of node 4 flipping a bit
+// of every word it receives, the count is (flits - 1) words for each packet delivered to node 4,
+// and nothing else is counted.
+TEST(Traffic, CountsEveryWordThatArrivesCorrupted) {
+  const Topology mesh = Topology::mesh({3, 3});
+  DeliveryCounter faulty_deliveries;
+  DeliveryCounter clean_deliveries;
+  sc::Multicomputer faulty("faulty", network(mesh), faulty_deliveries);
+  sc::Multicomputer clean("clean", network(mesh), clean_deliveries);
+  faulty.corrupt_deliveries(4, 5);
+  constexpr std::uint32_t kFlits = 5;
+  sc::TrafficSpec spec = traffic("uniform", mesh, 0.2, kFlits);
+  spec.warmup = 50;
+  spec.cycles = 400;
+  faulty.start_traffic(spec);
+  clean.start_traffic(spec);
+  sc_core::sc_start();
+  const sc::TrafficResult f = faulty.traffic_result();
+  const sc::TrafficResult c = clean.traffic_result();
+  ASSERT_FALSE(f.deadlocked) << f.deadlock;
+  // Every packet arrived whole: each delivery is a whole packet of kFlits flits.
+  ASSERT_EQ(f.flits_delivered, faulty_deliveries.total * kFlits);
+  ASSERT_GT(faulty_deliveries.delivered[4], 0u);
+  EXPECT_EQ(f.words_corrupted, faulty_deliveries.delivered[4] * (kFlits - 1));
+  EXPECT_EQ(c.words_corrupted, 0u);
+  EXPECT_EQ(clean_deliveries.total, faulty_deliveries.total) << "the fault changed the traffic";
+}
+
+// The delivery check of a routed program examines what arrived: with node 2's interface flipping
+// a bit of every word, exactly the messages to node 2 fail.
+TEST(RoutedPrograms, TheDeliveryCheckFailsExactlyTheMessagesToAFaultyNode) {
+  traces::Recorder silent;
+  sc::Multicomputer system("faulty", network(Topology::mesh({2, 2})), silent);
+  system.corrupt_deliveries(2, 0);
+  const sw::McProgram program = sw::generate_random(4, 3, 5);
+  const sw::RoutedProgram routed = sw::route_program(program, 4, sw::identity_embedding(4));
+  std::size_t to_node_2 = 0;
+  for (const sw::Message& m : routed.manifest.messages) {
+    to_node_2 += m.destination == 2 ? 1 : 0;
+  }
+  ASSERT_GT(to_node_2, 0u);
+  system.load(routed);
+  sc_core::sc_start();
+  const sc::NetworkRunResult r = system.result();
+  ASSERT_TRUE(r.completed);
+  EXPECT_EQ(r.delivery.messages_checked, routed.manifest.messages.size());
+  EXPECT_EQ(r.delivery.messages_failed, to_node_2);
 }
 
 // Routed programs: random programs on every topology deliver every word, one- and all-port.

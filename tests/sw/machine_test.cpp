@@ -436,6 +436,27 @@ TEST(DeliveryCheck, ReportsTheFirstCorruptedWordOfAMessage) {
   EXPECT_FALSE(contains(r.failures[0], "never written")) << r.failures[0];
 }
 
+// Every word of every message is examined, the first and the last included: corrupting any one
+// word fails exactly its message, and the report names that word.
+TEST(DeliveryCheck, ExaminesEveryWordOfEveryMessage) {
+  const sw::MachineProgram p = three_messages();
+  std::size_t cases = 0;
+  for (const sw::Message& msg : p.messages) {
+    for (std::uint32_t w = 0; w < msg.words; ++w) {
+      Memory m = delivered(p);
+      m[{msg.destination, msg.dst_address + w}] ^= 0x80000000u;
+      const sw::DeliveryReport r = sw::check_delivery(p, reader(m));
+      EXPECT_EQ(r.messages_failed, 1u) << "message " << msg.id << " word " << w;
+      ASSERT_EQ(r.failures.size(), 1u) << "message " << msg.id << " word " << w;
+      EXPECT_TRUE(contains(r.failures[0], "message " + std::to_string(msg.id) + " "))
+          << r.failures[0];
+      EXPECT_TRUE(contains(r.failures[0], "word " + std::to_string(w) + " ")) << r.failures[0];
+      ++cases;
+    }
+  }
+  EXPECT_EQ(cases, 4u + 3u + 5u);
+}
+
 TEST(DeliveryCheck, ReportsEveryFailedMessage) {
   const sw::MachineProgram p = three_messages();
   Memory m = delivered(p);

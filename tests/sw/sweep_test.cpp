@@ -215,6 +215,44 @@ TEST_F(JournalTest, ResumesWithTheWholeRowsAndWritesThemInPointOrder) {
   EXPECT_FALSE(fs::exists(out_ + ".partial"));
 }
 
+// A line cut by a kill is dropped from the file too, not only from the rows read: the rows
+// appended after the resume are whole lines, and a second kill and resume finds them intact.
+TEST_F(JournalTest, ALineCutByAKillIsDroppedFromTheJournal) {
+  {
+    sweep::Journal j(out_, "sig", head_, 4);
+    j.append(0, "0,a");
+  }
+  std::ofstream(out_ + ".partial", std::ios::app) << "1,b-cut";
+  {
+    sweep::Journal j(out_, "sig", head_, 4);
+    EXPECT_EQ(j.rows().size(), 1u);
+    j.append(1, "1,b");
+  }
+  EXPECT_EQ(slurp(out_ + ".partial"), "# sig\npoint,x\n0,a\n1,b\n");
+  sweep::Journal j(out_, "sig", head_, 4);
+  ASSERT_EQ(j.rows().size(), 2u);
+  EXPECT_EQ(j.rows().at(0), "0,a");
+  EXPECT_EQ(j.rows().at(1), "1,b");
+}
+
+// Points are 0..points-1: the last point's row is kept, a row for the point just past the end
+// is refused at its line.
+TEST_F(JournalTest, ARowPastTheLastPointIsRefused) {
+  std::ofstream(out_ + ".partial") << "# sig\npoint,x\n3,d\n";
+  {
+    sweep::Journal j(out_, "sig", head_, 4);
+    ASSERT_EQ(j.rows().size(), 1u);
+    EXPECT_EQ(j.rows().at(3), "3,d");
+  }
+  std::ofstream(out_ + ".partial") << "# sig\npoint,x\n3,d\n4,e\n";
+  try {
+    sweep::Journal j(out_, "sig", head_, 4);
+    FAIL() << "a row for point 4 of a 4-point sweep was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().to_string(), out_ + ".partial:4:1");
+  }
+}
+
 TEST_F(JournalTest, AnotherSweepsJournalOrABrokenRowIsRefusedAtItsLine) {
   std::ofstream(out_ + ".partial") << "# other\npoint,x\n";
   try {
