@@ -219,10 +219,10 @@ TEST(Validate, IwrIsAWriteThenARead) {
 
 TEST(Validate, IwrHalvesAreCheckedAsAccesses) {
   sw::Iwr bad_bus = iwr(Direction::Write, Direction::Read);
-  bad_bus.read.bus = column(kP + 1);
+  bad_bus.read().bus = column(kP + 1);
   expect_op_rejected(Arch::Omp, bad_bus, "CB(3)");
   sw::Iwr bad_l = iwr(Direction::Write, Direction::Read);
-  bad_l.write.vectors = 0;
+  bad_l.write().vectors = 0;
   expect_op_rejected(Arch::Omp, bad_l, "l = 0");
 }
 
