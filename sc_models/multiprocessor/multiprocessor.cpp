@@ -227,8 +227,10 @@ std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
       if (const auto* access = std::get_if<sw::MemoryAccess>(&op)) {
         written(*access);
       } else if (const auto* iwr = std::get_if<sw::Iwr>(&op)) {
-        written(iwr->write);
-        written(iwr->read);
+        bytes += 2 * sizeof(sw::MemoryAccess) + sizeof(sw::ProcSet) +
+                 iwr->group().size() * sizeof(sw::ProcId);  // its parts, held apart from the op
+        written(iwr->write());
+        written(iwr->read());
       } else if (const auto* load = std::get_if<sw::LoadBuffer>(&op);
                  load != nullptr && load->buffer < buffer_top.size()) {
         std::uint64_t& top = buffer_top[load->buffer];
@@ -239,7 +241,7 @@ std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
     for (const sw::Op& op : pp.ops) {
       const sw::MemoryAccess* read = std::get_if<sw::MemoryAccess>(&op);
       if (const auto* iwr = std::get_if<sw::Iwr>(&op)) {
-        read = &iwr->read;
+        read = &iwr->read();
       }
       if (read != nullptr && read->direction == sw::Direction::Read &&
           read->index_set < pp.index_sets.size()) {

@@ -139,17 +139,17 @@ bool Processor::step_op(const sw::Iwr& op) {
   switch (phase_) {
     case 0:
       enter(Activity::IwrWrite);
-      ports_.controller.start(op.write, *this);
+      ports_.controller.start(op.write(), *this);
       return false;
     case 1:
       account(memory_cycles_);
       enter(Activity::BusSwitch);
-      ports_.sync.arrive(Rendezvous::BusSwitch, id_, op.group, Cycle{gamma_});
+      ports_.sync.arrive(Rendezvous::BusSwitch, id_, op.group(), Cycle{gamma_});
       return false;
     case 2:
       account(sync_cycles_);
       enter(Activity::IwrRead);
-      ports_.controller.start(op.read, *this);
+      ports_.controller.start(op.read(), *this);
       return false;
     default:
       account(memory_cycles_);

@@ -17,21 +17,26 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
   if (!vm.count("program")) {
     throw InputError({"PROGRAM"}, "a program file (.mcp) as the first argument", "none");
   }
-  const McProgram program = read_program_file(vm["program"].as<std::string>());
   NetworkRunRequest request;
-  request.config = network_config_from(vm, kind, "--arch");
-  const std::uint32_t nodes = request.config.topology.nodes();
-  if (program.nodes > nodes) {
-    throw InputError({kind == "hypercube" ? "--dim" : "--dims"},
-                     "a network of at least the program's " + std::to_string(program.nodes) +
-                         " nodes",
-                     request.config.topology.to_string() + " (" + std::to_string(nodes) + " nodes)");
+  {
+    // The program as read (every transfer, with its source location) is not needed once
+    // routed: freed here, it is not held through the run.
+    const McProgram program = read_program_file(vm["program"].as<std::string>());
+    request.config = network_config_from(vm, kind, "--arch");
+    const std::uint32_t nodes = request.config.topology.nodes();
+    if (program.nodes > nodes) {
+      throw InputError({kind == "hypercube" ? "--dim" : "--dims"},
+                       "a network of at least the program's " + std::to_string(program.nodes) +
+                           " nodes",
+                       request.config.topology.to_string() + " (" + std::to_string(nodes) +
+                           " nodes)");
+    }
+    const std::vector<std::uint32_t> embedding =
+        vm.count("embedding") ? read_embedding_file(vm["embedding"].as<std::string>(),
+                                                    program.nodes, nodes)
+                              : identity_embedding(program.nodes);
+    request.program = route_program(program, nodes, embedding);
   }
-  const std::vector<std::uint32_t> embedding =
-      vm.count("embedding") ? read_embedding_file(vm["embedding"].as<std::string>(),
-                                                  program.nodes, nodes)
-                            : identity_embedding(program.nodes);
-  request.program = route_program(program, nodes, embedding);
   if (vm.count("vcd")) {
     request.vcd_path = vm["vcd"].as<std::string>();
   }

@@ -206,10 +206,15 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   if (run_form(vm).key == "network") {
     return run_network_program(vm, ctx, vm["arch"].as<std::string>());
   }
-  const McProgram program = program_from(vm);
-  SystemConfig config = config_from(vm);
-  MappedProgram mapped =
-      map_program(program, config.arch, clustering_for(vm, program), sync_for(vm));
+  SystemConfig config;
+  MappedProgram mapped;
+  {
+    // The program as read (every transfer, with its source location) is not needed once
+    // mapped: freed here, it is not held through the run.
+    const McProgram program = program_from(vm);
+    config = config_from(vm);
+    mapped = map_program(program, config.arch, clustering_for(vm, program), sync_for(vm));
+  }
   config = fitted_config(vm, mapped, config);
   // The machine program moves into the system: the report reads the mapped steps, not it.
   SystemRun system{config, std::move(mapped.machine), std::nullopt};

@@ -23,8 +23,8 @@ struct Describer {
   }
   std::string operator()(const MemoryAccess& a) const { return describe(a, org); }
   std::string operator()(const Iwr& i) const {
-    return "IWR[" + describe(i.write, org) + "; switch " + i.group.to_string() + "; " +
-           describe(i.read, org) + "]";
+    return "IWR[" + describe(i.write(), org) + "; switch " + i.group().to_string() + "; " +
+           describe(i.read(), org) + "]";
   }
   std::string operator()(const BusSwitch& s) const {
     return "bus switch " + s.group.to_string();

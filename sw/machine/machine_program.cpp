@@ -10,6 +10,20 @@ ProcSet::ProcSet(std::vector<ProcId> members) : members_(std::move(members)) {
   members_.erase(std::unique(members_.begin(), members_.end()), members_.end());
 }
 
+Iwr::Iwr(MemoryAccess write, MemoryAccess read, ProcSet group)
+    : parts_(std::make_unique<Parts>(Parts{std::move(write), std::move(read), std::move(group)})) {}
+
+Iwr::Iwr(const Iwr& other) : parts_(std::make_unique<Parts>(*other.parts_)) {}
+
+Iwr& Iwr::operator=(const Iwr& other) {
+  if (this != &other) {
+    parts_ = std::make_unique<Parts>(*other.parts_);
+  }
+  return *this;
+}
+
+Iwr::~Iwr() = default;
+
 ProcSet ProcSet::all(std::uint32_t n) {
   std::vector<ProcId> m(n);
   for (std::uint32_t i = 0; i < n; ++i) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -77,10 +78,32 @@ struct Compute {
 /// An interleaved-write-then-read step (seed 004 section 3.1): a block-interleaved write, a bus
 /// switch that waits for every member of `group` to finish its write and then costs gamma, and a
 /// block-interleaved read. On the omp the write uses RB(i) and the read CB(i).
-struct Iwr {
-  MemoryAccess write;
-  MemoryAccess read;
-  ProcSet group;  ///< the processors taking part in this IWR step, this one included
+///
+/// Its parts are held behind a pointer: an Op is as large as its largest alternative, and a
+/// mapped program holds millions of small ops (syncs, buffer copies) next to few IWR steps.
+class Iwr {
+ public:
+  /// `group`: the processors taking part in this IWR step, this one included.
+  Iwr(MemoryAccess write, MemoryAccess read, ProcSet group);
+  Iwr(const Iwr& other);
+  Iwr& operator=(const Iwr& other);
+  Iwr(Iwr&&) noexcept = default;
+  Iwr& operator=(Iwr&&) noexcept = default;
+  ~Iwr();
+
+  [[nodiscard]] const MemoryAccess& write() const { return parts_->write; }
+  [[nodiscard]] const MemoryAccess& read() const { return parts_->read; }
+  [[nodiscard]] const ProcSet& group() const { return parts_->group; }
+  [[nodiscard]] MemoryAccess& write() { return parts_->write; }
+  [[nodiscard]] MemoryAccess& read() { return parts_->read; }
+
+ private:
+  struct Parts {
+    MemoryAccess write;
+    MemoryAccess read;
+    ProcSet group;
+  };
+  std::unique_ptr<Parts> parts_;
 };
 
 /// Wait until every member of `group` has arrived, then switch buses: gamma cycles later all

@@ -117,12 +117,12 @@ class Checker {
   }
 
   void check(const ProcessorProgram& p, const Iwr& iwr) {
-    if (iwr.write.direction != Direction::Write || iwr.read.direction != Direction::Read) {
+    if (iwr.write().direction != Direction::Write || iwr.read().direction != Direction::Read) {
       fail_op("an IWR step is a write followed by a read");
     }
-    check(p, iwr.write);
-    check(p, iwr.read);
-    check_group(iwr.group);
+    check(p, iwr.write());
+    check(p, iwr.read());
+    check_group(iwr.group());
   }
 
   void check(const ProcessorProgram&, const BusSwitch& s) { check_group(s.group); }

@@ -190,6 +190,11 @@ class Mapper {
     MappingNeeds& needs = out_.needs;
     needs.module_words = std::max(needs.module_words, max_of(module_next_));
     needs.local_words = std::max(needs.local_words, max_of(local_next_));
+    // The ops and the manifest are complete: spare capacity would be held for the whole run.
+    for (ProcessorProgram& processor : out_.machine.processors) {
+      processor.ops.shrink_to_fit();
+    }
+    out_.machine.messages.shrink_to_fit();
     for (ProcId p = 0; p < org_.n(); ++p) {
       out_.machine.processors[p].index_sets = index_sets_[p];
       needs.index_sets = std::max(needs.index_sets, static_cast<std::uint32_t>(index_sets_[p].size()));

@@ -170,12 +170,12 @@ class Interpreter {
       ++s.pc;
     } else if (const auto* i = std::get_if<sw::Iwr>(&op)) {
       if (s.iwr_read_half) {
-        perform(p, i->read);
+        perform(p, i->read());
         s.iwr_read_half = false;
         ++s.pc;
       } else {
-        perform(p, i->write);
-        arrive(p, i->group, config_.timing.gamma);
+        perform(p, i->write());
+        arrive(p, i->group(), config_.timing.gamma);
       }
     } else if (const auto* b = std::get_if<sw::BusSwitch>(&op)) {
       arrive(p, b->group, config_.timing.gamma);
@@ -330,8 +330,8 @@ std::vector<sw::MemoryAccess> accesses_of(const sw::ProcessorProgram& p) {
     if (const auto* a = std::get_if<sw::MemoryAccess>(&op)) {
       out.push_back(*a);
     } else if (const auto* i = std::get_if<sw::Iwr>(&op)) {
-      out.push_back(i->write);
-      out.push_back(i->read);
+      out.push_back(i->write());
+      out.push_back(i->read());
     }
   }
   return out;
@@ -500,7 +500,7 @@ TEST(AccessWorkload, InterpreterCatchesAnIwrReadOfTheWrongColumn) {
   auto& iwr = std::get<sw::Iwr>(*std::find_if(
       p.processors[0].ops.begin(), p.processors[0].ops.end(),
       [](const sw::Op& op) { return std::holds_alternative<sw::Iwr>(op); }));
-  std::rotate(iwr.read.slots.begin(), iwr.read.slots.begin() + 1, iwr.read.slots.end());
+  std::rotate(iwr.read().slots.begin(), iwr.read().slots.begin() + 1, iwr.read().slots.end());
   EXPECT_FALSE(interpret(c.system(), p).ok());
 }
 

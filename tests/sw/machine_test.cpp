@@ -219,11 +219,32 @@ TEST(Validate, IwrIsAWriteThenARead) {
 
 TEST(Validate, IwrHalvesAreCheckedAsAccesses) {
   sw::Iwr bad_bus = iwr(Direction::Write, Direction::Read);
-  bad_bus.read.bus = column(kP + 1);
+  bad_bus.read().bus = column(kP + 1);
   expect_op_rejected(Arch::Omp, bad_bus, "CB(3)");
   sw::Iwr bad_l = iwr(Direction::Write, Direction::Read);
-  bad_l.write.vectors = 0;
+  bad_l.write().vectors = 0;
   expect_op_rejected(Arch::Omp, bad_l, "l = 0");
+}
+
+// A mapped program holds millions of ops: each is as large as the largest alternative, so the
+// IWR step's two accesses live apart from it.
+TEST(MachineProgram, AnOpIsNoLargerThanAMemoryAccessAndItsTag) {
+  EXPECT_LE(sizeof(sw::Op), sizeof(sw::MemoryAccess) + sizeof(void*));
+}
+
+TEST(MachineProgram, ACopiedIwrOwnsItsParts) {
+  const sw::Iwr original = iwr(Direction::Write, Direction::Read);
+  sw::Iwr copy = original;
+  copy.read().address = 7;
+  copy.write().vectors = 5;
+  EXPECT_EQ(original.read().address, 0u);
+  EXPECT_EQ(original.write().vectors, 2u);
+  sw::Iwr assigned = iwr(Direction::Read, Direction::Read, ProcSet({kP}));
+  assigned = original;
+  EXPECT_EQ(assigned.write().direction, Direction::Write);
+  EXPECT_EQ(assigned.group(), original.group());
+  assigned.read().vectors = 9;
+  EXPECT_EQ(original.read().vectors, 2u);
 }
 
 TEST(Validate, GroupsMustContainTheProcessor) {
