@@ -12,15 +12,20 @@ function(orthosim_unit_test name)
 endfunction()
 
 function(orthosim_sc_test name)
-  cmake_parse_arguments(ARG "" "LABEL;TIMEOUT" "SOURCES;DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "LABEL;TIMEOUT;COST" "SOURCES;DEPS" ${ARGN})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
+  endif()
+  # COST: CTest starts costlier tests first, so long ones do not run alone at the end of a
+  # parallel run (a fresh build has no timings of earlier runs to order by).
+  if(NOT ARG_COST)
+    set(ARG_COST 0)
   endif()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} orthosim_sc_test_main GTest::gtest)
   orthosim_warnings(${name})
   gtest_discover_tests(${name}
-    PROPERTIES LABELS "${ARG_LABEL}" TIMEOUT ${ARG_TIMEOUT}
+    PROPERTIES LABELS "${ARG_LABEL}" TIMEOUT ${ARG_TIMEOUT} COST ${ARG_COST}
                ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"
                SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
     DISCOVERY_TIMEOUT 60 NO_PRETTY_VALUES)
