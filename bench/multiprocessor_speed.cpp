@@ -1,5 +1,5 @@
 // Simulation speed of the shared-memory models. Prints figures; asserts nothing about time.
-//   1. Back-to-back IWR steps on the omp (seed 004 Eq. 1 workload, every processor sends l = 16
+//   1. Back-to-back IWR steps on the omp ([PH91] Eq. 1 workload, every processor sends l = 16
 //      words to each of the others) at n = 4, 16, 64: simulated cycles and bus words per
 //      wall-clock second.
 //   2. Cost per simulated cycle of a 64-processor and of a 4-processor omp with one active

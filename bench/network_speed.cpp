@@ -35,7 +35,7 @@ using orthosim::sc::TrafficSpec;
 namespace sw = orthosim::sw;
 
 constexpr std::uint64_t kSeed = 1;
-constexpr std::uint32_t kFlits = 20;  // per packet, header included (seed 003)
+constexpr std::uint32_t kFlits = 20;  // per packet, header included ([LCC])
 
 struct Measured {
   double seconds = 1e30;

@@ -1,6 +1,6 @@
 // Simulation speed of the three implementations of the verilated blocks (--impl model, rtl,
 // cosim), so that a user can choose. Prints figures; asserts nothing about time.
-//   1. An n = 16 omp running back-to-back IWR steps (seed 004 Eq. 1 workload, every processor
+//   1. An n = 16 omp running back-to-back IWR steps ([PH91] Eq. 1 workload, every processor
 //      sends l = 8 words to each of the others): the index manipulators, bus controllers and the
 //      module array as models, verilated in their place, and both in lockstep.
 //   2. An 8 x 8 torus at medium load (uniform traffic, 8-flit packets, 0.1 flits per node per

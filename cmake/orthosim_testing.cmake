@@ -1,6 +1,6 @@
 # Test helpers. Plain unit tests link gtest_main; SystemC tests link our sc_main, which calls
 # RUN_ALL_TESTS, and CTest runs every TEST in its own process, since SystemC elaborates once per
-# process (STYLE F3).
+# process (toolchain fact 2).
 function(orthosim_unit_test name)
   cmake_parse_arguments(ARG "" "LABEL" "SOURCES;DEPS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})

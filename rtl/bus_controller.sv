@@ -1,4 +1,4 @@
-// Bus controller BC(i) of processor P(i): the access protocols of seed 004 section 3.1, Fig. 5.
+// Bus controller BC(i) of processor P(i): the access protocols of [PH91] section 3.1, Fig. 5.
 //
 // One access at a time. After the grant: the start-up alpha; then for each vector v = 0..l-1 an
 // address increment of beta cycles before every vector after the first, then for each stream

@@ -1,4 +1,4 @@
-// Index (data-buffer) manipulator of one processor, seed 004 section 3.2, Fig. 6.
+// Index (data-buffer) manipulator of one processor, [PH91] section 3.2, Fig. 6.
 //
 // N data buffers of L words each, and an index memory of S index sets of N entries. Index set
 // rho maps a stream position p (the p-th word of a vector on the interleaved bus) to a data buffer:

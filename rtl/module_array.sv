@@ -1,4 +1,4 @@
-// The omp's n x n memory modules M(a,b) (seed 004 section 3.1, Fig. 4(c)) with their arbiter.
+// The omp's n x n memory modules M(a,b) ([PH91] section 3.1, Fig. 4(c)) with their arbiter.
 //
 // M(a,b) sits on row bus RB(a) and column bus CB(b). Bus controller BC(i) drives RB(i) in row
 // mode (bus_mode 1: slot s is M(i,s)) and CB(i) in column mode (bus_mode 2: slot s is M(s,i)).

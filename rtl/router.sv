@@ -1,4 +1,4 @@
-// The wormhole router of the multicomputers (seed 003 section 6; DESIGN.md, multicomputer side),
+// The wormhole router of the multicomputers ([LCC] section 6; docs/architecture.md, multicomputer side),
 // the RTL twin of one router of sc::net::Fabric (sc_models/net/fabric.{hpp,cpp}).
 //
 // One design for meshes, tori and hypercubes: the sizes are compile-time maxima (PMAX network

@@ -1,4 +1,4 @@
-// The observer interface every SystemC block reports its activity to (STYLE rule 9). The base
+// The observer interface every SystemC block reports its activity to (modeling rule 9). The base
 // class records nothing and reports enabled() == false, so blocks skip building events entirely
 // when nobody listens; recording never changes timing.
 //
@@ -61,7 +61,7 @@ struct AccessTrace {
   const std::vector<std::uint32_t>* slots = nullptr;
 };
 
-/// One event of a message on a network (seed 003 section 6): the node's send, the header of a
+/// One event of a message on a network ([LCC] section 6): the node's send, the header of a
 /// packet entering its source router (inject), crossing a router-to-router link (hop), the tail
 /// leaving the destination router (eject), the last tail of the message leaving the network
 /// (deliver, with the cycle the destination sees it), and the destination node passing its

@@ -1,5 +1,5 @@
 // Statistics: plain integer counters owned by the blocks, registered once by reference under a
-// stable hierarchical name with a description and a unit (STYLE rule 8). Rates are derived at
+// stable hierarchical name with a description and a unit (modeling rule 8). Rates are derived at
 // the end, never accumulated per cycle.
 #pragma once
 

@@ -1,5 +1,5 @@
 // A Value Change Dump writer (IEEE 1364 section 18) with no $date, so that the same run gives a
-// byte-identical file (STYLE F6, rule 5). Changes may be announced for future times; they are
+// byte-identical file (toolchain fact 5, modeling rule 5). Changes may be announced for future times; they are
 // held in a reorder buffer until the caller says that no earlier change can come.
 //
 // The file is opened as sw::OutputFile: a regular file is written as PATH.partial and renamed to

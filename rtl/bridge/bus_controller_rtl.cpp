@@ -1,4 +1,4 @@
-// The verilated bus controller bound to sc_signals. The generated headers come first (STYLE F5).
+// The verilated bus controller bound to sc_signals. The generated headers come first (toolchain fact 4).
 #include "Vbus_controller_n16.h"
 #include "Vbus_controller_n2.h"
 #include "Vbus_controller_n4.h"

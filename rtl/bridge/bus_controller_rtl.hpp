@@ -1,5 +1,5 @@
 // The verilated bus controller (rtl/bus_controller.sv) as a SystemC module with plain setters and
-// getters, so that nothing outside rtl/bridge includes Verilated headers (STYLE F5). One
+// getters, so that nothing outside rtl/bridge includes Verilated headers (toolchain fact 4). One
 // parameterisation per n in {2, 4, 8, 16} (rtl/CMakeLists.txt): L = 256 words per buffer,
 // S = 512 index sets, 4096-word modules, 16-bit timing registers. Inputs are sampled at the
 // rising edge of `clk`; outputs settle within the delta cycles after an input changes. Ports and

@@ -5,7 +5,7 @@
 // interrupted run never leaves a file that looks complete (sw::OutputFile). The FST writer seeks:
 // a character device or FIFO is refused (a symbolic link to a regular file is written through).
 //
-// Verilator's FST writer puts the wall-clock date into the header (STYLE F6): two runs give the
+// Verilator's FST writer puts the wall-clock date into the header (toolchain fact 5): two runs give the
 // same signals and values but not the same bytes. Compare FST files after fst2vcd, without the
 // $date section.
 #pragma once

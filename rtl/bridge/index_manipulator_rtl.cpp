@@ -1,5 +1,5 @@
 // The verilated index manipulator bound to sc_signals. The generated headers come first: they
-// pull in systemc.h in the order Verilator 5.006 needs (STYLE F5).
+// pull in systemc.h in the order Verilator 5.006 needs (toolchain fact 4).
 #include "Vindex_manipulator_n16.h"
 #include "Vindex_manipulator_n16___024root.h"
 #include "Vindex_manipulator_n2.h"

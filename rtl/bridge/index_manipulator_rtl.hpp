@@ -1,5 +1,5 @@
 // The verilated index manipulator (rtl/index_manipulator.sv) as a SystemC module with plain
-// setters and getters, so that nothing outside rtl/bridge includes Verilated headers (STYLE F5).
+// setters and getters, so that nothing outside rtl/bridge includes Verilated headers (toolchain fact 4).
 // One parameterisation per n in {2, 4, 8, 16} (rtl/CMakeLists.txt), each with L = 256 words per
 // buffer and S = 512 index sets. Inputs are sampled at the rising edge of `clk`; the outputs are
 // combinational and settle within the delta cycles after an input changes.

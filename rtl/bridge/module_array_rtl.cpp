@@ -1,5 +1,5 @@
 // The verilated module array bound to sc_signals. The generated headers come first: they pull in
-// systemc.h in the order Verilator 5.006 needs (STYLE F5).
+// systemc.h in the order Verilator 5.006 needs (toolchain fact 4).
 #include "Vmodule_array_n16.h"
 #include "Vmodule_array_n16___024root.h"
 #include "Vmodule_array_n2.h"

@@ -1,6 +1,6 @@
 // The verilated module array (rtl/module_array.sv: the omp's n x n memory modules with their
 // arbiter) as a SystemC module with plain setters and getters, so that nothing outside rtl/bridge
-// includes Verilated headers (STYLE F5). One parameterisation per n in {2, 4, 8, 16}
+// includes Verilated headers (toolchain fact 4). One parameterisation per n in {2, 4, 8, 16}
 // (rtl/CMakeLists.txt), each with 4096-word modules. Inputs are sampled at the rising edge of
 // `clk`; grant and bus_rdata are combinational and settle within the delta cycles after an input
 // changes. Ports and timing: docs/rtl.md, module_array.

@@ -1,5 +1,5 @@
 // The verilated routers bound to sc_signals and wired after the topology. The generated header
-// comes first: it pulls in systemc.h in the order Verilator 5.006 needs (STYLE F5).
+// comes first: it pulls in systemc.h in the order Verilator 5.006 needs (toolchain fact 4).
 // sc_spawn (one wiring process per router) needs SystemC's dynamic processes, declared only with
 // this macro before the first SystemC header.
 #define SC_INCLUDE_DYNAMIC_PROCESSES

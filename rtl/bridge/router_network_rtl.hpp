@@ -1,6 +1,6 @@
 // A multicomputer network built of verilated routers (rtl/router.sv), one SystemC module per node,
 // wired after sw::Topology, with plain setters and getters so that nothing outside rtl/bridge
-// includes Verilated headers (STYLE F5).
+// includes Verilated headers (toolchain fact 4).
 //
 // One verilation serves every network within the router's maxima (kMaxPorts, kMaxVcs, kMaxDepth,
 // kMaxRadix): check() says why a NetworkConfig does not fit. Output port q of router r drives

@@ -1,7 +1,7 @@
 // Self-checking bench of bus_controller, with its index_manipulator and the omp's module_array:
 // N bus controllers BC(i), N index manipulators, and the n x n modules, as on the omp.
 //
-// Every access is checked cycle by cycle against the protocol of seed 004 Fig. 5 (and
+// Every access is checked cycle by cycle against the protocol of [PH91] Fig. 5 (and
 // BusController::granted in the SystemC model): from the grant cycle G, alpha cycles of start-up,
 // then per vector v (a beta gap before every vector after the first) d words of tau cycles each;
 // word (p, v) shows slot slots[p], address addr + v, and the word of buffer rho(p) word v (write)

@@ -1,4 +1,4 @@
-// Self-checking bench of index_manipulator against seed 004 Fig. 6: an interleaved bus with 3
+// Self-checking bench of index_manipulator against [PH91] Fig. 6: an interleaved bus with 3
 // memory modules and 3 data buffers.
 //   Fig. 6(b), interleaved read with index set {0, 2, 1}: "as the data elements are read from the
 //   pipelined bus in sequence, they are written into the buffers 0, 2, and 1 respectively".

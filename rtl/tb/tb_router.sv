@@ -5,7 +5,7 @@
 //     wormhole:            c0 + (h+1) delay + F - 1
 //     store-and-forward:   c0 + (h+1)(delay + F - 1) + F - 1
 //   (the interface sees it one cycle later: t_s + (h+1) delay + F and t_s + F + (h+1)(delay+F-1)).
-//   Contention (seed 003 section 6: first-come arbitration): two packets for one ejection channel
+//   Contention ([LCC] section 6: first-come arbitration): two packets for one ejection channel
 //   in the same cycle, ties to the lower buffer (input port x+ before y+); the earlier header
 //   first even from the higher buffer; on all-port nodes both eject at once; the loser's waiting
 //   cycles are counted in hdr_waits.

@@ -1,5 +1,5 @@
 // The single clock domain of a system: converts cycle counts to and from SystemC time. Models
-// count cycles; only this class knows the period (STYLE rule 3).
+// count cycles; only this class knows the period (modeling rule 3).
 #pragma once
 
 #include <cstdint>
@@ -30,7 +30,7 @@ class ClockDomain {
 };
 
 /// Sets the kernel's time resolution to 1 ns (the resolution every model and, later, the
-/// Verilated RTL share: STYLE F10) and silences the banner. Call once, first thing in sc_main.
+/// Verilated RTL share: toolchain fact 7) and silences the banner. Call once, first thing in sc_main.
 void init_kernel();
 
 }  // namespace orthosim::sc

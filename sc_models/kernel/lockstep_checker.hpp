@@ -1,4 +1,4 @@
-// The co-simulation comparator (DESIGN.md, contract "Model = RTL"): a model and its RTL twin run
+// The co-simulation comparator (docs/architecture.md, contract "Model = RTL"): a model and its RTL twin run
 // on the same stimulus and every output is compared every cycle; the first mismatch is kept with
 // the cycle, the signal, both values and the block's instance name, and stops the comparison.
 #pragma once

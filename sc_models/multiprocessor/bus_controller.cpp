@@ -1,4 +1,4 @@
-// Bus controller: the access protocols of seed 004 Fig. 5.
+// Bus controller: the access protocols of [PH91] Fig. 5.
 #include "sc_models/multiprocessor/bus_controller.hpp"
 
 #include <stdexcept>

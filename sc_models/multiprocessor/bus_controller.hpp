@@ -1,4 +1,4 @@
-// Bus controller BC(i) of processor P(i) (seed 004 section 3.1). It performs one memory access at
+// Bus controller BC(i) of processor P(i) ([PH91] section 3.1). It performs one memory access at
 // a time for its processor: it asks the arbiter for the bus and the modules, and once granted it
 // steps the protocol of Fig. 5 (start-up alpha; per vector, after the first, an address increment
 // beta; per word one minor cycle tau), moving each word between a module and the data buffer
@@ -6,7 +6,7 @@
 //
 // The whole schedule of an access is known at its grant, so the controller is activated twice
 // per access (grant, end), not once per word; words are announced to the recorder with their
-// cycles. An idle controller is never activated (STYLE rule 2).
+// cycles. An idle controller is never activated (modeling rule 2).
 #pragma once
 
 #include <cstdint>
@@ -45,7 +45,7 @@ struct MemoryFabric {
 class BusController : public sc_core::sc_module, public Grantee, public RtlAccessListener {
  public:
   /// A deliberate error of the model, for tests only: the co-simulation with the RTL must catch
-  /// it (DESIGN.md, "Model = RTL"; tests/rtl/multiprocessor_rtl_test.cpp).
+  /// it (docs/architecture.md, "Model = RTL"; tests/rtl/multiprocessor_rtl_test.cpp).
   struct Fault {
     enum class Kind : std::uint8_t {
       None,

@@ -1,4 +1,4 @@
-// The index (data-buffer) manipulator of seed 004 section 3.2 (Fig. 6): n data buffers of L words
+// The index (data-buffer) manipulator of [PH91] section 3.2 (Fig. 6): n data buffers of L words
 // and an index memory of index sets prepared before the run. On an interleaved read the word of
 // stream position p goes to buffer rho(p); on an interleaved write position p takes its word from
 // buffer rho(p), and repeated entries replicate a buffer on the fly (broadcast, multicast).
@@ -28,7 +28,7 @@ class IndexManipulator {
     twin_ = &twin;
     twin_drives_ = drives;
   }
-  /// The processor's LoadBuffer and StoreBuffer (seed 004 section 4: local memory <-> buffers).
+  /// The processor's LoadBuffer and StoreBuffer ([PH91] section 4: local memory <-> buffers).
   void write_word(std::uint32_t b, std::uint32_t word, Word value);
   [[nodiscard]] Word read_word(std::uint32_t b, std::uint32_t word) const;
 

@@ -1,4 +1,4 @@
-// The method-call interfaces between the multiprocessor's blocks (STYLE rule 6: blocks without an
+// The method-call interfaces between the multiprocessor's blocks (modeling rule 6: blocks without an
 // RTL twin talk through calls, not pins).
 #pragma once
 

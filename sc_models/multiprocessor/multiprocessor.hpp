@@ -1,4 +1,4 @@
-// A shared-memory multiprocessor of seed 004 section 3.1 (Fig. 4), assembled from its blocks for
+// A shared-memory multiprocessor of [PH91] section 3.1 (Fig. 4), assembled from its blocks for
 // one configuration: omp, crossbar or single bus. n processors, n bus controllers, the memory
 // modules, one resource arbiter (buses, modules, interrupt bus) and the sync unit.
 //

@@ -48,7 +48,7 @@ void Processor::load(const sw::ProcessorProgram& program) {
   local_.clear();
   manipulator_.load(program.index_sets);
   if (program.ops.empty()) {
-    // Nothing to do: finished now, and never activated (STYLE rule 2).
+    // Nothing to do: finished now, and never activated (modeling rule 2).
     finished_ = true;
     finish_cycle_ = clock_.now();
     return;

@@ -1,7 +1,7 @@
 // Processor P(i): runs its machine program op by op. It owns its local memory and its index
 // manipulator (data buffers + index memory), computes, issues memory accesses through its bus
 // controller, and synchronizes over the interrupt bus. It is activated only when an op starts or
-// ends, never per cycle (STYLE rule 2).
+// ends, never per cycle (modeling rule 2).
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 // The one arbiter of a multiprocessor's shared resources: its buses, its memory modules and its
-// interrupt bus (STYLE rule 5). A requester asks for a set of resources at once and holds all of
+// interrupt bus (modeling rule 5). A requester asks for a set of resources at once and holds all of
 // them from its grant to its release. Requests are served first-come, first-served per resource:
 // ordered by arrival cycle, then processor id, and a request never overtakes an earlier one on a
 // resource they both want. So an omp module M(i,j) wanted by P(i) on RB(i) and by P(j) on CB(j)
-// serves one of them at a time (seed 004 section 3.1), and the second one's wait is a conflict.
+// serves one of them at a time ([PH91] section 3.1), and the second one's wait is a conflict.
 //
 // Decisions are made in a delta cycle after the requests, so that every request of a cycle made in
 // the same delta is decided together, independently of process order.

@@ -144,7 +144,7 @@ void RtlDatapath::edge() {
 }
 
 void RtlDatapath::clocking() {
-  // Reset, then the timing registers (seed 004 Fig. 5's alpha, beta, tau, gamma), in delta
+  // Reset, then the timing registers ([PH91] Fig. 5's alpha, beta, tau, gamma), in delta
   // cycles before the first access can be granted. The arbiter is the model's: the controller's
   // grant input is always high, and `start` comes only with a grant.
   bc_->set_reset(true);

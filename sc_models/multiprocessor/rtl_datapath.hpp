@@ -1,4 +1,4 @@
-// The verilated datapath of one processor (DESIGN.md, contract "Model = RTL"): its bus controller
+// The verilated datapath of one processor (docs/architecture.md, contract "Model = RTL"): its bus controller
 // (rtl/bus_controller.sv) and, when asked, its index manipulator (rtl/index_manipulator.sv),
 // clocked together with the system's model blocks around them: the arbiter, the memory modules
 // and the processor.
@@ -12,7 +12,7 @@
 //   im = cosim   the RTL index manipulator runs beside the model one on the same port values;
 //   im = rtl     it replaces the model one (only with bus = rtl).
 //
-// Cost follows activity (STYLE rule 2): the RTL's clock is a signal this module toggles only in
+// Cost follows activity (modeling rule 2): the RTL's clock is a signal this module toggles only in
 // the cycles of an access (from its grant to the cycle of `done`); an idle datapath is never
 // activated and its verilated models never evaluated. The edge that ends cycle c happens in
 // delta cycles at the start of cycle c + 1, so every model-side effect (module write, buffer

@@ -1,5 +1,5 @@
 // The verilated module array of the omp (rtl/module_array.sv: the n x n modules M(a,b) of seed
-// 004 section 3.1 with their arbiter), in a SystemC system (DESIGN.md, contract "Model = RTL").
+// 004 section 3.1 with their arbiter), in a SystemC system (docs/architecture.md, contract "Model = RTL").
 //
 //   memory = cosim  the model's ResourceArbiter and WordStore modules decide and store; the array
 //                   runs beside them on the same stimulus (each controller's request, hold, bus
@@ -19,7 +19,7 @@
 // cycle c is settled; the array gets the bus words, returns the read words and takes the edge
 // that ends c (its writes, its arbitration state and counters). Periods need at least 4 ns.
 //
-// Cost follows activity (STYLE rule 2): the array's clock has an edge only in cycles in which a
+// Cost follows activity (modeling rule 2): the array's clock has an edge only in cycles in which a
 // controller requests or holds modules; otherwise the process waits on an event. Skipping the
 // other cycles is exact: with no request and no hold the arbiter's state is all zero and stays
 // so, and no module is written.

@@ -1,4 +1,4 @@
-// Synchronization over the interprocessor interrupt bus (seed 004 section 4.3, Fig. 4):
+// Synchronization over the interprocessor interrupt bus ([PH91] section 4.3, Fig. 4):
 // activate-sync / wait-sync tokens for producer-consumer hand-over, group barriers, and the bus
 // switch in the middle of an IWR step, which is a barrier of the step's group that costs gamma.
 // Passive bookkeeping: the processors call it; it resumes them through Resumable.

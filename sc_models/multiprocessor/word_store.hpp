@@ -1,4 +1,4 @@
-// Passive word storage (STYLE rule 1): memory modules, local memories and data buffers. Not a
+// Passive word storage (modeling rule 1): memory modules, local memories and data buffers. Not a
 // process and no ports; the active blocks call it. Storage grows on first write, so that an
 // n = 64 omp with 4096 modules costs memory only for the words a program touches.
 #pragma once

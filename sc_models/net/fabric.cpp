@@ -230,12 +230,12 @@ bool Fabric::has_room(std::int64_t target, std::uint64_t c) {
 // Switch allocation, in two passes. Credit-based flow control forwards a flit only into a buffer
 // with a free slot (Dally and Towles, Principles and Practices of Interconnection Networks, on
 // buffered flow control). This model also lets a flit enter a full buffer in the cycle the flit at
-// its head leaves (the same-cycle hand-off that streams a worm through seed 003's 1-flit buffers),
+// its head leaves (the same-cycle hand-off that streams a worm through [LCC]'s 1-flit buffers),
 // but such a move is only speculative: it takes effect only if that head flit really leaves.
 // Had a speculative candidate the same rights as a sure one, the oldest flit of an input port (or
 // output port) could win the port with a move that then fails, while another virtual channel of
 // the same port could have moved.
-// The ports couple the virtual-channel classes that the dateline keeps apart (seed 003 section 6,
+// The ports couple the virtual-channel classes that the dateline keeps apart ([LCC] section 6,
 // Dally and Seitz's dateline: class 0 before the wrap-around channel, class 1 after it), so such
 // failed grants could close a ring through both classes, and every cycle repeat the same
 // decisions with no flit moving: a frozen network with no cyclic channel dependency (a torus 8x8,

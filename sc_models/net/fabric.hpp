@@ -1,7 +1,7 @@
 // The network of a multicomputer, cycle by cycle: wormhole (or store-and-forward) routers with
 // input buffers per virtual channel, dimension-ordered routing, first-come arbitration, one flit
-// per link per cycle, and the network interfaces' injection and ejection channels (DESIGN.md,
-// multicomputer side; seed 003 section 6; seed 000 section 2.1).
+// per link per cycle, and the network interfaces' injection and ejection channels (docs/architecture.md,
+// multicomputer side; [LCC] section 6; [CALMANT] section 2.1).
 //
 // Plain C++: the Multicomputer module steps it (begin_cycle) once per cycle while anything is in flight and not
 // at all when it is idle; a step visits only routers that hold flits (cost follows activity).

@@ -587,7 +587,7 @@ TrafficResult Multicomputer::traffic_result() const {
   r.source_queue_start = queue_at_window_start_;
   r.source_queue_end = queue_at_window_end_;
   // Sustainable: the source queues did not grow by more than a packet per node over the
-  // measurement window (seed 003 section 6: "small and bounded"), nothing deadlocked, and when
+  // measurement window ([LCC] section 6: "small and bounded"), nothing deadlocked, and when
   // drained, every measured packet arrived within the drain limit.
   r.sustainable = !deadlocked_ && (!spec_.drain || measured_left_ == 0) &&
                   queue_at_window_end_ <= queue_at_window_start_ + config_.topology.nodes();

@@ -1,5 +1,5 @@
 // A multicomputer: nodes (processor + network interface + router) on a mesh, torus or hypercube
-// (DESIGN.md, multicomputer side). It runs a routed program (every node computes, sends and
+// (docs/architecture.md, multicomputer side). It runs a routed program (every node computes, sends and
 // receives, step by step) or synthetic traffic (every node injects packets at a rate), on its
 // network: the model (Fabric) or the verilated routers (RtlNetwork, config.impl.router rtl or
 // cosim). One SystemC process steps it once per cycle while anything is in flight and never
@@ -57,7 +57,7 @@ struct TrafficSpec {
   /// Whether the pattern gives every node one fixed destination (a permutation or an LCC).
   bool fixed_destinations = false;
   double rate = 0.1;             ///< offered flits per node per cycle
-  std::uint32_t flits = 20;      ///< per packet, header included (seed 003: 20)
+  std::uint32_t flits = 20;      ///< per packet, header included ([LCC]: 20)
   bool exponential = false;      ///< exponential inter-arrival times, else Bernoulli per cycle
   std::uint64_t warmup = 1000;
   std::uint64_t cycles = 10000;

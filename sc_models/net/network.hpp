@@ -1,7 +1,7 @@
 // What a multicomputer's network offers its nodes, whatever implements its routers: the SystemC
 // model (Fabric) or the verilated routers (RtlNetwork, --impl router=rtl|cosim). Both have the
 // same network interfaces (NetworkInterfaces), the same timing and the same counters
-// (DESIGN.md, contract "Model = RTL").
+// (docs/architecture.md, contract "Model = RTL").
 //
 // begin_cycle(c) starts cycle c from the state at its start. The model does the whole cycle there;
 // a network whose cycle must first settle in SystemC's delta cycles (settles(): the verilated
@@ -45,7 +45,7 @@ class FabricClient {
                               std::uint64_t /*at*/) {}
 };
 
-/// Counters a network keeps (STYLE rule 8).
+/// Counters a network keeps (modeling rule 8).
 struct FabricStats {
   std::uint64_t flits_moved = 0;     ///< every flit move: injection, hop, ejection
   std::uint64_t flit_hops = 0;       ///< flits crossing a router-to-router link
@@ -55,7 +55,7 @@ struct FabricStats {
   std::uint64_t router_steps = 0;        ///< router visits: cost follows activity
 };
 
-/// Per router-to-router channel: messages routed through it (seed 003: paths contending for a
+/// Per router-to-router channel: messages routed through it ([LCC]: paths contending for a
 /// channel) and the most flits its input buffers held at once; kept the same way by every network.
 class ChannelCounters {
  public:

@@ -1,4 +1,4 @@
-// The nodes' network interfaces (DESIGN.md, multicomputer side; seed 003 section 6): a message is
+// The nodes' network interfaces (docs/architecture.md, multicomputer side; [LCC] section 6): a message is
 // split into packets of at most packet_flits flits, queued at its source on one injection channel
 // (the one toward its first hop when the nodes have all-port interfaces), and, after the start-up
 // t_s of the message, offered to the router one flit per cycle. At the destination each flit's

@@ -1,4 +1,4 @@
-// Structural connectivity of the omp, crossbar and single-bus configurations (seed 004, Fig. 4).
+// Structural connectivity of the omp, crossbar and single-bus configurations ([PH91], Fig. 4).
 #include "sw/arch/architecture.hpp"
 
 #include <stdexcept>

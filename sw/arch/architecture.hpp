@@ -1,4 +1,4 @@
-// The structure of the three shared-memory configurations of seed 004, section 3.1 (Fig. 4):
+// The structure of the three shared-memory configurations of [PH91], section 3.1 (Fig. 4):
 // which buses exist, which memory module sits in which slot of which bus, and which processor's
 // bus controller can drive which bus. This is the "structural connectivity" that the simulator
 // wires and that the mapping layer reasons about; both read it from here.
@@ -54,7 +54,7 @@ class MemoryOrganization {
   /// Whether the bus exists in this configuration.
   [[nodiscard]] bool has_bus(BusRef bus) const;
   /// Whether processor p's bus controller can drive the bus: on the omp BC(i) drives RB(i) and
-  /// CB(i) only (seed 004 section 3.1, ERRATA); on the crossbar and the bus every BC can.
+  /// CB(i) only ([PH91] section 3.1, ERRATA); on the crossbar and the bus every BC can.
   [[nodiscard]] bool can_drive(ProcId p, BusRef bus) const;
   /// Number of module slots on every bus (n in all three configurations).
   [[nodiscard]] std::uint32_t slots_per_bus() const { return n_; }

@@ -1,7 +1,7 @@
-// Which implementation of each hardware block runs (DESIGN.md, contract "Model = RTL"): the
+// Which implementation of each hardware block runs (docs/architecture.md, contract "Model = RTL"): the
 // SystemC model, the verilated RTL in its place, or both in lockstep with every output compared
 // every cycle. Chosen per block type with `--impl` or a variant file, and passed by value to the
-// systems like the rest of their configuration (STYLE rule 7).
+// systems like the rest of their configuration (modeling rule 7).
 #pragma once
 
 #include <cstdint>
@@ -15,10 +15,10 @@ enum class Impl : std::uint8_t { Model, Rtl, Cosim };
 
 /// The block types that have an RTL twin in rtl/.
 enum class BlockType : std::uint8_t {
-  IndexManipulator,  ///< "im": seed 004 Fig. 6, one per processor
-  BusController,     ///< "bus": seed 004 Fig. 5 protocols, one per processor
+  IndexManipulator,  ///< "im": [PH91] Fig. 6, one per processor
+  BusController,     ///< "bus": [PH91] Fig. 5 protocols, one per processor
   Memory,            ///< "memory": the omp's n x n modules with their arbiter
-  Router,            ///< "router": the wormhole router of the multicomputers (seed 003 section 6)
+  Router,            ///< "router": the wormhole router of the multicomputers ([LCC] section 6)
 };
 inline constexpr std::uint32_t kBlockTypes = 4;
 

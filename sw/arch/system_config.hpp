@@ -1,6 +1,6 @@
 // The parameters of one shared-memory multiprocessor: its configuration, its sizes and its costs.
 // Built once from the command line (later: from a variant file), validated once, then passed by
-// value to every block (STYLE rule 7).
+// value to every block (modeling rule 7).
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 
 namespace orthosim::sw {
 
-/// Bus protocol costs in cycles of the emulated clock (seed 004 section 3.1, Fig. 5, Eq. 1).
+/// Bus protocol costs in cycles of the emulated clock ([PH91] section 3.1, Fig. 5, Eq. 1).
 /// Defaults follow the paper with a 50 ns clock: tau = 50 ns, alpha = 800 ns, beta = 100 ns,
 /// gamma = 400 ns.
 struct BusTiming {
@@ -22,7 +22,7 @@ struct BusTiming {
   std::uint64_t gamma = 8;   ///< bus switch between the write and the read half of an IWR step
 };
 
-/// Costs of the interprocessor interrupt bus (seed 004 section 4.3, "static barrier MIMD"
+/// Costs of the interprocessor interrupt bus ([PH91] section 4.3, "static barrier MIMD"
 /// synchronization). The paper gives no figures; these defaults are ours and are parameters.
 struct SyncCosts {
   std::uint64_t activate = 2;  ///< an activate-sync holds the interrupt bus this long

@@ -1,4 +1,4 @@
-// `orthosim access`: one access protocol of seed 004 section 3.1 on one system.
+// `orthosim access`: one access protocol of [PH91] section 3.1 on one system.
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
 #include "sw/cli/variant_options.hpp"

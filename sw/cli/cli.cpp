@@ -38,7 +38,7 @@ const char* const kSharedMemoryOnly =
 const std::vector<Subcommand>& subcommands() {
   static const std::vector<Subcommand> table = {
       {"demo", "[options]",
-       "the Fig. 2 sample program of seed 004 mapped and run on the omp, crossbar and bus side "
+       "the Fig. 2 sample program of [PH91] mapped and run on the omp, crossbar and bus side "
        "by side, with listings, cycles and waveforms",
        "", cli::demo_options, cli::run_demo},
       {"map", "PROGRAM --arch omp|crossbar|bus [options]",
@@ -80,7 +80,7 @@ const std::vector<Subcommand>& subcommands() {
        "run one access protocol (scalar, interleaved, block, iwr) on a system", "",
        cli::access_options, cli::run_access},
       {"tables", "--topology hypercube|torus --m M --n N [--l L] [options]",
-       "seed 004 Table 2 and its hypercube / torus tables: formula, emulated omp and native "
+       "[PH91] Table 2 and its hypercube / torus tables: formula, emulated omp and native "
        "network cycles, measured and paper reduction",
        "", cli::tables_options, cli::run_tables},
       {"sweep",

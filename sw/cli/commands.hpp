@@ -81,7 +81,7 @@ std::optional<std::string> trace_path_from(const po::variables_map& vm);
 po::options_description trace_options();
 int run_trace(const po::variables_map& vm, Context& ctx);
 
-/// `tables`: seed 004's Table 2 and its hypercube / torus tables, formula beside emulation.
+/// `tables`: [PH91]'s Table 2 and its hypercube / torus tables, formula beside emulation.
 po::options_description tables_options();
 int run_tables(const po::variables_map& vm, Context& ctx);
 

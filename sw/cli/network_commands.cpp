@@ -1,5 +1,5 @@
 // `orthosim run` on a mesh, torus or hypercube, and `orthosim traffic`: the multicomputer side
-// (DESIGN.md; seed 003 section 6, seed 000 section 2.1).
+// (docs/architecture.md; [LCC] section 6, [CALMANT] section 2.1).
 #include <limits>
 
 #include "sw/cli/commands.hpp"

@@ -1,5 +1,5 @@
 // `orthosim map`, `run`, `gen` and `demo`: multicomputer programs mapped onto the shared-memory
-// multiprocessors (seed 004 sections 2 and 4).
+// multiprocessors ([PH91] sections 2 and 4).
 #include <limits>
 
 #include "sw/cli/commands.hpp"
@@ -44,7 +44,7 @@ std::uint32_t processors_for(const po::variables_map& vm, const McProgram& progr
   return program.nodes;
 }
 
-/// The clustering options of map and run (seed 004 section 5).
+/// The clustering options of map and run ([PH91] section 5).
 po::options_description clustering_options() {
   po::options_description o("Clustering (more nodes than processors)");
   o.add_options()

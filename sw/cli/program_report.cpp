@@ -143,7 +143,7 @@ nlohmann::json mapping_json(const MappedProgram& mapped, const BusTiming& timing
 void print_mapping(const MappedProgram& mapped, std::ostream& out) {
   const MemoryOrganization org(mapped.arch, mapped.processors);
   out << "orthosim map: " << header(mapped) << "\n";
-  // Which node runs on which processor (seed 004 section 5's first step).
+  // Which node runs on which processor ([PH91] section 5's first step).
   out << "\nnodes on processors (" << mapped.clustering << "):";
   for (ProcId p = 0; p < mapped.processors; ++p) {
     std::string nodes;
@@ -154,11 +154,11 @@ void print_mapping(const MappedProgram& mapped, std::ostream& out) {
     }
     out << (p % 8 == 0 ? "\n  " : "  ") << "P" << p << ": " << (nodes.empty() ? "-" : nodes);
   }
-  out << "\n\ncommunication operations (seed 004 section 2):\n";
+  out << "\n\ncommunication operations ([PH91] section 2):\n";
   for (const MappedStep& step : mapped.steps) {
     out << "  " << program_line(step) << '\n';
   }
-  out << "\nmemory operations on the " << to_string(mapped.arch) << " (seed 004 section 4.3):\n";
+  out << "\nmemory operations on the " << to_string(mapped.arch) << " ([PH91] section 4.3):\n";
   for (const MappedStep& step : mapped.steps) {
     out << "  " << listing_line(step, org);
     if (!step.local_copies.empty()) {
@@ -274,11 +274,11 @@ void print_demo(const std::vector<ProgramRun>& runs, const std::string& out_dir,
                 std::ostream& out) {
   const ProgramRun& first = runs.front();
   const SystemConfig& c = first.config;
-  out << "orthosim demo: the sample program of seed 004 Fig. 2, " << first.mapped.nodes
+  out << "orthosim demo: the sample program of [PH91] Fig. 2, " << first.mapped.nodes
       << " nodes on " << first.mapped.processors << " processors\n  alpha=" << c.timing.alpha
       << " beta=" << c.timing.beta << " tau=" << c.timing.tau << " gamma=" << c.timing.gamma
       << " sync=" << c.sync.activate << " cycles, " << c.clock_period_ns << " ns clock\n\n";
-  out << "communication operations (seed 004 section 2):\n";
+  out << "communication operations ([PH91] section 2):\n";
   for (const MappedStep& step : first.mapped.steps) {
     out << "  " << program_line(step) << '\n';
   }

@@ -1,6 +1,6 @@
 // `orthosim sweep`: a program or synthetic traffic over the cross product of variant files and
 // parameter values (docs/sweeps.md). Each point is a child `orthosim run|traffic --json` (one
-// SystemC elaboration per process, STYLE F3), up to --jobs at once; with --mpi the points are
+// SystemC elaboration per process, toolchain fact 2), up to --jobs at once; with --mpi the points are
 // spread round-robin over the MPI ranks and rank 0 gathers the rows. Rows go to OUT.partial as
 // points finish, and a restarted sweep skips the points found there.
 #include <unistd.h>

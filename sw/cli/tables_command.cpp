@@ -1,4 +1,4 @@
-// `orthosim tables`: seed 004 section 5 reproduced. Every pattern of Table 2 is generated as a
+// `orthosim tables`: [PH91] section 5 reproduced. Every pattern of Table 2 is generated as a
 // one-step program, mapped onto the OMP (IWR steps) and run there, and run natively on the
 // hypercube or torus it came from, with the network's start-up and per-word time normalized to
 // the OMP's costs by Eq. (2) or Eq. (3). docs/tables.md explains the choices.

@@ -115,7 +115,7 @@ void print_tables(const TablesRun& run, std::ostream& out) {
   const bool torus = s.topology == TopologyKind::Torus;
   out << "orthosim tables: " << to_string(s.topology) << " programs of m = " << s.m
       << " nodes on an n = " << s.n << " processor omp, messages of l = " << s.l << " word"
-      << (s.l == 1 ? "" : "s") << " (seed 004 Table 2 and " << s.paper_table() << ")\n";
+      << (s.l == 1 ? "" : "s") << " ([PH91] Table 2 and " << s.paper_table() << ")\n";
   out << "  omp     alpha " << t.alpha << ", beta " << t.beta << ", tau " << t.tau << ", gamma "
       << t.gamma << " cycles; IWR steps (--sync iwr); " << s.clustering << '\n';
   out << "  native  " << describe(s.network) << '\n';

@@ -1,4 +1,4 @@
-// What `orthosim tables` prints (docs/tables.md): per pattern of seed 004's Table 2, the paper's
+// What `orthosim tables` prints (docs/tables.md): per pattern of [PH91]'s Table 2, the paper's
 // formula, the emulated OMP and native network cycles, and the measured ratio beside the paper's
 // (hypercube table, printed "Table 4"; torus table, printed "Table 5").
 #pragma once
@@ -44,7 +44,7 @@ struct TableRow {
   std::uint32_t source = 0;   ///< the one source of the one-to-one and one-to-all rows
   std::optional<std::uint32_t> destination;  ///< the one-to-one's destination
   bool same_cluster = false;  ///< one-to-one inside one cluster: Table 2's 0
-  Cycle formula;              ///< T(d, lambda l) with gamma (DESIGN.md), or 0
+  Cycle formula;              ///< T(d, lambda l) with gamma (docs/architecture.md), or 0
   RunSummary omp;
   NetworkRunSummary native;
   double paper_cost = 0;        ///< the network column of the paper's table, tau units

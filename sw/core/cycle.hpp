@@ -1,5 +1,5 @@
 // Cycle: a count of cycles of the emulated clock. A strong type, so that a cycle count cannot be
-// mixed up with a word count, an address or a nanosecond value (STYLE rule 3).
+// mixed up with a word count, an address or a nanosecond value (modeling rule 3).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Seed 004 section 3.1 access costs.
+// [PH91] section 3.1 access costs.
 #include "sw/cost/bus_cost.hpp"
 
 namespace orthosim::sw {

@@ -1,5 +1,5 @@
-// Analytic costs of the bus access protocols of seed 004 section 3.1 (Fig. 5, Eq. 1). These are
-// the oracle the emulation is tested against; the SystemC models never call them (STYLE rule 4).
+// Analytic costs of the bus access protocols of [PH91] section 3.1 (Fig. 5, Eq. 1). These are
+// the oracle the emulation is tested against; the SystemC models never call them (modeling rule 4).
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,7 @@ namespace orthosim::sw {
 /// (Fig. 5(c)).
 [[nodiscard]] Cycle block_access(const BusTiming& t, std::uint64_t d, std::uint64_t l);
 /// One IWR step: 2(alpha + beta(l-1) + d tau l) + gamma. With gamma = 0 this is Eq. (1),
-/// T(d,l) = 2(alpha + beta(l-1) + d tau l); DESIGN.md adds the bus switch gamma.
+/// T(d,l) = 2(alpha + beta(l-1) + d tau l); docs/architecture.md adds the bus switch gamma.
 [[nodiscard]] Cycle iwr_step(const BusTiming& t, std::uint64_t d, std::uint64_t l);
 
 }  // namespace orthosim::sw

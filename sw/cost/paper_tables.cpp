@@ -1,4 +1,4 @@
-// Seed 004 section 5: Table 2, the hypercube and torus tables, Eq. (1)-(3).
+// [PH91] section 5: Table 2, the hypercube and torus tables, Eq. (1)-(3).
 #include "sw/cost/paper_tables.hpp"
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// The cost tables of seed 004 section 5 as functions: Table 2 (the cost T(d, lambda l) of
+// The cost tables of [PH91] section 5 as functions: Table 2 (the cost T(d, lambda l) of
 // emulating a communication pattern on the OMP), the hypercube table (printed "Table 4", called
 // Table 3 in the text) and the torus table (printed "Table 5", called Table 4 in the text), with
 // the normalization of Eq. (2) (hypercube) and Eq. (3) (torus). `orthosim tables` prints them
@@ -46,7 +46,7 @@ enum class TablePattern : std::uint8_t {
 /// broadcast, m/n for all-to-all broadcast and one-to-all personalized, (m/n)^2 for all-to-all
 /// personalized (column m > n; the column m = n is the same with m/n = 1). Requires n | m.
 [[nodiscard]] std::uint64_t table2_lambda(TablePattern p, std::uint64_t m, std::uint64_t n);
-/// Table 2's cost T(d, lambda l) in cycles with DESIGN.md's IWR formula,
+/// Table 2's cost T(d, lambda l) in cycles with the project's IWR formula,
 /// 2(alpha + beta(lambda l - 1) + d tau lambda l) + gamma (Eq. 1 plus the bus switch gamma);
 /// 0 for a one-to-one between two nodes of one cluster (Table 2, column m > n, first row).
 [[nodiscard]] Cycle table2_cycles(TablePattern p, std::uint64_t m, std::uint64_t n,

@@ -1,4 +1,4 @@
-// The cost model of a mapped program (DESIGN.md's access costs, seed 004 Fig. 5) and a
+// The cost model of a mapped program (the project's access costs, [PH91] Fig. 5) and a
 // prediction of its cycles on each configuration. The prediction is an analytic bound, not a
 // simulation: it says which configuration should be fastest, and tests compare that ranking with
 // the emulated one.

@@ -1,4 +1,4 @@
-// Human-readable text of machine-program ops, in the notation of seed 004 section 4.3
+// Human-readable text of machine-program ops, in the notation of [PH91] section 4.3
 // ("(P1 -> M(1,0))" for a write, "(M(1,0) -> P0)" for a read).
 #pragma once
 

@@ -3,7 +3,7 @@
 // the bus becomes one of these) and the input of the SystemC system. Free of SystemC.
 //
 // A processor owns a local memory, n data buffers of L words and an index memory of index sets
-// (seed 004 section 3.2). Memory accesses move words between data buffers and memory modules over
+// ([PH91] section 3.2). Memory accesses move words between data buffers and memory modules over
 // one bus; the index set names, for each word position in the bus stream, the data buffer it
 // comes from (write) or goes to (read). Local memory <-> buffer copies are processor-internal.
 #pragma once
@@ -43,7 +43,7 @@ class ProcSet {
 
 enum class Direction : std::uint8_t { Read, Write };
 
-/// The access protocols of seed 004 section 3.1 (Fig. 5). The kind follows from the shape of an
+/// The access protocols of [PH91] section 3.1 (Fig. 5). The kind follows from the shape of an
 /// access: one word of one module is scalar; one vector over d modules is interleaved; l > 1
 /// vectors is block-interleaved.
 enum class AccessKind : std::uint8_t { Scalar, Interleaved, Block };
@@ -75,7 +75,7 @@ struct Compute {
   Cycle cycles;
 };
 
-/// An interleaved-write-then-read step (seed 004 section 3.1): a block-interleaved write, a bus
+/// An interleaved-write-then-read step ([PH91] section 3.1): a block-interleaved write, a bus
 /// switch that waits for every member of `group` to finish its write and then costs gamma, and a
 /// block-interleaved read. On the omp the write uses RB(i) and the read CB(i).
 ///
@@ -108,7 +108,7 @@ class Iwr {
 
 /// Wait until every member of `group` has arrived, then switch buses: gamma cycles later all
 /// continue. The middle of an IWR step, on its own for the crossbar and the bus, where a step's
-/// reads are several accesses (seed 004 section 4.3).
+/// reads are several accesses ([PH91] section 4.3).
 struct BusSwitch {
   ProcSet group;
 };
@@ -130,7 +130,7 @@ struct Barrier {
 
 /// Copy `words` words from local memory to data buffer `buffer`, starting at word
 /// `buffer_address` of the buffer (several pieces can fill one buffer: a message that carries the
-/// messages of several nodes of a cluster, seed 004 section 5).
+/// messages of several nodes of a cluster, [PH91] section 5).
 struct LoadBuffer {
   std::uint32_t buffer = 0;
   std::uint32_t local_address = 0;

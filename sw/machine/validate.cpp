@@ -1,4 +1,4 @@
-// Machine program validation: every access is one the configuration can perform (seed 004
+// Machine program validation: every access is one the configuration can perform ([PH91]
 // section 3.1), every index set fits the index manipulator (section 3.2), every size fits.
 #include "sw/machine/validate.hpp"
 

@@ -1,4 +1,4 @@
-// The paper's notation for mapped steps (seed 004 section 4.3, footnote 2).
+// The paper's notation for mapped steps ([PH91] section 4.3, footnote 2).
 #include "sw/mapping/listing.hpp"
 
 #include <vector>

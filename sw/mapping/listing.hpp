@@ -1,4 +1,4 @@
-// The mapped program in the notation of seed 004 section 4.3 (its footnote 2): (Px -> My) a
+// The mapped program in the notation of [PH91] section 4.3 (its footnote 2): (Px -> My) a
 // scalar write, (Px -> My, Mz, ...) a vector write, (My -> Px) a scalar read, (My, Mz -> Px) a
 // vector read; each operation prefixed by its basic pattern and side, e.g.
 // "Step 2: C2_send((P1 -> M1,2), (P3 -> M3,0)), C2_recv((M1,2 -> P2), (M3,0 -> P0))".
@@ -10,7 +10,7 @@
 
 namespace orthosim::sw {
 
-/// The program-level operations of a step (seed 004 section 2):
+/// The program-level operations of a step ([PH91] section 2):
 /// "Step 5: C10((N1, N0), (N2, N0)), C8((N3, N1), (N3, N2))".
 [[nodiscard]] std::string program_line(const MappedStep& step);
 

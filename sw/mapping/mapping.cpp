@@ -1,4 +1,4 @@
-// The 4-step mapping of seed 004 section 4.2 (see mapping.hpp for the steps).
+// The 4-step mapping of [PH91] section 4.2 (see mapping.hpp for the steps).
 #include "sw/mapping/mapping.hpp"
 
 #include <algorithm>

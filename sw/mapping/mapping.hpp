@@ -1,4 +1,4 @@
-// The 4-step mapping methodology of seed 004 section 4.2: a multicomputer program becomes memory
+// The 4-step mapping methodology of [PH91] section 4.2: a multicomputer program becomes memory
 // write and read steps on the omp, the crossbar or the single bus, and then a machine program.
 //   1. reduce every step to basic patterns (classify, basic_of);
 //   2. decide per pattern half whether it is one scalar step, one vector step, or several
@@ -25,7 +25,7 @@
 
 namespace orthosim::sw {
 
-/// A torus program's node grid as the clustering sees it (seed 004 section 5.3, Fig. 11): node
+/// A torus program's node grid as the clustering sees it ([PH91] section 5.3, Fig. 11): node
 /// x + columns * y, clustered by columns (processor x) or by rows (processor y).
 struct TorusClusters {
   std::uint32_t columns = 0;
@@ -33,7 +33,7 @@ struct TorusClusters {
   bool by_columns = true;
 };
 
-/// Nodes to processors (seed 004 section 5, first step: m nodes in n clusters of m/n).
+/// Nodes to processors ([PH91] section 5, first step: m nodes in n clusters of m/n).
 class Clustering {
  public:
   /// Blocks of consecutive nodes: node i on processor floor(i n / m).
@@ -133,7 +133,7 @@ struct LocalCopy {
 struct MappedStep {
   std::uint32_t index = 0;  ///< 0-based; listed as "Step index+1"
   std::string label;
-  /// Table 1 patterns of the node-level step (seed 004 section 2), e.g. C10 and C8 for Step 5.
+  /// Table 1 patterns of the node-level step ([PH91] section 2), e.g. C10 and C8 for Step 5.
   std::vector<PatternInstance> node_patterns;
   /// Patterns of the processor-level step after clustering, before reduction to CS.
   std::vector<Pattern> processor_patterns;
@@ -146,10 +146,10 @@ struct MappedStep {
 /// How the read half of a step waits for its write half.
 enum class SyncMode : std::uint8_t {
   /// Every writer raises an activate-sync at its readers after each write, every reader waits
-  /// for one from each of its writers (seed 004 section 4.3): producer-consumer, per message.
+  /// for one from each of its writers ([PH91] section 4.3): producer-consumer, per message.
   Pairs,
   /// IWR steps: the processors of a step meet in one bus switch after their writes, which costs
-  /// gamma, and then read (seed 004 Eq. 1 plus gamma, the cost Tables 2, 4 and 5 count).
+  /// gamma, and then read ([PH91] Eq. 1 plus gamma, the cost Tables 2, 4 and 5 count).
   BusSwitch,
 };
 [[nodiscard]] std::string to_string(SyncMode mode);

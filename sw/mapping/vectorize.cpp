@@ -1,4 +1,4 @@
-// Vectorizability from the structural connectivity of MemoryOrganization (seed 004 section 4.2).
+// Vectorizability from the structural connectivity of MemoryOrganization ([PH91] section 4.2).
 #include "sw/mapping/vectorize.hpp"
 
 #include <algorithm>

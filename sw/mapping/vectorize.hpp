@@ -1,4 +1,4 @@
-// Vectorizability from structural connectivity (seed 004 section 4.1-4.2). Which module holds a
+// Vectorizability from structural connectivity ([PH91] section 4.1-4.2). Which module holds a
 // message, on which bus a processor can reach a set of modules in one interleaved access, and
 // whether one half (send or receive) of a communication pattern can be done in a single step of
 // scalar or vector accesses on a configuration. The memory-based communication sets MCS^scalar
@@ -18,7 +18,7 @@
 
 namespace orthosim::sw {
 
-/// The module through which a message from P(s) to P(d) passes (seed 004 section 4, Fig. 7):
+/// The module through which a message from P(s) to P(d) passes ([PH91] section 4, Fig. 7):
 /// M(d) on the single bus, M(s,d) on the crossbar and the omp (written over the sender's bus,
 /// RB(s) / B(s); read over CB(d) on the omp, over B(s) on the crossbar).
 [[nodiscard]] ModuleId mailbox(const MemoryOrganization& org, ProcId source, ProcId destination);
@@ -71,7 +71,7 @@ enum class HalfShape : std::uint8_t {
 /// operations, as the paper's crossbar listing does for C5 in Step 5.
 [[nodiscard]] bool listed_as_pattern(HalfShape self, HalfShape other);
 
-/// MCS_X^scalar and MCS_X^vector of seed 004 section 4.2, derived for configuration `arch` by
+/// MCS_X^scalar and MCS_X^vector of [PH91] section 4.2, derived for configuration `arch` by
 /// applying half_shape() and listed_as_pattern() to the canonical instance of each of C1..C7.
 /// Elements are written "C3_send", "C5_recv", in pattern order, send before receive.
 struct MemoryCommunicationSets {

@@ -1,4 +1,4 @@
-// Classification of one program step into the communication patterns of seed 004 Table 1: a step
+// Classification of one program step into the communication patterns of [PH91] Table 1: a step
 // that is one pattern gives one instance, a mixed step is split into several (section 2, Step 5 of
 // the sample program: C10 + C8). The rules are written out in docs/patterns.md.
 #include "sw/pattern/pattern.hpp"
@@ -40,7 +40,7 @@ struct Found {
 
 std::string node(NodeId n) { return "N" + std::to_string(n); }
 
-/// The step must be one the paper's model allows (seed 004 section 2 and Theorem 1): nodes < m,
+/// The step must be one the paper's model allows ([PH91] section 2 and Theorem 1): nodes < m,
 /// no message to oneself, at most one message per (source, destination) pair, at most one
 /// broadcast per source. Anything else would make the pattern names meaningless.
 void check_step(const std::vector<Transfer>& transfers, std::uint32_t nodes) {
@@ -90,7 +90,7 @@ std::optional<Pattern> fit_personalized(const std::vector<Msg>& e, std::uint32_t
   if (sr == m && ds == m && e.size() == std::size_t{m} * (m - 1)) {
     return Pattern::C7;
   }
-  // C2: every source sends one message, every destination receives one. Seed 004 section 2 calls
+  // C2: every source sends one message, every destination receives one. [PH91] section 2 calls
   // Step 2 of Fig. 2 (N1 -> N2, N3 -> N0 on 4 nodes) a C2, so a partial permutation counts.
   const auto all_one = [](const std::map<NodeId, std::size_t>& deg) {
     return std::all_of(deg.begin(), deg.end(), [](const auto& kv) { return kv.second == 1; });

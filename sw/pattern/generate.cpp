@@ -1,4 +1,4 @@
-// Program generators for the Table 1 patterns of seed 004 and for random valid programs. The
+// Program generators for the Table 1 patterns of [PH91] and for random valid programs. The
 // random numbers come from std::mt19937_64 (its sequence is fixed by the standard) through our own
 // rejection sampling, so a seed gives the same program with every standard library.
 #include "sw/pattern/generate.hpp"

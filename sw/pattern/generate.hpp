@@ -1,4 +1,4 @@
-// Program generators: one step that is exactly a Table 1 pattern (seed 004 section 2), and random
+// Program generators: one step that is exactly a Table 1 pattern ([PH91] section 2), and random
 // valid programs for property tests and benchmarks. Deterministic for a seed on every standard
 // library (no std::uniform_int_distribution).
 #pragma once

@@ -1,4 +1,4 @@
-// Theorem 1 of seed 004 (section 4.3): the properties of a message vector.
+// Theorem 1 of [PH91] (section 4.3): the properties of a message vector.
 #include "sw/pattern/message_vector.hpp"
 
 #include <map>

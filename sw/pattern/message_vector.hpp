@@ -1,4 +1,4 @@
-// Message vectors (seed 004 section 4.3, Theorem 1): the four properties a set of point-to-point
+// Message vectors ([PH91] section 4.3, Theorem 1): the four properties a set of point-to-point
 // links must satisfy to be carried by one vectorized IWR step, in which every link gets its own
 // memory module M(i,j).
 #pragma once
@@ -20,7 +20,7 @@ struct MessageVectorCheck {
 };
 
 /// Checks `links` (pairs (i, j): a message from node i to node j) over `nodes` = m nodes against
-/// Theorem 1 of seed 004 section 4.3:
+/// Theorem 1 of [PH91] section 4.3:
 ///  1. the destinations of a source are distinct (no two links i -> j),
 ///  2. the sources of a destination are distinct (a repeated link breaks 1 and 2 at once),
 ///  3. |DST_i| <= m-1 for every source i,

@@ -1,4 +1,4 @@
-// Table 1 of seed 004: names, types and the reduction to the basic set CS.
+// Table 1 of [PH91]: names, types and the reduction to the basic set CS.
 #include "sw/pattern/pattern.hpp"
 
 #include <algorithm>

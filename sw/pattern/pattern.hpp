@@ -1,4 +1,4 @@
-// The communication patterns of seed 004 Table 1 (C1-C12), the basic set CS = {C1..C7} and the
+// The communication patterns of [PH91] Table 1 (C1-C12), the basic set CS = {C1..C7} and the
 // reduction of C8-C12 to it (section 4.3), and the classification of a program step into
 // patterns (section 2, with Step 5 of the sample program as the model of a mixed step).
 #pragma once
@@ -24,7 +24,7 @@ enum class Pattern : std::uint8_t { C1 = 1, C2, C3, C4, C5, C6, C7, C8, C9, C10,
 /// Whether one payload is replicated to several destinations (C3, C6, C8, C11).
 [[nodiscard]] bool is_broadcast(Pattern p);
 /// The basic pattern of CS that encapsulates p: C8 -> C3, C9 -> C4, C10 -> C5, C11 -> C6,
-/// C12 -> C7 (seed 004 section 4.3: "selective de-activation of few nodes"); C1..C7 map to
+/// C12 -> C7 ([PH91] section 4.3: "selective de-activation of few nodes"); C1..C7 map to
 /// themselves.
 [[nodiscard]] Pattern basic_of(Pattern p);
 

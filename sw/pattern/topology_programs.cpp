@@ -1,4 +1,4 @@
-// Hypercube exchanges and torus shifts as programs (seed 004 section 5).
+// Hypercube exchanges and torus shifts as programs ([PH91] section 5).
 #include "sw/pattern/topology_programs.hpp"
 
 #include <algorithm>

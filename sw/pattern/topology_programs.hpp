@@ -1,4 +1,4 @@
-// Programs of the multicomputers that seed 004 section 5 maps onto the OMP: hypercube dimension
+// Programs of the multicomputers that [PH91] section 5 maps onto the OMP: hypercube dimension
 // exchanges (Figs. 9, 10) and torus shifts (Fig. 11). The other patterns of Tables 2, 4 and 5
 // (one-to-one, broadcasts, personalized) are generate_pattern's C1, C3, C6, C4 and C7.
 #pragma once
@@ -13,7 +13,7 @@ namespace orthosim::sw {
 
 /// On a 2^p-node hypercube, every node exchanges `words` words with its neighbour across each
 /// dimension of `dims` (bit k of the node number is dimension x_k): one step per dimension, or
-/// with `together` one step in which every node sends to all those neighbours (seed 004 section
+/// with `together` one step in which every node sends to all those neighbours ([PH91] section
 /// 5.1: "all n nodes can simultaneously send and receive messages to and from all its log n
 /// neighbors"). Throws InputError at "--nodes" (not a power of two) or "--dims" (a dimension
 /// >= p, repeated, or none).
@@ -27,7 +27,7 @@ enum class ShiftDirection : std::uint8_t { East, West, North, South };
 
 /// On a torus of `columns` x `rows` nodes (node = x + columns * y, x the column), every node sends
 /// `words` words to the node `distance` away: east is +x, west -x, north +y, south -y, wrapping
-/// around (seed 004 section 5.3: "east, west, north and south" rotate steps; Fig. 11(b) is a +2
+/// around ([PH91] section 5.3: "east, west, north and south" rotate steps; Fig. 11(b) is a +2
 /// east shift). Throws InputError at "--distance" when the shift is 0 modulo the ring.
 [[nodiscard]] McProgram torus_shift(std::uint32_t columns, std::uint32_t rows,
                                     ShiftDirection direction, std::uint32_t distance,

@@ -532,7 +532,7 @@ class Parser {
 
   /// Appends the transfers of one statement after checking them against the step so far:
   /// a (source, destination) pair carries at most one message and a source makes at most one
-  /// broadcast (seed 004 Theorem 1, property 1).
+  /// broadcast ([PH91] Theorem 1, property 1).
   void add_transfers(ProgramStep& step, std::vector<Transfer> transfers,
                      const SourceLocation& here) {
     const std::uint32_t id = record_statement(here);

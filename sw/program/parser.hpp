@@ -1,6 +1,6 @@
 // The parser of the .mcp multicomputer program text format (docs/program-format.md): text in, an
 // expanded McProgram out, or an InputError that says file:line:col, what was expected and what
-// was found. The parser also enforces the per-step rules of seed 004 Theorem 1, property 1, so
+// was found. The parser also enforces the per-step rules of [PH91] Theorem 1, property 1, so
 // that every later layer may assume them.
 #pragma once
 

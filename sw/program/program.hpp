@@ -1,7 +1,7 @@
 // The multicomputer program: what a user writes once (in the .mcp text format, docs/program-format.md)
 // and maps onto a shared-memory multiprocessor or runs on a network. A program is a sequence of
 // steps over m nodes; in each step nodes compute, then send messages, and every message is
-// received by its destination in the same step (unblocked send, blocked receive: seed 004
+// received by its destination in the same step (unblocked send, blocked receive: [PH91]
 // section 2). Free of SystemC.
 #pragma once
 
@@ -40,7 +40,7 @@ struct ProgramStep {
   SourceLocation where;
   std::vector<ComputePhase> computes;
   /// In statement order. Within one step a (source, destination) pair carries at most one
-  /// message and a source makes at most one broadcast (seed 004 Theorem 1, property 1).
+  /// message and a source makes at most one broadcast ([PH91] Theorem 1, property 1).
   std::vector<Transfer> transfers;
 };
 

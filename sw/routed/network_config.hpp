@@ -1,6 +1,6 @@
-// The parameters of one multicomputer network: topology, routers, network interfaces (DESIGN.md,
-// multicomputer side; seed 003 section 6, seed 000 section 2.1). Built once from the command line,
-// validated once, passed by value to the SystemC system (STYLE rule 7).
+// The parameters of one multicomputer network: topology, routers, network interfaces (docs/architecture.md,
+// multicomputer side; [LCC] section 6, [CALMANT] section 2.1). Built once from the command line,
+// validated once, passed by value to the SystemC system (modeling rule 7).
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,7 @@ enum class Switching : std::uint8_t {
   Wormhole,        ///< a header moves on as soon as it has a channel; the flits follow in a worm
   StoreAndForward  ///< a router forwards a packet only once all its flits are in its buffer
 };
-/// One-port: a node injects one message and receives one message at a time (seed 000, seed 002).
+/// One-port: a node injects one message and receives one message at a time ([CALMANT], [A2A]).
 /// All-port: one injection channel per output link and one ejection channel per input link.
 enum class NodePorts : std::uint8_t { One, All };
 
@@ -23,7 +23,7 @@ enum class NodePorts : std::uint8_t { One, All };
 [[nodiscard]] std::string to_string(NodePorts p);
 
 struct RouterParams {
-  std::uint32_t buffer_flits = 1;  ///< input buffer depth per virtual channel (seed 003: 1 flit)
+  std::uint32_t buffer_flits = 1;  ///< input buffer depth per virtual channel ([LCC]: 1 flit)
   std::uint32_t vcs = 1;           ///< virtual channels per link; tori need 2 for the dateline
   std::uint32_t delay = 1;         ///< cycles from a header's arrival to its departure, >= 1
   Switching switching = Switching::Wormhole;

@@ -1,4 +1,4 @@
-// A multicomputer program run natively on a network (DESIGN.md, multicomputer side): each node
+// A multicomputer program run natively on a network (docs/architecture.md, multicomputer side): each node
 // executes its steps: compute, send its messages (unblocked: handed to the network interface),
 // receive the messages addressed to it in the step (blocked until each has fully arrived), then
 // passes a step mark. Program node i runs on network node embedding[i]. Free of SystemC.

@@ -1,5 +1,5 @@
 // Mesh, torus and hypercube: numbering, neighbours, dimension-ordered routing, dateline rule and
-// the command-line parser (seed 003 sections 2.1 and 2.3, seed 000 section 2.1).
+// the command-line parser ([LCC] sections 2.1 and 2.3, [CALMANT] section 2.1).
 #include "sw/topology/topology.hpp"
 
 #include <algorithm>
@@ -285,7 +285,7 @@ std::optional<Port> Topology::next_port(std::uint32_t at, std::uint32_t dest) co
   check_node(at);
   check_node(dest);
   if (kind_ == TopologyKind::Hypercube) {
-    // e-cube: channels are reserved in strictly increasing order of dimension (seed 003 2.3).
+    // e-cube: channels are reserved in strictly increasing order of dimension ([LCC] 2.3).
     const std::uint32_t diff = at ^ dest;
     for (std::uint32_t i = 0; i < dimensions(); ++i) {
       if ((diff >> i) & 1U) {

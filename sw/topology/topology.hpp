@@ -1,9 +1,9 @@
 // The interconnection networks of the multicomputer side: k1 x ... x kc meshes and tori and
-// d-dimensional hypercubes (seed 000 section 2.1, seed 001 section II, seed 002 section 2.1,
-// seed 003 section 2.1). Node numbering, neighbour tables, dimension-ordered routing (XY.. on
-// meshes and tori, e-cube on hypercubes; seed 003 section 2.3) and the dateline rule that keeps
+// d-dimensional hypercubes ([CALMANT] section 2.1, [XOR] section II, [A2A] section 2.1,
+// [LCC] section 2.1). Node numbering, neighbour tables, dimension-ordered routing (XY.. on
+// meshes and tori, e-cube on hypercubes; [LCC] section 2.3) and the dateline rule that keeps
 // the torus rings deadlock-free. Pure functions of the topology: the SystemC routers read their
-// neighbour tables and next hops from here (STYLE rule 7: topology is data, not router code).
+// neighbour tables and next hops from here (modeling rule 7: topology is data, not router code).
 #pragma once
 
 #include <cstdint>
@@ -33,7 +33,7 @@ struct Port {
 /// or parse().
 ///
 /// Node numbering: dimension 0 varies fastest, node = x0 + k0*(x1 + k1*x2). On a hypercube the
-/// coordinates are the address bits, x_i = bit i of the node number (seed 003 section 2.1 writes
+/// coordinates are the address bits, x_i = bit i of the node number ([LCC] section 2.1 writes
 /// a node as the vector (x0 x1 ... x_{d-1})^t with x0 the least significant bit).
 class Topology {
  public:
@@ -97,10 +97,10 @@ class Topology {
 
   /// Dimension-ordered routing: the port by which a header at node `at` leaves toward `dest`,
   /// none if at == dest. The lowest dimension in which the coordinates differ is corrected first
-  /// (XY.. on meshes and tori, seed 000 section 2.1; e-cube = lowest differing bit on hypercubes,
-  /// seed 003 section 2.3). On a torus the shorter way round the ring is taken; when both ways
+  /// (XY.. on meshes and tori, [CALMANT] section 2.1; e-cube = lowest differing bit on hypercubes,
+  /// [LCC] section 2.3). On a torus the shorter way round the ring is taken; when both ways
   /// are equally long (exactly half a ring, even k) the positive direction is taken. That tie
-  /// rule is the same for every message, which is what seed 001 Table I needs (ERRATA: half-ring
+  /// rule is the same for every message, which is what [XOR] Table I needs (ERRATA: half-ring
   /// links must all be routed the same way).
   [[nodiscard]] std::optional<Port> next_port(std::uint32_t at, std::uint32_t dest) const;
   /// The whole route: the (node, output port) hops from src to dest, empty when src == dest.

@@ -1,4 +1,4 @@
-// LCC arithmetic over GF(2), its text form, and the contention of seed 003 Theorem 1.
+// LCC arithmetic over GF(2), its text form, and the contention of [LCC] Theorem 1.
 #include "sw/traffic/lcc.hpp"
 
 #include <algorithm>
@@ -213,12 +213,12 @@ std::vector<std::uint64_t> contention_per_dimension(const Lcc& lcc) {
   std::vector<std::uint64_t> t(lcc.d, 0);
   for (std::uint32_t i = 0; i < lcc.d; ++i) {
     // y_i - x_i = (A(i) + e_i) x + b_i vanishes for every x only if A(i) = e_i and b_i = 0;
-    // then no e-cube path crosses dimension i (seed 003 Theorem 1, first case).
+    // then no e-cube path crosses dimension i ([LCC] Theorem 1, first case).
     const bool never_crossed = lcc.rows[i] == (std::uint64_t{1} << i) && ((lcc.b >> i) & 1U) == 0;
     if (!never_crossed) {
       // A channel at dimension i fixes x_i..x_{d-1} and y_0..y_i, which leaves i+1 equations in
       // the i unknowns x_0..x_{i-1} with matrix A_{L_{i+1}, L_i}: 2^(i - rank) solutions when
-      // solvable, and some channel is solvable (seed 003 Theorem 1, proof).
+      // solvable, and some channel is solvable ([LCC] Theorem 1, proof).
       t[i] = std::uint64_t{1} << (i - gf2_rank(lcc.rows, i + 1, i));
     }
   }

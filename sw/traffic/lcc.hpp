@@ -1,5 +1,5 @@
 // Linear-complement communications (LCC) on 2^d nodes and their channel contention under e-cube
-// wormhole routing (seed 003: Definition 1, section 2.2; Theorem 1 and Definition 6, section 4;
+// wormhole routing ([LCC]: Definition 1, section 2.2; Theorem 1 and Definition 6, section 4;
 // the three LCPs of section 6.1). Arithmetic is over GF(2): a matrix row is a bit mask.
 #pragma once
 
@@ -10,9 +10,9 @@
 
 namespace orthosim::sw {
 
-/// A linear-complement communication y = Ax + b over GF(2) on 2^d nodes (seed 003 Definition 1).
+/// A linear-complement communication y = Ax + b over GF(2) on 2^d nodes ([LCC] Definition 1).
 /// A node is the bit vector x = (x0 x1 ... x_{d-1})^t with x0 the least significant bit of the
-/// node number (seed 003 section 2.1).
+/// node number ([LCC] section 2.1).
 struct Lcc {
   /// Largest d: a node number is a std::uint32_t.
   static constexpr std::uint32_t max_d = 32;
@@ -29,13 +29,13 @@ struct Lcc {
 
   /// The identity: every node sends to itself.
   static Lcc identity(std::uint32_t d);
-  /// Bit-reverse: y = (x_{d-1} ... x1 x0)^t (seed 003 Example 1 and section 6.1).
+  /// Bit-reverse: y = (x_{d-1} ... x1 x0)^t ([LCC] Example 1 and section 6.1).
   static Lcc bit_reverse(std::uint32_t d);
   /// Reverse-flip: bit-reverse with every destination bit complemented, b = all ones (section
   /// 6.1; the OCR lost the complement bars, see ERRATA).
   static Lcc reverse_flip(std::uint32_t d);
   /// Matrix transpose: y_j = x_{(j + d/2) mod d}, the low and high halves of the address bits
-  /// swapped (seed 003 Example 3 and section 6.1). Needs an even d; std::invalid_argument
+  /// swapped ([LCC] Example 3 and section 6.1). Needs an even d; std::invalid_argument
   /// otherwise.
   static Lcc transpose(std::uint32_t d);
   /// A random A (any rank) and b, every bit drawn from `rng`.
@@ -55,16 +55,16 @@ struct Lcc {
 };
 
 /// GF(2) rank of the submatrix of `rows` keeping rows 0..r-1 and columns 0..c-1 (the upper-left
-/// submatrix A_{L_r, L_c} of seed 003 Definition 5). r may not exceed rows.size(); c <= 64.
+/// submatrix A_{L_r, L_c} of [LCC] Definition 5). r may not exceed rows.size(); c <= 64.
 [[nodiscard]] std::uint32_t gf2_rank(const std::vector<std::uint64_t>& rows, std::uint32_t r,
                                      std::uint32_t c);
 
-/// Seed 003 Theorem 1: T_i(A,b), the largest number of e-cube paths of the LCC that contend for
+/// [LCC] Theorem 1: T_i(A,b), the largest number of e-cube paths of the LCC that contend for
 /// one channel at dimension i, for i = 0..d-1. T_i = 0 when no message crosses dimension i
 /// (x_i = y_i for every x: row i of A is the unit row e_i and b_i = 0), otherwise
 /// 2^(i - rank(A_{L_{i+1}, L_i})).
 [[nodiscard]] std::vector<std::uint64_t> contention_per_dimension(const Lcc& lcc);
-/// T(A,b) = max_i T_i(A,b), the degree of channel contention (seed 003 Definition 6).
+/// T(A,b) = max_i T_i(A,b), the degree of channel contention ([LCC] Definition 6).
 [[nodiscard]] std::uint64_t contention_degree(const Lcc& lcc);
 
 }  // namespace orthosim::sw

@@ -1,6 +1,6 @@
 // Synthetic traffic for the multicomputer networks: which node each message goes to. The three
-// permutations of seed 003 section 6.1 (matrix transpose, bit-reverse, reverse-flip), any LCC
-// y = Ax + b (seed 003 Definition 1), and uniform random traffic, the usual baseline of network
+// permutations of [LCC] section 6.1 (matrix transpose, bit-reverse, reverse-flip), any LCC
+// y = Ax + b ([LCC] Definition 1), and uniform random traffic, the usual baseline of network
 // simulation. Deterministic for a seed on every standard library (no std::*_distribution).
 #pragma once
 
@@ -14,7 +14,7 @@
 
 namespace orthosim::sw {
 
-/// Synthetic traffic destinations (seed 003 section 6; usual network-simulation patterns).
+/// Synthetic traffic destinations ([LCC] section 6; usual network-simulation patterns).
 enum class PatternKind : std::uint8_t { Uniform, Transpose, BitReverse, ReverseFlip, Lcc };
 
 /// "uniform", "transpose", "bitrev", "reverse-flip", "lcc" (the names parse_traffic_pattern reads).

@@ -1,4 +1,4 @@
-// The workloads of `orthosim access`: one access protocol of seed 004 section 3.1 exercised on
+// The workloads of `orthosim access`: one access protocol of [PH91] section 3.1 exercised on
 // every processor of a configuration, as a machine program with a delivery manifest.
 //
 // scalar | interleaved | block: every P(i) writes d messages of l words (one per buffer) to d
@@ -7,7 +7,7 @@
 //   on the crossbar B(i); on the bus every processor shares B0 (and its own address range).
 // iwr: every P(i) sends one message of l words to each P((i+k) mod n), k = 1..d.
 //   omp: one IWR step: block write of M(i,(i+k) mod n) over RB(i), bus switch, block read of
-//        M((i-k) mod n, i) over CB(i) (seed 004 Eq. 1 plus gamma).
+//        M((i-k) mod n, i) over CB(i) ([PH91] Eq. 1 plus gamma).
 //   crossbar: block write of M(i,(i+k) mod n) over B(i) (C4 send is vectorizable), bus switch,
 //        then d reads of one module each on d different buses (C5 receive is not).
 //   bus: the same on the single bus B0, where every access is serialized.

@@ -1,6 +1,6 @@
 // End-to-end: the orthosim executable as a user runs it. Exit codes, error lines, JSON fields,
 // the demo's table and waveform, and byte-identical waveforms across runs (determinism). map /
-// run / gen: the listings of seed 004 section 4.3 written here from the paper, the access cost
+// run / gen: the listings of [PH91] section 4.3 written here from the paper, the access cost
 // formula, Table 1 message counts.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -53,7 +53,7 @@ TEST_F(Orthosim, DemoRunsTheSampleProgramOnTheThreeConfigurationsAndWritesWavefo
   const Outcome o = run("demo");
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
   EXPECT_TRUE(o.err.empty()) << o.err;
-  // The omp's Step 5 of seed 004 section 4.3 C, word for word.
+  // The omp's Step 5 of [PH91] section 4.3 C, word for word.
   EXPECT_NE(o.out.find("Step 5: C5_send((P1 -> M1,0), (P2 -> M2,0)), C5_recv(M1,0, M2,0 -> P0), "
                        "C3_send(P3 -> M3,1, M3,2), C3_recv((M3,1 -> P1), (M3,2 -> P2))"),
             std::string::npos)
@@ -101,7 +101,7 @@ TEST_F(Orthosim, AccessJsonHasTheMeasuredAndFormulaCycles) {
   }
   const Outcome o = run("access --arch omp --n 4 --kind scalar --alpha 7 --tau 3 --json");
   ASSERT_EQ(o.exit_code, 0) << o.err;
-  // Write then read back, each alpha + tau (seed 004 Fig. 5(a)).
+  // Write then read back, each alpha + tau ([PH91] Fig. 5(a)).
   EXPECT_EQ(nlohmann::json::parse(o.out)["cycles"], 2u * (7 + 3));
 }
 
@@ -198,7 +198,7 @@ std::vector<std::string> step_lines_after(const std::string& text, const std::st
 }
 
 TEST_F(Orthosim, MapPrintsThePapersListingsOfTheSampleProgram) {
-  // Seed 004 section 2: the program-level operations of Fig. 2.
+  // [PH91] section 2: the program-level operations of Fig. 2.
   const std::vector<std::string> program = {
       "Step 1: C1(N1, N0)",
       "Step 2: C2((N1, N2), (N3, N0))",
@@ -206,7 +206,7 @@ TEST_F(Orthosim, MapPrintsThePapersListingsOfTheSampleProgram) {
       "Step 4: C4((N0, N1), (N0, N2), (N0, N3))",
       "Step 5: C10((N1, N0), (N2, N0)), C8((N3, N1), (N3, N2))",
   };
-  // Seed 004 section 4.3, A: single bus multiprocessor system.
+  // [PH91] section 4.3, A: single bus multiprocessor system.
   const std::vector<std::string> bus = {
       "Step 1: C1_send(P1 -> M0), C1_recv(M0 -> P0)",
       "Step 2: C1_send(P1 -> M2), C1_send(P3 -> M0), C1_recv(M2 -> P2), C1_recv(M0 -> P0)",
@@ -821,7 +821,7 @@ TEST_F(Orthosim, NetworkRunsWriteAValidWaveformAndAreDeterministic) {
   }
 }
 
-/// Seed 003 Definition 6 by brute force: the most e-cube paths of a permutation of the d-cube
+/// [LCC] Definition 6 by brute force: the most e-cube paths of a permutation of the d-cube
 /// that share one channel.
 using Permutation = std::uint32_t (*)(std::uint32_t x, std::uint32_t d);
 
@@ -876,7 +876,7 @@ TEST_F(Orthosim, TrafficSweepOfTheBitReversalOnThe6CubeSaturatesAsTheContentionS
   EXPECT_DOUBLE_EQ(high["rate"].get<double>(), 0.3);
 
   // A channel shared by T paths carries at most one flit per cycle: T * rate <= 1 is the most a
-  // permutation can sustain (seed 003 section 6). Here T is counted path by path.
+  // permutation can sustain ([LCC] section 6). Here T is counted path by path.
   const std::uint64_t t = ecube_contention(6, bit_reverse);
   ASSERT_GE(t, 2u);
   ASSERT_LT(0.02 * static_cast<double>(t), 1.0);

@@ -95,7 +95,7 @@ TEST_F(RtlCli, RunGivesTheSameResultsWithTheRtlAsWithTheModels) {
 
 TEST_F(RtlCli, CosimStopsAtAFlippedBitWithCycleBlockSignalAndValues) {
   // P(1)'s first write of the omp iwr workload is granted in cycle 0; its first word is on the
-  // bus in cycle alpha = 16 (seed 004 Fig. 5).
+  // bus in cycle alpha = 16 ([PH91] Fig. 5).
   setenv("ORTHOSIM_TEST_FAULT", "1:flip:16:3", 1);
   const Outcome r = run("access --kind iwr --impl cosim");
   EXPECT_EQ(r.exit_code, 1);

@@ -1,6 +1,6 @@
-// End to end: the section 5 programs of seed 004 through the orthosim executable: gen exchange
+// End to end: the section 5 programs of [PH91] through the orthosim executable: gen exchange
 // and gen shift, map's links and node assignment, run with the IWR synchronization, and the
-// clustering options' errors. Expected cycles are DESIGN.md's formulas written here.
+// clustering options' errors. Expected cycles are the project's formulas written here.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // End to end: `orthosim tables` (docs/tables.md), the executable as a user runs it. Expected
-// values come from formulas written here: DESIGN.md's IWR step 2(alpha + beta(L - 1) + d tau L) +
+// values come from formulas written here: the project's IWR step 2(alpha + beta(L - 1) + d tau L) +
 // gamma with Table 2's d and lambda (L = lambda l), docs/networks.md's wormhole time
-// t_s + (h + 1) delay + F, and the paper's hypercube and torus tables (seed 004 section 5).
+// t_s + (h + 1) delay + F, and the paper's hypercube and torus tables ([PH91] section 5).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,7 +35,7 @@ constexpr std::uint64_t kAlpha = 16, kBeta = 2, kTau = 1, kGamma = 8;
 std::uint64_t block(std::uint64_t d, std::uint64_t words) {
   return kAlpha + kBeta * (words - 1) + d * kTau * words;
 }
-/// DESIGN.md's IWR step, Table 2's T(d, lambda l) with gamma.
+/// the project's IWR step, Table 2's T(d, lambda l) with gamma.
 std::uint64_t iwr(std::uint64_t d, std::uint64_t words) { return 2 * block(d, words) + kGamma; }
 
 const std::vector<std::string> kPatterns = {"one-to-one", "one-to-all broadcast",

@@ -1,7 +1,7 @@
 // End-to-end: variant files (docs/variants.md). Every example in examples/variants/ runs; the
-// paper's costs come out of the files in nanoseconds as seed 004 section 3.1 states them; bad
+// paper's costs come out of the files in nanoseconds as [PH91] section 3.1 states them; bad
 // files are rejected at the right line and column; an option on the command line beats the file,
-// checked against the access formula (seed 004 section 3.1).
+// checked against the access formula ([PH91] section 3.1).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,7 +56,7 @@ TEST_F(Variant, EveryExampleRunsTheSampleProgramWithItsOwnConfiguration) {
     const std::string name = f.stem().string();
     if (name == "hypercube-256") {
       EXPECT_EQ(j["nodes"], 256);
-      EXPECT_EQ(j["buffers"], 1);  // seed 003 section 6: one flit per channel buffer
+      EXPECT_EQ(j["buffers"], 1);  // [LCC] section 6: one flit per channel buffer
     } else if (name == "torus-8x8") {
       EXPECT_EQ(j["radices"], (std::vector<int>{8, 8}));
       EXPECT_EQ(j["topology"], "torus");
@@ -65,7 +65,7 @@ TEST_F(Variant, EveryExampleRunsTheSampleProgramWithItsOwnConfiguration) {
       EXPECT_EQ(j["topology"], "mesh");
     } else {
       EXPECT_EQ(j["arch"], name);
-      // Seed 004 section 3.1: tau = 50 ns, alpha = 800 ns, beta = 100 ns, gamma = 400 ns.
+      // [PH91] section 3.1: tau = 50 ns, alpha = 800 ns, beta = 100 ns, gamma = 400 ns.
       const std::uint64_t ns = j["clock_ns"];
       EXPECT_EQ(j["tau"].get<std::uint64_t>() * ns, 50u);
       EXPECT_EQ(j["alpha"].get<std::uint64_t>() * ns, 800u);
@@ -77,7 +77,7 @@ TEST_F(Variant, EveryExampleRunsTheSampleProgramWithItsOwnConfiguration) {
 
 TEST_F(Variant, AnOptionOnTheCommandLineBeatsTheFile) {
   write("v.yaml", "arch: omp\nn: 4\nalpha: 20\ntau: 3\n");
-  // A scalar access costs alpha + tau (seed 004 section 3.1); the run checks its cycles against
+  // A scalar access costs alpha + tau ([PH91] section 3.1); the run checks its cycles against
   // the formula, and the accesses that share a bus follow one another, so the total is a
   // multiple of alpha + tau.
   const auto cycles = [this](const std::string& extra) {
@@ -110,7 +110,7 @@ TEST_F(Variant, DemoRunsItsThreeSystemsWithAMultiprocessorVariantsCosts) {
     std::vector<std::string> archs;
     for (const nlohmann::json& system : j["systems"]) {
       archs.push_back(system["arch"]);
-      // Seed 004 section 3.1 at a 50 ns clock: alpha = 800 ns, gamma = 400 ns.
+      // [PH91] section 3.1 at a 50 ns clock: alpha = 800 ns, gamma = 400 ns.
       EXPECT_EQ(system["alpha"].get<std::uint64_t>() * system["clock_ns"].get<std::uint64_t>(),
                 800u);
       EXPECT_EQ(system["gamma"].get<std::uint64_t>() * system["clock_ns"].get<std::uint64_t>(),

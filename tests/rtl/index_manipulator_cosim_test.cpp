@@ -1,4 +1,4 @@
-// Model = RTL for the index manipulator (seed 004 section 3.2, Fig. 6): the SystemC model
+// Model = RTL for the index manipulator ([PH91] section 3.2, Fig. 6): the SystemC model
 // (sc_models/multiprocessor/index_manipulator.hpp) and the verilated RTL (rtl/index_manipulator.sv)
 // get the same random stimulus for 10^5 cycles and every output is compared every cycle; a
 // deliberate fault in the model (a flipped bit, a write one cycle late) is caught at the right

@@ -1,4 +1,4 @@
-// Model = RTL for whole multicomputers (DESIGN.md; seed 003 section 6): the same routed programs
+// Model = RTL for whole multicomputers (docs/architecture.md; [LCC] section 6): the same routed programs
 // and the same synthetic traffic run on two multicomputers side by side in one simulation, one
 // with the model routers (sc::net::Fabric) and one with the verilated routers
 // (--impl router=rtl). Cycles, step ends, delivered words, channel contention and occupancy,
@@ -7,7 +7,7 @@
 // packets (--packet-flits). The co-simulation (--impl router=cosim) agrees on the same workloads
 // and catches a deliberate fault in the model at its cycle and signal.
 //
-// Each TEST elaborates its own systems (one elaboration per process, STYLE F3). Seeds are fixed,
+// Each TEST elaborates its own systems (one elaboration per process, toolchain fact 2). Seeds are fixed,
 // plus one varied seed per test: ORTHOSIM_TEST_SEED if set, else the time, printed.
 #include <gtest/gtest.h>
 
@@ -112,7 +112,7 @@ void expect_same(const sc::TrafficResult& m, const sc::TrafficResult& r, const s
   EXPECT_EQ(r.source_queue_end, m.source_queue_end) << what;
 }
 
-/// Random routed programs (seed 004's random generator, compiled for the network), run on both.
+/// Random routed programs ([PH91]'s random generator, compiled for the network), run on both.
 /// Returns the simulated cycles.
 std::uint64_t programs_agree(sc::Multicomputer& model, sc::Multicomputer& rtl,
                              std::uint64_t seed, std::uint32_t programs) {

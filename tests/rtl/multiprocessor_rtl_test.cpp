@@ -1,4 +1,4 @@
-// Model = RTL at system level (DESIGN.md): omp, crossbar and single-bus systems at n = 2, 4, 8,
+// Model = RTL at system level (docs/architecture.md): omp, crossbar and single-bus systems at n = 2, 4, 8,
 // 16 run the same randomized access workloads and mapped random programs twice, side by side in
 // one simulation: once with the SystemC models and once with the verilated bus controllers and
 // index manipulators in their place (--impl rtl). Cycles, per-processor ends, step ends, delivered
@@ -10,7 +10,7 @@
 // runs beside them (memory = cosim) with the same results; a grant one cycle late and a flipped
 // word in the model are caught at their cycle and signal.
 //
-// Each TEST elaborates its own systems (one elaboration per process, STYLE F3). Some seeds are
+// Each TEST elaborates its own systems (one elaboration per process, toolchain fact 2). Some seeds are
 // fixed, one per test is varied: ORTHOSIM_TEST_SEED if set, else the time, printed so that a
 // failure can be reproduced with ORTHOSIM_TEST_SEED=<seed>.
 #include <gtest/gtest.h>
@@ -171,7 +171,7 @@ TEST(Cosim, AgreesOnRandomWorkloadsAndPrograms) {
 }
 
 /// One scalar write by P(1) on the omp at n = 4, granted at cycle 0 (no contention): its word is
-/// on the bus in cycle alpha (seed 004 Fig. 5(a): alpha + tau), it ends at alpha + tau.
+/// on the bus in cycle alpha ([PH91] Fig. 5(a): alpha + tau), it ends at alpha + tau.
 sw::MachineProgram one_write(const sw::SystemConfig& c) {
   sw::MachineProgram p;
   p.name = "one write";

@@ -1,4 +1,4 @@
-// Model = RTL for the routers (seed 003 section 6; DESIGN.md): the same randomized messages run on
+// Model = RTL for the routers ([LCC] section 6; docs/architecture.md): the same randomized messages run on
 // the model network (sc::net::Fabric) and on a network of verilated routers
 // (rtl/router.sv through rtl::RouterNetworkRtl), and every message must arrive in the same cycle
 // with the same words, with the same flit hops, ejections, header wait cycles and peak channel

@@ -1,4 +1,4 @@
-// Mapped programs on the emulated hardware (seed 004 section 4): random multicomputer programs
+// Mapped programs on the emulated hardware ([PH91] section 4): random multicomputer programs
 // on 2..16 nodes, mapped onto the omp, the crossbar and the bus (one processor per node, and
 // clustered onto fewer processors), run to completion with every message delivered intact and
 // no deadlock; the cost model's ranking of the three configurations agrees with the emulation.

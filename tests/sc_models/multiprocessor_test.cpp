@@ -1,5 +1,5 @@
 // Behaviour of the multiprocessor blocks on hand-written machine programs: the index manipulator
-// of seed 004 Fig. 6, replication for broadcast, conflicts on shared modules and buses, the
+// of [PH91] Fig. 6, replication for broadcast, conflicts on shared modules and buses, the
 // synchronization primitives and their costs, the deadlock watchdog.
 #include <gtest/gtest.h>
 
@@ -35,7 +35,7 @@ sc::RunResult run(sc::Multiprocessor& system, const sw::MachineProgram& program)
 }
 
 std::uint64_t block(const sw::BusTiming& t, std::uint64_t d, std::uint64_t l) {
-  return t.alpha + t.beta * (l - 1) + d * t.tau * l;  // seed 004 Fig. 5(c)
+  return t.alpha + t.beta * (l - 1) + d * t.tau * l;  // [PH91] Fig. 5(c)
 }
 
 // Fig. 6: three modules on one interleaved bus and three data buffers. A read with the index set
@@ -105,7 +105,7 @@ TEST(IndexManipulator, BroadcastByReplicationReachesEveryReceiver) {
   EXPECT_EQ(r.conflicts, 0u);
 }
 
-// M(i,j) serves one of P(i) (over RB(i)) and P(j) (over CB(j)) at a time (seed 004 section 3.1).
+// M(i,j) serves one of P(i) (over RB(i)) and P(j) (over CB(j)) at a time ([PH91] section 3.1).
 TEST(Conflicts, OmpModuleSharedByRowAndColumnServesOneAtATime) {
   traces::Recorder silent;
   const std::uint32_t l = 8;
@@ -160,7 +160,7 @@ TEST(Conflicts, CrossbarBusServesOneProcessorAtATimeLowestIdFirst) {
   EXPECT_EQ(r.processor_end[2].count(), 3 * t);
 }
 
-// Producer-consumer over the interrupt bus (seed 004 section 4.3): the reader's wait-sync ends
+// Producer-consumer over the interrupt bus ([PH91] section 4.3): the reader's wait-sync ends
 // when the writer's activate-sync has been on the interrupt bus for its cost.
 TEST(Sync, WaitSyncBlocksUntilTheActivateSyncArrives) {
   traces::Recorder silent;

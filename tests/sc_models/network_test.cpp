@@ -1,6 +1,6 @@
 // The multicomputer networks against their formulas and the papers: zero-load latency of
 // wormhole and store-and-forward switching on every topology, deadlock freedom of tori with the
-// dateline and the deadlock without it, seed 003's contention and throughput on the 8-cube, and
+// dateline and the deadlock without it, [LCC]'s contention and throughput on the 8-cube, and
 // routed programs that deliver every word.
 #include <gtest/gtest.h>
 
@@ -381,10 +381,10 @@ TEST(Deadlock, ToriWithShortPacketsAndShallowBuffersNeverFreeze) {
   }
 }
 
-// Seed 003 section 6: 8-cube, e-cube routing, 20-flit messages, 1-flit buffers, first-come
+// [LCC] section 6: 8-cube, e-cube routing, 20-flit messages, 1-flit buffers, first-come
 // arbitration. One round of each permutation: the most messages through one channel equals
 // Theorem 1's degree T(A,b) = 8.
-TEST(Seed003, OneRoundOfEachPermutationHasTheContentionOfTheorem1) {
+TEST(Lcc, OneRoundOfEachPermutationHasTheContentionOfTheorem1) {
   traces::Recorder silent;
   const Topology cube = Topology::hypercube(8);
   const std::vector<std::pair<std::string, sw::Lcc>> patterns = {
@@ -410,7 +410,7 @@ TEST(Seed003, OneRoundOfEachPermutationHasTheContentionOfTheorem1) {
   }
 }
 
-TEST(Seed003, RandomLccsOnThreeToEightCubesHaveTheContentionOfTheorem1) {
+TEST(Lcc, RandomLccsOnThreeToEightCubesHaveTheContentionOfTheorem1) {
   traces::Recorder silent;
   std::vector<std::unique_ptr<sc::Multicomputer>> systems;
   for (std::uint32_t d = 3; d <= 8; ++d) {
@@ -449,7 +449,7 @@ TEST(Seed003, RandomLccsOnThreeToEightCubesHaveTheContentionOfTheorem1) {
 // below 1/8 of the capacity (Theorem 1's degree 8: eight paths share a channel). A sweep of offered
 // rates: the highest accepted throughput at which the sources' queues stay bounded is below
 // 0.125, and offering more than 1/8 is never sustainable.
-TEST(Seed003, PermutationThroughputSaturatesBelowOneEighth) {
+TEST(Lcc, PermutationThroughputSaturatesBelowOneEighth) {
   traces::Recorder silent;
   const Topology cube = Topology::hypercube(8);
   std::vector<std::unique_ptr<sc::Multicomputer>> systems;

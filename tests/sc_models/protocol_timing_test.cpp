@@ -1,4 +1,4 @@
-// Cycle-exact contract: the emulated access protocols take exactly the cycles of seed 004
+// Cycle-exact contract: the emulated access protocols take exactly the cycles of [PH91]
 // section 3.1 (Fig. 5, Eq. 1, plus the bus switch gamma) on the omp, the crossbar and the bus,
 // for n in {2,4,8,16,32}, every d in 1..n, l in {1,2,7,64}, and several parameter sets. Every
 // run also checks every payload word. The expected cycles are written here from the paper, not
@@ -144,7 +144,7 @@ TEST(Repetitions, BackToBackWorkloadsTakeTheirCountTimesOne) {
   }
 }
 
-// Eq. (1) of seed 004 in its second form: with beta = delta tau and t = alpha - beta,
+// Eq. (1) of [PH91] in its second form: with beta = delta tau and t = alpha - beta,
 // T(d,l) = 2(t + (d + delta) tau l). With gamma = 0 the omp's IWR step must take exactly that.
 TEST(Equation1, OmpIwrStepWithoutBusSwitchIsTwiceTheBlockAccess) {
   traces::Recorder silent;

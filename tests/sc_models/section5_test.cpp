@@ -1,6 +1,6 @@
-// Seed 004 section 5 on the emulated omp: the hypercube of Fig. 9 in one IWR step, the torus
+// [PH91] section 5 on the emulated omp: the hypercube of Fig. 9 in one IWR step, the torus
 // shifts of Fig. 11(b) in two, and Table 2's costs T(d, lambda l) with the IWR synchronization.
-// Expected cycles are DESIGN.md's formulas written here; every run also checks every word.
+// Expected cycles are the project's formulas written here; every run also checks every word.
 #include <gtest/gtest.h>
 
 #include <map>

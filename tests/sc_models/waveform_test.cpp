@@ -1,6 +1,6 @@
-// Waveforms and activity: the VCD shows each bus beat at the cycle the protocol of seed 004
-// Fig. 5 puts it; tracing never changes timing or statistics (STYLE rule 9); GTKWave's vcd2fst
-// reads our VCD without a warning; idle blocks are never activated (STYLE rule 2).
+// Waveforms and activity: the VCD shows each bus beat at the cycle the protocol of [PH91]
+// Fig. 5 puts it; tracing never changes timing or statistics (modeling rule 9); GTKWave's vcd2fst
+// reads our VCD without a warning; idle blocks are never activated (modeling rule 2).
 #include <gtest/gtest.h>
 
 #include <cstdio>

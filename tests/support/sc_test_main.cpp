@@ -1,5 +1,5 @@
 // sc_main for SystemC test binaries: GoogleTest inside the kernel. CTest runs each TEST in its own
-// process (gtest_discover_tests), because SystemC elaborates once per process (STYLE F3).
+// process (gtest_discover_tests), because SystemC elaborates once per process (toolchain fact 2).
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -1,4 +1,4 @@
-// The machine programs of the `orthosim access` workloads (seed 004 section 3.1: scalar,
+// The machine programs of the `orthosim access` workloads ([PH91] section 3.1: scalar,
 // interleaved, block-interleaved and IWR accesses on the omp, crossbar and single bus).
 // Checked with a second, purely functional implementation of the machine semantics written here:
 // an interpreter that moves words exactly as sw/machine/machine_program.hpp describes (index set

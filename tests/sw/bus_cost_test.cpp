@@ -1,7 +1,7 @@
-// Analytic access costs of seed 004 section 3.1 (Fig. 5, Eq. 1) and the closed forms of the
+// Analytic access costs of [PH91] section 3.1 (Fig. 5, Eq. 1) and the closed forms of the
 // `orthosim access` workloads' cycles, checked against the paper's formulas written out here,
 // over sweeps of the cost parameters and of n, d, l. The workload closed forms are written per
-// configuration from how each configuration serializes its accesses (seed 004 section 3.1, 4.2).
+// configuration from how each configuration serializes its accesses ([PH91] section 3.1, 4.2).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -220,7 +220,7 @@ TEST(AccessWorkloadCost, RepetitionsMultiplyTheClosedForm) {
   }
 }
 
-// Seed 004 section 6 conjecture: the OMP outperforms the crossbar and the single bus. For an IWR
+// [PH91] section 6 conjecture: the OMP outperforms the crossbar and the single bus. For an IWR
 // exchange with d >= 2 destinations the omp reads d modules in one vector access, the crossbar
 // needs d scalar-module accesses (each paying alpha), and the bus serializes all n processors.
 TEST(AccessWorkloadCost, IwrOmpBeatsCrossbarBeatsBusForDAtLeastTwo) {

@@ -1,7 +1,7 @@
 // The `orthosim` command line (sw/cli) against a fake Runner: exit codes (0 ok, 1 run failed,
 // 2 bad input), one-line errors that name the option, nothing on stdout after bad input, the
-// per-kind defaults of d and l, and the JSON report. Expected cycles are the seed 004 section 3.1
-// formulas (Fig. 5, Eq. 1) written here. map / run / gen / demo: the Fig. 2 program of seed 004
+// per-kind defaults of d and l, and the JSON report. Expected cycles are the [PH91] section 3.1
+// formulas (Fig. 5, Eq. 1) written here. map / run / gen / demo: the Fig. 2 program of [PH91]
 // written here from the paper, message counts from Table 1, sizes from the messages' lengths.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -446,7 +446,7 @@ TEST(Cli, DemoFailsWhenOneSystemLosesAWord) {
 
 namespace fs = std::filesystem;
 
-/// The sample program of seed 004 Fig. 2 as listed in its section 2, 4-word messages.
+/// The sample program of [PH91] Fig. 2 as listed in its section 2, 4-word messages.
 constexpr const char* kFig2Program =
     "nodes 4\n"
     "words 4\n"
@@ -478,7 +478,7 @@ const std::vector<std::pair<std::string, Arch>>& archs() {
   return a;
 }
 
-/// Block access cost, seed 004 Fig. 5(c) / Eq. 1: alpha + beta(l-1) + d tau l.
+/// Block access cost, [PH91] Fig. 5(c) / Eq. 1: alpha + beta(l-1) + d tau l.
 std::uint64_t access_formula(std::uint64_t alpha, std::uint64_t beta, std::uint64_t tau,
                              std::uint64_t d, std::uint64_t l) {
   return alpha + beta * (l - 1) + d * tau * l;
@@ -823,7 +823,7 @@ TEST_F(CliProgram, CheckingACommandLineValidatesItAndRunsNothing) {
   EXPECT_FALSE(fs::exists(vcd));
 }
 
-/// Operation names of the listings of seed 004 section 4.3 A (bus), B (crossbar), C (omp).
+/// Operation names of the listings of [PH91] section 4.3 A (bus), B (crossbar), C (omp).
 std::vector<std::vector<std::string>> paper_op_names(Arch arch) {
   const std::vector<std::string> recv3 = {"C1_recv", "C1_recv", "C1_recv"};
   const auto with = [](std::string first, std::vector<std::string> rest) {
@@ -869,7 +869,7 @@ std::vector<std::uint32_t> module_indices(const std::string& name) {
 TEST_F(CliProgram, MapJsonDescribesEveryStepOperationAndAccess) {
   const std::vector<std::string> labels = {"one_to_one", "permutation", "broadcast", "scatter",
                                            "many_to_one_and_multicast"};
-  // Section 2 of seed 004: the program-level operations and patterns of Fig. 2.
+  // Section 2 of [PH91]: the program-level operations and patterns of Fig. 2.
   const std::vector<std::string> program_lines = {
       "Step 1: C1(N1, N0)", "Step 2: C2((N1, N2), (N3, N0))",
       "Step 3: C3((N0, N1), (N0, N2), (N0, N3))", "Step 4: C4((N0, N1), (N0, N2), (N0, N3))",

@@ -1,4 +1,4 @@
-// The mapping methodology of seed 004 section 4 against the paper itself: the six memory-based
+// The mapping methodology of [PH91] section 4 against the paper itself: the six memory-based
 // communication sets derived from the structural connectivity, the three mapped listings of the
 // Fig. 2 sample program operation for operation, Table 2's access sizes for m > n, message
 // vectors (Theorem 1), and machine programs that the validator accepts. The expected texts and
@@ -42,7 +42,7 @@ std::vector<std::string> listing(const MappedProgram& m) {
 // ---- section 4.2: the six sets ------------------------------------------------------------
 
 TEST(MemoryCommunicationSets, DerivedFromTheConnectivityTheyAreThePapersSix) {
-  // Seed 004 section 4.2, sets 1-6, as printed.
+  // [PH91] section 4.2, sets 1-6, as printed.
   const std::map<Arch, sw::MemoryCommunicationSets> paper = {
       {Arch::Bus, {{"C1_send", "C1_recv"}, {"C3_send", "C4_send"}}},
       {Arch::Crossbar,

@@ -1,4 +1,4 @@
-// Seed 004 section 5 as functions (sw/cost/paper_tables.hpp): Table 2, Eq. (1)-(3), the hypercube
+// [PH91] section 5 as functions (sw/cost/paper_tables.hpp): Table 2, Eq. (1)-(3), the hypercube
 // table (printed "Table 4") and the torus table (printed "Table 5"). Every expected value is
 // worked out by hand here from the paper's expressions, for a few (m, n, l, k1, k2, k3, delta).
 #include <gtest/gtest.h>
@@ -23,7 +23,7 @@ constexpr TablePattern kAllBroadcast = TablePattern::AllToAllBroadcast;
 constexpr TablePattern kScatter = TablePattern::OneToAllPersonalized;
 constexpr TablePattern kAllScatter = TablePattern::AllToAllPersonalized;
 
-/// DESIGN.md's defaults: alpha 16, beta 2, tau 1, gamma 8, so k3 = 14 and delta = 2.
+/// the project's defaults: alpha 16, beta 2, tau 1, gamma 8, so k3 = 14 and delta = 2.
 const BusTiming kDefaults{16, 2, 1, 8};
 
 Normalization norm(double k1, double k2, double k3, double delta) {

@@ -1,4 +1,4 @@
-// Table 1 patterns of seed 004: classification of steps (section 2, Step 5 of Fig. 2 as the mixed
+// Table 1 patterns of [PH91]: classification of steps (section 2, Step 5 of Fig. 2 as the mixed
 // step), Theorem 1's message-vector properties (section 4.3) and the program generators. Expected
 // values come from Table 1's formulas in m, sr and ds and from hand-derived classifications, never
 // from the classifier's own output.
@@ -87,7 +87,7 @@ struct Row {
   std::uint64_t sources, destinations, distinct, total, replication;
 };
 
-/// Table 1 of seed 004 as formulas of m, sr and ds.
+/// Table 1 of [PH91] as formulas of m, sr and ds.
 Row table1(Pattern p, std::uint64_t m, std::uint64_t sr, std::uint64_t ds) {
   switch (p) {
     case Pattern::C1: return {1, 1, 1, 1, 1};
@@ -318,7 +318,7 @@ TEST(PatternTable1, SmallestMachines) {
 // ---- Fig. 2 and mixed steps ----------------------------------------------------------------
 
 TEST(PatternClassify, Fig2Steps1To4) {
-  // Seed 004 section 2.2 (Step 1 per ERRATA: one message N1 -> N0; Step 4 per the listing).
+  // [PH91] section 2.2 (Step 1 per ERRATA: one message N1 -> N0; Step 4 per the listing).
   EXPECT_EQ(classify_patterns({send(1, {0})}, 4), std::vector<Pattern>{Pattern::C1});
   EXPECT_EQ(classify_patterns({send(1, {2}), send(3, {0})}, 4), std::vector<Pattern>{Pattern::C2});
   EXPECT_EQ(classify_patterns({bcast(0, {1, 2, 3})}, 4), std::vector<Pattern>{Pattern::C3});

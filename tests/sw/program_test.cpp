@@ -1,5 +1,5 @@
 // The .mcp program format (sw/program/parser, sw/program/format): every statement and collective
-// against hand-expanded transfers, the seed 004 Fig. 2 example file, every rejection with its
+// against hand-expanded transfers, the [PH91] Fig. 2 example file, every rejection with its
 // file:line:col and expected/found wording, the parse -> format -> parse round trip, and a
 // fixed-seed fuzz test (token soup, random bytes, mutated programs) that only ever sees success
 // or a located InputError.
@@ -263,7 +263,7 @@ TEST(McpParse, ProgramNameIsTheFileStem) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The example of seed 004 Fig. 2
+// The example of [PH91] Fig. 2
 
 TEST(McpExample, Fig2SampleIsTheFiveStepsOfThePaper) {
   const McProgram p = sw::read_program_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp");

@@ -1,4 +1,4 @@
-// Linear-complement communications and seed 003 Theorem 1, and the synthetic traffic patterns.
+// Linear-complement communications and [LCC] Theorem 1, and the synthetic traffic patterns.
 // Oracles: the paper's own matrices and numbers (Examples 1 and 3, sections 2.3 and 6.1), a brute
 // force count of e-cube paths per channel, bit manipulation written out here, and span
 // enumeration for GF(2) ranks. Never the library's own output.

@@ -1,4 +1,4 @@
-// The statistics registry (STYLE rule 8): counters registered once by reference under a unique
+// The statistics registry (modeling rule 8): counters registered once by reference under a unique
 // hierarchical name, read when a snapshot is taken, listed sorted by name; and sum_by_leaf, which
 // adds the counters whose last name component is the leaf, checked against a brute-force sum.
 #include <gtest/gtest.h>

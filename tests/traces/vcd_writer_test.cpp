@@ -1,4 +1,4 @@
-// The VCD writer (IEEE 1364 section 18): no $date, so equal runs give equal bytes (STYLE F6,
+// The VCD writer (IEEE 1364 section 18): no $date, so equal runs give equal bytes (toolchain fact 5,
 // rule 5); same-time changes written in variable order whatever order they were announced in;
 // the last same-time change wins; future changes wait for flush_before; unchanged values are not
 // written; the file appears under its name only on commit. Files are read back with the
