@@ -1,0 +1,96 @@
+// What every fuzz target checks (tests/README.md, Fuzzing): a reader either accepts its input or
+// throws sw::InputError whose location is a position inside that input and whose message is one
+// line. Anything else (another exception, a crash, a sanitizer report, a leak, an allocation past
+// libFuzzer's -malloc_limit_mb) is a finding that libFuzzer reports with the input.
+#pragma once
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <string_view>
+
+#include "sw/core/diagnostic.hpp"
+
+namespace orthosim::fuzz {
+
+/// Stops the run with `what` on stderr when `condition` is false; libFuzzer saves the input.
+inline void require(bool condition, const std::string& what) {
+  if (!condition) {
+    std::fprintf(stderr, "fuzz check failed: %s\n", what.c_str());
+    std::abort();
+  }
+}
+
+/// The input as text: readers take bytes as they come, NULs and all.
+inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
+  return {reinterpret_cast<const char*>(data), size};
+}
+
+/// Checks that `e`, thrown while reading `text` as `file`, names `file` and a line and column
+/// inside the text, in a one-line message. A line ends at '\n' or '\r' (YAML counts a lone '\r'
+/// as a line break), so the line is at most the number of those plus one; a column is at most
+/// one past the longest line.
+inline void require_position(const sw::InputError& e, std::string_view text,
+                             const std::string& file) {
+  const std::string message = e.what();
+  require(message.find_first_of("\r\n") == std::string::npos,
+          "the error message is one line: " + message);
+  const sw::SourceLocation& at = e.where();
+  require(at.file == file, "the error names the input file: " + message);
+  std::size_t breaks = 0;
+  std::size_t longest = 0;
+  std::size_t current = 0;
+  for (char c : text) {
+    if (c == '\n' || c == '\r') {
+      ++breaks;
+      current = 0;
+    } else {
+      longest = std::max(longest, ++current);
+    }
+  }
+  require(at.line >= 1 && at.line <= breaks + 1,
+          "the error's line is a line of the input (1.." + std::to_string(breaks + 1) +
+              "): " + message);
+  require(at.column >= 1 && at.column <= longest + 1,
+          "the error's column is inside a line (1.." + std::to_string(longest + 1) + "): " +
+              message);
+}
+
+/// A file of this process for the readers that take a path: each input is written to it.
+class ScratchFile {
+ public:
+  explicit ScratchFile(const std::string& suffix) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string name = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") +
+                       "/orthosim-fuzz-XXXXXX" + suffix;
+    const int fd = mkstemps(name.data(), static_cast<int>(suffix.size()));
+    require(fd >= 0, "cannot create a scratch file in " + name);
+    close(fd);
+    path_ = name;
+  }
+  ~ScratchFile() { std::remove(path_.c_str()); }
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+  /// Replaces the file's contents with `text`; returns its path.
+  const std::string& write(std::string_view text) const {
+    std::ofstream out(path_, std::ios::binary | std::ios::trunc);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.close();
+    require(static_cast<bool>(out), "cannot write the scratch file " + path_);
+    return path_;
+  }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace orthosim::fuzz
