@@ -33,9 +33,9 @@ inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
 }
 
 /// Checks that `e`, thrown while reading `text` as `file`, names `file` and a line and column
-/// inside the text, in a one-line message. A line ends at '\n' or '\r' (YAML counts a lone '\r'
-/// as a line break), so the line is at most the number of those plus one; a column is at most
-/// one past the longest line.
+/// inside the text, in a one-line message. Lines end at '\n'; YAML also ends one at a lone '\r',
+/// which the other formats take as a blank, so the line is at most the number of either plus one,
+/// and the column at most one past the longest '\n'-ended line.
 inline void require_position(const sw::InputError& e, std::string_view text,
                              const std::string& file) {
   const std::string message = e.what();
@@ -46,13 +46,16 @@ inline void require_position(const sw::InputError& e, std::string_view text,
   std::size_t breaks = 0;
   std::size_t longest = 0;
   std::size_t current = 0;
-  for (char c : text) {
-    if (c == '\n' || c == '\r') {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') {
       ++breaks;
       current = 0;
-    } else {
-      longest = std::max(longest, ++current);
+      continue;
     }
+    if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) {
+      ++breaks;
+    }
+    longest = std::max(longest, ++current);
   }
   require(at.line >= 1 && at.line <= breaks + 1,
           "the error's line is a line of the input (1.." + std::to_string(breaks + 1) +

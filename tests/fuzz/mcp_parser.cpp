@@ -29,7 +29,8 @@ bool same_program(const McProgram& a, const McProgram& b) {
       return false;
     }
     for (std::size_t c = 0; c < x.computes.size(); ++c) {
-      if (x.computes[c].node != y.computes[c].node || x.computes[c].cycles != y.computes[c].cycles) {
+      if (x.computes[c].node != y.computes[c].node ||
+          x.computes[c].cycles != y.computes[c].cycles) {
         return false;
       }
     }
