@@ -1,6 +1,7 @@
 // Parsing the event trace, line by line.
 #include "traces/event_trace_reader.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include "sw/core/diagnostic.hpp"
@@ -81,7 +82,9 @@ bool EventTraceReader::read_line() {
 
 void EventTraceReader::fail(std::uint32_t column, const std::string& expected,
                             const std::string& found) const {
-  throw sw::InputError({path_, static_cast<std::uint32_t>(line_no_), column}, expected, found);
+  // An empty file has no line read yet; its error is still at a position, 1:1.
+  const auto line = static_cast<std::uint32_t>(std::max<std::uint64_t>(line_no_, 1));
+  throw sw::InputError({path_, line, column}, expected, found);
 }
 
 const EventTraceReader::Token& EventTraceReader::token(std::size_t i,
