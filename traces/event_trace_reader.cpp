@@ -41,6 +41,7 @@ EventTraceReader::EventTraceReader(std::string path) : path_(std::move(path)) {
   header_.clock_ns = number32(1, "the clock period in ns");
   while (read_line()) {
     if (tokens_.empty() || tokens_[0].text != "source") {
+      next_step_.assign(header_.sources.size(), 0);
       pending_ = true;
       return;
     }
@@ -220,6 +221,13 @@ bool EventTraceReader::next(TraceEvent& e) {
     e.kind = TraceEvent::Kind::Step;
     e.source = source(2, SourceKind::Processor);
     e.step = number32(3, "the step index");
+    if (e.step > next_step_[e.source]) {
+      fail(tokens_[3].column,
+           "a step index at most " + std::to_string(next_step_[e.source]) +
+               " (a processor passes its steps in order)",
+           tokens_[3].text);
+    }
+    next_step_[e.source] = e.step + 1;
   } else if (kind == "run") {
     e.kind = TraceEvent::Kind::Run;
     e.label = line_.substr(token(2, "the run's label").column - 1);

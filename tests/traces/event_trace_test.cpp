@@ -261,6 +261,22 @@ TEST(TraceReaders, ACarriageReturnInAQuotedTokenStaysOnOneLine) {
   std::filesystem::remove(path);
 }
 
+TEST(TraceReaders, AStepMarkCannotSkipAheadOfItsProcessor) {
+  // `trace stats` keeps one end per step: step 4294967294 alone asked for 32 GiB.
+  const std::string header = "orthosim-trace 1\nclock-ns 50\nsource 0 processor p0\n";
+  const sw::SourceLocation far = rejected_at(header + "0 step 0 4294967294\n1 end\n", read_events);
+  EXPECT_EQ(far.line, 4u);
+  EXPECT_EQ(far.column, 10u);
+  const sw::SourceLocation skipped =
+      rejected_at(header + "0 step 0 0\n1 step 0 2\n2 end\n", read_events);
+  EXPECT_EQ(skipped.line, 5u);
+  // In order, and again from 0 for the next program, it reads.
+  const std::string path = temp_path("steps");
+  std::ofstream(path, std::ios::binary) << header << "0 step 0 0\n1 step 0 1\n2 step 0 0\n3 end\n";
+  EXPECT_EQ(event_trace_stats(path).step_ends, (std::vector<std::uint64_t>{2, 1}));
+  std::filesystem::remove(path);
+}
+
 TEST(SvgWriter, EscapesText) {
   SvgWriter svg(10, 10);
   svg.text(0, 0, "a<b & \"c\">");
