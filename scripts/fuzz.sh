@@ -3,9 +3,9 @@
 # preset (clang-14, libFuzzer, AddressSanitizer + UndefinedBehaviorSanitizer) and runs the
 # targets of tests/fuzz/, one per reader, each over its seed corpus tests/fuzz/corpus/TARGET/.
 #
-#   scripts/fuzz.sh [TARGET] [SECONDS]  fuzz TARGET (default: every target) for SECONDS each
-#                                       (default 60); new inputs go to a scratch corpus outside
-#                                       the repository, findings to its artifacts/ folder
+#   scripts/fuzz.sh [TARGET] [SECONDS]  fuzz TARGET (default: every target, one after another)
+#                                       for SECONDS each (default 60); new inputs go to a scratch
+#                                       corpus outside the repository, findings to its artifacts/
 #   scripts/fuzz.sh --merge [TARGET]    add the scratch corpus's inputs that reach new coverage
 #                                       to tests/fuzz/corpus/TARGET/ (the only write to the repo)
 #   scripts/fuzz.sh --ci                every target for a fixed number of runs with a fixed seed
@@ -36,7 +36,7 @@ for source in tests/fuzz/*.cpp; do
   all_targets+=("$(basename "$source" .cpp)")
 done
 targets=("${all_targets[@]}")
-if [ $# -gt 0 ]; then
+if [ $# -gt 0 ] && ! [[ "$1" =~ ^[0-9]+$ ]]; then
   if [ ! -f "tests/fuzz/$1.cpp" ]; then
     echo "scripts/fuzz.sh: TARGET: expected one of ${all_targets[*]}, found '$1'" >&2
     exit 2
@@ -45,6 +45,10 @@ if [ $# -gt 0 ]; then
   shift
 fi
 seconds="${1:-60}"
+if [ $# -gt 1 ]; then
+  echo "scripts/fuzz.sh: expected at most TARGET and SECONDS, found also '$2'" >&2
+  exit 2
+fi
 if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
   echo "scripts/fuzz.sh: SECONDS: expected a positive number of seconds, found '$seconds'" >&2
   exit 2
