@@ -2,15 +2,19 @@
 #include "app/system_runner.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "rtl/bridge/fst_trace.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sc_models/net/multicomputer.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/output_file.hpp"
 #include "traces/event_trace.hpp"
 #include "traces/fanout_recorder.hpp"
 #include "traces/vcd_recorder.hpp"
@@ -19,12 +23,10 @@ namespace orthosim::app {
 
 namespace {
 
-/// A run that has not ended after this many cycles is stopped and reported as blocked.
-constexpr sw::Cycle kCycleLimit{1'000'000'000'000ull};
-
 sw::RunSummary summarize(const sc::RunResult& r) {
   sw::RunSummary s;
   s.completed = r.completed;
+  s.cycle_limit_reached = r.cycle_limit_reached;
   s.cosim_mismatch = r.mismatch ? r.mismatch->to_string() : "";
   s.cycles = r.cycles;
   s.blocked = r.blocked;
@@ -43,6 +45,7 @@ sw::RunSummary summarize(const sc::RunResult& r) {
 sw::NetworkRunSummary summarize_network(const sc::NetworkRunResult& r) {
   sw::NetworkRunSummary out;
   out.run.completed = r.completed;
+  out.run.cycle_limit_reached = r.cycle_limit_reached;
   out.run.cycles = r.cycles;
   out.run.blocked = r.blocked;
   out.run.payload_ok = r.completed && r.delivery.ok();
@@ -61,54 +64,37 @@ sw::NetworkRunSummary summarize_network(const sc::NetworkRunResult& r) {
   return out;
 }
 
-/// Creates the folder of an output file when it is missing (`run` and `demo`).
-void create_folder_of(const std::string& path) {
-  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!folder.empty()) {
-    std::filesystem::create_directories(folder, ec);
-  }
-}
-
-/// Opens the waveform before anything is elaborated, so that a bad path fails first.
-std::unique_ptr<traces::VcdRecorder> open_vcd(const std::string& option, const std::string& path,
-                                              std::uint32_t clock_period_ns) {
+/// Opens the output `path` of `option` as a `Writer` made from `args`, before anything is
+/// elaborated, so that a bad path fails first. With `folders` (`run` and `demo`) its missing
+/// folder is created first; they are removed again if the command fails.
+template <class Writer, class... Args>
+std::unique_ptr<Writer> open_output(const std::string& option, const std::string& path,
+                                    sw::CreatedFolders* folders, Args&&... args) {
   try {
-    return std::make_unique<traces::VcdRecorder>(path, clock_period_ns);
-  } catch (const std::runtime_error&) {
-    throw sw::InputError({option}, "a writable file path", "'" + path + "'");
-  }
-}
-
-/// The same for the event trace (--trace).
-std::unique_ptr<traces::EventTraceRecorder> open_trace(const std::string& path,
-                                                       std::uint32_t clock_period_ns) {
-  try {
-    return std::make_unique<traces::EventTraceRecorder>(path, clock_period_ns);
-  } catch (const std::runtime_error&) {
-    throw sw::InputError({"--trace"}, "a writable file path", "'" + path + "'");
+    if (folders != nullptr) {
+      folders->create_folder_of(path);
+    }
+    return std::make_unique<Writer>(path, std::forward<Args>(args)...);
+  } catch (const sw::OutputPathError& e) {
+    throw sw::InputError({option}, "a writable file path", e.what());
   }
 }
 
 /// The recorders of a run with one system: its waveform, its event trace, both or neither.
 class Recording {
  public:
+  /// `folders`: as open_output's.
   Recording(const std::optional<std::string>& vcd_path,
             const std::optional<std::string>& trace_path, std::uint32_t clock_period_ns,
-            bool create_folders) {
+            sw::CreatedFolders* folders) {
     std::vector<traces::Recorder*> targets;
     if (vcd_path) {
-      if (create_folders) {
-        create_folder_of(*vcd_path);
-      }
-      vcd_ = open_vcd("--vcd", *vcd_path, clock_period_ns);
+      vcd_ = open_output<traces::VcdRecorder>("--vcd", *vcd_path, folders, clock_period_ns);
       targets.push_back(vcd_.get());
     }
     if (trace_path) {
-      if (create_folders) {
-        create_folder_of(*trace_path);
-      }
-      trace_ = open_trace(*trace_path, clock_period_ns);
+      trace_ = open_output<traces::EventTraceRecorder>("--trace", *trace_path, folders,
+                                                       clock_period_ns);
       targets.push_back(trace_.get());
     }
     fanout_ = std::make_unique<traces::FanoutRecorder>(std::move(targets));
@@ -129,16 +115,6 @@ class Recording {
   std::unique_ptr<traces::EventTraceRecorder> trace_;
   std::unique_ptr<traces::FanoutRecorder> fanout_;
 };
-
-/// The FST waveform of the verilated blocks (--fst), opened before anything is elaborated, so
-/// that a bad path fails first.
-std::unique_ptr<rtl::FstTrace> open_fst(const std::string& path) {
-  try {
-    return std::make_unique<rtl::FstTrace>(path);
-  } catch (const std::runtime_error&) {
-    throw sw::InputError({"--fst"}, "a writable file path", "'" + path + "'");
-  }
-}
 
 /// Ends the elaboration (Verilator's tracing needs it) and opens the FST files.
 void open_fst_files(const std::vector<rtl::FstTrace*>& files) {
@@ -224,6 +200,32 @@ void inject_test_fault(sc::Multicomputer& system) {
   }
 }
 
+/// "1234567 bytes (1.2 MiB)".
+std::string bytes_text(std::uint64_t bytes) {
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+  double scaled = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  while (unit < 3 && scaled >= 1024.0 * 1024.0) {
+    scaled /= 1024.0;
+    ++unit;
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, " (%.1f %s)", scaled / 1024.0, units[unit]);
+  return std::to_string(bytes) + " bytes" + text;
+}
+
+/// Refuses a run whose estimated footprint exceeds the limit, before anything is elaborated or
+/// any file opened (docs/cli.md, --memory-limit).
+void check_footprint(std::uint64_t estimate, std::optional<std::uint64_t> limit) {
+  if (limit && estimate > *limit) {
+    throw sw::InputError({"--memory-limit"},
+                         "a run that fits in " + bytes_text(*limit),
+                         "an estimated footprint of " + bytes_text(estimate) +
+                             " (docs/cli.md: fewer steps or nodes, shorter messages, or a larger "
+                             "--memory-limit)");
+  }
+}
+
 sw::Cycle last_end(const std::vector<sc::Multiprocessor*>& systems) {
   sw::Cycle end;
   for (const sc::Multiprocessor* s : systems) {
@@ -237,14 +239,15 @@ sw::Cycle last_end(const std::vector<sc::Multiprocessor*>& systems) {
 sw::RunSummary SystemRunner::run_access(const sw::AccessRequest& request) {
   sw::MachineProgram program = sw::make_access_program(request.config, request.workload);
   Recording recording(request.vcd_path, request.trace_path, request.config.clock_period_ns,
-                      false);
-  std::unique_ptr<rtl::FstTrace> fst = request.fst_path ? open_fst(*request.fst_path) : nullptr;
+                      nullptr);
+  std::unique_ptr<rtl::FstTrace> fst =
+      request.fst_path ? open_output<rtl::FstTrace>("--fst", *request.fst_path, nullptr) : nullptr;
   sc::Multiprocessor system(sw::to_string(request.config.arch).c_str(), request.config,
                             recording.recorder(), fst.get());
   open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
   inject_test_fault(system);
   system.load(std::move(program));
-  sc::run_systems({&system}, kCycleLimit);
+  sc::run_systems({&system}, sw::kCycleLimit);
   const sc::RunResult result = system.result();
   // A co-simulation mismatch stopped the run: the command fails with it (no exception: thrown
   // after SystemC's coroutines ran, it trips AddressSanitizer's stack bookkeeping), and the
@@ -259,24 +262,33 @@ sw::RunSummary SystemRunner::run_access(const sw::AccessRequest& request) {
   return summarize(result);
 }
 
-std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::SystemRun>& runs) {
+std::vector<sw::RunSummary> SystemRunner::run_programs(std::vector<sw::SystemRun> runs) {
+  std::uint64_t footprint = 0;
+  std::optional<std::uint64_t> limit;
+  for (const sw::SystemRun& run : runs) {
+    footprint += sc::Multiprocessor::footprint(run.program, run.config);
+    if (run.memory_limit) {
+      limit = std::min(limit.value_or(*run.memory_limit), *run.memory_limit);
+    }
+  }
+  check_footprint(footprint, limit);
   // Every output file is opened (and its folder created) before anything is elaborated, so a
-  // bad path fails first; systems that name the same file share it.
+  // bad path fails first; systems that name the same file share it. The folders outlive the files.
+  sw::CreatedFolders folders;
   std::map<std::string, std::unique_ptr<traces::VcdRecorder>> vcds;
   std::map<std::string, std::unique_ptr<traces::EventTraceRecorder>> trace_files;
   std::map<std::string, std::unique_ptr<rtl::FstTrace>> fsts;
   for (const sw::SystemRun& run : runs) {
     if (run.fst_path && !fsts.count(*run.fst_path)) {
-      create_folder_of(*run.fst_path);
-      fsts[*run.fst_path] = open_fst(*run.fst_path);
+      fsts[*run.fst_path] = open_output<rtl::FstTrace>("--fst", *run.fst_path, &folders);
     }
     if (run.vcd_path && !vcds.count(*run.vcd_path)) {
-      create_folder_of(*run.vcd_path);
-      vcds[*run.vcd_path] = open_vcd(run.vcd_option, *run.vcd_path, run.config.clock_period_ns);
+      vcds[*run.vcd_path] = open_output<traces::VcdRecorder>(run.vcd_option, *run.vcd_path,
+                                                             &folders, run.config.clock_period_ns);
     }
     if (run.trace_path && !trace_files.count(*run.trace_path)) {
-      create_folder_of(*run.trace_path);
-      trace_files[*run.trace_path] = open_trace(*run.trace_path, run.config.clock_period_ns);
+      trace_files[*run.trace_path] = open_output<traces::EventTraceRecorder>(
+          "--trace", *run.trace_path, &folders, run.config.clock_period_ns);
     }
   }
   std::vector<std::unique_ptr<traces::FanoutRecorder>> recorders;
@@ -310,9 +322,9 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
     inject_test_fault(*s);
   }
   for (std::size_t i = 0; i < systems.size(); ++i) {
-    systems[i]->load(runs[i].program);
+    systems[i]->load(std::move(runs[i].program));
   }
-  sc::run_systems(raw, kCycleLimit);
+  sc::run_systems(raw, sw::kCycleLimit);
   std::vector<sc::RunResult> results;
   for (const auto& s : systems) {
     results.push_back(s->result());
@@ -344,8 +356,14 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(const std::vector<sw::Sys
 }
 
 sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& request) {
-  Recording recording(request.vcd_path, request.trace_path, request.config.clock_period_ns, true);
-  std::unique_ptr<rtl::FstTrace> fst = request.fst_path ? open_fst(*request.fst_path) : nullptr;
+  check_footprint(sc::Multicomputer::footprint(request.program, request.config),
+                  request.memory_limit);
+  sw::CreatedFolders folders;  // outlives the files in them
+  Recording recording(request.vcd_path, request.trace_path, request.config.clock_period_ns,
+                      &folders);
+  std::unique_ptr<rtl::FstTrace> fst =
+      request.fst_path ? open_output<rtl::FstTrace>("--fst", *request.fst_path, &folders)
+                       : nullptr;
   sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,
                            recording.recorder(), fst.get());
   // Everything that can throw comes before the first sc_start (open_fst_files runs one):
@@ -358,7 +376,7 @@ sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& req
   }
   open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
   system.load(request.program);
-  sc_core::sc_start();
+  system.run(sw::kCycleLimit);
   const sc::NetworkRunResult r = system.result();
   if (r.mismatch) {
     return summarize_network(r);  // the output files stay FILE.partial (see run_access)
@@ -371,8 +389,9 @@ sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& req
 }
 
 std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest& request) {
-  Recording recording(std::nullopt, request.trace_path, request.config.clock_period_ns, false);
-  std::unique_ptr<rtl::FstTrace> fst = request.fst_path ? open_fst(*request.fst_path) : nullptr;
+  Recording recording(std::nullopt, request.trace_path, request.config.clock_period_ns, nullptr);
+  std::unique_ptr<rtl::FstTrace> fst =
+      request.fst_path ? open_output<rtl::FstTrace>("--fst", *request.fst_path, nullptr) : nullptr;
   sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,
                            recording.recorder(), fst.get());
   inject_test_fault(system);
@@ -424,7 +443,7 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
       return;
     }
     if (!trace) {
-      trace = open_trace(*trace_path, clock_ns);
+      trace = open_output<traces::EventTraceRecorder>("--trace", *trace_path, nullptr, clock_ns);
       trace_clock_ns = clock_ns;
     } else if (clock_ns != trace_clock_ns) {
       throw sw::InputError({"--trace"}, "one clock period for every system in the trace",
@@ -465,7 +484,7 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
     for (std::size_t i = 0; i < processors.size(); ++i) {
       processors[i]->load(systems[i].program);
     }
-    sc::run_systems(raw, kCycleLimit);
+    sc::run_systems(raw, sw::kCycleLimit);
     for (const auto& s : processors) {
       out.systems.push_back(summarize(s->result()));
     }
@@ -476,7 +495,7 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
     } catch (const sw::ConfigError& e) {
       throw sw::InputError({"--buffers"}, e.what());
     }
-    sc_core::sc_start();
+    computers[i]->run(sw::kCycleLimit);
     out.networks.push_back(summarize_network(computers[i]->result()));
   }
   if (trace) {

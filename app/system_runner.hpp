@@ -10,7 +10,7 @@ namespace orthosim::app {
 class SystemRunner : public sw::Runner {
  public:
   sw::RunSummary run_access(const sw::AccessRequest& request) override;
-  std::vector<sw::RunSummary> run_programs(const std::vector<sw::SystemRun>& runs) override;
+  std::vector<sw::RunSummary> run_programs(std::vector<sw::SystemRun> runs) override;
   sw::NetworkRunSummary run_network(const sw::NetworkRunRequest& request) override;
   std::vector<sw::TrafficPoint> run_traffic(const sw::TrafficRequest& request) override;
   sw::MixedRunResult run_mixed(const std::vector<sw::SystemRun>& systems,

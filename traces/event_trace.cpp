@@ -51,7 +51,7 @@ std::optional<MessageEvent> parse_message_event(const std::string& name) {
 }
 
 EventTraceRecorder::EventTraceRecorder(std::string path, std::uint32_t clock_period_ns)
-    : file_(std::move(path), "event trace"), out_(file_.out()), clock_period_ns_(clock_period_ns) {}
+    : file_(std::move(path)), out_(file_.out()), clock_period_ns_(clock_period_ns) {}
 
 void EventTraceRecorder::header_once() {
   if (header_written_) {

@@ -10,9 +10,10 @@
 //   ...
 //   120 end
 //
-// Every event line starts with its cycle; cycles never decrease down the file. The file is
-// written as PATH.partial and renamed to PATH by finish(): a run that fails leaves no trace that
-// looks complete, and a trace without its `end` line is rejected by the reader.
+// Every event line starts with its cycle; cycles never decrease down the file. The file is opened
+// as sw::OutputFile (a regular file is written as PATH.partial and renamed to PATH by finish(), a
+// device or FIFO is a stream): a run that fails leaves no trace that looks complete, and a trace
+// without its `end` line is rejected by the reader.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "traces/partial_file.hpp"
+#include "sw/core/output_file.hpp"
 #include "traces/recorder.hpp"
 
 namespace orthosim::traces {
@@ -41,7 +42,7 @@ constexpr std::uint32_t kEventTraceVersion = 1;
 
 class EventTraceRecorder : public Recorder {
  public:
-  /// Opens PATH.partial; throws std::runtime_error naming the path if it cannot be written.
+  /// Opens the output; throws sw::OutputPathError naming the path if it cannot be written.
   EventTraceRecorder(std::string path, std::uint32_t clock_period_ns);
 
   [[nodiscard]] bool enabled() const override { return true; }
@@ -53,7 +54,7 @@ class EventTraceRecorder : public Recorder {
   void run_begin(Cycle at, const std::string& label) override;
   void message(Cycle at, const MessageTrace& m) override;
 
-  /// Writes the `end` line at `end`, closes the file and renames it into place.
+  /// Writes the `end` line at `end`, closes the file and puts it in place.
   void finish(Cycle end);
 
  private:
@@ -61,7 +62,7 @@ class EventTraceRecorder : public Recorder {
   void header_once();
   std::ofstream& line(Cycle at);
 
-  PartialFile file_;
+  sw::OutputFile file_;
   std::ofstream& out_;  ///< file_'s stream
   std::uint32_t clock_period_ns_;
   bool header_written_ = false;

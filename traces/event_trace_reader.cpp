@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "sw/core/diagnostic.hpp"
 #include "traces/event_trace.hpp"
@@ -13,17 +14,26 @@ namespace {
 const std::string kMagic = "orthosim-trace";
 }  // namespace
 
-bool EventTraceReader::looks_like(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string first;
-  return static_cast<bool>(in >> first) && first == kMagic;
+sw::InputRules trace_input_rules(std::string what) {
+  sw::InputRules rules;
+  rules.what = std::move(what);
+  rules.encoding = sw::TextEncoding::Bytes;
+  rules.regular_only = true;
+  rules.max_bytes = 0;
+  return rules;
 }
 
-EventTraceReader::EventTraceReader(std::string path) : path_(std::move(path)) {
-  in_.open(path_, std::ios::binary);
-  if (!in_) {
-    throw sw::InputError({path_}, "a readable event trace file", "none");
-  }
+bool EventTraceReader::looks_like(const std::string& path) {
+  sw::InputFile in(path, trace_input_rules("trace file"));
+  std::string first;
+  return in.read_line(first) && first.substr(0, first.find(' ')) == kMagic;
+}
+
+EventTraceReader::EventTraceReader(const std::string& path)
+    : EventTraceReader(sw::InputFile(path, trace_input_rules("event trace file"))) {}
+
+EventTraceReader::EventTraceReader(sw::InputFile input)
+    : in_(std::move(input)), path_(in_.name()) {
   if (!read_line() || tokens_.empty() || tokens_[0].text != kMagic) {
     fail(1, "'" + kMagic + " " + std::to_string(kEventTraceVersion) + "' as the first line",
          tokens_.empty() ? "'" + line_ + "'" : "'" + tokens_[0].text + "'");
@@ -61,7 +71,7 @@ EventTraceReader::EventTraceReader(std::string path) : path_(std::move(path)) {
 }
 
 bool EventTraceReader::read_line() {
-  if (!std::getline(in_, line_)) {
+  if (!in_.read_line(line_)) {
     return false;
   }
   ++line_no_;
@@ -236,7 +246,7 @@ bool EventTraceReader::next(TraceEvent& e) {
     e.kind = TraceEvent::Kind::End;
     ended_ = true;
     std::string rest;
-    if (std::getline(in_, rest)) {
+    if (in_.read_line(rest)) {
       ++line_no_;
       fail(1, "nothing after the 'end' line", "'" + rest + "'");
     }

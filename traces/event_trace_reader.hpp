@@ -4,13 +4,19 @@
 #pragma once
 
 #include <cstdint>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "sw/core/input_file.hpp"
 #include "traces/recorder.hpp"
 
 namespace orthosim::traces {
+
+/// How the trace commands read their inputs (an event trace, a VCD): streamed line by line (no
+/// size limit, lines of at most sw::kMaxInputLineBytes), any bytes but control characters (a
+/// label carries a file name as the file system spells it), regular files only (the commands
+/// read a file more than once: stats, then the timeline). `what` names the input in errors.
+[[nodiscard]] sw::InputRules trace_input_rules(std::string what);
 
 struct TraceHeader {
   std::uint32_t version = 0;
@@ -39,8 +45,11 @@ struct TraceEvent {
 
 class EventTraceReader {
  public:
-  /// Opens and reads the header; throws sw::InputError (a missing file names the path).
-  explicit EventTraceReader(std::string path);
+  /// Opens (under trace_input_rules) and reads the header; throws sw::InputError (a missing
+  /// file names the path).
+  explicit EventTraceReader(const std::string& path);
+  /// Reads the header of `input`, e.g. an sw::InputFile::from_text.
+  explicit EventTraceReader(sw::InputFile input);
 
   [[nodiscard]] const TraceHeader& header() const { return header_; }
   [[nodiscard]] const std::string& path() const { return path_; }
@@ -48,7 +57,8 @@ class EventTraceReader {
   /// malformed line, on cycles that go back, and on a file that stops before its `end` line.
   bool next(TraceEvent& e);
 
-  /// Whether the file at `path` starts like an event trace ("orthosim-trace ").
+  /// Whether the file at `path` starts like an event trace ("orthosim-trace "). Throws
+  /// sw::InputError for a file the trace commands cannot read (missing, a directory, a FIFO).
   [[nodiscard]] static bool looks_like(const std::string& path);
 
  private:
@@ -65,8 +75,8 @@ class EventTraceReader {
   [[nodiscard]] SourceId source(std::size_t i, SourceKind kind) const;
   void expect_count(std::size_t n) const;
 
+  sw::InputFile in_;
   std::string path_;
-  std::ifstream in_;
   TraceHeader header_;
   std::string line_;
   std::uint64_t line_no_ = 0;

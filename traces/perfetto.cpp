@@ -4,9 +4,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "sw/core/json_text.hpp"
+#include "sw/core/output_file.hpp"
 #include "traces/event_trace.hpp"
 #include "traces/event_trace_reader.hpp"
-#include "traces/partial_file.hpp"
 
 namespace orthosim::traces {
 
@@ -16,7 +17,7 @@ namespace {
 class EventSink {
  public:
   EventSink(const std::string& path, std::uint32_t clock_ns)
-      : file_(path, "trace-event file"), out_(file_.out()), clock_ns_(clock_ns) {
+      : file_(path), out_(file_.out()), clock_ns_(clock_ns) {
     out_ << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   }
 
@@ -24,7 +25,7 @@ class EventSink {
     return static_cast<double>(cycle * clock_ns_) / 1000.0;
   }
   void write(const nlohmann::json& event) {
-    out_ << (first_ ? "" : ",\n") << event.dump();
+    out_ << (first_ ? "" : ",\n") << sw::json_text(event);
     first_ = false;
   }
   /// A complete event on track (pid, tid) from cycle `start` for `cycles`.
@@ -44,7 +45,7 @@ class EventSink {
   }
 
  private:
-  PartialFile file_;
+  sw::OutputFile file_;
   std::ofstream& out_;  ///< file_'s stream
   std::uint32_t clock_ns_;
   bool first_ = true;

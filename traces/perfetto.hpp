@@ -8,8 +8,9 @@
 
 namespace orthosim::traces {
 
-/// Reads the event trace at `trace_path` and writes OUT (as OUT.partial, renamed when complete).
-/// Throws sw::InputError for a malformed trace, std::runtime_error if OUT cannot be written.
+/// Reads the event trace at `trace_path` and writes OUT through sw::OutputFile. Throws
+/// sw::InputError for a malformed trace, sw::OutputPathError if OUT cannot be an output and
+/// std::runtime_error if writing it fails.
 void export_perfetto(const std::string& trace_path, const std::string& out_path);
 
 }  // namespace orthosim::traces

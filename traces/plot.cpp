@@ -4,13 +4,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/input_file.hpp"
+#include "sw/core/json_text.hpp"
 #include "traces/event_trace.hpp"
 #include "traces/event_trace_reader.hpp"
 #include "traces/svg.hpp"
@@ -333,22 +334,19 @@ std::vector<std::string> plot_event_trace(const std::string& trace_path, const s
 }
 
 std::vector<std::string> plot_traffic_json(const std::string& json_path, const std::string& dir) {
-  std::ifstream in(json_path, std::ios::binary);
-  if (!in) {
-    throw sw::InputError({json_path}, "a readable file", "none");
-  }
+  sw::InputRules rules;
+  rules.what = "JSON file";
+  const std::string text = sw::read_input_file(json_path, rules);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     // The parser counts bytes; report the line and column of that byte.
-    std::ifstream again(json_path, std::ios::binary);
     std::uint32_t line = 1;
     std::uint32_t column = 1;
-    char c = 0;
-    for (std::size_t i = 1; i < e.byte && again.get(c); ++i) {
-      column = c == '\n' ? 1 : column + 1;
-      line += c == '\n' ? 1 : 0;
+    for (std::size_t i = 1; i < e.byte && i <= text.size(); ++i) {
+      column = text[i - 1] == '\n' ? 1 : column + 1;
+      line += text[i - 1] == '\n' ? 1 : 0;
     }
     throw sw::InputError({json_path, line, column}, "the JSON of orthosim traffic --json",
                          "a syntax error");
@@ -375,7 +373,7 @@ std::vector<std::string> plot_traffic_json(const std::string& json_path, const s
         !p.contains("offered")) {
       throw sw::InputError({json_path, 1, 1},
                            "points with offered, accepted, latency_avg and latency_p99",
-                           p.dump());
+                           sw::json_text(p));
     }
     points.push_back({p["accepted"].get<double>(), p["offered"].get<double>(),
                       p["latency_avg"].get<double>(), p["latency_p99"].get<double>()});

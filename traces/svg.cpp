@@ -4,7 +4,7 @@
 #include <iomanip>
 #include <stdexcept>
 
-#include "traces/partial_file.hpp"
+#include "sw/core/output_file.hpp"
 
 namespace orthosim::traces {
 
@@ -117,7 +117,7 @@ std::string SvgWriter::str() const {
 }
 
 void SvgWriter::save(const std::string& path) const {
-  PartialFile file(path, "SVG file");
+  sw::OutputFile file(path);
   file.out() << str();
   file.commit();
 }

@@ -1,5 +1,5 @@
 // A small SVG writer (no dependency): rectangles, lines, polylines, circles and text, with
-// escaping, written to PATH.partial and renamed when complete.
+// escaping, written through sw::OutputFile (PATH.partial renamed when complete, or a stream).
 #pragma once
 
 #include <sstream>

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
+#include <utility>
 
 #include "sw/core/diagnostic.hpp"
 #include "traces/event_trace_reader.hpp"
@@ -77,7 +77,11 @@ LatencySummary summarize_latencies(std::vector<std::uint64_t> values, std::uint3
 }
 
 TraceStats event_trace_stats(const std::string& path) {
-  EventTraceReader reader(path);
+  return event_trace_stats(sw::InputFile(path, trace_input_rules("event trace file")));
+}
+
+TraceStats event_trace_stats(sw::InputFile input) {
+  EventTraceReader reader(std::move(input));
   const TraceHeader& h = reader.header();
   TraceStats st;
   st.format = "event-trace";
@@ -205,17 +209,13 @@ namespace {
 /// A VCD as orthosim writes it (traces/vcd_writer.cpp), read token by token with positions.
 class VcdScanner {
  public:
-  explicit VcdScanner(const std::string& path) : path_(path), in_(path, std::ios::binary) {
-    if (!in_) {
-      throw sw::InputError({path}, "a readable VCD or event trace file", "none");
-    }
-  }
+  explicit VcdScanner(sw::InputFile input) : in_(std::move(input)), path_(in_.name()) {}
   /// The next whitespace-separated token; false at the end of the file.
   bool next(std::string& token) {
     while (pos_ >= line_.size() || line_[pos_] == ' ' || line_[pos_] == '\t' ||
            line_[pos_] == '\r') {
       if (pos_ >= line_.size()) {
-        if (!std::getline(in_, line_)) {
+        if (!in_.read_line(line_)) {
           return false;
         }
         ++line_no_;
@@ -260,8 +260,8 @@ class VcdScanner {
   }
 
  private:
+  sw::InputFile in_;
   std::string path_;
-  std::ifstream in_;
   std::string line_;
   std::size_t pos_ = 0;
   std::uint64_t line_no_ = 0;
@@ -271,7 +271,11 @@ class VcdScanner {
 }  // namespace
 
 TraceStats vcd_stats(const std::string& path) {
-  VcdScanner in(path);
+  return vcd_stats(sw::InputFile(path, trace_input_rules("VCD or event trace file")));
+}
+
+TraceStats vcd_stats(sw::InputFile input) {
+  VcdScanner in(std::move(input));
   TraceStats st;
   st.format = "vcd";
   std::vector<std::string> scope;

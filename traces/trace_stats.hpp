@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "sw/core/input_file.hpp"
+
 namespace orthosim::traces {
 
 /// Cycles of one processor (or network node) by what it was doing.
@@ -63,7 +65,11 @@ struct TraceStats {
 /// sw::InputError naming file:line:col for anything else.
 [[nodiscard]] TraceStats trace_stats(const std::string& path);
 [[nodiscard]] TraceStats event_trace_stats(const std::string& path);
+/// The statistics of any event trace input, e.g. an sw::InputFile::from_text.
+[[nodiscard]] TraceStats event_trace_stats(sw::InputFile input);
 [[nodiscard]] TraceStats vcd_stats(const std::string& path);
+/// The VCD reader on any input, e.g. an sw::InputFile::from_text.
+[[nodiscard]] TraceStats vcd_stats(sw::InputFile input);
 
 /// Min, mean, ranks and a histogram of `bins` bins; sorts `values`.
 [[nodiscard]] LatencySummary summarize_latencies(std::vector<std::uint64_t> values,

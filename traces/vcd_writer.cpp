@@ -33,7 +33,7 @@ std::vector<std::string> split_scope(const std::string& scope) {
 }  // namespace
 
 VcdWriter::VcdWriter(std::string path, std::uint32_t timescale_ns)
-    : file_(std::move(path), "waveform file"), out_(file_.out()), timescale_ns_(timescale_ns) {}
+    : file_(std::move(path)), out_(file_.out()), timescale_ns_(timescale_ns) {}
 
 VcdWriter::VarId VcdWriter::add_var(const std::string& path, std::uint32_t width) {
   if (header_written_) {

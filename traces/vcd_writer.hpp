@@ -2,8 +2,9 @@
 // byte-identical file (STYLE F6, rule 5). Changes may be announced for future times; they are
 // held in a reorder buffer until the caller says that no earlier change can come.
 //
-// The file is written as PATH.partial and renamed to PATH by commit(); a run that fails leaves no
-// file that looks complete.
+// The file is opened as sw::OutputFile: a regular file is written as PATH.partial and renamed to
+// PATH by commit(), so a run that fails leaves no file that looks complete; a device or FIFO is
+// written as a stream.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "traces/partial_file.hpp"
+#include "sw/core/output_file.hpp"
 
 namespace orthosim::traces {
 
@@ -20,7 +21,7 @@ class VcdWriter {
  public:
   using VarId = std::uint32_t;
 
-  /// Opens PATH.partial; throws std::runtime_error naming the path if it cannot be written.
+  /// Opens the output; throws sw::OutputPathError naming the path if it cannot be written.
   VcdWriter(std::string path, std::uint32_t timescale_ns);
   VcdWriter(const VcdWriter&) = delete;
   VcdWriter& operator=(const VcdWriter&) = delete;
@@ -38,7 +39,7 @@ class VcdWriter {
   void change(std::uint64_t time, VarId var, std::uint64_t value);
   /// Writes every change before `time`: no change earlier than `time` will be announced.
   void flush_before(std::uint64_t time);
-  /// Writes everything, ends the dump at `end_time`, and renames the file into place.
+  /// Writes everything, ends the dump at `end_time`, and puts the file in place.
   void commit(std::uint64_t end_time);
 
   [[nodiscard]] const std::string& path() const { return file_.path(); }
@@ -56,7 +57,7 @@ class VcdWriter {
   void write_value(const Var& var, std::uint64_t value);
   void flush_time(std::uint64_t time, const std::vector<std::pair<VarId, std::uint64_t>>& changes);
 
-  PartialFile file_;
+  sw::OutputFile file_;
   std::ofstream& out_;  ///< file_'s stream
   std::uint32_t timescale_ns_;
   std::vector<Var> vars_;

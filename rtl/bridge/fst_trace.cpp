@@ -2,8 +2,6 @@
 #include "verilated_sc.h"  // systemc.h before verilated.h, as the generated headers do
 #include "verilated_fst_sc.h"
 
-#include <cstdio>
-#include <fstream>
 #include <stdexcept>
 
 #include "rtl/bridge/fst_trace.hpp"
@@ -14,13 +12,8 @@ struct FstTrace::File {
   VerilatedFstSc fst;
 };
 
-FstTrace::FstTrace(std::string path) : path_(std::move(path)) {
-  {
-    std::ofstream probe(path_ + ".partial");
-    if (!probe) {
-      throw std::runtime_error("cannot write " + path_ + ".partial");
-    }
-  }
+FstTrace::FstTrace(std::string path)
+    : output_(std::move(path), sw::OutputNeeds{/*seekable=*/true}) {
   Verilated::traceEverOn(true);
 }
 
@@ -28,6 +21,7 @@ FstTrace::FstTrace(std::string path) : path_(std::move(path)) {
 FstTrace::~FstTrace() {
   if (file_) {
     file_->fst.close();
+    output_.keep_partial();
   }
 }
 
@@ -43,7 +37,7 @@ void FstTrace::open() {
   for (const auto& attach : attach_) {
     attach(file_->fst);
   }
-  file_->fst.open((path_ + ".partial").c_str());
+  file_->fst.open(output_.hand_over().c_str());
 }
 
 void FstTrace::close() {
@@ -53,9 +47,7 @@ void FstTrace::close() {
   file_->fst.flush();
   file_->fst.close();
   file_.reset();
-  if (std::rename((path_ + ".partial").c_str(), path_.c_str()) != 0) {
-    throw std::runtime_error("cannot rename " + path_ + ".partial to " + path_);
-  }
+  output_.commit();
 }
 
 }  // namespace orthosim::rtl

@@ -2,7 +2,8 @@
 // run, written through Verilator's tracing (verilate(... TRACE_FST), VerilatedFstSc). Each bridge
 // registers its verilated model while the system is elaborated; the file is opened once
 // elaboration is complete and written as FILE.partial, renamed to FILE when closed, so that an
-// interrupted run never leaves a file that looks complete.
+// interrupted run never leaves a file that looks complete (sw::OutputFile). The FST writer seeks:
+// a character device or FIFO is refused (a symbolic link to a regular file is written through).
 //
 // Verilator's FST writer puts the wall-clock date into the header (STYLE F6): two runs give the
 // same signals and values but not the same bytes. Compare FST files after fst2vcd, without the
@@ -14,14 +15,16 @@
 #include <string>
 #include <vector>
 
+#include "sw/core/output_file.hpp"
+
 class VerilatedFstC;
 
 namespace orthosim::rtl {
 
 class FstTrace {
  public:
-  /// Turns Verilator's tracing on (it must be on before a traced model is built) and checks that
-  /// `path` can be written (std::runtime_error if not).
+  /// Turns Verilator's tracing on (it must be on before a traced model is built) and opens
+  /// `path` as a seekable sw::OutputFile (sw::OutputPathError if it cannot be).
   explicit FstTrace(std::string path);
   ~FstTrace();
   FstTrace(const FstTrace&) = delete;
@@ -39,7 +42,7 @@ class FstTrace {
 
  private:
   struct File;
-  std::string path_;
+  sw::OutputFile output_;
   std::vector<std::function<void(VerilatedFstC&)>> attach_;
   std::unique_ptr<File> file_;
 };

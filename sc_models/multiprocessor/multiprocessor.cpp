@@ -129,6 +129,7 @@ void Multiprocessor::load(sw::MachineProgram program) {
   sync_->reset();
   baseline_ = stats_.snapshot();
   start_ = clock_.now();
+  stopped_at_limit_.reset();
   for (sw::ProcId i = 0; i < config_.n; ++i) {
     processors_[i]->load(program_.processors[i]);
   }
@@ -145,11 +146,12 @@ bool Multiprocessor::finished() const {
 RunResult Multiprocessor::result() const {
   RunResult r;
   r.completed = finished();
+  r.cycle_limit_reached = !r.completed && stopped_at_limit_.has_value();
   for (const auto& p : processors_) {
     const Cycle end = p->finished() ? p->finish_cycle() - start_ : clock_.now() - start_;
     r.processor_end.push_back(end);
     r.cycles = std::max(r.cycles, end);
-    if (!p->finished()) {
+    if (!p->finished() && !r.cycle_limit_reached) {
       r.blocked.push_back(p->describe_wait());
     }
     for (const StepMarkRecord& m : p->step_marks()) {
@@ -159,9 +161,17 @@ RunResult Multiprocessor::result() const {
       r.step_ends[m.step] = std::max(r.step_ends[m.step], m.at - start_);
     }
   }
-  r.delivery = sw::check_delivery(program_, [this](sw::ProcId p, std::uint32_t address) {
-    return processors_[p]->local_memory().read(address);
-  });
+  if (r.cycle_limit_reached) {
+    r.cycles = *stopped_at_limit_;
+    r.blocked.push_back("cycle limit reached: the run stopped after " +
+                        std::to_string(r.cycles.count()) + " cycles, still running");
+  }
+  r.delivery = sw::check_delivery(
+      program_,
+      [this](sw::ProcId p, std::uint32_t address) {
+        return processors_[p]->local_memory().read(address);
+      },
+      !r.cycle_limit_reached);
   r.stats = stats_.snapshot();
   for (std::size_t i = 0; i < r.stats.size(); ++i) {
     r.stats[i].value -= baseline_.at(i).value;
@@ -181,12 +191,91 @@ RunResult Multiprocessor::result() const {
   return r;
 }
 
+std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
+                                        const sw::SystemConfig& config) {
+  // Per processor: its modules (processor, controller, manipulator, datapath) and their kernel
+  // objects, measured on the omp of 64 processors rounded up.
+  constexpr std::uint64_t kBlockBytes = 8 * 1024;
+  const sw::MemoryOrganization org = config.organization();
+  std::uint64_t bytes = std::uint64_t{config.n} * kBlockBytes +
+                        std::uint64_t{org.module_count()} * sizeof(WordStore) +
+                        program.messages.size() * sizeof(sw::Message);
+  std::vector<std::uint64_t> module_words(org.module_count(), 0);
+  const auto written = [&](const sw::MemoryAccess& a) {
+    bytes += a.slots.size() * sizeof(std::uint32_t);
+    if (a.direction == sw::Direction::Write) {
+      for (std::uint32_t slot : a.slots) {
+        std::uint64_t& top = module_words[org.module_at(a.bus, slot)];
+        top = std::max(top, std::uint64_t{a.address} + a.vectors);
+      }
+    }
+  };
+  std::vector<std::uint64_t> local_words(config.n, 0);
+  std::vector<std::uint64_t> buffer_words(config.n, 0);  ///< summed over a processor's buffers
+  for (sw::ProcId p = 0; p < program.processors.size(); ++p) {
+    const sw::ProcessorProgram& pp = program.processors[p];
+    bytes += pp.ops.size() * sizeof(sw::Op);
+    for (const sw::IndexSet& set : pp.index_sets) {
+      bytes += sizeof(sw::IndexSet) + set.size() * sizeof(std::uint32_t);
+    }
+    std::vector<std::uint64_t> buffer_top(config.n, 0);
+    for (const sw::Op& op : pp.ops) {
+      if (const auto* access = std::get_if<sw::MemoryAccess>(&op)) {
+        written(*access);
+      } else if (const auto* iwr = std::get_if<sw::Iwr>(&op)) {
+        written(iwr->write);
+        written(iwr->read);
+      } else if (const auto* load = std::get_if<sw::LoadBuffer>(&op);
+                 load != nullptr && load->buffer < buffer_top.size()) {
+        std::uint64_t& top = buffer_top[load->buffer];
+        top = std::max(top, std::uint64_t{load->buffer_address} + load->words);
+      }
+    }
+    // A read access fills the buffers of its index set up to its vectors.
+    for (const sw::Op& op : pp.ops) {
+      const sw::MemoryAccess* read = std::get_if<sw::MemoryAccess>(&op);
+      if (const auto* iwr = std::get_if<sw::Iwr>(&op)) {
+        read = &iwr->read;
+      }
+      if (read != nullptr && read->direction == sw::Direction::Read &&
+          read->index_set < pp.index_sets.size()) {
+        for (std::uint32_t b : pp.index_sets[read->index_set]) {
+          if (b < buffer_top.size()) {
+            buffer_top[b] = std::max(buffer_top[b], std::uint64_t{read->vectors});
+          }
+        }
+      }
+    }
+    for (std::uint64_t top : buffer_top) {
+      buffer_words[p] += top;
+    }
+  }
+  for (const sw::Message& m : program.messages) {
+    local_words[m.source] = std::max(local_words[m.source], std::uint64_t{m.src_address} + m.words);
+    local_words[m.destination] =
+        std::max(local_words[m.destination], std::uint64_t{m.dst_address} + m.words);
+  }
+  for (const std::vector<std::uint64_t>* words : {&module_words, &local_words, &buffer_words}) {
+    for (std::uint64_t w : *words) {
+      bytes += w * sizeof(sw::Word);
+    }
+  }
+  return bytes;
+}
+
 void run_systems(const std::vector<Multiprocessor*>& systems, Cycle limit) {
   sc_core::sc_time horizon = sc_core::SC_ZERO_TIME;
   for (const Multiprocessor* s : systems) {
-    horizon = std::max(horizon, s->clock().delay(limit));
+    // The cycle `limit` itself still runs: a run may last exactly `limit` cycles.
+    horizon = std::max(horizon, s->clock().delay(limit + Cycle{1}));
   }
   sc_core::sc_start(horizon, sc_core::SC_EXIT_ON_STARVATION);
+  // Events still pending: the horizon stopped the run, not the lack of anything to do.
+  if (sc_core::sc_pending_activity()) {
+    for (Multiprocessor* s : systems) {
+      s->stopped_at_limit_ = limit;
+    }
+  }
 }
 
 }  // namespace orthosim::sc

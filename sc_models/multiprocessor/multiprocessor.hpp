@@ -40,8 +40,11 @@ struct RunResult {
   /// step_ends[k]: the cycle (relative to load) at which the last processor passed its StepMark
   /// of step k; empty when the program has no step marks.
   std::vector<Cycle> step_ends;
-  /// When not completed: one line per blocked processor, naming what it waits for.
+  /// When not completed: one line per blocked processor, naming what it waits for, or the one
+  /// line saying the run stopped at the cycle limit.
   std::vector<std::string> blocked;
+  /// Not completed because the run reached the cycle limit while still busy (not a deadlock).
+  bool cycle_limit_reached = false;
   sw::DeliveryReport delivery;
   /// Every statistic, counted over this run only.
   std::vector<traces::StatEntry> stats;
@@ -63,6 +66,13 @@ class Multiprocessor : public sc_core::sc_module {
   [[nodiscard]] const sw::SystemConfig& config() const { return config_; }
   [[nodiscard]] const ClockDomain& clock() const { return clock_; }
   [[nodiscard]] const traces::StatsRegistry& stats() const { return stats_; }
+
+  /// The bytes a run of `program` on a system of `config` holds at its peak, estimated before
+  /// anything is elaborated (docs/cli.md, --memory-limit): the program (ops, index sets, delivery
+  /// manifest), the words of the local memories, memory modules and data buffers (a WordStore
+  /// grows to the highest address written), and the blocks of each processor.
+  [[nodiscard]] static std::uint64_t footprint(const sw::MachineProgram& program,
+                                               const sw::SystemConfig& config);
 
   /// Validates the program against this system (throws sw::ConfigError), clears all memories,
   /// loads index sets and the senders' local memory, and starts every processor in the next delta.
@@ -115,12 +125,15 @@ class Multiprocessor : public sc_core::sc_module {
 
   sw::MachineProgram program_;
   Cycle start_;
+  /// The limit at which run_systems() stopped with events still pending.
+  std::optional<Cycle> stopped_at_limit_;
+  friend void run_systems(const std::vector<Multiprocessor*>& systems, Cycle limit);
   std::vector<traces::StatEntry> baseline_;
 };
 
 /// Runs the kernel until every loaded program has ended or nothing can happen any more (the
 /// deadlock watchdog: a blocked processor is then reported by result()), or until `limit` cycles
-/// of the slowest clock have passed.
+/// of the slowest clock have passed (result() then says the cycle limit was reached).
 void run_systems(const std::vector<Multiprocessor*>& systems, Cycle limit);
 
 }  // namespace orthosim::sc

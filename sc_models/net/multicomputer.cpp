@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sc_models/net/network_interfaces.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/payload.hpp"
 #include "traces/trace_stats.hpp"
@@ -111,6 +112,39 @@ void Multicomputer::validate(const sw::RoutedProgram& program) const {
   }
 }
 
+std::uint64_t Multicomputer::footprint(const sw::RoutedProgram& program,
+                                       const sw::NetworkConfig& config) {
+  // Per node: its router's buffers, allocation state and interface, and its recorder sources,
+  // measured on a 16x16 torus with 2 virtual channels rounded up.
+  constexpr std::uint64_t kNodeBytes = 4 * 1024;
+  constexpr std::uint64_t kPacketBytes = sizeof(net::NetworkInterfaces::Packet) + 16;
+  const std::uint32_t nodes = config.topology.nodes();
+  std::uint64_t bytes = std::uint64_t{nodes} * kNodeBytes +
+                        program.manifest.messages.size() * (sizeof(sw::Message) + sizeof(MessageState));
+  for (const std::vector<sw::routed::Op>& ops : program.ops) {
+    bytes += ops.size() * sizeof(sw::routed::Op);
+  }
+  std::vector<std::uint64_t> local_words(nodes, 0);
+  std::vector<std::uint64_t> step_packets;  ///< a step's messages are in flight together
+  for (const sw::Message& m : program.manifest.messages) {
+    local_words.at(m.source) =
+        std::max(local_words.at(m.source), std::uint64_t{m.src_address} + m.words);
+    local_words.at(m.destination) =
+        std::max(local_words.at(m.destination), std::uint64_t{m.dst_address} + m.words);
+    if (m.payload.tag >= step_packets.size()) {
+      step_packets.resize(std::size_t{m.payload.tag} + 1, 0);
+    }
+    step_packets[m.payload.tag] += config.message_packets(m.words);
+  }
+  for (std::uint64_t w : local_words) {
+    bytes += w * sizeof(sw::Word);
+  }
+  if (!step_packets.empty()) {
+    bytes += *std::max_element(step_packets.begin(), step_packets.end()) * kPacketBytes;
+  }
+  return bytes;
+}
+
 void Multicomputer::load(sw::RoutedProgram program) {
   validate(program);
   const std::uint32_t n = config_.topology.nodes();
@@ -120,6 +154,7 @@ void Multicomputer::load(sw::RoutedProgram program) {
   stats_baseline_ = stats_.snapshot();
   traffic_ = false;
   deadlocked_ = false;
+  stopped_at_limit_.reset();
   deadlock_.clear();
   messages_.clear();
   for (const sw::Message& m : program_.manifest.messages) {
@@ -197,6 +232,15 @@ void Multicomputer::show(std::uint32_t node, traces::Activity what, std::uint64_
   }
 }
 
+void Multicomputer::run(Cycle limit) {
+  // The cycle `limit` itself still runs: a run may last exactly `limit` cycles.
+  sc_core::sc_start(clock_.delay(limit + Cycle{1}), sc_core::SC_EXIT_ON_STARVATION);
+  // Events still pending: the limit stopped the run, not the lack of anything to do.
+  if (sc_core::sc_pending_activity()) {
+    stopped_at_limit_ = limit;
+  }
+}
+
 NetworkRunResult Multicomputer::result() const {
   NetworkRunResult r;
   r.completed = !deadlocked_;
@@ -204,6 +248,10 @@ NetworkRunResult Multicomputer::result() const {
     const NodeState& s = nodes_[node];
     if (!s.finished) {
       r.completed = false;
+      if (stopped_at_limit_ && !deadlocked_) {
+        r.cycle_limit_reached = true;
+        continue;
+      }
       std::string what = "node " + std::to_string(node) + " at op " + std::to_string(s.pc);
       if (s.waiting_for >= 0) {
         const MessageState& m = messages_[static_cast<std::size_t>(s.waiting_for)];
@@ -224,9 +272,14 @@ NetworkRunResult Multicomputer::result() const {
   if (deadlocked_) {
     r.blocked.insert(r.blocked.begin(), "network deadlock: " + deadlock_);
   }
-  r.delivery = sw::check_delivery(program_.manifest, [this](sw::ProcId p, std::uint32_t a) {
-    return local_[p].read(a);
-  });
+  if (r.cycle_limit_reached) {
+    r.cycles = *stopped_at_limit_;
+    r.blocked.push_back("cycle limit reached: the run stopped after " +
+                        std::to_string(r.cycles.count()) + " cycles, still running");
+  }
+  r.delivery = sw::check_delivery(
+      program_.manifest, [this](sw::ProcId p, std::uint32_t a) { return local_[p].read(a); },
+      !r.cycle_limit_reached);
   r.max_channel_contention = network_->channels().max_contention();
   r.peak_channel_occupancy = network_->channels().peak_occupancy();
   r.channels = network_->channels().reports();
@@ -453,9 +506,10 @@ void Multicomputer::schedule_arrival(std::uint32_t node, std::uint64_t) {
     // Bernoulli trials per cycle: the gap to the next success is geometric.
     t += 1.0 + std::floor(std::log(unit(rngs_[node])) / std::log1p(-lambda));
   }
-  const auto at = start_ + static_cast<std::uint64_t>(std::ceil(t));
-  if (at < start_ + spec_.warmup + spec_.cycles) {
-    arrivals_.push({at, node});
+  // Compared as a double first: at a tiny rate the gap can exceed what a cycle count holds.
+  const double offset = std::ceil(t);
+  if (offset < static_cast<double>(spec_.warmup + spec_.cycles)) {
+    arrivals_.push({start_ + static_cast<std::uint64_t>(offset), node});
   }
 }
 

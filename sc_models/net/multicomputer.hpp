@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <random>
 #include <string>
@@ -36,6 +37,8 @@ struct NetworkRunResult {
   /// When not completed: the watchdog's report (the cycle of waiting channels) and the nodes
   /// still waiting, each with what it waits for.
   std::vector<std::string> blocked;
+  /// Not completed because run() reached its cycle limit while still busy (not a deadlock).
+  bool cycle_limit_reached = false;
   sw::DeliveryReport delivery;
   std::uint64_t max_channel_contention = 0;
   std::uint32_t peak_channel_occupancy = 0;
@@ -76,6 +79,13 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
                 traces::Recorder& recorder, rtl::FstTrace* fst = nullptr);
 
   [[nodiscard]] const sw::NetworkConfig& config() const { return config_; }
+
+  /// The bytes a run of `program` on a network of `config` holds at its peak, estimated before
+  /// anything is elaborated (docs/cli.md, --memory-limit): the program (ops, delivery manifest,
+  /// per-message state), the words of the local memories (a WordStore grows to the highest
+  /// address written), the packets of the busiest step and the routers.
+  [[nodiscard]] static std::uint64_t footprint(const sw::RoutedProgram& program,
+                                               const sw::NetworkConfig& config);
   [[nodiscard]] const ClockDomain& clock() const { return clock_; }
 
   /// Loads a routed program (its network must have this network's node count) and starts every
@@ -85,6 +95,9 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   /// What load() checks first (throws sw::ConfigError): call it before the simulation starts to
   /// fail without running SystemC threads.
   void validate(const sw::RoutedProgram& program) const;
+  /// Runs the kernel until the loaded program ends, deadlocks, or has run `limit` cycles (then
+  /// result() says the cycle limit was reached).
+  void run(Cycle limit);
   [[nodiscard]] NetworkRunResult result() const;
 
   /// Starts synthetic traffic in the next delta cycle; run the kernel, then traffic_result().
@@ -164,6 +177,7 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
       wakes_;
   bool deadlocked_ = false;
   std::string deadlock_;
+  std::optional<Cycle> stopped_at_limit_;  ///< the limit at which run() stopped, still busy
 
   // Messages of the program or of the traffic.
   std::vector<MessageState> messages_;

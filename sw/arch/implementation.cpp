@@ -107,6 +107,9 @@ Implementations Implementations::parse(const std::string& spec, const SourceLoca
     throw InputError(where, std::string(expected_impl) + ", or block=impl pairs such as im=rtl,bus=model",
                      "'" + spec + "'");
   }
+  // A block named twice is a typo or a contradiction, never a choice: refuse it rather than let
+  // the last one win silently.
+  std::array<bool, kBlockTypes> named{};
   std::size_t start = 0;
   while (start <= spec.size()) {
     const std::size_t comma = std::min(spec.find(',', start), spec.size());
@@ -124,6 +127,12 @@ Implementations Implementations::parse(const std::string& spec, const SourceLoca
     if (!impl) {
       throw InputError(where, expected_impl, "'" + item.substr(eq + 1) + "' in '" + spec + "'");
     }
+    bool& seen = named.at(static_cast<std::size_t>(*block));
+    if (seen) {
+      throw InputError(where, "each block once",
+                       "'" + item.substr(0, eq) + "' again in '" + spec + "'");
+    }
+    seen = true;
     base.set(*block, *impl);
     start = comma + 1;
   }

@@ -36,7 +36,8 @@ struct Implementations {
   [[nodiscard]] std::string to_string() const;
 
   /// Parses `model`, `rtl`, `cosim` (every block) or a comma list of `block=impl` with blocks
-  /// im, bus, memory, router (the others keep their value in `base`). Errors name `where`.
+  /// im, bus, memory, router, each at most once (the others keep their value in `base`). Errors
+  /// name `where`.
   static Implementations parse(const std::string& spec, const SourceLocation& where,
                                Implementations base);
   static Implementations parse(const std::string& spec, const SourceLocation& where);

@@ -4,6 +4,7 @@
 #include "sw/cli/variant_options.hpp"
 #include "sw/cli/report.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/json_text.hpp"
 #include "sw/cost/access_workload_cost.hpp"
 
 namespace orthosim::sw::cli {
@@ -61,7 +62,7 @@ int run_access(const po::variables_map& vm, Context& ctx) {
     return kExitRunFailed;
   }
   if (vm.count("json")) {
-    ctx.out << access_json(run).dump(2) << '\n';
+    ctx.out << json_text(access_json(run), 2) << '\n';
   } else {
     print_access(run, ctx.out);
   }

@@ -1,10 +1,13 @@
 // The `orthosim` dispatcher: subcommands, help, error handling and exit codes.
 #include "sw/cli/cli.hpp"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <functional>
+#include <sstream>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/output_options.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 
@@ -22,7 +25,15 @@ struct Subcommand {
   std::function<po::options_description()> options;
   std::function<int(const po::variables_map&, cli::Context&)> run;
   bool many = false;  ///< the positional option takes every bare argument (a list)
+  /// The form of a command line whose options depend on it (see `scopes`), or none.
+  std::function<cli::CommandForm(const po::variables_map&)> form = nullptr;
+  /// The options that apply to some forms only; an option no scope lists applies to every form.
+  std::vector<cli::OptionScope> scopes = {};
 };
+
+const char* const kSharedMemoryOnly =
+    "an option of the omp, crossbar and bus; a network takes its size from --dims or --dim and "
+    "its costs from the network options";
 
 const std::vector<Subcommand>& subcommands() {
   static const std::vector<Subcommand> table = {
@@ -37,14 +48,34 @@ const std::vector<Subcommand>& subcommands() {
       {"run", "PROGRAM --arch omp|crossbar|bus|mesh|torus|hypercube [options]",
        "run a program on an emulated multiprocessor (mapped) or network (routed): cycles per "
        "step, every word checked",
-       "program", cli::run_options, cli::run_run},
+       "program", cli::run_options, cli::run_run, false, cli::run_form,
+       {{{"n", "alpha", "beta", "tau", "gamma", "sync-cycles", "barrier-cycles", "buffer-words",
+          "module-words", "local-words", "collapse", "torus", "cluster", "sync"},
+         {"multiprocessor"},
+         kSharedMemoryOnly},
+        {{"dims", "dim", "switching", "ports", "startup", "buffers", "vcs", "router-delay",
+          "packet-flits", "watchdog", "embedding"},
+         {"network"},
+         "an option of the mesh, torus and hypercube networks"}}},
       {"traffic", "--topology mesh|torus|hypercube --dims KxK|--dim D [options]",
        "synthetic traffic on a network: offered and accepted throughput, latency, "
        "sustainability, rate sweeps",
        "", cli::traffic_options, cli::run_traffic},
       {"gen", "PATTERN|random --nodes M [options]",
        "write a program of one Table 1 pattern (C1..C12) or a random valid program",
-       "pattern", cli::gen_options, cli::run_gen},
+       "pattern", cli::gen_options, cli::run_gen, false, cli::gen_form,
+       {{{"torus", "direction", "distance"}, {"shift"}, "an option of gen shift"},
+        {{"dims", "together"}, {"exchange"}, "an option of gen exchange"},
+        {{"nodes"}, {"exchange", "random", "pattern"}, "gen shift takes its nodes from --torus"},
+        {{"steps"}, {"random"}, "an option of gen random"},
+        {{"sources", "dests"},
+         {"pattern"},
+         "an option of the Table 1 patterns C1..C12; random, exchange and shift choose their "
+         "own"},
+        {{"seed"},
+         {"random", "pattern"},
+         "the seed of gen random's and the Table 1 patterns' choices; exchange and shift choose "
+         "nothing"}}},
       {"access", "[options]",
        "run one access protocol (scalar, interleaved, block, iwr) on a system", "",
        cli::access_options, cli::run_access},
@@ -61,7 +92,10 @@ const std::vector<Subcommand>& subcommands() {
       {"trace", "export|stats|diff|plot FILE... [options]",
        "event traces and waveforms after a run: Perfetto export, statistics, comparison of two "
        "runs, SVG timelines and plots",
-       "args", cli::trace_options, cli::run_trace, true},
+       "args", cli::trace_options, cli::run_trace, true, cli::trace_form,
+       {{{"perfetto"}, {"export"}, "an option of trace export"},
+        {{"out"}, {"plot"}, "an option of trace plot"},
+        {{"json"}, {"stats", "diff"}, "an option of trace stats and trace diff"}}},
   };
   return table;
 }
@@ -73,6 +107,48 @@ void print_usage(std::ostream& os) {
         "commands:\n";
   for (const Subcommand& s : subcommands()) {
     os << "  " << s.name << std::string(10 - s.name.size(), ' ') << s.summary << '\n';
+  }
+}
+
+/// Thrown where a command checked by check_cli would start the emulator: it accepted every input.
+struct InputsAccepted {};
+
+/// check_cli's runner: asked to run anything, it stops the command instead.
+class CheckingRunner final : public Runner {
+ public:
+  RunSummary run_access(const AccessRequest&) override { throw InputsAccepted{}; }
+  std::vector<RunSummary> run_programs(std::vector<SystemRun>) override {
+    throw InputsAccepted{};
+  }
+  NetworkRunSummary run_network(const NetworkRunRequest&) override { throw InputsAccepted{}; }
+  std::vector<TrafficPoint> run_traffic(const TrafficRequest&) override {
+    throw InputsAccepted{};
+  }
+  MixedRunResult run_mixed(const std::vector<SystemRun>&,
+                           const std::vector<NetworkRunRequest>&) override {
+    throw InputsAccepted{};
+  }
+};
+
+/// Refuses an option the command line gave that does not apply to the form it takes.
+void check_scopes(const Subcommand& command, const po::variables_map& vm) {
+  if (!command.form) {
+    return;
+  }
+  const cli::CommandForm form = command.form(vm);
+  if (form.key.empty()) {
+    return;
+  }
+  for (const cli::OptionScope& scope : command.scopes) {
+    if (std::find(scope.forms.begin(), scope.forms.end(), form.key) != scope.forms.end()) {
+      continue;
+    }
+    for (const std::string& option : scope.options) {
+      if (vm.count(option) > 0 && !vm[option].defaulted()) {
+        throw InputError({"--" + option},
+                         "does not apply to " + form.shown + " (" + scope.belongs + ")");
+      }
+    }
   }
 }
 
@@ -116,7 +192,15 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
     }
     po::variables_map vm;
     const std::vector<std::string> rest(args.begin() + 1, args.end());
-    po::store(po::command_line_parser(rest).options(options).positional(positional).run(), vm);
+    // Without allow_guessing: Boost would take `--alp 20` for --alpha, so a typo could run with
+    // a value for an option the user never named.
+    po::store(po::command_line_parser(rest)
+                  .options(options)
+                  .positional(positional)
+                  .style(po::command_line_style::default_style &
+                         ~po::command_line_style::allow_guessing)
+                  .run(),
+              vm);
     po::notify(vm);
     if (vm.count("help")) {
       out << "usage: orthosim " << command->name << " " << command->usage << "\n"
@@ -125,7 +209,13 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
       return kExitOk;
     }
     from_variant = cli::apply_variant(options, vm, command->name);
+    check_scopes(*command, vm);
+    cli::check_output_options(command->name, vm);
     return command->run(vm, ctx);
+  } catch (const po::unknown_option& e) {
+    err << prefix << "unknown option " << e.get_option_name() << " (see orthosim "
+        << command->name << " --help)\n";
+    return kExitBadInput;
   } catch (const po::error& e) {
     err << prefix << e.what() << " (see orthosim " << command->name << " --help)\n";
     return kExitBadInput;
@@ -138,6 +228,16 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
   } catch (const std::exception& e) {
     err << prefix << "error: " << e.what() << '\n';
     return kExitRunFailed;
+  }
+}
+
+int check_cli(const std::vector<std::string>& args, std::ostream& err) {
+  CheckingRunner runner;
+  std::ostringstream discarded;
+  try {
+    return run_cli(args, runner, discarded, err);
+  } catch (const InputsAccepted&) {
+    return kExitOk;
   }
 }
 

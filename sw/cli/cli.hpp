@@ -21,4 +21,10 @@ enum ExitCode : int {
 int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& out,
             std::ostream& err);
 
+/// Checks `orthosim args...` exactly as run_cli parses and validates it, and runs nothing: the
+/// command stops where it would hand its request to the Runner. Returns kExitOk when every input
+/// was accepted, else run_cli's code with its one-line error on `err`. Meant for the commands
+/// whose only effects go through the Runner (run, traffic, access, demo, tables).
+int check_cli(const std::vector<std::string>& args, std::ostream& err);
+
 }  // namespace orthosim::sw

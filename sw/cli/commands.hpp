@@ -6,6 +6,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "sw/arch/system_config.hpp"
 #include "sw/cli/cli.hpp"
@@ -21,6 +22,30 @@ struct Context {
   std::ostream& out;
   std::ostream& err;
 };
+
+/// The form a command line takes where it decides which options apply: gen's kind of program,
+/// trace's action, the family of run's --arch.
+struct CommandForm {
+  /// Matched against OptionScope::forms; empty when the command line names no valid form (its
+  /// handler says what is wrong with it).
+  std::string key;
+  std::string shown;  ///< how an error names it: "gen C7", "trace stats", "run on the mesh"
+};
+
+/// Options that apply to some forms of a command only: its other forms refuse them (cli.cpp's
+/// table of subcommands lists them).
+struct OptionScope {
+  std::vector<std::string> options;
+  std::vector<std::string> forms;  ///< the CommandForm keys they apply to
+  std::string belongs;             ///< where they belong, for the error
+};
+
+/// gen: `shift`, `exchange`, `random`, or `pattern` for C1..C12 and the Table 1 names.
+CommandForm gen_form(const po::variables_map& vm);
+/// run: `network` for --arch mesh|torus|hypercube, `multiprocessor` for omp|crossbar|bus.
+CommandForm run_form(const po::variables_map& vm);
+/// trace: its action, `export`, `stats`, `diff` or `plot`.
+CommandForm trace_form(const po::variables_map& vm);
 
 /// --help and --json, shared by every command.
 po::options_description common_options();

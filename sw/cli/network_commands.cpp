@@ -8,21 +8,12 @@
 #include "sw/cli/report.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/json_text.hpp"
 #include "sw/program/parser.hpp"
 
 namespace orthosim::sw::cli {
 
 int run_network_program(const po::variables_map& vm, Context& ctx, const std::string& kind) {
-  for (const char* shared_memory_only : {"n", "alpha", "beta", "tau", "gamma", "sync-cycles",
-                                         "barrier-cycles", "buffer-words", "module-words",
-                                         "local-words", "collapse", "torus", "cluster", "sync"}) {
-    if (vm.count(shared_memory_only)) {
-      throw InputError({std::string("--") + shared_memory_only},
-                       "an option of the omp, crossbar and bus; a " + kind +
-                           " takes its size from --dims or --dim and its costs from the network "
-                           "options");
-    }
-  }
   if (!vm.count("program")) {
     throw InputError({"PROGRAM"}, "a program file (.mcp) as the first argument", "none");
   }
@@ -46,13 +37,14 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
   }
   request.trace_path = trace_path_from(vm);
   request.fst_path = fst_path_from(vm, request.config.impl);
+  request.memory_limit = memory_limit_from(vm);
   const NetworkProgramRun run{request.program, request.config, ctx.runner.run_network(request),
                               request.vcd_path};
   if (report_cosim_mismatch({run.summary.run}, ctx.err)) {
     return kExitRunFailed;
   }
   if (vm.count("json")) {
-    ctx.out << network_run_json(run).dump(2) << '\n';
+    ctx.out << json_text(network_run_json(run), 2) << '\n';
   } else {
     print_network_run(run, ctx.out);
   }
@@ -172,7 +164,7 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
     return kExitRunFailed;
   }
   if (vm.count("json")) {
-    ctx.out << traffic_json(request, points, sweep).dump(2) << '\n';
+    ctx.out << json_text(traffic_json(request, points, sweep), 2) << '\n';
   } else {
     print_traffic(request, points, ctx.out);
   }

@@ -105,15 +105,16 @@ void print_network_run(const NetworkProgramRun& r, std::ostream& out) {
   const RunSummary& s = r.summary.run;
   out << "orthosim run: " << r.program.name << " (" << r.program.program_nodes << " nodes) on "
       << describe(r.config) << "\n\n";
-  out << std::setw(6) << "step" << std::setw(10) << "cycles" << '\n';
+  const int cycles_width = column_width(s.cycles.count(), 10);  // the total is the largest
+  out << std::setw(6) << "step" << std::setw(cycles_width) << "cycles" << '\n';
   for (std::size_t k = 0; k < r.program.steps; ++k) {
-    out << std::setw(6) << k + 1 << std::setw(10) << r.step_cycles(k).count() << '\n';
+    out << std::setw(6) << k + 1 << std::setw(cycles_width) << r.step_cycles(k).count() << '\n';
   }
-  out << std::setw(6) << "total" << std::setw(10) << s.cycles.count() << "  ("
+  out << std::setw(6) << "total" << std::setw(cycles_width) << s.cycles.count() << "  ("
       << s.cycles.count() * r.config.clock_period_ns << " ns)\n\n";
   out << "delivery: " << (s.payload_ok ? "ok" : "FAILED") << ": " << s.messages - s.messages_failed
       << " of " << s.messages << " messages delivered intact (" << s.words << " words)"
-      << (s.completed ? "" : "; DEADLOCK") << '\n';
+      << run_end_note(s) << '\n';
   out << "max channel contention: " << r.summary.max_channel_contention
       << " messages through one channel\n";
   out << "peak channel occupancy: " << r.summary.peak_channel_occupancy << " flits\n";

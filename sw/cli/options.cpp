@@ -2,6 +2,7 @@
 #include "sw/cli/options.hpp"
 
 #include <cctype>
+#include <fstream>
 #include <limits>
 
 #include "sw/core/diagnostic.hpp"
@@ -281,6 +282,41 @@ std::vector<std::uint32_t> collapsed_dimensions(const std::string& text) {
     start = comma + 1;
   }
   return dims;
+}
+
+po::options_description memory_limit_option() {
+  po::options_description o("Memory");
+  o.add_options()("memory-limit", po::value<std::string>(),
+                  "refuse a run whose estimated footprint exceeds this many bytes (suffix K, M or "
+                  "G: 1024^1..3) (default: the available memory)");
+  return o;
+}
+
+std::optional<std::uint64_t> memory_limit_from(const po::variables_map& vm) {
+  if (vm.count("memory-limit")) {
+    const std::string text = vm["memory-limit"].as<std::string>();
+    const char unit = text.empty() ? '\0' : text.back();
+    const std::string units = "KMG";
+    const std::size_t power = units.find(unit);
+    const std::string digits = power == std::string::npos ? text : text.substr(0, text.size() - 1);
+    const std::uint64_t scale = power == std::string::npos ? 1 : std::uint64_t{1} << (10 * (power + 1));
+    const char* expected = "a size in bytes, e.g. 2048, 512K, 800M or 4G";
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
+      throw InputError({"--memory-limit"}, expected, "'" + text + "'");
+    }
+    return parse_count("--memory-limit", digits, 1,
+                       std::numeric_limits<std::uint64_t>::max() / scale) * scale;
+  }
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemAvailable:") {
+      return kib * 1024;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace orthosim::sw::cli

@@ -43,6 +43,12 @@ AccessWorkload workload_from(const po::variables_map& vm, const SystemConfig& co
 /// "x0,x3" or "0,3": the hypercube dimensions --collapse names (InputError otherwise).
 std::vector<std::uint32_t> collapsed_dimensions(const std::string& text);
 
+/// --memory-limit SIZE: the most bytes a run's estimated footprint may take (docs/cli.md).
+po::options_description memory_limit_option();
+/// The limit --memory-limit gives (bytes, with an optional K, M or G suffix of 1024^1..3), else
+/// the machine's available memory (MemAvailable of /proc/meminfo), else none.
+std::optional<std::uint64_t> memory_limit_from(const po::variables_map& vm);
+
 /// --impl and --fst of the commands that run systems (access, run, demo, traffic): docs/rtl.md.
 po::options_description rtl_options();
 /// The blocks' implementations of `arch` from --impl (Implementations::parse). The uniform forms

@@ -1,6 +1,5 @@
 // `orthosim map`, `run`, `gen` and `demo`: multicomputer programs mapped onto the shared-memory
 // multiprocessors (seed 004 sections 2 and 4).
-#include <fstream>
 #include <limits>
 
 #include "sw/cli/commands.hpp"
@@ -10,6 +9,8 @@
 #include "sw/cli/program_report.hpp"
 #include "sw/cli/report.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/json_text.hpp"
+#include "sw/core/output_file.hpp"
 #include "sw/machine/validate.hpp"
 #include "sw/pattern/generate.hpp"
 #include "sw/pattern/topology_programs.hpp"
@@ -165,7 +166,7 @@ int run_map(const po::variables_map& vm, Context& ctx) {
   if (vm.count("json")) {
     nlohmann::json j = mapping_json(mapped, config.timing);
     j["command"] = "map";
-    ctx.out << j.dump(2) << '\n';
+    ctx.out << json_text(j, 2) << '\n';
   } else {
     print_mapping(mapped, ctx.out);
   }
@@ -181,6 +182,7 @@ po::options_description run_options() {
       ("embedding", po::value<std::string>(),
        "networks: a node map, the network node of each program node (default: node i on node i)");
   o.add(arch_option(true))
+      .add(memory_limit_option())
       .add(rtl_options())
       .add(trace_output_option())
       .add(clustering_options())
@@ -191,37 +193,43 @@ po::options_description run_options() {
   return o;
 }
 
-int run_run(const po::variables_map& vm, Context& ctx) {
-  if (vm.count("arch") && is_network_kind(vm["arch"].as<std::string>())) {
-    return run_network_program(vm, ctx, vm["arch"].as<std::string>());
+CommandForm run_form(const po::variables_map& vm) {
+  const std::string arch = vm.count("arch") ? vm["arch"].as<std::string>() : "omp";
+  if (is_network_kind(arch)) {
+    return {"network", "run on the " + arch};
   }
-  for (const char* network_only : {"dims", "dim", "switching", "ports", "startup", "buffers",
-                                   "vcs", "router-delay", "packet-flits", "watchdog",
-                                   "embedding"}) {
-    if (vm.count(network_only)) {
-      throw InputError({std::string("--") + network_only},
-                       "an option of the mesh, torus and hypercube networks (--arch)");
-    }
+  Arch parsed{};
+  return {parse_arch(arch, parsed) ? "multiprocessor" : "", "run on the " + arch};
+}
+
+int run_run(const po::variables_map& vm, Context& ctx) {
+  if (run_form(vm).key == "network") {
+    return run_network_program(vm, ctx, vm["arch"].as<std::string>());
   }
   const McProgram program = program_from(vm);
   SystemConfig config = config_from(vm);
-  const MappedProgram mapped =
+  MappedProgram mapped =
       map_program(program, config.arch, clustering_for(vm, program), sync_for(vm));
   config = fitted_config(vm, mapped, config);
-  SystemRun system{config, mapped.machine, std::nullopt};
+  // The machine program moves into the system: the report reads the mapped steps, not it.
+  SystemRun system{config, std::move(mapped.machine), std::nullopt};
   if (vm.count("vcd")) {
     system.vcd_path = vm["vcd"].as<std::string>();
   }
   system.trace_path = trace_path_from(vm);
   system.fst_path = fst_path_from(vm, config.impl);
-  const std::vector<RunSummary> summaries = ctx.runner.run_programs({system});
+  system.memory_limit = memory_limit_from(vm);
+  const std::optional<std::string> vcd_path = system.vcd_path;
+  std::vector<SystemRun> systems;
+  systems.push_back(std::move(system));
+  const std::vector<RunSummary> summaries = ctx.runner.run_programs(std::move(systems));
   if (report_cosim_mismatch(summaries, ctx.err)) {
     return kExitRunFailed;
   }
   const ProgramRun run{mapped, config, predict_cycles(mapped, config), summaries.at(0),
-                       system.vcd_path};
+                       vcd_path};
   if (vm.count("json")) {
-    ctx.out << run_json(run).dump(2) << '\n';
+    ctx.out << json_text(run_json(run), 2) << '\n';
   } else {
     print_run(run, ctx.out);
   }
@@ -280,7 +288,7 @@ std::uint64_t required(const po::variables_map& vm, const std::string& name, std
   return parse_count("--" + name, vm[name].as<std::string>(), min, max);
 }
 
-/// Prints the program, or writes it to --out (as FILE.partial, then renamed).
+/// Prints the program, or writes it to --out (an OutputFile: FILE.partial renamed, or a stream).
 int write_program(const po::variables_map& vm, Context& ctx, const McProgram& program) {
   const std::string text = format_program(program);
   if (!vm.count("out")) {
@@ -288,16 +296,12 @@ int write_program(const po::variables_map& vm, Context& ctx, const McProgram& pr
     return kExitOk;
   }
   const std::string path = vm["out"].as<std::string>();
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream file(partial, std::ios::binary);
-    if (!file || !(file << text) || !file.flush()) {
-      throw InputError({"--out"}, "a writable file path", "'" + path + "'");
-    }
-  }
-  if (std::rename(partial.c_str(), path.c_str()) != 0) {
-    std::remove(partial.c_str());
-    throw InputError({"--out"}, "a writable file path", "'" + path + "'");
+  try {
+    OutputFile file(path);
+    file.out() << text;
+    file.commit();
+  } catch (const OutputPathError& e) {
+    throw InputError({"--out"}, "a writable file path", e.what());
   }
   return kExitOk;
 }
@@ -313,6 +317,15 @@ std::vector<std::uint32_t> dimension_list(const std::string& text) {
 }
 
 }  // namespace
+
+CommandForm gen_form(const po::variables_map& vm) {
+  if (!vm.count("pattern")) {
+    return {};
+  }
+  const std::string what = vm["pattern"].as<std::string>();
+  const bool named = what == "shift" || what == "exchange" || what == "random";
+  return {named ? what : parse_pattern(what) ? "pattern" : "", "gen " + what};
+}
 
 int run_gen(const po::variables_map& vm, Context& ctx) {
   if (!vm.count("pattern")) {
@@ -358,15 +371,8 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
       vm.count("seed") ? parse_count("--seed", vm["seed"].as<std::string>(), 0,
                                      std::numeric_limits<std::uint64_t>::max() / 10)
                        : 1;
-  const auto reject = [&](const std::string& option, const std::string& why) {
-    if (vm.count(option)) {
-      throw InputError({"--" + option}, why);
-    }
-  };
   McProgram program;
   if (what == "random") {
-    reject("sources", "a random program chooses its own sources (drop --sources)");
-    reject("dests", "a random program chooses its own destinations (drop --dests)");
     const auto steps = static_cast<std::uint32_t>(required(vm, "steps", 1, 1'000'000));
     const auto len = static_cast<std::uint32_t>(
         vm.count("len") ? parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords)
@@ -379,7 +385,6 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
                        "C1..C12, a Table 1 name (one-to-one, permutation, ...) or random",
                        "'" + what + "'");
     }
-    reject("steps", "a pattern program has one step (--steps goes with random)");
     PatternGenOptions o;
     o.nodes = nodes;
     o.sources = node_list(vm, "sources");
@@ -436,7 +441,7 @@ int run_demo(const po::variables_map& vm, Context& ctx) {
     ok = ok && runs.back().ok();
   }
   if (vm.count("json")) {
-    ctx.out << demo_json(runs, out_dir).dump(2) << '\n';
+    ctx.out << json_text(demo_json(runs, out_dir), 2) << '\n';
   } else {
     print_demo(runs, out_dir, ctx.out);
   }

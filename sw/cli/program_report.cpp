@@ -117,9 +117,7 @@ std::string delivery_line(const ProgramRun& r) {
   std::ostringstream s;
   s << (r.summary.payload_ok ? "ok" : "FAILED") << ": " << r.messages_delivered() << " of "
     << r.summary.messages << " messages delivered intact (" << r.summary.words << " words)";
-  if (!r.summary.completed) {
-    s << "; DEADLOCK";
-  }
+  s << run_end_note(r.summary);
   return s.str();
 }
 
@@ -227,22 +225,28 @@ void print_run(const ProgramRun& r, std::ostream& out) {
       << " beta=" << c.timing.beta << " tau=" << c.timing.tau << " gamma=" << c.timing.gamma
       << " sync=" << c.sync.activate << " cycles, " << c.clock_period_ns << " ns clock, "
       << "implementation " << c.impl.to_string() << "\n\n";
-  out << std::right << std::setw(6) << "step" << std::setw(9) << "cycles" << std::setw(11)
-      << "predicted" << "  operations [cycles of each access: alpha + beta(l-1) + d tau l]\n";
+  // The totals are the largest figures of their columns.
+  const int cycles_width = column_width(r.summary.cycles.count(), 9);
+  const int predicted_width = column_width(r.predicted.total.count(), 11);
+  const std::string continuation(static_cast<std::size_t>(6 + cycles_width + predicted_width + 2),
+                                 ' ');
+  out << std::right << std::setw(6) << "step" << std::setw(cycles_width) << "cycles"
+      << std::setw(predicted_width) << "predicted"
+      << "  operations [cycles of each access: alpha + beta(l-1) + d tau l]\n";
   for (std::size_t k = 0; k < r.mapped.steps.size(); ++k) {
     const MappedStep& step = r.mapped.steps[k];
-    out << std::setw(6) << k + 1 << std::setw(9) << r.step_cycles(k).count() << std::setw(11)
-        << r.predicted.steps.at(k).count() << "  ";
+    out << std::setw(6) << k + 1 << std::setw(cycles_width) << r.step_cycles(k).count()
+        << std::setw(predicted_width) << r.predicted.steps.at(k).count() << "  ";
     if (step.ops.empty()) {
       out << "(no memory operation)\n";
     }
     for (std::size_t i = 0; i < step.ops.size(); ++i) {
-      out << (i == 0 ? "" : std::string(28, ' '))
+      out << (i == 0 ? "" : continuation)
           << op_with_costs(step, step.ops[i], org, c.timing) << '\n';
     }
   }
-  out << std::setw(6) << "total" << std::setw(9) << r.summary.cycles.count() << std::setw(11)
-      << r.predicted.total.count() << "  (" << r.summary.cycles.count() * c.clock_period_ns
+  out << std::setw(6) << "total" << std::setw(cycles_width) << r.summary.cycles.count()
+      << std::setw(predicted_width) << r.predicted.total.count() << "  (" << r.summary.cycles.count() * c.clock_period_ns
       << " ns)\n\n";
   out << "delivery: " << delivery_line(r) << '\n';
   out << "conflicts: " << r.summary.conflicts << " (" << r.summary.conflict_wait_cycles

@@ -1,6 +1,7 @@
 // Tables and JSON of the access and demo commands.
 #include "sw/cli/report.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -47,6 +48,9 @@ nlohmann::json config_json(const SystemConfig& c) {
 namespace {
 
 std::string check_text(const RunSummary& s, Cycle formula) {
+  if (s.cycle_limit_reached) {
+    return "CYCLE LIMIT";
+  }
   if (!s.completed) {
     return "DEADLOCK";
   }
@@ -60,7 +64,7 @@ std::string check_text(const RunSummary& s, Cycle formula) {
 
 void print_problems(const RunSummary& s, std::ostream& out) {
   for (const std::string& b : s.blocked) {
-    out << "  blocked: " << b << '\n';
+    out << (s.cycle_limit_reached ? "  " : "  blocked: ") << b << '\n';
   }
   for (const std::string& f : s.delivery_failures) {
     out << "  delivery: " << f << '\n';
@@ -74,6 +78,17 @@ std::uint64_t stat_sum(const RunSummary& s, const std::string& leaf) {
 }
 
 }  // namespace
+
+int column_width(std::uint64_t largest, int minimum) {
+  return std::max(minimum, static_cast<int>(std::to_string(largest).size()) + 1);
+}
+
+std::string run_end_note(const RunSummary& s) {
+  if (s.completed) {
+    return "";
+  }
+  return s.cycle_limit_reached ? "; CYCLE LIMIT REACHED" : "; DEADLOCK";
+}
 
 bool run_ok(const RunSummary& s, Cycle formula_cycles) {
   return s.completed && s.payload_ok && s.cycles == formula_cycles;

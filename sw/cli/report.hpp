@@ -24,5 +24,11 @@ bool report_cosim_mismatch(const std::vector<RunSummary>& summaries, std::ostrea
 [[nodiscard]] nlohmann::json config_json(const SystemConfig& config);
 /// The watchdog's and the delivery check's lines, indented, one per problem.
 void print_problems(const RunSummary& summary, std::ostream& out);
+/// The width of a right-aligned table column whose largest number is `largest`: `minimum`, or
+/// wider so that the number keeps a space before it.
+[[nodiscard]] int column_width(std::uint64_t largest, int minimum);
+/// How a run that did not complete ended, for the end of its delivery line: "; DEADLOCK" or
+/// "; CYCLE LIMIT REACHED"; empty when it completed.
+[[nodiscard]] std::string run_end_note(const RunSummary& summary);
 
 }  // namespace orthosim::sw::cli

@@ -27,6 +27,9 @@ struct RunSummary {
   std::string cosim_mismatch;
   Cycle cycles;
   std::vector<std::string> blocked;   ///< the watchdog's report when not completed
+  /// Not completed because the run reached the emulator's cycle limit (sw::kCycleLimit) while
+  /// still busy: neither a deadlock nor a lost message.
+  bool cycle_limit_reached = false;
   bool payload_ok = false;
   std::size_t messages = 0;           ///< messages of the manifest, all checked
   std::size_t messages_failed = 0;    ///< missing, duplicated onto another's words, or corrupted
@@ -66,6 +69,9 @@ struct SystemRun {
   std::optional<std::string> trace_path = std::nullopt;
   /// The verilated blocks' FST waveform (--fst); systems that name it share it.
   std::optional<std::string> fst_path = std::nullopt;
+  /// Bytes (--memory-limit): the systems run side by side are refused before anything runs when
+  /// their estimated footprint exceeds the smallest limit given (docs/cli.md).
+  std::optional<std::uint64_t> memory_limit = std::nullopt;
 };
 
 /// A routed program on a network (`orthosim run --arch mesh|torus|hypercube`).
@@ -76,6 +82,9 @@ struct NetworkRunRequest {
   std::optional<std::string> trace_path = std::nullopt;
   /// The verilated routers' FST waveform (--fst, with --impl router=rtl|cosim).
   std::optional<std::string> fst_path = std::nullopt;
+  /// Bytes (--memory-limit): the run is refused before anything runs when its estimated
+  /// footprint exceeds it (docs/cli.md).
+  std::optional<std::uint64_t> memory_limit = std::nullopt;
 };
 
 /// One router-to-router channel after a run.
@@ -120,8 +129,9 @@ class Runner {
   virtual ~Runner() = default;
   /// Throws InputError / ConfigError / std::runtime_error on bad input or unwritable output.
   virtual RunSummary run_access(const AccessRequest& request) = 0;
-  /// Runs every system side by side in one simulation; one summary per system, in order.
-  virtual std::vector<RunSummary> run_programs(const std::vector<SystemRun>& runs) = 0;
+  /// Runs every system side by side in one simulation; one summary per system, in order. Takes
+  /// the runs by value, so that a caller who moves them in keeps no second copy of a program.
+  virtual std::vector<RunSummary> run_programs(std::vector<SystemRun> runs) = 0;
   virtual NetworkRunSummary run_network(const NetworkRunRequest& request) = 0;
   virtual std::vector<TrafficPoint> run_traffic(const TrafficRequest& request) = 0;
   /// `orthosim tables`: every multiprocessor and every network built in one elaboration, then the

@@ -14,10 +14,12 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/json_text.hpp"
 #include "sw/program/parser.hpp"
 #include "sw/sweep/child_process.hpp"
 #include "sw/sweep/csv_journal.hpp"
@@ -36,9 +38,10 @@ using sweep::SweepSpec;
 using sweep::TargetKind;
 using sweep::Transport;
 
-/// Options of the child command that a sweep sets itself or that would collide between points.
-const std::set<std::string> kNotParams = {"variant", "json", "help", "vcd", "rates", "pattern",
-                                          "program"};
+/// Options of the child command that a sweep sets itself, or output files that every point
+/// would write at once.
+const std::set<std::string> kNotParams = {"variant", "json",  "help",    "vcd",    "trace",
+                                          "fst",     "rates", "pattern", "program"};
 
 SweepSpec spec_from(const po::variables_map& vm) {
   if (!vm.count("target")) {
@@ -48,6 +51,11 @@ SweepSpec spec_from(const po::variables_map& vm) {
   spec.target = vm["target"].as<std::string>();
   spec.kind = sweep::target_kind(spec.target);
   if (spec.kind == TargetKind::Program) {
+    if (spec.target == "-") {
+      throw InputError({"PROGRAM_OR_TRAFFIC"},
+                       "a program file (every point's process reads it again)",
+                       "'-' (standard input)");
+    }
     // A bad program is reported once, here, not by every point.
     static_cast<void>(read_program_file(spec.target));
   } else if (sweep::traffic_pattern(spec.target).empty()) {
@@ -78,7 +86,7 @@ SweepSpec spec_from(const po::variables_map& vm) {
     }
   }
   for (const std::string& path : spec.variant_paths) {
-    spec.variants.push_back(read_variant_file(path, "--variants"));
+    spec.variants.push_back(read_variant_file(path));
     const VariantValue& arch = spec.variants.back().arch();
     if (spec.kind == TargetKind::Traffic && !names.count("topology") &&
         (arch_bit(arch.text) & kNetworks) == 0) {
@@ -138,16 +146,41 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
 };
 
+/// The first line of a command's standard error: its one-line error when it rejected its input.
+std::string first_line(const std::string& text) {
+  const std::string line = text.substr(0, text.find('\n'));
+  return line.empty() ? std::string("(no message)") : line;
+}
+
+/// A point whose command line was rejected (`message`, the command's error): the point with its
+/// variant and parameter values, its command line and the message.
+InputError rejected(const SweepSpec& spec, const Point& point,
+                    const std::vector<std::string>& args, const std::string& message) {
+  std::string which = "point " + std::to_string(point.index) + " (" +
+                      spec.variant_paths.at(point.variant);
+  for (std::size_t k = 0; k < spec.params.size(); ++k) {
+    which += ", " + spec.params[k].name + "=" + spec.params[k].values[point.values[k]];
+  }
+  return InputError({which + ")"}, command_line(args) + " rejected its input: " + message);
+}
+
+/// Checks every point's command line in this process, through the very parsing and validation
+/// its child would run, so that a bad point stops the sweep before anything runs or is written.
+void check_points(const SweepSpec& spec, const std::vector<Point>& points) {
+  for (const Point& p : points) {
+    const std::vector<std::string> args = sweep::child_args(spec, p);
+    std::ostringstream err;
+    if (check_cli(args, err) != kExitOk) {
+      throw rejected(spec, p, args, first_line(err.str()));
+    }
+  }
+}
+
 /// The row of a finished child, or the error that stops the sweep.
 std::string row_of(const SweepSpec& spec, const Point& point, const ChildResult& r,
                    const std::vector<std::string>& args) {
-  const auto first_line = [&r] {
-    const std::string text = r.err.substr(0, r.err.find('\n'));
-    return text.empty() ? std::string("(no message)") : text;
-  };
   if (r.exit_code == kExitBadInput) {
-    throw InputError({"point " + std::to_string(point.index)},
-                     command_line(args) + " rejected its input: " + first_line());
+    throw rejected(spec, point, args, first_line(r.err));
   }
   if ((r.exit_code != kExitOk && r.exit_code != kExitRunFailed) ||
       !nlohmann::json::accept(r.out)) {
@@ -155,7 +188,7 @@ std::string row_of(const SweepSpec& spec, const Point& point, const ChildResult&
                              (r.exit_code < 0 ? " ended by signal " +
                                                     std::to_string(-r.exit_code)
                                               : " exited with " + std::to_string(r.exit_code)) +
-                             ": " + first_line());
+                             ": " + first_line(r.err));
   }
   return sweep::csv_line(sweep::row(spec, point, r.exit_code, r.out, r.seconds));
 }
@@ -217,6 +250,7 @@ int sweep_points(const po::variables_map& vm, Context& ctx, const SweepSpec& spe
   std::optional<Journal> journal;
   std::vector<std::uint64_t> finished;
   if (root) {
+    check_points(spec, points);
     journal.emplace(out, sweep::signature(spec), head, points.size());
     for (const auto& entry : journal->rows()) {
       finished.push_back(entry.first);
@@ -307,7 +341,7 @@ int sweep_points(const po::variables_map& vm, Context& ctx, const SweepSpec& spe
       list.push_back(sweep::csv_fields(entry.second));
     }
     j["rows"] = list;
-    ctx.out << j.dump(2) << '\n';
+    ctx.out << json_text(j, 2) << '\n';
   } else {
     print_summary(spec, head, rows, ctx.out);
     ctx.out << points.size() << " points: " << todo.size() << " run now"

@@ -9,6 +9,7 @@
 #include "sw/cli/options.hpp"
 #include "sw/cli/tables_report.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/json_text.hpp"
 #include "sw/cost/paper_tables.hpp"
 #include "sw/machine/validate.hpp"
 #include "sw/mapping/mapping.hpp"
@@ -290,7 +291,7 @@ int run_tables(const po::variables_map& vm, Context& ctx) {
     run.rows[i].native = results.networks.at(i);
   }
   if (vm.count("json")) {
-    ctx.out << tables_json(run).dump(2) << '\n';
+    ctx.out << json_text(tables_json(run), 2) << '\n';
   } else {
     print_tables(run, ctx.out);
   }

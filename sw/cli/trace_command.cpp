@@ -1,11 +1,12 @@
 // `orthosim trace`: statistics, comparison, export and plots of event traces and waveforms
 // (docs/traces.md), and the --trace option of the running commands.
-#include <filesystem>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 
 #include "sw/cli/commands.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/json_text.hpp"
+#include "sw/core/output_file.hpp"
 #include "traces/event_trace_reader.hpp"
 #include "traces/perfetto.hpp"
 #include "traces/plot.hpp"
@@ -284,17 +285,28 @@ void expect_files(const std::vector<std::string>& args, std::size_t n, const std
 
 }  // namespace
 
+CommandForm trace_form(const po::variables_map& vm) {
+  const std::vector<std::string> args = arguments(vm);
+  if (args.empty()) {
+    return {};
+  }
+  const std::string& action = args[0];
+  const bool known =
+      action == "export" || action == "stats" || action == "diff" || action == "plot";
+  return {known ? action : "", "trace " + action};
+}
+
 int run_trace(const po::variables_map& vm, Context& ctx) {
   const std::vector<std::string> args = arguments(vm);
   if (args.empty()) {
     throw InputError({"ACTION"}, "export, stats, diff or plot", "none");
   }
-  const std::string& action = args[0];
+  const std::string action = trace_form(vm).key;
   if (action == "stats") {
     expect_files(args, 1, "one event trace or VCD file");
     const traces::TraceStats s = traces::trace_stats(args[1]);
     if (vm.count("json")) {
-      ctx.out << stats_json(s, args[1]).dump(2) << '\n';
+      ctx.out << json_text(stats_json(s, args[1]), 2) << '\n';
     } else {
       print_stats(s, args[1], ctx.out);
     }
@@ -308,10 +320,8 @@ int run_trace(const po::variables_map& vm, Context& ctx) {
     const std::string out = vm["perfetto"].as<std::string>();
     try {
       traces::export_perfetto(args[1], out);
-    } catch (const InputError&) {
-      throw;
-    } catch (const std::runtime_error&) {
-      throw InputError({"--perfetto"}, "a writable file path", "'" + out + "'");
+    } catch (const OutputPathError& e) {
+      throw InputError({"--perfetto"}, "a writable file path", e.what());
     }
     ctx.out << "orthosim trace export: " << args[1] << " -> " << out
             << " (open in ui.perfetto.dev or chrome://tracing)\n";
@@ -321,7 +331,7 @@ int run_trace(const po::variables_map& vm, Context& ctx) {
     expect_files(args, 2, "two event trace files");
     const traces::TraceDiff d = traces::diff_traces(args[1], args[2]);
     if (vm.count("json")) {
-      ctx.out << diff_json(d, args[1], args[2]).dump(2) << '\n';
+      ctx.out << json_text(diff_json(d, args[1], args[2]), 2) << '\n';
     } else {
       print_diff(d, args[1], args[2], ctx.out);
     }
@@ -333,24 +343,22 @@ int run_trace(const po::variables_map& vm, Context& ctx) {
       throw InputError({"--out"}, "the folder for the SVG files", "none");
     }
     const std::string dir = vm["out"].as<std::string>();
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
+    CreatedFolders folders;  // removed again if nothing is written into them
     std::vector<std::string> written;
     try {
+      folders.create(dir);
       written = traces::EventTraceReader::looks_like(args[1])
                     ? traces::plot_event_trace(args[1], dir)
                     : traces::plot_traffic_json(args[1], dir);
-    } catch (const InputError&) {
-      throw;
-    } catch (const std::runtime_error&) {
-      throw InputError({"--out"}, "a writable folder", "'" + dir + "'");
+    } catch (const OutputPathError& e) {
+      throw InputError({"--out"}, "a writable folder", e.what());
     }
     for (const std::string& f : written) {
       ctx.out << "wrote " << f << '\n';
     }
     return kExitOk;
   }
-  throw InputError({"ACTION"}, "export, stats, diff or plot", "'" + action + "'");
+  throw InputError({"ACTION"}, "export, stats, diff or plot", "'" + args[0] + "'");
 }
 
 }  // namespace orthosim::sw::cli

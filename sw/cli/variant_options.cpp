@@ -17,7 +17,7 @@ VariantOrigins apply_variant(const po::options_description& options, po::variabl
   if (!vm.count("variant")) {
     return origins;
   }
-  const Variant variant = read_variant_file(vm["variant"].as<std::string>(), "--variant");
+  const Variant variant = read_variant_file(vm["variant"].as<std::string>());
   const auto given = [&vm](const std::string& option) {
     return vm.count(option) > 0 && !vm[option].defaulted();
   };

@@ -35,4 +35,9 @@ class Cycle {
   std::uint64_t count_ = 0;
 };
 
+/// The emulator's cycle limit: the most cycles one run may last, and the longest compute phase a
+/// program may ask for. Its SystemC time at the slowest clock (10^6 ns) still fits the kernel's
+/// 64-bit time at 1 ns resolution. A run that reaches it stops and says so.
+inline constexpr Cycle kCycleLimit{1'000'000'000'000ull};
+
 }  // namespace orthosim::sw

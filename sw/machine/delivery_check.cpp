@@ -17,7 +17,10 @@ std::string hex(Word w) {
 }
 }  // namespace
 
-DeliveryReport check_delivery(const MachineProgram& program, const LocalMemoryReader& read_local) {
+DeliveryReport check_delivery(const MachineProgram& program, const LocalMemoryReader& read_local,
+                              bool run_ended) {
+  const std::string missing = run_ended ? " (never written: message lost)"
+                                        : " (not delivered: the run stopped at the cycle limit)";
   DeliveryReport report;
   for (const Message& m : program.messages) {
     ++report.messages_checked;
@@ -35,7 +38,7 @@ DeliveryReport check_delivery(const MachineProgram& program, const LocalMemoryRe
             std::to_string(m.destination) + ", tag " + std::to_string(m.payload.tag) + "): word " +
             std::to_string(w) + " at P" + std::to_string(m.destination) + " local[" +
             std::to_string(m.dst_address + w) + "] expected " + hex(expected) + ", found " +
-            hex(found) + (found == kUnwrittenWord ? " (never written: message lost)" : ""));
+            hex(found) + (found == kUnwrittenWord ? missing : ""));
       }
       break;
     }

@@ -24,9 +24,12 @@ struct DeliveryReport {
 /// Reads word `address` of processor `p`'s local memory.
 using LocalMemoryReader = std::function<Word(ProcId p, std::uint32_t address)>;
 
-/// Compares every destination region of the manifest with the recomputed payload.
+/// Compares every destination region of the manifest with the recomputed payload. `run_ended`:
+/// the run ended by itself, so a word never written was lost; else it stopped at the cycle limit
+/// and such a word was not delivered yet.
 [[nodiscard]] DeliveryReport check_delivery(const MachineProgram& program,
-                                            const LocalMemoryReader& read_local);
+                                            const LocalMemoryReader& read_local,
+                                            bool run_ended = true);
 
 /// Calls `store(p, address, word)` for every word the senders hold before the run.
 void for_each_initial_word(const MachineProgram& program,

@@ -5,14 +5,13 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <utility>
 #include <vector>
 
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/input_file.hpp"
 
 namespace orthosim::sw {
 
@@ -426,8 +425,8 @@ class Parser {
     const Token c = take();
     const std::uint64_t cycles =
         count(c, "',' or a cycle count (an integer in 0.." +
-                     std::to_string(std::numeric_limits<std::uint64_t>::max()) + ")",
-              0, std::numeric_limits<std::uint64_t>::max());
+                     std::to_string(kCycleLimit.count()) + ", the emulator's cycle limit)",
+              0, kCycleLimit.count());
     expect_end_of_statement("end of line");
     const SourceLocation here = where(keyword);
     count_expansion(list.nodes.size(), here);
@@ -699,24 +698,19 @@ class Parser {
 }  // namespace
 
 McProgram parse_program(std::string_view text, const std::string& file_name) {
+  // Labels and comments may hold any byte the lexer does not look at; the canonical writer and
+  // the JSON reports write labels back, so the whole text must be UTF-8.
+  check_text(text, file_name, TextEncoding::Utf8);
   return Parser(text, file_name).run();
 }
 
 McProgram read_program_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw InputError({path}, "a readable .mcp file", "a directory");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError({path}, "a readable .mcp file", "a file that cannot be opened");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    throw InputError({path}, "a readable .mcp file", "a read error");
-  }
-  return parse_program(text.str(), path);
+  InputRules rules;
+  rules.what = ".mcp file";
+  rules.stdin_dash = true;
+  InputFile input(path, rules);
+  const std::string text = input.read_all();  // checked as UTF-8 text as it was read
+  return Parser(text, input.name()).run();
 }
 
 }  // namespace orthosim::sw

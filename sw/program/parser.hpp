@@ -23,12 +23,14 @@ inline constexpr std::uint64_t kMaxProgramExpansion = std::uint64_t{1} << 24;
 /// Parses `text` as a .mcp program. `file_name` is used in error locations, and its stem (the
 /// name without folders and extension) becomes the program's name. Collectives and node lists
 /// are expanded into one Transfer per source and one ComputePhase per node.
-/// Throws InputError{file_name, line, column} at the first error, in file order.
+/// Throws InputError{file_name, line, column}: first at a byte that is not UTF-8 text (a control
+/// character, an invalid UTF-8 sequence: check_text), else at the first error in file order.
 [[nodiscard]] McProgram parse_program(std::string_view text, const std::string& file_name);
 
-/// Reads and parses the .mcp file at `path`; the program's name is the file's stem.
-/// Throws InputError{path} ("a readable .mcp file") if the file cannot be read, and the errors
-/// of parse_program otherwise.
+/// Reads and parses the .mcp file at `path` ("-": standard input, named "<stdin>") under the
+/// limits of sw/core/input_file.hpp; the program's name is the file's stem. Throws
+/// InputError{path} ("a readable .mcp file") if the file cannot be read, and the errors of
+/// parse_program otherwise.
 [[nodiscard]] McProgram read_program_file(const std::string& path);
 
 }  // namespace orthosim::sw

@@ -2,10 +2,9 @@
 #include "sw/routed/routed_program.hpp"
 
 #include <cctype>
-#include <fstream>
-#include <sstream>
 
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/input_file.hpp"
 
 namespace orthosim::sw {
 
@@ -20,6 +19,7 @@ std::vector<std::uint32_t> identity_embedding(std::uint32_t nodes) {
 std::vector<std::uint32_t> parse_embedding(const std::string& text, const std::string& file_name,
                                            std::uint32_t program_nodes,
                                            std::uint32_t network_nodes) {
+  check_text(text, file_name, TextEncoding::Utf8);
   std::vector<std::uint32_t> out;
   std::vector<SourceLocation> where_used(network_nodes);
   std::vector<bool> used(network_nodes, false);
@@ -92,13 +92,9 @@ std::vector<std::uint32_t> parse_embedding(const std::string& text, const std::s
 std::vector<std::uint32_t> read_embedding_file(const std::string& path,
                                                std::uint32_t program_nodes,
                                                std::uint32_t network_nodes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError({"--embedding"}, "a readable node map file", "'" + path + "'");
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_embedding(text.str(), path, program_nodes, network_nodes);
+  InputRules rules;
+  rules.what = "node map file";
+  return parse_embedding(read_input_file(path, rules), path, program_nodes, network_nodes);
 }
 
 RoutedProgram route_program(const McProgram& program, std::uint32_t network_nodes,

@@ -50,8 +50,9 @@ struct RoutedProgram {
 
 /// Reads a node map: one network node number per program node, in program-node order, separated
 /// by white space or commas; '#' starts a comment. Throws InputError with file:line:col for a
-/// malformed number, a node outside the network, a network node used twice, or a count that is
-/// not the program's node count.
+/// byte that is not UTF-8 text, a malformed number, a node outside the network, a network node
+/// used twice, or a count that is not the program's node count; InputError{path} for a file that
+/// cannot be read under the limits of sw/core/input_file.hpp.
 [[nodiscard]] std::vector<std::uint32_t> read_embedding_file(const std::string& path,
                                                              std::uint32_t program_nodes,
                                                              std::uint32_t network_nodes);

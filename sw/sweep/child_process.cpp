@@ -1,10 +1,11 @@
-// posix_spawn with the child's standard output and error on pipes, read with poll().
+// fork and exec with the child's standard output and error on pipes, read with poll(); each
+// child has a parent-death signal, so that it never outlives a killed sweep.
 #include "sw/sweep/child_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +18,14 @@ extern char** environ;
 namespace orthosim::sw::sweep {
 
 namespace {
+
+/// The exit status of a child that could not become orthosim (a shell's "cannot execute").
+constexpr int kCannotStart = 127;
+
+void close_pair(int fds[2]) {
+  close(fds[0]);
+  close(fds[1]);
+}
 
 void close_fd(int& fd) {
   if (fd >= 0) {
@@ -50,21 +59,27 @@ ChildPool::~ChildPool() {
 
 void ChildPool::start(std::size_t tag, const std::vector<std::string>& args) {
   // O_CLOEXEC: a child must not inherit its siblings' pipe ends, or their readers would never
-  // see end of file. dup2 onto 1 and 2 clears the flag for the child's own ends.
+  // see end of file. dup2 onto 1 and 2 clears the flag for the child's own ends. The third pipe
+  // carries errno when exec fails, and is closed by a successful exec.
   int out_pipe[2];
   int err_pipe[2];
+  int exec_pipe[2];
   if (pipe2(out_pipe, O_CLOEXEC) != 0) {
     throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
   }
   if (pipe2(err_pipe, O_CLOEXEC) != 0) {
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
+    const int error = errno;
+    close_pair(out_pipe);
+    throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(error));
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
+  if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
+    const int error = errno;
+    close_pair(out_pipe);
+    close_pair(err_pipe);
+    throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(error));
+  }
+  // Everything the child needs is made before fork: between fork and exec it may only make
+  // async-signal-safe calls.
   std::vector<std::string> argv_text{"orthosim"};
   argv_text.insert(argv_text.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -72,18 +87,41 @@ void ChildPool::start(std::size_t tag, const std::vector<std::string>& args) {
     argv.push_back(a.data());
   }
   argv.push_back(nullptr);
+  const pid_t parent = getpid();
   Running r;
   r.result.tag = tag;
   r.start = std::chrono::steady_clock::now();
-  const int spawned =
-      posix_spawn(&r.pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
+  r.pid = fork();
+  if (r.pid == 0) {
+    // The child dies with the sweep, which a SIGKILL gives no chance to end it. The kernel sends
+    // the signal when the thread that forked exits; a parent already gone before prctl took
+    // effect shows as another parent id.
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 && getppid() == parent &&
+        dup2(out_pipe[1], STDOUT_FILENO) >= 0 && dup2(err_pipe[1], STDERR_FILENO) >= 0) {
+      execve("/proc/self/exe", argv.data(), environ);
+    }
+    const int error = errno;
+    static_cast<void>(write(exec_pipe[1], &error, sizeof error));
+    _exit(kCannotStart);
+  }
+  const int fork_error = errno;
   close(out_pipe[1]);
   close(err_pipe[1]);
-  if (spawned != 0) {
+  close(exec_pipe[1]);
+  int exec_error = 0;
+  const bool exec_failed =
+      r.pid > 0 && read(exec_pipe[0], &exec_error, sizeof exec_error) ==
+                       static_cast<ssize_t>(sizeof exec_error);
+  close(exec_pipe[0]);
+  if (r.pid < 0 || exec_failed) {
     close(out_pipe[0]);
     close(err_pipe[0]);
-    throw std::runtime_error(std::string("cannot start orthosim: ") + std::strerror(spawned));
+    if (exec_failed) {
+      int status = 0;
+      waitpid(r.pid, &status, 0);
+    }
+    throw std::runtime_error(std::string("cannot start orthosim: ") +
+                             std::strerror(r.pid < 0 ? fork_error : exec_error));
   }
   r.out_fd = out_pipe[0];
   r.err_fd = err_pipe[0];

@@ -1,6 +1,7 @@
 // Children of the running executable (/proc/self/exe): SystemC elaborates once per process
 // (STYLE F3), so every point of a sweep is its own `orthosim` process. Up to `jobs` run at once;
-// their standard output and error are captured through pipes.
+// their standard output and error are captured through pipes. A child gets SIGKILL when the
+// thread that started it ends (prctl's parent-death signal), so no point outlives a killed sweep.
 #pragma once
 
 #include <sys/types.h>

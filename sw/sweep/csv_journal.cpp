@@ -1,8 +1,8 @@
 // CSV quoting and the sweep journal.
 #include "sw/sweep/csv_journal.hpp"
 
-#include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -59,6 +59,14 @@ std::vector<std::string> csv_fields(const std::string& line) {
 Journal::Journal(const std::string& out, const std::string& signature,
                  const std::vector<std::string>& header, std::size_t points)
     : out_(out), partial_(out + ".partial"), header_(csv_line(header)) {
+  try {
+    mode_ = classify_output(out_);
+  } catch (const OutputPathError& e) {
+    throw InputError({"--out"}, "a writable file path", e.what());
+  }
+  if (mode_ == OutputMode::InPlace) {
+    return;  // a stream: no journal beside it, the rows go out at the end
+  }
   const std::string first = "# " + signature;
   std::ifstream in(partial_, std::ios::binary);
   if (in) {
@@ -122,6 +130,9 @@ Journal::Journal(const std::string& out, const std::string& signature,
 
 void Journal::append(std::size_t point, const std::string& line) {
   rows_.emplace(point, line);
+  if (!file_.is_open()) {
+    return;
+  }
   file_ << line << '\n';
   file_.flush();
   if (!file_) {
@@ -130,24 +141,25 @@ void Journal::append(std::size_t point, const std::string& line) {
 }
 
 void Journal::finish() {
-  const std::string sorted = out_ + ".sorted.partial";
-  {
-    std::ofstream file(sorted, std::ios::binary | std::ios::trunc);
-    file << header_ << '\n';
-    for (const auto& [point, line] : rows_) {
-      file << line << '\n';
-    }
-    file.flush();
-    if (!file) {
-      throw std::runtime_error("cannot write " + sorted);
+  std::optional<OutputFile> file;
+  try {
+    file.emplace(out_, OutputNeeds{}, ".sorted.partial");
+  } catch (const OutputPathError& e) {
+    throw InputError({"--out"}, "a writable file path", e.what());
+  }
+  file->out() << header_ << '\n';
+  for (const auto& [point, line] : rows_) {
+    file->out() << line << '\n';
+  }
+  file->commit();
+  if (file_.is_open()) {
+    file_.close();
+    std::error_code ec;
+    if (std::filesystem::symlink_status(partial_, ec).type() ==
+        std::filesystem::file_type::regular) {
+      std::filesystem::remove(partial_, ec);
     }
   }
-  file_.close();
-  if (std::rename(sorted.c_str(), out_.c_str()) != 0) {
-    std::remove(sorted.c_str());
-    throw InputError({"--out"}, "a writable file path", "'" + out_ + "'");
-  }
-  std::remove(partial_.c_str());
 }
 
 }  // namespace orthosim::sw::sweep

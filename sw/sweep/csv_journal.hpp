@@ -2,7 +2,9 @@
 // then one row per finished point in the order points finish, each flushed as it is written.
 // A restarted sweep with the same signature keeps those rows and runs only the other points; at
 // the end the rows are written in point order to OUT (through OUT.sorted.partial and a rename)
-// and the journal is removed, so an unfinished sweep never looks like a finished one.
+// and the journal is removed, so an unfinished sweep never looks like a finished one. An OUT that
+// is written as a stream (sw::OutputMode::InPlace: a device, a FIFO or a symbolic link) gets no
+// journal: the rows are written to it at the end.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +12,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include "sw/core/output_file.hpp"
 
 namespace orthosim::sw::sweep {
 
@@ -20,7 +24,8 @@ std::vector<std::string> csv_fields(const std::string& line);
 
 class Journal {
  public:
-  /// Opens `out`.partial. When it exists its signature and header must equal these (else an
+  /// Opens `out`.partial (nothing when `out` is a stream; an InputError naming --out when `out`
+  /// cannot be an output). When it exists its signature and header must equal these (else an
   /// InputError naming --out); its complete rows of points below `points` are kept and a last
   /// line cut short by a kill is dropped. Otherwise it is created with the two lines.
   Journal(const std::string& out, const std::string& signature,
@@ -30,7 +35,8 @@ class Journal {
   [[nodiscard]] const std::map<std::size_t, std::string>& rows() const { return rows_; }
   /// Records a finished point's row, flushed to disk before returning.
   void append(std::size_t point, const std::string& line);
-  /// Writes header and rows in point order to `out` and removes the journal.
+  /// Writes header and rows in point order to `out` and removes the journal; throws
+  /// std::runtime_error if `out` cannot be written.
   void finish();
 
   [[nodiscard]] const std::string& partial_path() const { return partial_; }
@@ -39,6 +45,7 @@ class Journal {
   std::string out_;
   std::string partial_;
   std::string header_;
+  OutputMode mode_ = OutputMode::Replace;
   std::map<std::size_t, std::string> rows_;
   std::ofstream file_;
 };

@@ -2,12 +2,12 @@
 #include "sw/sweep/sweep_plan.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/input_file.hpp"
 
 namespace orthosim::sw::sweep {
 
@@ -42,12 +42,15 @@ bool is_field_param(const Param& p) {
   return find_variant_field(p.name) != nullptr || p.name == "topology";
 }
 
-/// FNV-1a of a file's bytes: enough to tell a changed file from the same one.
+/// FNV-1a of a file's bytes: enough to tell a changed file from the same one. Every point's
+/// child reads the file again, so it must be a regular file: a FIFO would be empty by then.
 std::string content_hash(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  InputRules rules;
+  rules.what = "sweep input";
+  rules.encoding = TextEncoding::Bytes;  // its reader has checked the text already
+  rules.regular_only = true;
   std::uint64_t h = 1469598103934665603ull;
-  char c = 0;
-  while (in.get(c)) {
+  for (const char c : read_input_file(path, rules)) {
     h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
   }
   char text[17];

@@ -1,13 +1,14 @@
 // Variant files: YAML through yaml-cpp, whose marks give every key and value its line and column.
 #include "sw/variant/variant.hpp"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "sw/arch/implementation.hpp"
+#include "sw/core/input_file.hpp"
 
 namespace orthosim::sw {
 
@@ -105,6 +106,39 @@ std::string value_text(const VariantFieldSpec& spec, const YAML::Node& node,
   return node.Scalar();
 }
 
+/// Records where each YAML document starts, and nothing else.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+  std::vector<YAML::Mark> marks;
+};
+
+/// A variant is one configuration: YAML::Load would take the first document and drop the rest,
+/// so a second one is refused where it starts.
+void refuse_second_document(const std::string& text, const std::string& path) {
+  std::istringstream stream(text);
+  YAML::Parser parser(stream);
+  DocumentStarts starts;
+  while (starts.marks.size() < 2 && parser.HandleNextDocument(starts)) {
+  }
+  if (starts.marks.size() >= 2) {
+    throw InputError(at(path, starts.marks[1]),
+                     "one YAML document (a variant is one configuration)", "a second document");
+  }
+}
+
 std::string field_list() {
   std::string list;
   for (const VariantFieldSpec& f : variant_fields()) {
@@ -184,8 +218,10 @@ const VariantValue* Variant::find(const std::string& key) const {
 const VariantValue& Variant::arch() const { return *find("arch"); }
 
 Variant parse_variant(const std::string& text, const std::string& path) {
+  check_text(text, path, TextEncoding::Utf8);
   YAML::Node root;
   try {
+    refuse_second_document(text, path);
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw InputError(at(path, e.mark), "well-formed YAML (" + e.msg + ")");
@@ -238,14 +274,11 @@ Variant parse_variant(const std::string& text, const std::string& path) {
   return v;
 }
 
-Variant read_variant_file(const std::string& path, const std::string& option) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError({option}, "a readable variant file", "'" + path + "'");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();  // an empty file leaves `text` empty, which parse_variant reports
-  return parse_variant(text.str(), path);
+Variant read_variant_file(const std::string& path) {
+  InputRules rules;
+  rules.what = "variant file";
+  // An empty file reads as empty text, which parse_variant reports.
+  return parse_variant(read_input_file(path, rules), path);
 }
 
 }  // namespace orthosim::sw

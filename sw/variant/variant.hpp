@@ -68,11 +68,12 @@ struct Variant {
 };
 
 /// Parses the YAML `text` of a variant named `path` (for locations). Throws InputError at the
-/// offending key or value: malformed YAML, not a mapping, unknown or repeated field, a value of the
-/// wrong type, an unknown architecture, a field the architecture does not take, no `arch`.
+/// offending byte, key or value: text that is not UTF-8 (check_text), malformed YAML, a second
+/// YAML document, not a mapping, unknown or repeated field, a value of the wrong type, an unknown
+/// architecture, a field the architecture does not take, no `arch`.
 Variant parse_variant(const std::string& text, const std::string& path);
-/// Reads and parses the file at `path`; a missing or unreadable file is an InputError naming
-/// `option`.
-Variant read_variant_file(const std::string& path, const std::string& option);
+/// Reads (sw/core/input_file.hpp: at most 64 MiB, no waiting on a silent FIFO) and parses the
+/// file at `path`; a missing or unreadable file is an InputError naming the path.
+Variant read_variant_file(const std::string& path);
 
 }  // namespace orthosim::sw

@@ -180,9 +180,15 @@ TEST_F(Sweep, JobsOneJobsTwoAndTwoMpiRanksWriteTheSameCsv) {
 }
 
 TEST_F(Sweep, AnErrorOnOneRankStopsEveryRank) {
-  // Point 1 (n = 300) falls to rank 1, whose child rejects it; rank 0 must not wait for its row.
-  EXPECT_EQ(mpirun("sweep fig2.mcp --variants omp.yaml --param n=4,300 --out e.csv", "e"), 2);
-  EXPECT_NE(slurp(dir_ / "e.err").find("point 1: orthosim run fig2.mcp --variant omp.yaml --n 300"),
+  // Point 1 falls to rank 1, whose child rejects it; rank 0 must not wait for its row. The
+  // sweep's own check passes it: only the emulator, with the routed program at hand, finds that
+  // store-and-forward needs buffers for fig2's 5-flit packets.
+  EXPECT_EQ(mpirun("sweep fig2.mcp --variants t44.yaml --param switching=wormhole,saf --out e.csv",
+                   "e"),
+            2);
+  EXPECT_NE(slurp(dir_ / "e.err").find("point 1 (t44.yaml, switching=saf): orthosim run fig2.mcp "
+                                       "--variant t44.yaml --switching saf --json rejected its "
+                                       "input: orthosim run: t44.yaml:4:10: buffers:"),
             std::string::npos)
       << slurp(dir_ / "e.err");
   EXPECT_FALSE(fs::exists(dir_ / "e.csv"));
@@ -245,6 +251,84 @@ TEST_F(Sweep, AKilledSweepResumesWithoutRerunningFinishedPoints) {
   EXPECT_EQ(csv_without_wall_time(dir_ / "cut.csv"), csv_without_wall_time(dir_ / "whole.csv"));
 }
 
+/// The processes whose parent is `parent`, from /proc/PID/stat ("pid (comm) state ppid ...").
+std::vector<pid_t> children_of(pid_t parent) {
+  std::vector<pid_t> children;
+  for (const fs::directory_entry& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    const std::string stat = slurp(e.path() / "stat");
+    const std::size_t after_name = stat.rfind(')');
+    if (after_name == std::string::npos) {
+      continue;  // ended while we looked
+    }
+    std::istringstream fields(stat.substr(after_name + 1));
+    char state = 0;
+    pid_t ppid = 0;
+    if (fields >> state >> ppid && ppid == parent) {
+      children.push_back(static_cast<pid_t>(std::stol(name)));
+    }
+  }
+  return children;
+}
+
+/// Whether `pid` still runs: its /proc entry exists and it is not a zombie waiting for a reaper.
+bool running(pid_t pid) {
+  const std::string stat = slurp("/proc/" + std::to_string(pid) + "/stat");
+  const std::size_t after_name = stat.rfind(')');
+  return after_name != std::string::npos && after_name + 2 < stat.size() &&
+         stat[after_name + 2] != 'Z';
+}
+
+// A SIGKILL gives the sweep no chance to end its children: they must die with it (the
+// parent-death signal) rather than run on as orphans.
+TEST_F(Sweep, ItsChildrenDieWithAKilledSweep) {
+  // Two points of traffic that would each run for minutes, both started at once.
+  std::vector<std::string> argv_text{"orthosim",  "sweep",   "traffic:uniform", "--variants",
+                                     "t44.yaml",  "--param", "seed=1,2",        "--param",
+                                     "cycles=900000000", "--jobs", "2",        "--out",
+                                     "k.csv"};
+  std::vector<char*> argv;
+  for (std::string& a : argv_text) {
+    argv.push_back(a.data());
+  }
+  argv.push_back(nullptr);
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir_);
+  pid_t sweep = -1;
+  ASSERT_EQ(posix_spawn(&sweep, ORTHOSIM_BIN, nullptr, nullptr, argv.data(), environ), 0);
+  fs::current_path(cwd);
+  std::vector<pid_t> children;
+  const auto started = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (children.size() < 2 && std::chrono::steady_clock::now() < started) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    children = children_of(sweep);
+  }
+  kill(sweep, SIGKILL);
+  int status = 0;
+  waitpid(sweep, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the sweep ended before it could be killed";
+  ASSERT_EQ(children.size(), 2u) << "the sweep did not start its two points";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  const auto any_running = [&children] {
+    return std::any_of(children.begin(), children.end(), running);
+  };
+  while (any_running() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  for (pid_t child : children) {
+    EXPECT_FALSE(running(child)) << "point process " << child << " outlived the sweep";
+  }
+  // Survivors are ended here, by their pids, so that a failure leaves nothing running.
+  for (pid_t child : children) {
+    if (running(child)) {
+      kill(child, SIGKILL);
+    }
+  }
+}
+
 TEST_F(Sweep, AJournalOfAnotherSweepIsRefused) {
   std::ofstream(dir_ / "r.csv.partial") << "# orthosim sweep v1; run other.mcp\npoint\n";
   const Outcome o = run(kProgramSweep + " --out r.csv");
@@ -267,6 +351,11 @@ TEST_F(Sweep, BadArgumentsAreNamed) {
       {"sweep fig2.mcp --variants omp.yaml --param alpha --out r.csv", "--param: expected NAME="},
       {"sweep fig2.mcp --variants omp.yaml --param alpha=1,,2 --out r.csv", "single commas"},
       {"sweep fig2.mcp --variants omp.yaml --param vcd=a.vcd --out r.csv", "other than --vcd"},
+      // Every point would write the same file (and with --jobs 2 at the same time).
+      {"sweep fig2.mcp --variants omp.yaml --param trace=a.trace --out r.csv",
+       "other than --trace"},
+      {"sweep fig2.mcp --variants omp.yaml --param impl=rtl --param fst=a.fst --out r.csv",
+       "other than --fst"},
       {"sweep fig2.mcp --variants omp.yaml --param n=2 --param n=4 --out r.csv", "once"},
       {"sweep fig2.mcp --variants bad.yaml --out r.csv", "bad.yaml:2:8:"},
       {"sweep traffic:uniform --variants omp.yaml --out r.csv", "omp.yaml:6:7: expected a "
@@ -276,10 +365,10 @@ TEST_F(Sweep, BadArgumentsAreNamed) {
       {"sweep fig2.mcp --variants omp.yaml", "--out"},
       {"sweep fig2.mcp --out r.csv", "--variants"},
       {"sweep fig2.mcp --variants omp.yaml --out r.csv --jobs 0", "--jobs"},
-      // A point whose child rejects its input stops the sweep and says which point.
+      // A point the child would reject stops the sweep and says which point.
       {"sweep fig2.mcp --variants omp.yaml --param n=4,300 --out r.csv",
-       "point 1: orthosim run fig2.mcp --variant omp.yaml --n 300 --json rejected its input: "
-       "orthosim run: --n: expected an integer in 1..256"},
+       "point 1 (omp.yaml, n=300): orthosim run fig2.mcp --variant omp.yaml --n 300 --json "
+       "rejected its input: orthosim run: --n: expected an integer in 1..256"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);
@@ -287,6 +376,48 @@ TEST_F(Sweep, BadArgumentsAreNamed) {
     EXPECT_EQ(o.exit_code, 2);
     EXPECT_NE(o.err.find(c.says), std::string::npos) << o.err;
     EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+    EXPECT_FALSE(fs::exists(dir_ / "r.csv.partial"));
+    EXPECT_FALSE(fs::exists(dir_ / "a.trace"));
+  }
+}
+
+// Every point's command line is checked in this process, by the child's own parsing, before the
+// journal is created: a bad value anywhere leaves nothing behind (no point ran, no journal that
+// would refuse the corrected command), and the corrected command then runs.
+TEST_F(Sweep, ABadPointStopsTheSweepBeforeAnythingRunsOrIsWritten) {
+  struct Case {
+    const char* bad;
+    const char* says;
+    const char* corrected;
+  };
+  const Case cases[] = {
+      {"sweep fig2.mcp --variants omp.yaml --param alpha=8,abc",
+       "point 1 (omp.yaml, alpha=abc): orthosim run fig2.mcp --variant omp.yaml --alpha abc "
+       "--json rejected its input: orthosim run: --alpha: expected an integer",
+       "sweep fig2.mcp --variants omp.yaml --param alpha=8"},
+      {"sweep fig2.mcp --variants omp.yaml bus.yaml --param alpha=-1",
+       "point 0 (omp.yaml, alpha=-1)", "sweep fig2.mcp --variants omp.yaml --param alpha=1"},
+      {"sweep fig2.mcp --variants bus.yaml omp.yaml --param dims=4x4",
+       "point 0 (bus.yaml, dims=4x4): orthosim run fig2.mcp --variant bus.yaml --dims 4x4 --json "
+       "rejected its input: orthosim run: --dims: does not apply to run on the bus",
+       "sweep fig2.mcp --variants bus.yaml"},
+      {"sweep traffic:foo --variants t44.yaml --param cycles=200",
+       "point 0 (t44.yaml, cycles=200): orthosim traffic --pattern foo",
+       "sweep traffic:uniform --variants t44.yaml --param cycles=200"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.bad);
+    const Outcome o = run(std::string(c.bad) + " --out r.csv --verbose");
+    EXPECT_EQ(o.exit_code, 2);
+    EXPECT_NE(o.err.find(c.says), std::string::npos) << o.err;
+    // One line: the error, and no child started (--verbose would name it).
+    EXPECT_EQ(lines_of(o.err).size(), 1u) << o.err;
+    EXPECT_FALSE(fs::exists(dir_ / "r.csv.partial"));
+    EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+    const Outcome fixed = run(std::string(c.corrected) + " --out r.csv");
+    EXPECT_EQ(fixed.exit_code, 0) << fixed.err;
+    EXPECT_TRUE(fs::exists(dir_ / "r.csv"));
+    fs::remove(dir_ / "r.csv");
   }
 }
 

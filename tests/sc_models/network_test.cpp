@@ -174,6 +174,32 @@ sc::TrafficSpec traffic(const std::string& pattern, const Topology& t, double ra
   return spec;
 }
 
+// A rate far below one packet per window (1e-18 flits per node per cycle: the gap to a node's
+// next packet is around 2e19 cycles, past what a cycle count holds) runs to the end of the
+// window with no packet: 16 nodes x 10^4 cycles x 5e-20 packets per cycle make 8e-15 expected.
+TEST(Traffic, ARateFarBelowOnePacketPerWindowRunsToTheEndWithNoPacket) {
+  traces::Recorder silent;
+  const sw::NetworkConfig c = network(Topology::torus({4, 4}));
+  sc::Multicomputer system("sparse", c, silent);
+  for (const bool exponential : {false, true}) {
+    sc::TrafficSpec spec = traffic("uniform", c.topology, 1e-18, 20);
+    spec.exponential = exponential;
+    spec.warmup = 100;
+    spec.cycles = 10'000;
+    const double expected_packets = 16.0 * static_cast<double>(spec.warmup + spec.cycles) *
+                                    spec.rate / spec.flits;
+    ASSERT_LT(expected_packets, 1e-12);
+    system.start_traffic(spec);
+    sc_core::sc_start();
+    const sc::TrafficResult r = system.traffic_result();
+    EXPECT_FALSE(r.deadlocked);
+    EXPECT_EQ(r.measured_packets, 0u);
+    EXPECT_EQ(r.flits_delivered, 0u);
+    EXPECT_EQ(r.offered, 0.0);
+    EXPECT_GE(r.sim_cycles, spec.warmup + spec.cycles);
+  }
+}
+
 // A ring with dimension-order routing and no dateline has a cyclic channel dependency: under
 // heavy load it deadlocks, and the watchdog names the cycle.
 TEST(Deadlock, ARingWithoutTheDatelineDeadlocksAndTheWatchdogNamesTheCycle) {

@@ -42,16 +42,30 @@ class CliTest : public testing::Test {
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   [[nodiscard]] Outcome run(const std::string& args) const {
-    const std::filesystem::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd = "cd '" + dir_.string() + "' && '" + binary_ + "' " + args + " >'" +
-                            out.string() + "' 2>'" + err.string() + "'";
-    const int status = std::system(cmd.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    return execute("'" + binary_ + "' " + args);
+  }
+
+  /// run() with `input` as the standard input, killed after `time_limit_seconds` so that a
+  /// command that would wait forever fails the test instead of hanging it (exit code 137).
+  [[nodiscard]] Outcome run(const std::string& args, const std::string& input,
+                            int time_limit_seconds) const {
+    const std::filesystem::path in = dir_ / "stdin";
+    std::ofstream(in, std::ios::binary) << input;
+    return execute("timeout -s KILL " + std::to_string(time_limit_seconds) + " '" + binary_ +
+                   "' " + args + " <'" + in.string() + "'");
   }
 
   std::filesystem::path dir_;
 
  private:
+  [[nodiscard]] Outcome execute(const std::string& command) const {
+    const std::filesystem::path out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string cmd = "cd '" + dir_.string() + "' && " + command + " >'" + out.string() +
+                            "' 2>'" + err.string() + "'";
+    const int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  }
+
   std::string binary_;
 };
 

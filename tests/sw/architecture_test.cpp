@@ -10,6 +10,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sw/arch/architecture.hpp"
@@ -419,6 +420,23 @@ TEST(Implementations, BadSpecsNameTheOptionAndTheItem) {
       ADD_FAILURE() << bad << " was accepted";
     } catch (const sw::InputError& e) {
       EXPECT_NE(std::string(e.what()).find("--impl"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// A block named twice would let the last pair win silently, whatever the order meant.
+TEST(Implementations, ABlockNamedTwiceIsRefused) {
+  const sw::SourceLocation where{"--impl"};
+  const std::pair<const char*, const char*> cases[] = {
+      {"im=rtl,im=model", "--impl: expected each block once, found 'im' again in 'im=rtl,im=model'"},
+      {"bus=rtl,im=rtl,bus=rtl", "found 'bus' again in 'bus=rtl,im=rtl,bus=rtl'"},
+  };
+  for (const auto& [spec, says] : cases) {
+    try {
+      (void)sw::Implementations::parse(spec, where);
+      ADD_FAILURE() << spec << " was accepted";
+    } catch (const sw::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
     }
   }
 }

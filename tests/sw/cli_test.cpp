@@ -45,7 +45,7 @@ class FakeRunner : public sw::Runner {
   }
 
   /// Machine programs: every message counted, marks at one cycle per step.
-  std::vector<sw::RunSummary> run_programs(const std::vector<sw::SystemRun>& runs) override {
+  std::vector<sw::RunSummary> run_programs(std::vector<sw::SystemRun> runs) override {
     program_requests.push_back(runs);
     std::vector<sw::RunSummary> out;
     for (const sw::SystemRun& run : runs) {
@@ -758,6 +758,69 @@ TEST_F(CliProgram, BadInputOfTheProgramCommandsExitsTwoWithOneLineAndNoOutput) {
   EXPECT_FALSE(fs::exists(folder + ".partial"));
   EXPECT_TRUE(fs::is_directory(folder));
   EXPECT_EQ(slurp(plain), "not a folder\n");
+}
+
+// An option that does not apply to the form of the command line is refused, never ignored; an
+// abbreviation is an unknown option, not Boost's guess at the option meant.
+TEST_F(CliProgram, OptionsThatDoNotApplyAndAbbreviationsAreRefused) {
+  const std::string perfetto = path("y.json");
+  const std::vector<BadInput> cases = {
+      {{"gen", "C7", "--nodes", "4", "--torus", "4x4"},
+       {"orthosim gen: --torus: does not apply to gen C7 (an option of gen shift)"}},
+      {{"gen", "shift", "--torus", "4x4", "--direction", "east", "--nodes", "16"},
+       {"--nodes: does not apply to gen shift"}},
+      {{"gen", "exchange", "--nodes", "8", "--seed", "3"},
+       {"--seed: does not apply to gen exchange"}},
+      {{"gen", "random", "--nodes", "4", "--steps", "2", "--together"},
+       {"--together: does not apply to gen random"}},
+      {{"gen", "exchange", "--nodes", "8", "--direction", "east"},
+       {"--direction: does not apply to gen exchange"}},
+      {{"gen", "random", "--nodes", "4", "--steps", "2", "--sources", "1"},
+       {"--sources: does not apply to gen random"}},
+      {{"gen", "C3", "--nodes", "4", "--steps", "2"}, {"--steps: does not apply to gen C3"}},
+      {{"trace", "stats", path("x.trace"), "--perfetto", perfetto},
+       {"orthosim trace: --perfetto: does not apply to trace stats (an option of trace export)"}},
+      {{"trace", "export", path("x.trace"), "--perfetto", perfetto, "--json"},
+       {"--json: does not apply to trace export"}},
+      {{"trace", "diff", path("x.trace"), path("x.trace"), "--out", path("plots")},
+       {"--out: does not apply to trace diff"}},
+      {{"run", fig2_, "--dims", "4x4"}, {"--dims: does not apply to run on the omp"}},
+      {{"run", fig2_, "--arch", "mesh", "--dims", "4x4", "--alpha", "3"},
+       {"--alpha: does not apply to run on the mesh"}},
+      {{"run", fig2_, "--impl", "im=rtl,im=model"},
+       {"--impl: expected each block once, found 'im' again in 'im=rtl,im=model'"}},
+      {{"run", fig2_, "--alp", "20"},
+       {"orthosim run: unknown option --alp (see orthosim run --help)"}},
+      {{"gen", "C1", "--node", "4"}, {"unknown option --node"}},
+      {{"trace", "export", path("x.trace"), "--perf", perfetto}, {"unknown option --perf"}},
+  };
+  for (const BadInput& c : cases) {
+    FakeRunner runner;
+    const Result r = run(c.args, runner);
+    const std::string what = joined(c.args);
+    EXPECT_EQ(r.code, sw::kExitBadInput) << what << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << what;
+    EXPECT_TRUE(runner.program_requests.empty()) << what;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << "\n" << r.err;
+    for (const std::string& word : c.in_error) {
+      EXPECT_TRUE(contains(r.err, word)) << what << ": '" << word << "' not in: " << r.err;
+    }
+  }
+  EXPECT_FALSE(fs::exists(perfetto));
+  EXPECT_FALSE(fs::exists(path("plots")));
+}
+
+// check_cli takes a command line through run_cli's parsing and validation and runs nothing.
+TEST_F(CliProgram, CheckingACommandLineValidatesItAndRunsNothing) {
+  std::ostringstream err;
+  EXPECT_EQ(sw::check_cli({"run", fig2_, "--alpha", "abc"}, err), sw::kExitBadInput);
+  EXPECT_EQ(err.str(), "orthosim run: --alpha: expected an integer in 0..1000000, found 'abc'\n");
+  std::ostringstream accepted_err;
+  const std::string vcd = path("w.vcd");
+  EXPECT_EQ(sw::check_cli({"run", fig2_, "--alpha", "3", "--vcd", vcd}, accepted_err),
+            sw::kExitOk);
+  EXPECT_EQ(accepted_err.str(), "");
+  EXPECT_FALSE(fs::exists(vcd));
 }
 
 /// Operation names of the listings of seed 004 section 4.3 A (bus), B (crossbar), C (omp).
@@ -1568,6 +1631,7 @@ TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
   const std::string few = file("few.map", "0 1 2");                       // 1:6, the end
   const std::string many = file("many.map", "0 1 2 3 4\n");               // 1:9 on 16 nodes
   const std::string negative = file("negative.map", "0 -1 2 3\n");        // 1:3
+  const std::string latin1 = file("latin1.map", "0 1 # caf\xe9\n2 3\n");  // 1:10
   const auto on_mesh = [&](std::vector<std::string> extra) {
     std::vector<std::string> args = {"run", fig2_, "--arch", "mesh", "--dims", "4x4"};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -1626,7 +1690,9 @@ TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", few}, {few + ":1:6:"}},
       {on_mesh({"--embedding", many}), {many + ":1:9:"}},
       {on_mesh({"--embedding", negative}), {negative + ":1:3:"}},
-      {on_mesh({"--embedding", path("missing.map")}), {"--embedding", "missing.map"}},
+      {on_mesh({"--embedding", latin1}), {latin1 + ":1:10: expected UTF-8 text", "0xe9"}},
+      {on_mesh({"--embedding", path("missing.map")}),
+       {"missing.map: expected a readable node map file", "no such file"}},
       // traffic
       {{"traffic"}, {"--topology"}},
       {{"traffic", "--dims", "4x4"}, {"--topology"}},
@@ -1665,7 +1731,7 @@ TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
       {traffic({"--warmup", "-1"}), {"--warmup"}},
       {traffic({"--cycles", "0"}), {"--cycles"}},
       {traffic({"--seed", "x"}), {"--seed", "x"}},
-      {traffic({"--n", "4"}), {"'--n'"}},
+      {traffic({"--n", "4"}), {"unknown option --n"}},
       {traffic({"--switching", "cut"}), {"--switching", "cut"}},
       {traffic({"stray"}), {"positional"}},
   };
@@ -1706,6 +1772,49 @@ TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
       EXPECT_TRUE(contains(r.out, option)) << command << " " << option;
     }
   }
+}
+
+TEST_F(CliProgram, EveryOutputOptionIsCheckedBeforeTheRunnerIsCalled) {
+  // The fake runner opens no file: only the command line's own check can refuse these.
+  fs::create_directories(dir_ / "adir");
+  std::ofstream(dir_ / "adir" / "keep") << "kept\n";
+  const std::string folder = path("adir");
+  const std::string plain = file("plain", "not a folder\n");
+  const std::vector<BadInput> cases = {
+      {{"access", "--vcd", folder}, {"--vcd: expected a writable file path", "(a directory)"}},
+      {{"access", "--trace", folder}, {"--trace: expected a writable file path", "(a directory)"}},
+      {{"access", "--impl", "rtl", "--fst", folder}, {"--fst:", "(a directory)"}},
+      {{"run", fig2_, "--vcd", ""}, {"--vcd:", "'' (an empty path)"}},
+      {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--trace", folder}, {"--trace:"}},
+      {{"traffic", "--topology", "mesh", "--dims", "2x2", "--trace", folder}, {"--trace:"}},
+      {{"tables", "--topology", "hypercube", "--m", "8", "--n", "4", "--trace", folder},
+       {"--trace:"}},
+      {{"demo", "--trace", folder}, {"--trace:", "(a directory)"}},
+      {{"demo", "--out", plain}, {"--out: expected a writable folder", "is a regular file"}},
+      {{"access", "--vcd", plain + "/w.vcd"}, {"--vcd:", "is a regular file, not a folder"}},
+      {{"access", "--vcd", path("missing/w.vcd")}, {"--vcd:", "does not exist"}},
+  };
+  for (const BadInput& c : cases) {
+    FakeRunner runner;
+    const Result r = run(c.args, runner);
+    const std::string what = joined(c.args);
+    EXPECT_EQ(r.code, sw::kExitBadInput) << what << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << what;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << "\n" << r.err;
+    EXPECT_TRUE(runner.access_requests.empty() && runner.program_requests.empty() &&
+                runner.network_requests.empty() && runner.traffic_requests.empty())
+        << what;
+    for (const std::string& word : c.in_error) {
+      EXPECT_TRUE(contains(r.err, word)) << what << ": '" << word << "' not in: " << r.err;
+    }
+  }
+  EXPECT_EQ(slurp(path("adir/keep")), "kept\n");
+  EXPECT_EQ(slurp(plain), "not a folder\n");
+  EXPECT_FALSE(fs::exists(path("missing")));
+  // run and demo create a missing folder: not refused there.
+  FakeRunner runner;
+  EXPECT_EQ(run({"run", fig2_, "--vcd", path("new/w.vcd")}, runner).code, sw::kExitOk);
+  EXPECT_EQ(runner.program_requests.size(), 1u);
 }
 
 }  // namespace

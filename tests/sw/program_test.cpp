@@ -207,7 +207,7 @@ TEST(McpParse, ShiftIsAPermutationModuloNodes) {
 TEST(McpParse, ComputeIsOnePhasePerNode) {
   const McProgram p = parse(
       "nodes 4\nstep\ncompute all 100\nstep\n  compute 3, 0..1 0\n  compute 2 "
-      "18446744073709551615\n");
+      "1000000000000\n");
   ASSERT_EQ(p.steps.size(), 2u);
   ASSERT_EQ(p.steps[0].computes.size(), 4u);
   for (NodeId n = 0; n < 4; ++n) {
@@ -220,7 +220,7 @@ TEST(McpParse, ComputeIsOnePhasePerNode) {
   for (std::size_t i = 0; i < 4; ++i) {
     EXPECT_EQ(p.steps[1].computes[i].node, order[i]);
   }
-  EXPECT_EQ(p.steps[1].computes[3].cycles, Cycle{18446744073709551615u});
+  EXPECT_EQ(p.steps[1].computes[3].cycles, sw::kCycleLimit);
   EXPECT_TRUE(p.steps[1].transfers.empty());
 }
 
@@ -300,7 +300,7 @@ TEST(McpFile, UnreadableFileIsAnInputErrorNamingThePath) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().file, missing);
     EXPECT_EQ(std::string(e.what()),
-              missing + ": expected a readable .mcp file, found a file that cannot be opened");
+              missing + ": expected a readable .mcp file, found no such file");
   }
   try {
     (void)sw::read_program_file(ORTHOSIM_EXAMPLES_DIR);
@@ -404,8 +404,13 @@ INSTANTIATE_TEST_SUITE_P(
                   "a shift amount", "'-18446744073709551616'"},
         ErrorCase{"ShiftNotANumber", kHead + "shift all\n", "3:7", "a shift amount", "'all'"},
         ErrorCase{"ComputeOverflow", kHead + "compute 1 18446744073709551616\n", "3:11",
-                  "',' or a cycle count (an integer in 0..18446744073709551615)",
+                  "',' or a cycle count (an integer in 0..1000000000000, the emulator's cycle "
+                  "limit)",
                   "'18446744073709551616'"},
+        ErrorCase{"ComputePastTheCycleLimit", kHead + "compute 1 1000000000001\n", "3:11",
+                  "',' or a cycle count (an integer in 0..1000000000000, the emulator's cycle "
+                  "limit)",
+                  "'1000000000001'"},
         ErrorCase{"ComputeNegative", kHead + "compute 1 -5\n", "3:11", "',' or a cycle count",
                   "'-5'"},
         ErrorCase{"ComputeMissingCycles", kHead + "compute 1\n", "3:10", "',' or a cycle count",
@@ -448,13 +453,31 @@ INSTANTIATE_TEST_SUITE_P(
                   "the character 'q'"},
         ErrorCase{"BadCharacter", kHead + "send 1 -> 0 @\n", "3:13", "a name, a number",
                   "the character '@'"},
-        ErrorCase{"BadByte", kHead + "send 1 -> \xff\n", "3:11", "a name, a number",
-                  "the byte 0xff"},
-        ErrorCase{"NulByte", std::string("nodes 4\n\0", 9), "2:1", "a name, a number",
-                  "the byte 0x00"},
+        ErrorCase{"BadByte", kHead + "send 1 -> \xff\n", "3:11", "UTF-8 text",
+                  "the byte 0xff (not UTF-8)"},
+        ErrorCase{"NulByte", std::string("nodes 4\n\0", 9), "2:1", "UTF-8 text",
+                  "the byte 0x00 (a control character)"},
+        // Inside a label or a comment, where the lexer takes any byte, the text check finds it.
+        ErrorCase{"NulInLabel", std::string("nodes 4\nstep \"a\0b\"\nsend 1 -> 0\n", 26),
+                  "2:8", "UTF-8 text", "the byte 0x00 (a control character)"},
+        ErrorCase{"NotUtf8InLabel", "nodes 4\nstep \"caf\xe9\"\nsend 1 -> 0\n", "2:10",
+                  "UTF-8 text", "the byte 0xe9 followed by 0x22 (not UTF-8)"},
+        ErrorCase{"OverlongInComment", kHead + "send 1 -> 0 # \xc0\xaf\n", "3:15", "UTF-8 text",
+                  "the byte 0xc0 (not UTF-8)"},
+        ErrorCase{"ControlInComment", kHead + "send 1 -> 0 # \x1b[31m\n", "3:15", "UTF-8 text",
+                  "the byte 0x1b (a control character)"},
         ErrorCase{"LoneDot", kHead + "send 1.2 -> 0\n", "3:7", "a name, a number",
                   "the character '.'"}),
     [](const ::testing::TestParamInfo<ErrorCase>& param) { return std::string(param.param.name); });
+
+TEST(McpText, ANonAsciiLabelIsKeptAndWrittenBackByTheCanonicalWriter) {
+  const std::string label = "caf\xC3\xA9 \xE2\x86\x92 \xF0\x9F\x9A\x80";  // café → and U+1F680
+  const McProgram p = parse("\xEF\xBB\xBFnodes 2\nstep \"" + label + "\"\nsend 0 -> 1\n");
+  ASSERT_EQ(p.steps.size(), 1u);
+  EXPECT_EQ(p.steps[0].label, label);
+  const McProgram back = parse(sw::format_program(p));
+  EXPECT_EQ(back.steps[0].label, label);
+}
 
 TEST(McpError, FirstErrorInFileOrderWins) {
   // A lexical error on line 4 must not hide the statement error on line 3.
@@ -528,7 +551,7 @@ McProgram random_program(std::mt19937& rng) {
   const std::vector<std::string> labels = {"",       "s1",       "_x",      "all",  "a b",
                                            "q\"uo\\te", "line\nbreak\t#", "3d",   "N2"};
   const std::vector<std::uint32_t> lengths = {1, 1, 2, 4, 4, 1048576};
-  const std::vector<std::uint64_t> cycles = {0, 1, 20, 18446744073709551615u};
+  const std::vector<std::uint64_t> cycles = {0, 1, 20, sw::kCycleLimit.count()};
   const std::uint32_t steps = 1 + pick(6);
   for (std::uint32_t s = 0; s < steps; ++s) {
     ProgramStep step;

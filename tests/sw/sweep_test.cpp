@@ -2,7 +2,9 @@
 // text of radices and implementations, the cross product against its size formula and odometer
 // order, CSV quoting round trips, and the journal's resume rules (a cut last line is dropped,
 // another sweep's journal is refused at its line).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -72,6 +74,31 @@ TEST(VariantParser, AnErrorQuotingALineBreakStaysOnOneLine) {
   }
 }
 
+/// Where parse_variant refuses `text` and why, or "accepted".
+std::string variant_error(const std::string& text) {
+  try {
+    static_cast<void>(parse_variant(text, "v.yaml"));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(VariantParser, ASecondDocumentIsRefusedWhereItStarts) {
+  const std::string refused =
+      ": expected one YAML document (a variant is one configuration), found a second document";
+  EXPECT_EQ(variant_error("arch: omp\nn: 4\n---\narch: bus\n"), "v.yaml:3:1" + refused);
+  EXPECT_EQ(variant_error("arch: omp\n---\n"), "v.yaml:2:1" + refused);  // even an empty one
+  EXPECT_EQ(variant_error("--- # one\narch: omp\n...\n"), "accepted");  // markers of one document
+}
+
+TEST(VariantParser, TextThatIsNotUtf8IsRefusedAtItsByte) {
+  EXPECT_EQ(variant_error("arch: omp\n# \xff\n"),
+            "v.yaml:2:3: expected UTF-8 text, found the byte 0xff (not UTF-8)");
+  EXPECT_EQ(variant_error(std::string("arch: om\0p\n", 11)),
+            "v.yaml:1:9: expected UTF-8 text, found the byte 0x00 (a control character)");
+}
+
 sweep::SweepSpec spec_with(std::vector<sweep::Param> params, std::size_t variants) {
   sweep::SweepSpec spec;
   spec.target = "p.mcp";
@@ -81,6 +108,29 @@ sweep::SweepSpec spec_with(std::vector<sweep::Param> params, std::size_t variant
   }
   spec.params = std::move(params);
   return spec;
+}
+
+TEST(SweepPlan, TheSignatureRefusesAFifoThatEveryPointWouldReadAgain) {
+  // The FIFO holds a variant and a writer (this test, through O_RDWR): reading it to hash it
+  // would wait for more until the writer closes, and each point's child would find it empty.
+  const fs::path fifo = fs::temp_directory_path() / ("sweep_fifo_" + std::to_string(getpid()));
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const int writer = ::open(fifo.c_str(), O_RDWR);
+  const std::string text = "arch: omp\n";
+  ASSERT_EQ(::write(writer, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  sweep::SweepSpec spec = spec_with({}, 1);
+  spec.kind = sweep::TargetKind::Traffic;  // no program file to hash
+  spec.variant_paths = {fifo.string()};
+  try {
+    static_cast<void>(sweep::signature(spec));
+    ADD_FAILURE() << "a FIFO was hashed";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              fifo.string() + ": expected a readable sweep input, found a FIFO (this input is "
+                              "read more than once: give a regular file)");
+  }
+  ::close(writer);
+  fs::remove(fifo);
 }
 
 TEST(SweepPlan, PointsAreTheCrossProductLastParameterFastest) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 
 #include "sw/core/diagnostic.hpp"
@@ -103,6 +104,54 @@ TEST(EventTrace, ReaderGivesBackWhatTheWriterWrote) {
   EXPECT_EQ(events[13].message.visible, Cycle{49});
   EXPECT_EQ(events.back().kind, TraceEvent::Kind::End);
   std::filesystem::remove(path);
+}
+
+/// The events of a trace given as text, or the reader's error.
+std::string read_text(const std::string& text, std::size_t& events) {
+  events = 0;
+  try {
+    EventTraceReader r(sw::InputFile::from_text(text, "t.trace", trace_input_rules("trace")));
+    TraceEvent e;
+    while (r.next(e)) {
+      ++events;
+    }
+  } catch (const sw::InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(EventTrace, ALabelKeepsItsBytesAndAControlByteIsRefusedAtItsPlace) {
+  const std::string path = temp_path("bytes");
+  write_sample(path);
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(path);
+  std::size_t events = 0;
+  ASSERT_EQ(read_text(text, events), "accepted");
+  EXPECT_EQ(events, 16u);
+  // A label from a file name that is not UTF-8 is read back as it was written.
+  const std::size_t label = text.find("program x") + 8;
+  std::string latin1 = text;
+  latin1[label] = '\xe9';
+  ASSERT_EQ(read_text(latin1, events), "accepted");
+  EXPECT_EQ(events, 16u);
+  // A control byte is refused there: its line and column counted here from the text.
+  std::string control = text;
+  control[label] = '\x01';
+  const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(label), '\n');
+  const std::size_t column = label - text.rfind('\n', label);
+  EXPECT_EQ(read_text(control, events),
+            "t.trace:" + std::to_string(line) + ":" + std::to_string(column) +
+                ": expected text, found the byte 0x01 (a control character)");
+}
+
+TEST(EventTrace, ALineOverTheLimitIsRefusedAtItsLine) {
+  std::size_t events = 0;
+  const std::string header = "orthosim-trace " + std::to_string(kEventTraceVersion) +
+                             "\nclock-ns 50\nsource 0 processor ";
+  EXPECT_EQ(read_text(header + std::string(sw::kMaxInputLineBytes, 'p') + "\n", events),
+            "t.trace:3:1: expected a line of at most 1 MiB, found a longer line");
 }
 
 TEST(EventTrace, StatsOfAHandMadeTrace) {

@@ -1,0 +1,17 @@
+// The output options of every command, checked before anything runs (docs/cli.md, "Output
+// files"): the same classification the writers apply when they open the files (sw::OutputFile).
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <string>
+
+namespace orthosim::sw::cli {
+
+/// Throws an InputError naming the option ("--vcd: expected a writable file path, found 'adir' (a
+/// directory)") for the first output option of `command` in `vm` whose path cannot be written:
+/// --vcd, --trace, --perfetto, --fst (a regular file: FST is written with seeks) and --out (a file
+/// for gen and sweep, a folder for demo and trace plot). run and demo create missing folders.
+void check_output_options(const std::string& command,
+                          const boost::program_options::variables_map& vm);
+
+}  // namespace orthosim::sw::cli

@@ -1,0 +1,99 @@
+// End-to-end: the emulator's limits. A compute phase longer than the cycle limit is refused by
+// the parser; a run that reaches the limit stops and says so, never "deadlock" or "message lost".
+// A run whose estimated footprint exceeds --memory-limit is refused before anything runs.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/support/cli_process.hpp"
+
+namespace {
+
+using orthosim::testing_support::Outcome;
+
+/// The emulator's cycle limit (docs/cli.md).
+constexpr std::uint64_t kCycleLimit = 1'000'000'000'000ull;
+
+class Limits : public orthosim::testing_support::CliTest {
+ protected:
+  Limits() : CliTest(ORTHOSIM_BIN) {}
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ / name) << text;
+  }
+};
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST_F(Limits, AComputeLongerThanTheCycleLimitIsRefusedWithItsPlace) {
+  for (const std::string& cycles :
+       {std::to_string(kCycleLimit + 1), std::string("18446744073709551615")}) {
+    write("long.mcp", "nodes 2\nstep\n  compute 0 " + cycles + "\n");
+    const Outcome o = run("run long.mcp");
+    EXPECT_EQ(o.exit_code, 2) << cycles;
+    EXPECT_TRUE(has(o.err, "long.mcp:3:13: expected ',' or a cycle count (an integer in 0.." +
+                               std::to_string(kCycleLimit) + ", the emulator's cycle limit)"))
+        << o.err;
+    EXPECT_TRUE(o.out.empty()) << o.out;
+  }
+  write("limit.mcp", "nodes 2\nstep\n  compute 0 " + std::to_string(kCycleLimit) + "\n");
+  const Outcome at_limit = run("run limit.mcp");
+  EXPECT_EQ(at_limit.exit_code, 0) << at_limit.err;
+}
+
+// Two phases of 0.6 x the limit each: every phase is accepted, the run is not.
+TEST_F(Limits, ARunThatReachesTheCycleLimitSaysSoOnEveryArchitecture) {
+  const std::uint64_t phase = kCycleLimit / 10 * 6;
+  write("two.mcp", "nodes 2\nstep\n  compute 0 " + std::to_string(phase) +
+                       "\n  send 0 -> 1 words 2\nstep\n  compute 0 " + std::to_string(phase) +
+                       "\n  send 0 -> 1 words 2\n");
+  for (const std::string& arch : {std::string("omp"), std::string("bus"),
+                                   std::string("torus --dims 2"), std::string("hypercube --dim 1")}) {
+    const Outcome o = run("run two.mcp --arch " + arch);
+    EXPECT_EQ(o.exit_code, 1) << arch << o.err;
+    EXPECT_TRUE(has(o.out, "CYCLE LIMIT REACHED")) << arch << o.out;
+    EXPECT_TRUE(has(o.out, "cycle limit reached: the run stopped after " +
+                               std::to_string(kCycleLimit) + " cycles"))
+        << arch << o.out;
+    // The first message arrived; the second was not sent yet, and is not called lost.
+    EXPECT_TRUE(has(o.out, "1 of 2 messages delivered intact")) << arch << o.out;
+    EXPECT_TRUE(has(o.out, "not delivered: the run stopped at the cycle limit")) << arch << o.out;
+    EXPECT_FALSE(has(o.out, "DEADLOCK")) << arch << o.out;
+    EXPECT_FALSE(has(o.out, "lost")) << arch << o.out;
+    EXPECT_FALSE(has(o.out, "blocked")) << arch << o.out;
+    // The columns keep a space between them at 13 digits.
+    EXPECT_TRUE(has(o.out, " total " + std::to_string(kCycleLimit))) << arch << o.out;
+  }
+}
+
+// One message of W words: its words sit at the sender and at the receiver, so the footprint is at
+// least 8 W bytes. A limit just below that refuses the run with exit 2 before any file is written;
+// a generous one runs it.
+TEST_F(Limits, ARunThatCannotFitIsRefusedNamingItsFootprintAndTheLimit) {
+  constexpr std::uint64_t kWords = 100'000;
+  constexpr std::uint64_t kLimit = 2 * kWords * 4 - 1;
+  write("big.mcp", "nodes 2\nstep\n  send 0 -> 1 words " + std::to_string(kWords) + "\n");
+  for (const std::string& arch : {std::string("omp"), std::string("torus --dims 2")}) {
+    const Outcome refused =
+        run("run big.mcp --vcd big.vcd --memory-limit " + std::to_string(kLimit) + " --arch " + arch);
+    EXPECT_EQ(refused.exit_code, 2) << arch << refused.out;
+    EXPECT_TRUE(has(refused.err, "--memory-limit: expected a run that fits in " +
+                                     std::to_string(kLimit) + " bytes"))
+        << arch << refused.err;
+    EXPECT_TRUE(has(refused.err, "found an estimated footprint of ")) << arch << refused.err;
+    EXPECT_TRUE(refused.out.empty()) << arch << refused.out;
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "big.vcd")) << arch;
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "big.vcd.partial")) << arch;
+    const Outcome fits = run("run big.mcp --memory-limit 64M --arch " + arch);
+    EXPECT_EQ(fits.exit_code, 0) << arch << fits.err;
+  }
+  EXPECT_EQ(run("run big.mcp --memory-limit 12X").exit_code, 2);
+  EXPECT_TRUE(has(run("run big.mcp --memory-limit 12X").err,
+                  "--memory-limit: expected a size in bytes, e.g. 2048, 512K, 800M or 4G"));
+}
+
+}  // namespace

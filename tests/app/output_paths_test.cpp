@@ -1,0 +1,224 @@
+// End-to-end: outputs touch only what they own (docs/cli.md, "Output files"). Every output option
+// writes a character device (made here with mknod, /dev/null's numbers) or a FIFO as a stream and
+// leaves it what it was; directories, empty paths and devices for --fst are refused before the
+// run with exit 2; a command that fails leaves no FILE.partial and no folder it created.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/cli_process.hpp"
+#include "tests/support/special_files.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using orthosim::testing_support::FifoReader;
+using orthosim::testing_support::is_null_device;
+using orthosim::testing_support::make_null_device;
+using orthosim::testing_support::Outcome;
+using orthosim::testing_support::slurp;
+
+const std::string kExamples = ORTHOSIM_EXAMPLES_DIR;
+
+std::size_t lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+class OutputPaths : public orthosim::testing_support::CliTest {
+ protected:
+  OutputPaths() : CliTest(ORTHOSIM_BIN) {}
+
+  void SetUp() override {
+    CliTest::SetUp();
+    fs::copy_file(kExamples + "/fig2_sample.mcp", dir_ / "fig2.mcp");
+    fs::copy_file(kExamples + "/variants/omp.yaml", dir_ / "omp.yaml");
+  }
+
+  /// The command of each output option, with OUT where the path goes. Each one runs quickly.
+  struct Family {
+    std::string option;
+    std::string command;  ///< OUT stands for the output path
+  };
+  static std::vector<Family> file_families() {
+    return {
+        {"--vcd", "run fig2.mcp --arch omp --vcd OUT"},
+        {"--trace", "access --n 2 --trace OUT"},
+        {"--out", "gen C1 --nodes 4 --out OUT"},
+        {"--out", "sweep fig2.mcp --variants omp.yaml --out OUT"},
+        {"--perfetto", "trace export t.trace --perfetto OUT"},
+    };
+  }
+  static std::string with(std::string command, const std::string& out) {
+    return command.replace(command.find("OUT"), 3, "'" + out + "'");
+  }
+  /// An event trace for `trace export` and `trace plot`.
+  void make_trace() const {
+    const Outcome t = run("access --n 2 --trace t.trace");
+    ASSERT_EQ(t.exit_code, 0) << t.err;
+  }
+  /// Every entry under the test's folder, as relative paths, but run()'s captures.
+  [[nodiscard]] std::vector<std::string> entries() const {
+    std::vector<std::string> all;
+    for (const auto& e : fs::recursive_directory_iterator(dir_)) {
+      const std::string name = fs::relative(e.path(), dir_).string();
+      if (name != "stdout" && name != "stderr") {
+        all.push_back(name);
+      }
+    }
+    std::sort(all.begin(), all.end());
+    return all;
+  }
+};
+
+TEST_F(OutputPaths, EveryOutputOptionStreamsToACharacterDeviceAndLeavesItADevice) {
+  if (const std::string why = make_null_device(dir_ / "null"); !why.empty()) {
+    GTEST_SKIP() << why;
+  }
+  make_trace();
+  for (const Family& f : file_families()) {
+    const Outcome o = run(with(f.command, "null"));
+    EXPECT_EQ(o.exit_code, 0) << f.command << ": " << o.err;
+    EXPECT_TRUE(is_null_device(dir_ / "null")) << f.command;
+    EXPECT_FALSE(fs::exists(dir_ / "null.partial")) << f.command;
+    EXPECT_FALSE(fs::exists(dir_ / "null.sorted.partial")) << f.command;
+  }
+  // trace plot --out is a folder: an SVG in it that is a device is written as a stream.
+  fs::create_directories(dir_ / "pl");
+  ASSERT_EQ(make_null_device(dir_ / "pl" / "timeline.svg"), "");
+  const Outcome plot = run("trace plot t.trace --out pl");
+  EXPECT_EQ(plot.exit_code, 0) << plot.err;
+  EXPECT_TRUE(is_null_device(dir_ / "pl" / "timeline.svg"));
+  EXPECT_FALSE(fs::exists(dir_ / "pl" / "timeline.svg.partial"));
+}
+
+TEST_F(OutputPaths, ADeviceThatRefusesTheBytesFailsTheRunAndStaysADevice) {
+  // /dev/full's numbers (1, 7): every write fails with ENOSPC.
+  if (::mknod((dir_ / "full").c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0) {
+    GTEST_SKIP() << "mknod full c 1 7 failed (" << std::strerror(errno)
+                 << "): character-device cases need root (CI runs as root)";
+  }
+  const Outcome o = run("run fig2.mcp --arch omp --vcd full");
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("error: cannot write full"), std::string::npos) << o.err;
+  struct stat s {};
+  ASSERT_EQ(::lstat((dir_ / "full").c_str(), &s), 0);
+  EXPECT_TRUE(S_ISCHR(s.st_mode));
+  EXPECT_EQ(minor(s.st_rdev), 7u);
+  EXPECT_FALSE(fs::exists(dir_ / "full.partial"));
+}
+
+TEST_F(OutputPaths, FstRefusesACharacterDeviceBeforeTheRun) {
+  if (const std::string why = make_null_device(dir_ / "null"); !why.empty()) {
+    GTEST_SKIP() << why;
+  }
+  const Outcome o = run("access --n 2 --impl rtl --fst null");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_EQ(o.err,
+            "orthosim access: --fst: expected a writable file path, found 'null' (a character "
+            "device: this output is written with seeks and needs a regular file)\n");
+  EXPECT_EQ(o.out, "");
+  EXPECT_TRUE(is_null_device(dir_ / "null"));
+  EXPECT_FALSE(fs::exists(dir_ / "null.partial"));
+}
+
+TEST_F(OutputPaths, AFifoIsWrittenAsAStreamToItsReader) {
+  ASSERT_EQ(::mkfifo((dir_ / "pipe").c_str(), 0600), 0) << std::strerror(errno);
+  std::string streamed;
+  {
+    FifoReader reader(dir_ / "pipe");
+    const Outcome o = run("access --n 2 --trace pipe");
+    streamed = reader.finish();
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+  }
+  EXPECT_EQ(streamed.rfind("orthosim-trace 1\n", 0), 0u) << streamed.substr(0, 200);
+  ASSERT_GE(streamed.size(), 5u);
+  EXPECT_NE(streamed.find(" end\n", streamed.size() - 40), std::string::npos);
+  // The same trace as a regular file gives the same bytes.
+  ASSERT_EQ(run("access --n 2 --trace t.trace").exit_code, 0);
+  EXPECT_EQ(streamed, slurp(dir_ / "t.trace"));
+  EXPECT_TRUE(fs::is_fifo(fs::symlink_status(dir_ / "pipe")));
+  EXPECT_FALSE(fs::exists(dir_ / "pipe.partial"));
+}
+
+TEST_F(OutputPaths, DirectoriesAreRefusedBeforeTheRunAndLeftIntact) {
+  make_trace();
+  fs::create_directories(dir_ / "empty");
+  fs::create_directories(dir_ / "full");
+  std::ofstream(dir_ / "full" / "keep.txt") << "kept\n";
+  std::vector<Family> families = file_families();
+  families.push_back({"--fst", "access --n 2 --impl rtl --fst OUT"});
+  const std::vector<std::string> before = entries();
+  for (const std::string folder : {"empty", "full"}) {
+    for (const Family& f : families) {
+      const Outcome o = run(with(f.command, folder));
+      EXPECT_EQ(o.exit_code, 2) << f.command << " " << folder;
+      EXPECT_EQ(o.out, "") << f.command << " " << folder;
+      EXPECT_EQ(lines(o.err), 1u) << o.err;
+      EXPECT_NE(o.err.find(": " + f.option + ": expected a writable file path, found '" + folder +
+                           "' (a directory)\n"),
+                std::string::npos)
+          << o.err;
+    }
+  }
+  // The folder options refuse what is not a folder.
+  for (const std::string command : {"demo --out t.trace", "trace plot t.trace --out t.trace"}) {
+    const Outcome o = run(command);
+    EXPECT_EQ(o.exit_code, 2) << command;
+    EXPECT_NE(o.err.find("--out: expected a writable folder, found 't.trace' ('t.trace' is a "
+                         "regular file, not a folder)"),
+              std::string::npos)
+        << o.err;
+  }
+  EXPECT_EQ(entries(), before);
+  EXPECT_EQ(slurp(dir_ / "full" / "keep.txt"), "kept\n");
+}
+
+TEST_F(OutputPaths, AnEmptyPathIsRefusedBeforeTheRun) {
+  for (const Family& f : file_families()) {
+    const Outcome o = run(with(f.command, ""));
+    EXPECT_EQ(o.exit_code, 2) << f.command;
+    EXPECT_EQ(o.out, "") << f.command;
+    EXPECT_NE(o.err.find(": " + f.option + ": expected a writable file path, found '' (an empty "
+                         "path)\n"),
+              std::string::npos)
+        << f.command << ": " << o.err;
+  }
+}
+
+TEST_F(OutputPaths, FailingCommandsLeaveNoPartialFileAndNoFolderTheyCreated) {
+  fs::create_directories(dir_ / "adir");
+  std::ofstream(dir_ / "bad.trace") << "not a trace\n";
+  const std::vector<std::string> before = entries();
+  const std::vector<std::string> failing = {
+      "sweep fig2.mcp --variants omp.yaml --out adir",
+      "access --n 2 --impl rtl --fst adir",
+      "trace plot bad.trace --out pl",
+      "trace plot bad.trace --out new/pl",
+      "demo --trace /proc/orthosim-test/t.trace",
+      "run fig2.mcp --arch omp --vcd new/w.vcd --trace /proc/orthosim-test/t.trace",
+      "run fig2.mcp --arch mesh --dims 2x2 --vcd new/w.vcd --trace /proc/orthosim-test/t",
+  };
+  for (const std::string& command : failing) {
+    const Outcome o = run(command);
+    EXPECT_EQ(o.exit_code, 2) << command << ": " << o.err;
+    EXPECT_EQ(o.out, "") << command;
+    EXPECT_EQ(entries(), before) << command << ": " << o.err;
+  }
+}
+
+TEST_F(OutputPaths, TheErrorNamesTheOptionThePathAndWhatItIs) {
+  fs::create_directories(dir_ / "adir");
+  const Outcome o = run("run fig2.mcp --arch omp --vcd adir");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_EQ(o.err,
+            "orthosim run: --vcd: expected a writable file path, found 'adir' (a directory)\n");
+  EXPECT_EQ(o.out, "");
+  EXPECT_TRUE(fs::is_empty(dir_ / "adir"));
+}
+
+}  // namespace

@@ -1,0 +1,249 @@
+// Unit tests of the output-path mechanism (sw/core/output_file.hpp): a regular file is written as
+// PATH.partial and renamed at commit; a character device, a FIFO or a symbolic link is written
+// through as a stream and stays what it was; directories, sockets, block devices, empty paths and
+// missing folders are refused with the reason; folders created for outputs go again when empty.
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "sw/core/output_file.hpp"
+#include "tests/support/special_files.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using orthosim::sw::check_output_folder;
+using orthosim::sw::classify_output;
+using orthosim::sw::CreatedFolders;
+using orthosim::sw::OutputFile;
+using orthosim::sw::OutputMode;
+using orthosim::sw::OutputNeeds;
+using orthosim::sw::OutputPathError;
+using orthosim::testing_support::FifoReader;
+using orthosim::testing_support::is_null_device;
+using orthosim::testing_support::make_null_device;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class OutputFileTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("orthosim_output_file_" +
+            std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  [[nodiscard]] std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  /// The reason classify_output gives for refusing `p`, or "" if it accepts it.
+  static std::string refusal(const std::string& p, OutputNeeds needs = {}) {
+    try {
+      static_cast<void>(classify_output(p, needs));
+    } catch (const OutputPathError& e) {
+      return e.what();
+    }
+    return "";
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(OutputFileTest, ARegularFileIsWrittenAsPartialAndReplacesTheOlderOneAtCommit) {
+  const std::string file = path("w.txt");
+  std::ofstream(file) << "older\n";
+  OutputFile out(file);
+  EXPECT_EQ(out.mode(), OutputMode::Replace);
+  out.out() << "newer\n";
+  out.out().flush();
+  EXPECT_EQ(slurp(file), "older\n");  // untouched until the commit
+  EXPECT_EQ(slurp(file + ".partial"), "newer\n");
+  out.commit();
+  EXPECT_EQ(slurp(file), "newer\n");
+  EXPECT_FALSE(fs::exists(file + ".partial"));
+}
+
+TEST_F(OutputFileTest, AnUncommittedFileLeavesTheOlderOneAndNoPartial) {
+  const std::string file = path("w.txt");
+  std::ofstream(file) << "older\n";
+  {
+    OutputFile out(file);
+    out.out() << "abandoned\n";
+  }
+  EXPECT_EQ(slurp(file), "older\n");
+  EXPECT_FALSE(fs::exists(file + ".partial"));
+  {
+    OutputFile kept(path("k.txt"));
+    kept.out() << "for inspection\n";
+    kept.keep_partial();
+  }
+  EXPECT_EQ(slurp(path("k.txt.partial")), "for inspection\n");
+  EXPECT_FALSE(fs::exists(path("k.txt")));
+}
+
+TEST_F(OutputFileTest, ACharacterDeviceIsStreamedAndNeverRemovedOrRenamed) {
+  const fs::path device = dir_ / "null";
+  if (const std::string why = make_null_device(device); !why.empty()) {
+    GTEST_SKIP() << why;
+  }
+  EXPECT_EQ(classify_output(device.string()), OutputMode::InPlace);
+  {
+    OutputFile out(device.string());
+    out.out() << "into the device\n";
+    out.commit();
+  }
+  { OutputFile abandoned(device.string()); }
+  EXPECT_TRUE(is_null_device(device));
+  EXPECT_FALSE(fs::exists(device.string() + ".partial"));
+}
+
+TEST_F(OutputFileTest, AFifoIsStreamedToItsReaderAndStaysAFifo) {
+  const fs::path fifo = dir_ / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  FifoReader reader(fifo);
+  {
+    OutputFile out(fifo.string());
+    EXPECT_EQ(out.mode(), OutputMode::InPlace);
+    out.out() << "line 1\nline 2\n";
+    out.commit();
+  }
+  EXPECT_EQ(reader.finish(), "line 1\nline 2\n");
+  EXPECT_TRUE(fs::is_fifo(fs::symlink_status(fifo)));
+  EXPECT_FALSE(fs::exists(fifo.string() + ".partial"));
+}
+
+TEST_F(OutputFileTest, ASymbolicLinkIsWrittenThroughAndStaysALink) {
+  const fs::path target = dir_ / "target.txt";
+  std::ofstream(target) << "older\n";
+  fs::create_symlink(target, dir_ / "link.txt");
+  OutputFile out(path("link.txt"));
+  EXPECT_EQ(out.mode(), OutputMode::InPlace);
+  out.out() << "through\n";
+  out.commit();
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link.txt"));
+  EXPECT_EQ(slurp(target), "through\n");
+  EXPECT_FALSE(fs::exists(path("link.txt.partial")));
+}
+
+TEST_F(OutputFileTest, WhatCannotBeAnOutputIsRefusedWithTheReasonAndLeftAlone) {
+  fs::create_directories(dir_ / "empty");
+  fs::create_directories(dir_ / "full");
+  std::ofstream(dir_ / "full" / "keep.txt") << "kept\n";
+  std::ofstream(dir_ / "plain") << "a file\n";
+  fs::create_directories(dir_ / "busy.txt.partial");
+  fs::create_symlink(dir_ / "full", dir_ / "to_folder");
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(sock, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  const std::string socket_path = path("sock");
+  ASSERT_LT(socket_path.size(), sizeof address.sun_path);
+  std::strncpy(address.sun_path, socket_path.c_str(), sizeof address.sun_path - 1);
+  ASSERT_EQ(::bind(sock, reinterpret_cast<const sockaddr*>(&address),
+                   static_cast<socklen_t>(sizeof address)),
+            0);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", "'' (an empty path)"},
+      {path("empty"), "'" + path("empty") + "' (a directory)"},
+      {path("full"), "'" + path("full") + "' (a directory)"},
+      {path("to_folder"), "(a symbolic link to a directory)"},
+      {path("sock"), "(a socket)"},
+      {path("new") + "/", "(a folder name, not a file name)"},
+      {path("missing/w.txt"), "(its folder '" + path("missing") + "' does not exist)"},
+      {path("plain/w.txt"), "('" + path("plain") + "' is a regular file, not a folder)"},
+      {path("busy.txt"), "('" + path("busy.txt.partial") + "' is in the way: a directory)"},
+  };
+  for (const auto& [p, reason] : cases) {
+    const std::string why = refusal(p);
+    EXPECT_NE(why.find(reason), std::string::npos) << p << ": " << why;
+    EXPECT_THROW(OutputFile{p}, OutputPathError) << p;
+  }
+  ::close(sock);
+  EXPECT_TRUE(fs::is_empty(dir_ / "empty"));
+  EXPECT_EQ(slurp(dir_ / "full" / "keep.txt"), "kept\n");
+  EXPECT_EQ(slurp(dir_ / "plain"), "a file\n");
+  EXPECT_TRUE(fs::is_directory(dir_ / "busy.txt.partial"));
+  EXPECT_TRUE(fs::is_socket(fs::symlink_status(dir_ / "sock")));
+  EXPECT_FALSE(fs::exists(dir_ / "missing"));
+  EXPECT_FALSE(fs::exists(dir_ / "empty.partial"));
+  // A missing folder is fine where it will be created; one below a file never is.
+  OutputNeeds creating;
+  creating.may_create_folder = true;
+  EXPECT_EQ(refusal(path("missing/deeper/w.txt"), creating), "");
+  EXPECT_NE(refusal(path("plain/deeper/w.txt"), creating).find("is a regular file, not a folder"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "missing"));
+  // Folders for outputs: an existing or creatable folder, not a file.
+  EXPECT_NO_THROW(check_output_folder(path("full")));
+  EXPECT_NO_THROW(check_output_folder(path("missing/plots")));
+  EXPECT_THROW(check_output_folder(path("plain")), OutputPathError);
+  EXPECT_THROW(check_output_folder(""), OutputPathError);
+}
+
+TEST_F(OutputFileTest, ABlockDeviceIsRefused) {
+  const fs::path block = dir_ / "block";
+  if (::mknod(block.c_str(), S_IFBLK | 0600, makedev(7, 0)) != 0) {
+    GTEST_SKIP() << "mknod " << block << " b 7 0 failed (" << std::strerror(errno)
+                 << "): block-device cases need root (CI runs as root)";
+  }
+  EXPECT_NE(refusal(block.string()).find("(a block device)"), std::string::npos);
+  EXPECT_TRUE(fs::is_block_file(fs::symlink_status(block)));
+}
+
+TEST_F(OutputFileTest, ASeekableOutputRefusesDevicesAndFifos) {
+  const fs::path fifo = dir_ / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  OutputNeeds seekable;
+  seekable.seekable = true;
+  EXPECT_NE(refusal(fifo.string(), seekable).find("(a FIFO: this output is written with seeks"),
+            std::string::npos);
+  EXPECT_EQ(refusal(fifo.string()), "");
+  EXPECT_EQ(refusal(path("new.fst"), seekable), "");
+  const fs::path device = dir_ / "null";
+  if (const std::string why = make_null_device(device); !why.empty()) {
+    GTEST_SKIP() << why;
+  }
+  EXPECT_NE(refusal(device.string(), seekable).find("(a character device: "), std::string::npos);
+  EXPECT_TRUE(is_null_device(device));
+}
+
+TEST_F(OutputFileTest, CommitLeavesAPathThatBecameADirectoryAlone) {
+  const std::string file = path("w.txt");
+  OutputFile out(file);
+  out.out() << "text\n";
+  fs::create_directories(file);
+  EXPECT_THROW(out.commit(), std::runtime_error);
+  EXPECT_TRUE(fs::is_directory(file));
+}
+
+TEST_F(OutputFileTest, CreatedFoldersRemovesOnlyItsOwnFoldersThatStayedEmpty) {
+  fs::create_directories(dir_ / "mine_before");
+  {
+    CreatedFolders folders;
+    folders.create(path("a/b/c"));
+    folders.create_folder_of(path("kept/w.txt"));
+    folders.create(path("mine_before/x"));
+    EXPECT_TRUE(fs::is_directory(dir_ / "a" / "b" / "c"));
+    std::ofstream(dir_ / "kept" / "w.txt") << "written\n";
+    EXPECT_THROW(folders.create(path("kept/w.txt/below")), OutputPathError);
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "a"));
+  EXPECT_EQ(slurp(dir_ / "kept" / "w.txt"), "written\n");
+  EXPECT_TRUE(fs::is_directory(dir_ / "mine_before"));
+  EXPECT_FALSE(fs::exists(dir_ / "mine_before" / "x"));
+}
+
+}  // namespace
