@@ -1,12 +1,14 @@
-// Fuzz target of the event-trace reader (traces/event_trace_reader.hpp): every input is read to
-// its `end` line or rejected with file:line:col. A trace that reads is written again with the
-// canonical writer (EventTraceRecorder) and must read back to the same header and events, and
+// Fuzz target of the event-trace reader (traces/event_trace_reader.hpp): every input, read from
+// memory under the rules `orthosim trace` reads a file with, is read to its `end` line or
+// rejected with file:line:col. A trace that reads is written again with the canonical writer
+// (EventTraceRecorder) to a file and must read back from it to the same header and events, and
 // `orthosim trace stats` (traces/trace_stats.hpp) must summarize it.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "sw/core/input_file.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 #include "traces/event_trace.hpp"
 #include "traces/event_trace_reader.hpp"
@@ -23,8 +25,15 @@ struct Trace {
   std::vector<TraceEvent> events;
 };
 
-Trace read_trace(const std::string& path) {
-  orthosim::traces::EventTraceReader reader(path);
+const std::string kFile = "fuzz.trace";
+
+/// The input as `orthosim trace` reads a file, held in memory.
+orthosim::sw::InputFile input_of(std::string_view text) {
+  return orthosim::sw::InputFile::from_text(std::string(text), kFile,
+                                            orthosim::traces::trace_input_rules("event trace file"));
+}
+
+Trace read_trace(orthosim::traces::EventTraceReader reader) {
   Trace trace{reader.header(), {}};
   TraceEvent e;
   while (reader.next(e)) {
@@ -107,21 +116,20 @@ bool same_trace(const Trace& a, const Trace& b) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const orthosim::fuzz::ScratchFile input(".trace");
   static const orthosim::fuzz::ScratchFile rewritten(".trace");
   const std::string_view text = orthosim::fuzz::as_text(data, size);
   Trace trace;
   try {
-    trace = read_trace(input.write(text));
+    trace = read_trace(orthosim::traces::EventTraceReader(input_of(text)));
   } catch (const orthosim::sw::InputError& e) {
-    orthosim::fuzz::require_position(e, text, input.path());
+    orthosim::fuzz::require_position(e, text, kFile);
     return 0;
   }
-  (void)orthosim::traces::event_trace_stats(input.path());
+  (void)orthosim::traces::event_trace_stats(input_of(text));
   write_trace(trace, rewritten.path());
   Trace back;
   try {
-    back = read_trace(rewritten.path());
+    back = read_trace(orthosim::traces::EventTraceReader(rewritten.path()));
   } catch (const orthosim::sw::InputError& e) {
     require(false, std::string("the writer's trace reads back: ") + e.what());
   }

@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <string_view>
 
@@ -35,20 +34,15 @@ inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
 /// Checks that `e`, thrown while reading `text` as `file`, names `file` and a line and column
 /// inside the text, in a one-line message. Lines end at '\n'; YAML also ends one at a lone '\r',
 /// which the other formats take as a blank, so the line is at most the number of either plus one,
-/// and the column at most one past the longest '\n'-ended line. Those bounds hold when the
-/// reader counts bytes: `bytes_counted` false (yaml-cpp reading a text it took for UTF-16 or
-/// UTF-32, whose positions count decoded characters) checks only that there is a position.
+/// and the column at most one past the longest '\n'-ended line.
 inline void require_position(const sw::InputError& e, std::string_view text,
-                             const std::string& file, bool bytes_counted = true) {
+                             const std::string& file) {
   const std::string message = e.what();
   require(message.find_first_of("\r\n") == std::string::npos,
           "the error message is one line: " + message);
   const sw::SourceLocation& at = e.where();
   require(at.file == file, "the error names the input file: " + message);
   require(at.line >= 1 && at.column >= 1, "the error has a line and a column: " + message);
-  if (!bytes_counted) {
-    return;
-  }
   std::size_t breaks = 0;
   std::size_t longest = 0;
   std::size_t current = 0;
@@ -71,9 +65,9 @@ inline void require_position(const sw::InputError& e, std::string_view text,
               message);
 }
 
-/// A file of this process for the readers that take a path: each input is written to it, in
-/// memory (/dev/shm) where the system has it, since every run rewrites it (16 times the runs per
-/// second of a file in /tmp on a disk); else in $TMPDIR or /tmp.
+/// A file of this process, for what a target writes and reads back by its path (the event trace
+/// of the round trip): in memory (/dev/shm) where the system has it, since every run rewrites it
+/// (16 times the runs per second of a file in /tmp on a disk); else in $TMPDIR or /tmp.
 class ScratchFile {
  public:
   explicit ScratchFile(const std::string& suffix) {
@@ -93,15 +87,6 @@ class ScratchFile {
   ScratchFile& operator=(const ScratchFile&) = delete;
 
   [[nodiscard]] const std::string& path() const { return path_; }
-
-  /// Replaces the file's contents with `text`; returns its path.
-  const std::string& write(std::string_view text) const {
-    std::ofstream out(path_, std::ios::binary | std::ios::trunc);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    require(static_cast<bool>(out), "cannot write the scratch file " + path_);
-    return path_;
-  }
 
  private:
   std::string path_;

@@ -23,10 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     variant = orthosim::sw::parse_variant(text, kFile);
   } catch (const orthosim::sw::InputError& e) {
-    // yaml-cpp takes a text whose first bytes hold a NUL for UTF-16 or UTF-32 (YAML 1.2
-    // section 5.2) and counts its positions in decoded characters.
-    const bool utf8 = text.find('\0') == std::string::npos;
-    orthosim::fuzz::require_position(e, text, kFile, utf8);
+    orthosim::fuzz::require_position(e, text, kFile);
     return 0;
   }
   const std::uint8_t arch = orthosim::sw::arch_bit(variant.arch().text);
