@@ -21,7 +21,7 @@ limits=(-max_len=4096 -malloc_limit_mb=256 -rss_limit_mb=2048 -timeout=10)
 # CI: runs per target, with a fixed seed. The .mcp parser gets fewer: its mutants of the seeds
 # on 4096 nodes expand to millions of messages (up to its limit of 2^24) and take seconds each.
 ci_runs=16000
-declare -A ci_runs_of=([mcp_parser]=400)
+declare -A ci_runs_of=([mcp_parser]=300)
 ci_seed=1
 
 mode=fuzz
