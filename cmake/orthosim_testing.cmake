@@ -43,3 +43,15 @@ function(orthosim_e2e_test name)
   orthosim_warnings(${name})
   gtest_discover_tests(${name} PROPERTIES LABELS e2e DISCOVERY_TIMEOUT 60)
 endfunction()
+
+# libFuzzer targets (the fuzz preset, tests/fuzz/): fuzz_<name> from tests/fuzz/<name>.cpp, its
+# seed corpus in tests/fuzz/corpus/<name>/. The preset compiles everything with
+# -fsanitize=fuzzer-no-link; only the targets link libFuzzer's main.
+function(orthosim_fuzz_target name)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  add_executable(fuzz_${name} ${name}.cpp)
+  target_link_libraries(fuzz_${name} PRIVATE ${ARG_DEPS})
+  target_compile_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
+  target_link_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
+  orthosim_warnings(fuzz_${name})
+endfunction()

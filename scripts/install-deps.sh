@@ -16,6 +16,7 @@ packages=(
   libgtest-dev                   # GoogleTest, registered with CTest
   gtkwave                        # vcd2fst/fst2vcd: the waveform tests read our VCD and FST back
   libexpat1-dev                  # the trace plot tests parse the SVG back (docs/traces.md)
+  clang-14 libfuzzer-14-dev libclang-rt-14-dev  # the fuzz preset: libFuzzer targets of the readers (scripts/fuzz.sh)
 )
 
 missing=()

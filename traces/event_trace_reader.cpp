@@ -1,6 +1,7 @@
 // Parsing the event trace, line by line.
 #include "traces/event_trace_reader.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <utility>
 
@@ -50,6 +51,7 @@ EventTraceReader::EventTraceReader(sw::InputFile input)
   header_.clock_ns = number32(1, "the clock period in ns");
   while (read_line()) {
     if (tokens_.empty() || tokens_[0].text != "source") {
+      next_step_.assign(header_.sources.size(), 0);
       pending_ = true;
       return;
     }
@@ -91,7 +93,9 @@ bool EventTraceReader::read_line() {
 
 void EventTraceReader::fail(std::uint32_t column, const std::string& expected,
                             const std::string& found) const {
-  throw sw::InputError({path_, static_cast<std::uint32_t>(line_no_), column}, expected, found);
+  // An empty file has no line read yet; its error is still at a position, 1:1.
+  const auto line = static_cast<std::uint32_t>(std::max<std::uint64_t>(line_no_, 1));
+  throw sw::InputError({path_, line, column}, expected, found);
 }
 
 const EventTraceReader::Token& EventTraceReader::token(std::size_t i,
@@ -227,6 +231,13 @@ bool EventTraceReader::next(TraceEvent& e) {
     e.kind = TraceEvent::Kind::Step;
     e.source = source(2, SourceKind::Processor);
     e.step = number32(3, "the step index");
+    if (e.step > next_step_[e.source]) {
+      fail(tokens_[3].column,
+           "a step index at most " + std::to_string(next_step_[e.source]) +
+               " (a processor passes its steps in order)",
+           tokens_[3].text);
+    }
+    next_step_[e.source] = e.step + 1;
   } else if (kind == "run") {
     e.kind = TraceEvent::Kind::Run;
     e.label = line_.substr(token(2, "the run's label").column - 1);

@@ -84,6 +84,10 @@ class EventTraceReader {
   bool pending_ = false;  ///< line_ holds the first event line, read while parsing the header
   bool ended_ = false;
   Cycle last_;
+  /// Per source: the largest step its next `step` mark may name. A processor passes its steps in
+  /// order (a new program starts again at 0), which also bounds the steps a trace's statistics
+  /// hold by its number of lines.
+  std::vector<std::uint32_t> next_step_;
 };
 
 }  // namespace orthosim::traces

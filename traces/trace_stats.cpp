@@ -241,7 +241,9 @@ class VcdScanner {
     return t;
   }
   [[noreturn]] void fail(const std::string& expected, const std::string& found) const {
-    throw sw::InputError({path_, static_cast<std::uint32_t>(line_no_), column_}, expected, found);
+    // An empty file has no line read yet; its error is still at a position, 1:1.
+    const auto line = static_cast<std::uint32_t>(std::max<std::uint64_t>(line_no_, 1));
+    throw sw::InputError({path_, line, column_}, expected, found);
   }
   std::uint64_t number(const std::string& text, const std::string& what, int base = 10) const {
     std::size_t used = 0;

@@ -3,6 +3,34 @@
 
 namespace orthosim::sw {
 
+namespace {
+
+/// The message on one line whatever the input held: the text an error quotes from a file (a
+/// YAML key, a token of a CRLF trace) may carry line breaks and other control bytes, which are
+/// written as escapes (\n, \r, \t, \xNN).
+std::string one_line(const std::string& message) {
+  static const char* const kHex = "0123456789abcdef";
+  std::string out;
+  out.reserve(message.size());
+  for (const char c : message) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20 || u == 0x7f) {
+      out += std::string("\\x") + kHex[u >> 4] + kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string SourceLocation::to_string() const {
   if (line == 0) {
     return file;
@@ -11,10 +39,11 @@ std::string SourceLocation::to_string() const {
 }
 
 InputError::InputError(SourceLocation where, const std::string& expected, const std::string& found)
-    : std::runtime_error(where.to_string() + ": expected " + expected + ", found " + found),
+    : std::runtime_error(
+          one_line(where.to_string() + ": expected " + expected + ", found " + found)),
       where_(std::move(where)) {}
 
 InputError::InputError(SourceLocation where, const std::string& message)
-    : std::runtime_error(where.to_string() + ": " + message), where_(std::move(where)) {}
+    : std::runtime_error(one_line(where.to_string() + ": " + message)), where_(std::move(where)) {}
 
 }  // namespace orthosim::sw

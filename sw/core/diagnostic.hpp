@@ -17,7 +17,8 @@ struct SourceLocation {
   [[nodiscard]] std::string to_string() const;
 };
 
-/// Thrown for any invalid user input. `what()` is the complete one-line message.
+/// Thrown for any invalid user input. `what()` is the complete one-line message: line breaks and
+/// other control bytes of the input it quotes are written as escapes (\n, \r, \t, \xNN).
 class InputError : public std::runtime_error {
  public:
   InputError(SourceLocation where, const std::string& expected, const std::string& found);

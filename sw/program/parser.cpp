@@ -429,6 +429,7 @@ class Parser {
               0, kCycleLimit.count());
     expect_end_of_statement("end of line");
     const SourceLocation here = where(keyword);
+    count_expansion(list.nodes.size(), here);
     const std::uint32_t id = record_statement(here);
     for (NodeId n : list.nodes) {
       if (compute_owner_[n] != 0) {
@@ -535,6 +536,11 @@ class Parser {
   /// broadcast ([PH91] Theorem 1, property 1).
   void add_transfers(ProgramStep& step, std::vector<Transfer> transfers,
                      const SourceLocation& here) {
+    std::uint64_t messages = 0;
+    for (const Transfer& tr : transfers) {
+      messages += tr.destinations.size();
+    }
+    count_expansion(messages, here);
     const std::uint32_t id = record_statement(here);
     for (const Transfer& tr : transfers) {
       std::vector<std::uint32_t>& owners = pair_owner_[tr.source];
@@ -562,6 +568,18 @@ class Parser {
     }
     for (Transfer& tr : transfers) {
       step.transfers.push_back(std::move(tr));
+    }
+  }
+
+  /// Adds a statement's `items` (messages or compute phases) to the program's total, which may
+  /// not pass kMaxProgramExpansion.
+  void count_expansion(std::uint64_t items, const SourceLocation& here) {
+    expanded_ += items;
+    if (expanded_ > kMaxProgramExpansion) {
+      throw InputError(here,
+                       "at most " + std::to_string(kMaxProgramExpansion) +
+                           " messages and compute phases in a program",
+                       std::to_string(expanded_) + " with this statement");
     }
   }
 
@@ -666,6 +684,7 @@ class Parser {
   std::uint32_t default_words_ = 1;
   SourceLocation nodes_where_;
   std::optional<SourceLocation> words_where_;
+  std::uint64_t expanded_ = 0;  ///< messages and compute phases so far
 
   // Per-step state. Owners hold a 1-based index into statements_, 0 for none; pair owners are
   // allocated per source on first use, so a step costs what its messages cost, not m * m.

@@ -16,6 +16,9 @@ namespace orthosim::sw {
 inline constexpr std::uint32_t kMaxProgramNodes = 4096;
 /// Largest message length, in words, the format accepts.
 inline constexpr std::uint32_t kMaxMessageWords = 1u << 20;
+/// Most messages and compute phases a program may expand to, in all: one alltoall on the most
+/// nodes (4096 x 4095) fits, and a short file cannot make the parser allocate gigabytes.
+inline constexpr std::uint64_t kMaxProgramExpansion = std::uint64_t{1} << 24;
 
 /// Parses `text` as a .mcp program. `file_name` is used in error locations, and its stem (the
 /// name without folders and extension) becomes the program's name. Collectives and node lists

@@ -485,6 +485,22 @@ TEST(McpError, FirstErrorInFileOrderWins) {
   EXPECT_EQ(m.rfind("t.mcp:3:1: expected a statement", 0), 0u) << m;
 }
 
+// Found by tests/fuzz/mcp_parser.cpp: 571 bytes of `step alltoall` on 4096 nodes took the parser
+// past 2 GiB. A program expands to at most 2^24 messages and compute phases in all.
+TEST(McpError, AProgramExpandsToAtMostTwoToTheTwentyFourMessagesAndPhases) {
+  constexpr std::uint64_t kAllToAll = 4096u * 4095u;
+  static_assert(kAllToAll + 3096 + 1000 == std::uint64_t{1} << 24);
+  const std::string at_limit =
+      "nodes 4096\nstep\nalltoall\nstep\ncompute 0..3095 1\ncompute 3096..4095 2\n";
+  EXPECT_EQ(error_of(at_limit), "");
+  EXPECT_EQ(error_of(at_limit + "step\ncompute 7 1\n"),
+            "t.mcp:8:1: expected at most 16777216 messages and compute phases in a program, "
+            "found 16777217 with this statement");
+  EXPECT_EQ(error_of(at_limit + "step\nsend 1 -> 0\n"),
+            "t.mcp:8:1: expected at most 16777216 messages and compute phases in a program, "
+            "found 16777217 with this statement");
+}
+
 TEST(McpError, LongTokensAreCutShortInTheMessage) {
   const std::string m = error_of(kHead + "send " + std::string(5000, '7') + " -> 0\n");
   EXPECT_LT(m.size(), 200u) << m;

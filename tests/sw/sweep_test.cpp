@@ -60,6 +60,20 @@ TEST(VariantParser, AnErrorCarriesTheValuesPosition) {
   }
 }
 
+// Found by tests/fuzz/variant_reader.cpp: a YAML key may hold a line break, which the error
+// quoted as it was and so spread over two lines.
+TEST(VariantParser, AnErrorQuotingALineBreakStaysOnOneLine) {
+  try {
+    static_cast<void>(parse_variant("arch: omp\n\"a\\nb\\tc\": 1\n", "v.yaml"));
+    FAIL() << "an unknown field was accepted";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_NE(message.find("found 'a\\nb\\tc'"), std::string::npos) << message;
+    EXPECT_EQ(e.where().to_string(), "v.yaml:2:1");
+  }
+}
+
 /// Where parse_variant refuses `text` and why, or "accepted".
 std::string variant_error(const std::string& text) {
   try {

@@ -259,6 +259,73 @@ TEST(EventTrace, UnfinishedWriterLeavesNoFile) {
   EXPECT_THROW(EventTraceRecorder("/nonexistent-dir/x.trace", 50), std::runtime_error);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Inputs the fuzz targets found (tests/fuzz/corpus/*/regression-*): each is rejected with
+// sw::InputError at a position inside the file.
+
+/// Where reading `text` (written to a file) with `read` is rejected; fails the test if it is not.
+template <typename Read>
+sw::SourceLocation rejected_at(const std::string& text, Read read) {
+  const std::string path = temp_path("rejected");
+  std::ofstream(path, std::ios::binary) << text;
+  sw::SourceLocation where;
+  try {
+    read(path);
+    ADD_FAILURE() << "accepted: " << text;
+  } catch (const sw::InputError& e) {
+    where = e.where();
+  }
+  std::filesystem::remove(path);
+  return where;
+}
+
+void read_events(const std::string& path) {
+  EventTraceReader reader(path);
+  TraceEvent e;
+  while (reader.next(e)) {
+  }
+}
+
+TEST(TraceReaders, EmptyFileIsRejectedAtLineOne) {
+  const sw::SourceLocation trace = rejected_at("", read_events);
+  EXPECT_EQ(trace.line, 1u);
+  EXPECT_EQ(trace.column, 1u);
+  const sw::SourceLocation vcd = rejected_at("", [](const std::string& p) { (void)vcd_stats(p); });
+  EXPECT_EQ(vcd.line, 1u);
+  EXPECT_EQ(vcd.column, 1u);
+}
+
+TEST(TraceReaders, ACarriageReturnInAQuotedTokenStaysOnOneLine) {
+  // A trace saved with CRLF line ends: the version token is "1\r".
+  const std::string path = temp_path("crlf");
+  std::ofstream(path, std::ios::binary) << "orthosim-trace 1\r\nclock-ns 50\r\n";
+  try {
+    EventTraceReader reader(path);
+    ADD_FAILURE() << "a CRLF trace was accepted";
+  } catch (const sw::InputError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.find('\r'), std::string::npos) << message;
+    EXPECT_NE(message.find("found '1\\r'"), std::string::npos) << message;
+  }
+  std::filesystem::remove(path);
+}
+
+TEST(TraceReaders, AStepMarkCannotSkipAheadOfItsProcessor) {
+  // `trace stats` keeps one end per step: step 4294967294 alone asked for 32 GiB.
+  const std::string header = "orthosim-trace 1\nclock-ns 50\nsource 0 processor p0\n";
+  const sw::SourceLocation far = rejected_at(header + "0 step 0 4294967294\n1 end\n", read_events);
+  EXPECT_EQ(far.line, 4u);
+  EXPECT_EQ(far.column, 10u);
+  const sw::SourceLocation skipped =
+      rejected_at(header + "0 step 0 0\n1 step 0 2\n2 end\n", read_events);
+  EXPECT_EQ(skipped.line, 5u);
+  // In order, and again from 0 for the next program, it reads.
+  const std::string path = temp_path("steps");
+  std::ofstream(path, std::ios::binary) << header << "0 step 0 0\n1 step 0 1\n2 step 0 0\n3 end\n";
+  EXPECT_EQ(event_trace_stats(path).step_ends, (std::vector<std::uint64_t>{2, 1}));
+  std::filesystem::remove(path);
+}
+
 TEST(SvgWriter, EscapesText) {
   SvgWriter svg(10, 10);
   svg.text(0, 0, "a<b & \"c\">");
