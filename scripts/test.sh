@@ -2,18 +2,31 @@
 # Fresh machine to a full test run: installs the dependencies, then builds and runs the whole
 # suite twice, as a normal build and under AddressSanitizer + UndefinedBehaviorSanitizer. The
 # asan-ubsan run leaves out the label `rtl` (scripts/rtl-check.sh: Verilator lint, the Verilog
-# benches, yosys), which runs no code of ours to sanitize; the default run has it. Last, every
-# input reader is fuzzed for a fixed number of runs over its seed corpus (scripts/fuzz.sh --ci).
+# benches, yosys), which runs no code of ours to sanitize, and the long whole-network comparisons
+# of model and RTL (tests/README.md, "What CI runs"); the default run has them. Last, every input
+# reader is fuzzed for a fixed number of runs over its seed corpus (scripts/fuzz.sh --ci). Each
+# stage prints the seconds it took, so CI's time budget can be followed stage by stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+stage_start=$SECONDS
+stage_done() {
+  echo "=== $1: $((SECONDS - stage_start)) s (total $SECONDS s) ==="
+  stage_start=$SECONDS
+}
+
 ./scripts/install-deps.sh
+stage_done "install"
 jobs="$(nproc)"
 for preset in default asan-ubsan; do
   echo "=== $preset: configure, build, test ==="
   cmake --preset "$preset" -DORTHOSIM_BUILD_TESTS=ON
   cmake --build --preset "$preset" -j "$jobs"
+  stage_done "$preset build"
   ctest --preset "$preset" -j "$jobs"
+  stage_done "$preset tests"
 done
 echo "=== fuzz: every input reader, fixed runs and seed ==="
 ./scripts/fuzz.sh --ci
+stage_done "fuzz"
 echo "=== all tests passed (default, asan-ubsan and fuzz) ==="
