@@ -204,6 +204,26 @@ struct BadInput {
   std::vector<std::string> in_error;  ///< words the error line must contain
 };
 
+/// Each command line is refused before the runner is asked anything: exit 2, nothing on standard
+/// output, one error line that contains the case's words.
+void expect_refused_before_running(const std::vector<BadInput>& cases) {
+  for (const BadInput& c : cases) {
+    FakeRunner runner;
+    const Result r = run(c.args, runner);
+    const std::string what = joined(c.args);
+    EXPECT_EQ(r.code, sw::kExitBadInput) << what << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << what;
+    EXPECT_TRUE(runner.access_requests.empty() && runner.program_requests.empty() &&
+                runner.network_requests.empty() && runner.traffic_requests.empty())
+        << what;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << "\n" << r.err;
+    EXPECT_EQ(r.err.empty() ? ' ' : r.err.back(), '\n') << what;
+    for (const std::string& word : c.in_error) {
+      EXPECT_TRUE(contains(r.err, word)) << what << ": '" << word << "' not in: " << r.err;
+    }
+  }
+}
+
 TEST(Cli, BadInputExitsTwoWithOneLineNamingTheOptionAndNoOutput) {
   const std::vector<BadInput> cases = {
       {{"access", "--arch", "foo"}, {"--arch", "foo"}},
@@ -226,20 +246,7 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheOptionAndNoOutput) {
       {{"demo", "--n", "0"}, {"--n"}},
       {{"demo", "--arch", "omp"}, {"arch"}},
   };
-  for (const BadInput& c : cases) {
-    FakeRunner runner;
-    const Result r = run(c.args, runner);
-    const std::string what = joined(c.args);
-    EXPECT_EQ(r.code, sw::kExitBadInput) << what << "\n" << r.err;
-    EXPECT_EQ(r.out, "") << what;
-    EXPECT_TRUE(runner.access_requests.empty()) << what;
-    EXPECT_TRUE(runner.program_requests.empty()) << what;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << "\n" << r.err;
-    EXPECT_EQ(r.err.empty() ? ' ' : r.err.back(), '\n') << what;
-    for (const std::string& word : c.in_error) {
-      EXPECT_TRUE(contains(r.err, word)) << what << ": '" << word << "' not in: " << r.err;
-    }
-  }
+  expect_refused_before_running(cases);
 }
 
 // ---- what the runner is asked -------------------------------------------------------------
@@ -741,19 +748,7 @@ TEST_F(CliProgram, BadInputOfTheProgramCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"demo", "--tau", "0"}, {"--tau"}},
       {{"demo", "stray"}, {"positional"}},
   };
-  for (const BadInput& c : cases) {
-    FakeRunner runner;
-    const Result r = run(c.args, runner);
-    const std::string what = joined(c.args);
-    EXPECT_EQ(r.code, sw::kExitBadInput) << what << "\n" << r.err;
-    EXPECT_EQ(r.out, "") << what;
-    EXPECT_TRUE(runner.program_requests.empty()) << what;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << "\n" << r.err;
-    EXPECT_EQ(r.err.empty() ? ' ' : r.err.back(), '\n') << what;
-    for (const std::string& word : c.in_error) {
-      EXPECT_TRUE(contains(r.err, word)) << what << ": '" << word << "' not in: " << r.err;
-    }
-  }
+  expect_refused_before_running(cases);
   EXPECT_FALSE(fs::exists(out_under_file));
   EXPECT_FALSE(fs::exists(folder + ".partial"));
   EXPECT_TRUE(fs::is_directory(folder));
@@ -794,18 +789,7 @@ TEST_F(CliProgram, OptionsThatDoNotApplyAndAbbreviationsAreRefused) {
       {{"gen", "C1", "--node", "4"}, {"unknown option --node"}},
       {{"trace", "export", path("x.trace"), "--perf", perfetto}, {"unknown option --perf"}},
   };
-  for (const BadInput& c : cases) {
-    FakeRunner runner;
-    const Result r = run(c.args, runner);
-    const std::string what = joined(c.args);
-    EXPECT_EQ(r.code, sw::kExitBadInput) << what << "\n" << r.err;
-    EXPECT_EQ(r.out, "") << what;
-    EXPECT_TRUE(runner.program_requests.empty()) << what;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << "\n" << r.err;
-    for (const std::string& word : c.in_error) {
-      EXPECT_TRUE(contains(r.err, word)) << what << ": '" << word << "' not in: " << r.err;
-    }
-  }
+  expect_refused_before_running(cases);
   EXPECT_FALSE(fs::exists(perfetto));
   EXPECT_FALSE(fs::exists(path("plots")));
 }
@@ -1735,21 +1719,7 @@ TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
       {traffic({"--switching", "cut"}), {"--switching", "cut"}},
       {traffic({"stray"}), {"positional"}},
   };
-  for (const BadInput& c : cases) {
-    FakeRunner runner;
-    const Result r = run(c.args, runner);
-    const std::string what = joined(c.args);
-    EXPECT_EQ(r.code, sw::kExitBadInput) << what << "\n" << r.err;
-    EXPECT_EQ(r.out, "") << what;
-    EXPECT_TRUE(runner.network_requests.empty()) << what;
-    EXPECT_TRUE(runner.traffic_requests.empty()) << what;
-    EXPECT_TRUE(runner.program_requests.empty()) << what;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << "\n" << r.err;
-    EXPECT_EQ(r.err.empty() ? ' ' : r.err.back(), '\n') << what;
-    for (const std::string& word : c.in_error) {
-      EXPECT_TRUE(contains(r.err, word)) << what << ": '" << word << "' not in: " << r.err;
-    }
-  }
+  expect_refused_before_running(cases);
 }
 
 TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
@@ -1794,20 +1764,7 @@ TEST_F(CliProgram, EveryOutputOptionIsCheckedBeforeTheRunnerIsCalled) {
       {{"access", "--vcd", plain + "/w.vcd"}, {"--vcd:", "is a regular file, not a folder"}},
       {{"access", "--vcd", path("missing/w.vcd")}, {"--vcd:", "does not exist"}},
   };
-  for (const BadInput& c : cases) {
-    FakeRunner runner;
-    const Result r = run(c.args, runner);
-    const std::string what = joined(c.args);
-    EXPECT_EQ(r.code, sw::kExitBadInput) << what << "\n" << r.err;
-    EXPECT_EQ(r.out, "") << what;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << "\n" << r.err;
-    EXPECT_TRUE(runner.access_requests.empty() && runner.program_requests.empty() &&
-                runner.network_requests.empty() && runner.traffic_requests.empty())
-        << what;
-    for (const std::string& word : c.in_error) {
-      EXPECT_TRUE(contains(r.err, word)) << what << ": '" << word << "' not in: " << r.err;
-    }
-  }
+  expect_refused_before_running(cases);
   EXPECT_EQ(slurp(path("adir/keep")), "kept\n");
   EXPECT_EQ(slurp(plain), "not a folder\n");
   EXPECT_FALSE(fs::exists(path("missing")));
