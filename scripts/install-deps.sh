@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake g++ make pkg-config
+  ccache                         # compiler cache: scripts/test.sh rebuilds only what changed
   libsystemc-dev                 # SystemC 2.3.4 kernel
   verilator                      # RTL blocks verilated into SystemC (rtl/)
   iverilog                       # a second simulator for the RTL benches (scripts/rtl-check.sh)

@@ -18,9 +18,13 @@ stage_done() {
 ./scripts/install-deps.sh
 stage_done "install"
 jobs="$(nproc)"
+# The compiler cache, keyed on paths relative to this checkout, so that a later clone elsewhere
+# (CI's) reuses what an earlier build compiled; a new machine starts with an empty cache.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 for preset in default asan-ubsan; do
   echo "=== $preset: configure, build, test ==="
-  cmake --preset "$preset" -DORTHOSIM_BUILD_TESTS=ON
+  cmake --preset "$preset" -DORTHOSIM_BUILD_TESTS=ON "${launcher[@]}"
   cmake --build --preset "$preset" -j "$jobs"
   stage_done "$preset build"
   ctest --preset "$preset" -j "$jobs"
