@@ -100,6 +100,27 @@ class Sweep : public orthosim::testing_support::CliTest {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
 
+  /// Starts `orthosim ARGS` (words separated by spaces) in the test's folder without waiting for
+  /// it; returns its pid, -1 if it could not be started.
+  pid_t spawn(const std::string& args) const {
+    std::vector<std::string> argv_text{"orthosim"};
+    std::istringstream words(args);
+    for (std::string w; words >> w;) {
+      argv_text.push_back(w);
+    }
+    std::vector<char*> argv;
+    for (std::string& a : argv_text) {
+      argv.push_back(a.data());
+    }
+    argv.push_back(nullptr);
+    const fs::path cwd = fs::current_path();
+    fs::current_path(dir_);
+    pid_t pid = -1;
+    const int error = posix_spawn(&pid, ORTHOSIM_BIN, nullptr, nullptr, argv.data(), environ);
+    fs::current_path(cwd);
+    return error == 0 ? pid : -1;
+  }
+
   /// The column `name` of every data row of a CSV.
   static std::vector<std::string> column(const fs::path& csv, const std::string& name) {
     const std::vector<std::string> lines = lines_of(slurp(csv));
@@ -200,21 +221,8 @@ TEST_F(Sweep, AKilledSweepResumesWithoutRerunningFinishedPoints) {
   ASSERT_EQ(run(args + " --out whole.csv").exit_code, 0);
 
   // Start the same sweep and kill it once its journal holds two rows.
-  std::vector<std::string> argv_text{"orthosim"};
-  std::istringstream words(args + " --out cut.csv");
-  for (std::string w; words >> w;) {
-    argv_text.push_back(w);
-  }
-  std::vector<char*> argv;
-  for (std::string& a : argv_text) {
-    argv.push_back(a.data());
-  }
-  argv.push_back(nullptr);
-  const fs::path cwd = fs::current_path();
-  fs::current_path(dir_);
-  pid_t pid = -1;
-  ASSERT_EQ(posix_spawn(&pid, ORTHOSIM_BIN, nullptr, nullptr, argv.data(), environ), 0);
-  fs::current_path(cwd);
+  const pid_t pid = spawn(args + " --out cut.csv");
+  ASSERT_GT(pid, 0);
   const fs::path journal = dir_ / "cut.csv.partial";
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (lines_of(slurp(journal)).size() < 2 + 2 && std::chrono::steady_clock::now() < deadline) {
@@ -290,20 +298,9 @@ bool running(pid_t pid) {
 // parent-death signal) rather than run on as orphans.
 TEST_F(Sweep, ItsChildrenDieWithAKilledSweep) {
   // Two points of traffic that would each run for minutes, both started at once.
-  std::vector<std::string> argv_text{"orthosim",  "sweep",   "traffic:uniform", "--variants",
-                                     "t44.yaml",  "--param", "seed=1,2",        "--param",
-                                     "cycles=900000000", "--jobs", "2",        "--out",
-                                     "k.csv"};
-  std::vector<char*> argv;
-  for (std::string& a : argv_text) {
-    argv.push_back(a.data());
-  }
-  argv.push_back(nullptr);
-  const fs::path cwd = fs::current_path();
-  fs::current_path(dir_);
-  pid_t sweep = -1;
-  ASSERT_EQ(posix_spawn(&sweep, ORTHOSIM_BIN, nullptr, nullptr, argv.data(), environ), 0);
-  fs::current_path(cwd);
+  const pid_t sweep = spawn("sweep traffic:uniform --variants t44.yaml --param seed=1,2 "
+                            "--param cycles=900000000 --jobs 2 --out k.csv");
+  ASSERT_GT(sweep, 0);
   std::vector<pid_t> children;
   const auto started = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (children.size() < 2 && std::chrono::steady_clock::now() < started) {
