@@ -64,11 +64,11 @@ sw::NetworkRunSummary summarize_network(const sc::NetworkRunResult& r) {
   return out;
 }
 
-/// Opens the output `path` of `option` as a `Writer` made from `args`, before anything is
-/// elaborated, so that a bad path fails first. With `folders` (`run` and `demo`) its missing
-/// folder is created first; they are removed again if the command fails.
+/// Opens the output `path` of `parameter` (the option --vcd is "vcd") as a `Writer` made from
+/// `args`, before anything is elaborated, so that a bad path fails first. With `folders` (`run`
+/// and `demo`) its missing folder is created first; they are removed again if the command fails.
 template <class Writer, class... Args>
-std::unique_ptr<Writer> open_output(const std::string& option, const std::string& path,
+std::unique_ptr<Writer> open_output(const std::string& parameter, const std::string& path,
                                     sw::CreatedFolders* folders, Args&&... args) {
   try {
     if (folders != nullptr) {
@@ -76,7 +76,7 @@ std::unique_ptr<Writer> open_output(const std::string& option, const std::string
     }
     return std::make_unique<Writer>(path, std::forward<Args>(args)...);
   } catch (const sw::OutputPathError& e) {
-    throw sw::InputError({option}, "a writable file path", e.what());
+    throw sw::ParameterError(parameter, "a writable file path", e.what());
   }
 }
 
@@ -89,11 +89,11 @@ class Recording {
             sw::CreatedFolders* folders) {
     std::vector<traces::Recorder*> targets;
     if (vcd_path) {
-      vcd_ = open_output<traces::VcdRecorder>("--vcd", *vcd_path, folders, clock_period_ns);
+      vcd_ = open_output<traces::VcdRecorder>("vcd", *vcd_path, folders, clock_period_ns);
       targets.push_back(vcd_.get());
     }
     if (trace_path) {
-      trace_ = open_output<traces::EventTraceRecorder>("--trace", *trace_path, folders,
+      trace_ = open_output<traces::EventTraceRecorder>("trace", *trace_path, folders,
                                                        clock_period_ns);
       targets.push_back(trace_.get());
     }
@@ -218,11 +218,10 @@ std::string bytes_text(std::uint64_t bytes) {
 /// any file opened (docs/cli.md, --memory-limit).
 void check_footprint(std::uint64_t estimate, std::optional<std::uint64_t> limit) {
   if (limit && estimate > *limit) {
-    throw sw::InputError({"--memory-limit"},
-                         "a run that fits in " + bytes_text(*limit),
-                         "an estimated footprint of " + bytes_text(estimate) +
-                             " (docs/cli.md: fewer steps or nodes, shorter messages, or a larger "
-                             "--memory-limit)");
+    throw sw::ParameterError("memory-limit", "a run that fits in " + bytes_text(*limit),
+                             "an estimated footprint of " + bytes_text(estimate) +
+                                 " (docs/cli.md: fewer steps or nodes, shorter messages, or a "
+                                 "larger --memory-limit)");
   }
 }
 
@@ -238,11 +237,11 @@ sw::Cycle last_end(const std::vector<sc::Multiprocessor*>& systems) {
 
 sw::RunSummary SystemRunner::run_access(const sw::AccessRequest& request) {
   sw::MachineProgram program = sw::make_access_program(request.config, request.workload);
-  Recording recording(request.vcd_path, request.trace_path, request.config.clock_period_ns,
+  Recording recording(request.vcd_path, request.trace_path, request.config->clock_period_ns,
                       nullptr);
   std::unique_ptr<rtl::FstTrace> fst =
-      request.fst_path ? open_output<rtl::FstTrace>("--fst", *request.fst_path, nullptr) : nullptr;
-  sc::Multiprocessor system(sw::to_string(request.config.arch).c_str(), request.config,
+      request.fst_path ? open_output<rtl::FstTrace>("fst", *request.fst_path, nullptr) : nullptr;
+  sc::Multiprocessor system(sw::to_string(request.config->arch).c_str(), request.config,
                             recording.recorder(), fst.get());
   open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
   inject_test_fault(system);
@@ -280,15 +279,15 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(std::vector<sw::SystemRun
   std::map<std::string, std::unique_ptr<rtl::FstTrace>> fsts;
   for (const sw::SystemRun& run : runs) {
     if (run.fst_path && !fsts.count(*run.fst_path)) {
-      fsts[*run.fst_path] = open_output<rtl::FstTrace>("--fst", *run.fst_path, &folders);
+      fsts[*run.fst_path] = open_output<rtl::FstTrace>("fst", *run.fst_path, &folders);
     }
     if (run.vcd_path && !vcds.count(*run.vcd_path)) {
-      vcds[*run.vcd_path] = open_output<traces::VcdRecorder>(run.vcd_option, *run.vcd_path,
-                                                             &folders, run.config.clock_period_ns);
+      vcds[*run.vcd_path] = open_output<traces::VcdRecorder>(run.vcd_parameter, *run.vcd_path,
+                                                             &folders, run.config->clock_period_ns);
     }
     if (run.trace_path && !trace_files.count(*run.trace_path)) {
       trace_files[*run.trace_path] = open_output<traces::EventTraceRecorder>(
-          "--trace", *run.trace_path, &folders, run.config.clock_period_ns);
+          "trace", *run.trace_path, &folders, run.config->clock_period_ns);
     }
   }
   std::vector<std::unique_ptr<traces::FanoutRecorder>> recorders;
@@ -304,7 +303,7 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(std::vector<sw::SystemRun
       targets.push_back(trace_files.at(*run.trace_path).get());
     }
     recorders.push_back(std::make_unique<traces::FanoutRecorder>(std::move(targets)));
-    std::string name = sw::to_string(run.config.arch);
+    std::string name = sw::to_string(run.config->arch);
     if (names[name]++ > 0) {
       name += std::to_string(names[name] - 1);
     }
@@ -359,21 +358,17 @@ sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& req
   check_footprint(sc::Multicomputer::footprint(request.program, request.config),
                   request.memory_limit);
   sw::CreatedFolders folders;  // outlives the files in them
-  Recording recording(request.vcd_path, request.trace_path, request.config.clock_period_ns,
+  Recording recording(request.vcd_path, request.trace_path, request.config->clock_period_ns,
                       &folders);
   std::unique_ptr<rtl::FstTrace> fst =
-      request.fst_path ? open_output<rtl::FstTrace>("--fst", *request.fst_path, &folders)
+      request.fst_path ? open_output<rtl::FstTrace>("fst", *request.fst_path, &folders)
                        : nullptr;
-  sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,
+  sc::Multicomputer system(sw::to_string(request.config->topology.kind()).c_str(), request.config,
                            recording.recorder(), fst.get());
   // Everything that can throw comes before the first sc_start (open_fst_files runs one):
   // exceptions after SystemC's coroutines ran trip AddressSanitizer (see run_access).
   inject_test_fault(system);
-  try {
-    system.validate(request.program);
-  } catch (const sw::ConfigError& e) {
-    throw sw::InputError({"--buffers"}, e.what());
-  }
+  system.validate(request.program);
   open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
   system.load(request.program);
   system.run(sw::kCycleLimit);
@@ -389,10 +384,10 @@ sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& req
 }
 
 std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest& request) {
-  Recording recording(std::nullopt, request.trace_path, request.config.clock_period_ns, nullptr);
+  Recording recording(std::nullopt, request.trace_path, request.config->clock_period_ns, nullptr);
   std::unique_ptr<rtl::FstTrace> fst =
-      request.fst_path ? open_output<rtl::FstTrace>("--fst", *request.fst_path, nullptr) : nullptr;
-  sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,
+      request.fst_path ? open_output<rtl::FstTrace>("fst", *request.fst_path, nullptr) : nullptr;
+  sc::Multicomputer system(sw::to_string(request.config->topology.kind()).c_str(), request.config,
                            recording.recorder(), fst.get());
   inject_test_fault(system);
   open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
@@ -400,7 +395,7 @@ std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest
   for (double rate : request.rates) {
     sc::TrafficSpec spec;
     const sw::TrafficPattern pattern = request.pattern;
-    const sw::Topology topology = request.config.topology;
+    const sw::Topology topology = request.config->topology;
     spec.destination = [pattern, topology](std::uint32_t src, std::mt19937_64& rng) {
       return sw::destination(pattern, topology, src, rng);
     };
@@ -443,19 +438,19 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
       return;
     }
     if (!trace) {
-      trace = open_output<traces::EventTraceRecorder>("--trace", *trace_path, nullptr, clock_ns);
+      trace = open_output<traces::EventTraceRecorder>("trace", *trace_path, nullptr, clock_ns);
       trace_clock_ns = clock_ns;
     } else if (clock_ns != trace_clock_ns) {
-      throw sw::InputError({"--trace"}, "one clock period for every system in the trace",
+      throw sw::ParameterError("trace", "one clock period for every system in the trace",
                            std::to_string(trace_clock_ns) + " ns and " +
                                std::to_string(clock_ns) + " ns");
     }
   };
   for (const sw::SystemRun& run : systems) {
-    want_trace(run.vcd_path, run.trace_path, run.config.clock_period_ns);
+    want_trace(run.vcd_path, run.trace_path, run.config->clock_period_ns);
   }
   for (const sw::NetworkRunRequest& request : networks) {
-    want_trace(request.vcd_path, request.trace_path, request.config.clock_period_ns);
+    want_trace(request.vcd_path, request.trace_path, request.config->clock_period_ns);
   }
   // Elaborate everything first: SystemC cannot add modules once the simulation has started.
   traces::Recorder silent;
@@ -465,7 +460,7 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
   std::vector<std::unique_ptr<sc::Multiprocessor>> processors;
   std::vector<sc::Multiprocessor*> raw;
   for (std::size_t i = 0; i < systems.size(); ++i) {
-    const std::string name = "mp" + std::to_string(i) + "_" + sw::to_string(systems[i].config.arch);
+    const std::string name = "mp" + std::to_string(i) + "_" + sw::to_string(systems[i].config->arch);
     processors.push_back(
         std::make_unique<sc::Multiprocessor>(name.c_str(), systems[i].config,
                                              recorder_for(systems[i].trace_path)));
@@ -474,7 +469,7 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
   std::vector<std::unique_ptr<sc::Multicomputer>> computers;
   for (std::size_t i = 0; i < networks.size(); ++i) {
     const std::string name =
-        "net" + std::to_string(i) + "_" + sw::to_string(networks[i].config.topology.kind());
+        "net" + std::to_string(i) + "_" + sw::to_string(networks[i].config->topology.kind());
     computers.push_back(
         std::make_unique<sc::Multicomputer>(name.c_str(), networks[i].config,
                                             recorder_for(networks[i].trace_path)));
@@ -490,11 +485,7 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
     }
   }
   for (std::size_t i = 0; i < computers.size(); ++i) {
-    try {
-      computers[i]->load(networks[i].program);
-    } catch (const sw::ConfigError& e) {
-      throw sw::InputError({"--buffers"}, e.what());
-    }
+    computers[i]->load(networks[i].program);
     computers[i]->run(sw::kCycleLimit);
     out.networks.push_back(summarize_network(computers[i]->result()));
   }

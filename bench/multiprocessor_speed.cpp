@@ -78,13 +78,13 @@ int sc_main(int, char*[]) {
     sw::SystemConfig c;
     c.n = n;
     iwr_systems.push_back(
-        std::make_unique<Multiprocessor>(("iwr_n" + std::to_string(n)).c_str(), c, silent));
+        std::make_unique<Multiprocessor>(("iwr_n" + std::to_string(n)).c_str(), c.validated(), silent));
   }
   sw::SystemConfig small, large;
   small.n = 4;
   large.n = 64;
-  Multiprocessor idle_small("idle_n4", small, silent);
-  Multiprocessor idle_large("idle_n64", large, silent);
+  Multiprocessor idle_small("idle_n4", small.validated(), silent);
+  Multiprocessor idle_large("idle_n64", large.validated(), silent);
 
   std::printf("orthosim bench: shared-memory models (SystemC model implementation)\n\n");
   std::printf("1. back-to-back IWR steps on the omp, d = n-1, l = %u\n", l);

@@ -117,7 +117,7 @@ TrafficSpec pair_exchange(double rate, std::uint64_t cycles) {
 
 std::unique_ptr<Multicomputer> make(const sw::Topology& t, const char* name,
                                     orthosim::traces::Recorder& recorder) {
-  return std::make_unique<Multicomputer>(name, network(t), recorder);
+  return std::make_unique<Multicomputer>(name, network(t).validated(), recorder);
 }
 
 bool ok(const TrafficResult& r) { return !r.deadlocked && r.words_corrupted == 0; }

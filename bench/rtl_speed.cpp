@@ -103,7 +103,7 @@ int sc_main(int, char*[]) {
     c.impl.bus_controller = impl;
     c.impl.memory = impl;
     omps.push_back(std::make_unique<Multiprocessor>(
-        (std::string("omp_") + sw::to_string(impl)).c_str(), c, silent));
+        (std::string("omp_") + sw::to_string(impl)).c_str(), c.validated(), silent));
   }
   std::vector<std::unique_ptr<Multicomputer>> tori;
   for (sw::Impl impl : kImpls) {
@@ -113,7 +113,7 @@ int sc_main(int, char*[]) {
     c.router.buffer_flits = 4;
     c.impl.router = impl;
     tori.push_back(std::make_unique<Multicomputer>(
-        (std::string("torus_") + sw::to_string(impl)).c_str(), c, silent));
+        (std::string("torus_") + sw::to_string(impl)).c_str(), c.validated(), silent));
   }
 
   const sw::AccessWorkload w{sw::WorkloadKind::Iwr, n - 1, l, steps};

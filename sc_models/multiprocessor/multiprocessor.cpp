@@ -10,10 +10,9 @@
 namespace orthosim::sc {
 
 Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
-                               const sw::SystemConfig& config, traces::Recorder& recorder,
-                               rtl::FstTrace* fst)
-    : sc_core::sc_module(name), config_(config), clock_(config.clock_period_ns) {
-  config_.validate();
+                               const sw::Validated<sw::SystemConfig>& config,
+                               traces::Recorder& recorder, rtl::FstTrace* fst)
+    : sc_core::sc_module(name), config_(config), clock_(config->clock_period_ns) {
   validate_rtl(config_);
   const sw::MemoryOrganization org = config_.organization();
   const std::string base = sc_core::sc_module::name();

@@ -56,10 +56,10 @@ struct RunResult {
 
 class Multiprocessor : public sc_core::sc_module {
  public:
-  /// Validates `config` (throws sw::ConfigError); the system's name is its hierarchical root.
+  /// The system's name is its hierarchical root.
   /// Blocks with config.impl rtl or cosim are verilated (docs/rtl.md); with `fst`, their
   /// signals go to that waveform.
-  Multiprocessor(const sc_core::sc_module_name& name, const sw::SystemConfig& config,
+  Multiprocessor(const sc_core::sc_module_name& name, const sw::Validated<sw::SystemConfig>& config,
                  traces::Recorder& recorder, rtl::FstTrace* fst = nullptr);
   ~Multiprocessor() override;
 

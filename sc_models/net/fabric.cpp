@@ -13,7 +13,7 @@ namespace {
 constexpr std::uint8_t kUnknown = 0, kInProgress = 1, kYes = 2, kNo = 3;
 }
 
-Fabric::Fabric(const sw::NetworkConfig& config, FabricClient& client)
+Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& client)
     : config_(config),
       client_(client),
       topology_(config_.topology),
@@ -28,7 +28,6 @@ Fabric::Fabric(const sw::NetworkConfig& config, FabricClient& client)
       port_list_(topology_.ports()),
       ni_(config_, injection_, client),
       channels_(topology_, ports_ + injection_) {
-  config_.validate();
   neighbor_.assign(std::size_t{routers_} * ports_, -1);
   source_.assign(std::size_t{routers_} * ports_, -1);
   for (std::uint32_t r = 0; r < routers_; ++r) {

@@ -36,7 +36,7 @@ namespace orthosim::sc::net {
 
 class Fabric final : public Network {
  public:
-  Fabric(const sw::NetworkConfig& config, FabricClient& client);
+  Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& client);
 
   void submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
               std::uint32_t words) override;

@@ -14,19 +14,19 @@
 namespace orthosim::sc {
 
 Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
-                             const sw::NetworkConfig& config, traces::Recorder& recorder,
+                             const sw::Validated<sw::NetworkConfig>& config,
+                             traces::Recorder& recorder,
                              rtl::FstTrace* fst)
     : sc_core::sc_module(name),
       config_(config),
-      clock_(config.clock_period_ns),
+      clock_(config->clock_period_ns),
       recorder_(recorder) {
-  config_.validate();
   net::FabricClient& client = *this;
   if (config_.impl.router == sw::Impl::Model) {
-    network_ = std::make_unique<net::Fabric>(config_, client);
+    network_ = std::make_unique<net::Fabric>(config, client);
   } else {
     network_ = std::make_unique<net::RtlNetwork>(
-        "rtl", config_, client, clock_.delay(Cycle{1}),
+        "rtl", config, client, clock_.delay(Cycle{1}),
         [this](std::uint64_t c) { finish_cycle(c); }, fst);
   }
   const std::string base = sc_core::sc_module::name();
@@ -108,10 +108,11 @@ void Multicomputer::validate(const sw::RoutedProgram& program) const {
                                                                       m.words + packets);
     if (config_.router.switching == sw::Switching::StoreAndForward &&
         largest > config_.router.buffer_flits) {
-      throw sw::ConfigError("store-and-forward needs buffers that hold a whole packet: message " +
-                            std::to_string(m.id) + " has packets of " + std::to_string(largest) +
-                            " flits, buffers hold " + std::to_string(config_.router.buffer_flits) +
-                            " (--buffers, or smaller packets with --packet-flits)");
+      throw sw::ParameterError(
+          "buffers", "store-and-forward needs buffers that hold a whole packet: message " +
+                         std::to_string(m.id) + " has packets of " + std::to_string(largest) +
+                         " flits, buffers hold " + std::to_string(config_.router.buffer_flits) +
+                         " (--buffers, or smaller packets with --packet-flits)");
     }
   }
 }

@@ -74,9 +74,9 @@ using TrafficResult = sw::TrafficPoint;
 class Multicomputer : public sc_core::sc_module, private net::FabricClient {
  public:
   SC_HAS_PROCESS(Multicomputer);
-  /// Validates `config` (throws sw::ConfigError). With config.impl.router rtl or cosim the
-  /// routers are verilated (docs/rtl.md); with `fst`, their signals go to that waveform.
-  Multicomputer(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
+  /// With config.impl.router rtl or cosim the routers are verilated (docs/rtl.md); with `fst`,
+  /// their signals go to that waveform.
+  Multicomputer(const sc_core::sc_module_name& name, const sw::Validated<sw::NetworkConfig>& config,
                 traces::Recorder& recorder, rtl::FstTrace* fst = nullptr);
 
   [[nodiscard]] const sw::NetworkConfig& config() const { return config_; }

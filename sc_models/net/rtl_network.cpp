@@ -55,7 +55,8 @@ class RtlNetwork::ModelProbe final : public FabricClient {
   std::uint32_t vcs_;
 };
 
-RtlNetwork::RtlNetwork(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
+RtlNetwork::RtlNetwork(const sc_core::sc_module_name& name,
+                       const sw::Validated<sw::NetworkConfig>& config,
                        FabricClient& client, const sc_core::sc_time& period,
                        std::function<void(std::uint64_t)> cycle_done, rtl::FstTrace* fst)
     : sc_core::sc_module(name),
@@ -76,7 +77,7 @@ RtlNetwork::RtlNetwork(const sc_core::sc_module_name& name, const sw::NetworkCon
   }
   if (config_.impl.router == sw::Impl::Cosim) {
     probe_ = std::make_unique<ModelProbe>(client_, routers_.routers(), config_.router.vcs);
-    model_ = std::make_unique<Fabric>(config_, *probe_);
+    model_ = std::make_unique<Fabric>(config, *probe_);
     model_->observe(true);
   }
   new_checkers();

@@ -56,7 +56,7 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
   /// Throws sw::ConfigError when the routers do not fit the verilation
   /// (rtl::RouterNetworkRtl::check). `period` is the owner's clock period; `cycle_done(c)` is
   /// called at the end of every cycle's second half. With `fst`, the routers' signals go to it.
-  RtlNetwork(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
+  RtlNetwork(const sc_core::sc_module_name& name, const sw::Validated<sw::NetworkConfig>& config,
              FabricClient& client, const sc_core::sc_time& period,
              std::function<void(std::uint64_t)> cycle_done, rtl::FstTrace* fst);
   ~RtlNetwork() override;

@@ -1,6 +1,7 @@
 // The parameters of one shared-memory multiprocessor: its configuration, its sizes and its costs.
-// Built once from the command line (later: from a variant file), validated once, then passed by
-// value to every block (modeling rule 7).
+// Built once from the command line and a variant file, validated once into a
+// Validated<SystemConfig> (the only form the systems take), then passed by value to every block
+// (modeling rule 7).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include "sw/arch/architecture.hpp"
 #include "sw/arch/implementation.hpp"
 #include "sw/core/cycle.hpp"
+#include "sw/core/validated.hpp"
 
 namespace orthosim::sw {
 
@@ -42,8 +44,9 @@ struct SystemConfig {
   Implementations impl;                   ///< model, rtl or cosim per block (--impl)
 
   [[nodiscard]] MemoryOrganization organization() const { return {arch, n}; }
-  /// Throws ConfigError naming the parameter if any value is out of range.
-  void validate() const;
+  /// This configuration, checked; throws ParameterError keyed by the parameter (the option and
+  /// variant field of the same name, "n", "tau", "buffer-words") if a value is out of range.
+  [[nodiscard]] Validated<SystemConfig> validated() const;
 };
 
 /// Upper bound on n. Bus and module indices are carried in 16-bit fields of the waveforms.

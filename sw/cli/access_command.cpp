@@ -25,11 +25,6 @@ SystemConfig config_from(const po::variables_map& vm) {
   }
   apply_system_options(vm, config);
   config.impl = multiprocessor_impl(vm, config.arch);
-  try {
-    config.validate();
-  } catch (const ConfigError& e) {
-    throw InputError({"orthosim"}, e.what());
-  }
   return config;
 }
 
@@ -49,13 +44,13 @@ po::options_description access_options() {
 
 int run_access(const po::variables_map& vm, Context& ctx) {
   AccessRequest request;
-  request.config = config_from(vm);
+  request.config = config_from(vm).validated();
   request.workload = workload_from(vm, request.config);
   if (vm.count("vcd")) {
     request.vcd_path = vm["vcd"].as<std::string>();
   }
   request.trace_path = trace_path_from(vm);
-  request.fst_path = fst_path_from(vm, request.config.impl);
+  request.fst_path = fst_path_from(vm, request.config->impl);
   AccessRun run{request, access_workload_cycles(request.config, request.workload), {}};
   run.summary = ctx.runner.run_access(request);
   if (report_cosim_mismatch({run.summary}, ctx.err)) {

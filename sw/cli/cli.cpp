@@ -222,6 +222,9 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
   } catch (const InputError& e) {
     err << prefix << cli::relocate(e, from_variant).what() << '\n';
     return kExitBadInput;
+  } catch (const ParameterError& e) {
+    err << prefix << cli::locate(e, from_variant).what() << '\n';
+    return kExitBadInput;
   } catch (const ConfigError& e) {
     err << prefix << e.what() << '\n';
     return kExitBadInput;

@@ -22,13 +22,13 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
     // The program as read (every transfer, with its source location) is not needed once
     // routed: freed here, it is not held through the run.
     const McProgram program = read_program_file(vm["program"].as<std::string>());
-    request.config = network_config_from(vm, kind, "--arch");
-    const std::uint32_t nodes = request.config.topology.nodes();
+    request.config = network_config_from(vm, kind, "arch");
+    const std::uint32_t nodes = request.config->topology.nodes();
     if (program.nodes > nodes) {
       throw InputError({kind == "hypercube" ? "--dim" : "--dims"},
                        "a network of at least the program's " + std::to_string(program.nodes) +
                            " nodes",
-                       request.config.topology.to_string() + " (" + std::to_string(nodes) +
+                       request.config->topology.to_string() + " (" + std::to_string(nodes) +
                            " nodes)");
     }
     const std::vector<std::uint32_t> embedding =
@@ -41,7 +41,7 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
     request.vcd_path = vm["vcd"].as<std::string>();
   }
   request.trace_path = trace_path_from(vm);
-  request.fst_path = fst_path_from(vm, request.config.impl);
+  request.fst_path = fst_path_from(vm, request.config->impl);
   request.memory_limit = memory_limit_from(vm);
   const NetworkProgramRun run{request.program, request.config, ctx.runner.run_network(request),
                               request.vcd_path};
@@ -102,9 +102,9 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
     throw InputError({"--topology"}, "mesh, torus or hypercube (the option is required)", "none");
   }
   TrafficRequest request;
-  request.config = network_config_from(vm, vm["topology"].as<std::string>(), "--topology");
+  request.config = network_config_from(vm, vm["topology"].as<std::string>(), "topology");
   request.pattern = parse_traffic_pattern(
-      vm.count("pattern") ? vm["pattern"].as<std::string>() : "uniform", request.config.topology);
+      vm.count("pattern") ? vm["pattern"].as<std::string>() : "uniform", request.config->topology);
   const bool sweep = vm.count("rates") > 0;
   if (sweep && vm.count("rate")) {
     throw InputError({"--rates"}, "either --rate or --rates, not both");
@@ -127,17 +127,17 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
   }
   request.flits = static_cast<std::uint32_t>(
       vm.count("flits") ? parse_count("--flits", vm["flits"].as<std::string>(), 1, 1u << 16) : 20);
-  if (request.config.ni.packet_flits != 0 && request.flits > request.config.ni.packet_flits) {
+  if (request.config->ni.packet_flits != 0 && request.flits > request.config->ni.packet_flits) {
     throw InputError({"--flits"},
-                     "at most --packet-flits " + std::to_string(request.config.ni.packet_flits),
+                     "at most --packet-flits " + std::to_string(request.config->ni.packet_flits),
                      std::to_string(request.flits));
   }
-  if (request.config.router.switching == Switching::StoreAndForward &&
-      request.flits > request.config.router.buffer_flits) {
+  if (request.config->router.switching == Switching::StoreAndForward &&
+      request.flits > request.config->router.buffer_flits) {
     throw InputError({"--buffers"},
                      "buffers that hold a whole packet of " + std::to_string(request.flits) +
                          " flits for store-and-forward",
-                     std::to_string(request.config.router.buffer_flits));
+                     std::to_string(request.config->router.buffer_flits));
   }
   if (vm.count("injection")) {
     const std::string i = vm["injection"].as<std::string>();
@@ -156,7 +156,7 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
                                                 std::numeric_limits<std::uint64_t>::max() / 10)
                                   : 1;
   request.trace_path = trace_path_from(vm);
-  request.fst_path = fst_path_from(vm, request.config.impl);
+  request.fst_path = fst_path_from(vm, request.config->impl);
   const std::vector<TrafficPoint> points = ctx.runner.run_traffic(request);
   bool mismatch = false;
   for (const TrafficPoint& p : points) {

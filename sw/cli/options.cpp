@@ -110,13 +110,13 @@ bool is_network_kind(const std::string& arch) {
   return arch == "mesh" || arch == "torus" || arch == "hypercube";
 }
 
-NetworkConfig network_config_from(const po::variables_map& vm, const std::string& kind,
-                                  const std::string& kind_option) {
+Validated<NetworkConfig> network_config_from(const po::variables_map& vm, const std::string& kind,
+                                  const std::string& kind_parameter) {
   const auto optional = [&vm](const char* name) -> std::optional<std::string> {
     return vm.count(name) ? std::optional<std::string>(vm[name].as<std::string>()) : std::nullopt;
   };
   NetworkConfig c;
-  c.topology = Topology::parse(kind, optional("dims"), optional("dim"), kind_option);
+  c.topology = Topology::parse(kind, optional("dims"), optional("dim"), kind_parameter);
   c.router.vcs = get32(vm, "vcs", 1, 16, default_vcs(c.topology));
   c.router.buffer_flits = get32(vm, "buffers", 1, 1024, c.router.buffer_flits);
   c.router.delay = get32(vm, "router-delay", 1, 1000, c.router.delay);
@@ -143,16 +143,7 @@ NetworkConfig network_config_from(const po::variables_map& vm, const std::string
       throw InputError({"--ports"}, "one or all", "'" + *p + "'");
     }
   }
-  try {
-    c.validate();
-  } catch (const ConfigError& e) {
-    const std::string what = e.what();
-    const std::string option = what.find("packet-flits") != std::string::npos ? "--packet-flits"
-                               : what.find("vcs") != std::string::npos        ? "--vcs"
-                                                                               : kind_option;
-    throw InputError({option}, what);
-  }
-  return c;
+  return c.validated();
 }
 
 po::options_description workload_options() {

@@ -29,10 +29,11 @@ void apply_system_options(const po::variables_map& vm, SystemConfig& config);
 /// --dims, --dim, --switching, --ports, --startup, --buffers, --vcs, --router-delay,
 /// --packet-flits, --watchdog: a network (the kind option and --clock-ns are the caller's).
 po::options_description network_options();
-/// The network of `kind` ("mesh", "torus", "hypercube", named by `kind_option` in errors) with
-/// the network options present in `vm`, validated; InputError names the option at fault.
-NetworkConfig network_config_from(const po::variables_map& vm, const std::string& kind,
-                                  const std::string& kind_option);
+/// The network of `kind` ("mesh", "torus", "hypercube", the value of `kind_parameter`) with
+/// the network options present in `vm`, validated: InputError names the option at fault,
+/// ParameterError the parameter.
+Validated<NetworkConfig> network_config_from(const po::variables_map& vm, const std::string& kind,
+                                  const std::string& kind_parameter);
 /// Whether `arch` names a network rather than a shared-memory multiprocessor.
 bool is_network_kind(const std::string& arch);
 

@@ -137,15 +137,16 @@ po::options_description arch_option(bool networks) {
 }
 
 /// The system a mapped program runs on: the options, with the sizes the program needs where the
-/// user did not fix them.
-SystemConfig fitted_config(const po::variables_map& vm, const MappedProgram& mapped,
-                           SystemConfig config) {
+/// user did not fix them, validated, with the machine program checked against it.
+Validated<SystemConfig> fitted_config(const po::variables_map& vm, const MappedProgram& mapped,
+                                      SystemConfig config) {
   config.n = mapped.processors;
   const FixedSizes fixed{vm.count("buffer-words") > 0, vm.count("module-words") > 0,
                          vm.count("local-words") > 0};
   fit_config(mapped.needs, fixed, config);
-  validate(mapped.machine, config);
-  return config;
+  Validated<SystemConfig> fitted = config.validated();
+  validate(mapped.machine, fitted);
+  return fitted;
 }
 
 }  // namespace
@@ -215,14 +216,14 @@ int run_run(const po::variables_map& vm, Context& ctx) {
     config = config_from(vm);
     mapped = map_program(program, config.arch, clustering_for(vm, program), sync_for(vm));
   }
-  config = fitted_config(vm, mapped, config);
+  const Validated<SystemConfig> fitted = fitted_config(vm, mapped, config);
   // The machine program moves into the system: the report reads the mapped steps, not it.
-  SystemRun system{config, std::move(mapped.machine), std::nullopt};
+  SystemRun system{fitted, std::move(mapped.machine), std::nullopt};
   if (vm.count("vcd")) {
     system.vcd_path = vm["vcd"].as<std::string>();
   }
   system.trace_path = trace_path_from(vm);
-  system.fst_path = fst_path_from(vm, config.impl);
+  system.fst_path = fst_path_from(vm, fitted->impl);
   system.memory_limit = memory_limit_from(vm);
   const std::optional<std::string> vcd_path = system.vcd_path;
   std::vector<SystemRun> systems;
@@ -231,7 +232,7 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   if (report_cosim_mismatch(summaries, ctx.err)) {
     return kExitRunFailed;
   }
-  const ProgramRun run{mapped, config, predict_cycles(mapped, config), summaries.at(0),
+  const ProgramRun run{mapped, fitted, predict_cycles(mapped, fitted), summaries.at(0),
                        vcd_path};
   if (vm.count("json")) {
     ctx.out << json_text(run_json(run), 2) << '\n';
@@ -429,10 +430,10 @@ int run_demo(const po::variables_map& vm, Context& ctx) {
     SystemConfig c = base;
     c.arch = arch;
     c.impl = multiprocessor_impl(vm, arch);
-    c = fitted_config(vm, mapped.back(), c);
+    const Validated<SystemConfig> fitted = fitted_config(vm, mapped.back(), c);
     systems.push_back(
-        {c, mapped.back().machine, out_dir + "/" + to_string(arch) + ".vcd", "--out",
-         trace_path_from(vm), fst_path_from(vm, c.impl)});
+        {fitted, mapped.back().machine, out_dir + "/" + to_string(arch) + ".vcd", "out",
+         trace_path_from(vm), fst_path_from(vm, fitted->impl)});
   }
   const std::vector<RunSummary> summaries = ctx.runner.run_programs(systems);
   if (report_cosim_mismatch(summaries, ctx.err)) {

@@ -44,7 +44,7 @@ struct RunSummary {
 
 /// One system, one workload (`orthosim access`).
 struct AccessRequest {
-  SystemConfig config;
+  Validated<SystemConfig> config;
   AccessWorkload workload;
   std::optional<std::string> vcd_path;
   std::optional<std::string> trace_path = std::nullopt;  ///< the event trace (--trace, docs/traces.md)
@@ -61,10 +61,11 @@ struct AccessRun {
 /// One system of `orthosim run` or `orthosim demo`: a configuration and the machine program it
 /// executes, with its own waveform file if asked.
 struct SystemRun {
-  SystemConfig config;
+  Validated<SystemConfig> config;
   MachineProgram program;
   std::optional<std::string> vcd_path;
-  std::string vcd_option = "--vcd";  ///< the option an unwritable path is reported against
+  /// The option an unwritable path is reported against: vcd, or the demo's out.
+  std::string vcd_parameter = "vcd";
   /// The event trace; systems that name the same file share it.
   std::optional<std::string> trace_path = std::nullopt;
   /// The verilated blocks' FST waveform (--fst); systems that name it share it.
@@ -76,7 +77,7 @@ struct SystemRun {
 
 /// A routed program on a network (`orthosim run --arch mesh|torus|hypercube`).
 struct NetworkRunRequest {
-  NetworkConfig config;
+  Validated<NetworkConfig> config;
   RoutedProgram program;
   std::optional<std::string> vcd_path;
   std::optional<std::string> trace_path = std::nullopt;
@@ -103,7 +104,7 @@ struct NetworkRunSummary {
 
 /// Synthetic traffic at one or several offered rates (`orthosim traffic`).
 struct TrafficRequest {
-  NetworkConfig config;
+  Validated<NetworkConfig> config;
   TrafficPattern pattern;
   std::vector<double> rates;  ///< flits per node per cycle, one run each
   std::uint32_t flits = 20;

@@ -18,6 +18,7 @@
 
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/json_text.hpp"
 #include "sw/program/parser.hpp"
@@ -384,6 +385,9 @@ int run_sweep(const po::variables_map& vm, Context& ctx) {
     return sweep_points(vm, ctx, spec, transport.get());
   } catch (const InputError& e) {
     ctx.err << "orthosim sweep: " << e.what() << std::endl;
+    sweep::abort_ranks(kExitBadInput);
+  } catch (const ParameterError& e) {
+    ctx.err << "orthosim sweep: " << locate(e, {}).what() << std::endl;
     sweep::abort_ranks(kExitBadInput);
   } catch (const std::exception& e) {
     ctx.err << "orthosim sweep: error: " << e.what() << std::endl;

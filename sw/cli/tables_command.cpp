@@ -182,11 +182,6 @@ int run_tables(const po::variables_map& vm, Context& ctx) {
                          " (Eq. 1's fixed cost t = alpha - beta must not be negative)",
                      std::to_string(t.beta));
   }
-  try {
-    s.omp.validate();
-  } catch (const ConfigError& e) {
-    throw InputError({"--n"}, e.what());
-  }
   s.k1 = optional(vm, "k1", 0, 10'000, kDefaultK1);
   s.k2 = optional(vm, "k2", 1, 1'024, std::max<std::uint32_t>(1, log2_ceil(s.m)));
   s.norm = paper::normalize(t, static_cast<double>(s.k1), static_cast<double>(s.k2));
@@ -235,7 +230,7 @@ int run_tables(const po::variables_map& vm, Context& ctx) {
     s.network.ni.ports = p == "all" ? NodePorts::All : NodePorts::One;
   }
   s.network.clock_period_ns = s.omp.clock_period_ns;
-  s.network.validate();
+  const Validated<NetworkConfig> network = s.network.validated();
 
   // One program per pattern, mapped onto the omp and routed on the network.
   TablesRun run;
@@ -264,13 +259,14 @@ int run_tables(const po::variables_map& vm, Context& ctx) {
     const MappedProgram mapped = map_program(program, Arch::Omp, clustering, SyncMode::BusSwitch);
     SystemConfig config = s.omp;
     fit_config(mapped.needs, FixedSizes{}, config);
-    validate(mapped.machine, config);
-    systems.push_back({config, mapped.machine, std::nullopt, "--vcd", trace_path_from(vm)});
+    const Validated<SystemConfig> fitted = config.validated();
+    validate(mapped.machine, fitted);
+    systems.push_back({fitted, mapped.machine, std::nullopt, "vcd", trace_path_from(vm)});
 
     o.words = static_cast<std::uint32_t>(std::uint64_t{s.l} * s.flits_per_word);
     const McProgram native = generate_pattern(table1_pattern(p), o);
     networks.push_back(
-        {s.network, route_program(native, s.m, embedding), std::nullopt, trace_path_from(vm)});
+        {network, route_program(native, s.m, embedding), std::nullopt, trace_path_from(vm)});
 
     row.formula = paper::table2_cycles(p, s.m, s.n, s.l, t, row.same_cluster);
     const double m = s.m, n = s.n, l = s.l;

@@ -98,4 +98,8 @@ InputError relocate(const InputError& e, const VariantOrigins& origins) {
   return InputError(origin->second.where, origin->second.key + ": " + body);
 }
 
+InputError locate(const ParameterError& e, const VariantOrigins& origins) {
+  return relocate(InputError({"--" + e.parameter()}, e.what()), origins);
+}
+
 }  // namespace orthosim::sw::cli

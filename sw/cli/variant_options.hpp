@@ -31,5 +31,8 @@ VariantOrigins apply_variant(const po::options_description& options, po::variabl
 
 /// `e` pointed at the field when it is about an option a variant filled, else `e` itself.
 InputError relocate(const InputError& e, const VariantOrigins& origins);
+/// The one place a parameter's name becomes a position: the variant file's field when the file
+/// gave the value, else the option of the same name (`alpha` is --alpha).
+InputError locate(const ParameterError& e, const VariantOrigins& origins);
 
 }  // namespace orthosim::sw::cli

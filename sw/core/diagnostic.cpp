@@ -1,6 +1,8 @@
 // Formatting of input errors.
 #include "sw/core/diagnostic.hpp"
 
+#include <utility>
+
 namespace orthosim::sw {
 
 namespace {
@@ -45,5 +47,12 @@ InputError::InputError(SourceLocation where, const std::string& expected, const 
 
 InputError::InputError(SourceLocation where, const std::string& message)
     : std::runtime_error(one_line(where.to_string() + ": " + message)), where_(std::move(where)) {}
+
+ParameterError::ParameterError(std::string parameter, const std::string& message)
+    : ConfigError(one_line(message)), parameter_(std::move(parameter)) {}
+
+ParameterError::ParameterError(std::string parameter, const std::string& expected,
+                               const std::string& found)
+    : ParameterError(std::move(parameter), "expected " + expected + ", found " + found) {}
 
 }  // namespace orthosim::sw

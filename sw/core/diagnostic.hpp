@@ -38,4 +38,19 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A value of one parameter out of range or at odds with another, keyed by the parameter's name:
+/// the variant field and the command-line option of the same name ("alpha", "buffers"). The
+/// layers below sw/cli know no option spelling: sw/cli says where the value came from, the option
+/// (--alpha) or the variant file's field (FILE:LINE:COL). `what()` is the message alone.
+class ParameterError : public ConfigError {
+ public:
+  ParameterError(std::string parameter, const std::string& message);
+  ParameterError(std::string parameter, const std::string& expected, const std::string& found);
+
+  [[nodiscard]] const std::string& parameter() const { return parameter_; }
+
+ private:
+  std::string parameter_;
+};
+
 }  // namespace orthosim::sw

@@ -7,7 +7,8 @@
 
 namespace orthosim::sw {
 
-/// Throws ConfigError naming the processor, the op index and the broken rule.
+/// Throws ConfigError naming the processor, the op index and the broken rule. `config` has passed
+/// SystemConfig::validated() (every caller holds a Validated<SystemConfig>).
 void validate(const MachineProgram& program, const SystemConfig& config);
 
 }  // namespace orthosim::sw

@@ -18,12 +18,12 @@ std::uint32_t default_vcs(const Topology& topology) {
 namespace {
 void require(bool ok, const std::string& parameter, const std::string& what) {
   if (!ok) {
-    throw ConfigError("invalid parameter " + parameter + ": " + what);
+    throw ParameterError(parameter, "invalid parameter " + parameter + ": " + what);
   }
 }
 }  // namespace
 
-void NetworkConfig::validate() const {
+Validated<NetworkConfig> NetworkConfig::validated() const {
   require(router.buffer_flits >= 1 && router.buffer_flits <= 1024, "buffers",
           "1..1024 flits per virtual channel, got " + std::to_string(router.buffer_flits));
   require(router.vcs >= 1 && router.vcs <= 16, "vcs",
@@ -40,6 +40,7 @@ void NetworkConfig::validate() const {
               std::to_string(ni.packet_flits));
   require(clock_period_ns >= 1, "clock-ns", "at least 1 ns");
   require(watchdog_cycles >= 1, "watchdog", "at least 1 cycle");
+  return Validated<NetworkConfig>(*this);
 }
 
 std::uint64_t NetworkConfig::message_packets(std::uint64_t words) const {

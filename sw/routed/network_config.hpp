@@ -1,12 +1,14 @@
 // The parameters of one multicomputer network: topology, routers, network interfaces (docs/architecture.md,
-// multicomputer side; [LCC] section 6, [CALMANT] section 2.1). Built once from the command line,
-// validated once, passed by value to the SystemC system (modeling rule 7).
+// multicomputer side; [LCC] section 6, [CALMANT] section 2.1). Built once from the command line and
+// a variant file, validated once into a Validated<NetworkConfig> (the only form the network takes),
+// passed by value to the SystemC system (modeling rule 7).
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "sw/arch/implementation.hpp"
+#include "sw/core/validated.hpp"
 #include "sw/topology/topology.hpp"
 
 namespace orthosim::sw {
@@ -49,9 +51,10 @@ struct NetworkConfig {
   /// reports the cycle of waiting channels.
   std::uint64_t watchdog_cycles = 10'000;
 
-  /// Throws ConfigError naming the parameter when a value is out of range (a torus with the
-  /// dateline needs an even number of virtual channels, at least 2).
-  void validate() const;
+  /// This configuration, checked; throws ParameterError keyed by the parameter (the option and
+  /// variant field of the same name, "vcs", "packet-flits") when a value is out of range (a torus
+  /// with the dateline needs an even number of virtual channels, at least 2).
+  [[nodiscard]] Validated<NetworkConfig> validated() const;
   /// Flits of a message of `words` words: one word per flit plus one header per packet.
   [[nodiscard]] std::uint64_t message_flits(std::uint64_t words) const;
   /// Packets of a message of `words` words.

@@ -100,13 +100,13 @@ std::vector<std::uint32_t> read_embedding_file(const std::string& path,
 RoutedProgram route_program(const McProgram& program, std::uint32_t network_nodes,
                             const std::vector<std::uint32_t>& embedding) {
   if (program.nodes > network_nodes) {
-    throw InputError({"--embedding"},
+    throw ParameterError("embedding",
                      "a network of at least " + std::to_string(program.nodes) +
                          " nodes for the program's nodes",
                      std::to_string(network_nodes) + " nodes");
   }
   if (embedding.size() != program.nodes) {
-    throw InputError({"--embedding"}, "one network node per program node",
+    throw ParameterError("embedding", "one network node per program node",
                      std::to_string(embedding.size()) + " entries");
   }
   RoutedProgram out;

@@ -62,7 +62,7 @@ struct RoutedProgram {
                                                          std::uint32_t program_nodes,
                                                          std::uint32_t network_nodes);
 
-/// Compiles `program` for a network of `network_nodes` nodes. Throws InputError ({"--embedding"})
+/// Compiles `program` for a network of `network_nodes` nodes. Throws ParameterError keyed "embedding"
 /// when the program has more nodes than the network or the embedding does not fit.
 [[nodiscard]] RoutedProgram route_program(const McProgram& program, std::uint32_t network_nodes,
                                           const std::vector<std::uint32_t>& embedding);

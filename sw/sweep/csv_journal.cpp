@@ -62,7 +62,7 @@ Journal::Journal(const std::string& out, const std::string& signature,
   try {
     mode_ = classify_output(out_);
   } catch (const OutputPathError& e) {
-    throw InputError({"--out"}, "a writable file path", e.what());
+    throw ParameterError("out", "a writable file path", e.what());
   }
   if (mode_ == OutputMode::InPlace) {
     return;  // a stream: no journal beside it, the rows go out at the end
@@ -124,7 +124,7 @@ Journal::Journal(const std::string& out, const std::string& signature,
     file_.flush();
   }
   if (!file_) {
-    throw InputError({"--out"}, "a writable file path", "'" + out + "'");
+    throw ParameterError("out", "a writable file path", "'" + out + "'");
   }
 }
 
@@ -145,7 +145,7 @@ void Journal::finish() {
   try {
     file.emplace(out_, OutputNeeds{}, ".sorted.partial");
   } catch (const OutputPathError& e) {
-    throw InputError({"--out"}, "a writable file path", e.what());
+    throw ParameterError("out", "a writable file path", e.what());
   }
   file->out() << header_ << '\n';
   for (const auto& [point, line] : rows_) {

@@ -24,8 +24,8 @@ std::vector<std::string> csv_fields(const std::string& line);
 
 class Journal {
  public:
-  /// Opens `out`.partial (nothing when `out` is a stream; an InputError naming --out when `out`
-  /// cannot be an output). When it exists its signature and header must equal these (else an
+  /// Opens `out`.partial (nothing when `out` is a stream; a ParameterError keyed "out" when
+  /// `out` cannot be an output). When it exists its signature and header must equal these (else an
   /// InputError naming --out); its complete rows of points below `points` are kept and a last
   /// line cut short by a kill is dropped. Otherwise it is created with the two lines.
   Journal(const std::string& out, const std::string& signature,

@@ -72,12 +72,12 @@ std::string scalar_text(const nlohmann::json& j, const std::string& key) {
 Param parse_param(const std::string& text) {
   const std::size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
-    throw InputError({"--param"}, "NAME=V1,V2,... (e.g. alpha=8,16,32)", "'" + text + "'");
+    throw ParameterError("param", "NAME=V1,V2,... (e.g. alpha=8,16,32)", "'" + text + "'");
   }
   Param p{text.substr(0, eq), split(text.substr(eq + 1), ',')};
   for (const std::string& v : p.values) {
     if (v.empty()) {
-      throw InputError({"--param"}, "values separated by single commas", "'" + text + "'");
+      throw ParameterError("param", "values separated by single commas", "'" + text + "'");
     }
   }
   return p;

@@ -38,7 +38,7 @@ struct Point {
   std::vector<std::size_t> values;  ///< per parameter, the index of its value
 };
 
-/// Parses "NAME=V1,V2,..."; errors name --param.
+/// Parses "NAME=V1,V2,..."; errors are ParameterErrors keyed "param".
 Param parse_param(const std::string& text);
 /// The kind of `target`: traffic:PATTERN, or a program file.
 TargetKind target_kind(const std::string& target);

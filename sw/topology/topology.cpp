@@ -12,7 +12,6 @@ namespace orthosim::sw {
 
 namespace {
 
-SourceLocation option(const std::string& name) { return SourceLocation{name, 0, 0}; }
 
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
@@ -61,7 +60,7 @@ std::vector<std::uint32_t> parse_dims(const std::string& text) {
     const std::string token = text.substr(start, end == std::string::npos ? end : end - start);
     std::uint32_t k = 0;
     if (!parse_number(token, k)) {
-      throw InputError(option("--dims"), expected, quoted(text));
+      throw ParameterError("dims", expected, quoted(text));
     }
     radices.push_back(k);
     if (end == std::string::npos) {
@@ -70,12 +69,12 @@ std::vector<std::uint32_t> parse_dims(const std::string& text) {
     start = end + 1;
   }
   if (radices.size() > Topology::max_grid_dims) {
-    throw InputError(option("--dims"), "1 to 3 dimensions",
+    throw ParameterError("dims", "1 to 3 dimensions",
                      std::to_string(radices.size()) + " in " + quoted(text));
   }
   for (std::uint32_t k : radices) {
     if (k < 2) {
-      throw InputError(option("--dims"), "every radix at least 2",
+      throw ParameterError("dims", "every radix at least 2",
                        std::to_string(k) + " in " + quoted(text));
     }
   }
@@ -87,7 +86,7 @@ std::vector<std::uint32_t> parse_dims(const std::string& text) {
       overflow = overflow || exact > std::numeric_limits<std::uint64_t>::max() / k;
       exact *= k;
     }
-    throw InputError(option("--dims"), "at most " + std::to_string(Topology::max_nodes) + " nodes",
+    throw ParameterError("dims", "at most " + std::to_string(Topology::max_nodes) + " nodes",
                      (overflow ? std::string("more than 2^64") : std::to_string(exact)) +
                          " nodes in " + quoted(text));
   }
@@ -145,14 +144,14 @@ Topology Topology::hypercube(std::uint32_t d) {
 }
 
 Topology Topology::parse(const std::string& kind, const std::optional<std::string>& dims,
-                         const std::optional<std::string>& dim, const std::string& kind_option) {
+                         const std::optional<std::string>& dim, const std::string& kind_parameter) {
   if (kind == "mesh" || kind == "torus") {
     if (dim) {
-      throw InputError(option("--dim"), "no --dim for a " + kind + " (its size is --dims, e.g. 8x8)",
+      throw ParameterError("dim", "no --dim for a " + kind + " (its size is --dims, e.g. 8x8)",
                        "--dim " + *dim);
     }
     if (!dims) {
-      throw InputError(option("--dims"), "the radices of the " + kind + ", e.g. --dims 8x8",
+      throw ParameterError("dims", "the radices of the " + kind + ", e.g. --dims 8x8",
                        "no --dims");
     }
     std::vector<std::uint32_t> radices = parse_dims(*dims);
@@ -160,19 +159,19 @@ Topology Topology::parse(const std::string& kind, const std::optional<std::strin
   }
   if (kind == "hypercube") {
     if (dims) {
-      throw InputError(option("--dims"),
+      throw ParameterError("dims",
                        "no --dims for a hypercube (its size is --dim, e.g. 8)", "--dims " + *dims);
     }
     if (!dim) {
-      throw InputError(option("--dim"), "the hypercube dimension d, e.g. --dim 8", "no --dim");
+      throw ParameterError("dim", "the hypercube dimension d, e.g. --dim 8", "no --dim");
     }
     std::uint32_t d = 0;
     if (!parse_number(*dim, d) || d < 1 || d > max_hypercube_dim) {
-      throw InputError(option("--dim"), "a hypercube dimension d from 1 to 10", quoted(*dim));
+      throw ParameterError("dim", "a hypercube dimension d from 1 to 10", quoted(*dim));
     }
     return hypercube(d);
   }
-  throw InputError(option(kind_option), "mesh, torus or hypercube", quoted(kind));
+  throw ParameterError(kind_parameter, "mesh, torus or hypercube", quoted(kind));
 }
 
 std::optional<std::uint32_t> Topology::address_bits() const {

@@ -56,13 +56,13 @@ class Topology {
 
   /// Parses the command line: `kind` is "mesh", "torus" or "hypercube"; `dims` ("8x8", "4x4x4",
   /// "16") gives the radices of a mesh or torus, `dim` ("8") the dimension of a hypercube, and
-  /// exactly the one that fits the kind must be given. Throws InputError naming `kind_option`,
-  /// "--dims" or "--dim" with what was expected and what was found (an unknown kind, a missing or
+  /// exactly the one that fits the kind must be given. Throws ParameterError keyed by
+  /// `kind_parameter`, "dims" or "dim" with what was expected and what was found (an unknown kind, a missing or
   /// misplaced option, a radix below 2, more than 3 dimensions, d outside 1..10, more than 65536
   /// nodes, anything that is not a number).
   static Topology parse(const std::string& kind, const std::optional<std::string>& dims,
                         const std::optional<std::string>& dim,
-                        const std::string& kind_option = "--arch");
+                        const std::string& kind_parameter = "arch");
 
   [[nodiscard]] TopologyKind kind() const { return kind_; }
   [[nodiscard]] std::uint32_t nodes() const { return nodes_; }

@@ -54,7 +54,6 @@ bool parse_bits(const std::string& text, std::uint32_t d, std::uint64_t& out) {
   return true;
 }
 
-SourceLocation pattern_option() { return SourceLocation{"--pattern", 0, 0}; }
 
 void check_shape(const Lcc& lcc) {
   if (lcc.d > Lcc::max_d || lcc.rows.size() != lcc.d) {
@@ -138,7 +137,7 @@ Lcc Lcc::parse(const std::string& text, std::uint32_t d) {
                            example + ")";
   const std::size_t comma = text.find(',');
   if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos) {
-    throw InputError(pattern_option(), form, "'" + text + "'");
+    throw ParameterError("pattern", form, "'" + text + "'");
   }
   const std::string a_text = text.substr(0, comma);
   const std::string b_text = text.substr(comma + 1);
@@ -154,7 +153,7 @@ Lcc Lcc::parse(const std::string& text, std::uint32_t d) {
     start = slash + 1;
   }
   if (row_texts.size() != d) {
-    throw InputError(pattern_option(), "A with " + std::to_string(d) + " rows (one per address bit)",
+    throw ParameterError("pattern", "A with " + std::to_string(d) + " rows (one per address bit)",
                      std::to_string(row_texts.size()) + " rows in '" + text + "'");
   }
   Lcc out;
@@ -162,14 +161,14 @@ Lcc Lcc::parse(const std::string& text, std::uint32_t d) {
   for (std::uint32_t i = 0; i < d; ++i) {
     std::uint64_t row = 0;
     if (!parse_bits(row_texts[i], d, row)) {
-      throw InputError(pattern_option(),
+      throw ParameterError("pattern",
                        "row " + std::to_string(i) + " of A as " + std::to_string(d) + " bits 0/1",
                        "'" + row_texts[i] + "' in '" + text + "'");
     }
     out.rows.push_back(row);
   }
   if (!parse_bits(b_text, d, out.b)) {
-    throw InputError(pattern_option(), "b as " + std::to_string(d) + " bits 0/1",
+    throw ParameterError("pattern", "b as " + std::to_string(d) + " bits 0/1",
                      "'" + b_text + "' in '" + text + "'");
   }
   return out;

@@ -43,7 +43,7 @@ struct Lcc {
 
   /// Parses the text form "A,b": A as d rows of d bits separated by '/', row i written
   /// a_{i,0} a_{i,1} ... a_{i,d-1}; b as d bits b_0 ... b_{d-1}. Bit-reverse on 3 bits is
-  /// "001/010/100,000". Throws InputError at "--pattern" with what was expected and found.
+  /// "001/010/100,000". Throws ParameterError keyed "pattern" with what was expected and found.
   static Lcc parse(const std::string& text, std::uint32_t d);
   /// The text form parse() reads.
   [[nodiscard]] std::string to_string() const;

@@ -10,7 +10,6 @@ namespace orthosim::sw {
 
 namespace {
 
-SourceLocation pattern_option() { return SourceLocation{"--pattern", 0, 0}; }
 
 constexpr const char* lcc_prefix = "lcc:";
 
@@ -18,7 +17,7 @@ constexpr const char* lcc_prefix = "lcc:";
 std::uint32_t bits_for(const std::string& name, const Topology& topology) {
   const std::optional<std::uint32_t> d = topology.address_bits();
   if (!d) {
-    throw InputError(pattern_option(), name + " on a power-of-two number of nodes",
+    throw ParameterError("pattern", name + " on a power-of-two number of nodes",
                      std::to_string(topology.nodes()) + " nodes on the " + topology.to_string());
   }
   return *d;
@@ -53,7 +52,7 @@ TrafficPattern parse_traffic_pattern(const std::string& text, const Topology& to
     if (topology.kind() == TopologyKind::Hypercube) {
       const std::uint32_t d = topology.dimensions();
       if (d % 2 != 0) {
-        throw InputError(pattern_option(),
+        throw ParameterError("pattern",
                          "transpose on a hypercube of even dimension (it swaps the low and high "
                          "halves of the address bits)",
                          "the " + topology.to_string());
@@ -63,7 +62,7 @@ TrafficPattern parse_traffic_pattern(const std::string& text, const Topology& to
     }
     const std::vector<std::uint32_t>& k = topology.radices();
     if (k.size() != 2 || k[0] != k[1]) {
-      throw InputError(pattern_option(),
+      throw ParameterError("pattern",
                        "transpose on a square 2-dimensional mesh or torus (k x k), or a hypercube",
                        "the " + topology.to_string());
     }
@@ -84,7 +83,7 @@ TrafficPattern parse_traffic_pattern(const std::string& text, const Topology& to
     out.lcc = Lcc::parse(text.substr(4), bits_for("lcc", topology));
     return out;
   }
-  throw InputError(pattern_option(), "uniform, transpose, bitrev, reverse-flip or lcc:A,b",
+  throw ParameterError("pattern", "uniform, transpose, bitrev, reverse-flip or lcc:A,b",
                    "'" + text + "'");
 }
 

@@ -31,7 +31,7 @@ struct TrafficPattern {
 };
 
 /// Parses "uniform" | "transpose" | "bitrev" | "reverse-flip" | "lcc:A,b" (A,b as Lcc::parse
-/// reads them) for `topology`. Throws InputError at "--pattern" for anything else, and when the
+/// reads them) for `topology`. Throws ParameterError keyed "pattern" for anything else, and when the
 /// pattern does not fit the topology: the bit patterns and lcc need a power-of-two node count
 /// 2^d (and A is d x d); transpose needs a mesh or torus with exactly 2 equal radices
 /// ((x, y) -> (y, x)) or a hypercube with even d (the LCC swapping the low and high halves of

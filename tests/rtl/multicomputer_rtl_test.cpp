@@ -183,8 +183,8 @@ class MulticomputerRtl : public testing::TestWithParam<Case> {};
 TEST_P(MulticomputerRtl, SameCyclesDataAndStatisticsOnProgramsAndTraffic) {
   const Case& k = GetParam();
   traces::Recorder silent;
-  sc::Multicomputer model("model", with_impl(k.config, sw::Impl::Model), silent);
-  sc::Multicomputer rtl("rtl", k.config, silent);
+  sc::Multicomputer model("model", with_impl(k.config, sw::Impl::Model).validated(), silent);
+  sc::Multicomputer rtl("rtl", k.config.validated(), silent);
   const std::uint64_t varied = varied_seed();
   std::uint64_t program_cycles = 0;
   std::uint64_t traffic_cycles = 0;
@@ -258,8 +258,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(MulticomputerRtlReset, ARunLeftWithFlitsInTheRoutersDoesNotLeakIntoTheNext) {
   const sw::NetworkConfig config = network(sw::Topology::torus({4, 4}), 2, 1, sw::Impl::Rtl);
   traces::Recorder silent;
-  sc::Multicomputer model("model", with_impl(config, sw::Impl::Model), silent);
-  sc::Multicomputer rtl("rtl", config, silent);
+  sc::Multicomputer model("model", with_impl(config, sw::Impl::Model).validated(), silent);
+  sc::Multicomputer rtl("rtl", config.validated(), silent);
   sc::TrafficSpec flood = traffic(config.topology, "uniform", 0.9, 6, 11);
   flood.drain = false;
   flood.warmup = 50;
@@ -298,8 +298,8 @@ const sw::NetworkConfig kCosimNetwork =
 
 TEST(MulticomputerCosim, AgreesEveryCycleOnProgramsAndTraffic) {
   traces::Recorder silent;
-  sc::Multicomputer model("model", with_impl(kCosimNetwork, sw::Impl::Model), silent);
-  sc::Multicomputer cosim("cosim", kCosimNetwork, silent);
+  sc::Multicomputer model("model", with_impl(kCosimNetwork, sw::Impl::Model).validated(), silent);
+  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), silent);
   std::uint64_t cycles = programs_agree(model, cosim, 3, 2);
   cycles += traffic_agrees(model, cosim, traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 3),
                            "cosim");
@@ -317,9 +317,9 @@ struct FaultyRun {
 
 FaultyRun faulty(const sc::net::RtlNetwork::Fault& fault) {
   RouterZeroHops hops;
-  sc::Multicomputer model("model", with_impl(kCosimNetwork, sw::Impl::Model), hops);
+  sc::Multicomputer model("model", with_impl(kCosimNetwork, sw::Impl::Model).validated(), hops);
   traces::Recorder silent;
-  sc::Multicomputer cosim("cosim", kCosimNetwork, silent);
+  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), silent);
   cosim.inject_fault(fault);
   const sc::TrafficSpec spec = traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 5);
   model.start_traffic(spec);
@@ -359,7 +359,7 @@ TEST(MulticomputerCosim, AHeaderOneCycleLateIsCaughtWhereTheModelMovedIt) {
 
 TEST(MulticomputerCosim, ATestFaultNeedsTheCosimulation) {
   traces::Recorder silent;
-  sc::Multicomputer rtl("rtl", with_impl(kCosimNetwork, sw::Impl::Rtl), silent);
+  sc::Multicomputer rtl("rtl", with_impl(kCosimNetwork, sw::Impl::Rtl).validated(), silent);
   EXPECT_THROW(rtl.inject_fault({}), sw::ConfigError);
 }
 

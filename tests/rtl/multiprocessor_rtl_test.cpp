@@ -135,8 +135,8 @@ class ModelEqualsRtl : public testing::TestWithParam<std::tuple<Arch, std::uint3
 TEST_P(ModelEqualsRtl, SameCyclesDataAndStatisticsOnRandomWorkloadsAndPrograms) {
   const auto [arch, n] = GetParam();
   traces::Recorder silent;
-  sc::Multiprocessor model("model", config_of(arch, n, sw::Impl::Model, sw::Impl::Model), silent);
-  sc::Multiprocessor rtl("rtl", config_of(arch, n, sw::Impl::Rtl, sw::Impl::Rtl), silent);
+  sc::Multiprocessor model("model", config_of(arch, n, sw::Impl::Model, sw::Impl::Model).validated(), silent);
+  sc::Multiprocessor rtl("rtl", config_of(arch, n, sw::Impl::Rtl, sw::Impl::Rtl).validated(), silent);
   const std::uint64_t varied = varied_seed();
   std::cout << "varied seed " << varied << " (ORTHOSIM_TEST_SEED=" << varied
             << " reproduces it)\n";
@@ -163,9 +163,9 @@ INSTANTIATE_TEST_SUITE_P(AllConfigurations, ModelEqualsRtl,
 // output is compared every cycle.
 TEST(Cosim, AgreesOnRandomWorkloadsAndPrograms) {
   traces::Recorder silent;
-  sc::Multiprocessor model("model", config_of(Arch::Omp, 8, sw::Impl::Model, sw::Impl::Model),
+  sc::Multiprocessor model("model", config_of(Arch::Omp, 8, sw::Impl::Model, sw::Impl::Model).validated(),
                            silent);
-  sc::Multiprocessor cosim("cosim", config_of(Arch::Omp, 8, sw::Impl::Cosim, sw::Impl::Cosim),
+  sc::Multiprocessor cosim("cosim", config_of(Arch::Omp, 8, sw::Impl::Cosim, sw::Impl::Cosim).validated(),
                            silent);
   EXPECT_GT(run_and_compare(model, cosim, 7), 1000u);
 }
@@ -196,7 +196,7 @@ sc::Mismatch faulty_run(const sc::BusController::Fault& fault,
   traces::Recorder silent;
   sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Cosim, sw::Impl::Model);
   c.timing.tau = tau;
-  sc::Multiprocessor system("omp", c, silent);
+  sc::Multiprocessor system("omp", c.validated(), silent);
   system.inject_fault(1, fault);
   system.load(one_write(c));
   sc::run_systems({&system}, sw::Cycle{1'000'000});
@@ -256,7 +256,7 @@ TEST(Cosim, AFaultHeldOverSeveralCyclesIsReportedAtItsFirstCycle) {
 TEST(Cosim, OfTwoBlocksThatDifferInOneCycleTheFirstIsReported) {
   traces::Recorder silent;
   const sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Cosim, sw::Impl::Model);
-  sc::Multiprocessor system("omp", c, silent);
+  sc::Multiprocessor system("omp", c.validated(), silent);
   sc::BusController::Fault fault;
   fault.kind = sc::BusController::Fault::Kind::FlipBit;
   fault.at = sw::Cycle{c.timing.alpha};
@@ -302,7 +302,7 @@ TEST(Cosim, TheCheckerKeepsTheFirstMismatchOfSeveral) {
 TEST(Gating, TheRtlClockRunsOnlyDuringAccesses) {
   traces::Recorder silent;
   const sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Rtl, sw::Impl::Rtl);
-  sc::Multiprocessor system("omp", c, silent);
+  sc::Multiprocessor system("omp", c.validated(), silent);
   sw::MachineProgram p = one_write(c);
   p.processors[1].ops.insert(p.processors[1].ops.begin(), sw::Compute{sw::Cycle{1'000'000}});
   system.load(p);
@@ -332,11 +332,11 @@ TEST_P(ModelEqualsRtlMemory, SameCyclesDataAndStatisticsOnRandomWorkloadsAndProg
   const std::uint32_t n = GetParam();
   const sw::Impl im = n == 2 || n == 8 ? sw::Impl::Rtl : sw::Impl::Model;
   traces::Recorder silent;
-  sc::Multiprocessor model("model", config_of(Arch::Omp, n, sw::Impl::Model, sw::Impl::Model),
+  sc::Multiprocessor model("model", config_of(Arch::Omp, n, sw::Impl::Model, sw::Impl::Model).validated(),
                            silent);
-  sc::Multiprocessor rtl("rtl", memory_config(n, sw::Impl::Rtl, sw::Impl::Rtl, im), silent);
+  sc::Multiprocessor rtl("rtl", memory_config(n, sw::Impl::Rtl, sw::Impl::Rtl, im).validated(), silent);
   sc::Multiprocessor cosim("cosim",
-                           memory_config(n, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model),
+                           memory_config(n, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model).validated(),
                            silent);
   const std::uint64_t varied = varied_seed();
   std::cout << "varied seed " << varied << " (ORTHOSIM_TEST_SEED=" << varied
@@ -382,13 +382,13 @@ INSTANTIATE_TEST_SUITE_P(Omp, ModelEqualsRtlMemory, testing::Values(2u, 4u, 8u, 
 // co-simulated ones, on the same workloads.
 TEST(MemoryCosim, AgreesWithRtlAndCosimControllers) {
   traces::Recorder silent;
-  sc::Multiprocessor model("model", config_of(Arch::Omp, 4, sw::Impl::Model, sw::Impl::Model),
+  sc::Multiprocessor model("model", config_of(Arch::Omp, 4, sw::Impl::Model, sw::Impl::Model).validated(),
                            silent);
   sc::Multiprocessor with_rtl("with_rtl",
-                              memory_config(4, sw::Impl::Cosim, sw::Impl::Rtl, sw::Impl::Rtl),
+                              memory_config(4, sw::Impl::Cosim, sw::Impl::Rtl, sw::Impl::Rtl).validated(),
                               silent);
   sc::Multiprocessor with_cosim(
-      "with_cosim", memory_config(4, sw::Impl::Cosim, sw::Impl::Cosim, sw::Impl::Cosim), silent);
+      "with_cosim", memory_config(4, sw::Impl::Cosim, sw::Impl::Cosim, sw::Impl::Cosim).validated(), silent);
   std::uint64_t cycles = 0;
   for (const auto& [name, program] : programs(model.config(), 21)) {
     model.load(program);
@@ -419,7 +419,7 @@ sw::MachineProgram write_then_read(const sw::SystemConfig& c) {
 sc::RunResult memory_cosim_run(const std::function<void(sc::Multiprocessor&)>& break_model) {
   traces::Recorder silent;
   const sw::SystemConfig c = memory_config(4, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model);
-  sc::Multiprocessor system("omp", c, silent);
+  sc::Multiprocessor system("omp", c.validated(), silent);
   break_model(system);
   system.load(write_then_read(c));
   sc::run_systems({&system}, sw::Cycle{1'000'000});
@@ -460,7 +460,7 @@ TEST(MemoryCosim, AFlippedBitOfAModelModuleWordIsCaughtWhereTheArrayReturnsIt) {
 TEST(Gating, TheModuleArrayClockRunsOnlyWhileModulesAreRequestedOrHeld) {
   traces::Recorder silent;
   const sw::SystemConfig c = memory_config(4, sw::Impl::Rtl, sw::Impl::Rtl, sw::Impl::Rtl);
-  sc::Multiprocessor system("omp", c, silent);
+  sc::Multiprocessor system("omp", c.validated(), silent);
   sw::MachineProgram p = one_write(c);
   p.processors[1].ops.insert(p.processors[1].ops.begin(), sw::Compute{sw::Cycle{1'000'000}});
   system.load(p);

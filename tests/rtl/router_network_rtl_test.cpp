@@ -113,7 +113,7 @@ Outcome run_model(const sw::NetworkConfig& config, const std::vector<Message>& m
   out.delivered.assign(messages.size(), 0);
   out.words.resize(messages.size());
   ModelClient client(out);
-  sc::net::Fabric fabric(config, client);
+  sc::net::Fabric fabric(config.validated(), client);
   std::size_t next = 0;
   for (std::uint64_t c = 0; next < messages.size() || fabric.next_cycle(c).has_value() ||
                             fabric.has_flits();
@@ -151,7 +151,7 @@ class RtlBench : public sc_core::sc_module {
         lockstep_(lockstep),
         probe_(config_.topology.nodes(), config_.router.vcs) {
     if (lockstep_) {
-      model_.emplace(config_, probe_);
+      model_.emplace(config_.validated(), probe_);
       model_->observe(true);
       for (std::uint32_t r = 0; r < net_.routers(); ++r) {
         checkers_.emplace_back(net_.router_name(r));

@@ -48,7 +48,7 @@ TEST_P(RandomPrograms, MapAndRunOnAllThreeConfigurationsWithEveryWordDelivered) 
     for (std::uint32_t n : {m, clustered}) {
       const std::string name = sw::to_string(arch) + "_n" + std::to_string(n) +
                                (n == m ? "" : "_clustered");
-      systems.push_back(std::make_unique<sc::Multiprocessor>(name.c_str(), roomy(arch, n), silent));
+      systems.push_back(std::make_unique<sc::Multiprocessor>(name.c_str(), roomy(arch, n).validated(), silent));
     }
   }
   std::size_t ranked = 0;

@@ -3,6 +3,8 @@
 // synchronization primitives and their costs, the deadlock watchdog.
 #include <gtest/gtest.h>
 
+#include <type_traits>
+
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/payload.hpp"
@@ -18,6 +20,12 @@ using testing_support::column;
 using testing_support::ProgramBuilder;
 using testing_support::row;
 using testing_support::shared;
+
+// A system takes only a validated configuration: there is no second check to forget.
+static_assert(!std::is_constructible_v<sc::Multiprocessor, const char*, sw::SystemConfig,
+                                       traces::Recorder&>);
+static_assert(std::is_constructible_v<sc::Multiprocessor, const char*,
+                                      sw::Validated<sw::SystemConfig>, traces::Recorder&>);
 
 constexpr sw::Cycle kLimit{10'000'000};
 
@@ -43,7 +51,7 @@ std::uint64_t block(const sw::BusTiming& t, std::uint64_t d, std::uint64_t l) {
 // buffers 1, 1, 2 into modules 0, 1, 2.
 TEST(IndexManipulator, Figure6ReadPermutesAndWriteReplicates) {
   traces::Recorder silent;
-  sc::Multiprocessor system("bus", config(Arch::Bus, 3), silent);
+  sc::Multiprocessor system("bus", config(Arch::Bus, 3).validated(), silent);
   ProgramBuilder b(Arch::Bus, 3);
   b.proc(0).index_sets = {{0, 1, 2}, {0, 2, 1}, {1, 1, 2}};
   // Words a, b, c are messages 0, 1, 2 (local 0, 1, 2). After the read, buffer 0 holds a,
@@ -82,7 +90,7 @@ TEST(IndexManipulator, Figure6ReadPermutesAndWriteReplicates) {
 TEST(IndexManipulator, BroadcastByReplicationReachesEveryReceiver) {
   traces::Recorder silent;
   const std::uint32_t n = 4, l = 5;
-  sc::Multiprocessor system("omp", config(Arch::Omp, n), silent);
+  sc::Multiprocessor system("omp", config(Arch::Omp, n).validated(), silent);
   ProgramBuilder b(Arch::Omp, n);
   b.proc(0).index_sets = {{0, 0, 0}};
   b.op(0, sw::LoadBuffer{0, 0, l});
@@ -109,7 +117,7 @@ TEST(IndexManipulator, BroadcastByReplicationReachesEveryReceiver) {
 TEST(Conflicts, OmpModuleSharedByRowAndColumnServesOneAtATime) {
   traces::Recorder silent;
   const std::uint32_t l = 8;
-  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
   ProgramBuilder b(Arch::Omp, 2);
   b.proc(0).index_sets = {{0}};
   b.proc(1).index_sets = {{0}};
@@ -130,7 +138,7 @@ TEST(Conflicts, OmpModuleSharedByRowAndColumnServesOneAtATime) {
 
 TEST(Conflicts, DisjointModulesOfOneOmpRowAndColumnDoNotConflict) {
   traces::Recorder silent;
-  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
   ProgramBuilder b(Arch::Omp, 2);
   b.proc(0).index_sets = {{0}};
   b.proc(1).index_sets = {{0}};
@@ -144,7 +152,7 @@ TEST(Conflicts, DisjointModulesOfOneOmpRowAndColumnDoNotConflict) {
 TEST(Conflicts, CrossbarBusServesOneProcessorAtATimeLowestIdFirst) {
   traces::Recorder silent;
   const std::uint32_t n = 3;
-  sc::Multiprocessor system("crossbar", config(Arch::Crossbar, n), silent);
+  sc::Multiprocessor system("crossbar", config(Arch::Crossbar, n).validated(), silent);
   ProgramBuilder b(Arch::Crossbar, n);
   for (sw::ProcId p = 0; p < n; ++p) {
     b.proc(p).index_sets = {{0}};
@@ -166,7 +174,7 @@ TEST(Sync, WaitSyncBlocksUntilTheActivateSyncArrives) {
   traces::Recorder silent;
   sw::SystemConfig c = config(Arch::Omp, 2);
   c.sync.activate = 5;
-  sc::Multiprocessor system("omp", c, silent);
+  sc::Multiprocessor system("omp", c.validated(), silent);
   ProgramBuilder b(Arch::Omp, 2);
   b.proc(0).index_sets = {{0}};
   b.proc(1).index_sets = {{0}};
@@ -188,7 +196,7 @@ TEST(Sync, WaitSyncBlocksUntilTheActivateSyncArrives) {
 
 TEST(Sync, ATokenThatArrivedEarlierIsConsumedWithoutWaiting) {
   traces::Recorder silent;
-  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
   ProgramBuilder b(Arch::Omp, 2);
   b.op(0, sw::ActivateSync{sw::ProcSet({1})});
   b.op(1, sw::Compute{sw::Cycle{100}});
@@ -203,7 +211,7 @@ TEST(Sync, ATokenThatArrivedEarlierIsConsumedWithoutWaiting) {
 // (compute 50, then the activate's sync_cycles on the interrupt bus).
 TEST(Sync, LoadingAProgramDropsTheTokensThePreviousOneLeft) {
   traces::Recorder silent;
-  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
   ProgramBuilder leaves_a_token(Arch::Omp, 2);
   leaves_a_token.op(0, sw::ActivateSync{sw::ProcSet({1})});
   ASSERT_TRUE(run(system, leaves_a_token.build()).completed);
@@ -221,7 +229,7 @@ TEST(Sync, LoadingAProgramDropsTheTokensThePreviousOneLeft) {
 // same group waits for both members again.
 TEST(Sync, LoadingAProgramClosesTheBarrierADeadlockLeftOpen) {
   traces::Recorder silent;
-  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
   ProgramBuilder stuck(Arch::Omp, 2);
   stuck.op(0, sw::WaitSync{1});
   stuck.op(1, sw::Barrier{sw::ProcSet({0, 1})});
@@ -243,7 +251,7 @@ TEST(Sync, InterruptBusCarriesOneActivateSyncAtATime) {
   traces::Recorder silent;
   sw::SystemConfig c = config(Arch::Bus, 3);
   c.sync.activate = 4;
-  sc::Multiprocessor system("bus", c, silent);
+  sc::Multiprocessor system("bus", c.validated(), silent);
   ProgramBuilder b(Arch::Bus, 3);
   b.op(0, sw::ActivateSync{sw::ProcSet({2})});
   b.op(1, sw::ActivateSync{sw::ProcSet({2})});
@@ -261,7 +269,7 @@ TEST(Sync, BarrierReleasesEveryMemberAfterTheLastArrivalPlusItsCost) {
   traces::Recorder silent;
   sw::SystemConfig c = config(Arch::Crossbar, 4);
   c.sync.barrier = 7;
-  sc::Multiprocessor system("crossbar", c, silent);
+  sc::Multiprocessor system("crossbar", c.validated(), silent);
   ProgramBuilder b(Arch::Crossbar, 4);
   const std::uint64_t work[] = {5, 17, 9};
   for (sw::ProcId p = 0; p < 3; ++p) {
@@ -279,7 +287,7 @@ TEST(Sync, BarrierReleasesEveryMemberAfterTheLastArrivalPlusItsCost) {
 
 TEST(Watchdog, CircularWaitSyncIsReportedWithWhatEachProcessorWaitsFor) {
   traces::Recorder silent;
-  sc::Multiprocessor system("omp", config(Arch::Omp, 3), silent);
+  sc::Multiprocessor system("omp", config(Arch::Omp, 3).validated(), silent);
   ProgramBuilder b(Arch::Omp, 3);
   b.op(0, sw::WaitSync{1});
   b.op(1, sw::WaitSync{0});
@@ -299,7 +307,7 @@ TEST(Watchdog, CircularWaitSyncIsReportedWithWhatEachProcessorWaitsFor) {
 // and the report names the one blocked processor and what it waits for.
 TEST(Watchdog, AWaitSyncThatNeverComesIsReportedWithTheBlockedProcessor) {
   traces::Recorder silent;
-  sc::Multiprocessor system("omp", config(Arch::Omp, 3), silent);
+  sc::Multiprocessor system("omp", config(Arch::Omp, 3).validated(), silent);
   ProgramBuilder b(Arch::Omp, 3);
   b.op(0, sw::Compute{sw::Cycle{4}});
   b.op(0, sw::WaitSync{2});
@@ -317,7 +325,7 @@ TEST(Watchdog, AWaitSyncThatNeverComesIsReportedWithTheBlockedProcessor) {
 // A deadlocked run leaves a request waiting for a module; the next program starts clean.
 TEST(Watchdog, TheProgramAfterADeadlockRunsCleanly) {
   traces::Recorder silent;
-  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
   ProgramBuilder stuck(Arch::Omp, 2);
   stuck.proc(0).index_sets = {{0}};
   stuck.op(0, sw::WaitSync{1});
@@ -335,7 +343,7 @@ TEST(Watchdog, TheProgramAfterADeadlockRunsCleanly) {
 
 TEST(Validation, AProgramThatDrivesAnotherProcessorsBusIsRejectedBeforeRunning) {
   traces::Recorder silent;
-  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
   ProgramBuilder b(Arch::Omp, 2);
   b.proc(0).index_sets = {{0}};
   b.op(0, access(Direction::Write, row(1), {0}, 0, 1, 0));

@@ -59,7 +59,7 @@ TEST(ZeroLoad, WormholeLatencyIsStartupPlusRouterDelaysPlusFlits) {
       c.router.delay = d;
       c.router.buffer_flits = b;
       systems.push_back(std::make_unique<sc::Multicomputer>(
-          ("net" + std::to_string(systems.size())).c_str(), c, silent));
+          ("net" + std::to_string(systems.size())).c_str(), c.validated(), silent));
     }
   }
   std::mt19937_64 rng(7);
@@ -109,7 +109,7 @@ TEST(ZeroLoad, StoreAndForwardLatencyPaysTheWholePacketAtEveryRouter) {
       c.ni.startup = ts;
       c.router.delay = d;
       systems.push_back(std::make_unique<sc::Multicomputer>(
-          ("saf" + std::to_string(systems.size())).c_str(), c, silent));
+          ("saf" + std::to_string(systems.size())).c_str(), c.validated(), silent));
     }
   }
   std::mt19937_64 rng(11);
@@ -138,7 +138,7 @@ TEST(ZeroLoad, StoreAndForwardRejectsPacketsLargerThanTheBuffers) {
   sw::NetworkConfig c = network(Topology::mesh({4}));
   c.router.switching = sw::Switching::StoreAndForward;
   c.router.buffer_flits = 4;
-  sc::Multicomputer system("saf", c, silent);
+  sc::Multicomputer system("saf", c.validated(), silent);
   try {
     system.load(one_message(4, 0, 3, 8));
     FAIL() << "a 9-flit packet accepted by 4-flit buffers";
@@ -152,7 +152,7 @@ TEST(ZeroLoad, APacketizedMessageArrivesWhenItsLastPacketDoes) {
   traces::Recorder silent;
   sw::NetworkConfig c = network(Topology::mesh({6}));
   c.ni.packet_flits = 5;  // 4 words per packet
-  sc::Multicomputer system("packets", c, silent);
+  sc::Multicomputer system("packets", c.validated(), silent);
   system.load(one_message(6, 0, 5, 10));  // 3 packets: 5 + 5 + 3 flits, back to back
   sc_core::sc_start();
   const sc::NetworkRunResult r = system.result();
@@ -181,7 +181,7 @@ sc::TrafficSpec traffic(const std::string& pattern, const Topology& t, double ra
 TEST(Traffic, ARateFarBelowOnePacketPerWindowRunsToTheEndWithNoPacket) {
   traces::Recorder silent;
   const sw::NetworkConfig c = network(Topology::torus({4, 4}));
-  sc::Multicomputer system("sparse", c, silent);
+  sc::Multicomputer system("sparse", c.validated(), silent);
   for (const bool exponential : {false, true}) {
     sc::TrafficSpec spec = traffic("uniform", c.topology, 1e-18, 20);
     spec.exponential = exponential;
@@ -209,7 +209,7 @@ TEST(Deadlock, ARingWithoutTheDatelineDeadlocksAndTheWatchdogNamesTheCycle) {
   c.router.dateline = false;
   c.router.vcs = 1;
   c.watchdog_cycles = 2000;
-  sc::Multicomputer system("ring", c, silent);
+  sc::Multicomputer system("ring", c.validated(), silent);
   sc::TrafficSpec spec = traffic("uniform", c.topology, 0.8, 12);
   spec.warmup = 0;
   spec.cycles = 200'000;
@@ -257,7 +257,7 @@ TEST(Deadlock, IsDeclaredExactlyTheWatchdogsCyclesAfterTheLastFlitMoved) {
     c.router.delay = k.delay;
     c.watchdog_cycles = k.watchdog;
     systems.push_back(std::make_unique<sc::Multicomputer>(
-        ("ring" + std::to_string(systems.size())).c_str(), c, silent));
+        ("ring" + std::to_string(systems.size())).c_str(), c.validated(), silent));
   }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     systems[i]->load(half_ring());
@@ -281,7 +281,7 @@ TEST(Deadlock, TheProgramAfterADeadlockRunsOnAnEmptyNetwork) {
   c.router.dateline = false;
   c.router.vcs = 1;
   c.watchdog_cycles = 50;
-  sc::Multicomputer system("ring", c, silent);
+  sc::Multicomputer system("ring", c.validated(), silent);
   system.load(half_ring());
   sc_core::sc_start();
   ASSERT_FALSE(system.result().completed);
@@ -310,7 +310,7 @@ TEST(Deadlock, ToriWithTheDatelineRunAMillionCyclesOfSaturatingTraffic) {
     sw::NetworkConfig c = network(k.topology);
     c.watchdog_cycles = 2000;
     systems.push_back(std::make_unique<sc::Multicomputer>(
-        ("torus" + std::to_string(systems.size())).c_str(), c, silent));
+        ("torus" + std::to_string(systems.size())).c_str(), c.validated(), silent));
   }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     sc::TrafficSpec spec = traffic(cases[i].pattern, cases[i].topology, 0.9, 12);
@@ -360,7 +360,7 @@ TEST(Deadlock, ToriWithShortPacketsAndShallowBuffersNeverFreeze) {
     c.router.vcs = k.vcs;
     c.watchdog_cycles = 2000;
     systems.push_back(std::make_unique<sc::Multicomputer>(
-        ("short" + std::to_string(systems.size())).c_str(), c, silent));
+        ("short" + std::to_string(systems.size())).c_str(), c.validated(), silent));
   }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const Case& k = cases[i];
@@ -394,7 +394,7 @@ TEST(Lcc, OneRoundOfEachPermutationHasTheContentionOfTheorem1) {
   std::vector<std::unique_ptr<sc::Multicomputer>> systems;
   for (std::size_t i = 0; i < patterns.size(); ++i) {
     systems.push_back(std::make_unique<sc::Multicomputer>(
-        ("cube" + std::to_string(i)).c_str(), network(cube), silent));
+        ("cube" + std::to_string(i)).c_str(), network(cube).validated(), silent));
   }
   for (std::size_t i = 0; i < patterns.size(); ++i) {
     sc::TrafficSpec spec = traffic(patterns[i].first, cube, 0, 20);
@@ -415,7 +415,7 @@ TEST(Lcc, RandomLccsOnThreeToEightCubesHaveTheContentionOfTheorem1) {
   std::vector<std::unique_ptr<sc::Multicomputer>> systems;
   for (std::uint32_t d = 3; d <= 8; ++d) {
     systems.push_back(std::make_unique<sc::Multicomputer>(
-        ("cube" + std::to_string(d)).c_str(), network(Topology::hypercube(d)), silent));
+        ("cube" + std::to_string(d)).c_str(), network(Topology::hypercube(d)).validated(), silent));
   }
   std::mt19937_64 rng(2026);
   std::size_t checked = 0;
@@ -456,7 +456,7 @@ TEST(Lcc, PermutationThroughputSaturatesBelowOneEighth) {
   const std::vector<std::string> patterns = {"transpose", "bitrev", "reverse-flip"};
   for (std::size_t i = 0; i < patterns.size(); ++i) {
     systems.push_back(std::make_unique<sc::Multicomputer>(
-        ("sat" + std::to_string(i)).c_str(), network(cube), silent));
+        ("sat" + std::to_string(i)).c_str(), network(cube).validated(), silent));
   }
   for (std::size_t i = 0; i < patterns.size(); ++i) {
     double saturation = 0;
@@ -507,8 +507,8 @@ TEST(Traffic, CountsEveryWordThatArrivesCorrupted) {
   const Topology mesh = Topology::mesh({3, 3});
   DeliveryCounter faulty_deliveries;
   DeliveryCounter clean_deliveries;
-  sc::Multicomputer faulty("faulty", network(mesh), faulty_deliveries);
-  sc::Multicomputer clean("clean", network(mesh), clean_deliveries);
+  sc::Multicomputer faulty("faulty", network(mesh).validated(), faulty_deliveries);
+  sc::Multicomputer clean("clean", network(mesh).validated(), clean_deliveries);
   faulty.corrupt_deliveries(4, 5);
   constexpr std::uint32_t kFlits = 5;
   sc::TrafficSpec spec = traffic("uniform", mesh, 0.2, kFlits);
@@ -532,7 +532,7 @@ TEST(Traffic, CountsEveryWordThatArrivesCorrupted) {
 // a bit of every word, exactly the messages to node 2 fail.
 TEST(RoutedPrograms, TheDeliveryCheckFailsExactlyTheMessagesToAFaultyNode) {
   traces::Recorder silent;
-  sc::Multicomputer system("faulty", network(Topology::mesh({2, 2})), silent);
+  sc::Multicomputer system("faulty", network(Topology::mesh({2, 2})).validated(), silent);
   system.corrupt_deliveries(2, 0);
   const sw::McProgram program = sw::generate_random(4, 3, 5);
   const sw::RoutedProgram routed = sw::route_program(program, 4, sw::identity_embedding(4));
@@ -560,7 +560,7 @@ TEST(RoutedPrograms, RandomProgramsDeliverEveryWordOnEveryTopology) {
       c.ni.startup = 3;
       c.ni.packet_flits = 6;
       systems.push_back(std::make_unique<sc::Multicomputer>(
-          ("prog" + std::to_string(systems.size())).c_str(), c, silent));
+          ("prog" + std::to_string(systems.size())).c_str(), c.validated(), silent));
     }
   }
   std::size_t runs = 0;

@@ -76,7 +76,7 @@ TEST_P(ProtocolTiming, EveryKindDegreeAndLengthTakesThePapersCycles) {
     c.n = n;
     c.timing = t;
     systems.push_back(std::make_unique<sc::Multiprocessor>(
-        ("sys" + std::to_string(systems.size())).c_str(), c, silent));
+        ("sys" + std::to_string(systems.size())).c_str(), c.validated(), silent));
   }
   std::size_t runs = 0;
   for (auto& system : systems) {
@@ -126,7 +126,7 @@ TEST(Repetitions, BackToBackWorkloadsTakeTheirCountTimesOne) {
     sw::SystemConfig c;
     c.arch = arch;
     c.n = 5;
-    systems.push_back(std::make_unique<sc::Multiprocessor>(sw::to_string(arch).c_str(), c, silent));
+    systems.push_back(std::make_unique<sc::Multiprocessor>(sw::to_string(arch).c_str(), c.validated(), silent));
   }
   for (auto& system : systems) {
     const sw::SystemConfig& c = system->config();
@@ -151,7 +151,7 @@ TEST(Equation1, OmpIwrStepWithoutBusSwitchIsTwiceTheBlockAccess) {
   sw::SystemConfig c;
   c.n = 8;
   c.timing = BusTiming{20, 3, 3, 0};  // beta = delta tau with delta = 1
-  sc::Multiprocessor system("omp", c, silent);
+  sc::Multiprocessor system("omp", c.validated(), silent);
   for (std::uint32_t d = 1; d <= c.n; ++d) {
     for (std::uint32_t l : {1u, 3u, 16u}) {
       system.load(sw::make_access_program(c, {WorkloadKind::Iwr, d, l}));

@@ -45,7 +45,7 @@ sc::RunResult run(sc::Multiprocessor& system, const sw::MappedProgram& mapped) {
 TEST(Figure9, AFourCubeExchangesWithAllNeighboursInOneIwrStep) {
   traces::Recorder silent;
   const sw::BusTiming t{16, 2, 1, 8};
-  sc::Multiprocessor system("omp", omp(16, t), silent);
+  sc::Multiprocessor system("omp", omp(16, t).validated(), silent);
   for (std::uint32_t l : {1u, 4u, 9u}) {
     const sw::McProgram program = sw::hypercube_exchange(16, {0, 1, 2, 3}, l, true);
     const sw::MappedProgram mapped =
@@ -112,7 +112,7 @@ TEST(Figure11, EveryEastAndWestShiftTakesTwoIwrSteps) {
   std::vector<std::unique_ptr<sc::Multiprocessor>> systems;
   for (std::uint32_t n : {4u, 8u, 16u}) {
     systems.push_back(std::make_unique<sc::Multiprocessor>(
-        ("omp" + std::to_string(n)).c_str(), omp(n, t), silent));
+        ("omp" + std::to_string(n)).c_str(), omp(n, t).validated(), silent));
   }
   std::size_t shifts = 0;
   for (auto& system : systems) {
@@ -168,7 +168,7 @@ TEST(Table2, TheOmpTakesTheTablesCostsForMEqualsNAndMGreaterThanN) {
   traces::Recorder silent;
   const sw::BusTiming t{20, 3, 2, 7};
   const std::uint32_t n = 8, l = 3;
-  sc::Multiprocessor system("omp", omp(n, t), silent);
+  sc::Multiprocessor system("omp", omp(n, t).validated(), silent);
   std::size_t rows = 0;
   for (std::uint32_t m : {8u, 16u, 32u}) {
     const std::uint64_t q = m / n;

@@ -44,7 +44,7 @@ TEST(Waveform, BeatsAppearAtTheProtocolsCycles) {
   sw::MachineProgram program;
   {
     traces::VcdRecorder vcd(path, c.clock_period_ns);
-    sc::Multiprocessor system("omp", c, vcd);
+    sc::Multiprocessor system("omp", c.validated(), vcd);
     ProgramBuilder b(Arch::Omp, 2);
     b.proc(0).index_sets = {{0}};
     b.op(0, sw::LoadBuffer{0, 0, 2});
@@ -100,8 +100,8 @@ TEST(Waveform, TracingChangesNeitherCyclesNorStatistics) {
     c.arch = arch;
     c.n = 4;
     const std::string tag = sw::to_string(arch);
-    traced.push_back(std::make_unique<sc::Multiprocessor>((tag + "_traced").c_str(), c, *vcd));
-    quiet.push_back(std::make_unique<sc::Multiprocessor>((tag + "_quiet").c_str(), c, silent));
+    traced.push_back(std::make_unique<sc::Multiprocessor>((tag + "_traced").c_str(), c.validated(), *vcd));
+    quiet.push_back(std::make_unique<sc::Multiprocessor>((tag + "_quiet").c_str(), c.validated(), silent));
   }
   for (sw::WorkloadKind kind : {sw::WorkloadKind::Block, sw::WorkloadKind::Iwr}) {
     std::vector<sc::Multiprocessor*> all;
@@ -146,7 +146,7 @@ TEST(Waveform, GtkwaveVcd2fstConvertsWithoutWarnings) {
     std::vector<sc::Multiprocessor*> raw;
     for (Arch arch : {Arch::Omp, Arch::Crossbar, Arch::Bus}) {
       c.arch = arch;
-      systems.push_back(std::make_unique<sc::Multiprocessor>(sw::to_string(arch).c_str(), c, vcd));
+      systems.push_back(std::make_unique<sc::Multiprocessor>(sw::to_string(arch).c_str(), c.validated(), vcd));
       systems.back()->load(sw::make_access_program(c, {sw::WorkloadKind::Iwr, 3, 4}));
       raw.push_back(systems.back().get());
     }
@@ -201,8 +201,8 @@ TEST(IdleCost, IdleBlocksAreNeverActivated) {
   small.n = 4;
   sw::SystemConfig large = small;
   large.n = 64;
-  sc::Multiprocessor a("small", small, silent);
-  sc::Multiprocessor b("large", large, silent);
+  sc::Multiprocessor a("small", small.validated(), silent);
+  sc::Multiprocessor b("large", large.validated(), silent);
 
   a.load(program_for(4));
   const std::uint64_t deltas_before_a = sc_core::sc_delta_count();

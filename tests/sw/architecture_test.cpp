@@ -10,6 +10,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -299,7 +300,7 @@ TEST(Architecture, ZeroProcessorsIsRejected) {
   }
 }
 
-// ---- SystemConfig::validate ----------------------------------------------------------------
+// ---- SystemConfig::validated ---------------------------------------------------------------
 
 /// Whether `word` appears in `text` delimited by characters that cannot be part of a name.
 bool names(const std::string& text, const std::string& word) {
@@ -317,8 +318,13 @@ bool names(const std::string& text, const std::string& word) {
   return false;
 }
 
+// Only SystemConfig::validated() makes a Validated<SystemConfig>, so what takes one (the systems,
+// the runner's requests) cannot be handed a configuration that skipped the check.
+static_assert(!std::is_constructible_v<sw::Validated<sw::SystemConfig>, sw::SystemConfig>);
+static_assert(!std::is_convertible_v<sw::SystemConfig, sw::Validated<sw::SystemConfig>>);
+
 TEST(SystemConfig, DefaultsAreValid) {
-  EXPECT_NO_THROW(sw::SystemConfig{}.validate());
+  EXPECT_NO_THROW(static_cast<void>(sw::SystemConfig{}.validated()));
 }
 
 TEST(SystemConfig, ZeroCostsOtherThanTauAreValid) {
@@ -328,21 +334,22 @@ TEST(SystemConfig, ZeroCostsOtherThanTauAreValid) {
   c.timing.gamma = 0;
   c.sync.activate = 0;
   c.sync.barrier = 0;
-  EXPECT_NO_THROW(c.validate());
+  EXPECT_NO_THROW(static_cast<void>(c.validated()));
 }
 
 TEST(SystemConfig, ProcessorCountBounds) {
   sw::SystemConfig c;
   c.n = sw::kMaxProcessors;
-  EXPECT_NO_THROW(c.validate());
+  EXPECT_NO_THROW(static_cast<void>(c.validated()));
   c.n = 1;
-  EXPECT_NO_THROW(c.validate());
+  EXPECT_NO_THROW(static_cast<void>(c.validated()));
   for (std::uint32_t bad : {0u, sw::kMaxProcessors + 1}) {
     c.n = bad;
     try {
-      c.validate();
+      static_cast<void>(c.validated());
       ADD_FAILURE() << "n = " << bad << " accepted";
-    } catch (const sw::ConfigError& e) {
+    } catch (const sw::ParameterError& e) {
+      EXPECT_EQ(e.parameter(), "n") << e.what();
       EXPECT_TRUE(names(e.what(), "n")) << e.what();
     }
   }
@@ -355,19 +362,20 @@ TEST(SystemConfig, EachZeroSizeIsRejectedNamingItsParameter) {
   };
   const std::vector<Case> cases = {
       {"tau", [](sw::SystemConfig& c) { c.timing.tau = 0; }},
-      {"buffer_words", [](sw::SystemConfig& c) { c.buffer_words = 0; }},
-      {"index_sets", [](sw::SystemConfig& c) { c.index_sets = 0; }},
-      {"module_words", [](sw::SystemConfig& c) { c.module_words = 0; }},
-      {"local_words", [](sw::SystemConfig& c) { c.local_words = 0; }},
-      {"clock_period_ns", [](sw::SystemConfig& c) { c.clock_period_ns = 0; }},
+      {"buffer-words", [](sw::SystemConfig& c) { c.buffer_words = 0; }},
+      {"index-sets", [](sw::SystemConfig& c) { c.index_sets = 0; }},
+      {"module-words", [](sw::SystemConfig& c) { c.module_words = 0; }},
+      {"local-words", [](sw::SystemConfig& c) { c.local_words = 0; }},
+      {"clock-ns", [](sw::SystemConfig& c) { c.clock_period_ns = 0; }},
   };
   for (const Case& k : cases) {
     sw::SystemConfig c;
     k.zero(c);
     try {
-      c.validate();
+      static_cast<void>(c.validated());
       ADD_FAILURE() << k.parameter << " = 0 accepted";
-    } catch (const sw::ConfigError& e) {
+    } catch (const sw::ParameterError& e) {
+      EXPECT_EQ(e.parameter(), k.parameter) << e.what();
       EXPECT_TRUE(names(e.what(), k.parameter)) << k.parameter << ": " << e.what();
       for (const Case& other : cases) {
         if (other.parameter != k.parameter) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sw/cli/cli.hpp"
+#include "sw/cli/variant_options.hpp"
 #include "sw/cost/access_workload_cost.hpp"
 #include "sw/pattern/pattern.hpp"
 #include "sw/program/parser.hpp"
@@ -224,6 +225,57 @@ void expect_refused_before_running(const std::vector<BadInput>& cases) {
   }
 }
 
+/// The error line after the command's prefix ("orthosim access: ").
+std::string error_after_prefix(const Result& r) {
+  const std::size_t colon = r.err.find(": ");
+  return colon == std::string::npos ? r.err : r.err.substr(colon + 2);
+}
+
+// A ParameterError names no option: sw/cli places it at the option of its parameter, or at the
+// variant file's field when the file gave the value.
+TEST(Cli, AParameterErrorIsPlacedAtItsOptionOrAtTheVariantFieldThatGaveIt) {
+  const sw::ParameterError e("vcs", "an even number");
+  EXPECT_EQ(std::string(sw::cli::locate(e, {}).what()), "--vcs: an even number");
+  sw::cli::VariantOrigins origins;
+  origins.emplace("vcs", sw::VariantValue{"vcs", "3", {"v.yaml", 4, 1}, {"v.yaml", 4, 6}});
+  EXPECT_EQ(std::string(sw::cli::locate(e, origins).what()), "v.yaml:4:6: vcs: an even number");
+  const sw::ParameterError other("buffers", "expected 1..1024, found 0");
+  EXPECT_EQ(std::string(sw::cli::locate(other, origins).what()),
+            "--buffers: expected 1..1024, found 0");
+}
+
+// Each out-of-range network value is keyed by its parameter, the option of the same name.
+TEST(NetworkConfig, EachBadValueIsKeyedByItsParameter) {
+  struct Case {
+    std::string parameter;
+    void (*spoil)(sw::NetworkConfig&);
+  };
+  const std::vector<Case> cases = {
+      {"buffers", [](sw::NetworkConfig& c) { c.router.buffer_flits = 0; }},
+      {"vcs", [](sw::NetworkConfig& c) { c.router.vcs = 17; }},
+      {"vcs",
+       [](sw::NetworkConfig& c) {
+         c.topology = sw::Topology::torus({4, 4});
+         c.router.vcs = 3;
+       }},
+      {"router-delay", [](sw::NetworkConfig& c) { c.router.delay = 0; }},
+      {"packet-flits", [](sw::NetworkConfig& c) { c.ni.packet_flits = 1; }},
+      {"clock-ns", [](sw::NetworkConfig& c) { c.clock_period_ns = 0; }},
+      {"watchdog", [](sw::NetworkConfig& c) { c.watchdog_cycles = 0; }},
+  };
+  EXPECT_NO_THROW(static_cast<void>(sw::NetworkConfig{}.validated()));
+  for (const Case& k : cases) {
+    sw::NetworkConfig c;
+    k.spoil(c);
+    try {
+      static_cast<void>(c.validated());
+      ADD_FAILURE() << k.parameter << ": accepted";
+    } catch (const sw::ParameterError& e) {
+      EXPECT_EQ(e.parameter(), k.parameter) << e.what();
+    }
+  }
+}
+
 TEST(Cli, BadInputExitsTwoWithOneLineNamingTheOptionAndNoOutput) {
   const std::vector<BadInput> cases = {
       {{"access", "--arch", "foo"}, {"--arch", "foo"}},
@@ -275,7 +327,7 @@ TEST(Cli, DefaultsDependOnTheKind) {
     for (const Expect& e : cases) {
       const sw::AccessRequest req =
           only_request({"access", "--kind", e.kind, "--n", std::to_string(n)});
-      EXPECT_EQ(req.config.n, n) << e.kind;
+      EXPECT_EQ(req.config->n, n) << e.kind;
       EXPECT_EQ(to_string(req.workload.kind), e.kind);
       EXPECT_EQ(req.workload.d, e.d) << e.kind << " n=" << n;
       EXPECT_EQ(req.workload.l, e.l) << e.kind << " n=" << n;
@@ -286,8 +338,8 @@ TEST(Cli, DefaultsDependOnTheKind) {
 TEST(Cli, WithoutOptionsRunsAnIwrExchangeOnTheDefaultOmp) {
   const sw::AccessRequest req = only_request({"access"});
   const sw::SystemConfig defaults;
-  EXPECT_EQ(req.config.arch, Arch::Omp);
-  EXPECT_EQ(req.config.n, defaults.n);
+  EXPECT_EQ(req.config->arch, Arch::Omp);
+  EXPECT_EQ(req.config->n, defaults.n);
   EXPECT_EQ(req.workload.kind, WorkloadKind::Iwr);
   EXPECT_EQ(req.workload.d, defaults.n - 1);
   EXPECT_EQ(req.workload.l, 4u);
@@ -301,20 +353,20 @@ TEST(Cli, OptionsReachTheRequest) {
        "--alpha", "0", "--beta", "11", "--tau", "5", "--gamma", "13", "--clock-ns", "20",
        "--buffer-words", "64", "--module-words", "512", "--local-words", "1024", "--vcd",
        "out.vcd", "--repeat", "3"});
-  EXPECT_EQ(req.config.arch, Arch::Bus);
-  EXPECT_EQ(req.config.n, 3u);
+  EXPECT_EQ(req.config->arch, Arch::Bus);
+  EXPECT_EQ(req.config->n, 3u);
   EXPECT_EQ(req.workload.kind, WorkloadKind::Block);
   EXPECT_EQ(req.workload.d, 2u);
   EXPECT_EQ(req.workload.l, 7u);
   EXPECT_EQ(req.workload.repetitions, 3u);
-  EXPECT_EQ(req.config.timing.alpha, 0u);
-  EXPECT_EQ(req.config.timing.beta, 11u);
-  EXPECT_EQ(req.config.timing.tau, 5u);
-  EXPECT_EQ(req.config.timing.gamma, 13u);
-  EXPECT_EQ(req.config.clock_period_ns, 20u);
-  EXPECT_EQ(req.config.buffer_words, 64u);
-  EXPECT_EQ(req.config.module_words, 512u);
-  EXPECT_EQ(req.config.local_words, 1024u);
+  EXPECT_EQ(req.config->timing.alpha, 0u);
+  EXPECT_EQ(req.config->timing.beta, 11u);
+  EXPECT_EQ(req.config->timing.tau, 5u);
+  EXPECT_EQ(req.config->timing.gamma, 13u);
+  EXPECT_EQ(req.config->clock_period_ns, 20u);
+  EXPECT_EQ(req.config->buffer_words, 64u);
+  EXPECT_EQ(req.config->module_words, 512u);
+  EXPECT_EQ(req.config->local_words, 1024u);
   ASSERT_TRUE(req.vcd_path.has_value());
   EXPECT_EQ(*req.vcd_path, "out.vcd");
 }
@@ -426,15 +478,15 @@ TEST(Cli, DemoRunsTheSampleProgramOnAllThreeConfigurations) {
   ASSERT_EQ(runner.program_requests.size(), 1u);
   const std::vector<sw::SystemRun>& runs = runner.program_requests.front();
   ASSERT_EQ(runs.size(), 3u);
-  EXPECT_EQ(runs[0].config.arch, Arch::Omp);
-  EXPECT_EQ(runs[1].config.arch, Arch::Crossbar);
-  EXPECT_EQ(runs[2].config.arch, Arch::Bus);
+  EXPECT_EQ(runs[0].config->arch, Arch::Omp);
+  EXPECT_EQ(runs[1].config->arch, Arch::Crossbar);
+  EXPECT_EQ(runs[2].config->arch, Arch::Bus);
   for (const sw::SystemRun& s : runs) {
-    EXPECT_EQ(s.config.n, 4u);
+    EXPECT_EQ(s.config->n, 4u);
     // Fig. 2: 1 + 2 + 3 + 3 + (2 + 2) node messages.
     EXPECT_EQ(s.program.messages.size(), 13u);
     ASSERT_TRUE(s.vcd_path.has_value());
-    EXPECT_EQ(*s.vcd_path, "demo-dir/" + sw::to_string(s.config.arch) + ".vcd");
+    EXPECT_EQ(*s.vcd_path, "demo-dir/" + sw::to_string(s.config->arch) + ".vcd");
   }
   const nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j.contains("systems"));
@@ -569,15 +621,15 @@ TEST_F(CliProgram, RunHandsTheRunnerOneSystemWithTheRequestedConfigAndEveryMessa
          "--gamma", "5", "--sync-cycles", "7", "--barrier-cycles", "3", "--clock-ns", "20",
          "--json"},
         &r);
-    EXPECT_EQ(s.config.arch, arch) << name;
-    EXPECT_EQ(s.config.n, 4u) << name;
-    EXPECT_EQ(s.config.timing.alpha, 10u) << name;
-    EXPECT_EQ(s.config.timing.beta, 3u) << name;
-    EXPECT_EQ(s.config.timing.tau, 2u) << name;
-    EXPECT_EQ(s.config.timing.gamma, 5u) << name;
-    EXPECT_EQ(s.config.sync.activate, 7u) << name;
-    EXPECT_EQ(s.config.sync.barrier, 3u) << name;
-    EXPECT_EQ(s.config.clock_period_ns, 20u) << name;
+    EXPECT_EQ(s.config->arch, arch) << name;
+    EXPECT_EQ(s.config->n, 4u) << name;
+    EXPECT_EQ(s.config->timing.alpha, 10u) << name;
+    EXPECT_EQ(s.config->timing.beta, 3u) << name;
+    EXPECT_EQ(s.config->timing.tau, 2u) << name;
+    EXPECT_EQ(s.config->timing.gamma, 5u) << name;
+    EXPECT_EQ(s.config->sync.activate, 7u) << name;
+    EXPECT_EQ(s.config->sync.barrier, 3u) << name;
+    EXPECT_EQ(s.config->clock_period_ns, 20u) << name;
     EXPECT_FALSE(s.vcd_path.has_value()) << name;
     EXPECT_EQ(s.program.arch, arch) << name;
     EXPECT_EQ(s.program.n, 4u) << name;
@@ -626,8 +678,8 @@ TEST_F(CliProgram, RunWithFewerProcessorsThanNodesClustersButKeepsEveryMessage) 
   std::sort(expected.begin(), expected.end());
   for (const auto& [name, arch] : archs()) {
     const sw::SystemRun s = only_system({"run", fig2_, "--arch", name, "--n", "2"});
-    EXPECT_EQ(s.config.arch, arch);
-    EXPECT_EQ(s.config.n, 2u) << name;
+    EXPECT_EQ(s.config->arch, arch);
+    EXPECT_EQ(s.config->n, 2u) << name;
     EXPECT_EQ(s.program.processors.size(), 2u) << name;
     EXPECT_EQ(manifest(s.program), expected) << name;
   }
@@ -637,9 +689,9 @@ TEST_F(CliProgram, RunRaisesTheSizesTheUserLeftOpenAndKeepsTheOnesFixed) {
   const sw::SystemConfig defaults;
   // 4-word messages fit the defaults, which are never lowered.
   const sw::SystemRun small = only_system({"run", fig2_});
-  EXPECT_EQ(small.config.buffer_words, defaults.buffer_words);
-  EXPECT_EQ(small.config.module_words, defaults.module_words);
-  EXPECT_EQ(small.config.local_words, defaults.local_words);
+  EXPECT_EQ(small.config->buffer_words, defaults.buffer_words);
+  EXPECT_EQ(small.config->module_words, defaults.module_words);
+  EXPECT_EQ(small.config->local_words, defaults.local_words);
 
   // One 5000-word message: longer than the default data buffer and memory module.
   ASSERT_LT(defaults.buffer_words, 5000u);
@@ -647,28 +699,28 @@ TEST_F(CliProgram, RunRaisesTheSizesTheUserLeftOpenAndKeepsTheOnesFixed) {
   ASSERT_GT(defaults.local_words, 2 * 5000u);
   const std::string big = file("big.mcp", "nodes 2\nstep\n  send 0 -> 1 words 5000\n");
   const sw::SystemRun b = only_system({"run", big, "--arch", "crossbar"});
-  EXPECT_GE(b.config.buffer_words, 5000u);
-  EXPECT_GE(b.config.module_words, 5000u);
-  EXPECT_EQ(b.config.local_words, defaults.local_words);
-  EXPECT_EQ(b.config.n, 2u);
+  EXPECT_GE(b.config->buffer_words, 5000u);
+  EXPECT_GE(b.config->module_words, 5000u);
+  EXPECT_EQ(b.config->local_words, defaults.local_words);
+  EXPECT_EQ(b.config->n, 2u);
 
   // 70000 words: longer than the default local memory too.
   ASSERT_LT(defaults.local_words, 70000u);
   const std::string huge = file("huge.mcp", "nodes 2\nstep\n  send 0 -> 1 words 70000\n");
   const sw::SystemRun h = only_system({"run", huge, "--arch", "bus"});
-  EXPECT_GE(h.config.buffer_words, 70000u);
-  EXPECT_GE(h.config.module_words, 70000u);
-  EXPECT_GE(h.config.local_words, 70000u);
+  EXPECT_GE(h.config->buffer_words, 70000u);
+  EXPECT_GE(h.config->module_words, 70000u);
+  EXPECT_GE(h.config->local_words, 70000u);
 
   // What the user fixes, and suffices, is kept as given.
   const sw::SystemRun fixed = only_system({"run", big, "--buffer-words", "6000", "--module-words",
                                            "7000", "--local-words", "80000"});
-  EXPECT_EQ(fixed.config.buffer_words, 6000u);
-  EXPECT_EQ(fixed.config.module_words, 7000u);
-  EXPECT_EQ(fixed.config.local_words, 80000u);
+  EXPECT_EQ(fixed.config->buffer_words, 6000u);
+  EXPECT_EQ(fixed.config->module_words, 7000u);
+  EXPECT_EQ(fixed.config->local_words, 80000u);
 
   // A 4-word message needs a 4-word buffer, no more.
-  EXPECT_EQ(only_system({"run", fig2_, "--buffer-words", "4"}).config.buffer_words, 4u);
+  EXPECT_EQ(only_system({"run", fig2_, "--buffer-words", "4"}).config->buffer_words, 4u);
 }
 
 TEST_F(CliProgram, AFixedSizeTooSmallForTheProgramIsBadInput) {
@@ -1214,12 +1266,12 @@ TEST_F(CliProgram, DemoPassesTheSystemOptionsToAllThreeConfigurations) {
   const std::vector<sw::SystemRun>& runs = runner.program_requests[0];
   ASSERT_EQ(runs.size(), 3u);
   for (const sw::SystemRun& s : runs) {
-    const std::string name = sw::to_string(s.config.arch);
-    EXPECT_EQ(s.config.n, 8u) << name;
-    EXPECT_EQ(s.config.timing.alpha, 10u) << name;
-    EXPECT_EQ(s.config.timing.beta, 3u) << name;
-    EXPECT_EQ(s.config.timing.tau, 2u) << name;
-    EXPECT_EQ(s.config.timing.gamma, 5u) << name;
+    const std::string name = sw::to_string(s.config->arch);
+    EXPECT_EQ(s.config->n, 8u) << name;
+    EXPECT_EQ(s.config->timing.alpha, 10u) << name;
+    EXPECT_EQ(s.config->timing.beta, 3u) << name;
+    EXPECT_EQ(s.config->timing.tau, 2u) << name;
+    EXPECT_EQ(s.config->timing.gamma, 5u) << name;
     EXPECT_EQ(s.program.messages.size(), 13u) << name;
     ASSERT_TRUE(s.vcd_path.has_value());
     EXPECT_EQ(*s.vcd_path, "waves/" + name + ".vcd");
@@ -1440,18 +1492,18 @@ TEST_F(CliProgram, NetworkDefaultsAreTwoVirtualChannelsOnATorusAndOneElsewhere) 
   }
   // A mesh or hypercube takes any count of virtual channels, a torus an even one.
   EXPECT_EQ(only_network({"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--vcs", "3"})
-                .config.router.vcs,
+                .config->router.vcs,
             3u);
   EXPECT_EQ(only_network({"run", fig2_, "--arch", "hypercube", "--dim", "2", "--vcs", "5"})
-                .config.router.vcs,
+                .config->router.vcs,
             5u);
   EXPECT_EQ(only_network({"run", fig2_, "--arch", "torus", "--dims", "2x2", "--vcs", "6"})
-                .config.router.vcs,
+                .config->router.vcs,
             6u);
   // store-and-forward is also accepted by its long name.
   EXPECT_EQ(only_network({"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--switching",
                           "store-and-forward"})
-                .config.router.switching,
+                .config->router.switching,
             sw::Switching::StoreAndForward);
 }
 
@@ -1492,11 +1544,11 @@ TEST(CliTraffic, TrafficHandsTheRunnerThePatternRatesPacketsInjectionWindowAndSe
        "0.01,0.2,0.5", "--flits", "8", "--injection", "exponential", "--warmup", "100",
        "--cycles", "2000", "--seed", "42", "--buffers", "4", "--router-delay", "2", "--json"},
       &r);
-  EXPECT_EQ(q.config.topology.kind(), sw::TopologyKind::Hypercube);
-  EXPECT_EQ(q.config.topology.nodes(), 16u);
-  EXPECT_EQ(q.config.router.vcs, 1u);
-  EXPECT_EQ(q.config.router.buffer_flits, 4u);
-  EXPECT_EQ(q.config.router.delay, 2u);
+  EXPECT_EQ(q.config->topology.kind(), sw::TopologyKind::Hypercube);
+  EXPECT_EQ(q.config->topology.nodes(), 16u);
+  EXPECT_EQ(q.config->router.vcs, 1u);
+  EXPECT_EQ(q.config->router.buffer_flits, 4u);
+  EXPECT_EQ(q.config->router.delay, 2u);
   EXPECT_EQ(q.pattern.kind, sw::PatternKind::BitReverse);
   ASSERT_TRUE(q.pattern.lcc.has_value());
   // Bit-reverse on 4 address bits, written out here: bit i of x goes to bit 3 - i.
@@ -1532,8 +1584,8 @@ TEST(CliTraffic, TrafficDefaultsAndOnePointAtTheTopLevel) {
   Result r;
   const sw::TrafficRequest q =
       only_traffic({"traffic", "--topology", "mesh", "--dims", "4x4", "--json"}, &r);
-  EXPECT_EQ(q.config.topology.kind(), sw::TopologyKind::Mesh);
-  EXPECT_EQ(q.config.router.vcs, 1u);
+  EXPECT_EQ(q.config->topology.kind(), sw::TopologyKind::Mesh);
+  EXPECT_EQ(q.config->router.vcs, 1u);
   EXPECT_EQ(q.pattern.kind, sw::PatternKind::Uniform);
   EXPECT_EQ(q.rates, (std::vector<double>{0.1}));
   EXPECT_EQ(q.flits, 20u);
@@ -1555,7 +1607,7 @@ TEST(CliTraffic, TrafficDefaultsAndOnePointAtTheTopLevel) {
   const sw::TrafficRequest t = only_traffic(
       {"traffic", "--topology", "torus", "--dims", "4x4", "--pattern", "transpose", "--rate",
        "0.25", "--injection", "bernoulli"});
-  EXPECT_EQ(t.config.router.vcs, 2u);
+  EXPECT_EQ(t.config->router.vcs, 2u);
   EXPECT_EQ(t.pattern.kind, sw::PatternKind::Transpose);
   EXPECT_EQ(t.rates, (std::vector<double>{0.25}));
   EXPECT_FALSE(t.exponential);

@@ -177,8 +177,8 @@ TEST(SweepPlan, BadParametersAreNamed) {
     try {
       static_cast<void>(sweep::parse_param(bad));
       ADD_FAILURE() << bad;
-    } catch (const InputError& e) {
-      EXPECT_EQ(e.where().file, "--param") << bad;
+    } catch (const orthosim::sw::ParameterError& e) {
+      EXPECT_EQ(e.parameter(), "param") << bad;
     }
   }
 }

@@ -374,48 +374,46 @@ TEST(Topology, ParseAccepts) {
   EXPECT_NE(Topology::mesh({4, 4}), Topology::torus({4, 4}));
 }
 
-/// Runs `f`, expects an InputError located at `option` whose message contains `text`.
+/// Runs `f`, expects a ParameterError keyed by `parameter` whose message contains `text`.
 template <typename F>
-void expect_input_error(F f, const std::string& option, const std::string& text) {
+void expect_parameter_error(F f, const std::string& parameter, const std::string& text) {
   try {
     f();
-    ADD_FAILURE() << "no error; expected one at " << option << " about '" << text << "'";
-  } catch (const sw::InputError& e) {
-    EXPECT_EQ(e.where().file, option) << e.what();
-    EXPECT_EQ(e.where().line, 0U);
+    ADD_FAILURE() << "no error; expected one about " << parameter << ": '" << text << "'";
+  } catch (const sw::ParameterError& e) {
+    EXPECT_EQ(e.parameter(), parameter) << e.what();
     EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-    EXPECT_EQ(std::string(e.what()).rfind(option + ": ", 0), 0U) << e.what();
   }
 }
 
-TEST(Topology, ParseErrorsNameTheOption) {
+TEST(Topology, ParseErrorsNameTheParameter) {
   const std::optional<std::string> none;
   auto s = [](const char* text) { return std::optional<std::string>(text); };
-  expect_input_error([&] { (void)Topology::parse("star", s("8x8"), none); }, "--arch",
+  expect_parameter_error([&] { (void)Topology::parse("star", s("8x8"), none); }, "arch",
                      "mesh, torus or hypercube");
-  expect_input_error([&] { (void)Topology::parse("star", s("8x8"), none, "--topology"); },
-                     "--topology", "'star'");
-  expect_input_error([&] { (void)Topology::parse("mesh", s("1x8"), none); }, "--dims",
+  expect_parameter_error([&] { (void)Topology::parse("star", s("8x8"), none, "topology"); },
+                     "topology", "'star'");
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("1x8"), none); }, "dims",
                      "at least 2, found 1 in '1x8'");
-  expect_input_error([&] { (void)Topology::parse("torus", s("2x2x2x2"), none); }, "--dims",
+  expect_parameter_error([&] { (void)Topology::parse("torus", s("2x2x2x2"), none); }, "dims",
                      "1 to 3 dimensions, found 4");
-  expect_input_error([&] { (void)Topology::parse("mesh", s("8x"), none); }, "--dims", "'8x'");
-  expect_input_error([&] { (void)Topology::parse("mesh", s("8*8"), none); }, "--dims", "'8*8'");
-  expect_input_error([&] { (void)Topology::parse("mesh", s(""), none); }, "--dims", "''");
-  expect_input_error([&] { (void)Topology::parse("mesh", s("-8x8"), none); }, "--dims", "-8x8");
-  expect_input_error([&] { (void)Topology::parse("mesh", s("300x300"), none); }, "--dims",
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("8x"), none); }, "dims", "'8x'");
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("8*8"), none); }, "dims", "'8*8'");
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s(""), none); }, "dims", "''");
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("-8x8"), none); }, "dims", "-8x8");
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("300x300"), none); }, "dims",
                      "at most 65536 nodes, found 90000 nodes");
-  expect_input_error([&] { (void)Topology::parse("mesh", s("999999999x999999999x99999"), none); },
-                     "--dims", "at most 65536 nodes");
-  expect_input_error([&] { (void)Topology::parse("mesh", s("8x8"), s("3")); }, "--dim", "--dims");
-  expect_input_error([&] { (void)Topology::parse("mesh", none, none); }, "--dims", "no --dims");
-  expect_input_error([&] { (void)Topology::parse("hypercube", s("8x8"), none); }, "--dims",
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("999999999x999999999x99999"), none); },
+                     "dims", "at most 65536 nodes");
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("8x8"), s("3")); }, "dim", "--dims");
+  expect_parameter_error([&] { (void)Topology::parse("mesh", none, none); }, "dims", "no --dims");
+  expect_parameter_error([&] { (void)Topology::parse("hypercube", s("8x8"), none); }, "dims",
                      "--dim");
-  expect_input_error([&] { (void)Topology::parse("hypercube", none, none); }, "--dim", "no --dim");
-  expect_input_error([&] { (void)Topology::parse("hypercube", none, s("11")); }, "--dim",
+  expect_parameter_error([&] { (void)Topology::parse("hypercube", none, none); }, "dim", "no --dim");
+  expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s("11")); }, "dim",
                      "1 to 10, found '11'");
-  expect_input_error([&] { (void)Topology::parse("hypercube", none, s("0")); }, "--dim", "'0'");
-  expect_input_error([&] { (void)Topology::parse("hypercube", none, s("eight")); }, "--dim",
+  expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s("0")); }, "dim", "'0'");
+  expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s("eight")); }, "dim",
                      "'eight'");
 }
 

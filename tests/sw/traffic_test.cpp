@@ -93,9 +93,9 @@ template <typename F>
 void expect_pattern_error(F f, const std::string& text) {
   try {
     f();
-    ADD_FAILURE() << "no error; expected one at --pattern about '" << text << "'";
-  } catch (const sw::InputError& e) {
-    EXPECT_EQ(e.where().file, "--pattern") << e.what();
+    ADD_FAILURE() << "no error; expected one about the pattern: '" << text << "'";
+  } catch (const sw::ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "pattern") << e.what();
     EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
   }
 }
