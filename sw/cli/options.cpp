@@ -71,12 +71,16 @@ po::options_description system_options() {
   return o;
 }
 
+void apply_timing_options(const po::variables_map& vm, BusTiming& t) {
+  t.alpha = get(vm, "alpha", 0, kMaxCost, t.alpha);
+  t.beta = get(vm, "beta", 0, kMaxCost, t.beta);
+  t.tau = get(vm, "tau", 1, kMaxCost, t.tau);
+  t.gamma = get(vm, "gamma", 0, kMaxCost, t.gamma);
+}
+
 void apply_system_options(const po::variables_map& vm, SystemConfig& c) {
   c.n = get32(vm, "n", 1, kMaxProcessors, c.n);
-  c.timing.alpha = get(vm, "alpha", 0, kMaxCost, c.timing.alpha);
-  c.timing.beta = get(vm, "beta", 0, kMaxCost, c.timing.beta);
-  c.timing.tau = get(vm, "tau", 1, kMaxCost, c.timing.tau);
-  c.timing.gamma = get(vm, "gamma", 0, kMaxCost, c.timing.gamma);
+  apply_timing_options(vm, c.timing);
   c.clock_period_ns = get32(vm, "clock-ns", 1, 1'000'000, c.clock_period_ns);
   c.sync.activate = get(vm, "sync-cycles", 0, kMaxCost, c.sync.activate);
   c.sync.barrier = get(vm, "barrier-cycles", 0, kMaxCost, c.sync.barrier);

@@ -25,6 +25,9 @@ std::uint64_t parse_count(const std::string& option, const std::string& text, st
 po::options_description system_options();
 /// Applies the system options present in `vm` to `config`.
 void apply_system_options(const po::variables_map& vm, SystemConfig& config);
+/// Applies --alpha, --beta, --tau and --gamma present in `vm` to `timing`: the one parser of the
+/// bus costs, with their one limit (`orthosim tables` reads them through it too).
+void apply_timing_options(const po::variables_map& vm, BusTiming& timing);
 
 /// --dims, --dim, --switching, --ports, --startup, --buffers, --vcs, --router-delay,
 /// --packet-flits, --watchdog: a network (the kind option and --clock-ns are the caller's).

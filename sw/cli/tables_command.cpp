@@ -22,7 +22,6 @@ namespace orthosim::sw::cli {
 namespace {
 
 constexpr std::uint64_t kDefaultK1 = 4;
-constexpr std::uint64_t kMaxCost = 1'000'000;
 
 std::uint64_t required(const po::variables_map& vm, const std::string& name, std::uint64_t min,
                        std::uint64_t max) {
@@ -172,10 +171,7 @@ int run_tables(const po::variables_map& vm, Context& ctx) {
   s.omp.arch = Arch::Omp;
   s.omp.n = s.n;
   BusTiming& t = s.omp.timing;
-  t.alpha = optional(vm, "alpha", 0, kMaxCost, t.alpha);
-  t.beta = optional(vm, "beta", 0, kMaxCost, t.beta);
-  t.tau = optional(vm, "tau", 1, kMaxCost, t.tau);
-  t.gamma = optional(vm, "gamma", 0, kMaxCost, t.gamma);
+  apply_timing_options(vm, t);
   if (t.beta > t.alpha) {
     throw InputError({"--beta"},
                      "at most --alpha = " + std::to_string(t.alpha) +

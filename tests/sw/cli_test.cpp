@@ -231,6 +231,21 @@ std::string error_after_prefix(const Result& r) {
   return colon == std::string::npos ? r.err : r.err.substr(colon + 2);
 }
 
+// The bus costs have one parser and one limit: `tables` refuses what `access` refuses, in the same
+// words.
+TEST(Cli, TablesReadsTheBusCostsWithTheSystemsParser) {
+  for (const std::string cost : {"alpha", "beta", "tau", "gamma"}) {
+    for (const std::string value : {"1000001", "99999999", "x"}) {
+      const Result access = run({"access", "--" + cost, value});
+      const Result tables =
+          run({"tables", "--topology", "hypercube", "--m", "4", "--n", "4", "--" + cost, value});
+      EXPECT_EQ(access.code, sw::kExitBadInput) << cost << " " << value;
+      EXPECT_EQ(tables.code, sw::kExitBadInput) << cost << " " << value;
+      EXPECT_EQ(error_after_prefix(tables), error_after_prefix(access)) << cost << " " << value;
+    }
+  }
+}
+
 // A ParameterError names no option: sw/cli places it at the option of its parameter, or at the
 // variant file's field when the file gave the value.
 TEST(Cli, AParameterErrorIsPlacedAtItsOptionOrAtTheVariantFieldThatGaveIt) {
