@@ -11,6 +11,7 @@
 #include "sw/arch/system_config.hpp"
 #include "sw/cli/cli.hpp"
 #include "sw/cli/runner.hpp"
+#include "sw/sweep/sweep_plan.hpp"
 
 namespace orthosim::sw::cli {
 
@@ -88,5 +89,8 @@ int run_tables(const po::variables_map& vm, Context& ctx);
 /// `sweep`: a program or traffic over variant files x parameter values, one child run per point.
 po::options_description sweep_options();
 int run_sweep(const po::variables_map& vm, Context& ctx);
+/// The command line of a sweep point's child after the executable's name: `run PROGRAM` or
+/// `traffic --pattern PATTERN`, then --variant FILE, --NAME VALUE for each parameter, --json.
+std::vector<std::string> sweep_child_args(const sweep::SweepSpec& spec, const sweep::Point& point);
 
 }  // namespace orthosim::sw::cli

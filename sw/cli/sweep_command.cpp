@@ -169,7 +169,7 @@ InputError rejected(const SweepSpec& spec, const Point& point,
 /// its child would run, so that a bad point stops the sweep before anything runs or is written.
 void check_points(const SweepSpec& spec, const std::vector<Point>& points) {
   for (const Point& p : points) {
-    const std::vector<std::string> args = sweep::child_args(spec, p);
+    const std::vector<std::string> args = sweep_child_args(spec, p);
     std::ostringstream err;
     if (check_cli(args, err) != kExitOk) {
       throw rejected(spec, p, args, first_line(err.str()));
@@ -302,7 +302,7 @@ int sweep_points(const po::variables_map& vm, Context& ctx, const SweepSpec& spe
   while (next < mine.size() || !pool.idle()) {
     while (next < mine.size() && !pool.full()) {
       const Point& p = points[mine[next++]];
-      args_of[p.index] = sweep::child_args(spec, p);
+      args_of[p.index] = sweep_child_args(spec, p);
       if (verbose) {
         ctx.err << "orthosim sweep: point " << p.index << ": " << command_line(args_of[p.index])
                 << (transport != nullptr ? " (rank " + std::to_string(rank) + ")" : "") << '\n';
@@ -354,6 +354,21 @@ int sweep_points(const po::variables_map& vm, Context& ctx, const SweepSpec& spe
 }
 
 }  // namespace
+
+std::vector<std::string> sweep_child_args(const SweepSpec& spec, const Point& point) {
+  std::vector<std::string> args{sweep::child_command(spec.kind)};
+  if (spec.kind == TargetKind::Program) {
+    args.push_back(spec.target);
+  } else {
+    args.insert(args.end(), {"--pattern", sweep::traffic_pattern(spec.target)});
+  }
+  args.insert(args.end(), {"--variant", spec.variant_paths.at(point.variant)});
+  for (std::size_t k = 0; k < spec.params.size(); ++k) {
+    args.insert(args.end(), {"--" + spec.params[k].name, spec.params[k].values[point.values[k]]});
+  }
+  args.push_back("--json");
+  return args;
+}
 
 po::options_description sweep_options() {
   po::options_description o("orthosim sweep");

@@ -118,21 +118,6 @@ std::vector<Point> enumerate_points(const SweepSpec& spec) {
   return points;
 }
 
-std::vector<std::string> child_args(const SweepSpec& spec, const Point& point) {
-  std::vector<std::string> args{child_command(spec.kind)};
-  if (spec.kind == TargetKind::Program) {
-    args.push_back(spec.target);
-  } else {
-    args.insert(args.end(), {"--pattern", traffic_pattern(spec.target)});
-  }
-  args.insert(args.end(), {"--variant", spec.variant_paths.at(point.variant)});
-  for (std::size_t k = 0; k < spec.params.size(); ++k) {
-    args.insert(args.end(), {"--" + spec.params[k].name, spec.params[k].values[point.values[k]]});
-  }
-  args.push_back("--json");
-  return args;
-}
-
 const std::vector<std::string>& figure_columns(TargetKind kind) {
   static const std::vector<std::string> program = {
       "status", "completed", "payload_ok", "cycles", "predicted_cycles", "time_ns",

@@ -1,5 +1,5 @@
 // What a sweep runs (docs/sweeps.md): the cross product of variant files and parameter values,
-// each point one child `orthosim run|traffic ... --variant F --<param> V --json`, and the CSV row
+// each point one child `orthosim run|traffic` (its command line is sw/cli's), and the CSV row
 // it becomes: point, variant, every variant field after the overrides, the parameters that are not
 // fields, the measured figures, the wall time.
 #pragma once
@@ -49,9 +49,6 @@ std::string child_command(TargetKind kind);
 
 /// Variants outermost, then the parameters in the order given, the last one fastest.
 std::vector<Point> enumerate_points(const SweepSpec& spec);
-/// The child's arguments after the executable's name.
-std::vector<std::string> child_args(const SweepSpec& spec, const Point& point);
-
 /// The CSV header: point, variant, the variant fields, the other parameters, the figures, wall_s.
 std::vector<std::string> header(const SweepSpec& spec);
 /// One row from the child's exit code and --json output. Throws std::runtime_error when the

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sw/cli/cli.hpp"
+#include "sw/cli/commands.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/cost/access_workload_cost.hpp"
 #include "sw/pattern/pattern.hpp"
@@ -244,6 +245,25 @@ TEST(Cli, TablesReadsTheBusCostsWithTheSystemsParser) {
       EXPECT_EQ(error_after_prefix(tables), error_after_prefix(access)) << cost << " " << value;
     }
   }
+}
+
+// A sweep point's child: the target, the variant, each parameter as its option, --json.
+TEST(CliSweep, AChildsCommandLineIsTheTargetTheVariantEachParameterAndJson) {
+  namespace sweep = sw::sweep;
+  sweep::SweepSpec spec;
+  spec.target = "p.mcp";
+  spec.variant_paths = {"v0.yaml", "v1.yaml"};
+  spec.params = {sweep::parse_param("alpha=1,2,3"), sweep::parse_param("gamma=0,8")};
+  const std::vector<sweep::Point> points = sweep::enumerate_points(spec);
+  ASSERT_EQ(points.size(), 12u);
+  EXPECT_EQ(sw::cli::sweep_child_args(spec, points[5]),
+            (std::vector<std::string>{"run", "p.mcp", "--variant", "v0.yaml", "--alpha", "3",
+                                      "--gamma", "8", "--json"}));
+  spec.target = "traffic:bitrev";
+  spec.kind = sweep::TargetKind::Traffic;
+  EXPECT_EQ(sw::cli::sweep_child_args(spec, points[6]),
+            (std::vector<std::string>{"traffic", "--pattern", "bitrev", "--variant", "v1.yaml",
+                                      "--alpha", "1", "--gamma", "0", "--json"}));
 }
 
 // A ParameterError names no option: sw/cli places it at the option of its parameter, or at the
