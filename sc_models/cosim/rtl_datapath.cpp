@@ -1,7 +1,7 @@
 // The verilated datapath of one processor: clocking, the model-side effects, the lockstep check.
-#include "sc_models/multiprocessor/rtl_datapath.hpp"
+#include "sc_models/cosim/rtl_datapath.hpp"
 
-#include "sc_models/multiprocessor/rtl_memory.hpp"
+#include "sc_models/cosim/rtl_memory.hpp"
 
 #include <stdexcept>
 
