@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "rtl/bridge/fst_trace.hpp"
+#include "sc_models/cosim/cosim_wiring.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sc_models/net/multicomputer.hpp"
 #include "sw/core/diagnostic.hpp"
@@ -173,17 +174,20 @@ std::optional<TestFault> test_fault(std::uint64_t blocks) {
   return fault;
 }
 
-/// In every multiprocessor, the model bus controller of P(B): bit BIT of the word on its bus in
-/// cycle CYCLE flipped, or one cycle more in the start-up of the access granted in cycle CYCLE.
-void inject_test_fault(sc::Multiprocessor& system) {
-  if (const std::optional<TestFault> f = test_fault(system.config().n)) {
-    sc::BusController::Fault fault;
-    fault.kind = f->flip ? sc::BusController::Fault::Kind::FlipBit
-                         : sc::BusController::Fault::Kind::ExtraCycle;
+/// The blocks of a multiprocessor as config.impl says (model, rtl or cosim), the verilated ones'
+/// signals to `fst`; in every multiprocessor, the model bus controller of P(B) with
+/// ORTHOSIM_TEST_FAULT's fault: bit BIT of the word on its bus in cycle CYCLE flipped, or one
+/// cycle more in the start-up of the access granted in cycle CYCLE.
+std::unique_ptr<sc::BlockWiring> wiring_for(const sw::SystemConfig& config, rtl::FstTrace* fst) {
+  auto wiring = std::make_unique<sc::CosimWiring>(fst);
+  if (const std::optional<TestFault> f = test_fault(config.n)) {
+    sc::ModelFault fault;
+    fault.kind = f->flip ? sc::ModelFault::Kind::FlipBit : sc::ModelFault::Kind::ExtraCycle;
     fault.bit = f->bit;
     fault.at = sw::Cycle{f->at};
-    system.inject_fault(static_cast<sw::ProcId>(f->block), fault);
+    wiring->inject_fault(static_cast<sw::ProcId>(f->block), fault);
   }
+  return wiring;
 }
 
 /// In a network under --impl router=cosim, the model's header departures of router B: bit BIT
@@ -243,9 +247,8 @@ sw::RunSummary SystemRunner::run_access(const sw::AccessRequest& request) {
   std::unique_ptr<rtl::FstTrace> fst =
       request.fst_path ? open_output<rtl::FstTrace>("--fst", *request.fst_path, nullptr) : nullptr;
   sc::Multiprocessor system(sw::to_string(request.config.arch).c_str(), request.config,
-                            recording.recorder(), fst.get());
+                            recording.recorder(), wiring_for(request.config, fst.get()));
   open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
-  inject_test_fault(system);
   system.load(std::move(program));
   sc::run_systems({&system}, sw::kCycleLimit);
   const sc::RunResult result = system.result();
@@ -310,7 +313,7 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(std::vector<sw::SystemRun
     }
     systems.push_back(std::make_unique<sc::Multiprocessor>(
         name.c_str(), run.config, *recorders.back(),
-        run.fst_path ? fsts.at(*run.fst_path).get() : nullptr));
+        wiring_for(run.config, run.fst_path ? fsts.at(*run.fst_path).get() : nullptr)));
     raw.push_back(systems.back().get());
   }
   std::vector<rtl::FstTrace*> fst_files;
@@ -318,9 +321,6 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(std::vector<sw::SystemRun
     fst_files.push_back(fst.get());
   }
   open_fst_files(fst_files);
-  for (const auto& s : systems) {
-    inject_test_fault(*s);
-  }
   for (std::size_t i = 0; i < systems.size(); ++i) {
     systems[i]->load(std::move(runs[i].program));
   }

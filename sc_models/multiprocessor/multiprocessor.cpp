@@ -11,10 +11,13 @@ namespace orthosim::sc {
 
 Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
                                const sw::SystemConfig& config, traces::Recorder& recorder,
-                               rtl::FstTrace* fst)
-    : sc_core::sc_module(name), config_(config), clock_(config.clock_period_ns) {
+                               std::unique_ptr<BlockWiring> wiring)
+    : sc_core::sc_module(name),
+      config_(config),
+      wiring_(std::move(wiring)),
+      clock_(config.clock_period_ns) {
   config_.validate();
-  validate_rtl(config_);
+  wiring_->validate(config_);
   const sw::MemoryOrganization org = config_.organization();
   const std::string base = sc_core::sc_module::name();
 
@@ -32,7 +35,9 @@ Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
 
   modules_.assign(org.module_count(), WordStore(config_.module_words));
   arbiter_ = std::make_unique<ResourceArbiter>("arbiter", resources, clock_, stats_);
-  fabric_ = std::unique_ptr<MemoryFabric>(new MemoryFabric{org, *arbiter_, modules_, {}, {}, {}});
+  MemoryGrants& grants =
+      wiring_->memory(SystemParts{config_, base, clock_, *arbiter_, modules_});
+  fabric_ = std::unique_ptr<MemoryFabric>(new MemoryFabric{org, grants, modules_, {}, {}, {}});
   for (std::uint32_t b = 0; b < buses.size(); ++b) {
     fabric_->bus_resource.push_back(b);
     fabric_->bus_source.push_back(
@@ -42,77 +47,25 @@ Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
     fabric_->module_resource.push_back(static_cast<ResourceId>(buses.size()) + m);
   }
   sync_ = std::make_unique<SyncUnit>(base + ".sync", config_.n, stats_);
-  if (config_.impl.memory != sw::Impl::Model) {
-    // The verilated module array "modules" (<system>.modules.array.rtl in the FST).
-    memory_ = std::make_unique<RtlMemory>(
-        "modules", base + ".modules", config_, clock_, fst,
-        [this](const Mismatch& m) { on_mismatch(m); },
-        [this](std::uint64_t grants, std::uint64_t conflicts, std::uint64_t wait) {
-          arbiter_->count(grants, conflicts, wait);
-        });
-    fabric_->rtl_memory = memory_.get();
-  }
 
   std::vector<Resumable*> resumables;
   for (sw::ProcId i = 0; i < config_.n; ++i) {
     manipulators_.push_back(std::make_unique<IndexManipulator>(config_.n, config_.buffer_words));
+    IndexManipulator& manipulator = *manipulators_.back();
+    DataBuffers& buffers = wiring_->buffers(i, manipulator);
     controllers_.push_back(std::make_unique<BusController>(
-        ("bc" + std::to_string(i)).c_str(), i, config_.timing, clock_, *fabric_,
-        *manipulators_.back(), recorder, stats_));
+        ("bc" + std::to_string(i)).c_str(), i, config_.timing, clock_, *fabric_, manipulator,
+        recorder, stats_));
     processors_.push_back(std::make_unique<Processor>(
-        ("p" + std::to_string(i)).c_str(), i, config_, clock_, *manipulators_.back(),
+        ("p" + std::to_string(i)).c_str(), i, config_, clock_, buffers,
         ProcessorPorts{*controllers_.back(), *arbiter_, interrupt_bus, *sync_}, recorder, stats_));
     resumables.push_back(processors_.back().get());
-    if (config_.impl.bus_controller != sw::Impl::Model) {
-      attach_rtl(i, base, fst);
-    }
+    wiring_->attach(i, *controllers_.back(), manipulator);
   }
   sync_->attach(std::move(resumables));
 }
 
 Multiprocessor::~Multiprocessor() = default;
-
-void Multiprocessor::attach_rtl(sw::ProcId i, const std::string& base, rtl::FstTrace* fst) {
-  const std::string id = std::to_string(i);
-  // The datapath "bc<i>_rtl" (its verilated controller is <system>.bc<i>_rtl.bc.rtl in the FST)
-  // and the index manipulator "im<i>" (<system>.im<i>.rtl).
-  datapaths_.push_back(std::make_unique<RtlDatapath>(
-      ("bc" + id + "_rtl").c_str(), base + ".bc" + id, i, config_, clock_, modules_,
-      *manipulators_.at(i), fst, [this](const Mismatch& m) { on_mismatch(m); }));
-  if (memory_) {
-    datapaths_.back()->attach_memory(*memory_);
-  }
-  controllers_.at(i)->attach_rtl(*datapaths_.back(), config_.impl.bus_controller);
-  const sw::Impl im = config_.impl.index_manipulator;
-  if (im != sw::Impl::Model) {
-    manipulators_rtl_.push_back(std::make_unique<rtl::IndexManipulatorRtl>(
-        ("im" + id).c_str(), config_.n, datapaths_.back()->clock_signal(), fst));
-    datapaths_.back()->attach_index_manipulator(*manipulators_rtl_.back(), im,
-                                                base + ".im" + id);
-    manipulators_.at(i)->attach_rtl(*manipulators_rtl_.back(), im == sw::Impl::Rtl);
-  }
-}
-
-void Multiprocessor::on_mismatch(const Mismatch& m) {
-  // Blocks that differ in the same cycle report in the kernel's process order, which IEEE 1666
-  // leaves open: the first instance by name is kept, so the report does not depend on it.
-  if (!mismatch_ ||
-      std::tie(m.cycle, m.instance) < std::tie(mismatch_->cycle, mismatch_->instance)) {
-    mismatch_ = m;
-  }
-  // The caller reports the mismatch; the kernel's own note would go to stdout.
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
-                                          sc_core::SC_DO_NOTHING);
-  sc_core::sc_stop();
-}
-
-std::uint64_t Multiprocessor::rtl_edges() const {
-  std::uint64_t edges = 0;
-  for (const auto& d : datapaths_) {
-    edges += d->edges();
-  }
-  return edges;
-}
 
 void Multiprocessor::load(sw::MachineProgram program) {
   sw::validate(program, config_);
@@ -127,9 +80,7 @@ void Multiprocessor::load(sw::MachineProgram program) {
   for (WordStore& m : modules_) {
     m.clear();
   }
-  if (memory_) {
-    memory_->load();
-  }
+  wiring_->load();
   sync_->reset();
   baseline_ = stats_.snapshot();
   start_ = clock_.now();
@@ -180,11 +131,7 @@ RunResult Multiprocessor::result() const {
   for (std::size_t i = 0; i < r.stats.size(); ++i) {
     r.stats[i].value -= baseline_.at(i).value;
   }
-  r.mismatch = mismatch_;
-  if (!r.mismatch && memory_ && memory_->impl() == sw::Impl::Cosim) {
-    // The array's counters against the model arbiter's figures, once the run is over.
-    r.mismatch = memory_->check_figures(clock_.now());
-  }
+  r.mismatch = wiring_->mismatch(clock_.now());
   for (const traces::StatEntry& s : r.stats) {
     if (s.name == std::string(arbiter_->name()) + ".conflicts") {
       r.conflicts = s.value;

@@ -13,16 +13,13 @@
 #include <systemc>
 #include <vector>
 
-#include "rtl/bridge/fst_trace.hpp"
-#include "rtl/bridge/index_manipulator_rtl.hpp"
 #include "sc_models/kernel/clock_domain.hpp"
 #include "sc_models/kernel/lockstep_checker.hpp"
+#include "sc_models/multiprocessor/block_wiring.hpp"
 #include "sc_models/multiprocessor/bus_controller.hpp"
 #include "sc_models/multiprocessor/index_manipulator.hpp"
 #include "sc_models/multiprocessor/processor.hpp"
 #include "sc_models/multiprocessor/resource_arbiter.hpp"
-#include "sc_models/cosim/rtl_datapath.hpp"
-#include "sc_models/cosim/rtl_memory.hpp"
 #include "sc_models/multiprocessor/sync_unit.hpp"
 #include "sc_models/multiprocessor/word_store.hpp"
 #include "sw/arch/system_config.hpp"
@@ -57,10 +54,11 @@ struct RunResult {
 class Multiprocessor : public sc_core::sc_module {
  public:
   /// Validates `config` (throws sw::ConfigError); the system's name is its hierarchical root.
-  /// Blocks with config.impl rtl or cosim are verilated (docs/rtl.md); with `fst`, their
-  /// signals go to that waveform.
+  /// `wiring` gives the blocks that config.impl makes rtl or cosim (sc::CosimWiring, docs/rtl.md);
+  /// by default the models alone.
   Multiprocessor(const sc_core::sc_module_name& name, const sw::SystemConfig& config,
-                 traces::Recorder& recorder, rtl::FstTrace* fst = nullptr);
+                 traces::Recorder& recorder,
+                 std::unique_ptr<BlockWiring> wiring = std::make_unique<ModelWiring>());
   ~Multiprocessor() override;
 
   [[nodiscard]] const sw::SystemConfig& config() const { return config_; }
@@ -87,22 +85,9 @@ class Multiprocessor : public sc_core::sc_module {
   [[nodiscard]] Processor& processor(sw::ProcId p) { return *processors_.at(p); }
   [[nodiscard]] IndexManipulator& manipulator(sw::ProcId p) { return *manipulators_.at(p); }
 
-  /// Test-only: a deliberate error in P(p)'s model bus controller, which cosim must catch.
-  void inject_fault(sw::ProcId p, const BusController::Fault& fault) {
-    controllers_.at(p)->inject_fault(fault);
-  }
-  /// Test-only: a deliberate error of the model arbiter (a grant one cycle late), which the
-  /// module array's co-simulation must catch.
-  void inject_late_grant(sw::ProcId p, Cycle at) { arbiter_->inject_late_grant(p, at); }
-  /// Rising edges of every verilated datapath's clock (0 with the models only).
-  [[nodiscard]] std::uint64_t rtl_edges() const;
-  /// Rising edges of the verilated module array's clock (0 with memory = model).
-  [[nodiscard]] std::uint64_t module_array_edges() const {
-    return memory_ ? memory_->edges() : 0;
-  }
-
  private:
   sw::SystemConfig config_;
+  std::unique_ptr<BlockWiring> wiring_;
   ClockDomain clock_;
   traces::StatsRegistry stats_;
   std::vector<WordStore> modules_;
@@ -112,16 +97,6 @@ class Multiprocessor : public sc_core::sc_module {
   std::vector<std::unique_ptr<IndexManipulator>> manipulators_;
   std::vector<std::unique_ptr<BusController>> controllers_;
   std::vector<std::unique_ptr<Processor>> processors_;
-  std::vector<std::unique_ptr<RtlDatapath>> datapaths_;
-  std::vector<std::unique_ptr<rtl::IndexManipulatorRtl>> manipulators_rtl_;
-  std::unique_ptr<RtlMemory> memory_;
-  std::optional<Mismatch> mismatch_;
-
-  /// Keeps the first mismatch of any verilated block and stops the run.
-  void on_mismatch(const Mismatch& m);
-
-  /// Builds P(i)'s verilated datapath and, with im = rtl|cosim, its index manipulator.
-  void attach_rtl(sw::ProcId i, const std::string& base, rtl::FstTrace* fst);
 
   sw::MachineProgram program_;
   Cycle start_;

@@ -11,7 +11,7 @@ using traces::Activity;
 
 Processor::Processor(const sc_core::sc_module_name& name, sw::ProcId id,
                      const sw::SystemConfig& config, const ClockDomain& clock,
-                     IndexManipulator& manipulator, ProcessorPorts ports,
+                     DataBuffers& manipulator, ProcessorPorts ports,
                      traces::Recorder& recorder, traces::StatsRegistry& stats)
     : sc_core::sc_module(name),
       id_(id),

@@ -41,7 +41,7 @@ class Processor : public sc_core::sc_module, public Resumable, public Grantee {
  public:
   SC_HAS_PROCESS(Processor);
   Processor(const sc_core::sc_module_name& name, sw::ProcId id, const sw::SystemConfig& config,
-            const ClockDomain& clock, IndexManipulator& manipulator, ProcessorPorts ports,
+            const ClockDomain& clock, DataBuffers& manipulator, ProcessorPorts ports,
             traces::Recorder& recorder, traces::StatsRegistry& stats);
 
   /// Loads a program (the index sets go to the index manipulator) and starts it in the next
@@ -87,7 +87,7 @@ class Processor : public sc_core::sc_module, public Resumable, public Grantee {
   const sw::SyncCosts sync_costs_;
   const std::uint64_t gamma_;
   const ClockDomain& clock_;
-  IndexManipulator& manipulator_;
+  DataBuffers& manipulator_;
   ProcessorPorts ports_;
   traces::Recorder& recorder_;
   traces::SourceId source_;

@@ -46,10 +46,6 @@ class ResourceArbiter : public sc_core::sc_module {
     conflict_wait_cycles_ += wait_cycles;
   }
 
-  /// Test-only: a deliberate error, which the module array's co-simulation must catch: the
-  /// request of `requester` that would be granted in cycle `at` is granted one cycle later.
-  void inject_late_grant(sw::ProcId requester, Cycle at) { late_ = Late{true, requester, at}; }
-
   /// What `requester` is waiting for, or "" if it has no pending request.
   [[nodiscard]] std::string describe_wait(sw::ProcId requester) const;
 
@@ -62,13 +58,6 @@ class ResourceArbiter : public sc_core::sc_module {
   };
 
   void arbitrate();
-
-  struct Late {
-    bool armed = false;
-    sw::ProcId requester = 0;
-    Cycle at;
-  };
-  Late late_;
 
   const ClockDomain& clock_;
   std::vector<std::string> names_;
