@@ -19,6 +19,7 @@
 #include <systemc>
 #include <vector>
 
+#include "sc_models/cosim/cosim_wiring.hpp"
 #include "sc_models/kernel/clock_domain.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sc_models/net/multicomputer.hpp"
@@ -103,7 +104,8 @@ int sc_main(int, char*[]) {
     c.impl.bus_controller = impl;
     c.impl.memory = impl;
     omps.push_back(std::make_unique<Multiprocessor>(
-        (std::string("omp_") + sw::to_string(impl)).c_str(), c, silent));
+        (std::string("omp_") + sw::to_string(impl)).c_str(), c, silent,
+        std::make_unique<orthosim::sc::CosimWiring>()));
   }
   std::vector<std::unique_ptr<Multicomputer>> tori;
   for (sw::Impl impl : kImpls) {
