@@ -28,7 +28,8 @@ void validate_rtl(const sw::SystemConfig& config) {
             "memory=rtl needs bus=rtl: the modules take the words cycle by cycle, the model bus "
             "controller moves an access's words at its grant (use memory=cosim)");
     require(rtl::ModuleArrayRtl::supports(config.n), "n",
-            "verilated for n = 2, 4, 8, 16, got " + std::to_string(config.n));
+            "verilated for n = " + std::string(rtl::limits::kProcessorList) + ", got " +
+                std::to_string(config.n));
     require(config.module_words <= rtl::ModuleArrayRtl::kModuleWords, "module_words",
             "at most " + std::to_string(rtl::ModuleArrayRtl::kModuleWords) + ", got " +
                 std::to_string(config.module_words));
@@ -46,7 +47,8 @@ void validate_rtl(const sw::SystemConfig& config) {
           "im", "im=rtl needs bus=rtl: with bus=cosim the model performs the access, so the model "
           "index manipulator must too (use im=cosim)");
   require(rtl::BusControllerRtl::supports(config.n), "n",
-          "verilated for n = 2, 4, 8, 16, got " + std::to_string(config.n));
+          "verilated for n = " + std::string(rtl::limits::kProcessorList) + ", got " +
+              std::to_string(config.n));
   require(config.buffer_words <= rtl::BusControllerRtl::kBufferWords, "buffer_words",
           "at most " + std::to_string(rtl::BusControllerRtl::kBufferWords) + ", got " +
               std::to_string(config.buffer_words));
