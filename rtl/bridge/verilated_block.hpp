@@ -42,7 +42,7 @@ template <class Memory>
 void require_depth(const Memory& verilated, std::size_t expected, const char* memory) {
   const std::size_t depth = sizeof(verilated) / sizeof(verilated[0]);
   if (depth != expected) {
-    throw std::logic_error(std::string(memory) + " was verilated with " + std::to_string(depth) +
+    throw std::logic_error(std::string(memory) + ": verilated with " + std::to_string(depth) +
                            " words, rtl/limits.hpp expects " + std::to_string(expected));
   }
 }
