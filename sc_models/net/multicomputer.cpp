@@ -482,7 +482,9 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
     rngs_.emplace_back(spec_.seed * 0x9E3779B97F4A7C15ull + node);
   }
   fixed_dst_.assign(n, 0);
-  next_arrival_.assign(n, 0.0);
+  // The time of each node's previous packet: the first Bernoulli trial is the one of cycle 0, so
+  // the previous "success" lies one cycle before it; exponential gaps start from time 0.
+  next_arrival_.assign(n, spec_.exponential ? 0.0 : -1.0);
   for (std::uint32_t node = 0; node < n; ++node) {
     if (spec_.fixed_destinations) {
       fixed_dst_[node] = spec_.destination(node, rngs_[node]);
@@ -513,8 +515,9 @@ void Multicomputer::schedule_arrival(std::uint32_t node, std::uint64_t) {
     // Bernoulli trials per cycle: the gap to the next success is geometric.
     t += 1.0 + std::floor(std::log(unit(rngs_[node])) / std::log1p(-lambda));
   }
-  // Compared as a double first: at a tiny rate the gap can exceed what a cycle count holds.
-  const double offset = std::ceil(t);
+  // A packet arriving at time t in [c, c + 1) is created in cycle c. Compared as a double first:
+  // at a tiny rate the gap can exceed what a cycle count holds.
+  const double offset = std::floor(t);
   if (offset < static_cast<double>(spec_.warmup + spec_.cycles)) {
     arrivals_.push({start_ + static_cast<std::uint64_t>(offset), node});
   }
