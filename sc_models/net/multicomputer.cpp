@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sc_models/net/fabric.hpp"
 #include "sc_models/net/network_interfaces.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/payload.hpp"
@@ -15,7 +16,7 @@ namespace orthosim::sc {
 
 Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
                              const sw::NetworkConfig& config, traces::Recorder& recorder,
-                             rtl::FstTrace* fst)
+                             const NetworkFactory& verilated)
     : sc_core::sc_module(name),
       config_(config),
       clock_(config.clock_period_ns),
@@ -24,10 +25,12 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
   net::FabricClient& client = *this;
   if (config_.impl.router == sw::Impl::Model) {
     network_ = std::make_unique<net::Fabric>(config_, client);
+  } else if (verilated) {
+    network_ = verilated(config_, client, clock_.delay(Cycle{1}),
+                         [this](std::uint64_t c) { finish_cycle(c); });
   } else {
-    network_ = std::make_unique<net::RtlNetwork>(
-        "rtl", config_, client, clock_.delay(Cycle{1}),
-        [this](std::uint64_t c) { finish_cycle(c); }, fst);
+    throw sw::ConfigError(std::string("--impl router=") + sw::to_string(config_.impl.router) +
+                          " needs the verilated routers, which this program was built without");
   }
   const std::string base = sc_core::sc_module::name();
   const net::FabricStats& s = network_->stats();
@@ -67,14 +70,6 @@ std::uint64_t Multicomputer::next_start() const {
   // A run begins in the cycle after the previous one's last, whichever network ran it (the
   // verilated one ends its last cycle on the next clock edge, the model at its start).
   return stepped_ ? std::max(now(), last_cycle_ + 1) : now();
-}
-
-void Multicomputer::inject_fault(const net::RtlNetwork::Fault& fault) {
-  auto* rtl = dynamic_cast<net::RtlNetwork*>(network_.get());
-  if (rtl == nullptr || config_.impl.router != sw::Impl::Cosim) {
-    throw sw::ConfigError("a test fault in the routers needs --impl router=cosim");
-  }
-  rtl->inject_fault(fault);
 }
 
 void Multicomputer::corrupt_deliveries(std::uint32_t node, std::uint32_t bit) {

@@ -1,8 +1,8 @@
 // A multicomputer: nodes (processor + network interface + router) on a mesh, torus or hypercube
 // (docs/architecture.md, multicomputer side). It runs a routed program (every node computes, sends and
 // receives, step by step) or synthetic traffic (every node injects packets at a rate), on its
-// network: the model (Fabric) or the verilated routers (RtlNetwork, config.impl.router rtl or
-// cosim). One SystemC process steps it once per cycle while anything is in flight and never
+// network: the model (Fabric) or, given a factory of them, the verilated routers
+// (sc_models/cosim/rtl_network.hpp, config.impl.router rtl or cosim). One SystemC process steps it once per cycle while anything is in flight and never
 // while the network and every node are idle.
 #pragma once
 
@@ -20,7 +20,6 @@
 #include "sc_models/kernel/clock_domain.hpp"
 #include "sc_models/multiprocessor/word_store.hpp"
 #include "sc_models/net/network.hpp"
-#include "sc_models/net/rtl_network.hpp"
 #include "sw/machine/delivery_check.hpp"
 #include "sw/routed/network_config.hpp"
 #include "sw/routed/routed_program.hpp"
@@ -71,13 +70,20 @@ struct TrafficSpec {
 /// The figures of a traffic run.
 using TrafficResult = sw::TrafficPoint;
 
+/// Builds a network of verilated routers (sc_models/cosim) for a Multicomputer whose
+/// config.impl.router is rtl or cosim: `period` is the clock period, and such a network settles
+/// its cycles in delta cycles and ends cycle c by calling `cycle_done(c)`.
+using NetworkFactory = std::function<std::unique_ptr<net::Network>(
+    const sw::NetworkConfig& config, net::FabricClient& client, const sc_core::sc_time& period,
+    std::function<void(std::uint64_t)> cycle_done)>;
+
 class Multicomputer : public sc_core::sc_module, private net::FabricClient {
  public:
   SC_HAS_PROCESS(Multicomputer);
   /// Validates `config` (throws sw::ConfigError). With config.impl.router rtl or cosim the
-  /// routers are verilated (docs/rtl.md); with `fst`, their signals go to that waveform.
+  /// routers are verilated (docs/rtl.md): `verilated` builds them (a ConfigError without it).
   Multicomputer(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
-                traces::Recorder& recorder, rtl::FstTrace* fst = nullptr);
+                traces::Recorder& recorder, const NetworkFactory& verilated = {});
 
   [[nodiscard]] const sw::NetworkConfig& config() const { return config_; }
 
@@ -106,10 +112,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   [[nodiscard]] TrafficResult traffic_result() const;
 
   [[nodiscard]] const net::Network& network() const { return *network_; }
-
-  /// Test-only (docs/rtl.md): a deliberate error in the model's side of the router co-simulation.
-  /// Throws sw::ConfigError unless config.impl.router is cosim.
-  void inject_fault(const net::RtlNetwork::Fault& fault);
+  /// The test faults of the co-simulation (sc_models/cosim) reach the network through it.
+  [[nodiscard]] net::Network& network() { return *network_; }
   /// Test-only: every payload word handed to node `node` from now on arrives with bit `bit`
   /// flipped, as through a faulty network interface, so that the delivery check and the count
   /// of corrupted traffic words can be seen to work.

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "sc_models/net/multicomputer.hpp"
+#include "sw/core/diagnostic.hpp"
 #include "sw/pattern/generate.hpp"
 #include "sw/routed/routed_program.hpp"
 #include "sw/traffic/lcc.hpp"
@@ -237,6 +238,15 @@ TEST(Traffic, ExponentialArrivalsBeforeTimeOneAreCreatedInCycleZero) {
   const sc::TrafficResult r = system.traffic_result();
   EXPECT_GE(r.measured_packets, 256u - 5u * 16u);
   EXPECT_LE(r.measured_packets, 256u + 5u * 16u);
+}
+
+// The network models do not link the verilated routers: without their factory
+// (sc_models/cosim), a multicomputer with --impl router=rtl is refused when it is built.
+TEST(Impl, VerilatedRoutersNeedTheirFactory) {
+  traces::Recorder silent;
+  sw::NetworkConfig c = network(Topology::mesh({2, 2}));
+  c.impl.router = sw::Impl::Rtl;
+  EXPECT_THROW(sc::Multicomputer("rtl", c, silent), sw::ConfigError);
 }
 
 // A ring with dimension-order routing and no dateline has a cyclic channel dependency: under
