@@ -20,7 +20,7 @@
 #include "sc_models/multiprocessor/resource_arbiter.hpp"
 #include "sc_models/multiprocessor/rtl_datapath.hpp"
 #include "sc_models/multiprocessor/rtl_memory.hpp"
-#include "sc_models/multiprocessor/word_store.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sw/arch/system_config.hpp"
 #include "sw/machine/machine_program.hpp"
 #include "traces/recorder.hpp"

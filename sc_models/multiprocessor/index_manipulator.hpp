@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "rtl/bridge/index_manipulator_rtl.hpp"
-#include "sc_models/multiprocessor/word_store.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sw/machine/machine_program.hpp"
 
 namespace orthosim::sc {

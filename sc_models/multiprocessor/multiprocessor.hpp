@@ -24,7 +24,7 @@
 #include "sc_models/multiprocessor/rtl_datapath.hpp"
 #include "sc_models/multiprocessor/rtl_memory.hpp"
 #include "sc_models/multiprocessor/sync_unit.hpp"
-#include "sc_models/multiprocessor/word_store.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sw/arch/system_config.hpp"
 #include "sw/machine/delivery_check.hpp"
 #include "sw/machine/machine_program.hpp"

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "sc_models/kernel/clock_domain.hpp"
-#include "sc_models/multiprocessor/word_store.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sc_models/net/network.hpp"
 #include "sw/machine/delivery_check.hpp"
 #include "sw/routed/network_config.hpp"
