@@ -123,6 +123,11 @@ std::string to_string(TopologyKind kind) {
   return "?";
 }
 
+std::vector<std::string> topology_kind_names() {
+  return {to_string(TopologyKind::Mesh), to_string(TopologyKind::Torus),
+          to_string(TopologyKind::Hypercube)};
+}
+
 Topology::Topology(TopologyKind kind, std::vector<std::uint32_t> radices)
     : kind_(kind), radices_(std::move(radices)) {
   nodes_ = static_cast<std::uint32_t>(node_count(radices_));

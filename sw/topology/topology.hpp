@@ -19,6 +19,8 @@ enum class TopologyKind : std::uint8_t { Mesh, Torus, Hypercube };
 
 /// "mesh", "torus" or "hypercube".
 [[nodiscard]] std::string to_string(TopologyKind kind);
+/// The names of every kind, as parse() and the command line take them.
+[[nodiscard]] std::vector<std::string> topology_kind_names();
 
 /// One output (or input) network port of a router: a dimension and a direction. On a hypercube
 /// the direction is always `positive = true` (the channel flips bit `dim`).

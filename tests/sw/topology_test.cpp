@@ -365,6 +365,18 @@ TEST(Topology, DatelineVirtualChannelsBreakRingCycles) {
   EXPECT_EQ(first(Topology::mesh({4, 4}), 3, {0, false}, Port{0, false}, 0), 0U);
 }
 
+// The command line asks this list which --arch values are networks.
+TEST(Topology, EveryKindNameParsesToItsKind) {
+  const std::vector<std::string> names = sw::topology_kind_names();
+  EXPECT_EQ(names, (std::vector<std::string>{"mesh", "torus", "hypercube"}));
+  for (const std::string& name : names) {
+    const bool cube = name == "hypercube";
+    const Topology t = Topology::parse(name, cube ? std::nullopt : std::optional<std::string>("4x4"),
+                                       cube ? std::optional<std::string>("3") : std::nullopt);
+    EXPECT_EQ(sw::to_string(t.kind()), name);
+  }
+}
+
 TEST(Routing, PlugInsAreFoundByNameAndEachTopologyHasItsDefaults) {
   for (const std::string& name : sw::routing_names()) {
     EXPECT_EQ(sw::routing_function(name).name(), name);
