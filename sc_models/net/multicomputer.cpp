@@ -407,8 +407,8 @@ void Multicomputer::finish_cycle(std::uint64_t c) {
   }
   if (traffic_) {
     const TrafficSpec& spec = traffic_->spec();
-    const std::uint64_t window_start = traffic_->window_start();
-    const std::uint64_t window_end = traffic_->window_end();
+    const std::uint64_t window_start = traffic_->window_start().count();
+    const std::uint64_t window_end = traffic_->window_end().count();
     if (!spec.one_round) {
       if (!window_started_ && c + 1 <= window_start) {
         consider(window_start);
@@ -416,8 +416,8 @@ void Multicomputer::finish_cycle(std::uint64_t c) {
       if (!window_ended_ && c + 1 <= window_end) {
         consider(window_end);
       }
-      if (const std::optional<std::uint64_t> creation = traffic_->next_creation()) {
-        consider(std::max(c + 1, *creation));
+      if (const std::optional<Cycle> creation = traffic_->next_creation()) {
+        consider(std::max(c + 1, creation->count()));
       }
       const std::uint64_t drain_limit = window_end + 4 * spec.cycles + 10'000;
       const bool stop = window_ended_ && (!spec.drain || measured_left_ == 0 || c >= drain_limit);
@@ -458,7 +458,7 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
   window_started_ = window_ended_ = false;
   window_flits_created_ = measured_left_ = words_corrupted_ = 0;
   start_ = next_start();
-  traffic_.emplace(std::move(spec), config_.topology.nodes(), start_);
+  traffic_.emplace(std::move(spec), config_.topology.nodes(), Cycle{start_});
   if (recorder_.enabled()) {
     std::ostringstream label;
     label << "traffic rate=" << traffic_->spec().rate;
@@ -469,19 +469,19 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
 
 void Multicomputer::generate_traffic(std::uint64_t c) {
   const bool one_round = traffic_->spec().one_round;
-  if (!one_round && !window_started_ && c >= traffic_->window_start()) {
+  if (!one_round && !window_started_ && Cycle{c} >= traffic_->window_start()) {
     window_started_ = true;
     ejected_at_window_start_ = network_->stats().flits_ejected;
     queue_at_window_start_ = network_->queued_packets();
   }
-  if (!one_round && !window_ended_ && c >= traffic_->window_end()) {
+  if (!one_round && !window_ended_ && Cycle{c} >= traffic_->window_end()) {
     window_ended_ = true;
     ejected_at_window_end_ = network_->stats().flits_ejected;
     queue_at_window_end_ = network_->queued_packets();
   }
   const std::uint32_t flits = traffic_->spec().flits;
-  const bool measured = traffic_->measured(c);
-  traffic_->create(c, [&](std::uint32_t node, std::uint32_t dst) {
+  const bool measured = traffic_->measured(Cycle{c});
+  traffic_->create(Cycle{c}, [&](std::uint32_t node, std::uint32_t dst) {
     const auto id = static_cast<std::uint32_t>(messages_.size());
     messages_.push_back({node, dst, flits - 1, c, 0, measured});
     if (measured) {

@@ -13,7 +13,7 @@ double unit(std::mt19937_64& rng) {
 }
 }  // namespace
 
-TrafficSource::TrafficSource(TrafficSpec spec, std::uint32_t nodes, std::uint64_t start)
+TrafficSource::TrafficSource(TrafficSpec spec, std::uint32_t nodes, sw::Cycle start)
     : spec_(std::move(spec)), start_(start) {
   for (std::uint32_t node = 0; node < nodes; ++node) {
     rngs_.emplace_back(spec_.seed * 0x9E3779B97F4A7C15ull + node);
@@ -55,11 +55,11 @@ void TrafficSource::schedule(std::uint32_t node) {
   // at a tiny rate the gap can exceed what a cycle count holds.
   const double offset = std::floor(t);
   if (offset < static_cast<double>(spec_.warmup + spec_.cycles)) {
-    arrivals_.push({start_ + static_cast<std::uint64_t>(offset), node});
+    arrivals_.push({start_ + sw::Cycle{static_cast<std::uint64_t>(offset)}, node});
   }
 }
 
-void TrafficSource::create(std::uint64_t c,
+void TrafficSource::create(sw::Cycle c,
                            const std::function<void(std::uint32_t, std::uint32_t)>& send) {
   while (!arrivals_.empty() && arrivals_.top().first <= c) {
     const std::uint32_t node = arrivals_.top().second;
@@ -75,7 +75,7 @@ void TrafficSource::create(std::uint64_t c,
   }
 }
 
-std::optional<std::uint64_t> TrafficSource::next_creation() const {
+std::optional<sw::Cycle> TrafficSource::next_creation() const {
   if (arrivals_.empty()) {
     return std::nullopt;
   }

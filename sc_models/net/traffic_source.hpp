@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "sw/core/cycle.hpp"
+
 namespace orthosim::sc {
 
 /// Synthetic traffic (the usual network-simulation method): packets created by every node at
@@ -40,37 +42,37 @@ class TrafficSource {
  public:
   /// The traffic of `spec` on `nodes` nodes, its cycle 0 being cycle `start` of the owner. Each
   /// node draws from its own generator, seeded from spec.seed and the node.
-  TrafficSource(TrafficSpec spec, std::uint32_t nodes, std::uint64_t start);
+  TrafficSource(TrafficSpec spec, std::uint32_t nodes, sw::Cycle start);
 
   [[nodiscard]] const TrafficSpec& spec() const { return spec_; }
   /// The measurement window [window_start, window_end) in the owner's cycles.
-  [[nodiscard]] std::uint64_t window_start() const { return start_ + spec_.warmup; }
-  [[nodiscard]] std::uint64_t window_end() const { return window_start() + spec_.cycles; }
+  [[nodiscard]] sw::Cycle window_start() const { return start_ + sw::Cycle{spec_.warmup}; }
+  [[nodiscard]] sw::Cycle window_end() const { return window_start() + sw::Cycle{spec_.cycles}; }
   /// Whether a packet created in cycle c is measured.
-  [[nodiscard]] bool measured(std::uint64_t c) const {
+  [[nodiscard]] bool measured(sw::Cycle c) const {
     return spec_.one_round || (c >= window_start() && c < window_end());
   }
 
   /// Creates the packets due by cycle c, node by node in the order of their creation times
   /// (ties to the lower node), calling send(src, dst) for each; a packet a node would send to
   /// itself is dropped.
-  void create(std::uint64_t c, const std::function<void(std::uint32_t, std::uint32_t)>& send);
+  void create(sw::Cycle c, const std::function<void(std::uint32_t, std::uint32_t)>& send);
   /// The cycle of the next packet to create, if any is left.
-  [[nodiscard]] std::optional<std::uint64_t> next_creation() const;
+  [[nodiscard]] std::optional<sw::Cycle> next_creation() const;
 
  private:
   /// Draws the node's next creation time and queues it if it falls before the window's end.
   void schedule(std::uint32_t node);
 
   const TrafficSpec spec_;
-  const std::uint64_t start_;
+  const sw::Cycle start_;
   std::vector<std::mt19937_64> rngs_;
   /// Continuous time of each node's last packet (before its first: of a virtual one before it).
   std::vector<double> last_arrival_;
   std::vector<std::uint32_t> fixed_dst_;
   /// (cycle, node) min-heap of the packets to create.
-  std::priority_queue<std::pair<std::uint64_t, std::uint32_t>,
-                      std::vector<std::pair<std::uint64_t, std::uint32_t>>, std::greater<>>
+  std::priority_queue<std::pair<sw::Cycle, std::uint32_t>,
+                      std::vector<std::pair<sw::Cycle, std::uint32_t>>, std::greater<>>
       arrivals_;
 };
 

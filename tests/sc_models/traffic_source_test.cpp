@@ -29,7 +29,7 @@ std::vector<std::vector<std::uint32_t>> created(sc::net::TrafficSource& source,
                                                 std::uint64_t first, std::uint64_t last) {
   std::vector<std::vector<std::uint32_t>> out;
   for (std::uint64_t c = first; c <= last; ++c) {
-    source.create(c, [&](std::uint32_t src, std::uint32_t dst) {
+    source.create(sw::Cycle{c}, [&](std::uint32_t src, std::uint32_t dst) {
       out.push_back({static_cast<std::uint32_t>(c), src, dst});
     });
   }
@@ -46,10 +46,10 @@ TEST(TrafficSource, EveryTrialSucceedsAtRateEqualToFlitsFromTheFirstCycleOn) {
   spec.flits = 5;
   spec.warmup = 2;
   spec.cycles = 3;
-  sc::net::TrafficSource source(spec, kNodes, kStart);
-  EXPECT_EQ(source.window_start(), kStart + 2);
-  EXPECT_EQ(source.window_end(), kStart + 5);
-  EXPECT_EQ(source.next_creation(), std::optional<std::uint64_t>(kStart));
+  sc::net::TrafficSource source(spec, kNodes, sw::Cycle{kStart});
+  EXPECT_EQ(source.window_start(), sw::Cycle{kStart + 2});
+  EXPECT_EQ(source.window_end(), sw::Cycle{kStart + 5});
+  EXPECT_EQ(source.next_creation(), std::optional<sw::Cycle>(kStart));
   std::vector<std::vector<std::uint32_t>> expected;
   for (std::uint32_t c = kStart; c < kStart + 5; ++c) {
     for (std::uint32_t node = 0; node < kNodes; ++node) {
@@ -58,10 +58,10 @@ TEST(TrafficSource, EveryTrialSucceedsAtRateEqualToFlitsFromTheFirstCycleOn) {
   }
   EXPECT_EQ(created(source, kStart, kStart + 20), expected);
   EXPECT_EQ(source.next_creation(), std::nullopt);
-  EXPECT_FALSE(source.measured(kStart + 1));
-  EXPECT_TRUE(source.measured(kStart + 2));
-  EXPECT_TRUE(source.measured(kStart + 4));
-  EXPECT_FALSE(source.measured(kStart + 5));
+  EXPECT_FALSE(source.measured(sw::Cycle{kStart + 1}));
+  EXPECT_TRUE(source.measured(sw::Cycle{kStart + 2}));
+  EXPECT_TRUE(source.measured(sw::Cycle{kStart + 4}));
+  EXPECT_FALSE(source.measured(sw::Cycle{kStart + 5}));
 }
 
 // One round: every node that the pattern does not map onto itself sends exactly one packet, at
@@ -71,11 +71,11 @@ TEST(TrafficSource, OneRoundSendsOnePacketPerNodeNotMappedOntoItself) {
   sc::TrafficSpec spec = spec_with(kNodes, 3);  // x -> x + 3 mod 6: no fixed point
   spec.one_round = true;
   spec.rate = 0.0;
-  sc::net::TrafficSource round(spec, kNodes, 7);
+  sc::net::TrafficSource round(spec, kNodes, sw::Cycle{7});
   EXPECT_EQ(created(round, 0, 50).size(), kNodes);
   spec = spec_with(kNodes, 0);  // every node onto itself
   spec.one_round = true;
-  sc::net::TrafficSource idle(spec, kNodes, 7);
+  sc::net::TrafficSource idle(spec, kNodes, sw::Cycle{7});
   EXPECT_EQ(idle.next_creation(), std::nullopt);
   EXPECT_TRUE(created(idle, 0, 50).empty());
 }
