@@ -12,6 +12,7 @@
 
 #include "rtl/bridge/fst_trace.hpp"
 #include "sc_models/cosim/cosim_wiring.hpp"
+#include "sc_models/cosim/rtl_network.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sc_models/net/multicomputer.hpp"
 #include "sw/core/diagnostic.hpp"
@@ -200,7 +201,7 @@ void inject_test_fault(sc::Multicomputer& system) {
     fault.router = static_cast<std::uint32_t>(f->block);
     fault.at = f->at;
     fault.bit = f->bit;
-    system.inject_fault(fault);
+    sc::net::inject_fault(system, fault);
   }
 }
 
@@ -365,7 +366,7 @@ sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& req
       request.fst_path ? open_output<rtl::FstTrace>("--fst", *request.fst_path, &folders)
                        : nullptr;
   sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,
-                           recording.recorder(), fst.get());
+                           recording.recorder(), sc::net::verilated_routers(fst.get()));
   // Everything that can throw comes before the first sc_start (open_fst_files runs one):
   // exceptions after SystemC's coroutines ran trip AddressSanitizer (see run_access).
   inject_test_fault(system);
@@ -393,7 +394,7 @@ std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest
   std::unique_ptr<rtl::FstTrace> fst =
       request.fst_path ? open_output<rtl::FstTrace>("--fst", *request.fst_path, nullptr) : nullptr;
   sc::Multicomputer system(sw::to_string(request.config.topology.kind()).c_str(), request.config,
-                           recording.recorder(), fst.get());
+                           recording.recorder(), sc::net::verilated_routers(fst.get()));
   inject_test_fault(system);
   open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
   std::vector<sw::TrafficPoint> points;
@@ -477,7 +478,8 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
         "net" + std::to_string(i) + "_" + sw::to_string(networks[i].config.topology.kind());
     computers.push_back(
         std::make_unique<sc::Multicomputer>(name.c_str(), networks[i].config,
-                                            recorder_for(networks[i].trace_path)));
+                                            recorder_for(networks[i].trace_path),
+                                            sc::net::verilated_routers(nullptr)));
   }
   sw::MixedRunResult out;
   if (!processors.empty()) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "sc_models/cosim/cosim_wiring.hpp"
+#include "sc_models/cosim/rtl_network.hpp"
 #include "sc_models/kernel/clock_domain.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sc_models/net/multicomputer.hpp"
@@ -115,7 +116,8 @@ int sc_main(int, char*[]) {
     c.router.buffer_flits = 4;
     c.impl.router = impl;
     tori.push_back(std::make_unique<Multicomputer>(
-        (std::string("torus_") + sw::to_string(impl)).c_str(), c, silent));
+        (std::string("torus_") + sw::to_string(impl)).c_str(), c, silent,
+        orthosim::sc::net::verilated_routers(nullptr)));
   }
 
   const sw::AccessWorkload w{sw::WorkloadKind::Iwr, n - 1, l, steps};

@@ -33,7 +33,7 @@
 #include "sc_models/kernel/lockstep_checker.hpp"
 #include "sc_models/multiprocessor/access_schedule.hpp"
 #include "sc_models/multiprocessor/index_manipulator.hpp"
-#include "sc_models/multiprocessor/word_store.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sw/arch/system_config.hpp"
 #include "sw/machine/machine_program.hpp"
 

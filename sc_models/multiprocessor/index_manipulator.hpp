@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "sc_models/multiprocessor/word_store.hpp"
 #include "sw/machine/machine_program.hpp"
 
 namespace orthosim::sc {

@@ -21,7 +21,7 @@
 #include "sc_models/multiprocessor/processor.hpp"
 #include "sc_models/multiprocessor/resource_arbiter.hpp"
 #include "sc_models/multiprocessor/sync_unit.hpp"
-#include "sc_models/multiprocessor/word_store.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sw/arch/system_config.hpp"
 #include "sw/machine/delivery_check.hpp"
 #include "sw/machine/machine_program.hpp"

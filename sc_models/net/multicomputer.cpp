@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sc_models/net/fabric.hpp"
 #include "sc_models/net/network_interfaces.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/payload.hpp"
@@ -15,7 +16,7 @@ namespace orthosim::sc {
 
 Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
                              const sw::NetworkConfig& config, traces::Recorder& recorder,
-                             rtl::FstTrace* fst)
+                             const NetworkFactory& verilated)
     : sc_core::sc_module(name),
       config_(config),
       clock_(config.clock_period_ns),
@@ -24,10 +25,12 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
   net::FabricClient& client = *this;
   if (config_.impl.router == sw::Impl::Model) {
     network_ = std::make_unique<net::Fabric>(config_, client);
+  } else if (verilated) {
+    network_ = verilated(config_, client, clock_.delay(Cycle{1}),
+                         [this](std::uint64_t c) { finish_cycle(c); });
   } else {
-    network_ = std::make_unique<net::RtlNetwork>(
-        "rtl", config_, client, clock_.delay(Cycle{1}),
-        [this](std::uint64_t c) { finish_cycle(c); }, fst);
+    throw sw::ConfigError(std::string("--impl router=") + sw::to_string(config_.impl.router) +
+                          " needs the verilated routers, which this program was built without");
   }
   const std::string base = sc_core::sc_module::name();
   const net::FabricStats& s = network_->stats();
@@ -67,14 +70,6 @@ std::uint64_t Multicomputer::next_start() const {
   // A run begins in the cycle after the previous one's last, whichever network ran it (the
   // verilated one ends its last cycle on the next clock edge, the model at its start).
   return stepped_ ? std::max(now(), last_cycle_ + 1) : now();
-}
-
-void Multicomputer::inject_fault(const net::RtlNetwork::Fault& fault) {
-  auto* rtl = dynamic_cast<net::RtlNetwork*>(network_.get());
-  if (rtl == nullptr || config_.impl.router != sw::Impl::Cosim) {
-    throw sw::ConfigError("a test fault in the routers needs --impl router=cosim");
-  }
-  rtl->inject_fault(fault);
 }
 
 void Multicomputer::corrupt_deliveries(std::uint32_t node, std::uint32_t bit) {
@@ -156,7 +151,7 @@ void Multicomputer::load(sw::RoutedProgram program) {
   network_->reset();
   baseline_ = network_->stats();
   stats_baseline_ = stats_.snapshot();
-  traffic_ = false;
+  traffic_.reset();
   deadlocked_ = false;
   stopped_at_limit_.reset();
   deadlock_.clear();
@@ -411,20 +406,21 @@ void Multicomputer::finish_cycle(std::uint64_t c) {
     consider(std::max(c + 1, wakes_.top().first));
   }
   if (traffic_) {
-    const std::uint64_t window_start = start_ + spec_.warmup;
-    const std::uint64_t window_end = window_start + spec_.cycles;
-    if (!spec_.one_round) {
+    const TrafficSpec& spec = traffic_->spec();
+    const std::uint64_t window_start = traffic_->window_start().count();
+    const std::uint64_t window_end = traffic_->window_end().count();
+    if (!spec.one_round) {
       if (!window_started_ && c + 1 <= window_start) {
         consider(window_start);
       }
       if (!window_ended_ && c + 1 <= window_end) {
         consider(window_end);
       }
-      if (!arrivals_.empty()) {
-        consider(std::max(c + 1, arrivals_.top().first));
+      if (const std::optional<Cycle> creation = traffic_->next_creation()) {
+        consider(std::max(c + 1, creation->count()));
       }
-      const std::uint64_t drain_limit = window_end + 4 * spec_.cycles + 10'000;
-      const bool stop = window_ended_ && (!spec_.drain || measured_left_ == 0 || c >= drain_limit);
+      const std::uint64_t drain_limit = window_end + 4 * spec.cycles + 10'000;
+      const bool stop = window_ended_ && (!spec.drain || measured_left_ == 0 || c >= drain_limit);
       if (stop) {
         return;
       }
@@ -436,13 +432,6 @@ void Multicomputer::finish_cycle(std::uint64_t c) {
 }
 
 // ---- synthetic traffic --------------------------------------------------------------------
-
-namespace {
-/// A uniform double in (0, 1] from 53 random bits.
-double unit(std::mt19937_64& rng) {
-  return (static_cast<double>(rng() >> 11) + 1.0) * (1.0 / 9007199254740992.0);
-}
-}  // namespace
 
 void Multicomputer::start_traffic(TrafficSpec spec) {
   if (spec.flits < 1) {
@@ -458,10 +447,8 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
     throw sw::ConfigError("packets of " + std::to_string(spec.flits) +
                           " flits exceed --packet-flits " + std::to_string(config_.ni.packet_flits));
   }
-  spec_ = std::move(spec);
   network_->reset();
   baseline_ = network_->stats();
-  traffic_ = true;
   deadlocked_ = false;
   deadlock_.clear();
   messages_.clear();
@@ -471,94 +458,48 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
   window_started_ = window_ended_ = false;
   window_flits_created_ = measured_left_ = words_corrupted_ = 0;
   start_ = next_start();
+  traffic_.emplace(std::move(spec), config_.topology.nodes(), Cycle{start_});
   if (recorder_.enabled()) {
     std::ostringstream label;
-    label << "traffic rate=" << spec_.rate;
+    label << "traffic rate=" << traffic_->spec().rate;
     recorder_.run_begin(Cycle{start_}, label.str());
-  }
-  const std::uint32_t n = config_.topology.nodes();
-  rngs_.clear();
-  for (std::uint32_t node = 0; node < n; ++node) {
-    rngs_.emplace_back(spec_.seed * 0x9E3779B97F4A7C15ull + node);
-  }
-  fixed_dst_.assign(n, 0);
-  next_arrival_.assign(n, 0.0);
-  for (std::uint32_t node = 0; node < n; ++node) {
-    if (spec_.fixed_destinations) {
-      fixed_dst_[node] = spec_.destination(node, rngs_[node]);
-      if (fixed_dst_[node] == node) {
-        continue;  // mapped onto itself: nothing to send
-      }
-    }
-    if (spec_.one_round) {
-      arrivals_.push({start_, node});
-    } else {
-      schedule_arrival(node, start_);
-    }
   }
   request_tick(start_);
 }
 
-void Multicomputer::schedule_arrival(std::uint32_t node, std::uint64_t) {
-  const double lambda = std::min(1.0, spec_.rate / static_cast<double>(spec_.flits));
-  if (lambda <= 0.0) {
-    return;
-  }
-  double& t = next_arrival_[node];
-  if (spec_.exponential) {
-    t += -std::log(unit(rngs_[node])) / lambda;
-  } else if (lambda >= 1.0) {
-    t += 1.0;
-  } else {
-    // Bernoulli trials per cycle: the gap to the next success is geometric.
-    t += 1.0 + std::floor(std::log(unit(rngs_[node])) / std::log1p(-lambda));
-  }
-  // Compared as a double first: at a tiny rate the gap can exceed what a cycle count holds.
-  const double offset = std::ceil(t);
-  if (offset < static_cast<double>(spec_.warmup + spec_.cycles)) {
-    arrivals_.push({start_ + static_cast<std::uint64_t>(offset), node});
-  }
-}
-
 void Multicomputer::generate_traffic(std::uint64_t c) {
-  const std::uint64_t window_start = start_ + spec_.warmup;
-  const std::uint64_t window_end = window_start + spec_.cycles;
-  if (!spec_.one_round && !window_started_ && c >= window_start) {
+  const bool one_round = traffic_->spec().one_round;
+  if (!one_round && !window_started_ && Cycle{c} >= traffic_->window_start()) {
     window_started_ = true;
     ejected_at_window_start_ = network_->stats().flits_ejected;
     queue_at_window_start_ = network_->queued_packets();
   }
-  if (!spec_.one_round && !window_ended_ && c >= window_end) {
+  if (!one_round && !window_ended_ && Cycle{c} >= traffic_->window_end()) {
     window_ended_ = true;
     ejected_at_window_end_ = network_->stats().flits_ejected;
     queue_at_window_end_ = network_->queued_packets();
   }
-  while (!arrivals_.empty() && arrivals_.top().first <= c) {
-    const std::uint32_t node = arrivals_.top().second;
-    arrivals_.pop();
-    const std::uint32_t dst =
-        spec_.fixed_destinations ? fixed_dst_[node] : spec_.destination(node, rngs_[node]);
-    if (!spec_.one_round) {
-      schedule_arrival(node, c);
-    }
-    if (dst == node) {
-      continue;
-    }
+  const std::uint32_t flits = traffic_->spec().flits;
+  const bool measured = traffic_->measured(Cycle{c});
+  traffic_->create(Cycle{c}, [&](std::uint32_t node, std::uint32_t dst) {
     const auto id = static_cast<std::uint32_t>(messages_.size());
-    const bool measured = spec_.one_round || (c >= window_start && c < window_end);
-    messages_.push_back({node, dst, spec_.flits - 1, c, 0, measured});
+    messages_.push_back({node, dst, flits - 1, c, 0, measured});
     if (measured) {
-      window_flits_created_ += spec_.flits;
+      window_flits_created_ += flits;
       ++measured_left_;
     }
-    record(c, {traces::MessageEvent::Send, id, node, dst, spec_.flits - 1, 0, 0, measured});
-    network_->submit(id, node, dst, spec_.flits - 1);
-  }
+    record(c, {traces::MessageEvent::Send, id, node, dst, flits - 1, 0, 0, measured});
+    network_->submit(id, node, dst, flits - 1);
+  });
 }
 
 TrafficResult Multicomputer::traffic_result() const {
+  if (!traffic_) {
+    throw std::logic_error("traffic_result() without start_traffic()");
+  }
+  const TrafficSpec& spec = traffic_->spec();
   TrafficResult r;
-  r.rate = spec_.rate;
+  r.rate = spec.rate;
   const double n = config_.topology.nodes();
   r.deadlocked = deadlocked_;
   r.deadlock = deadlock_;
@@ -566,12 +507,12 @@ TrafficResult Multicomputer::traffic_result() const {
     r.cosim_mismatch = m->to_string();
   }
   r.sim_cycles = last_cycle_ - start_ + 1;
-  const double window = spec_.one_round ? static_cast<double>(r.sim_cycles)
-                                        : static_cast<double>(spec_.cycles);
+  const double window = spec.one_round ? static_cast<double>(r.sim_cycles)
+                                        : static_cast<double>(spec.cycles);
   r.offered = static_cast<double>(window_flits_created_) / (n * window);
   const std::uint64_t ejected_end =
-      window_ended_ || spec_.one_round ? ejected_at_window_end_ : network_->stats().flits_ejected;
-  r.accepted = spec_.one_round
+      window_ended_ || spec.one_round ? ejected_at_window_end_ : network_->stats().flits_ejected;
+  r.accepted = spec.one_round
                    ? static_cast<double>(network_->stats().flits_ejected - baseline_.flits_ejected) /
                          (n * window)
                    : static_cast<double>(ejected_end - ejected_at_window_start_) / (n * window);
@@ -589,7 +530,7 @@ TrafficResult Multicomputer::traffic_result() const {
   // Sustainable: the source queues did not grow by more than a packet per node over the
   // measurement window ([LCC] section 6: "small and bounded"), nothing deadlocked, and when
   // drained, every measured packet arrived within the drain limit.
-  r.sustainable = !deadlocked_ && (!spec_.drain || measured_left_ == 0) &&
+  r.sustainable = !deadlocked_ && (!spec.drain || measured_left_ == 0) &&
                   queue_at_window_end_ <= queue_at_window_start_ + config_.topology.nodes();
   r.flits_delivered = network_->stats().flits_ejected - baseline_.flits_ejected;
   r.flit_hops = network_->stats().flit_hops - baseline_.flit_hops;

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "sc_models/kernel/lockstep_checker.hpp"
-#include "sw/arch/architecture.hpp"
+#include "sw/core/word.hpp"
 #include "sw/routed/network_config.hpp"
 
 namespace orthosim::sc::net {

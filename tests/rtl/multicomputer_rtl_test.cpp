@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "sc_models/cosim/rtl_network.hpp"
 #include "sc_models/net/multicomputer.hpp"
 #include "sw/pattern/generate.hpp"
 #include "sw/routed/routed_program.hpp"
@@ -184,7 +185,7 @@ TEST_P(MulticomputerRtl, SameCyclesDataAndStatisticsOnProgramsAndTraffic) {
   const Case& k = GetParam();
   traces::Recorder silent;
   sc::Multicomputer model("model", with_impl(k.config, sw::Impl::Model), silent);
-  sc::Multicomputer rtl("rtl", k.config, silent);
+  sc::Multicomputer rtl("rtl", k.config, silent, sc::net::verilated_routers(nullptr));
   const std::uint64_t varied = varied_seed();
   std::uint64_t program_cycles = 0;
   std::uint64_t traffic_cycles = 0;
@@ -259,7 +260,7 @@ TEST(MulticomputerRtlReset, ARunLeftWithFlitsInTheRoutersDoesNotLeakIntoTheNext)
   const sw::NetworkConfig config = network(sw::Topology::torus({4, 4}), 2, 1, sw::Impl::Rtl);
   traces::Recorder silent;
   sc::Multicomputer model("model", with_impl(config, sw::Impl::Model), silent);
-  sc::Multicomputer rtl("rtl", config, silent);
+  sc::Multicomputer rtl("rtl", config, silent, sc::net::verilated_routers(nullptr));
   sc::TrafficSpec flood = traffic(config.topology, "uniform", 0.9, 6, 11);
   flood.drain = false;
   flood.warmup = 50;
@@ -299,7 +300,7 @@ const sw::NetworkConfig kCosimNetwork =
 TEST(MulticomputerCosim, AgreesEveryCycleOnProgramsAndTraffic) {
   traces::Recorder silent;
   sc::Multicomputer model("model", with_impl(kCosimNetwork, sw::Impl::Model), silent);
-  sc::Multicomputer cosim("cosim", kCosimNetwork, silent);
+  sc::Multicomputer cosim("cosim", kCosimNetwork, silent, sc::net::verilated_routers(nullptr));
   std::uint64_t cycles = programs_agree(model, cosim, 3, 2);
   cycles += traffic_agrees(model, cosim, traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 3),
                            "cosim");
@@ -319,8 +320,8 @@ FaultyRun faulty(const sc::net::RtlNetwork::Fault& fault) {
   RouterZeroHops hops;
   sc::Multicomputer model("model", with_impl(kCosimNetwork, sw::Impl::Model), hops);
   traces::Recorder silent;
-  sc::Multicomputer cosim("cosim", kCosimNetwork, silent);
-  cosim.inject_fault(fault);
+  sc::Multicomputer cosim("cosim", kCosimNetwork, silent, sc::net::verilated_routers(nullptr));
+  sc::net::inject_fault(cosim, fault);
   const sc::TrafficSpec spec = traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 5);
   model.start_traffic(spec);
   cosim.start_traffic(spec);
@@ -359,8 +360,9 @@ TEST(MulticomputerCosim, AHeaderOneCycleLateIsCaughtWhereTheModelMovedIt) {
 
 TEST(MulticomputerCosim, ATestFaultNeedsTheCosimulation) {
   traces::Recorder silent;
-  sc::Multicomputer rtl("rtl", with_impl(kCosimNetwork, sw::Impl::Rtl), silent);
-  EXPECT_THROW(rtl.inject_fault({}), sw::ConfigError);
+  sc::Multicomputer rtl("rtl", with_impl(kCosimNetwork, sw::Impl::Rtl), silent,
+                        sc::net::verilated_routers(nullptr));
+  EXPECT_THROW(sc::net::inject_fault(rtl, {}), sw::ConfigError);
 }
 
 }  // namespace

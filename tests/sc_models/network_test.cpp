@@ -10,6 +10,7 @@
 #include <string>
 
 #include "sc_models/net/multicomputer.hpp"
+#include "sw/core/diagnostic.hpp"
 #include "sw/pattern/generate.hpp"
 #include "sw/routed/routed_program.hpp"
 #include "sw/traffic/lcc.hpp"
@@ -199,6 +200,53 @@ TEST(Traffic, ARateFarBelowOnePacketPerWindowRunsToTheEndWithNoPacket) {
     EXPECT_EQ(r.offered, 0.0);
     EXPECT_GE(r.sim_cycles, spec.warmup + spec.cycles);
   }
+}
+
+// At rate = flits the Bernoulli trial of every cycle succeeds, so each node creates a packet in
+// each cycle of the window, the first one (cycle 0 of the run) included: nodes x cycles packets,
+// and the offered load is the rate itself.
+TEST(Traffic, EveryCycleOfTheWindowFromCycleZeroCreatesPackets) {
+  traces::Recorder silent;
+  const sw::NetworkConfig c = network(Topology::mesh({2, 2}));
+  sc::Multicomputer system("saturated", c, silent);
+  for (const std::uint64_t cycles : {1u, 3u}) {
+    sc::TrafficSpec spec = traffic("uniform", c.topology, 4.0, 4);
+    spec.warmup = 0;
+    spec.cycles = cycles;
+    system.start_traffic(spec);
+    sc_core::sc_start();
+    const sc::TrafficResult r = system.traffic_result();
+    EXPECT_EQ(r.measured_packets, c.topology.nodes() * cycles);
+    EXPECT_EQ(r.undelivered_measured, 0u);
+    EXPECT_DOUBLE_EQ(r.offered, spec.rate);
+  }
+}
+
+// Exponential gaps at one packet per cycle: a node's packets of the one-cycle window [0, 1) are
+// the arrivals of a Poisson process of rate 1 before time 1, so 256 nodes create 256 on average
+// (standard deviation 16); the bounds are five deviations either way.
+TEST(Traffic, ExponentialArrivalsBeforeTimeOneAreCreatedInCycleZero) {
+  traces::Recorder silent;
+  const sw::NetworkConfig c = network(Topology::torus({16, 16}));
+  sc::Multicomputer system("poisson", c, silent);
+  sc::TrafficSpec spec = traffic("uniform", c.topology, 4.0, 4);
+  spec.exponential = true;
+  spec.warmup = 0;
+  spec.cycles = 1;
+  system.start_traffic(spec);
+  sc_core::sc_start();
+  const sc::TrafficResult r = system.traffic_result();
+  EXPECT_GE(r.measured_packets, 256u - 5u * 16u);
+  EXPECT_LE(r.measured_packets, 256u + 5u * 16u);
+}
+
+// The network models do not link the verilated routers: without their factory
+// (sc_models/cosim), a multicomputer with --impl router=rtl is refused when it is built.
+TEST(Impl, VerilatedRoutersNeedTheirFactory) {
+  traces::Recorder silent;
+  sw::NetworkConfig c = network(Topology::mesh({2, 2}));
+  c.impl.router = sw::Impl::Rtl;
+  EXPECT_THROW(sc::Multicomputer("rtl", c, silent), sw::ConfigError);
 }
 
 // A ring with dimension-order routing and no dateline has a cyclic channel dependency: under
