@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sc_models/kernel/clock_domain.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sc_models/multiprocessor/access_schedule.hpp"
 #include "sc_models/multiprocessor/index_manipulator.hpp"
 #include "sc_models/multiprocessor/interfaces.hpp"
