@@ -23,47 +23,6 @@ namespace orthosim::app {
 
 namespace {
 
-sw::RunSummary summarize(const sc::RunResult& r) {
-  sw::RunSummary s;
-  s.completed = r.completed;
-  s.cycle_limit_reached = r.cycle_limit_reached;
-  s.cosim_mismatch = r.mismatch ? r.mismatch->to_string() : "";
-  s.cycles = r.cycles;
-  s.blocked = r.blocked;
-  s.payload_ok = r.completed && r.delivery.ok();
-  s.messages = r.delivery.messages_checked;
-  s.words = r.delivery.words_checked;
-  s.delivery_failures = r.delivery.failures;
-  s.messages_failed = r.delivery.messages_failed;
-  s.step_ends = r.step_ends;
-  s.conflicts = r.conflicts;
-  s.conflict_wait_cycles = r.conflict_wait_cycles;
-  s.stats = r.stats;
-  return s;
-}
-
-sw::NetworkRunSummary summarize_network(const sc::NetworkRunResult& r) {
-  sw::NetworkRunSummary out;
-  out.run.completed = r.completed;
-  out.run.cycle_limit_reached = r.cycle_limit_reached;
-  out.run.cycles = r.cycles;
-  out.run.blocked = r.blocked;
-  out.run.payload_ok = r.completed && r.delivery.ok();
-  out.run.messages = r.delivery.messages_checked;
-  out.run.messages_failed = r.delivery.messages_failed;
-  out.run.words = r.delivery.words_checked;
-  out.run.delivery_failures = r.delivery.failures;
-  out.run.step_ends = r.step_ends;
-  out.run.stats = r.stats;
-  out.run.cosim_mismatch = r.mismatch ? r.mismatch->to_string() : "";
-  out.max_channel_contention = r.max_channel_contention;
-  out.peak_channel_occupancy = r.peak_channel_occupancy;
-  for (const auto& c : r.channels) {
-    out.channels.push_back({c.name, c.peak_flits, c.messages});
-  }
-  return out;
-}
-
 /// Opens the output `path` of `option` as a `Writer` made from `args`, before anything is
 /// elaborated, so that a bad path fails first. With `folders` (`run` and `demo`) its missing
 /// folder is created first; they are removed again if the command fails.
@@ -248,18 +207,18 @@ sw::RunSummary SystemRunner::run_access(const sw::AccessRequest& request) {
   inject_test_fault(system);
   system.load(std::move(program));
   sc::run_systems({&system}, sw::kCycleLimit);
-  const sc::RunResult result = system.result();
+  const sw::RunSummary result = system.result();
   // A co-simulation mismatch stopped the run: the command fails with it (no exception: thrown
   // after SystemC's coroutines ran, it trips AddressSanitizer's stack bookkeeping), and the
   // waveform files stay FILE.partial.
   if (result.mismatch) {
-    return summarize(result);
+    return result;
   }
   recording.finish(last_end({&system}));
   if (fst) {
     fst->close();
   }
-  return summarize(result);
+  return result;
 }
 
 std::vector<sw::RunSummary> SystemRunner::run_programs(std::vector<sw::SystemRun> runs) {
@@ -325,18 +284,14 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(std::vector<sw::SystemRun
     systems[i]->load(std::move(runs[i].program));
   }
   sc::run_systems(raw, sw::kCycleLimit);
-  std::vector<sc::RunResult> results;
+  std::vector<sw::RunSummary> results;
   for (const auto& s : systems) {
     results.push_back(s->result());
   }
   // As in run_access: a co-simulation mismatch fails the command, the files stay FILE.partial.
   if (std::any_of(results.begin(), results.end(),
-                  [](const sc::RunResult& r) { return r.mismatch.has_value(); })) {
-    std::vector<sw::RunSummary> out;
-    for (const sc::RunResult& r : results) {
-      out.push_back(summarize(r));
-    }
-    return out;
+                  [](const sw::RunSummary& r) { return r.mismatch.has_value(); })) {
+    return results;
   }
   const sw::Cycle end = last_end(raw);
   for (auto& [path, vcd] : vcds) {
@@ -348,11 +303,7 @@ std::vector<sw::RunSummary> SystemRunner::run_programs(std::vector<sw::SystemRun
   for (rtl::FstTrace* fst : fst_files) {
     fst->close();
   }
-  std::vector<sw::RunSummary> out;
-  for (const sc::RunResult& r : results) {
-    out.push_back(summarize(r));
-  }
-  return out;
+  return results;
 }
 
 sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& request) {
@@ -377,15 +328,15 @@ sw::NetworkRunSummary SystemRunner::run_network(const sw::NetworkRunRequest& req
   open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
   system.load(request.program);
   system.run(sw::kCycleLimit);
-  const sc::NetworkRunResult r = system.result();
+  sw::NetworkRunSummary r = system.result();
   if (r.mismatch) {
-    return summarize_network(r);  // the output files stay FILE.partial (see run_access)
+    return r;  // the output files stay FILE.partial (see run_access)
   }
   recording.finish(r.cycles);
   if (fst) {
     fst->close();
   }
-  return summarize_network(r);
+  return r;
 }
 
 std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest& request) {
@@ -398,19 +349,9 @@ std::vector<sw::TrafficPoint> SystemRunner::run_traffic(const sw::TrafficRequest
   open_fst_files(fst ? std::vector<rtl::FstTrace*>{fst.get()} : std::vector<rtl::FstTrace*>{});
   std::vector<sw::TrafficPoint> points;
   for (double rate : request.rates) {
-    sc::TrafficSpec spec;
-    const sw::TrafficPattern pattern = request.pattern;
-    const sw::Topology topology = request.config.topology;
-    spec.destination = [pattern, topology](std::uint32_t src, std::mt19937_64& rng) {
-      return sw::destination(pattern, topology, src, rng);
-    };
-    spec.fixed_destinations = pattern.kind != sw::PatternKind::Uniform;
+    sc::TrafficSpec spec = sc::traffic_of(request.pattern, request.config.topology);
+    static_cast<sw::TrafficParameters&>(spec) = request;
     spec.rate = rate;
-    spec.flits = request.flits;
-    spec.exponential = request.exponential;
-    spec.warmup = request.warmup;
-    spec.cycles = request.cycles;
-    spec.seed = request.seed;
     system.start_traffic(spec);
     sc_core::sc_start();
     points.push_back(system.traffic_result());
@@ -486,7 +427,7 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
     }
     sc::run_systems(raw, sw::kCycleLimit);
     for (const auto& s : processors) {
-      out.systems.push_back(summarize(s->result()));
+      out.systems.push_back(s->result());
     }
   }
   for (std::size_t i = 0; i < computers.size(); ++i) {
@@ -496,7 +437,7 @@ sw::MixedRunResult SystemRunner::run_mixed(const std::vector<sw::SystemRun>& sys
       throw sw::InputError({"--buffers"}, e.what());
     }
     computers[i]->run(sw::kCycleLimit);
-    out.networks.push_back(summarize_network(computers[i]->result()));
+    out.networks.push_back(computers[i]->result());
   }
   if (trace) {
     sw::Cycle end = last_end(raw);

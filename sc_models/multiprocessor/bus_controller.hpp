@@ -71,6 +71,8 @@ class BusController : public sc_core::sc_module, public Grantee, public RtlAcces
 
   void granted(Cycle now) override;
   [[nodiscard]] std::string grantee_name() const override;
+  /// Words this controller moved over its bus since elaboration.
+  [[nodiscard]] std::uint64_t words_moved() const { return words_moved_; }
 
   /// The verilated twin: with bus = rtl it performs the accesses in place of the model, with
   /// bus = cosim it runs beside it and is compared every cycle.

@@ -46,6 +46,10 @@ class ResourceArbiter : public sc_core::sc_module {
     conflict_wait_cycles_ += wait_cycles;
   }
 
+  /// Requests that waited for a resource, and their waiting cycles, since elaboration.
+  [[nodiscard]] std::uint64_t conflicts() const { return conflicts_; }
+  [[nodiscard]] std::uint64_t conflict_wait_cycles() const { return conflict_wait_cycles_; }
+
   /// Test-only: a deliberate error, which the module array's co-simulation must catch: the
   /// request of `requester` that would be granted in cycle `at` is granted one cycle later.
   void inject_late_grant(sw::ProcId requester, Cycle at) { late_ = Late{true, requester, at}; }

@@ -24,49 +24,32 @@
 #include "sw/machine/delivery_check.hpp"
 #include "sw/routed/network_config.hpp"
 #include "sw/routed/routed_program.hpp"
+#include "sw/run/run_summary.hpp"
+#include "sw/traffic/traffic_pattern.hpp"
 #include "sw/traffic/traffic_point.hpp"
 #include "traces/recorder.hpp"
 #include "traces/stats.hpp"
 
 namespace orthosim::sc {
 
-/// The outcome of a routed program.
-struct NetworkRunResult {
-  bool completed = false;  ///< every node reached the end of its program
-  Cycle cycles;            ///< from load to the last node's end
-  std::vector<Cycle> step_ends;  ///< per step: when the last node passed its end (from load)
-  /// When not completed: the watchdog's report (the cycle of waiting channels) and the nodes
-  /// still waiting, each with what it waits for.
-  std::vector<std::string> blocked;
-  /// Not completed because run() reached its cycle limit while still busy (not a deadlock).
-  bool cycle_limit_reached = false;
-  sw::DeliveryReport delivery;
-  std::uint64_t max_channel_contention = 0;
-  std::uint32_t peak_channel_occupancy = 0;
-  std::vector<net::ChannelCounters::Report> channels;
-  std::vector<traces::StatEntry> stats;
-  /// --impl router=cosim: where the routers and the model first differed (the run stopped).
-  std::optional<Mismatch> mismatch;
-};
-
 /// Synthetic traffic (the usual network-simulation method): packets created by every node at
 /// `rate` flits per node per cycle, measured from `warmup` for `cycles` cycles, then drained.
-struct TrafficSpec {
+struct TrafficSpec : sw::TrafficParameters {
   /// The destination of a packet from `src` (may return src: that node sends nothing).
   std::function<std::uint32_t(std::uint32_t src, std::mt19937_64& rng)> destination;
   /// Whether the pattern gives every node one fixed destination (a permutation or an LCC).
   bool fixed_destinations = false;
   double rate = 0.1;             ///< offered flits per node per cycle
-  std::uint32_t flits = 20;      ///< per packet, header included ([LCC]: 20)
-  bool exponential = false;      ///< exponential inter-arrival times, else Bernoulli per cycle
-  std::uint64_t warmup = 1000;
-  std::uint64_t cycles = 10000;
-  std::uint64_t seed = 1;
   /// Drain the measured packets after the window (bounded); false: stop at the window's end.
   bool drain = true;
   /// One round only: every node sends exactly one packet at cycle 0 (rate and window unused).
   bool one_round = false;
 };
+
+/// The traffic of `pattern` on `topology` (the one adapter from a pattern to the sources): its
+/// destinations, and whether every node has one fixed destination; rate and parameters default.
+[[nodiscard]] TrafficSpec traffic_of(const sw::TrafficPattern& pattern,
+                                     const sw::Topology& topology);
 
 /// The figures of a traffic run.
 using TrafficResult = sw::TrafficPoint;
@@ -99,7 +82,7 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   /// Runs the kernel until the loaded program ends, deadlocks, or has run `limit` cycles (then
   /// result() says the cycle limit was reached).
   void run(Cycle limit);
-  [[nodiscard]] NetworkRunResult result() const;
+  [[nodiscard]] sw::NetworkRunSummary result() const;
 
   /// Starts synthetic traffic in the next delta cycle; run the kernel, then traffic_result().
   void start_traffic(TrafficSpec spec);

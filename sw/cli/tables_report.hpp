@@ -54,7 +54,7 @@ struct TableRow {
   /// native / omp cycles; none when the omp took 0 cycles.
   [[nodiscard]] std::optional<double> measured_ratio() const;
   [[nodiscard]] bool ok() const {
-    return omp.completed && omp.payload_ok && native.run.completed && native.run.payload_ok;
+    return omp.payload_ok() && native.payload_ok();
   }
 };
 
