@@ -94,8 +94,8 @@ class Runner {
   virtual std::vector<TrafficPoint> run_traffic(const TrafficRequest& request) = 0;
   /// `orthosim tables`: every multiprocessor and every network built in one elaboration, then the
   /// multiprocessors run side by side and the networks one after another (each network's cycles
-  /// count from its own load). No waveforms (every vcd_path must be empty); every trace_path given
-  /// names one event trace for all of them, which needs one clock period.
+  /// count from its own load). Systems that name the same output file share it, which needs
+  /// one clock period.
   virtual MixedRunResult run_mixed(const std::vector<SystemRun>& systems,
                                    const std::vector<NetworkRunRequest>& networks) = 0;
 };
