@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sw/cli/runner.hpp"
+#include "sw/run/runner.hpp"
 #include "sw/run/run_summary.hpp"
 #include "sw/traffic/traffic_point.hpp"
 

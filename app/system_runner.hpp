@@ -3,7 +3,7 @@
 // method is called at most once by `orthosim`.
 #pragma once
 
-#include "sw/cli/runner.hpp"
+#include "sw/run/runner.hpp"
 
 namespace orthosim::app {
 

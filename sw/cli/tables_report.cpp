@@ -9,25 +9,9 @@
 
 namespace orthosim::sw::cli {
 
-std::string TablesSetup::paper_table() const {
-  return topology == TopologyKind::Torus ? "Table 5" : "Table 4";
-}
-
-std::optional<double> TableRow::measured_ratio() const {
-  if (omp.cycles.count() == 0) {
-    return std::nullopt;
-  }
-  return static_cast<double>(native.cycles.count()) / static_cast<double>(omp.cycles.count());
-}
-
-bool TablesRun::ok() const {
-  for (const TableRow& r : rows) {
-    if (!r.ok()) {
-      return false;
-    }
-  }
-  return true;
-}
+using experiments::TableRow;
+using experiments::TablesRun;
+using experiments::TablesSetup;
 
 namespace {
 
