@@ -1,6 +1,7 @@
 // `orthosim run` on a mesh, torus or hypercube, and `orthosim traffic`: the multicomputer side
 // (docs/architecture.md; [LCC] section 6, [CALMANT] section 2.1).
 #include <limits>
+#include <sstream>
 
 #include "sw/cli/commands.hpp"
 #include "sw/cli/network_report.hpp"
@@ -58,13 +59,16 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
 
 po::options_description traffic_options() {
   const TrafficParameters defaults;
+  std::ostringstream default_rate;
+  default_rate << TrafficParameters::kDefaultRate;
   po::options_description o("orthosim traffic");
   o.add_options()
       ("topology", po::value<std::string>(), "mesh | torus | hypercube (required)")
       ("pattern", po::value<std::string>(),
        "uniform | transpose | bitrev | reverse-flip | lcc:A,b (default uniform); A as d rows of "
        "d bits joined by '/', b as d bits, bit 0 first (docs/topology.md)")
-      ("rate", po::value<std::string>(), "offered flits per node per cycle (default 0.1)")
+      ("rate", po::value<std::string>(),
+       ("offered flits per node per cycle (default " + default_rate.str() + ")").c_str())
       ("rates", po::value<std::string>(), "a sweep: R1,R2,... (a latency-throughput table)")
       ("flits", po::value<std::string>(),
        ("flits per packet, header included (default " + std::to_string(defaults.flits) + ")").c_str())
@@ -128,7 +132,8 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
       start = comma + 1;
     }
   } else {
-    request.rates = {vm.count("rate") ? parse_rate("--rate", vm["rate"].as<std::string>()) : 0.1};
+    request.rates = {vm.count("rate") ? parse_rate("--rate", vm["rate"].as<std::string>())
+                                      : TrafficParameters::kDefaultRate};
   }
   if (vm.count("flits")) {
     request.flits = static_cast<std::uint32_t>(
