@@ -57,6 +57,8 @@ class BusController : public sc_core::sc_module, public Grantee {
   /// The model performs the granted access: the schedule of Fig. 5.
   void granted(Cycle now) override;
   [[nodiscard]] std::string grantee_name() const override;
+  /// Words this controller moved over its bus since elaboration.
+  [[nodiscard]] std::uint64_t words_moved() const { return words_moved_; }
 
   /// Who hears every access's schedule (nullptr: nobody, and no schedule is kept).
   void observe(AccessObserver* observer) { observer_ = observer; }

@@ -240,8 +240,8 @@ void Multicomputer::run(Cycle limit) {
   }
 }
 
-NetworkRunResult Multicomputer::result() const {
-  NetworkRunResult r;
+sw::NetworkRunSummary Multicomputer::result() const {
+  sw::NetworkRunSummary r;
   r.completed = !deadlocked_;
   for (std::uint32_t node = 0; node < nodes_.size(); ++node) {
     const NodeState& s = nodes_[node];
@@ -538,6 +538,15 @@ TrafficResult Multicomputer::traffic_result() const {
   r.max_channel_contention = network_->channels().max_contention();
   r.peak_channel_occupancy = network_->channels().peak_occupancy();
   return r;
+}
+
+TrafficSpec traffic_of(const sw::TrafficPattern& pattern, const sw::Topology& topology) {
+  TrafficSpec spec;
+  spec.destination = [pattern, topology](std::uint32_t src, std::mt19937_64& rng) {
+    return sw::destination(pattern, topology, src, rng);
+  };
+  spec.fixed_destinations = pattern.kind != sw::PatternKind::Uniform;
+  return spec;
 }
 
 }  // namespace orthosim::sc
