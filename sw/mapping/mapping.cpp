@@ -149,9 +149,11 @@ class AddressGroups {
 
 class Mapper {
  public:
-  Mapper(const McProgram& program, Arch arch, const Clustering& clusters, SyncMode sync)
+  Mapper(const McProgram& program, Arch arch, const Clustering& clusters, SyncMode sync,
+         const StepSink& sink)
       : program_(program),
         sync_(sync),
+        sink_(sink),
         org_(arch, clusters.processors()),
         clusters_(clusters),
         local_next_(clusters.processors(), 0),
@@ -185,7 +187,11 @@ class Mapper {
       }
       allocate_addresses(step);
       emit(step);
-      out_.steps.push_back(std::move(step));
+      if (sink_) {
+        sink_(std::move(step));
+      } else {
+        out_.steps.push_back(std::move(step));
+      }
     }
     MappingNeeds& needs = out_.needs;
     needs.module_words = std::max(needs.module_words, max_of(module_next_));
@@ -738,6 +744,7 @@ class Mapper {
 
   const McProgram& program_;
   const SyncMode sync_;
+  const StepSink& sink_;
   MemoryOrganization org_;
   const Clustering& clusters_;
   std::vector<std::uint32_t> local_next_;
@@ -764,7 +771,7 @@ std::string to_string(SyncMode mode) {
 }
 
 MappedProgram map_program(const McProgram& program, Arch arch, const Clustering& clustering,
-                          SyncMode sync) {
+                          SyncMode sync, const StepSink& sink) {
   if (clustering.processors() == 0 || clustering.processors() > kMaxProcessors) {
     throw InputError({"--n"}, "1.." + std::to_string(kMaxProcessors) + " processors",
                      std::to_string(clustering.processors()));
@@ -773,7 +780,7 @@ MappedProgram map_program(const McProgram& program, Arch arch, const Clustering&
     throw InputError({program.name}, "a clustering of the program's " +
                                          std::to_string(program.nodes) + " nodes");
   }
-  return Mapper(program, arch, clustering, sync).run();
+  return Mapper(program, arch, clustering, sync, sink).run();
 }
 
 void fit_config(const MappingNeeds& needs, const FixedSizes& fixed, SystemConfig& config) {
