@@ -15,32 +15,87 @@ std::string hex(Word w) {
   std::snprintf(buf, sizeof buf, "0x%08x", w);
   return buf;
 }
+
+std::string missing_note(bool run_ended) {
+  return run_ended ? " (never written: message lost)"
+                   : " (not delivered: the run stopped at the cycle limit)";
+}
+
+/// Counts message `m` failed at its word `w`, and names it while few are named.
+void fail(DeliveryReport& report, const Message& m, std::uint32_t w, const std::string& what) {
+  ++report.messages_failed;
+  if (report.failures.size() < kMaxReportedFailures) {
+    report.failures.push_back("message " + std::to_string(m.id) + " (P" +
+                              std::to_string(m.source) + " -> P" +
+                              std::to_string(m.destination) + ", tag " +
+                              std::to_string(m.payload.tag) + "): word " + std::to_string(w) +
+                              " at P" + std::to_string(m.destination) + " local[" +
+                              std::to_string(m.dst_address + w) + "] " + what);
+  }
+}
+
+/// "expected X, found Y" with the note of a word never written.
+std::string expected_found(const Message& m, std::uint32_t w, Word found, bool run_ended) {
+  return "expected " + hex(payload_word(m.payload, w)) + ", found " + hex(found) +
+         (found == kUnwrittenWord ? missing_note(run_ended) : "");
+}
 }  // namespace
 
 DeliveryReport check_delivery(const MachineProgram& program, const LocalMemoryReader& read_local,
                               bool run_ended) {
-  const std::string missing = run_ended ? " (never written: message lost)"
-                                        : " (not delivered: the run stopped at the cycle limit)";
   DeliveryReport report;
   for (const Message& m : program.messages) {
     ++report.messages_checked;
     report.words_checked += m.words;
     for (std::uint32_t w = 0; w < m.words; ++w) {
-      const Word expected = payload_word(m.payload, w);
       const Word found = read_local(m.destination, m.dst_address + w);
-      if (found == expected) {
-        continue;
+      if (found != payload_word(m.payload, w)) {
+        fail(report, m, w, expected_found(m, w, found, run_ended));
+        break;
       }
-      ++report.messages_failed;
-      if (report.failures.size() < kMaxReportedFailures) {
-        report.failures.push_back(
-            "message " + std::to_string(m.id) + " (P" + std::to_string(m.source) + " -> P" +
-            std::to_string(m.destination) + ", tag " + std::to_string(m.payload.tag) + "): word " +
-            std::to_string(w) + " at P" + std::to_string(m.destination) + " local[" +
-            std::to_string(m.dst_address + w) + "] expected " + hex(expected) + ", found " +
-            hex(found) + (found == kUnwrittenWord ? missing : ""));
-      }
-      break;
+    }
+  }
+  return report;
+}
+
+void ArrivalCheck::reset(std::size_t messages) {
+  arrivals_.assign(messages, Arrivals{});
+  arrivals_.shrink_to_fit();
+}
+
+void ArrivalCheck::arrive(const std::vector<Message>& manifest, std::size_t message,
+                          std::uint32_t index, Word word) {
+  const Message& m = manifest.at(message);
+  Arrivals& a = arrivals_.at(message);
+  if (a.fault != Arrivals::Fault::None) {
+    return;  // the first fault is the one reported
+  }
+  if (index != a.words || index >= m.words) {
+    // Out of order or past the end: a word already arrived (or one that does not exist).
+    a.fault = Arrivals::Fault::Repeated;
+    a.fault_index = index;
+  } else if (word != payload_word(m.payload, index)) {
+    a.fault = Arrivals::Fault::Wrong;
+    a.fault_index = index;
+    a.found = word;
+  } else {
+    ++a.words;
+  }
+}
+
+DeliveryReport ArrivalCheck::report(const std::vector<Message>& manifest, bool run_ended) const {
+  DeliveryReport report;
+  for (std::size_t i = 0; i < manifest.size(); ++i) {
+    const Message& m = manifest[i];
+    ++report.messages_checked;
+    report.words_checked += m.words;
+    const Arrivals& a = arrivals_.at(i);
+    if (a.fault == Arrivals::Fault::Wrong) {
+      fail(report, m, a.fault_index, expected_found(m, a.fault_index, a.found, run_ended));
+    } else if (a.fault == Arrivals::Fault::Repeated) {
+      fail(report, m, a.fault_index, "arrived twice");
+    } else if (a.words < m.words) {
+      fail(report, m, a.words, expected_found(m, a.words, kUnwrittenWord, run_ended));
     }
   }
   return report;

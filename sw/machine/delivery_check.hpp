@@ -31,6 +31,38 @@ using LocalMemoryReader = std::function<Word(ProcId p, std::uint32_t address)>;
                                             const LocalMemoryReader& read_local,
                                             bool run_ended = true);
 
+/// The same check made as the words arrive, for a run that keeps neither the words it sent nor
+/// the words it received: each word is compared with the recomputed payload when it arrives and
+/// then dropped. Per message it keeps the words arrived and its first fault, so memory follows
+/// the manifest, not the traffic. A message whose words arrive in order, once each and intact is
+/// delivered; the report names the first wrong, repeated or missing word of every other one.
+class ArrivalCheck {
+ public:
+  /// Forgets every arrival: `messages` messages are expected, none arrived.
+  void reset(std::size_t messages);
+  /// Word `index` of message `manifest[message]` arrived holding `word`.
+  void arrive(const std::vector<Message>& manifest, std::size_t message, std::uint32_t index,
+              Word word);
+  /// The outcome over `manifest` (the one arrive() was given): as check_delivery's, with a
+  /// message that arrived twice failed too. `run_ended` as check_delivery's.
+  [[nodiscard]] DeliveryReport report(const std::vector<Message>& manifest,
+                                      bool run_ended = true) const;
+
+ private:
+  /// What arrived of one message: `words` words in order, then perhaps a fault at `fault_index`.
+  struct Arrivals {
+    std::uint32_t words = 0;
+    std::uint32_t fault_index = 0;
+    Word found = 0;  ///< the wrong word, at fault_index
+    enum class Fault : std::uint8_t { None, Wrong, Repeated } fault = Fault::None;
+  };
+  std::vector<Arrivals> arrivals_;
+
+ public:
+  /// What the check holds per message (for footprint estimates).
+  static constexpr std::size_t kBytesPerMessage = sizeof(Arrivals);
+};
+
 /// Calls `store(p, address, word)` for every word the senders hold before the run.
 void for_each_initial_word(const MachineProgram& program,
                            const std::function<void(ProcId, std::uint32_t, Word)>& store);
