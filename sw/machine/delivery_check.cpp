@@ -1,7 +1,9 @@
 // Delivery check against recomputed payloads.
 #include "sw/machine/delivery_check.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "sw/machine/payload.hpp"
 
@@ -99,6 +101,60 @@ DeliveryReport ArrivalCheck::report(const std::vector<Message>& manifest, bool r
     }
   }
   return report;
+}
+
+void MessageMemory::load(const std::vector<Message>& manifest, std::uint32_t processors) {
+  manifest_ = &manifest;
+  sources_.assign(processors, {});
+  destinations_.assign(processors, {});
+  for (std::size_t i = 0; i < manifest.size(); ++i) {
+    const Message& m = manifest[i];
+    const auto index = static_cast<std::uint32_t>(i);
+    sources_.at(m.source).push_back({m.src_address, index});
+    destinations_.at(m.destination).push_back({m.dst_address, index});
+  }
+  for (auto* per_processor : {&sources_, &destinations_}) {
+    for (std::vector<Region>& regions : *per_processor) {
+      std::sort(regions.begin(), regions.end(),
+                [](const Region& a, const Region& b) { return a.begin < b.begin; });
+      regions.shrink_to_fit();
+    }
+  }
+  arrivals_.reset(manifest.size());
+}
+
+const MessageMemory::Region* MessageMemory::find(const std::vector<Region>& regions,
+                                                 std::uint32_t address) const {
+  // The last region starting at or before the address; regions of one local memory are
+  // disjoint (validate), except a source's shared by messages of one payload, word for word.
+  auto after = std::upper_bound(regions.begin(), regions.end(), address,
+                                [](std::uint32_t a, const Region& r) { return a < r.begin; });
+  if (after == regions.begin()) {
+    return nullptr;
+  }
+  const Region& r = *std::prev(after);
+  return address - r.begin < (*manifest_)[r.message].words ? &r : nullptr;
+}
+
+std::optional<Word> MessageMemory::sent(ProcId p, std::uint32_t address) const {
+  const Region* r = find(sources_.at(p), address);
+  if (r == nullptr) {
+    return std::nullopt;
+  }
+  return payload_word((*manifest_)[r->message].payload, address - r->begin);
+}
+
+bool MessageMemory::receive(ProcId p, std::uint32_t address, Word word) {
+  const Region* r = find(destinations_.at(p), address);
+  if (r == nullptr) {
+    return false;
+  }
+  arrivals_.arrive(*manifest_, r->message, address - r->begin, word);
+  return true;
+}
+
+DeliveryReport MessageMemory::report(bool run_ended) const {
+  return arrivals_.report(*manifest_, run_ended);
 }
 
 void for_each_initial_word(const MachineProgram& program,

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,42 @@ class ArrivalCheck {
  public:
   /// What the check holds per message (for footprint estimates).
   static constexpr std::size_t kBytesPerMessage = sizeof(Arrivals);
+};
+
+/// The words of a manifest's messages in the processors' local memories, without holding them:
+/// a sender's words are generated from their message when read, a receiver's are checked by an
+/// ArrivalCheck when written and then dropped. Other local words are the caller's to store.
+class MessageMemory {
+ public:
+  /// Takes `manifest` (which must outlive this) and forgets every arrival.
+  void load(const std::vector<Message>& manifest, std::uint32_t processors);
+  /// Word `address` of P(p)'s local memory where a message is sent from; nothing elsewhere.
+  [[nodiscard]] std::optional<Word> sent(ProcId p, std::uint32_t address) const;
+  /// `word` written to word `address` of P(p)'s local memory: checked when a message lands
+  /// there (true), else false (not a message's word).
+  bool receive(ProcId p, std::uint32_t address, Word word);
+  /// The delivery check of the loaded manifest (ArrivalCheck::report).
+  [[nodiscard]] DeliveryReport report(bool run_ended) const;
+
+ private:
+  /// A message's words in one local memory: from `begin`, its `words`.
+  struct Region {
+    std::uint32_t begin = 0;
+    std::uint32_t message = 0;  ///< index into the manifest
+  };
+  /// The region of `regions` (sorted by begin) that holds `address`, if any.
+  [[nodiscard]] const Region* find(const std::vector<Region>& regions,
+                                   std::uint32_t address) const;
+
+  const std::vector<Message>* manifest_ = nullptr;
+  std::vector<std::vector<Region>> sources_;       ///< per processor
+  std::vector<std::vector<Region>> destinations_;  ///< per processor
+  ArrivalCheck arrivals_;
+
+ public:
+  /// What it holds per message (for footprint estimates): its two regions and its arrivals.
+  static constexpr std::size_t kBytesPerMessage =
+      2 * sizeof(Region) + ArrivalCheck::kBytesPerMessage;
 };
 
 /// Calls `store(p, address, word)` for every word the senders hold before the run.
