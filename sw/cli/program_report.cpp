@@ -3,6 +3,7 @@
 
 #include <iomanip>
 #include <sstream>
+#include <string_view>
 
 #include "sw/cli/report.hpp"
 #include "sw/mapping/listing.hpp"
@@ -126,10 +127,10 @@ std::string delivery_line(const ProgramRun& r) {
 StepOperations step_operations(const MappedStep& step, const MemoryOrganization& org,
                                const BusTiming& timing) {
   StepOperations lines;
-  lines.reserve(step.ops.size());
   for (const MappedOp& op : step.ops) {
-    lines.push_back(op_with_costs(step, op, org, timing));
+    lines += op_with_costs(step, op, org, timing) + '\n';
   }
+  lines.shrink_to_fit();
   return lines;
 }
 
@@ -243,14 +244,16 @@ void print_run(const ProgramRun& r, std::ostream& out) {
       << std::setw(predicted_width) << "predicted"
       << "  operations [cycles of each access: alpha + beta(l-1) + d tau l]\n";
   for (std::size_t k = 0; k < r.operations.size(); ++k) {
-    const StepOperations& lines = r.operations[k];
+    const std::string_view lines = r.operations[k];
     out << std::setw(6) << k + 1 << std::setw(cycles_width) << r.step_cycles(k).count()
         << std::setw(predicted_width) << r.predicted.steps.at(k).count() << "  ";
     if (lines.empty()) {
       out << "(no memory operation)\n";
     }
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      out << (i == 0 ? "" : continuation) << lines[i] << '\n';
+    for (std::size_t start = 0; start < lines.size();) {
+      const std::size_t end = lines.find('\n', start) + 1;
+      out << (start == 0 ? "" : continuation) << lines.substr(start, end - start);
+      start = end;
     }
   }
   out << std::setw(6) << "total" << std::setw(cycles_width) << r.summary.cycles.count()

@@ -14,8 +14,9 @@
 
 namespace orthosim::sw::cli {
 
-/// The lines `run`'s table prints for one step: each operation with its accesses' cycles.
-using StepOperations = std::vector<std::string>;
+/// The lines `run`'s table prints for one step: each operation with its accesses' cycles, each
+/// line ended by '\n' (one string per step, not per line: a large step has thousands).
+using StepOperations = std::string;
 
 /// A step's table lines. `run` keeps these instead of the mapped steps when it prints a table:
 /// a large program's steps take about ten times the bytes of their lines.
