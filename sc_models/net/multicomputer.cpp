@@ -156,7 +156,10 @@ void Multicomputer::load(sw::RoutedProgram program) {
   deadlocked_ = false;
   stopped_at_limit_.reset();
   deadlock_.clear();
+  // Exactly one state per message: freed, then reserved, so no doubling leaves spare capacity.
   messages_.clear();
+  messages_.shrink_to_fit();
+  messages_.reserve(program_.manifest.messages.size());
   for (const sw::Message& m : program_.manifest.messages) {
     messages_.push_back({m.source, m.destination, m.words, 0, 0, false});
   }

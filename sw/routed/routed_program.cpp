@@ -165,6 +165,10 @@ RoutedProgram route_program(const McProgram& program, std::uint32_t network_node
   for (std::uint32_t words : next_local) {
     out.local_words = std::max(out.local_words, words);
   }
+  // The ops are complete: spare capacity would be held for the whole run.
+  for (std::vector<routed::Op>& ops : out.ops) {
+    ops.shrink_to_fit();
+  }
   return out;
 }
 
