@@ -2,7 +2,6 @@
 #include "sw/mapping/mapping.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -197,11 +196,11 @@ class Mapper {
     MappingNeeds& needs = out_.needs;
     needs.module_words = std::max(needs.module_words, max_of(module_next_));
     needs.local_words = std::max(needs.local_words, max_of(local_next_));
-    // The ops are complete: spare capacity would be held for the whole run. (The manifest keeps
-    // its eighth: shrinking it would copy it whole, a moment with it held twice.)
+    // The ops and the manifest are complete: spare capacity would be held for the whole run.
     for (ProcessorProgram& processor : out_.machine.processors) {
       processor.ops.shrink_to_fit();
     }
+    out_.machine.messages.shrink_to_fit();
     for (ProcId p = 0; p < org_.n(); ++p) {
       out_.machine.processors[p].index_sets = index_sets_[p];
       needs.index_sets = std::max(needs.index_sets, static_cast<std::uint32_t>(index_sets_[p].size()));
@@ -220,19 +219,8 @@ class Mapper {
     return at;
   }
 
-  /// Room for `more` elements at the end of `v`. The whole program's ops and manifest are held
-  /// while it is mapped: grown by an eighth, a vector holds at most an eighth more than it needs,
-  /// where doubling would hold up to twice as much.
-  template <class T>
-  static void make_room(std::vector<T>& v, std::size_t more) {
-    if (v.capacity() - v.size() < more) {
-      v.reserve(v.size() + std::max(more, v.size() / 8));
-    }
-  }
-
   void add_to_manifest(ProcId p, ProcId q, const NodeMessage& m, std::uint32_t src,
                        std::uint32_t dst) {
-    make_room(out_.machine.messages, 1);
     out_.machine.messages.push_back(manifest_entry(
         m, static_cast<std::uint32_t>(out_.machine.messages.size()), p, q, src, dst));
     ++out_.node_messages;
@@ -726,8 +714,7 @@ class Mapper {
   /// then every read (each preceded by a wait-sync per writer), then the step mark.
   void emit(const MappedStep& step) {
     for (ProcId p = 0; p < org_.n(); ++p) {
-      std::vector<Op>& ops = step_ops_;
-      ops.clear();
+      std::vector<Op>& ops = out_.machine.processors[p].ops;
       if (step.compute[p] > Cycle{0}) {
         ops.emplace_back(Compute{step.compute[p]});
       }
@@ -752,10 +739,6 @@ class Mapper {
         emit_phase(step, p, phase, Direction::Read, ops);
       }
       ops.emplace_back(StepMark{step.index});
-      std::vector<Op>& program = out_.machine.processors[p].ops;
-      make_room(program, ops.size());
-      program.insert(program.end(), std::make_move_iterator(ops.begin()),
-                     std::make_move_iterator(ops.end()));
     }
   }
 
@@ -767,7 +750,6 @@ class Mapper {
   std::vector<std::uint32_t> local_next_;
   std::vector<std::uint32_t> module_next_;
   std::vector<std::vector<IndexSet>> index_sets_;
-  std::vector<Op> step_ops_;  ///< one processor's ops of the step being emitted
   MappedProgram out_;
 };
 
