@@ -213,8 +213,8 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   const bool json = vm.count("json") > 0;
   {
     // The program as read (every transfer, with its source location) is not needed once
-    // mapped: freed here, it is not held through the run.
-    const McProgram program = program_from(vm);
+    // mapped: each step is freed as it is mapped, so it is not held through the run.
+    McProgram program = program_from(vm);
     config = config_from(vm);
     const SyncMode sync = sync_for(vm);
     const Clustering clustering = clustering_for(vm, program);
@@ -233,7 +233,7 @@ int run_run(const po::variables_map& vm, Context& ctx) {
         operations.push_back(step_operations(step, org, config.timing));
       }
     };
-    mapped = map_program(program, config.arch, clustering, sync, summarize);
+    mapped = map_program(std::move(program), config.arch, clustering, sync, summarize);
     mapped.steps = std::move(kept);
   }
   config = fitted_config(vm, mapped, config);

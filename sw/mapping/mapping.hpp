@@ -196,6 +196,12 @@ using StepSink = std::function<void(MappedStep&& step)>;
                                         const Clustering& clustering,
                                         SyncMode sync = SyncMode::Pairs,
                                         const StepSink& sink = {});
+/// The same, consuming `program`: each of its steps is freed once mapped, so the program as
+/// read and the machine program are never both held whole.
+[[nodiscard]] MappedProgram map_program(McProgram&& program, Arch arch,
+                                        const Clustering& clustering,
+                                        SyncMode sync = SyncMode::Pairs,
+                                        const StepSink& sink = {});
 
 /// Raises the sizes of `config` that are below the program's needs, except the ones the user
 /// fixed (`fixed_*`), which must suffice: otherwise InputError naming the option.
