@@ -134,7 +134,7 @@ void Multiprocessor::load(sw::MachineProgram program) {
   baseline_ = stats_.snapshot();
   start_ = clock_.now();
   stopped_at_limit_.reset();
-  messages_.load(program_.messages, config_.n);
+  messages_.load(program_.messages, config_.n, program_.deliveries);
   for (sw::ProcId i = 0; i < config_.n; ++i) {
     processors_[i]->load(program_.processors[i], messages_);
   }

@@ -60,7 +60,8 @@ DeliveryReport check_delivery(const MachineProgram& program, const LocalMemoryRe
   return report;
 }
 
-void ArrivalCheck::reset(std::size_t messages) {
+void ArrivalCheck::reset(std::size_t messages, std::uint32_t deliveries) {
+  deliveries_ = deliveries;
   arrivals_.assign(messages, Arrivals{});
   arrivals_.shrink_to_fit();
 }
@@ -72,7 +73,8 @@ void ArrivalCheck::arrive(const std::vector<Message>& manifest, std::size_t mess
   if (a.fault != Arrivals::Fault::None) {
     return;  // the first fault is the one reported
   }
-  if (index != a.words || index >= m.words) {
+  if (index >= m.words || index != a.words % m.words ||
+      std::uint64_t{a.words} >= std::uint64_t{m.words} * deliveries_) {
     // Out of order or past the end: a word already arrived (or one that does not exist).
     a.fault = Arrivals::Fault::Repeated;
     a.fault_index = index;
@@ -96,14 +98,16 @@ DeliveryReport ArrivalCheck::report(const std::vector<Message>& manifest, bool r
       fail(report, m, a.fault_index, expected_found(m, a.fault_index, a.found, run_ended));
     } else if (a.fault == Arrivals::Fault::Repeated) {
       fail(report, m, a.fault_index, "arrived twice");
-    } else if (a.words < m.words) {
-      fail(report, m, a.words, expected_found(m, a.words, kUnwrittenWord, run_ended));
+    } else if (std::uint64_t{a.words} < std::uint64_t{m.words} * deliveries_) {
+      const std::uint32_t missing = a.words % m.words;
+      fail(report, m, missing, expected_found(m, missing, kUnwrittenWord, run_ended));
     }
   }
   return report;
 }
 
-void MessageMemory::load(const std::vector<Message>& manifest, std::uint32_t processors) {
+void MessageMemory::load(const std::vector<Message>& manifest, std::uint32_t processors,
+                         std::uint32_t deliveries) {
   manifest_ = &manifest;
   sources_.assign(processors, {});
   destinations_.assign(processors, {});
@@ -120,7 +124,7 @@ void MessageMemory::load(const std::vector<Message>& manifest, std::uint32_t pro
       regions.shrink_to_fit();
     }
   }
-  arrivals_.reset(manifest.size());
+  arrivals_.reset(manifest.size(), deliveries);
 }
 
 const MessageMemory::Region* MessageMemory::find(const std::vector<Region>& regions,

@@ -39,8 +39,9 @@ using LocalMemoryReader = std::function<Word(ProcId p, std::uint32_t address)>;
 /// delivered; the report names the first wrong, repeated or missing word of every other one.
 class ArrivalCheck {
  public:
-  /// Forgets every arrival: `messages` messages are expected, none arrived.
-  void reset(std::size_t messages);
+  /// Forgets every arrival: `messages` messages are expected, each `deliveries` times in a row
+  /// (MachineProgram::deliveries), none arrived.
+  void reset(std::size_t messages, std::uint32_t deliveries = 1);
   /// Word `index` of message `manifest[message]` arrived holding `word`.
   void arrive(const std::vector<Message>& manifest, std::size_t message, std::uint32_t index,
               Word word);
@@ -50,7 +51,8 @@ class ArrivalCheck {
                                       bool run_ended = true) const;
 
  private:
-  /// What arrived of one message: `words` words in order, then perhaps a fault at `fault_index`.
+  /// What arrived of one message: `words` words in order (its words, `deliveries_` times), then
+  /// perhaps a fault at `fault_index`.
   struct Arrivals {
     std::uint32_t words = 0;
     std::uint32_t fault_index = 0;
@@ -58,6 +60,7 @@ class ArrivalCheck {
     enum class Fault : std::uint8_t { None, Wrong, Repeated } fault = Fault::None;
   };
   std::vector<Arrivals> arrivals_;
+  std::uint32_t deliveries_ = 1;
 
  public:
   /// What the check holds per message (for footprint estimates).
@@ -69,8 +72,10 @@ class ArrivalCheck {
 /// ArrivalCheck when written and then dropped. Other local words are the caller's to store.
 class MessageMemory {
  public:
-  /// Takes `manifest` (which must outlive this) and forgets every arrival.
-  void load(const std::vector<Message>& manifest, std::uint32_t processors);
+  /// Takes `manifest` (which must outlive this), each message delivered `deliveries` times, and
+  /// forgets every arrival.
+  void load(const std::vector<Message>& manifest, std::uint32_t processors,
+            std::uint32_t deliveries = 1);
   /// Word `address` of P(p)'s local memory where a message is sent from; nothing elsewhere.
   [[nodiscard]] std::optional<Word> sent(ProcId p, std::uint32_t address) const;
   /// `word` written to word `address` of P(p)'s local memory: checked when a message lands

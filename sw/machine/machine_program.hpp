@@ -198,6 +198,9 @@ struct MachineProgram {
   std::uint32_t n = 0;
   std::vector<ProcessorProgram> processors;  ///< exactly n
   std::vector<Message> messages;             ///< the delivery manifest
+  /// How many times each message is delivered, in order: more than once for back-to-back
+  /// repetitions of one program (`orthosim access --repeat`).
+  std::uint32_t deliveries = 1;
 };
 
 }  // namespace orthosim::sw

@@ -603,6 +603,32 @@ TEST(ArrivalCheck, AMessageThatArrivesTwiceFails) {
   }
 }
 
+// A program repeated back to back delivers each message once per repetition (deliveries): as
+// many times is intact, once fewer leaves it short, once more is a repeat.
+TEST(ArrivalCheck, EachMessageArrivesAsManyTimesAsTheProgramDeliversIt) {
+  const sw::MachineProgram p = three_messages();
+  for (std::uint32_t times : {2u, 3u, 4u}) {
+    sw::ArrivalCheck check;
+    check.reset(p.messages.size(), 3);
+    for (std::size_t i = 0; i < p.messages.size(); ++i) {
+      for (std::uint32_t copy = 0; copy < (i == 1 ? times : 3u); ++copy) {
+        for (std::uint32_t w = 0; w < p.messages[i].words; ++w) {
+          check.arrive(p.messages, i, w, sw::payload_word(p.messages[i].payload, w));
+        }
+      }
+    }
+    const sw::DeliveryReport r = check.report(p.messages);
+    EXPECT_EQ(r.messages_failed, times == 3 ? 0u : 1u) << times;
+    if (times != 3) {
+      ASSERT_EQ(r.failures.size(), 1u) << times;
+      EXPECT_TRUE(contains(r.failures[0], "message 1 ")) << r.failures[0];
+      EXPECT_TRUE(contains(r.failures[0], "word 0 ")) << r.failures[0];
+      EXPECT_TRUE(contains(r.failures[0], times < 3 ? "message lost" : "arrived twice"))
+          << r.failures[0];
+    }
+  }
+}
+
 // The local memories as the messages see them: a sender's words are the payload, generated, a
 // receiver's words are checked; every other word is nobody's (the caller stores it).
 TEST(MessageMemory, GeneratesTheSentWordsAndChecksTheReceivedOnes) {
