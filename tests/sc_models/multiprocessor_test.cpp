@@ -132,7 +132,7 @@ TEST(Delivery, TheCheckOnArrivalFailsAWrongLastWordALostAndATwiceStoredMessage) 
     return b.build();
   };
   const auto failure = [&](const std::vector<sw::StoreBuffer>& stores) {
-    const sc::RunResult r = run(system, program(stores));
+    const auto r = run(system, program(stores));
     EXPECT_TRUE(r.completed);
     EXPECT_EQ(r.delivery.messages_checked, 1u);
     return r.delivery.failures.empty() ? std::string("ok") : r.delivery.failures.at(0);

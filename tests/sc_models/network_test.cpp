@@ -572,7 +572,7 @@ TEST(RoutedPrograms, ThePayloadHeldIsTheLargestStepsNotTheProgramsTotal) {
   }
   system.load(sw::route_program(program, 9, sw::identity_embedding(9)));
   sc_core::sc_start();
-  const sc::NetworkRunResult r = system.result();
+  const auto r = system.result();
   ASSERT_TRUE(r.completed);
   EXPECT_TRUE(r.delivery.ok());
   EXPECT_EQ(r.delivery.words_checked, total);
@@ -583,7 +583,7 @@ TEST(RoutedPrograms, ThePayloadHeldIsTheLargestStepsNotTheProgramsTotal) {
 /// A one-message program on a 2x2 mesh with its node ops changed by `edit`, run on `system`,
 /// its outcome.
 template <class Edit>
-sc::NetworkRunResult run_edited(sc::Multicomputer& system, Edit edit) {
+auto run_edited(sc::Multicomputer& system, Edit edit) {
   sw::RoutedProgram program = one_message(4, 0, 3, 6);
   edit(program);
   system.load(program);
@@ -603,7 +603,7 @@ TEST(RoutedPrograms, TheDeliveryCheckFailsALostAndATwiceDeliveredMessage) {
   const auto receives = [](const sw::routed::Op& op) {
     return std::holds_alternative<sw::routed::Receive>(op);
   };
-  const sc::NetworkRunResult lost = run_edited(system, [&](sw::RoutedProgram& p) {
+  const auto lost = run_edited(system, [&](sw::RoutedProgram& p) {
     for (auto& ops : p.ops) {
       ops.erase(std::remove_if(ops.begin(), ops.end(),
                                [&](const sw::routed::Op& op) { return sends(op) || receives(op); }),
@@ -617,7 +617,7 @@ TEST(RoutedPrograms, TheDeliveryCheckFailsALostAndATwiceDeliveredMessage) {
   EXPECT_NE(lost.delivery.failures[0].find("word 0 "), std::string::npos);
   EXPECT_NE(lost.delivery.failures[0].find("message lost"), std::string::npos);
 
-  const sc::NetworkRunResult twice = run_edited(system, [&](sw::RoutedProgram& p) {
+  const auto twice = run_edited(system, [&](sw::RoutedProgram& p) {
     auto& ops = p.ops.at(0);
     const auto send = std::find_if(ops.begin(), ops.end(), sends);
     ASSERT_NE(send, ops.end());
@@ -629,7 +629,7 @@ TEST(RoutedPrograms, TheDeliveryCheckFailsALostAndATwiceDeliveredMessage) {
   ASSERT_EQ(twice.delivery.failures.size(), 1u);
   EXPECT_NE(twice.delivery.failures[0].find("arrived twice"), std::string::npos);
 
-  const sc::NetworkRunResult intact = run_edited(system, [](sw::RoutedProgram&) {});
+  const auto intact = run_edited(system, [](sw::RoutedProgram&) {});
   EXPECT_TRUE(intact.completed && intact.delivery.ok());
 }
 
