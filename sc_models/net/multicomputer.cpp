@@ -118,25 +118,21 @@ std::uint64_t Multicomputer::footprint(const sw::RoutedProgram& program,
   constexpr std::uint64_t kNodeBytes = 4 * 1024;
   constexpr std::uint64_t kPacketBytes = sizeof(net::NetworkInterfaces::Packet) + 16;
   const std::uint32_t nodes = config.topology.nodes();
+  // Per message: its manifest entry, its state and what arrived of it; no payload word is held
+  // outside the packets (the arrival check).
   std::uint64_t bytes = std::uint64_t{nodes} * kNodeBytes +
-                        program.manifest.messages.size() * (sizeof(sw::Message) + sizeof(MessageState));
+                        program.manifest.messages.size() *
+                            (sizeof(sw::Message) + sizeof(MessageState) +
+                             sw::ArrivalCheck::kBytesPerMessage);
   for (const std::vector<sw::routed::Op>& ops : program.ops) {
     bytes += ops.size() * sizeof(sw::routed::Op);
   }
-  std::vector<std::uint64_t> local_words(nodes, 0);
   std::vector<std::uint64_t> step_packets;  ///< a step's messages are in flight together
   for (const sw::Message& m : program.manifest.messages) {
-    local_words.at(m.source) =
-        std::max(local_words.at(m.source), std::uint64_t{m.src_address} + m.words);
-    local_words.at(m.destination) =
-        std::max(local_words.at(m.destination), std::uint64_t{m.dst_address} + m.words);
     if (m.payload.tag >= step_packets.size()) {
       step_packets.resize(std::size_t{m.payload.tag} + 1, 0);
     }
     step_packets[m.payload.tag] += config.message_packets(m.words);
-  }
-  for (std::uint64_t w : local_words) {
-    bytes += w * sizeof(sw::Word);
   }
   if (!step_packets.empty()) {
     bytes += *std::max_element(step_packets.begin(), step_packets.end()) * kPacketBytes;
@@ -155,14 +151,16 @@ void Multicomputer::load(sw::RoutedProgram program) {
   deadlocked_ = false;
   stopped_at_limit_.reset();
   deadlock_.clear();
+  // Exactly one state per message: freed, then reserved, so no doubling leaves spare capacity.
   messages_.clear();
+  messages_.shrink_to_fit();
+  messages_.reserve(program_.manifest.messages.size());
   for (const sw::Message& m : program_.manifest.messages) {
     messages_.push_back({m.source, m.destination, m.words, 0, 0, false});
   }
-  local_.assign(n, WordStore(std::max<std::uint32_t>(program_.local_words, 1)));
-  sw::for_each_initial_word(program_.manifest, [this](sw::ProcId p, std::uint32_t a, sw::Word w) {
-    local_[p].write(a, w);
-  });
+  delivery_.reset(program_.manifest.messages.size());
+  words_in_flight_ = 0;
+  peak_words_in_flight_ = 0;
   start_ = next_start();
   if (recorder_.enabled()) {
     recorder_.run_begin(Cycle{start_}, "program " + program_.name);
@@ -197,6 +195,8 @@ void Multicomputer::run_node(std::uint32_t node, std::uint64_t c) {
       m.created = c;
       record(c, {traces::MessageEvent::Send, send->message, m.src, m.dst, m.words, 0, 0, true});
       network_->submit(send->message, m.src, m.dst, m.words);
+      words_in_flight_ += m.words;
+      peak_words_in_flight_ = std::max(peak_words_in_flight_, words_in_flight_);
       ++s.pc;
     } else if (const auto* receive = std::get_if<sw::routed::Receive>(&op)) {
       if (messages_[receive->message].delivered == 0 ||
@@ -276,9 +276,7 @@ sw::NetworkRunSummary Multicomputer::result() const {
     r.blocked.push_back("cycle limit reached: the run stopped after " +
                         std::to_string(r.cycles.count()) + " cycles, still running");
   }
-  r.delivery = sw::check_delivery(
-      program_.manifest, [this](sw::ProcId p, std::uint32_t a) { return local_[p].read(a); },
-      !r.cycle_limit_reached);
+  r.delivery = delivery_.report(program_.manifest.messages, !r.cycle_limit_reached);
   r.max_channel_contention = network_->channels().max_contention();
   r.peak_channel_occupancy = network_->channels().peak_occupancy();
   r.channels = network_->channels().reports();
@@ -297,8 +295,7 @@ sw::Word Multicomputer::read_word(std::uint32_t message, std::uint32_t index) {
     const MessageState& m = messages_[message];
     return sw::payload_word({m.src, m.dst, message}, index);
   }
-  const sw::Message& m = program_.manifest.messages[message];
-  return local_[m.source].read(m.src_address + index);
+  return sw::payload_word(program_.manifest.messages[message].payload, index);
 }
 
 void Multicomputer::deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) {
@@ -312,8 +309,7 @@ void Multicomputer::deliver_word(std::uint32_t message, std::uint32_t index, sw:
     }
     return;
   }
-  const sw::Message& m = program_.manifest.messages[message];
-  local_[m.destination].write(m.dst_address + index, word);
+  delivery_.arrive(program_.manifest.messages, message, index, word);
 }
 
 void Multicomputer::record(std::uint64_t at, const traces::MessageTrace& m) {
@@ -362,6 +358,7 @@ void Multicomputer::message_delivered(std::uint32_t message, std::uint64_t at) {
     }
     return;
   }
+  words_in_flight_ -= m.words;
   NodeState& d = nodes_[m.dst];
   if (d.waiting_for == static_cast<std::int64_t>(message)) {
     wake(m.dst, at);

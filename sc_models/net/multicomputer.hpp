@@ -90,6 +90,9 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   /// flipped, as through a faulty network interface, so that the delivery check and the count
   /// of corrupted traffic words can be seen to work.
   void corrupt_deliveries(std::uint32_t node, std::uint32_t bit);
+  /// The most payload words the loaded program had in flight at once (sent, not yet delivered):
+  /// the only payload a run holds, so that tests can see memory follow the work in flight.
+  [[nodiscard]] std::uint64_t peak_words_in_flight() const { return peak_words_in_flight_; }
 
  private:
   struct MessageState {
@@ -149,7 +152,12 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   // Routed program.
   sw::RoutedProgram program_;
   std::vector<NodeState> nodes_;
-  std::vector<WordStore> local_;
+  /// The words are generated from their message when sent and checked when they arrive: no
+  /// local memory holds them.
+  sw::ArrivalCheck delivery_;
+  /// Words of the messages sent and not yet delivered: all the payload a run holds.
+  std::uint64_t words_in_flight_ = 0;
+  std::uint64_t peak_words_in_flight_ = 0;
   std::uint64_t start_ = 0;
   /// (cycle, node) min-heap of nodes to resume.
   std::priority_queue<std::pair<std::uint64_t, std::uint32_t>,
