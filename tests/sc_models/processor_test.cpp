@@ -13,6 +13,7 @@
 
 #include "sc_models/multiprocessor/processor.hpp"
 #include "sc_models/multiprocessor/sync_unit.hpp"
+#include "sw/machine/delivery_check.hpp"
 #include "tests/support/block_bench.hpp"
 
 namespace orthosim::sc {
@@ -35,6 +36,7 @@ struct ProcessorBench {
       resumables.push_back(processors.back().get());
     }
     sync.attach(resumables);
+    messages.load(no_messages, config.n);
   }
   std::vector<std::uint64_t> marks(sw::ProcId p) const {
     std::vector<std::uint64_t> at;
@@ -46,6 +48,8 @@ struct ProcessorBench {
 
   OmpBlocks blocks;
   SyncUnit sync;
+  const std::vector<sw::Message> no_messages;
+  sw::MessageMemory messages;  ///< no messages: the programs' accesses carry no payload
   std::vector<std::unique_ptr<Processor>> processors;
 };
 
@@ -81,7 +85,7 @@ TEST(ProcessorBlock, ComputeAccessSyncAndBarrierTakeTheirCostsInProgramOrder) {
   programs[1].ops = {sw::WaitSync{0}, sw::StepMark{1}, sw::Compute{sw::Cycle{tail}},
                      sw::Barrier{sw::ProcSet({0, 1})}, sw::StepMark{2}};
   for (sw::ProcId p = 0; p < config.n; ++p) {
-    b.processors[p]->load(programs[p]);
+    b.processors[p]->load(programs[p], b.messages);
   }
   sc_core::sc_start();
   const std::uint64_t written = compute + eq1(config.timing, 1, l);

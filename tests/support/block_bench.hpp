@@ -13,10 +13,11 @@
 #include <vector>
 
 #include "sc_models/kernel/clock_domain.hpp"
+#include "sc_models/kernel/word_store.hpp"
+#include "sc_models/multiprocessor/access_schedule.hpp"
 #include "sc_models/multiprocessor/bus_controller.hpp"
 #include "sc_models/multiprocessor/index_manipulator.hpp"
 #include "sc_models/multiprocessor/resource_arbiter.hpp"
-#include "sc_models/multiprocessor/word_store.hpp"
 #include "sw/arch/architecture.hpp"
 #include "sw/arch/system_config.hpp"
 #include "traces/recorder.hpp"
@@ -60,7 +61,8 @@ struct OmpBlocks {
         arbiter("arbiter", resource_names(organization), clock, stats),
         interrupt_bus(static_cast<sc::ResourceId>(organization.buses().size() +
                                                   organization.module_count())),
-        fabric{organization, arbiter, modules, {}, {}, {}} {
+        grants(arbiter),
+        fabric{organization, grants, modules, {}, {}, {}} {
     const std::vector<sw::BusRef> buses = organization.buses();
     for (std::uint32_t b = 0; b < buses.size(); ++b) {
       fabric.bus_resource.push_back(b);
@@ -104,6 +106,7 @@ struct OmpBlocks {
   std::vector<sc::WordStore> modules;
   sc::ResourceArbiter arbiter;
   sc::ResourceId interrupt_bus;
+  sc::ArbiterGrants grants;  ///< the model arbiter grants the controllers' requests
   sc::MemoryFabric fabric;
   std::vector<std::unique_ptr<sc::IndexManipulator>> manipulators;
   std::vector<std::unique_ptr<sc::BusController>> controllers;
