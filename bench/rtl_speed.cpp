@@ -19,6 +19,8 @@
 #include <systemc>
 #include <vector>
 
+#include "sc_models/cosim/cosim_wiring.hpp"
+#include "sc_models/cosim/rtl_network.hpp"
 #include "sc_models/kernel/clock_domain.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sc_models/net/multicomputer.hpp"
@@ -47,7 +49,7 @@ Measured run_once(Multiprocessor& system, const sw::AccessWorkload& w) {
   const auto start = std::chrono::steady_clock::now();
   orthosim::sc::run_systems({&system}, kLimit);
   const auto stop = std::chrono::steady_clock::now();
-  const orthosim::sc::RunResult r = system.result();
+  const orthosim::sw::RunSummary r = system.result();
   return {std::chrono::duration<double>(stop - start).count(), r.cycles.count(),
           r.completed && r.delivery.ok() && !r.mismatch};
 }
@@ -103,7 +105,8 @@ int sc_main(int, char*[]) {
     c.impl.bus_controller = impl;
     c.impl.memory = impl;
     omps.push_back(std::make_unique<Multiprocessor>(
-        (std::string("omp_") + sw::to_string(impl)).c_str(), c.validated(), silent));
+        (std::string("omp_") + sw::to_string(impl)).c_str(), c.validated(), silent,
+        std::make_unique<orthosim::sc::CosimWiring>()));
   }
   std::vector<std::unique_ptr<Multicomputer>> tori;
   for (sw::Impl impl : kImpls) {
@@ -113,18 +116,16 @@ int sc_main(int, char*[]) {
     c.router.buffer_flits = 4;
     c.impl.router = impl;
     tori.push_back(std::make_unique<Multicomputer>(
-        (std::string("torus_") + sw::to_string(impl)).c_str(), c.validated(), silent));
+        (std::string("torus_") + sw::to_string(impl)).c_str(), c.validated(), silent,
+        orthosim::sc::net::verilated_routers(nullptr)));
   }
 
   const sw::AccessWorkload w{sw::WorkloadKind::Iwr, n - 1, l, steps};
   const std::array<Measured, kImpls.size()> omp = best_of(omps, w, trials);
 
-  orthosim::sc::TrafficSpec spec;
   const sw::Topology torus = tori[0]->config().topology;
-  const sw::TrafficPattern uniform = sw::parse_traffic_pattern("uniform", torus);
-  spec.destination = [uniform, torus](std::uint32_t src, std::mt19937_64& rng) {
-    return sw::destination(uniform, torus, src, rng);
-  };
+  orthosim::sc::TrafficSpec spec =
+      orthosim::sc::traffic_of(sw::parse_traffic_pattern("uniform", torus), torus);
   spec.rate = 0.1;
   spec.flits = 8;
   spec.warmup = 200;

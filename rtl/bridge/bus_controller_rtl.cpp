@@ -3,30 +3,14 @@
 #include "Vbus_controller_n2.h"
 #include "Vbus_controller_n4.h"
 #include "Vbus_controller_n8.h"
-#include "verilated_fst_c.h"
-
-#include <stdexcept>
-#include <string>
-#include <type_traits>
+#include "rtl/bridge/verilated_block.hpp"
 
 #include "rtl/bridge/bus_controller_rtl.hpp"
-#include "rtl/bridge/fst_trace.hpp"
 
 namespace orthosim::rtl {
 
-namespace {
-
-/// The signal that binds to a verilated port (Verilator's mapping: 1 bit bool, up to 32 bits
-/// uint32_t, up to 64 bits uint64_t).
-template <class Port>
-using SignalFor = sc_core::sc_signal<typename std::remove_reference_t<Port>::data_type>;
-
-template <class Signal>
-void put(Signal& s, std::uint64_t v) {
-  s.write(static_cast<std::decay_t<decltype(s.read())>>(v));
-}
-
-}  // namespace
+using bridge::put;
+using bridge::SignalFor;
 
 struct BusControllerRtl::Dut {
   virtual ~Dut() = default;
@@ -38,7 +22,6 @@ struct BusControllerRtl::Dut {
   virtual void set_bus_rdata(std::uint32_t word) = 0;
   virtual void set_im_rdata(std::uint32_t word) = 0;
   [[nodiscard]] virtual BusControllerOutputs outputs() const = 0;
-  virtual void trace(VerilatedFstC& fst) = 0;
 };
 
 template <class V>
@@ -147,7 +130,6 @@ struct BusControllerRtl::DutOf final : BusControllerRtl::Dut {
     o.im_wdata = static_cast<std::uint32_t>(im_wdata.read());
     return o;
   }
-  void trace(VerilatedFstC& fst) override { dut.trace(&fst, 99); }
 
   const std::uint32_t slot_bits;
   SignalFor<decltype(V::rst_n)> rst_n{"rst_n"};
@@ -196,25 +178,16 @@ struct BusControllerRtl::DutOf final : BusControllerRtl::Dut {
   V dut;
 };
 
-bool BusControllerRtl::supports(std::uint32_t n) { return n == 2 || n == 4 || n == 8 || n == 16; }
 
 BusControllerRtl::BusControllerRtl(const sc_core::sc_module_name& name, std::uint32_t n,
                                    const sc_core::sc_signal_in_if<bool>& clk, FstTrace* fst)
     : sc_core::sc_module(name) {
   // The verilated model is this module's only child, named "rtl".
-  switch (n) {
-    case 2: dut_ = std::make_unique<DutOf<Vbus_controller_n2>>("rtl", n, clk); break;
-    case 4: dut_ = std::make_unique<DutOf<Vbus_controller_n4>>("rtl", n, clk); break;
-    case 8: dut_ = std::make_unique<DutOf<Vbus_controller_n8>>("rtl", n, clk); break;
-    case 16: dut_ = std::make_unique<DutOf<Vbus_controller_n16>>("rtl", n, clk); break;
-    default:
-      throw std::invalid_argument("no verilated bus controller for n = " + std::to_string(n) +
-                                  " (built: 2, 4, 8, 16)");
-  }
-  if (fst != nullptr) {
-    Dut* dut = dut_.get();
-    fst->add([dut](VerilatedFstC& f) { dut->trace(f); });
-  }
+  dut_ = bridge::instantiate<Dut, DutOf, bridge::VerilatedFor<2, Vbus_controller_n2>,
+                             bridge::VerilatedFor<4, Vbus_controller_n4>,
+                             bridge::VerilatedFor<8, Vbus_controller_n8>,
+                             bridge::VerilatedFor<16, Vbus_controller_n16>>(
+      n, "bus controller", fst, "rtl", n, clk);
 }
 
 BusControllerRtl::~BusControllerRtl() = default;

@@ -11,6 +11,8 @@
 #include <systemc>
 #include <vector>
 
+#include "rtl/limits.hpp"
+
 namespace orthosim::rtl {
 
 class FstTrace;
@@ -41,12 +43,12 @@ struct BusControllerOutputs {
 
 class BusControllerRtl : public sc_core::sc_module {
  public:
-  static constexpr std::uint32_t kModuleWords = 4096;  ///< DEPTH
-  static constexpr std::uint32_t kBufferWords = 256;   ///< L: the most vectors of an access
-  static constexpr std::uint32_t kIndexSets = 512;     ///< S
-  static constexpr std::uint64_t kTimingMax = 65535;   ///< TW = 16 bits per timing register
+  static constexpr std::uint32_t kModuleWords = limits::kModuleWords;  ///< DEPTH
+  static constexpr std::uint32_t kBufferWords = limits::kBufferWords;  ///< L: most vectors
+  static constexpr std::uint32_t kIndexSets = limits::kIndexSets;      ///< S
+  static constexpr std::uint64_t kTimingMax = limits::kTimingMax;      ///< of a TW-bit register
 
-  [[nodiscard]] static bool supports(std::uint32_t n);
+  [[nodiscard]] static bool supports(std::uint32_t n) { return limits::verilated_for(n); }
 
   /// Throws std::invalid_argument if !supports(n). With `fst`, the model's signals go to that
   /// waveform.

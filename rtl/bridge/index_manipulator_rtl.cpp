@@ -8,31 +8,15 @@
 #include "Vindex_manipulator_n4___024root.h"
 #include "Vindex_manipulator_n8.h"
 #include "Vindex_manipulator_n8___024root.h"
-#include "verilated_fst_c.h"
+#include "rtl/bridge/verilated_block.hpp"
 
-#include <stdexcept>
-#include <string>
-#include <type_traits>
-
-#include "rtl/bridge/fst_trace.hpp"
 #include "rtl/bridge/index_manipulator_rtl.hpp"
 
 namespace orthosim::rtl {
 
-namespace {
-
-/// The signal that binds to a verilated port: Verilator maps a 1-bit port to bool, wider ones to
-/// uint32_t (so the n = 2 positions, one bit wide, are bool).
-template <class Port>
-using SignalFor = sc_core::sc_signal<typename std::remove_reference_t<Port>::data_type>;
-
-/// Writes `v` converted to the signal's own type.
-template <class Signal>
-void put(Signal& s, std::uint32_t v) {
-  s.write(static_cast<std::decay_t<decltype(s.read())>>(v));
-}
-
-}  // namespace
+// The n = 2 positions, one bit wide, are bool signals.
+using bridge::put;
+using bridge::SignalFor;
 
 /// The parameterisation-independent view of one verilated model.
 struct IndexManipulatorRtl::Dut {
@@ -48,12 +32,16 @@ struct IndexManipulatorRtl::Dut {
   [[nodiscard]] virtual std::uint32_t local_rdata() const = 0;
   virtual void set_index_entry(std::uint32_t flat, std::uint32_t buffer) = 0;
   virtual std::uint32_t& buffer_word(std::uint32_t flat) = 0;
-  virtual void trace(VerilatedFstC& fst) = 0;
 };
 
 template <class V>
 struct IndexManipulatorRtl::DutOf final : IndexManipulatorRtl::Dut {
-  DutOf(const char* name, const sc_core::sc_signal_in_if<bool>& clk) : dut(name) {
+  DutOf(const char* name, std::uint32_t n, const sc_core::sc_signal_in_if<bool>& clk)
+      : dut(name) {
+    bridge::require_depth(dut.rootp->index_manipulator__DOT__buf_mem, std::size_t{n} * kWords,
+                          "the data buffers");
+    bridge::require_depth(dut.rootp->index_manipulator__DOT__idx_mem, std::size_t{n} * kSets,
+                          "the index memory");
     dut.clk(clk);
     dut.idx_we(idx_we);
     dut.idx_set(idx_set);
@@ -102,7 +90,6 @@ struct IndexManipulatorRtl::DutOf final : IndexManipulatorRtl::Dut {
   std::uint32_t& buffer_word(std::uint32_t flat) override {
     return dut.rootp->index_manipulator__DOT__buf_mem[flat];
   }
-  void trace(VerilatedFstC& fst) override { dut.trace(&fst, 99); }
 
   SignalFor<decltype(V::idx_we)> idx_we{"idx_we"};
   SignalFor<decltype(V::idx_set)> idx_set{"idx_set"};
@@ -123,9 +110,6 @@ struct IndexManipulatorRtl::DutOf final : IndexManipulatorRtl::Dut {
   V dut;
 };
 
-bool IndexManipulatorRtl::supports(std::uint32_t n) {
-  return n == 2 || n == 4 || n == 8 || n == 16;
-}
 
 IndexManipulatorRtl::IndexManipulatorRtl(const sc_core::sc_module_name& name, std::uint32_t n,
                                          const sc_core::sc_signal_in_if<bool>& clk,
@@ -133,19 +117,11 @@ IndexManipulatorRtl::IndexManipulatorRtl(const sc_core::sc_module_name& name, st
     : sc_core::sc_module(name), n_(n) {
   // The verilated model is this module's only child, named "rtl": its signals appear under
   // "<this module>.rtl" in the waveform.
-  switch (n) {
-    case 2: dut_ = std::make_unique<DutOf<Vindex_manipulator_n2>>("rtl", clk); break;
-    case 4: dut_ = std::make_unique<DutOf<Vindex_manipulator_n4>>("rtl", clk); break;
-    case 8: dut_ = std::make_unique<DutOf<Vindex_manipulator_n8>>("rtl", clk); break;
-    case 16: dut_ = std::make_unique<DutOf<Vindex_manipulator_n16>>("rtl", clk); break;
-    default:
-      throw std::invalid_argument("no verilated index manipulator for n = " + std::to_string(n) +
-                                  " (built: 2, 4, 8, 16)");
-  }
-  if (fst != nullptr) {
-    Dut* dut = dut_.get();
-    fst->add([dut](VerilatedFstC& f) { dut->trace(f); });
-  }
+  dut_ = bridge::instantiate<Dut, DutOf, bridge::VerilatedFor<2, Vindex_manipulator_n2>,
+                             bridge::VerilatedFor<4, Vindex_manipulator_n4>,
+                             bridge::VerilatedFor<8, Vindex_manipulator_n8>,
+                             bridge::VerilatedFor<16, Vindex_manipulator_n16>>(
+      n, "index manipulator", fst, "rtl", n, clk);
 }
 
 IndexManipulatorRtl::~IndexManipulatorRtl() = default;

@@ -14,17 +14,19 @@
 #include <systemc>
 #include <vector>
 
+#include "rtl/limits.hpp"
+
 namespace orthosim::rtl {
 
 class FstTrace;
 
 class IndexManipulatorRtl : public sc_core::sc_module {
  public:
-  static constexpr std::uint32_t kWords = 256;  ///< L: words per data buffer
-  static constexpr std::uint32_t kSets = 512;   ///< S: index sets in the index memory
+  static constexpr std::uint32_t kWords = limits::kBufferWords;  ///< L: words per data buffer
+  static constexpr std::uint32_t kSets = limits::kIndexSets;      ///< S: index sets
 
   /// Whether n has a verilated parameterisation.
-  [[nodiscard]] static bool supports(std::uint32_t n);
+  [[nodiscard]] static bool supports(std::uint32_t n) { return limits::verilated_for(n); }
 
   /// `n` data buffers; throws std::invalid_argument if !supports(n). With `fst`, the model's
   /// signals go to that waveform.

@@ -8,23 +8,15 @@
 #include "Vmodule_array_n4___024root.h"
 #include "Vmodule_array_n8.h"
 #include "Vmodule_array_n8___024root.h"
-#include "verilated_fst_c.h"
+#include "rtl/bridge/verilated_block.hpp"
 
-#include <stdexcept>
-#include <string>
-#include <type_traits>
-
-#include "rtl/bridge/fst_trace.hpp"
 #include "rtl/bridge/module_array_rtl.hpp"
 
 namespace orthosim::rtl {
 
-namespace {
+using bridge::SignalFor;
 
-/// The signal that binds to a verilated port (Verilator's mapping: 1 bit bool, up to 32 bits
-/// uint32_t, up to 64 bits uint64_t, wider sc_bv<W>).
-template <class Port>
-using SignalFor = sc_core::sc_signal<typename std::remove_reference_t<Port>::data_type>;
+namespace {
 
 std::uint64_t low_bits(unsigned width) {
   return width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
@@ -85,13 +77,14 @@ struct ModuleArrayRtl::Dut {
   [[nodiscard]] virtual std::uint32_t conflicts() const = 0;
   [[nodiscard]] virtual bool collision() const = 0;
   virtual std::uint32_t& word(std::uint32_t flat) = 0;
-  virtual void trace(VerilatedFstC& fst) = 0;
 };
 
 template <class V>
 struct ModuleArrayRtl::DutOf final : ModuleArrayRtl::Dut {
   DutOf(const char* name, std::uint32_t n_, const sc_core::sc_signal_in_if<bool>& clk)
       : n(n_), slot_bits(n_ > 1 ? ceil_log2(n_) : 1), dut(name) {
+    bridge::require_depth(dut.rootp->module_array__DOT__mem, std::size_t{n} * n * kModuleWords,
+                          "the modules");
     dut.clk(clk);
     dut.rst_n(rst_n);
     dut.req(req);
@@ -158,9 +151,8 @@ struct ModuleArrayRtl::DutOf final : ModuleArrayRtl::Dut {
   std::uint32_t& word(std::uint32_t flat) override {
     return dut.rootp->module_array__DOT__mem[flat];
   }
-  void trace(VerilatedFstC& fst) override { dut.trace(&fst, 99); }
 
-  static constexpr unsigned kAddressBits = 12;  // clog2(DEPTH = 4096)
+  static constexpr unsigned kAddressBits = limits::address_bits(limits::kModuleWords);
   const std::uint32_t n;
   const unsigned slot_bits;
   SignalFor<decltype(V::rst_n)> rst_n{"rst_n"};
@@ -188,26 +180,17 @@ struct ModuleArrayRtl::DutOf final : ModuleArrayRtl::Dut {
   V dut;
 };
 
-bool ModuleArrayRtl::supports(std::uint32_t n) { return n == 2 || n == 4 || n == 8 || n == 16; }
 
 ModuleArrayRtl::ModuleArrayRtl(const sc_core::sc_module_name& name, std::uint32_t n,
                                const sc_core::sc_signal_in_if<bool>& clk, FstTrace* fst)
     : sc_core::sc_module(name), n_(n) {
   // The verilated model is this module's only child, named "rtl": its signals appear under
   // "<this module>.rtl" in the waveform.
-  switch (n) {
-    case 2: dut_ = std::make_unique<DutOf<Vmodule_array_n2>>("rtl", n, clk); break;
-    case 4: dut_ = std::make_unique<DutOf<Vmodule_array_n4>>("rtl", n, clk); break;
-    case 8: dut_ = std::make_unique<DutOf<Vmodule_array_n8>>("rtl", n, clk); break;
-    case 16: dut_ = std::make_unique<DutOf<Vmodule_array_n16>>("rtl", n, clk); break;
-    default:
-      throw std::invalid_argument("no verilated module array for n = " + std::to_string(n) +
-                                  " (built: 2, 4, 8, 16)");
-  }
-  if (fst != nullptr) {
-    Dut* dut = dut_.get();
-    fst->add([dut](VerilatedFstC& f) { dut->trace(f); });
-  }
+  dut_ = bridge::instantiate<Dut, DutOf, bridge::VerilatedFor<2, Vmodule_array_n2>,
+                             bridge::VerilatedFor<4, Vmodule_array_n4>,
+                             bridge::VerilatedFor<8, Vmodule_array_n8>,
+                             bridge::VerilatedFor<16, Vmodule_array_n16>>(
+      n, "module array", fst, "rtl", n, clk);
 }
 
 ModuleArrayRtl::~ModuleArrayRtl() = default;

@@ -14,6 +14,8 @@
 #include <systemc>
 #include <vector>
 
+#include "rtl/limits.hpp"
+
 namespace orthosim::rtl {
 
 class FstTrace;
@@ -38,9 +40,9 @@ struct ModuleArrayLane {
 
 class ModuleArrayRtl : public sc_core::sc_module {
  public:
-  static constexpr std::uint32_t kModuleWords = 4096;  ///< DEPTH
+  static constexpr std::uint32_t kModuleWords = limits::kModuleWords;  ///< DEPTH
 
-  [[nodiscard]] static bool supports(std::uint32_t n);
+  [[nodiscard]] static bool supports(std::uint32_t n) { return limits::verilated_for(n); }
 
   /// Throws std::invalid_argument if !supports(n). With `fst`, the model's signals go to that
   /// waveform.

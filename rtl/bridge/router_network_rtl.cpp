@@ -4,11 +4,10 @@
 // this macro before the first SystemC header.
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "Vrouter.h"
-#include "verilated_fst_c.h"
+#include "rtl/bridge/verilated_block.hpp"
 
 #include <string>
 
-#include "rtl/bridge/fst_trace.hpp"
 #include "rtl/bridge/router_network_rtl.hpp"
 #include "sw/core/diagnostic.hpp"
 
@@ -21,7 +20,8 @@ constexpr std::uint32_t kV = RouterNetworkRtl::kMaxVcs;
 constexpr std::uint32_t kData = 64;           ///< DW
 constexpr std::uint32_t kFlit = kData + 2;    ///< FW
 constexpr std::uint32_t kCoord = 8;           ///< CW
-constexpr std::uint32_t kOccBits = 4;         ///< OCW = clog2(VMAX * DMAX + 1)
+constexpr std::uint32_t kOccBits =           ///< OCW = clog2(VMAX * DMAX + 1)
+    limits::address_bits(std::uint64_t{limits::kRouterVcs} * limits::kRouterDepth + 1);
 using FlitBus = sc_dt::sc_bv<kP * kFlit>;
 static_assert(kV == 2, "out_vc and in_vc hold one bit per port (VW = 1)");
 
@@ -357,8 +357,7 @@ std::vector<RouterNetworkRtl::Departure> RouterNetworkRtl::departures(std::uint3
 
 void RouterNetworkRtl::trace_to(FstTrace& fst) {
   for (const auto& n : nodes_) {
-    Vrouter* dut = &n->dut;
-    fst.add([dut](VerilatedFstC& f) { dut->trace(&f, 99); });
+    bridge::trace_into(fst, n->dut);
   }
 }
 

@@ -19,6 +19,7 @@
 #include <systemc>
 #include <vector>
 
+#include "rtl/limits.hpp"
 #include "sw/routed/network_config.hpp"
 
 namespace orthosim::rtl {
@@ -36,9 +37,9 @@ struct RouterFlit {
 class RouterNetworkRtl : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(RouterNetworkRtl);
-  static constexpr std::uint32_t kMaxPorts = 6;   ///< PMAX
-  static constexpr std::uint32_t kMaxVcs = 2;     ///< VMAX
-  static constexpr std::uint32_t kMaxDepth = 4;   ///< DMAX
+  static constexpr std::uint32_t kMaxPorts = limits::kRouterPorts;  ///< PMAX
+  static constexpr std::uint32_t kMaxVcs = limits::kRouterVcs;      ///< VMAX
+  static constexpr std::uint32_t kMaxDepth = limits::kRouterDepth;  ///< DMAX
   static constexpr std::uint32_t kMaxRadix = 255; ///< CW = 8 bits per coordinate
   static constexpr std::uint32_t kMaxDelay = 255;
 

@@ -47,15 +47,7 @@ void BusController::start(const sw::MemoryAccess& access, Resumable& requester) 
   for (std::uint32_t slot : access_.slots) {
     requested_.push_back(fabric_.module_resource[org.module_at(access_.bus, slot)]);
   }
-  RtlMemory* memory = fabric_.rtl_memory;
-  if (memory != nullptr && memory->impl() == sw::Impl::Rtl) {
-    memory->request(id_, access_, this);  // the module array grants
-    return;
-  }
-  fabric_.arbiter.request(id_, requested_, *this);
-  if (memory != nullptr) {
-    memory->request(id_, access_, nullptr);
-  }
+  fabric_.grants.request(id_, requested_, access_, *this);
 }
 
 traces::AccessTrace BusController::trace_of(const sw::MemoryAccess& a) const {
@@ -74,41 +66,39 @@ traces::AccessTrace BusController::trace_of(const sw::MemoryAccess& a) const {
   return t;
 }
 
-void BusController::attach_rtl(RtlDatapath& datapath, sw::Impl impl) {
-  rtl_ = &datapath;
-  rtl_impl_ = impl;
+void BusController::perform_begin(Cycle grant) {
+  trace_ = trace_of(access_);
+  if (recorder_.enabled()) {
+    recorder_.access_begin(grant, source_, trace_);
+  }
+  waiting_for_grant_ = false;
+  busy_until_ = Cycle{~std::uint64_t{0}};  // until end_access() knows the end
+}
+
+void BusController::perform_word(Cycle at, std::uint32_t slot, std::uint32_t address, Word word) {
+  if (recorder_.enabled()) {
+    recorder_.beat(at, Cycle{timing_.tau}, source_, trace_, slot, address, word);
+  }
+}
+
+void BusController::perform_end(Cycle grant, Cycle last) {
+  // The access ends at the start of the next cycle, where the model's would. With memory = rtl
+  // an access granted at half a cycle may end in its grant cycle: the end is the start of the
+  // next cycle, not one period later.
+  end_access(grant, last + Cycle{1}, Cycle{1});
 }
 
 void BusController::granted(Cycle now) {
+  perform_begin(now);
   const sw::MemoryOrganization& org = fabric_.organization;
-  const bool tracing = recorder_.enabled();
-  const traces::AccessTrace trace = trace_of(access_);
-  if (tracing) {
-    recorder_.access_begin(now, source_, trace);
-  }
-  RtlMemory* memory = fabric_.rtl_memory;
-  if (memory != nullptr && memory->impl() == sw::Impl::Cosim) {
-    memory->granted(id_);
-  }
-  if (rtl_impl_ == sw::Impl::Rtl) {
-    // The RTL performs the access; rtl_last() ends it.
-    waiting_for_grant_ = false;
-    busy_until_ = Cycle{~std::uint64_t{0}};
-    granted_at_ = now;
-    rtl_trace_ = trace;
-    rtl_->run(access_, *this);
-    return;
-  }
-  const bool shadow = rtl_impl_ == sw::Impl::Cosim;
-  // The model's words are the reference of the RTL controller (bus = cosim) and the stimulus of
-  // the module array (memory = cosim).
-  const bool keep = shadow || memory != nullptr;
-  ModelAccess expected;
+  ModelAccess schedule;
   const bool write = access_.direction == sw::Direction::Write;
-  const bool late = fault_.kind == Fault::Kind::ExtraCycle && fault_.at == now;
+  const auto on_bus = [this](Word word, Cycle beat) {
+    return tap_ != nullptr ? tap_->on_bus(word, beat) : word;
+  };
   // Fig. 5: the start-up alpha (controller, address, propagation, memory access; for a write it
   // includes the parallel write into the modules) ...
-  Cycle t = now + Cycle{timing_.alpha} + Cycle{late ? 1u : 0u};
+  Cycle t = now + Cycle{timing_.alpha} + (tap_ != nullptr ? tap_->extra_startup(now) : Cycle{0});
   for (std::uint32_t v = 0; v < access_.vectors; ++v) {
     // ... an address increment beta before every vector after the first (Fig. 5(c)) ...
     if (v > 0) {
@@ -120,89 +110,47 @@ void BusController::granted(Cycle now) {
       WordStore& module = fabric_.modules[org.module_at(access_.bus, access_.slots[pos])];
       Word word;
       if (write) {
-        word = flip(manipulator_.on_write(access_.index_set, pos, v), t);
+        word = on_bus(manipulator_.on_write(access_.index_set, pos, v), t);
         module.write(address, word);
       } else {
-        word = flip(module.read(address), t);
+        word = on_bus(module.read(address), t);
         manipulator_.on_read(access_.index_set, pos, v, word);
       }
-      if (keep) {
-        expected.beats.push_back({t, pos, v, access_.slots[pos], address, word});
+      if (observer_ != nullptr) {
+        schedule.beats.push_back({t, pos, v, access_.slots[pos], address, word});
       }
-      if (tracing) {
-        recorder_.beat(t, Cycle{timing_.tau}, source_, trace, access_.slots[pos], address, word);
-      }
+      perform_word(t, access_.slots[pos], address, word);
       t += Cycle{timing_.tau};
     }
   }
-  if (tracing) {
-    recorder_.access(now, t, source_, trace);
-  }
-  const Cycle duration = t - now;
-  waiting_for_grant_ = false;
-  busy_until_ = t;
-  ending_resources_ = requested_;
-  ending_trace_ = trace;
-  ++accesses_;
-  words_moved_ += access_.words();
-  busy_cycles_ += duration.count();
-  ev_end_.notify(clock_.delay(duration));
-  requester_->resume_after(duration);
-  if (keep) {
-    expected.grant = now;
-    expected.end = t;
-    expected.write = write;
-    expected.column = access_.bus.kind == sw::BusKind::Column;
-    expected.index_set = access_.index_set;
-    if (memory != nullptr) {
-      memory->schedule(id_, expected);
-    }
-    if (shadow) {
-      rtl_->shadow(access_, std::move(expected));
-    }
+  end_access(now, t, t - now);
+  if (observer_ != nullptr) {
+    schedule.grant = now;
+    schedule.end = t;
+    schedule.write = write;
+    schedule.column = access_.bus.kind == sw::BusKind::Column;
+    schedule.index_set = access_.index_set;
+    observer_->performed(id_, access_, std::move(schedule));
   }
 }
 
-Word BusController::flip(Word word, Cycle beat) const {
-  const bool hit = fault_.kind == Fault::Kind::FlipBit && beat <= fault_.at &&
-                   fault_.at < beat + Cycle{timing_.tau};
-  return hit ? word ^ (Word{1} << fault_.bit) : word;
-}
-
-void BusController::rtl_beat(Cycle at, std::uint32_t slot, std::uint32_t address, Word word) {
+void BusController::end_access(Cycle grant, Cycle end, Cycle resume_in) {
   if (recorder_.enabled()) {
-    recorder_.beat(at, Cycle{timing_.tau}, source_, rtl_trace_, slot, address, word);
+    recorder_.access(grant, end, source_, trace_);
   }
-}
-
-void BusController::rtl_last(Cycle at) {
-  // The access ends at the start of the next cycle, where the model's would (its ev_end_ and
-  // the processor's resumption are timed notifications, as in granted()).
-  const Cycle end = at + Cycle{1};
   busy_until_ = end;
   ending_resources_ = requested_;
-  ending_trace_ = rtl_trace_;
+  ending_trace_ = trace_;
   ++accesses_;
   words_moved_ += access_.words();
-  busy_cycles_ += (end - granted_at_).count();
-  if (recorder_.enabled()) {
-    recorder_.access(granted_at_, end, source_, rtl_trace_);
-  }
-  // With memory = rtl an access granted at half a cycle may end in its grant cycle: the end is
-  // the start of the next cycle, not one period later.
+  busy_cycles_ += (end - grant).count();
   ev_end_.notify(clock_.until(end));
-  requester_->resume_after(Cycle{1});
+  requester_->resume_after(resume_in);
 }
 
 void BusController::finish_access() {
   ++activations_;
-  RtlMemory* memory = fabric_.rtl_memory;
-  if (memory == nullptr || memory->impl() != sw::Impl::Rtl) {
-    fabric_.arbiter.release(ending_resources_);
-  }
-  if (memory != nullptr) {
-    memory->release(id_);
-  }
+  fabric_.grants.release(id_, ending_resources_);
   if (recorder_.enabled()) {
     recorder_.access_end(clock_.now(), source_, ending_trace_);
   }

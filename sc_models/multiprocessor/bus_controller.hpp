@@ -6,7 +6,9 @@
 //
 // The whole schedule of an access is known at its grant, so the controller is activated twice
 // per access (grant, end), not once per word; words are announced to the recorder with their
-// cycles. An idle controller is never activated (modeling rule 2).
+// cycles. An idle controller is never activated (modeling rule 2). It publishes each access's
+// schedule to its observer and asks MemoryGrants for its bus and modules (access_schedule.hpp);
+// a verilated controller performs an access in its place through perform_begin/word/end.
 #pragma once
 
 #include <cstdint>
@@ -15,12 +17,11 @@
 #include <vector>
 
 #include "sc_models/kernel/clock_domain.hpp"
+#include "sc_models/kernel/word_store.hpp"
+#include "sc_models/multiprocessor/access_schedule.hpp"
 #include "sc_models/multiprocessor/index_manipulator.hpp"
 #include "sc_models/multiprocessor/interfaces.hpp"
 #include "sc_models/multiprocessor/resource_arbiter.hpp"
-#include "sc_models/multiprocessor/rtl_datapath.hpp"
-#include "sc_models/multiprocessor/rtl_memory.hpp"
-#include "sc_models/multiprocessor/word_store.hpp"
 #include "sw/arch/system_config.hpp"
 #include "sw/machine/machine_program.hpp"
 #include "traces/recorder.hpp"
@@ -28,35 +29,19 @@
 
 namespace orthosim::sc {
 
-/// How the controllers reach the rest of the system: the arbiter's resource ids of buses and
-/// modules, the modules themselves, and the recorder's ids of the buses.
+/// How the controllers reach the rest of the system: who grants, the arbiter's resource ids of
+/// buses and modules, the modules themselves, and the recorder's ids of the buses.
 struct MemoryFabric {
   sw::MemoryOrganization organization;
-  ResourceArbiter& arbiter;
+  MemoryGrants& grants;
   std::vector<WordStore>& modules;
   std::vector<ResourceId> bus_resource;     ///< by MemoryOrganization::bus_index
   std::vector<ResourceId> module_resource;  ///< by ModuleId
   std::vector<traces::SourceId> bus_source; ///< by MemoryOrganization::bus_index
-  /// The verilated module array (memory = cosim: beside the arbiter and the modules; rtl: in
-  /// their place), or nullptr.
-  RtlMemory* rtl_memory = nullptr;
 };
 
-class BusController : public sc_core::sc_module, public Grantee, public RtlAccessListener {
+class BusController : public sc_core::sc_module, public Grantee {
  public:
-  /// A deliberate error of the model, for tests only: the co-simulation with the RTL must catch
-  /// it (docs/architecture.md, "Model = RTL"; tests/rtl/multiprocessor_rtl_test.cpp).
-  struct Fault {
-    enum class Kind : std::uint8_t {
-      None,
-      FlipBit,     ///< the word on the bus in cycle `at` has bit `bit` flipped
-      ExtraCycle,  ///< the access granted in cycle `at` takes one cycle more in its start-up
-    };
-    Kind kind = Kind::None;
-    Cycle at;
-    std::uint32_t bit = 0;
-  };
-
   SC_HAS_PROCESS(BusController);
   BusController(const sc_core::sc_module_name& name, sw::ProcId id, const sw::BusTiming& timing,
                 const ClockDomain& clock, MemoryFabric& fabric, IndexManipulator& manipulator,
@@ -69,21 +54,31 @@ class BusController : public sc_core::sc_module, public Grantee, public RtlAcces
   /// Forgets an access left waiting by a deadlocked run.
   void reset() { waiting_for_grant_ = false; }
 
+  /// The model performs the granted access: the schedule of Fig. 5.
   void granted(Cycle now) override;
   [[nodiscard]] std::string grantee_name() const override;
+  /// Words this controller moved over its bus since elaboration.
+  [[nodiscard]] std::uint64_t words_moved() const { return words_moved_; }
 
-  /// The verilated twin: with bus = rtl it performs the accesses in place of the model, with
-  /// bus = cosim it runs beside it and is compared every cycle.
-  void attach_rtl(RtlDatapath& datapath, sw::Impl impl);
-  void inject_fault(const Fault& fault) { fault_ = fault; }
-  void rtl_beat(Cycle at, std::uint32_t slot, std::uint32_t address, Word word) override;
-  void rtl_last(Cycle at) override;
+  /// Who hears every access's schedule (nullptr: nobody, and no schedule is kept).
+  void observe(AccessObserver* observer) { observer_ = observer; }
+  /// The tap on the bus (nullptr: none).
+  void tap(const BusTap* tap) { tap_ = tap; }
+
+  /// An access performed in the model's place (a verilated controller granted instead of this
+  /// one): it begins at its grant, its words go on the bus, and its last cycle is `last`.
+  [[nodiscard]] const sw::MemoryAccess& access() const { return access_; }
+  void perform_begin(Cycle grant);
+  void perform_word(Cycle at, std::uint32_t slot, std::uint32_t address, Word word);
+  void perform_end(Cycle grant, Cycle last);
+
   [[nodiscard]] const sw::MemoryOrganization& organization() const { return fabric_.organization; }
 
  private:
   void finish_access();
-  /// The word on the bus from `beat`, with the test-only fault applied.
-  [[nodiscard]] Word flip(Word word, Cycle beat) const;
+  /// The bookkeeping of an access granted at `grant` that ends at the start of cycle `end`; the
+  /// requester resumes `resume_in` cycles from the current one.
+  void end_access(Cycle grant, Cycle end, Cycle resume_in);
   [[nodiscard]] traces::AccessTrace trace_of(const sw::MemoryAccess& a) const;
 
   const sw::ProcId id_;
@@ -103,15 +98,13 @@ class BusController : public sc_core::sc_module, public Grantee, public RtlAcces
   bool waiting_for_grant_ = false;
   Cycle busy_until_;
   Cycle requested_at_;  ///< when the current access was asked for (event traces)
+  traces::AccessTrace trace_;  ///< of the access in progress
   std::vector<ResourceId> ending_resources_;
   traces::AccessTrace ending_trace_;
   sc_core::sc_event ev_end_;
 
-  RtlDatapath* rtl_ = nullptr;
-  sw::Impl rtl_impl_ = sw::Impl::Model;
-  Cycle granted_at_;
-  traces::AccessTrace rtl_trace_;
-  Fault fault_;
+  AccessObserver* observer_ = nullptr;
+  const BusTap* tap_ = nullptr;
 
   std::uint64_t accesses_ = 0;
   std::uint64_t words_moved_ = 0;

@@ -2,35 +2,40 @@
 // and an index memory of index sets prepared before the run. On an interleaved read the word of
 // stream position p goes to buffer rho(p); on an interleaved write position p takes its word from
 // buffer rho(p), and repeated entries replicate a buffer on the fly (broadcast, multicast).
-// Passive storage: the bus controller calls it. With --impl im=rtl|cosim it has a verilated twin
-// (rtl/index_manipulator.sv) that receives the same loads.
+// Passive storage: the bus controller calls it. Its processor reaches it as DataBuffers, which
+// the co-simulation layer can give a verilated twin (sc_models/cosim/, --impl im=rtl|cosim).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "rtl/bridge/index_manipulator_rtl.hpp"
-#include "sc_models/multiprocessor/word_store.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sw/machine/machine_program.hpp"
 
 namespace orthosim::sc {
 
-class IndexManipulator {
+/// The data buffers and index memory as a processor sees them: loaded before a run, and the
+/// LoadBuffer and StoreBuffer ops ([PH91] section 4: local memory <-> buffers).
+class DataBuffers {
+ public:
+  virtual ~DataBuffers() = default;
+  /// Fills the index memory (before the run) and clears the buffers.
+  virtual void load(const std::vector<sw::IndexSet>& index_sets) = 0;
+  virtual void write_word(std::uint32_t b, std::uint32_t word, Word value) = 0;
+  [[nodiscard]] virtual Word read_word(std::uint32_t b, std::uint32_t word) const = 0;
+};
+
+class IndexManipulator final : public DataBuffers {
  public:
   IndexManipulator(std::uint32_t buffers, std::uint32_t buffer_words);
 
-  /// Fills the index memory (before the run) and clears the buffers, the twin's too.
-  void load(const std::vector<sw::IndexSet>& index_sets);
-
-  /// The verilated twin: every load reaches it through its backdoor; with `drives` (im = rtl)
-  /// it is the one the processor's StoreBuffer reads.
-  void attach_rtl(rtl::IndexManipulatorRtl& twin, bool drives) {
-    twin_ = &twin;
-    twin_drives_ = drives;
+  void load(const std::vector<sw::IndexSet>& index_sets) override;
+  void write_word(std::uint32_t b, std::uint32_t word, Word value) override {
+    buffer(b).write(word, value);
   }
-  /// The processor's LoadBuffer and StoreBuffer ([PH91] section 4: local memory <-> buffers).
-  void write_word(std::uint32_t b, std::uint32_t word, Word value);
-  [[nodiscard]] Word read_word(std::uint32_t b, std::uint32_t word) const;
+  [[nodiscard]] Word read_word(std::uint32_t b, std::uint32_t word) const override {
+    return buffer(b).read(word);
+  }
 
   /// rho(position) of index set `set`.
   [[nodiscard]] std::uint32_t buffer_for(std::uint32_t set, std::uint32_t position) const {
@@ -52,8 +57,6 @@ class IndexManipulator {
  private:
   std::vector<WordStore> buffers_;
   std::vector<sw::IndexSet> index_memory_;
-  rtl::IndexManipulatorRtl* twin_ = nullptr;
-  bool twin_drives_ = false;
 };
 
 }  // namespace orthosim::sc

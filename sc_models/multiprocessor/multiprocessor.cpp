@@ -11,9 +11,12 @@ namespace orthosim::sc {
 
 Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
                                const sw::Validated<sw::SystemConfig>& config,
-                               traces::Recorder& recorder, rtl::FstTrace* fst)
-    : sc_core::sc_module(name), config_(config), clock_(config->clock_period_ns) {
-  validate_rtl(config_);
+                               traces::Recorder& recorder, std::unique_ptr<BlockWiring> wiring)
+    : sc_core::sc_module(name),
+      config_(config),
+      wiring_(std::move(wiring)),
+      clock_(config->clock_period_ns) {
+  wiring_->validate(config_);
   const sw::MemoryOrganization org = config_.organization();
   const std::string base = sc_core::sc_module::name();
 
@@ -31,7 +34,9 @@ Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
 
   modules_.assign(org.module_count(), WordStore(config_.module_words));
   arbiter_ = std::make_unique<ResourceArbiter>("arbiter", resources, clock_, stats_);
-  fabric_ = std::unique_ptr<MemoryFabric>(new MemoryFabric{org, *arbiter_, modules_, {}, {}, {}});
+  MemoryGrants& grants =
+      wiring_->memory(SystemParts{config_, base, clock_, *arbiter_, modules_});
+  fabric_ = std::unique_ptr<MemoryFabric>(new MemoryFabric{org, grants, modules_, {}, {}, {}});
   for (std::uint32_t b = 0; b < buses.size(); ++b) {
     fabric_->bus_resource.push_back(b);
     fabric_->bus_source.push_back(
@@ -41,77 +46,25 @@ Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
     fabric_->module_resource.push_back(static_cast<ResourceId>(buses.size()) + m);
   }
   sync_ = std::make_unique<SyncUnit>(base + ".sync", config_.n, stats_);
-  if (config_.impl.memory != sw::Impl::Model) {
-    // The verilated module array "modules" (<system>.modules.array.rtl in the FST).
-    memory_ = std::make_unique<RtlMemory>(
-        "modules", base + ".modules", config_, clock_, fst,
-        [this](const Mismatch& m) { on_mismatch(m); },
-        [this](std::uint64_t grants, std::uint64_t conflicts, std::uint64_t wait) {
-          arbiter_->count(grants, conflicts, wait);
-        });
-    fabric_->rtl_memory = memory_.get();
-  }
 
   std::vector<Resumable*> resumables;
   for (sw::ProcId i = 0; i < config_.n; ++i) {
     manipulators_.push_back(std::make_unique<IndexManipulator>(config_.n, config_.buffer_words));
+    IndexManipulator& manipulator = *manipulators_.back();
+    DataBuffers& buffers = wiring_->buffers(i, manipulator);
     controllers_.push_back(std::make_unique<BusController>(
-        ("bc" + std::to_string(i)).c_str(), i, config_.timing, clock_, *fabric_,
-        *manipulators_.back(), recorder, stats_));
+        ("bc" + std::to_string(i)).c_str(), i, config_.timing, clock_, *fabric_, manipulator,
+        recorder, stats_));
     processors_.push_back(std::make_unique<Processor>(
-        ("p" + std::to_string(i)).c_str(), i, config_, clock_, *manipulators_.back(),
+        ("p" + std::to_string(i)).c_str(), i, config_, clock_, buffers,
         ProcessorPorts{*controllers_.back(), *arbiter_, interrupt_bus, *sync_}, recorder, stats_));
     resumables.push_back(processors_.back().get());
-    if (config_.impl.bus_controller != sw::Impl::Model) {
-      attach_rtl(i, base, fst);
-    }
+    wiring_->attach(i, *controllers_.back(), manipulator);
   }
   sync_->attach(std::move(resumables));
 }
 
 Multiprocessor::~Multiprocessor() = default;
-
-void Multiprocessor::attach_rtl(sw::ProcId i, const std::string& base, rtl::FstTrace* fst) {
-  const std::string id = std::to_string(i);
-  // The datapath "bc<i>_rtl" (its verilated controller is <system>.bc<i>_rtl.bc.rtl in the FST)
-  // and the index manipulator "im<i>" (<system>.im<i>.rtl).
-  datapaths_.push_back(std::make_unique<RtlDatapath>(
-      ("bc" + id + "_rtl").c_str(), base + ".bc" + id, i, config_, clock_, modules_,
-      *manipulators_.at(i), fst, [this](const Mismatch& m) { on_mismatch(m); }));
-  if (memory_) {
-    datapaths_.back()->attach_memory(*memory_);
-  }
-  controllers_.at(i)->attach_rtl(*datapaths_.back(), config_.impl.bus_controller);
-  const sw::Impl im = config_.impl.index_manipulator;
-  if (im != sw::Impl::Model) {
-    manipulators_rtl_.push_back(std::make_unique<rtl::IndexManipulatorRtl>(
-        ("im" + id).c_str(), config_.n, datapaths_.back()->clock_signal(), fst));
-    datapaths_.back()->attach_index_manipulator(*manipulators_rtl_.back(), im,
-                                                base + ".im" + id);
-    manipulators_.at(i)->attach_rtl(*manipulators_rtl_.back(), im == sw::Impl::Rtl);
-  }
-}
-
-void Multiprocessor::on_mismatch(const Mismatch& m) {
-  // Blocks that differ in the same cycle report in the kernel's process order, which IEEE 1666
-  // leaves open: the first instance by name is kept, so the report does not depend on it.
-  if (!mismatch_ ||
-      std::tie(m.cycle, m.instance) < std::tie(mismatch_->cycle, mismatch_->instance)) {
-    mismatch_ = m;
-  }
-  // The caller reports the mismatch; the kernel's own note would go to stdout.
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
-                                          sc_core::SC_DO_NOTHING);
-  sc_core::sc_stop();
-}
-
-std::uint64_t Multiprocessor::rtl_edges() const {
-  std::uint64_t edges = 0;
-  for (const auto& d : datapaths_) {
-    edges += d->edges();
-  }
-  return edges;
-}
 
 void Multiprocessor::load(sw::MachineProgram program) {
   sw::validate(program, config_);
@@ -126,19 +79,16 @@ void Multiprocessor::load(sw::MachineProgram program) {
   for (WordStore& m : modules_) {
     m.clear();
   }
-  if (memory_) {
-    memory_->load();
-  }
+  wiring_->load();
   sync_->reset();
   baseline_ = stats_.snapshot();
+  counters_at_load_ = counters();
   start_ = clock_.now();
   stopped_at_limit_.reset();
+  messages_.load(program_.messages, config_.n, program_.deliveries);
   for (sw::ProcId i = 0; i < config_.n; ++i) {
-    processors_[i]->load(program_.processors[i]);
+    processors_[i]->load(program_.processors[i], messages_);
   }
-  sw::for_each_initial_word(program_, [this](sw::ProcId p, std::uint32_t address, sw::Word w) {
-    processors_[p]->local_memory().write(address, w);
-  });
 }
 
 bool Multiprocessor::finished() const {
@@ -146,8 +96,18 @@ bool Multiprocessor::finished() const {
                      [](const auto& p) { return p->finished(); });
 }
 
-RunResult Multiprocessor::result() const {
-  RunResult r;
+Multiprocessor::Counters Multiprocessor::counters() const {
+  Counters c;
+  c.conflicts = arbiter_->conflicts();
+  c.conflict_wait_cycles = arbiter_->conflict_wait_cycles();
+  for (const auto& controller : controllers_) {
+    c.bus_words_moved += controller->words_moved();
+  }
+  return c;
+}
+
+sw::RunSummary Multiprocessor::result() const {
+  sw::RunSummary r;
   r.completed = finished();
   r.cycle_limit_reached = !r.completed && stopped_at_limit_.has_value();
   for (const auto& p : processors_) {
@@ -169,28 +129,16 @@ RunResult Multiprocessor::result() const {
     r.blocked.push_back("cycle limit reached: the run stopped after " +
                         std::to_string(r.cycles.count()) + " cycles, still running");
   }
-  r.delivery = sw::check_delivery(
-      program_,
-      [this](sw::ProcId p, std::uint32_t address) {
-        return processors_[p]->local_memory().read(address);
-      },
-      !r.cycle_limit_reached);
+  r.delivery = messages_.report(!r.cycle_limit_reached);
   r.stats = stats_.snapshot();
   for (std::size_t i = 0; i < r.stats.size(); ++i) {
     r.stats[i].value -= baseline_.at(i).value;
   }
-  r.mismatch = mismatch_;
-  if (!r.mismatch && memory_ && memory_->impl() == sw::Impl::Cosim) {
-    // The array's counters against the model arbiter's figures, once the run is over.
-    r.mismatch = memory_->check_figures(clock_.now());
-  }
-  for (const traces::StatEntry& s : r.stats) {
-    if (s.name == std::string(arbiter_->name()) + ".conflicts") {
-      r.conflicts = s.value;
-    } else if (s.name == std::string(arbiter_->name()) + ".conflict_wait_cycles") {
-      r.conflict_wait_cycles = s.value;
-    }
-  }
+  r.mismatch = wiring_->mismatch(clock_.now());
+  const Counters now = counters();
+  r.conflicts = now.conflicts - counters_at_load_.conflicts;
+  r.conflict_wait_cycles = now.conflict_wait_cycles - counters_at_load_.conflict_wait_cycles;
+  r.bus_words_moved = now.bus_words_moved - counters_at_load_.bus_words_moved;
   return r;
 }
 
@@ -202,7 +150,8 @@ std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
   const sw::MemoryOrganization org = config.organization();
   std::uint64_t bytes = std::uint64_t{config.n} * kBlockBytes +
                         std::uint64_t{org.module_count()} * sizeof(WordStore) +
-                        program.messages.size() * sizeof(sw::Message);
+                        program.messages.size() *
+                            (sizeof(sw::Message) + sw::MessageMemory::kBytesPerMessage);
   std::vector<std::uint64_t> module_words(org.module_count(), 0);
   const auto written = [&](const sw::MemoryAccess& a) {
     bytes += a.slots.size() * sizeof(std::uint32_t);
@@ -213,7 +162,6 @@ std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
       }
     }
   };
-  std::vector<std::uint64_t> local_words(config.n, 0);
   std::vector<std::uint64_t> buffer_words(config.n, 0);  ///< summed over a processor's buffers
   for (sw::ProcId p = 0; p < program.processors.size(); ++p) {
     const sw::ProcessorProgram& pp = program.processors[p];
@@ -255,12 +203,8 @@ std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
       buffer_words[p] += top;
     }
   }
-  for (const sw::Message& m : program.messages) {
-    local_words[m.source] = std::max(local_words[m.source], std::uint64_t{m.src_address} + m.words);
-    local_words[m.destination] =
-        std::max(local_words[m.destination], std::uint64_t{m.dst_address} + m.words);
-  }
-  for (const std::vector<std::uint64_t>* words : {&module_words, &local_words, &buffer_words}) {
+  // The messages' words in the local memories are generated and checked, not stored.
+  for (const std::vector<std::uint64_t>* words : {&module_words, &buffer_words}) {
     for (std::uint64_t w : *words) {
       bytes += w * sizeof(sw::Word);
     }

@@ -13,54 +13,31 @@
 #include <systemc>
 #include <vector>
 
-#include "rtl/bridge/fst_trace.hpp"
-#include "rtl/bridge/index_manipulator_rtl.hpp"
 #include "sc_models/kernel/clock_domain.hpp"
 #include "sc_models/kernel/lockstep_checker.hpp"
+#include "sc_models/multiprocessor/block_wiring.hpp"
 #include "sc_models/multiprocessor/bus_controller.hpp"
 #include "sc_models/multiprocessor/index_manipulator.hpp"
 #include "sc_models/multiprocessor/processor.hpp"
 #include "sc_models/multiprocessor/resource_arbiter.hpp"
-#include "sc_models/multiprocessor/rtl_datapath.hpp"
-#include "sc_models/multiprocessor/rtl_memory.hpp"
 #include "sc_models/multiprocessor/sync_unit.hpp"
-#include "sc_models/multiprocessor/word_store.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sw/arch/system_config.hpp"
 #include "sw/machine/delivery_check.hpp"
 #include "sw/machine/machine_program.hpp"
+#include "sw/run/run_summary.hpp"
 #include "traces/recorder.hpp"
 #include "traces/stats.hpp"
 
 namespace orthosim::sc {
 
-struct RunResult {
-  bool completed = false;  ///< every processor reached the end of its program
-  Cycle cycles;            ///< from load to the last processor's end
-  std::vector<Cycle> processor_end;  ///< per processor, relative to load
-  /// step_ends[k]: the cycle (relative to load) at which the last processor passed its StepMark
-  /// of step k; empty when the program has no step marks.
-  std::vector<Cycle> step_ends;
-  /// When not completed: one line per blocked processor, naming what it waits for, or the one
-  /// line saying the run stopped at the cycle limit.
-  std::vector<std::string> blocked;
-  /// Not completed because the run reached the cycle limit while still busy (not a deadlock).
-  bool cycle_limit_reached = false;
-  sw::DeliveryReport delivery;
-  /// Every statistic, counted over this run only.
-  std::vector<traces::StatEntry> stats;
-  std::uint64_t conflicts = 0;
-  std::uint64_t conflict_wait_cycles = 0;
-  /// --impl cosim: the first output where model and RTL differed; the run stopped there.
-  std::optional<Mismatch> mismatch;
-};
-
 class Multiprocessor : public sc_core::sc_module {
  public:
-  /// The system's name is its hierarchical root.
-  /// Blocks with config.impl rtl or cosim are verilated (docs/rtl.md); with `fst`, their
-  /// signals go to that waveform.
+  /// The system's name is its hierarchical root. `wiring` gives the blocks that config.impl
+  /// makes rtl or cosim (sc::CosimWiring, docs/rtl.md); by default the models alone.
   Multiprocessor(const sc_core::sc_module_name& name, const sw::Validated<sw::SystemConfig>& config,
-                 traces::Recorder& recorder, rtl::FstTrace* fst = nullptr);
+                 traces::Recorder& recorder,
+                 std::unique_ptr<BlockWiring> wiring = std::make_unique<ModelWiring>());
   ~Multiprocessor() override;
 
   [[nodiscard]] const sw::SystemConfig& config() const { return config_; }
@@ -69,8 +46,10 @@ class Multiprocessor : public sc_core::sc_module {
 
   /// The bytes a run of `program` on a system of `config` holds at its peak, estimated before
   /// anything is elaborated (docs/cli.md, --memory-limit): the program (ops, index sets, delivery
-  /// manifest), the words of the local memories, memory modules and data buffers (a WordStore
-  /// grows to the highest address written), and the blocks of each processor.
+  /// manifest and what the delivery check keeps per message), the words of the memory modules
+  /// and data buffers (a WordStore grows to the highest address written), and the blocks of
+  /// each processor. The messages' words in the local memories are generated and checked, not
+  /// stored.
   [[nodiscard]] static std::uint64_t footprint(const sw::MachineProgram& program,
                                                const sw::SystemConfig& config);
 
@@ -80,29 +59,16 @@ class Multiprocessor : public sc_core::sc_module {
   /// Whether every processor has finished the loaded program.
   [[nodiscard]] bool finished() const;
   /// The outcome of the loaded program, after the kernel has run.
-  [[nodiscard]] RunResult result() const;
+  [[nodiscard]] sw::RunSummary result() const;
 
   /// Direct access for tests and the delivery check.
   [[nodiscard]] WordStore& module(sw::ModuleId m) { return modules_.at(m); }
   [[nodiscard]] Processor& processor(sw::ProcId p) { return *processors_.at(p); }
   [[nodiscard]] IndexManipulator& manipulator(sw::ProcId p) { return *manipulators_.at(p); }
 
-  /// Test-only: a deliberate error in P(p)'s model bus controller, which cosim must catch.
-  void inject_fault(sw::ProcId p, const BusController::Fault& fault) {
-    controllers_.at(p)->inject_fault(fault);
-  }
-  /// Test-only: a deliberate error of the model arbiter (a grant one cycle late), which the
-  /// module array's co-simulation must catch.
-  void inject_late_grant(sw::ProcId p, Cycle at) { arbiter_->inject_late_grant(p, at); }
-  /// Rising edges of every verilated datapath's clock (0 with the models only).
-  [[nodiscard]] std::uint64_t rtl_edges() const;
-  /// Rising edges of the verilated module array's clock (0 with memory = model).
-  [[nodiscard]] std::uint64_t module_array_edges() const {
-    return memory_ ? memory_->edges() : 0;
-  }
-
  private:
   sw::SystemConfig config_;
+  std::unique_ptr<BlockWiring> wiring_;
   ClockDomain clock_;
   traces::StatsRegistry stats_;
   std::vector<WordStore> modules_;
@@ -112,23 +78,24 @@ class Multiprocessor : public sc_core::sc_module {
   std::vector<std::unique_ptr<IndexManipulator>> manipulators_;
   std::vector<std::unique_ptr<BusController>> controllers_;
   std::vector<std::unique_ptr<Processor>> processors_;
-  std::vector<std::unique_ptr<RtlDatapath>> datapaths_;
-  std::vector<std::unique_ptr<rtl::IndexManipulatorRtl>> manipulators_rtl_;
-  std::unique_ptr<RtlMemory> memory_;
-  std::optional<Mismatch> mismatch_;
-
-  /// Keeps the first mismatch of any verilated block and stops the run.
-  void on_mismatch(const Mismatch& m);
-
-  /// Builds P(i)'s verilated datapath and, with im = rtl|cosim, its index manipulator.
-  void attach_rtl(sw::ProcId i, const std::string& base, rtl::FstTrace* fst);
 
   sw::MachineProgram program_;
+  /// The words of program_'s messages: generated when a sender reads them, checked when a
+  /// receiver writes them, never stored.
+  sw::MessageMemory messages_;
   Cycle start_;
   /// The limit at which run_systems() stopped with events still pending.
   std::optional<Cycle> stopped_at_limit_;
   friend void run_systems(const std::vector<Multiprocessor*>& systems, Cycle limit);
   std::vector<traces::StatEntry> baseline_;
+  /// The counters a result names, read from their blocks: totals since elaboration.
+  struct Counters {
+    std::uint64_t conflicts = 0;
+    std::uint64_t conflict_wait_cycles = 0;
+    std::uint64_t bus_words_moved = 0;
+  };
+  [[nodiscard]] Counters counters() const;
+  Counters counters_at_load_;
 };
 
 /// Runs the kernel until every loaded program has ended or nothing can happen any more (the

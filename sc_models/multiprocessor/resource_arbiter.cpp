@@ -64,12 +64,6 @@ void ResourceArbiter::arbitrate() {
   for (Pending& p : pending_) {
     const bool free = std::all_of(p.resources.begin(), p.resources.end(),
                                   [&](ResourceId r) { return !busy_[r] && !claimed[r]; });
-    if (free && late_.armed && late_.requester == p.requester && late_.at == now) {
-      late_.armed = false;  // the test-only fault: this grant comes one cycle late
-      waiting.push_back(std::move(p));
-      ev_arbitrate_.notify(clock_.delay(Cycle{1}));
-      continue;
-    }
     if (!free) {
       for (ResourceId r : p.resources) {
         claimed[r] = true;

@@ -46,9 +46,9 @@ class ResourceArbiter : public sc_core::sc_module {
     conflict_wait_cycles_ += wait_cycles;
   }
 
-  /// Test-only: a deliberate error, which the module array's co-simulation must catch: the
-  /// request of `requester` that would be granted in cycle `at` is granted one cycle later.
-  void inject_late_grant(sw::ProcId requester, Cycle at) { late_ = Late{true, requester, at}; }
+  /// Requests that waited for a resource, and their waiting cycles, since elaboration.
+  [[nodiscard]] std::uint64_t conflicts() const { return conflicts_; }
+  [[nodiscard]] std::uint64_t conflict_wait_cycles() const { return conflict_wait_cycles_; }
 
   /// What `requester` is waiting for, or "" if it has no pending request.
   [[nodiscard]] std::string describe_wait(sw::ProcId requester) const;
@@ -62,13 +62,6 @@ class ResourceArbiter : public sc_core::sc_module {
   };
 
   void arbitrate();
-
-  struct Late {
-    bool armed = false;
-    sw::ProcId requester = 0;
-    Cycle at;
-  };
-  Late late_;
 
   const ClockDomain& clock_;
   std::vector<std::string> names_;

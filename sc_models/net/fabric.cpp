@@ -17,6 +17,8 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
     : config_(config),
       client_(client),
       topology_(config_.topology),
+      routing_(config_.routing()),
+      vc_policy_(config_.vc_policy()),
       routers_(topology_.nodes()),
       ports_(static_cast<std::uint32_t>(topology_.ports().size())),
       vcs_(config_.router.vcs),
@@ -131,14 +133,30 @@ bool Fabric::header_ready(std::uint32_t b, std::uint64_t c) const {
          c >= flit_at(b, p.flits - 1).pushed + config_.router.delay;
 }
 
+Fabric::Route Fabric::route_of(std::uint32_t b) const {
+  const std::uint32_t r = router_of_buffer(b);
+  const std::uint32_t dst = ni_.packet(flit_at(b, 0).packet).dst;
+  const std::uint32_t in = input_port_of(b);
+  if (dst == r) {
+    const std::uint32_t e = ejection_ == 1 || in >= ports_ ? 0 : in;
+    const std::uint32_t ov = ports_ * vcs_ + e;
+    return {ports_ + e, ov, ov + 1};
+  }
+  const sw::Port port = *routing_.next_port(topology_, r, dst);
+  const std::uint32_t q = topology_.port_index(port);
+  const std::optional<sw::Port> from =
+      in < ports_ ? std::optional<sw::Port>(port_list_[in]) : std::nullopt;
+  const sw::VcRange allowed = vc_policy_.allowed(topology_, r, port, from, vc_of(b), vcs_);
+  const std::uint32_t lo = q * vcs_ + allowed.first;
+  return {q, lo, lo + allowed.count};
+}
+
 void Fabric::allocate_virtual_channels(std::uint64_t c) {
   struct Request {
     std::uint32_t router, port, lo, hi, buffer;
     std::uint64_t arrived;
   };
   std::vector<Request> requests;
-  const bool dateline =
-      topology_.kind() == sw::TopologyKind::Torus && config_.router.dateline;
   for (std::uint32_t r : active_) {
     ++stats_.router_steps;
     for (std::uint32_t local = 0; local < buffers_per_router_; ++local) {
@@ -147,27 +165,8 @@ void Fabric::allocate_virtual_channels(std::uint64_t c) {
       if (buf.count == 0 || buf.out >= 0 || flit_at(b, 0).index != 0 || !header_ready(b, c)) {
         continue;
       }
-      const NetworkInterfaces::Packet& p = ni_.packet(flit_at(b, 0).packet);
-      const std::uint32_t in = input_port_of(b);
-      if (p.dst == r) {
-        const std::uint32_t e = ejection_ == 1 || in >= ports_ ? 0 : in;
-        const std::uint32_t ov = ports_ * vcs_ + e;
-        requests.push_back({r, ports_ + e, ov, ov + 1, b, flit_at(b, 0).pushed});
-        continue;
-      }
-      const sw::Port port = *topology_.next_port(r, p.dst);
-      const std::uint32_t q = topology_.port_index(port);
-      std::uint32_t lo = q * vcs_;
-      std::uint32_t hi = lo + vcs_;
-      if (dateline) {
-        const std::optional<sw::Port> from =
-            in < ports_ ? std::optional<sw::Port>(port_list_[in]) : std::nullopt;
-        const std::uint32_t arrived_class = vc_of(b) < vcs_ / 2 ? 0 : 1;
-        const std::uint32_t cls = topology_.dateline_vc(r, port, from, arrived_class);
-        lo = q * vcs_ + cls * (vcs_ / 2);
-        hi = lo + vcs_ / 2;
-      }
-      requests.push_back({r, q, lo, hi, b, flit_at(b, 0).pushed});
+      const Route route = route_of(b);
+      requests.push_back({r, route.port, route.lo, route.hi, b, flit_at(b, 0).pushed});
     }
   }
   // First come, first served among the headers waiting for one output; ties to the lower buffer.
@@ -444,29 +443,13 @@ std::string Fabric::describe_deadlock() const {
       }
     }
   }
-  const bool dateline =
-      topology_.kind() == sw::TopologyKind::Torus && config_.router.dateline;
-  // The output virtual channel a blocked header waits for (the first of its class).
+  // The output virtual channel a blocked header waits for (the first it may take).
   const auto wanted = [&](std::uint32_t b) -> std::int64_t {
     const Buffer& buf = buffers_[b];
     if (buf.count == 0 || buf.out >= 0 || flit_at(b, 0).index != 0) {
       return -1;
     }
-    const std::uint32_t r = router_of_buffer(b);
-    const NetworkInterfaces::Packet& p = ni_.packet(flit_at(b, 0).packet);
-    const std::uint32_t in = input_port_of(b);
-    if (p.dst == r) {
-      return ports_ * vcs_ + (ejection_ == 1 || in >= ports_ ? 0 : in);
-    }
-    const sw::Port port = *topology_.next_port(r, p.dst);
-    const std::uint32_t q = topology_.port_index(port);
-    std::uint32_t cls = 0;
-    if (dateline) {
-      const std::optional<sw::Port> from =
-          in < ports_ ? std::optional<sw::Port>(port_list_[in]) : std::nullopt;
-      cls = topology_.dateline_vc(r, port, from, vc_of(b) < vcs_ / 2 ? 0 : 1);
-    }
-    return q * vcs_ + cls * (vcs_ / 2);
+    return route_of(b).lo;
   };
   std::string blocked;
   for (std::uint32_t start = 0; start < buffers_.size(); ++start) {

@@ -1,6 +1,6 @@
 // The network of a multicomputer, cycle by cycle: wormhole (or store-and-forward) routers with
-// input buffers per virtual channel, dimension-ordered routing, first-come arbitration, one flit
-// per link per cycle, and the network interfaces' injection and ejection channels (docs/architecture.md,
+// input buffers per virtual channel, a routing function and a virtual-channel policy
+// (sw/topology/routing.hpp), first-come arbitration, one flit per link per cycle, and the network interfaces' injection and ejection channels (docs/architecture.md,
 // multicomputer side; [LCC] section 6; [CALMANT] section 2.1).
 //
 // Plain C++: the Multicomputer module steps it (begin_cycle) once per cycle while anything is in flight and not
@@ -96,6 +96,15 @@ class Fabric final : public Network {
   [[nodiscard]] Flit& flit_at(std::uint32_t b, std::uint32_t position);
   [[nodiscard]] const Flit& flit_at(std::uint32_t b, std::uint32_t position) const;
   [[nodiscard]] std::string channel_name(std::uint32_t router, std::uint32_t out_vc) const;
+  /// Where the header at the head of buffer `b` goes: the output port (network ports 0..P-1,
+  /// ejection ports P..P+E-1) and the output virtual channels [lo, hi) it may request, from
+  /// the routing function and the virtual-channel policy.
+  struct Route {
+    std::uint32_t port = 0;
+    std::uint32_t lo = 0;
+    std::uint32_t hi = 0;
+  };
+  [[nodiscard]] Route route_of(std::uint32_t b) const;
 
   // ---- the cycle --------------------------------------------------------------------------
   void allocate_virtual_channels(std::uint64_t c);
@@ -113,6 +122,8 @@ class Fabric final : public Network {
   const sw::NetworkConfig config_;
   FabricClient& client_;
   const sw::Topology& topology_;
+  const sw::RoutingFunction& routing_;
+  const sw::VcPolicy& vc_policy_;
   const std::uint32_t routers_;
   const std::uint32_t ports_;       ///< P network ports per router
   const std::uint32_t vcs_;         ///< V virtual channels per network port

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sc_models/net/fabric.hpp"
 #include "sc_models/net/network_interfaces.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/payload.hpp"
@@ -15,8 +16,7 @@ namespace orthosim::sc {
 
 Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
                              const sw::Validated<sw::NetworkConfig>& config,
-                             traces::Recorder& recorder,
-                             rtl::FstTrace* fst)
+                             traces::Recorder& recorder, const NetworkFactory& verilated)
     : sc_core::sc_module(name),
       config_(config),
       clock_(config->clock_period_ns),
@@ -24,10 +24,12 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
   net::FabricClient& client = *this;
   if (config_.impl.router == sw::Impl::Model) {
     network_ = std::make_unique<net::Fabric>(config, client);
+  } else if (verilated) {
+    network_ = verilated(config, client, clock_.delay(Cycle{1}),
+                         [this](std::uint64_t c) { finish_cycle(c); });
   } else {
-    network_ = std::make_unique<net::RtlNetwork>(
-        "rtl", config, client, clock_.delay(Cycle{1}),
-        [this](std::uint64_t c) { finish_cycle(c); }, fst);
+    throw sw::ConfigError(std::string("--impl router=") + sw::to_string(config_.impl.router) +
+                          " needs the verilated routers, which this program was built without");
   }
   const std::string base = sc_core::sc_module::name();
   const net::FabricStats& s = network_->stats();
@@ -67,14 +69,6 @@ std::uint64_t Multicomputer::next_start() const {
   // A run begins in the cycle after the previous one's last, whichever network ran it (the
   // verilated one ends its last cycle on the next clock edge, the model at its start).
   return stepped_ ? std::max(now(), last_cycle_ + 1) : now();
-}
-
-void Multicomputer::inject_fault(const net::RtlNetwork::Fault& fault) {
-  auto* rtl = dynamic_cast<net::RtlNetwork*>(network_.get());
-  if (rtl == nullptr || config_.impl.router != sw::Impl::Cosim) {
-    throw sw::ConfigError("a test fault in the routers needs --impl router=cosim");
-  }
-  rtl->inject_fault(fault);
 }
 
 void Multicomputer::corrupt_deliveries(std::uint32_t node, std::uint32_t bit) {
@@ -124,25 +118,21 @@ std::uint64_t Multicomputer::footprint(const sw::RoutedProgram& program,
   constexpr std::uint64_t kNodeBytes = 4 * 1024;
   constexpr std::uint64_t kPacketBytes = sizeof(net::NetworkInterfaces::Packet) + 16;
   const std::uint32_t nodes = config.topology.nodes();
+  // Per message: its manifest entry, its state and what arrived of it; no payload word is held
+  // outside the packets (the arrival check).
   std::uint64_t bytes = std::uint64_t{nodes} * kNodeBytes +
-                        program.manifest.messages.size() * (sizeof(sw::Message) + sizeof(MessageState));
+                        program.manifest.messages.size() *
+                            (sizeof(sw::Message) + sizeof(MessageState) +
+                             sw::ArrivalCheck::kBytesPerMessage);
   for (const std::vector<sw::routed::Op>& ops : program.ops) {
     bytes += ops.size() * sizeof(sw::routed::Op);
   }
-  std::vector<std::uint64_t> local_words(nodes, 0);
   std::vector<std::uint64_t> step_packets;  ///< a step's messages are in flight together
   for (const sw::Message& m : program.manifest.messages) {
-    local_words.at(m.source) =
-        std::max(local_words.at(m.source), std::uint64_t{m.src_address} + m.words);
-    local_words.at(m.destination) =
-        std::max(local_words.at(m.destination), std::uint64_t{m.dst_address} + m.words);
     if (m.payload.tag >= step_packets.size()) {
       step_packets.resize(std::size_t{m.payload.tag} + 1, 0);
     }
     step_packets[m.payload.tag] += config.message_packets(m.words);
-  }
-  for (std::uint64_t w : local_words) {
-    bytes += w * sizeof(sw::Word);
   }
   if (!step_packets.empty()) {
     bytes += *std::max_element(step_packets.begin(), step_packets.end()) * kPacketBytes;
@@ -157,18 +147,20 @@ void Multicomputer::load(sw::RoutedProgram program) {
   network_->reset();
   baseline_ = network_->stats();
   stats_baseline_ = stats_.snapshot();
-  traffic_ = false;
+  traffic_.reset();
   deadlocked_ = false;
   stopped_at_limit_.reset();
   deadlock_.clear();
+  // Exactly one state per message: freed, then reserved, so no doubling leaves spare capacity.
   messages_.clear();
+  messages_.shrink_to_fit();
+  messages_.reserve(program_.manifest.messages.size());
   for (const sw::Message& m : program_.manifest.messages) {
     messages_.push_back({m.source, m.destination, m.words, 0, 0, false});
   }
-  local_.assign(n, WordStore(std::max<std::uint32_t>(program_.local_words, 1)));
-  sw::for_each_initial_word(program_.manifest, [this](sw::ProcId p, std::uint32_t a, sw::Word w) {
-    local_[p].write(a, w);
-  });
+  delivery_.reset(program_.manifest.messages.size());
+  words_in_flight_ = 0;
+  peak_words_in_flight_ = 0;
   start_ = next_start();
   if (recorder_.enabled()) {
     recorder_.run_begin(Cycle{start_}, "program " + program_.name);
@@ -203,6 +195,8 @@ void Multicomputer::run_node(std::uint32_t node, std::uint64_t c) {
       m.created = c;
       record(c, {traces::MessageEvent::Send, send->message, m.src, m.dst, m.words, 0, 0, true});
       network_->submit(send->message, m.src, m.dst, m.words);
+      words_in_flight_ += m.words;
+      peak_words_in_flight_ = std::max(peak_words_in_flight_, words_in_flight_);
       ++s.pc;
     } else if (const auto* receive = std::get_if<sw::routed::Receive>(&op)) {
       if (messages_[receive->message].delivered == 0 ||
@@ -246,8 +240,8 @@ void Multicomputer::run(Cycle limit) {
   }
 }
 
-NetworkRunResult Multicomputer::result() const {
-  NetworkRunResult r;
+sw::NetworkRunSummary Multicomputer::result() const {
+  sw::NetworkRunSummary r;
   r.completed = !deadlocked_;
   for (std::uint32_t node = 0; node < nodes_.size(); ++node) {
     const NodeState& s = nodes_[node];
@@ -282,9 +276,7 @@ NetworkRunResult Multicomputer::result() const {
     r.blocked.push_back("cycle limit reached: the run stopped after " +
                         std::to_string(r.cycles.count()) + " cycles, still running");
   }
-  r.delivery = sw::check_delivery(
-      program_.manifest, [this](sw::ProcId p, std::uint32_t a) { return local_[p].read(a); },
-      !r.cycle_limit_reached);
+  r.delivery = delivery_.report(program_.manifest.messages, !r.cycle_limit_reached);
   r.max_channel_contention = network_->channels().max_contention();
   r.peak_channel_occupancy = network_->channels().peak_occupancy();
   r.channels = network_->channels().reports();
@@ -303,8 +295,7 @@ sw::Word Multicomputer::read_word(std::uint32_t message, std::uint32_t index) {
     const MessageState& m = messages_[message];
     return sw::payload_word({m.src, m.dst, message}, index);
   }
-  const sw::Message& m = program_.manifest.messages[message];
-  return local_[m.source].read(m.src_address + index);
+  return sw::payload_word(program_.manifest.messages[message].payload, index);
 }
 
 void Multicomputer::deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) {
@@ -318,8 +309,7 @@ void Multicomputer::deliver_word(std::uint32_t message, std::uint32_t index, sw:
     }
     return;
   }
-  const sw::Message& m = program_.manifest.messages[message];
-  local_[m.destination].write(m.dst_address + index, word);
+  delivery_.arrive(program_.manifest.messages, message, index, word);
 }
 
 void Multicomputer::record(std::uint64_t at, const traces::MessageTrace& m) {
@@ -368,6 +358,7 @@ void Multicomputer::message_delivered(std::uint32_t message, std::uint64_t at) {
     }
     return;
   }
+  words_in_flight_ -= m.words;
   NodeState& d = nodes_[m.dst];
   if (d.waiting_for == static_cast<std::int64_t>(message)) {
     wake(m.dst, at);
@@ -412,20 +403,21 @@ void Multicomputer::finish_cycle(std::uint64_t c) {
     consider(std::max(c + 1, wakes_.top().first));
   }
   if (traffic_) {
-    const std::uint64_t window_start = start_ + spec_.warmup;
-    const std::uint64_t window_end = window_start + spec_.cycles;
-    if (!spec_.one_round) {
+    const TrafficSpec& spec = traffic_->spec();
+    const std::uint64_t window_start = traffic_->window_start().count();
+    const std::uint64_t window_end = traffic_->window_end().count();
+    if (!spec.one_round) {
       if (!window_started_ && c + 1 <= window_start) {
         consider(window_start);
       }
       if (!window_ended_ && c + 1 <= window_end) {
         consider(window_end);
       }
-      if (!arrivals_.empty()) {
-        consider(std::max(c + 1, arrivals_.top().first));
+      if (const std::optional<Cycle> creation = traffic_->next_creation()) {
+        consider(std::max(c + 1, creation->count()));
       }
-      const std::uint64_t drain_limit = window_end + 4 * spec_.cycles + 10'000;
-      const bool stop = window_ended_ && (!spec_.drain || measured_left_ == 0 || c >= drain_limit);
+      const std::uint64_t drain_limit = window_end + 4 * spec.cycles + 10'000;
+      const bool stop = window_ended_ && (!spec.drain || measured_left_ == 0 || c >= drain_limit);
       if (stop) {
         return;
       }
@@ -437,13 +429,6 @@ void Multicomputer::finish_cycle(std::uint64_t c) {
 }
 
 // ---- synthetic traffic --------------------------------------------------------------------
-
-namespace {
-/// A uniform double in (0, 1] from 53 random bits.
-double unit(std::mt19937_64& rng) {
-  return (static_cast<double>(rng() >> 11) + 1.0) * (1.0 / 9007199254740992.0);
-}
-}  // namespace
 
 void Multicomputer::start_traffic(TrafficSpec spec) {
   if (spec.flits < 1) {
@@ -459,10 +444,8 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
     throw sw::ConfigError("packets of " + std::to_string(spec.flits) +
                           " flits exceed --packet-flits " + std::to_string(config_.ni.packet_flits));
   }
-  spec_ = std::move(spec);
   network_->reset();
   baseline_ = network_->stats();
-  traffic_ = true;
   deadlocked_ = false;
   deadlock_.clear();
   messages_.clear();
@@ -472,94 +455,48 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
   window_started_ = window_ended_ = false;
   window_flits_created_ = measured_left_ = words_corrupted_ = 0;
   start_ = next_start();
+  traffic_.emplace(std::move(spec), config_.topology.nodes(), Cycle{start_});
   if (recorder_.enabled()) {
     std::ostringstream label;
-    label << "traffic rate=" << spec_.rate;
+    label << "traffic rate=" << traffic_->spec().rate;
     recorder_.run_begin(Cycle{start_}, label.str());
-  }
-  const std::uint32_t n = config_.topology.nodes();
-  rngs_.clear();
-  for (std::uint32_t node = 0; node < n; ++node) {
-    rngs_.emplace_back(spec_.seed * 0x9E3779B97F4A7C15ull + node);
-  }
-  fixed_dst_.assign(n, 0);
-  next_arrival_.assign(n, 0.0);
-  for (std::uint32_t node = 0; node < n; ++node) {
-    if (spec_.fixed_destinations) {
-      fixed_dst_[node] = spec_.destination(node, rngs_[node]);
-      if (fixed_dst_[node] == node) {
-        continue;  // mapped onto itself: nothing to send
-      }
-    }
-    if (spec_.one_round) {
-      arrivals_.push({start_, node});
-    } else {
-      schedule_arrival(node, start_);
-    }
   }
   request_tick(start_);
 }
 
-void Multicomputer::schedule_arrival(std::uint32_t node, std::uint64_t) {
-  const double lambda = std::min(1.0, spec_.rate / static_cast<double>(spec_.flits));
-  if (lambda <= 0.0) {
-    return;
-  }
-  double& t = next_arrival_[node];
-  if (spec_.exponential) {
-    t += -std::log(unit(rngs_[node])) / lambda;
-  } else if (lambda >= 1.0) {
-    t += 1.0;
-  } else {
-    // Bernoulli trials per cycle: the gap to the next success is geometric.
-    t += 1.0 + std::floor(std::log(unit(rngs_[node])) / std::log1p(-lambda));
-  }
-  // Compared as a double first: at a tiny rate the gap can exceed what a cycle count holds.
-  const double offset = std::ceil(t);
-  if (offset < static_cast<double>(spec_.warmup + spec_.cycles)) {
-    arrivals_.push({start_ + static_cast<std::uint64_t>(offset), node});
-  }
-}
-
 void Multicomputer::generate_traffic(std::uint64_t c) {
-  const std::uint64_t window_start = start_ + spec_.warmup;
-  const std::uint64_t window_end = window_start + spec_.cycles;
-  if (!spec_.one_round && !window_started_ && c >= window_start) {
+  const bool one_round = traffic_->spec().one_round;
+  if (!one_round && !window_started_ && Cycle{c} >= traffic_->window_start()) {
     window_started_ = true;
     ejected_at_window_start_ = network_->stats().flits_ejected;
     queue_at_window_start_ = network_->queued_packets();
   }
-  if (!spec_.one_round && !window_ended_ && c >= window_end) {
+  if (!one_round && !window_ended_ && Cycle{c} >= traffic_->window_end()) {
     window_ended_ = true;
     ejected_at_window_end_ = network_->stats().flits_ejected;
     queue_at_window_end_ = network_->queued_packets();
   }
-  while (!arrivals_.empty() && arrivals_.top().first <= c) {
-    const std::uint32_t node = arrivals_.top().second;
-    arrivals_.pop();
-    const std::uint32_t dst =
-        spec_.fixed_destinations ? fixed_dst_[node] : spec_.destination(node, rngs_[node]);
-    if (!spec_.one_round) {
-      schedule_arrival(node, c);
-    }
-    if (dst == node) {
-      continue;
-    }
+  const std::uint32_t flits = traffic_->spec().flits;
+  const bool measured = traffic_->measured(Cycle{c});
+  traffic_->create(Cycle{c}, [&](std::uint32_t node, std::uint32_t dst) {
     const auto id = static_cast<std::uint32_t>(messages_.size());
-    const bool measured = spec_.one_round || (c >= window_start && c < window_end);
-    messages_.push_back({node, dst, spec_.flits - 1, c, 0, measured});
+    messages_.push_back({node, dst, flits - 1, c, 0, measured});
     if (measured) {
-      window_flits_created_ += spec_.flits;
+      window_flits_created_ += flits;
       ++measured_left_;
     }
-    record(c, {traces::MessageEvent::Send, id, node, dst, spec_.flits - 1, 0, 0, measured});
-    network_->submit(id, node, dst, spec_.flits - 1);
-  }
+    record(c, {traces::MessageEvent::Send, id, node, dst, flits - 1, 0, 0, measured});
+    network_->submit(id, node, dst, flits - 1);
+  });
 }
 
 TrafficResult Multicomputer::traffic_result() const {
+  if (!traffic_) {
+    throw std::logic_error("traffic_result() without start_traffic()");
+  }
+  const TrafficSpec& spec = traffic_->spec();
   TrafficResult r;
-  r.rate = spec_.rate;
+  r.rate = spec.rate;
   const double n = config_.topology.nodes();
   r.deadlocked = deadlocked_;
   r.deadlock = deadlock_;
@@ -567,12 +504,12 @@ TrafficResult Multicomputer::traffic_result() const {
     r.cosim_mismatch = m->to_string();
   }
   r.sim_cycles = last_cycle_ - start_ + 1;
-  const double window = spec_.one_round ? static_cast<double>(r.sim_cycles)
-                                        : static_cast<double>(spec_.cycles);
+  const double window = spec.one_round ? static_cast<double>(r.sim_cycles)
+                                        : static_cast<double>(spec.cycles);
   r.offered = static_cast<double>(window_flits_created_) / (n * window);
   const std::uint64_t ejected_end =
-      window_ended_ || spec_.one_round ? ejected_at_window_end_ : network_->stats().flits_ejected;
-  r.accepted = spec_.one_round
+      window_ended_ || spec.one_round ? ejected_at_window_end_ : network_->stats().flits_ejected;
+  r.accepted = spec.one_round
                    ? static_cast<double>(network_->stats().flits_ejected - baseline_.flits_ejected) /
                          (n * window)
                    : static_cast<double>(ejected_end - ejected_at_window_start_) / (n * window);
@@ -590,7 +527,7 @@ TrafficResult Multicomputer::traffic_result() const {
   // Sustainable: the source queues did not grow by more than a packet per node over the
   // measurement window ([LCC] section 6: "small and bounded"), nothing deadlocked, and when
   // drained, every measured packet arrived within the drain limit.
-  r.sustainable = !deadlocked_ && (!spec_.drain || measured_left_ == 0) &&
+  r.sustainable = !deadlocked_ && (!spec.drain || measured_left_ == 0) &&
                   queue_at_window_end_ <= queue_at_window_start_ + config_.topology.nodes();
   r.flits_delivered = network_->stats().flits_ejected - baseline_.flits_ejected;
   r.flit_hops = network_->stats().flit_hops - baseline_.flit_hops;
@@ -598,6 +535,15 @@ TrafficResult Multicomputer::traffic_result() const {
   r.max_channel_contention = network_->channels().max_contention();
   r.peak_channel_occupancy = network_->channels().peak_occupancy();
   return r;
+}
+
+TrafficSpec traffic_of(const sw::TrafficPattern& pattern, const sw::Topology& topology) {
+  TrafficSpec spec;
+  spec.destination = [pattern, topology](std::uint32_t src, std::mt19937_64& rng) {
+    return sw::destination(pattern, topology, src, rng);
+  };
+  spec.fixed_destinations = pattern.kind != sw::PatternKind::Uniform;
+  return spec;
 }
 
 }  // namespace orthosim::sc

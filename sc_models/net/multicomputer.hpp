@@ -1,9 +1,10 @@
 // A multicomputer: nodes (processor + network interface + router) on a mesh, torus or hypercube
 // (docs/architecture.md, multicomputer side). It runs a routed program (every node computes, sends and
-// receives, step by step) or synthetic traffic (every node injects packets at a rate), on its
-// network: the model (Fabric) or the verilated routers (RtlNetwork, config.impl.router rtl or
-// cosim). One SystemC process steps it once per cycle while anything is in flight and never
-// while the network and every node are idle.
+// receives, step by step) or synthetic traffic (every node injects packets at a rate: its
+// TrafficSource), on its network: the model (Fabric) or, given a factory of them, the verilated
+// routers (sc_models/cosim/rtl_network.hpp, config.impl.router rtl or cosim). One SystemC
+// process steps it once per cycle while anything is in flight and never while the network and
+// every node are idle.
 #pragma once
 
 #include <cstdint>
@@ -11,73 +12,49 @@
 #include <memory>
 #include <optional>
 #include <queue>
-#include <random>
 #include <string>
 #include <systemc>
 #include <utility>
 #include <vector>
 
 #include "sc_models/kernel/clock_domain.hpp"
-#include "sc_models/multiprocessor/word_store.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sc_models/net/network.hpp"
-#include "sc_models/net/rtl_network.hpp"
+#include "sc_models/net/traffic_source.hpp"
 #include "sw/machine/delivery_check.hpp"
 #include "sw/routed/network_config.hpp"
 #include "sw/routed/routed_program.hpp"
+#include "sw/run/run_summary.hpp"
+#include "sw/traffic/traffic_pattern.hpp"
 #include "sw/traffic/traffic_point.hpp"
 #include "traces/recorder.hpp"
 #include "traces/stats.hpp"
 
 namespace orthosim::sc {
 
-/// The outcome of a routed program.
-struct NetworkRunResult {
-  bool completed = false;  ///< every node reached the end of its program
-  Cycle cycles;            ///< from load to the last node's end
-  std::vector<Cycle> step_ends;  ///< per step: when the last node passed its end (from load)
-  /// When not completed: the watchdog's report (the cycle of waiting channels) and the nodes
-  /// still waiting, each with what it waits for.
-  std::vector<std::string> blocked;
-  /// Not completed because run() reached its cycle limit while still busy (not a deadlock).
-  bool cycle_limit_reached = false;
-  sw::DeliveryReport delivery;
-  std::uint64_t max_channel_contention = 0;
-  std::uint32_t peak_channel_occupancy = 0;
-  std::vector<net::ChannelCounters::Report> channels;
-  std::vector<traces::StatEntry> stats;
-  /// --impl router=cosim: where the routers and the model first differed (the run stopped).
-  std::optional<Mismatch> mismatch;
-};
-
-/// Synthetic traffic (the usual network-simulation method): packets created by every node at
-/// `rate` flits per node per cycle, measured from `warmup` for `cycles` cycles, then drained.
-struct TrafficSpec {
-  /// The destination of a packet from `src` (may return src: that node sends nothing).
-  std::function<std::uint32_t(std::uint32_t src, std::mt19937_64& rng)> destination;
-  /// Whether the pattern gives every node one fixed destination (a permutation or an LCC).
-  bool fixed_destinations = false;
-  double rate = 0.1;             ///< offered flits per node per cycle
-  std::uint32_t flits = 20;      ///< per packet, header included ([LCC]: 20)
-  bool exponential = false;      ///< exponential inter-arrival times, else Bernoulli per cycle
-  std::uint64_t warmup = 1000;
-  std::uint64_t cycles = 10000;
-  std::uint64_t seed = 1;
-  /// Drain the measured packets after the window (bounded); false: stop at the window's end.
-  bool drain = true;
-  /// One round only: every node sends exactly one packet at cycle 0 (rate and window unused).
-  bool one_round = false;
-};
+/// The traffic of `pattern` on `topology` (the one adapter from a pattern to the sources): its
+/// destinations, and whether every node has one fixed destination; rate and parameters default.
+[[nodiscard]] TrafficSpec traffic_of(const sw::TrafficPattern& pattern,
+                                     const sw::Topology& topology);
 
 /// The figures of a traffic run.
 using TrafficResult = sw::TrafficPoint;
 
+/// Builds a network of verilated routers (sc_models/cosim) for a Multicomputer whose
+/// config.impl.router is rtl or cosim: `period` is the clock period, and such a network settles
+/// its cycles in delta cycles and ends cycle c by calling `cycle_done(c)`.
+using NetworkFactory = std::function<std::unique_ptr<net::Network>(
+    const sw::Validated<sw::NetworkConfig>& config, net::FabricClient& client,
+    const sc_core::sc_time& period,
+    std::function<void(std::uint64_t)> cycle_done)>;
+
 class Multicomputer : public sc_core::sc_module, private net::FabricClient {
  public:
   SC_HAS_PROCESS(Multicomputer);
-  /// With config.impl.router rtl or cosim the routers are verilated (docs/rtl.md); with `fst`,
-  /// their signals go to that waveform.
+  /// With config.impl.router rtl or cosim the routers are verilated (docs/rtl.md): `verilated`
+  /// builds them (a ConfigError without it).
   Multicomputer(const sc_core::sc_module_name& name, const sw::Validated<sw::NetworkConfig>& config,
-                traces::Recorder& recorder, rtl::FstTrace* fst = nullptr);
+                traces::Recorder& recorder, const NetworkFactory& verilated = {});
 
   [[nodiscard]] const sw::NetworkConfig& config() const { return config_; }
 
@@ -99,21 +76,24 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   /// Runs the kernel until the loaded program ends, deadlocks, or has run `limit` cycles (then
   /// result() says the cycle limit was reached).
   void run(Cycle limit);
-  [[nodiscard]] NetworkRunResult result() const;
+  [[nodiscard]] sw::NetworkRunSummary result() const;
 
   /// Starts synthetic traffic in the next delta cycle; run the kernel, then traffic_result().
   void start_traffic(TrafficSpec spec);
+  /// The figures of the traffic run started last (std::logic_error when a program was loaded
+  /// after it, or none was started).
   [[nodiscard]] TrafficResult traffic_result() const;
 
   [[nodiscard]] const net::Network& network() const { return *network_; }
-
-  /// Test-only (docs/rtl.md): a deliberate error in the model's side of the router co-simulation.
-  /// Throws sw::ConfigError unless config.impl.router is cosim.
-  void inject_fault(const net::RtlNetwork::Fault& fault);
+  /// The test faults of the co-simulation (sc_models/cosim) reach the network through it.
+  [[nodiscard]] net::Network& network() { return *network_; }
   /// Test-only: every payload word handed to node `node` from now on arrives with bit `bit`
   /// flipped, as through a faulty network interface, so that the delivery check and the count
   /// of corrupted traffic words can be seen to work.
   void corrupt_deliveries(std::uint32_t node, std::uint32_t bit);
+  /// The most payload words the loaded program had in flight at once (sent, not yet delivered):
+  /// the only payload a run holds, so that tests can see memory follow the work in flight.
+  [[nodiscard]] std::uint64_t peak_words_in_flight() const { return peak_words_in_flight_; }
 
  private:
   struct MessageState {
@@ -140,8 +120,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   void show(std::uint32_t node, traces::Activity what, std::uint64_t c);
   void run_node(std::uint32_t node, std::uint64_t c);
   void wake(std::uint32_t node, std::uint64_t at);
+  /// The window's counters and the traffic source's packets of cycle c.
   void generate_traffic(std::uint64_t c);
-  void schedule_arrival(std::uint32_t node, std::uint64_t after);
   [[nodiscard]] std::uint64_t now() const { return clock_.now().count(); }
   [[nodiscard]] std::uint64_t next_start() const;
 
@@ -173,7 +153,12 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   // Routed program.
   sw::RoutedProgram program_;
   std::vector<NodeState> nodes_;
-  std::vector<WordStore> local_;
+  /// The words are generated from their message when sent and checked when they arrive: no
+  /// local memory holds them.
+  sw::ArrivalCheck delivery_;
+  /// Words of the messages sent and not yet delivered: all the payload a run holds.
+  std::uint64_t words_in_flight_ = 0;
+  std::uint64_t peak_words_in_flight_ = 0;
   std::uint64_t start_ = 0;
   /// (cycle, node) min-heap of nodes to resume.
   std::priority_queue<std::pair<std::uint64_t, std::uint32_t>,
@@ -186,15 +171,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   // Messages of the program or of the traffic.
   std::vector<MessageState> messages_;
 
-  // Traffic.
-  bool traffic_ = false;
-  TrafficSpec spec_;
-  std::vector<std::mt19937_64> rngs_;
-  std::vector<double> next_arrival_;  ///< continuous time of each node's next packet
-  std::vector<std::uint32_t> fixed_dst_;
-  std::priority_queue<std::pair<std::uint64_t, std::uint32_t>,
-                      std::vector<std::pair<std::uint64_t, std::uint32_t>>, std::greater<>>
-      arrivals_;
+  // Traffic: the source while a traffic run is loaded.
+  std::optional<net::TrafficSource> traffic_;
   std::vector<std::uint64_t> latencies_;
   std::uint64_t window_flits_created_ = 0;
   std::uint64_t ejected_at_window_start_ = 0;

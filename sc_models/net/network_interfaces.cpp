@@ -38,7 +38,7 @@ void NetworkInterfaces::submit(std::uint32_t message, std::uint32_t src, std::ui
   const std::uint32_t per_packet =
       config_.ni.packet_flits == 0 ? words : config_.ni.packet_flits - 1;
   const std::uint32_t channel =
-      channels_ == 1 ? 0 : topology.port_index(*topology.next_port(src, dst));
+      channels_ == 1 ? 0 : topology.port_index(*config_.routing().next_port(topology, src, dst));
   const std::uint32_t injector = src * channels_ + channel;
   Injector& inj = injectors_[injector];
   if (!in_injecting_[injector]) {

@@ -8,11 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "sw/core/word.hpp"
+
 namespace orthosim::sw {
 
 using ProcId = std::uint32_t;
 using ModuleId = std::uint32_t;  ///< dense index of a memory module, 0 .. module_count()-1
-using Word = std::uint32_t;      ///< one word on a 32-bit data bus
 
 enum class Arch : std::uint8_t {
   Omp,       ///< orthogonal: n x n modules M(i,j) on row bus RB(i) and column bus CB(j)

@@ -1,6 +1,7 @@
 // Shared option groups and number parsing.
 #include "sw/cli/options.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <limits>
@@ -111,7 +112,8 @@ po::options_description network_options() {
 }
 
 bool is_network_kind(const std::string& arch) {
-  return arch == "mesh" || arch == "torus" || arch == "hypercube";
+  const std::vector<std::string> kinds = topology_kind_names();
+  return std::find(kinds.begin(), kinds.end(), arch) != kinds.end();
 }
 
 Validated<NetworkConfig> network_config_from(const po::variables_map& vm, const std::string& kind,

@@ -3,6 +3,7 @@
 
 #include <iomanip>
 #include <sstream>
+#include <string_view>
 
 #include "sw/cli/report.hpp"
 #include "sw/mapping/listing.hpp"
@@ -19,10 +20,10 @@ Cycle ProgramRun::step_cycles(std::size_t k) const {
 }
 
 std::size_t ProgramRun::messages_delivered() const {
-  return summary.messages - summary.messages_failed;
+  return summary.delivery.messages_checked - summary.delivery.messages_failed;
 }
 
-bool ProgramRun::ok() const { return summary.completed && summary.payload_ok; }
+bool ProgramRun::ok() const { return summary.payload_ok(); }
 
 namespace {
 
@@ -115,13 +116,24 @@ std::string header(const MappedProgram& m) {
 
 std::string delivery_line(const ProgramRun& r) {
   std::ostringstream s;
-  s << (r.summary.payload_ok ? "ok" : "FAILED") << ": " << r.messages_delivered() << " of "
-    << r.summary.messages << " messages delivered intact (" << r.summary.words << " words)";
+  s << (r.summary.payload_ok() ? "ok" : "FAILED") << ": " << r.messages_delivered() << " of "
+    << r.summary.delivery.messages_checked << " messages delivered intact ("
+    << r.summary.delivery.words_checked << " words)";
   s << run_end_note(r.summary);
   return s.str();
 }
 
 }  // namespace
+
+StepOperations step_operations(const MappedStep& step, const MemoryOrganization& org,
+                               const BusTiming& timing) {
+  StepOperations lines;
+  for (const MappedOp& op : step.ops) {
+    lines += op_with_costs(step, op, org, timing) + '\n';
+  }
+  lines.shrink_to_fit();
+  return lines;
+}
 
 nlohmann::json mapping_json(const MappedProgram& mapped, const BusTiming& timing) {
   const MemoryOrganization org(mapped.arch, mapped.processors);
@@ -194,12 +206,12 @@ nlohmann::json run_json(const ProgramRun& r) {
   j["time_ns"] = r.summary.cycles.count() * r.config.clock_period_ns;
   j["messages_sent"] = r.mapped.node_messages;
   j["messages_delivered"] = r.messages_delivered();
-  j["words"] = r.summary.words;
-  j["payload_ok"] = r.summary.payload_ok;
+  j["words"] = r.summary.delivery.words_checked;
+  j["payload_ok"] = r.summary.payload_ok();
   j["conflicts"] = r.summary.conflicts;
   j["conflict_wait_cycles"] = r.summary.conflict_wait_cycles;
   j["blocked"] = r.summary.blocked;
-  j["delivery_failures"] = r.summary.delivery_failures;
+  j["delivery_failures"] = r.summary.delivery.failures;
   nlohmann::json steps = nlohmann::json::array();
   for (std::size_t k = 0; k < r.mapped.steps.size(); ++k) {
     nlohmann::json s = step_json(r.mapped.steps[k], org, r.config.timing);
@@ -219,7 +231,6 @@ nlohmann::json run_json(const ProgramRun& r) {
 }
 
 void print_run(const ProgramRun& r, std::ostream& out) {
-  const MemoryOrganization org(r.mapped.arch, r.mapped.processors);
   const SystemConfig& c = r.config;
   out << "orthosim run: " << header(r.mapped) << "\n  alpha=" << c.timing.alpha
       << " beta=" << c.timing.beta << " tau=" << c.timing.tau << " gamma=" << c.timing.gamma
@@ -233,16 +244,17 @@ void print_run(const ProgramRun& r, std::ostream& out) {
   out << std::right << std::setw(6) << "step" << std::setw(cycles_width) << "cycles"
       << std::setw(predicted_width) << "predicted"
       << "  operations [cycles of each access: alpha + beta(l-1) + d tau l]\n";
-  for (std::size_t k = 0; k < r.mapped.steps.size(); ++k) {
-    const MappedStep& step = r.mapped.steps[k];
+  for (std::size_t k = 0; k < r.operations.size(); ++k) {
+    const std::string_view lines = r.operations[k];
     out << std::setw(6) << k + 1 << std::setw(cycles_width) << r.step_cycles(k).count()
         << std::setw(predicted_width) << r.predicted.steps.at(k).count() << "  ";
-    if (step.ops.empty()) {
+    if (lines.empty()) {
       out << "(no memory operation)\n";
     }
-    for (std::size_t i = 0; i < step.ops.size(); ++i) {
-      out << (i == 0 ? "" : continuation)
-          << op_with_costs(step, step.ops[i], org, c.timing) << '\n';
+    for (std::size_t start = 0; start < lines.size();) {
+      const std::size_t end = lines.find('\n', start) + 1;
+      out << (start == 0 ? "" : continuation) << lines.substr(start, end - start);
+      start = end;
     }
   }
   out << std::setw(6) << "total" << std::setw(cycles_width) << r.summary.cycles.count()
@@ -325,7 +337,7 @@ void print_demo(const std::vector<ProgramRun>& runs, const std::string& out_dir,
   for (const ProgramRun& r : runs) {
     out << std::setw(18)
         << (r.ok() ? "ok " + std::to_string(r.messages_delivered()) + "/" +
-                         std::to_string(r.summary.messages)
+                         std::to_string(r.summary.delivery.messages_checked)
                    : std::string("FAILED"));
   }
   out << '\n';

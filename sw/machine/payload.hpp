@@ -11,8 +11,4 @@ namespace orthosim::sw {
 /// Word `index` of the message identified by `key`.
 [[nodiscard]] Word payload_word(const PayloadKey& key, std::uint32_t index);
 
-/// The value local memory holds where nothing was ever stored; chosen so that a lost message is
-/// reported rather than read as zeros that might match.
-inline constexpr Word kUnwrittenWord = 0xDEADBEEFu;
-
 }  // namespace orthosim::sw

@@ -1,6 +1,8 @@
 // Validation and packet arithmetic of a network's parameters.
 #include "sw/routed/network_config.hpp"
 
+#include <optional>
+
 #include "sw/core/diagnostic.hpp"
 
 namespace orthosim::sw {
@@ -12,7 +14,7 @@ std::string to_string(Switching s) {
 std::string to_string(NodePorts p) { return p == NodePorts::One ? "one" : "all"; }
 
 std::uint32_t default_vcs(const Topology& topology) {
-  return topology.kind() == TopologyKind::Torus ? 2 : 1;
+  return default_vc_policy(topology).default_vcs();
 }
 
 namespace {
@@ -30,10 +32,8 @@ Validated<NetworkConfig> NetworkConfig::validated() const {
           "1..16 virtual channels, got " + std::to_string(router.vcs));
   require(router.delay >= 1 && router.delay <= 1000, "router-delay",
           "1..1000 cycles, got " + std::to_string(router.delay));
-  if (topology.kind() == TopologyKind::Torus && router.dateline) {
-    require(router.vcs % 2 == 0, "vcs",
-            "an even number of virtual channels on a torus (two dateline classes), got " +
-                std::to_string(router.vcs));
+  if (const std::optional<std::string> why = vc_policy().check_vcs(router.vcs)) {
+    require(false, "vcs", *why);
   }
   require(ni.packet_flits == 0 || ni.packet_flits >= 2, "packet-flits",
           "0 (one packet per message) or at least 2 (a header and a word), got " +

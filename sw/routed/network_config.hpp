@@ -9,6 +9,7 @@
 
 #include "sw/arch/implementation.hpp"
 #include "sw/core/validated.hpp"
+#include "sw/topology/routing.hpp"
 #include "sw/topology/topology.hpp"
 
 namespace orthosim::sw {
@@ -59,9 +60,17 @@ struct NetworkConfig {
   [[nodiscard]] std::uint64_t message_flits(std::uint64_t words) const;
   /// Packets of a message of `words` words.
   [[nodiscard]] std::uint64_t message_packets(std::uint64_t words) const;
+  /// The routers' routing function: the topology's default (sw/topology/routing.hpp).
+  [[nodiscard]] const RoutingFunction& routing() const { return default_routing(topology); }
+  /// The routers' virtual-channel policy: the topology's default, or any virtual channel when
+  /// router.dateline is off.
+  [[nodiscard]] const VcPolicy& vc_policy() const {
+    return router.dateline ? default_vc_policy(topology) : sw::vc_policy("any");
+  }
 };
 
-/// Default virtual channels for a topology: 2 on a torus (dateline), 1 otherwise.
+/// Default virtual channels for a topology, its virtual-channel policy's: 2 on a torus
+/// (dateline), 1 otherwise.
 [[nodiscard]] std::uint32_t default_vcs(const Topology& topology);
 
 }  // namespace orthosim::sw

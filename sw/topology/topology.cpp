@@ -1,4 +1,4 @@
-// Mesh, torus and hypercube: numbering, neighbours, dimension-ordered routing, dateline rule and
+// Mesh, torus and hypercube: numbering, neighbours, the default routing's paths, the dateline and
 // the command-line parser ([LCC] sections 2.1 and 2.3, [CALMANT] section 2.1).
 #include "sw/topology/topology.hpp"
 
@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "sw/core/diagnostic.hpp"
+#include "sw/topology/routing.hpp"
 
 namespace orthosim::sw {
 
@@ -119,6 +120,11 @@ std::string to_string(TopologyKind kind) {
       return "hypercube";
   }
   return "?";
+}
+
+std::vector<std::string> topology_kind_names() {
+  return {to_string(TopologyKind::Mesh), to_string(TopologyKind::Torus),
+          to_string(TopologyKind::Hypercube)};
 }
 
 Topology::Topology(TopologyKind kind, std::vector<std::uint32_t> radices)
@@ -283,31 +289,7 @@ std::optional<std::uint32_t> Topology::neighbor(std::uint32_t node, Port p) cons
 std::optional<Port> Topology::next_port(std::uint32_t at, std::uint32_t dest) const {
   check_node(at);
   check_node(dest);
-  if (kind_ == TopologyKind::Hypercube) {
-    // e-cube: channels are reserved in strictly increasing order of dimension ([LCC] 2.3).
-    const std::uint32_t diff = at ^ dest;
-    for (std::uint32_t i = 0; i < dimensions(); ++i) {
-      if ((diff >> i) & 1U) {
-        return Port{i, true};
-      }
-    }
-    return std::nullopt;
-  }
-  const std::vector<std::uint32_t> a = coordinates(at);
-  const std::vector<std::uint32_t> b = coordinates(dest);
-  for (std::uint32_t i = 0; i < dimensions(); ++i) {
-    if (a[i] == b[i]) {
-      continue;
-    }
-    if (kind_ == TopologyKind::Mesh) {
-      return Port{i, b[i] > a[i]};
-    }
-    // Torus: the shorter way round; exactly half a ring goes the positive way (tie rule above).
-    const std::uint32_t k = radices_[i];
-    const std::uint32_t forward = (b[i] + k - a[i]) % k;
-    return Port{i, forward <= k - forward};
-  }
-  return std::nullopt;
+  return default_routing(*this).next_port(*this, at, dest);
 }
 
 std::vector<std::pair<std::uint32_t, Port>> Topology::route(std::uint32_t src,
@@ -350,17 +332,6 @@ bool Topology::crosses_dateline(std::uint32_t node, Port p) const {
   }
   const std::uint32_t x = coordinates(node)[p.dim];
   return p.positive ? x == radices_[p.dim] - 1 : x == 0;
-}
-
-std::uint32_t Topology::dateline_vc(std::uint32_t node, Port out, std::optional<Port> in,
-                                    std::uint32_t in_vc) const {
-  if (crosses_dateline(node, out)) {
-    return 1;
-  }
-  if (kind_ == TopologyKind::Torus && in && in->dim == out.dim) {
-    return in_vc;
-  }
-  return 0;
 }
 
 std::string Topology::to_string() const {

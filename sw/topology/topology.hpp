@@ -1,9 +1,10 @@
 // The interconnection networks of the multicomputer side: k1 x ... x kc meshes and tori and
 // d-dimensional hypercubes ([CALMANT] section 2.1, [XOR] section II, [A2A] section 2.1,
-// [LCC] section 2.1). Node numbering, neighbour tables, dimension-ordered routing (XY.. on
-// meshes and tori, e-cube on hypercubes; [LCC] section 2.3) and the dateline rule that keeps
-// the torus rings deadlock-free. Pure functions of the topology: the SystemC routers read their
-// neighbour tables and next hops from here (modeling rule 7: topology is data, not router code).
+// [LCC] section 2.1). Node numbering, neighbour tables, the paths of the default routing
+// (sw/topology/routing.hpp: dimension-order on meshes and tori, e-cube on hypercubes; [LCC]
+// section 2.3) and the dateline channels of the torus rings. Pure functions of the topology: the
+// SystemC routers read their neighbour tables from here (modeling rule 7: topology is data, not
+// router code).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,8 @@ enum class TopologyKind : std::uint8_t { Mesh, Torus, Hypercube };
 
 /// "mesh", "torus" or "hypercube".
 [[nodiscard]] std::string to_string(TopologyKind kind);
+/// The names of every kind, as parse() and the command line take them.
+[[nodiscard]] std::vector<std::string> topology_kind_names();
 
 /// One output (or input) network port of a router: a dimension and a direction. On a hypercube
 /// the direction is always `positive = true` (the channel flips bit `dim`).
@@ -95,13 +98,11 @@ class Topology {
   /// around; a hypercube channel flips bit p.dim.
   [[nodiscard]] std::optional<std::uint32_t> neighbor(std::uint32_t node, Port p) const;
 
-  /// Dimension-ordered routing: the port by which a header at node `at` leaves toward `dest`,
-  /// none if at == dest. The lowest dimension in which the coordinates differ is corrected first
-  /// (XY.. on meshes and tori, [CALMANT] section 2.1; e-cube = lowest differing bit on hypercubes,
-  /// [LCC] section 2.3). On a torus the shorter way round the ring is taken; when both ways
-  /// are equally long (exactly half a ring, even k) the positive direction is taken. That tie
-  /// rule is the same for every message, which is what [XOR] Table I needs (ERRATA: half-ring
-  /// links must all be routed the same way).
+  /// The default routing (default_routing(), sw/topology/routing.hpp): the port by which a
+  /// header at node `at` leaves toward `dest`, none if at == dest. The lowest dimension in which
+  /// the coordinates differ is corrected first (dimension-order, XY.. on meshes and tori; e-cube
+  /// on hypercubes); on a torus the shorter way round, the positive one for exactly half a ring.
+  /// Throws std::out_of_range for a node >= nodes().
   [[nodiscard]] std::optional<Port> next_port(std::uint32_t at, std::uint32_t dest) const;
   /// The whole route: the (node, output port) hops from src to dest, empty when src == dest.
   [[nodiscard]] std::vector<std::pair<std::uint32_t, Port>> route(std::uint32_t src,
@@ -111,18 +112,10 @@ class Topology {
   [[nodiscard]] std::uint32_t hops(std::uint32_t src, std::uint32_t dest) const;
 
   /// Whether the channel leaving `node` by `p` is a torus wrap-around channel, which crosses the
-  /// dateline of its ring: positive from coordinate k-1 to 0, negative from 0 to k-1. A packet
-  /// switches to virtual channel 1 when it crosses it and stays there until it changes
-  /// dimension (see dateline_vc); this breaks the cyclic channel dependency of each ring (Dally
-  /// and Seitz's dateline). Always false on meshes and hypercubes.
+  /// dateline of its ring: positive from coordinate k-1 to 0, negative from 0 to k-1 (the
+  /// "dateline" virtual-channel policy, sw/topology/routing.hpp, switches class there). Always
+  /// false on meshes and hypercubes.
   [[nodiscard]] bool crosses_dateline(std::uint32_t node, Port p) const;
-  /// The virtual channel (0 or 1) a packet takes on the channel leaving `node` by `out`, given
-  /// the port `in` it arrived by (none at its source node) and the virtual channel `in_vc` it
-  /// arrived on: 1 on a dateline channel; the same VC when it continues in the same dimension;
-  /// 0 when it starts a new dimension. Always 0 on meshes and hypercubes, which need no second
-  /// virtual channel for dimension-ordered routing.
-  [[nodiscard]] std::uint32_t dateline_vc(std::uint32_t node, Port out, std::optional<Port> in,
-                                          std::uint32_t in_vc) const;
 
   /// "mesh 8x8", "torus 16x16", "ring 8" (a torus with c = 1), "line 8" (a mesh with c = 1),
   /// "hypercube d=8".

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "sc_models/cosim/rtl_network.hpp"
 #include "sc_models/net/multicomputer.hpp"
 #include "sw/pattern/generate.hpp"
 #include "sw/routed/routed_program.hpp"
@@ -59,7 +60,7 @@ sw::NetworkConfig with_impl(sw::NetworkConfig c, sw::Impl router) {
 /// The statistic's name without the system's own name ("rtl.flit_hops" -> "flit_hops").
 std::string local_name(const std::string& name) { return name.substr(name.find('.') + 1); }
 
-void expect_same(const sc::NetworkRunResult& model, const sc::NetworkRunResult& rtl,
+void expect_same(const sw::NetworkRunSummary& model, const sw::NetworkRunSummary& rtl,
                  const std::string& what) {
   ASSERT_TRUE(model.completed) << what;
   ASSERT_TRUE(model.delivery.ok()) << what;
@@ -132,7 +133,7 @@ std::uint64_t programs_agree(sc::Multicomputer& model, sc::Multicomputer& rtl,
     model.load(routed);
     rtl.load(routed);
     sc_core::sc_start();
-    const sc::NetworkRunResult m = model.result();
+    const sw::NetworkRunSummary m = model.result();
     expect_same(m, rtl.result(),
                 program.name + " (seed " + std::to_string(seed) + ") on " +
                     model.config().topology.to_string());
@@ -143,12 +144,7 @@ std::uint64_t programs_agree(sc::Multicomputer& model, sc::Multicomputer& rtl,
 
 sc::TrafficSpec traffic(const sw::Topology& t, const std::string& pattern, double rate,
                         std::uint32_t flits, std::uint64_t seed) {
-  sc::TrafficSpec spec;
-  const sw::TrafficPattern p = sw::parse_traffic_pattern(pattern, t);
-  spec.destination = [p, t](std::uint32_t src, std::mt19937_64& rng) {
-    return sw::destination(p, t, src, rng);
-  };
-  spec.fixed_destinations = p.kind != sw::PatternKind::Uniform;
+  sc::TrafficSpec spec = sc::traffic_of(sw::parse_traffic_pattern(pattern, t), t);
   spec.rate = rate;
   spec.flits = flits;
   spec.warmup = 200;
@@ -184,7 +180,7 @@ TEST_P(MulticomputerRtl, SameCyclesDataAndStatisticsOnProgramsAndTraffic) {
   const Case& k = GetParam();
   traces::Recorder silent;
   sc::Multicomputer model("model", with_impl(k.config, sw::Impl::Model).validated(), silent);
-  sc::Multicomputer rtl("rtl", k.config.validated(), silent);
+  sc::Multicomputer rtl("rtl", k.config.validated(), silent, sc::net::verilated_routers(nullptr));
   const std::uint64_t varied = varied_seed();
   std::uint64_t program_cycles = 0;
   std::uint64_t traffic_cycles = 0;
@@ -259,7 +255,7 @@ TEST(MulticomputerRtlReset, ARunLeftWithFlitsInTheRoutersDoesNotLeakIntoTheNext)
   const sw::NetworkConfig config = network(sw::Topology::torus({4, 4}), 2, 1, sw::Impl::Rtl);
   traces::Recorder silent;
   sc::Multicomputer model("model", with_impl(config, sw::Impl::Model).validated(), silent);
-  sc::Multicomputer rtl("rtl", config.validated(), silent);
+  sc::Multicomputer rtl("rtl", config.validated(), silent, sc::net::verilated_routers(nullptr));
   sc::TrafficSpec flood = traffic(config.topology, "uniform", 0.9, 6, 11);
   flood.drain = false;
   flood.warmup = 50;
@@ -299,7 +295,7 @@ const sw::NetworkConfig kCosimNetwork =
 TEST(MulticomputerCosim, AgreesEveryCycleOnProgramsAndTraffic) {
   traces::Recorder silent;
   sc::Multicomputer model("model", with_impl(kCosimNetwork, sw::Impl::Model).validated(), silent);
-  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), silent);
+  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), silent, sc::net::verilated_routers(nullptr));
   std::uint64_t cycles = programs_agree(model, cosim, 3, 2);
   cycles += traffic_agrees(model, cosim, traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 3),
                            "cosim");
@@ -319,8 +315,8 @@ FaultyRun faulty(const sc::net::RtlNetwork::Fault& fault) {
   RouterZeroHops hops;
   sc::Multicomputer model("model", with_impl(kCosimNetwork, sw::Impl::Model).validated(), hops);
   traces::Recorder silent;
-  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), silent);
-  cosim.inject_fault(fault);
+  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), silent, sc::net::verilated_routers(nullptr));
+  sc::net::inject_fault(cosim, fault);
   const sc::TrafficSpec spec = traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 5);
   model.start_traffic(spec);
   cosim.start_traffic(spec);
@@ -359,8 +355,9 @@ TEST(MulticomputerCosim, AHeaderOneCycleLateIsCaughtWhereTheModelMovedIt) {
 
 TEST(MulticomputerCosim, ATestFaultNeedsTheCosimulation) {
   traces::Recorder silent;
-  sc::Multicomputer rtl("rtl", with_impl(kCosimNetwork, sw::Impl::Rtl).validated(), silent);
-  EXPECT_THROW(rtl.inject_fault({}), sw::ConfigError);
+  sc::Multicomputer rtl("rtl", with_impl(kCosimNetwork, sw::Impl::Rtl).validated(), silent,
+                        sc::net::verilated_routers(nullptr));
+  EXPECT_THROW(sc::net::inject_fault(rtl, {}), sw::ConfigError);
 }
 
 }  // namespace

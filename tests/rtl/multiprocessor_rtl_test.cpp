@@ -26,6 +26,7 @@
 #include <variant>
 #include <vector>
 
+#include "sc_models/cosim/cosim_wiring.hpp"
 #include "sc_models/kernel/lockstep_checker.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sw/mapping/mapping.hpp"
@@ -45,6 +46,22 @@ std::uint64_t varied_seed() {
       std::chrono::system_clock::now().time_since_epoch().count() % 1'000'000'007);
 }
 
+/// A system whose blocks the co-simulation layer builds as its configuration says; blocks() is
+/// that layer's wiring (test faults, clock edges).
+class Wired : public sc::Multiprocessor {
+ public:
+  Wired(const char* name, const sw::SystemConfig& c, traces::Recorder& recorder)
+      : Wired(name, c, recorder, new sc::CosimWiring) {}
+  [[nodiscard]] sc::CosimWiring& blocks() { return blocks_; }
+
+ private:
+  Wired(const char* name, const sw::SystemConfig& c, traces::Recorder& recorder,
+        sc::CosimWiring* blocks)
+      : sc::Multiprocessor(name, c.validated(), recorder, std::unique_ptr<sc::BlockWiring>(blocks)),
+        blocks_(*blocks) {}
+  sc::CosimWiring& blocks_;
+};
+
 sw::SystemConfig config_of(Arch arch, std::uint32_t n, sw::Impl bus, sw::Impl im) {
   sw::SystemConfig c;
   c.arch = arch;
@@ -57,7 +74,7 @@ sw::SystemConfig config_of(Arch arch, std::uint32_t n, sw::Impl bus, sw::Impl im
 /// The statistic's name without the system's own name ("omp_rtl.bc2.accesses" -> "bc2.accesses").
 std::string local_name(const std::string& name) { return name.substr(name.find('.') + 1); }
 
-void expect_same(const sc::RunResult& model, const sc::RunResult& rtl, const std::string& what) {
+void expect_same(const sw::RunSummary& model, const sw::RunSummary& rtl, const std::string& what) {
   ASSERT_TRUE(model.completed) << what;
   ASSERT_TRUE(model.delivery.ok()) << what << ": " << model.delivery.failures.front();
   EXPECT_FALSE(rtl.mismatch.has_value()) << what << ": " << rtl.mismatch->to_string();
@@ -120,8 +137,8 @@ std::uint64_t run_and_compare(sc::Multiprocessor& model, sc::Multiprocessor& rtl
     model.load(program);
     rtl.load(program);
     sc::run_systems({&model, &rtl}, sw::Cycle{100'000'000});
-    const sc::RunResult m = model.result();
-    const sc::RunResult r = rtl.result();
+    const sw::RunSummary m = model.result();
+    const sw::RunSummary r = rtl.result();
     expect_same(m, r, name + " (seed " + std::to_string(seed) + ") on " + model.name());
     cycles += m.cycles.count();
   }
@@ -135,8 +152,8 @@ class ModelEqualsRtl : public testing::TestWithParam<std::tuple<Arch, std::uint3
 TEST_P(ModelEqualsRtl, SameCyclesDataAndStatisticsOnRandomWorkloadsAndPrograms) {
   const auto [arch, n] = GetParam();
   traces::Recorder silent;
-  sc::Multiprocessor model("model", config_of(arch, n, sw::Impl::Model, sw::Impl::Model).validated(), silent);
-  sc::Multiprocessor rtl("rtl", config_of(arch, n, sw::Impl::Rtl, sw::Impl::Rtl).validated(), silent);
+  Wired model("model", config_of(arch, n, sw::Impl::Model, sw::Impl::Model), silent);
+  Wired rtl("rtl", config_of(arch, n, sw::Impl::Rtl, sw::Impl::Rtl), silent);
   const std::uint64_t varied = varied_seed();
   std::cout << "varied seed " << varied << " (ORTHOSIM_TEST_SEED=" << varied
             << " reproduces it)\n";
@@ -147,7 +164,7 @@ TEST_P(ModelEqualsRtl, SameCyclesDataAndStatisticsOnRandomWorkloadsAndPrograms) 
     cycles += run_and_compare(model, rtl, seed);
   }
   std::cout << "simulated cycles on each system: " << cycles << "\n";
-  EXPECT_GT(rtl.rtl_edges(), 0u);
+  EXPECT_GT(rtl.blocks().rtl_edges(), 0u);
 }
 
 std::string case_name(const testing::TestParamInfo<std::tuple<Arch, std::uint32_t>>& p) {
@@ -163,9 +180,9 @@ INSTANTIATE_TEST_SUITE_P(AllConfigurations, ModelEqualsRtl,
 // output is compared every cycle.
 TEST(Cosim, AgreesOnRandomWorkloadsAndPrograms) {
   traces::Recorder silent;
-  sc::Multiprocessor model("model", config_of(Arch::Omp, 8, sw::Impl::Model, sw::Impl::Model).validated(),
+  Wired model("model", config_of(Arch::Omp, 8, sw::Impl::Model, sw::Impl::Model),
                            silent);
-  sc::Multiprocessor cosim("cosim", config_of(Arch::Omp, 8, sw::Impl::Cosim, sw::Impl::Cosim).validated(),
+  Wired cosim("cosim", config_of(Arch::Omp, 8, sw::Impl::Cosim, sw::Impl::Cosim),
                            silent);
   EXPECT_GT(run_and_compare(model, cosim, 7), 1000u);
 }
@@ -191,16 +208,16 @@ sw::MachineProgram one_write(const sw::SystemConfig& c) {
 }
 
 /// The mismatch of one_write on the omp at n = 4 with a fault in P(1)'s controller.
-sc::Mismatch faulty_run(const sc::BusController::Fault& fault,
+sc::Mismatch faulty_run(const sc::ModelFault& fault,
                         std::uint64_t tau = sw::BusTiming{}.tau) {
   traces::Recorder silent;
   sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Cosim, sw::Impl::Model);
   c.timing.tau = tau;
-  sc::Multiprocessor system("omp", c.validated(), silent);
-  system.inject_fault(1, fault);
+  Wired system("omp", c, silent);
+  system.blocks().inject_fault(1, fault);
   system.load(one_write(c));
   sc::run_systems({&system}, sw::Cycle{1'000'000});
-  const sc::RunResult r = system.result();
+  const sw::RunSummary r = system.result();
   EXPECT_TRUE(r.mismatch.has_value());
   EXPECT_FALSE(r.completed) << "the first mismatch stops the run";
   return r.mismatch.value_or(sc::Mismatch{});
@@ -208,8 +225,8 @@ sc::Mismatch faulty_run(const sc::BusController::Fault& fault,
 
 TEST(Cosim, AFlippedBitInTheModelIsCaughtAtItsCycleOnTheBus) {
   const std::uint64_t alpha = sw::BusTiming{}.alpha;
-  sc::BusController::Fault fault;
-  fault.kind = sc::BusController::Fault::Kind::FlipBit;
+  sc::ModelFault fault;
+  fault.kind = sc::ModelFault::Kind::FlipBit;
   fault.at = sw::Cycle{alpha};  // the cycle of the only word
   fault.bit = 7;
   const sc::Mismatch m = faulty_run(fault);
@@ -221,8 +238,8 @@ TEST(Cosim, AFlippedBitInTheModelIsCaughtAtItsCycleOnTheBus) {
 
 TEST(Cosim, OneCycleOfExtraLatencyInTheModelIsCaughtWhereTheRtlPutsItsWord) {
   const std::uint64_t alpha = sw::BusTiming{}.alpha;
-  sc::BusController::Fault fault;
-  fault.kind = sc::BusController::Fault::Kind::ExtraCycle;
+  sc::ModelFault fault;
+  fault.kind = sc::ModelFault::Kind::ExtraCycle;
   fault.at = sw::Cycle{0};  // the grant
   const sc::Mismatch m = faulty_run(fault);
   // The RTL's word is on the bus in cycle alpha, the model's one cycle later.
@@ -239,8 +256,8 @@ TEST(Cosim, OneCycleOfExtraLatencyInTheModelIsCaughtWhereTheRtlPutsItsWord) {
 TEST(Cosim, AFaultHeldOverSeveralCyclesIsReportedAtItsFirstCycle) {
   const std::uint64_t alpha = sw::BusTiming{}.alpha;
   constexpr std::uint64_t kTau = 3;
-  sc::BusController::Fault fault;
-  fault.kind = sc::BusController::Fault::Kind::FlipBit;
+  sc::ModelFault fault;
+  fault.kind = sc::ModelFault::Kind::FlipBit;
   fault.at = sw::Cycle{alpha + kTau - 1};  // the word's last cycle on the bus
   fault.bit = 4;
   const sc::Mismatch m = faulty_run(fault, kTau);
@@ -256,20 +273,20 @@ TEST(Cosim, AFaultHeldOverSeveralCyclesIsReportedAtItsFirstCycle) {
 TEST(Cosim, OfTwoBlocksThatDifferInOneCycleTheFirstIsReported) {
   traces::Recorder silent;
   const sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Cosim, sw::Impl::Model);
-  sc::Multiprocessor system("omp", c.validated(), silent);
-  sc::BusController::Fault fault;
-  fault.kind = sc::BusController::Fault::Kind::FlipBit;
+  Wired system("omp", c, silent);
+  sc::ModelFault fault;
+  fault.kind = sc::ModelFault::Kind::FlipBit;
   fault.at = sw::Cycle{c.timing.alpha};
   fault.bit = 1;
-  system.inject_fault(1, fault);
+  system.blocks().inject_fault(1, fault);
   fault.bit = 2;
-  system.inject_fault(2, fault);
+  system.blocks().inject_fault(2, fault);
   sw::MachineProgram p = one_write(c);
   p.processors[2] = p.processors[1];
   std::get<sw::MemoryAccess>(p.processors[2].ops[1]).bus = {sw::BusKind::Row, 2};
   system.load(p);
   sc::run_systems({&system}, sw::Cycle{1'000'000});
-  const sc::RunResult r = system.result();
+  const sw::RunSummary r = system.result();
   ASSERT_TRUE(r.mismatch.has_value());
   EXPECT_EQ(r.mismatch->cycle, c.timing.alpha);
   EXPECT_EQ(r.mismatch->instance, "omp.bc1");
@@ -302,16 +319,16 @@ TEST(Cosim, TheCheckerKeepsTheFirstMismatchOfSeveral) {
 TEST(Gating, TheRtlClockRunsOnlyDuringAccesses) {
   traces::Recorder silent;
   const sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Rtl, sw::Impl::Rtl);
-  sc::Multiprocessor system("omp", c.validated(), silent);
+  Wired system("omp", c, silent);
   sw::MachineProgram p = one_write(c);
   p.processors[1].ops.insert(p.processors[1].ops.begin(), sw::Compute{sw::Cycle{1'000'000}});
   system.load(p);
   sc::run_systems({&system}, sw::Cycle{10'000'000});
-  const sc::RunResult r = system.result();
+  const sw::RunSummary r = system.result();
   ASSERT_TRUE(r.completed);
   const std::uint64_t access = sw::BusTiming{}.alpha + sw::BusTiming{}.tau;
   EXPECT_EQ(r.cycles.count(), 1'000'000 + access);
-  EXPECT_EQ(system.rtl_edges(), 2 * c.n + access);
+  EXPECT_EQ(system.blocks().rtl_edges(), 2 * c.n + access);
 }
 
 // ---- the module array (memory = rtl | cosim, omp only) --------------------------------------
@@ -332,11 +349,11 @@ TEST_P(ModelEqualsRtlMemory, SameCyclesDataAndStatisticsOnRandomWorkloadsAndProg
   const std::uint32_t n = GetParam();
   const sw::Impl im = n == 2 || n == 8 ? sw::Impl::Rtl : sw::Impl::Model;
   traces::Recorder silent;
-  sc::Multiprocessor model("model", config_of(Arch::Omp, n, sw::Impl::Model, sw::Impl::Model).validated(),
+  Wired model("model", config_of(Arch::Omp, n, sw::Impl::Model, sw::Impl::Model),
                            silent);
-  sc::Multiprocessor rtl("rtl", memory_config(n, sw::Impl::Rtl, sw::Impl::Rtl, im).validated(), silent);
-  sc::Multiprocessor cosim("cosim",
-                           memory_config(n, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model).validated(),
+  Wired rtl("rtl", memory_config(n, sw::Impl::Rtl, sw::Impl::Rtl, im), silent);
+  Wired cosim("cosim",
+                           memory_config(n, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model),
                            silent);
   const std::uint64_t varied = varied_seed();
   std::cout << "varied seed " << varied << " (ORTHOSIM_TEST_SEED=" << varied
@@ -357,7 +374,7 @@ TEST_P(ModelEqualsRtlMemory, SameCyclesDataAndStatisticsOnRandomWorkloadsAndProg
       rtl.load(program);
       cosim.load(program);
       sc::run_systems({&model, &rtl, &cosim}, sw::Cycle{100'000'000});
-      const sc::RunResult m = model.result();
+      const sw::RunSummary m = model.result();
       const std::string what = name + " (seed " + std::to_string(seed) + ") at n = " +
                                std::to_string(n);
       expect_same(m, rtl.result(), what + ", memory=rtl");
@@ -367,10 +384,10 @@ TEST_P(ModelEqualsRtlMemory, SameCyclesDataAndStatisticsOnRandomWorkloadsAndProg
     }
   }
   std::cout << "simulated cycles on each system: " << cycles << ", conflicts " << conflicts
-            << ", module array edges " << rtl.module_array_edges() << "\n";
+            << ", module array edges " << rtl.blocks().module_array_edges() << "\n";
   EXPECT_GT(conflicts, 0u);  // the arbiters had to order requests, not only grant them
-  EXPECT_GT(rtl.module_array_edges(), 1u);
-  EXPECT_GT(cosim.module_array_edges(), 1u);
+  EXPECT_GT(rtl.blocks().module_array_edges(), 1u);
+  EXPECT_GT(cosim.blocks().module_array_edges(), 1u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Omp, ModelEqualsRtlMemory, testing::Values(2u, 4u, 8u, 16u),
@@ -382,26 +399,26 @@ INSTANTIATE_TEST_SUITE_P(Omp, ModelEqualsRtlMemory, testing::Values(2u, 4u, 8u, 
 // co-simulated ones, on the same workloads.
 TEST(MemoryCosim, AgreesWithRtlAndCosimControllers) {
   traces::Recorder silent;
-  sc::Multiprocessor model("model", config_of(Arch::Omp, 4, sw::Impl::Model, sw::Impl::Model).validated(),
+  Wired model("model", config_of(Arch::Omp, 4, sw::Impl::Model, sw::Impl::Model),
                            silent);
-  sc::Multiprocessor with_rtl("with_rtl",
-                              memory_config(4, sw::Impl::Cosim, sw::Impl::Rtl, sw::Impl::Rtl).validated(),
+  Wired with_rtl("with_rtl",
+                              memory_config(4, sw::Impl::Cosim, sw::Impl::Rtl, sw::Impl::Rtl),
                               silent);
-  sc::Multiprocessor with_cosim(
-      "with_cosim", memory_config(4, sw::Impl::Cosim, sw::Impl::Cosim, sw::Impl::Cosim).validated(), silent);
+  Wired with_cosim(
+      "with_cosim", memory_config(4, sw::Impl::Cosim, sw::Impl::Cosim, sw::Impl::Cosim), silent);
   std::uint64_t cycles = 0;
   for (const auto& [name, program] : programs(model.config(), 21)) {
     model.load(program);
     with_rtl.load(program);
     with_cosim.load(program);
     sc::run_systems({&model, &with_rtl, &with_cosim}, sw::Cycle{100'000'000});
-    const sc::RunResult m = model.result();
+    const sw::RunSummary m = model.result();
     expect_same(m, with_rtl.result(), name + ", bus=rtl");
     expect_same(m, with_cosim.result(), name + ", bus=cosim");
     cycles += m.cycles.count();
   }
   EXPECT_GT(cycles, 1000u) << "the workloads should keep the modules busy";
-  EXPECT_GT(with_cosim.module_array_edges(), 0u) << "the module array never ran";
+  EXPECT_GT(with_cosim.blocks().module_array_edges(), 0u) << "the module array never ran";
 }
 
 /// one_write, then P(1) reads the word back: the read is granted when the write ends (alpha +
@@ -416,10 +433,10 @@ sw::MachineProgram write_then_read(const sw::SystemConfig& c) {
 
 /// write_then_read by P(1) on an n = 4 omp with memory=cosim, after `break_model` made the model
 /// wrong on purpose; the run's verdict.
-sc::RunResult memory_cosim_run(const std::function<void(sc::Multiprocessor&)>& break_model) {
+sw::RunSummary memory_cosim_run(const std::function<void(Wired&)>& break_model) {
   traces::Recorder silent;
   const sw::SystemConfig c = memory_config(4, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model);
-  sc::Multiprocessor system("omp", c.validated(), silent);
+  Wired system("omp", c, silent);
   break_model(system);
   system.load(write_then_read(c));
   sc::run_systems({&system}, sw::Cycle{1'000'000});
@@ -428,8 +445,8 @@ sc::RunResult memory_cosim_run(const std::function<void(sc::Multiprocessor&)>& b
 
 TEST(MemoryCosim, AOneCycleLateGrantInTheModelArbiterIsCaughtAtItsCycle) {
   const std::uint64_t second_grant = sw::BusTiming{}.alpha + sw::BusTiming{}.tau;
-  const sc::RunResult r = memory_cosim_run(
-      [&](sc::Multiprocessor& s) { s.inject_late_grant(1, sw::Cycle{second_grant}); });
+  const sw::RunSummary r = memory_cosim_run(
+      [&](Wired& s) { s.blocks().inject_late_grant(1, sw::Cycle{second_grant}); });
   ASSERT_TRUE(r.mismatch.has_value());
   EXPECT_EQ(r.mismatch->cycle, second_grant);
   EXPECT_EQ(r.mismatch->instance, "omp.modules");
@@ -441,12 +458,12 @@ TEST(MemoryCosim, AOneCycleLateGrantInTheModelArbiterIsCaughtAtItsCycle) {
 TEST(MemoryCosim, AFlippedBitOfAModelModuleWordIsCaughtWhereTheArrayReturnsIt) {
   const sw::BusTiming t;
   const std::uint64_t read_word = 2 * t.alpha + t.tau;  // the read's grant + alpha
-  sc::BusController::Fault fault;
-  fault.kind = sc::BusController::Fault::Kind::FlipBit;
+  sc::ModelFault fault;
+  fault.kind = sc::ModelFault::Kind::FlipBit;
   fault.at = sw::Cycle{read_word};
   fault.bit = 3;
-  const sc::RunResult r =
-      memory_cosim_run([&](sc::Multiprocessor& s) { s.inject_fault(1, fault); });
+  const sw::RunSummary r =
+      memory_cosim_run([&](Wired& s) { s.blocks().inject_fault(1, fault); });
   ASSERT_TRUE(r.mismatch.has_value());
   EXPECT_EQ(r.mismatch->cycle, read_word);
   EXPECT_EQ(r.mismatch->instance, "omp.modules");
@@ -460,18 +477,18 @@ TEST(MemoryCosim, AFlippedBitOfAModelModuleWordIsCaughtWhereTheArrayReturnsIt) {
 TEST(Gating, TheModuleArrayClockRunsOnlyWhileModulesAreRequestedOrHeld) {
   traces::Recorder silent;
   const sw::SystemConfig c = memory_config(4, sw::Impl::Rtl, sw::Impl::Rtl, sw::Impl::Rtl);
-  sc::Multiprocessor system("omp", c.validated(), silent);
+  Wired system("omp", c, silent);
   sw::MachineProgram p = one_write(c);
   p.processors[1].ops.insert(p.processors[1].ops.begin(), sw::Compute{sw::Cycle{1'000'000}});
   system.load(p);
   sc::run_systems({&system}, sw::Cycle{10'000'000});
-  const sc::RunResult r = system.result();
+  const sw::RunSummary r = system.result();
   ASSERT_TRUE(r.completed);
   EXPECT_FALSE(r.mismatch.has_value());
   const std::uint64_t access = sw::BusTiming{}.alpha + sw::BusTiming{}.tau;
   EXPECT_EQ(r.cycles.count(), 1'000'000 + access);
-  EXPECT_EQ(system.module_array_edges(), 1 + access);
-  EXPECT_EQ(system.rtl_edges(), 2 * c.n + access);
+  EXPECT_EQ(system.blocks().module_array_edges(), 1 + access);
+  EXPECT_EQ(system.blocks().rtl_edges(), 2 * c.n + access);
 }
 
 // Configurations the verilated blocks cannot run are refused before elaboration, naming the

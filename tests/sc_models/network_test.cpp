@@ -4,12 +4,15 @@
 // routed programs that deliver every word.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <random>
 #include <string>
+#include <variant>
 
 #include "sc_models/net/multicomputer.hpp"
+#include "sw/core/diagnostic.hpp"
 #include "sw/pattern/generate.hpp"
 #include "sw/routed/routed_program.hpp"
 #include "sw/traffic/lcc.hpp"
@@ -79,7 +82,7 @@ TEST(ZeroLoad, WormholeLatencyIsStartupPlusRouterDelaysPlusFlits) {
         }
         system->load(one_message(n, src, dst, words));
         sc_core::sc_start();
-        const sc::NetworkRunResult r = system->result();
+        const sw::NetworkRunSummary r = system->result();
         const std::uint64_t h = c.topology.hops(src, dst);
         const std::uint64_t flits = words + 1;
         const std::uint64_t expected = c.ni.startup + (h + 1) * c.router.delay + flits;
@@ -122,7 +125,7 @@ TEST(ZeroLoad, StoreAndForwardLatencyPaysTheWholePacketAtEveryRouter) {
       for (std::uint32_t words : {1u, 7u, 19u}) {
         system->load(one_message(n, src, dst, words));
         sc_core::sc_start();
-        const sc::NetworkRunResult r = system->result();
+        const sw::NetworkRunSummary r = system->result();
         const std::uint64_t h = c.topology.hops(src, dst), f = words + 1, d = c.router.delay;
         ASSERT_TRUE(r.completed) << (r.blocked.empty() ? "" : r.blocked.front());
         EXPECT_TRUE(r.delivery.ok());
@@ -155,7 +158,7 @@ TEST(ZeroLoad, APacketizedMessageArrivesWhenItsLastPacketDoes) {
   sc::Multicomputer system("packets", c.validated(), silent);
   system.load(one_message(6, 0, 5, 10));  // 3 packets: 5 + 5 + 3 flits, back to back
   sc_core::sc_start();
-  const sc::NetworkRunResult r = system.result();
+  const sw::NetworkRunSummary r = system.result();
   ASSERT_TRUE(r.completed);
   EXPECT_TRUE(r.delivery.ok());
   // The worm of 13 flits streams behind the first header: (h+1) D + 13.
@@ -165,11 +168,7 @@ TEST(ZeroLoad, APacketizedMessageArrivesWhenItsLastPacketDoes) {
 sc::TrafficSpec traffic(const std::string& pattern, const Topology& t, double rate,
                         std::uint32_t flits) {
   const sw::TrafficPattern p = sw::parse_traffic_pattern(pattern, t);
-  sc::TrafficSpec spec;
-  spec.destination = [p, t](std::uint32_t src, std::mt19937_64& rng) {
-    return sw::destination(p, t, src, rng);
-  };
-  spec.fixed_destinations = p.kind != sw::PatternKind::Uniform;
+  sc::TrafficSpec spec = sc::traffic_of(p, t);
   spec.rate = rate;
   spec.flits = flits;
   return spec;
@@ -199,6 +198,53 @@ TEST(Traffic, ARateFarBelowOnePacketPerWindowRunsToTheEndWithNoPacket) {
     EXPECT_EQ(r.offered, 0.0);
     EXPECT_GE(r.sim_cycles, spec.warmup + spec.cycles);
   }
+}
+
+// At rate = flits the Bernoulli trial of every cycle succeeds, so each node creates a packet in
+// each cycle of the window, the first one (cycle 0 of the run) included: nodes x cycles packets,
+// and the offered load is the rate itself.
+TEST(Traffic, EveryCycleOfTheWindowFromCycleZeroCreatesPackets) {
+  traces::Recorder silent;
+  const sw::NetworkConfig c = network(Topology::mesh({2, 2}));
+  sc::Multicomputer system("saturated", c.validated(), silent);
+  for (const std::uint64_t cycles : {1u, 3u}) {
+    sc::TrafficSpec spec = traffic("uniform", c.topology, 4.0, 4);
+    spec.warmup = 0;
+    spec.cycles = cycles;
+    system.start_traffic(spec);
+    sc_core::sc_start();
+    const sc::TrafficResult r = system.traffic_result();
+    EXPECT_EQ(r.measured_packets, c.topology.nodes() * cycles);
+    EXPECT_EQ(r.undelivered_measured, 0u);
+    EXPECT_DOUBLE_EQ(r.offered, spec.rate);
+  }
+}
+
+// Exponential gaps at one packet per cycle: a node's packets of the one-cycle window [0, 1) are
+// the arrivals of a Poisson process of rate 1 before time 1, so 256 nodes create 256 on average
+// (standard deviation 16); the bounds are five deviations either way.
+TEST(Traffic, ExponentialArrivalsBeforeTimeOneAreCreatedInCycleZero) {
+  traces::Recorder silent;
+  const sw::NetworkConfig c = network(Topology::torus({16, 16}));
+  sc::Multicomputer system("poisson", c.validated(), silent);
+  sc::TrafficSpec spec = traffic("uniform", c.topology, 4.0, 4);
+  spec.exponential = true;
+  spec.warmup = 0;
+  spec.cycles = 1;
+  system.start_traffic(spec);
+  sc_core::sc_start();
+  const sc::TrafficResult r = system.traffic_result();
+  EXPECT_GE(r.measured_packets, 256u - 5u * 16u);
+  EXPECT_LE(r.measured_packets, 256u + 5u * 16u);
+}
+
+// The network models do not link the verilated routers: without their factory
+// (sc_models/cosim), a multicomputer with --impl router=rtl is refused when it is built.
+TEST(Impl, VerilatedRoutersNeedTheirFactory) {
+  traces::Recorder silent;
+  sw::NetworkConfig c = network(Topology::mesh({2, 2}));
+  c.impl.router = sw::Impl::Rtl;
+  EXPECT_THROW(sc::Multicomputer("rtl", c.validated(), silent), sw::ConfigError);
 }
 
 // A ring with dimension-order routing and no dateline has a cyclic channel dependency: under
@@ -262,7 +308,7 @@ TEST(Deadlock, IsDeclaredExactlyTheWatchdogsCyclesAfterTheLastFlitMoved) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     systems[i]->load(half_ring());
     sc_core::sc_start();
-    const sc::NetworkRunResult r = systems[i]->result();
+    const sw::NetworkRunSummary r = systems[i]->result();
     ASSERT_FALSE(r.completed);
     ASSERT_FALSE(r.blocked.empty());
     const std::string expected = "(no flit moved for " + std::to_string(cases[i].watchdog) +
@@ -288,7 +334,7 @@ TEST(Deadlock, TheProgramAfterADeadlockRunsOnAnEmptyNetwork) {
 
   system.load(one_message(4, 1, 2, 5));  // one hop, 6 flits, over a link the deadlock held
   sc_core::sc_start();
-  const sc::NetworkRunResult r = system.result();
+  const sw::NetworkRunSummary r = system.result();
   ASSERT_TRUE(r.completed) << (r.blocked.empty() ? "" : r.blocked.front());
   EXPECT_TRUE(r.delivery.ok());
   EXPECT_EQ(r.cycles.count(), (1u + 1u) * c.router.delay + 6u);
@@ -425,12 +471,8 @@ TEST(Lcc, RandomLccsOnThreeToEightCubesHaveTheContentionOfTheorem1) {
     for (int trial = 0; trial < 6; ++trial) {
       const sw::Lcc lcc = sw::Lcc::random(d, rng);
       const sw::TrafficPattern p = sw::parse_traffic_pattern("lcc:" + lcc.to_string(), cube);
-      sc::TrafficSpec spec;
-      spec.destination = [p, cube](std::uint32_t src, std::mt19937_64& r) {
-        return sw::destination(p, cube, src, r);
-      };
-      spec.fixed_destinations = true;
-      spec.flits = 20;
+      sc::TrafficSpec spec = sc::traffic_of(p, cube);
+      ASSERT_TRUE(spec.fixed_destinations) << "an LCC gives every node one destination";
       spec.one_round = true;
       system->start_traffic(spec);
       sc_core::sc_start();
@@ -543,10 +585,92 @@ TEST(RoutedPrograms, TheDeliveryCheckFailsExactlyTheMessagesToAFaultyNode) {
   ASSERT_GT(to_node_2, 0u);
   system.load(routed);
   sc_core::sc_start();
-  const sc::NetworkRunResult r = system.result();
+  const sw::NetworkRunSummary r = system.result();
   ASSERT_TRUE(r.completed);
   EXPECT_EQ(r.delivery.messages_checked, routed.manifest.messages.size());
   EXPECT_EQ(r.delivery.messages_failed, to_node_2);
+}
+
+// Memory follows the work in flight: a long program of small steps between two corners of a
+// mesh, each step's sender the previous step's receiver, so one message is in flight at a time.
+// The payload the run holds at its peak is the largest step's words, not the program's total.
+TEST(RoutedPrograms, ThePayloadHeldIsTheLargestStepsNotTheProgramsTotal) {
+  traces::Recorder silent;
+  sc::Multicomputer system("pingpong", network(Topology::mesh({3, 3})).validated(), silent);
+  sw::McProgram program;
+  program.name = "pingpong";
+  program.nodes = 9;
+  std::uint64_t largest = 0;
+  std::uint64_t total = 0;
+  for (std::uint32_t k = 0; k < 40; ++k) {
+    const std::uint32_t words = 1 + (k * 7) % 23;
+    sw::ProgramStep step;
+    step.transfers.push_back({k % 2 == 0 ? 0u : 8u, {k % 2 == 0 ? 8u : 0u}, false, words, {}});
+    program.steps.push_back(step);
+    largest = std::max<std::uint64_t>(largest, words);
+    total += words;
+  }
+  system.load(sw::route_program(program, 9, sw::identity_embedding(9)));
+  sc_core::sc_start();
+  const auto r = system.result();
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.delivery.ok());
+  EXPECT_EQ(r.delivery.words_checked, total);
+  EXPECT_EQ(system.peak_words_in_flight(), largest);
+  EXPECT_LT(largest * 10, total) << "the program must be long for the test to show anything";
+}
+
+/// A one-message program on a 2x2 mesh with its node ops changed by `edit`, run on `system`,
+/// its outcome.
+template <class Edit>
+auto run_edited(sc::Multicomputer& system, Edit edit) {
+  sw::RoutedProgram program = one_message(4, 0, 3, 6);
+  edit(program);
+  system.load(program);
+  sc_core::sc_start();
+  return system.result();
+}
+
+// The check on arrival fails a message that never arrives and one that arrives twice (its
+// words right both times), and names it; the corrupted words of a faulty interface are the
+// DeliveryCheck test above.
+TEST(RoutedPrograms, TheDeliveryCheckFailsALostAndATwiceDeliveredMessage) {
+  traces::Recorder silent;
+  sc::Multicomputer system("edited", network(Topology::mesh({2, 2})).validated(), silent);
+  const auto sends = [](const sw::routed::Op& op) {
+    return std::holds_alternative<sw::routed::Send>(op);
+  };
+  const auto receives = [](const sw::routed::Op& op) {
+    return std::holds_alternative<sw::routed::Receive>(op);
+  };
+  const auto lost = run_edited(system, [&](sw::RoutedProgram& p) {
+    for (auto& ops : p.ops) {
+      ops.erase(std::remove_if(ops.begin(), ops.end(),
+                               [&](const sw::routed::Op& op) { return sends(op) || receives(op); }),
+                ops.end());
+    }
+  });
+  ASSERT_TRUE(lost.completed);
+  EXPECT_EQ(lost.delivery.messages_failed, 1u);
+  ASSERT_EQ(lost.delivery.failures.size(), 1u);
+  EXPECT_NE(lost.delivery.failures[0].find("message 0 "), std::string::npos);
+  EXPECT_NE(lost.delivery.failures[0].find("word 0 "), std::string::npos);
+  EXPECT_NE(lost.delivery.failures[0].find("message lost"), std::string::npos);
+
+  const auto twice = run_edited(system, [&](sw::RoutedProgram& p) {
+    auto& ops = p.ops.at(0);
+    const auto send = std::find_if(ops.begin(), ops.end(), sends);
+    ASSERT_NE(send, ops.end());
+    const sw::routed::Op again = *send;
+    ops.insert(send, again);
+  });
+  ASSERT_TRUE(twice.completed);
+  EXPECT_EQ(twice.delivery.messages_failed, 1u);
+  ASSERT_EQ(twice.delivery.failures.size(), 1u);
+  EXPECT_NE(twice.delivery.failures[0].find("arrived twice"), std::string::npos);
+
+  const auto intact = run_edited(system, [](sw::RoutedProgram&) {});
+  EXPECT_TRUE(intact.completed && intact.delivery.ok());
 }
 
 // Routed programs: random programs on every topology deliver every word, one- and all-port.
@@ -572,7 +696,7 @@ TEST(RoutedPrograms, RandomProgramsDeliverEveryWordOnEveryTopology) {
       const std::size_t messages = routed.manifest.messages.size();
       system->load(routed);
       sc_core::sc_start();
-      const sc::NetworkRunResult r = system->result();
+      const sw::NetworkRunSummary r = system->result();
       ASSERT_TRUE(r.completed) << system->name() << ": " << r.blocked.front();
       EXPECT_TRUE(r.delivery.ok()) << system->name() << ": " << r.delivery.failures.front();
       EXPECT_EQ(r.delivery.messages_checked, messages);

@@ -9,12 +9,14 @@
 #include <optional>
 #include <queue>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "sw/core/diagnostic.hpp"
+#include "sw/topology/routing.hpp"
 #include "sw/topology/topology.hpp"
 
 namespace orthosim {
@@ -292,7 +294,8 @@ TEST(Topology, DatelineOnlyOnTorusWrapChannels) {
 }
 
 /// Whether the channel dependency graph of all routes has a cycle. A channel is (node, port,
-/// virtual channel); with `use_vcs` false every hop is on VC 0.
+/// virtual channel), with two virtual channels per port of which a hop takes the first its
+/// topology's default policy allows; with `use_vcs` false every hop is on VC 0.
 bool dependency_cycle(const Topology& t, bool use_vcs) {
   using Channel = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
   std::map<Channel, std::set<Channel>> edges;
@@ -302,7 +305,7 @@ bool dependency_cycle(const Topology& t, bool use_vcs) {
       std::uint32_t vc = 0;
       std::optional<Channel> prev;
       for (const auto& [node, port] : t.route(s, d)) {
-        vc = use_vcs ? t.dateline_vc(node, port, in, vc) : 0;
+        vc = use_vcs ? sw::default_vc_policy(t).allowed(t, node, port, in, vc, 2).first : 0;
         const Channel ch{node, t.port_index(port), vc};
         if (prev) {
           edges[*prev].insert(ch);
@@ -345,13 +348,56 @@ TEST(Topology, DatelineVirtualChannelsBreakRingCycles) {
     SCOPED_TRACE(t.to_string());
     EXPECT_FALSE(dependency_cycle(t, true));
   }
-  // The rule itself: 1 on the wrap channel, kept in the same dimension, reset on a turn.
+  // The rule itself, with 4 virtual channels (classes {0, 1} and {2, 3}): class 1 on the wrap
+  // channel, kept in the same dimension, class 0 after a turn.
+  const sw::VcPolicy& dateline = sw::vc_policy("dateline");
   const Topology r = Topology::torus({4, 4});
-  EXPECT_EQ(r.dateline_vc(3, {0, true}, std::nullopt, 0), 1U);
-  EXPECT_EQ(r.dateline_vc(0, {0, true}, Port{0, true}, 1), 1U);
-  EXPECT_EQ(r.dateline_vc(1, {1, true}, Port{0, true}, 1), 0U);
-  EXPECT_EQ(r.dateline_vc(1, {0, true}, std::nullopt, 0), 0U);
-  EXPECT_EQ(Topology::mesh({4, 4}).dateline_vc(3, {0, false}, Port{0, false}, 0), 0U);
+  const auto first = [&](const Topology& t, std::uint32_t node, Port out, std::optional<Port> in,
+                         std::uint32_t in_vc) {
+    const sw::VcRange range = dateline.allowed(t, node, out, in, in_vc, 4);
+    EXPECT_EQ(range.count, 2U);
+    return range.first;
+  };
+  EXPECT_EQ(first(r, 3, {0, true}, std::nullopt, 0), 2U);
+  EXPECT_EQ(first(r, 0, {0, true}, Port{0, true}, 3), 2U);
+  EXPECT_EQ(first(r, 1, {1, true}, Port{0, true}, 2), 0U);
+  EXPECT_EQ(first(r, 1, {0, true}, std::nullopt, 0), 0U);
+  EXPECT_EQ(first(Topology::mesh({4, 4}), 3, {0, false}, Port{0, false}, 0), 0U);
+}
+
+// The command line asks this list which --arch values are networks.
+TEST(Topology, EveryKindNameParsesToItsKind) {
+  const std::vector<std::string> names = sw::topology_kind_names();
+  EXPECT_EQ(names, (std::vector<std::string>{"mesh", "torus", "hypercube"}));
+  for (const std::string& name : names) {
+    const bool cube = name == "hypercube";
+    const Topology t = Topology::parse(name, cube ? std::nullopt : std::optional<std::string>("4x4"),
+                                       cube ? std::optional<std::string>("3") : std::nullopt);
+    EXPECT_EQ(sw::to_string(t.kind()), name);
+  }
+}
+
+TEST(Routing, PlugInsAreFoundByNameAndEachTopologyHasItsDefaults) {
+  for (const std::string& name : sw::routing_names()) {
+    EXPECT_EQ(sw::routing_function(name).name(), name);
+  }
+  for (const std::string& name : sw::vc_policy_names()) {
+    EXPECT_EQ(sw::vc_policy(name).name(), name);
+  }
+  EXPECT_THROW((void)sw::routing_function("adaptive"), std::invalid_argument);
+  EXPECT_THROW((void)sw::vc_policy("escape"), std::invalid_argument);
+  EXPECT_EQ(sw::default_routing(Topology::mesh({4, 4})).name(), "dimension-order");
+  EXPECT_EQ(sw::default_routing(Topology::torus({4, 4})).name(), "dimension-order");
+  EXPECT_EQ(sw::default_routing(Topology::hypercube(3)).name(), "e-cube");
+  EXPECT_EQ(sw::default_vc_policy(Topology::torus({4})).name(), "dateline");
+  EXPECT_EQ(sw::default_vc_policy(Topology::mesh({4})).name(), "any");
+  EXPECT_EQ(sw::default_vc_policy(Topology::hypercube(2)).name(), "any");
+  EXPECT_TRUE(sw::vc_policy("dateline").check_vcs(3).has_value());
+  EXPECT_FALSE(sw::vc_policy("dateline").check_vcs(2).has_value());
+  EXPECT_FALSE(sw::vc_policy("any").check_vcs(3).has_value());
+  EXPECT_EQ(sw::vc_policy("any").allowed(Topology::torus({4}), 3, {0, true}, std::nullopt, 0, 3)
+                .count,
+            3U);
 }
 
 TEST(Topology, ToString) {

@@ -1,6 +1,6 @@
 // The verilated module array of the omp in a SystemC system: two points per cycle, the lockstep
 // check, the clock gated on requests and holds.
-#include "sc_models/multiprocessor/rtl_memory.hpp"
+#include "sc_models/cosim/rtl_memory.hpp"
 
 namespace orthosim::sc {
 

@@ -1,6 +1,7 @@
-// Passive word storage (modeling rule 1): memory modules, local memories and data buffers. Not a
-// process and no ports; the active blocks call it. Storage grows on first write, so that an
-// n = 64 omp with 4096 modules costs memory only for the words a program touches.
+// Passive word storage (modeling rule 1): memory modules, data buffers and the multicomputer
+// nodes' local memories. Not a process and no ports; the active blocks call it. Storage grows on
+// first write, so that an n = 64 omp with 4096 modules costs memory only for the words a program
+// touches.
 #pragma once
 
 #include <cstdint>
@@ -8,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sw/arch/architecture.hpp"
-#include "sw/machine/payload.hpp"
+#include "sw/core/word.hpp"
 
 namespace orthosim::sc {
 

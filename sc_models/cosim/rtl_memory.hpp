@@ -41,7 +41,7 @@
 #include "sc_models/kernel/clock_domain.hpp"
 #include "sc_models/kernel/lockstep_checker.hpp"
 #include "sc_models/multiprocessor/interfaces.hpp"
-#include "sc_models/multiprocessor/rtl_datapath.hpp"
+#include "sc_models/cosim/rtl_datapath.hpp"
 #include "sw/arch/system_config.hpp"
 #include "sw/machine/machine_program.hpp"
 

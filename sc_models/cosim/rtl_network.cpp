@@ -1,8 +1,9 @@
 // The verilated routers behind the model's network interfaces, and the lockstep comparison.
-#include "sc_models/net/rtl_network.hpp"
+#include "sc_models/cosim/rtl_network.hpp"
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "sw/core/diagnostic.hpp"
 
@@ -381,6 +382,21 @@ std::uint64_t RtlNetwork::comparisons() const {
     n += k.comparisons();
   }
   return n;
+}
+
+NetworkFactory verilated_routers(rtl::FstTrace* fst) {
+  return [fst](const sw::Validated<sw::NetworkConfig>& config, FabricClient& client,
+               const sc_core::sc_time& period, std::function<void(std::uint64_t)> cycle_done) {
+    return std::make_unique<RtlNetwork>("rtl", config, client, period, std::move(cycle_done), fst);
+  };
+}
+
+void inject_fault(Multicomputer& system, const RtlNetwork::Fault& fault) {
+  auto* rtl = dynamic_cast<RtlNetwork*>(&system.network());
+  if (rtl == nullptr || system.config().impl.router != sw::Impl::Cosim) {
+    throw sw::ConfigError("a test fault in the routers needs --impl router=cosim");
+  }
+  rtl->inject_fault(fault);
 }
 
 }  // namespace orthosim::sc::net

@@ -1,73 +1,9 @@
 // The verilated datapath of one processor: clocking, the model-side effects, the lockstep check.
-#include "sc_models/multiprocessor/rtl_datapath.hpp"
+#include "sc_models/cosim/rtl_datapath.hpp"
 
-#include "sc_models/multiprocessor/rtl_memory.hpp"
-
-#include <stdexcept>
-
-#include "sw/core/diagnostic.hpp"
+#include "sc_models/cosim/rtl_memory.hpp"
 
 namespace orthosim::sc {
-
-namespace {
-
-void require(bool ok, const std::string& parameter, const std::string& what) {
-  if (!ok) {
-    throw sw::ConfigError("invalid parameter " + parameter + " for the RTL (--impl): " + what);
-  }
-}
-
-}  // namespace
-
-void validate_rtl(const sw::SystemConfig& config) {
-  const sw::Implementations& impl = config.impl;
-  if (impl.memory != sw::Impl::Model) {
-    require(config.arch == sw::Arch::Omp, "memory",
-            "the module array (rtl/module_array.sv) is the omp's n x n modules on row and column "
-            "buses; the crossbar and the bus organise their modules otherwise: use memory=model");
-    require(impl.memory == sw::Impl::Cosim || impl.bus_controller == sw::Impl::Rtl, "memory",
-            "memory=rtl needs bus=rtl: the modules take the words cycle by cycle, the model bus "
-            "controller moves an access's words at its grant (use memory=cosim)");
-    require(rtl::ModuleArrayRtl::supports(config.n), "n",
-            "verilated for n = 2, 4, 8, 16, got " + std::to_string(config.n));
-    require(config.module_words <= rtl::ModuleArrayRtl::kModuleWords, "module_words",
-            "at most " + std::to_string(rtl::ModuleArrayRtl::kModuleWords) + ", got " +
-                std::to_string(config.module_words));
-    require(config.clock_period_ns >= 4, "clock_period_ns",
-            "the module array is evaluated at a half and three quarters of a cycle: at least "
-            "4 ns, got " + std::to_string(config.clock_period_ns));
-  }
-  if (impl.bus_controller == sw::Impl::Model) {
-    require(impl.index_manipulator == sw::Impl::Model, "im",
-            "im=rtl and im=cosim need bus=rtl or bus=cosim: the model bus controller moves an "
-            "access's words at its grant, the RTL index manipulator takes them cycle by cycle");
-    return;
-  }
-  require(!(impl.bus_controller == sw::Impl::Cosim && impl.index_manipulator == sw::Impl::Rtl),
-          "im", "im=rtl needs bus=rtl: with bus=cosim the model performs the access, so the model "
-          "index manipulator must too (use im=cosim)");
-  require(rtl::BusControllerRtl::supports(config.n), "n",
-          "verilated for n = 2, 4, 8, 16, got " + std::to_string(config.n));
-  require(config.buffer_words <= rtl::BusControllerRtl::kBufferWords, "buffer_words",
-          "at most " + std::to_string(rtl::BusControllerRtl::kBufferWords) + ", got " +
-              std::to_string(config.buffer_words));
-  require(config.index_sets <= rtl::BusControllerRtl::kIndexSets, "index_sets",
-          "at most " + std::to_string(rtl::BusControllerRtl::kIndexSets) + ", got " +
-              std::to_string(config.index_sets));
-  require(config.module_words <= rtl::BusControllerRtl::kModuleWords, "module_words",
-          "at most " + std::to_string(rtl::BusControllerRtl::kModuleWords) + ", got " +
-              std::to_string(config.module_words));
-  const std::pair<const char*, std::uint64_t> timing[] = {{"alpha", config.timing.alpha},
-                                                          {"beta", config.timing.beta},
-                                                          {"tau", config.timing.tau},
-                                                          {"gamma", config.timing.gamma}};
-  for (const auto& [name, value] : timing) {
-    require(value <= rtl::BusControllerRtl::kTimingMax, name,
-            "the RTL's timing registers hold at most " +
-                std::to_string(rtl::BusControllerRtl::kTimingMax) + " cycles, got " +
-                std::to_string(value));
-  }
-}
 
 struct RtlDatapath::Expected {
   bool active = false;  ///< from the grant to the last cycle

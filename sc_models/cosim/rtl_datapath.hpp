@@ -31,8 +31,9 @@
 #include "rtl/bridge/index_manipulator_rtl.hpp"
 #include "sc_models/kernel/clock_domain.hpp"
 #include "sc_models/kernel/lockstep_checker.hpp"
+#include "sc_models/multiprocessor/access_schedule.hpp"
 #include "sc_models/multiprocessor/index_manipulator.hpp"
-#include "sc_models/multiprocessor/word_store.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sw/arch/system_config.hpp"
 #include "sw/machine/machine_program.hpp"
 
@@ -44,26 +45,6 @@ inline constexpr int kSettleDeltas = 3;
 
 class RtlMemory;
 
-/// One word the model's bus controller moved: on the bus from `at` for tau cycles.
-struct ModelBeat {
-  Cycle at;
-  std::uint32_t position = 0;
-  std::uint32_t vector = 0;
-  std::uint32_t slot = 0;
-  std::uint32_t address = 0;
-  Word word = 0;
-};
-
-/// The model's access, the cosim reference: its outputs in every cycle follow from it.
-struct ModelAccess {
-  Cycle grant;
-  Cycle end;  ///< the cycle of `done`
-  bool write = false;
-  bool column = false;
-  std::uint32_t index_set = 0;
-  std::vector<ModelBeat> beats;
-};
-
 /// How the RTL reports an access it performs in place of the model (bus = rtl).
 class RtlAccessListener {
  public:
@@ -73,10 +54,6 @@ class RtlAccessListener {
   /// `at` is the access's last cycle: it ends at the start of at + 1.
   virtual void rtl_last(Cycle at) = 0;
 };
-
-/// Checks what the RTL can run: the verilated sizes (docs/rtl.md, "Parameterisations") and the
-/// combinations of implementations. Throws sw::ConfigError naming the parameter.
-void validate_rtl(const sw::SystemConfig& config);
 
 class RtlDatapath : public sc_core::sc_module {
  public:

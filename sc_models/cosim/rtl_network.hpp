@@ -19,6 +19,9 @@
 // its destination in its place in the packet (header first, tail last). A violation is an RTL
 // error: like a cosim mismatch it stops the run (mismatch()), with signal out_flit, ej_flit,
 // ej_dst, ej_head or ej_tail.
+//
+// Multicomputer builds it through the factory verilated_routers() gives, so the network models
+// (sc_models/net) do not link the verilated routers.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +36,7 @@
 #include "rtl/bridge/router_network_rtl.hpp"
 #include "sc_models/kernel/lockstep_checker.hpp"
 #include "sc_models/net/fabric.hpp"
+#include "sc_models/net/multicomputer.hpp"
 #include "sc_models/net/network.hpp"
 #include "sc_models/net/network_interfaces.hpp"
 
@@ -135,5 +139,12 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
   std::optional<std::uint64_t> late_at_;  ///< the cycle a LateHeader fault took a departure away
   std::uint32_t late_heads_ = 0;
 };
+
+/// Multicomputer's factory of verilated routers; with `fst`, their signals go to that waveform.
+[[nodiscard]] NetworkFactory verilated_routers(rtl::FstTrace* fst);
+
+/// Test-only (docs/rtl.md): a deliberate error in the model's side of `system`'s router
+/// co-simulation. Throws sw::ConfigError unless its config.impl.router is cosim.
+void inject_fault(Multicomputer& system, const RtlNetwork::Fault& fault);
 
 }  // namespace orthosim::sc::net

@@ -1,0 +1,16 @@
+# The RTL's sizes, in one place: the verilate() parameters (rtl/CMakeLists.txt) and the C++ that
+# checks a configuration against them (rtl/limits.hpp, generated from limits.hpp.in: the bridges
+# and sc::validate_rtl) both read these. docs/rtl.md, "Parameterisations".
+#
+# The multiprocessor's blocks, at every n the systems run with the RTL, sized to SystemConfig's
+# defaults so that default configurations run.
+set(ORTHOSIM_RTL_N 2 4 8 16)          # processors
+set(ORTHOSIM_RTL_BUFFER_WORDS 256)    # L: words per data buffer, the most vectors of an access
+set(ORTHOSIM_RTL_INDEX_SETS 512)      # S: index sets in the index memory
+set(ORTHOSIM_RTL_MODULE_WORDS 4096)   # DEPTH: words per memory module
+set(ORTHOSIM_RTL_WORD_BITS 32)        # W
+set(ORTHOSIM_RTL_TIMING_BITS 16)      # TW: bits of each timing register (alpha, beta, tau, gamma)
+# The router of every mesh, torus and hypercube within its maxima.
+set(ORTHOSIM_RTL_ROUTER_PORTS 6)      # PMAX: network ports
+set(ORTHOSIM_RTL_ROUTER_VCS 2)        # VMAX: virtual channels
+set(ORTHOSIM_RTL_ROUTER_DEPTH 4)      # DMAX: flits per virtual channel buffer

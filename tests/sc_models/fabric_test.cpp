@@ -1,0 +1,183 @@
+// The network model without the SystemC kernel: the test drives a Fabric cycle by cycle as
+// Multicomputer's process does, and checks what arrives and when against a breadth-first search
+// of the topology's channels and the zero-load formula t_s + (h+1) D + F.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "sc_models/net/fabric.hpp"
+
+namespace orthosim {
+namespace {
+
+using sw::Topology;
+
+/// Words are made from (message, index), so a word that arrives in the wrong place shows (the
+/// tests send fewer than 2^16 messages of fewer than 2^16 words).
+sw::Word word_of(std::uint32_t message, std::uint32_t index) {
+  return static_cast<sw::Word>((message << 16) | index);
+}
+
+class RecordingClient final : public sc::net::FabricClient {
+ public:
+  sw::Word read_word(std::uint32_t message, std::uint32_t index) override {
+    return word_of(message, index);
+  }
+  void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override {
+    ++words_[{message, index}];
+    if (word != word_of(message, index)) {
+      ++corrupted_;
+    }
+  }
+  void message_delivered(std::uint32_t message, std::uint64_t at) override {
+    delivered_[message].push_back(at);
+  }
+
+  /// The cycle message `message` became visible; fails the test unless it arrived exactly once.
+  std::uint64_t arrival(std::uint32_t message) const {
+    const auto it = delivered_.find(message);
+    EXPECT_TRUE(it != delivered_.end() && it->second.size() == 1) << "message " << message;
+    return it == delivered_.end() ? 0 : it->second.front();
+  }
+  /// Whether every word 0..words-1 of `message` arrived exactly once, unchanged.
+  bool words_arrived_once(std::uint32_t message, std::uint32_t words) const {
+    for (std::uint32_t i = 0; i < words; ++i) {
+      const auto it = words_.find({message, i});
+      if (it == words_.end() || it->second != 1) {
+        return false;
+      }
+    }
+    return corrupted_ == 0;
+  }
+  void clear() {
+    words_.clear();
+    delivered_.clear();
+    corrupted_ = 0;
+  }
+
+ private:
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> words_;
+  std::map<std::uint32_t, std::vector<std::uint64_t>> delivered_;
+  std::uint32_t corrupted_ = 0;
+};
+
+/// Steps every cycle from `first` until the network is idle, as the network process would;
+/// returns the number of cycles stepped.
+std::uint64_t run_until_idle(sc::net::Fabric& fabric, std::uint64_t first) {
+  std::uint64_t c = first;
+  std::uint64_t stepped = 0;
+  for (std::optional<std::uint64_t> next = first; next; next = fabric.next_cycle(c)) {
+    c = *next;
+    fabric.begin_cycle(c);
+    ++stepped;
+    if (stepped > 100'000) {
+      ADD_FAILURE() << "the network did not drain";
+      break;
+    }
+  }
+  return stepped;
+}
+
+/// Shortest path lengths from `src` by breadth-first search over the topology's channels: the
+/// dimension-ordered routes of meshes, tori and hypercubes are shortest paths.
+std::vector<std::uint32_t> distances(const Topology& t, std::uint32_t src) {
+  std::vector<std::uint32_t> d(t.nodes(), UINT32_MAX);
+  std::deque<std::uint32_t> frontier{src};
+  d[src] = 0;
+  while (!frontier.empty()) {
+    const std::uint32_t at = frontier.front();
+    frontier.pop_front();
+    for (const sw::Port p : t.ports()) {
+      const std::optional<std::uint32_t> next = t.neighbor(at, p);
+      if (next && d[*next] == UINT32_MAX) {
+        d[*next] = d[at] + 1;
+        frontier.push_back(*next);
+      }
+    }
+  }
+  return d;
+}
+
+sw::NetworkConfig network(const Topology& t, std::uint64_t startup, std::uint32_t delay) {
+  sw::NetworkConfig c;
+  c.topology = t;
+  c.router.vcs = sw::default_vcs(t);
+  c.ni.startup = startup;
+  c.router.delay = delay;
+  return c;
+}
+
+// Every ordered pair of nodes of small meshes, tori and a hypercube, one message alone.
+TEST(FabricWithoutKernel, EveryPairArrivesInTheZeroLoadTimeOfItsShortestPath) {
+  RecordingClient client;
+  std::uint32_t checked = 0;
+  std::uint32_t expected_checks = 0;
+  for (const Topology& t : {Topology::mesh({3, 2}), Topology::torus({4, 3}), Topology::hypercube(3)}) {
+    for (const auto& [startup, delay] : {std::pair{0u, 1u}, std::pair{2u, 3u}}) {
+      const sw::NetworkConfig config = network(t, startup, delay);
+      sc::net::Fabric fabric(config.validated(), client);
+      constexpr std::uint32_t kWords = 3;
+      std::uint32_t message = 0;
+      std::uint64_t c = 0;
+      for (std::uint32_t src = 0; src < t.nodes(); ++src) {
+        const std::vector<std::uint32_t> hops = distances(t, src);
+        for (std::uint32_t dst = 0; dst < t.nodes(); ++dst) {
+          if (dst == src) {
+            continue;
+          }
+          ++expected_checks;
+          client.clear();
+          fabric.reset();
+          fabric.submit(message, src, dst, kWords);
+          const std::uint64_t sent = c;
+          c += run_until_idle(fabric, c) + 5;  // the next message starts in a later cycle
+          const std::uint64_t flits = kWords + 1;
+          EXPECT_EQ(client.arrival(message) - sent, startup + (hops[dst] + 1) * delay + flits)
+              << t.to_string() << " " << src << "->" << dst << " t_s=" << startup
+              << " D=" << delay;
+          EXPECT_TRUE(client.words_arrived_once(message, kWords)) << src << "->" << dst;
+          EXPECT_FALSE(fabric.has_flits());
+          ++message;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, expected_checks);
+  EXPECT_EQ(checked, 2u * (6 * 5 + 12 * 11 + 8 * 7));
+}
+
+// Two messages from one node to the same destination, submitted in the same cycle, router delay
+// D = 1 (a worm then never stalls: its flits enter the network one per cycle). The one-port
+// interface injects the second only after the first's F flits, and the second pays its own
+// start-up t_s then; the first's tail leaves every router before the second's header needs it,
+// so the second arrives t_s + F cycles after the first.
+TEST(FabricWithoutKernel, ASecondMessageQueuedBehindTheFirstArrivesStartupPlusFlitsLater) {
+  RecordingClient client;
+  constexpr std::uint32_t delay = 1;
+  for (const std::uint32_t startup : {0u, 3u}) {
+    client.clear();
+    const Topology line = Topology::mesh({4});
+    sc::net::Fabric fabric(network(line, startup, delay).validated(), client);
+    constexpr std::uint32_t kWords = 5;
+    constexpr std::uint64_t kFlits = kWords + 1;
+    fabric.submit(0, 0, 3, kWords);
+    fabric.submit(1, 0, 3, kWords);
+    run_until_idle(fabric, 0);
+    const std::uint64_t first = client.arrival(0);
+    EXPECT_EQ(first, startup + (3 + 1) * delay + kFlits);
+    EXPECT_EQ(client.arrival(1), first + startup + kFlits) << "t_s=" << startup;
+    EXPECT_TRUE(client.words_arrived_once(0, kWords));
+    EXPECT_TRUE(client.words_arrived_once(1, kWords));
+    EXPECT_EQ(fabric.stats().flits_ejected, 2 * kFlits);
+    EXPECT_EQ(fabric.stats().flit_hops, 2 * 3 * kFlits);
+  }
+}
+
+}  // namespace
+}  // namespace orthosim

@@ -1,0 +1,84 @@
+// The synthetic traffic source without the SystemC kernel: which node creates a packet in which
+// cycle, counted by the test against the rate's certain cases (every trial succeeds) and the
+// one-round rule.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "sc_models/net/traffic_source.hpp"
+
+namespace orthosim {
+namespace {
+
+/// Node x sends to `shift(x)`, a fixed permutation or a map with fixed points.
+sc::TrafficSpec spec_with(std::uint32_t nodes, std::uint32_t shift) {
+  sc::TrafficSpec spec;
+  spec.destination = [nodes, shift](std::uint32_t src, std::mt19937_64&) {
+    return (src + shift) % nodes;
+  };
+  spec.fixed_destinations = true;
+  return spec;
+}
+
+/// The (cycle, src, dst) of every packet created from cycle `first` to `last`.
+std::vector<std::vector<std::uint32_t>> created(sc::net::TrafficSource& source,
+                                                std::uint64_t first, std::uint64_t last) {
+  std::vector<std::vector<std::uint32_t>> out;
+  for (std::uint64_t c = first; c <= last; ++c) {
+    source.create(sw::Cycle{c}, [&](std::uint32_t src, std::uint32_t dst) {
+      out.push_back({static_cast<std::uint32_t>(c), src, dst});
+    });
+  }
+  return out;
+}
+
+// rate = flits: every Bernoulli trial succeeds, so each node creates one packet in every cycle of
+// [0, warm-up + cycles), cycle 0 of the source (the owner's cycle `start`) included.
+TEST(TrafficSource, EveryTrialSucceedsAtRateEqualToFlitsFromTheFirstCycleOn) {
+  constexpr std::uint32_t kNodes = 4;
+  constexpr std::uint64_t kStart = 100;
+  sc::TrafficSpec spec = spec_with(kNodes, 1);
+  spec.rate = 5.0;
+  spec.flits = 5;
+  spec.warmup = 2;
+  spec.cycles = 3;
+  sc::net::TrafficSource source(spec, kNodes, sw::Cycle{kStart});
+  EXPECT_EQ(source.window_start(), sw::Cycle{kStart + 2});
+  EXPECT_EQ(source.window_end(), sw::Cycle{kStart + 5});
+  EXPECT_EQ(source.next_creation(), std::optional<sw::Cycle>(kStart));
+  std::vector<std::vector<std::uint32_t>> expected;
+  for (std::uint32_t c = kStart; c < kStart + 5; ++c) {
+    for (std::uint32_t node = 0; node < kNodes; ++node) {
+      expected.push_back({c, node, (node + 1) % kNodes});
+    }
+  }
+  EXPECT_EQ(created(source, kStart, kStart + 20), expected);
+  EXPECT_EQ(source.next_creation(), std::nullopt);
+  EXPECT_FALSE(source.measured(sw::Cycle{kStart + 1}));
+  EXPECT_TRUE(source.measured(sw::Cycle{kStart + 2}));
+  EXPECT_TRUE(source.measured(sw::Cycle{kStart + 4}));
+  EXPECT_FALSE(source.measured(sw::Cycle{kStart + 5}));
+}
+
+// One round: every node that the pattern does not map onto itself sends exactly one packet, at
+// the source's cycle 0, whatever the rate.
+TEST(TrafficSource, OneRoundSendsOnePacketPerNodeNotMappedOntoItself) {
+  constexpr std::uint32_t kNodes = 6;
+  sc::TrafficSpec spec = spec_with(kNodes, 3);  // x -> x + 3 mod 6: no fixed point
+  spec.one_round = true;
+  spec.rate = 0.0;
+  sc::net::TrafficSource round(spec, kNodes, sw::Cycle{7});
+  EXPECT_EQ(created(round, 0, 50).size(), kNodes);
+  spec = spec_with(kNodes, 0);  // every node onto itself
+  spec.one_round = true;
+  sc::net::TrafficSource idle(spec, kNodes, sw::Cycle{7});
+  EXPECT_EQ(idle.next_creation(), std::nullopt);
+  EXPECT_TRUE(created(idle, 0, 50).empty());
+}
+
+}  // namespace
+}  // namespace orthosim
