@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sc_models/kernel/word_store.hpp"
 #include "sw/machine/machine_program.hpp"
 
 namespace orthosim::sc {
