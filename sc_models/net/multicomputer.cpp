@@ -146,8 +146,6 @@ std::uint64_t Multicomputer::footprint(const sw::RoutedProgram& program,
 
 void Multicomputer::load(sw::RoutedProgram program) {
   validate(program);
-  const std::uint32_t n = config_.topology.nodes();
-  program_ = std::move(program);
   network_->reset();
   baseline_ = network_->stats();
   stats_baseline_ = stats_.snapshot();
@@ -156,79 +154,12 @@ void Multicomputer::load(sw::RoutedProgram program) {
   stopped_at_limit_.reset();
   deadlock_.clear();
   messages_.clear();
-  for (const sw::Message& m : program_.manifest.messages) {
-    messages_.push_back({m.source, m.destination, m.words, 0, 0, false});
-  }
-  local_.assign(n, WordStore(std::max<std::uint32_t>(program_.local_words, 1)));
-  sw::for_each_initial_word(program_.manifest, [this](sw::ProcId p, std::uint32_t a, sw::Word w) {
-    local_[p].write(a, w);
-  });
   start_ = next_start();
   if (recorder_.enabled()) {
-    recorder_.run_begin(Cycle{start_}, "program " + program_.name);
+    recorder_.run_begin(Cycle{start_}, "program " + program.name);
   }
-  nodes_.assign(n, NodeState{});
-  for (std::uint32_t node = 0; node < n; ++node) {
-    nodes_[node].finished = program_.ops[node].empty();
-    nodes_[node].finish = start_;
-    if (!nodes_[node].finished) {
-      wake(node, start_);
-    }
-  }
+  program_.emplace(std::move(program), Cycle{start_}, *network_, recorder_, node_sources_);
   request_tick(start_);
-}
-
-void Multicomputer::wake(std::uint32_t node, std::uint64_t at) { wakes_.push({at, node}); }
-
-void Multicomputer::run_node(std::uint32_t node, std::uint64_t c) {
-  NodeState& s = nodes_[node];
-  const std::vector<sw::routed::Op>& ops = program_.ops[node];
-  while (s.pc < ops.size()) {
-    const sw::routed::Op& op = ops[s.pc];
-    if (const auto* compute = std::get_if<sw::routed::Compute>(&op)) {
-      ++s.pc;
-      if (compute->cycles > Cycle{0}) {
-        show(node, traces::Activity::Compute, c);
-        wake(node, c + compute->cycles.count());
-        return;
-      }
-    } else if (const auto* send = std::get_if<sw::routed::Send>(&op)) {
-      MessageState& m = messages_[send->message];
-      m.created = c;
-      record(c, {traces::MessageEvent::Send, send->message, m.src, m.dst, m.words, 0, 0, true});
-      network_->submit(send->message, m.src, m.dst, m.words);
-      ++s.pc;
-    } else if (const auto* receive = std::get_if<sw::routed::Receive>(&op)) {
-      if (messages_[receive->message].delivered == 0 ||
-          messages_[receive->message].delivered > c) {
-        s.waiting_for = receive->message;
-        show(node, traces::Activity::WaitMessage, c);
-        return;
-      }
-      s.waiting_for = -1;
-      record(c, {traces::MessageEvent::Receive, receive->message, node, 0, 0, 0, 0, true});
-      ++s.pc;
-    } else {
-      const std::uint32_t step = std::get<sw::routed::StepEnd>(op).step;
-      s.marks.emplace_back(step, c);
-      if (recorder_.enabled()) {
-        recorder_.step_mark(Cycle{c}, node_sources_[node], step);
-      }
-      ++s.pc;
-    }
-  }
-  if (!s.finished) {
-    s.finished = true;
-    s.finish = c;
-    show(node, traces::Activity::Idle, c);
-  }
-}
-
-void Multicomputer::show(std::uint32_t node, traces::Activity what, std::uint64_t c) {
-  if (recorder_.enabled()) {
-    recorder_.activity(Cycle{c}, node_sources_[node], what,
-                       static_cast<std::uint32_t>(nodes_[node].pc));
-  }
 }
 
 void Multicomputer::run(Cycle limit) {
@@ -243,30 +174,18 @@ void Multicomputer::run(Cycle limit) {
 NetworkRunResult Multicomputer::result() const {
   NetworkRunResult r;
   r.completed = !deadlocked_;
-  for (std::uint32_t node = 0; node < nodes_.size(); ++node) {
-    const NodeState& s = nodes_[node];
-    if (!s.finished) {
+  if (program_) {
+    const std::vector<std::string> unfinished = program_->unfinished();
+    if (!unfinished.empty()) {
       r.completed = false;
       if (stopped_at_limit_ && !deadlocked_) {
         r.cycle_limit_reached = true;
-        continue;
+      } else {
+        r.blocked = unfinished;
       }
-      std::string what = "node " + std::to_string(node) + " at op " + std::to_string(s.pc);
-      if (s.waiting_for >= 0) {
-        const MessageState& m = messages_[static_cast<std::size_t>(s.waiting_for)];
-        what += ": waits for message " + std::to_string(s.waiting_for) + " from node " +
-                std::to_string(m.src);
-      }
-      r.blocked.push_back(what);
-      continue;
     }
-    r.cycles = std::max(r.cycles, Cycle{s.finish - start_});
-    for (const auto& [step, at] : s.marks) {
-      if (step >= r.step_ends.size()) {
-        r.step_ends.resize(step + 1);
-      }
-      r.step_ends[step] = std::max(r.step_ends[step], Cycle{at - start_});
-    }
+    r.cycles = program_->cycles();
+    r.step_ends = program_->step_ends();
   }
   if (deadlocked_) {
     r.blocked.insert(r.blocked.begin(), "network deadlock: " + deadlock_);
@@ -276,9 +195,9 @@ NetworkRunResult Multicomputer::result() const {
     r.blocked.push_back("cycle limit reached: the run stopped after " +
                         std::to_string(r.cycles.count()) + " cycles, still running");
   }
-  r.delivery = sw::check_delivery(
-      program_.manifest, [this](sw::ProcId p, std::uint32_t a) { return local_[p].read(a); },
-      !r.cycle_limit_reached);
+  if (program_) {
+    r.delivery = program_->check_delivery(!r.cycle_limit_reached);
+  }
   r.max_channel_contention = network_->channels().max_contention();
   r.peak_channel_occupancy = network_->channels().peak_occupancy();
   r.channels = network_->channels().reports();
@@ -297,12 +216,11 @@ sw::Word Multicomputer::read_word(std::uint32_t message, std::uint32_t index) {
     const MessageState& m = messages_[message];
     return sw::payload_word({m.src, m.dst, message}, index);
   }
-  const sw::Message& m = program_.manifest.messages[message];
-  return local_[m.source].read(m.src_address + index);
+  return program_->read_word(message, index);
 }
 
 void Multicomputer::deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) {
-  if (corrupted_deliveries_ && messages_[message].dst == corrupted_deliveries_->first) {
+  if (corrupted_deliveries_ && destination_of(message) == corrupted_deliveries_->first) {
     word ^= corrupted_deliveries_->second;
   }
   if (traffic_) {
@@ -312,8 +230,12 @@ void Multicomputer::deliver_word(std::uint32_t message, std::uint32_t index, sw:
     }
     return;
   }
-  const sw::Message& m = program_.manifest.messages[message];
-  local_[m.destination].write(m.dst_address + index, word);
+  program_->deliver_word(message, index, word);
+}
+
+std::uint32_t Multicomputer::destination_of(std::uint32_t message) const {
+  return traffic_ ? messages_[message].dst
+                  : program_->program().manifest.messages[message].destination;
 }
 
 void Multicomputer::record(std::uint64_t at, const traces::MessageTrace& m) {
@@ -351,21 +273,18 @@ traces::SourceId Multicomputer::channel_source(std::uint32_t router, std::uint32
 }
 
 void Multicomputer::message_delivered(std::uint32_t message, std::uint64_t at) {
-  MessageState& m = messages_[message];
-  m.delivered = at;
   // The fabric tells in the cycle the tail leaves the network; the message is visible one later.
-  record(at - 1, {traces::MessageEvent::Deliver, message, m.dst, 0, 0, 0, 0, true, Cycle{at}});
+  record(at - 1, {traces::MessageEvent::Deliver, message, destination_of(message), 0, 0, 0, 0,
+                  true, Cycle{at}});
   if (traffic_) {
+    const MessageState& m = messages_[message];
     if (m.measured) {
       latencies_.push_back(at - m.created);
       --measured_left_;
     }
     return;
   }
-  NodeState& d = nodes_[m.dst];
-  if (d.waiting_for == static_cast<std::int64_t>(message)) {
-    wake(m.dst, at);
-  }
+  program_->message_delivered(message, Cycle{at});
 }
 
 // ---- the network process ------------------------------------------------------------------
@@ -378,10 +297,8 @@ void Multicomputer::tick() {
   if (traffic_) {
     generate_traffic(c);
   }
-  while (!wakes_.empty() && wakes_.top().first <= c) {
-    const std::uint32_t node = wakes_.top().second;
-    wakes_.pop();
-    run_node(node, c);
+  if (program_) {
+    program_->run_due(Cycle{c});
   }
   network_->begin_cycle(c);
   if (!network_->settles()) {
@@ -402,8 +319,10 @@ void Multicomputer::finish_cycle(std::uint64_t c) {
   }
   std::optional<std::uint64_t> next = network_->next_cycle(c);
   const auto consider = [&next](std::uint64_t at) { next = next ? std::min(*next, at) : at; };
-  if (!wakes_.empty()) {
-    consider(std::max(c + 1, wakes_.top().first));
+  if (program_) {
+    if (const std::optional<Cycle> due = program_->next_due()) {
+      consider(std::max(c + 1, due->count()));
+    }
   }
   if (traffic_) {
     const TrafficSpec& spec = traffic_->spec();
@@ -453,8 +372,7 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
   deadlock_.clear();
   messages_.clear();
   latencies_.clear();
-  nodes_.clear();
-  program_ = {};
+  program_.reset();
   window_started_ = window_ended_ = false;
   window_flits_created_ = measured_left_ = words_corrupted_ = 0;
   start_ = next_start();
@@ -483,7 +401,7 @@ void Multicomputer::generate_traffic(std::uint64_t c) {
   const bool measured = traffic_->measured(Cycle{c});
   traffic_->create(Cycle{c}, [&](std::uint32_t node, std::uint32_t dst) {
     const auto id = static_cast<std::uint32_t>(messages_.size());
-    messages_.push_back({node, dst, flits - 1, c, 0, measured});
+    messages_.push_back({node, dst, flits - 1, c, measured});
     if (measured) {
       window_flits_created_ += flits;
       ++measured_left_;

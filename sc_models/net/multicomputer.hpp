@@ -11,15 +11,14 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <string>
 #include <systemc>
 #include <utility>
 #include <vector>
 
 #include "sc_models/kernel/clock_domain.hpp"
-#include "sc_models/kernel/word_store.hpp"
 #include "sc_models/net/network.hpp"
+#include "sc_models/net/node_program_runner.hpp"
 #include "sc_models/net/traffic_source.hpp"
 #include "sw/machine/delivery_check.hpp"
 #include "sw/routed/network_config.hpp"
@@ -109,15 +108,7 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
     std::uint32_t dst = 0;
     std::uint32_t words = 0;
     std::uint64_t created = 0;
-    std::uint64_t delivered = 0;  ///< 0: not yet
     bool measured = false;
-  };
-  struct NodeState {
-    std::size_t pc = 0;
-    bool finished = true;
-    std::uint64_t finish = 0;
-    std::int64_t waiting_for = -1;  ///< the message a Receive waits for
-    std::vector<std::pair<std::uint32_t, std::uint64_t>> marks;  ///< (step, cycle)
   };
 
   void tick();
@@ -125,13 +116,12 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   void finish_cycle(std::uint64_t c);
   /// Schedules the network process for cycle `at` unless it is already due no later.
   void request_tick(std::uint64_t at);
-  void show(std::uint32_t node, traces::Activity what, std::uint64_t c);
-  void run_node(std::uint32_t node, std::uint64_t c);
-  void wake(std::uint32_t node, std::uint64_t at);
   /// The window's counters and the traffic source's packets of cycle c.
   void generate_traffic(std::uint64_t c);
   [[nodiscard]] std::uint64_t now() const { return clock_.now().count(); }
   [[nodiscard]] std::uint64_t next_start() const;
+  /// The destination node of message `message` of the current run.
+  [[nodiscard]] std::uint32_t destination_of(std::uint32_t message) const;
 
   sw::Word read_word(std::uint32_t message, std::uint32_t index) override;
   void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override;
@@ -158,24 +148,17 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   bool tick_pending_ = false;
   std::uint64_t tick_at_ = 0;
 
-  // Routed program.
-  sw::RoutedProgram program_;
-  std::vector<NodeState> nodes_;
-  std::vector<WordStore> local_;
-  std::uint64_t start_ = 0;
-  /// (cycle, node) min-heap of nodes to resume.
-  std::priority_queue<std::pair<std::uint64_t, std::uint32_t>,
-                      std::vector<std::pair<std::uint64_t, std::uint32_t>>, std::greater<>>
-      wakes_;
+  std::uint64_t start_ = 0;  ///< the current run's first cycle
+
+  // Routed program: its nodes while a program is loaded.
+  std::optional<net::NodeProgramRunner> program_;
   bool deadlocked_ = false;
   std::string deadlock_;
   std::optional<Cycle> stopped_at_limit_;  ///< the limit at which run() stopped, still busy
 
-  // Messages of the program or of the traffic.
-  std::vector<MessageState> messages_;
-
-  // Traffic: the source while a traffic run is loaded.
+  // Traffic: the source while a traffic run is loaded, and its packets.
   std::optional<net::TrafficSource> traffic_;
+  std::vector<MessageState> messages_;
   std::vector<std::uint64_t> latencies_;
   std::uint64_t window_flits_created_ = 0;
   std::uint64_t ejected_at_window_start_ = 0;
