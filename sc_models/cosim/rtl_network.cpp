@@ -26,9 +26,9 @@ class RtlNetwork::ModelProbe final : public FabricClient {
     return client_.read_word(message, index);
   }
   void deliver_word(std::uint32_t, std::uint32_t, sw::Word) override {}
-  void message_delivered(std::uint32_t, std::uint64_t) override {}
+  void message_delivered(std::uint32_t, sw::Cycle) override {}
   void packet_moved(PacketMove what, std::uint32_t, std::uint32_t router, std::uint32_t out,
-                    std::uint32_t, std::uint64_t) override {
+                    std::uint32_t, sw::Cycle) override {
     if (what == PacketMove::Hop) {
       heads[router] |= 1U << (out / vcs_ * kRtlVcs + out % vcs_);
     } else if (what == PacketMove::Eject) {
@@ -38,7 +38,7 @@ class RtlNetwork::ModelProbe final : public FabricClient {
   /// The routers expose no per-virtual-channel occupancy: under cosim the waveform's buffer
   /// signals are the model's.
   void buffer_changed(std::uint32_t router, std::uint32_t port, std::uint32_t vc,
-                      std::uint32_t flits, std::uint64_t at) override {
+                      std::uint32_t flits, sw::Cycle at) override {
     if (observed) {
       client_.buffer_changed(router, port, vc, flits, at);
     }
@@ -267,7 +267,7 @@ void RtlNetwork::end_cycle_of(std::uint32_t r, std::uint64_t c) {
     }
     if (observed_) {
       client_.packet_moved(FabricClient::PacketMove::Hop, p.message, r,
-                           d.port * config_.router.vcs + d.vc, p.flits, c);
+                           d.port * config_.router.vcs + d.vc, p.flits, sw::Cycle{c});
     }
   }
   for (const auto& [channel, f] : routers_.ejections(r)) {

@@ -346,7 +346,7 @@ void Fabric::commit(std::uint64_t c) {
         if (observed_ && f.index == 0) {
           const NetworkInterfaces::Packet& p = ni_.packet(f.packet);
           client_.packet_moved(FabricClient::PacketMove::Hop, p.message, mv.router, mv.out,
-                               p.flits, c);
+                               p.flits, sw::Cycle{c});
         }
       }
     } else {
@@ -420,7 +420,7 @@ void Fabric::report_buffer(std::uint32_t b, std::uint64_t c) {
   // Input port `in` of a router is fed by output port `in` of its neighbour (target_of).
   const std::int64_t upstream = source_[std::size_t{router_of_buffer(b)} * ports_ + in];
   client_.buffer_changed(static_cast<std::uint32_t>(upstream), in, vc_of(b), buffers_[b].count,
-                         c + 1);
+                         sw::Cycle{c + 1});
 }
 
 // ---- time ---------------------------------------------------------------------------------

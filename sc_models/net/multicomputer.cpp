@@ -238,14 +238,14 @@ std::uint32_t Multicomputer::destination_of(std::uint32_t message) const {
                   : program_->program().manifest.messages[message].destination;
 }
 
-void Multicomputer::record(std::uint64_t at, const traces::MessageTrace& m) {
+void Multicomputer::record(Cycle at, const traces::MessageTrace& m) {
   if (recorder_.enabled()) {
-    recorder_.message(Cycle{at}, m);
+    recorder_.message(at, m);
   }
 }
 
 void Multicomputer::packet_moved(PacketMove what, std::uint32_t message, std::uint32_t router,
-                                 std::uint32_t out, std::uint32_t flits, std::uint64_t at) {
+                                 std::uint32_t out, std::uint32_t flits, Cycle at) {
   traces::MessageTrace m;
   m.message = message;
   m.node = router;
@@ -264,27 +264,27 @@ void Multicomputer::packet_moved(PacketMove what, std::uint32_t message, std::ui
 }
 
 void Multicomputer::buffer_changed(std::uint32_t router, std::uint32_t port, std::uint32_t vc,
-                                   std::uint32_t flits, std::uint64_t at) {
-  recorder_.channel_occupancy(Cycle{at}, channel_source(router, port), vc, flits);
+                                   std::uint32_t flits, Cycle at) {
+  recorder_.channel_occupancy(at, channel_source(router, port), vc, flits);
 }
 
 traces::SourceId Multicomputer::channel_source(std::uint32_t router, std::uint32_t port) const {
   return channel_sources_[std::size_t{router} * config_.topology.ports().size() + port];
 }
 
-void Multicomputer::message_delivered(std::uint32_t message, std::uint64_t at) {
+void Multicomputer::message_delivered(std::uint32_t message, Cycle at) {
   // The fabric tells in the cycle the tail leaves the network; the message is visible one later.
-  record(at - 1, {traces::MessageEvent::Deliver, message, destination_of(message), 0, 0, 0, 0,
-                  true, Cycle{at}});
+  record(at - Cycle{1}, {traces::MessageEvent::Deliver, message, destination_of(message), 0, 0,
+                         0, 0, true, at});
   if (traffic_) {
     const MessageState& m = messages_[message];
     if (m.measured) {
-      latencies_.push_back(at - m.created);
+      latencies_.push_back(at.count() - m.created);
       --measured_left_;
     }
     return;
   }
-  program_->message_delivered(message, Cycle{at});
+  program_->message_delivered(message, at);
 }
 
 // ---- the network process ------------------------------------------------------------------
@@ -406,7 +406,7 @@ void Multicomputer::generate_traffic(std::uint64_t c) {
       window_flits_created_ += flits;
       ++measured_left_;
     }
-    record(c, {traces::MessageEvent::Send, id, node, dst, flits - 1, 0, 0, measured});
+    record(Cycle{c}, {traces::MessageEvent::Send, id, node, dst, flits - 1, 0, 0, measured});
     network_->submit(id, node, dst, flits - 1);
   });
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sc_models/kernel/lockstep_checker.hpp"
+#include "sw/core/cycle.hpp"
 #include "sw/core/word.hpp"
 #include "sw/routed/network_config.hpp"
 
@@ -29,7 +30,7 @@ class FabricClient {
   /// Word `index` of message `message` has reached its destination's interface.
   virtual void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) = 0;
   /// The last flit of message `message` has arrived; `at` is the cycle it is visible.
-  virtual void message_delivered(std::uint32_t message, std::uint64_t at) = 0;
+  virtual void message_delivered(std::uint32_t message, sw::Cycle at) = 0;
   /// Told only while the network is observed (Network::observe): in cycle `at` the header of a
   /// packet of `flits` flits entered its source router (`out` unused), or left `router` through
   /// network output virtual channel `out` (router-local), or its tail left the destination
@@ -37,12 +38,12 @@ class FabricClient {
   enum class PacketMove : std::uint8_t { Inject, Hop, Eject };
   virtual void packet_moved(PacketMove /*what*/, std::uint32_t /*message*/,
                             std::uint32_t /*router*/, std::uint32_t /*out*/,
-                            std::uint32_t /*flits*/, std::uint64_t /*at*/) {}
+                            std::uint32_t /*flits*/, sw::Cycle /*at*/) {}
   /// Told only while the network is observed: from cycle `at` on, virtual channel `vc` of the
   /// input buffer fed by network output port `port` of `router` holds `flits` flits.
   virtual void buffer_changed(std::uint32_t /*router*/, std::uint32_t /*port*/,
                               std::uint32_t /*vc*/, std::uint32_t /*flits*/,
-                              std::uint64_t /*at*/) {}
+                              sw::Cycle /*at*/) {}
 };
 
 /// Counters a network keeps (modeling rule 8).

@@ -86,7 +86,8 @@ void NetworkInterfaces::take(std::uint32_t i, std::uint64_t c) {
   Injector& inj = injectors_[i];
   const Packet& p = packets_[inj.packets.front()];
   if (observed_ && inj.next_flit == 0) {
-    client_.packet_moved(FabricClient::PacketMove::Inject, p.message, node_of(i), 0, p.flits, c);
+    client_.packet_moved(FabricClient::PacketMove::Inject, p.message, node_of(i), 0, p.flits,
+                         sw::Cycle{c});
   }
   if (++inj.next_flit == p.flits) {
     inj.packets.pop_front();
@@ -105,7 +106,8 @@ bool NetworkInterfaces::eject(const Flit& f, std::uint64_t c) {
     return false;
   }
   if (observed_) {
-    client_.packet_moved(FabricClient::PacketMove::Eject, p.message, p.dst, 0, p.flits, c);
+    client_.packet_moved(FabricClient::PacketMove::Eject, p.message, p.dst, 0, p.flits,
+                         sw::Cycle{c});
   }
   free_packets_.push_back(f.packet);
   packets_[f.packet].flits = 0;  // freed: no flit of it is in flight (RtlNetwork checks this)
@@ -117,7 +119,7 @@ bool NetworkInterfaces::eject(const Flit& f, std::uint64_t c) {
     }
   }
   if (message_done) {
-    client_.message_delivered(p.message, c + 1);
+    client_.message_delivered(p.message, sw::Cycle{c + 1});
   }
   return true;
 }

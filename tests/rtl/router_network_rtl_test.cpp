@@ -61,8 +61,8 @@ class ModelClient final : public sc::net::FabricClient {
   void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override {
     out_.words[message].emplace_back(index, word, now);
   }
-  void message_delivered(std::uint32_t message, std::uint64_t at) override {
-    out_.delivered[message] = at;
+  void message_delivered(std::uint32_t message, sw::Cycle at) override {
+    out_.delivered[message] = at.count();
   }
   std::uint64_t now = 0;
 
@@ -79,9 +79,9 @@ class ModelProbe final : public sc::net::FabricClient {
     return word_of(message, index);
   }
   void deliver_word(std::uint32_t, std::uint32_t, sw::Word) override {}
-  void message_delivered(std::uint32_t, std::uint64_t) override {}
+  void message_delivered(std::uint32_t, sw::Cycle) override {}
   void packet_moved(PacketMove what, std::uint32_t, std::uint32_t router, std::uint32_t out,
-                    std::uint32_t, std::uint64_t) override {
+                    std::uint32_t, sw::Cycle) override {
     if (what == PacketMove::Hop) {
       heads[router] |= 1U << (out / vcs_ * rtl::RouterNetworkRtl::kMaxVcs + out % vcs_);
     } else if (what == PacketMove::Eject) {

@@ -34,8 +34,8 @@ class RecordingClient final : public sc::net::FabricClient {
       ++corrupted_;
     }
   }
-  void message_delivered(std::uint32_t message, std::uint64_t at) override {
-    delivered_[message].push_back(at);
+  void message_delivered(std::uint32_t message, sw::Cycle at) override {
+    delivered_[message].push_back(at.count());
   }
 
   /// The cycle message `message` became visible; fails the test unless it arrived exactly once.

@@ -26,8 +26,8 @@ class RunnerClient final : public sc::net::FabricClient {
   void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override {
     runner_->deliver_word(message, index, word);
   }
-  void message_delivered(std::uint32_t message, std::uint64_t at) override {
-    runner_->message_delivered(message, Cycle{at});
+  void message_delivered(std::uint32_t message, Cycle at) override {
+    runner_->message_delivered(message, at);
   }
 
  private:
