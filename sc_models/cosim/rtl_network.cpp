@@ -129,7 +129,7 @@ void RtlNetwork::observe(bool on) {
 
 // ---- the cycle ----------------------------------------------------------------------------
 
-void RtlNetwork::begin_cycle(std::uint64_t c) {
+void RtlNetwork::begin_cycle(sw::Cycle c) {
   cycle_ = c;
   if (reset_pending_) {
     reset_pending_ = false;
@@ -154,7 +154,7 @@ void RtlNetwork::begin_cycle(std::uint64_t c) {
   // An idle network (no flits, no offers) is left alone: not even `now` changes.
   edge_ = !offering_.empty() || flits_in_routers_ > 0;
   if (edge_) {
-    routers_.set_cycle(c);
+    routers_.set_cycle(c.count());
     for (std::size_t k = 0; k < offering_.size(); ++k) {
       routers_.offer(ni_.node_of(offering_[k]), ni_.channel_of(offering_[k]), flits[k]);
     }
@@ -196,15 +196,15 @@ std::uint32_t RtlNetwork::rtl_input(std::uint32_t q) const {
   return q < ports_ ? q : rtl::RouterNetworkRtl::kMaxPorts + q - ports_;
 }
 
-bool RtlNetwork::check_flit(std::uint32_t r, std::uint64_t c, const char* signal, bool ok,
+bool RtlNetwork::check_flit(std::uint32_t r, sw::Cycle c, const char* signal, bool ok,
                             std::uint64_t expected, std::uint64_t got) {
   if (!ok && !protocol_error_) {
-    protocol_error_ = Mismatch{c, routers_.router_name(r), signal, expected, got};
+    protocol_error_ = Mismatch{c.count(), routers_.router_name(r), signal, expected, got};
   }
   return ok;
 }
 
-void RtlNetwork::end_cycle(std::uint64_t c) {
+void RtlNetwork::end_cycle(sw::Cycle c) {
   if (edge_) {
     take_offers(c);
     for (std::uint32_t r = 0; r < routers_.routers() && !protocol_error_; ++r) {
@@ -216,10 +216,10 @@ void RtlNetwork::end_cycle(std::uint64_t c) {
   if (model_) {
     compare(c);
   }
-  cycle_done_(c);
+  cycle_done_(c.count());
 }
 
-void RtlNetwork::take_offers(std::uint64_t c) {
+void RtlNetwork::take_offers(sw::Cycle c) {
   refused_ = false;
   for (const std::uint32_t i : offering_) {
     if (routers_.inj_ready(ni_.node_of(i), ni_.channel_of(i))) {
@@ -236,7 +236,7 @@ void RtlNetwork::take_offers(std::uint64_t c) {
   }
 }
 
-void RtlNetwork::end_cycle_of(std::uint32_t r, std::uint64_t c) {
+void RtlNetwork::end_cycle_of(std::uint32_t r, sw::Cycle c) {
   ++stats_.router_steps;
   stats_.header_wait_cycles += routers_.hdr_waits(r);
   for (std::uint32_t q = 0; q < ports_ + channels_per_node_; ++q) {
@@ -267,7 +267,7 @@ void RtlNetwork::end_cycle_of(std::uint32_t r, std::uint64_t c) {
     }
     if (observed_) {
       client_.packet_moved(FabricClient::PacketMove::Hop, p.message, r,
-                           d.port * config_.router.vcs + d.vc, p.flits, sw::Cycle{c});
+                           d.port * config_.router.vcs + d.vc, p.flits, c);
     }
   }
   for (const auto& [channel, f] : routers_.ejections(r)) {
@@ -296,13 +296,13 @@ void RtlNetwork::end_cycle_of(std::uint32_t r, std::uint64_t c) {
   }
 }
 
-void RtlNetwork::compare(std::uint64_t c) {
+void RtlNetwork::compare(sw::Cycle c) {
   if (fault_) {
     std::uint32_t& heads = probe_->heads[fault_->router];
-    if (fault_->kind == Fault::Kind::FlipBit && c == fault_->at) {
+    if (fault_->kind == Fault::Kind::FlipBit && c == sw::Cycle{fault_->at}) {
       heads ^= 1U << fault_->bit;
-    } else if (fault_->kind == Fault::Kind::LateHeader && c >= fault_->at) {
-      if (late_at_ && *late_at_ + 1 == c) {
+    } else if (fault_->kind == Fault::Kind::LateHeader && c >= sw::Cycle{fault_->at}) {
+      if (late_at_ && *late_at_ + sw::Cycle{1} == c) {
         heads |= late_heads_;
       } else if (!late_at_ && heads != 0) {
         late_at_ = c;
@@ -316,18 +316,18 @@ void RtlNetwork::compare(std::uint64_t c) {
     for (const auto& [channel, f] : routers_.ejections(r)) {
       tails += f.tail ? 1U : 0U;
     }
-    checkers_[r].check(c, "out_head", probe_->heads[r], routers_.header_departures(r));
-    checkers_[r].check(c, "ej_tail", probe_->tails[r], tails);
+    checkers_[r].check(c.count(), "out_head", probe_->heads[r], routers_.header_departures(r));
+    checkers_[r].check(c.count(), "ej_tail", probe_->tails[r], tails);
   }
 }
 
 // ---- time and reports ---------------------------------------------------------------------
 
-std::optional<std::uint64_t> RtlNetwork::next_cycle(std::uint64_t c) const {
-  std::optional<std::uint64_t> next =
-      flits_in_routers_ > 0 ? std::optional<std::uint64_t>(c + 1) : ni_.next_offer(c);
+std::optional<sw::Cycle> RtlNetwork::next_cycle(sw::Cycle c) const {
+  std::optional<sw::Cycle> next =
+      flits_in_routers_ > 0 ? std::optional<sw::Cycle>(c + sw::Cycle{1}) : ni_.next_offer(c);
   if (model_) {
-    if (const std::optional<std::uint64_t> m = model_->next_cycle(c)) {
+    if (const std::optional<sw::Cycle> m = model_->next_cycle(c)) {
       next = next ? std::min(*next, *m) : *m;
     }
   }

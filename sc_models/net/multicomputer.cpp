@@ -300,7 +300,7 @@ void Multicomputer::tick() {
   if (program_) {
     program_->run_due(Cycle{c});
   }
-  network_->begin_cycle(c);
+  network_->begin_cycle(Cycle{c});
   if (!network_->settles()) {
     finish_cycle(c);
   }
@@ -310,14 +310,18 @@ void Multicomputer::finish_cycle(std::uint64_t c) {
   if (network_->mismatch()) {
     return;  // the co-simulation failed: the run stops here
   }
-  if (network_->has_flits() && c >= network_->last_move() + config_.watchdog_cycles) {
+  const std::uint64_t last_move = network_->last_move().count();
+  if (network_->has_flits() && c >= last_move + config_.watchdog_cycles) {
     deadlocked_ = true;
     deadlock_ = network_->describe_deadlock() + " (no flit moved for " +
-                std::to_string(c - network_->last_move()) + " cycles, at cycle " +
+                std::to_string(c - last_move) + " cycles, at cycle " +
                 std::to_string(c - start_) + ")";
     return;  // the run stops: nothing more is scheduled
   }
-  std::optional<std::uint64_t> next = network_->next_cycle(c);
+  std::optional<std::uint64_t> next;
+  if (const std::optional<Cycle> network_next = network_->next_cycle(Cycle{c})) {
+    next = network_next->count();
+  }
   const auto consider = [&next](std::uint64_t at) { next = next ? std::min(*next, at) : at; };
   if (program_) {
     if (const std::optional<Cycle> due = program_->next_due()) {

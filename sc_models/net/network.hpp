@@ -104,18 +104,18 @@ class Network {
 
   /// Starts (the model: does) cycle c (cycles in increasing order; cycles in which nothing can
   /// happen may be skipped, see next_cycle()).
-  virtual void begin_cycle(std::uint64_t c) = 0;
+  virtual void begin_cycle(sw::Cycle c) = 0;
   /// Whether cycle c ends later, when the network calls its owner back.
   [[nodiscard]] virtual bool settles() const { return false; }
 
   /// The next cycle after `c` that needs a step: c+1 while flits are in flight or an interface is
   /// injecting, the end of the earliest start-up otherwise, nothing when idle.
-  [[nodiscard]] virtual std::optional<std::uint64_t> next_cycle(std::uint64_t c) const = 0;
+  [[nodiscard]] virtual std::optional<sw::Cycle> next_cycle(sw::Cycle c) const = 0;
   /// Whether flits sit in router buffers (the owner's watchdog stops a run in which they sit
   /// still for too long).
   [[nodiscard]] virtual bool has_flits() const = 0;
   /// The last cycle in which a flit moved.
-  [[nodiscard]] virtual std::uint64_t last_move() const = 0;
+  [[nodiscard]] virtual sw::Cycle last_move() const = 0;
   /// Packets waiting at the interfaces, not yet fully injected (source queues).
   [[nodiscard]] virtual std::uint64_t queued_packets() const = 0;
   /// What keeps a network that no longer moves from draining (the watchdog's report).

@@ -115,7 +115,7 @@ Outcome run_model(const sw::NetworkConfig& config, const std::vector<Message>& m
   ModelClient client(out);
   sc::net::Fabric fabric(config, client);
   std::size_t next = 0;
-  for (std::uint64_t c = 0; next < messages.size() || fabric.next_cycle(c).has_value() ||
+  for (std::uint64_t c = 0; next < messages.size() || fabric.next_cycle(sw::Cycle{c}).has_value() ||
                             fabric.has_flits();
        ++c) {
     client.now = c;
@@ -123,7 +123,7 @@ Outcome run_model(const sw::NetworkConfig& config, const std::vector<Message>& m
       fabric.submit(static_cast<std::uint32_t>(next), messages[next].src, messages[next].dst,
                     messages[next].words);
     }
-    fabric.begin_cycle(c);
+    fabric.begin_cycle(sw::Cycle{c});
     out.last_cycle = c;
     if (c > 1'000'000) {
       ADD_FAILURE() << "model run does not end";
@@ -222,7 +222,7 @@ class RtlBench : public sc_core::sc_module {
           model_->submit(static_cast<std::uint32_t>(k), messages_[k].src, messages_[k].dst,
                          messages_[k].words);
         }
-        model_->begin_cycle(c);
+        model_->begin_cycle(sw::Cycle{c});
         inject_fault(c);
       }
       for (; next < messages_.size() && messages_[next].at == c; ++next) {

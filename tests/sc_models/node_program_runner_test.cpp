@@ -82,13 +82,13 @@ TEST(NodeProgramRunnerWithoutKernel, APingPongEndsAfterTheComputesAndTwoZeroLoad
 
   // The network process: resume the nodes due, step the network, go to the next busy cycle.
   std::uint64_t stepped = 0;
-  for (std::optional<std::uint64_t> next = kStart; next && stepped < 10'000; ++stepped) {
-    const std::uint64_t c = *next;
-    runner.run_due(Cycle{c});
+  for (std::optional<Cycle> next = Cycle{kStart}; next && stepped < 10'000; ++stepped) {
+    const Cycle c = *next;
+    runner.run_due(c);
     fabric.begin_cycle(c);
     next = fabric.next_cycle(c);
     if (const std::optional<Cycle> due = runner.next_due()) {
-      const std::uint64_t at = std::max(c + 1, due->count());
+      const Cycle at = std::max(c + Cycle{1}, *due);
       next = next ? std::min(*next, at) : at;
     }
   }
