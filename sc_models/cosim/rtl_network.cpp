@@ -58,7 +58,7 @@ class RtlNetwork::ModelProbe final : public FabricClient {
 
 RtlNetwork::RtlNetwork(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
                        FabricClient& client, const sc_core::sc_time& period,
-                       std::function<void(std::uint64_t)> cycle_done, rtl::FstTrace* fst)
+                       std::function<void(sw::Cycle)> cycle_done, rtl::FstTrace* fst)
     : sc_core::sc_module(name),
       config_(config),
       client_(client),
@@ -216,7 +216,7 @@ void RtlNetwork::end_cycle(sw::Cycle c) {
   if (model_) {
     compare(c);
   }
-  cycle_done_(c.count());
+  cycle_done_(c);
 }
 
 void RtlNetwork::take_offers(sw::Cycle c) {
@@ -385,7 +385,7 @@ std::uint64_t RtlNetwork::comparisons() const {
 
 NetworkFactory verilated_routers(rtl::FstTrace* fst) {
   return [fst](const sw::NetworkConfig& config, FabricClient& client,
-               const sc_core::sc_time& period, std::function<void(std::uint64_t)> cycle_done) {
+               const sc_core::sc_time& period, std::function<void(sw::Cycle)> cycle_done) {
     return std::make_unique<RtlNetwork>("rtl", config, client, period, std::move(cycle_done), fst);
   };
 }

@@ -62,7 +62,7 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
   /// called at the end of every cycle's second half. With `fst`, the routers' signals go to it.
   RtlNetwork(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
              FabricClient& client, const sc_core::sc_time& period,
-             std::function<void(std::uint64_t)> cycle_done, rtl::FstTrace* fst);
+             std::function<void(sw::Cycle)> cycle_done, rtl::FstTrace* fst);
   ~RtlNetwork() override;
 
   void submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
@@ -109,7 +109,7 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
   const sw::NetworkConfig config_;
   FabricClient& client_;
   const sc_core::sc_time period_;
-  const std::function<void(std::uint64_t)> cycle_done_;
+  const std::function<void(sw::Cycle)> cycle_done_;
   const std::uint32_t ports_;
   const std::uint32_t channels_per_node_;  ///< injection (and ejection) channels per node
   sc_core::sc_signal<bool> clk_{"clk", false};

@@ -27,7 +27,7 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
     network_ = std::make_unique<net::Fabric>(config_, client);
   } else if (verilated) {
     network_ = verilated(config_, client, clock_.delay(Cycle{1}),
-                         [this](std::uint64_t c) { finish_cycle(c); });
+                         [this](Cycle c) { finish_cycle(c); });
   } else {
     throw sw::ConfigError(std::string("--impl router=") + sw::to_string(config_.impl.router) +
                           " needs the verilated routers, which this program was built without");
@@ -66,24 +66,24 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
   dont_initialize();
 }
 
-std::uint64_t Multicomputer::next_start() const {
+Cycle Multicomputer::next_start() const {
   // A run begins in the cycle after the previous one's last, whichever network ran it (the
   // verilated one ends its last cycle on the next clock edge, the model at its start).
-  return stepped_ ? std::max(now(), last_cycle_ + 1) : now();
+  return stepped_ ? std::max(now(), last_cycle_ + Cycle{1}) : now();
 }
 
 void Multicomputer::corrupt_deliveries(std::uint32_t node, std::uint32_t bit) {
   corrupted_deliveries_ = {node, sw::Word{1} << bit};
 }
 
-void Multicomputer::request_tick(std::uint64_t at) {
+void Multicomputer::request_tick(Cycle at) {
   if (tick_pending_ && tick_at_ <= at) {
     return;
   }
   tick_pending_ = true;
   tick_at_ = at;
   // Not now(): under verilated routers the cycle ends (finish_cycle) between clock edges.
-  ev_tick_.notify(clock_.until(Cycle{at}));
+  ev_tick_.notify(clock_.until(at));
 }
 
 // ---- routed programs ----------------------------------------------------------------------
@@ -156,9 +156,9 @@ void Multicomputer::load(sw::RoutedProgram program) {
   messages_.clear();
   start_ = next_start();
   if (recorder_.enabled()) {
-    recorder_.run_begin(Cycle{start_}, "program " + program.name);
+    recorder_.run_begin(start_, "program " + program.name);
   }
-  program_.emplace(std::move(program), Cycle{start_}, *network_, recorder_, node_sources_);
+  program_.emplace(std::move(program), start_, *network_, recorder_, node_sources_);
   request_tick(start_);
 }
 
@@ -279,7 +279,7 @@ void Multicomputer::message_delivered(std::uint32_t message, Cycle at) {
   if (traffic_) {
     const MessageState& m = messages_[message];
     if (m.measured) {
-      latencies_.push_back(at.count() - m.created);
+      latencies_.push_back((at - m.created).count());
       --measured_left_;
     }
     return;
@@ -291,58 +291,56 @@ void Multicomputer::message_delivered(std::uint32_t message, Cycle at) {
 
 void Multicomputer::tick() {
   tick_pending_ = false;
-  const std::uint64_t c = now();
+  const Cycle c = now();
   last_cycle_ = c;
   stepped_ = true;
   if (traffic_) {
     generate_traffic(c);
   }
   if (program_) {
-    program_->run_due(Cycle{c});
+    program_->run_due(c);
   }
-  network_->begin_cycle(Cycle{c});
+  network_->begin_cycle(c);
   if (!network_->settles()) {
     finish_cycle(c);
   }
 }
 
-void Multicomputer::finish_cycle(std::uint64_t c) {
+void Multicomputer::finish_cycle(Cycle c) {
   if (network_->mismatch()) {
     return;  // the co-simulation failed: the run stops here
   }
-  const std::uint64_t last_move = network_->last_move().count();
-  if (network_->has_flits() && c >= last_move + config_.watchdog_cycles) {
+  const Cycle last_move = network_->last_move();
+  if (network_->has_flits() && c >= last_move + Cycle{config_.watchdog_cycles}) {
     deadlocked_ = true;
     deadlock_ = network_->describe_deadlock() + " (no flit moved for " +
-                std::to_string(c - last_move) + " cycles, at cycle " +
-                std::to_string(c - start_) + ")";
+                std::to_string((c - last_move).count()) + " cycles, at cycle " +
+                std::to_string((c - start_).count()) + ")";
     return;  // the run stops: nothing more is scheduled
   }
-  std::optional<std::uint64_t> next;
-  if (const std::optional<Cycle> network_next = network_->next_cycle(Cycle{c})) {
-    next = network_next->count();
-  }
-  const auto consider = [&next](std::uint64_t at) { next = next ? std::min(*next, at) : at; };
+  std::optional<Cycle> next = network_->next_cycle(c);
+  const auto consider = [&next](Cycle at) { next = next ? std::min(*next, at) : at; };
+  const Cycle after = c + Cycle{1};
   if (program_) {
     if (const std::optional<Cycle> due = program_->next_due()) {
-      consider(std::max(c + 1, due->count()));
+      consider(std::max(after, *due));
     }
   }
   if (traffic_) {
     const TrafficSpec& spec = traffic_->spec();
-    const std::uint64_t window_start = traffic_->window_start().count();
-    const std::uint64_t window_end = traffic_->window_end().count();
+    const Cycle window_start = traffic_->window_start();
+    const Cycle window_end = traffic_->window_end();
     if (!spec.one_round) {
-      if (!window_started_ && c + 1 <= window_start) {
+      if (!window_started_ && after <= window_start) {
         consider(window_start);
       }
-      if (!window_ended_ && c + 1 <= window_end) {
+      if (!window_ended_ && after <= window_end) {
         consider(window_end);
       }
       if (const std::optional<Cycle> creation = traffic_->next_creation()) {
-        consider(std::max(c + 1, creation->count()));
+        consider(std::max(after, *creation));
       }
-      const std::uint64_t drain_limit = window_end + 4 * spec.cycles + 10'000;
+      const Cycle drain_limit = window_end + Cycle{4 * spec.cycles + 10'000};
       const bool stop = window_ended_ && (!spec.drain || measured_left_ == 0 || c >= drain_limit);
       if (stop) {
         return;
@@ -380,37 +378,37 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
   window_started_ = window_ended_ = false;
   window_flits_created_ = measured_left_ = words_corrupted_ = 0;
   start_ = next_start();
-  traffic_.emplace(std::move(spec), config_.topology.nodes(), Cycle{start_});
+  traffic_.emplace(std::move(spec), config_.topology.nodes(), start_);
   if (recorder_.enabled()) {
     std::ostringstream label;
     label << "traffic rate=" << traffic_->spec().rate;
-    recorder_.run_begin(Cycle{start_}, label.str());
+    recorder_.run_begin(start_, label.str());
   }
   request_tick(start_);
 }
 
-void Multicomputer::generate_traffic(std::uint64_t c) {
+void Multicomputer::generate_traffic(Cycle c) {
   const bool one_round = traffic_->spec().one_round;
-  if (!one_round && !window_started_ && Cycle{c} >= traffic_->window_start()) {
+  if (!one_round && !window_started_ && c >= traffic_->window_start()) {
     window_started_ = true;
     ejected_at_window_start_ = network_->stats().flits_ejected;
     queue_at_window_start_ = network_->queued_packets();
   }
-  if (!one_round && !window_ended_ && Cycle{c} >= traffic_->window_end()) {
+  if (!one_round && !window_ended_ && c >= traffic_->window_end()) {
     window_ended_ = true;
     ejected_at_window_end_ = network_->stats().flits_ejected;
     queue_at_window_end_ = network_->queued_packets();
   }
   const std::uint32_t flits = traffic_->spec().flits;
-  const bool measured = traffic_->measured(Cycle{c});
-  traffic_->create(Cycle{c}, [&](std::uint32_t node, std::uint32_t dst) {
+  const bool measured = traffic_->measured(c);
+  traffic_->create(c, [&](std::uint32_t node, std::uint32_t dst) {
     const auto id = static_cast<std::uint32_t>(messages_.size());
     messages_.push_back({node, dst, flits - 1, c, measured});
     if (measured) {
       window_flits_created_ += flits;
       ++measured_left_;
     }
-    record(Cycle{c}, {traces::MessageEvent::Send, id, node, dst, flits - 1, 0, 0, measured});
+    record(c, {traces::MessageEvent::Send, id, node, dst, flits - 1, 0, 0, measured});
     network_->submit(id, node, dst, flits - 1);
   });
 }
@@ -428,7 +426,7 @@ TrafficResult Multicomputer::traffic_result() const {
   if (const std::optional<Mismatch> m = network_->mismatch()) {
     r.cosim_mismatch = m->to_string();
   }
-  r.sim_cycles = last_cycle_ - start_ + 1;
+  r.sim_cycles = (last_cycle_ - start_).count() + 1;
   const double window = spec.one_round ? static_cast<double>(r.sim_cycles)
                                         : static_cast<double>(spec.cycles);
   r.offered = static_cast<double>(window_flits_created_) / (n * window);

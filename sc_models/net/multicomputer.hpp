@@ -56,7 +56,7 @@ using TrafficResult = sw::TrafficPoint;
 /// its cycles in delta cycles and ends cycle c by calling `cycle_done(c)`.
 using NetworkFactory = std::function<std::unique_ptr<net::Network>(
     const sw::NetworkConfig& config, net::FabricClient& client, const sc_core::sc_time& period,
-    std::function<void(std::uint64_t)> cycle_done)>;
+    std::function<void(Cycle)> cycle_done)>;
 
 class Multicomputer : public sc_core::sc_module, private net::FabricClient {
  public:
@@ -107,19 +107,19 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
     std::uint32_t src = 0;
     std::uint32_t dst = 0;
     std::uint32_t words = 0;
-    std::uint64_t created = 0;
+    Cycle created;
     bool measured = false;
   };
 
   void tick();
   /// The rest of cycle c once the network has finished it: the watchdog and the next tick.
-  void finish_cycle(std::uint64_t c);
+  void finish_cycle(Cycle c);
   /// Schedules the network process for cycle `at` unless it is already due no later.
-  void request_tick(std::uint64_t at);
+  void request_tick(Cycle at);
   /// The window's counters and the traffic source's packets of cycle c.
-  void generate_traffic(std::uint64_t c);
-  [[nodiscard]] std::uint64_t now() const { return clock_.now().count(); }
-  [[nodiscard]] std::uint64_t next_start() const;
+  void generate_traffic(Cycle c);
+  [[nodiscard]] Cycle now() const { return clock_.now(); }
+  [[nodiscard]] Cycle next_start() const;
   /// The destination node of message `message` of the current run.
   [[nodiscard]] std::uint32_t destination_of(std::uint32_t message) const;
 
@@ -146,9 +146,9 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   std::vector<traces::StatEntry> stats_baseline_;
   sc_core::sc_event ev_tick_;
   bool tick_pending_ = false;
-  std::uint64_t tick_at_ = 0;
+  Cycle tick_at_;
 
-  std::uint64_t start_ = 0;  ///< the current run's first cycle
+  Cycle start_;  ///< the current run's first cycle
 
   // Routed program: its nodes while a program is loaded.
   std::optional<net::NodeProgramRunner> program_;
@@ -169,7 +169,7 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   bool window_ended_ = false;
   std::uint64_t measured_left_ = 0;
   std::uint64_t words_corrupted_ = 0;
-  std::uint64_t last_cycle_ = 0;
+  Cycle last_cycle_;
   bool stepped_ = false;  ///< a cycle has run (last_cycle_ is one)
   /// corrupt_deliveries(): the node whose words arrive corrupted, and the mask they are XORed with.
   std::optional<std::pair<std::uint32_t, sw::Word>> corrupted_deliveries_;
