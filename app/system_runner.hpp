@@ -1,9 +1,9 @@
-// The emulator behind the command line: builds the SystemC systems a command asks for, runs
-// them, and turns their results into the CLI's summaries. One elaboration per process: each
-// method is called at most once by `orthosim`.
+// The emulator behind the command line: each request becomes one run description for the one
+// execution path (app/execution.hpp), whose results the models return in the CLI's vocabulary.
+// One elaboration per process: each method is called at most once by `orthosim`.
 #pragma once
 
-#include "sw/cli/runner.hpp"
+#include "sw/run/runner.hpp"
 
 namespace orthosim::app {
 

@@ -38,9 +38,9 @@ Measured run(Multiprocessor& system, sw::MachineProgram program) {
   const auto start = std::chrono::steady_clock::now();
   orthosim::sc::run_systems({&system}, kLimit);
   const auto stop = std::chrono::steady_clock::now();
-  const orthosim::sc::RunResult r = system.result();
+  const orthosim::sw::RunSummary r = system.result();
   return {std::chrono::duration<double>(stop - start).count(), r.cycles.count(),
-          orthosim::traces::sum_by_leaf(r.stats, "words_moved"), r.completed && r.delivery.ok()};
+          r.bus_words_moved, r.completed && r.delivery.ok()};
 }
 
 /// One active processor: compute, then a write on RB(0) and a read on CB(0), over and over.

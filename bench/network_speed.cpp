@@ -32,6 +32,7 @@ namespace {
 using orthosim::sc::Multicomputer;
 using orthosim::sc::TrafficResult;
 using orthosim::sc::TrafficSpec;
+using orthosim::sc::traffic_of;
 namespace sw = orthosim::sw;
 
 constexpr std::uint64_t kSeed = 1;
@@ -78,11 +79,7 @@ sw::NetworkConfig network(const sw::Topology& t) {
 
 TrafficSpec uniform(const sw::Topology& t, double rate, std::uint64_t warmup,
                     std::uint64_t cycles, bool drain) {
-  const sw::TrafficPattern p = sw::parse_traffic_pattern("uniform", t);
-  TrafficSpec spec;
-  spec.destination = [p, t](std::uint32_t src, std::mt19937_64& rng) {
-    return sw::destination(p, t, src, rng);
-  };
+  TrafficSpec spec = traffic_of(sw::parse_traffic_pattern("uniform", t), t);
   spec.rate = rate;
   spec.flits = kFlits;
   spec.warmup = warmup;

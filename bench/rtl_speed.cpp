@@ -49,7 +49,7 @@ Measured run_once(Multiprocessor& system, const sw::AccessWorkload& w) {
   const auto start = std::chrono::steady_clock::now();
   orthosim::sc::run_systems({&system}, kLimit);
   const auto stop = std::chrono::steady_clock::now();
-  const orthosim::sc::RunResult r = system.result();
+  const orthosim::sw::RunSummary r = system.result();
   return {std::chrono::duration<double>(stop - start).count(), r.cycles.count(),
           r.completed && r.delivery.ok() && !r.mismatch};
 }
@@ -123,12 +123,9 @@ int sc_main(int, char*[]) {
   const sw::AccessWorkload w{sw::WorkloadKind::Iwr, n - 1, l, steps};
   const std::array<Measured, kImpls.size()> omp = best_of(omps, w, trials);
 
-  orthosim::sc::TrafficSpec spec;
   const sw::Topology torus = tori[0]->config().topology;
-  const sw::TrafficPattern uniform = sw::parse_traffic_pattern("uniform", torus);
-  spec.destination = [uniform, torus](std::uint32_t src, std::mt19937_64& rng) {
-    return sw::destination(uniform, torus, src, rng);
-  };
+  orthosim::sc::TrafficSpec spec =
+      orthosim::sc::traffic_of(sw::parse_traffic_pattern("uniform", torus), torus);
   spec.rate = 0.1;
   spec.flits = 8;
   spec.warmup = 200;

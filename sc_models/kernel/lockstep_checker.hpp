@@ -5,25 +5,14 @@
 
 #include <cstdint>
 #include <optional>
-#include <sstream>
 #include <string>
+
+#include "sw/run/run_summary.hpp"
 
 namespace orthosim::sc {
 
-struct Mismatch {
-  std::uint64_t cycle = 0;
-  std::string instance;
-  std::string signal;
-  std::uint64_t model = 0;
-  std::uint64_t rtl = 0;
-
-  [[nodiscard]] std::string to_string() const {
-    std::ostringstream s;
-    s << "cosim mismatch at cycle " << cycle << " in " << instance << ": " << signal
-      << " model 0x" << std::hex << model << " rtl 0x" << rtl;
-    return s.str();
-  }
-};
+/// The first difference a checker keeps (the one record of it: sw/run/run_summary.hpp).
+using Mismatch = sw::CosimMismatch;
 
 class LockstepChecker {
  public:

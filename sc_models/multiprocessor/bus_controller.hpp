@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sc_models/kernel/clock_domain.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sc_models/multiprocessor/access_schedule.hpp"
 #include "sc_models/multiprocessor/index_manipulator.hpp"
 #include "sc_models/multiprocessor/interfaces.hpp"
@@ -56,6 +57,8 @@ class BusController : public sc_core::sc_module, public Grantee {
   /// The model performs the granted access: the schedule of Fig. 5.
   void granted(Cycle now) override;
   [[nodiscard]] std::string grantee_name() const override;
+  /// Words this controller moved over its bus since elaboration.
+  [[nodiscard]] std::uint64_t words_moved() const { return words_moved_; }
 
   /// Who hears every access's schedule (nullptr: nobody, and no schedule is kept).
   void observe(AccessObserver* observer) { observer_ = observer; }

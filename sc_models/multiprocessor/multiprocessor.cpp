@@ -83,6 +83,7 @@ void Multiprocessor::load(sw::MachineProgram program) {
   wiring_->load();
   sync_->reset();
   baseline_ = stats_.snapshot();
+  counters_at_load_ = counters();
   start_ = clock_.now();
   stopped_at_limit_.reset();
   for (sw::ProcId i = 0; i < config_.n; ++i) {
@@ -98,8 +99,18 @@ bool Multiprocessor::finished() const {
                      [](const auto& p) { return p->finished(); });
 }
 
-RunResult Multiprocessor::result() const {
-  RunResult r;
+Multiprocessor::Counters Multiprocessor::counters() const {
+  Counters c;
+  c.conflicts = arbiter_->conflicts();
+  c.conflict_wait_cycles = arbiter_->conflict_wait_cycles();
+  for (const auto& controller : controllers_) {
+    c.bus_words_moved += controller->words_moved();
+  }
+  return c;
+}
+
+sw::RunSummary Multiprocessor::result() const {
+  sw::RunSummary r;
   r.completed = finished();
   r.cycle_limit_reached = !r.completed && stopped_at_limit_.has_value();
   for (const auto& p : processors_) {
@@ -132,13 +143,10 @@ RunResult Multiprocessor::result() const {
     r.stats[i].value -= baseline_.at(i).value;
   }
   r.mismatch = wiring_->mismatch(clock_.now());
-  for (const traces::StatEntry& s : r.stats) {
-    if (s.name == std::string(arbiter_->name()) + ".conflicts") {
-      r.conflicts = s.value;
-    } else if (s.name == std::string(arbiter_->name()) + ".conflict_wait_cycles") {
-      r.conflict_wait_cycles = s.value;
-    }
-  }
+  const Counters now = counters();
+  r.conflicts = now.conflicts - counters_at_load_.conflicts;
+  r.conflict_wait_cycles = now.conflict_wait_cycles - counters_at_load_.conflict_wait_cycles;
+  r.bus_words_moved = now.bus_words_moved - counters_at_load_.bus_words_moved;
   return r;
 }
 

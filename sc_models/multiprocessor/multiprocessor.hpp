@@ -25,31 +25,11 @@
 #include "sw/arch/system_config.hpp"
 #include "sw/machine/delivery_check.hpp"
 #include "sw/machine/machine_program.hpp"
+#include "sw/run/run_summary.hpp"
 #include "traces/recorder.hpp"
 #include "traces/stats.hpp"
 
 namespace orthosim::sc {
-
-struct RunResult {
-  bool completed = false;  ///< every processor reached the end of its program
-  Cycle cycles;            ///< from load to the last processor's end
-  std::vector<Cycle> processor_end;  ///< per processor, relative to load
-  /// step_ends[k]: the cycle (relative to load) at which the last processor passed its StepMark
-  /// of step k; empty when the program has no step marks.
-  std::vector<Cycle> step_ends;
-  /// When not completed: one line per blocked processor, naming what it waits for, or the one
-  /// line saying the run stopped at the cycle limit.
-  std::vector<std::string> blocked;
-  /// Not completed because the run reached the cycle limit while still busy (not a deadlock).
-  bool cycle_limit_reached = false;
-  sw::DeliveryReport delivery;
-  /// Every statistic, counted over this run only.
-  std::vector<traces::StatEntry> stats;
-  std::uint64_t conflicts = 0;
-  std::uint64_t conflict_wait_cycles = 0;
-  /// --impl cosim: the first output where model and RTL differed; the run stopped there.
-  std::optional<Mismatch> mismatch;
-};
 
 class Multiprocessor : public sc_core::sc_module {
  public:
@@ -78,7 +58,7 @@ class Multiprocessor : public sc_core::sc_module {
   /// Whether every processor has finished the loaded program.
   [[nodiscard]] bool finished() const;
   /// The outcome of the loaded program, after the kernel has run.
-  [[nodiscard]] RunResult result() const;
+  [[nodiscard]] sw::RunSummary result() const;
 
   /// Direct access for tests and the delivery check.
   [[nodiscard]] WordStore& module(sw::ModuleId m) { return modules_.at(m); }
@@ -104,6 +84,14 @@ class Multiprocessor : public sc_core::sc_module {
   std::optional<Cycle> stopped_at_limit_;
   friend void run_systems(const std::vector<Multiprocessor*>& systems, Cycle limit);
   std::vector<traces::StatEntry> baseline_;
+  /// The counters a result names, read from their blocks: totals since elaboration.
+  struct Counters {
+    std::uint64_t conflicts = 0;
+    std::uint64_t conflict_wait_cycles = 0;
+    std::uint64_t bus_words_moved = 0;
+  };
+  [[nodiscard]] Counters counters() const;
+  Counters counters_at_load_;
 };
 
 /// Runs the kernel until every loaded program has ended or nothing can happen any more (the

@@ -46,6 +46,10 @@ class ResourceArbiter : public sc_core::sc_module {
     conflict_wait_cycles_ += wait_cycles;
   }
 
+  /// Requests that waited for a resource, and their waiting cycles, since elaboration.
+  [[nodiscard]] std::uint64_t conflicts() const { return conflicts_; }
+  [[nodiscard]] std::uint64_t conflict_wait_cycles() const { return conflict_wait_cycles_; }
+
   /// What `requester` is waiting for, or "" if it has no pending request.
   [[nodiscard]] std::string describe_wait(sw::ProcId requester) const;
 

@@ -171,8 +171,8 @@ void Multicomputer::run(Cycle limit) {
   }
 }
 
-NetworkRunResult Multicomputer::result() const {
-  NetworkRunResult r;
+sw::NetworkRunSummary Multicomputer::result() const {
+  sw::NetworkRunSummary r;
   r.completed = !deadlocked_;
   if (program_) {
     const std::vector<std::string> unfinished = program_->unfinished();
@@ -458,6 +458,15 @@ TrafficResult Multicomputer::traffic_result() const {
   r.max_channel_contention = network_->channels().max_contention();
   r.peak_channel_occupancy = network_->channels().peak_occupancy();
   return r;
+}
+
+TrafficSpec traffic_of(const sw::TrafficPattern& pattern, const sw::Topology& topology) {
+  TrafficSpec spec;
+  spec.destination = [pattern, topology](std::uint32_t src, std::mt19937_64& rng) {
+    return sw::destination(pattern, topology, src, rng);
+  };
+  spec.fixed_destinations = pattern.kind != sw::PatternKind::Uniform;
+  return spec;
 }
 
 }  // namespace orthosim::sc

@@ -23,30 +23,18 @@
 #include "sw/machine/delivery_check.hpp"
 #include "sw/routed/network_config.hpp"
 #include "sw/routed/routed_program.hpp"
+#include "sw/run/run_summary.hpp"
+#include "sw/traffic/traffic_pattern.hpp"
 #include "sw/traffic/traffic_point.hpp"
 #include "traces/recorder.hpp"
 #include "traces/stats.hpp"
 
 namespace orthosim::sc {
 
-/// The outcome of a routed program.
-struct NetworkRunResult {
-  bool completed = false;  ///< every node reached the end of its program
-  Cycle cycles;            ///< from load to the last node's end
-  std::vector<Cycle> step_ends;  ///< per step: when the last node passed its end (from load)
-  /// When not completed: the watchdog's report (the cycle of waiting channels) and the nodes
-  /// still waiting, each with what it waits for.
-  std::vector<std::string> blocked;
-  /// Not completed because run() reached its cycle limit while still busy (not a deadlock).
-  bool cycle_limit_reached = false;
-  sw::DeliveryReport delivery;
-  std::uint64_t max_channel_contention = 0;
-  std::uint32_t peak_channel_occupancy = 0;
-  std::vector<net::ChannelCounters::Report> channels;
-  std::vector<traces::StatEntry> stats;
-  /// --impl router=cosim: where the routers and the model first differed (the run stopped).
-  std::optional<Mismatch> mismatch;
-};
+/// The traffic of `pattern` on `topology` (the one adapter from a pattern to the sources): its
+/// destinations, and whether every node has one fixed destination; rate and parameters default.
+[[nodiscard]] TrafficSpec traffic_of(const sw::TrafficPattern& pattern,
+                                     const sw::Topology& topology);
 
 /// The figures of a traffic run.
 using TrafficResult = sw::TrafficPoint;
@@ -86,7 +74,7 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   /// Runs the kernel until the loaded program ends, deadlocks, or has run `limit` cycles (then
   /// result() says the cycle limit was reached).
   void run(Cycle limit);
-  [[nodiscard]] NetworkRunResult result() const;
+  [[nodiscard]] sw::NetworkRunSummary result() const;
 
   /// Starts synthetic traffic in the next delta cycle; run the kernel, then traffic_result().
   void start_traffic(TrafficSpec spec);

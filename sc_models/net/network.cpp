@@ -25,8 +25,8 @@ std::uint32_t ChannelCounters::peak_occupancy() const {
   return peak_.empty() ? 0 : *std::max_element(peak_.begin(), peak_.end());
 }
 
-std::vector<ChannelCounters::Report> ChannelCounters::reports() const {
-  std::vector<Report> out;
+std::vector<sw::ChannelSummary> ChannelCounters::reports() const {
+  std::vector<sw::ChannelSummary> out;
   const std::vector<sw::Port> ports = topology_.ports();
   for (std::uint32_t r = 0; r < topology_.nodes(); ++r) {
     for (std::uint32_t q = 0; q < ports_; ++q) {
@@ -34,7 +34,7 @@ std::vector<ChannelCounters::Report> ChannelCounters::reports() const {
       if (!n) {
         continue;
       }
-      Report rep;
+      sw::ChannelSummary rep;
       rep.name = "n" + std::to_string(r) + "." + topology_.port_name(ports[q]);
       // Output port q of r feeds input port q of its neighbour.
       rep.peak_flits = peak_[std::size_t{*n} * inputs_ + q];

@@ -18,6 +18,7 @@
 #include "sw/core/cycle.hpp"
 #include "sw/core/word.hpp"
 #include "sw/routed/network_config.hpp"
+#include "sw/run/run_summary.hpp"
 
 namespace orthosim::sc::net {
 
@@ -75,12 +76,7 @@ class ChannelCounters {
   [[nodiscard]] std::uint64_t max_contention() const;
   [[nodiscard]] std::uint32_t peak_occupancy() const;
   /// Per router-to-router channel, named "n3.x+": its peak occupancy and its contention.
-  struct Report {
-    std::string name;
-    std::uint32_t peak_flits = 0;
-    std::uint64_t messages = 0;
-  };
-  [[nodiscard]] std::vector<Report> reports() const;
+  [[nodiscard]] std::vector<sw::ChannelSummary> reports() const;
 
  private:
   const sw::Topology& topology_;

@@ -14,22 +14,18 @@
 #include <vector>
 
 #include "sw/core/cycle.hpp"
+#include "sw/traffic/traffic_point.hpp"
 
 namespace orthosim::sc {
 
 /// Synthetic traffic (the usual network-simulation method): packets created by every node at
 /// `rate` flits per node per cycle, measured from `warmup` for `cycles` cycles, then drained.
-struct TrafficSpec {
+struct TrafficSpec : sw::TrafficParameters {
   /// The destination of a packet from `src` (may return src: that node sends nothing).
   std::function<std::uint32_t(std::uint32_t src, std::mt19937_64& rng)> destination;
   /// Whether the pattern gives every node one fixed destination (a permutation or an LCC).
   bool fixed_destinations = false;
-  double rate = 0.1;             ///< offered flits per node per cycle
-  std::uint32_t flits = 20;      ///< per packet, header included ([LCC]: 20)
-  bool exponential = false;      ///< exponential inter-arrival times, else Bernoulli per cycle
-  std::uint64_t warmup = 1000;
-  std::uint64_t cycles = 10000;
-  std::uint64_t seed = 1;
+  double rate = kDefaultRate;    ///< offered flits per node per cycle
   /// Drain the measured packets after the window (bounded); false: stop at the window's end.
   bool drain = true;
   /// One round only: every node sends exactly one packet at cycle 0 (rate and window unused).

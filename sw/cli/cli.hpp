@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sw/cli/runner.hpp"
+#include "sw/run/runner.hpp"
 
 namespace orthosim::sw {
 

@@ -10,7 +10,7 @@
 
 #include "sw/arch/system_config.hpp"
 #include "sw/cli/cli.hpp"
-#include "sw/cli/runner.hpp"
+#include "sw/run/runner.hpp"
 
 namespace orthosim::sw::cli {
 

@@ -1,6 +1,7 @@
 // `orthosim run` on a mesh, torus or hypercube, and `orthosim traffic`: the multicomputer side
 // (docs/architecture.md; [LCC] section 6, [CALMANT] section 2.1).
 #include <limits>
+#include <sstream>
 
 #include "sw/cli/commands.hpp"
 #include "sw/cli/network_report.hpp"
@@ -45,7 +46,7 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
   request.memory_limit = memory_limit_from(vm);
   const NetworkProgramRun run{request.program, request.config, ctx.runner.run_network(request),
                               request.vcd_path};
-  if (report_cosim_mismatch({run.summary.run}, ctx.err)) {
+  if (report_cosim_mismatch({run.summary}, ctx.err)) {
     return kExitRunFailed;
   }
   if (vm.count("json")) {
@@ -57,19 +58,27 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
 }
 
 po::options_description traffic_options() {
+  const TrafficParameters defaults;
+  std::ostringstream default_rate;
+  default_rate << TrafficParameters::kDefaultRate;
   po::options_description o("orthosim traffic");
   o.add_options()
       ("topology", po::value<std::string>(), "mesh | torus | hypercube (required)")
       ("pattern", po::value<std::string>(),
        "uniform | transpose | bitrev | reverse-flip | lcc:A,b (default uniform); A as d rows of "
        "d bits joined by '/', b as d bits, bit 0 first (docs/topology.md)")
-      ("rate", po::value<std::string>(), "offered flits per node per cycle (default 0.1)")
+      ("rate", po::value<std::string>(),
+       ("offered flits per node per cycle (default " + default_rate.str() + ")").c_str())
       ("rates", po::value<std::string>(), "a sweep: R1,R2,... (a latency-throughput table)")
-      ("flits", po::value<std::string>(), "flits per packet, header included (default 20)")
+      ("flits", po::value<std::string>(),
+       ("flits per packet, header included (default " + std::to_string(defaults.flits) + ")").c_str())
       ("injection", po::value<std::string>(), "bernoulli | exponential inter-arrival times (default bernoulli)")
-      ("warmup", po::value<std::string>(), "cycles before measuring (default 1000)")
-      ("cycles", po::value<std::string>(), "measured cycles (default 10000)")
-      ("seed", po::value<std::string>(), "random seed (default 1)")
+      ("warmup", po::value<std::string>(),
+       ("cycles before measuring (default " + std::to_string(defaults.warmup) + ")").c_str())
+      ("cycles", po::value<std::string>(),
+       ("measured cycles (default " + std::to_string(defaults.cycles) + ")").c_str())
+      ("seed", po::value<std::string>(),
+       ("random seed (default " + std::to_string(defaults.seed) + ")").c_str())
       ("clock-ns", po::value<std::string>(), "clock period in ns (default 50)");
   o.add(network_options())
       .add(rtl_options())
@@ -123,10 +132,13 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
       start = comma + 1;
     }
   } else {
-    request.rates = {vm.count("rate") ? parse_rate("--rate", vm["rate"].as<std::string>()) : 0.1};
+    request.rates = {vm.count("rate") ? parse_rate("--rate", vm["rate"].as<std::string>())
+                                      : TrafficParameters::kDefaultRate};
   }
-  request.flits = static_cast<std::uint32_t>(
-      vm.count("flits") ? parse_count("--flits", vm["flits"].as<std::string>(), 1, 1u << 16) : 20);
+  if (vm.count("flits")) {
+    request.flits = static_cast<std::uint32_t>(
+        parse_count("--flits", vm["flits"].as<std::string>(), 1, 1u << 16));
+  }
   if (request.config.ni.packet_flits != 0 && request.flits > request.config.ni.packet_flits) {
     throw InputError({"--flits"},
                      "at most --packet-flits " + std::to_string(request.config.ni.packet_flits),
@@ -146,15 +158,16 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
     }
     request.exponential = i == "exponential";
   }
-  request.warmup =
-      vm.count("warmup") ? parse_count("--warmup", vm["warmup"].as<std::string>(), 0, 1'000'000'000)
-                         : 1000;
-  request.cycles =
-      vm.count("cycles") ? parse_count("--cycles", vm["cycles"].as<std::string>(), 1, 1'000'000'000)
-                         : 10000;
-  request.seed = vm.count("seed") ? parse_count("--seed", vm["seed"].as<std::string>(), 0,
-                                                std::numeric_limits<std::uint64_t>::max() / 10)
-                                  : 1;
+  if (vm.count("warmup")) {
+    request.warmup = parse_count("--warmup", vm["warmup"].as<std::string>(), 0, 1'000'000'000);
+  }
+  if (vm.count("cycles")) {
+    request.cycles = parse_count("--cycles", vm["cycles"].as<std::string>(), 1, 1'000'000'000);
+  }
+  if (vm.count("seed")) {
+    request.seed = parse_count("--seed", vm["seed"].as<std::string>(), 0,
+                               std::numeric_limits<std::uint64_t>::max() / 10);
+  }
   request.trace_path = trace_path_from(vm);
   request.fst_path = fst_path_from(vm, request.config.impl);
   const std::vector<TrafficPoint> points = ctx.runner.run_traffic(request);

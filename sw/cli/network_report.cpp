@@ -41,7 +41,7 @@ nlohmann::json network_json(const NetworkConfig& c) {
 }
 
 Cycle NetworkProgramRun::step_cycles(std::size_t k) const {
-  const std::vector<Cycle>& ends = summary.run.step_ends;
+  const std::vector<Cycle>& ends = summary.step_ends;
   if (k >= ends.size()) {
     return Cycle{0};
   }
@@ -63,7 +63,7 @@ std::vector<ChannelSummary> busiest(const std::vector<ChannelSummary>& channels,
 }  // namespace
 
 nlohmann::json network_run_json(const NetworkProgramRun& r) {
-  const RunSummary& s = r.summary.run;
+  const NetworkRunSummary& s = r.summary;
   nlohmann::json j = network_json(r.config);
   j["command"] = "run";
   j["arch"] = to_string(r.config.topology.kind());
@@ -72,12 +72,12 @@ nlohmann::json network_run_json(const NetworkProgramRun& r) {
   j["completed"] = s.completed;
   j["total_cycles"] = s.cycles.count();
   j["time_ns"] = s.cycles.count() * r.config.clock_period_ns;
-  j["messages_sent"] = s.messages;
-  j["messages_delivered"] = s.messages - s.messages_failed;
-  j["words"] = s.words;
-  j["payload_ok"] = s.payload_ok;
+  j["messages_sent"] = s.delivery.messages_checked;
+  j["messages_delivered"] = s.delivery.messages_checked - s.delivery.messages_failed;
+  j["words"] = s.delivery.words_checked;
+  j["payload_ok"] = s.payload_ok();
   j["blocked"] = s.blocked;
-  j["delivery_failures"] = s.delivery_failures;
+  j["delivery_failures"] = s.delivery.failures;
   j["max_channel_contention"] = r.summary.max_channel_contention;
   j["peak_channel_occupancy"] = r.summary.peak_channel_occupancy;
   nlohmann::json steps = nlohmann::json::array();
@@ -102,7 +102,7 @@ nlohmann::json network_run_json(const NetworkProgramRun& r) {
 }
 
 void print_network_run(const NetworkProgramRun& r, std::ostream& out) {
-  const RunSummary& s = r.summary.run;
+  const NetworkRunSummary& s = r.summary;
   out << "orthosim run: " << r.program.name << " (" << r.program.program_nodes << " nodes) on "
       << describe(r.config) << "\n\n";
   const int cycles_width = column_width(s.cycles.count(), 10);  // the total is the largest
@@ -112,8 +112,10 @@ void print_network_run(const NetworkProgramRun& r, std::ostream& out) {
   }
   out << std::setw(6) << "total" << std::setw(cycles_width) << s.cycles.count() << "  ("
       << s.cycles.count() * r.config.clock_period_ns << " ns)\n\n";
-  out << "delivery: " << (s.payload_ok ? "ok" : "FAILED") << ": " << s.messages - s.messages_failed
-      << " of " << s.messages << " messages delivered intact (" << s.words << " words)"
+  out << "delivery: " << (s.payload_ok() ? "ok" : "FAILED") << ": "
+      << s.delivery.messages_checked - s.delivery.messages_failed << " of "
+      << s.delivery.messages_checked << " messages delivered intact (" << s.delivery.words_checked
+      << " words)"
       << run_end_note(s) << '\n';
   out << "max channel contention: " << r.summary.max_channel_contention
       << " messages through one channel\n";

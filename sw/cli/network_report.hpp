@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sw/cli/runner.hpp"
+#include "sw/run/runner.hpp"
 
 namespace orthosim::sw::cli {
 
@@ -23,7 +23,7 @@ struct NetworkProgramRun {
   std::optional<std::string> vcd_path;
 
   [[nodiscard]] Cycle step_cycles(std::size_t k) const;
-  [[nodiscard]] bool ok() const { return summary.run.completed && summary.run.payload_ok; }
+  [[nodiscard]] bool ok() const { return summary.payload_ok(); }
 };
 [[nodiscard]] nlohmann::json network_run_json(const NetworkProgramRun& run);
 void print_network_run(const NetworkProgramRun& run, std::ostream& out);

@@ -19,10 +19,10 @@ Cycle ProgramRun::step_cycles(std::size_t k) const {
 }
 
 std::size_t ProgramRun::messages_delivered() const {
-  return summary.messages - summary.messages_failed;
+  return summary.delivery.messages_checked - summary.delivery.messages_failed;
 }
 
-bool ProgramRun::ok() const { return summary.completed && summary.payload_ok; }
+bool ProgramRun::ok() const { return summary.payload_ok(); }
 
 namespace {
 
@@ -115,8 +115,9 @@ std::string header(const MappedProgram& m) {
 
 std::string delivery_line(const ProgramRun& r) {
   std::ostringstream s;
-  s << (r.summary.payload_ok ? "ok" : "FAILED") << ": " << r.messages_delivered() << " of "
-    << r.summary.messages << " messages delivered intact (" << r.summary.words << " words)";
+  s << (r.summary.payload_ok() ? "ok" : "FAILED") << ": " << r.messages_delivered() << " of "
+    << r.summary.delivery.messages_checked << " messages delivered intact ("
+    << r.summary.delivery.words_checked << " words)";
   s << run_end_note(r.summary);
   return s.str();
 }
@@ -194,12 +195,12 @@ nlohmann::json run_json(const ProgramRun& r) {
   j["time_ns"] = r.summary.cycles.count() * r.config.clock_period_ns;
   j["messages_sent"] = r.mapped.node_messages;
   j["messages_delivered"] = r.messages_delivered();
-  j["words"] = r.summary.words;
-  j["payload_ok"] = r.summary.payload_ok;
+  j["words"] = r.summary.delivery.words_checked;
+  j["payload_ok"] = r.summary.payload_ok();
   j["conflicts"] = r.summary.conflicts;
   j["conflict_wait_cycles"] = r.summary.conflict_wait_cycles;
   j["blocked"] = r.summary.blocked;
-  j["delivery_failures"] = r.summary.delivery_failures;
+  j["delivery_failures"] = r.summary.delivery.failures;
   nlohmann::json steps = nlohmann::json::array();
   for (std::size_t k = 0; k < r.mapped.steps.size(); ++k) {
     nlohmann::json s = step_json(r.mapped.steps[k], org, r.config.timing);
@@ -325,7 +326,7 @@ void print_demo(const std::vector<ProgramRun>& runs, const std::string& out_dir,
   for (const ProgramRun& r : runs) {
     out << std::setw(18)
         << (r.ok() ? "ok " + std::to_string(r.messages_delivered()) + "/" +
-                         std::to_string(r.summary.messages)
+                         std::to_string(r.summary.delivery.messages_checked)
                    : std::string("FAILED"));
   }
   out << '\n';

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sw/cli/runner.hpp"
+#include "sw/run/runner.hpp"
 #include "sw/cost/program_cost.hpp"
 #include "sw/mapping/mapping.hpp"
 

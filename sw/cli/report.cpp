@@ -13,12 +13,12 @@ nlohmann::json summary_json(const RunSummary& s) {
   nlohmann::json j;
   j["completed"] = s.completed;
   j["cycles"] = s.cycles.count();
-  j["payload_ok"] = s.payload_ok;
-  j["messages"] = s.messages;
-  j["words"] = s.words;
+  j["payload_ok"] = s.payload_ok();
+  j["messages"] = s.delivery.messages_checked;
+  j["words"] = s.delivery.words_checked;
   j["conflicts"] = s.conflicts;
   j["conflict_wait_cycles"] = s.conflict_wait_cycles;
-  j["delivery_failures"] = s.delivery_failures;
+  j["delivery_failures"] = s.delivery.failures;
   j["blocked"] = s.blocked;
   nlohmann::json stats = nlohmann::json::object();
   for (const traces::StatEntry& e : s.stats) {
@@ -54,7 +54,7 @@ std::string check_text(const RunSummary& s, Cycle formula) {
   if (!s.completed) {
     return "DEADLOCK";
   }
-  if (!s.payload_ok) {
+  if (!s.payload_ok()) {
     return "PAYLOAD";
   }
   return s.cycles == formula ? "ok" : "CYCLES";
@@ -66,18 +66,10 @@ void print_problems(const RunSummary& s, std::ostream& out) {
   for (const std::string& b : s.blocked) {
     out << (s.cycle_limit_reached ? "  " : "  blocked: ") << b << '\n';
   }
-  for (const std::string& f : s.delivery_failures) {
+  for (const std::string& f : s.delivery.failures) {
     out << "  delivery: " << f << '\n';
   }
 }
-
-namespace {
-
-std::uint64_t stat_sum(const RunSummary& s, const std::string& leaf) {
-  return traces::sum_by_leaf(s.stats, leaf);
-}
-
-}  // namespace
 
 int column_width(std::uint64_t largest, int minimum) {
   return std::max(minimum, static_cast<int>(std::to_string(largest).size()) + 1);
@@ -91,14 +83,14 @@ std::string run_end_note(const RunSummary& s) {
 }
 
 bool run_ok(const RunSummary& s, Cycle formula_cycles) {
-  return s.completed && s.payload_ok && s.cycles == formula_cycles;
+  return s.payload_ok() && s.cycles == formula_cycles;
 }
 
 bool report_cosim_mismatch(const std::vector<RunSummary>& summaries, std::ostream& err) {
   bool any = false;
   for (const RunSummary& s : summaries) {
-    if (!s.cosim_mismatch.empty()) {
-      err << "orthosim: error: " << s.cosim_mismatch << '\n';
+    if (s.mismatch) {
+      err << "orthosim: error: " << s.mismatch->to_string() << '\n';
       any = true;
     }
   }
@@ -134,11 +126,12 @@ void print_access(const AccessRun& run, std::ostream& out) {
   out << "  cycles (measured)  " << s.cycles.count() << "   ("
       << s.cycles.count() * c.clock_period_ns << " ns)\n";
   out << "  cycles (formula)   " << run.formula_cycles.count() << '\n';
-  out << "  payload            " << (s.payload_ok ? "ok" : "FAILED") << ": " << s.messages
-      << " messages, " << s.words << " words checked\n";
+  out << "  payload            " << (s.payload_ok() ? "ok" : "FAILED") << ": "
+      << s.delivery.messages_checked << " messages, " << s.delivery.words_checked
+      << " words checked\n";
   out << "  conflicts          " << s.conflicts << " (" << s.conflict_wait_cycles
       << " cycles waiting)\n";
-  out << "  bus words moved    " << stat_sum(s, "words_moved") << '\n';
+  out << "  bus words moved    " << s.bus_words_moved << '\n';
   out << "  check              " << check_text(s, run.formula_cycles) << '\n';
   print_problems(s, out);
   if (run.request.vcd_path) {

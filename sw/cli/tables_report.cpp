@@ -9,25 +9,9 @@
 
 namespace orthosim::sw::cli {
 
-std::string TablesSetup::paper_table() const {
-  return topology == TopologyKind::Torus ? "Table 5" : "Table 4";
-}
-
-std::optional<double> TableRow::measured_ratio() const {
-  if (omp.cycles.count() == 0) {
-    return std::nullopt;
-  }
-  return static_cast<double>(native.run.cycles.count()) / static_cast<double>(omp.cycles.count());
-}
-
-bool TablesRun::ok() const {
-  for (const TableRow& r : rows) {
-    if (!r.ok()) {
-      return false;
-    }
-  }
-  return true;
-}
+using experiments::TableRow;
+using experiments::TablesRun;
+using experiments::TablesSetup;
 
 namespace {
 
@@ -44,11 +28,11 @@ std::string fixed(double value, int digits) {
 
 std::string status(const TableRow& r) {
   std::string out;
-  if (!r.omp.completed || !r.omp.payload_ok) {
+  if (!r.omp.payload_ok()) {
     out += r.omp.completed ? " omp:PAYLOAD" : " omp:DEADLOCK";
   }
-  if (!r.native.run.completed || !r.native.run.payload_ok) {
-    out += r.native.run.completed ? " native:PAYLOAD" : " native:DEADLOCK";
+  if (!r.native.payload_ok()) {
+    out += r.native.completed ? " native:PAYLOAD" : " native:DEADLOCK";
   }
   return out;
 }
@@ -94,15 +78,15 @@ nlohmann::json tables_json(const TablesRun& run) {
     row["same_cluster"] = r.same_cluster;
     row["formula_cycles"] = r.formula.count();
     row["omp_cycles"] = r.omp.cycles.count();
-    row["native_cycles"] = r.native.run.cycles.count();
+    row["native_cycles"] = r.native.cycles.count();
     const std::optional<double> measured = r.measured_ratio();
     row["measured_ratio"] = measured ? nlohmann::json(*measured) : nlohmann::json();
     row["paper_cost"] = r.paper_cost;
     row["paper_vectorized_cost"] = r.paper_vectorized;
     row["paper_ratio"] = r.paper_ratio;
-    row["omp_ok"] = r.omp.completed && r.omp.payload_ok;
-    row["native_ok"] = r.native.run.completed && r.native.run.payload_ok;
-    row["native_messages"] = r.native.run.messages;
+    row["omp_ok"] = r.omp.payload_ok();
+    row["native_ok"] = r.native.payload_ok();
+    row["native_messages"] = r.native.delivery.messages_checked;
     rows.push_back(row);
   }
   j["rows"] = rows;
@@ -135,7 +119,7 @@ void print_tables(const TablesRun& run, std::ostream& out) {
     out << "  " << std::left << std::setw(25) << paper::to_string(r.pattern) << std::right
         << std::setw(5) << r.d << std::setw(7) << r.lambda << std::setw(10) << r.formula.count()
         << (one_to_all(r.pattern) ? " *" : "  ") << std::setw(9) << r.omp.cycles.count()
-        << std::setw(10) << r.native.run.cycles.count() << std::setw(11)
+        << std::setw(10) << r.native.cycles.count() << std::setw(11)
         << (measured ? fixed(*measured, 2) : std::string("-")) << std::setw(12)
         << fixed(r.paper_ratio, 2) << "   " << fixed(r.paper_cost, 1) << " / "
         << fixed(r.paper_vectorized, 1) << status(r) << '\n';
@@ -160,7 +144,7 @@ void print_tables(const TablesRun& run, std::ostream& out) {
     if (!r.ok()) {
       out << "  " << paper::to_string(r.pattern) << ":\n";
       print_problems(r.omp, out);
-      print_problems(r.native.run, out);
+      print_problems(r.native, out);
     }
   }
 }

@@ -7,6 +7,18 @@
 
 namespace orthosim::sw {
 
+/// How synthetic traffic is offered and measured, apart from its pattern and rate: the one place
+/// of its defaults (the command line, the runner and the network's sources share them).
+struct TrafficParameters {
+  /// Offered flits per node per cycle when no rate is asked for.
+  static constexpr double kDefaultRate = 0.1;
+  std::uint32_t flits = 20;     ///< per packet, header included ([LCC]: 20)
+  bool exponential = false;     ///< exponential inter-arrival times, else Bernoulli per cycle
+  std::uint64_t warmup = 1000;  ///< cycles before measuring
+  std::uint64_t cycles = 10000; ///< measured cycles
+  std::uint64_t seed = 1;
+};
+
 struct TrafficPoint {
   double rate = 0;                ///< asked: flits per node per cycle
   double offered = 0;             ///< flits created per node per cycle in the window

@@ -60,7 +60,7 @@ sw::NetworkConfig with_impl(sw::NetworkConfig c, sw::Impl router) {
 /// The statistic's name without the system's own name ("rtl.flit_hops" -> "flit_hops").
 std::string local_name(const std::string& name) { return name.substr(name.find('.') + 1); }
 
-void expect_same(const sc::NetworkRunResult& model, const sc::NetworkRunResult& rtl,
+void expect_same(const sw::NetworkRunSummary& model, const sw::NetworkRunSummary& rtl,
                  const std::string& what) {
   ASSERT_TRUE(model.completed) << what;
   ASSERT_TRUE(model.delivery.ok()) << what;
@@ -133,7 +133,7 @@ std::uint64_t programs_agree(sc::Multicomputer& model, sc::Multicomputer& rtl,
     model.load(routed);
     rtl.load(routed);
     sc_core::sc_start();
-    const sc::NetworkRunResult m = model.result();
+    const sw::NetworkRunSummary m = model.result();
     expect_same(m, rtl.result(),
                 program.name + " (seed " + std::to_string(seed) + ") on " +
                     model.config().topology.to_string());
@@ -144,12 +144,7 @@ std::uint64_t programs_agree(sc::Multicomputer& model, sc::Multicomputer& rtl,
 
 sc::TrafficSpec traffic(const sw::Topology& t, const std::string& pattern, double rate,
                         std::uint32_t flits, std::uint64_t seed) {
-  sc::TrafficSpec spec;
-  const sw::TrafficPattern p = sw::parse_traffic_pattern(pattern, t);
-  spec.destination = [p, t](std::uint32_t src, std::mt19937_64& rng) {
-    return sw::destination(p, t, src, rng);
-  };
-  spec.fixed_destinations = p.kind != sw::PatternKind::Uniform;
+  sc::TrafficSpec spec = sc::traffic_of(sw::parse_traffic_pattern(pattern, t), t);
   spec.rate = rate;
   spec.flits = flits;
   spec.warmup = 200;

@@ -74,7 +74,7 @@ sw::SystemConfig config_of(Arch arch, std::uint32_t n, sw::Impl bus, sw::Impl im
 /// The statistic's name without the system's own name ("omp_rtl.bc2.accesses" -> "bc2.accesses").
 std::string local_name(const std::string& name) { return name.substr(name.find('.') + 1); }
 
-void expect_same(const sc::RunResult& model, const sc::RunResult& rtl, const std::string& what) {
+void expect_same(const sw::RunSummary& model, const sw::RunSummary& rtl, const std::string& what) {
   ASSERT_TRUE(model.completed) << what;
   ASSERT_TRUE(model.delivery.ok()) << what << ": " << model.delivery.failures.front();
   EXPECT_FALSE(rtl.mismatch.has_value()) << what << ": " << rtl.mismatch->to_string();
@@ -137,8 +137,8 @@ std::uint64_t run_and_compare(sc::Multiprocessor& model, sc::Multiprocessor& rtl
     model.load(program);
     rtl.load(program);
     sc::run_systems({&model, &rtl}, sw::Cycle{100'000'000});
-    const sc::RunResult m = model.result();
-    const sc::RunResult r = rtl.result();
+    const sw::RunSummary m = model.result();
+    const sw::RunSummary r = rtl.result();
     expect_same(m, r, name + " (seed " + std::to_string(seed) + ") on " + model.name());
     cycles += m.cycles.count();
   }
@@ -217,7 +217,7 @@ sc::Mismatch faulty_run(const sc::ModelFault& fault,
   system.blocks().inject_fault(1, fault);
   system.load(one_write(c));
   sc::run_systems({&system}, sw::Cycle{1'000'000});
-  const sc::RunResult r = system.result();
+  const sw::RunSummary r = system.result();
   EXPECT_TRUE(r.mismatch.has_value());
   EXPECT_FALSE(r.completed) << "the first mismatch stops the run";
   return r.mismatch.value_or(sc::Mismatch{});
@@ -286,7 +286,7 @@ TEST(Cosim, OfTwoBlocksThatDifferInOneCycleTheFirstIsReported) {
   std::get<sw::MemoryAccess>(p.processors[2].ops[1]).bus = {sw::BusKind::Row, 2};
   system.load(p);
   sc::run_systems({&system}, sw::Cycle{1'000'000});
-  const sc::RunResult r = system.result();
+  const sw::RunSummary r = system.result();
   ASSERT_TRUE(r.mismatch.has_value());
   EXPECT_EQ(r.mismatch->cycle, c.timing.alpha);
   EXPECT_EQ(r.mismatch->instance, "omp.bc1");
@@ -324,7 +324,7 @@ TEST(Gating, TheRtlClockRunsOnlyDuringAccesses) {
   p.processors[1].ops.insert(p.processors[1].ops.begin(), sw::Compute{sw::Cycle{1'000'000}});
   system.load(p);
   sc::run_systems({&system}, sw::Cycle{10'000'000});
-  const sc::RunResult r = system.result();
+  const sw::RunSummary r = system.result();
   ASSERT_TRUE(r.completed);
   const std::uint64_t access = sw::BusTiming{}.alpha + sw::BusTiming{}.tau;
   EXPECT_EQ(r.cycles.count(), 1'000'000 + access);
@@ -374,7 +374,7 @@ TEST_P(ModelEqualsRtlMemory, SameCyclesDataAndStatisticsOnRandomWorkloadsAndProg
       rtl.load(program);
       cosim.load(program);
       sc::run_systems({&model, &rtl, &cosim}, sw::Cycle{100'000'000});
-      const sc::RunResult m = model.result();
+      const sw::RunSummary m = model.result();
       const std::string what = name + " (seed " + std::to_string(seed) + ") at n = " +
                                std::to_string(n);
       expect_same(m, rtl.result(), what + ", memory=rtl");
@@ -412,7 +412,7 @@ TEST(MemoryCosim, AgreesWithRtlAndCosimControllers) {
     with_rtl.load(program);
     with_cosim.load(program);
     sc::run_systems({&model, &with_rtl, &with_cosim}, sw::Cycle{100'000'000});
-    const sc::RunResult m = model.result();
+    const sw::RunSummary m = model.result();
     expect_same(m, with_rtl.result(), name + ", bus=rtl");
     expect_same(m, with_cosim.result(), name + ", bus=cosim");
     cycles += m.cycles.count();
@@ -433,7 +433,7 @@ sw::MachineProgram write_then_read(const sw::SystemConfig& c) {
 
 /// write_then_read by P(1) on an n = 4 omp with memory=cosim, after `break_model` made the model
 /// wrong on purpose; the run's verdict.
-sc::RunResult memory_cosim_run(const std::function<void(Wired&)>& break_model) {
+sw::RunSummary memory_cosim_run(const std::function<void(Wired&)>& break_model) {
   traces::Recorder silent;
   const sw::SystemConfig c = memory_config(4, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model);
   Wired system("omp", c, silent);
@@ -445,7 +445,7 @@ sc::RunResult memory_cosim_run(const std::function<void(Wired&)>& break_model) {
 
 TEST(MemoryCosim, AOneCycleLateGrantInTheModelArbiterIsCaughtAtItsCycle) {
   const std::uint64_t second_grant = sw::BusTiming{}.alpha + sw::BusTiming{}.tau;
-  const sc::RunResult r = memory_cosim_run(
+  const sw::RunSummary r = memory_cosim_run(
       [&](Wired& s) { s.blocks().inject_late_grant(1, sw::Cycle{second_grant}); });
   ASSERT_TRUE(r.mismatch.has_value());
   EXPECT_EQ(r.mismatch->cycle, second_grant);
@@ -462,7 +462,7 @@ TEST(MemoryCosim, AFlippedBitOfAModelModuleWordIsCaughtWhereTheArrayReturnsIt) {
   fault.kind = sc::ModelFault::Kind::FlipBit;
   fault.at = sw::Cycle{read_word};
   fault.bit = 3;
-  const sc::RunResult r =
+  const sw::RunSummary r =
       memory_cosim_run([&](Wired& s) { s.blocks().inject_fault(1, fault); });
   ASSERT_TRUE(r.mismatch.has_value());
   EXPECT_EQ(r.mismatch->cycle, read_word);
@@ -482,7 +482,7 @@ TEST(Gating, TheModuleArrayClockRunsOnlyWhileModulesAreRequestedOrHeld) {
   p.processors[1].ops.insert(p.processors[1].ops.begin(), sw::Compute{sw::Cycle{1'000'000}});
   system.load(p);
   sc::run_systems({&system}, sw::Cycle{10'000'000});
-  const sc::RunResult r = system.result();
+  const sw::RunSummary r = system.result();
   ASSERT_TRUE(r.completed);
   EXPECT_FALSE(r.mismatch.has_value());
   const std::uint64_t access = sw::BusTiming{}.alpha + sw::BusTiming{}.tau;

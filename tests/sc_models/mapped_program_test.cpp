@@ -64,7 +64,7 @@ TEST_P(RandomPrograms, MapAndRunOnAllThreeConfigurationsWithEveryWordDelivered) 
         ASSERT_LE(mapped.needs.module_words, config.module_words) << what;
         system.load(mapped.machine);
         sc::run_systems({&system}, sw::Cycle{100'000'000});
-        const sc::RunResult r = system.result();
+        const sw::RunSummary r = system.result();
         ASSERT_TRUE(r.completed) << what << ": " << (r.blocked.empty() ? "" : r.blocked.front());
         ASSERT_TRUE(r.delivery.ok()) << what << ": " << r.delivery.failures.front();
         EXPECT_EQ(r.delivery.messages_checked, mapped.node_messages) << what;

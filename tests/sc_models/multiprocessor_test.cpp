@@ -28,7 +28,7 @@ sw::SystemConfig config(Arch arch, std::uint32_t n) {
   return c;
 }
 
-sc::RunResult run(sc::Multiprocessor& system, const sw::MachineProgram& program) {
+sw::RunSummary run(sc::Multiprocessor& system, const sw::MachineProgram& program) {
   system.load(program);
   sc::run_systems({&system}, kLimit);
   return system.result();
@@ -60,7 +60,7 @@ TEST(IndexManipulator, Figure6ReadPermutesAndWriteReplicates) {
   }
   b.op(0, access(Direction::Write, shared(0), {0, 1, 2}, 1, 1, 2));
   const sw::MachineProgram program = b.build();
-  const sc::RunResult r = run(system, program);
+  const sw::RunSummary r = run(system, program);
   ASSERT_TRUE(r.completed);
   EXPECT_TRUE(r.delivery.ok()) << r.delivery.failures.at(0);
   const sw::Word a = sw::payload_word(program.messages[0].payload, 0);
@@ -95,7 +95,7 @@ TEST(IndexManipulator, BroadcastByReplicationReachesEveryReceiver) {
     b.op(j, sw::StoreBuffer{0, 100, l});
     b.message(0, j, l, 0, 100, 0, /*broadcast=*/true);
   }
-  const sc::RunResult r = run(system, b.build());
+  const sw::RunSummary r = run(system, b.build());
   ASSERT_TRUE(r.completed);
   EXPECT_TRUE(r.delivery.ok()) << r.delivery.failures.at(0);
   EXPECT_EQ(r.delivery.messages_checked, 3u);
@@ -119,7 +119,7 @@ TEST(Conflicts, OmpModuleSharedByRowAndColumnServesOneAtATime) {
   b.op(1, access(Direction::Read, column(1), {0}, 0, l, 0));  // M(0,1) over CB(1)
   b.op(1, sw::StoreBuffer{0, 0, l});
   b.message(0, 1, l, 0, 0);
-  const sc::RunResult r = run(system, b.build());
+  const sw::RunSummary r = run(system, b.build());
   ASSERT_TRUE(r.completed);
   const std::uint64_t t = block(system.config().timing, 1, l);
   EXPECT_EQ(r.conflicts, 1u);
@@ -136,7 +136,7 @@ TEST(Conflicts, DisjointModulesOfOneOmpRowAndColumnDoNotConflict) {
   b.proc(1).index_sets = {{0}};
   b.op(0, access(Direction::Write, row(0), {0}, 0, 4, 0));     // M(0,0)
   b.op(1, access(Direction::Read, column(1), {1}, 0, 4, 0));   // M(1,1)
-  const sc::RunResult r = run(system, b.build());
+  const sw::RunSummary r = run(system, b.build());
   EXPECT_EQ(r.conflicts, 0u);
   EXPECT_EQ(r.cycles.count(), block(system.config().timing, 1, 4));
 }
@@ -150,7 +150,7 @@ TEST(Conflicts, CrossbarBusServesOneProcessorAtATimeLowestIdFirst) {
     b.proc(p).index_sets = {{0}};
     b.op(p, access(Direction::Write, shared(1), {p}, 0, 2, 0));  // all on B(1)
   }
-  const sc::RunResult r = run(system, b.build());
+  const sw::RunSummary r = run(system, b.build());
   const std::uint64_t t = block(system.config().timing, 1, 2);
   EXPECT_EQ(r.cycles.count(), 3 * t);
   EXPECT_EQ(r.conflicts, 2u);
@@ -158,6 +158,34 @@ TEST(Conflicts, CrossbarBusServesOneProcessorAtATimeLowestIdFirst) {
   EXPECT_EQ(r.processor_end[0].count(), t);
   EXPECT_EQ(r.processor_end[1].count(), 2 * t);
   EXPECT_EQ(r.processor_end[2].count(), 3 * t);
+}
+
+// The result's typed counters count the loaded program only: run twice on one system, each
+// result has the conflicts of one run and the words its accesses move (counted from the ops).
+TEST(Conflicts, EveryResultCountsItsOwnProgramOnly) {
+  traces::Recorder silent;
+  const std::uint32_t n = 3;
+  sc::Multiprocessor system("crossbar", config(Arch::Crossbar, n), silent);
+  ProgramBuilder b(Arch::Crossbar, n);
+  for (sw::ProcId p = 0; p < n; ++p) {
+    b.proc(p).index_sets = {{0}};
+    b.op(p, access(Direction::Write, shared(1), {p}, 0, p + 1, 0));  // all on B(1)
+  }
+  const sw::MachineProgram program = b.build();
+  std::uint64_t words = 0;
+  for (const sw::ProcessorProgram& processor : program.processors) {
+    for (const sw::Op& op : processor.ops) {
+      if (const auto* a = std::get_if<sw::MemoryAccess>(&op)) {
+        words += a->words();
+      }
+    }
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    const sw::RunSummary r = run(system, program);
+    ASSERT_TRUE(r.completed) << "pass " << pass;
+    EXPECT_EQ(r.conflicts, 2u) << "pass " << pass;
+    EXPECT_EQ(r.bus_words_moved, words) << "pass " << pass;
+  }
 }
 
 // Producer-consumer over the interrupt bus ([PH91] section 4.3): the reader's wait-sync ends
@@ -178,7 +206,7 @@ TEST(Sync, WaitSyncBlocksUntilTheActivateSyncArrives) {
   b.op(1, access(Direction::Read, column(1), {0}, 0, 3, 0));
   b.op(1, sw::StoreBuffer{0, 0, 3});
   b.message(0, 1, 3, 0, 0);
-  const sc::RunResult r = run(system, b.build());
+  const sw::RunSummary r = run(system, b.build());
   ASSERT_TRUE(r.completed);
   const std::uint64_t t = block(c.timing, 1, 3);
   EXPECT_EQ(r.processor_end[0].count(), 10 + t + 5);
@@ -193,7 +221,7 @@ TEST(Sync, ATokenThatArrivedEarlierIsConsumedWithoutWaiting) {
   b.op(0, sw::ActivateSync{sw::ProcSet({1})});
   b.op(1, sw::Compute{sw::Cycle{100}});
   b.op(1, sw::WaitSync{0});
-  const sc::RunResult r = run(system, b.build());
+  const sw::RunSummary r = run(system, b.build());
   ASSERT_TRUE(r.completed);
   EXPECT_EQ(r.processor_end[1].count(), 100u);
 }
@@ -212,7 +240,7 @@ TEST(Sync, LoadingAProgramDropsTheTokensThePreviousOneLeft) {
   waits.op(0, sw::Compute{sw::Cycle{50}});
   waits.op(0, sw::ActivateSync{sw::ProcSet({1})});
   waits.op(1, sw::WaitSync{0});
-  const sc::RunResult r = run(system, waits.build());
+  const sw::RunSummary r = run(system, waits.build());
   ASSERT_TRUE(r.completed);
   EXPECT_EQ(r.processor_end[1].count(), 50u + system.config().sync.activate);
 }
@@ -232,7 +260,7 @@ TEST(Sync, LoadingAProgramClosesTheBarrierADeadlockLeftOpen) {
   meets.op(0, sw::Barrier{sw::ProcSet({0, 1})});
   meets.op(1, sw::Compute{sw::Cycle{10}});
   meets.op(1, sw::Barrier{sw::ProcSet({0, 1})});
-  const sc::RunResult r = run(system, meets.build());
+  const sw::RunSummary r = run(system, meets.build());
   ASSERT_TRUE(r.completed);
   for (sw::ProcId p = 0; p < 2; ++p) {
     EXPECT_EQ(r.processor_end[p].count(), 30u + system.config().sync.barrier) << "P" << p;
@@ -249,7 +277,7 @@ TEST(Sync, InterruptBusCarriesOneActivateSyncAtATime) {
   b.op(1, sw::ActivateSync{sw::ProcSet({2})});
   b.op(2, sw::WaitSync{1});
   b.op(2, sw::WaitSync{0});
-  const sc::RunResult r = run(system, b.build());
+  const sw::RunSummary r = run(system, b.build());
   ASSERT_TRUE(r.completed);
   EXPECT_EQ(r.processor_end[0].count(), 4u);
   EXPECT_EQ(r.processor_end[1].count(), 8u);  // waited for P0's interrupt to leave the bus
@@ -269,7 +297,7 @@ TEST(Sync, BarrierReleasesEveryMemberAfterTheLastArrivalPlusItsCost) {
     b.op(p, sw::Barrier{sw::ProcSet({0, 1, 2})});
   }
   b.op(3, sw::Compute{sw::Cycle{2}});  // not in the group: not held back
-  const sc::RunResult r = run(system, b.build());
+  const sw::RunSummary r = run(system, b.build());
   ASSERT_TRUE(r.completed);
   for (sw::ProcId p = 0; p < 3; ++p) {
     EXPECT_EQ(r.processor_end[p].count(), 17u + 7u) << "P" << p;
@@ -284,7 +312,7 @@ TEST(Watchdog, CircularWaitSyncIsReportedWithWhatEachProcessorWaitsFor) {
   b.op(0, sw::WaitSync{1});
   b.op(1, sw::WaitSync{0});
   b.op(2, sw::Barrier{sw::ProcSet({0, 2})});
-  const sc::RunResult r = run(system, b.build());
+  const sw::RunSummary r = run(system, b.build());
   EXPECT_FALSE(r.completed);
   ASSERT_EQ(r.blocked.size(), 3u);
   EXPECT_NE(r.blocked[0].find("P0 at op 0: waits for activate-sync from P1"), std::string::npos)
@@ -305,7 +333,7 @@ TEST(Watchdog, AWaitSyncThatNeverComesIsReportedWithTheBlockedProcessor) {
   b.op(0, sw::WaitSync{2});
   b.op(1, sw::Compute{sw::Cycle{9}});
   b.op(2, sw::Compute{sw::Cycle{6}});  // finishes without ever activating P0
-  const sc::RunResult r = run(system, b.build());
+  const sw::RunSummary r = run(system, b.build());
   EXPECT_FALSE(r.completed);
   ASSERT_EQ(r.blocked.size(), 1u);
   EXPECT_NE(r.blocked[0].find("P0 at op 1: waits for activate-sync from P2"), std::string::npos)
@@ -327,7 +355,7 @@ TEST(Watchdog, TheProgramAfterADeadlockRunsCleanly) {
   ProgramBuilder good(Arch::Omp, 2);
   good.proc(0).index_sets = {{0}};
   good.op(0, access(Direction::Write, row(0), {1}, 0, 2, 0));
-  const sc::RunResult r = run(system, good.build());
+  const sw::RunSummary r = run(system, good.build());
   EXPECT_TRUE(r.completed);
   EXPECT_EQ(r.cycles.count(), block(system.config().timing, 1, 2));
   EXPECT_EQ(r.conflicts, 0u);

@@ -80,7 +80,7 @@ TEST(ZeroLoad, WormholeLatencyIsStartupPlusRouterDelaysPlusFlits) {
         }
         system->load(one_message(n, src, dst, words));
         sc_core::sc_start();
-        const sc::NetworkRunResult r = system->result();
+        const sw::NetworkRunSummary r = system->result();
         const std::uint64_t h = c.topology.hops(src, dst);
         const std::uint64_t flits = words + 1;
         const std::uint64_t expected = c.ni.startup + (h + 1) * c.router.delay + flits;
@@ -123,7 +123,7 @@ TEST(ZeroLoad, StoreAndForwardLatencyPaysTheWholePacketAtEveryRouter) {
       for (std::uint32_t words : {1u, 7u, 19u}) {
         system->load(one_message(n, src, dst, words));
         sc_core::sc_start();
-        const sc::NetworkRunResult r = system->result();
+        const sw::NetworkRunSummary r = system->result();
         const std::uint64_t h = c.topology.hops(src, dst), f = words + 1, d = c.router.delay;
         ASSERT_TRUE(r.completed) << (r.blocked.empty() ? "" : r.blocked.front());
         EXPECT_TRUE(r.delivery.ok());
@@ -156,7 +156,7 @@ TEST(ZeroLoad, APacketizedMessageArrivesWhenItsLastPacketDoes) {
   sc::Multicomputer system("packets", c, silent);
   system.load(one_message(6, 0, 5, 10));  // 3 packets: 5 + 5 + 3 flits, back to back
   sc_core::sc_start();
-  const sc::NetworkRunResult r = system.result();
+  const sw::NetworkRunSummary r = system.result();
   ASSERT_TRUE(r.completed);
   EXPECT_TRUE(r.delivery.ok());
   // The worm of 13 flits streams behind the first header: (h+1) D + 13.
@@ -166,11 +166,7 @@ TEST(ZeroLoad, APacketizedMessageArrivesWhenItsLastPacketDoes) {
 sc::TrafficSpec traffic(const std::string& pattern, const Topology& t, double rate,
                         std::uint32_t flits) {
   const sw::TrafficPattern p = sw::parse_traffic_pattern(pattern, t);
-  sc::TrafficSpec spec;
-  spec.destination = [p, t](std::uint32_t src, std::mt19937_64& rng) {
-    return sw::destination(p, t, src, rng);
-  };
-  spec.fixed_destinations = p.kind != sw::PatternKind::Uniform;
+  sc::TrafficSpec spec = sc::traffic_of(p, t);
   spec.rate = rate;
   spec.flits = flits;
   return spec;
@@ -310,7 +306,7 @@ TEST(Deadlock, IsDeclaredExactlyTheWatchdogsCyclesAfterTheLastFlitMoved) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     systems[i]->load(half_ring());
     sc_core::sc_start();
-    const sc::NetworkRunResult r = systems[i]->result();
+    const sw::NetworkRunSummary r = systems[i]->result();
     ASSERT_FALSE(r.completed);
     ASSERT_FALSE(r.blocked.empty());
     const std::string expected = "(no flit moved for " + std::to_string(cases[i].watchdog) +
@@ -336,7 +332,7 @@ TEST(Deadlock, TheProgramAfterADeadlockRunsOnAnEmptyNetwork) {
 
   system.load(one_message(4, 1, 2, 5));  // one hop, 6 flits, over a link the deadlock held
   sc_core::sc_start();
-  const sc::NetworkRunResult r = system.result();
+  const sw::NetworkRunSummary r = system.result();
   ASSERT_TRUE(r.completed) << (r.blocked.empty() ? "" : r.blocked.front());
   EXPECT_TRUE(r.delivery.ok());
   EXPECT_EQ(r.cycles.count(), (1u + 1u) * c.router.delay + 6u);
@@ -473,12 +469,8 @@ TEST(Lcc, RandomLccsOnThreeToEightCubesHaveTheContentionOfTheorem1) {
     for (int trial = 0; trial < 6; ++trial) {
       const sw::Lcc lcc = sw::Lcc::random(d, rng);
       const sw::TrafficPattern p = sw::parse_traffic_pattern("lcc:" + lcc.to_string(), cube);
-      sc::TrafficSpec spec;
-      spec.destination = [p, cube](std::uint32_t src, std::mt19937_64& r) {
-        return sw::destination(p, cube, src, r);
-      };
-      spec.fixed_destinations = true;
-      spec.flits = 20;
+      sc::TrafficSpec spec = sc::traffic_of(p, cube);
+      ASSERT_TRUE(spec.fixed_destinations) << "an LCC gives every node one destination";
       spec.one_round = true;
       system->start_traffic(spec);
       sc_core::sc_start();
@@ -591,7 +583,7 @@ TEST(RoutedPrograms, TheDeliveryCheckFailsExactlyTheMessagesToAFaultyNode) {
   ASSERT_GT(to_node_2, 0u);
   system.load(routed);
   sc_core::sc_start();
-  const sc::NetworkRunResult r = system.result();
+  const sw::NetworkRunSummary r = system.result();
   ASSERT_TRUE(r.completed);
   EXPECT_EQ(r.delivery.messages_checked, routed.manifest.messages.size());
   EXPECT_EQ(r.delivery.messages_failed, to_node_2);
@@ -620,7 +612,7 @@ TEST(RoutedPrograms, RandomProgramsDeliverEveryWordOnEveryTopology) {
       const std::size_t messages = routed.manifest.messages.size();
       system->load(routed);
       sc_core::sc_start();
-      const sc::NetworkRunResult r = system->result();
+      const sw::NetworkRunSummary r = system->result();
       ASSERT_TRUE(r.completed) << system->name() << ": " << r.blocked.front();
       EXPECT_TRUE(r.delivery.ok()) << system->name() << ": " << r.delivery.failures.front();
       EXPECT_EQ(r.delivery.messages_checked, messages);

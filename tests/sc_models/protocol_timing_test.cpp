@@ -92,7 +92,7 @@ TEST_P(ProtocolTiming, EveryKindDegreeAndLengthTakesThePapersCycles) {
     for (const sw::AccessWorkload& w : workloads) {
       system->load(sw::make_access_program(system->config(), w));
       sc::run_systems({system.get()}, sw::Cycle{1'000'000'000});
-      const sc::RunResult r = system->result();
+      const sw::RunSummary r = system->result();
       const std::string what = sw::to_string(arch) + " n=" + std::to_string(n) + " " +
                                sw::to_string(w.kind) + " d=" + std::to_string(w.d) +
                                " l=" + std::to_string(w.l) + " alpha=" +
@@ -136,7 +136,7 @@ TEST(Repetitions, BackToBackWorkloadsTakeTheirCountTimesOne) {
       const std::uint32_t l = kind == WorkloadKind::Block || kind == WorkloadKind::Iwr ? 6 : 1;
       system->load(sw::make_access_program(c, {kind, d, l, 4}));
       sc::run_systems({system.get()}, sw::Cycle{1'000'000'000});
-      const sc::RunResult r = system->result();
+      const sw::RunSummary r = system->result();
       EXPECT_TRUE(r.completed && r.delivery.ok());
       EXPECT_EQ(r.cycles.count(), 4 * expected_cycles(c.arch, c.timing, kind, c.n, d, l))
           << sw::to_string(c.arch) << " " << sw::to_string(kind);

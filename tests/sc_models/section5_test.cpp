@@ -33,7 +33,7 @@ std::uint64_t access(const sw::BusTiming& t, std::uint64_t d, std::uint64_t l) {
   return t.alpha + t.beta * (l - 1) + d * t.tau * l;
 }
 
-sc::RunResult run(sc::Multiprocessor& system, const sw::MappedProgram& mapped) {
+sw::RunSummary run(sc::Multiprocessor& system, const sw::MappedProgram& mapped) {
   system.load(mapped.machine);
   sc::run_systems({&system}, sw::Cycle{100'000'000});
   return system.result();
@@ -68,7 +68,7 @@ TEST(Figure9, AFourCubeExchangesWithAllNeighboursInOneIwrStep) {
       }
     }
     EXPECT_EQ(accesses, 32u);
-    const sc::RunResult r = run(system, mapped);
+    const sw::RunSummary r = run(system, mapped);
     ASSERT_TRUE(r.completed);
     EXPECT_TRUE(r.delivery.ok()) << r.delivery.failures.front();
     EXPECT_EQ(r.delivery.messages_checked, 64u);
@@ -139,7 +139,7 @@ TEST(Figure11, EveryEastAndWestShiftTakesTwoIwrSteps) {
           }
         }
         EXPECT_EQ(phases, 2u) << what;
-        const sc::RunResult r = run(*system, mapped);
+        const sw::RunSummary r = run(*system, mapped);
         ASSERT_TRUE(r.completed) << what;
         EXPECT_TRUE(r.delivery.ok()) << what << ": " << r.delivery.failures.front();
         EXPECT_EQ(r.delivery.messages_checked, std::size_t{n} * n) << what;
@@ -181,7 +181,7 @@ TEST(Table2, TheOmpTakesTheTablesCostsForMEqualsNAndMGreaterThanN) {
       o.destinations = std::move(destinations);
       const sw::MappedProgram mapped = sw::map_program(
           sw::generate_pattern(p, o), Arch::Omp, sw::Clustering::blocks(m, n), sw::SyncMode::BusSwitch);
-      const sc::RunResult r = run(system, mapped);
+      const sw::RunSummary r = run(system, mapped);
       EXPECT_TRUE(r.completed && r.delivery.ok()) << sw::to_string(p) << " m=" << m;
       ++rows;
       return r.cycles.count();

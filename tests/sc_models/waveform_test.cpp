@@ -115,8 +115,8 @@ TEST(Waveform, TracingChangesNeitherCyclesNorStatistics) {
     }
     sc::run_systems(all, kLimit);
     for (std::size_t i = 0; i < traced.size(); ++i) {
-      const sc::RunResult a = traced[i]->result();
-      const sc::RunResult b = quiet[i]->result();
+      const sw::RunSummary a = traced[i]->result();
+      const sw::RunSummary b = quiet[i]->result();
       const std::string what = traced[i]->name();
       EXPECT_EQ(a.cycles, b.cycles) << what;
       EXPECT_EQ(values(a.stats), values(b.stats)) << what;
@@ -208,13 +208,13 @@ TEST(IdleCost, IdleBlocksAreNeverActivated) {
   const std::uint64_t deltas_before_a = sc_core::sc_delta_count();
   sc::run_systems({&a}, kLimit);
   const std::uint64_t deltas_a = sc_core::sc_delta_count() - deltas_before_a;
-  const sc::RunResult ra = a.result();
+  const sw::RunSummary ra = a.result();
 
   b.load(program_for(64));
   const std::uint64_t deltas_before_b = sc_core::sc_delta_count();
   sc::run_systems({&b}, kLimit);
   const std::uint64_t deltas_b = sc_core::sc_delta_count() - deltas_before_b;
-  const sc::RunResult rb = b.result();
+  const sw::RunSummary rb = b.result();
 
   ASSERT_TRUE(ra.completed && rb.completed);
   EXPECT_EQ(ra.cycles, rb.cycles);

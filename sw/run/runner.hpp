@@ -12,35 +12,12 @@
 #include "sw/machine/machine_program.hpp"
 #include "sw/routed/network_config.hpp"
 #include "sw/routed/routed_program.hpp"
+#include "sw/run/run_summary.hpp"
 #include "sw/traffic/traffic_pattern.hpp"
 #include "sw/traffic/traffic_point.hpp"
 #include "sw/workload/access_workload.hpp"
-#include "traces/stats.hpp"
 
 namespace orthosim::sw {
-
-/// The outcome of running one machine program on one system.
-struct RunSummary {
-  bool completed = false;
-  /// --impl cosim: the first output where model and RTL differed ("" when none); the run
-  /// stopped there and its waveform files stay FILE.partial.
-  std::string cosim_mismatch;
-  Cycle cycles;
-  std::vector<std::string> blocked;   ///< the watchdog's report when not completed
-  /// Not completed because the run reached the emulator's cycle limit (sw::kCycleLimit) while
-  /// still busy: neither a deadlock nor a lost message.
-  bool cycle_limit_reached = false;
-  bool payload_ok = false;
-  std::size_t messages = 0;           ///< messages of the manifest, all checked
-  std::size_t messages_failed = 0;    ///< missing, duplicated onto another's words, or corrupted
-  std::uint64_t words = 0;
-  std::vector<std::string> delivery_failures;
-  /// Per program step (machine programs with step marks): the cycle the last processor ended it.
-  std::vector<Cycle> step_ends;
-  std::uint64_t conflicts = 0;
-  std::uint64_t conflict_wait_cycles = 0;
-  std::vector<traces::StatEntry> stats;
-};
 
 /// One system, one workload (`orthosim access`).
 struct AccessRequest {
@@ -87,30 +64,11 @@ struct NetworkRunRequest {
   std::optional<std::uint64_t> memory_limit = std::nullopt;
 };
 
-/// One router-to-router channel after a run.
-struct ChannelSummary {
-  std::string name;  ///< "n3.x+": the channel leaving node 3 in the positive x direction
-  std::uint32_t peak_flits = 0;  ///< the most flits its input buffers held at once
-  std::uint64_t messages = 0;    ///< messages routed through it
-};
-
-struct NetworkRunSummary {
-  RunSummary run;
-  std::uint64_t max_channel_contention = 0;
-  std::uint32_t peak_channel_occupancy = 0;
-  std::vector<ChannelSummary> channels;
-};
-
 /// Synthetic traffic at one or several offered rates (`orthosim traffic`).
-struct TrafficRequest {
+struct TrafficRequest : TrafficParameters {
   NetworkConfig config;
   TrafficPattern pattern;
   std::vector<double> rates;  ///< flits per node per cycle, one run each
-  std::uint32_t flits = 20;
-  bool exponential = false;
-  std::uint64_t warmup = 1000;
-  std::uint64_t cycles = 10000;
-  std::uint64_t seed = 1;
   std::optional<std::string> trace_path = std::nullopt;  ///< one event trace for every rate's run
   std::optional<std::string> fst_path = std::nullopt;    ///< as NetworkRunRequest::fst_path
 };
@@ -136,8 +94,8 @@ class Runner {
   virtual std::vector<TrafficPoint> run_traffic(const TrafficRequest& request) = 0;
   /// `orthosim tables`: every multiprocessor and every network built in one elaboration, then the
   /// multiprocessors run side by side and the networks one after another (each network's cycles
-  /// count from its own load). No waveforms (every vcd_path must be empty); every trace_path given
-  /// names one event trace for all of them, which needs one clock period.
+  /// count from its own load). Systems that name the same output file share it, which needs
+  /// one clock period.
   virtual MixedRunResult run_mixed(const std::vector<SystemRun>& systems,
                                    const std::vector<NetworkRunRequest>& networks) = 0;
 };

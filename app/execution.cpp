@@ -1,0 +1,388 @@
+#include "app/execution.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "rtl/bridge/fst_trace.hpp"
+#include "sc_models/cosim/cosim_wiring.hpp"
+#include "sc_models/cosim/rtl_network.hpp"
+#include "sc_models/multiprocessor/multiprocessor.hpp"
+#include "sc_models/net/multicomputer.hpp"
+#include "sw/core/diagnostic.hpp"
+#include "sw/core/output_file.hpp"
+#include "traces/event_trace.hpp"
+#include "traces/fanout_recorder.hpp"
+#include "traces/vcd_recorder.hpp"
+
+namespace orthosim::app {
+
+namespace {
+
+/// Test-only (docs/rtl.md): ORTHOSIM_TEST_FAULT="B:flip:CYCLE:BIT" or "B:late:CYCLE" puts a
+/// deliberate error into the model's side of a co-simulation; --impl cosim must catch it. Read
+/// here, in the executable, not in the models.
+struct TestFault {
+  std::uint64_t block = 0;  ///< B: the processor P(B) of a multiprocessor, the router B of a network
+  bool flip = false;        ///< else late
+  std::uint64_t at = 0;
+  std::uint32_t bit = 0;
+};
+
+/// The fault ORTHOSIM_TEST_FAULT asks for, if any; `blocks` bounds B.
+std::optional<TestFault> test_fault(std::uint64_t blocks) {
+  const char* spec = std::getenv("ORTHOSIM_TEST_FAULT");
+  if (spec == nullptr) {
+    return std::nullopt;
+  }
+  const std::string text = spec;
+  const char* expected = "B:flip:CYCLE:BIT or B:late:CYCLE";
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const std::size_t colon = text.find(':', start);
+    parts.push_back(text.substr(start, colon - start));
+    if (colon == std::string::npos) {
+      break;
+    }
+    start = colon + 1;
+  }
+  const auto number = [&](const std::string& s, std::uint64_t max) {
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 12 ||
+        std::stoull(s) > max) {
+      throw sw::InputError({"ORTHOSIM_TEST_FAULT"}, expected, "'" + text + "'");
+    }
+    return std::stoull(s);
+  };
+  TestFault fault;
+  if (parts.size() == 4 && parts[1] == "flip") {
+    fault.flip = true;
+    fault.bit = static_cast<std::uint32_t>(number(parts[3], 31));
+  } else if (parts.size() != 3 || parts[1] != "late") {
+    throw sw::InputError({"ORTHOSIM_TEST_FAULT"}, expected, "'" + text + "'");
+  }
+  fault.at = number(parts[2], ~std::uint64_t{0} >> 1);
+  fault.block = number(parts[0], blocks - 1);
+  return fault;
+}
+
+/// The blocks of a multiprocessor as config.impl says (model, rtl or cosim), the verilated ones'
+/// signals to `fst`; when `test_fault_wanted`, the model bus controller of P(B) gets
+/// ORTHOSIM_TEST_FAULT's fault: bit BIT of the word on its bus in cycle CYCLE flipped, or one
+/// cycle more in the start-up of the access granted in cycle CYCLE.
+std::unique_ptr<sc::BlockWiring> wiring_for(const sw::SystemConfig& config, rtl::FstTrace* fst,
+                                            bool test_fault_wanted) {
+  auto wiring = std::make_unique<sc::CosimWiring>(fst);
+  if (const std::optional<TestFault> f =
+          test_fault_wanted ? test_fault(config.n) : std::nullopt) {
+    sc::ModelFault fault;
+    fault.kind = f->flip ? sc::ModelFault::Kind::FlipBit : sc::ModelFault::Kind::ExtraCycle;
+    fault.bit = f->bit;
+    fault.at = sw::Cycle{f->at};
+    wiring->inject_fault(static_cast<sw::ProcId>(f->block), fault);
+  }
+  return wiring;
+}
+
+/// In a network under --impl router=cosim, the model's header departures of router B: bit BIT
+/// flipped in cycle CYCLE, or the first one at or after CYCLE reported one cycle late.
+void inject_test_fault(sc::Multicomputer& system) {
+  if (const std::optional<TestFault> f = test_fault(system.config().topology.nodes())) {
+    sc::net::RtlNetwork::Fault fault;
+    fault.kind = f->flip ? sc::net::RtlNetwork::Fault::Kind::FlipBit
+                         : sc::net::RtlNetwork::Fault::Kind::LateHeader;
+    fault.router = static_cast<std::uint32_t>(f->block);
+    fault.at = f->at;
+    fault.bit = f->bit;
+    sc::net::inject_fault(system, fault);
+  }
+}
+
+/// "1234567 bytes (1.2 MiB)".
+std::string bytes_text(std::uint64_t bytes) {
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+  double scaled = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  while (unit < 3 && scaled >= 1024.0 * 1024.0) {
+    scaled /= 1024.0;
+    ++unit;
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, " (%.1f %s)", scaled / 1024.0, units[unit]);
+  return std::to_string(bytes) + " bytes" + text;
+}
+
+/// Refuses a run whose estimated footprint exceeds the smallest limit given, before anything is
+/// elaborated or any file opened (docs/cli.md, --memory-limit).
+void check_footprint(const RunDescription& d) {
+  std::uint64_t estimate = 0;
+  std::optional<std::uint64_t> limit;
+  const auto take = [&](std::uint64_t bytes, std::optional<std::uint64_t> own_limit) {
+    estimate += bytes;
+    if (own_limit) {
+      limit = std::min(limit.value_or(*own_limit), *own_limit);
+    }
+  };
+  for (const sw::SystemRun& run : d.systems) {
+    take(sc::Multiprocessor::footprint(run.program, run.config), run.memory_limit);
+  }
+  for (const sw::NetworkRunRequest& run : d.networks) {
+    take(sc::Multicomputer::footprint(run.program, run.config), run.memory_limit);
+  }
+  if (limit && estimate > *limit) {
+    throw sw::InputError({"--memory-limit"}, "a run that fits in " + bytes_text(*limit),
+                         "an estimated footprint of " + bytes_text(estimate) +
+                             " (docs/cli.md: fewer steps or nodes, shorter messages, or a larger "
+                             "--memory-limit)");
+  }
+}
+
+/// Where one system's outputs go.
+struct OutputPaths {
+  std::optional<std::string> vcd;
+  std::string vcd_option = "--vcd";
+  std::optional<std::string> trace;
+  std::optional<std::string> fst;
+  std::uint32_t clock_period_ns = 0;
+};
+
+/// The output files of a run, each opened once however many systems name it, before anything is
+/// elaborated, so that a bad path fails first.
+class OutputFiles {
+ public:
+  /// With `create_folders`, a missing folder of a file is created first; the folders are removed
+  /// again if the command fails.
+  explicit OutputFiles(bool create_folders) : create_folders_(create_folders) {}
+
+  void open(const OutputPaths& paths) {
+    if (paths.vcd) {
+      open_shared(vcds_, paths.vcd_option, *paths.vcd, paths.clock_period_ns);
+    }
+    if (paths.trace) {
+      open_shared(traces_, "--trace", *paths.trace, paths.clock_period_ns);
+    }
+    if (paths.fst && !fsts_.count(*paths.fst)) {
+      fsts_[*paths.fst] = open_output<rtl::FstTrace>("--fst", *paths.fst);
+    }
+  }
+
+  /// The recorder of a system whose files open() has opened: its waveform, its event trace,
+  /// both or neither.
+  traces::Recorder& recorder(const OutputPaths& paths) {
+    std::vector<traces::Recorder*> targets;
+    if (paths.vcd) {
+      targets.push_back(vcds_.at(*paths.vcd).file.get());
+    }
+    if (paths.trace) {
+      targets.push_back(traces_.at(*paths.trace).file.get());
+    }
+    recorders_.push_back(std::make_unique<traces::FanoutRecorder>(std::move(targets)));
+    return *recorders_.back();
+  }
+
+  [[nodiscard]] rtl::FstTrace* fst(const std::optional<std::string>& path) const {
+    return path ? fsts_.at(*path).get() : nullptr;
+  }
+
+  /// Ends the elaboration (Verilator's tracing needs it) and opens the FST files.
+  void open_fst_files() {
+    if (fsts_.empty()) {
+      return;
+    }
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    for (auto& [path, fst] : fsts_) {
+      fst->open();
+    }
+  }
+
+  /// Ends every file at `end` and puts it in place.
+  void finish(sw::Cycle end) {
+    for (auto& [path, vcd] : vcds_) {
+      vcd.file->finish(end);
+    }
+    for (auto& [path, trace] : traces_) {
+      trace.file->finish(end);
+    }
+    for (auto& [path, fst] : fsts_) {
+      fst->close();
+    }
+  }
+
+ private:
+  template <class Recorder>
+  struct Shared {
+    std::unique_ptr<Recorder> file;
+    std::uint32_t clock_period_ns = 0;  ///< cycles in the file are of this clock
+  };
+
+  /// Opens `path` as a `Writer` made from `args`, or reports the path against `option`.
+  template <class Writer, class... Args>
+  std::unique_ptr<Writer> open_output(const std::string& option, const std::string& path,
+                                      Args&&... args) {
+    try {
+      if (create_folders_) {
+        folders_.create_folder_of(path);
+      }
+      return std::make_unique<Writer>(path, std::forward<Args>(args)...);
+    } catch (const sw::OutputPathError& e) {
+      throw sw::InputError({option}, "a writable file path", e.what());
+    }
+  }
+
+  /// Opens `path` once; systems that share it must count cycles of one clock.
+  template <class Recorder>
+  void open_shared(std::map<std::string, Shared<Recorder>>& files, const std::string& option,
+                   const std::string& path, std::uint32_t clock_period_ns) {
+    const auto it = files.find(path);
+    if (it == files.end()) {
+      files[path] = {open_output<Recorder>(option, path, clock_period_ns), clock_period_ns};
+    } else if (it->second.clock_period_ns != clock_period_ns) {
+      throw sw::InputError({option}, "one clock period for every system in the file",
+                           std::to_string(it->second.clock_period_ns) + " ns and " +
+                               std::to_string(clock_period_ns) + " ns");
+    }
+  }
+
+  bool create_folders_;
+  sw::CreatedFolders folders_;  // declared before the files: outlives them
+  std::map<std::string, Shared<traces::VcdRecorder>> vcds_;
+  std::map<std::string, Shared<traces::EventTraceRecorder>> traces_;
+  std::map<std::string, std::unique_ptr<rtl::FstTrace>> fsts_;
+  std::vector<std::unique_ptr<traces::FanoutRecorder>> recorders_;
+};
+
+/// The names of the systems in the outputs (the roots of their hierarchies).
+class SystemNames {
+ public:
+  explicit SystemNames(bool indexed) : indexed_(indexed) {}
+  /// `kind`: "omp", "torus". `prefix` and `index`: "mp" and 0 make "mp0_omp" when indexed.
+  std::string next(const std::string& kind, const char* prefix, std::size_t index) {
+    if (indexed_) {
+      return prefix + std::to_string(index) + "_" + kind;
+    }
+    const int seen = used_[kind]++;
+    return seen == 0 ? kind : kind + std::to_string(seen);
+  }
+
+ private:
+  bool indexed_;
+  std::map<std::string, int> used_;
+};
+
+OutputPaths paths_of(const sw::SystemRun& run) {
+  return {run.vcd_path, run.vcd_option, run.trace_path, run.fst_path,
+          run.config.clock_period_ns};
+}
+
+OutputPaths paths_of(const sw::NetworkRunRequest& run) {
+  return {run.vcd_path, "--vcd", run.trace_path, run.fst_path, run.config.clock_period_ns};
+}
+
+OutputPaths paths_of(const sw::TrafficRequest& run) {
+  return {std::nullopt, "--vcd", run.trace_path, run.fst_path, run.config.clock_period_ns};
+}
+
+}  // namespace
+
+RunOutcome execute(RunDescription d) {
+  check_footprint(d);
+  OutputFiles files(d.create_folders);
+  for (const sw::SystemRun& run : d.systems) {
+    files.open(paths_of(run));
+  }
+  for (const sw::NetworkRunRequest& run : d.networks) {
+    files.open(paths_of(run));
+  }
+  if (d.traffic) {
+    files.open(paths_of(*d.traffic));
+  }
+
+  // Build everything first: SystemC cannot add modules once the simulation has started.
+  SystemNames names(d.indexed_names);
+  std::vector<std::unique_ptr<sc::Multiprocessor>> processors;
+  std::vector<sc::Multiprocessor*> side_by_side;
+  for (const sw::SystemRun& run : d.systems) {
+    const OutputPaths paths = paths_of(run);
+    const std::string name = names.next(sw::to_string(run.config.arch), "mp", processors.size());
+    processors.push_back(std::make_unique<sc::Multiprocessor>(
+        name.c_str(), run.config, files.recorder(paths),
+        wiring_for(run.config, files.fst(paths.fst), d.test_fault)));
+    side_by_side.push_back(processors.back().get());
+  }
+  std::vector<std::unique_ptr<sc::Multicomputer>> computers;
+  const auto build_network = [&](const sw::NetworkConfig& config, const OutputPaths& paths) {
+    const std::string name =
+        names.next(sw::to_string(config.topology.kind()), "net", computers.size());
+    computers.push_back(std::make_unique<sc::Multicomputer>(
+        name.c_str(), config, files.recorder(paths),
+        sc::net::verilated_routers(files.fst(paths.fst))));
+    return computers.back().get();
+  };
+  for (const sw::NetworkRunRequest& run : d.networks) {
+    build_network(run.config, paths_of(run));
+  }
+  sc::Multicomputer* traffic_network =
+      d.traffic ? build_network(d.traffic->config, paths_of(*d.traffic)) : nullptr;
+
+  // Everything that can throw comes before the first sc_start (open_fst_files runs one): an
+  // exception after SystemC's coroutines ran trips AddressSanitizer's stack bookkeeping.
+  if (d.test_fault) {
+    for (const auto& system : computers) {
+      inject_test_fault(*system);
+    }
+  }
+  for (std::size_t i = 0; i < d.networks.size(); ++i) {
+    try {
+      computers[i]->validate(d.networks[i].program);
+    } catch (const sw::ConfigError& e) {
+      throw sw::InputError({"--buffers"}, e.what());
+    }
+  }
+  files.open_fst_files();
+
+  // A co-simulation mismatch stops the run: the command fails with it (no exception, see above)
+  // and the output files stay FILE.partial.
+  RunOutcome out;
+  bool mismatch = false;
+  if (!processors.empty()) {
+    for (std::size_t i = 0; i < processors.size(); ++i) {
+      processors[i]->load(std::move(d.systems[i].program));
+    }
+    sc::run_systems(side_by_side, sw::kCycleLimit);
+    for (const auto& system : processors) {
+      out.systems.push_back(system->result());
+      mismatch = mismatch || out.systems.back().mismatch.has_value();
+    }
+  }
+  for (std::size_t i = 0; i < d.networks.size() && !mismatch; ++i) {
+    computers[i]->load(std::move(d.networks[i].program));
+    computers[i]->run(sw::kCycleLimit);
+    out.networks.push_back(computers[i]->result());
+    mismatch = out.networks.back().mismatch.has_value();
+  }
+  for (std::size_t i = 0; d.traffic && i < d.traffic->rates.size() && !mismatch; ++i) {
+    sc::TrafficSpec spec = sc::traffic_of(d.traffic->pattern, d.traffic->config.topology);
+    static_cast<sw::TrafficParameters&>(spec) = *d.traffic;
+    spec.rate = d.traffic->rates[i];
+    traffic_network->start_traffic(spec);
+    sc_core::sc_start();
+    out.traffic.push_back(traffic_network->traffic_result());
+    mismatch = !out.traffic.back().cosim_mismatch.empty();
+  }
+  if (mismatch) {
+    return out;
+  }
+  sw::Cycle end;
+  for (const auto& system : processors) {
+    end = std::max(end, system->clock().now());
+  }
+  for (const auto& system : computers) {
+    end = std::max(end, system->clock().now());
+  }
+  files.finish(end);
+  return out;
+}
+
+}  // namespace orthosim::app

@@ -1,0 +1,123 @@
+// [PH91] section 5's tables as an experiment (sw/experiments/tables.hpp): the design from the
+// parameters (Eq. 2's normalization, the clustering, the shape checks) and the runs through a
+// Runner, here one that records what it is asked and answers with cycles it makes up.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "sw/core/diagnostic.hpp"
+#include "sw/experiments/tables.hpp"
+
+namespace orthosim {
+namespace {
+
+using sw::experiments::TablesParameters;
+
+/// Answers run_mixed with cycles that say which run they belong to: system i took i + 1 cycles,
+/// network i took 10 (i + 1); every word delivered.
+class RecordingRunner : public sw::Runner {
+ public:
+  sw::RunSummary run_access(const sw::AccessRequest&) override { throw std::logic_error("unused"); }
+  std::vector<sw::RunSummary> run_programs(std::vector<sw::SystemRun>) override {
+    throw std::logic_error("unused");
+  }
+  sw::NetworkRunSummary run_network(const sw::NetworkRunRequest&) override {
+    throw std::logic_error("unused");
+  }
+  std::vector<sw::TrafficPoint> run_traffic(const sw::TrafficRequest&) override {
+    throw std::logic_error("unused");
+  }
+  sw::MixedRunResult run_mixed(const std::vector<sw::SystemRun>& asked_systems,
+                               const std::vector<sw::NetworkRunRequest>& asked_networks) override {
+    ++calls;
+    systems = asked_systems;
+    networks = asked_networks;
+    sw::MixedRunResult out;
+    for (std::size_t i = 0; i < systems.size(); ++i) {
+      sw::RunSummary s;
+      s.completed = true;
+      s.cycles = sw::Cycle{i + 1};
+      out.systems.push_back(s);
+    }
+    for (std::size_t i = 0; i < networks.size(); ++i) {
+      sw::NetworkRunSummary s;
+      s.completed = true;
+      s.cycles = sw::Cycle{10 * (i + 1)};
+      out.networks.push_back(s);
+    }
+    return out;
+  }
+
+  int calls = 0;
+  std::vector<sw::SystemRun> systems;
+  std::vector<sw::NetworkRunRequest> networks;
+};
+
+TablesParameters hypercube(std::uint32_t m, std::uint32_t n, std::uint32_t l) {
+  TablesParameters p;
+  p.topology = sw::TopologyKind::Hypercube;
+  p.m = m;
+  p.n = n;
+  p.l = l;
+  return p;
+}
+
+// Eq. 2: the network's start-up is k1 (alpha - beta) cycles and a word k2 tau flits, k2 = log2 m
+// by default; a 16-node cube on 4 processors collapses its p - q = 2 lowest dimensions.
+TEST(TablesExperiment, DesignNormalizesTheNetworkToTheOmpsCosts) {
+  const TablesParameters p = hypercube(16, 4, 2);
+  const sw::experiments::TablesSetup s = sw::experiments::design_tables(p);
+  const sw::BusTiming& t = s.omp.timing;
+  EXPECT_EQ(s.omp.n, 4u);
+  EXPECT_EQ(s.k2, 4u);
+  EXPECT_EQ(s.network.ni.startup, p.k1 * (t.alpha - t.beta));
+  EXPECT_EQ(s.flits_per_word, s.k2 * t.tau);
+  EXPECT_EQ(s.collapsed, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(s.network.topology.nodes(), 16u);
+  EXPECT_EQ(s.paper_table(), "Table 4");
+}
+
+// One call runs all five patterns on both machines; each row gets its own runs' results, in
+// Table 2's order, and the native messages carry l k2 tau flits per word.
+TEST(TablesExperiment, EveryPatternRunsOnBothMachinesInOneCall) {
+  const sw::experiments::TablesSetup s = sw::experiments::design_tables(hypercube(8, 4, 3));
+  RecordingRunner runner;
+  const sw::experiments::TablesRun run = sw::experiments::run_tables(s, runner);
+  EXPECT_EQ(runner.calls, 1);
+  const std::size_t patterns = sw::paper::table_patterns().size();
+  ASSERT_EQ(run.rows.size(), patterns);
+  ASSERT_EQ(runner.systems.size(), patterns);
+  ASSERT_EQ(runner.networks.size(), patterns);
+  for (std::size_t i = 0; i < patterns; ++i) {
+    EXPECT_EQ(run.rows[i].pattern, sw::paper::table_patterns()[i]);
+    EXPECT_EQ(run.rows[i].omp.cycles.count(), i + 1) << i;
+    EXPECT_EQ(run.rows[i].native.cycles.count(), 10 * (i + 1)) << i;
+    EXPECT_EQ(run.rows[i].measured_ratio(), 10.0) << i;
+    EXPECT_EQ(runner.systems[i].program.n, 4u) << i;
+    for (const sw::Message& m : runner.networks[i].program.manifest.messages) {
+      ASSERT_EQ(m.words, 3 * s.flits_per_word) << i;
+    }
+  }
+  EXPECT_TRUE(run.ok());
+}
+
+// A torus is k x k with k = n or one node per processor; the error names the option.
+TEST(TablesExperiment, AMachineThatCannotBeBuiltNamesItsOption) {
+  TablesParameters p;
+  p.topology = sw::TopologyKind::Torus;
+  p.m = 12;
+  p.n = 4;
+  try {
+    (void)sw::experiments::design_tables(p);
+    ADD_FAILURE() << "a 12-node torus was accepted";
+  } catch (const sw::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--m"), std::string::npos) << e.what();
+  }
+  p.m = 36;  // square, but 6 x 6 is neither n = 4 nor n^2 = 16 nodes
+  EXPECT_THROW((void)sw::experiments::design_tables(p), sw::InputError);
+  p.m = 16;
+  EXPECT_NO_THROW((void)sw::experiments::design_tables(p));
+}
+
+}  // namespace
+}  // namespace orthosim
