@@ -1,16 +1,55 @@
 # Warning set for the project's own targets. Generated code (Verilator output) never gets it.
+# ORTHOSIM_WERROR turns our warnings into errors: CI sets it (scripts/test.sh), so the code stays
+# warning-free; it is off for users, whose newer compiler may warn where ours does not and should
+# not stop their build.
+option(ORTHOSIM_WERROR "Treat warnings in orthosim's own code as errors (CI)" OFF)
 function(orthosim_warnings target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
                                            -Wno-sign-conversion)
+  if(ORTHOSIM_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
 endfunction()
 
-# One library per folder: orthosim_<layer>_<part>, aliased orthosim::<layer>_<part>. Includes read
-# "sw/core/cycle.hpp", so the repository root is the public include directory.
+# A target sees only the folders it is given, under their names from the root: its include
+# directory is a tree in the build folder, BUILD/layers/TARGET/, holding one link per folder
+# (BUILD/layers/orthosim_sw_core/sw/core -> sw/core). Includes still read "sw/core/cycle.hpp";
+# the root itself is never an include directory, so a header of a folder the target was not
+# given is not found. The trees are made anew at every configure, so that a link a target no
+# longer has does not linger.
+file(REMOVE_RECURSE ${PROJECT_BINARY_DIR}/layers)
+function(orthosim_include_tree target scope)
+  set(tree ${PROJECT_BINARY_DIR}/layers/${target})
+  foreach(path IN LISTS ARGN)
+    get_filename_component(parent ${tree}/${path} DIRECTORY)
+    file(MAKE_DIRECTORY ${parent})
+    file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${path} ${tree}/${path} SYMBOLIC)
+  endforeach()
+  target_include_directories(${target} ${scope} ${tree})
+endfunction()
+
+# One library per folder: orthosim_<layer>_<part>, aliased orthosim::<layer>_<part>. Its public
+# include tree holds its own folder alone, and linking a library is what makes that library's
+# headers visible: a layer that includes a header of a layer it does not link fails to compile
+# (tests/layering/ checks that it does).
 function(orthosim_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
   add_library(orthosim_${name} STATIC ${ARG_SOURCES})
   add_library(orthosim::${name} ALIAS orthosim_${name})
-  target_include_directories(orthosim_${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  set(folders)
+  foreach(source IN LISTS ARG_SOURCES)
+    get_filename_component(source_dir ${CMAKE_CURRENT_SOURCE_DIR}/${source} DIRECTORY)
+    file(RELATIVE_PATH folder ${PROJECT_SOURCE_DIR} ${source_dir})
+    list(APPEND folders ${folder})
+  endforeach()
+  list(REMOVE_DUPLICATES folders)
+  list(LENGTH folders folder_count)
+  if(NOT folder_count EQUAL 1)
+    message(FATAL_ERROR
+            "orthosim_library(${name}): sources of one folder expected, found ${folders}")
+  endif()
+  orthosim_include_tree(orthosim_${name} PUBLIC ${folders})
   target_link_libraries(orthosim_${name} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   orthosim_warnings(orthosim_${name})
 endfunction()
+

@@ -59,7 +59,8 @@ if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 build_start=$SECONDS
-cmake --preset fuzz "${launcher[@]}" >/dev/null
+# ORTHOSIM_WERROR=ON (set by scripts/test.sh) makes our warnings errors.
+cmake --preset fuzz -DORTHOSIM_WERROR="${ORTHOSIM_WERROR:-OFF}" "${launcher[@]}" >/dev/null
 cmake --build --preset fuzz -j "$(nproc)"
 echo "=== fuzz preset built in $((SECONDS - build_start)) s ==="
 

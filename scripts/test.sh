@@ -22,9 +22,12 @@ jobs="$(nproc)"
 # (CI's) reuses what an earlier build compiled; a new machine starts with an empty cache.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+# Warnings are errors in CI, in every preset it builds (scripts/fuzz.sh reads this too).
+export ORTHOSIM_WERROR=ON
 for preset in default asan-ubsan; do
   echo "=== $preset: configure, build, test ==="
-  cmake --preset "$preset" -DORTHOSIM_BUILD_TESTS=ON "${launcher[@]}"
+  cmake --preset "$preset" -DORTHOSIM_BUILD_TESTS=ON -DORTHOSIM_WERROR="$ORTHOSIM_WERROR" \
+        "${launcher[@]}"
   cmake --build --preset "$preset" -j "$jobs"
   stage_done "$preset build"
   ctest --preset "$preset" -j "$jobs"

@@ -86,12 +86,10 @@ void Multiprocessor::load(sw::MachineProgram program) {
   counters_at_load_ = counters();
   start_ = clock_.now();
   stopped_at_limit_.reset();
+  messages_.load(program_.messages, config_.n, program_.deliveries);
   for (sw::ProcId i = 0; i < config_.n; ++i) {
-    processors_[i]->load(program_.processors[i]);
+    processors_[i]->load(program_.processors[i], messages_);
   }
-  sw::for_each_initial_word(program_, [this](sw::ProcId p, std::uint32_t address, sw::Word w) {
-    processors_[p]->local_memory().write(address, w);
-  });
 }
 
 bool Multiprocessor::finished() const {
@@ -132,12 +130,7 @@ sw::RunSummary Multiprocessor::result() const {
     r.blocked.push_back("cycle limit reached: the run stopped after " +
                         std::to_string(r.cycles.count()) + " cycles, still running");
   }
-  r.delivery = sw::check_delivery(
-      program_,
-      [this](sw::ProcId p, std::uint32_t address) {
-        return processors_[p]->local_memory().read(address);
-      },
-      !r.cycle_limit_reached);
+  r.delivery = messages_.report(!r.cycle_limit_reached);
   r.stats = stats_.snapshot();
   for (std::size_t i = 0; i < r.stats.size(); ++i) {
     r.stats[i].value -= baseline_.at(i).value;
@@ -158,7 +151,8 @@ std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
   const sw::MemoryOrganization org = config.organization();
   std::uint64_t bytes = std::uint64_t{config.n} * kBlockBytes +
                         std::uint64_t{org.module_count()} * sizeof(WordStore) +
-                        program.messages.size() * sizeof(sw::Message);
+                        program.messages.size() *
+                            (sizeof(sw::Message) + sw::MessageMemory::kBytesPerMessage);
   std::vector<std::uint64_t> module_words(org.module_count(), 0);
   const auto written = [&](const sw::MemoryAccess& a) {
     bytes += a.slots.size() * sizeof(std::uint32_t);
@@ -169,7 +163,6 @@ std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
       }
     }
   };
-  std::vector<std::uint64_t> local_words(config.n, 0);
   std::vector<std::uint64_t> buffer_words(config.n, 0);  ///< summed over a processor's buffers
   for (sw::ProcId p = 0; p < program.processors.size(); ++p) {
     const sw::ProcessorProgram& pp = program.processors[p];
@@ -211,12 +204,8 @@ std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
       buffer_words[p] += top;
     }
   }
-  for (const sw::Message& m : program.messages) {
-    local_words[m.source] = std::max(local_words[m.source], std::uint64_t{m.src_address} + m.words);
-    local_words[m.destination] =
-        std::max(local_words[m.destination], std::uint64_t{m.dst_address} + m.words);
-  }
-  for (const std::vector<std::uint64_t>* words : {&module_words, &local_words, &buffer_words}) {
+  // The messages' words in the local memories are generated and checked, not stored.
+  for (const std::vector<std::uint64_t>* words : {&module_words, &buffer_words}) {
     for (std::uint64_t w : *words) {
       bytes += w * sizeof(sw::Word);
     }

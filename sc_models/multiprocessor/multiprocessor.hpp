@@ -47,8 +47,10 @@ class Multiprocessor : public sc_core::sc_module {
 
   /// The bytes a run of `program` on a system of `config` holds at its peak, estimated before
   /// anything is elaborated (docs/cli.md, --memory-limit): the program (ops, index sets, delivery
-  /// manifest), the words of the local memories, memory modules and data buffers (a WordStore
-  /// grows to the highest address written), and the blocks of each processor.
+  /// manifest and what the delivery check keeps per message), the words of the memory modules
+  /// and data buffers (a WordStore grows to the highest address written), and the blocks of
+  /// each processor. The messages' words in the local memories are generated and checked, not
+  /// stored.
   [[nodiscard]] static std::uint64_t footprint(const sw::MachineProgram& program,
                                                const sw::SystemConfig& config);
 
@@ -79,6 +81,9 @@ class Multiprocessor : public sc_core::sc_module {
   std::vector<std::unique_ptr<Processor>> processors_;
 
   sw::MachineProgram program_;
+  /// The words of program_'s messages: generated when a sender reads them, checked when a
+  /// receiver writes them, never stored.
+  sw::MessageMemory messages_;
   Cycle start_;
   /// The limit at which run_systems() stopped with events still pending.
   std::optional<Cycle> stopped_at_limit_;

@@ -1,6 +1,7 @@
 // Processor: the machine-program interpreter.
 #include "sc_models/multiprocessor/processor.hpp"
 
+#include <optional>
 #include <stdexcept>
 
 #include "sw/machine/describe.hpp"
@@ -39,8 +40,9 @@ Processor::Processor(const sc_core::sc_module_name& name, sw::ProcId id,
 
 std::string Processor::grantee_name() const { return "P" + std::to_string(id_); }
 
-void Processor::load(const sw::ProcessorProgram& program) {
+void Processor::load(const sw::ProcessorProgram& program, sw::MessageMemory& messages) {
   program_ = &program;
+  messages_ = &messages;
   pc_ = 0;
   phase_ = 0;
   finished_ = false;
@@ -217,14 +219,21 @@ bool Processor::step_op(const sw::WaitSync& op) {
 
 bool Processor::step_op(const sw::LoadBuffer& op) {
   for (std::uint32_t w = 0; w < op.words; ++w) {
-    manipulator_.write_word(op.buffer, op.buffer_address + w, local_.read(op.local_address + w));
+    const std::uint32_t address = op.local_address + w;
+    const std::optional<sw::Word> sent = messages_->sent(id_, address);
+    manipulator_.write_word(op.buffer, op.buffer_address + w,
+                            sent ? *sent : local_.read(address));
   }
   return true;
 }
 
 bool Processor::step_op(const sw::StoreBuffer& op) {
   for (std::uint32_t w = 0; w < op.words; ++w) {
-    local_.write(op.local_address + w, manipulator_.read_word(op.buffer, op.buffer_address + w));
+    const std::uint32_t address = op.local_address + w;
+    const sw::Word word = manipulator_.read_word(op.buffer, op.buffer_address + w);
+    if (!messages_->receive(id_, address, word)) {
+      local_.write(address, word);
+    }
   }
   return true;
 }

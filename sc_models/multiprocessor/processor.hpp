@@ -17,6 +17,7 @@
 #include "sc_models/multiprocessor/sync_unit.hpp"
 #include "sc_models/kernel/word_store.hpp"
 #include "sw/arch/system_config.hpp"
+#include "sw/machine/delivery_check.hpp"
 #include "sw/machine/machine_program.hpp"
 #include "traces/recorder.hpp"
 #include "traces/stats.hpp"
@@ -45,8 +46,10 @@ class Processor : public sc_core::sc_module, public Resumable, public Grantee {
             traces::Recorder& recorder, traces::StatsRegistry& stats);
 
   /// Loads a program (the index sets go to the index manipulator) and starts it in the next
-  /// delta cycle; the program must outlive the run. An empty program finishes at once.
-  void load(const sw::ProcessorProgram& program);
+  /// delta cycle; the program must outlive the run. An empty program finishes at once. The words
+  /// of the messages in the local memory are `messages`' (generated when read, checked when
+  /// written); the local memory stores the others.
+  void load(const sw::ProcessorProgram& program, sw::MessageMemory& messages);
 
   [[nodiscard]] bool finished() const { return finished_; }
   [[nodiscard]] Cycle finish_cycle() const { return finish_cycle_; }
@@ -54,8 +57,6 @@ class Processor : public sc_core::sc_module, public Resumable, public Grantee {
   [[nodiscard]] const std::vector<StepMarkRecord>& step_marks() const { return step_marks_; }
   /// The op the processor is blocked in and what it waits for (watchdog report).
   [[nodiscard]] std::string describe_wait() const;
-
-  WordStore& local_memory() { return local_; }
 
   void resume_after(Cycle delay) override;
   void granted(Cycle now) override;
@@ -94,6 +95,7 @@ class Processor : public sc_core::sc_module, public Resumable, public Grantee {
   WordStore local_;
 
   const sw::ProcessorProgram* program_ = nullptr;
+  sw::MessageMemory* messages_ = nullptr;
   std::size_t pc_ = 0;
   int phase_ = 0;  ///< progress inside the current op
   Cycle phase_start_;

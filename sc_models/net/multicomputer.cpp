@@ -118,25 +118,21 @@ std::uint64_t Multicomputer::footprint(const sw::RoutedProgram& program,
   constexpr std::uint64_t kNodeBytes = 4 * 1024;
   constexpr std::uint64_t kPacketBytes = sizeof(net::NetworkInterfaces::Packet) + 16;
   const std::uint32_t nodes = config.topology.nodes();
+  // Per message: its manifest entry, its state and what arrived of it; no payload word is held
+  // outside the packets (the arrival check).
   std::uint64_t bytes = std::uint64_t{nodes} * kNodeBytes +
-                        program.manifest.messages.size() * (sizeof(sw::Message) + sizeof(MessageState));
+                        program.manifest.messages.size() *
+                            (sizeof(sw::Message) + sizeof(MessageState) +
+                             sw::ArrivalCheck::kBytesPerMessage);
   for (const std::vector<sw::routed::Op>& ops : program.ops) {
     bytes += ops.size() * sizeof(sw::routed::Op);
   }
-  std::vector<std::uint64_t> local_words(nodes, 0);
   std::vector<std::uint64_t> step_packets;  ///< a step's messages are in flight together
   for (const sw::Message& m : program.manifest.messages) {
-    local_words.at(m.source) =
-        std::max(local_words.at(m.source), std::uint64_t{m.src_address} + m.words);
-    local_words.at(m.destination) =
-        std::max(local_words.at(m.destination), std::uint64_t{m.dst_address} + m.words);
     if (m.payload.tag >= step_packets.size()) {
       step_packets.resize(std::size_t{m.payload.tag} + 1, 0);
     }
     step_packets[m.payload.tag] += config.message_packets(m.words);
-  }
-  for (std::uint64_t w : local_words) {
-    bytes += w * sizeof(sw::Word);
   }
   if (!step_packets.empty()) {
     bytes += *std::max_element(step_packets.begin(), step_packets.end()) * kPacketBytes;
@@ -153,7 +149,9 @@ void Multicomputer::load(sw::RoutedProgram program) {
   deadlocked_ = false;
   stopped_at_limit_.reset();
   deadlock_.clear();
+  // The traffic's packet states: a program keeps none.
   messages_.clear();
+  messages_.shrink_to_fit();
   start_ = next_start();
   if (recorder_.enabled()) {
     recorder_.run_begin(start_, "program " + program.name);

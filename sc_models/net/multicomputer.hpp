@@ -89,6 +89,11 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   /// flipped, as through a faulty network interface, so that the delivery check and the count
   /// of corrupted traffic words can be seen to work.
   void corrupt_deliveries(std::uint32_t node, std::uint32_t bit);
+  /// The most payload words the loaded program had in flight at once (sent, not yet delivered):
+  /// the only payload a run holds, so that tests can see memory follow the work in flight.
+  [[nodiscard]] std::uint64_t peak_words_in_flight() const {
+    return program_ ? program_->peak_words_in_flight() : 0;
+  }
 
  private:
   struct MessageState {

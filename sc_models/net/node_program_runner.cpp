@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <variant>
 
+#include "sw/machine/payload.hpp"
+
 namespace orthosim::sc::net {
 
 using sw::Cycle;
@@ -18,10 +20,7 @@ NodeProgramRunner::NodeProgramRunner(sw::RoutedProgram program, Cycle start, Net
       node_sources_(std::move(node_sources)),
       delivered_(program_.manifest.messages.size()) {
   const std::uint32_t n = program_.network_nodes;
-  local_.assign(n, WordStore(std::max<std::uint32_t>(program_.local_words, 1)));
-  sw::for_each_initial_word(program_.manifest, [this](sw::ProcId p, std::uint32_t a, sw::Word w) {
-    local_[p].write(a, w);
-  });
+  delivery_.reset(program_.manifest.messages.size());
   nodes_.assign(n, NodeState{});
   for (std::uint32_t node = 0; node < n; ++node) {
     nodes_[node].finished = program_.ops[node].empty();
@@ -64,6 +63,8 @@ void NodeProgramRunner::run_node(std::uint32_t node, Cycle c) {
       record(c, {traces::MessageEvent::Send, send->message, m.source, m.destination, m.words, 0,
                  0, true});
       network_.submit(send->message, m.source, m.destination, m.words);
+      words_in_flight_ += m.words;
+      peak_words_in_flight_ = std::max(peak_words_in_flight_, words_in_flight_);
       ++s.pc;
     } else if (const auto* receive = std::get_if<sw::routed::Receive>(&op)) {
       const std::optional<Cycle>& delivered = delivered_[receive->message];
@@ -104,17 +105,16 @@ void NodeProgramRunner::record(Cycle at, const traces::MessageTrace& m) {
 }
 
 sw::Word NodeProgramRunner::read_word(std::uint32_t message, std::uint32_t index) const {
-  const sw::Message& m = program_.manifest.messages[message];
-  return local_[m.source].read(m.src_address + index);
+  return sw::payload_word(program_.manifest.messages[message].payload, index);
 }
 
 void NodeProgramRunner::deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) {
-  const sw::Message& m = program_.manifest.messages[message];
-  local_[m.destination].write(m.dst_address + index, word);
+  delivery_.arrive(program_.manifest.messages, message, index, word);
 }
 
 void NodeProgramRunner::message_delivered(std::uint32_t message, Cycle at) {
   delivered_[message] = at;
+  words_in_flight_ -= program_.manifest.messages[message].words;
   const std::uint32_t destination = program_.manifest.messages[message].destination;
   if (nodes_[destination].waiting_for == static_cast<std::int64_t>(message)) {
     wake(destination, at);
@@ -166,9 +166,7 @@ std::vector<Cycle> NodeProgramRunner::step_ends() const {
 }
 
 sw::DeliveryReport NodeProgramRunner::check_delivery(bool run_ended) const {
-  return sw::check_delivery(
-      program_.manifest, [this](sw::ProcId p, std::uint32_t a) { return local_[p].read(a); },
-      run_ended);
+  return delivery_.report(program_.manifest.messages, run_ended);
 }
 
 }  // namespace orthosim::sc::net

@@ -1,6 +1,7 @@
 // The nodes of a multicomputer running a routed program (sw/routed/routed_program.hpp): each node
 // computes, hands its messages to the network, waits for the messages it receives and passes its
-// step marks. Plain C++: the Multicomputer's network process resumes the nodes that are due in
+// step marks. The words are generated from their message when sent and checked when they arrive:
+// no local memory holds them. Plain C++: the Multicomputer's network process resumes the nodes that are due in
 // each cycle it steps (run_due) and hands the network's deliveries here; a test can drive it
 // beside a Fabric without the SystemC kernel.
 #pragma once
@@ -12,7 +13,6 @@
 #include <utility>
 #include <vector>
 
-#include "sc_models/kernel/word_store.hpp"
 #include "sc_models/net/network.hpp"
 #include "sw/core/cycle.hpp"
 #include "sw/machine/delivery_check.hpp"
@@ -24,7 +24,7 @@ namespace orthosim::sc::net {
 class NodeProgramRunner {
  public:
   /// Runs `program` (its network nodes are `network`'s) from cycle `start` on: every node with
-  /// ops is due then, its local memory holding the manifest's initial words. The node's
+  /// ops is due then. The node's
   /// activities, messages and step marks go to `recorder` as `node_sources[node]`.
   NodeProgramRunner(sw::RoutedProgram program, sw::Cycle start, Network& network,
                     traces::Recorder& recorder, std::vector<traces::SourceId> node_sources);
@@ -37,7 +37,7 @@ class NodeProgramRunner {
   [[nodiscard]] std::optional<sw::Cycle> next_due() const;
 
   /// The network's client side (FabricClient): a sender's word, a word arriving at the
-  /// destination's local memory, the whole message visible from cycle `at`.
+  /// destination (checked), the whole message visible from cycle `at`.
   [[nodiscard]] sw::Word read_word(std::uint32_t message, std::uint32_t index) const;
   void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word);
   void message_delivered(std::uint32_t message, sw::Cycle at);
@@ -48,8 +48,11 @@ class NodeProgramRunner {
   [[nodiscard]] sw::Cycle cycles() const;
   /// Per step: when the last ended node passed its mark (from the start).
   [[nodiscard]] std::vector<sw::Cycle> step_ends() const;
-  /// The manifest's words checked in the destinations' local memories.
+  /// The manifest's words checked as they arrived.
   [[nodiscard]] sw::DeliveryReport check_delivery(bool run_ended) const;
+  /// The most payload words in flight at once (sent, not yet delivered): the only payload a run
+  /// holds.
+  [[nodiscard]] std::uint64_t peak_words_in_flight() const { return peak_words_in_flight_; }
 
  private:
   struct NodeState {
@@ -71,7 +74,9 @@ class NodeProgramRunner {
   traces::Recorder& recorder_;
   const std::vector<traces::SourceId> node_sources_;
   std::vector<NodeState> nodes_;
-  std::vector<WordStore> local_;
+  sw::ArrivalCheck delivery_;
+  std::uint64_t words_in_flight_ = 0;
+  std::uint64_t peak_words_in_flight_ = 0;
   /// Per message: the cycle it became visible at its destination, once it has.
   std::vector<std::optional<sw::Cycle>> delivered_;
   /// (cycle, node) min-heap of nodes to resume.

@@ -21,8 +21,8 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
   NetworkRunRequest request;
   {
     // The program as read (every transfer, with its source location) is not needed once
-    // routed: freed here, it is not held through the run.
-    const McProgram program = read_program_file(vm["program"].as<std::string>());
+    // routed: each step is freed as it is routed, so it is not held through the run.
+    McProgram program = read_program_file(vm["program"].as<std::string>());
     request.config = network_config_from(vm, kind, "--arch");
     const std::uint32_t nodes = request.config.topology.nodes();
     if (program.nodes > nodes) {
@@ -36,7 +36,7 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
         vm.count("embedding") ? read_embedding_file(vm["embedding"].as<std::string>(),
                                                     program.nodes, nodes)
                               : identity_embedding(program.nodes);
-    request.program = route_program(program, nodes, embedding);
+    request.program = route_program(std::move(program), nodes, embedding);
   }
   if (vm.count("vcd")) {
     request.vcd_path = vm["vcd"].as<std::string>();

@@ -208,15 +208,37 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   }
   SystemConfig config;
   MappedProgram mapped;
+  ProgramCost predicted;
+  std::vector<StepOperations> operations;
+  const bool json = vm.count("json") > 0;
   {
     // The program as read (every transfer, with its source location) is not needed once
-    // mapped: freed here, it is not held through the run.
-    const McProgram program = program_from(vm);
+    // mapped: each step is freed as it is mapped, so it is not held through the run.
+    McProgram program = program_from(vm);
     config = config_from(vm);
-    mapped = map_program(program, config.arch, clustering_for(vm, program), sync_for(vm));
+    const SyncMode sync = sync_for(vm);
+    const Clustering clustering = clustering_for(vm, program);
+    SystemConfig mapped_config = config;
+    mapped_config.n = clustering.processors();
+    const MemoryOrganization org = mapped_config.organization();
+    std::vector<MappedStep> kept;
+    // Each step is predicted as it is mapped; the table needs only its lines, so without --json
+    // the step itself is dropped there and the mapped steps are never all held.
+    const StepSink summarize = [&](MappedStep&& step) {
+      predicted.steps.push_back(predict_step_cycles(step, mapped_config, sync));
+      predicted.total += predicted.steps.back();
+      if (json) {
+        kept.push_back(std::move(step));
+      } else {
+        operations.push_back(step_operations(step, org, config.timing));
+      }
+    };
+    mapped = map_program(std::move(program), config.arch, clustering, sync, summarize);
+    mapped.steps = std::move(kept);
   }
   config = fitted_config(vm, mapped, config);
-  // The machine program moves into the system: the report reads the mapped steps, not it.
+  // The machine program moves into the system: the report reads the table lines or the mapped
+  // steps, not it.
   SystemRun system{config, std::move(mapped.machine), std::nullopt};
   if (vm.count("vcd")) {
     system.vcd_path = vm["vcd"].as<std::string>();
@@ -231,9 +253,9 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   if (report_cosim_mismatch(summaries, ctx.err)) {
     return kExitRunFailed;
   }
-  const ProgramRun run{mapped, config, predict_cycles(mapped, config), summaries.at(0),
-                       vcd_path};
-  if (vm.count("json")) {
+  const ProgramRun run{mapped, config, predicted, summaries.at(0), vcd_path,
+                       std::move(operations)};
+  if (json) {
     ctx.out << json_text(run_json(run), 2) << '\n';
   } else {
     print_run(run, ctx.out);
@@ -442,7 +464,7 @@ int run_demo(const po::variables_map& vm, Context& ctx) {
   bool ok = true;
   for (std::size_t i = 0; i < systems.size(); ++i) {
     runs.push_back({mapped[i], systems[i].config, predict_cycles(mapped[i], systems[i].config),
-                    summaries.at(i), systems[i].vcd_path});
+                    summaries.at(i), systems[i].vcd_path, {}});
     ok = ok && runs.back().ok();
   }
   if (vm.count("json")) {

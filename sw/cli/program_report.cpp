@@ -3,6 +3,7 @@
 
 #include <iomanip>
 #include <sstream>
+#include <string_view>
 
 #include "sw/cli/report.hpp"
 #include "sw/mapping/listing.hpp"
@@ -124,6 +125,16 @@ std::string delivery_line(const ProgramRun& r) {
 
 }  // namespace
 
+StepOperations step_operations(const MappedStep& step, const MemoryOrganization& org,
+                               const BusTiming& timing) {
+  StepOperations lines;
+  for (const MappedOp& op : step.ops) {
+    lines += op_with_costs(step, op, org, timing) + '\n';
+  }
+  lines.shrink_to_fit();
+  return lines;
+}
+
 nlohmann::json mapping_json(const MappedProgram& mapped, const BusTiming& timing) {
   const MemoryOrganization org(mapped.arch, mapped.processors);
   nlohmann::json steps = nlohmann::json::array();
@@ -220,7 +231,6 @@ nlohmann::json run_json(const ProgramRun& r) {
 }
 
 void print_run(const ProgramRun& r, std::ostream& out) {
-  const MemoryOrganization org(r.mapped.arch, r.mapped.processors);
   const SystemConfig& c = r.config;
   out << "orthosim run: " << header(r.mapped) << "\n  alpha=" << c.timing.alpha
       << " beta=" << c.timing.beta << " tau=" << c.timing.tau << " gamma=" << c.timing.gamma
@@ -234,16 +244,17 @@ void print_run(const ProgramRun& r, std::ostream& out) {
   out << std::right << std::setw(6) << "step" << std::setw(cycles_width) << "cycles"
       << std::setw(predicted_width) << "predicted"
       << "  operations [cycles of each access: alpha + beta(l-1) + d tau l]\n";
-  for (std::size_t k = 0; k < r.mapped.steps.size(); ++k) {
-    const MappedStep& step = r.mapped.steps[k];
+  for (std::size_t k = 0; k < r.operations.size(); ++k) {
+    const std::string_view lines = r.operations[k];
     out << std::setw(6) << k + 1 << std::setw(cycles_width) << r.step_cycles(k).count()
         << std::setw(predicted_width) << r.predicted.steps.at(k).count() << "  ";
-    if (step.ops.empty()) {
+    if (lines.empty()) {
       out << "(no memory operation)\n";
     }
-    for (std::size_t i = 0; i < step.ops.size(); ++i) {
-      out << (i == 0 ? "" : continuation)
-          << op_with_costs(step, step.ops[i], org, c.timing) << '\n';
+    for (std::size_t start = 0; start < lines.size();) {
+      const std::size_t end = lines.find('\n', start) + 1;
+      out << (start == 0 ? "" : continuation) << lines.substr(start, end - start);
+      start = end;
     }
   }
   out << std::setw(6) << "total" << std::setw(cycles_width) << r.summary.cycles.count()

@@ -14,6 +14,16 @@
 
 namespace orthosim::sw::cli {
 
+/// The lines `run`'s table prints for one step: each operation with its accesses' cycles, each
+/// line ended by '\n' (one string per step, not per line: a large step has thousands).
+using StepOperations = std::string;
+
+/// A step's table lines. `run` keeps these instead of the mapped steps when it prints a table:
+/// a large program's steps take about ten times the bytes of their lines.
+[[nodiscard]] StepOperations step_operations(const MappedStep& step,
+                                             const MemoryOrganization& org,
+                                             const BusTiming& timing);
+
 /// A mapped program run on one system: what was asked and what came back.
 struct ProgramRun {
   const MappedProgram& mapped;
@@ -21,6 +31,8 @@ struct ProgramRun {
   ProgramCost predicted;
   RunSummary summary;
   std::optional<std::string> vcd_path;
+  /// What print_run prints of each step (step_operations); run_json reads `mapped.steps`.
+  std::vector<StepOperations> operations;
 
   /// Cycles of step k: from the end of step k-1 (or the start) to the end of step k.
   [[nodiscard]] Cycle step_cycles(std::size_t k) const;

@@ -12,9 +12,7 @@ Cycle access_cost(const BusTiming& timing, const MappedAccess& access) {
   return block_access(timing, access.slots.size(), access.vectors);
 }
 
-namespace {
-
-Cycle step_cost(const MappedStep& step, const SystemConfig& config, SyncMode sync) {
+Cycle predict_step_cycles(const MappedStep& step, const SystemConfig& config, SyncMode sync) {
   const MemoryOrganization org = config.organization();
   const bool pairs = sync == SyncMode::Pairs;
   const Cycle activate{pairs ? config.sync.activate : 0};
@@ -82,12 +80,10 @@ Cycle step_cost(const MappedStep& step, const SystemConfig& config, SyncMode syn
   return longest;
 }
 
-}  // namespace
-
 ProgramCost predict_cycles(const MappedProgram& program, const SystemConfig& config) {
   ProgramCost cost;
   for (const MappedStep& step : program.steps) {
-    cost.steps.push_back(step_cost(step, config, program.sync));
+    cost.steps.push_back(predict_step_cycles(step, config, program.sync));
     cost.total += cost.steps.back();
   }
   return cost;

@@ -26,5 +26,8 @@ struct ProgramCost {
 /// activate-sync), and every read's earliest end (after its writers' writes and syncs).
 /// Steps are summed: the prediction ignores the overlap of consecutive steps.
 [[nodiscard]] ProgramCost predict_cycles(const MappedProgram& program, const SystemConfig& config);
+/// One step's part of predict_cycles.
+[[nodiscard]] Cycle predict_step_cycles(const MappedStep& step, const SystemConfig& config,
+                                        SyncMode sync);
 
 }  // namespace orthosim::sw

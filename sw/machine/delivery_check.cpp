@@ -1,7 +1,9 @@
 // Delivery check against recomputed payloads.
 #include "sw/machine/delivery_check.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "sw/machine/payload.hpp"
 
@@ -15,35 +17,148 @@ std::string hex(Word w) {
   std::snprintf(buf, sizeof buf, "0x%08x", w);
   return buf;
 }
+
+std::string missing_note(bool run_ended) {
+  return run_ended ? " (never written: message lost)"
+                   : " (not delivered: the run stopped at the cycle limit)";
+}
+
+/// Counts message `m` failed at its word `w`, and names it while few are named.
+void fail(DeliveryReport& report, const Message& m, std::uint32_t w, const std::string& what) {
+  ++report.messages_failed;
+  if (report.failures.size() < kMaxReportedFailures) {
+    report.failures.push_back("message " + std::to_string(m.id) + " (P" +
+                              std::to_string(m.source) + " -> P" +
+                              std::to_string(m.destination) + ", tag " +
+                              std::to_string(m.payload.tag) + "): word " + std::to_string(w) +
+                              " at P" + std::to_string(m.destination) + " local[" +
+                              std::to_string(m.dst_address + w) + "] " + what);
+  }
+}
+
+/// "expected X, found Y" with the note of a word never written.
+std::string expected_found(const Message& m, std::uint32_t w, Word found, bool run_ended) {
+  return "expected " + hex(payload_word(m.payload, w)) + ", found " + hex(found) +
+         (found == kUnwrittenWord ? missing_note(run_ended) : "");
+}
 }  // namespace
 
 DeliveryReport check_delivery(const MachineProgram& program, const LocalMemoryReader& read_local,
                               bool run_ended) {
-  const std::string missing = run_ended ? " (never written: message lost)"
-                                        : " (not delivered: the run stopped at the cycle limit)";
   DeliveryReport report;
   for (const Message& m : program.messages) {
     ++report.messages_checked;
     report.words_checked += m.words;
     for (std::uint32_t w = 0; w < m.words; ++w) {
-      const Word expected = payload_word(m.payload, w);
       const Word found = read_local(m.destination, m.dst_address + w);
-      if (found == expected) {
-        continue;
+      if (found != payload_word(m.payload, w)) {
+        fail(report, m, w, expected_found(m, w, found, run_ended));
+        break;
       }
-      ++report.messages_failed;
-      if (report.failures.size() < kMaxReportedFailures) {
-        report.failures.push_back(
-            "message " + std::to_string(m.id) + " (P" + std::to_string(m.source) + " -> P" +
-            std::to_string(m.destination) + ", tag " + std::to_string(m.payload.tag) + "): word " +
-            std::to_string(w) + " at P" + std::to_string(m.destination) + " local[" +
-            std::to_string(m.dst_address + w) + "] expected " + hex(expected) + ", found " +
-            hex(found) + (found == kUnwrittenWord ? missing : ""));
-      }
-      break;
     }
   }
   return report;
+}
+
+void ArrivalCheck::reset(std::size_t messages, std::uint32_t deliveries) {
+  deliveries_ = deliveries;
+  arrivals_.assign(messages, Arrivals{});
+  arrivals_.shrink_to_fit();
+}
+
+void ArrivalCheck::arrive(const std::vector<Message>& manifest, std::size_t message,
+                          std::uint32_t index, Word word) {
+  const Message& m = manifest.at(message);
+  Arrivals& a = arrivals_.at(message);
+  if (a.fault != Arrivals::Fault::None) {
+    return;  // the first fault is the one reported
+  }
+  if (index >= m.words || index != a.words % m.words ||
+      std::uint64_t{a.words} >= std::uint64_t{m.words} * deliveries_) {
+    // Out of order or past the end: a word already arrived (or one that does not exist).
+    a.fault = Arrivals::Fault::Repeated;
+    a.fault_index = index;
+  } else if (word != payload_word(m.payload, index)) {
+    a.fault = Arrivals::Fault::Wrong;
+    a.fault_index = index;
+    a.found = word;
+  } else {
+    ++a.words;
+  }
+}
+
+DeliveryReport ArrivalCheck::report(const std::vector<Message>& manifest, bool run_ended) const {
+  DeliveryReport report;
+  for (std::size_t i = 0; i < manifest.size(); ++i) {
+    const Message& m = manifest[i];
+    ++report.messages_checked;
+    report.words_checked += m.words;
+    const Arrivals& a = arrivals_.at(i);
+    if (a.fault == Arrivals::Fault::Wrong) {
+      fail(report, m, a.fault_index, expected_found(m, a.fault_index, a.found, run_ended));
+    } else if (a.fault == Arrivals::Fault::Repeated) {
+      fail(report, m, a.fault_index, "arrived twice");
+    } else if (std::uint64_t{a.words} < std::uint64_t{m.words} * deliveries_) {
+      const std::uint32_t missing = a.words % m.words;
+      fail(report, m, missing, expected_found(m, missing, kUnwrittenWord, run_ended));
+    }
+  }
+  return report;
+}
+
+void MessageMemory::load(const std::vector<Message>& manifest, std::uint32_t processors,
+                         std::uint32_t deliveries) {
+  manifest_ = &manifest;
+  sources_.assign(processors, {});
+  destinations_.assign(processors, {});
+  for (std::size_t i = 0; i < manifest.size(); ++i) {
+    const Message& m = manifest[i];
+    const auto index = static_cast<std::uint32_t>(i);
+    sources_.at(m.source).push_back({m.src_address, index});
+    destinations_.at(m.destination).push_back({m.dst_address, index});
+  }
+  for (auto* per_processor : {&sources_, &destinations_}) {
+    for (std::vector<Region>& regions : *per_processor) {
+      std::sort(regions.begin(), regions.end(),
+                [](const Region& a, const Region& b) { return a.begin < b.begin; });
+      regions.shrink_to_fit();
+    }
+  }
+  arrivals_.reset(manifest.size(), deliveries);
+}
+
+const MessageMemory::Region* MessageMemory::find(const std::vector<Region>& regions,
+                                                 std::uint32_t address) const {
+  // The last region starting at or before the address; regions of one local memory are
+  // disjoint (validate), except a source's shared by messages of one payload, word for word.
+  auto after = std::upper_bound(regions.begin(), regions.end(), address,
+                                [](std::uint32_t a, const Region& r) { return a < r.begin; });
+  if (after == regions.begin()) {
+    return nullptr;
+  }
+  const Region& r = *std::prev(after);
+  return address - r.begin < (*manifest_)[r.message].words ? &r : nullptr;
+}
+
+std::optional<Word> MessageMemory::sent(ProcId p, std::uint32_t address) const {
+  const Region* r = find(sources_.at(p), address);
+  if (r == nullptr) {
+    return std::nullopt;
+  }
+  return payload_word((*manifest_)[r->message].payload, address - r->begin);
+}
+
+bool MessageMemory::receive(ProcId p, std::uint32_t address, Word word) {
+  const Region* r = find(destinations_.at(p), address);
+  if (r == nullptr) {
+    return false;
+  }
+  arrivals_.arrive(*manifest_, r->message, address - r->begin, word);
+  return true;
+}
+
+DeliveryReport MessageMemory::report(bool run_ended) const {
+  return arrivals_.report(*manifest_, run_ended);
 }
 
 void for_each_initial_word(const MachineProgram& program,

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,79 @@ using LocalMemoryReader = std::function<Word(ProcId p, std::uint32_t address)>;
 [[nodiscard]] DeliveryReport check_delivery(const MachineProgram& program,
                                             const LocalMemoryReader& read_local,
                                             bool run_ended = true);
+
+/// The same check made as the words arrive, for a run that keeps neither the words it sent nor
+/// the words it received: each word is compared with the recomputed payload when it arrives and
+/// then dropped. Per message it keeps the words arrived and its first fault, so memory follows
+/// the manifest, not the traffic. A message whose words arrive in order, once each and intact is
+/// delivered; the report names the first wrong, repeated or missing word of every other one.
+class ArrivalCheck {
+ public:
+  /// Forgets every arrival: `messages` messages are expected, each `deliveries` times in a row
+  /// (MachineProgram::deliveries), none arrived.
+  void reset(std::size_t messages, std::uint32_t deliveries = 1);
+  /// Word `index` of message `manifest[message]` arrived holding `word`.
+  void arrive(const std::vector<Message>& manifest, std::size_t message, std::uint32_t index,
+              Word word);
+  /// The outcome over `manifest` (the one arrive() was given): as check_delivery's, with a
+  /// message that arrived twice failed too. `run_ended` as check_delivery's.
+  [[nodiscard]] DeliveryReport report(const std::vector<Message>& manifest,
+                                      bool run_ended = true) const;
+
+ private:
+  /// What arrived of one message: `words` words in order (its words, `deliveries_` times), then
+  /// perhaps a fault at `fault_index`.
+  struct Arrivals {
+    std::uint32_t words = 0;
+    std::uint32_t fault_index = 0;
+    Word found = 0;  ///< the wrong word, at fault_index
+    enum class Fault : std::uint8_t { None, Wrong, Repeated } fault = Fault::None;
+  };
+  std::vector<Arrivals> arrivals_;
+  std::uint32_t deliveries_ = 1;
+
+ public:
+  /// What the check holds per message (for footprint estimates).
+  static constexpr std::size_t kBytesPerMessage = sizeof(Arrivals);
+};
+
+/// The words of a manifest's messages in the processors' local memories, without holding them:
+/// a sender's words are generated from their message when read, a receiver's are checked by an
+/// ArrivalCheck when written and then dropped. Other local words are the caller's to store.
+class MessageMemory {
+ public:
+  /// Takes `manifest` (which must outlive this), each message delivered `deliveries` times, and
+  /// forgets every arrival.
+  void load(const std::vector<Message>& manifest, std::uint32_t processors,
+            std::uint32_t deliveries = 1);
+  /// Word `address` of P(p)'s local memory where a message is sent from; nothing elsewhere.
+  [[nodiscard]] std::optional<Word> sent(ProcId p, std::uint32_t address) const;
+  /// `word` written to word `address` of P(p)'s local memory: checked when a message lands
+  /// there (true), else false (not a message's word).
+  bool receive(ProcId p, std::uint32_t address, Word word);
+  /// The delivery check of the loaded manifest (ArrivalCheck::report).
+  [[nodiscard]] DeliveryReport report(bool run_ended) const;
+
+ private:
+  /// A message's words in one local memory: from `begin`, its `words`.
+  struct Region {
+    std::uint32_t begin = 0;
+    std::uint32_t message = 0;  ///< index into the manifest
+  };
+  /// The region of `regions` (sorted by begin) that holds `address`, if any.
+  [[nodiscard]] const Region* find(const std::vector<Region>& regions,
+                                   std::uint32_t address) const;
+
+  const std::vector<Message>* manifest_ = nullptr;
+  std::vector<std::vector<Region>> sources_;       ///< per processor
+  std::vector<std::vector<Region>> destinations_;  ///< per processor
+  ArrivalCheck arrivals_;
+
+ public:
+  /// What it holds per message (for footprint estimates): its two regions and its arrivals.
+  static constexpr std::size_t kBytesPerMessage =
+      2 * sizeof(Region) + ArrivalCheck::kBytesPerMessage;
+};
 
 /// Calls `store(p, address, word)` for every word the senders hold before the run.
 void for_each_initial_word(const MachineProgram& program,

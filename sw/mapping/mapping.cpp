@@ -149,9 +149,13 @@ class AddressGroups {
 
 class Mapper {
  public:
-  Mapper(const McProgram& program, Arch arch, const Clustering& clusters, SyncMode sync)
+  /// With `consumed` (the program itself), each step of it is freed once mapped.
+  Mapper(const McProgram& program, Arch arch, const Clustering& clusters, SyncMode sync,
+         const StepSink& sink, McProgram* consumed)
       : program_(program),
+        consumed_(consumed),
         sync_(sync),
+        sink_(sink),
         org_(arch, clusters.processors()),
         clusters_(clusters),
         local_next_(clusters.processors(), 0),
@@ -185,7 +189,14 @@ class Mapper {
       }
       allocate_addresses(step);
       emit(step);
-      out_.steps.push_back(std::move(step));
+      if (consumed_ != nullptr) {
+        consumed_->steps[k] = ProgramStep{};
+      }
+      if (sink_) {
+        sink_(std::move(step));
+      } else {
+        out_.steps.push_back(std::move(step));
+      }
     }
     MappingNeeds& needs = out_.needs;
     needs.module_words = std::max(needs.module_words, max_of(module_next_));
@@ -737,7 +748,9 @@ class Mapper {
   }
 
   const McProgram& program_;
+  McProgram* consumed_;
   const SyncMode sync_;
+  const StepSink& sink_;
   MemoryOrganization org_;
   const Clustering& clusters_;
   std::vector<std::uint32_t> local_next_;
@@ -763,8 +776,8 @@ std::string to_string(SyncMode mode) {
   return mode == SyncMode::Pairs ? "pairs" : "iwr";
 }
 
-MappedProgram map_program(const McProgram& program, Arch arch, const Clustering& clustering,
-                          SyncMode sync) {
+namespace {
+void check_clustering(const McProgram& program, const Clustering& clustering) {
   if (clustering.processors() == 0 || clustering.processors() > kMaxProcessors) {
     throw InputError({"--n"}, "1.." + std::to_string(kMaxProcessors) + " processors",
                      std::to_string(clustering.processors()));
@@ -773,7 +786,19 @@ MappedProgram map_program(const McProgram& program, Arch arch, const Clustering&
     throw InputError({program.name}, "a clustering of the program's " +
                                          std::to_string(program.nodes) + " nodes");
   }
-  return Mapper(program, arch, clustering, sync).run();
+}
+}  // namespace
+
+MappedProgram map_program(const McProgram& program, Arch arch, const Clustering& clustering,
+                          SyncMode sync, const StepSink& sink) {
+  check_clustering(program, clustering);
+  return Mapper(program, arch, clustering, sync, sink, nullptr).run();
+}
+
+MappedProgram map_program(McProgram&& program, Arch arch, const Clustering& clustering,
+                          SyncMode sync, const StepSink& sink) {
+  check_clustering(program, clustering);
+  return Mapper(program, arch, clustering, sync, sink, &program).run();
 }
 
 void fit_config(const MappingNeeds& needs, const FixedSizes& fixed, SystemConfig& config) {

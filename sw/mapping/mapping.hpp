@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -177,6 +178,11 @@ struct MappedProgram {
   MachineProgram machine;
 };
 
+/// Takes each mapped step once its ops are in the machine program, in step order. Given to
+/// map_program, it receives the steps instead of MappedProgram::steps, so that a caller that keeps
+/// only a summary of each step never holds them all (`orthosim run`'s table).
+using StepSink = std::function<void(MappedStep&& step)>;
+
 /// Maps `program` onto `processors` processors of configuration `arch`, nodes in blocks. Throws
 /// InputError ({"--n"}) when processors is 0 or exceeds kMaxProcessors.
 [[nodiscard]] MappedProgram map_program(const McProgram& program, Arch arch,
@@ -185,9 +191,17 @@ struct MappedProgram {
 /// step in which every node sends one message to the node (a, b) away with a != 0 across the
 /// clusters as the two IWR steps of Fig. 11(b): column write and row read, then a row write
 /// through a rotating index set and a column read.
+/// With `sink`, the steps go to it and MappedProgram::steps stays empty.
 [[nodiscard]] MappedProgram map_program(const McProgram& program, Arch arch,
                                         const Clustering& clustering,
-                                        SyncMode sync = SyncMode::Pairs);
+                                        SyncMode sync = SyncMode::Pairs,
+                                        const StepSink& sink = {});
+/// The same, consuming `program`: each of its steps is freed once mapped, so the program as
+/// read and the machine program are never both held whole.
+[[nodiscard]] MappedProgram map_program(McProgram&& program, Arch arch,
+                                        const Clustering& clustering,
+                                        SyncMode sync = SyncMode::Pairs,
+                                        const StepSink& sink = {});
 
 /// Raises the sizes of `config` that are below the program's needs, except the ones the user
 /// fixed (`fixed_*`), which must suffice: otherwise InputError naming the option.

@@ -97,8 +97,11 @@ std::vector<std::uint32_t> read_embedding_file(const std::string& path,
   return parse_embedding(read_input_file(path, rules), path, program_nodes, network_nodes);
 }
 
-RoutedProgram route_program(const McProgram& program, std::uint32_t network_nodes,
-                            const std::vector<std::uint32_t>& embedding) {
+namespace {
+
+/// route_program's work; with `consumed` (the program itself), each step is freed once routed.
+RoutedProgram route(const McProgram& program, std::uint32_t network_nodes,
+                    const std::vector<std::uint32_t>& embedding, McProgram* consumed) {
   if (program.nodes > network_nodes) {
     throw InputError({"--embedding"},
                      "a network of at least " + std::to_string(program.nodes) +
@@ -161,11 +164,30 @@ RoutedProgram route_program(const McProgram& program, std::uint32_t network_node
     for (std::uint32_t node = 0; node < network_nodes; ++node) {
       out.ops[node].emplace_back(routed::StepEnd{k});
     }
+    if (consumed != nullptr) {
+      consumed->steps[k] = ProgramStep{};
+    }
   }
   for (std::uint32_t words : next_local) {
     out.local_words = std::max(out.local_words, words);
   }
+  // The ops are complete: spare capacity would be held for the whole run.
+  for (std::vector<routed::Op>& ops : out.ops) {
+    ops.shrink_to_fit();
+  }
   return out;
+}
+
+}  // namespace
+
+RoutedProgram route_program(const McProgram& program, std::uint32_t network_nodes,
+                            const std::vector<std::uint32_t>& embedding) {
+  return route(program, network_nodes, embedding, nullptr);
+}
+
+RoutedProgram route_program(McProgram&& program, std::uint32_t network_nodes,
+                            const std::vector<std::uint32_t>& embedding) {
+  return route(program, network_nodes, embedding, &program);
 }
 
 }  // namespace orthosim::sw

@@ -66,5 +66,9 @@ struct RoutedProgram {
 /// when the program has more nodes than the network or the embedding does not fit.
 [[nodiscard]] RoutedProgram route_program(const McProgram& program, std::uint32_t network_nodes,
                                           const std::vector<std::uint32_t>& embedding);
+/// The same, consuming `program`: each of its steps is freed once routed, so the program as read
+/// and the routed program are never both held whole.
+[[nodiscard]] RoutedProgram route_program(McProgram&& program, std::uint32_t network_nodes,
+                                          const std::vector<std::uint32_t>& embedding);
 
 }  // namespace orthosim::sw

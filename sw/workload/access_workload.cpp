@@ -103,6 +103,7 @@ class Builder {
       }
       repeat(program_.processors[i].ops);
     }
+    program_.deliveries = w_.repetitions;
     return std::move(program_);
   }
 

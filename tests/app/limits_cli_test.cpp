@@ -70,26 +70,38 @@ TEST_F(Limits, ARunThatReachesTheCycleLimitSaysSoOnEveryArchitecture) {
   }
 }
 
-// One message of W words: its words sit at the sender and at the receiver, so the footprint is at
-// least 8 W bytes. A limit just below that refuses the run with exit 2 before any file is written;
-// a generous one runs it.
+// A limit just below what a program needs refuses the run with exit 2 before any file is
+// written; a generous one runs it. On the omp one message of W words sits in its mailbox module
+// and in a data buffer at each end: at least 8 W bytes. On a network the words are only in flight
+// (generated when sent, checked on arrival), but each of M messages keeps its manifest entry and
+// what arrived of it: at least 16 M bytes.
 TEST_F(Limits, ARunThatCannotFitIsRefusedNamingItsFootprintAndTheLimit) {
   constexpr std::uint64_t kWords = 100'000;
-  constexpr std::uint64_t kLimit = 2 * kWords * 4 - 1;
   write("big.mcp", "nodes 2\nstep\n  send 0 -> 1 words " + std::to_string(kWords) + "\n");
-  for (const std::string& arch : {std::string("omp"), std::string("torus --dims 2")}) {
+  constexpr std::uint64_t kMessages = 5'000;
+  std::string many = "nodes 2\n";
+  for (std::uint64_t k = 0; k < kMessages; ++k) {
+    many += k % 2 == 0 ? "step\n  send 0 -> 1\n" : "step\n  send 1 -> 0\n";
+  }
+  write("many.mcp", many);
+  struct Case {
+    std::string args;
+    std::uint64_t limit;
+  };
+  for (const Case& c : {Case{"big.mcp --arch omp", 2 * kWords * 4 - 1},
+                        Case{"many.mcp --arch torus --dims 2", 16 * kMessages - 1}}) {
     const Outcome refused =
-        run("run big.mcp --vcd big.vcd --memory-limit " + std::to_string(kLimit) + " --arch " + arch);
-    EXPECT_EQ(refused.exit_code, 2) << arch << refused.out;
+        run("run " + c.args + " --vcd big.vcd --memory-limit " + std::to_string(c.limit));
+    EXPECT_EQ(refused.exit_code, 2) << c.args << refused.out;
     EXPECT_TRUE(has(refused.err, "--memory-limit: expected a run that fits in " +
-                                     std::to_string(kLimit) + " bytes"))
-        << arch << refused.err;
-    EXPECT_TRUE(has(refused.err, "found an estimated footprint of ")) << arch << refused.err;
-    EXPECT_TRUE(refused.out.empty()) << arch << refused.out;
-    EXPECT_FALSE(std::filesystem::exists(dir_ / "big.vcd")) << arch;
-    EXPECT_FALSE(std::filesystem::exists(dir_ / "big.vcd.partial")) << arch;
-    const Outcome fits = run("run big.mcp --memory-limit 64M --arch " + arch);
-    EXPECT_EQ(fits.exit_code, 0) << arch << fits.err;
+                                     std::to_string(c.limit) + " bytes"))
+        << c.args << refused.err;
+    EXPECT_TRUE(has(refused.err, "found an estimated footprint of ")) << c.args << refused.err;
+    EXPECT_TRUE(refused.out.empty()) << c.args << refused.out;
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "big.vcd")) << c.args;
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "big.vcd.partial")) << c.args;
+    const Outcome fits = run("run " + c.args + " --memory-limit 64M");
+    EXPECT_EQ(fits.exit_code, 0) << c.args << fits.err;
   }
   EXPECT_EQ(run("run big.mcp --memory-limit 12X").exit_code, 2);
   EXPECT_TRUE(has(run("run big.mcp --memory-limit 12X").err,

@@ -73,7 +73,7 @@ TEST(ModelOnly, AControllerPublishesTheScheduleOfFigure5) {
   b.op(1, access(sw::Direction::Read, row(1), slots, 5, 4, 0));
   system.load(b.build());
   sc::run_systems({&system}, sw::Cycle{1'000'000});
-  const sc::RunResult r = system.result();
+  const sw::RunSummary r = system.result();
   ASSERT_TRUE(r.completed);
 
   const std::uint64_t d = 3, l = 4, alpha = c.timing.alpha, beta = c.timing.beta,

@@ -3,6 +3,9 @@
 // synchronization primitives and their costs, the deadlock watchdog.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/payload.hpp"
@@ -103,6 +106,47 @@ TEST(IndexManipulator, BroadcastByReplicationReachesEveryReceiver) {
   // Write of 3 modules, the interrupt, then three parallel reads on three column buses.
   EXPECT_EQ(r.cycles.count(), block(c.timing, 3, l) + c.sync.activate + block(c.timing, 1, l));
   EXPECT_EQ(r.conflicts, 0u);
+}
+
+// The words of a message are generated when its sender loads them and checked when its receiver
+// stores them: a receiver that stores a wrong last word, stores nothing or stores the message
+// twice (right words both times) fails that message, named with its word.
+TEST(Delivery, TheCheckOnArrivalFailsAWrongLastWordALostAndATwiceStoredMessage) {
+  traces::Recorder silent;
+  const std::uint32_t l = 4;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2), silent);
+  // P0 -> M(0,1) over RB(0), then P1 reads it over CB(1) into its buffer 0; `stores` ends it.
+  const auto program = [&](const std::vector<sw::StoreBuffer>& stores) {
+    ProgramBuilder b(Arch::Omp, 2);
+    b.proc(0).index_sets = {{0}};
+    b.proc(1).index_sets = {{0}};
+    b.op(0, sw::LoadBuffer{0, 0, l});
+    b.op(0, access(Direction::Write, row(0), {1}, 0, l, 0));
+    b.op(0, sw::ActivateSync{sw::ProcSet({1})});
+    b.op(1, sw::WaitSync{0});
+    b.op(1, access(Direction::Read, column(1), {0}, 0, l, 0));
+    for (const sw::StoreBuffer& store : stores) {
+      b.op(1, store);
+    }
+    b.message(0, 1, l, 0, 100, 0);
+    return b.build();
+  };
+  const auto failure = [&](const std::vector<sw::StoreBuffer>& stores) {
+    const auto r = run(system, program(stores));
+    EXPECT_TRUE(r.completed);
+    EXPECT_EQ(r.delivery.messages_checked, 1u);
+    return r.delivery.failures.empty() ? std::string("ok") : r.delivery.failures.at(0);
+  };
+  EXPECT_EQ(failure({sw::StoreBuffer{0, 100, l}}), "ok");
+  // Word 3 stored from the buffer's word 0.
+  const std::string wrong_last =
+      failure({sw::StoreBuffer{0, 100, l - 1}, sw::StoreBuffer{0, 103, 1, 0}});
+  EXPECT_NE(wrong_last.find("word 3 at P1 local[103] expected"), std::string::npos) << wrong_last;
+  const std::string lost = failure({});
+  EXPECT_NE(lost.find("word 0 at P1 local[100]"), std::string::npos) << lost;
+  EXPECT_NE(lost.find("message lost"), std::string::npos) << lost;
+  const std::string twice = failure({sw::StoreBuffer{0, 100, l}, sw::StoreBuffer{0, 100, l}});
+  EXPECT_NE(twice.find("arrived twice"), std::string::npos) << twice;
 }
 
 // M(i,j) serves one of P(i) (over RB(i)) and P(j) (over CB(j)) at a time ([PH91] section 3.1).

@@ -4,10 +4,12 @@
 // routed programs that deliver every word.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <random>
 #include <string>
+#include <variant>
 
 #include "sc_models/net/multicomputer.hpp"
 #include "sw/core/diagnostic.hpp"
@@ -587,6 +589,88 @@ TEST(RoutedPrograms, TheDeliveryCheckFailsExactlyTheMessagesToAFaultyNode) {
   ASSERT_TRUE(r.completed);
   EXPECT_EQ(r.delivery.messages_checked, routed.manifest.messages.size());
   EXPECT_EQ(r.delivery.messages_failed, to_node_2);
+}
+
+// Memory follows the work in flight: a long program of small steps between two corners of a
+// mesh, each step's sender the previous step's receiver, so one message is in flight at a time.
+// The payload the run holds at its peak is the largest step's words, not the program's total.
+TEST(RoutedPrograms, ThePayloadHeldIsTheLargestStepsNotTheProgramsTotal) {
+  traces::Recorder silent;
+  sc::Multicomputer system("pingpong", network(Topology::mesh({3, 3})), silent);
+  sw::McProgram program;
+  program.name = "pingpong";
+  program.nodes = 9;
+  std::uint64_t largest = 0;
+  std::uint64_t total = 0;
+  for (std::uint32_t k = 0; k < 40; ++k) {
+    const std::uint32_t words = 1 + (k * 7) % 23;
+    sw::ProgramStep step;
+    step.transfers.push_back({k % 2 == 0 ? 0u : 8u, {k % 2 == 0 ? 8u : 0u}, false, words, {}});
+    program.steps.push_back(step);
+    largest = std::max<std::uint64_t>(largest, words);
+    total += words;
+  }
+  system.load(sw::route_program(program, 9, sw::identity_embedding(9)));
+  sc_core::sc_start();
+  const auto r = system.result();
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.delivery.ok());
+  EXPECT_EQ(r.delivery.words_checked, total);
+  EXPECT_EQ(system.peak_words_in_flight(), largest);
+  EXPECT_LT(largest * 10, total) << "the program must be long for the test to show anything";
+}
+
+/// A one-message program on a 2x2 mesh with its node ops changed by `edit`, run on `system`,
+/// its outcome.
+template <class Edit>
+auto run_edited(sc::Multicomputer& system, Edit edit) {
+  sw::RoutedProgram program = one_message(4, 0, 3, 6);
+  edit(program);
+  system.load(program);
+  sc_core::sc_start();
+  return system.result();
+}
+
+// The check on arrival fails a message that never arrives and one that arrives twice (its
+// words right both times), and names it; the corrupted words of a faulty interface are the
+// DeliveryCheck test above.
+TEST(RoutedPrograms, TheDeliveryCheckFailsALostAndATwiceDeliveredMessage) {
+  traces::Recorder silent;
+  sc::Multicomputer system("edited", network(Topology::mesh({2, 2})), silent);
+  const auto sends = [](const sw::routed::Op& op) {
+    return std::holds_alternative<sw::routed::Send>(op);
+  };
+  const auto receives = [](const sw::routed::Op& op) {
+    return std::holds_alternative<sw::routed::Receive>(op);
+  };
+  const auto lost = run_edited(system, [&](sw::RoutedProgram& p) {
+    for (auto& ops : p.ops) {
+      ops.erase(std::remove_if(ops.begin(), ops.end(),
+                               [&](const sw::routed::Op& op) { return sends(op) || receives(op); }),
+                ops.end());
+    }
+  });
+  ASSERT_TRUE(lost.completed);
+  EXPECT_EQ(lost.delivery.messages_failed, 1u);
+  ASSERT_EQ(lost.delivery.failures.size(), 1u);
+  EXPECT_NE(lost.delivery.failures[0].find("message 0 "), std::string::npos);
+  EXPECT_NE(lost.delivery.failures[0].find("word 0 "), std::string::npos);
+  EXPECT_NE(lost.delivery.failures[0].find("message lost"), std::string::npos);
+
+  const auto twice = run_edited(system, [&](sw::RoutedProgram& p) {
+    auto& ops = p.ops.at(0);
+    const auto send = std::find_if(ops.begin(), ops.end(), sends);
+    ASSERT_NE(send, ops.end());
+    const sw::routed::Op again = *send;
+    ops.insert(send, again);
+  });
+  ASSERT_TRUE(twice.completed);
+  EXPECT_EQ(twice.delivery.messages_failed, 1u);
+  ASSERT_EQ(twice.delivery.failures.size(), 1u);
+  EXPECT_NE(twice.delivery.failures[0].find("arrived twice"), std::string::npos);
+
+  const auto intact = run_edited(system, [](sw::RoutedProgram&) {});
+  EXPECT_TRUE(intact.completed && intact.delivery.ok());
 }
 
 // Routed programs: random programs on every topology deliver every word, one- and all-port.

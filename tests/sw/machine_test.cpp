@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -513,6 +514,161 @@ TEST(DeliveryCheck, InitialWordsMovedToTheirDestinationsAreDelivered) {
     }
   }
   EXPECT_TRUE(sw::check_delivery(p, reader(local)).ok());
+}
+
+// ---- the check on arrival ------------------------------------------------------------------
+
+/// The arrival check after every word of `p` arrived in order holding `word_of(message, w)`,
+/// except the words `skip` says are not delivered.
+template <class WordOf, class Skip>
+sw::ArrivalCheck arrived(const sw::MachineProgram& p, WordOf word_of, Skip skip) {
+  sw::ArrivalCheck check;
+  check.reset(p.messages.size());
+  for (std::size_t i = 0; i < p.messages.size(); ++i) {
+    for (std::uint32_t w = 0; w < p.messages[i].words; ++w) {
+      if (!skip(i, w)) {
+        check.arrive(p.messages, i, w, word_of(i, w));
+      }
+    }
+  }
+  return check;
+}
+
+// The check made as words arrive reports what the check of the final memory reports: each word
+// of each message corrupted in turn (the last ones included), and each message lost, fails
+// exactly that message with the same line.
+TEST(ArrivalCheck, ReportsWhatTheCheckOfTheFinalMemoryReports) {
+  const sw::MachineProgram p = three_messages();
+  const auto intact = [&](std::size_t i, std::uint32_t w) {
+    return sw::payload_word(p.messages[i].payload, w);
+  };
+  const auto nothing = [](std::size_t, std::uint32_t) { return false; };
+  EXPECT_TRUE(arrived(p, intact, nothing).report(p.messages).ok());
+  std::size_t cases = 0;
+  for (std::size_t bad = 0; bad < p.messages.size(); ++bad) {
+    const sw::Message& msg = p.messages[bad];
+    for (std::uint32_t bad_word = 0; bad_word < msg.words; ++bad_word) {
+      const auto corrupted = [&](std::size_t i, std::uint32_t w) {
+        return intact(i, w) ^ (i == bad && w == bad_word ? 0x80000000u : 0u);
+      };
+      Memory m = delivered(p);
+      m[{msg.destination, msg.dst_address + bad_word}] ^= 0x80000000u;
+      const sw::DeliveryReport expected = sw::check_delivery(p, reader(m));
+      const sw::DeliveryReport found = arrived(p, corrupted, nothing).report(p.messages);
+      ASSERT_EQ(expected.messages_failed, 1u);
+      EXPECT_EQ(found.messages_failed, 1u);
+      EXPECT_EQ(found.failures, expected.failures);
+      ++cases;
+    }
+    for (bool run_ended : {true, false}) {
+      // The message is lost from its last word on, or wholly.
+      for (std::uint32_t from : {msg.words - 1, 0u}) {
+        const auto lost = [&](std::size_t i, std::uint32_t w) { return i == bad && w >= from; };
+        Memory m = delivered(p);
+        for (std::uint32_t w = from; w < msg.words; ++w) {
+          m.erase({msg.destination, msg.dst_address + w});
+        }
+        const sw::DeliveryReport expected = sw::check_delivery(p, reader(m), run_ended);
+        const sw::DeliveryReport found = arrived(p, intact, lost).report(p.messages, run_ended);
+        EXPECT_EQ(found.messages_failed, 1u);
+        EXPECT_EQ(found.failures, expected.failures);
+        ++cases;
+      }
+    }
+  }
+  EXPECT_EQ(cases, (4u + 3u + 5u) + 3u * 4u);
+}
+
+// A word that arrives a second time fails its message, even holding the right value: the check
+// of the final memory cannot see that, the check on arrival must.
+TEST(ArrivalCheck, AMessageThatArrivesTwiceFails) {
+  const sw::MachineProgram p = three_messages();
+  for (std::size_t twice = 0; twice < p.messages.size(); ++twice) {
+    sw::ArrivalCheck check;
+    check.reset(p.messages.size());
+    for (std::size_t i = 0; i < p.messages.size(); ++i) {
+      for (int copy = 0; copy < (i == twice ? 2 : 1); ++copy) {
+        for (std::uint32_t w = 0; w < p.messages[i].words; ++w) {
+          check.arrive(p.messages, i, w, sw::payload_word(p.messages[i].payload, w));
+        }
+      }
+    }
+    const sw::DeliveryReport r = check.report(p.messages);
+    EXPECT_EQ(r.messages_failed, 1u);
+    ASSERT_EQ(r.failures.size(), 1u);
+    EXPECT_TRUE(contains(r.failures[0], "message " + std::to_string(p.messages[twice].id) + " "))
+        << r.failures[0];
+    EXPECT_TRUE(contains(r.failures[0], "word 0 ")) << r.failures[0];
+    EXPECT_TRUE(contains(r.failures[0], "arrived twice")) << r.failures[0];
+  }
+}
+
+// A program repeated back to back delivers each message once per repetition (deliveries): as
+// many times is intact, once fewer leaves it short, once more is a repeat.
+TEST(ArrivalCheck, EachMessageArrivesAsManyTimesAsTheProgramDeliversIt) {
+  const sw::MachineProgram p = three_messages();
+  for (std::uint32_t times : {2u, 3u, 4u}) {
+    sw::ArrivalCheck check;
+    check.reset(p.messages.size(), 3);
+    for (std::size_t i = 0; i < p.messages.size(); ++i) {
+      for (std::uint32_t copy = 0; copy < (i == 1 ? times : 3u); ++copy) {
+        for (std::uint32_t w = 0; w < p.messages[i].words; ++w) {
+          check.arrive(p.messages, i, w, sw::payload_word(p.messages[i].payload, w));
+        }
+      }
+    }
+    const sw::DeliveryReport r = check.report(p.messages);
+    EXPECT_EQ(r.messages_failed, times == 3 ? 0u : 1u) << times;
+    if (times != 3) {
+      ASSERT_EQ(r.failures.size(), 1u) << times;
+      EXPECT_TRUE(contains(r.failures[0], "message 1 ")) << r.failures[0];
+      EXPECT_TRUE(contains(r.failures[0], "word 0 ")) << r.failures[0];
+      EXPECT_TRUE(contains(r.failures[0], times < 3 ? "message lost" : "arrived twice"))
+          << r.failures[0];
+    }
+  }
+}
+
+// The local memories as the messages see them: a sender's words are the payload, generated, a
+// receiver's words are checked; every other word is nobody's (the caller stores it).
+TEST(MessageMemory, GeneratesTheSentWordsAndChecksTheReceivedOnes) {
+  const sw::MachineProgram p = three_messages();
+  sw::MessageMemory memory;
+  memory.load(p.messages, kN);
+  std::map<std::pair<sw::ProcId, std::uint32_t>, sw::Word> sent;
+  std::set<std::pair<sw::ProcId, std::uint32_t>> received;
+  for (const sw::Message& m : p.messages) {
+    for (std::uint32_t w = 0; w < m.words; ++w) {
+      sent[{m.source, m.src_address + w}] = sw::payload_word(m.payload, w);
+      received.insert({m.destination, m.dst_address + w});
+    }
+  }
+  for (sw::ProcId q = 0; q < kN; ++q) {
+    for (std::uint32_t address = 0; address < 400; ++address) {
+      const auto it = sent.find({q, address});
+      const std::optional<sw::Word> word = memory.sent(q, address);
+      ASSERT_EQ(word.has_value(), it != sent.end()) << "P" << q << " local[" << address << "]";
+      if (word) {
+        EXPECT_EQ(*word, it->second) << "P" << q << " local[" << address << "]";
+      }
+    }
+  }
+  EXPECT_FALSE(memory.report(true).ok()) << "nothing has arrived yet";
+  // Every sender's word written to its destination, in address order, and a word nobody expects.
+  for (const sw::Message& m : p.messages) {
+    for (std::uint32_t w = 0; w < m.words; ++w) {
+      EXPECT_TRUE(memory.receive(m.destination, m.dst_address + w,
+                                 *memory.sent(m.source, m.src_address + w)));
+    }
+  }
+  for (sw::ProcId q = 0; q < kN; ++q) {
+    for (std::uint32_t address = 0; address < 400; ++address) {
+      if (!received.count({q, address})) {
+        EXPECT_FALSE(memory.receive(q, address, 0)) << "P" << q << " local[" << address << "]";
+      }
+    }
+  }
+  EXPECT_TRUE(memory.report(true).ok());
 }
 
 }  // namespace

@@ -8,9 +8,11 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sw/cost/program_cost.hpp"
+#include "sw/machine/describe.hpp"
 #include "sw/machine/validate.hpp"
 #include "sw/mapping/listing.hpp"
 #include "sw/mapping/mapping.hpp"
@@ -273,6 +275,59 @@ TEST(MappedPrograms, RandomProgramsGiveValidMachineProgramsOfMessageVectors) {
           }
         }
       }
+    }
+  }
+}
+
+// `orthosim run` maps with a sink that keeps each step's prediction and table lines and drops
+// the step, and consumes the program as read: the sink gets every step in order, as kept without
+// a sink, the machine program is the same, and the consumed program's steps are freed.
+TEST(MappedPrograms, ASinkTakesEveryStepInOrderAndAConsumedProgramIsFreedStepByStep) {
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const sw::McProgram program = sw::generate_random(9, 7, seed);
+    for (Arch arch : {Arch::Omp, Arch::Bus}) {
+      const std::string what = sw::to_string(arch) + " seed=" + std::to_string(seed);
+      const sw::Clustering clustering = sw::Clustering::blocks(9, 3);
+      const MappedProgram kept = sw::map_program(program, arch, clustering);
+      sw::SystemConfig config;
+      config.arch = arch;
+      config.n = 3;
+      const sw::MemoryOrganization org = config.organization();
+      std::vector<std::string> listings;
+      sw::ProgramCost predicted;
+      sw::McProgram consumed = program;
+      const MappedProgram sunk = sw::map_program(
+          std::move(consumed), arch, clustering, sw::SyncMode::Pairs,
+          [&](sw::MappedStep&& step) {
+            EXPECT_EQ(step.index, listings.size()) << what;
+            listings.push_back(sw::listing_line(step, org));
+            predicted.steps.push_back(sw::predict_step_cycles(step, config, sw::SyncMode::Pairs));
+            predicted.total += predicted.steps.back();
+          });
+      EXPECT_TRUE(sunk.steps.empty()) << what;
+      ASSERT_EQ(listings.size(), kept.steps.size()) << what;
+      for (std::size_t k = 0; k < listings.size(); ++k) {
+        EXPECT_EQ(listings[k], sw::listing_line(kept.steps[k], org)) << what << " step " << k;
+      }
+      const sw::ProgramCost expected = sw::predict_cycles(kept, config);
+      EXPECT_EQ(predicted.steps, expected.steps) << what;
+      EXPECT_EQ(predicted.total, expected.total) << what;
+      ASSERT_EQ(sunk.machine.processors.size(), kept.machine.processors.size()) << what;
+      for (std::size_t p = 0; p < kept.machine.processors.size(); ++p) {
+        const std::vector<sw::Op>& a = sunk.machine.processors[p].ops;
+        const std::vector<sw::Op>& b = kept.machine.processors[p].ops;
+        ASSERT_EQ(a.size(), b.size()) << what << " P" << p;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+          EXPECT_EQ(sw::describe(a[i], org), sw::describe(b[i], org)) << what << " P" << p;
+        }
+      }
+      EXPECT_EQ(sunk.machine.messages.size(), kept.machine.messages.size()) << what;
+      // map_program(McProgram&&) leaves the program's list of steps, each emptied.
+      ASSERT_EQ(consumed.steps.size(), program.steps.size()) << what;
+      for (const sw::ProgramStep& step : consumed.steps) {
+        EXPECT_TRUE(step.transfers.empty() && step.computes.empty()) << what;
+      }
+      EXPECT_FALSE(program.steps.front().transfers.empty()) << "the kept program is intact";
     }
   }
 }

@@ -1,0 +1,102 @@
+// Processor alone with the blocks it calls (its bus controller, the arbiter, the sync unit): two
+// processors of an omp run small machine programs, and every step mark they pass is checked
+// against the cycle computed here: compute takes its cycles, a memory access [PH91] Eq. 1, an
+// activate-sync holds the interrupt bus for its cost before the consumer may go on, and a barrier
+// releases every member its cost after the last arrival.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "sc_models/multiprocessor/processor.hpp"
+#include "sc_models/multiprocessor/sync_unit.hpp"
+#include "tests/support/block_bench.hpp"
+
+namespace orthosim::sc {
+namespace {
+
+using testing_support::eq1;
+using testing_support::OmpBlocks;
+using testing_support::stat;
+
+/// The omp's blocks with `n` processors on them and their sync unit.
+struct ProcessorBench {
+  explicit ProcessorBench(const sw::SystemConfig& config)
+      : blocks(config), sync("sync", config.n, blocks.stats) {
+    std::vector<Resumable*> resumables;
+    for (sw::ProcId i = 0; i < config.n; ++i) {
+      processors.push_back(std::make_unique<Processor>(
+          ("p" + std::to_string(i)).c_str(), i, config, blocks.clock, *blocks.manipulators[i],
+          ProcessorPorts{*blocks.controllers[i], blocks.arbiter, blocks.interrupt_bus, sync},
+          blocks.recorder, blocks.stats));
+      resumables.push_back(processors.back().get());
+    }
+    sync.attach(resumables);
+  }
+  std::vector<std::uint64_t> marks(sw::ProcId p) const {
+    std::vector<std::uint64_t> at;
+    for (const StepMarkRecord& m : processors[p]->step_marks()) {
+      at.push_back(m.at.count());
+    }
+    return at;
+  }
+
+  OmpBlocks blocks;
+  SyncUnit sync;
+  std::vector<std::unique_ptr<Processor>> processors;
+};
+
+sw::SystemConfig omp() {
+  sw::SystemConfig c;
+  c.n = 2;
+  c.timing = {6, 3, 2, 5};
+  c.sync = {4, 7};
+  c.buffer_words = 8;
+  c.module_words = 16;
+  c.local_words = 16;
+  c.clock_period_ns = 10;
+  return c;
+}
+
+TEST(ProcessorBlock, ComputeAccessSyncAndBarrierTakeTheirCostsInProgramOrder) {
+  const sw::SystemConfig config = omp();
+  ProcessorBench b(config);
+  const std::uint64_t compute = 10;
+  const std::uint32_t l = 2;
+  sw::MemoryAccess write;
+  write.direction = sw::Direction::Write;
+  write.bus = {sw::BusKind::Row, 0};
+  write.slots = {1};
+  write.vectors = l;
+  std::vector<sw::ProcessorProgram> programs(config.n);
+  programs[0].index_sets = {{0, 1}};
+  programs[0].ops = {sw::Compute{sw::Cycle{compute}}, sw::StepMark{1}, write, sw::StepMark{2},
+                     sw::ActivateSync{sw::ProcSet({1})}, sw::StepMark{3},
+                     sw::Barrier{sw::ProcSet({0, 1})}, sw::StepMark{4}};
+  const std::uint64_t tail = 3;
+  programs[1].index_sets = {{0, 1}};
+  programs[1].ops = {sw::WaitSync{0}, sw::StepMark{1}, sw::Compute{sw::Cycle{tail}},
+                     sw::Barrier{sw::ProcSet({0, 1})}, sw::StepMark{2}};
+  for (sw::ProcId p = 0; p < config.n; ++p) {
+    b.processors[p]->load(programs[p]);
+  }
+  sc_core::sc_start();
+  const std::uint64_t written = compute + eq1(config.timing, 1, l);
+  const std::uint64_t synced = written + config.sync.activate;
+  const std::uint64_t released = synced + tail + config.sync.barrier;
+  EXPECT_EQ(b.marks(0), (std::vector<std::uint64_t>{compute, written, synced, released}));
+  EXPECT_EQ(b.marks(1), (std::vector<std::uint64_t>{synced, released}));
+  for (sw::ProcId p = 0; p < config.n; ++p) {
+    EXPECT_TRUE(b.processors[p]->finished()) << p;
+    EXPECT_EQ(b.processors[p]->finish_cycle().count(), released) << p;
+  }
+  EXPECT_EQ(stat(b.blocks.stats, "p0.compute_cycles"), compute);
+  EXPECT_EQ(stat(b.blocks.stats, "p0.memory_cycles"), eq1(config.timing, 1, l));
+  EXPECT_EQ(stat(b.blocks.stats, "sync.barriers"), 1u);
+}
+
+}  // namespace
+}  // namespace orthosim::sc

@@ -1,0 +1,78 @@
+// `orthosim demo` (sw/cli) against a fake Runner: the Fig. 2 program of [PH91] on the omp, the
+// crossbar and the bus, with the system options passed to all three.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sw/cli/cli.hpp"
+#include "tests/support/cli_harness.hpp"
+
+namespace orthosim {
+namespace {
+
+using namespace cli_test;
+
+TEST(Cli, DemoRunsTheSampleProgramOnAllThreeConfigurations) {
+  FakeRunner runner;
+  const Result r = run({"demo", "--json", "--out", "demo-dir"}, runner);
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  ASSERT_EQ(runner.program_requests.size(), 1u);
+  const std::vector<sw::SystemRun>& runs = runner.program_requests.front();
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].config.arch, Arch::Omp);
+  EXPECT_EQ(runs[1].config.arch, Arch::Crossbar);
+  EXPECT_EQ(runs[2].config.arch, Arch::Bus);
+  for (const sw::SystemRun& s : runs) {
+    EXPECT_EQ(s.config.n, 4u);
+    // Fig. 2: 1 + 2 + 3 + 3 + (2 + 2) node messages.
+    EXPECT_EQ(s.program.messages.size(), 13u);
+    ASSERT_TRUE(s.vcd_path.has_value());
+    EXPECT_EQ(*s.vcd_path, "demo-dir/" + sw::to_string(s.config.arch) + ".vcd");
+  }
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("systems"));
+  ASSERT_EQ(j["systems"].size(), 3u);
+  EXPECT_EQ(j["systems"][1].value("arch", std::string{}), "crossbar");
+  EXPECT_EQ(j["systems"][1]["steps"].size(), 5u);
+}
+
+TEST(Cli, DemoFailsWhenOneSystemLosesAWord) {
+  FakeRunner runner(FakeRunner::Outcome::PayloadLost);
+  const Result r = run({"demo"}, runner);
+  EXPECT_EQ(r.code, sw::kExitRunFailed);
+}
+
+TEST_F(CliProgram, DemoPassesTheSystemOptionsToAllThreeConfigurations) {
+  FakeRunner runner;
+  const Result r = run({"demo", "--alpha", "10", "--beta", "3", "--tau", "2", "--gamma", "5",
+                        "--n", "8", "--out", "waves"},
+                       runner);
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  EXPECT_EQ(r.err, "");
+  ASSERT_EQ(runner.program_requests.size(), 1u);
+  const std::vector<sw::SystemRun>& runs = runner.program_requests[0];
+  ASSERT_EQ(runs.size(), 3u);
+  for (const sw::SystemRun& s : runs) {
+    const std::string name = sw::to_string(s.config.arch);
+    EXPECT_EQ(s.config.n, 8u) << name;
+    EXPECT_EQ(s.config.timing.alpha, 10u) << name;
+    EXPECT_EQ(s.config.timing.beta, 3u) << name;
+    EXPECT_EQ(s.config.timing.tau, 2u) << name;
+    EXPECT_EQ(s.config.timing.gamma, 5u) << name;
+    EXPECT_EQ(s.program.messages.size(), 13u) << name;
+    ASSERT_TRUE(s.vcd_path.has_value());
+    EXPECT_EQ(*s.vcd_path, "waves/" + name + ".vcd");
+  }
+  // The table names the three configurations and the paper's omp Step 2, with node i on
+  // processor floor(i n / m) = 2i of the 8 (section 5 clustering, m < n here).
+  for (const char* word : {"omp", "crossbar", "bus",
+                           "Step 2: C2_send((P2 -> M2,4), (P6 -> M6,0)), "
+                           "C2_recv((M2,4 -> P4), (M6,0 -> P0))"}) {
+    EXPECT_TRUE(contains(r.out, word)) << word << "\n" << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace orthosim

@@ -1,0 +1,215 @@
+// `orthosim gen` (sw/cli): every Table 1 pattern of [PH91] written as a program that parses back
+// as that pattern with Table 1's message counts; random programs; --out.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sw/cli/cli.hpp"
+#include "sw/pattern/pattern.hpp"
+#include "sw/program/parser.hpp"
+#include "sw/program/program.hpp"
+#include "tests/support/cli_harness.hpp"
+
+namespace orthosim {
+namespace {
+
+using namespace cli_test;
+
+/// What Table 1 says of a pattern over m nodes; sr / ds are the counts found (C8-C12).
+struct Table1Row {
+  bool broadcast;
+  std::size_t sources, destinations, messages;
+};
+
+Table1Row table1(sw::Pattern p, std::size_t m, std::size_t sr, std::size_t ds) {
+  using P = sw::Pattern;
+  switch (p) {
+    case P::C1: return {false, 1, 1, 1};
+    case P::C2: return {false, m, m, m};
+    case P::C3: return {true, 1, m - 1, m - 1};
+    case P::C4: return {false, 1, m - 1, m - 1};
+    case P::C5: return {false, m - 1, 1, m - 1};
+    case P::C6: return {true, m, m, m * (m - 1)};
+    case P::C7: return {false, m, m, m * (m - 1)};
+    case P::C8: return {true, 1, ds, ds};
+    case P::C9: return {false, 1, ds, ds};
+    case P::C10: return {false, sr, 1, sr};
+    case P::C11: return {true, sr, ds, sr * ds};
+    case P::C12: return {false, sr, ds, sr * ds};
+  }
+  return {};
+}
+
+/// Parses what `gen` wrote and checks it is one step of pattern p with Table 1's counts.
+void expect_pattern(const std::string& text, sw::Pattern p, std::uint32_t m, std::uint32_t words,
+                    const std::string& what) {
+  sw::McProgram program;
+  ASSERT_NO_THROW(program = sw::parse_program(text, "gen.mcp")) << what << "\n" << text;
+  EXPECT_EQ(program.nodes, m) << what;
+  ASSERT_EQ(program.steps.size(), 1u) << what;
+  const sw::ProgramStep& step = program.steps[0];
+  const std::vector<sw::PatternInstance> found = sw::classify(step.transfers, m);
+  ASSERT_EQ(found.size(), 1u) << what << "\n" << text;
+  EXPECT_EQ(found[0].pattern, p) << what << "\n" << text;
+  const std::vector<sw::NodeMessage> messages = sw::messages_of(step, 0);
+  std::set<std::uint32_t> sources, destinations;
+  for (const sw::NodeMessage& msg : messages) {
+    sources.insert(msg.source);
+    destinations.insert(msg.destination);
+    EXPECT_EQ(msg.words, words) << what;
+    EXPECT_NE(msg.source, msg.destination) << what;
+  }
+  const std::size_t sr = sources.size();
+  const std::size_t ds = destinations.size();
+  const Table1Row row = table1(p, m, sr, ds);
+  EXPECT_EQ(sr, row.sources) << what << "\n" << text;
+  EXPECT_EQ(ds, row.destinations) << what << "\n" << text;
+  EXPECT_EQ(messages.size(), row.messages) << what << "\n" << text;
+  for (const sw::NodeMessage& msg : messages) {
+    EXPECT_EQ(msg.broadcast, row.broadcast) << what << "\n" << text;
+  }
+  if (p >= sw::Pattern::C8) {  // Table 1: 1 < sr, ds < m - 1
+    if (p != sw::Pattern::C8 && p != sw::Pattern::C9) {
+      EXPECT_GT(sr, 1u) << what;
+      EXPECT_LT(sr, m - 1u) << what;
+    }
+    if (p != sw::Pattern::C10) {
+      EXPECT_GT(ds, 1u) << what;
+      EXPECT_LT(ds, m - 1u) << what;
+    }
+  }
+}
+
+TEST_F(CliProgram, GenWritesEachTable1PatternAndItParsesBackAsThatPattern) {
+  for (int i = 1; i <= 12; ++i) {
+    const auto p = static_cast<sw::Pattern>(i);
+    for (std::uint32_t m : {4u, 5u, 7u}) {
+      for (const std::string seed : {"1", "7", "123"}) {
+        const std::vector<std::string> args = {"gen", "C" + std::to_string(i), "--nodes",
+                                               std::to_string(m), "--len", "3", "--seed", seed};
+        FakeRunner runner;
+        const Result r = run(args, runner);
+        ASSERT_EQ(r.code, sw::kExitOk) << joined(args) << "\n" << r.err;
+        EXPECT_EQ(r.err, "") << joined(args);
+        EXPECT_TRUE(runner.program_requests.empty());
+        expect_pattern(r.out, p, m, 3, joined(args));
+        // The same arguments give the same program.
+        EXPECT_EQ(run(args).out, r.out) << joined(args);
+      }
+    }
+  }
+}
+
+TEST_F(CliProgram, GenAcceptsTheTable1Names) {
+  const std::vector<std::pair<std::string, sw::Pattern>> names = {
+      {"one-to-one", sw::Pattern::C1},
+      {"permutation", sw::Pattern::C2},
+      {"one-to-all-broadcast", sw::Pattern::C3},
+      {"one-to-all-personalized", sw::Pattern::C4},
+      {"all-to-one", sw::Pattern::C5},
+      {"all-to-all-broadcast", sw::Pattern::C6},
+      {"all-to-all-personalized", sw::Pattern::C7},
+      {"one-to-many-broadcast", sw::Pattern::C8},
+      {"one-to-many-personalized", sw::Pattern::C9},
+      {"many-to-one", sw::Pattern::C10},
+      {"many-to-many-broadcast", sw::Pattern::C11},
+      {"many-to-many-personalized", sw::Pattern::C12}};
+  for (const auto& [name, p] : names) {
+    const Result r = run({"gen", name, "--nodes", "6"});
+    ASSERT_EQ(r.code, sw::kExitOk) << name << "\n" << r.err;
+    expect_pattern(r.out, p, 6, 1, name);
+  }
+}
+
+TEST_F(CliProgram, GenUsesTheGivenSourcesAndDestinations) {
+  struct Case {
+    std::vector<std::string> args;
+    sw::Pattern pattern;
+    std::uint32_t m;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> messages;
+  };
+  const std::vector<Case> cases = {
+      {{"gen", "C1", "--nodes", "5", "--sources", "3", "--dests", "1"}, sw::Pattern::C1, 5,
+       {{3, 1}}},
+      {{"gen", "C12", "--nodes", "6", "--sources", "1,2", "--dests", "3,4"}, sw::Pattern::C12, 6,
+       {{1, 3}, {1, 4}, {2, 3}, {2, 4}}},
+      {{"gen", "C11", "--nodes", "6", "--sources", "0,5", "--dests", "2,3"}, sw::Pattern::C11, 6,
+       {{0, 2}, {0, 3}, {5, 2}, {5, 3}}},
+      {{"gen", "C10", "--nodes", "6", "--sources", "1,2,3", "--dests", "0"}, sw::Pattern::C10, 6,
+       {{1, 0}, {2, 0}, {3, 0}}},
+      {{"gen", "C8", "--nodes", "6", "--sources", "4", "--dests", "5,1,3"}, sw::Pattern::C8, 6,
+       {{4, 1}, {4, 3}, {4, 5}}},
+      {{"gen", "C5", "--nodes", "4", "--dests", "2"}, sw::Pattern::C5, 4, {{0, 2}, {1, 2}, {3, 2}}},
+  };
+  for (const Case& c : cases) {
+    const Result r = run(c.args);
+    ASSERT_EQ(r.code, sw::kExitOk) << joined(c.args) << "\n" << r.err;
+    expect_pattern(r.out, c.pattern, c.m, 1, joined(c.args));
+    const sw::McProgram program = sw::parse_program(r.out, "gen.mcp");
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> got;
+    for (const sw::NodeMessage& msg : sw::messages_of(program.steps.at(0), 0)) {
+      got.emplace_back(msg.source, msg.destination);
+    }
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, c.messages) << joined(c.args) << "\n" << r.out;
+  }
+}
+
+TEST_F(CliProgram, GenRandomWritesValidProgramsDeterministically) {
+  for (std::uint32_t m : {2u, 3u, 8u}) {
+    for (std::uint32_t seed = 1; seed <= 10; ++seed) {
+      const std::vector<std::string> args = {"gen",     "random",          "--nodes",
+                                             std::to_string(m), "--steps", "6",
+                                             "--len",   "5",               "--seed",
+                                             std::to_string(seed)};
+      const Result r = run(args);
+      ASSERT_EQ(r.code, sw::kExitOk) << joined(args) << "\n" << r.err;
+      EXPECT_EQ(run(args).out, r.out) << joined(args);
+      // The parser enforces the per-step rules: parsing is the validity check.
+      sw::McProgram program;
+      ASSERT_NO_THROW(program = sw::parse_program(r.out, "random.mcp")) << r.out;
+      EXPECT_EQ(program.nodes, m);
+      ASSERT_EQ(program.steps.size(), 6u) << r.out;
+      for (std::uint32_t k = 0; k < 6; ++k) {
+        const std::vector<sw::NodeMessage> msgs = sw::messages_of(program.steps[k], k);
+        EXPECT_FALSE(msgs.empty()) << joined(args) << " step " << k + 1;
+        for (const sw::NodeMessage& msg : msgs) {
+          EXPECT_GE(msg.words, 1u);
+          EXPECT_LE(msg.words, 5u) << joined(args);
+        }
+      }
+    }
+  }
+}
+
+TEST_F(CliProgram, GenOutWritesTheSameTextToTheFileAndNothingToStdout) {
+  const std::vector<std::string> args = {"gen", "C4", "--nodes", "5", "--len", "2", "--seed", "4"};
+  const Result to_stdout = run(args);
+  ASSERT_EQ(to_stdout.code, sw::kExitOk) << to_stdout.err;
+  ASSERT_FALSE(to_stdout.out.empty());
+  const std::string target = path("c4.mcp");
+  for (int round = 0; round < 2; ++round) {  // the second one replaces the file
+    std::vector<std::string> with_out = args;
+    with_out.push_back("--out");
+    with_out.push_back(target);
+    const Result r = run(with_out);
+    ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(slurp(target), to_stdout.out);
+    EXPECT_FALSE(fs::exists(target + ".partial"));
+  }
+  const sw::McProgram program = sw::read_program_file(target);
+  EXPECT_EQ(program.name, "c4");
+  EXPECT_EQ(program.nodes, 5u);
+}
+
+}  // namespace
+}  // namespace orthosim

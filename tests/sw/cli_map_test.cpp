@@ -1,0 +1,189 @@
+// `orthosim map` (sw/cli) against a fake Runner: the mapping of the Fig. 2 program of [PH91] onto
+// each configuration, its JSON description against the paper's listings (section 4.3) and Eq. 1.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sw/cli/cli.hpp"
+#include "tests/support/cli_harness.hpp"
+
+namespace orthosim {
+namespace {
+
+using namespace cli_test;
+
+/// Operation names of the listings of [PH91] section 4.3 A (bus), B (crossbar), C (omp).
+std::vector<std::vector<std::string>> paper_op_names(Arch arch) {
+  const std::vector<std::string> recv3 = {"C1_recv", "C1_recv", "C1_recv"};
+  const auto with = [](std::string first, std::vector<std::string> rest) {
+    rest.insert(rest.begin(), std::move(first));
+    return rest;
+  };
+  const std::vector<std::string> step5_scalar = {"C1_send", "C1_send", "C1_recv", "C1_recv",
+                                                 "C3_send", "C1_recv", "C1_recv"};
+  switch (arch) {
+    case Arch::Bus:
+      return {{"C1_send", "C1_recv"},
+              {"C1_send", "C1_send", "C1_recv", "C1_recv"},
+              with("C3_send", recv3),
+              with("C4_send", recv3),
+              step5_scalar};
+    case Arch::Crossbar:
+      return {{"C1_send", "C1_recv"},
+              {"C2_send", "C2_recv"},
+              with("C3_send", recv3),
+              with("C4_send", recv3),
+              step5_scalar};
+    case Arch::Omp:
+      break;
+  }
+  return {{"C1_send", "C1_recv"},
+          {"C2_send", "C2_recv"},
+          {"C3_send", "C3_recv"},
+          {"C4_send", "C4_recv"},
+          {"C5_send", "C5_recv", "C3_send", "C3_recv"}};
+}
+
+/// "M1,2" -> {1, 2}; "M3" -> {3}.
+std::vector<std::uint32_t> module_indices(const std::string& name) {
+  std::vector<std::uint32_t> out;
+  std::stringstream s(name.substr(1));
+  std::string part;
+  while (std::getline(s, part, ',')) {
+    out.push_back(static_cast<std::uint32_t>(std::stoul(part)));
+  }
+  return out;
+}
+
+TEST_F(CliProgram, MapJsonDescribesEveryStepOperationAndAccess) {
+  const std::vector<std::string> labels = {"one_to_one", "permutation", "broadcast", "scatter",
+                                           "many_to_one_and_multicast"};
+  // Section 2 of [PH91]: the program-level operations and patterns of Fig. 2.
+  const std::vector<std::string> program_lines = {
+      "Step 1: C1(N1, N0)", "Step 2: C2((N1, N2), (N3, N0))",
+      "Step 3: C3((N0, N1), (N0, N2), (N0, N3))", "Step 4: C4((N0, N1), (N0, N2), (N0, N3))",
+      "Step 5: C10((N1, N0), (N2, N0)), C8((N3, N1), (N3, N2))"};
+  const std::vector<std::vector<std::string>> patterns = {
+      {"C1"}, {"C2"}, {"C3"}, {"C4"}, {"C10", "C8"}};
+  const sw::BusTiming t;  // map reports the default costs
+  for (const auto& [name, arch] : archs()) {
+    FakeRunner runner;
+    const Result r = run({"map", fig2_, "--arch", name, "--json"}, runner);
+    ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_TRUE(runner.program_requests.empty());  // map runs nothing
+    nlohmann::json j;
+    ASSERT_NO_THROW(j = nlohmann::json::parse(r.out)) << r.out;
+    EXPECT_EQ(j.value("program", std::string{}), "fig2_sample");
+    EXPECT_EQ(j.value("arch", std::string{}), name);
+    EXPECT_EQ(j.value("nodes", 0u), 4u);
+    EXPECT_EQ(j.value("processors", 0u), 4u);
+    EXPECT_EQ(j.value("messages", 0u), 13u);
+    ASSERT_TRUE(j.contains("steps"));
+    ASSERT_EQ(j["steps"].size(), 5u);
+    const auto names = paper_op_names(arch);
+    std::uint64_t written = 0;
+    std::uint64_t read = 0;
+    for (std::size_t k = 0; k < 5; ++k) {
+      const nlohmann::json& step = j["steps"][k];
+      const std::string where = name + " step " + std::to_string(k + 1);
+      EXPECT_EQ(step.value("step", 0u), k + 1) << where;
+      EXPECT_EQ(step.value("label", std::string{}), labels[k]) << where;
+      EXPECT_EQ(step.value("program", std::string{}), program_lines[k]) << where;
+      EXPECT_EQ(step["patterns"].get<std::vector<std::string>>(), patterns[k]) << where;
+      EXPECT_TRUE(step.contains("processor_patterns")) << where;
+      EXPECT_EQ(step.value("local_copies", 99u), 0u) << where;
+      const std::string listing = step.value("listing", std::string{});
+      EXPECT_EQ(listing.rfind("Step " + std::to_string(k + 1) + ": ", 0), 0u) << listing;
+      std::vector<std::string> op_names;
+      for (const nlohmann::json& op : step["operations"]) {
+        const std::string op_name = op.value("name", std::string{});
+        const std::string direction = op.value("direction", std::string{});
+        op_names.push_back(op_name);
+        EXPECT_EQ(op_name, op.value("pattern", std::string{}) + "_" + direction) << where;
+        EXPECT_TRUE(direction == "send" || direction == "recv") << where;
+        const std::string text = op.value("text", std::string{});
+        EXPECT_EQ(text.rfind(op_name + "(", 0), 0u) << text;
+        EXPECT_TRUE(contains(listing, text)) << listing << " / " << text;
+        bool any_vector = false;
+        ASSERT_FALSE(op["accesses"].empty()) << where;
+        for (const nlohmann::json& a : op["accesses"]) {
+          const auto modules = a["modules"].get<std::vector<std::string>>();
+          const auto d = a["d"].get<std::uint64_t>();
+          const auto l = a["l"].get<std::uint64_t>();
+          const auto p = a["processor"].get<std::uint32_t>();
+          EXPECT_EQ(d, modules.size()) << text;
+          EXPECT_EQ(l, 4u) << text;  // every message of Fig. 2 is 4 words here
+          EXPECT_EQ(a["mode"], d > 1 ? "vector" : "scalar") << text;
+          any_vector = any_vector || d > 1;
+          EXPECT_EQ(a["formula_cycles"].get<std::uint64_t>(),
+                    access_formula(t.alpha, t.beta, t.tau, d, l))
+              << text;
+          // A broadcast write replicates one data buffer (Fig. 6); a scatter does not.
+          EXPECT_EQ(a["replicated"].get<bool>(), direction == "send" && op_name == "C3_send")
+              << text;
+          (direction == "send" ? written : read) += d;
+          const std::string bus = a["bus"].get<std::string>();
+          for (const std::string& m : modules) {
+            const std::vector<std::uint32_t> ij = module_indices(m);
+            if (arch == Arch::Bus) {
+              // One bus B0 and n modules M0..M3 (Fig. 4(a)).
+              EXPECT_EQ(bus, "B0") << text;
+              ASSERT_EQ(ij.size(), 1u) << m;
+              EXPECT_LT(ij[0], 4u) << m;
+            } else if (arch == Arch::Omp) {
+              // P(i) writes M(i,j) over its row bus RB(i), reads M(j,i) over its column bus
+              // CB(i) (section 3.1).
+              ASSERT_EQ(ij.size(), 2u) << m;
+              const bool send = direction == "send";
+              EXPECT_EQ(bus, (send ? "RB(" : "CB(") + std::to_string(p) + ")") << text;
+              EXPECT_EQ(send ? ij[0] : ij[1], p) << text;
+              EXPECT_NE(ij[0], ij[1]) << text;
+            } else {
+              // Crossbar: module M(i,j) of P(i)'s bank on bus B(i).
+              ASSERT_EQ(ij.size(), 2u) << m;
+              EXPECT_EQ(bus, "B(" + std::to_string(ij[0]) + ")") << text;
+              if (direction == "send") {
+                EXPECT_EQ(ij[0], p) << text;
+              } else {
+                EXPECT_EQ(ij[1], p) << text;
+              }
+            }
+          }
+        }
+        EXPECT_EQ(op.value("mode", std::string{}), any_vector ? "vector" : "scalar") << text;
+      }
+      EXPECT_EQ(op_names, names[k]) << where;
+    }
+    // Every node message is written into one module and read from it once.
+    EXPECT_EQ(written, 13u) << name;
+    EXPECT_EQ(read, 13u) << name;
+  }
+}
+
+TEST_F(CliProgram, MapOntoFewerProcessorsTurnsMessagesInsideAClusterIntoLocalCopies) {
+  // N0, N1 on P0 and N2, N3 on P1: N1->N0 (step 1), N0->N1 (steps 3, 4), N1->N0 and N3->N2
+  // (step 5) stay inside a cluster.
+  const std::vector<unsigned> local = {1, 0, 1, 1, 2};
+  FakeRunner runner;
+  const Result r = run({"map", fig2_, "--arch", "omp", "--n", "2", "--json"}, runner);
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.value("processors", 0u), 2u);
+  EXPECT_EQ(j.value("nodes", 0u), 4u);
+  EXPECT_EQ(j.value("messages", 0u), 13u);
+  ASSERT_EQ(j["steps"].size(), 5u);
+  for (std::size_t k = 0; k < 5; ++k) {
+    EXPECT_EQ(j["steps"][k].value("local_copies", 99u), local[k]) << "step " << k + 1;
+  }
+  EXPECT_TRUE(j["steps"][0]["operations"].empty());  // N1 -> N0 is all of step 1
+}
+
+}  // namespace
+}  // namespace orthosim

@@ -1,0 +1,210 @@
+// What every command of `orthosim` shares on the command line (sw/cli) against a fake Runner:
+// help, unknown commands, bad input refused with exit 2 and one line naming the option before
+// anything runs, options that do not apply, check_cli, and the output options' checks.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sw/cli/cli.hpp"
+#include "tests/support/cli_harness.hpp"
+
+namespace orthosim {
+namespace {
+
+using namespace cli_test;
+
+TEST(Cli, HelpListsTheCommands) {
+  for (const std::string flag : {"--help", "-h", "help"}) {
+    const Result r = run({flag});
+    EXPECT_EQ(r.code, sw::kExitOk) << flag;
+    EXPECT_TRUE(contains(r.out, "access")) << r.out;
+    EXPECT_TRUE(contains(r.out, "demo")) << r.out;
+    EXPECT_EQ(r.err, "") << flag;
+  }
+}
+
+TEST(Cli, NoCommandIsBadInput) {
+  const Result r = run({});
+  EXPECT_EQ(r.code, sw::kExitBadInput);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, "access")) << r.err;
+}
+
+TEST(Cli, CommandHelpListsItsOptionsAndRunsNothing) {
+  FakeRunner runner;
+  const Result r = run({"access", "--help"}, runner);
+  EXPECT_EQ(r.code, sw::kExitOk);
+  for (const std::string option :
+       {"--arch", "--kind", "--d", "--l", "--alpha", "--tau", "--json"}) {
+    EXPECT_TRUE(contains(r.out, option)) << option;
+  }
+  EXPECT_TRUE(runner.access_requests.empty());
+}
+
+TEST(Cli, UnknownCommandIsBadInput) {
+  const Result r = run({"frobnicate", "--n", "4"});
+  EXPECT_EQ(r.code, sw::kExitBadInput);
+  EXPECT_TRUE(contains(r.err, "frobnicate")) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(Cli, BadInputExitsTwoWithOneLineNamingTheOptionAndNoOutput) {
+  const std::vector<BadInput> cases = {
+      {{"access", "--arch", "foo"}, {"--arch", "foo"}},
+      {{"access", "--d", "9", "--n", "4"}, {"--d", "9"}},
+      {{"access", "--kind", "block", "--d", "0"}, {"--d"}},
+      {{"access", "--l", "0"}, {"--l"}},
+      {{"access", "--repeat", "0"}, {"--repeat"}},
+      {{"access", "--kind", "interleaved", "--l", "2"}, {"--l"}},
+      {{"access", "--alpha", "-3"}, {"--alpha", "-3"}},
+      {{"access", "--alpha=-3"}, {"--alpha", "-3"}},
+      {{"access", "--beta", "x"}, {"--beta", "x"}},
+      {{"access", "--tau", "0"}, {"--tau"}},
+      {{"access", "--n", "0"}, {"--n"}},
+      {{"access", "--n", "257"}, {"--n"}},
+      {{"access", "--buffer-words", "0"}, {"--buffer-words"}},
+      {{"access", "--kind", "vector"}, {"--kind", "vector"}},
+      {{"access", "--frobnicate", "1"}, {"frobnicate"}},
+      {{"access", "--impl", "fast"}, {"--impl", "fast"}},
+      {{"access", "stray"}, {"positional"}},
+      {{"demo", "--n", "0"}, {"--n"}},
+      {{"demo", "--arch", "omp"}, {"arch"}},
+  };
+  expect_refused_before_running(cases);
+}
+
+// An option that does not apply to the form of the command line is refused, never ignored; an
+// abbreviation is an unknown option, not Boost's guess at the option meant.
+TEST_F(CliProgram, OptionsThatDoNotApplyAndAbbreviationsAreRefused) {
+  const std::string perfetto = path("y.json");
+  const std::vector<BadInput> cases = {
+      {{"gen", "C7", "--nodes", "4", "--torus", "4x4"},
+       {"orthosim gen: --torus: does not apply to gen C7 (an option of gen shift)"}},
+      {{"gen", "shift", "--torus", "4x4", "--direction", "east", "--nodes", "16"},
+       {"--nodes: does not apply to gen shift"}},
+      {{"gen", "exchange", "--nodes", "8", "--seed", "3"},
+       {"--seed: does not apply to gen exchange"}},
+      {{"gen", "random", "--nodes", "4", "--steps", "2", "--together"},
+       {"--together: does not apply to gen random"}},
+      {{"gen", "exchange", "--nodes", "8", "--direction", "east"},
+       {"--direction: does not apply to gen exchange"}},
+      {{"gen", "random", "--nodes", "4", "--steps", "2", "--sources", "1"},
+       {"--sources: does not apply to gen random"}},
+      {{"gen", "C3", "--nodes", "4", "--steps", "2"}, {"--steps: does not apply to gen C3"}},
+      {{"trace", "stats", path("x.trace"), "--perfetto", perfetto},
+       {"orthosim trace: --perfetto: does not apply to trace stats (an option of trace export)"}},
+      {{"trace", "export", path("x.trace"), "--perfetto", perfetto, "--json"},
+       {"--json: does not apply to trace export"}},
+      {{"trace", "diff", path("x.trace"), path("x.trace"), "--out", path("plots")},
+       {"--out: does not apply to trace diff"}},
+      {{"run", fig2_, "--dims", "4x4"}, {"--dims: does not apply to run on the omp"}},
+      {{"run", fig2_, "--arch", "mesh", "--dims", "4x4", "--alpha", "3"},
+       {"--alpha: does not apply to run on the mesh"}},
+      {{"run", fig2_, "--impl", "im=rtl,im=model"},
+       {"--impl: expected each block once, found 'im' again in 'im=rtl,im=model'"}},
+      {{"run", fig2_, "--alp", "20"},
+       {"orthosim run: unknown option --alp (see orthosim run --help)"}},
+      {{"gen", "C1", "--node", "4"}, {"unknown option --node"}},
+      {{"trace", "export", path("x.trace"), "--perf", perfetto}, {"unknown option --perf"}},
+  };
+  expect_refused_before_running(cases);
+  EXPECT_FALSE(fs::exists(perfetto));
+  EXPECT_FALSE(fs::exists(path("plots")));
+}
+
+// check_cli takes a command line through run_cli's parsing and validation and runs nothing.
+TEST_F(CliProgram, CheckingACommandLineValidatesItAndRunsNothing) {
+  std::ostringstream err;
+  EXPECT_EQ(sw::check_cli({"run", fig2_, "--alpha", "abc"}, err), sw::kExitBadInput);
+  EXPECT_EQ(err.str(), "orthosim run: --alpha: expected an integer in 0..1000000, found 'abc'\n");
+  std::ostringstream accepted_err;
+  const std::string vcd = path("w.vcd");
+  EXPECT_EQ(sw::check_cli({"run", fig2_, "--alpha", "3", "--vcd", vcd}, accepted_err),
+            sw::kExitOk);
+  EXPECT_EQ(accepted_err.str(), "");
+  EXPECT_FALSE(fs::exists(vcd));
+}
+
+TEST_F(CliProgram, HelpOfTheProgramCommandsListsTheirOptions) {
+  const Result top = run({"--help"});
+  for (const char* command : {"map", "run", "gen", "demo"}) {
+    EXPECT_TRUE(contains(top.out, std::string("  ") + command + " ")) << command;
+  }
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"map", {"--arch", "--n", "--json"}},
+      {"run", {"--arch", "--n", "--alpha", "--beta", "--tau", "--gamma", "--sync-cycles",
+               "--buffer-words", "--module-words", "--local-words", "--vcd", "--json"}},
+      {"gen", {"--nodes", "--sources", "--dests", "--len", "--steps", "--seed", "--out"}},
+      {"demo", {"--out", "--alpha", "--json"}},
+  };
+  for (const auto& [command, options] : cases) {
+    FakeRunner runner;
+    const Result r = run({command, "--help"}, runner);
+    EXPECT_EQ(r.code, sw::kExitOk) << command;
+    EXPECT_EQ(r.err, "") << command;
+    EXPECT_TRUE(runner.program_requests.empty()) << command;
+    for (const std::string& option : options) {
+      EXPECT_TRUE(contains(r.out, option)) << command << " " << option;
+    }
+  }
+}
+
+TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
+  const Result top = run({"--help"});
+  EXPECT_TRUE(contains(top.out, "  traffic ")) << top.out;
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"run", {"--dims", "--dim", "--switching", "--ports", "--startup", "--buffers", "--vcs",
+               "--router-delay", "--packet-flits", "--watchdog", "--embedding", "mesh", "torus",
+               "hypercube"}},
+      {"traffic", {"--topology", "--pattern", "--rate", "--rates", "--flits", "--injection",
+                   "--warmup", "--cycles", "--seed", "--dims", "--dim", "--vcs", "--json"}},
+  };
+  for (const auto& [command, options] : cases) {
+    FakeRunner runner;
+    const Result r = run({command, "--help"}, runner);
+    EXPECT_EQ(r.code, sw::kExitOk) << command;
+    EXPECT_EQ(r.err, "") << command;
+    EXPECT_TRUE(runner.network_requests.empty() && runner.traffic_requests.empty()) << command;
+    for (const std::string& option : options) {
+      EXPECT_TRUE(contains(r.out, option)) << command << " " << option;
+    }
+  }
+}
+
+TEST_F(CliProgram, EveryOutputOptionIsCheckedBeforeTheRunnerIsCalled) {
+  // The fake runner opens no file: only the command line's own check can refuse these.
+  fs::create_directories(dir_ / "adir");
+  std::ofstream(dir_ / "adir" / "keep") << "kept\n";
+  const std::string folder = path("adir");
+  const std::string plain = file("plain", "not a folder\n");
+  const std::vector<BadInput> cases = {
+      {{"access", "--vcd", folder}, {"--vcd: expected a writable file path", "(a directory)"}},
+      {{"access", "--trace", folder}, {"--trace: expected a writable file path", "(a directory)"}},
+      {{"access", "--impl", "rtl", "--fst", folder}, {"--fst:", "(a directory)"}},
+      {{"run", fig2_, "--vcd", ""}, {"--vcd:", "'' (an empty path)"}},
+      {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--trace", folder}, {"--trace:"}},
+      {{"traffic", "--topology", "mesh", "--dims", "2x2", "--trace", folder}, {"--trace:"}},
+      {{"tables", "--topology", "hypercube", "--m", "8", "--n", "4", "--trace", folder},
+       {"--trace:"}},
+      {{"demo", "--trace", folder}, {"--trace:", "(a directory)"}},
+      {{"demo", "--out", plain}, {"--out: expected a writable folder", "is a regular file"}},
+      {{"access", "--vcd", plain + "/w.vcd"}, {"--vcd:", "is a regular file, not a folder"}},
+      {{"access", "--vcd", path("missing/w.vcd")}, {"--vcd:", "does not exist"}},
+  };
+  expect_refused_before_running(cases);
+  EXPECT_EQ(slurp(path("adir/keep")), "kept\n");
+  EXPECT_EQ(slurp(plain), "not a folder\n");
+  EXPECT_FALSE(fs::exists(path("missing")));
+  // run and demo create a missing folder: not refused there.
+  FakeRunner runner;
+  EXPECT_EQ(run({"run", fig2_, "--vcd", path("new/w.vcd")}, runner).code, sw::kExitOk);
+  EXPECT_EQ(runner.program_requests.size(), 1u);
+}
+
+}  // namespace
+}  // namespace orthosim

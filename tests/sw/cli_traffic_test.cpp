@@ -1,0 +1,128 @@
+// `orthosim traffic` (sw/cli) against a fake Runner: the pattern, rates, packets, injection,
+// window and seed in the request, and the defaults.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sw/cli/cli.hpp"
+#include "sw/pattern/pattern.hpp"
+#include "tests/support/cli_harness.hpp"
+
+namespace orthosim {
+namespace {
+
+using namespace cli_test;
+
+/// Runs a command that must succeed and hand the runner exactly one traffic request.
+sw::TrafficRequest only_traffic(const std::vector<std::string>& args, Result* result = nullptr) {
+  FakeRunner runner;
+  const Result r = run(args, runner);
+  EXPECT_EQ(r.code, sw::kExitOk) << joined(args) << "\n" << r.err;
+  EXPECT_EQ(r.err, "") << joined(args);
+  if (result != nullptr) {
+    *result = r;
+  }
+  if (runner.traffic_requests.size() != 1) {
+    ADD_FAILURE() << joined(args) << ": " << runner.traffic_requests.size()
+                  << " traffic requests, not one";
+    return sw::TrafficRequest{};
+  }
+  return runner.traffic_requests.front();
+}
+
+TEST(CliTraffic, TrafficHandsTheRunnerThePatternRatesPacketsInjectionWindowAndSeed) {
+  Result r;
+  const sw::TrafficRequest q = only_traffic(
+      {"traffic", "--topology", "hypercube", "--dim", "4", "--pattern", "bitrev", "--rates",
+       "0.01,0.2,0.5", "--flits", "8", "--injection", "exponential", "--warmup", "100",
+       "--cycles", "2000", "--seed", "42", "--buffers", "4", "--router-delay", "2", "--json"},
+      &r);
+  EXPECT_EQ(q.config.topology.kind(), sw::TopologyKind::Hypercube);
+  EXPECT_EQ(q.config.topology.nodes(), 16u);
+  EXPECT_EQ(q.config.router.vcs, 1u);
+  EXPECT_EQ(q.config.router.buffer_flits, 4u);
+  EXPECT_EQ(q.config.router.delay, 2u);
+  EXPECT_EQ(q.pattern.kind, sw::PatternKind::BitReverse);
+  ASSERT_TRUE(q.pattern.lcc.has_value());
+  // Bit-reverse on 4 address bits, written out here: bit i of x goes to bit 3 - i.
+  for (std::uint32_t x = 0; x < 16; ++x) {
+    std::uint32_t y = 0;
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      y |= ((x >> i) & 1U) << (3 - i);
+    }
+    EXPECT_EQ(q.pattern.lcc->apply(x), y) << x;
+  }
+  EXPECT_EQ(q.rates, (std::vector<double>{0.01, 0.2, 0.5}));
+  EXPECT_EQ(q.flits, 8u);
+  EXPECT_TRUE(q.exponential);
+  EXPECT_EQ(q.warmup, 100u);
+  EXPECT_EQ(q.cycles, 2000u);
+  EXPECT_EQ(q.seed, 42u);
+
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = nlohmann::json::parse(r.out)) << r.out;
+  EXPECT_EQ(j.value("command", std::string{}), "traffic");
+  EXPECT_EQ(j.value("topology", std::string{}), "hypercube");
+  EXPECT_EQ(j.value("pattern", std::string{}), "bitrev");
+  EXPECT_EQ(j.value("flits", 0u), 8u);
+  EXPECT_EQ(j.value("injection", std::string{}), "exponential");
+  EXPECT_EQ(j.value("seed", 0u), 42u);
+  ASSERT_TRUE(j.contains("points"));
+  ASSERT_EQ(j["points"].size(), 3u);
+  EXPECT_DOUBLE_EQ(j["points"][1].value("rate", 0.0), 0.2);
+  EXPECT_FALSE(j.contains("offered"));  // a sweep reports per point
+}
+
+TEST(CliTraffic, TrafficDefaultsAndOnePointAtTheTopLevel) {
+  Result r;
+  const sw::TrafficRequest q =
+      only_traffic({"traffic", "--topology", "mesh", "--dims", "4x4", "--json"}, &r);
+  EXPECT_EQ(q.config.topology.kind(), sw::TopologyKind::Mesh);
+  EXPECT_EQ(q.config.router.vcs, 1u);
+  EXPECT_EQ(q.pattern.kind, sw::PatternKind::Uniform);
+  EXPECT_EQ(q.rates, (std::vector<double>{0.1}));
+  EXPECT_EQ(q.flits, 20u);
+  EXPECT_FALSE(q.exponential);
+  EXPECT_EQ(q.warmup, 1000u);
+  EXPECT_EQ(q.cycles, 10000u);
+  EXPECT_EQ(q.seed, 1u);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(j.contains("points"));
+  EXPECT_DOUBLE_EQ(j.value("offered", 0.0), 0.1);
+  EXPECT_EQ(j.value("injection", std::string{}), "bernoulli");
+  for (const char* field :
+       {"offered", "accepted", "latency_avg", "latency_p50", "latency_p99", "latency_max",
+        "sustainable", "sim_cycles", "flits_delivered", "max_channel_contention"}) {
+    EXPECT_TRUE(j.contains(field)) << field;
+  }
+
+  // A torus gets its two dateline virtual channels; --rate sets the one rate.
+  const sw::TrafficRequest t = only_traffic(
+      {"traffic", "--topology", "torus", "--dims", "4x4", "--pattern", "transpose", "--rate",
+       "0.25", "--injection", "bernoulli"});
+  EXPECT_EQ(t.config.router.vcs, 2u);
+  EXPECT_EQ(t.pattern.kind, sw::PatternKind::Transpose);
+  EXPECT_EQ(t.rates, (std::vector<double>{0.25}));
+  EXPECT_FALSE(t.exponential);
+
+  // lcc:A,b: row i of A gives y_i; here y0 = x0 ^ 1, y1 = x2, y2 = x1.
+  const sw::TrafficRequest l = only_traffic(
+      {"traffic", "--topology", "hypercube", "--dim", "3", "--pattern", "lcc:100/001/010,100"});
+  EXPECT_EQ(l.pattern.kind, sw::PatternKind::Lcc);
+  ASSERT_TRUE(l.pattern.lcc.has_value());
+  for (std::uint32_t x = 0; x < 8; ++x) {
+    const std::uint32_t y = ((x & 1U) ^ 1U) | (((x >> 2) & 1U) << 1) | (((x >> 1) & 1U) << 2);
+    EXPECT_EQ(l.pattern.lcc->apply(x), y) << x;
+  }
+  // reverse-flip and bitrev fit a mesh of 2^d nodes too.
+  EXPECT_EQ(only_traffic({"traffic", "--topology", "mesh", "--dims", "4x2", "--pattern",
+                          "reverse-flip"})
+                .pattern.kind,
+            sw::PatternKind::ReverseFlip);
+}
+
+}  // namespace
+}  // namespace orthosim
