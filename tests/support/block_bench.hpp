@@ -16,7 +16,7 @@
 #include "sc_models/multiprocessor/bus_controller.hpp"
 #include "sc_models/multiprocessor/index_manipulator.hpp"
 #include "sc_models/multiprocessor/resource_arbiter.hpp"
-#include "sc_models/multiprocessor/word_store.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sw/arch/architecture.hpp"
 #include "sw/arch/system_config.hpp"
 #include "traces/recorder.hpp"
