@@ -299,9 +299,9 @@ void RtlNetwork::end_cycle_of(std::uint32_t r, sw::Cycle c) {
 void RtlNetwork::compare(sw::Cycle c) {
   if (fault_) {
     std::uint32_t& heads = probe_->heads[fault_->router];
-    if (fault_->kind == Fault::Kind::FlipBit && c == sw::Cycle{fault_->at}) {
+    if (fault_->kind == Fault::Kind::FlipBit && c == fault_->at) {
       heads ^= 1U << fault_->bit;
-    } else if (fault_->kind == Fault::Kind::LateHeader && c >= sw::Cycle{fault_->at}) {
+    } else if (fault_->kind == Fault::Kind::LateHeader && c >= fault_->at) {
       if (late_at_ && *late_at_ + sw::Cycle{1} == c) {
         heads |= late_heads_;
       } else if (!late_at_ && heads != 0) {

@@ -53,7 +53,7 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
     enum class Kind : std::uint8_t { FlipBit, LateHeader };
     Kind kind = Kind::FlipBit;
     std::uint32_t router = 0;
-    std::uint64_t at = 0;
+    sw::Cycle at;
     std::uint32_t bit = 0;
   };
 
