@@ -1,5 +1,5 @@
-// The machine-program layer: ProcSet, the validation of a program against the hardware of seed
-// 004 section 3.1 (buses a controller drives, module slots, block sizes) and section 3.2 (index
+// The machine-program layer: ProcSet, the validation of a program against the hardware of
+// [PH91] section 3.1 (buses a controller drives, module slots, block sizes) and section 3.2 (index
 // sets, Fig. 6: replication is a write feature), the payload generator and the delivery check.
 // Every rejection must name the processor and the op; programs are hand-built around the
 // SystemConfig defaults.
