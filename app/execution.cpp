@@ -94,7 +94,7 @@ void inject_test_fault(sc::Multicomputer& system) {
     fault.kind = f->flip ? sc::net::RtlNetwork::Fault::Kind::FlipBit
                          : sc::net::RtlNetwork::Fault::Kind::LateHeader;
     fault.router = static_cast<std::uint32_t>(f->block);
-    fault.at = f->at;
+    fault.at = sw::Cycle{f->at};
     fault.bit = f->bit;
     sc::net::inject_fault(system, fault);
   }

@@ -151,7 +151,7 @@ class CountingClient : public sc::net::FabricClient {
   }
   void deliver_word(std::uint32_t /*message*/, std::uint32_t /*index*/,
                     sw::Word /*word*/) override {}
-  void message_delivered(std::uint32_t /*message*/, std::uint64_t /*at*/) override { ++delivered; }
+  void message_delivered(std::uint32_t /*message*/, sw::Cycle /*at*/) override { ++delivered; }
   std::uint64_t delivered = 0;
 };
 
@@ -166,13 +166,13 @@ bool fabric(const char* label, const sw::Topology& topology, std::uint32_t round
   const std::uint32_t nodes = topology.nodes();
   std::uniform_int_distribution<std::uint32_t> other(1, nodes - 1);
   std::uint32_t message = 0;
-  std::uint64_t cycle = 0;
+  sw::Cycle cycle;
   const Clock::time_point start = Clock::now();
   for (std::uint32_t r = 0; r < rounds; ++r) {
     for (std::uint32_t src = 0; src < nodes; ++src) {
       network.submit(message++, src, (src + other(rng)) % nodes, words);
     }
-    for (std::optional<std::uint64_t> next = cycle; next; next = network.next_cycle(cycle)) {
+    for (std::optional<sw::Cycle> next = cycle; next; next = network.next_cycle(cycle)) {
       cycle = *next;
       network.begin_cycle(cycle);
     }
@@ -182,7 +182,7 @@ bool fabric(const char* label, const sw::Topology& topology, std::uint32_t round
   const bool ok = client.delivered == message;
   std::printf("2. fabric, %-9s %u messages of %u words: %llu cycles, %.3f s, %.0f flit-hops/s, "
               "%.0f router steps/s%s\n",
-              label, message, words, static_cast<unsigned long long>(cycle), s,
+              label, message, words, static_cast<unsigned long long>(cycle.count()), s,
               static_cast<double>(st.flit_hops) / s, static_cast<double>(st.router_steps) / s,
               ok ? "" : "  (MESSAGES LOST)");
   return ok;

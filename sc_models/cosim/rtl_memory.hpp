@@ -1,5 +1,6 @@
-// The verilated module array of the omp (rtl/module_array.sv: the n x n modules M(a,b) of seed
-// 004 section 3.1 with their arbiter), in a SystemC system (docs/architecture.md, contract "Model = RTL").
+// The verilated module array of the omp (rtl/module_array.sv: the n x n modules M(a,b) of
+// [PH91] section 3.1 with their arbiter), in a SystemC system (docs/architecture.md, contract
+// "Model = RTL").
 //
 //   memory = cosim  the model's ResourceArbiter and WordStore modules decide and store; the array
 //                   runs beside them on the same stimulus (each controller's request, hold, bus

@@ -26,9 +26,9 @@ class RtlNetwork::ModelProbe final : public FabricClient {
     return client_.read_word(message, index);
   }
   void deliver_word(std::uint32_t, std::uint32_t, sw::Word) override {}
-  void message_delivered(std::uint32_t, std::uint64_t) override {}
+  void message_delivered(std::uint32_t, sw::Cycle) override {}
   void packet_moved(PacketMove what, std::uint32_t, std::uint32_t router, std::uint32_t out,
-                    std::uint32_t, std::uint64_t) override {
+                    std::uint32_t, sw::Cycle) override {
     if (what == PacketMove::Hop) {
       heads[router] |= 1U << (out / vcs_ * kRtlVcs + out % vcs_);
     } else if (what == PacketMove::Eject) {
@@ -38,7 +38,7 @@ class RtlNetwork::ModelProbe final : public FabricClient {
   /// The routers expose no per-virtual-channel occupancy: under cosim the waveform's buffer
   /// signals are the model's.
   void buffer_changed(std::uint32_t router, std::uint32_t port, std::uint32_t vc,
-                      std::uint32_t flits, std::uint64_t at) override {
+                      std::uint32_t flits, sw::Cycle at) override {
     if (observed) {
       client_.buffer_changed(router, port, vc, flits, at);
     }
@@ -59,7 +59,7 @@ class RtlNetwork::ModelProbe final : public FabricClient {
 RtlNetwork::RtlNetwork(const sc_core::sc_module_name& name,
                        const sw::Validated<sw::NetworkConfig>& config,
                        FabricClient& client, const sc_core::sc_time& period,
-                       std::function<void(std::uint64_t)> cycle_done, rtl::FstTrace* fst)
+                       std::function<void(sw::Cycle)> cycle_done, rtl::FstTrace* fst)
     : sc_core::sc_module(name),
       config_(config),
       client_(client),
@@ -130,7 +130,7 @@ void RtlNetwork::observe(bool on) {
 
 // ---- the cycle ----------------------------------------------------------------------------
 
-void RtlNetwork::begin_cycle(std::uint64_t c) {
+void RtlNetwork::begin_cycle(sw::Cycle c) {
   cycle_ = c;
   if (reset_pending_) {
     reset_pending_ = false;
@@ -155,7 +155,7 @@ void RtlNetwork::begin_cycle(std::uint64_t c) {
   // An idle network (no flits, no offers) is left alone: not even `now` changes.
   edge_ = !offering_.empty() || flits_in_routers_ > 0;
   if (edge_) {
-    routers_.set_cycle(c);
+    routers_.set_cycle(c.count());
     for (std::size_t k = 0; k < offering_.size(); ++k) {
       routers_.offer(ni_.node_of(offering_[k]), ni_.channel_of(offering_[k]), flits[k]);
     }
@@ -197,15 +197,15 @@ std::uint32_t RtlNetwork::rtl_input(std::uint32_t q) const {
   return q < ports_ ? q : rtl::RouterNetworkRtl::kMaxPorts + q - ports_;
 }
 
-bool RtlNetwork::check_flit(std::uint32_t r, std::uint64_t c, const char* signal, bool ok,
+bool RtlNetwork::check_flit(std::uint32_t r, sw::Cycle c, const char* signal, bool ok,
                             std::uint64_t expected, std::uint64_t got) {
   if (!ok && !protocol_error_) {
-    protocol_error_ = Mismatch{c, routers_.router_name(r), signal, expected, got};
+    protocol_error_ = Mismatch{c.count(), routers_.router_name(r), signal, expected, got};
   }
   return ok;
 }
 
-void RtlNetwork::end_cycle(std::uint64_t c) {
+void RtlNetwork::end_cycle(sw::Cycle c) {
   if (edge_) {
     take_offers(c);
     for (std::uint32_t r = 0; r < routers_.routers() && !protocol_error_; ++r) {
@@ -220,7 +220,7 @@ void RtlNetwork::end_cycle(std::uint64_t c) {
   cycle_done_(c);
 }
 
-void RtlNetwork::take_offers(std::uint64_t c) {
+void RtlNetwork::take_offers(sw::Cycle c) {
   refused_ = false;
   for (const std::uint32_t i : offering_) {
     if (routers_.inj_ready(ni_.node_of(i), ni_.channel_of(i))) {
@@ -237,7 +237,7 @@ void RtlNetwork::take_offers(std::uint64_t c) {
   }
 }
 
-void RtlNetwork::end_cycle_of(std::uint32_t r, std::uint64_t c) {
+void RtlNetwork::end_cycle_of(std::uint32_t r, sw::Cycle c) {
   ++stats_.router_steps;
   stats_.header_wait_cycles += routers_.hdr_waits(r);
   for (std::uint32_t q = 0; q < ports_ + channels_per_node_; ++q) {
@@ -297,13 +297,13 @@ void RtlNetwork::end_cycle_of(std::uint32_t r, std::uint64_t c) {
   }
 }
 
-void RtlNetwork::compare(std::uint64_t c) {
+void RtlNetwork::compare(sw::Cycle c) {
   if (fault_) {
     std::uint32_t& heads = probe_->heads[fault_->router];
     if (fault_->kind == Fault::Kind::FlipBit && c == fault_->at) {
       heads ^= 1U << fault_->bit;
     } else if (fault_->kind == Fault::Kind::LateHeader && c >= fault_->at) {
-      if (late_at_ && *late_at_ + 1 == c) {
+      if (late_at_ && *late_at_ + sw::Cycle{1} == c) {
         heads |= late_heads_;
       } else if (!late_at_ && heads != 0) {
         late_at_ = c;
@@ -317,18 +317,18 @@ void RtlNetwork::compare(std::uint64_t c) {
     for (const auto& [channel, f] : routers_.ejections(r)) {
       tails += f.tail ? 1U : 0U;
     }
-    checkers_[r].check(c, "out_head", probe_->heads[r], routers_.header_departures(r));
-    checkers_[r].check(c, "ej_tail", probe_->tails[r], tails);
+    checkers_[r].check(c.count(), "out_head", probe_->heads[r], routers_.header_departures(r));
+    checkers_[r].check(c.count(), "ej_tail", probe_->tails[r], tails);
   }
 }
 
 // ---- time and reports ---------------------------------------------------------------------
 
-std::optional<std::uint64_t> RtlNetwork::next_cycle(std::uint64_t c) const {
-  std::optional<std::uint64_t> next =
-      flits_in_routers_ > 0 ? std::optional<std::uint64_t>(c + 1) : ni_.next_offer(c);
+std::optional<sw::Cycle> RtlNetwork::next_cycle(sw::Cycle c) const {
+  std::optional<sw::Cycle> next =
+      flits_in_routers_ > 0 ? std::optional<sw::Cycle>(c + sw::Cycle{1}) : ni_.next_offer(c);
   if (model_) {
-    if (const std::optional<std::uint64_t> m = model_->next_cycle(c)) {
+    if (const std::optional<sw::Cycle> m = model_->next_cycle(c)) {
       next = next ? std::min(*next, *m) : *m;
     }
   }
@@ -386,7 +386,7 @@ std::uint64_t RtlNetwork::comparisons() const {
 
 NetworkFactory verilated_routers(rtl::FstTrace* fst) {
   return [fst](const sw::Validated<sw::NetworkConfig>& config, FabricClient& client,
-               const sc_core::sc_time& period, std::function<void(std::uint64_t)> cycle_done) {
+               const sc_core::sc_time& period, std::function<void(sw::Cycle)> cycle_done) {
     return std::make_unique<RtlNetwork>("rtl", config, client, period, std::move(cycle_done), fst);
   };
 }

@@ -53,7 +53,7 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
     enum class Kind : std::uint8_t { FlipBit, LateHeader };
     Kind kind = Kind::FlipBit;
     std::uint32_t router = 0;
-    std::uint64_t at = 0;
+    sw::Cycle at;
     std::uint32_t bit = 0;
   };
 
@@ -62,19 +62,19 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
   /// called at the end of every cycle's second half. With `fst`, the routers' signals go to it.
   RtlNetwork(const sc_core::sc_module_name& name, const sw::Validated<sw::NetworkConfig>& config,
              FabricClient& client, const sc_core::sc_time& period,
-             std::function<void(std::uint64_t)> cycle_done, rtl::FstTrace* fst);
+             std::function<void(sw::Cycle)> cycle_done, rtl::FstTrace* fst);
   ~RtlNetwork() override;
 
   void submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
               std::uint32_t words) override;
   void reset() override;
-  void begin_cycle(std::uint64_t c) override;
+  void begin_cycle(sw::Cycle c) override;
   [[nodiscard]] bool settles() const override { return true; }
-  [[nodiscard]] std::optional<std::uint64_t> next_cycle(std::uint64_t c) const override;
+  [[nodiscard]] std::optional<sw::Cycle> next_cycle(sw::Cycle c) const override;
   /// Flits in the routers, or an offer the routers refused in the last cycle (a network that
   /// refuses flits while empty is stuck too: the owner's watchdog sees it).
   [[nodiscard]] bool has_flits() const override { return flits_in_routers_ > 0 || refused_; }
-  [[nodiscard]] std::uint64_t last_move() const override { return last_move_; }
+  [[nodiscard]] sw::Cycle last_move() const override { return last_move_; }
   [[nodiscard]] std::uint64_t queued_packets() const override { return ni_.queued_packets(); }
   /// The routers that still hold flits, and under cosim the model's account of its channels.
   [[nodiscard]] std::string describe_deadlock() const override;
@@ -93,23 +93,23 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
 
   void clocking();
   /// The second half of cycle c: takes the results, compares (cosim), calls cycle_done.
-  void end_cycle(std::uint64_t c);
-  void take_offers(std::uint64_t c);
+  void end_cycle(sw::Cycle c);
+  void take_offers(sw::Cycle c);
   /// Router r's departures, ejections and counters in cycle c.
-  void end_cycle_of(std::uint32_t r, std::uint64_t c);
+  void end_cycle_of(std::uint32_t r, sw::Cycle c);
   /// Keeps the first violation of what the routers must hand back; false on a violation.
-  bool check_flit(std::uint32_t r, std::uint64_t c, const char* signal, bool ok,
+  bool check_flit(std::uint32_t r, sw::Cycle c, const char* signal, bool ok,
                   std::uint64_t expected, std::uint64_t got);
   /// The verilated router's input port of our input port q (network ports, then injection).
   [[nodiscard]] std::uint32_t rtl_input(std::uint32_t q) const;
   void new_checkers();
   /// Compares every router's header departures and tail ejections of cycle c with the model's.
-  void compare(std::uint64_t c);
+  void compare(sw::Cycle c);
 
   const sw::NetworkConfig config_;
   FabricClient& client_;
   const sc_core::sc_time period_;
-  const std::function<void(std::uint64_t)> cycle_done_;
+  const std::function<void(sw::Cycle)> cycle_done_;
   const std::uint32_t ports_;
   const std::uint32_t channels_per_node_;  ///< injection (and ejection) channels per node
   sc_core::sc_signal<bool> clk_{"clk", false};
@@ -121,10 +121,10 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
 
   std::vector<std::uint32_t> offering_;  ///< injectors with an offer in this cycle
   bool edge_ = false;                    ///< this cycle has a clock edge
-  std::uint64_t cycle_ = 0;              ///< the cycle in progress
+  sw::Cycle cycle_;                      ///< the cycle in progress
   std::uint64_t flits_in_routers_ = 0;
   bool refused_ = false;  ///< an offer was refused in the last cycle
-  std::uint64_t last_move_ = 0;
+  sw::Cycle last_move_;
   std::optional<Mismatch> protocol_error_;
   std::vector<std::uint32_t> ejected_;  ///< [packet]: its flits ejected so far
   bool reset_pending_ = true;
@@ -136,7 +136,7 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
   std::unique_ptr<Fabric> model_;
   std::vector<LockstepChecker> checkers_;
   std::optional<Fault> fault_;
-  std::optional<std::uint64_t> late_at_;  ///< the cycle a LateHeader fault took a departure away
+  std::optional<sw::Cycle> late_at_;  ///< the cycle a LateHeader fault took a departure away
   std::uint32_t late_heads_ = 0;
 };
 

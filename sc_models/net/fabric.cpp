@@ -116,21 +116,21 @@ void Fabric::submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
 
 // ---- one cycle ----------------------------------------------------------------------------
 
-void Fabric::begin_cycle(std::uint64_t c) {
+void Fabric::begin_cycle(sw::Cycle c) {
   allocate_virtual_channels(c);
   allocate_switches(c);
   commit(c);
 }
 
-bool Fabric::header_ready(std::uint32_t b, std::uint64_t c) const {
+bool Fabric::header_ready(std::uint32_t b, sw::Cycle c) const {
   const Flit& head = flit_at(b, 0);
   const NetworkInterfaces::Packet& p = ni_.packet(head.packet);
   if (config_.router.switching == sw::Switching::Wormhole) {
-    return c >= head.pushed + config_.router.delay;
+    return c >= head.pushed + sw::Cycle{config_.router.delay};
   }
   // Store-and-forward: the whole packet must be in this buffer first.
   return buffers_[b].count >= p.flits &&
-         c >= flit_at(b, p.flits - 1).pushed + config_.router.delay;
+         c >= flit_at(b, p.flits - 1).pushed + sw::Cycle{config_.router.delay};
 }
 
 Fabric::Route Fabric::route_of(std::uint32_t b) const {
@@ -151,10 +151,10 @@ Fabric::Route Fabric::route_of(std::uint32_t b) const {
   return {q, lo, lo + allowed.count};
 }
 
-void Fabric::allocate_virtual_channels(std::uint64_t c) {
+void Fabric::allocate_virtual_channels(sw::Cycle c) {
   struct Request {
     std::uint32_t router, port, lo, hi, buffer;
-    std::uint64_t arrived;
+    sw::Cycle arrived;
   };
   std::vector<Request> requests;
   for (std::uint32_t r : active_) {
@@ -195,7 +195,7 @@ void Fabric::allocate_virtual_channels(std::uint64_t c) {
   }
 }
 
-bool Fabric::may_leave(std::uint32_t b, std::uint64_t c) {
+bool Fabric::may_leave(std::uint32_t b, sw::Cycle c) {
   const Buffer& buf = buffers_[b];
   if (buf.count == 0 || buf.out < 0 || flit_at(b, 0).pushed >= c) {
     return false;
@@ -203,7 +203,7 @@ bool Fabric::may_leave(std::uint32_t b, std::uint64_t c) {
   return has_room(target_of(router_of_buffer(b), static_cast<std::uint32_t>(buf.out)), c);
 }
 
-bool Fabric::has_room(std::int64_t target, std::uint64_t c) {
+bool Fabric::has_room(std::int64_t target, sw::Cycle c) {
   if (target < 0) {
     return true;  // the interface takes every flit it is handed
   }
@@ -211,8 +211,8 @@ bool Fabric::has_room(std::int64_t target, std::uint64_t c) {
   if (buffers_[t].count < depth_) {
     return true;
   }
-  if (room_stamp_[t] != c + 1) {
-    room_stamp_[t] = c + 1;
+  if (room_stamp_[t] != c.count() + 1) {
+    room_stamp_[t] = c.count() + 1;
     room_state_[t] = kUnknown;
   }
   if (room_state_[t] == kInProgress) {
@@ -245,12 +245,12 @@ bool Fabric::has_room(std::int64_t target, std::uint64_t c) {
 // A pass-1 winner always moves (each buffer is fed by one output port, one flit per cycle), and
 // the chain of full buffers behind any candidate ends at a pass-1 candidate, so whenever a flit
 // can move some flit does: only a real cyclic channel dependency can stop the network.
-void Fabric::allocate_switches(std::uint64_t c) {
+void Fabric::allocate_switches(sw::Cycle c) {
   moves_.clear();
   struct Candidate {
     bool speculative;
     std::uint32_t port;
-    std::uint64_t arrived;
+    sw::Cycle arrived;
     std::uint32_t buffer;
   };
   std::vector<Candidate> candidates;
@@ -276,14 +276,14 @@ void Fabric::allocate_switches(std::uint64_t c) {
       std::uint64_t& out_used = port_used_stamp_[std::size_t{r} * (ports_ + ejection_) + k.port];
       std::uint64_t& in_used =
           input_used_stamp_[std::size_t{r} * (ports_ + injection_) + input_port_of(k.buffer)];
-      if (out_used == c + 1 || in_used == c + 1) {
+      if (out_used == c.count() + 1 || in_used == c.count() + 1) {
         continue;
       }
-      out_used = c + 1;
-      in_used = c + 1;
+      out_used = c.count() + 1;
+      in_used = c.count() + 1;
       const auto ov = static_cast<std::uint32_t>(buffers_[k.buffer].out);
       mover_of_[k.buffer] = static_cast<std::int64_t>(moves_.size());
-      mover_stamp_[k.buffer] = c + 1;
+      mover_stamp_[k.buffer] = c.count() + 1;
       moves_.push_back({k.buffer, target_of(r, ov), r, ov});
     }
   }
@@ -317,8 +317,8 @@ bool Fabric::feasible(std::size_t m) {
   return ok;
 }
 
-void Fabric::commit(std::uint64_t c) {
-  current_stamp_ = c + 1;
+void Fabric::commit(sw::Cycle c) {
+  current_stamp_ = c.count() + 1;
   feasible_state_.assign(moves_.size(), kUnknown);
   std::vector<std::pair<std::int64_t, Flit>> arrivals;
   for (std::size_t m = 0; m < moves_.size(); ++m) {
@@ -383,7 +383,7 @@ void Fabric::commit(std::uint64_t c) {
                 active_.end());
 }
 
-void Fabric::push(std::uint32_t b, const Flit& f, std::uint64_t c) {
+void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
   Buffer& buf = buffers_[b];
   if (buf.count >= depth_) {
     throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
@@ -411,7 +411,7 @@ void Fabric::push(std::uint32_t b, const Flit& f, std::uint64_t c) {
   channels_.held(r, in, held);
 }
 
-void Fabric::report_buffer(std::uint32_t b, std::uint64_t c) {
+void Fabric::report_buffer(std::uint32_t b, sw::Cycle c) {
   const std::uint32_t in = input_port_of(b);
   if (!observed_ || in >= ports_) {
     return;  // unobserved, or an injection buffer (no channel feeds it)
@@ -419,14 +419,14 @@ void Fabric::report_buffer(std::uint32_t b, std::uint64_t c) {
   // Input port `in` of a router is fed by output port `in` of its neighbour (target_of).
   const std::int64_t upstream = source_[std::size_t{router_of_buffer(b)} * ports_ + in];
   client_.buffer_changed(static_cast<std::uint32_t>(upstream), in, vc_of(b), buffers_[b].count,
-                         c + 1);
+                         c + sw::Cycle{1});
 }
 
 // ---- time ---------------------------------------------------------------------------------
 
-std::optional<std::uint64_t> Fabric::next_cycle(std::uint64_t c) const {
+std::optional<sw::Cycle> Fabric::next_cycle(sw::Cycle c) const {
   if (flits_in_routers_ > 0) {
-    return c + 1;
+    return c + sw::Cycle{1};
   }
   return ni_.next_offer(c);
 }

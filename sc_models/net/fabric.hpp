@@ -42,10 +42,10 @@ class Fabric final : public Network {
               std::uint32_t words) override;
   void reset() override;
   /// Advances the network by the whole of cycle `c`.
-  void begin_cycle(std::uint64_t c) override;
-  [[nodiscard]] std::optional<std::uint64_t> next_cycle(std::uint64_t c) const override;
+  void begin_cycle(sw::Cycle c) override;
+  [[nodiscard]] std::optional<sw::Cycle> next_cycle(sw::Cycle c) const override;
   [[nodiscard]] bool has_flits() const override { return flits_in_routers_ > 0; }
-  [[nodiscard]] std::uint64_t last_move() const override { return last_move_; }
+  [[nodiscard]] sw::Cycle last_move() const override { return last_move_; }
   [[nodiscard]] std::uint64_t queued_packets() const override { return ni_.queued_packets(); }
   /// A deadlocked network's cycle of channels, each held by a message whose header waits for the
   /// next: "n3.x+.vc0 (message 7) -> n0.x+.vc0 (message 4) -> ... -> n3.x+.vc0". Also lists the
@@ -63,7 +63,7 @@ class Fabric final : public Network {
   struct Flit {
     std::uint32_t packet = 0;
     std::uint32_t index = 0;  ///< 0 = header
-    std::uint64_t pushed = 0; ///< the cycle it entered its current buffer
+    sw::Cycle pushed;  ///< the cycle it entered its current buffer
     sw::Word word = 0;
   };
   struct Buffer {
@@ -107,16 +107,16 @@ class Fabric final : public Network {
   [[nodiscard]] Route route_of(std::uint32_t b) const;
 
   // ---- the cycle --------------------------------------------------------------------------
-  void allocate_virtual_channels(std::uint64_t c);
-  void allocate_switches(std::uint64_t c);
-  [[nodiscard]] bool may_leave(std::uint32_t b, std::uint64_t c);
-  [[nodiscard]] bool has_room(std::int64_t target, std::uint64_t c);
+  void allocate_virtual_channels(sw::Cycle c);
+  void allocate_switches(sw::Cycle c);
+  [[nodiscard]] bool may_leave(std::uint32_t b, sw::Cycle c);
+  [[nodiscard]] bool has_room(std::int64_t target, sw::Cycle c);
   [[nodiscard]] bool feasible(std::size_t move);
-  void commit(std::uint64_t c);
-  void push(std::uint32_t b, const Flit& f, std::uint64_t c);
+  void commit(sw::Cycle c);
+  void push(std::uint32_t b, const Flit& f, sw::Cycle c);
   /// Tells an observing client that network buffer `b` changed in cycle c.
-  void report_buffer(std::uint32_t b, std::uint64_t c);
-  [[nodiscard]] bool header_ready(std::uint32_t b, std::uint64_t c) const;
+  void report_buffer(std::uint32_t b, sw::Cycle c);
+  [[nodiscard]] bool header_ready(std::uint32_t b, sw::Cycle c) const;
   void activate(std::uint32_t router);
 
   const sw::NetworkConfig config_;
@@ -146,7 +146,7 @@ class Fabric final : public Network {
   std::vector<std::uint32_t> active_;   ///< routers with flits, in no particular order
   std::vector<std::uint8_t> is_active_;
   std::uint64_t flits_in_routers_ = 0;
-  std::uint64_t last_move_ = 0;
+  sw::Cycle last_move_;
 
   // Per-cycle scratch, stamped with the cycle so nothing needs clearing.
   std::vector<Move> moves_;

@@ -26,7 +26,7 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
     network_ = std::make_unique<net::Fabric>(config, client);
   } else if (verilated) {
     network_ = verilated(config, client, clock_.delay(Cycle{1}),
-                         [this](std::uint64_t c) { finish_cycle(c); });
+                         [this](Cycle c) { finish_cycle(c); });
   } else {
     throw sw::ConfigError(std::string("--impl router=") + sw::to_string(config_.impl.router) +
                           " needs the verilated routers, which this program was built without");
@@ -65,24 +65,24 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
   dont_initialize();
 }
 
-std::uint64_t Multicomputer::next_start() const {
+Cycle Multicomputer::next_start() const {
   // A run begins in the cycle after the previous one's last, whichever network ran it (the
   // verilated one ends its last cycle on the next clock edge, the model at its start).
-  return stepped_ ? std::max(now(), last_cycle_ + 1) : now();
+  return stepped_ ? std::max(now(), last_cycle_ + Cycle{1}) : now();
 }
 
 void Multicomputer::corrupt_deliveries(std::uint32_t node, std::uint32_t bit) {
   corrupted_deliveries_ = {node, sw::Word{1} << bit};
 }
 
-void Multicomputer::request_tick(std::uint64_t at) {
+void Multicomputer::request_tick(Cycle at) {
   if (tick_pending_ && tick_at_ <= at) {
     return;
   }
   tick_pending_ = true;
   tick_at_ = at;
   // Not now(): under verilated routers the cycle ends (finish_cycle) between clock edges.
-  ev_tick_.notify(clock_.until(Cycle{at}));
+  ev_tick_.notify(clock_.until(at));
 }
 
 // ---- routed programs ----------------------------------------------------------------------
@@ -142,8 +142,6 @@ std::uint64_t Multicomputer::footprint(const sw::RoutedProgram& program,
 
 void Multicomputer::load(sw::RoutedProgram program) {
   validate(program);
-  const std::uint32_t n = config_.topology.nodes();
-  program_ = std::move(program);
   network_->reset();
   baseline_ = network_->stats();
   stats_baseline_ = stats_.snapshot();
@@ -151,84 +149,15 @@ void Multicomputer::load(sw::RoutedProgram program) {
   deadlocked_ = false;
   stopped_at_limit_.reset();
   deadlock_.clear();
-  // Exactly one state per message: freed, then reserved, so no doubling leaves spare capacity.
+  // The traffic's packet states: a program keeps none.
   messages_.clear();
   messages_.shrink_to_fit();
-  messages_.reserve(program_.manifest.messages.size());
-  for (const sw::Message& m : program_.manifest.messages) {
-    messages_.push_back({m.source, m.destination, m.words, 0, 0, false});
-  }
-  delivery_.reset(program_.manifest.messages.size());
-  words_in_flight_ = 0;
-  peak_words_in_flight_ = 0;
   start_ = next_start();
   if (recorder_.enabled()) {
-    recorder_.run_begin(Cycle{start_}, "program " + program_.name);
+    recorder_.run_begin(start_, "program " + program.name);
   }
-  nodes_.assign(n, NodeState{});
-  for (std::uint32_t node = 0; node < n; ++node) {
-    nodes_[node].finished = program_.ops[node].empty();
-    nodes_[node].finish = start_;
-    if (!nodes_[node].finished) {
-      wake(node, start_);
-    }
-  }
+  program_.emplace(std::move(program), start_, *network_, recorder_, node_sources_);
   request_tick(start_);
-}
-
-void Multicomputer::wake(std::uint32_t node, std::uint64_t at) { wakes_.push({at, node}); }
-
-void Multicomputer::run_node(std::uint32_t node, std::uint64_t c) {
-  NodeState& s = nodes_[node];
-  const std::vector<sw::routed::Op>& ops = program_.ops[node];
-  while (s.pc < ops.size()) {
-    const sw::routed::Op& op = ops[s.pc];
-    if (const auto* compute = std::get_if<sw::routed::Compute>(&op)) {
-      ++s.pc;
-      if (compute->cycles > Cycle{0}) {
-        show(node, traces::Activity::Compute, c);
-        wake(node, c + compute->cycles.count());
-        return;
-      }
-    } else if (const auto* send = std::get_if<sw::routed::Send>(&op)) {
-      MessageState& m = messages_[send->message];
-      m.created = c;
-      record(c, {traces::MessageEvent::Send, send->message, m.src, m.dst, m.words, 0, 0, true});
-      network_->submit(send->message, m.src, m.dst, m.words);
-      words_in_flight_ += m.words;
-      peak_words_in_flight_ = std::max(peak_words_in_flight_, words_in_flight_);
-      ++s.pc;
-    } else if (const auto* receive = std::get_if<sw::routed::Receive>(&op)) {
-      if (messages_[receive->message].delivered == 0 ||
-          messages_[receive->message].delivered > c) {
-        s.waiting_for = receive->message;
-        show(node, traces::Activity::WaitMessage, c);
-        return;
-      }
-      s.waiting_for = -1;
-      record(c, {traces::MessageEvent::Receive, receive->message, node, 0, 0, 0, 0, true});
-      ++s.pc;
-    } else {
-      const std::uint32_t step = std::get<sw::routed::StepEnd>(op).step;
-      s.marks.emplace_back(step, c);
-      if (recorder_.enabled()) {
-        recorder_.step_mark(Cycle{c}, node_sources_[node], step);
-      }
-      ++s.pc;
-    }
-  }
-  if (!s.finished) {
-    s.finished = true;
-    s.finish = c;
-    show(node, traces::Activity::Idle, c);
-  }
-}
-
-void Multicomputer::show(std::uint32_t node, traces::Activity what, std::uint64_t c) {
-  if (recorder_.enabled()) {
-    recorder_.activity(Cycle{c}, node_sources_[node], what,
-                       static_cast<std::uint32_t>(nodes_[node].pc));
-  }
 }
 
 void Multicomputer::run(Cycle limit) {
@@ -243,30 +172,18 @@ void Multicomputer::run(Cycle limit) {
 sw::NetworkRunSummary Multicomputer::result() const {
   sw::NetworkRunSummary r;
   r.completed = !deadlocked_;
-  for (std::uint32_t node = 0; node < nodes_.size(); ++node) {
-    const NodeState& s = nodes_[node];
-    if (!s.finished) {
+  if (program_) {
+    const std::vector<std::string> unfinished = program_->unfinished();
+    if (!unfinished.empty()) {
       r.completed = false;
       if (stopped_at_limit_ && !deadlocked_) {
         r.cycle_limit_reached = true;
-        continue;
+      } else {
+        r.blocked = unfinished;
       }
-      std::string what = "node " + std::to_string(node) + " at op " + std::to_string(s.pc);
-      if (s.waiting_for >= 0) {
-        const MessageState& m = messages_[static_cast<std::size_t>(s.waiting_for)];
-        what += ": waits for message " + std::to_string(s.waiting_for) + " from node " +
-                std::to_string(m.src);
-      }
-      r.blocked.push_back(what);
-      continue;
     }
-    r.cycles = std::max(r.cycles, Cycle{s.finish - start_});
-    for (const auto& [step, at] : s.marks) {
-      if (step >= r.step_ends.size()) {
-        r.step_ends.resize(step + 1);
-      }
-      r.step_ends[step] = std::max(r.step_ends[step], Cycle{at - start_});
-    }
+    r.cycles = program_->cycles();
+    r.step_ends = program_->step_ends();
   }
   if (deadlocked_) {
     r.blocked.insert(r.blocked.begin(), "network deadlock: " + deadlock_);
@@ -276,7 +193,9 @@ sw::NetworkRunSummary Multicomputer::result() const {
     r.blocked.push_back("cycle limit reached: the run stopped after " +
                         std::to_string(r.cycles.count()) + " cycles, still running");
   }
-  r.delivery = delivery_.report(program_.manifest.messages, !r.cycle_limit_reached);
+  if (program_) {
+    r.delivery = program_->check_delivery(!r.cycle_limit_reached);
+  }
   r.max_channel_contention = network_->channels().max_contention();
   r.peak_channel_occupancy = network_->channels().peak_occupancy();
   r.channels = network_->channels().reports();
@@ -295,11 +214,11 @@ sw::Word Multicomputer::read_word(std::uint32_t message, std::uint32_t index) {
     const MessageState& m = messages_[message];
     return sw::payload_word({m.src, m.dst, message}, index);
   }
-  return sw::payload_word(program_.manifest.messages[message].payload, index);
+  return program_->read_word(message, index);
 }
 
 void Multicomputer::deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) {
-  if (corrupted_deliveries_ && messages_[message].dst == corrupted_deliveries_->first) {
+  if (corrupted_deliveries_ && destination_of(message) == corrupted_deliveries_->first) {
     word ^= corrupted_deliveries_->second;
   }
   if (traffic_) {
@@ -309,17 +228,22 @@ void Multicomputer::deliver_word(std::uint32_t message, std::uint32_t index, sw:
     }
     return;
   }
-  delivery_.arrive(program_.manifest.messages, message, index, word);
+  program_->deliver_word(message, index, word);
 }
 
-void Multicomputer::record(std::uint64_t at, const traces::MessageTrace& m) {
+std::uint32_t Multicomputer::destination_of(std::uint32_t message) const {
+  return traffic_ ? messages_[message].dst
+                  : program_->program().manifest.messages[message].destination;
+}
+
+void Multicomputer::record(Cycle at, const traces::MessageTrace& m) {
   if (recorder_.enabled()) {
-    recorder_.message(Cycle{at}, m);
+    recorder_.message(at, m);
   }
 }
 
 void Multicomputer::packet_moved(PacketMove what, std::uint32_t message, std::uint32_t router,
-                                 std::uint32_t out, std::uint32_t flits, std::uint64_t at) {
+                                 std::uint32_t out, std::uint32_t flits, Cycle at) {
   traces::MessageTrace m;
   m.message = message;
   m.node = router;
@@ -338,47 +262,41 @@ void Multicomputer::packet_moved(PacketMove what, std::uint32_t message, std::ui
 }
 
 void Multicomputer::buffer_changed(std::uint32_t router, std::uint32_t port, std::uint32_t vc,
-                                   std::uint32_t flits, std::uint64_t at) {
-  recorder_.channel_occupancy(Cycle{at}, channel_source(router, port), vc, flits);
+                                   std::uint32_t flits, Cycle at) {
+  recorder_.channel_occupancy(at, channel_source(router, port), vc, flits);
 }
 
 traces::SourceId Multicomputer::channel_source(std::uint32_t router, std::uint32_t port) const {
   return channel_sources_[std::size_t{router} * config_.topology.ports().size() + port];
 }
 
-void Multicomputer::message_delivered(std::uint32_t message, std::uint64_t at) {
-  MessageState& m = messages_[message];
-  m.delivered = at;
+void Multicomputer::message_delivered(std::uint32_t message, Cycle at) {
   // The fabric tells in the cycle the tail leaves the network; the message is visible one later.
-  record(at - 1, {traces::MessageEvent::Deliver, message, m.dst, 0, 0, 0, 0, true, Cycle{at}});
+  record(at - Cycle{1}, {traces::MessageEvent::Deliver, message, destination_of(message), 0, 0,
+                         0, 0, true, at});
   if (traffic_) {
+    const MessageState& m = messages_[message];
     if (m.measured) {
-      latencies_.push_back(at - m.created);
+      latencies_.push_back((at - m.created).count());
       --measured_left_;
     }
     return;
   }
-  words_in_flight_ -= m.words;
-  NodeState& d = nodes_[m.dst];
-  if (d.waiting_for == static_cast<std::int64_t>(message)) {
-    wake(m.dst, at);
-  }
+  program_->message_delivered(message, at);
 }
 
 // ---- the network process ------------------------------------------------------------------
 
 void Multicomputer::tick() {
   tick_pending_ = false;
-  const std::uint64_t c = now();
+  const Cycle c = now();
   last_cycle_ = c;
   stepped_ = true;
   if (traffic_) {
     generate_traffic(c);
   }
-  while (!wakes_.empty() && wakes_.top().first <= c) {
-    const std::uint32_t node = wakes_.top().second;
-    wakes_.pop();
-    run_node(node, c);
+  if (program_) {
+    program_->run_due(c);
   }
   network_->begin_cycle(c);
   if (!network_->settles()) {
@@ -386,37 +304,41 @@ void Multicomputer::tick() {
   }
 }
 
-void Multicomputer::finish_cycle(std::uint64_t c) {
+void Multicomputer::finish_cycle(Cycle c) {
   if (network_->mismatch()) {
     return;  // the co-simulation failed: the run stops here
   }
-  if (network_->has_flits() && c >= network_->last_move() + config_.watchdog_cycles) {
+  const Cycle last_move = network_->last_move();
+  if (network_->has_flits() && c >= last_move + Cycle{config_.watchdog_cycles}) {
     deadlocked_ = true;
     deadlock_ = network_->describe_deadlock() + " (no flit moved for " +
-                std::to_string(c - network_->last_move()) + " cycles, at cycle " +
-                std::to_string(c - start_) + ")";
+                std::to_string((c - last_move).count()) + " cycles, at cycle " +
+                std::to_string((c - start_).count()) + ")";
     return;  // the run stops: nothing more is scheduled
   }
-  std::optional<std::uint64_t> next = network_->next_cycle(c);
-  const auto consider = [&next](std::uint64_t at) { next = next ? std::min(*next, at) : at; };
-  if (!wakes_.empty()) {
-    consider(std::max(c + 1, wakes_.top().first));
+  std::optional<Cycle> next = network_->next_cycle(c);
+  const auto consider = [&next](Cycle at) { next = next ? std::min(*next, at) : at; };
+  const Cycle after = c + Cycle{1};
+  if (program_) {
+    if (const std::optional<Cycle> due = program_->next_due()) {
+      consider(std::max(after, *due));
+    }
   }
   if (traffic_) {
     const TrafficSpec& spec = traffic_->spec();
-    const std::uint64_t window_start = traffic_->window_start().count();
-    const std::uint64_t window_end = traffic_->window_end().count();
+    const Cycle window_start = traffic_->window_start();
+    const Cycle window_end = traffic_->window_end();
     if (!spec.one_round) {
-      if (!window_started_ && c + 1 <= window_start) {
+      if (!window_started_ && after <= window_start) {
         consider(window_start);
       }
-      if (!window_ended_ && c + 1 <= window_end) {
+      if (!window_ended_ && after <= window_end) {
         consider(window_end);
       }
       if (const std::optional<Cycle> creation = traffic_->next_creation()) {
-        consider(std::max(c + 1, creation->count()));
+        consider(std::max(after, *creation));
       }
-      const std::uint64_t drain_limit = window_end + 4 * spec.cycles + 10'000;
+      const Cycle drain_limit = window_end + Cycle{4 * spec.cycles + 10'000};
       const bool stop = window_ended_ && (!spec.drain || measured_left_ == 0 || c >= drain_limit);
       if (stop) {
         return;
@@ -450,37 +372,36 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
   deadlock_.clear();
   messages_.clear();
   latencies_.clear();
-  nodes_.clear();
-  program_ = {};
+  program_.reset();
   window_started_ = window_ended_ = false;
   window_flits_created_ = measured_left_ = words_corrupted_ = 0;
   start_ = next_start();
-  traffic_.emplace(std::move(spec), config_.topology.nodes(), Cycle{start_});
+  traffic_.emplace(std::move(spec), config_.topology.nodes(), start_);
   if (recorder_.enabled()) {
     std::ostringstream label;
     label << "traffic rate=" << traffic_->spec().rate;
-    recorder_.run_begin(Cycle{start_}, label.str());
+    recorder_.run_begin(start_, label.str());
   }
   request_tick(start_);
 }
 
-void Multicomputer::generate_traffic(std::uint64_t c) {
+void Multicomputer::generate_traffic(Cycle c) {
   const bool one_round = traffic_->spec().one_round;
-  if (!one_round && !window_started_ && Cycle{c} >= traffic_->window_start()) {
+  if (!one_round && !window_started_ && c >= traffic_->window_start()) {
     window_started_ = true;
     ejected_at_window_start_ = network_->stats().flits_ejected;
     queue_at_window_start_ = network_->queued_packets();
   }
-  if (!one_round && !window_ended_ && Cycle{c} >= traffic_->window_end()) {
+  if (!one_round && !window_ended_ && c >= traffic_->window_end()) {
     window_ended_ = true;
     ejected_at_window_end_ = network_->stats().flits_ejected;
     queue_at_window_end_ = network_->queued_packets();
   }
   const std::uint32_t flits = traffic_->spec().flits;
-  const bool measured = traffic_->measured(Cycle{c});
-  traffic_->create(Cycle{c}, [&](std::uint32_t node, std::uint32_t dst) {
+  const bool measured = traffic_->measured(c);
+  traffic_->create(c, [&](std::uint32_t node, std::uint32_t dst) {
     const auto id = static_cast<std::uint32_t>(messages_.size());
-    messages_.push_back({node, dst, flits - 1, c, 0, measured});
+    messages_.push_back({node, dst, flits - 1, c, measured});
     if (measured) {
       window_flits_created_ += flits;
       ++measured_left_;
@@ -503,7 +424,7 @@ TrafficResult Multicomputer::traffic_result() const {
   if (const std::optional<Mismatch> m = network_->mismatch()) {
     r.cosim_mismatch = m->to_string();
   }
-  r.sim_cycles = last_cycle_ - start_ + 1;
+  r.sim_cycles = (last_cycle_ - start_).count() + 1;
   const double window = spec.one_round ? static_cast<double>(r.sim_cycles)
                                         : static_cast<double>(spec.cycles);
   r.offered = static_cast<double>(window_flits_created_) / (n * window);

@@ -11,15 +11,14 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <string>
 #include <systemc>
 #include <utility>
 #include <vector>
 
 #include "sc_models/kernel/clock_domain.hpp"
-#include "sc_models/kernel/word_store.hpp"
 #include "sc_models/net/network.hpp"
+#include "sc_models/net/node_program_runner.hpp"
 #include "sc_models/net/traffic_source.hpp"
 #include "sw/machine/delivery_check.hpp"
 #include "sw/routed/network_config.hpp"
@@ -45,8 +44,7 @@ using TrafficResult = sw::TrafficPoint;
 /// its cycles in delta cycles and ends cycle c by calling `cycle_done(c)`.
 using NetworkFactory = std::function<std::unique_ptr<net::Network>(
     const sw::Validated<sw::NetworkConfig>& config, net::FabricClient& client,
-    const sc_core::sc_time& period,
-    std::function<void(std::uint64_t)> cycle_done)>;
+    const sc_core::sc_time& period, std::function<void(Cycle)> cycle_done)>;
 
 class Multicomputer : public sc_core::sc_module, private net::FabricClient {
  public:
@@ -93,46 +91,39 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   void corrupt_deliveries(std::uint32_t node, std::uint32_t bit);
   /// The most payload words the loaded program had in flight at once (sent, not yet delivered):
   /// the only payload a run holds, so that tests can see memory follow the work in flight.
-  [[nodiscard]] std::uint64_t peak_words_in_flight() const { return peak_words_in_flight_; }
+  [[nodiscard]] std::uint64_t peak_words_in_flight() const {
+    return program_ ? program_->peak_words_in_flight() : 0;
+  }
 
  private:
   struct MessageState {
     std::uint32_t src = 0;
     std::uint32_t dst = 0;
     std::uint32_t words = 0;
-    std::uint64_t created = 0;
-    std::uint64_t delivered = 0;  ///< 0: not yet
+    Cycle created;
     bool measured = false;
-  };
-  struct NodeState {
-    std::size_t pc = 0;
-    bool finished = true;
-    std::uint64_t finish = 0;
-    std::int64_t waiting_for = -1;  ///< the message a Receive waits for
-    std::vector<std::pair<std::uint32_t, std::uint64_t>> marks;  ///< (step, cycle)
   };
 
   void tick();
   /// The rest of cycle c once the network has finished it: the watchdog and the next tick.
-  void finish_cycle(std::uint64_t c);
+  void finish_cycle(Cycle c);
   /// Schedules the network process for cycle `at` unless it is already due no later.
-  void request_tick(std::uint64_t at);
-  void show(std::uint32_t node, traces::Activity what, std::uint64_t c);
-  void run_node(std::uint32_t node, std::uint64_t c);
-  void wake(std::uint32_t node, std::uint64_t at);
+  void request_tick(Cycle at);
   /// The window's counters and the traffic source's packets of cycle c.
-  void generate_traffic(std::uint64_t c);
-  [[nodiscard]] std::uint64_t now() const { return clock_.now().count(); }
-  [[nodiscard]] std::uint64_t next_start() const;
+  void generate_traffic(Cycle c);
+  [[nodiscard]] Cycle now() const { return clock_.now(); }
+  [[nodiscard]] Cycle next_start() const;
+  /// The destination node of message `message` of the current run.
+  [[nodiscard]] std::uint32_t destination_of(std::uint32_t message) const;
 
   sw::Word read_word(std::uint32_t message, std::uint32_t index) override;
   void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override;
-  void message_delivered(std::uint32_t message, std::uint64_t at) override;
+  void message_delivered(std::uint32_t message, Cycle at) override;
   void packet_moved(PacketMove what, std::uint32_t message, std::uint32_t router,
-                    std::uint32_t out, std::uint32_t flits, std::uint64_t at) override;
+                    std::uint32_t out, std::uint32_t flits, Cycle at) override;
   void buffer_changed(std::uint32_t router, std::uint32_t port, std::uint32_t vc,
-                      std::uint32_t flits, std::uint64_t at) override;
-  void record(std::uint64_t at, const traces::MessageTrace& m);
+                      std::uint32_t flits, Cycle at) override;
+  void record(Cycle at, const traces::MessageTrace& m);
   /// The recorder's source of output port `port` of `router`.
   [[nodiscard]] traces::SourceId channel_source(std::uint32_t router, std::uint32_t port) const;
 
@@ -148,31 +139,19 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   std::vector<traces::StatEntry> stats_baseline_;
   sc_core::sc_event ev_tick_;
   bool tick_pending_ = false;
-  std::uint64_t tick_at_ = 0;
+  Cycle tick_at_;
 
-  // Routed program.
-  sw::RoutedProgram program_;
-  std::vector<NodeState> nodes_;
-  /// The words are generated from their message when sent and checked when they arrive: no
-  /// local memory holds them.
-  sw::ArrivalCheck delivery_;
-  /// Words of the messages sent and not yet delivered: all the payload a run holds.
-  std::uint64_t words_in_flight_ = 0;
-  std::uint64_t peak_words_in_flight_ = 0;
-  std::uint64_t start_ = 0;
-  /// (cycle, node) min-heap of nodes to resume.
-  std::priority_queue<std::pair<std::uint64_t, std::uint32_t>,
-                      std::vector<std::pair<std::uint64_t, std::uint32_t>>, std::greater<>>
-      wakes_;
+  Cycle start_;  ///< the current run's first cycle
+
+  // Routed program: its nodes while a program is loaded.
+  std::optional<net::NodeProgramRunner> program_;
   bool deadlocked_ = false;
   std::string deadlock_;
   std::optional<Cycle> stopped_at_limit_;  ///< the limit at which run() stopped, still busy
 
-  // Messages of the program or of the traffic.
-  std::vector<MessageState> messages_;
-
-  // Traffic: the source while a traffic run is loaded.
+  // Traffic: the source while a traffic run is loaded, and its packets.
   std::optional<net::TrafficSource> traffic_;
+  std::vector<MessageState> messages_;
   std::vector<std::uint64_t> latencies_;
   std::uint64_t window_flits_created_ = 0;
   std::uint64_t ejected_at_window_start_ = 0;
@@ -183,7 +162,7 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   bool window_ended_ = false;
   std::uint64_t measured_left_ = 0;
   std::uint64_t words_corrupted_ = 0;
-  std::uint64_t last_cycle_ = 0;
+  Cycle last_cycle_;
   bool stepped_ = false;  ///< a cycle has run (last_cycle_ is one)
   /// corrupt_deliveries(): the node whose words arrive corrupted, and the mask they are XORed with.
   std::optional<std::pair<std::uint32_t, sw::Word>> corrupted_deliveries_;

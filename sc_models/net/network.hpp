@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sc_models/kernel/lockstep_checker.hpp"
+#include "sw/core/cycle.hpp"
 #include "sw/core/word.hpp"
 #include "sw/routed/network_config.hpp"
 #include "sw/run/run_summary.hpp"
@@ -30,7 +31,7 @@ class FabricClient {
   /// Word `index` of message `message` has reached its destination's interface.
   virtual void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) = 0;
   /// The last flit of message `message` has arrived; `at` is the cycle it is visible.
-  virtual void message_delivered(std::uint32_t message, std::uint64_t at) = 0;
+  virtual void message_delivered(std::uint32_t message, sw::Cycle at) = 0;
   /// Told only while the network is observed (Network::observe): in cycle `at` the header of a
   /// packet of `flits` flits entered its source router (`out` unused), or left `router` through
   /// network output virtual channel `out` (router-local), or its tail left the destination
@@ -38,12 +39,12 @@ class FabricClient {
   enum class PacketMove : std::uint8_t { Inject, Hop, Eject };
   virtual void packet_moved(PacketMove /*what*/, std::uint32_t /*message*/,
                             std::uint32_t /*router*/, std::uint32_t /*out*/,
-                            std::uint32_t /*flits*/, std::uint64_t /*at*/) {}
+                            std::uint32_t /*flits*/, sw::Cycle /*at*/) {}
   /// Told only while the network is observed: from cycle `at` on, virtual channel `vc` of the
   /// input buffer fed by network output port `port` of `router` holds `flits` flits.
   virtual void buffer_changed(std::uint32_t /*router*/, std::uint32_t /*port*/,
                               std::uint32_t /*vc*/, std::uint32_t /*flits*/,
-                              std::uint64_t /*at*/) {}
+                              sw::Cycle /*at*/) {}
 };
 
 /// Counters a network keeps (modeling rule 8).
@@ -99,18 +100,18 @@ class Network {
 
   /// Starts (the model: does) cycle c (cycles in increasing order; cycles in which nothing can
   /// happen may be skipped, see next_cycle()).
-  virtual void begin_cycle(std::uint64_t c) = 0;
+  virtual void begin_cycle(sw::Cycle c) = 0;
   /// Whether cycle c ends later, when the network calls its owner back.
   [[nodiscard]] virtual bool settles() const { return false; }
 
   /// The next cycle after `c` that needs a step: c+1 while flits are in flight or an interface is
   /// injecting, the end of the earliest start-up otherwise, nothing when idle.
-  [[nodiscard]] virtual std::optional<std::uint64_t> next_cycle(std::uint64_t c) const = 0;
+  [[nodiscard]] virtual std::optional<sw::Cycle> next_cycle(sw::Cycle c) const = 0;
   /// Whether flits sit in router buffers (the owner's watchdog stops a run in which they sit
   /// still for too long).
   [[nodiscard]] virtual bool has_flits() const = 0;
   /// The last cycle in which a flit moved.
-  [[nodiscard]] virtual std::uint64_t last_move() const = 0;
+  [[nodiscard]] virtual sw::Cycle last_move() const = 0;
   /// Packets waiting at the interfaces, not yet fully injected (source queues).
   [[nodiscard]] virtual std::uint64_t queued_packets() const = 0;
   /// What keeps a network that no longer moves from draining (the watchdog's report).

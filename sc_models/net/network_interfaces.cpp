@@ -14,7 +14,7 @@ NetworkInterfaces::NetworkInterfaces(const sw::NetworkConfig& config, std::uint3
     : config_(config),
       client_(client),
       channels_(channels),
-      startup_(config.ni.startup),
+      startup_(sw::Cycle{config.ni.startup}),
       injectors_(std::size_t{config.topology.nodes()} * channels),
       in_injecting_(injectors_.size(), 0) {}
 
@@ -82,7 +82,7 @@ NetworkInterfaces::Flit NetworkInterfaces::offered(std::uint32_t i) {
   return f;
 }
 
-void NetworkInterfaces::take(std::uint32_t i, std::uint64_t c) {
+void NetworkInterfaces::take(std::uint32_t i, sw::Cycle c) {
   Injector& inj = injectors_[i];
   const Packet& p = packets_[inj.packets.front()];
   if (observed_ && inj.next_flit == 0) {
@@ -96,7 +96,7 @@ void NetworkInterfaces::take(std::uint32_t i, std::uint64_t c) {
   }
 }
 
-bool NetworkInterfaces::eject(const Flit& f, std::uint64_t c) {
+bool NetworkInterfaces::eject(const Flit& f, sw::Cycle c) {
   const Packet p = packets_[f.packet];
   if (f.index > 0) {
     client_.deliver_word(p.message, p.first_word + f.index - 1, f.word);
@@ -117,19 +117,20 @@ bool NetworkInterfaces::eject(const Flit& f, std::uint64_t c) {
     }
   }
   if (message_done) {
-    client_.message_delivered(p.message, c + 1);
+    client_.message_delivered(p.message, c + sw::Cycle{1});
   }
   return true;
 }
 
-std::optional<std::uint64_t> NetworkInterfaces::next_offer(std::uint64_t c) const {
-  std::optional<std::uint64_t> next;
+std::optional<sw::Cycle> NetworkInterfaces::next_offer(sw::Cycle c) const {
+  std::optional<sw::Cycle> next;
   for (const std::uint32_t i : injecting_) {
     const Injector& inj = injectors_[i];
     if (inj.packets.empty()) {
       continue;
     }
-    const std::uint64_t at = inj.started ? std::max(c + 1, inj.startup_end) : c + 1;
+    const sw::Cycle after = c + sw::Cycle{1};
+    const sw::Cycle at = inj.started ? std::max(after, inj.startup_end) : after;
     next = next ? std::min(*next, at) : at;
   }
   return next;

@@ -50,7 +50,7 @@ class NetworkInterfaces {
   /// Calls offer(injector) for every injection channel that offers a flit in cycle c (the start-up
   /// of a message begins in the first cycle its first packet is at the front of its queue).
   template <typename Offer>
-  void for_each_offer(std::uint64_t c, Offer&& offer) {
+  void for_each_offer(sw::Cycle c, Offer&& offer) {
     std::vector<std::uint32_t> still;
     for (const std::uint32_t i : injecting_) {
       Injector& inj = injectors_[i];
@@ -76,12 +76,12 @@ class NetworkInterfaces {
   /// offered).
   [[nodiscard]] Flit offered(std::uint32_t i);
   /// The router took injector i's offered flit in cycle c.
-  void take(std::uint32_t i, std::uint64_t c);
+  void take(std::uint32_t i, sw::Cycle c);
   /// A flit reached its destination's interface in cycle c; true when it was a packet's tail.
-  bool eject(const Flit& f, std::uint64_t c);
+  bool eject(const Flit& f, sw::Cycle c);
 
   /// The next cycle after c in which an interface offers a flit, if any is queued.
-  [[nodiscard]] std::optional<std::uint64_t> next_offer(std::uint64_t c) const;
+  [[nodiscard]] std::optional<sw::Cycle> next_offer(sw::Cycle c) const;
   [[nodiscard]] std::uint64_t queued_packets() const { return queued_packets_; }
   /// A packet in flight; a freed one has no flits.
   [[nodiscard]] const Packet& packet(std::uint32_t id) const { return packets_[id]; }
@@ -94,14 +94,14 @@ class NetworkInterfaces {
   struct Injector {
     std::deque<std::uint32_t> packets;
     bool started = false;  ///< the front packet has begun (its message's start-up, if first)
-    std::uint64_t startup_end = 0;
+    sw::Cycle startup_end;
     std::uint32_t next_flit = 0;
   };
 
   const sw::NetworkConfig& config_;
   FabricClient& client_;
   const std::uint32_t channels_;
-  const std::uint64_t startup_;
+  const sw::Cycle startup_;
   std::vector<Packet> packets_;
   std::vector<std::uint32_t> free_packets_;
   std::vector<Injector> injectors_;  ///< [node * channels + channel]

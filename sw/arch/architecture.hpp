@@ -55,7 +55,7 @@ class MemoryOrganization {
   /// Whether the bus exists in this configuration.
   [[nodiscard]] bool has_bus(BusRef bus) const;
   /// Whether processor p's bus controller can drive the bus: on the omp BC(i) drives RB(i) and
-  /// CB(i) only ([PH91] section 3.1, ERRATA); on the crossbar and the bus every BC can.
+  /// CB(i) only ([PH91] section 3.1 and its errata); on the crossbar and the bus every BC can.
   [[nodiscard]] bool can_drive(ProcId p, BusRef bus) const;
   /// Number of module slots on every bus (n in all three configurations).
   [[nodiscard]] std::uint32_t slots_per_bus() const { return n_; }

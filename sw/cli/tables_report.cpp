@@ -137,7 +137,7 @@ void print_tables(const TablesRun& run, std::ostream& out) {
       << "  paper ratio: the network column over the vectorized column (Eq. 1, without gamma)";
   if (torus) {
     out << ";\n    the vectorized column follows Eq. 1 and Table 2, not the printed Table 5"
-           " (ERRATA 004)";
+           " (errata of [PH91], docs/references.md)";
   }
   out << ".\n";
   for (const TableRow& r : run.rows) {

@@ -5,10 +5,10 @@
 // beside the emulated cycles (docs/tables.md). These are oracles: the SystemC models never call
 // them.
 //
-// Errata (seeds/ERRATA.md, 004): the torus table's vectorized costs are half of Eq. 1, and for
-// m = n^2 its all-to-all rows drop Table 2's (m/n) and (m/n)^2 factors. Eq. 1 and Table 2 are the
-// definitions: torus_vectorized_cost() follows them, torus_vectorized_cost_as_printed() keeps the
-// printed column for reference.
+// Errata of [PH91] (docs/references.md): the torus table's vectorized costs are half of Eq. 1,
+// and for m = n^2 its all-to-all rows drop Table 2's (m/n) and (m/n)^2 factors. Eq. 1 and
+// Table 2 are the definitions: torus_vectorized_cost() follows them,
+// torus_vectorized_cost_as_printed() keeps the printed column for reference.
 #pragma once
 
 #include <cstdint>
@@ -108,7 +108,7 @@ struct Normalization {
 /// The torus table's "Vectorized communication cost" column as printed, for m = n^2 (n = sqrt m)
 /// or m = n: k3 + (1 + delta) l; k3 + (n - 1 + delta) l; k3 + (n - 1 + delta) l;
 /// m = n^2: k3 + (n - 1 + delta) n l twice, m = n: k3 + (n - 1 + delta) l twice. Half of Eq. 1
-/// and missing Table 2's factors (ERRATA 004): not used for the ratio.
+/// and missing Table 2's factors (errata of [PH91], docs/references.md): not used for the ratio.
 [[nodiscard]] double torus_vectorized_cost_as_printed(TablePattern p, double m, double n,
                                                       double l, const Normalization& k);
 /// The corrected column: Eq. (1) with Table 2's d and lambda, as for the hypercube,

@@ -64,6 +64,7 @@ void ArrivalCheck::reset(std::size_t messages, std::uint32_t deliveries) {
   deliveries_ = deliveries;
   arrivals_.assign(messages, Arrivals{});
   arrivals_.shrink_to_fit();
+  ahead_.clear();
 }
 
 void ArrivalCheck::arrive(const std::vector<Message>& manifest, std::size_t message,
@@ -73,17 +74,45 @@ void ArrivalCheck::arrive(const std::vector<Message>& manifest, std::size_t mess
   if (a.fault != Arrivals::Fault::None) {
     return;  // the first fault is the one reported
   }
-  if (index >= m.words || index != a.words % m.words ||
-      std::uint64_t{a.words} >= std::uint64_t{m.words} * deliveries_) {
-    // Out of order or past the end: a word already arrived (or one that does not exist).
+  const auto repeated = [&] {
     a.fault = Arrivals::Fault::Repeated;
     a.fault_index = index;
-  } else if (word != payload_word(m.payload, index)) {
+    ahead_.erase(message);
+  };
+  const std::uint32_t next = a.words % m.words;  // the word of this delivery expected next
+  if (index >= m.words || index < next ||
+      std::uint64_t{a.words} >= std::uint64_t{m.words} * deliveries_) {
+    repeated();  // a word of this delivery already arrived (or one that does not exist)
+    return;
+  }
+  if (word != payload_word(m.payload, index)) {
     a.fault = Arrivals::Fault::Wrong;
     a.fault_index = index;
     a.found = word;
-  } else {
-    ++a.words;
+    ahead_.erase(message);
+    return;
+  }
+  if (index > next) {  // ahead of a word still in flight
+    std::vector<bool>& ahead = ahead_[message];
+    ahead.resize(m.words);
+    if (ahead[index]) {
+      repeated();
+    } else {
+      ahead[index] = true;
+    }
+    return;
+  }
+  ++a.words;
+  const auto found = ahead_.find(message);
+  if (found != ahead_.end()) {  // the gap closed: take the words that arrived ahead of it
+    std::vector<bool>& ahead = found->second;
+    while (a.words % m.words != 0 && ahead[a.words % m.words]) {
+      ahead[a.words % m.words] = false;
+      ++a.words;
+    }
+    if (std::none_of(ahead.begin(), ahead.end(), [](bool b) { return b; })) {
+      ahead_.erase(found);
+    }
   }
 }
 

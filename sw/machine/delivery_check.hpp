@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sw/machine/machine_program.hpp"
@@ -35,8 +36,11 @@ using LocalMemoryReader = std::function<Word(ProcId p, std::uint32_t address)>;
 /// The same check made as the words arrive, for a run that keeps neither the words it sent nor
 /// the words it received: each word is compared with the recomputed payload when it arrives and
 /// then dropped. Per message it keeps the words arrived and its first fault, so memory follows
-/// the manifest, not the traffic. A message whose words arrive in order, once each and intact is
-/// delivered; the report names the first wrong, repeated or missing word of every other one.
+/// the manifest, not the traffic. A message whose words arrive once each and intact is delivered;
+/// the report names the first wrong, repeated or missing word of every other one. Words may
+/// arrive out of order (the packets of one message overtake each other on a network with several
+/// virtual channels): a word that arrives ahead of an earlier one still in flight is remembered
+/// until the gap closes, so only messages with words overtaken hold more than their count.
 class ArrivalCheck {
  public:
   /// Forgets every arrival: `messages` messages are expected, each `deliveries` times in a row
@@ -60,6 +64,9 @@ class ArrivalCheck {
     enum class Fault : std::uint8_t { None, Wrong, Repeated } fault = Fault::None;
   };
   std::vector<Arrivals> arrivals_;
+  /// Per message whose words arrived out of order: which words of its current delivery arrived
+  /// ahead of the next one expected (by index); erased when the gap closes.
+  std::unordered_map<std::size_t, std::vector<bool>> ahead_;
   std::uint32_t deliveries_ = 1;
 
  public:

@@ -10,7 +10,7 @@ namespace {
 /// The lowest dimension in which the coordinates differ is corrected first ([CALMANT] section
 /// 2.1). On a torus the shorter way round the ring is taken; when both ways are equally long
 /// (exactly half a ring, even k) the positive direction is taken. That tie rule is the same for
-/// every message, which is what [XOR] Table I needs (ERRATA: half-ring links must all be routed
+/// every message, which is what [XOR] Table I needs (errata: half-ring links must all be routed
 /// the same way).
 class DimensionOrder final : public RoutingFunction {
  public:

@@ -32,7 +32,7 @@ struct Lcc {
   /// Bit-reverse: y = (x_{d-1} ... x1 x0)^t ([LCC] Example 1 and section 6.1).
   static Lcc bit_reverse(std::uint32_t d);
   /// Reverse-flip: bit-reverse with every destination bit complemented, b = all ones (section
-  /// 6.1; the OCR lost the complement bars, see ERRATA).
+  /// 6.1; the OCR lost the complement bars: errata).
   static Lcc reverse_flip(std::uint32_t d);
   /// Matrix transpose: y_j = x_{(j + d/2) mod d}, the low and high halves of the address bits
   /// swapped ([LCC] Example 3 and section 6.1). Needs an even d; std::invalid_argument

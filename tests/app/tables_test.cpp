@@ -218,7 +218,7 @@ TEST_F(Tables, TextTableNamesEveryPatternAndTheNormalization) {
     EXPECT_NE(o.out.find(p), std::string::npos) << p;
   }
   for (const char* text : {"Table 5", "Eq. 3", "k1 = 4", "k2 = 4", "t_h = k1 k3 tau = 56",
-                           "torus 4x4 by columns", "ERRATA 004"}) {
+                           "torus 4x4 by columns", "errata of [PH91], docs/references.md"}) {
     EXPECT_NE(o.out.find(text), std::string::npos) << text;
   }
 }

@@ -329,7 +329,7 @@ FaultyRun faulty(const sc::net::RtlNetwork::Fault& fault) {
 }
 
 TEST(MulticomputerCosim, AFlippedBitIsCaughtAtItsCycleSignalAndRouter) {
-  const FaultyRun run = faulty({sc::net::RtlNetwork::Fault::Kind::FlipBit, 0, 700, 3});
+  const FaultyRun run = faulty({sc::net::RtlNetwork::Fault::Kind::FlipBit, 0, sw::Cycle{700}, 3});
   ASSERT_TRUE(run.mismatch);
   std::cout << run.mismatch->to_string() << "\n";
   EXPECT_EQ(run.mismatch->cycle, 700u);
@@ -340,7 +340,8 @@ TEST(MulticomputerCosim, AFlippedBitIsCaughtAtItsCycleSignalAndRouter) {
 
 TEST(MulticomputerCosim, AHeaderOneCycleLateIsCaughtWhereTheModelMovedIt) {
   const std::uint64_t from = 900;
-  const FaultyRun run = faulty({sc::net::RtlNetwork::Fault::Kind::LateHeader, 0, from, 0});
+  const FaultyRun run =
+      faulty({sc::net::RtlNetwork::Fault::Kind::LateHeader, 0, sw::Cycle{from}, 0});
   ASSERT_TRUE(run.mismatch);
   std::cout << run.mismatch->to_string() << "\n";
   // The first header router 0 sends at or after `from`, in the model alone.

@@ -61,8 +61,8 @@ class ModelClient final : public sc::net::FabricClient {
   void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override {
     out_.words[message].emplace_back(index, word, now);
   }
-  void message_delivered(std::uint32_t message, std::uint64_t at) override {
-    out_.delivered[message] = at;
+  void message_delivered(std::uint32_t message, sw::Cycle at) override {
+    out_.delivered[message] = at.count();
   }
   std::uint64_t now = 0;
 
@@ -79,9 +79,9 @@ class ModelProbe final : public sc::net::FabricClient {
     return word_of(message, index);
   }
   void deliver_word(std::uint32_t, std::uint32_t, sw::Word) override {}
-  void message_delivered(std::uint32_t, std::uint64_t) override {}
+  void message_delivered(std::uint32_t, sw::Cycle) override {}
   void packet_moved(PacketMove what, std::uint32_t, std::uint32_t router, std::uint32_t out,
-                    std::uint32_t, std::uint64_t) override {
+                    std::uint32_t, sw::Cycle) override {
     if (what == PacketMove::Hop) {
       heads[router] |= 1U << (out / vcs_ * rtl::RouterNetworkRtl::kMaxVcs + out % vcs_);
     } else if (what == PacketMove::Eject) {
@@ -115,7 +115,7 @@ Outcome run_model(const sw::NetworkConfig& config, const std::vector<Message>& m
   ModelClient client(out);
   sc::net::Fabric fabric(config.validated(), client);
   std::size_t next = 0;
-  for (std::uint64_t c = 0; next < messages.size() || fabric.next_cycle(c).has_value() ||
+  for (std::uint64_t c = 0; next < messages.size() || fabric.next_cycle(sw::Cycle{c}).has_value() ||
                             fabric.has_flits();
        ++c) {
     client.now = c;
@@ -123,7 +123,7 @@ Outcome run_model(const sw::NetworkConfig& config, const std::vector<Message>& m
       fabric.submit(static_cast<std::uint32_t>(next), messages[next].src, messages[next].dst,
                     messages[next].words);
     }
-    fabric.begin_cycle(c);
+    fabric.begin_cycle(sw::Cycle{c});
     out.last_cycle = c;
     if (c > 1'000'000) {
       ADD_FAILURE() << "model run does not end";
@@ -222,7 +222,7 @@ class RtlBench : public sc_core::sc_module {
           model_->submit(static_cast<std::uint32_t>(k), messages_[k].src, messages_[k].dst,
                          messages_[k].words);
         }
-        model_->begin_cycle(c);
+        model_->begin_cycle(sw::Cycle{c});
         inject_fault(c);
       }
       for (; next < messages_.size() && messages_[next].at == c; ++next) {

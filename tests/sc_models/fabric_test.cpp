@@ -34,8 +34,8 @@ class RecordingClient final : public sc::net::FabricClient {
       ++corrupted_;
     }
   }
-  void message_delivered(std::uint32_t message, std::uint64_t at) override {
-    delivered_[message].push_back(at);
+  void message_delivered(std::uint32_t message, sw::Cycle at) override {
+    delivered_[message].push_back(at.count());
   }
 
   /// The cycle message `message` became visible; fails the test unless it arrived exactly once.
@@ -69,9 +69,9 @@ class RecordingClient final : public sc::net::FabricClient {
 /// Steps every cycle from `first` until the network is idle, as the network process would;
 /// returns the number of cycles stepped.
 std::uint64_t run_until_idle(sc::net::Fabric& fabric, std::uint64_t first) {
-  std::uint64_t c = first;
+  sw::Cycle c{first};
   std::uint64_t stepped = 0;
-  for (std::optional<std::uint64_t> next = first; next; next = fabric.next_cycle(c)) {
+  for (std::optional<sw::Cycle> next = c; next; next = fabric.next_cycle(c)) {
     c = *next;
     fabric.begin_cycle(c);
     ++stepped;

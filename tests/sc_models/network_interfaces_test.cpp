@@ -26,8 +26,8 @@ class RecordingClient : public FabricClient {
   void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override {
     words[{message, index}] = word;
   }
-  void message_delivered(std::uint32_t message, std::uint64_t at) override {
-    delivered.emplace_back(message, at);
+  void message_delivered(std::uint32_t message, sw::Cycle at) override {
+    delivered.emplace_back(message, at.count());
   }
   std::map<std::pair<std::uint32_t, std::uint32_t>, sw::Word> words;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> delivered;
@@ -42,14 +42,14 @@ struct WireLog {
 WireLog run_wire(NetworkInterfaces& ni, std::uint64_t cycles) {
   WireLog log;
   for (std::uint64_t c = 0; c < cycles; ++c) {
-    ni.for_each_offer(c, [&](std::uint32_t injector) {
+    ni.for_each_offer(sw::Cycle{c}, [&](std::uint32_t injector) {
       const NetworkInterfaces::Flit f = ni.offered(injector);
-      ni.take(injector, c);
+      ni.take(injector, sw::Cycle{c});
       log.flit_cycles.push_back(c);
       if (f.index == 0) {
         log.packet_flits.push_back(ni.packet(f.packet).flits);
       }
-      ni.eject(f, c);
+      ni.eject(f, sw::Cycle{c});
     });
   }
   return log;

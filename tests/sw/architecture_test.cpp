@@ -1,6 +1,6 @@
 // Structural connectivity of the omp, crossbar and single-bus configurations ([PH91] section
 // 3.1, Fig. 4), checked by brute force over every bus, slot, module and processor for n = 1..8:
-// M(i,j) sits on RB(i) and CB(j), BC(i) drives RB(i) and CB(i) only (ERRATA), and every crossbar or
+// M(i,j) sits on RB(i) and CB(j), BC(i) drives RB(i) and CB(i) only (errata), and every crossbar or
 // single-bus controller drives every bus. Also the names, parse_arch and SystemConfig::validate.
 #include <gtest/gtest.h>
 
@@ -181,7 +181,7 @@ TEST(Architecture, ModuleAtRejectsMissingBusOrSlot) {
   }
 }
 
-// [PH91] section 3.1 with the ERRATA: RB(i) and CB(i) are both controlled by BC(i). On the
+// [PH91] section 3.1 with its errata: RB(i) and CB(i) are both controlled by BC(i). On the
 // crossbar and the single bus every controller can drive every bus.
 TEST(Architecture, CanDriveRules) {
   for (Arch arch : kArchs) {

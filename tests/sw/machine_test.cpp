@@ -1,13 +1,16 @@
-// The machine-program layer: ProcSet, the validation of a program against the hardware of seed
-// 004 section 3.1 (buses a controller drives, module slots, block sizes) and section 3.2 (index
+// The machine-program layer: ProcSet, the validation of a program against the hardware of
+// [PH91] section 3.1 (buses a controller drives, module slots, block sizes) and section 3.2 (index
 // sets, Fig. 6: replication is a write feature), the payload generator and the delivery check.
 // Every rejection must name the processor and the op; programs are hand-built around the
 // SystemConfig defaults.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <utility>
@@ -597,6 +600,48 @@ TEST(ArrivalCheck, AMessageThatArrivesTwiceFails) {
         << r.failures[0];
     EXPECT_TRUE(contains(r.failures[0], "word 0 ")) << r.failures[0];
     EXPECT_TRUE(contains(r.failures[0], "arrived twice")) << r.failures[0];
+  }
+}
+
+// The packets of one message may overtake each other (a network with several virtual channels):
+// words that arrive in any order, once each and intact, deliver their message; a word that
+// arrives again while an earlier one is still in flight fails it, and a word that never arrives
+// is the one reported missing although later ones arrived.
+TEST(ArrivalCheck, WordsThatOvertakeEachOtherDeliverTheirMessageOnce) {
+  const sw::MachineProgram p = three_messages();
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<std::uint32_t> order(p.messages[2].words);
+    std::iota(order.begin(), order.end(), 0u);
+    std::shuffle(order.begin(), order.end(), rng);
+    const auto arrive_in_order = [&](sw::ArrivalCheck& check, const std::vector<std::uint32_t>& o) {
+      check.reset(p.messages.size());
+      for (std::size_t i = 0; i < 2; ++i) {
+        for (std::uint32_t w = 0; w < p.messages[i].words; ++w) {
+          check.arrive(p.messages, i, w, sw::payload_word(p.messages[i].payload, w));
+        }
+      }
+      for (const std::uint32_t w : o) {
+        check.arrive(p.messages, 2, w, sw::payload_word(p.messages[2].payload, w));
+      }
+      return check.report(p.messages);
+    };
+    sw::ArrivalCheck check;
+    EXPECT_TRUE(arrive_in_order(check, order).ok()) << trial;
+
+    std::vector<std::uint32_t> again = order;
+    again.insert(again.begin() + 1, order[0]);  // the first word to arrive comes twice
+    sw::DeliveryReport r = arrive_in_order(check, again);
+    ASSERT_EQ(r.failures.size(), 1u) << trial;
+    EXPECT_TRUE(contains(r.failures[0], "word " + std::to_string(order[0]) + " ")) << r.failures[0];
+    EXPECT_TRUE(contains(r.failures[0], "arrived twice")) << r.failures[0];
+
+    const std::uint32_t lost = order.back();
+    std::vector<std::uint32_t> short_of_one(order.begin(), order.end() - 1);
+    r = arrive_in_order(check, short_of_one);
+    ASSERT_EQ(r.failures.size(), 1u) << trial;
+    EXPECT_TRUE(contains(r.failures[0], "word " + std::to_string(lost) + " ")) << r.failures[0];
+    EXPECT_TRUE(contains(r.failures[0], "message lost")) << r.failures[0];
   }
 }
 

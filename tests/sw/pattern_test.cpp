@@ -318,7 +318,7 @@ TEST(PatternTable1, SmallestMachines) {
 // ---- Fig. 2 and mixed steps ----------------------------------------------------------------
 
 TEST(PatternClassify, Fig2Steps1To4) {
-  // [PH91] section 2.2 (Step 1 per ERRATA: one message N1 -> N0; Step 4 per the listing).
+  // [PH91] section 2.2 (Step 1 per the errata: one message N1 -> N0; Step 4 per the listing).
   EXPECT_EQ(classify_patterns({send(1, {0})}, 4), std::vector<Pattern>{Pattern::C1});
   EXPECT_EQ(classify_patterns({send(1, {2}), send(3, {0})}, 4), std::vector<Pattern>{Pattern::C2});
   EXPECT_EQ(classify_patterns({bcast(0, {1, 2, 3})}, 4), std::vector<Pattern>{Pattern::C3});
