@@ -98,30 +98,29 @@ TablesSetup design_tables(const TablesParameters& p) {
   if (p.topology == TopologyKind::Hypercube) {
     const std::uint32_t largest = 1u << Topology::max_hypercube_dim;
     if (!power_of_two(p.m) || p.m > largest) {
-      throw InputError(
-          {"--m"}, "a power of two up to " + std::to_string(largest) + " (a 2^p-node hypercube)",
+      throw ParameterError(
+          "m", "a power of two up to " + std::to_string(largest) + " (a 2^p-node hypercube)",
           m_text);
     }
     if (!power_of_two(p.n)) {
-      throw InputError({"--n"}, "a power of two (the hypercube's clusters are subcubes)", n_text);
+      throw ParameterError("n", "a power of two (the hypercube's clusters are subcubes)", n_text);
     }
   } else if (torus_side * torus_side != p.m) {
-    throw InputError({"--m"}, "a square k x k (the torus is k x k)", m_text);
+    throw ParameterError("m", "a square k x k (the torus is k x k)", m_text);
   }
   if (p.n > p.m) {
-    throw InputError({"--n"}, "at most --m = " + std::to_string(p.m) + " processors (m >= n)",
+    throw ParameterError("n", "at most --m = " + std::to_string(p.m) + " processors (m >= n)",
                      n_text);
   }
   if (p.topology == TopologyKind::Torus && p.m != p.n && torus_side != p.n) {
-    throw InputError({"--m"},
-                     "n = " + std::to_string(p.n) + " or n^2 = " +
+    throw ParameterError("m", "n = " + std::to_string(p.n) + " or n^2 = " +
                          std::to_string(std::uint64_t{p.n} * p.n) +
                          " nodes (a torus of one node per processor, or an n x n torus "
                          "clustered by columns)",
                      m_text);
   }
   if (p.collapsed && (p.topology != TopologyKind::Hypercube || p.m == p.n)) {
-    throw InputError({"--collapse"}, "a hypercube with more nodes than processors (--m > --n)");
+    throw ParameterError("collapse", "a hypercube with more nodes than processors (--m > --n)");
   }
 
   TablesSetup s;
@@ -141,8 +140,7 @@ TablesSetup design_tables(const TablesParameters& p) {
   s.norm = paper::normalize(t, static_cast<double>(s.k1), static_cast<double>(s.k2));
   s.flits_per_word = s.k2 * t.tau;
   if (std::uint64_t{s.l} * s.flits_per_word > kMaxMessageWords) {
-    throw InputError({"--l"},
-                     "l k2 tau at most " + std::to_string(kMaxMessageWords) +
+    throw ParameterError("l", "l k2 tau at most " + std::to_string(kMaxMessageWords) +
                          " flits per network message",
                      std::to_string(s.l) + " x " + std::to_string(s.flits_per_word));
   }
