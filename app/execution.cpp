@@ -26,8 +26,9 @@ namespace {
 /// deliberate error into the model's side of a co-simulation; --impl cosim must catch it. Read
 /// here, in the executable, not in the models.
 struct TestFault {
-  std::uint64_t block = 0;  ///< B: the processor P(B) of a multiprocessor, the router B of a network
-  bool flip = false;        ///< else late
+  std::uint64_t block =
+      0;              ///< B: the processor P(B) of a multiprocessor, the router B of a network
+  bool flip = false;  ///< else late
   std::uint64_t at = 0;
   std::uint32_t bit = 0;
 };
@@ -75,8 +76,7 @@ std::optional<TestFault> test_fault(std::uint64_t blocks) {
 std::unique_ptr<sc::BlockWiring> wiring_for(const sw::SystemConfig& config, rtl::FstTrace* fst,
                                             bool test_fault_wanted) {
   auto wiring = std::make_unique<sc::CosimWiring>(fst);
-  if (const std::optional<TestFault> f =
-          test_fault_wanted ? test_fault(config.n) : std::nullopt) {
+  if (const std::optional<TestFault> f = test_fault_wanted ? test_fault(config.n) : std::nullopt) {
     sc::ModelFault fault;
     fault.kind = f->flip ? sc::ModelFault::Kind::FlipBit : sc::ModelFault::Kind::ExtraCycle;
     fault.bit = f->bit;
@@ -307,9 +307,10 @@ RunOutcome execute(RunDescription d) {
   for (const sw::SystemRun& run : d.systems) {
     const OutputPaths paths = paths_of(run);
     const std::string name = names.next(sw::to_string(run.config->arch), "mp", processors.size());
-    processors.push_back(std::make_unique<sc::Multiprocessor>(
-        name.c_str(), run.config, files.recorder(paths),
-        wiring_for(run.config, files.fst(paths.fst), d.test_fault)));
+    processors.push_back(
+        std::make_unique<sc::Multiprocessor>(name.c_str(), run.config, files.recorder(paths),
+                                             wiring_for(run.config, files.fst(paths.fst),
+                                                        d.test_fault)));
     side_by_side.push_back(processors.back().get());
   }
   std::vector<std::unique_ptr<sc::Multicomputer>> computers;
@@ -317,9 +318,9 @@ RunOutcome execute(RunDescription d) {
                                  const OutputPaths& paths) {
     const std::string name =
         names.next(sw::to_string(config->topology.kind()), "net", computers.size());
-    computers.push_back(std::make_unique<sc::Multicomputer>(
-        name.c_str(), config, files.recorder(paths),
-        sc::net::verilated_routers(files.fst(paths.fst))));
+    computers.push_back(
+        std::make_unique<sc::Multicomputer>(name.c_str(), config, files.recorder(paths),
+                                            sc::net::verilated_routers(files.fst(paths.fst))));
     return computers.back().get();
   };
   for (const sw::NetworkRunRequest& run : d.networks) {

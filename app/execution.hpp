@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "sw/run/runner.hpp"
 #include "sw/run/run_summary.hpp"
+#include "sw/run/runner.hpp"
 #include "sw/traffic/traffic_point.hpp"
 
 namespace orthosim::app {

@@ -39,8 +39,8 @@ Measured run(Multiprocessor& system, sw::MachineProgram program) {
   orthosim::sc::run_systems({&system}, kLimit);
   const auto stop = std::chrono::steady_clock::now();
   const orthosim::sw::RunSummary r = system.result();
-  return {std::chrono::duration<double>(stop - start).count(), r.cycles.count(),
-          r.bus_words_moved, r.completed && r.delivery.ok()};
+  return {std::chrono::duration<double>(stop - start).count(), r.cycles.count(), r.bus_words_moved,
+          r.completed && r.delivery.ok()};
 }
 
 /// One active processor: compute, then a write on RB(0) and a read on CB(0), over and over.
@@ -77,8 +77,8 @@ int sc_main(int, char*[]) {
   for (std::uint32_t n : sizes) {
     sw::SystemConfig c;
     c.n = n;
-    iwr_systems.push_back(
-        std::make_unique<Multiprocessor>(("iwr_n" + std::to_string(n)).c_str(), c.validated(), silent));
+    iwr_systems.push_back(std::make_unique<Multiprocessor>(("iwr_n" + std::to_string(n)).c_str(),
+                                                           c.validated(), silent));
   }
   sw::SystemConfig small, large;
   small.n = 4;

@@ -30,9 +30,9 @@
 namespace {
 
 using orthosim::sc::Multicomputer;
+using orthosim::sc::traffic_of;
 using orthosim::sc::TrafficResult;
 using orthosim::sc::TrafficSpec;
-using orthosim::sc::traffic_of;
 namespace sw = orthosim::sw;
 
 constexpr std::uint64_t kSeed = 1;
@@ -77,8 +77,8 @@ sw::NetworkConfig network(const sw::Topology& t) {
   return c;
 }
 
-TrafficSpec uniform(const sw::Topology& t, double rate, std::uint64_t warmup,
-                    std::uint64_t cycles, bool drain) {
+TrafficSpec uniform(const sw::Topology& t, double rate, std::uint64_t warmup, std::uint64_t cycles,
+                    bool drain) {
   TrafficSpec spec = traffic_of(sw::parse_traffic_pattern("uniform", t), t);
   spec.rate = rate;
   spec.flits = kFlits;
@@ -160,8 +160,7 @@ int sc_main(int, char*[]) {
               "sim cycles", "wall s", "cycles/s", "flit-hops/s", "accepted", "latency");
   for (const Net& net : nets) {
     const double saturation = probe_saturation(*net.system);
-    std::printf("%-20s  saturation probe: %.4f flits/node/cycle accepted\n", net.label,
-                saturation);
+    std::printf("%-20s  saturation probe: %.4f flits/node/cycle accepted\n", net.label, saturation);
     for (const auto& [name, fraction] :
          {std::pair{"low", 0.1}, std::pair{"medium", 0.5}, std::pair{"high", 0.9}}) {
       const double rate = fraction * saturation;
@@ -200,20 +199,20 @@ int sc_main(int, char*[]) {
               "ns/router step");
   std::vector<double> per_cycle, steps_per_cycle, hops_per_cycle;
   for (const Size& s : sizes) {
-    const Measured m = best_of(
-        *s.system, uniform(s.system->config().topology, scaling_rate, scaling_warmup, s.window,
-                           false),
-        5);
+    const Measured m =
+        best_of(*s.system,
+                uniform(s.system->config().topology, scaling_rate, scaling_warmup, s.window, false),
+                5);
     all_ok = all_ok && ok(m.r);
     const double cycles = static_cast<double>(m.r.sim_cycles);
     const double nodes = s.system->config().topology.nodes();
     per_cycle.push_back(m.seconds / cycles);
     steps_per_cycle.push_back(static_cast<double>(m.router_steps) / cycles);
     hops_per_cycle.push_back(static_cast<double>(m.r.flit_hops) / cycles);
-    std::printf("%-12s %6.0f %10llu %8.3f %12.1f %14.3f %14.1f %12.1f %14.1f%s\n", s.label,
-                nodes, static_cast<unsigned long long>(m.r.sim_cycles), m.seconds,
-                per_cycle.back() * 1e9, per_cycle.back() * 1e9 / nodes, steps_per_cycle.back(),
-                hops_per_cycle.back(), m.seconds * 1e9 / static_cast<double>(m.router_steps),
+    std::printf("%-12s %6.0f %10llu %8.3f %12.1f %14.3f %14.1f %12.1f %14.1f%s\n", s.label, nodes,
+                static_cast<unsigned long long>(m.r.sim_cycles), m.seconds, per_cycle.back() * 1e9,
+                per_cycle.back() * 1e9 / nodes, steps_per_cycle.back(), hops_per_cycle.back(),
+                m.seconds * 1e9 / static_cast<double>(m.router_steps),
                 ok(m.r) ? "" : "  (RUN FAILED)");
   }
   std::printf("   (router steps = visits of routers holding flits: the active routers' work. At "

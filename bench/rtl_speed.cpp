@@ -67,7 +67,7 @@ Measured run_once(Multicomputer& system, const orthosim::sc::TrafficSpec& spec) 
 /// Best of `trials` per system, the systems alternated.
 template <typename System, typename Work>
 std::array<Measured, kImpls.size()> best_of(std::vector<std::unique_ptr<System>>& systems,
-                                           const Work& work, int trials) {
+                                            const Work& work, int trials) {
   std::array<Measured, kImpls.size()> best;
   for (int trial = 0; trial < trials; ++trial) {
     for (std::size_t i = 0; i < kImpls.size(); ++i) {
@@ -104,9 +104,10 @@ int sc_main(int, char*[]) {
     c.impl.index_manipulator = impl;
     c.impl.bus_controller = impl;
     c.impl.memory = impl;
-    omps.push_back(std::make_unique<Multiprocessor>(
-        (std::string("omp_") + sw::to_string(impl)).c_str(), c.validated(), silent,
-        std::make_unique<orthosim::sc::CosimWiring>()));
+    omps.push_back(
+        std::make_unique<Multiprocessor>((std::string("omp_") + sw::to_string(impl)).c_str(),
+                                         c.validated(), silent,
+                                         std::make_unique<orthosim::sc::CosimWiring>()));
   }
   std::vector<std::unique_ptr<Multicomputer>> tori;
   for (sw::Impl impl : kImpls) {
@@ -115,9 +116,10 @@ int sc_main(int, char*[]) {
     c.router.vcs = sw::default_vcs(c.topology);
     c.router.buffer_flits = 4;
     c.impl.router = impl;
-    tori.push_back(std::make_unique<Multicomputer>(
-        (std::string("torus_") + sw::to_string(impl)).c_str(), c.validated(), silent,
-        orthosim::sc::net::verilated_routers(nullptr)));
+    tori.push_back(
+        std::make_unique<Multicomputer>((std::string("torus_") + sw::to_string(impl)).c_str(),
+                                        c.validated(), silent,
+                                        orthosim::sc::net::verilated_routers(nullptr)));
   }
 
   const sw::AccessWorkload w{sw::WorkloadKind::Iwr, n - 1, l, steps};
@@ -134,9 +136,9 @@ int sc_main(int, char*[]) {
 
   std::printf("orthosim bench: model, rtl and cosim (--impl), best of %d, alternated\n\n", trials);
   std::printf("1. omp, n = %u, %u back-to-back IWR steps, d = n-1, l = %u "
-              "(index manipulators, bus controllers, module array)\n", n, steps, l);
-  std::printf("%-8s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s",
-              "x model");
+              "(index manipulators, bus controllers, module array)\n",
+              n, steps, l);
+  std::printf("%-8s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s", "x model");
   bool ok = true;
   const auto table = [&ok](const std::array<Measured, kImpls.size()>& best) {
     const double model_rate = static_cast<double>(best[0].cycles) / best[0].seconds;
@@ -150,8 +152,7 @@ int sc_main(int, char*[]) {
               "%llu + %llu cycles, drained (routers)\n",
               spec.rate, spec.flits, static_cast<unsigned long long>(spec.warmup),
               static_cast<unsigned long long>(spec.cycles));
-  std::printf("%-8s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s",
-              "x model");
+  std::printf("%-8s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s", "x model");
   table(network);
   if (!ok) {
     std::printf("(the implementations disagree: see the failed rows or the cycle counts)\n");

@@ -4,8 +4,9 @@
 # asan-ubsan run leaves out the label `rtl` (scripts/rtl-check.sh: Verilator lint, the Verilog
 # benches, yosys), which runs no code of ours to sanitize, and the long whole-network comparisons
 # of model and RTL (tests/README.md, "What CI runs"); the default run has them. Last, every input
-# reader is fuzzed for a fixed number of runs over its seed corpus (scripts/fuzz.sh --ci). Each
-# stage prints the seconds it took, so CI's time budget can be followed stage by stage.
+# reader is fuzzed for a fixed number of runs over its seed corpus (scripts/fuzz.sh --ci). Before
+# all that, the sources' layout is checked (scripts/format.sh --check). Each stage prints the
+# seconds it took, so CI's time budget can be followed stage by stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +18,9 @@ stage_done() {
 
 ./scripts/install-deps.sh
 stage_done "install"
+# The layout is checked first: it takes a second, and a source that is not formatted fails CI.
+./scripts/format.sh --check
+stage_done "format check"
 jobs="$(nproc)"
 # The compiler cache, keyed on paths relative to this checkout, so that a later clone elsewhere
 # (CI's) reuses what an earlier build compiled; a new machine starts with an empty cache.

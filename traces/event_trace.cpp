@@ -8,9 +8,10 @@ namespace orthosim::traces {
 
 namespace {
 
-constexpr std::array<const char*, 11> kActivityNames = {
-    "idle",     "compute",       "read",      "write",   "iwr-write",   "bus-switch",
-    "iwr-read", "activate-sync", "wait-sync", "barrier", "wait-message"};
+constexpr std::array<const char*, 11> kActivityNames = {"idle",     "compute",       "read",
+                                                        "write",    "iwr-write",     "bus-switch",
+                                                        "iwr-read", "activate-sync", "wait-sync",
+                                                        "barrier",  "wait-message"};
 constexpr std::array<const char*, 4> kSourceKindNames = {"processor", "controller", "bus",
                                                          "channel"};
 constexpr std::array<const char*, 3> kBusModeNames = {"idle", "row", "column"};
@@ -60,8 +61,8 @@ void EventTraceRecorder::header_once() {
   header_written_ = true;
   out_ << "orthosim-trace " << kEventTraceVersion << "\nclock-ns " << clock_period_ns_ << '\n';
   for (std::size_t i = 0; i < sources().size(); ++i) {
-    out_ << "source " << i << ' ' << source_kind_name(sources()[i].kind) << ' '
-         << sources()[i].path << '\n';
+    out_ << "source " << i << ' ' << source_kind_name(sources()[i].kind) << ' ' << sources()[i].path
+         << '\n';
   }
 }
 
@@ -104,8 +105,8 @@ std::string access_fields(Cycle end, const std::string& controller, const std::s
                           const AccessTrace& a, const std::vector<std::uint32_t>& slots) {
   std::ostringstream o;
   o << end.count() << ' ' << controller << ' ' << bus << ' ' << bus_mode_name(a.mode) << ' '
-    << (a.write ? 'w' : 'r') << ' ' << a.master << ' ' << a.requested.count() << ' '
-    << a.index_set << ' ' << a.address << ' ' << a.vectors << ' ';
+    << (a.write ? 'w' : 'r') << ' ' << a.master << ' ' << a.requested.count() << ' ' << a.index_set
+    << ' ' << a.address << ' ' << a.vectors << ' ';
   if (slots.empty()) {
     o << '-';
   }

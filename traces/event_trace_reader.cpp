@@ -32,8 +32,7 @@ bool EventTraceReader::looks_like(const std::string& path) {
 EventTraceReader::EventTraceReader(const std::string& path)
     : EventTraceReader(sw::InputFile(path, trace_input_rules("event trace file"))) {}
 
-EventTraceReader::EventTraceReader(sw::InputFile input)
-    : in_(std::move(input)), path_(in_.name()) {
+EventTraceReader::EventTraceReader(sw::InputFile input) : in_(std::move(input)), path_(in_.name()) {
   if (!read_line() || tokens_.empty() || tokens_[0].text != kMagic) {
     fail(1, "'" + kMagic + " " + std::to_string(kEventTraceVersion) + "' as the first line",
          tokens_.empty() ? "'" + line_ + "'" : "'" + tokens_[0].text + "'");
@@ -162,14 +161,16 @@ bool EventTraceReader::next(TraceEvent& e) {
   }
   last_ = e.at;
   const std::string& kind = token(1, "an event (act, acc, intr, step, run, send, inject, hop, "
-                                     "eject, deliver, recv, end)").text;
+                                     "eject, deliver, recv, end)")
+                                .text;
   if (kind == "act") {
     expect_count(5);
     e.kind = TraceEvent::Kind::Activity;
     e.source = source(2, SourceKind::Processor);
     const std::optional<Activity> a = parse_activity(tokens_[3].text);
     if (!a) {
-      fail(tokens_[3].column, "an activity (idle, compute, read, ...)", "'" + tokens_[3].text + "'");
+      fail(tokens_[3].column, "an activity (idle, compute, read, ...)",
+           "'" + tokens_[3].text + "'");
     }
     e.activity = *a;
     e.op_index = number32(4, "the op index");

@@ -34,10 +34,10 @@ struct TraceEvent {
   SourceId source = 0;
   Activity activity = Activity::Idle;
   std::uint32_t op_index = 0;
-  Cycle end;          ///< acc: the access's end
-  AccessTrace access; ///< acc: everything but the slots (access.slots is null)
+  Cycle end;                         ///< acc: the access's end
+  AccessTrace access;                ///< acc: everything but the slots (access.slots is null)
   std::vector<std::uint32_t> slots;  ///< acc: the module slots
-  Cycle requested;    ///< intr
+  Cycle requested;                   ///< intr
   std::uint32_t step = 0;
   std::string label;  ///< run
   MessageTrace message;

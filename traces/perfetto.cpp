@@ -29,8 +29,8 @@ class EventSink {
     first_ = false;
   }
   /// A complete event on track (pid, tid) from cycle `start` for `cycles`.
-  void complete(const std::string& name, std::uint32_t pid, std::uint32_t tid,
-                std::uint64_t start, std::uint64_t cycles, nlohmann::json args) {
+  void complete(const std::string& name, std::uint32_t pid, std::uint32_t tid, std::uint64_t start,
+                std::uint64_t cycles, nlohmann::json args) {
     write({{"name", name},
            {"ph", "X"},
            {"ts", us(start)},
@@ -66,8 +66,12 @@ void export_perfetto(const std::string& trace_path, const std::string& out_path)
     const std::string system = system_of(h.sources[i].path);
     const auto [it, added] = pids.emplace(system, static_cast<std::uint32_t>(pids.size() + 1));
     if (added) {
-      sink.write({{"name", "process_name"}, {"ph", "M"}, {"ts", 0}, {"pid", it->second},
-                  {"tid", 0}, {"args", {{"name", system}}}});
+      sink.write({{"name", "process_name"},
+                  {"ph", "M"},
+                  {"ts", 0},
+                  {"pid", it->second},
+                  {"tid", 0},
+                  {"args", {{"name", system}}}});
     }
     pid_of[i] = it->second;
   }
@@ -77,10 +81,18 @@ void export_perfetto(const std::string& trace_path, const std::string& out_path)
   std::map<std::pair<SourceId, std::uint32_t>, std::uint32_t> vc_tids;
   std::map<std::uint32_t, std::uint64_t> track_end;  ///< per tid: the end of its last event
   const auto name_track = [&](std::uint32_t pid, std::uint32_t tid, const std::string& name) {
-    sink.write({{"name", "thread_name"}, {"ph", "M"}, {"ts", 0}, {"pid", pid}, {"tid", tid},
+    sink.write({{"name", "thread_name"},
+                {"ph", "M"},
+                {"ts", 0},
+                {"pid", pid},
+                {"tid", tid},
                 {"args", {{"name", name}}}});
-    sink.write({{"name", "thread_sort_index"}, {"ph", "M"}, {"ts", 0}, {"pid", pid},
-                {"tid", tid}, {"args", {{"sort_index", tid}}}});
+    sink.write({{"name", "thread_sort_index"},
+                {"ph", "M"},
+                {"ts", 0},
+                {"pid", pid},
+                {"tid", tid},
+                {"args", {{"sort_index", tid}}}});
   };
   for (std::size_t i = 0; i < h.sources.size(); ++i) {
     if (h.sources[i].kind == SourceKind::Processor || h.sources[i].kind == SourceKind::Bus) {
@@ -132,15 +144,15 @@ void export_perfetto(const std::string& trace_path, const std::string& out_path)
           if (it == vc_tids.end()) {
             const auto tid = static_cast<std::uint32_t>(base_tid + vc_tids.size());
             it = vc_tids.emplace(std::make_pair(ch, e.message.vc), tid).first;
-            name_track(pid_of[ch], tid,
-                       h.sources[ch].path + ".vc" + std::to_string(e.message.vc));
+            name_track(pid_of[ch], tid, h.sources[ch].path + ".vc" + std::to_string(e.message.vc));
           }
           // A packet's flits cross one per cycle from its header's hop; shown back to back.
           std::uint64_t& free_from = track_end[it->second];
           const std::uint64_t start = std::max(at, free_from);
           free_from = start + e.message.size;
           sink.complete("m" + std::to_string(e.message.message), pid_of[ch], it->second, start,
-                        e.message.size, {{"message", e.message.message}, {"flits", e.message.size}});
+                        e.message.size,
+                        {{"message", e.message.message}, {"flits", e.message.size}});
         }
         break;
       case TraceEvent::Kind::End:

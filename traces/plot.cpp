@@ -21,16 +21,16 @@ namespace orthosim::traces {
 
 namespace {
 
-constexpr double kLeft = 190;   ///< room for the row labels
+constexpr double kLeft = 190;    ///< room for the row labels
 constexpr double kWidth = 1000;  ///< the plot area
 constexpr double kTop = 50;
 constexpr std::size_t kCategories = 12;  ///< the activities, and one for a busy bus
 constexpr std::size_t kBusy = 11;
 
 /// Colors per activity code (recorder.hpp), and for a busy bus.
-const std::array<const char*, kCategories> kColors = {
-    "#f2f2f2", "#4e79a7", "#59a14f", "#8cd17d", "#f28e2b", "#e15759",
-    "#ffbe7d", "#b07aa1", "#ff9da7", "#9c755f", "#edc948", "#76b7b2"};
+const std::array<const char*, kCategories> kColors = {"#f2f2f2", "#4e79a7", "#59a14f", "#8cd17d",
+                                                      "#f28e2b", "#e15759", "#ffbe7d", "#b07aa1",
+                                                      "#ff9da7", "#9c755f", "#edc948", "#76b7b2"};
 
 std::string fmt(double v, int precision = 0) {
   std::ostringstream s;
@@ -175,9 +175,10 @@ void write_timeline(const std::string& trace_path, const TraceStats& stats,
   const double row_h = rows.size() > 80 ? 8 : 18;
   const double height = kTop + static_cast<double>(rows.size()) * row_h + 100;
   SvgWriter svg(kLeft + kWidth + 20, height);
-  svg.text(kLeft, 24, "Timeline: " + trace_path + " (" + std::to_string(stats.cycles) +
-                          " cycles, " + fmt(columns.cycles_per_column(), 2) +
-                          " cycles per column)", 14);
+  svg.text(kLeft, 24,
+           "Timeline: " + trace_path + " (" + std::to_string(stats.cycles) + " cycles, " +
+               fmt(columns.cycles_per_column(), 2) + " cycles per column)",
+           14);
   const double col_w = kWidth / static_cast<double>(columns.columns());
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const double y = kTop + static_cast<double>(r) * row_h;
@@ -194,9 +195,10 @@ void write_timeline(const std::string& trace_path, const TraceStats& stats,
       if (what != 0) {
         const double from = static_cast<double>(c) * columns.cycles_per_column();
         const double to = static_cast<double>(c2) * columns.cycles_per_column();
-        const std::string name = what == kBusy ? "busy" : activity_name(static_cast<Activity>(what));
-        svg.rect(kLeft + static_cast<double>(c) * col_w, y + 1,
-                 static_cast<double>(c2 - c) * col_w, row_h - 2, kColors[what],
+        const std::string name =
+            what == kBusy ? "busy" : activity_name(static_cast<Activity>(what));
+        svg.rect(kLeft + static_cast<double>(c) * col_w, y + 1, static_cast<double>(c2 - c) * col_w,
+                 row_h - 2, kColors[what],
                  rows[r] + ": " + name + " " + fmt(from) + ".." + fmt(to));
       }
       c = c2;
@@ -240,10 +242,10 @@ void write_channels(const std::string& trace_path, const TraceStats& stats,
       ports.push_back(port);
     }
     const auto it = flits.find(s.path);
-    util[{router, port}] = it == flits.end() || stats.cycles == 0
-                               ? 0.0
-                               : static_cast<double>(it->second) /
-                                     static_cast<double>(stats.cycles);
+    util[{router, port}] =
+        it == flits.end() || stats.cycles == 0
+            ? 0.0
+            : static_cast<double>(it->second) / static_cast<double>(stats.cycles);
   }
   double peak = 0;
   for (const auto& [key, u] : util) {
@@ -254,8 +256,8 @@ void write_channels(const std::string& trace_path, const TraceStats& stats,
   const double width = kLeft + cell_w * static_cast<double>(ports.size()) + 220;
   const double height = kTop + 30 + cell_h * static_cast<double>(routers.size()) + 40;
   SvgWriter svg(width, height);
-  svg.text(10, 24, "Channel utilization (flits per cycle): " + trace_path + ", peak " +
-                       fmt(peak, 3), 14);
+  svg.text(10, 24,
+           "Channel utilization (flits per cycle): " + trace_path + ", peak " + fmt(peak, 3), 14);
   for (std::size_t p = 0; p < ports.size(); ++p) {
     svg.text(kLeft + cell_w * (static_cast<double>(p) + 0.5), kTop + 20, ports[p], 11, "middle");
   }
@@ -278,16 +280,17 @@ void write_channels(const std::string& trace_path, const TraceStats& stats,
   svg.save(out);
 }
 
-void write_latency(const TraceStats& stats, const std::string& trace_path,
-                   const std::string& out) {
+void write_latency(const TraceStats& stats, const std::string& trace_path, const std::string& out) {
   const LatencySummary& l = stats.latency;
   const double top = kTop + 20;
   const double plot_h = 300;
   SvgWriter svg(kLeft + kWidth / 2 + 60, top + plot_h + 80);
   svg.text(60, 24, "Message latency (cycles, send to delivery): " + trace_path, 14);
-  svg.text(60, 42, std::to_string(l.count) + " messages: min " + std::to_string(l.min) +
-                       ", mean " + fmt(l.mean, 2) + ", p50 " + std::to_string(l.p50) + ", p99 " +
-                       std::to_string(l.p99) + ", max " + std::to_string(l.max), 12);
+  svg.text(60, 42,
+           std::to_string(l.count) + " messages: min " + std::to_string(l.min) + ", mean " +
+               fmt(l.mean, 2) + ", p50 " + std::to_string(l.p50) + ", p99 " +
+               std::to_string(l.p99) + ", max " + std::to_string(l.max),
+           12);
   std::uint64_t peak = 1;
   for (std::uint64_t c : l.histogram) {
     peak = std::max(peak, c);
@@ -306,7 +309,8 @@ void write_latency(const TraceStats& stats, const std::string& trace_path,
   svg.close_group();
   y_axis(svg, left, top, plot_h, static_cast<double>(peak), "messages");
   svg.line(left, top + plot_h, left + width, top + plot_h, "black");
-  for (std::size_t k = 0; k <= l.histogram.size(); k += std::max<std::size_t>(1, l.histogram.size() / 10)) {
+  for (std::size_t k = 0; k <= l.histogram.size();
+       k += std::max<std::size_t>(1, l.histogram.size() / 10)) {
     const double x = left + bar_w * static_cast<double>(k);
     svg.line(x, top + plot_h, x, top + plot_h + 4, "black");
     svg.text(x, top + plot_h + 16, std::to_string(l.min + k * l.bin_width), 10, "middle");
@@ -394,8 +398,9 @@ std::vector<std::string> plot_traffic_json(const std::string& json_path, const s
   const double height = 400;
   SvgWriter svg(left + width + 60, top + height + 90);
   svg.text(left, 24, "Latency against accepted throughput: " + json_path, 14);
-  svg.text(left, 42, j.value("network", std::string()) + ", " + j.value("pattern", std::string()) +
-                         " traffic, " + std::to_string(j.value("flits", 0)) + "-flit packets",
+  svg.text(left, 42,
+           j.value("network", std::string()) + ", " + j.value("pattern", std::string()) +
+               " traffic, " + std::to_string(j.value("flits", 0)) + "-flit packets",
            12);
   const auto sx = [&](double v) { return left + width * v / max_x; };
   const auto sy = [&](double v) { return top + height - height * v / max_y; };

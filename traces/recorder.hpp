@@ -23,8 +23,8 @@ using SourceId = std::uint32_t;
 enum class Activity : std::uint8_t {
   Idle = 0,  ///< finished, or not started
   Compute = 1,
-  Read = 2,   ///< a stand-alone memory read
-  Write = 3,  ///< a stand-alone memory write
+  Read = 2,       ///< a stand-alone memory read
+  Write = 3,      ///< a stand-alone memory write
   IwrWrite = 4,   ///< the write half of an IWR step
   BusSwitch = 5,  ///< waiting for the group, then the gamma bus switch
   IwrRead = 6,    ///< the read half of an IWR step
@@ -53,10 +53,10 @@ struct AccessTrace {
   std::uint32_t bus_index = 0;
   std::uint32_t master = 0;  ///< processor id
   bool write = false;
-  Cycle requested;                ///< when the processor asked for the bus and modules
-  std::uint32_t index_set = 0;    ///< the index manipulator's set the words go through
-  std::uint32_t address = 0;      ///< word address of the first vector in every module
-  std::uint32_t vectors = 0;      ///< l: vectors of d words
+  Cycle requested;              ///< when the processor asked for the bus and modules
+  std::uint32_t index_set = 0;  ///< the index manipulator's set the words go through
+  std::uint32_t address = 0;    ///< word address of the first vector in every module
+  std::uint32_t vectors = 0;    ///< l: vectors of d words
   /// The module slots on the bus, one per word of a vector; valid during the call only.
   const std::vector<std::uint32_t>* slots = nullptr;
 };
@@ -73,11 +73,11 @@ struct MessageTrace {
   std::uint32_t message = 0;
   /// Send: the source node; Inject, Eject: the router; Deliver, Receive: the destination node.
   std::uint32_t node = 0;
-  std::uint32_t dst = 0;      ///< Send: the destination node
-  std::uint32_t size = 0;     ///< Send: words; Inject, Hop, Eject: the packet's flits
-  SourceId channel = 0;       ///< Hop: the channel source of the output port taken
-  std::uint32_t vc = 0;       ///< Hop: the virtual channel
-  bool measured = true;       ///< Send: inside a traffic run's measurement window
+  std::uint32_t dst = 0;   ///< Send: the destination node
+  std::uint32_t size = 0;  ///< Send: words; Inject, Hop, Eject: the packet's flits
+  SourceId channel = 0;    ///< Hop: the channel source of the output port taken
+  std::uint32_t vc = 0;    ///< Hop: the virtual channel
+  bool measured = true;    ///< Send: inside a traffic run's measurement window
   /// Deliver: the cycle the destination sees the message, one after the tail left the network
   /// (the cycle of the event).
   Cycle visible = Cycle{0};

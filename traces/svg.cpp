@@ -68,9 +68,9 @@ void SvgWriter::rect(double x, double y, double w, double h, const std::string& 
 
 void SvgWriter::line(double x1, double y1, double x2, double y2, const std::string& stroke,
                      double width) {
-  body_ << "<line x1=\"" << num(x1) << "\" y1=\"" << num(y1) << "\" x2=\"" << num(x2)
-        << "\" y2=\"" << num(y2) << "\" stroke=\"" << escape(stroke) << "\" stroke-width=\""
-        << num(width) << "\"/>\n";
+  body_ << "<line x1=\"" << num(x1) << "\" y1=\"" << num(y1) << "\" x2=\"" << num(x2) << "\" y2=\""
+        << num(y2) << "\" stroke=\"" << escape(stroke) << "\" stroke-width=\"" << num(width)
+        << "\"/>\n";
 }
 
 void SvgWriter::polyline(const std::vector<std::pair<double, double>>& points,
@@ -97,8 +97,8 @@ void SvgWriter::circle(double cx, double cy, double r, const std::string& fill,
 void SvgWriter::text(double x, double y, const std::string& text, double size,
                      const std::string& anchor) {
   body_ << "<text x=\"" << num(x) << "\" y=\"" << num(y) << "\" font-size=\"" << num(size)
-        << "\" font-family=\"sans-serif\" text-anchor=\"" << escape(anchor) << "\">"
-        << escape(text) << "</text>\n";
+        << "\" font-family=\"sans-serif\" text-anchor=\"" << escape(anchor) << "\">" << escape(text)
+        << "</text>\n";
 }
 
 std::string SvgWriter::str() const {

@@ -30,9 +30,8 @@ std::string describe_event(const TraceEvent& e, const TraceHeader& h) {
       break;
     case TraceEvent::Kind::Message:
       o << message_event_name(e.message.what) << ' ' << e.message.message << ' '
-        << message_fields(e.message, e.message.what == MessageEvent::Hop
-                                         ? name(e.message.channel)
-                                         : std::string());
+        << message_fields(e.message, e.message.what == MessageEvent::Hop ? name(e.message.channel)
+                                                                         : std::string());
       break;
     case TraceEvent::Kind::End:
       o << "end";

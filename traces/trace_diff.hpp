@@ -13,7 +13,7 @@
 namespace orthosim::traces {
 
 struct TraceDivergence {
-  std::uint64_t index = 0;  ///< 0-based event number where the traces first differ
+  std::uint64_t index = 0;   ///< 0-based event number where the traces first differ
   std::uint64_t line_a = 0;  ///< the lines in each file (0: that trace had ended)
   std::uint64_t line_b = 0;
   std::string event_a;  ///< the events with source names, or empty past the end

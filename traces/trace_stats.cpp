@@ -329,8 +329,8 @@ TraceStats vcd_stats(sw::InputFile input) {
       std::string word = in.expect("$end");
       while (word != "$end") {
         if (word == "clock-ns") {
-          st.clock_ns = static_cast<std::uint32_t>(in.number(in.expect("the clock period"),
-                                                             "the clock period in ns"));
+          st.clock_ns = static_cast<std::uint32_t>(
+              in.number(in.expect("the clock period"), "the clock period in ns"));
         }
         word = in.expect("$end");
       }

@@ -56,7 +56,7 @@ struct TraceStats {
   std::uint64_t messages_sent = 0;
   std::uint64_t messages_delivered = 0;
   std::uint64_t max_channel_contention = 0;  ///< the most packets through one channel
-  LatencySummary latency;  ///< send to delivery, measured messages only
+  LatencySummary latency;                    ///< send to delivery, measured messages only
   /// What the input cannot say (a VCD has no requests, steps or messages).
   std::vector<std::string> cannot_say;
 };

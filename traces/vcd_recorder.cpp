@@ -13,7 +13,7 @@ struct SignalSpec {
 // Signal lists per source kind; the enums below index them.
 const std::vector<SignalSpec> kProcessorSignals = {{"op", 4}, {"pc", 16}};
 enum ProcessorSignal : std::size_t { kOp, kPc };
-const std::vector<SignalSpec> kControllerSignals = {{"mode", 2}, {"bus", 16}, {"rw", 1},
+const std::vector<SignalSpec> kControllerSignals = {{"mode", 2}, {"bus", 16},  {"rw", 1},
                                                     {"sel", 16}, {"addr", 32}, {"data", 32},
                                                     {"valid", 1}};
 enum ControllerSignal : std::size_t { kMode, kBus, kRw, kSel, kAddr, kData, kValid };

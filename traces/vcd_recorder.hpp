@@ -49,7 +49,7 @@ class VcdRecorder : public Recorder {
   VcdWriter writer_;
   std::uint32_t period_ns_;
   bool declared_ = false;
-  std::vector<Signals> signals_;  ///< per source
+  std::vector<Signals> signals_;    ///< per source
   std::vector<std::uint32_t> vcs_;  ///< per source: virtual channels of a channel source
 };
 

@@ -178,7 +178,6 @@ struct BusControllerRtl::DutOf final : BusControllerRtl::Dut {
   V dut;
 };
 
-
 BusControllerRtl::BusControllerRtl(const sc_core::sc_module_name& name, std::uint32_t n,
                                    const sc_core::sc_signal_in_if<bool>& clk, FstTrace* fst)
     : sc_core::sc_module(name) {
@@ -186,8 +185,8 @@ BusControllerRtl::BusControllerRtl(const sc_core::sc_module_name& name, std::uin
   dut_ = bridge::instantiate<Dut, DutOf, bridge::VerilatedFor<2, Vbus_controller_n2>,
                              bridge::VerilatedFor<4, Vbus_controller_n4>,
                              bridge::VerilatedFor<8, Vbus_controller_n8>,
-                             bridge::VerilatedFor<16, Vbus_controller_n16>>(
-      n, "bus controller", fst, "rtl", n, clk);
+                             bridge::VerilatedFor<16, Vbus_controller_n16>>(n, "bus controller",
+                                                                            fst, "rtl", n, clk);
 }
 
 BusControllerRtl::~BusControllerRtl() = default;

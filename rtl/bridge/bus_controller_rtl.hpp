@@ -20,8 +20,8 @@ class FstTrace;
 /// One access as the controller's acc_* inputs take it.
 struct BusAccessPins {
   bool write = false;
-  bool column = false;                 ///< column bus CB(i), else row bus RB(i)
-  std::vector<std::uint32_t> slots;    ///< d = slots.size()
+  bool column = false;               ///< column bus CB(i), else row bus RB(i)
+  std::vector<std::uint32_t> slots;  ///< d = slots.size()
   std::uint32_t address = 0;
   std::uint32_t vectors = 1;
   std::uint32_t index_set = 0;

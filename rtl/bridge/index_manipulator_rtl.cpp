@@ -36,8 +36,7 @@ struct IndexManipulatorRtl::Dut {
 
 template <class V>
 struct IndexManipulatorRtl::DutOf final : IndexManipulatorRtl::Dut {
-  DutOf(const char* name, std::uint32_t n, const sc_core::sc_signal_in_if<bool>& clk)
-      : dut(name) {
+  DutOf(const char* name, std::uint32_t n, const sc_core::sc_signal_in_if<bool>& clk) : dut(name) {
     bridge::require_depth(dut.rootp->index_manipulator__DOT__buf_mem, std::size_t{n} * kWords,
                           "the data buffers");
     bridge::require_depth(dut.rootp->index_manipulator__DOT__idx_mem, std::size_t{n} * kSets,
@@ -110,18 +109,17 @@ struct IndexManipulatorRtl::DutOf final : IndexManipulatorRtl::Dut {
   V dut;
 };
 
-
 IndexManipulatorRtl::IndexManipulatorRtl(const sc_core::sc_module_name& name, std::uint32_t n,
-                                         const sc_core::sc_signal_in_if<bool>& clk,
-                                         FstTrace* fst)
+                                         const sc_core::sc_signal_in_if<bool>& clk, FstTrace* fst)
     : sc_core::sc_module(name), n_(n) {
   // The verilated model is this module's only child, named "rtl": its signals appear under
   // "<this module>.rtl" in the waveform.
-  dut_ = bridge::instantiate<Dut, DutOf, bridge::VerilatedFor<2, Vindex_manipulator_n2>,
-                             bridge::VerilatedFor<4, Vindex_manipulator_n4>,
-                             bridge::VerilatedFor<8, Vindex_manipulator_n8>,
-                             bridge::VerilatedFor<16, Vindex_manipulator_n16>>(
-      n, "index manipulator", fst, "rtl", n, clk);
+  dut_ =
+      bridge::instantiate<Dut, DutOf, bridge::VerilatedFor<2, Vindex_manipulator_n2>,
+                          bridge::VerilatedFor<4, Vindex_manipulator_n4>,
+                          bridge::VerilatedFor<8, Vindex_manipulator_n8>,
+                          bridge::VerilatedFor<16, Vindex_manipulator_n16>>(n, "index manipulator",
+                                                                            fst, "rtl", n, clk);
 }
 
 IndexManipulatorRtl::~IndexManipulatorRtl() = default;
@@ -155,8 +153,7 @@ void IndexManipulatorRtl::set_index_set(std::uint32_t set, const std::vector<std
   }
 }
 
-void IndexManipulatorRtl::set_word(std::uint32_t buffer, std::uint32_t word,
-                                   std::uint32_t value) {
+void IndexManipulatorRtl::set_word(std::uint32_t buffer, std::uint32_t word, std::uint32_t value) {
   dut_->buffer_word(flat_word(buffer, word)) = value;
 }
 
@@ -172,8 +169,8 @@ void IndexManipulatorRtl::fill(std::uint32_t value) {
 
 std::uint32_t IndexManipulatorRtl::flat_word(std::uint32_t buffer, std::uint32_t word) const {
   if (buffer >= n_ || word >= kWords) {
-    throw std::out_of_range("buffer " + std::to_string(buffer) + " word " +
-                            std::to_string(word) + " is past the verilated sizes");
+    throw std::out_of_range("buffer " + std::to_string(buffer) + " word " + std::to_string(word) +
+                            " is past the verilated sizes");
   }
   return buffer * kWords + word;
 }

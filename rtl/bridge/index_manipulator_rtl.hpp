@@ -23,7 +23,7 @@ class FstTrace;
 class IndexManipulatorRtl : public sc_core::sc_module {
  public:
   static constexpr std::uint32_t kWords = limits::kBufferWords;  ///< L: words per data buffer
-  static constexpr std::uint32_t kSets = limits::kIndexSets;      ///< S: index sets
+  static constexpr std::uint32_t kSets = limits::kIndexSets;     ///< S: index sets
 
   /// Whether n has a verilated parameterisation.
   [[nodiscard]] static bool supports(std::uint32_t n) { return limits::verilated_for(n); }

@@ -180,7 +180,6 @@ struct ModuleArrayRtl::DutOf final : ModuleArrayRtl::Dut {
   V dut;
 };
 
-
 ModuleArrayRtl::ModuleArrayRtl(const sc_core::sc_module_name& name, std::uint32_t n,
                                const sc_core::sc_signal_in_if<bool>& clk, FstTrace* fst)
     : sc_core::sc_module(name), n_(n) {
@@ -189,8 +188,8 @@ ModuleArrayRtl::ModuleArrayRtl(const sc_core::sc_module_name& name, std::uint32_
   dut_ = bridge::instantiate<Dut, DutOf, bridge::VerilatedFor<2, Vmodule_array_n2>,
                              bridge::VerilatedFor<4, Vmodule_array_n4>,
                              bridge::VerilatedFor<8, Vmodule_array_n8>,
-                             bridge::VerilatedFor<16, Vmodule_array_n16>>(
-      n, "module array", fst, "rtl", n, clk);
+                             bridge::VerilatedFor<16, Vmodule_array_n16>>(n, "module array", fst,
+                                                                          "rtl", n, clk);
 }
 
 ModuleArrayRtl::~ModuleArrayRtl() = default;

@@ -22,9 +22,9 @@ class FstTrace;
 
 /// BC(i)'s arbitration inputs in one cycle.
 struct ModuleArrayRequest {
-  bool req = false;     ///< waiting for a grant, including the grant cycle
-  bool hold = false;    ///< holding its modules (the cycles after the grant, up to the last)
-  bool column = false;  ///< CB(i), else RB(i)
+  bool req = false;        ///< waiting for a grant, including the grant cycle
+  bool hold = false;       ///< holding its modules (the cycles after the grant, up to the last)
+  bool column = false;     ///< CB(i), else RB(i)
   std::uint32_t mask = 0;  ///< bit s: slot s (M(i,s) on RB(i), M(s,i) on CB(i))
 };
 

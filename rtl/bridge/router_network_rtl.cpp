@@ -17,10 +17,10 @@ namespace {
 
 constexpr std::uint32_t kP = RouterNetworkRtl::kMaxPorts;
 constexpr std::uint32_t kV = RouterNetworkRtl::kMaxVcs;
-constexpr std::uint32_t kData = 64;           ///< DW
-constexpr std::uint32_t kFlit = kData + 2;    ///< FW
-constexpr std::uint32_t kCoord = 8;           ///< CW
-constexpr std::uint32_t kOccBits =           ///< OCW = clog2(VMAX * DMAX + 1)
+constexpr std::uint32_t kData = 64;         ///< DW
+constexpr std::uint32_t kFlit = kData + 2;  ///< FW
+constexpr std::uint32_t kCoord = 8;         ///< CW
+constexpr std::uint32_t kOccBits =          ///< OCW = clog2(VMAX * DMAX + 1)
     limits::address_bits(std::uint64_t{limits::kRouterVcs} * limits::kRouterDepth + 1);
 using FlitBus = sc_dt::sc_bv<kP * kFlit>;
 static_assert(kV == 2, "out_vc and in_vc hold one bit per port (VW = 1)");
@@ -151,7 +151,7 @@ void RouterNetworkRtl::check(const sw::NetworkConfig& config) {
   }
   if (t.kind() == sw::TopologyKind::Torus && !config.router.dateline) {
     throw sw::ConfigError(why + "needs the dateline on a torus (a torus without it can close its "
-                          "ready chain into a ring, docs/rtl.md)");
+                                "ready chain into a ring, docs/rtl.md)");
   }
 }
 
@@ -246,9 +246,7 @@ std::uint32_t RouterNetworkRtl::routers() const {
   return static_cast<std::uint32_t>(nodes_.size());
 }
 
-std::string RouterNetworkRtl::router_name(std::uint32_t r) const {
-  return nodes_.at(r)->name();
-}
+std::string RouterNetworkRtl::router_name(std::uint32_t r) const { return nodes_.at(r)->name(); }
 
 // Each input port q of router r is output port q of its source; each output channel's room and go
 // are the neighbour's input buffer's.

@@ -40,7 +40,7 @@ class RouterNetworkRtl : public sc_core::sc_module {
   static constexpr std::uint32_t kMaxPorts = limits::kRouterPorts;  ///< PMAX
   static constexpr std::uint32_t kMaxVcs = limits::kRouterVcs;      ///< VMAX
   static constexpr std::uint32_t kMaxDepth = limits::kRouterDepth;  ///< DMAX
-  static constexpr std::uint32_t kMaxRadix = 255; ///< CW = 8 bits per coordinate
+  static constexpr std::uint32_t kMaxRadix = 255;                   ///< CW = 8 bits per coordinate
   static constexpr std::uint32_t kMaxDelay = 255;
 
   /// Throws sw::ConfigError naming the option when `config` does not fit the verilated router:

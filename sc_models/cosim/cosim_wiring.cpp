@@ -35,7 +35,8 @@ void validate_rtl(const sw::SystemConfig& config) {
                 std::to_string(config.module_words));
     require(config.clock_period_ns >= 4, "clock_period_ns",
             "the module array is evaluated at a half and three quarters of a cycle: at least "
-            "4 ns, got " + std::to_string(config.clock_period_ns));
+            "4 ns, got " +
+                std::to_string(config.clock_period_ns));
   }
   if (impl.bus_controller == sw::Impl::Model) {
     require(impl.index_manipulator == sw::Impl::Model, "im",
@@ -44,7 +45,8 @@ void validate_rtl(const sw::SystemConfig& config) {
     return;
   }
   require(!(impl.bus_controller == sw::Impl::Cosim && impl.index_manipulator == sw::Impl::Rtl),
-          "im", "im=rtl needs bus=rtl: with bus=cosim the model performs the access, so the model "
+          "im",
+          "im=rtl needs bus=rtl: with bus=cosim the model performs the access, so the model "
           "index manipulator must too (use im=cosim)");
   require(rtl::BusControllerRtl::supports(config.n), "n",
           "verilated for n = " + std::string(rtl::limits::kProcessorList) + ", got " +
@@ -106,8 +108,7 @@ class TwinnedBuffers final : public DataBuffers {
 /// and reports its words and its end to the model controller's bookkeeping.
 class RtlController final : public Grantee, public RtlAccessListener {
  public:
-  RtlController(BusController& model, RtlDatapath& datapath)
-      : model_(model), datapath_(datapath) {}
+  RtlController(BusController& model, RtlDatapath& datapath) : model_(model), datapath_(datapath) {}
 
   void granted(Cycle now) override {
     model_.perform_begin(now);
@@ -156,8 +157,7 @@ class GrantRelay final : public Grantee {
 /// reference) and to the verilated controller beside it (bus = cosim: its reference).
 class ScheduleFanout final : public AccessObserver {
  public:
-  ScheduleFanout(RtlMemory* memory, RtlDatapath* datapath)
-      : memory_(memory), datapath_(datapath) {}
+  ScheduleFanout(RtlMemory* memory, RtlDatapath* datapath) : memory_(memory), datapath_(datapath) {}
   void performed(sw::ProcId p, const sw::MemoryAccess& access, ModelAccess schedule) override {
     if (memory_ != nullptr) {
       memory_->schedule(p, schedule);
@@ -240,9 +240,10 @@ void CosimWiring::attach(sw::ProcId p, BusController& controller, IndexManipulat
     const std::string id = std::to_string(p);
     // The datapath "bc<i>_rtl" (its verilated controller is <system>.bc<i>_rtl.bc.rtl in the FST)
     // and the index manipulator "im<i>" (<system>.im<i>.rtl).
-    lane.datapath = std::make_unique<RtlDatapath>(
-        ("bc" + id + "_rtl").c_str(), system_->name + ".bc" + id, p, config, system_->clock,
-        system_->modules, model, fst_, [this](const Mismatch& m) { on_mismatch(m); });
+    lane.datapath =
+        std::make_unique<RtlDatapath>(("bc" + id + "_rtl").c_str(), system_->name + ".bc" + id, p,
+                                      config, system_->clock, system_->modules, model, fst_,
+                                      [this](const Mismatch& m) { on_mismatch(m); });
     if (memory_) {
       lane.datapath->attach_memory(*memory_);
     }
@@ -252,8 +253,9 @@ void CosimWiring::attach(sw::ProcId p, BusController& controller, IndexManipulat
     }
     const sw::Impl im = config.impl.index_manipulator;
     if (im != sw::Impl::Model) {
-      lane.manipulator = std::make_unique<rtl::IndexManipulatorRtl>(
-          ("im" + id).c_str(), config.n, lane.datapath->clock_signal(), fst_);
+      lane.manipulator =
+          std::make_unique<rtl::IndexManipulatorRtl>(("im" + id).c_str(), config.n,
+                                                     lane.datapath->clock_signal(), fst_);
       lane.datapath->attach_index_manipulator(*lane.manipulator, im, system_->name + ".im" + id);
       lane.buffers->set_twin(*lane.manipulator);
     }
@@ -263,9 +265,9 @@ void CosimWiring::attach(sw::ProcId p, BusController& controller, IndexManipulat
   }
   const bool memory_cosim = config.impl.memory == sw::Impl::Cosim;
   if (bus == sw::Impl::Cosim || (memory_cosim && bus == sw::Impl::Model)) {
-    lane.schedules = std::make_unique<ScheduleFanout>(
-        memory_cosim ? memory_.get() : nullptr,
-        bus == sw::Impl::Cosim ? lane.datapath.get() : nullptr);
+    lane.schedules =
+        std::make_unique<ScheduleFanout>(memory_cosim ? memory_.get() : nullptr,
+                                         bus == sw::Impl::Cosim ? lane.datapath.get() : nullptr);
     controller.observe(lane.schedules.get());
   }
 }
@@ -337,8 +339,8 @@ void CosimWiring::inject_late_grant(sw::ProcId p, Cycle at) {
   if (!lane.relay) {
     throw std::logic_error("a late grant is caught by memory=cosim only");
   }
-  lane.late_grant = std::make_unique<LateGrant>(
-      sc_core::sc_gen_unique_name("late_grant"), at, system_->clock);
+  lane.late_grant =
+      std::make_unique<LateGrant>(sc_core::sc_gen_unique_name("late_grant"), at, system_->clock);
   lane.relay->delay_with(*lane.late_grant);
 }
 

@@ -59,9 +59,7 @@ class CosimWiring final : public BlockWiring, private MemoryGrants {
   /// Rising edges of every verilated datapath's clock (0 with the models only).
   [[nodiscard]] std::uint64_t rtl_edges() const;
   /// Rising edges of the verilated module array's clock (0 with memory = model).
-  [[nodiscard]] std::uint64_t module_array_edges() const {
-    return memory_ ? memory_->edges() : 0;
-  }
+  [[nodiscard]] std::uint64_t module_array_edges() const { return memory_ ? memory_->edges() : 0; }
 
  private:
   struct Lane;
@@ -76,7 +74,7 @@ class CosimWiring final : public BlockWiring, private MemoryGrants {
   std::optional<SystemParts> system_;
   std::unique_ptr<RtlMemory> memory_;
   std::vector<std::unique_ptr<Lane>> lanes_;  ///< by processor
-  std::map<sw::ProcId, ModelFault> faults_;  ///< injected before the system was built
+  std::map<sw::ProcId, ModelFault> faults_;   ///< injected before the system was built
   std::optional<Mismatch> mismatch_;
 };
 

@@ -34,8 +34,8 @@ class FaultTap final : public BusTap {
     return Cycle{fault_.kind == ModelFault::Kind::ExtraCycle && fault_.at == grant ? 1u : 0u};
   }
   [[nodiscard]] Word on_bus(Word word, Cycle beat) const override {
-    const bool hit = fault_.kind == ModelFault::Kind::FlipBit && beat <= fault_.at &&
-                     fault_.at < beat + tau_;
+    const bool hit =
+        fault_.kind == ModelFault::Kind::FlipBit && beat <= fault_.at && fault_.at < beat + tau_;
     return hit ? word ^ (Word{1} << fault_.bit) : word;
   }
 

@@ -13,8 +13,8 @@ struct RtlDatapath::Expected {
   const ModelBeat* beat = nullptr;
 };
 
-RtlDatapath::RtlDatapath(const sc_core::sc_module_name& name, std::string instance,
-                         sw::ProcId id, const sw::SystemConfig& config, const ClockDomain& clock,
+RtlDatapath::RtlDatapath(const sc_core::sc_module_name& name, std::string instance, sw::ProcId id,
+                         const sw::SystemConfig& config, const ClockDomain& clock,
                          std::vector<WordStore>& modules, IndexManipulator& manipulator,
                          rtl::FstTrace* fst, MismatchHandler on_mismatch)
     : sc_core::sc_module(name),

@@ -31,9 +31,9 @@
 #include "rtl/bridge/index_manipulator_rtl.hpp"
 #include "sc_models/kernel/clock_domain.hpp"
 #include "sc_models/kernel/lockstep_checker.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sc_models/multiprocessor/access_schedule.hpp"
 #include "sc_models/multiprocessor/index_manipulator.hpp"
-#include "sc_models/kernel/word_store.hpp"
 #include "sw/arch/system_config.hpp"
 #include "sw/machine/machine_program.hpp"
 
@@ -64,15 +64,14 @@ class RtlDatapath : public sc_core::sc_module {
   /// each access give the words the bus reads and writes.
   RtlDatapath(const sc_core::sc_module_name& name, std::string instance, sw::ProcId id,
               const sw::SystemConfig& config, const ClockDomain& clock,
-              std::vector<WordStore>& modules, IndexManipulator& manipulator,
-              rtl::FstTrace* fst, MismatchHandler on_mismatch);
+              std::vector<WordStore>& modules, IndexManipulator& manipulator, rtl::FstTrace* fst,
+              MismatchHandler on_mismatch);
   ~RtlDatapath() override;
 
   /// The clock of this datapath's verilated blocks (for the index manipulator's bridge).
   [[nodiscard]] const sc_core::sc_signal<bool>& clock_signal() const { return clk_; }
   /// The verilated index manipulator, running in place of the model (rtl) or beside it (cosim).
-  void attach_index_manipulator(rtl::IndexManipulatorRtl& im, sw::Impl impl,
-                                std::string instance);
+  void attach_index_manipulator(rtl::IndexManipulatorRtl& im, sw::Impl impl, std::string instance);
 
   /// The verilated module array: it takes this controller's bus every cycle (memory = cosim or
   /// rtl) and, with memory = rtl, holds the modules the words are read from and written to.

@@ -5,8 +5,8 @@
 namespace orthosim::sc {
 
 RtlMemory::RtlMemory(const sc_core::sc_module_name& name, std::string instance,
-                     const sw::SystemConfig& config, const ClockDomain& clock,
-                     rtl::FstTrace* fst, MismatchHandler on_mismatch, FigureSink figures)
+                     const sw::SystemConfig& config, const ClockDomain& clock, rtl::FstTrace* fst,
+                     MismatchHandler on_mismatch, FigureSink figures)
     : sc_core::sc_module(name),
       impl_(config.impl.memory),
       n_(config.n),
@@ -252,8 +252,7 @@ void RtlMemory::move_words(Cycle c) {
   }
 }
 
-void RtlMemory::check(Cycle c, const std::string& signal, std::uint64_t model,
-                      std::uint64_t rtl) {
+void RtlMemory::check(Cycle c, const std::string& signal, std::uint64_t model, std::uint64_t rtl) {
   if (!checker_.check(c.count(), signal.c_str(), model, rtl)) {
     mismatch_found_ = true;
   }

@@ -39,10 +39,10 @@
 #include <vector>
 
 #include "rtl/bridge/module_array_rtl.hpp"
+#include "sc_models/cosim/rtl_datapath.hpp"
 #include "sc_models/kernel/clock_domain.hpp"
 #include "sc_models/kernel/lockstep_checker.hpp"
 #include "sc_models/multiprocessor/interfaces.hpp"
-#include "sc_models/cosim/rtl_datapath.hpp"
 #include "sw/arch/system_config.hpp"
 #include "sw/machine/machine_program.hpp"
 
@@ -59,8 +59,8 @@ class RtlMemory : public sc_core::sc_module {
   SC_HAS_PROCESS(RtlMemory);
   using MismatchHandler = std::function<void(const Mismatch&)>;
   /// Figures the arbiter counts: memory = rtl adds the array's to the model arbiter's statistics.
-  using FigureSink = std::function<void(std::uint64_t grants, std::uint64_t conflicts,
-                                        std::uint64_t wait_cycles)>;
+  using FigureSink =
+      std::function<void(std::uint64_t grants, std::uint64_t conflicts, std::uint64_t wait_cycles)>;
 
   /// `instance` names the array in mismatch reports ("omp.modules").
   RtlMemory(const sc_core::sc_module_name& name, std::string instance,

@@ -57,9 +57,9 @@ class RtlNetwork::ModelProbe final : public FabricClient {
 };
 
 RtlNetwork::RtlNetwork(const sc_core::sc_module_name& name,
-                       const sw::Validated<sw::NetworkConfig>& config,
-                       FabricClient& client, const sc_core::sc_time& period,
-                       std::function<void(sw::Cycle)> cycle_done, rtl::FstTrace* fst)
+                       const sw::Validated<sw::NetworkConfig>& config, FabricClient& client,
+                       const sc_core::sc_time& period, std::function<void(sw::Cycle)> cycle_done,
+                       rtl::FstTrace* fst)
     : sc_core::sc_module(name),
       config_(config),
       client_(client),
@@ -249,7 +249,7 @@ void RtlNetwork::end_cycle_of(std::uint32_t r, sw::Cycle c) {
     const auto id = static_cast<std::uint32_t>(f.data >> 32);
     const bool live = id < ni_.packet_slots() && ni_.packet(id).flits > 0;
     return check_flit(r, c, signal, live, ni_.packet_slots(), id) ? std::optional(id)
-                                                                   : std::nullopt;
+                                                                  : std::nullopt;
   };
   for (const rtl::RouterNetworkRtl::Departure& d : routers_.departures(r)) {
     ++stats_.flit_hops;
@@ -343,8 +343,8 @@ std::string RtlNetwork::describe_deadlock() const {
       flits += routers_.occupancy(r, rtl_input(q));
     }
     if (flits > 0 && held.size() < 400) {
-      held += (held.empty() ? "" : ", ") + routers_.router_name(r) + " (" +
-              std::to_string(flits) + " flits)";
+      held += (held.empty() ? "" : ", ") + routers_.router_name(r) + " (" + std::to_string(flits) +
+              " flits)";
     }
   }
   std::string text = "verilated routers holding flits: " + (held.empty() ? "none" : held);

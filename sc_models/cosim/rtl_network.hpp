@@ -98,8 +98,8 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
   /// Router r's departures, ejections and counters in cycle c.
   void end_cycle_of(std::uint32_t r, sw::Cycle c);
   /// Keeps the first violation of what the routers must hand back; false on a violation.
-  bool check_flit(std::uint32_t r, sw::Cycle c, const char* signal, bool ok,
-                  std::uint64_t expected, std::uint64_t got);
+  bool check_flit(std::uint32_t r, sw::Cycle c, const char* signal, bool ok, std::uint64_t expected,
+                  std::uint64_t got);
   /// The verilated router's input port of our input port q (network ports, then injection).
   [[nodiscard]] std::uint32_t rtl_input(std::uint32_t q) const;
   void new_checkers();

@@ -16,7 +16,9 @@ class ClockDomain {
   explicit ClockDomain(std::uint32_t period_ns);
 
   /// SystemC delay of `cycles` cycles.
-  [[nodiscard]] sc_core::sc_time delay(Cycle cycles) const { return period_ * static_cast<double>(cycles.count()); }
+  [[nodiscard]] sc_core::sc_time delay(Cycle cycles) const {
+    return period_ * static_cast<double>(cycles.count());
+  }
   /// The current cycle. Every model event falls on a cycle boundary.
   [[nodiscard]] Cycle now() const;
   /// SystemC delay from the current time to the start of cycle `at` (zero if it has begun):

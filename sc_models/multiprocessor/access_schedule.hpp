@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "sc_models/kernel/word_store.hpp"
 #include "sc_models/multiprocessor/interfaces.hpp"
 #include "sc_models/multiprocessor/resource_arbiter.hpp"
-#include "sc_models/kernel/word_store.hpp"
 #include "sw/machine/machine_program.hpp"
 
 namespace orthosim::sc {

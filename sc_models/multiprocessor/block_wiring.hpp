@@ -10,11 +10,11 @@
 
 #include "sc_models/kernel/clock_domain.hpp"
 #include "sc_models/kernel/lockstep_checker.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sc_models/multiprocessor/access_schedule.hpp"
 #include "sc_models/multiprocessor/bus_controller.hpp"
 #include "sc_models/multiprocessor/index_manipulator.hpp"
 #include "sc_models/multiprocessor/resource_arbiter.hpp"
-#include "sc_models/kernel/word_store.hpp"
 #include "sw/arch/system_config.hpp"
 
 namespace orthosim::sc {

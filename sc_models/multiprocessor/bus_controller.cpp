@@ -28,9 +28,7 @@ BusController::BusController(const sc_core::sc_module_name& name, sw::ProcId id,
             "times the kernel ran this controller (once per access end)");
 }
 
-std::string BusController::grantee_name() const {
-  return "BC(" + std::to_string(id_) + ")";
-}
+std::string BusController::grantee_name() const { return "BC(" + std::to_string(id_) + ")"; }
 
 void BusController::start(const sw::MemoryAccess& access, Resumable& requester) {
   if (waiting_for_grant_ || clock_.now() < busy_until_) {

@@ -35,9 +35,9 @@ struct MemoryFabric {
   sw::MemoryOrganization organization;
   MemoryGrants& grants;
   std::vector<WordStore>& modules;
-  std::vector<ResourceId> bus_resource;     ///< by MemoryOrganization::bus_index
-  std::vector<ResourceId> module_resource;  ///< by ModuleId
-  std::vector<traces::SourceId> bus_source; ///< by MemoryOrganization::bus_index
+  std::vector<ResourceId> bus_resource;      ///< by MemoryOrganization::bus_index
+  std::vector<ResourceId> module_resource;   ///< by ModuleId
+  std::vector<traces::SourceId> bus_source;  ///< by MemoryOrganization::bus_index
 };
 
 class BusController : public sc_core::sc_module, public Grantee {
@@ -97,7 +97,7 @@ class BusController : public sc_core::sc_module, public Grantee {
   Resumable* requester_ = nullptr;
   bool waiting_for_grant_ = false;
   Cycle busy_until_;
-  Cycle requested_at_;  ///< when the current access was asked for (event traces)
+  Cycle requested_at_;         ///< when the current access was asked for (event traces)
   traces::AccessTrace trace_;  ///< of the access in progress
   std::vector<ResourceId> ending_resources_;
   traces::AccessTrace ending_trace_;

@@ -34,8 +34,7 @@ Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
 
   modules_.assign(org.module_count(), WordStore(config_.module_words));
   arbiter_ = std::make_unique<ResourceArbiter>("arbiter", resources, clock_, stats_);
-  MemoryGrants& grants =
-      wiring_->memory(SystemParts{config_, base, clock_, *arbiter_, modules_});
+  MemoryGrants& grants = wiring_->memory(SystemParts{config_, base, clock_, *arbiter_, modules_});
   fabric_ = std::unique_ptr<MemoryFabric>(new MemoryFabric{org, grants, modules_, {}, {}, {}});
   for (std::uint32_t b = 0; b < buses.size(); ++b) {
     fabric_->bus_resource.push_back(b);
@@ -52,9 +51,9 @@ Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
     manipulators_.push_back(std::make_unique<IndexManipulator>(config_.n, config_.buffer_words));
     IndexManipulator& manipulator = *manipulators_.back();
     DataBuffers& buffers = wiring_->buffers(i, manipulator);
-    controllers_.push_back(std::make_unique<BusController>(
-        ("bc" + std::to_string(i)).c_str(), i, config_.timing, clock_, *fabric_, manipulator,
-        recorder, stats_));
+    controllers_.push_back(std::make_unique<BusController>(("bc" + std::to_string(i)).c_str(), i,
+                                                           config_.timing, clock_, *fabric_,
+                                                           manipulator, recorder, stats_));
     processors_.push_back(std::make_unique<Processor>(
         ("p" + std::to_string(i)).c_str(), i, config_, clock_, buffers,
         ProcessorPorts{*controllers_.back(), *arbiter_, interrupt_bus, *sync_}, recorder, stats_));
@@ -148,10 +147,10 @@ std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
   // objects, measured on the omp of 64 processors rounded up.
   constexpr std::uint64_t kBlockBytes = 8 * 1024;
   const sw::MemoryOrganization org = config.organization();
-  std::uint64_t bytes = std::uint64_t{config.n} * kBlockBytes +
-                        std::uint64_t{org.module_count()} * sizeof(WordStore) +
-                        program.messages.size() *
-                            (sizeof(sw::Message) + sw::MessageMemory::kBytesPerMessage);
+  std::uint64_t bytes =
+      std::uint64_t{config.n} * kBlockBytes +
+      std::uint64_t{org.module_count()} * sizeof(WordStore) +
+      program.messages.size() * (sizeof(sw::Message) + sw::MessageMemory::kBytesPerMessage);
   std::vector<std::uint64_t> module_words(org.module_count(), 0);
   const auto written = [&](const sw::MemoryAccess& a) {
     bytes += a.slots.size() * sizeof(std::uint32_t);

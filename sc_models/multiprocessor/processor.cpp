@@ -12,8 +12,8 @@ using traces::Activity;
 
 Processor::Processor(const sc_core::sc_module_name& name, sw::ProcId id,
                      const sw::SystemConfig& config, const ClockDomain& clock,
-                     DataBuffers& manipulator, ProcessorPorts ports,
-                     traces::Recorder& recorder, traces::StatsRegistry& stats)
+                     DataBuffers& manipulator, ProcessorPorts ports, traces::Recorder& recorder,
+                     traces::StatsRegistry& stats)
     : sc_core::sc_module(name),
       id_(id),
       sync_costs_(config.sync),
@@ -221,8 +221,7 @@ bool Processor::step_op(const sw::LoadBuffer& op) {
   for (std::uint32_t w = 0; w < op.words; ++w) {
     const std::uint32_t address = op.local_address + w;
     const std::optional<sw::Word> sent = messages_->sent(id_, address);
-    manipulator_.write_word(op.buffer, op.buffer_address + w,
-                            sent ? *sent : local_.read(address));
+    manipulator_.write_word(op.buffer, op.buffer_address + w, sent ? *sent : local_.read(address));
   }
   return true;
 }

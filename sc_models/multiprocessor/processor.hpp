@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "sc_models/kernel/clock_domain.hpp"
+#include "sc_models/kernel/word_store.hpp"
 #include "sc_models/multiprocessor/bus_controller.hpp"
 #include "sc_models/multiprocessor/index_manipulator.hpp"
 #include "sc_models/multiprocessor/interfaces.hpp"
 #include "sc_models/multiprocessor/resource_arbiter.hpp"
 #include "sc_models/multiprocessor/sync_unit.hpp"
-#include "sc_models/kernel/word_store.hpp"
 #include "sw/arch/system_config.hpp"
 #include "sw/machine/delivery_check.hpp"
 #include "sw/machine/machine_program.hpp"

@@ -6,8 +6,7 @@
 
 namespace orthosim::sc {
 
-SyncUnit::SyncUnit(const std::string& name, std::uint32_t n, traces::StatsRegistry& stats)
-    : n_(n) {
+SyncUnit::SyncUnit(const std::string& name, std::uint32_t n, traces::StatsRegistry& stats) : n_(n) {
   reset();
   stats.add(name + ".barriers", &barriers_, "barriers", "barriers completed");
   stats.add(name + ".bus_switches", &bus_switches_, "switches", "IWR bus switches completed");

@@ -261,8 +261,7 @@ void Fabric::allocate_switches(sw::Cycle c) {
       if (may_leave(b, c)) {
         const auto ov = static_cast<std::uint32_t>(buffers_[b].out);
         const std::int64_t t = target_of(r, ov);
-        const bool speculative =
-            t >= 0 && buffers_[static_cast<std::size_t>(t)].count >= depth_;
+        const bool speculative = t >= 0 && buffers_[static_cast<std::size_t>(t)].count >= depth_;
         candidates.push_back({speculative, out_port_of(ov), flit_at(b, 0).pushed, b});
       }
     }
@@ -310,8 +309,7 @@ bool Fabric::feasible(std::size_t m) {
   const std::int64_t to = moves_[m].to;
   if (to >= 0 && buffers_[static_cast<std::size_t>(to)].count >= depth_) {
     const auto t = static_cast<std::size_t>(to);
-    ok = mover_stamp_[t] == current_stamp_ &&
-         feasible(static_cast<std::size_t>(mover_of_[t]));
+    ok = mover_stamp_[t] == current_stamp_ && feasible(static_cast<std::size_t>(mover_of_[t]));
   }
   state = ok ? kYes : kNo;
   return ok;
@@ -344,8 +342,8 @@ void Fabric::commit(sw::Cycle c) {
         ++stats_.flit_hops;
         if (observed_ && f.index == 0) {
           const NetworkInterfaces::Packet& p = ni_.packet(f.packet);
-          client_.packet_moved(FabricClient::PacketMove::Hop, p.message, mv.router, mv.out,
-                               p.flits, c);
+          client_.packet_moved(FabricClient::PacketMove::Hop, p.message, mv.router, mv.out, p.flits,
+                               c);
         }
       }
     } else {
@@ -476,9 +474,11 @@ std::string Fabric::describe_deadlock() const {
       if (seen != chain.end()) {
         std::string text = "cycle of waiting channels: ";
         for (auto it = seen; it != chain.end(); ++it) {
-          const std::int64_t holder = owner_[std::size_t{it->first} * out_vcs_per_router_ + it->second];
+          const std::int64_t holder =
+              owner_[std::size_t{it->first} * out_vcs_per_router_ + it->second];
           text += channel_name(it->first, it->second) + " (held by message " +
-                  std::to_string(ni_.packet(flit_at(static_cast<std::uint32_t>(holder), 0).packet).message) +
+                  std::to_string(
+                      ni_.packet(flit_at(static_cast<std::uint32_t>(holder), 0).packet).message) +
                   ") -> ";
         }
         return text + channel_name(seen->first, seen->second);

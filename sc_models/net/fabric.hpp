@@ -63,7 +63,7 @@ class Fabric final : public Network {
   struct Flit {
     std::uint32_t packet = 0;
     std::uint32_t index = 0;  ///< 0 = header
-    sw::Cycle pushed;  ///< the cycle it entered its current buffer
+    sw::Cycle pushed;         ///< the cycle it entered its current buffer
     sw::Word word = 0;
   };
   struct Buffer {
@@ -73,10 +73,10 @@ class Fabric final : public Network {
   };
   /// A flit move decided for this cycle: from a buffer (or an injector) to a buffer (or out).
   struct Move {
-    std::int64_t from = -1;      ///< buffer id, or -1 - injector id (NetworkInterfaces)
-    std::int64_t to = -1;        ///< buffer id, or -1 for ejection
+    std::int64_t from = -1;  ///< buffer id, or -1 - injector id (NetworkInterfaces)
+    std::int64_t to = -1;    ///< buffer id, or -1 for ejection
     std::uint32_t router = 0;
-    std::uint32_t out = 0;       ///< output virtual channel (router-local) for router moves
+    std::uint32_t out = 0;  ///< output virtual channel (router-local) for router moves
   };
 
   // ---- layout -----------------------------------------------------------------------------
@@ -125,11 +125,11 @@ class Fabric final : public Network {
   const sw::RoutingFunction& routing_;
   const sw::VcPolicy& vc_policy_;
   const std::uint32_t routers_;
-  const std::uint32_t ports_;       ///< P network ports per router
-  const std::uint32_t vcs_;         ///< V virtual channels per network port
-  const std::uint32_t injection_;   ///< J injection ports
-  const std::uint32_t ejection_;    ///< E ejection ports
-  const std::uint32_t depth_;       ///< B flits per buffer
+  const std::uint32_t ports_;      ///< P network ports per router
+  const std::uint32_t vcs_;        ///< V virtual channels per network port
+  const std::uint32_t injection_;  ///< J injection ports
+  const std::uint32_t ejection_;   ///< E ejection ports
+  const std::uint32_t depth_;      ///< B flits per buffer
   const std::uint32_t buffers_per_router_;
   const std::uint32_t out_vcs_per_router_;
   std::vector<sw::Port> port_list_;
@@ -138,26 +138,26 @@ class Fabric final : public Network {
 
   std::vector<Buffer> buffers_;
   std::vector<Flit> flits_;
-  std::vector<std::int64_t> owner_;     ///< [router * out_vcs + out_vc]: holding buffer or -1
+  std::vector<std::int64_t> owner_;  ///< [router * out_vcs + out_vc]: holding buffer or -1
   NetworkInterfaces ni_;
   ChannelCounters channels_;
 
   std::vector<std::uint32_t> flits_per_router_;
-  std::vector<std::uint32_t> active_;   ///< routers with flits, in no particular order
+  std::vector<std::uint32_t> active_;  ///< routers with flits, in no particular order
   std::vector<std::uint8_t> is_active_;
   std::uint64_t flits_in_routers_ = 0;
   sw::Cycle last_move_;
 
   // Per-cycle scratch, stamped with the cycle so nothing needs clearing.
   std::vector<Move> moves_;
-  std::vector<std::int64_t> mover_of_;     ///< [buffer]: index in moves_ of its departure
+  std::vector<std::int64_t> mover_of_;  ///< [buffer]: index in moves_ of its departure
   std::vector<std::uint64_t> mover_stamp_;
-  std::vector<std::uint8_t> room_state_;   ///< 0 unknown, 1 in progress, 2 yes, 3 no
+  std::vector<std::uint8_t> room_state_;  ///< 0 unknown, 1 in progress, 2 yes, 3 no
   std::vector<std::uint64_t> room_stamp_;
   std::vector<std::uint8_t> feasible_state_;
   std::uint64_t current_stamp_ = 0;
-  std::vector<std::uint64_t> port_used_stamp_;  ///< [router * (P+E) + output port]
-  std::vector<std::uint64_t> input_used_stamp_; ///< [router * (P+J) + input port]
+  std::vector<std::uint64_t> port_used_stamp_;   ///< [router * (P+E) + output port]
+  std::vector<std::uint64_t> input_used_stamp_;  ///< [router * (P+J) + input port]
 
   FabricStats stats_;
   bool observed_ = false;

@@ -25,25 +25,28 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
   if (config_.impl.router == sw::Impl::Model) {
     network_ = std::make_unique<net::Fabric>(config, client);
   } else if (verilated) {
-    network_ = verilated(config, client, clock_.delay(Cycle{1}),
-                         [this](Cycle c) { finish_cycle(c); });
+    network_ =
+        verilated(config, client, clock_.delay(Cycle{1}), [this](Cycle c) { finish_cycle(c); });
   } else {
     throw sw::ConfigError(std::string("--impl router=") + sw::to_string(config_.impl.router) +
                           " needs the verilated routers, which this program was built without");
   }
   const std::string base = sc_core::sc_module::name();
   const net::FabricStats& s = network_->stats();
-  stats_.add(base + ".flits_moved", &s.flits_moved, "flits", "flit moves: injection, hops, ejection");
-  stats_.add(base + ".flit_hops", &s.flit_hops, "flits", "flits that crossed a router-to-router link");
+  stats_.add(base + ".flits_moved", &s.flits_moved, "flits",
+             "flit moves: injection, hops, ejection");
+  stats_.add(base + ".flit_hops", &s.flit_hops, "flits",
+             "flits that crossed a router-to-router link");
   stats_.add(base + ".flits_ejected", &s.flits_ejected, "flits", "flits handed to the interfaces");
-  stats_.add(base + ".packets_delivered", &s.packets_delivered, "packets", "packets whose tail arrived");
+  stats_.add(base + ".packets_delivered", &s.packets_delivered, "packets",
+             "packets whose tail arrived");
   stats_.add(base + ".header_wait_cycles", &s.header_wait_cycles, "cycles",
              "cycles ready headers waited for a virtual channel");
   stats_.add(base + ".router_steps", &s.router_steps, "steps",
              "router visits by the network process (only routers holding flits are visited)");
   for (std::uint32_t n = 0; n < config_.topology.nodes(); ++n) {
-    node_sources_.push_back(
-        recorder_.register_source(base + ".node" + std::to_string(n), traces::SourceKind::Processor));
+    node_sources_.push_back(recorder_.register_source(base + ".node" + std::to_string(n),
+                                                      traces::SourceKind::Processor));
   }
   // Router output ports by block: "torus.r(2,1).x+" is the x+ port of the router at x=2, y=1.
   for (std::uint32_t n = 0; n < config_.topology.nodes(); ++n) {
@@ -54,8 +57,9 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
     }
     router += ").";
     for (const sw::Port& port : config_.topology.ports()) {
-      channel_sources_.push_back(recorder_.register_source(
-          router + config_.topology.port_name(port), traces::SourceKind::Channel));
+      channel_sources_.push_back(
+          recorder_.register_source(router + config_.topology.port_name(port),
+                                    traces::SourceKind::Channel));
       recorder_.channel_vcs(channel_sources_.back(), config_.router.vcs);
     }
   }
@@ -96,10 +100,10 @@ void Multicomputer::validate(const sw::RoutedProgram& program) const {
   }
   for (const sw::Message& m : program.manifest.messages) {
     const std::uint64_t packets = config_.message_packets(m.words);
-    const std::uint64_t largest = config_.ni.packet_flits == 0 ? m.words + 1
-                                                                : std::min<std::uint64_t>(
-                                                                      config_.ni.packet_flits,
-                                                                      m.words + packets);
+    const std::uint64_t largest =
+        config_.ni.packet_flits == 0
+            ? m.words + 1
+            : std::min<std::uint64_t>(config_.ni.packet_flits, m.words + packets);
     if (config_.router.switching == sw::Switching::StoreAndForward &&
         largest > config_.router.buffer_flits) {
       throw sw::ParameterError(
@@ -120,10 +124,10 @@ std::uint64_t Multicomputer::footprint(const sw::RoutedProgram& program,
   const std::uint32_t nodes = config.topology.nodes();
   // Per message: its manifest entry, its state and what arrived of it; no payload word is held
   // outside the packets (the arrival check).
-  std::uint64_t bytes = std::uint64_t{nodes} * kNodeBytes +
-                        program.manifest.messages.size() *
-                            (sizeof(sw::Message) + sizeof(MessageState) +
-                             sw::ArrivalCheck::kBytesPerMessage);
+  std::uint64_t bytes =
+      std::uint64_t{nodes} * kNodeBytes +
+      program.manifest.messages.size() *
+          (sizeof(sw::Message) + sizeof(MessageState) + sw::ArrivalCheck::kBytesPerMessage);
   for (const std::vector<sw::routed::Op>& ops : program.ops) {
     bytes += ops.size() * sizeof(sw::routed::Op);
   }
@@ -272,8 +276,8 @@ traces::SourceId Multicomputer::channel_source(std::uint32_t router, std::uint32
 
 void Multicomputer::message_delivered(std::uint32_t message, Cycle at) {
   // The fabric tells in the cycle the tail leaves the network; the message is visible one later.
-  record(at - Cycle{1}, {traces::MessageEvent::Deliver, message, destination_of(message), 0, 0,
-                         0, 0, true, at});
+  record(at - Cycle{1},
+         {traces::MessageEvent::Deliver, message, destination_of(message), 0, 0, 0, 0, true, at});
   if (traffic_) {
     const MessageState& m = messages_[message];
     if (m.measured) {
@@ -358,13 +362,14 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
   }
   if (config_.router.switching == sw::Switching::StoreAndForward &&
       spec.flits > config_.router.buffer_flits) {
-    throw sw::ConfigError("store-and-forward needs buffers that hold a whole packet: " +
-                          std::to_string(spec.flits) + " flits, buffers hold " +
-                          std::to_string(config_.router.buffer_flits) + " (--buffers)");
+    throw sw::ConfigError(
+        "store-and-forward needs buffers that hold a whole packet: " + std::to_string(spec.flits) +
+        " flits, buffers hold " + std::to_string(config_.router.buffer_flits) + " (--buffers)");
   }
   if (config_.ni.packet_flits != 0 && spec.flits > config_.ni.packet_flits) {
     throw sw::ConfigError("packets of " + std::to_string(spec.flits) +
-                          " flits exceed --packet-flits " + std::to_string(config_.ni.packet_flits));
+                          " flits exceed --packet-flits " +
+                          std::to_string(config_.ni.packet_flits));
   }
   network_->reset();
   baseline_ = network_->stats();
@@ -425,15 +430,16 @@ TrafficResult Multicomputer::traffic_result() const {
     r.cosim_mismatch = m->to_string();
   }
   r.sim_cycles = (last_cycle_ - start_).count() + 1;
-  const double window = spec.one_round ? static_cast<double>(r.sim_cycles)
-                                        : static_cast<double>(spec.cycles);
+  const double window =
+      spec.one_round ? static_cast<double>(r.sim_cycles) : static_cast<double>(spec.cycles);
   r.offered = static_cast<double>(window_flits_created_) / (n * window);
   const std::uint64_t ejected_end =
       window_ended_ || spec.one_round ? ejected_at_window_end_ : network_->stats().flits_ejected;
-  r.accepted = spec.one_round
-                   ? static_cast<double>(network_->stats().flits_ejected - baseline_.flits_ejected) /
-                         (n * window)
-                   : static_cast<double>(ejected_end - ejected_at_window_start_) / (n * window);
+  r.accepted =
+      spec.one_round
+          ? static_cast<double>(network_->stats().flits_ejected - baseline_.flits_ejected) /
+                (n * window)
+          : static_cast<double>(ejected_end - ejected_at_window_start_) / (n * window);
   const traces::LatencySummary latency = traces::summarize_latencies(latencies_, 1);
   r.measured_packets = latency.count + measured_left_;
   r.undelivered_measured = measured_left_;

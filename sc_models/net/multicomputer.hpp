@@ -119,8 +119,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   sw::Word read_word(std::uint32_t message, std::uint32_t index) override;
   void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override;
   void message_delivered(std::uint32_t message, Cycle at) override;
-  void packet_moved(PacketMove what, std::uint32_t message, std::uint32_t router,
-                    std::uint32_t out, std::uint32_t flits, Cycle at) override;
+  void packet_moved(PacketMove what, std::uint32_t message, std::uint32_t router, std::uint32_t out,
+                    std::uint32_t flits, Cycle at) override;
   void buffer_changed(std::uint32_t router, std::uint32_t port, std::uint32_t vc,
                       std::uint32_t flits, Cycle at) override;
   void record(Cycle at, const traces::MessageTrace& m);

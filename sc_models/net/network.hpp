@@ -43,14 +43,13 @@ class FabricClient {
   /// Told only while the network is observed: from cycle `at` on, virtual channel `vc` of the
   /// input buffer fed by network output port `port` of `router` holds `flits` flits.
   virtual void buffer_changed(std::uint32_t /*router*/, std::uint32_t /*port*/,
-                              std::uint32_t /*vc*/, std::uint32_t /*flits*/,
-                              sw::Cycle /*at*/) {}
+                              std::uint32_t /*vc*/, std::uint32_t /*flits*/, sw::Cycle /*at*/) {}
 };
 
 /// Counters a network keeps (modeling rule 8).
 struct FabricStats {
-  std::uint64_t flits_moved = 0;     ///< every flit move: injection, hop, ejection
-  std::uint64_t flit_hops = 0;       ///< flits crossing a router-to-router link
+  std::uint64_t flits_moved = 0;  ///< every flit move: injection, hop, ejection
+  std::uint64_t flit_hops = 0;    ///< flits crossing a router-to-router link
   std::uint64_t flits_ejected = 0;
   std::uint64_t packets_delivered = 0;
   std::uint64_t header_wait_cycles = 0;  ///< cycles ready headers waited for a virtual channel

@@ -104,7 +104,7 @@ class NetworkInterfaces {
   const sw::Cycle startup_;
   std::vector<Packet> packets_;
   std::vector<std::uint32_t> free_packets_;
-  std::vector<Injector> injectors_;  ///< [node * channels + channel]
+  std::vector<Injector> injectors_;       ///< [node * channels + channel]
   std::vector<std::uint32_t> injecting_;  ///< injectors that may hold packets
   std::vector<std::uint8_t> in_injecting_;
   /// Messages of several packets: packets still to arrive.

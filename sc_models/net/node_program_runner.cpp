@@ -60,8 +60,8 @@ void NodeProgramRunner::run_node(std::uint32_t node, Cycle c) {
       }
     } else if (const auto* send = std::get_if<sw::routed::Send>(&op)) {
       const sw::Message& m = program_.manifest.messages[send->message];
-      record(c, {traces::MessageEvent::Send, send->message, m.source, m.destination, m.words, 0,
-                 0, true});
+      record(c, {traces::MessageEvent::Send, send->message, m.source, m.destination, m.words, 0, 0,
+                 true});
       network_.submit(send->message, m.source, m.destination, m.words);
       words_in_flight_ += m.words;
       peak_words_in_flight_ = std::max(peak_words_in_flight_, words_in_flight_);

@@ -59,7 +59,7 @@ class NodeProgramRunner {
     std::size_t pc = 0;
     bool finished = true;
     sw::Cycle finish;
-    std::int64_t waiting_for = -1;  ///< the message a Receive waits for
+    std::int64_t waiting_for = -1;                           ///< the message a Receive waits for
     std::vector<std::pair<std::uint32_t, sw::Cycle>> marks;  ///< (step, cycle)
   };
 

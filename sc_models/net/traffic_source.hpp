@@ -25,7 +25,7 @@ struct TrafficSpec : sw::TrafficParameters {
   std::function<std::uint32_t(std::uint32_t src, std::mt19937_64& rng)> destination;
   /// Whether the pattern gives every node one fixed destination (a permutation or an LCC).
   bool fixed_destinations = false;
-  double rate = kDefaultRate;    ///< offered flits per node per cycle
+  double rate = kDefaultRate;  ///< offered flits per node per cycle
   /// Drain the measured packets after the window (bounded); false: stop at the window's end.
   bool drain = true;
   /// One round only: every node sends exactly one packet at cycle 0 (rate and window unused).

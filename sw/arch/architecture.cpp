@@ -45,9 +45,7 @@ MemoryOrganization::MemoryOrganization(Arch arch, std::uint32_t n) : arch_(arch)
   }
 }
 
-std::uint32_t MemoryOrganization::module_count() const {
-  return arch_ == Arch::Bus ? n_ : n_ * n_;
-}
+std::uint32_t MemoryOrganization::module_count() const { return arch_ == Arch::Bus ? n_ : n_ * n_; }
 
 std::vector<BusRef> MemoryOrganization::buses() const {
   std::vector<BusRef> out;

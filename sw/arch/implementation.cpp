@@ -9,8 +9,9 @@ namespace orthosim::sw {
 
 namespace {
 
-constexpr std::array<BlockType, kBlockTypes> kAllBlocks = {
-    BlockType::IndexManipulator, BlockType::BusController, BlockType::Memory, BlockType::Router};
+constexpr std::array<BlockType, kBlockTypes> kAllBlocks = {BlockType::IndexManipulator,
+                                                           BlockType::BusController,
+                                                           BlockType::Memory, BlockType::Router};
 
 std::optional<Impl> impl_named(const std::string& text) {
   for (Impl i : {Impl::Model, Impl::Rtl, Impl::Cosim}) {
@@ -34,39 +35,58 @@ std::optional<BlockType> block_named(const std::string& text) {
 
 const char* to_string(Impl impl) {
   switch (impl) {
-    case Impl::Model: return "model";
-    case Impl::Rtl: return "rtl";
-    case Impl::Cosim: return "cosim";
+    case Impl::Model:
+      return "model";
+    case Impl::Rtl:
+      return "rtl";
+    case Impl::Cosim:
+      return "cosim";
   }
   return "?";
 }
 
 const char* to_string(BlockType block) {
   switch (block) {
-    case BlockType::IndexManipulator: return "im";
-    case BlockType::BusController: return "bus";
-    case BlockType::Memory: return "memory";
-    case BlockType::Router: return "router";
+    case BlockType::IndexManipulator:
+      return "im";
+    case BlockType::BusController:
+      return "bus";
+    case BlockType::Memory:
+      return "memory";
+    case BlockType::Router:
+      return "router";
   }
   return "?";
 }
 
 Impl Implementations::of(BlockType block) const {
   switch (block) {
-    case BlockType::IndexManipulator: return index_manipulator;
-    case BlockType::BusController: return bus_controller;
-    case BlockType::Memory: return memory;
-    case BlockType::Router: return router;
+    case BlockType::IndexManipulator:
+      return index_manipulator;
+    case BlockType::BusController:
+      return bus_controller;
+    case BlockType::Memory:
+      return memory;
+    case BlockType::Router:
+      return router;
   }
   return Impl::Model;
 }
 
 void Implementations::set(BlockType block, Impl impl) {
   switch (block) {
-    case BlockType::IndexManipulator: index_manipulator = impl; break;
-    case BlockType::BusController: bus_controller = impl; break;
-    case BlockType::Memory: memory = impl; break;
-    case BlockType::Router: router = impl; break;
+    case BlockType::IndexManipulator:
+      index_manipulator = impl;
+      break;
+    case BlockType::BusController:
+      bus_controller = impl;
+      break;
+    case BlockType::Memory:
+      memory = impl;
+      break;
+    case BlockType::Router:
+      router = impl;
+      break;
   }
 }
 
@@ -104,7 +124,8 @@ Implementations Implementations::parse(const std::string& spec, const SourceLoca
     return base;
   }
   if (spec.find('=') == std::string::npos) {
-    throw InputError(where, std::string(expected_impl) + ", or block=impl pairs such as im=rtl,bus=model",
+    throw InputError(where,
+                     std::string(expected_impl) + ", or block=impl pairs such as im=rtl,bus=model",
                      "'" + spec + "'");
   }
   // A block named twice is a typo or a contradiction, never a choice: refuse it rather than let

@@ -33,15 +33,15 @@ struct SyncCosts {
 
 struct SystemConfig {
   Arch arch = Arch::Omp;
-  std::uint32_t n = 4;                    ///< processors
+  std::uint32_t n = 4;  ///< processors
   BusTiming timing;
   SyncCosts sync;
-  std::uint32_t buffer_words = 256;       ///< L: words in each of a processor's n data buffers
-  std::uint32_t index_sets = 512;         ///< capacity of each processor's index memory
-  std::uint32_t module_words = 4096;      ///< depth of each memory module
-  std::uint32_t local_words = 65536;      ///< words of each processor's local memory
-  std::uint32_t clock_period_ns = 50;     ///< for reporting nanoseconds and waveform time
-  Implementations impl;                   ///< model, rtl or cosim per block (--impl)
+  std::uint32_t buffer_words = 256;    ///< L: words in each of a processor's n data buffers
+  std::uint32_t index_sets = 512;      ///< capacity of each processor's index memory
+  std::uint32_t module_words = 4096;   ///< depth of each memory module
+  std::uint32_t local_words = 65536;   ///< words of each processor's local memory
+  std::uint32_t clock_period_ns = 50;  ///< for reporting nanoseconds and waveform time
+  Implementations impl;                ///< model, rtl or cosim per block (--impl)
 
   [[nodiscard]] MemoryOrganization organization() const { return {arch, n}; }
   /// This configuration, checked; throws ParameterError keyed by the parameter (the option and

@@ -1,8 +1,8 @@
 // `orthosim access`: one access protocol of [PH91] section 3.1 on one system.
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
-#include "sw/cli/variant_options.hpp"
 #include "sw/cli/report.hpp"
+#include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/json_text.hpp"
 #include "sw/cost/access_workload_cost.hpp"
@@ -30,9 +30,9 @@ SystemConfig config_from(const po::variables_map& vm) {
 
 po::options_description access_options() {
   po::options_description o("orthosim access");
-  o.add_options()
-      ("arch", po::value<std::string>(), "omp | crossbar | bus (default omp)")
-      ("vcd", po::value<std::string>(), "write a VCD waveform to this file");
+  o.add_options()("arch", po::value<std::string>(),
+                  "omp | crossbar | bus (default omp)")("vcd", po::value<std::string>(),
+                                                        "write a VCD waveform to this file");
   o.add(rtl_options())
       .add(workload_options())
       .add(system_options())

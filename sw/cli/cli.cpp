@@ -19,7 +19,7 @@ namespace {
 
 struct Subcommand {
   std::string name;
-  std::string usage;       ///< after "orthosim NAME"
+  std::string usage;  ///< after "orthosim NAME"
   std::string summary;
   std::string positional;  ///< the option a bare argument fills, or empty
   std::function<po::options_description()> options;
@@ -45,10 +45,15 @@ const std::vector<Subcommand>& subcommands() {
        "map a multicomputer program (.mcp) onto a multiprocessor and print its memory "
        "operations in the paper's notation",
        "program", cli::map_options, cli::run_map},
-      {"run", "PROGRAM --arch omp|crossbar|bus|mesh|torus|hypercube [options]",
+      {"run",
+       "PROGRAM --arch omp|crossbar|bus|mesh|torus|hypercube [options]",
        "run a program on an emulated multiprocessor (mapped) or network (routed): cycles per "
        "step, every word checked",
-       "program", cli::run_options, cli::run_run, false, cli::run_form,
+       "program",
+       cli::run_options,
+       cli::run_run,
+       false,
+       cli::run_form,
        {{{"n", "alpha", "beta", "tau", "gamma", "sync-cycles", "barrier-cycles", "buffer-words",
           "module-words", "local-words", "collapse", "torus", "cluster", "sync"},
          {"multiprocessor"},
@@ -61,9 +66,14 @@ const std::vector<Subcommand>& subcommands() {
        "synthetic traffic on a network: offered and accepted throughput, latency, "
        "sustainability, rate sweeps",
        "", cli::traffic_options, cli::run_traffic},
-      {"gen", "PATTERN|random --nodes M [options]",
+      {"gen",
+       "PATTERN|random --nodes M [options]",
        "write a program of one Table 1 pattern (C1..C12) or a random valid program",
-       "pattern", cli::gen_options, cli::run_gen, false, cli::gen_form,
+       "pattern",
+       cli::gen_options,
+       cli::run_gen,
+       false,
+       cli::gen_form,
        {{{"torus", "direction", "distance"}, {"shift"}, "an option of gen shift"},
         {{"dims", "together"}, {"exchange"}, "an option of gen exchange"},
         {{"nodes"}, {"exchange", "random", "pattern"}, "gen shift takes its nodes from --torus"},
@@ -89,10 +99,15 @@ const std::vector<Subcommand>& subcommands() {
        "run a program or synthetic traffic over variant files x parameter values, one CSV row "
        "per point; resumes an interrupted sweep, spreads over MPI ranks",
        "target", cli::sweep_options, cli::run_sweep},
-      {"trace", "export|stats|diff|plot FILE... [options]",
+      {"trace",
+       "export|stats|diff|plot FILE... [options]",
        "event traces and waveforms after a run: Perfetto export, statistics, comparison of two "
        "runs, SVG timelines and plots",
-       "args", cli::trace_options, cli::run_trace, true, cli::trace_form,
+       "args",
+       cli::trace_options,
+       cli::run_trace,
+       true,
+       cli::trace_form,
        {{{"perfetto"}, {"export"}, "an option of trace export"},
         {{"out"}, {"plot"}, "an option of trace plot"},
         {{"json"}, {"stats", "diff"}, "an option of trace stats and trace diff"}}},
@@ -117,13 +132,9 @@ struct InputsAccepted {};
 class CheckingRunner final : public Runner {
  public:
   RunSummary run_access(const AccessRequest&) override { throw InputsAccepted{}; }
-  std::vector<RunSummary> run_programs(std::vector<SystemRun>) override {
-    throw InputsAccepted{};
-  }
+  std::vector<RunSummary> run_programs(std::vector<SystemRun>) override { throw InputsAccepted{}; }
   NetworkRunSummary run_network(const NetworkRunRequest&) override { throw InputsAccepted{}; }
-  std::vector<TrafficPoint> run_traffic(const TrafficRequest&) override {
-    throw InputsAccepted{};
-  }
+  std::vector<TrafficPoint> run_traffic(const TrafficRequest&) override { throw InputsAccepted{}; }
   MixedRunResult run_mixed(const std::vector<SystemRun>&,
                            const std::vector<NetworkRunRequest>&) override {
     throw InputsAccepted{};
@@ -182,8 +193,8 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
     po::positional_options_description positional;
     if (!command->positional.empty()) {
       if (command->many) {
-        options.add_options()(command->positional.c_str(),
-                              po::value<std::vector<std::string>>(), "(the bare arguments)");
+        options.add_options()(command->positional.c_str(), po::value<std::vector<std::string>>(),
+                              "(the bare arguments)");
       } else {
         options.add_options()(command->positional.c_str(), po::value<std::string>(),
                               "(the bare argument)");
@@ -213,8 +224,8 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
     cli::check_output_options(command->name, vm);
     return command->run(vm, ctx);
   } catch (const po::unknown_option& e) {
-    err << prefix << "unknown option " << e.get_option_name() << " (see orthosim "
-        << command->name << " --help)\n";
+    err << prefix << "unknown option " << e.get_option_name() << " (see orthosim " << command->name
+        << " --help)\n";
     return kExitBadInput;
   } catch (const po::error& e) {
     err << prefix << e.what() << " (see orthosim " << command->name << " --help)\n";

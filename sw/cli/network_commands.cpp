@@ -33,9 +33,9 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
                            " nodes)");
     }
     const std::vector<std::uint32_t> embedding =
-        vm.count("embedding") ? read_embedding_file(vm["embedding"].as<std::string>(),
-                                                    program.nodes, nodes)
-                              : identity_embedding(program.nodes);
+        vm.count("embedding")
+            ? read_embedding_file(vm["embedding"].as<std::string>(), program.nodes, nodes)
+            : identity_embedding(program.nodes);
     request.program = route_program(std::move(program), nodes, embedding);
   }
   if (vm.count("vcd")) {
@@ -62,24 +62,24 @@ po::options_description traffic_options() {
   std::ostringstream default_rate;
   default_rate << TrafficParameters::kDefaultRate;
   po::options_description o("orthosim traffic");
-  o.add_options()
-      ("topology", po::value<std::string>(), "mesh | torus | hypercube (required)")
-      ("pattern", po::value<std::string>(),
-       "uniform | transpose | bitrev | reverse-flip | lcc:A,b (default uniform); A as d rows of "
-       "d bits joined by '/', b as d bits, bit 0 first (docs/topology.md)")
-      ("rate", po::value<std::string>(),
-       ("offered flits per node per cycle (default " + default_rate.str() + ")").c_str())
-      ("rates", po::value<std::string>(), "a sweep: R1,R2,... (a latency-throughput table)")
-      ("flits", po::value<std::string>(),
-       ("flits per packet, header included (default " + std::to_string(defaults.flits) + ")").c_str())
-      ("injection", po::value<std::string>(), "bernoulli | exponential inter-arrival times (default bernoulli)")
-      ("warmup", po::value<std::string>(),
-       ("cycles before measuring (default " + std::to_string(defaults.warmup) + ")").c_str())
-      ("cycles", po::value<std::string>(),
-       ("measured cycles (default " + std::to_string(defaults.cycles) + ")").c_str())
-      ("seed", po::value<std::string>(),
-       ("random seed (default " + std::to_string(defaults.seed) + ")").c_str())
-      ("clock-ns", po::value<std::string>(), "clock period in ns (default 50)");
+  o.add_options()("topology", po::value<std::string>(), "mesh | torus | hypercube (required)")(
+      "pattern", po::value<std::string>(),
+      "uniform | transpose | bitrev | reverse-flip | lcc:A,b (default uniform); A as d rows of "
+      "d bits joined by '/', b as d bits, bit 0 first (docs/topology.md)")(
+      "rate", po::value<std::string>(),
+      ("offered flits per node per cycle (default " + default_rate.str() + ")").c_str())(
+      "rates", po::value<std::string>(), "a sweep: R1,R2,... (a latency-throughput table)")(
+      "flits", po::value<std::string>(),
+      ("flits per packet, header included (default " + std::to_string(defaults.flits) + ")")
+          .c_str())("injection", po::value<std::string>(),
+                    "bernoulli | exponential inter-arrival times (default bernoulli)")(
+      "warmup", po::value<std::string>(),
+      ("cycles before measuring (default " + std::to_string(defaults.warmup) + ")").c_str())(
+      "cycles", po::value<std::string>(),
+      ("measured cycles (default " + std::to_string(defaults.cycles) + ")").c_str())(
+      "seed", po::value<std::string>(),
+      ("random seed (default " + std::to_string(defaults.seed) + ")").c_str())(
+      "clock-ns", po::value<std::string>(), "clock period in ns (default 50)");
   o.add(network_options())
       .add(rtl_options())
       .add(trace_output_option())
@@ -112,8 +112,9 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
   }
   TrafficRequest request;
   request.config = network_config_from(vm, vm["topology"].as<std::string>(), "topology");
-  request.pattern = parse_traffic_pattern(
-      vm.count("pattern") ? vm["pattern"].as<std::string>() : "uniform", request.config->topology);
+  request.pattern =
+      parse_traffic_pattern(vm.count("pattern") ? vm["pattern"].as<std::string>() : "uniform",
+                            request.config->topology);
   const bool sweep = vm.count("rates") > 0;
   if (sweep && vm.count("rate")) {
     throw InputError({"--rates"}, "either --rate or --rates, not both");
@@ -123,9 +124,9 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
     std::size_t start = 0;
     while (true) {
       const std::size_t comma = text.find(',', start);
-      request.rates.push_back(parse_rate(
-          "--rates", text.substr(start, comma == std::string::npos ? std::string::npos
-                                                                   : comma - start)));
+      request.rates.push_back(
+          parse_rate("--rates", text.substr(start, comma == std::string::npos ? std::string::npos
+                                                                              : comma - start)));
       if (comma == std::string::npos) {
         break;
       }

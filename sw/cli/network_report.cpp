@@ -89,7 +89,8 @@ nlohmann::json network_run_json(const NetworkProgramRun& r) {
   j["steps"] = steps;
   nlohmann::json channels = nlohmann::json::array();
   for (const ChannelSummary& c : r.summary.channels) {
-    channels.push_back({{"channel", c.name}, {"peak_flits", c.peak_flits}, {"messages", c.messages}});
+    channels.push_back(
+        {{"channel", c.name}, {"peak_flits", c.peak_flits}, {"messages", c.messages}});
   }
   j["channels"] = channels;
   nlohmann::json stats = nlohmann::json::object();
@@ -115,8 +116,7 @@ void print_network_run(const NetworkProgramRun& r, std::ostream& out) {
   out << "delivery: " << (s.payload_ok() ? "ok" : "FAILED") << ": "
       << s.delivery.messages_checked - s.delivery.messages_failed << " of "
       << s.delivery.messages_checked << " messages delivered intact (" << s.delivery.words_checked
-      << " words)"
-      << run_end_note(s) << '\n';
+      << " words)" << run_end_note(s) << '\n';
   out << "max channel contention: " << r.summary.max_channel_contention
       << " messages through one channel\n";
   out << "peak channel occupancy: " << r.summary.peak_channel_occupancy << " flits\n";
@@ -190,13 +190,17 @@ void print_traffic(const TrafficRequest& request, const std::vector<TrafficPoint
       << "\n\n";
   out << std::setw(8) << "rate" << std::setw(10) << "offered" << std::setw(10) << "accepted"
       << std::setw(10) << "lat avg" << std::setw(8) << "p50" << std::setw(8) << "p99"
-      << std::setw(9) << "max" << "  sustainable\n";
+      << std::setw(9) << "max"
+      << "  sustainable\n";
   for (const TrafficPoint& p : points) {
     out << std::fixed << std::setprecision(4) << std::setw(8) << p.rate << std::setw(10)
         << p.offered << std::setw(10) << p.accepted << std::setprecision(1) << std::setw(10)
         << p.latency_avg << std::setw(8) << p.latency_p50 << std::setw(8) << p.latency_p99
         << std::setw(9) << p.latency_max << "  "
-        << (p.deadlocked ? "DEADLOCK" : p.sustainable ? "yes" : "no") << '\n';
+        << (p.deadlocked    ? "DEADLOCK"
+            : p.sustainable ? "yes"
+                            : "no")
+        << '\n';
     out.unsetf(std::ios::floatfield);
     if (p.deadlocked) {
       out << "    " << p.deadlock << '\n';

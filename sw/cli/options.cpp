@@ -57,18 +57,25 @@ po::options_description system_options() {
   auto text = [](const std::string& help, std::uint64_t def) {
     return help + " (default " + std::to_string(def) + ")";
   };
-  o.add_options()
-      ("n", po::value<std::string>(), text("processors", d.n).c_str())
-      ("alpha", po::value<std::string>(), text("access start-up, cycles", d.timing.alpha).c_str())
-      ("beta", po::value<std::string>(), text("address increment per vector, cycles", d.timing.beta).c_str())
-      ("tau", po::value<std::string>(), text("cycles per word on the bus, >= 1", d.timing.tau).c_str())
-      ("gamma", po::value<std::string>(), text("IWR bus switch, cycles", d.timing.gamma).c_str())
-      ("clock-ns", po::value<std::string>(), text("clock period in ns, for times", d.clock_period_ns).c_str())
-      ("sync-cycles", po::value<std::string>(), text("activate-sync on the interrupt bus, cycles", d.sync.activate).c_str())
-      ("barrier-cycles", po::value<std::string>(), text("barrier release, cycles", d.sync.barrier).c_str())
-      ("buffer-words", po::value<std::string>(), text("L, words per data buffer", d.buffer_words).c_str())
-      ("module-words", po::value<std::string>(), text("words per memory module", d.module_words).c_str())
-      ("local-words", po::value<std::string>(), text("words of local memory per processor", d.local_words).c_str());
+  o.add_options()("n", po::value<std::string>(), text("processors", d.n).c_str())(
+      "alpha", po::value<std::string>(), text("access start-up, cycles", d.timing.alpha).c_str())(
+      "beta", po::value<std::string>(),
+      text("address increment per vector, cycles", d.timing.beta).c_str())(
+      "tau", po::value<std::string>(),
+      text("cycles per word on the bus, >= 1", d.timing.tau).c_str())(
+      "gamma", po::value<std::string>(), text("IWR bus switch, cycles", d.timing.gamma).c_str())(
+      "clock-ns", po::value<std::string>(),
+      text("clock period in ns, for times", d.clock_period_ns).c_str())(
+      "sync-cycles", po::value<std::string>(),
+      text("activate-sync on the interrupt bus, cycles", d.sync.activate).c_str())(
+      "barrier-cycles", po::value<std::string>(),
+      text("barrier release, cycles", d.sync.barrier).c_str())(
+      "buffer-words", po::value<std::string>(),
+      text("L, words per data buffer", d.buffer_words).c_str())(
+      "module-words", po::value<std::string>(),
+      text("words per memory module", d.module_words).c_str())(
+      "local-words", po::value<std::string>(),
+      text("words of local memory per processor", d.local_words).c_str());
   return o;
 }
 
@@ -97,17 +104,25 @@ po::options_description network_options() {
   auto text = [](const std::string& help, std::uint64_t def) {
     return help + " (default " + std::to_string(def) + ")";
   };
-  o.add_options()
-      ("dims", po::value<std::string>(), "mesh or torus radices, e.g. 8x8, 4x4x4, 16 (a line or ring)")
-      ("dim", po::value<std::string>(), "hypercube dimension d: 2^d nodes, d = 1..10")
-      ("switching", po::value<std::string>(), "wormhole | saf (store-and-forward) (default wormhole)")
-      ("ports", po::value<std::string>(), "one | all: messages a node injects and receives at once (default one)")
-      ("startup", po::value<std::string>(), text("t_s: start-up cycles per message at the sender", 0).c_str())
-      ("buffers", po::value<std::string>(), text("input buffer depth in flits per virtual channel", r.buffer_flits).c_str())
-      ("vcs", po::value<std::string>(), "virtual channels per link (default 2 on a torus, 1 otherwise)")
-      ("router-delay", po::value<std::string>(), text("cycles from a header's arrival at a router to its departure", r.delay).c_str())
-      ("packet-flits", po::value<std::string>(), "largest packet in flits, header included (default: one packet per message)")
-      ("watchdog", po::value<std::string>(), text("cycles without a flit moving that mean deadlock", d.watchdog_cycles).c_str());
+  o.add_options()("dims", po::value<std::string>(),
+                  "mesh or torus radices, e.g. 8x8, 4x4x4, 16 (a line or ring)")(
+      "dim", po::value<std::string>(), "hypercube dimension d: 2^d nodes, d = 1..10")(
+      "switching", po::value<std::string>(),
+      "wormhole | saf (store-and-forward) (default wormhole)")(
+      "ports", po::value<std::string>(),
+      "one | all: messages a node injects and receives at once (default one)")(
+      "startup", po::value<std::string>(),
+      text("t_s: start-up cycles per message at the sender", 0).c_str())(
+      "buffers", po::value<std::string>(),
+      text("input buffer depth in flits per virtual channel", r.buffer_flits).c_str())(
+      "vcs", po::value<std::string>(),
+      "virtual channels per link (default 2 on a torus, 1 otherwise)")(
+      "router-delay", po::value<std::string>(),
+      text("cycles from a header's arrival at a router to its departure", r.delay).c_str())(
+      "packet-flits", po::value<std::string>(),
+      "largest packet in flits, header included (default: one packet per message)")(
+      "watchdog", po::value<std::string>(),
+      text("cycles without a flit moving that mean deadlock", d.watchdog_cycles).c_str());
   return o;
 }
 
@@ -117,7 +132,7 @@ bool is_network_kind(const std::string& arch) {
 }
 
 Validated<NetworkConfig> network_config_from(const po::variables_map& vm, const std::string& kind,
-                                  const std::string& kind_parameter) {
+                                             const std::string& kind_parameter) {
   const auto optional = [&vm](const char* name) -> std::optional<std::string> {
     return vm.count(name) ? std::optional<std::string>(vm[name].as<std::string>()) : std::nullopt;
   };
@@ -154,16 +169,16 @@ Validated<NetworkConfig> network_config_from(const po::variables_map& vm, const 
 
 po::options_description workload_options() {
   po::options_description o("Workload");
-  o.add_options()
-      ("kind", po::value<std::string>(), "scalar | interleaved | block | iwr (default iwr)")
-      ("d", po::value<std::string>(),
-       "modules per access, 1..n (default: 1 for scalar, n for interleaved and block, n-1 for "
-       "iwr)")
-      ("l", po::value<std::string>(),
-       "vectors per access = words per message (default: 1 for scalar and interleaved, 4 for "
-       "block and iwr)")
-      ("repeat", po::value<std::string>(), "run the workload this many times back to back "
-       "(default 1)");
+  o.add_options()("kind", po::value<std::string>(),
+                  "scalar | interleaved | block | iwr (default iwr)")(
+      "d", po::value<std::string>(),
+      "modules per access, 1..n (default: 1 for scalar, n for interleaved and block, n-1 for "
+      "iwr)")(
+      "l", po::value<std::string>(),
+      "vectors per access = words per message (default: 1 for scalar and interleaved, 4 for "
+      "block and iwr)")("repeat", po::value<std::string>(),
+                        "run the workload this many times back to back "
+                        "(default 1)");
   return o;
 }
 
@@ -201,12 +216,11 @@ AccessWorkload workload_from(const po::variables_map& vm, const SystemConfig& co
 
 po::options_description rtl_options() {
   po::options_description o("RTL (docs/rtl.md)");
-  o.add_options()
-      ("impl", po::value<std::string>(),
-       "block implementation: model, rtl or cosim for every block, or per block type "
-       "im=...,bus=... (multiprocessors) or router=... (networks) (default model)")
-      ("fst", po::value<std::string>(),
-       "write the verilated blocks' signals to this FST file (needs rtl or cosim blocks)");
+  o.add_options()("impl", po::value<std::string>(),
+                  "block implementation: model, rtl or cosim for every block, or per block type "
+                  "im=...,bus=... (multiprocessors) or router=... (networks) (default model)")(
+      "fst", po::value<std::string>(),
+      "write the verilated blocks' signals to this FST file (needs rtl or cosim blocks)");
   return o;
 }
 
@@ -222,8 +236,10 @@ Implementations multiprocessor_impl(const po::variables_map& vm, Arch arch) {
     }
     impl.router = Impl::Model;
   } else if (impl.router != Impl::Model) {
-    throw InputError({"--impl"}, "im=..., bus=... or memory=... (routers belong to the mesh, "
-                     "torus and hypercube)", "'" + spec + "'");
+    throw InputError({"--impl"},
+                     "im=..., bus=... or memory=... (routers belong to the mesh, "
+                     "torus and hypercube)",
+                     "'" + spec + "'");
   }
   return impl;
 }
@@ -238,16 +254,17 @@ Implementations network_impl(const po::variables_map& vm) {
                        spec == to_string(Impl::Cosim);
   if (!uniform && (parsed.index_manipulator != Impl::Model ||
                    parsed.bus_controller != Impl::Model || parsed.memory != Impl::Model)) {
-    throw InputError({"--impl"}, "model, rtl, cosim or router=... (a network's verilated block "
-                     "is its router)", "'" + spec + "'");
+    throw InputError({"--impl"},
+                     "model, rtl, cosim or router=... (a network's verilated block "
+                     "is its router)",
+                     "'" + spec + "'");
   }
   Implementations impl;
   impl.router = parsed.router;
   return impl;
 }
 
-std::optional<std::string> fst_path_from(const po::variables_map& vm,
-                                         const Implementations& impl) {
+std::optional<std::string> fst_path_from(const po::variables_map& vm, const Implementations& impl) {
   if (!vm.count("fst")) {
     return std::nullopt;
   }
@@ -296,13 +313,15 @@ std::optional<std::uint64_t> memory_limit_from(const po::variables_map& vm) {
     const std::string units = "KMG";
     const std::size_t power = units.find(unit);
     const std::string digits = power == std::string::npos ? text : text.substr(0, text.size() - 1);
-    const std::uint64_t scale = power == std::string::npos ? 1 : std::uint64_t{1} << (10 * (power + 1));
+    const std::uint64_t scale =
+        power == std::string::npos ? 1 : std::uint64_t{1} << (10 * (power + 1));
     const char* expected = "a size in bytes, e.g. 2048, 512K, 800M or 4G";
     if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
       throw InputError({"--memory-limit"}, expected, "'" + text + "'");
     }
     return parse_count("--memory-limit", digits, 1,
-                       std::numeric_limits<std::uint64_t>::max() / scale) * scale;
+                       std::numeric_limits<std::uint64_t>::max() / scale) *
+           scale;
   }
   std::ifstream meminfo("/proc/meminfo");
   std::string key;

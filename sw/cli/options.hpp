@@ -36,7 +36,7 @@ po::options_description network_options();
 /// the network options present in `vm`, validated: InputError names the option at fault,
 /// ParameterError the parameter.
 Validated<NetworkConfig> network_config_from(const po::variables_map& vm, const std::string& kind,
-                                  const std::string& kind_parameter);
+                                             const std::string& kind_parameter);
 /// Whether `arch` names a network rather than a shared-memory multiprocessor.
 bool is_network_kind(const std::string& arch);
 

@@ -5,9 +5,9 @@
 #include "sw/cli/commands.hpp"
 #include "sw/cli/fig2_sample.hpp"
 #include "sw/cli/options.hpp"
-#include "sw/cli/variant_options.hpp"
 #include "sw/cli/program_report.hpp"
 #include "sw/cli/report.hpp"
+#include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/json_text.hpp"
 #include "sw/core/output_file.hpp"
@@ -47,17 +47,17 @@ std::uint32_t processors_for(const po::variables_map& vm, const McProgram& progr
 /// The clustering options of map and run ([PH91] section 5).
 po::options_description clustering_options() {
   po::options_description o("Clustering (more nodes than processors)");
-  o.add_options()
-      ("collapse", po::value<std::string>(),
-       "hypercube programs: the dimensions made intra-cluster, e.g. x0,x3, or auto (the most "
-       "used ones) (default: blocks of consecutive nodes, i.e. the lowest dimensions)")
-      ("torus", po::value<std::string>(),
-       "torus programs: the node grid, columns x rows, e.g. 4x4 (node = x + columns * y)")
-      ("cluster", po::value<std::string>(),
-       "with --torus: columns | rows, the nodes one processor holds (default columns)")
-      ("sync", po::value<std::string>(),
-       "pairs: activate-/wait-sync per message (section 4.3) | iwr: one bus switch per step, "
-       "gamma (the IWR steps of Eq. 1 and Tables 2, 4, 5) (default pairs)");
+  o.add_options()(
+      "collapse", po::value<std::string>(),
+      "hypercube programs: the dimensions made intra-cluster, e.g. x0,x3, or auto (the most "
+      "used ones) (default: blocks of consecutive nodes, i.e. the lowest dimensions)")(
+      "torus", po::value<std::string>(),
+      "torus programs: the node grid, columns x rows, e.g. 4x4 (node = x + columns * y)")(
+      "cluster", po::value<std::string>(),
+      "with --torus: columns | rows, the nodes one processor holds (default columns)")(
+      "sync", po::value<std::string>(),
+      "pairs: activate-/wait-sync per message (section 4.3) | iwr: one bus switch per step, "
+      "gamma (the IWR steps of Eq. 1 and Tables 2, 4, 5) (default pairs)");
   return o;
 }
 
@@ -178,10 +178,9 @@ int run_map(const po::variables_map& vm, Context& ctx) {
 
 po::options_description run_options() {
   po::options_description o("orthosim run");
-  o.add_options()
-      ("vcd", po::value<std::string>(), "write a VCD waveform to this file")
-      ("embedding", po::value<std::string>(),
-       "networks: a node map, the network node of each program node (default: node i on node i)");
+  o.add_options()("vcd", po::value<std::string>(), "write a VCD waveform to this file")(
+      "embedding", po::value<std::string>(),
+      "networks: a node map, the network node of each program node (default: node i on node i)");
   o.add(arch_option(true))
       .add(memory_limit_option())
       .add(rtl_options())
@@ -254,8 +253,7 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   if (report_cosim_mismatch(summaries, ctx.err)) {
     return kExitRunFailed;
   }
-  const ProgramRun run{mapped, fitted, predicted, summaries.at(0), vcd_path,
-                       std::move(operations)};
+  const ProgramRun run{mapped, fitted, predicted, summaries.at(0), vcd_path, std::move(operations)};
   if (json) {
     ctx.out << json_text(run_json(run), 2) << '\n';
   } else {
@@ -268,20 +266,22 @@ int run_run(const po::variables_map& vm, Context& ctx) {
 
 po::options_description gen_options() {
   po::options_description o("orthosim gen");
-  o.add_options()
-      ("nodes", po::value<std::string>(), "m: nodes of the program (required)")
-      ("sources", po::value<std::string>(), "source nodes, e.g. 1,2,5 (default: chosen by --seed)")
-      ("dests", po::value<std::string>(), "destination nodes (default: chosen by --seed)")
-      ("len", po::value<std::string>(), "words per message (default 1; random: the maximum, default 8)")
-      ("steps", po::value<std::string>(), "random: number of steps (required)")
-      ("seed", po::value<std::string>(), "seed of the choices (default 1)")
-      ("dims", po::value<std::string>(), "exchange: hypercube dimensions, e.g. 0,1,3 (default all)")
-      ("together", "exchange: one step with every listed dimension (default: one step each)")
-      ("torus", po::value<std::string>(), "shift: the torus, columns x rows, e.g. 4x4")
-      ("direction", po::value<std::string>(), "shift: east | west | north | south")
-      ("distance", po::value<std::string>(), "shift: nodes to move by (default 1)")
-      ("out", po::value<std::string>(), "write the program to this file (default: standard output)")
-      ("help,h", "show this help");
+  o.add_options()("nodes", po::value<std::string>(), "m: nodes of the program (required)")(
+      "sources", po::value<std::string>(), "source nodes, e.g. 1,2,5 (default: chosen by --seed)")(
+      "dests", po::value<std::string>(), "destination nodes (default: chosen by --seed)")(
+      "len", po::value<std::string>(),
+      "words per message (default 1; random: the maximum, default 8)")(
+      "steps", po::value<std::string>(),
+      "random: number of steps (required)")("seed", po::value<std::string>(),
+                                            "seed of the choices (default 1)")(
+      "dims", po::value<std::string>(), "exchange: hypercube dimensions, e.g. 0,1,3 (default all)")(
+      "together", "exchange: one step with every listed dimension (default: one step each)")(
+      "torus", po::value<std::string>(), "shift: the torus, columns x rows, e.g. 4x4")(
+      "direction", po::value<std::string>(),
+      "shift: east | west | north | south")("distance", po::value<std::string>(),
+                                            "shift: nodes to move by (default 1)")(
+      "out", po::value<std::string>(),
+      "write the program to this file (default: standard output)")("help,h", "show this help");
   return o;
 }
 
@@ -375,9 +375,9 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
       throw InputError({"--direction"}, "east, west, north or south", "none");
     }
     const auto distance = static_cast<std::uint32_t>(
-        vm.count("distance") ? parse_count("--distance", vm["distance"].as<std::string>(), 1,
-                                           kMaxProgramNodes)
-                             : 1);
+        vm.count("distance")
+            ? parse_count("--distance", vm["distance"].as<std::string>(), 1, kMaxProgramNodes)
+            : 1);
     return write_program(vm, ctx,
                          torus_shift(shape[0], shape[1],
                                      parse_shift_direction(vm["direction"].as<std::string>()),
@@ -393,12 +393,13 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
         dims.push_back(k);
       }
     }
-    return write_program(vm, ctx, hypercube_exchange(nodes, dims, words(1), vm.count("together") > 0));
+    return write_program(vm, ctx,
+                         hypercube_exchange(nodes, dims, words(1), vm.count("together") > 0));
   }
-  const std::uint64_t seed =
-      vm.count("seed") ? parse_count("--seed", vm["seed"].as<std::string>(), 0,
-                                     std::numeric_limits<std::uint64_t>::max() / 10)
-                       : 1;
+  const std::uint64_t seed = vm.count("seed")
+                                 ? parse_count("--seed", vm["seed"].as<std::string>(), 0,
+                                               std::numeric_limits<std::uint64_t>::max() / 10)
+                                 : 1;
   McProgram program;
   if (what == "random") {
     const auto steps = static_cast<std::uint32_t>(required(vm, "steps", 1, 1'000'000));
@@ -453,9 +454,8 @@ int run_demo(const po::variables_map& vm, Context& ctx) {
     c.arch = arch;
     c.impl = multiprocessor_impl(vm, arch);
     const Validated<SystemConfig> fitted = fitted_config(vm, mapped.back(), c);
-    systems.push_back(
-        {fitted, mapped.back().machine, out_dir + "/" + to_string(arch) + ".vcd", "out",
-         trace_path_from(vm), fst_path_from(vm, fitted->impl)});
+    systems.push_back({fitted, mapped.back().machine, out_dir + "/" + to_string(arch) + ".vcd",
+                       "out", trace_path_from(vm), fst_path_from(vm, fitted->impl)});
   }
   const std::vector<RunSummary> summaries = ctx.runner.run_programs(systems);
   if (report_cosim_mismatch(summaries, ctx.err)) {
@@ -464,8 +464,12 @@ int run_demo(const po::variables_map& vm, Context& ctx) {
   std::vector<ProgramRun> runs;
   bool ok = true;
   for (std::size_t i = 0; i < systems.size(); ++i) {
-    runs.push_back({mapped[i], systems[i].config, predict_cycles(mapped[i], systems[i].config),
-                    summaries.at(i), systems[i].vcd_path, {}});
+    runs.push_back({mapped[i],
+                    systems[i].config,
+                    predict_cycles(mapped[i], systems[i].config),
+                    summaries.at(i),
+                    systems[i].vcd_path,
+                    {}});
     ok = ok && runs.back().ok();
   }
   if (vm.count("json")) {

@@ -100,8 +100,8 @@ nlohmann::json step_json(const MappedStep& step, const MemoryOrganization& org,
 }
 
 /// "C2_send((P1 -> M1,2), (P3 -> M3,0))  [22 22]": an operation and each access's cycles.
-std::string op_with_costs(const MappedStep& step, const MappedOp& op,
-                          const MemoryOrganization& org, const BusTiming& timing) {
+std::string op_with_costs(const MappedStep& step, const MappedOp& op, const MemoryOrganization& org,
+                          const BusTiming& timing) {
   std::string costs;
   for (const MappedAccess& a : op.accesses) {
     costs += (costs.empty() ? "" : " ") + std::to_string(access_cost(timing, a).count());
@@ -258,8 +258,8 @@ void print_run(const ProgramRun& r, std::ostream& out) {
     }
   }
   out << std::setw(6) << "total" << std::setw(cycles_width) << r.summary.cycles.count()
-      << std::setw(predicted_width) << r.predicted.total.count() << "  (" << r.summary.cycles.count() * c.clock_period_ns
-      << " ns)\n\n";
+      << std::setw(predicted_width) << r.predicted.total.count() << "  ("
+      << r.summary.cycles.count() * c.clock_period_ns << " ns)\n\n";
   out << "delivery: " << delivery_line(r) << '\n';
   out << "conflicts: " << r.summary.conflicts << " (" << r.summary.conflict_wait_cycles
       << " cycles waiting)\n";

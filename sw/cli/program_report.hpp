@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "sw/run/runner.hpp"
 #include "sw/cost/program_cost.hpp"
 #include "sw/mapping/mapping.hpp"
+#include "sw/run/runner.hpp"
 
 namespace orthosim::sw::cli {
 
@@ -20,8 +20,7 @@ using StepOperations = std::string;
 
 /// A step's table lines. `run` keeps these instead of the mapped steps when it prints a table:
 /// a large program's steps take about ten times the bytes of their lines.
-[[nodiscard]] StepOperations step_operations(const MappedStep& step,
-                                             const MemoryOrganization& org,
+[[nodiscard]] StepOperations step_operations(const MappedStep& step, const MemoryOrganization& org,
                                              const BusTiming& timing);
 
 /// A mapped program run on one system: what was asked and what came back.
@@ -49,7 +48,6 @@ void print_run(const ProgramRun& run, std::ostream& out);
 
 [[nodiscard]] nlohmann::json demo_json(const std::vector<ProgramRun>& runs,
                                        const std::string& out_dir);
-void print_demo(const std::vector<ProgramRun>& runs, const std::string& out_dir,
-                std::ostream& out);
+void print_demo(const std::vector<ProgramRun>& runs, const std::string& out_dir, std::ostream& out);
 
 }  // namespace orthosim::sw::cli

@@ -120,8 +120,8 @@ void print_access(const AccessRun& run, std::ostream& out) {
   out << "orthosim access: " << to_string(w.kind) << " d=" << w.d << " l=" << w.l
       << (w.repetitions > 1 ? " x" + std::to_string(w.repetitions) : "") << " on the "
       << to_string(c.arch) << ", n=" << c.n << "  (alpha=" << c.timing.alpha
-      << " beta=" << c.timing.beta << " tau=" << c.timing.tau << " gamma=" << c.timing.gamma
-      << ", " << c.clock_period_ns << " ns clock)\n";
+      << " beta=" << c.timing.beta << " tau=" << c.timing.tau << " gamma=" << c.timing.gamma << ", "
+      << c.clock_period_ns << " ns clock)\n";
   out << "  implementation     " << c.impl.to_string() << '\n';
   out << "  cycles (measured)  " << s.cycles.count() << "   ("
       << s.cycles.count() * c.clock_period_ns << " ns)\n";

@@ -64,8 +64,7 @@ SweepSpec spec_from(const po::variables_map& vm) {
                      "'" + spec.target + "'");
   }
   if (!vm.count("variants")) {
-    throw InputError({"--variants"}, "one or more variant files (the option is required)",
-                     "none");
+    throw InputError({"--variants"}, "one or more variant files (the option is required)", "none");
   }
   spec.variant_paths = vm["variants"].as<std::vector<std::string>>();
   std::set<std::string> names;
@@ -120,8 +119,8 @@ class Progress {
     const std::size_t filled = total_ == 0 ? kWidth : kWidth * done_ / total_;
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    err_ << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] "
-         << done_ << "/" << total_ << " points, ";
+    err_ << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] " << done_
+         << "/" << total_ << " points, ";
     if (done_ == 0) {
       err_ << "estimating time left";
     } else {
@@ -155,10 +154,10 @@ std::string first_line(const std::string& text) {
 
 /// A point whose command line was rejected (`message`, the command's error): the point with its
 /// variant and parameter values, its command line and the message.
-InputError rejected(const SweepSpec& spec, const Point& point,
-                    const std::vector<std::string>& args, const std::string& message) {
-  std::string which = "point " + std::to_string(point.index) + " (" +
-                      spec.variant_paths.at(point.variant);
+InputError rejected(const SweepSpec& spec, const Point& point, const std::vector<std::string>& args,
+                    const std::string& message) {
+  std::string which =
+      "point " + std::to_string(point.index) + " (" + spec.variant_paths.at(point.variant);
   for (std::size_t k = 0; k < spec.params.size(); ++k) {
     which += ", " + spec.params[k].name + "=" + spec.params[k].values[point.values[k]];
   }
@@ -183,11 +182,9 @@ std::string row_of(const SweepSpec& spec, const Point& point, const ChildResult&
   if (r.exit_code == kExitBadInput) {
     throw rejected(spec, point, args, first_line(r.err));
   }
-  if ((r.exit_code != kExitOk && r.exit_code != kExitRunFailed) ||
-      !nlohmann::json::accept(r.out)) {
+  if ((r.exit_code != kExitOk && r.exit_code != kExitRunFailed) || !nlohmann::json::accept(r.out)) {
     throw std::runtime_error("point " + std::to_string(point.index) + ": " + command_line(args) +
-                             (r.exit_code < 0 ? " ended by signal " +
-                                                    std::to_string(-r.exit_code)
+                             (r.exit_code < 0 ? " ended by signal " + std::to_string(-r.exit_code)
                                               : " exited with " + std::to_string(r.exit_code)) +
                              ": " + first_line(r.err));
   }
@@ -202,10 +199,10 @@ void print_summary(const SweepSpec& spec, const std::vector<std::string>& head,
   }
   const std::vector<std::string> figures =
       spec.kind == TargetKind::Traffic
-          ? std::vector<std::string>{"status", "accepted", "latency_avg", "latency_p99",
-                                     "sustainable", "wall_s"}
-          : std::vector<std::string>{"status", "cycles", "predicted_cycles", "payload_ok",
-                                     "conflicts", "wall_s"};
+          ? std::vector<std::string>{"status",      "accepted",    "latency_avg",
+                                     "latency_p99", "sustainable", "wall_s"}
+          : std::vector<std::string>{"status",     "cycles",    "predicted_cycles",
+                                     "payload_ok", "conflicts", "wall_s"};
   shown.insert(shown.end(), figures.begin(), figures.end());
   std::vector<std::size_t> at;
   for (const std::string& s : shown) {
@@ -372,16 +369,15 @@ std::vector<std::string> sweep_child_args(const SweepSpec& spec, const Point& po
 
 po::options_description sweep_options() {
   po::options_description o("orthosim sweep");
-  o.add_options()
-      ("variants", po::value<std::vector<std::string>>()->multitoken()->composing(),
-       "variant files (YAML, docs/variants.md), one point set each (required)")
-      ("param", po::value<std::vector<std::string>>()->composing(),
-       "NAME=V1,V2,...: an option of the child run or traffic and its values; several --param "
-       "make a cross product, the last one varying fastest")
-      ("out", po::value<std::string>(), "the CSV file (required); OUT.partial while it runs")
-      ("jobs", po::value<std::string>(), "points run at once on this machine (default 1)")
-      ("mpi", "spread the points over the MPI ranks (start with mpirun); rank 0 writes the CSV")
-      ("verbose", "print each child's command line on standard error as it starts");
+  o.add_options()("variants", po::value<std::vector<std::string>>()->multitoken()->composing(),
+                  "variant files (YAML, docs/variants.md), one point set each (required)")(
+      "param", po::value<std::vector<std::string>>()->composing(),
+      "NAME=V1,V2,...: an option of the child run or traffic and its values; several --param "
+      "make a cross product, the last one varying fastest")(
+      "out", po::value<std::string>(), "the CSV file (required); OUT.partial while it runs")(
+      "jobs", po::value<std::string>(), "points run at once on this machine (default 1)")(
+      "mpi", "spread the points over the MPI ranks (start with mpirun); rank 0 writes the CSV")(
+      "verbose", "print each child's command line on standard error as it starts");
   o.add(common_options());
   return o;
 }

@@ -23,8 +23,7 @@ std::uint64_t required(const po::variables_map& vm, const std::string& name, std
 
 std::uint64_t optional(const po::variables_map& vm, const std::string& name, std::uint64_t min,
                        std::uint64_t max, std::uint64_t fallback) {
-  return vm.count(name) ? parse_count("--" + name, vm[name].as<std::string>(), min, max)
-                        : fallback;
+  return vm.count(name) ? parse_count("--" + name, vm[name].as<std::string>(), min, max) : fallback;
 }
 
 }  // namespace
@@ -35,33 +34,32 @@ po::options_description tables_options() {
     return help + " (default " + std::to_string(def) + ")";
   };
   po::options_description o("orthosim tables");
-  o.add_options()
-      ("topology", po::value<std::string>(), "hypercube | torus (required)")
-      ("m", po::value<std::string>(),
-       "nodes of the multicomputer (required): a hypercube has 2^p nodes; a torus is k x k with "
-       "k = n (m = n^2, clustered by columns) or m = n (one node per processor)")
-      ("n", po::value<std::string>(),
-       "processors of the omp (required), 2 <= n <= m; a power of two for a hypercube")
-      ("l", po::value<std::string>(), "words per message (default 1)")
-      ("alpha", po::value<std::string>(),
-       text("omp access start-up, cycles", d.timing.alpha).c_str())
-      ("beta", po::value<std::string>(),
-       text("omp address increment per vector, cycles (<= alpha)", d.timing.beta).c_str())
-      ("tau", po::value<std::string>(),
-       text("omp cycles per word on a bus, >= 1", d.timing.tau).c_str())
-      ("gamma", po::value<std::string>(),
-       text("omp IWR bus switch, cycles", d.timing.gamma).c_str())
-      ("k1", po::value<std::string>(),
-       text("Eq. 2/3: network start-up t_h = k1 k3 tau = k1 (alpha - beta) cycles",
-            experiments::TablesParameters{}.k1)
-           .c_str())
-      ("k2", po::value<std::string>(),
-       "Eq. 2/3: network time per word tau_h = k2 tau cycles, i.e. each word sent as k2 tau "
-       "flits (default log2 m, rounded up)")
-      ("collapse", po::value<std::string>(),
-       "hypercube with m > n: the p - q dimensions made intra-cluster, e.g. x2,x3 (default the "
-       "lowest, x0..x(p-q-1): Fig. 10 option 1)")
-      ("ports", po::value<std::string>(), "one | all: network node ports (default one)");
+  o.add_options()("topology", po::value<std::string>(), "hypercube | torus (required)")(
+      "m", po::value<std::string>(),
+      "nodes of the multicomputer (required): a hypercube has 2^p nodes; a torus is k x k with "
+      "k = n (m = n^2, clustered by columns) or m = n (one node per processor)")(
+      "n", po::value<std::string>(),
+      "processors of the omp (required), 2 <= n <= m; a power of two for a hypercube")(
+      "l", po::value<std::string>(),
+      "words per message (default 1)")("alpha", po::value<std::string>(),
+                                       text("omp access start-up, cycles", d.timing.alpha).c_str())(
+      "beta", po::value<std::string>(),
+      text("omp address increment per vector, cycles (<= alpha)", d.timing.beta).c_str())(
+      "tau", po::value<std::string>(),
+      text("omp cycles per word on a bus, >= 1", d.timing.tau).c_str())(
+      "gamma", po::value<std::string>(),
+      text("omp IWR bus switch, cycles", d.timing.gamma).c_str())(
+      "k1", po::value<std::string>(),
+      text("Eq. 2/3: network start-up t_h = k1 k3 tau = k1 (alpha - beta) cycles",
+           experiments::TablesParameters{}.k1)
+          .c_str())(
+      "k2", po::value<std::string>(),
+      "Eq. 2/3: network time per word tau_h = k2 tau cycles, i.e. each word sent as k2 tau "
+      "flits (default log2 m, rounded up)")(
+      "collapse", po::value<std::string>(),
+      "hypercube with m > n: the p - q dimensions made intra-cluster, e.g. x2,x3 (default the "
+      "lowest, x0..x(p-q-1): Fig. 10 option 1)")("ports", po::value<std::string>(),
+                                                 "one | all: network node ports (default one)");
   o.add(trace_output_option()).add(common_options());
   return o;
 }

@@ -105,15 +105,16 @@ void print_tables(const TablesRun& run, std::ostream& out) {
   out << "  native  " << describe(s.network) << '\n';
   out << "  " << (torus ? "Eq. 3 " : "Eq. 2 ")
       << "  k3 = (alpha - beta)/tau = " << fixed(s.norm.k3, 2)
-      << ", delta = beta/tau = " << fixed(s.norm.delta, 2) << ", k1 = " << s.k1
-      << ", k2 = " << s.k2 << ": start-up t_h = k1 k3 tau = " << s.network->ni.startup
-      << " cycles, tau_h = k2 tau = " << s.flits_per_word
-      << " cycles per word (each word sent as " << s.flits_per_word << " flit"
-      << (s.flits_per_word == 1 ? "" : "s") << ", plus one header flit per message)\n\n";
+      << ", delta = beta/tau = " << fixed(s.norm.delta, 2) << ", k1 = " << s.k1 << ", k2 = " << s.k2
+      << ": start-up t_h = k1 k3 tau = " << s.network->ni.startup
+      << " cycles, tau_h = k2 tau = " << s.flits_per_word << " cycles per word (each word sent as "
+      << s.flits_per_word << " flit" << (s.flits_per_word == 1 ? "" : "s")
+      << ", plus one header flit per message)\n\n";
   out << "  " << std::left << std::setw(25) << "pattern" << std::right << std::setw(5) << "d"
       << std::setw(7) << "lambda" << std::setw(12) << "T(d,lam l)" << std::setw(9) << "omp"
       << std::setw(10) << "native" << std::setw(11) << "native/omp" << std::setw(12)
-      << "paper ratio" << "   paper: network / vectorized, tau units\n";
+      << "paper ratio"
+      << "   paper: network / vectorized, tau units\n";
   for (const TableRow& r : run.rows) {
     const std::optional<double> measured = r.measured_ratio();
     out << "  " << std::left << std::setw(25) << paper::to_string(r.pattern) << std::right

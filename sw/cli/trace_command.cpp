@@ -31,9 +31,9 @@ std::optional<std::string> trace_path_from(const po::variables_map& vm) {
 
 po::options_description trace_options() {
   po::options_description o("orthosim trace");
-  o.add_options()
-      ("perfetto", po::value<std::string>(), "export: the Chrome/Perfetto trace-event JSON file")
-      ("out", po::value<std::string>(), "plot: the folder for the SVG files (created if missing)");
+  o.add_options()("perfetto", po::value<std::string>(),
+                  "export: the Chrome/Perfetto trace-event JSON file")(
+      "out", po::value<std::string>(), "plot: the folder for the SVG files (created if missing)");
   o.add(common_options());
   return o;
 }
@@ -94,9 +94,9 @@ nlohmann::json stats_json(const traces::TraceStats& s, const std::string& path) 
   j["messages_delivered"] = s.messages_delivered;
   j["max_channel_contention"] = s.max_channel_contention;
   const traces::LatencySummary& l = s.latency;
-  j["latency"] = {{"count", l.count}, {"min", l.min},     {"mean", l.mean},
-                  {"p50", l.p50},     {"p99", l.p99},     {"max", l.max},
-                  {"bin_width", l.bin_width}, {"histogram", l.histogram}};
+  j["latency"] = {
+      {"count", l.count}, {"min", l.min}, {"mean", l.mean},           {"p50", l.p50},
+      {"p99", l.p99},     {"max", l.max}, {"bin_width", l.bin_width}, {"histogram", l.histogram}};
   j["cannot_say"] = s.cannot_say;
   return j;
 }
@@ -145,24 +145,25 @@ void print_stats(const traces::TraceStats& s, const std::string& path, std::ostr
   }
   const traces::LatencySummary& l = s.latency;
   if (l.count > 0) {
-    out << "latency (" << l.count << " measured messages): min " << l.min << "  mean "
-        << std::fixed << std::setprecision(2) << l.mean << "  p50 " << l.p50 << "  p99 " << l.p99
-        << "  max " << l.max << '\n';
+    out << "latency (" << l.count << " measured messages): min " << l.min << "  mean " << std::fixed
+        << std::setprecision(2) << l.mean << "  p50 " << l.p50 << "  p99 " << l.p99 << "  max "
+        << l.max << '\n';
     std::uint64_t peak = 1;
     for (std::uint64_t c : l.histogram) {
       peak = std::max(peak, c);
     }
     for (std::size_t k = 0; k < l.histogram.size(); ++k) {
       const std::uint64_t lo = l.min + k * l.bin_width;
-      out << "  " << std::setw(8) << lo << ".." << std::left << std::setw(8)
-          << lo + l.bin_width - 1 << std::right << std::setw(8) << l.histogram[k] << ' '
+      out << "  " << std::setw(8) << lo << ".." << std::left << std::setw(8) << lo + l.bin_width - 1
+          << std::right << std::setw(8) << l.histogram[k] << ' '
           << std::string(static_cast<std::size_t>(40 * l.histogram[k] / peak), '#') << '\n';
     }
   }
   if (!s.channels.empty()) {
     std::vector<traces::Usage> top = s.channels;
-    std::stable_sort(top.begin(), top.end(),
-                     [](const traces::Usage& a, const traces::Usage& b) { return a.busy > b.busy; });
+    std::stable_sort(top.begin(), top.end(), [](const traces::Usage& a, const traces::Usage& b) {
+      return a.busy > b.busy;
+    });
     top.resize(std::min<std::size_t>(top.size(), 8));
     out << "busiest channels (flits, utilization, packets):\n";
     for (const traces::Usage& c : top) {
@@ -190,7 +191,8 @@ nlohmann::json diff_json(const traces::TraceDiff& d, const std::string& a, const
   j["a"] = a;
   j["b"] = b;
   j["equal"] = d.equal();
-  j["cycles"] = {{"a", d.a.cycles}, {"b", d.b.cycles},
+  j["cycles"] = {{"a", d.a.cycles},
+                 {"b", d.b.cycles},
                  {"difference", signed_difference(d.a.cycles, d.b.cycles)}};
   j["events"] = {{"a", d.events_a}, {"b", d.events_b}};
   nlohmann::json steps = nlohmann::json::array();
@@ -230,12 +232,12 @@ nlohmann::json diff_json(const traces::TraceDiff& d, const std::string& a, const
 void print_diff(const traces::TraceDiff& d, const std::string& a, const std::string& b,
                 std::ostream& out) {
   out << "orthosim trace diff: A = " << a << ", B = " << b << '\n';
-  out << (d.equal() ? "equal: the same events in the same cycles\n"
-                    : "DIFFERENT\n");
+  out << (d.equal() ? "equal: the same events in the same cycles\n" : "DIFFERENT\n");
   const std::size_t n = std::max(d.a.step_ends.size(), d.b.step_ends.size());
   if (n > 0) {
-    out << '\n' << std::setw(6) << "step" << std::setw(10) << "A" << std::setw(10) << "B"
-        << std::setw(10) << "B - A" << '\n';
+    out << '\n'
+        << std::setw(6) << "step" << std::setw(10) << "A" << std::setw(10) << "B" << std::setw(10)
+        << "B - A" << '\n';
     for (std::size_t k = 0; k < n; ++k) {
       const bool in_a = k < d.a.step_ends.size();
       const bool in_b = k < d.b.step_ends.size();
@@ -248,8 +250,9 @@ void print_diff(const traces::TraceDiff& d, const std::string& a, const std::str
           << '\n';
     }
   }
-  out << '\n' << std::left << std::setw(20) << "" << std::right << std::setw(12) << "A"
-      << std::setw(12) << "B" << '\n';
+  out << '\n'
+      << std::left << std::setw(20) << "" << std::right << std::setw(12) << "A" << std::setw(12)
+      << "B" << '\n';
   const auto row = [&out](const std::string& name, std::uint64_t x, std::uint64_t y) {
     out << std::left << std::setw(20) << name << std::right << std::setw(12) << x << std::setw(12)
         << y << '\n';

@@ -65,8 +65,9 @@ VariantOrigins apply_variant(const po::options_description& options, po::variabl
           continue;
         }
         throw InputError(value.where,
-                         "model (orthosim " + command + " has no --impl: it runs the SystemC "
-                         "models)",
+                         "model (orthosim " + command +
+                             " has no --impl: it runs the SystemC "
+                             "models)",
                          "'" + value.text + "'");
       }
       throw InputError(value.key_where,

@@ -60,8 +60,8 @@ TextChecker::TextChecker(std::string file, TextEncoding encoding)
     : file_(std::move(file)), encoding_(encoding) {}
 
 void TextChecker::fail(std::uint32_t line, std::uint32_t column, const std::string& found) const {
-  throw InputError({file_, line, column},
-                   encoding_ == TextEncoding::Utf8 ? "UTF-8 text" : "text", found);
+  throw InputError({file_, line, column}, encoding_ == TextEncoding::Utf8 ? "UTF-8 text" : "text",
+                   found);
 }
 
 void TextChecker::start_sequence(unsigned char byte) {
@@ -162,9 +162,9 @@ InputFile::InputFile(const std::string& path, const InputRules& rules)
     if (fd_ < 0) {
       const int error = errno;
       fail(error == ENOENT ? "no such file"
-           : error == EACCES ? "a file it may not read (permission denied)"
-                             : "a file that cannot be opened (" +
-                                   std::string(std::strerror(error)) + ")");
+           : error == EACCES
+               ? "a file it may not read (permission denied)"
+               : "a file that cannot be opened (" + std::string(std::strerror(error)) + ")");
     }
     owns_fd_ = true;
   }
@@ -235,8 +235,8 @@ void InputFile::wait_for_data() const {
     }
     if (ready == 0) {
       const auto ms = rules_.idle_timeout.count();
-      fail("no data for " + (ms % 1000 == 0 ? std::to_string(ms / 1000) + " s"
-                                             : std::to_string(ms) + " ms") +
+      fail("no data for " +
+           (ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms") +
            " (a FIFO or device whose writer stays silent)");
     }
     if (errno != EINTR) {
@@ -320,8 +320,7 @@ bool InputFile::read_line(std::string& line) {
     if (length > rules_.max_line_bytes) {
       checker_.check(std::string_view(buffer_).substr(pos_, length));  // a bad byte first
       throw InputError({name_, lines_read_ + 1, 1},
-                       "a line of at most " + size_text(rules_.max_line_bytes),
-                       "a longer line");
+                       "a line of at most " + size_text(rules_.max_line_bytes), "a longer line");
     }
     if (end != std::string::npos) {
       take(length, 1);

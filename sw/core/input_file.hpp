@@ -36,7 +36,7 @@ struct InputRules {
   TextEncoding encoding = TextEncoding::Utf8;
   bool stdin_dash = false;    ///< "-" names standard input
   bool regular_only = false;  ///< refuse FIFOs and devices (a reader that reads its file twice)
-  std::uint64_t max_bytes = kMaxInputFileBytes;  ///< 0: no limit (streamed inputs)
+  std::uint64_t max_bytes = kMaxInputFileBytes;     ///< 0: no limit (streamed inputs)
   std::size_t max_line_bytes = kMaxInputLineBytes;  ///< read_line only
   std::chrono::milliseconds idle_timeout = kInputIdleTimeout;
 };
@@ -58,8 +58,7 @@ class TextChecker {
   [[nodiscard]] std::uint32_t column() const { return column_; }
 
  private:
-  [[noreturn]] void fail(std::uint32_t line, std::uint32_t column,
-                         const std::string& found) const;
+  [[noreturn]] void fail(std::uint32_t line, std::uint32_t column, const std::string& found) const;
   void start_sequence(unsigned char byte);
 
   std::string file_;
@@ -121,7 +120,7 @@ class InputFile {
   bool owns_fd_ = false;
   bool waits_ = false;  ///< a FIFO or device: reads wait for data through poll
   bool at_end_ = false;
-  std::uint64_t total_ = 0;  ///< bytes read so far
+  std::uint64_t total_ = 0;       ///< bytes read so far
   std::uint32_t lines_read_ = 0;  ///< lines returned by read_line
   std::string buffer_;
   std::size_t pos_ = 0;  ///< first byte of buffer_ not yet returned

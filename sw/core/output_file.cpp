@@ -50,9 +50,9 @@ void check_folder(const std::string& output, const fs::path& folder, bool may_cr
       return;
     }
     if (type != fs::file_type::not_found) {
-      throw OutputPathError(output, ec ? "cannot examine '" + p.string() + "': " + ec.message()
-                                       : "'" + p.string() + "' is " + kind_name(type) +
-                                             ", not a folder");
+      throw OutputPathError(output,
+                            ec ? "cannot examine '" + p.string() + "': " + ec.message()
+                               : "'" + p.string() + "' is " + kind_name(type) + ", not a folder");
     }
     if (!may_create) {
       throw OutputPathError(output, "its folder '" + folder.string() + "' does not exist");

@@ -9,9 +9,11 @@
 namespace orthosim::sw::paper {
 
 const std::vector<TablePattern>& table_patterns() {
-  static const std::vector<TablePattern> rows = {
-      TablePattern::OneToOne, TablePattern::OneToAllBroadcast, TablePattern::AllToAllBroadcast,
-      TablePattern::OneToAllPersonalized, TablePattern::AllToAllPersonalized};
+  static const std::vector<TablePattern> rows = {TablePattern::OneToOne,
+                                                 TablePattern::OneToAllBroadcast,
+                                                 TablePattern::AllToAllBroadcast,
+                                                 TablePattern::OneToAllPersonalized,
+                                                 TablePattern::AllToAllPersonalized};
   return rows;
 }
 
@@ -185,8 +187,7 @@ double torus_vectorized_cost_as_printed(TablePattern p, double m, double n, doub
   return 0;
 }
 
-double torus_vectorized_cost(TablePattern p, double m, double n, double l,
-                             const Normalization& k) {
+double torus_vectorized_cost(TablePattern p, double m, double n, double l, const Normalization& k) {
   return vectorized(p, m, n, l, k);
 }
 

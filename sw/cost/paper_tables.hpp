@@ -49,9 +49,8 @@ enum class TablePattern : std::uint8_t {
 /// Table 2's cost T(d, lambda l) in cycles with the project's IWR formula,
 /// 2(alpha + beta(lambda l - 1) + d tau lambda l) + gamma (Eq. 1 plus the bus switch gamma);
 /// 0 for a one-to-one between two nodes of one cluster (Table 2, column m > n, first row).
-[[nodiscard]] Cycle table2_cycles(TablePattern p, std::uint64_t m, std::uint64_t n,
-                                  std::uint64_t l, const BusTiming& timing,
-                                  bool same_cluster = false);
+[[nodiscard]] Cycle table2_cycles(TablePattern p, std::uint64_t m, std::uint64_t n, std::uint64_t l,
+                                  const BusTiming& timing, bool same_cluster = false);
 
 // ---- Eq. (2) and Eq. (3) -------------------------------------------------------------------
 
@@ -109,8 +108,8 @@ struct Normalization {
 /// or m = n: k3 + (1 + delta) l; k3 + (n - 1 + delta) l; k3 + (n - 1 + delta) l;
 /// m = n^2: k3 + (n - 1 + delta) n l twice, m = n: k3 + (n - 1 + delta) l twice. Half of Eq. 1
 /// and missing Table 2's factors (errata of [PH91], docs/references.md): not used for the ratio.
-[[nodiscard]] double torus_vectorized_cost_as_printed(TablePattern p, double m, double n,
-                                                      double l, const Normalization& k);
+[[nodiscard]] double torus_vectorized_cost_as_printed(TablePattern p, double m, double n, double l,
+                                                      const Normalization& k);
 /// The corrected column: Eq. (1) with Table 2's d and lambda, as for the hypercube,
 /// 2 k3 + 2 (d + delta) lambda l.
 [[nodiscard]] double torus_vectorized_cost(TablePattern p, double m, double n, double l,

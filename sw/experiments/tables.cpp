@@ -98,9 +98,10 @@ TablesSetup design_tables(const TablesParameters& p) {
   if (p.topology == TopologyKind::Hypercube) {
     const std::uint32_t largest = 1u << Topology::max_hypercube_dim;
     if (!power_of_two(p.m) || p.m > largest) {
-      throw ParameterError(
-          "m", "a power of two up to " + std::to_string(largest) + " (a 2^p-node hypercube)",
-          m_text);
+      throw ParameterError("m",
+                           "a power of two up to " + std::to_string(largest) +
+                               " (a 2^p-node hypercube)",
+                           m_text);
     }
     if (!power_of_two(p.n)) {
       throw ParameterError("n", "a power of two (the hypercube's clusters are subcubes)", n_text);
@@ -110,14 +111,15 @@ TablesSetup design_tables(const TablesParameters& p) {
   }
   if (p.n > p.m) {
     throw ParameterError("n", "at most --m = " + std::to_string(p.m) + " processors (m >= n)",
-                     n_text);
+                         n_text);
   }
   if (p.topology == TopologyKind::Torus && p.m != p.n && torus_side != p.n) {
-    throw ParameterError("m", "n = " + std::to_string(p.n) + " or n^2 = " +
-                         std::to_string(std::uint64_t{p.n} * p.n) +
-                         " nodes (a torus of one node per processor, or an n x n torus "
-                         "clustered by columns)",
-                     m_text);
+    throw ParameterError("m",
+                         "n = " + std::to_string(p.n) +
+                             " or n^2 = " + std::to_string(std::uint64_t{p.n} * p.n) +
+                             " nodes (a torus of one node per processor, or an n x n torus "
+                             "clustered by columns)",
+                         m_text);
   }
   if (p.collapsed && (p.topology != TopologyKind::Hypercube || p.m == p.n)) {
     throw ParameterError("collapse", "a hypercube with more nodes than processors (--m > --n)");
@@ -140,9 +142,10 @@ TablesSetup design_tables(const TablesParameters& p) {
   s.norm = paper::normalize(t, static_cast<double>(s.k1), static_cast<double>(s.k2));
   s.flits_per_word = s.k2 * t.tau;
   if (std::uint64_t{s.l} * s.flits_per_word > kMaxMessageWords) {
-    throw ParameterError("l", "l k2 tau at most " + std::to_string(kMaxMessageWords) +
-                         " flits per network message",
-                     std::to_string(s.l) + " x " + std::to_string(s.flits_per_word));
+    throw ParameterError("l",
+                         "l k2 tau at most " + std::to_string(kMaxMessageWords) +
+                             " flits per network message",
+                         std::to_string(s.l) + " x " + std::to_string(s.flits_per_word));
   }
 
   // The clustering (section 5).

@@ -46,7 +46,7 @@ struct TablesSetup {
   std::string clustering;  ///< how the nodes are clustered onto the processors, in words
   std::uint64_t k1 = 4;
   std::uint64_t k2 = 1;
-  paper::Normalization norm;  ///< k1, k2, k3 = (alpha - beta)/tau, delta = beta/tau
+  paper::Normalization norm;         ///< k1, k2, k3 = (alpha - beta)/tau, delta = beta/tau
   Validated<NetworkConfig> network;  ///< its ni.startup is t_h = k1 k3 tau = k1 (alpha - beta)
   std::uint64_t flits_per_word = 1;  ///< tau_h = k2 tau cycles per word, one flit per cycle
   std::optional<std::string> trace_path;
@@ -58,12 +58,12 @@ struct TablesSetup {
 /// One pattern: the paper's numbers and the two emulations.
 struct TableRow {
   paper::TablePattern pattern = paper::TablePattern::OneToOne;
-  std::uint64_t d = 1;        ///< Table 2's interleaving degree
-  std::uint64_t lambda = 1;   ///< Table 2's node-congestion factor
-  std::uint32_t source = 0;   ///< the one source of the one-to-one and one-to-all rows
+  std::uint64_t d = 1;       ///< Table 2's interleaving degree
+  std::uint64_t lambda = 1;  ///< Table 2's node-congestion factor
+  std::uint32_t source = 0;  ///< the one source of the one-to-one and one-to-all rows
   std::optional<std::uint32_t> destination;  ///< the one-to-one's destination
-  bool same_cluster = false;  ///< one-to-one inside one cluster: Table 2's 0
-  Cycle formula;              ///< T(d, lambda l) with gamma (docs/architecture.md), or 0
+  bool same_cluster = false;                 ///< one-to-one inside one cluster: Table 2's 0
+  Cycle formula;  ///< T(d, lambda l) with gamma (docs/architecture.md), or 0
   RunSummary omp;
   NetworkRunSummary native;
   double paper_cost = 0;        ///< the network column of the paper's table, tau units

@@ -27,9 +27,8 @@ std::string missing_note(bool run_ended) {
 void fail(DeliveryReport& report, const Message& m, std::uint32_t w, const std::string& what) {
   ++report.messages_failed;
   if (report.failures.size() < kMaxReportedFailures) {
-    report.failures.push_back("message " + std::to_string(m.id) + " (P" +
-                              std::to_string(m.source) + " -> P" +
-                              std::to_string(m.destination) + ", tag " +
+    report.failures.push_back("message " + std::to_string(m.id) + " (P" + std::to_string(m.source) +
+                              " -> P" + std::to_string(m.destination) + ", tag " +
                               std::to_string(m.payload.tag) + "): word " + std::to_string(w) +
                               " at P" + std::to_string(m.destination) + " local[" +
                               std::to_string(m.dst_address + w) + "] " + what);

@@ -98,8 +98,7 @@ class MessageMemory {
     std::uint32_t message = 0;  ///< index into the manifest
   };
   /// The region of `regions` (sorted by begin) that holds `address`, if any.
-  [[nodiscard]] const Region* find(const std::vector<Region>& regions,
-                                   std::uint32_t address) const;
+  [[nodiscard]] const Region* find(const std::vector<Region>& regions, std::uint32_t address) const;
 
   const std::vector<Message>* manifest_ = nullptr;
   std::vector<std::vector<Region>> sources_;       ///< per processor

@@ -26,9 +26,7 @@ struct Describer {
     return "IWR[" + describe(i.write(), org) + "; switch " + i.group().to_string() + "; " +
            describe(i.read(), org) + "]";
   }
-  std::string operator()(const BusSwitch& s) const {
-    return "bus switch " + s.group.to_string();
-  }
+  std::string operator()(const BusSwitch& s) const { return "bus switch " + s.group.to_string(); }
   std::string operator()(const ActivateSync& a) const {
     return "activate-sync " + a.targets.to_string();
   }

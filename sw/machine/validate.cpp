@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <set>
-#include <tuple>
 #include <string>
+#include <tuple>
 
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/describe.hpp"
@@ -92,8 +92,8 @@ class Checker {
     }
     if (std::uint64_t{a.address} + a.vectors > config_.module_words) {
       fail_op("addresses " + std::to_string(a.address) + ".." +
-              std::to_string(std::uint64_t{a.address} + a.vectors - 1) + " exceed the module depth " +
-              std::to_string(config_.module_words));
+              std::to_string(std::uint64_t{a.address} + a.vectors - 1) +
+              " exceed the module depth " + std::to_string(config_.module_words));
     }
     if (a.index_set >= p.index_sets.size()) {
       fail_op("index set " + std::to_string(a.index_set) + " is not loaded (" +
@@ -159,8 +159,8 @@ class Checker {
   void check_copy(std::uint32_t buffer, std::uint32_t buffer_address, std::uint32_t address,
                   std::uint32_t words) {
     if (buffer >= config_.n) {
-      fail_op("buffer " + std::to_string(buffer) + " does not exist (" +
-              std::to_string(config_.n) + " buffers)");
+      fail_op("buffer " + std::to_string(buffer) + " does not exist (" + std::to_string(config_.n) +
+              " buffers)");
     }
     if (words == 0 || std::uint64_t{buffer_address} + words > config_.buffer_words) {
       const std::uint32_t room =

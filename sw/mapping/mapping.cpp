@@ -21,8 +21,8 @@ Clustering Clustering::blocks(std::uint32_t nodes, std::uint32_t processors) {
   for (NodeId i = 0; i < nodes; ++i) {
     map[i] = static_cast<ProcId>(std::uint64_t{i} * processors / nodes);
   }
-  const std::string what = nodes <= processors ? "one node per processor"
-                                               : "blocks of consecutive nodes";
+  const std::string what =
+      nodes <= processors ? "one node per processor" : "blocks of consecutive nodes";
   return Clustering(std::move(map), processors, what);
 }
 
@@ -41,8 +41,7 @@ Clustering Clustering::hypercube(std::uint32_t nodes, std::uint32_t processors,
   const std::uint32_t p = log2_exact(nodes);
   const std::uint32_t q = log2_exact(processors);
   if (p == 0xFFFFFFFFu || q == 0xFFFFFFFFu || q > p) {
-    throw InputError({"--collapse"},
-                     "a hypercube of 2^p nodes on 2^q <= 2^p processors",
+    throw InputError({"--collapse"}, "a hypercube of 2^p nodes on 2^q <= 2^p processors",
                      std::to_string(nodes) + " nodes on " + std::to_string(processors));
   }
   std::uint32_t mask = 0;
@@ -208,7 +207,8 @@ class Mapper {
     out_.machine.messages.shrink_to_fit();
     for (ProcId p = 0; p < org_.n(); ++p) {
       out_.machine.processors[p].index_sets = index_sets_[p];
-      needs.index_sets = std::max(needs.index_sets, static_cast<std::uint32_t>(index_sets_[p].size()));
+      needs.index_sets =
+          std::max(needs.index_sets, static_cast<std::uint32_t>(index_sets_[p].size()));
     }
     return std::move(out_);
   }
@@ -226,8 +226,9 @@ class Mapper {
 
   void add_to_manifest(ProcId p, ProcId q, const NodeMessage& m, std::uint32_t src,
                        std::uint32_t dst) {
-    out_.machine.messages.push_back(manifest_entry(
-        m, static_cast<std::uint32_t>(out_.machine.messages.size()), p, q, src, dst));
+    out_.machine.messages.push_back(
+        manifest_entry(m, static_cast<std::uint32_t>(out_.machine.messages.size()), p, q, src,
+                       dst));
     ++out_.node_messages;
   }
 
@@ -271,7 +272,8 @@ class Mapper {
           out.parcels.push_back(Parcel{p, q, false, 0, {}, mailbox(org_, p, q), 0});
         }
         Parcel& parcel = out.parcels[it->second];
-        if (tr.broadcast && !parcel.pieces.empty() && parcel.pieces.back().payload == payload_key(m)) {
+        if (tr.broadcast && !parcel.pieces.empty() &&
+            parcel.pieces.back().payload == payload_key(m)) {
           parcel.pieces.back().dst_addresses.push_back(dst);
           continue;
         }
@@ -398,9 +400,14 @@ class Mapper {
         const Message& m = *from.at(torus_node(c, (r2 + n - b) % n));
         write1[c].push_back(step.parcels.size());
         read1[r2].push_back(step.parcels.size());
-        step.parcels.push_back({c, r2, false, m.words,
+        step.parcels.push_back({c,
+                                r2,
+                                false,
+                                m.words,
                                 {{m.payload, m.words, 0, m.src_address, {}}},
-                                org_.module_at({BusKind::Row, r2}, c), 0, 0});
+                                org_.module_at({BusKind::Row, r2}, c),
+                                0,
+                                0});
       }
     }
     for (std::uint32_t r2 = 0; r2 < n; ++r2) {
@@ -408,9 +415,14 @@ class Mapper {
         const Message& m = *from.at(torus_node((c2 + n - a) % n, (r2 + n - b) % n));
         write2[r2].push_back(step.parcels.size());
         read2[c2].push_back(step.parcels.size());
-        step.parcels.push_back({r2, c2, false, m.words,
+        step.parcels.push_back({r2,
+                                c2,
+                                false,
+                                m.words,
                                 {{m.payload, m.words, 0, 0, {m.dst_address}}},
-                                org_.module_at({BusKind::Row, r2}, c2), 0, 1});
+                                org_.module_at({BusKind::Row, r2}, c2),
+                                0,
+                                1});
       }
     }
     const auto op = [&](Direction dir, std::uint32_t phase,
@@ -655,8 +667,8 @@ class Mapper {
         continue;  // one buffer serves every slot, or the buffers hold the words already
       }
       for (const ParcelPiece& piece : parcel.pieces) {
-        ops.emplace_back(LoadBuffer{static_cast<std::uint32_t>(pos), piece.src_address,
-                                    piece.words, piece.offset});
+        ops.emplace_back(LoadBuffer{static_cast<std::uint32_t>(pos), piece.src_address, piece.words,
+                                    piece.offset});
       }
     }
     ops.emplace_back(memory_access(a));
@@ -679,8 +691,8 @@ class Mapper {
     for (std::size_t pos = 0; pos < a.parcels.size(); ++pos) {
       for (const ParcelPiece& piece : step.parcels[a.parcels[pos]].pieces) {
         for (std::uint32_t dst : piece.dst_addresses) {
-          ops.emplace_back(StoreBuffer{static_cast<std::uint32_t>(pos), dst, piece.words,
-                                       piece.offset});
+          ops.emplace_back(
+              StoreBuffer{static_cast<std::uint32_t>(pos), dst, piece.words, piece.offset});
         }
       }
     }
@@ -772,9 +784,7 @@ MappedProgram map_program(const McProgram& program, Arch arch, std::uint32_t pro
   return map_program(program, arch, Clustering::blocks(program.nodes, processors));
 }
 
-std::string to_string(SyncMode mode) {
-  return mode == SyncMode::Pairs ? "pairs" : "iwr";
-}
+std::string to_string(SyncMode mode) { return mode == SyncMode::Pairs ? "pairs" : "iwr"; }
 
 namespace {
 void check_clustering(const McProgram& program, const Clustering& clustering) {
@@ -783,8 +793,8 @@ void check_clustering(const McProgram& program, const Clustering& clustering) {
                      std::to_string(clustering.processors()));
   }
   if (clustering.nodes() != program.nodes) {
-    throw InputError({program.name}, "a clustering of the program's " +
-                                         std::to_string(program.nodes) + " nodes");
+    throw InputError({program.name},
+                     "a clustering of the program's " + std::to_string(program.nodes) + " nodes");
   }
 }
 }  // namespace
@@ -802,14 +812,13 @@ MappedProgram map_program(McProgram&& program, Arch arch, const Clustering& clus
 }
 
 void fit_config(const MappingNeeds& needs, const FixedSizes& fixed, SystemConfig& config) {
-  const auto fit = [](std::uint32_t need, bool is_fixed, std::uint32_t& value,
-                      const char* option, const char* what) {
+  const auto fit = [](std::uint32_t need, bool is_fixed, std::uint32_t& value, const char* option,
+                      const char* what) {
     if (value >= need) {
       return;
     }
     if (is_fixed) {
-      throw InputError({option},
-                       "at least " + std::to_string(need) + " words (" + what + ")",
+      throw InputError({option}, "at least " + std::to_string(need) + " words (" + what + ")",
                        std::to_string(value));
     }
     value = need;

@@ -99,10 +99,10 @@ struct MappedAccess {
   ProcId processor = 0;
   Direction direction = Direction::Write;
   BusRef bus;
-  std::vector<std::uint32_t> slots;   ///< stream order
-  std::vector<std::size_t> parcels;   ///< into MappedStep::parcels, aligned with slots
-  bool replicated = false;            ///< a broadcast write: every slot from one data buffer
-  std::uint32_t vectors = 1;          ///< l: the longest parcel of the access
+  std::vector<std::uint32_t> slots;  ///< stream order
+  std::vector<std::size_t> parcels;  ///< into MappedStep::parcels, aligned with slots
+  bool replicated = false;           ///< a broadcast write: every slot from one data buffer
+  std::uint32_t vectors = 1;         ///< l: the longest parcel of the access
   std::uint32_t address = 0;
   /// A relay (the second IWR step of a torus shift, Fig. 11(b)): the write takes the words the
   /// processor's previous read left in its data buffers, through `relay_index_set`, instead of
@@ -114,7 +114,7 @@ struct MappedAccess {
 /// One operation of the paper's listing, e.g. C2_send((P1 -> M1,2), (P3 -> M3,0)): the accesses
 /// of one pattern half that form one operation.
 struct MappedOp {
-  Pattern pattern = Pattern::C1;  ///< a basic pattern, C1..C7
+  Pattern pattern = Pattern::C1;           ///< a basic pattern, C1..C7
   Direction direction = Direction::Write;  ///< write = send, read = receive
   std::vector<MappedAccess> accesses;
   /// The IWR step of the program step it belongs to: 0, or 0 and 1 for a torus shift done in two
@@ -194,14 +194,12 @@ using StepSink = std::function<void(MappedStep&& step)>;
 /// With `sink`, the steps go to it and MappedProgram::steps stays empty.
 [[nodiscard]] MappedProgram map_program(const McProgram& program, Arch arch,
                                         const Clustering& clustering,
-                                        SyncMode sync = SyncMode::Pairs,
-                                        const StepSink& sink = {});
+                                        SyncMode sync = SyncMode::Pairs, const StepSink& sink = {});
 /// The same, consuming `program`: each of its steps is freed once mapped, so the program as
 /// read and the machine program are never both held whole.
 [[nodiscard]] MappedProgram map_program(McProgram&& program, Arch arch,
                                         const Clustering& clustering,
-                                        SyncMode sync = SyncMode::Pairs,
-                                        const StepSink& sink = {});
+                                        SyncMode sync = SyncMode::Pairs, const StepSink& sink = {});
 
 /// Raises the sizes of `config` that are below the program's needs, except the ones the user
 /// fixed (`fixed_*`), which must suffice: otherwise InputError naming the option.

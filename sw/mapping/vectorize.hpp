@@ -43,7 +43,7 @@ using HalfDemand = std::vector<std::pair<ProcId, std::vector<ModuleId>>>;
 enum class HalfShape : std::uint8_t {
   SingleScalar,  ///< every processor makes one single-module access, all at once
   SingleVector,  ///< every processor makes one access, at least one over several modules, all at once
-  Multiple,      ///< some processor needs several accesses, or two processors need one bus or module
+  Multiple,  ///< some processor needs several accesses, or two processors need one bus or module
 };
 
 /// A half is single-step when every processor can reach all its modules in one access and the

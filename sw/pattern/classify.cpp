@@ -48,16 +48,14 @@ void check_step(const std::vector<Transfer>& transfers, std::uint32_t nodes) {
   std::set<NodeId> broadcasters;
   for (const Transfer& t : transfers) {
     if (t.source >= nodes) {
-      throw InputError(t.where, "a source node below m = " + std::to_string(nodes),
-                       node(t.source));
+      throw InputError(t.where, "a source node below m = " + std::to_string(nodes), node(t.source));
     }
     if (t.broadcast && !t.destinations.empty() && !broadcasters.insert(t.source).second) {
       throw InputError(t.where, node(t.source) + " makes a second broadcast in one step");
     }
     for (NodeId d : t.destinations) {
       if (d >= nodes) {
-        throw InputError(t.where, "a destination node below m = " + std::to_string(nodes),
-                         node(d));
+        throw InputError(t.where, "a destination node below m = " + std::to_string(nodes), node(d));
       }
       if (d == t.source) {
         throw InputError(t.where, node(d) + " sends a message to itself");
@@ -209,8 +207,9 @@ void classify_broadcast(std::vector<Group> groups, const std::vector<Transfer>& 
         if (k->size() < 2) {
           continue;
         }
-        const auto n = static_cast<std::size_t>(std::count_if(
-            groups.begin(), groups.end(), [&](const Group& h) { return matches(h, *k); }));
+        const auto n =
+            static_cast<std::size_t>(std::count_if(groups.begin(), groups.end(),
+                                                   [&](const Group& h) { return matches(h, *k); }));
         if (n > best) {
           best = n;
           best_key = *k;
@@ -262,8 +261,7 @@ PatternInstance build(Found f, const std::vector<Transfer>& transfers) {
 
 }  // namespace
 
-std::vector<PatternInstance> classify(const std::vector<Transfer>& transfers,
-                                      std::uint32_t nodes) {
+std::vector<PatternInstance> classify(const std::vector<Transfer>& transfers, std::uint32_t nodes) {
   check_step(transfers, nodes);
   std::vector<Msg> personalized;
   std::vector<Group> groups;
@@ -287,9 +285,9 @@ std::vector<PatternInstance> classify(const std::vector<Transfer>& transfers,
 
   // In order of their first transfer in the step (Step 5 of Fig. 2 reads C10, C8).
   const auto first = [](const Found& f) {
-    return std::min_element(f.messages.begin(), f.messages.end(), [](const Msg& a, const Msg& b) {
-             return a.transfer < b.transfer;
-           })->transfer;
+    return std::min_element(f.messages.begin(), f.messages.end(),
+                            [](const Msg& a, const Msg& b) { return a.transfer < b.transfer; })
+        ->transfer;
   };
   std::stable_sort(found.begin(), found.end(),
                    [&](const Found& a, const Found& b) { return first(a) < first(b); });

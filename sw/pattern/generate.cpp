@@ -195,8 +195,8 @@ class PatternBuilder {
   NodeId single(const std::vector<NodeId>& given, const char* option, const std::string& role,
                 const std::vector<NodeId>& pool) {
     if (given.size() > 1) {
-      fail(option, "has one " + role + ", found " + std::to_string(given.size()) + ": " +
-                       list(given));
+      fail(option,
+           "has one " + role + ", found " + std::to_string(given.size()) + ": " + list(given));
     }
     if (!given.empty()) {
       return given.front();
@@ -222,16 +222,16 @@ class PatternBuilder {
   void all_but(const char* option, const std::vector<NodeId>& given, NodeId except,
                const std::string& role) const {
     if (!given.empty() && !same_set(given, others(m_, {except}))) {
-      fail(option, "the " + role + " are all m-1 = " + std::to_string(m_ - 1) +
-                       " nodes but " + node(except) + ", found " + list(given));
+      fail(option, "the " + role + " are all m-1 = " + std::to_string(m_ - 1) + " nodes but " +
+                       node(except) + ", found " + list(given));
     }
   }
 
   void all_nodes(const char* option, const std::vector<NodeId>& given,
                  const std::string& role) const {
     if (!given.empty() && !same_set(given, others(m_, {}))) {
-      fail(option, "the " + role + " are all m = " + std::to_string(m_) + " nodes, found " +
-                       list(given));
+      fail(option,
+           "the " + role + " are all m = " + std::to_string(m_) + " nodes, found " + list(given));
     }
   }
 
@@ -263,9 +263,9 @@ class PatternBuilder {
     } else if (k + 1 == m_ && p_ == Pattern::C10) {
       instead = "; m-1 is C5";
     }
-    fail(option, "Table 1 needs 1 < " + std::string(role == "sources" ? "sr" : "ds") + " < m-1 = " +
-                     std::to_string(m_ - 1) + " " + role + ", found " + std::to_string(k) +
-                     instead);
+    fail(option, "Table 1 needs 1 < " + std::string(role == "sources" ? "sr" : "ds") +
+                     " < m-1 = " + std::to_string(m_ - 1) + " " + role + ", found " +
+                     std::to_string(k) + instead);
   }
 
   std::vector<Transfer> permutation() {
@@ -325,9 +325,11 @@ class PatternBuilder {
       src = rng_.pick(others(m_, {}), rng_.between(2, m_ - 2));
     }
     if (dst.empty()) {
-      dst = rng_.pick(others(m_, src), rng_.between(2, m_ - static_cast<std::uint32_t>(src.size())));
+      dst =
+          rng_.pick(others(m_, src), rng_.between(2, m_ - static_cast<std::uint32_t>(src.size())));
     } else if (src.empty()) {
-      src = rng_.pick(others(m_, dst), rng_.between(2, m_ - static_cast<std::uint32_t>(dst.size())));
+      src =
+          rng_.pick(others(m_, dst), rng_.between(2, m_ - static_cast<std::uint32_t>(dst.size())));
     }
     for (NodeId d : dst) {
       if (std::find(src.begin(), src.end(), d) != src.end()) {

@@ -65,16 +65,16 @@ MessageVectorCheck check_message_vector(const std::vector<std::pair<NodeId, Node
   const std::size_t limit = nodes == 0 ? 0 : nodes - 1;
   for (const auto& [i, d] : dst) {
     if (d.size() > limit) {
-      out.violations.push_back("property 3: |DST_" + std::to_string(i) + "| = " +
-                               std::to_string(d.size()) + " > m-1 = " + std::to_string(limit) +
-                               " (source " + node(i) + ")");
+      out.violations.push_back("property 3: |DST_" + std::to_string(i) +
+                               "| = " + std::to_string(d.size()) +
+                               " > m-1 = " + std::to_string(limit) + " (source " + node(i) + ")");
     }
   }
   for (const auto& [j, s] : src) {
     if (s.size() > limit) {
-      out.violations.push_back("property 4: |SRC_" + std::to_string(j) + "| = " +
-                               std::to_string(s.size()) + " > m-1 = " + std::to_string(limit) +
-                               " (destination " + node(j) + ")");
+      out.violations.push_back(
+          "property 4: |SRC_" + std::to_string(j) + "| = " + std::to_string(s.size()) +
+          " > m-1 = " + std::to_string(limit) + " (destination " + node(j) + ")");
     }
   }
   out.ok = out.violations.empty();

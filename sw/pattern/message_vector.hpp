@@ -35,6 +35,7 @@ struct MessageVectorCheck {
 
 /// The links of a step: one (source, destination) per destination of every transfer, broadcast
 /// or personalized (a replicated payload still occupies one module per destination), in order.
-[[nodiscard]] std::vector<std::pair<NodeId, NodeId>> links_of(const std::vector<Transfer>& transfers);
+[[nodiscard]] std::vector<std::pair<NodeId, NodeId>> links_of(
+    const std::vector<Transfer>& transfers);
 
 }  // namespace orthosim::sw

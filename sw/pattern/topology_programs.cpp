@@ -79,8 +79,8 @@ std::string to_string(ShiftDirection d) {
 }
 
 ShiftDirection parse_shift_direction(const std::string& text) {
-  for (ShiftDirection d : {ShiftDirection::East, ShiftDirection::West, ShiftDirection::North,
-                           ShiftDirection::South}) {
+  for (ShiftDirection d :
+       {ShiftDirection::East, ShiftDirection::West, ShiftDirection::North, ShiftDirection::South}) {
     if (text == to_string(d)) {
       return d;
     }

@@ -17,7 +17,8 @@ namespace orthosim::sw {
 /// 5.1: "all n nodes can simultaneously send and receive messages to and from all its log n
 /// neighbors"). Throws InputError at "--nodes" (not a power of two) or "--dims" (a dimension
 /// >= p, repeated, or none).
-[[nodiscard]] McProgram hypercube_exchange(std::uint32_t nodes, const std::vector<std::uint32_t>& dims,
+[[nodiscard]] McProgram hypercube_exchange(std::uint32_t nodes,
+                                           const std::vector<std::uint32_t>& dims,
                                            std::uint32_t words, bool together);
 
 enum class ShiftDirection : std::uint8_t { East, West, North, South };

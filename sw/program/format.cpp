@@ -111,7 +111,8 @@ std::string format_program(const McProgram& program) {
   const std::uint32_t m = program.nodes;
   std::ostringstream out;
   std::string name = program.name.empty() ? "program" : program.name;
-  std::replace_if(name.begin(), name.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
   out << "# " << name << " (written by orthosim)\n";
   out << "nodes " << m << "\n";
   const std::uint32_t words = default_words(program);
@@ -133,8 +134,7 @@ std::string format_program(const McProgram& program) {
         nodes.push_back(step.computes[j].node);
         ++j;
       }
-      out << "  compute " << node_list_text(nodes, m, m) << " " << step.computes[i].cycles
-          << "\n";
+      out << "  compute " << node_list_text(nodes, m, m) << " " << step.computes[i].cycles << "\n";
       i = j;
     }
     for (const Transfer& t : step.transfers) {

@@ -161,8 +161,7 @@ class Lexer {
       t.kind = TokenKind::String;
       t.value = lex_string();
     } else {
-      fail_here("a name, a number, ',', '..', '->', a \"quoted string\" or '#'",
-                describe_byte(c));
+      fail_here("a name, a number, ',', '..', '->', a \"quoted string\" or '#'", describe_byte(c));
     }
     t.text = text_.substr(start, pos_ - start);
     return t;
@@ -364,8 +363,8 @@ class Parser {
       return;
     }
     const bool known = t.is("send") || t.is("bcast") || t.is("compute") || t.is("broadcast") ||
-                       t.is("scatter") || t.is("gather") || t.is("allgather") ||
-                       t.is("alltoall") || t.is("shift");
+                       t.is("scatter") || t.is("gather") || t.is("allgather") || t.is("alltoall") ||
+                       t.is("shift");
     if (!known) {
       fail(t, kStatements, describe(t));
     }
@@ -388,7 +387,8 @@ class Parser {
       fail(t, "one 'words' statement", "a second one (the first is at " + at(*words_where_) + ")");
     }
     words_where_ = where(t);
-    default_words_ = static_cast<std::uint32_t>(count(take(), words_expected(), 1, kMaxMessageWords));
+    default_words_ =
+        static_cast<std::uint32_t>(count(take(), words_expected(), 1, kMaxMessageWords));
     expect_end_of_statement("end of line");
   }
 
@@ -424,8 +424,9 @@ class Parser {
     const NodeList list = node_list();
     const Token c = take();
     const std::uint64_t cycles =
-        count(c, "',' or a cycle count (an integer in 0.." +
-                     std::to_string(kCycleLimit.count()) + ", the emulator's cycle limit)",
+        count(c,
+              "',' or a cycle count (an integer in 0.." + std::to_string(kCycleLimit.count()) +
+                  ", the emulator's cycle limit)",
               0, kCycleLimit.count());
     expect_end_of_statement("end of line");
     const SourceLocation here = where(keyword);
@@ -551,15 +552,16 @@ class Parser {
       for (NodeId d : tr.destinations) {
         if (owners[d] != 0) {
           throw InputError(here,
-                           "at most one message " + node_name(tr.source) + " -> " +
-                               node_name(d) + " in a step",
+                           "at most one message " + node_name(tr.source) + " -> " + node_name(d) +
+                               " in a step",
                            "a second one (the first is at " + at(statements_[owners[d] - 1]) + ")");
         }
         owners[d] = id;
       }
       if (tr.broadcast) {
         if (broadcast_owner_[tr.source] != 0) {
-          throw InputError(here, "at most one broadcast from " + node_name(tr.source) + " in a step",
+          throw InputError(here,
+                           "at most one broadcast from " + node_name(tr.source) + " in a step",
                            "a second one (the first is at " +
                                at(statements_[broadcast_owner_[tr.source] - 1]) + ")");
         }
@@ -670,8 +672,9 @@ class Parser {
     }
     const std::optional<std::uint64_t> v = to_u64(digits);
     if (!v || *v >= m_) {
-      fail(t, "a node in 0.." + std::to_string(m_ - 1) + " (the program has " +
-                  std::to_string(m_) + " nodes)",
+      fail(t,
+           "a node in 0.." + std::to_string(m_ - 1) + " (the program has " + std::to_string(m_) +
+               " nodes)",
            describe(t));
     }
     return static_cast<NodeId>(*v);

@@ -8,8 +8,8 @@ std::vector<NodeMessage> messages_of(const ProgramStep& step, std::uint32_t step
   for (std::size_t t = 0; t < step.transfers.size(); ++t) {
     const Transfer& tr = step.transfers[t];
     for (NodeId d : tr.destinations) {
-      out.push_back({tr.source, d, tr.words, tr.broadcast, step_index,
-                     static_cast<std::uint32_t>(t)});
+      out.push_back(
+          {tr.source, d, tr.words, tr.broadcast, step_index, static_cast<std::uint32_t>(t)});
     }
   }
   return out;

@@ -45,7 +45,7 @@ struct ProgramStep {
 };
 
 struct McProgram {
-  std::string name;  ///< the file name, or the generator's name
+  std::string name;         ///< the file name, or the generator's name
   std::uint32_t nodes = 0;  ///< m
   std::vector<ProgramStep> steps;
 };
@@ -61,7 +61,8 @@ struct NodeMessage {
 };
 
 /// The messages of one step, transfer by transfer and destination by destination.
-[[nodiscard]] std::vector<NodeMessage> messages_of(const ProgramStep& step, std::uint32_t step_index);
+[[nodiscard]] std::vector<NodeMessage> messages_of(const ProgramStep& step,
+                                                   std::uint32_t step_index);
 
 /// The payload of a message: a pure function of (source, destination, step); a broadcast payload
 /// is the same for all its destinations (destination = PayloadKey::kBroadcast). Word w of the
@@ -70,8 +71,7 @@ struct NodeMessage {
 
 /// The delivery-manifest entry of node message `m` once it runs on `from` and `to` (processors or
 /// network nodes), with its source and destination regions in their local memories.
-[[nodiscard]] Message manifest_entry(const NodeMessage& m, std::uint32_t id, ProcId from,
-                                     ProcId to, std::uint32_t src_address,
-                                     std::uint32_t dst_address);
+[[nodiscard]] Message manifest_entry(const NodeMessage& m, std::uint32_t id, ProcId from, ProcId to,
+                                     std::uint32_t src_address, std::uint32_t dst_address);
 
 }  // namespace orthosim::sw

@@ -7,9 +7,7 @@
 
 namespace orthosim::sw {
 
-std::string to_string(Switching s) {
-  return s == Switching::Wormhole ? "wormhole" : "saf";
-}
+std::string to_string(Switching s) { return s == Switching::Wormhole ? "wormhole" : "saf"; }
 
 std::string to_string(NodePorts p) { return p == NodePorts::One ? "one" : "all"; }
 

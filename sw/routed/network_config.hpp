@@ -37,7 +37,7 @@ struct RouterParams {
 
 struct InterfaceParams {
   NodePorts ports = NodePorts::One;
-  std::uint64_t startup = 0;       ///< t_s: cycles at the sender before a message's first flit
+  std::uint64_t startup = 0;  ///< t_s: cycles at the sender before a message's first flit
   /// Largest packet in flits, header included; 0: every message is one packet.
   std::uint32_t packet_flits = 0;
 };

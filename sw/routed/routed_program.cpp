@@ -89,8 +89,7 @@ std::vector<std::uint32_t> parse_embedding(const std::string& text, const std::s
   return out;
 }
 
-std::vector<std::uint32_t> read_embedding_file(const std::string& path,
-                                               std::uint32_t program_nodes,
+std::vector<std::uint32_t> read_embedding_file(const std::string& path, std::uint32_t program_nodes,
                                                std::uint32_t network_nodes) {
   InputRules rules;
   rules.what = "node map file";
@@ -104,13 +103,13 @@ RoutedProgram route(const McProgram& program, std::uint32_t network_nodes,
                     const std::vector<std::uint32_t>& embedding, McProgram* consumed) {
   if (program.nodes > network_nodes) {
     throw ParameterError("embedding",
-                     "a network of at least " + std::to_string(program.nodes) +
-                         " nodes for the program's nodes",
-                     std::to_string(network_nodes) + " nodes");
+                         "a network of at least " + std::to_string(program.nodes) +
+                             " nodes for the program's nodes",
+                         std::to_string(network_nodes) + " nodes");
   }
   if (embedding.size() != program.nodes) {
     throw ParameterError("embedding", "one network node per program node",
-                     std::to_string(embedding.size()) + " entries");
+                         std::to_string(embedding.size()) + " entries");
   }
   RoutedProgram out;
   out.name = program.name;

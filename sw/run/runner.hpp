@@ -24,7 +24,8 @@ struct AccessRequest {
   Validated<SystemConfig> config;
   AccessWorkload workload;
   std::optional<std::string> vcd_path;
-  std::optional<std::string> trace_path = std::nullopt;  ///< the event trace (--trace, docs/traces.md)
+  std::optional<std::string> trace_path =
+      std::nullopt;  ///< the event trace (--trace, docs/traces.md)
   /// The verilated blocks' FST waveform (--fst, docs/rtl.md).
   std::optional<std::string> fst_path = std::nullopt;
 };
@@ -69,7 +70,7 @@ struct NetworkRunRequest {
 struct TrafficRequest : TrafficParameters {
   Validated<NetworkConfig> config;
   TrafficPattern pattern;
-  std::vector<double> rates;  ///< flits per node per cycle, one run each
+  std::vector<double> rates;                             ///< flits per node per cycle, one run each
   std::optional<std::string> trace_path = std::nullopt;  ///< one event trace for every rate's run
   std::optional<std::string> fst_path = std::nullopt;    ///< as NetworkRunRequest::fst_path
 };

@@ -109,9 +109,8 @@ void ChildPool::start(std::size_t tag, const std::vector<std::string>& args) {
   close(err_pipe[1]);
   close(exec_pipe[1]);
   int exec_error = 0;
-  const bool exec_failed =
-      r.pid > 0 && read(exec_pipe[0], &exec_error, sizeof exec_error) ==
-                       static_cast<ssize_t>(sizeof exec_error);
+  const bool exec_failed = r.pid > 0 && read(exec_pipe[0], &exec_error, sizeof exec_error) ==
+                                            static_cast<ssize_t>(sizeof exec_error);
   close(exec_pipe[0]);
   if (r.pid < 0 || exec_failed) {
     close(out_pipe[0]);

@@ -14,11 +14,11 @@
 namespace orthosim::sw::sweep {
 
 struct ChildResult {
-  std::size_t tag = 0;       ///< what the caller started it for (a point index)
-  int exit_code = -1;        ///< the exit status, or -signal when a signal ended it
+  std::size_t tag = 0;  ///< what the caller started it for (a point index)
+  int exit_code = -1;   ///< the exit status, or -signal when a signal ended it
   std::string out;
   std::string err;
-  double seconds = 0;        ///< wall time from spawn to exit
+  double seconds = 0;  ///< wall time from spawn to exit
 };
 
 class ChildPool {

@@ -119,14 +119,34 @@ std::vector<Point> enumerate_points(const SweepSpec& spec) {
 }
 
 const std::vector<std::string>& figure_columns(TargetKind kind) {
-  static const std::vector<std::string> program = {
-      "status", "completed", "payload_ok", "cycles", "predicted_cycles", "time_ns",
-      "messages_sent", "messages_delivered", "words", "conflicts", "conflict_wait_cycles",
-      "max_channel_contention", "peak_channel_occupancy"};
-  static const std::vector<std::string> traffic = {
-      "status", "offered", "accepted", "latency_avg", "latency_p50", "latency_p99",
-      "latency_max", "sustainable", "deadlocked", "sim_cycles", "measured_packets",
-      "flits_delivered", "flit_hops", "max_channel_contention", "peak_channel_occupancy"};
+  static const std::vector<std::string> program = {"status",
+                                                   "completed",
+                                                   "payload_ok",
+                                                   "cycles",
+                                                   "predicted_cycles",
+                                                   "time_ns",
+                                                   "messages_sent",
+                                                   "messages_delivered",
+                                                   "words",
+                                                   "conflicts",
+                                                   "conflict_wait_cycles",
+                                                   "max_channel_contention",
+                                                   "peak_channel_occupancy"};
+  static const std::vector<std::string> traffic = {"status",
+                                                   "offered",
+                                                   "accepted",
+                                                   "latency_avg",
+                                                   "latency_p50",
+                                                   "latency_p99",
+                                                   "latency_max",
+                                                   "sustainable",
+                                                   "deadlocked",
+                                                   "sim_cycles",
+                                                   "measured_packets",
+                                                   "flits_delivered",
+                                                   "flit_hops",
+                                                   "max_channel_contention",
+                                                   "peak_channel_occupancy"};
   return kind == TargetKind::Traffic ? traffic : program;
 }
 

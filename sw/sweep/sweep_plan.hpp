@@ -24,7 +24,7 @@ struct Param {
 };
 
 struct SweepSpec {
-  std::string target;   ///< as given: a program path or traffic:PATTERN
+  std::string target;  ///< as given: a program path or traffic:PATTERN
   TargetKind kind = TargetKind::Program;
   std::vector<std::string> variant_paths;
   std::vector<Variant> variants;  ///< parsed, one per path

@@ -13,7 +13,6 @@ namespace orthosim::sw {
 
 namespace {
 
-
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
 /// A decimal number of at most 9 digits (so it fits std::uint32_t); false for anything else.
@@ -71,12 +70,12 @@ std::vector<std::uint32_t> parse_dims(const std::string& text) {
   }
   if (radices.size() > Topology::max_grid_dims) {
     throw ParameterError("dims", "1 to 3 dimensions",
-                     std::to_string(radices.size()) + " in " + quoted(text));
+                         std::to_string(radices.size()) + " in " + quoted(text));
   }
   for (std::uint32_t k : radices) {
     if (k < 2) {
       throw ParameterError("dims", "every radix at least 2",
-                       std::to_string(k) + " in " + quoted(text));
+                           std::to_string(k) + " in " + quoted(text));
     }
   }
   if (node_count(radices) > Topology::max_nodes) {
@@ -88,8 +87,8 @@ std::vector<std::uint32_t> parse_dims(const std::string& text) {
       exact *= k;
     }
     throw ParameterError("dims", "at most " + std::to_string(Topology::max_nodes) + " nodes",
-                     (overflow ? std::string("more than 2^64") : std::to_string(exact)) +
-                         " nodes in " + quoted(text));
+                         (overflow ? std::string("more than 2^64") : std::to_string(exact)) +
+                             " nodes in " + quoted(text));
   }
   return radices;
 }
@@ -154,19 +153,18 @@ Topology Topology::parse(const std::string& kind, const std::optional<std::strin
   if (kind == "mesh" || kind == "torus") {
     if (dim) {
       throw ParameterError("dim", "no --dim for a " + kind + " (its size is --dims, e.g. 8x8)",
-                       "--dim " + *dim);
+                           "--dim " + *dim);
     }
     if (!dims) {
-      throw ParameterError("dims", "the radices of the " + kind + ", e.g. --dims 8x8",
-                       "no --dims");
+      throw ParameterError("dims", "the radices of the " + kind + ", e.g. --dims 8x8", "no --dims");
     }
     std::vector<std::uint32_t> radices = parse_dims(*dims);
     return kind == "mesh" ? mesh(std::move(radices)) : torus(std::move(radices));
   }
   if (kind == "hypercube") {
     if (dims) {
-      throw ParameterError("dims",
-                       "no --dims for a hypercube (its size is --dim, e.g. 8)", "--dims " + *dims);
+      throw ParameterError("dims", "no --dims for a hypercube (its size is --dim, e.g. 8)",
+                           "--dims " + *dims);
     }
     if (!dim) {
       throw ParameterError("dim", "the hypercube dimension d, e.g. --dim 8", "no --dim");
@@ -193,8 +191,8 @@ std::optional<std::uint32_t> Topology::address_bits() const {
 
 void Topology::check_node(std::uint32_t node) const {
   if (node >= nodes_) {
-    throw std::out_of_range("node " + std::to_string(node) + " outside the " + to_string() +
-                            " (" + std::to_string(nodes_) + " nodes)");
+    throw std::out_of_range("node " + std::to_string(node) + " outside the " + to_string() + " (" +
+                            std::to_string(nodes_) + " nodes)");
   }
 }
 

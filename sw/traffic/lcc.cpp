@@ -54,7 +54,6 @@ bool parse_bits(const std::string& text, std::uint32_t d, std::uint64_t& out) {
   return true;
 }
 
-
 void check_shape(const Lcc& lcc) {
   if (lcc.d > Lcc::max_d || lcc.rows.size() != lcc.d) {
     throw std::invalid_argument("an LCC on " + std::to_string(lcc.d) + " bits with " +
@@ -154,7 +153,7 @@ Lcc Lcc::parse(const std::string& text, std::uint32_t d) {
   }
   if (row_texts.size() != d) {
     throw ParameterError("pattern", "A with " + std::to_string(d) + " rows (one per address bit)",
-                     std::to_string(row_texts.size()) + " rows in '" + text + "'");
+                         std::to_string(row_texts.size()) + " rows in '" + text + "'");
   }
   Lcc out;
   out.d = d;
@@ -162,14 +161,15 @@ Lcc Lcc::parse(const std::string& text, std::uint32_t d) {
     std::uint64_t row = 0;
     if (!parse_bits(row_texts[i], d, row)) {
       throw ParameterError("pattern",
-                       "row " + std::to_string(i) + " of A as " + std::to_string(d) + " bits 0/1",
-                       "'" + row_texts[i] + "' in '" + text + "'");
+                           "row " + std::to_string(i) + " of A as " + std::to_string(d) +
+                               " bits 0/1",
+                           "'" + row_texts[i] + "' in '" + text + "'");
     }
     out.rows.push_back(row);
   }
   if (!parse_bits(b_text, d, out.b)) {
     throw ParameterError("pattern", "b as " + std::to_string(d) + " bits 0/1",
-                     "'" + b_text + "' in '" + text + "'");
+                         "'" + b_text + "' in '" + text + "'");
   }
   return out;
 }

@@ -10,7 +10,6 @@ namespace orthosim::sw {
 
 namespace {
 
-
 constexpr const char* lcc_prefix = "lcc:";
 
 /// d for 2^d nodes, or an InputError saying that `name` needs a power-of-two node count.
@@ -18,7 +17,8 @@ std::uint32_t bits_for(const std::string& name, const Topology& topology) {
   const std::optional<std::uint32_t> d = topology.address_bits();
   if (!d) {
     throw ParameterError("pattern", name + " on a power-of-two number of nodes",
-                     std::to_string(topology.nodes()) + " nodes on the " + topology.to_string());
+                         std::to_string(topology.nodes()) + " nodes on the " +
+                             topology.to_string());
   }
   return *d;
 }
@@ -52,19 +52,20 @@ TrafficPattern parse_traffic_pattern(const std::string& text, const Topology& to
     if (topology.kind() == TopologyKind::Hypercube) {
       const std::uint32_t d = topology.dimensions();
       if (d % 2 != 0) {
-        throw ParameterError("pattern",
-                         "transpose on a hypercube of even dimension (it swaps the low and high "
-                         "halves of the address bits)",
-                         "the " + topology.to_string());
+        throw ParameterError(
+            "pattern",
+            "transpose on a hypercube of even dimension (it swaps the low and high "
+            "halves of the address bits)",
+            "the " + topology.to_string());
       }
       out.lcc = Lcc::transpose(d);
       return out;
     }
     const std::vector<std::uint32_t>& k = topology.radices();
     if (k.size() != 2 || k[0] != k[1]) {
-      throw ParameterError("pattern",
-                       "transpose on a square 2-dimensional mesh or torus (k x k), or a hypercube",
-                       "the " + topology.to_string());
+      throw ParameterError(
+          "pattern", "transpose on a square 2-dimensional mesh or torus (k x k), or a hypercube",
+          "the " + topology.to_string());
     }
     return out;
   }
@@ -84,14 +85,13 @@ TrafficPattern parse_traffic_pattern(const std::string& text, const Topology& to
     return out;
   }
   throw ParameterError("pattern", "uniform, transpose, bitrev, reverse-flip or lcc:A,b",
-                   "'" + text + "'");
+                       "'" + text + "'");
 }
 
 std::uint32_t destination(const TrafficPattern& p, const Topology& t, std::uint32_t src,
                           std::mt19937_64& rng) {
   if (src >= t.nodes()) {
-    throw std::out_of_range("source node " + std::to_string(src) + " outside the " +
-                            t.to_string());
+    throw std::out_of_range("source node " + std::to_string(src) + " outside the " + t.to_string());
   }
   if (p.kind == PatternKind::Uniform) {
     // Uniform among the n-1 other nodes: draw r in [0, n-1) and skip over src.

@@ -25,13 +25,17 @@ SourceLocation at(const std::string& path, const YAML::Mark& mark) {
 /// How a node is written, for "found ..." in errors.
 std::string shape_of(const YAML::Node& node) {
   switch (node.Type()) {
-    case YAML::NodeType::Null: return "nothing";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Null:
+      return "nothing";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a mapping";
     case YAML::NodeType::Scalar:
       return node.Tag() == "!" ? "the quoted text \"" + node.Scalar() + "\""
                                : "'" + node.Scalar() + "'";
-    case YAML::NodeType::Undefined: break;
+    case YAML::NodeType::Undefined:
+      break;
   }
   return "nothing";
 }
@@ -245,18 +249,20 @@ Variant parse_variant(const std::string& text, const std::string& path) {
                        "'" + key + "'");
     }
     if (const auto first = seen.find(key); first != seen.end()) {
-      throw InputError(key_where, "each field once", "'" + key + "' again (first at " +
-                                                         first->second.to_string() + ")");
+      throw InputError(key_where, "each field once",
+                       "'" + key + "' again (first at " + first->second.to_string() + ")");
     }
     seen.emplace(key, key_where);
-    v.values.push_back({key, value_text(*spec, entry.second, path), key_where,
-                        at(path, entry.second.Mark())});
+    v.values.push_back(
+        {key, value_text(*spec, entry.second, path), key_where, at(path, entry.second.Mark())});
   }
   const VariantValue* arch = v.find("arch");
   if (arch == nullptr) {
     throw InputError(at(path, root.Mark()),
-                     "an 'arch' field (" + arch_names(kEveryArch) + "): a variant names its "
-                     "architecture", "none");
+                     "an 'arch' field (" + arch_names(kEveryArch) +
+                         "): a variant names its "
+                         "architecture",
+                     "none");
   }
   const std::uint8_t bit = arch_bit(arch->text);
   if (bit == 0) {

@@ -36,9 +36,9 @@ enum ArchMask : std::uint8_t {
 };
 
 struct VariantFieldSpec {
-  const char* key;    ///< the field, and the option of the same name
+  const char* key;  ///< the field, and the option of the same name
   FieldType type;
-  std::uint8_t archs; ///< ArchMask bits of the architectures that take it
+  std::uint8_t archs;  ///< ArchMask bits of the architectures that take it
 };
 
 /// Every field a variant may have, in the order of the sweep's CSV columns.

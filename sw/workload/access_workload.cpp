@@ -61,15 +61,16 @@ void validate_workload(const SystemConfig& config, const AccessWorkload& w) {
   const std::uint64_t depth_needed = shared_modules ? std::uint64_t{config.n} * w.l : w.l;
   if (depth_needed > config.module_words) {
     throw InputError({"--l"},
-                     std::string(shared_modules ? "n*l" : "l") + " <= " +
-                         std::to_string(config.module_words) +
+                     std::string(shared_modules ? "n*l" : "l") +
+                         " <= " + std::to_string(config.module_words) +
                          " (the module depth, --module-words)" +
                          (shared_modules ? " on the single bus" : ""),
                      std::to_string(w.l));
   }
   if (2 * std::uint64_t{w.d} * w.l > config.local_words) {
-    throw InputError({"--l"}, "2*d*l within the local memory of " +
-                                  std::to_string(config.local_words) + " words",
+    throw InputError({"--l"},
+                     "2*d*l within the local memory of " + std::to_string(config.local_words) +
+                         " words",
                      std::to_string(w.l));
   }
 }

@@ -93,7 +93,8 @@ TEST_F(DocsExamples, EveryQuotedOutputIsWhatTheProgramPrints) {
       ++at;
     }
     ASSERT_LT(at, printed.size()) << e.where << ": orthosim " << e.args << " prints no line '"
-                                  << e.quoted[0] << "'\n" << r.out;
+                                  << e.quoted[0] << "'\n"
+                                  << r.out;
     for (std::size_t k = 1; k < e.quoted.size(); ++k) {
       const std::string got = at + k < printed.size() ? printed[at + k] : "(end of output)";
       EXPECT_EQ(e.quoted[k], got) << e.page << ":" << e.first_quoted_line + k << " (orthosim "

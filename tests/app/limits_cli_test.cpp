@@ -51,8 +51,9 @@ TEST_F(Limits, ARunThatReachesTheCycleLimitSaysSoOnEveryArchitecture) {
   write("two.mcp", "nodes 2\nstep\n  compute 0 " + std::to_string(phase) +
                        "\n  send 0 -> 1 words 2\nstep\n  compute 0 " + std::to_string(phase) +
                        "\n  send 0 -> 1 words 2\n");
-  for (const std::string& arch : {std::string("omp"), std::string("bus"),
-                                   std::string("torus --dims 2"), std::string("hypercube --dim 1")}) {
+  for (const std::string& arch :
+       {std::string("omp"), std::string("bus"), std::string("torus --dims 2"),
+        std::string("hypercube --dim 1")}) {
     const Outcome o = run("run two.mcp --arch " + arch);
     EXPECT_EQ(o.exit_code, 1) << arch << o.err;
     EXPECT_TRUE(has(o.out, "CYCLE LIMIT REACHED")) << arch << o.out;

@@ -25,9 +25,9 @@ namespace {
 
 using orthosim::testing_support::VcdReader;
 
-constexpr std::uint32_t kSide = 4;          // a 4 x 4 torus, node = x + 4 y
-constexpr std::uint32_t kVcs = 2;           // the default on a torus (dateline)
-constexpr std::uint64_t kPeriodNs = 50;     // the default clock period
+constexpr std::uint32_t kSide = 4;       // a 4 x 4 torus, node = x + 4 y
+constexpr std::uint32_t kVcs = 2;        // the default on a torus (dateline)
+constexpr std::uint64_t kPeriodNs = 50;  // the default clock period
 const char* const kPorts[] = {"x+", "x-", "y+", "y-"};
 
 std::string router(std::uint32_t x, std::uint32_t y) {
@@ -86,9 +86,8 @@ TEST_P(NetworkVcdCli, OneMessageFillsAndEmptiesExactlyTheBuffersOnItsRoute) {
   const std::uint64_t flits = c.words + 1;  // one packet: a header and one flit per word
   std::ofstream(dir_ / "one.mcp") << "nodes " << kSide * kSide << "\nstep one\n  send " << c.src
                                   << " -> " << c.dst << " words " << c.words << "\n";
-  const auto r = run("run one.mcp --arch torus --dims 4x4 --buffers " +
-                     std::to_string(c.buffers) + " --router-delay " + std::to_string(c.delay) +
-                     " --vcd net.vcd --json");
+  const auto r = run("run one.mcp --arch torus --dims 4x4 --buffers " + std::to_string(c.buffers) +
+                     " --router-delay " + std::to_string(c.delay) + " --vcd net.vcd --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json report = nlohmann::json::parse(r.out);
   const VcdReader vcd((dir_ / "net.vcd").string());
@@ -191,11 +190,11 @@ TEST_P(NetworkVcdCli, OneMessageFillsAndEmptiesExactlyTheBuffersOnItsRoute) {
 
 INSTANTIATE_TEST_SUITE_P(
     Torus4x4, NetworkVcdCli,
-    testing::Values(Case{0, 10, 4, 1, 1},   // (0,0) -> (2,2): x+ x+ y+ y+, ties positive
-                    Case{0, 10, 5, 4, 3},   // buffers deeper than the delay: 3 flits wait
-                    Case{0, 10, 5, 2, 3},   // the delay longer than the buffer: it fills up
-                    Case{15, 4, 1, 8, 2},   // (3,3) -> (0,1): both wrap-arounds, VC 1
-                    Case{5, 0, 3, 3, 2}),   // (1,1) -> (0,0): x- y-
+    testing::Values(Case{0, 10, 4, 1, 1},  // (0,0) -> (2,2): x+ x+ y+ y+, ties positive
+                    Case{0, 10, 5, 4, 3},  // buffers deeper than the delay: 3 flits wait
+                    Case{0, 10, 5, 2, 3},  // the delay longer than the buffer: it fills up
+                    Case{15, 4, 1, 8, 2},  // (3,3) -> (0,1): both wrap-arounds, VC 1
+                    Case{5, 0, 3, 3, 2}),  // (1,1) -> (0,0): x- y-
     [](const testing::TestParamInfo<Case>& param) {
       const Case& c = param.param;
       return "n" + std::to_string(c.src) + "_to_n" + std::to_string(c.dst) + "_words" +

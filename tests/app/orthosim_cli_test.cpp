@@ -276,8 +276,8 @@ TEST_F(Orthosim, RunJsonDeliversEveryMessageAndEachAccessCostsTheFormula) {
   const std::uint64_t alpha = 10, beta = 3, tau = 2;
   std::vector<std::uint64_t> totals;
   for (const char* arch : {"omp", "crossbar", "bus"}) {
-    const Outcome o = run("run '" + kFig2 + "' --arch " + arch +
-                          " --alpha 10 --beta 3 --tau 2 --gamma 5 --json");
+    const Outcome o =
+        run("run '" + kFig2 + "' --arch " + arch + " --alpha 10 --beta 3 --tau 2 --gamma 5 --json");
     ASSERT_EQ(o.exit_code, 0) << arch << ": " << o.err;
     EXPECT_TRUE(o.err.empty()) << o.err;
     const nlohmann::json j = nlohmann::json::parse(o.out);
@@ -307,8 +307,7 @@ TEST_F(Orthosim, RunJsonDeliversEveryMessageAndEachAccessCostsTheFormula) {
           const auto d = a["d"].get<std::uint64_t>();
           const auto l = a["l"].get<std::uint64_t>();
           EXPECT_EQ(l, 4u);
-          EXPECT_EQ(a["formula_cycles"].get<std::uint64_t>(),
-                    alpha + beta * (l - 1) + d * tau * l)
+          EXPECT_EQ(a["formula_cycles"].get<std::uint64_t>(), alpha + beta * (l - 1) + d * tau * l)
               << arch << " " << op["text"];
           ++accesses;
         }
@@ -381,13 +380,13 @@ TEST_F(Orthosim, GeneratedProgramsRunAndDeliverTable1sMessageCounts) {
   };
   const std::vector<Case> cases = {
       {"C1 --nodes 4 --sources 2 --dests 3 --len 5", 1, 5},
-      {"C2 --nodes 5 --seed 3", 5, 5},                                // m
-      {"C3 --nodes 5 --len 3", 4, 12},                                // m - 1
-      {"C5 --nodes 6 --len 2", 5, 10},                                // m - 1
-      {"C7 --nodes 4 --len 2", 12, 24},                               // m (m - 1)
-      {"C6 --nodes 4", 12, 12},                                       // m (m - 1)
-      {"C10 --nodes 6 --sources 1,2,3 --dests 0", 3, 3},              // sr
-      {"C12 --nodes 6 --sources 1,2 --dests 3,4 --len 2", 4, 8},      // sr ds
+      {"C2 --nodes 5 --seed 3", 5, 5},                            // m
+      {"C3 --nodes 5 --len 3", 4, 12},                            // m - 1
+      {"C5 --nodes 6 --len 2", 5, 10},                            // m - 1
+      {"C7 --nodes 4 --len 2", 12, 24},                           // m (m - 1)
+      {"C6 --nodes 4", 12, 12},                                   // m (m - 1)
+      {"C10 --nodes 6 --sources 1,2,3 --dests 0", 3, 3},          // sr
+      {"C12 --nodes 6 --sources 1,2 --dests 3,4 --len 2", 4, 8},  // sr ds
       {"many-to-many-broadcast --nodes 6 --sources 0,5 --dests 2,3", 4, 4},
   };
   int k = 0;
@@ -415,8 +414,8 @@ TEST_F(Orthosim, GeneratedProgramsRunAndDeliverTable1sMessageCounts) {
   // Random programs, on as many processors as nodes and clustered onto fewer.
   ASSERT_EQ(run("gen random --nodes 6 --steps 4 --len 5 --seed 11 --out r.mcp").exit_code, 0);
   EXPECT_FALSE(fs::exists(dir_ / "r.mcp.partial"));
-  for (const char* args : {"--arch omp", "--arch crossbar", "--arch bus", "--arch omp --n 3",
-                           "--arch bus --n 2"}) {
+  for (const char* args :
+       {"--arch omp", "--arch crossbar", "--arch bus", "--arch omp --n 3", "--arch bus --n 2"}) {
     const Outcome o = run(std::string("run r.mcp --json ") + args);
     ASSERT_EQ(o.exit_code, 0) << args << ": " << o.err;
     const nlohmann::json j = nlohmann::json::parse(o.out);
@@ -488,14 +487,13 @@ TEST_F(Orthosim, BadProgramCommandsGiveOneErrorLineAndExitCode2) {
   EXPECT_EQ(slurp(dir_ / "plain"), "a file, not a folder\n");
 }
 
-
 // ---- run on a mesh, torus or hypercube; traffic ---------------------------------------------
 
 /// A network as the tests see it, written here independently of sw/topology: node numbers with
 /// dimension 0 varying fastest, dimension-ordered routes (lowest dimension first; on a torus the
 /// shorter way round, the positive one at exactly half a ring; e-cube on a hypercube).
 struct Net {
-  std::string kind;                   // mesh | torus | hypercube
+  std::string kind;                    // mesh | torus | hypercube
   std::vector<std::uint32_t> radices;  // a hypercube: d radices of 2
 
   std::uint32_t nodes() const {
@@ -562,8 +560,7 @@ struct Net {
 std::uint64_t zero_load(bool saf, std::uint64_t startup, std::uint64_t delay, std::uint64_t words,
                         std::uint64_t h) {
   const std::uint64_t flits = words + 1;
-  return saf ? startup + flits + (h + 1) * (delay + flits - 1)
-             : startup + (h + 1) * delay + flits;
+  return saf ? startup + flits + (h + 1) * (delay + flits - 1) : startup + (h + 1) * delay + flits;
 }
 
 std::string size_option(const Net& net) {
@@ -580,9 +577,11 @@ std::string size_option(const Net& net) {
 /// The node messages of examples/fig2_sample.mcp (source, destination), from its listing:
 /// C1(N1,N0); C2 (N1,N2),(N3,N0); C3 and C4 from N0 to the 3 others; C10 (N1,N0),(N2,N0) and
 /// C8 (N3,N1),(N3,N2): 13 messages of 4 words.
-const std::vector<std::pair<std::uint32_t, std::uint32_t>> kFig2Messages = {
-    {1, 0}, {1, 2}, {3, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 1},
-    {0, 2}, {0, 3}, {1, 0}, {2, 0}, {3, 1}, {3, 2}};
+const std::vector<std::pair<std::uint32_t, std::uint32_t>> kFig2Messages = {{1, 0}, {1, 2}, {3, 0},
+                                                                            {0, 1}, {0, 2}, {0, 3},
+                                                                            {0, 1}, {0, 2}, {0, 3},
+                                                                            {1, 0}, {2, 0}, {3, 1},
+                                                                            {3, 2}};
 
 /// Messages per channel of the Fig. 2 program with program node i on network node map[i].
 std::map<std::string, std::uint64_t> fig2_channel_load(const Net& net,
@@ -613,15 +612,15 @@ TEST_F(Orthosim, OneMessageOnAnIdleNetworkTakesTheZeroLoadTime) {
     std::uint32_t src, dst;
   };
   const std::vector<Route> routes = {
-      {{"mesh", {4, 4}}, 1, 14},          // (1,0) -> (2,3)
-      {{"mesh", {4, 3, 2}}, 0, 23},       // (0,0,0) -> (3,2,1)
-      {{"mesh", {8}}, 7, 0},              // a line, end to end
-      {{"torus", {5, 5}}, 0, 24},         // (0,0) -> (4,4): one wrap-around link per dimension
-      {{"torus", {4, 4}}, 0, 10},         // (0,0) -> (2,2): exactly half of each ring
-      {{"torus", {8}}, 7, 0},             // a ring: the wrap-around link
-      {{"torus", {3, 3, 3}}, 1, 26},      // (1,0,0) -> (2,2,2)
-      {{"hypercube", {2, 2, 2, 2}}, 3, 12},           // 0011 -> 1100
-      {{"hypercube", {2, 2, 2, 2, 2, 2}}, 5, 40},     // 000101 -> 101000
+      {{"mesh", {4, 4}}, 1, 14},             // (1,0) -> (2,3)
+      {{"mesh", {4, 3, 2}}, 0, 23},          // (0,0,0) -> (3,2,1)
+      {{"mesh", {8}}, 7, 0},                 // a line, end to end
+      {{"torus", {5, 5}}, 0, 24},            // (0,0) -> (4,4): one wrap-around link per dimension
+      {{"torus", {4, 4}}, 0, 10},            // (0,0) -> (2,2): exactly half of each ring
+      {{"torus", {8}}, 7, 0},                // a ring: the wrap-around link
+      {{"torus", {3, 3, 3}}, 1, 26},         // (1,0,0) -> (2,2,2)
+      {{"hypercube", {2, 2, 2, 2}}, 3, 12},  // 0011 -> 1100
+      {{"hypercube", {2, 2, 2, 2, 2, 2}}, 5, 40},  // 000101 -> 101000
       {{"hypercube", {2}}, 0, 1},
   };
   struct Params {
@@ -674,14 +673,14 @@ TEST_F(Orthosim, OneMessageOnAnIdleNetworkTakesTheZeroLoadTime) {
 }
 
 TEST_F(Orthosim, TheSampleProgramRunsOnEveryNetworkAndDeliversEveryMessage) {
-  const std::vector<Net> nets = {
-      {"mesh", {2, 2}}, {"torus", {2, 2}}, {"hypercube", {2, 2}}};
+  const std::vector<Net> nets = {{"mesh", {2, 2}}, {"torus", {2, 2}}, {"hypercube", {2, 2}}};
   struct Variant {
     std::string options;
     bool saf;
   };
-  const std::vector<Variant> variants = {
-      {"", false}, {"--ports all", false}, {"--switching saf --buffers 8", true}};
+  const std::vector<Variant> variants = {{"", false},
+                                         {"--ports all", false},
+                                         {"--switching saf --buffers 8", true}};
   for (const Net& net : nets) {
     // XY and e-cube routes of the 13 messages, counted per channel.
     const std::map<std::string, std::uint64_t> load = fig2_channel_load(net, {0, 1, 2, 3});
@@ -762,8 +761,7 @@ TEST_F(Orthosim, AnEmbeddingMovesTheTrafficButDeliversTheSame) {
       EXPECT_EQ((*j)["messages_delivered"], 13u) << base;
       EXPECT_EQ((*j)["words"], 13u * 4u) << base;
     }
-    const std::map<std::string, std::uint64_t> identity =
-        fig2_channel_load(c.net, {0, 1, 2, 3});
+    const std::map<std::string, std::uint64_t> identity = fig2_channel_load(c.net, {0, 1, 2, 3});
     const std::map<std::string, std::uint64_t> mapped = fig2_channel_load(c.net, c.map);
     ASSERT_NE(identity, mapped);  // the map really moves the routes
     EXPECT_EQ(used_channels(jp), identity) << base;
@@ -809,8 +807,8 @@ TEST_F(Orthosim, NetworkRunsWriteAValidWaveformAndAreDeterministic) {
   }
   for (const char* vcd : {"a.vcd", "c.vcd"}) {
     const std::string fst = std::string(vcd) + ".fst";
-    const std::string cmd = "cd '" + dir_.string() + "' && vcd2fst " + vcd + " " + fst +
-                            " >conv.log 2>&1";
+    const std::string cmd =
+        "cd '" + dir_.string() + "' && vcd2fst " + vcd + " " + fst + " >conv.log 2>&1";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << vcd << ": " << slurp(dir_ / "conv.log");
     std::string log = slurp(dir_ / "conv.log");
     std::transform(log.begin(), log.end(), log.begin(),
@@ -916,11 +914,12 @@ TEST_F(Orthosim, TrafficReportHasEveryFieldAndDependsOnlyOnTheSeed) {
   }
   const nlohmann::json j = nlohmann::json::parse(a.out);
   for (const char* field :
-       {"offered", "accepted", "latency_avg", "latency_p50", "latency_p99", "latency_max",
-        "sustainable", "sim_cycles", "flits_delivered", "max_channel_contention", "command",
-        "pattern", "flits", "injection", "warmup", "cycles", "seed", "topology", "network",
-        "radices", "nodes", "switching", "ports", "startup", "buffers", "vcs", "router_delay",
-        "packet_flits", "clock_ns"}) {
+       {"offered",     "accepted",     "latency_avg",  "latency_p50",     "latency_p99",
+        "latency_max", "sustainable",  "sim_cycles",   "flits_delivered", "max_channel_contention",
+        "command",     "pattern",      "flits",        "injection",       "warmup",
+        "cycles",      "seed",         "topology",     "network",         "radices",
+        "nodes",       "switching",    "ports",        "startup",         "buffers",
+        "vcs",         "router_delay", "packet_flits", "clock_ns"}) {
     EXPECT_TRUE(j.contains(field)) << field;
   }
   EXPECT_FALSE(j.contains("points"));

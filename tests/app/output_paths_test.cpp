@@ -183,7 +183,8 @@ TEST_F(OutputPaths, AnEmptyPathIsRefusedBeforeTheRun) {
     const Outcome o = run(with(f.command, ""));
     EXPECT_EQ(o.exit_code, 2) << f.command;
     EXPECT_EQ(o.out, "") << f.command;
-    EXPECT_NE(o.err.find(": " + f.option + ": expected a writable file path, found '' (an empty "
+    EXPECT_NE(o.err.find(": " + f.option +
+                         ": expected a writable file path, found '' (an empty "
                          "path)\n"),
               std::string::npos)
         << f.command << ": " << o.err;

@@ -87,9 +87,9 @@ TEST_F(RtlCli, RunGivesTheSameResultsWithTheRtlAsWithTheModels) {
     ASSERT_EQ(rtl.exit_code, 0) << rtl.err;
     EXPECT_EQ(results(rtl.out), results(model.out)) << arch;
     // Only the omp's memory has a verilated twin (the module array).
-    EXPECT_EQ(nlohmann::json::parse(rtl.out)["impl"],
-              std::string("im=rtl,bus=rtl,memory=") + (arch == "omp" ? "rtl" : "model") +
-                  ",router=model");
+    EXPECT_EQ(nlohmann::json::parse(rtl.out)["impl"], std::string("im=rtl,bus=rtl,memory=") +
+                                                          (arch == "omp" ? "rtl" : "model") +
+                                                          ",router=model");
   }
 }
 
@@ -157,7 +157,8 @@ TEST_F(RtlCli, FstReadsBackWithFst2vcdWithEveryBlocksSignalsChanging) {
 TEST_F(RtlCli, NetworksGiveTheSameResultsWithTheVerilatedRouters) {
   ASSERT_EQ(run("gen random --nodes 16 --steps 4 --seed 7 --out r.mcp").exit_code, 0);
   for (const std::string args :
-       {"run r.mcp --arch torus --dims 4x4 --startup 5", "run r.mcp --arch mesh --dims 4x4 "
+       {"run r.mcp --arch torus --dims 4x4 --startup 5",
+        "run r.mcp --arch mesh --dims 4x4 "
         "--packet-flits 3 --buffers 1",
         "run r.mcp --arch hypercube --dim 4 --ports all --router-delay 2",
         "traffic --topology mesh --dims 4x4 --rates 0.05,0.2 --flits 4 --warmup 100 --cycles 600",
@@ -210,8 +211,7 @@ TEST_F(RtlCli, RouterFstReadsBackWithEveryRouter) {
             0);
   const std::string vcd = slurp(dir_ / "n.vcd");
   for (const std::string router : {"r(0,0)", "r(1,0)", "r(0,1)", "r(1,1)"}) {
-    EXPECT_NE(vcd.find("$scope module mesh.rtl.routers." + router + ".rtl $end"),
-              std::string::npos)
+    EXPECT_NE(vcd.find("$scope module mesh.rtl.routers." + router + ".rtl $end"), std::string::npos)
         << router;
   }
   // The first router's inj_valid takes more than one value over the run.

@@ -31,7 +31,8 @@ TEST_F(Section5, AFourCubeExchangeIsOneIwrStepThroughTheModulesOfFigure9) {
   const nlohmann::json& links = j["steps"][0]["links"];
   ASSERT_EQ(links.size(), 64u);
   for (const auto& link : links) {
-    const auto s = link["source"].get<std::uint32_t>(), d = link["destination"].get<std::uint32_t>();
+    const auto s = link["source"].get<std::uint32_t>(),
+               d = link["destination"].get<std::uint32_t>();
     const std::uint32_t flipped = s ^ d;
     EXPECT_TRUE(flipped == 1 || flipped == 2 || flipped == 4 || flipped == 8);
     EXPECT_EQ(link["module"], "M" + std::to_string(s) + "," + std::to_string(d));
@@ -63,7 +64,8 @@ TEST_F(Section5, AnEastShiftOfATorusByColumnsTakesTwoIwrSteps) {
     EXPECT_EQ(j["total_cycles"], 2 * (2 * access(4, 2) + kGamma)) << dir;
   }
   // By rows, north/south cross the clusters instead.
-  ASSERT_EQ(run("gen shift --torus 4x4 --direction north --distance 1 --out north.mcp").exit_code, 0);
+  ASSERT_EQ(run("gen shift --torus 4x4 --direction north --distance 1 --out north.mcp").exit_code,
+            0);
   const Outcome rows = run("run north.mcp --arch omp --torus 4x4 --cluster rows --sync iwr --json");
   ASSERT_EQ(rows.exit_code, 0) << rows.err;
   EXPECT_EQ(nlohmann::json::parse(rows.out)["total_cycles"], 2 * (2 * access(4, 1) + kGamma));

@@ -93,9 +93,9 @@ class Sweep : public orthosim::testing_support::CliTest {
     const std::string asan_options =
         (asan != nullptr && *asan != '\0' ? std::string(asan) + ":" : "") + "detect_leaks=0";
     const std::string command = "cd '" + dir_.string() + "' && ASAN_OPTIONS='" + asan_options +
-                                "' '" + launcher +
-                                "' --allow-run-as-root --oversubscribe -n 2 '" + ORTHOSIM_BIN +
-                                "' " + args + " --mpi >" + log + ".out 2>" + log + ".err";
+                                "' '" + launcher + "' --allow-run-as-root --oversubscribe -n 2 '" +
+                                ORTHOSIM_BIN + "' " + args + " --mpi >" + log + ".out 2>" + log +
+                                ".err";
     const int status = std::system(command.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
@@ -125,8 +125,8 @@ class Sweep : public orthosim::testing_support::CliTest {
   static std::vector<std::string> column(const fs::path& csv, const std::string& name) {
     const std::vector<std::string> lines = lines_of(slurp(csv));
     const std::vector<std::string> head = split(lines.at(0));
-    const auto at = static_cast<std::size_t>(std::find(head.begin(), head.end(), name) -
-                                             head.begin());
+    const auto at =
+        static_cast<std::size_t>(std::find(head.begin(), head.end(), name) - head.begin());
     EXPECT_LT(at, head.size()) << name;
     std::vector<std::string> values;
     for (std::size_t i = 1; i < lines.size(); ++i) {
@@ -158,9 +158,9 @@ TEST_F(Sweep, RowsAreThePointsInOrderWithTheFiguresOfDirectRuns) {
   const char* variants[] = {"omp.yaml", "bus.yaml"};
   for (std::size_t p = 0; p < 8; ++p) {
     SCOPED_TRACE(p);
-    const Outcome direct = run(std::string("run fig2.mcp --variant ") + variants[p / 4] +
-                               " --alpha " + (p % 4 < 2 ? "8" : "16") + " --gamma " +
-                               (p % 2 == 0 ? "0" : "4") + " --json");
+    const Outcome direct =
+        run(std::string("run fig2.mcp --variant ") + variants[p / 4] + " --alpha " +
+            (p % 4 < 2 ? "8" : "16") + " --gamma " + (p % 2 == 0 ? "0" : "4") + " --json");
     ASSERT_EQ(direct.exit_code, 0) << direct.err;
     const nlohmann::json j = nlohmann::json::parse(direct.out);
     EXPECT_EQ(cycles[p], std::to_string(j["total_cycles"].get<std::uint64_t>()));
@@ -207,9 +207,10 @@ TEST_F(Sweep, AnErrorOnOneRankStopsEveryRank) {
   EXPECT_EQ(mpirun("sweep fig2.mcp --variants t44.yaml --param switching=wormhole,saf --out e.csv",
                    "e"),
             2);
-  EXPECT_NE(slurp(dir_ / "e.err").find("point 1 (t44.yaml, switching=saf): orthosim run fig2.mcp "
-                                       "--variant t44.yaml --switching saf --json rejected its "
-                                       "input: orthosim run: t44.yaml:4:10: buffers:"),
+  EXPECT_NE(slurp(dir_ / "e.err")
+                .find("point 1 (t44.yaml, switching=saf): orthosim run fig2.mcp "
+                      "--variant t44.yaml --switching saf --json rejected its "
+                      "input: orthosim run: t44.yaml:4:10: buffers:"),
             std::string::npos)
       << slurp(dir_ / "e.err");
   EXPECT_FALSE(fs::exists(dir_ / "e.csv"));

@@ -86,7 +86,7 @@ TEST_F(Tables, Hypercube16x16ShortMessages) {
   EXPECT_DOUBLE_EQ(j.at("delta").get<double>(), delta);
   const std::uint64_t startup = 4 * (kAlpha - kBeta);  // t_h = k1 k3 tau
   EXPECT_EQ(j.at("startup_cycles"), startup);
-  EXPECT_EQ(j.at("flits_per_word"), log_m * kTau);      // tau_h = k2 tau
+  EXPECT_EQ(j.at("flits_per_word"), log_m * kTau);  // tau_h = k2 tau
 
   ASSERT_EQ(j.at("rows").size(), 5u);
   for (std::size_t i = 0; i < kPatterns.size(); ++i) {
@@ -205,10 +205,9 @@ TEST_F(Tables, Torus16x16OnSixteenProcessors) {
                    ((dn + 6) * k1k3 + dl / 2 * k2) / (2 * k3 + 2 * (1 + delta) * dl));
   EXPECT_DOUBLE_EQ(row(j, "all-to-all broadcast").at("paper_ratio").get<double>(),
                    (2 * dn * k1k3 + dl * dn * dn * k2) / (2 * k3 + 2 * (dn - 1 + delta) * dn * dl));
-  EXPECT_DOUBLE_EQ(
-      row(j, "all-to-all personalized").at("paper_ratio").get<double>(),
-      (2 * dn * k1k3 + 2 * dl * std::pow(dn, 4) * k2) /
-          (2 * k3 + 2 * (dn - 1 + delta) * dn * dn * dl));
+  EXPECT_DOUBLE_EQ(row(j, "all-to-all personalized").at("paper_ratio").get<double>(),
+                   (2 * dn * k1k3 + 2 * dl * std::pow(dn, 4) * k2) /
+                       (2 * k3 + 2 * (dn - 1 + delta) * dn * dn * dl));
 }
 
 TEST_F(Tables, TextTableNamesEveryPatternAndTheNormalization) {

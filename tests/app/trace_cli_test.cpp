@@ -42,8 +42,8 @@ std::map<std::string, std::uint64_t> counters(const json& run, const std::string
   std::map<std::string, std::uint64_t> out;
   for (const auto& [name, value] : run["stats"].items()) {
     const std::string suffix = "." + leaf;
-    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(),
-                                                    suffix) == 0) {
+    if (name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
       out[name.substr(0, name.size() - suffix.size())] = value.get<std::uint64_t>();
     }
   }
@@ -191,7 +191,8 @@ TEST_F(TraceCli, TorusProgramRoundTrip) {
     const std::uint32_t node = static_cast<std::uint32_t>(std::stoul(coords.substr(0, 1)) +
                                                           2 * std::stoul(coords.substr(2, 1)));
     const std::string port = name.substr(name.rfind('.') + 1);
-    EXPECT_EQ(c["packets"].get<std::uint64_t>(), packets.at("n" + std::to_string(node) + "." + port))
+    EXPECT_EQ(c["packets"].get<std::uint64_t>(),
+              packets.at("n" + std::to_string(node) + "." + port))
         << name;
   }
 }
@@ -220,9 +221,11 @@ TEST_F(TraceCli, ASendEventNamesTheSourceAndTheDestinationOfTheProgram) {
   write("p.mcp",
         "nodes 4\nstep\n  send 1 -> 0 words 1\n  send 0 -> 3 words 2\n  send 3 -> 2 words 3\n"
         "step\n  send 2 -> 1 words 4\n  send 1 -> 3 words 5\n");
-  const std::map<std::string, std::pair<std::string, std::string>> program = {
-      {"1", {"1", "0"}}, {"2", {"0", "3"}}, {"3", {"3", "2"}},
-      {"4", {"2", "1"}}, {"5", {"1", "3"}}};
+  const std::map<std::string, std::pair<std::string, std::string>> program = {{"1", {"1", "0"}},
+                                                                              {"2", {"0", "3"}},
+                                                                              {"3", {"3", "2"}},
+                                                                              {"4", {"2", "1"}},
+                                                                              {"5", {"1", "3"}}};
   ASSERT_EQ(run("run p.mcp --arch mesh --dims 2x2 --trace p.trace").exit_code, 0);
   std::map<std::string, std::pair<std::string, std::string>> ends;  // message id -> (src, dst)
   std::map<std::string, std::set<std::string>> seen;                // message id -> event kinds
@@ -292,8 +295,7 @@ TEST_F(TraceCli, OfferedLoadIsTheFlitsCreatedInTheWindowOverNodesTimesTheWindow)
   ASSERT_GT(packets, 0u);
   ASSERT_GT(outside, 0u) << "no packet created in the warm-up";
   EXPECT_EQ(r["measured_packets"].get<std::uint64_t>(), packets);
-  EXPECT_DOUBLE_EQ(r["offered"].get<double>(),
-                   static_cast<double>(flits) / (9.0 * 250.0));
+  EXPECT_DOUBLE_EQ(r["offered"].get<double>(), static_cast<double>(flits) / (9.0 * 250.0));
 }
 
 // Accepted load is the flits ejected in the window [W, W + C) divided by nodes x C. With packets
@@ -367,7 +369,8 @@ TEST_F(TraceCli, StatsTextSaysWhatTheJsonSays) {
   const auto traffic = run("trace stats t.trace");
   ASSERT_EQ(traffic.exit_code, 0) << traffic.err;
   char line[160];
-  std::snprintf(line, sizeof line, "latency (%llu measured messages): min %llu  mean %.2f  p50 %llu"
+  std::snprintf(line, sizeof line,
+                "latency (%llu measured messages): min %llu  mean %.2f  p50 %llu"
                 "  p99 %llu  max %llu\n",
                 static_cast<unsigned long long>(l["count"].get<std::uint64_t>()),
                 static_cast<unsigned long long>(l["min"].get<std::uint64_t>()),
@@ -392,7 +395,8 @@ TEST_F(TraceCli, TablesWriteOneTraceForEveryRun) {
     std::uint64_t finish = 0;
     for (const json& p : st["processors"]) {
       if (p["name"].get<std::string>().rfind(prefix, 0) == 0) {
-        finish = std::max(finish, st["cycles"].get<std::uint64_t>() - p["idle"].get<std::uint64_t>());
+        finish =
+            std::max(finish, st["cycles"].get<std::uint64_t>() - p["idle"].get<std::uint64_t>());
       }
     }
     EXPECT_EQ(finish, t["rows"][i]["omp_cycles"].get<std::uint64_t>()) << "row " << i;
@@ -529,7 +533,8 @@ TEST_F(TraceCli, MalformedTracesNameFileLineColumn) {
       const auto r = run(args);
       EXPECT_EQ(r.exit_code, 2) << args << " on\n" << c.text;
       EXPECT_NE(r.err.find(c.where + ": expected"), std::string::npos)
-          << args << ": " << r.err << " on\n" << c.text;
+          << args << ": " << r.err << " on\n"
+          << c.text;
     }
     EXPECT_FALSE(std::filesystem::exists(dir_ / "out.json"));
   }
@@ -576,7 +581,8 @@ void validate_trace_events(const json& doc, std::size_t* tracks_out) {
     ASSERT_EQ(e["ph"], "X") << e.dump();
     ASSERT_TRUE(e.contains("dur") && e["dur"].is_number()) << e.dump();
     ASSERT_GE(e["dur"].get<double>(), 0.0);
-    tracks[track].emplace_back(e["ts"].get<double>(), e["ts"].get<double>() + e["dur"].get<double>());
+    tracks[track].emplace_back(e["ts"].get<double>(),
+                               e["ts"].get<double>() + e["dur"].get<double>());
   }
   constexpr double kEps = 1e-6;
   for (auto& [track, events] : tracks) {
@@ -604,7 +610,9 @@ TEST_F(TraceCli, PerfettoExportIsValidTraceEventJson) {
   // Four processors and the buses they used.
   EXPECT_GE(tracks, 4u + 1u);
   ASSERT_EQ(run("traffic --topology torus --dims 4x4 --rate 0.2 --warmup 100 --cycles 500 "
-                "--trace t.trace").exit_code, 0);
+                "--trace t.trace")
+                .exit_code,
+            0);
   ASSERT_EQ(run("trace export t.trace --perfetto t.json").exit_code, 0);
   validate_trace_events(json::parse(slurp(dir_ / "t.json")), &tracks);
   EXPECT_GT(tracks, 16u) << "router port tracks";
@@ -650,7 +658,9 @@ TEST_F(TraceCli, PlotWritesWellFormedSvg) {
   EXPECT_GT(timeline.elements.at("rect"), 8u);
 
   ASSERT_EQ(run("traffic --topology torus --dims 4x4 --rate 0.2 --warmup 100 --cycles 500 "
-                "--trace t.trace").exit_code, 0);
+                "--trace t.trace")
+                .exit_code,
+            0);
   ASSERT_EQ(run("trace plot t.trace --out net").exit_code, 0);
   const SvgContent channels = parse_svg(slurp(dir_ / "net" / "channels.svg"));
   ASSERT_TRUE(channels.ok);

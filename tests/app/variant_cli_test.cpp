@@ -120,8 +120,7 @@ TEST_F(Variant, DemoRunsItsThreeSystemsWithAMultiprocessorVariantsCosts) {
     EXPECT_EQ(archs, (std::vector<std::string>{"omp", "crossbar", "bus"})) << file;
   }
   // The command line still wins.
-  const Outcome alpha =
-      run("demo --out d --variant " + kExamples + "/omp.yaml --alpha 20 --json");
+  const Outcome alpha = run("demo --out d --variant " + kExamples + "/omp.yaml --alpha 20 --json");
   ASSERT_EQ(alpha.exit_code, 0) << alpha.err;
   EXPECT_EQ(nlohmann::json::parse(alpha.out)["systems"][1]["alpha"], 20);
   // A network's variant names no multiprocessor: refused at its arch field.
@@ -145,11 +144,10 @@ TEST_F(Variant, BadFilesAreRejectedAtTheirLineAndColumn) {
       {"list for an integer", "arch: omp\nalpha: [1, 2]\n", "access", "bad.yaml:2:8:", "a list"},
       {"quoted integer", "arch: omp\nalpha: \"16\"\n", "access", "bad.yaml:2:8:", "quoted"},
       {"text for an integer", "arch: omp\ngamma: 4.5\n", "access", "bad.yaml:2:8:", "'4.5'"},
-      {"radices of the wrong type", "arch: mesh\ndims: {x: 4}\n", "traffic", "bad.yaml:2:7:",
-       "mapping"},
+      {"radices of the wrong type", "arch: mesh\ndims: {x: 4}\n", "traffic",
+       "bad.yaml:2:7:", "mapping"},
       {"out of range", "arch: omp\nn: 300\n", "access", "bad.yaml:2:4:", "1..256"},
-      {"tau of zero", "arch: crossbar\n  # comment\ntau:   0\n", "access", "bad.yaml:3:8:",
-       "tau"},
+      {"tau of zero", "arch: crossbar\n  # comment\ntau:   0\n", "access", "bad.yaml:3:8:", "tau"},
       {"negative cost", "arch: omp\nbeta: -2\n", "access", "bad.yaml:2:7:", "'-2'"},
       {"odd virtual channels on a torus", "arch: torus\ndims: [4, 4]\nvcs: 1\n", "traffic",
        "bad.yaml:3:6:", "even"},
@@ -158,19 +156,18 @@ TEST_F(Variant, BadFilesAreRejectedAtTheirLineAndColumn) {
       {"unknown block implementation", "arch: omp\nimpl: {im: fpga}\n", "access",
        "bad.yaml:2:12:", "fpga"},
       {"unknown architecture", "arch: ring\n", "access", "bad.yaml:1:7:", "hypercube"},
-      {"a multiprocessor for traffic", "arch: bus\nn: 4\n", "traffic", "bad.yaml:1:7:",
-       "a network"},
-      {"a block type a network does not have", "arch: mesh\ndims: 4x4\nimpl: bus=rtl\n",
-       "traffic", "bad.yaml:3:7:", "router"},
-      {"field of the other family", "arch: omp\ndims: [4, 4]\n", "access", "bad.yaml:2:1:",
-       "dims"},
+      {"a multiprocessor for traffic", "arch: bus\nn: 4\n", "traffic",
+       "bad.yaml:1:7:", "a network"},
+      {"a block type a network does not have", "arch: mesh\ndims: 4x4\nimpl: bus=rtl\n", "traffic",
+       "bad.yaml:3:7:", "router"},
+      {"field of the other family", "arch: omp\ndims: [4, 4]\n", "access", "bad.yaml:2:1:", "dims"},
       {"repeated field", "arch: omp\nn: 4\nn: 8\n", "access", "bad.yaml:3:1:", "again"},
       {"no architecture", "n: 4\n", "access", "bad.yaml:1:1:", "arch"},
       {"malformed YAML", "arch: omp\nalpha: [1, 2\n", "access", "bad.yaml:", "YAML"},
       {"not a mapping", "- omp\n", "access", "bad.yaml:1:1:", "mapping"},
       {"empty file", "", "access", "bad.yaml:1:1:", "empty"},
-      {"too small a network for the program", "arch: mesh\ndims: [3]\n",
-       "run fig2.mcp --arch mesh", "bad.yaml:2:7:", "4 nodes"},
+      {"too small a network for the program", "arch: mesh\ndims: [3]\n", "run fig2.mcp --arch mesh",
+       "bad.yaml:2:7:", "4 nodes"},
   };
   fs::copy_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp", dir_ / "fig2.mcp");
   for (const BadFile& c : cases) {

@@ -30,7 +30,8 @@ const std::string kFile = "fuzz.trace";
 /// The input as `orthosim trace` reads a file, held in memory.
 orthosim::sw::InputFile input_of(std::string_view text) {
   return orthosim::sw::InputFile::from_text(std::string(text), kFile,
-                                            orthosim::traces::trace_input_rules("event trace file"));
+                                            orthosim::traces::trace_input_rules(
+                                                "event trace file"));
 }
 
 Trace read_trace(orthosim::traces::EventTraceReader reader) {

@@ -57,12 +57,10 @@ inline void require_position(const sw::InputError& e, std::string_view text,
     }
     longest = std::max(longest, ++current);
   }
-  require(at.line <= breaks + 1,
-          "the error's line is a line of the input (1.." + std::to_string(breaks + 1) +
-              "): " + message);
-  require(at.column <= longest + 1,
-          "the error's column is inside a line (1.." + std::to_string(longest + 1) + "): " +
-              message);
+  require(at.line <= breaks + 1, "the error's line is a line of the input (1.." +
+                                     std::to_string(breaks + 1) + "): " + message);
+  require(at.column <= longest + 1, "the error's column is inside a line (1.." +
+                                        std::to_string(longest + 1) + "): " + message);
 }
 
 /// A file of this process, for what a target writes and reads back by its path (the event trace

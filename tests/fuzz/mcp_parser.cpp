@@ -37,8 +37,8 @@ bool same_program(const McProgram& a, const McProgram& b) {
     for (std::size_t t = 0; t < x.transfers.size(); ++t) {
       const orthosim::sw::Transfer& p = x.transfers[t];
       const orthosim::sw::Transfer& q = y.transfers[t];
-      if (p.source != q.source || p.destinations != q.destinations ||
-          p.broadcast != q.broadcast || p.words != q.words) {
+      if (p.source != q.source || p.destinations != q.destinations || p.broadcast != q.broadcast ||
+          p.words != q.words) {
         return false;
       }
     }
@@ -64,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const orthosim::sw::InputError& e) {
     require(false, std::string("the writer's text reads back: ") + e.what() + "\n" + written);
   }
-  require(same_program(program, back), "the writer's text reads back to the same program:\n" +
-                                           written);
+  require(same_program(program, back),
+          "the writer's text reads back to the same program:\n" + written);
   return 0;
 }

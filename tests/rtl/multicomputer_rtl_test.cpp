@@ -34,8 +34,8 @@ std::uint64_t varied_seed() {
   if (const char* s = std::getenv("ORTHOSIM_TEST_SEED")) {
     seed = std::strtoull(s, nullptr, 10);
   } else {
-    seed = static_cast<std::uint64_t>(
-        std::chrono::system_clock::now().time_since_epoch().count() % 1'000'000'007);
+    seed = static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count() %
+                                      1'000'000'007);
   }
   std::cout << "varied seed " << seed << " (ORTHOSIM_TEST_SEED=" << seed << " reproduces it)\n";
   return seed;
@@ -115,8 +115,8 @@ void expect_same(const sc::TrafficResult& m, const sc::TrafficResult& r, const s
 
 /// Random routed programs ([PH91]'s random generator, compiled for the network), run on both.
 /// Returns the simulated cycles.
-std::uint64_t programs_agree(sc::Multicomputer& model, sc::Multicomputer& rtl,
-                             std::uint64_t seed, std::uint32_t programs) {
+std::uint64_t programs_agree(sc::Multicomputer& model, sc::Multicomputer& rtl, std::uint64_t seed,
+                             std::uint32_t programs) {
   std::mt19937_64 rng(seed);
   const std::uint32_t nodes = model.config().topology.nodes();
   // At most 16 program nodes, spread over the network (long paths, short runs).
@@ -186,8 +186,9 @@ TEST_P(MulticomputerRtl, SameCyclesDataAndStatisticsOnProgramsAndTraffic) {
   std::uint64_t traffic_cycles = 0;
   for (const std::uint64_t seed : {std::uint64_t{1}, varied}) {
     program_cycles += programs_agree(model, rtl, seed, 2);
-    traffic_cycles += traffic_agrees(
-        model, rtl, traffic(k.config.topology, k.pattern, k.rate, k.flits, seed), k.name);
+    traffic_cycles +=
+        traffic_agrees(model, rtl, traffic(k.config.topology, k.pattern, k.rate, k.flits, seed),
+                       k.name);
   }
   std::cout << k.name << ": " << program_cycles << " + " << traffic_cycles
             << " simulated cycles (programs + traffic) on each system\n";
@@ -231,8 +232,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"hypercube6",
              all_port(packets_of(network(sw::Topology::hypercube(6), 4, 1, sw::Impl::Rtl), 5), 3),
              "bitrev", 0.08, 5},
-        Case{"torus4x4x4", network(sw::Topology::torus({4, 4, 4}), 3, 1, sw::Impl::Rtl),
-             "uniform", 0.1, 6},
+        Case{"torus4x4x4", network(sw::Topology::torus({4, 4, 4}), 3, 1, sw::Impl::Rtl), "uniform",
+             0.1, 6},
         Case{"mesh4x8_saf",
              packets_of(store_and_forward(network(sw::Topology::mesh({4, 8}), 4, 1, sw::Impl::Rtl)),
                         4),
@@ -242,10 +243,9 @@ INSTANTIATE_TEST_SUITE_P(
                                  2),
                       5),
              "uniform", 0.15, 2},
-        Case{"hypercube4_clock4ns", clock_ns(network(sw::Topology::hypercube(4), 1, 1,
-                                                     sw::Impl::Rtl),
-                                             4),
-             "uniform", 0.1, 3}),
+        Case{"hypercube4_clock4ns",
+             clock_ns(network(sw::Topology::hypercube(4), 1, 1, sw::Impl::Rtl), 4), "uniform", 0.1,
+             3}),
     [](const testing::TestParamInfo<Case>& p) { return p.param.name; });
 
 // A run that stops with flits in the routers (traffic far above saturation, not drained) is
@@ -295,10 +295,11 @@ const sw::NetworkConfig kCosimNetwork =
 TEST(MulticomputerCosim, AgreesEveryCycleOnProgramsAndTraffic) {
   traces::Recorder silent;
   sc::Multicomputer model("model", with_impl(kCosimNetwork, sw::Impl::Model).validated(), silent);
-  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), silent, sc::net::verilated_routers(nullptr));
+  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), silent,
+                          sc::net::verilated_routers(nullptr));
   std::uint64_t cycles = programs_agree(model, cosim, 3, 2);
-  cycles += traffic_agrees(model, cosim, traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 3),
-                           "cosim");
+  cycles +=
+      traffic_agrees(model, cosim, traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 3), "cosim");
   const auto& rtl = dynamic_cast<const sc::net::RtlNetwork&>(cosim.network());
   // Two signals per router per simulated cycle, at least.
   EXPECT_GE(rtl.comparisons(), 2u * 16u * cycles / 2);
@@ -315,7 +316,8 @@ FaultyRun faulty(const sc::net::RtlNetwork::Fault& fault) {
   RouterZeroHops hops;
   sc::Multicomputer model("model", with_impl(kCosimNetwork, sw::Impl::Model).validated(), hops);
   traces::Recorder silent;
-  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), silent, sc::net::verilated_routers(nullptr));
+  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), silent,
+                          sc::net::verilated_routers(nullptr));
   sc::net::inject_fault(cosim, fault);
   const sc::TrafficSpec spec = traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 5);
   model.start_traffic(spec);

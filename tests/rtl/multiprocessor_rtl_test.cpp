@@ -16,8 +16,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <functional>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -42,8 +42,8 @@ std::uint64_t varied_seed() {
   if (const char* s = std::getenv("ORTHOSIM_TEST_SEED")) {
     return std::strtoull(s, nullptr, 10);
   }
-  return static_cast<std::uint64_t>(
-      std::chrono::system_clock::now().time_since_epoch().count() % 1'000'000'007);
+  return static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count() %
+                                    1'000'000'007);
 }
 
 /// A system whose blocks the co-simulation layer builds as its configuration says; blocks() is
@@ -155,12 +155,11 @@ TEST_P(ModelEqualsRtl, SameCyclesDataAndStatisticsOnRandomWorkloadsAndPrograms) 
   Wired model("model", config_of(arch, n, sw::Impl::Model, sw::Impl::Model), silent);
   Wired rtl("rtl", config_of(arch, n, sw::Impl::Rtl, sw::Impl::Rtl), silent);
   const std::uint64_t varied = varied_seed();
-  std::cout << "varied seed " << varied << " (ORTHOSIM_TEST_SEED=" << varied
-            << " reproduces it)\n";
+  std::cout << "varied seed " << varied << " (ORTHOSIM_TEST_SEED=" << varied << " reproduces it)\n";
   RecordProperty("varied_seed", std::to_string(varied));
   std::uint64_t cycles = 0;
-  for (std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3},
-                             std::uint64_t{4}, std::uint64_t{5}, varied}) {
+  for (std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3}, std::uint64_t{4},
+                             std::uint64_t{5}, varied}) {
     cycles += run_and_compare(model, rtl, seed);
   }
   std::cout << "simulated cycles on each system: " << cycles << "\n";
@@ -180,10 +179,8 @@ INSTANTIATE_TEST_SUITE_P(AllConfigurations, ModelEqualsRtl,
 // output is compared every cycle.
 TEST(Cosim, AgreesOnRandomWorkloadsAndPrograms) {
   traces::Recorder silent;
-  Wired model("model", config_of(Arch::Omp, 8, sw::Impl::Model, sw::Impl::Model),
-                           silent);
-  Wired cosim("cosim", config_of(Arch::Omp, 8, sw::Impl::Cosim, sw::Impl::Cosim),
-                           silent);
+  Wired model("model", config_of(Arch::Omp, 8, sw::Impl::Model, sw::Impl::Model), silent);
+  Wired cosim("cosim", config_of(Arch::Omp, 8, sw::Impl::Cosim, sw::Impl::Cosim), silent);
   EXPECT_GT(run_and_compare(model, cosim, 7), 1000u);
 }
 
@@ -208,8 +205,7 @@ sw::MachineProgram one_write(const sw::SystemConfig& c) {
 }
 
 /// The mismatch of one_write on the omp at n = 4 with a fault in P(1)'s controller.
-sc::Mismatch faulty_run(const sc::ModelFault& fault,
-                        std::uint64_t tau = sw::BusTiming{}.tau) {
+sc::Mismatch faulty_run(const sc::ModelFault& fault, std::uint64_t tau = sw::BusTiming{}.tau) {
   traces::Recorder silent;
   sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Cosim, sw::Impl::Model);
   c.timing.tau = tau;
@@ -349,15 +345,11 @@ TEST_P(ModelEqualsRtlMemory, SameCyclesDataAndStatisticsOnRandomWorkloadsAndProg
   const std::uint32_t n = GetParam();
   const sw::Impl im = n == 2 || n == 8 ? sw::Impl::Rtl : sw::Impl::Model;
   traces::Recorder silent;
-  Wired model("model", config_of(Arch::Omp, n, sw::Impl::Model, sw::Impl::Model),
-                           silent);
+  Wired model("model", config_of(Arch::Omp, n, sw::Impl::Model, sw::Impl::Model), silent);
   Wired rtl("rtl", memory_config(n, sw::Impl::Rtl, sw::Impl::Rtl, im), silent);
-  Wired cosim("cosim",
-                           memory_config(n, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model),
-                           silent);
+  Wired cosim("cosim", memory_config(n, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model), silent);
   const std::uint64_t varied = varied_seed();
-  std::cout << "varied seed " << varied << " (ORTHOSIM_TEST_SEED=" << varied
-            << " reproduces it)\n";
+  std::cout << "varied seed " << varied << " (ORTHOSIM_TEST_SEED=" << varied << " reproduces it)\n";
   RecordProperty("varied_seed", std::to_string(varied));
   std::uint64_t cycles = 0;
   std::uint64_t conflicts = 0;
@@ -375,8 +367,8 @@ TEST_P(ModelEqualsRtlMemory, SameCyclesDataAndStatisticsOnRandomWorkloadsAndProg
       cosim.load(program);
       sc::run_systems({&model, &rtl, &cosim}, sw::Cycle{100'000'000});
       const sw::RunSummary m = model.result();
-      const std::string what = name + " (seed " + std::to_string(seed) + ") at n = " +
-                               std::to_string(n);
+      const std::string what =
+          name + " (seed " + std::to_string(seed) + ") at n = " + std::to_string(n);
       expect_same(m, rtl.result(), what + ", memory=rtl");
       expect_same(m, cosim.result(), what + ", memory=cosim");
       cycles += m.cycles.count();
@@ -399,13 +391,11 @@ INSTANTIATE_TEST_SUITE_P(Omp, ModelEqualsRtlMemory, testing::Values(2u, 4u, 8u, 
 // co-simulated ones, on the same workloads.
 TEST(MemoryCosim, AgreesWithRtlAndCosimControllers) {
   traces::Recorder silent;
-  Wired model("model", config_of(Arch::Omp, 4, sw::Impl::Model, sw::Impl::Model),
-                           silent);
-  Wired with_rtl("with_rtl",
-                              memory_config(4, sw::Impl::Cosim, sw::Impl::Rtl, sw::Impl::Rtl),
-                              silent);
-  Wired with_cosim(
-      "with_cosim", memory_config(4, sw::Impl::Cosim, sw::Impl::Cosim, sw::Impl::Cosim), silent);
+  Wired model("model", config_of(Arch::Omp, 4, sw::Impl::Model, sw::Impl::Model), silent);
+  Wired with_rtl("with_rtl", memory_config(4, sw::Impl::Cosim, sw::Impl::Rtl, sw::Impl::Rtl),
+                 silent);
+  Wired with_cosim("with_cosim",
+                   memory_config(4, sw::Impl::Cosim, sw::Impl::Cosim, sw::Impl::Cosim), silent);
   std::uint64_t cycles = 0;
   for (const auto& [name, program] : programs(model.config(), 21)) {
     model.load(program);
@@ -445,8 +435,8 @@ sw::RunSummary memory_cosim_run(const std::function<void(Wired&)>& break_model) 
 
 TEST(MemoryCosim, AOneCycleLateGrantInTheModelArbiterIsCaughtAtItsCycle) {
   const std::uint64_t second_grant = sw::BusTiming{}.alpha + sw::BusTiming{}.tau;
-  const sw::RunSummary r = memory_cosim_run(
-      [&](Wired& s) { s.blocks().inject_late_grant(1, sw::Cycle{second_grant}); });
+  const sw::RunSummary r =
+      memory_cosim_run([&](Wired& s) { s.blocks().inject_late_grant(1, sw::Cycle{second_grant}); });
   ASSERT_TRUE(r.mismatch.has_value());
   EXPECT_EQ(r.mismatch->cycle, second_grant);
   EXPECT_EQ(r.mismatch->instance, "omp.modules");
@@ -462,8 +452,7 @@ TEST(MemoryCosim, AFlippedBitOfAModelModuleWordIsCaughtWhereTheArrayReturnsIt) {
   fault.kind = sc::ModelFault::Kind::FlipBit;
   fault.at = sw::Cycle{read_word};
   fault.bit = 3;
-  const sw::RunSummary r =
-      memory_cosim_run([&](Wired& s) { s.blocks().inject_fault(1, fault); });
+  const sw::RunSummary r = memory_cosim_run([&](Wired& s) { s.blocks().inject_fault(1, fault); });
   ASSERT_TRUE(r.mismatch.has_value());
   EXPECT_EQ(r.mismatch->cycle, read_word);
   EXPECT_EQ(r.mismatch->instance, "omp.modules");
@@ -505,7 +494,7 @@ TEST(Validation, ConfigurationsOutsideTheVerilatedSizesAreRefused) {
   EXPECT_THROW(sc::validate_rtl(c), sw::ConfigError);
   c.timing.alpha = 16;
   c.impl.memory = sw::Impl::Rtl;
-  sc::validate_rtl(c);  // omp, bus = rtl
+  sc::validate_rtl(c);      // omp, bus = rtl
   c.arch = Arch::Crossbar;  // the module array is the omp's organisation only
   EXPECT_THROW(sc::validate_rtl(c), sw::ConfigError);
   c.arch = Arch::Bus;

@@ -74,7 +74,8 @@ class ModelClient final : public sc::net::FabricClient {
 /// comparison (bit q * kMaxVcs + v: a header left by output port q on virtual channel v).
 class ModelProbe final : public sc::net::FabricClient {
  public:
-  ModelProbe(std::uint32_t routers, std::uint32_t vcs) : heads(routers), tails(routers), vcs_(vcs) {}
+  ModelProbe(std::uint32_t routers, std::uint32_t vcs)
+      : heads(routers), tails(routers), vcs_(vcs) {}
   sw::Word read_word(std::uint32_t message, std::uint32_t index) override {
     return word_of(message, index);
   }
@@ -115,8 +116,8 @@ Outcome run_model(const sw::NetworkConfig& config, const std::vector<Message>& m
   ModelClient client(out);
   sc::net::Fabric fabric(config.validated(), client);
   std::size_t next = 0;
-  for (std::uint64_t c = 0; next < messages.size() || fabric.next_cycle(sw::Cycle{c}).has_value() ||
-                            fabric.has_flits();
+  for (std::uint64_t c = 0;
+       next < messages.size() || fabric.next_cycle(sw::Cycle{c}).has_value() || fabric.has_flits();
        ++c) {
     client.now = c;
     for (; next < messages.size() && messages[next].at == c; ++next) {
@@ -252,8 +253,8 @@ class RtlBench : public sc_core::sc_module {
         f.tail = in.next_flit + 1 == flits;
         f.data = f.head ? rtl::RouterNetworkRtl::header_data(t, m.dst, flits, id)
                         : (std::uint64_t{id} << 32) | word_of(id, in.next_flit - 1);
-        net_.offer(static_cast<std::uint32_t>(i / channels), static_cast<std::uint32_t>(i % channels),
-                   f);
+        net_.offer(static_cast<std::uint32_t>(i / channels),
+                   static_cast<std::uint32_t>(i % channels), f);
         offering.push_back(i);
         offered = true;
       }
@@ -326,9 +327,8 @@ class RtlBench : public sc_core::sc_module {
       for (std::size_t r = 0; r < deferred_.size(); ++r) {
         probe_.heads[r] |= deferred_[r];
       }
-    } else if (!late_at_ &&
-               std::any_of(probe_.heads.begin(), probe_.heads.end(),
-                           [](std::uint32_t h) { return h != 0; })) {
+    } else if (!late_at_ && std::any_of(probe_.heads.begin(), probe_.heads.end(),
+                                        [](std::uint32_t h) { return h != 0; })) {
       late_at_ = c;
       deferred_ = probe_.heads;
       std::fill(probe_.heads.begin(), probe_.heads.end(), 0U);
@@ -379,7 +379,8 @@ std::vector<Message> random_messages(const sw::Topology& t, std::uint32_t count,
     x.words = static_cast<std::uint32_t>(rng() % (max_words + 1));
     x.at = rng() % spread;
   }
-  std::stable_sort(m.begin(), m.end(), [](const Message& a, const Message& b) { return a.at < b.at; });
+  std::stable_sort(m.begin(), m.end(),
+                   [](const Message& a, const Message& b) { return a.at < b.at; });
   return m;
 }
 

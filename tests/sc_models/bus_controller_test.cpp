@@ -74,8 +74,7 @@ TEST(BusControllerBlock, ABlockWriteTakesEquationOneAndPutsEachBuffersWordsInIts
     b.controllers[0]->start(write, p0);
   });
   sc_core::sc_start();
-  EXPECT_EQ(p0.resumed_at,
-            (std::vector<std::uint64_t>{start + eq1(timing, write.degree(), l)}));
+  EXPECT_EQ(p0.resumed_at, (std::vector<std::uint64_t>{start + eq1(timing, write.degree(), l)}));
   for (std::uint32_t pos = 0; pos < write.degree(); ++pos) {
     const WordStore& module = b.module(write.bus, write.slots[pos]);
     for (std::uint32_t v = 0; v < l; ++v) {
@@ -98,8 +97,7 @@ TEST(BusControllerBlock, AReadOfAModuleAnotherControllerHoldsStartsWhenThatAcces
     b.manipulators[0]->write_word(0, v, 7 + v);
     b.manipulators[0]->write_word(1, v, 70 + v);
   }
-  const sw::MemoryAccess write =
-      block(sw::Direction::Write, {sw::BusKind::Row, 0}, {0, 1}, 0, l);
+  const sw::MemoryAccess write = block(sw::Direction::Write, {sw::BusKind::Row, 0}, {0, 1}, 0, l);
   const sw::MemoryAccess read = block(sw::Direction::Read, {sw::BusKind::Column, 1}, {0}, 0, l);
   ASSERT_EQ(b.organization.module_at(write.bus, 1), b.organization.module_at(read.bus, 0));
   // Both start in cycle 2; BC(0) wins the tie (lower id), BC(1) is granted at its end.
@@ -111,8 +109,7 @@ TEST(BusControllerBlock, AReadOfAModuleAnotherControllerHoldsStartsWhenThatAcces
   sc_core::sc_start();
   const std::uint64_t write_end = 2 + eq1(timing, 2, l);
   EXPECT_EQ(p0.resumed_at, (std::vector<std::uint64_t>{write_end}));
-  EXPECT_EQ(p1.resumed_at,
-            (std::vector<std::uint64_t>{write_end + eq1(timing, 1, l)}));
+  EXPECT_EQ(p1.resumed_at, (std::vector<std::uint64_t>{write_end + eq1(timing, 1, l)}));
   // The read came after the write: BC(1)'s buffer 0 holds what BC(0) wrote from its buffer 1.
   for (std::uint32_t v = 0; v < l; ++v) {
     EXPECT_EQ(b.manipulators[1]->read_word(0, v), 70 + v) << v;

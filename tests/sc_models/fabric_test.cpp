@@ -117,7 +117,8 @@ TEST(FabricWithoutKernel, EveryPairArrivesInTheZeroLoadTimeOfItsShortestPath) {
   RecordingClient client;
   std::uint32_t checked = 0;
   std::uint32_t expected_checks = 0;
-  for (const Topology& t : {Topology::mesh({3, 2}), Topology::torus({4, 3}), Topology::hypercube(3)}) {
+  for (const Topology& t :
+       {Topology::mesh({3, 2}), Topology::torus({4, 3}), Topology::hypercube(3)}) {
     for (const auto& [startup, delay] : {std::pair{0u, 1u}, std::pair{2u, 3u}}) {
       const sw::NetworkConfig config = network(t, startup, delay);
       sc::net::Fabric fabric(config.validated(), client);
@@ -138,8 +139,7 @@ TEST(FabricWithoutKernel, EveryPairArrivesInTheZeroLoadTimeOfItsShortestPath) {
           c += run_until_idle(fabric, c) + 5;  // the next message starts in a later cycle
           const std::uint64_t flits = kWords + 1;
           EXPECT_EQ(client.arrival(message) - sent, startup + (hops[dst] + 1) * delay + flits)
-              << t.to_string() << " " << src << "->" << dst << " t_s=" << startup
-              << " D=" << delay;
+              << t.to_string() << " " << src << "->" << dst << " t_s=" << startup << " D=" << delay;
           EXPECT_TRUE(client.words_arrived_once(message, kWords)) << src << "->" << dst;
           EXPECT_FALSE(fabric.has_flits());
           ++message;

@@ -46,9 +46,10 @@ TEST_P(RandomPrograms, MapAndRunOnAllThreeConfigurationsWithEveryWordDelivered) 
   std::vector<std::unique_ptr<sc::Multiprocessor>> systems;  // [arch][n = m, n = clustered]
   for (Arch arch : kArchs) {
     for (std::uint32_t n : {m, clustered}) {
-      const std::string name = sw::to_string(arch) + "_n" + std::to_string(n) +
-                               (n == m ? "" : "_clustered");
-      systems.push_back(std::make_unique<sc::Multiprocessor>(name.c_str(), roomy(arch, n).validated(), silent));
+      const std::string name =
+          sw::to_string(arch) + "_n" + std::to_string(n) + (n == m ? "" : "_clustered");
+      systems.push_back(
+          std::make_unique<sc::Multiprocessor>(name.c_str(), roomy(arch, n).validated(), silent));
     }
   }
   std::size_t ranked = 0;
@@ -79,13 +80,12 @@ TEST_P(RandomPrograms, MapAndRunOnAllThreeConfigurationsWithEveryWordDelivered) 
       };
       std::array<std::size_t, 3> order = {0, 1, 2};
       std::stable_sort(order.begin(), order.end(), by_prediction);
-      const std::string table = program.name + " variant " + std::to_string(variant) +
-                                ": omp " + std::to_string(outcome[0].measured) + " (" +
-                                std::to_string(outcome[0].predicted) + "), crossbar " +
-                                std::to_string(outcome[1].measured) + " (" +
-                                std::to_string(outcome[1].predicted) + "), bus " +
-                                std::to_string(outcome[2].measured) + " (" +
-                                std::to_string(outcome[2].predicted) + ")";
+      const std::string table =
+          program.name + " variant " + std::to_string(variant) + ": omp " +
+          std::to_string(outcome[0].measured) + " (" + std::to_string(outcome[0].predicted) +
+          "), crossbar " + std::to_string(outcome[1].measured) + " (" +
+          std::to_string(outcome[1].predicted) + "), bus " + std::to_string(outcome[2].measured) +
+          " (" + std::to_string(outcome[2].predicted) + ")";
       for (std::size_t other : order) {
         EXPECT_LE(outcome[order.front()].measured, outcome[other].measured) << table;
         EXPECT_GE(outcome[order.back()].measured, outcome[other].measured) << table;

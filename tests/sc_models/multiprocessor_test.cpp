@@ -24,8 +24,8 @@ using testing_support::row;
 using testing_support::shared;
 
 // A system takes only a validated configuration: there is no second check to forget.
-static_assert(!std::is_constructible_v<sc::Multiprocessor, const char*, sw::SystemConfig,
-                                       traces::Recorder&>);
+static_assert(
+    !std::is_constructible_v<sc::Multiprocessor, const char*, sw::SystemConfig, traces::Recorder&>);
 static_assert(std::is_constructible_v<sc::Multiprocessor, const char*,
                                       sw::Validated<sw::SystemConfig>, traces::Recorder&>);
 
@@ -174,9 +174,9 @@ TEST(Conflicts, OmpModuleSharedByRowAndColumnServesOneAtATime) {
   ASSERT_TRUE(r.completed);
   const std::uint64_t t = block(system.config().timing, 1, l);
   EXPECT_EQ(r.conflicts, 1u);
-  EXPECT_EQ(r.conflict_wait_cycles, t - 3);   // P1 asked at cycle 3, got it when P0 was done
+  EXPECT_EQ(r.conflict_wait_cycles, t - 3);  // P1 asked at cycle 3, got it when P0 was done
   EXPECT_EQ(r.cycles.count(), 2 * t);
-  EXPECT_TRUE(r.delivery.ok());               // and so it read what P0 wrote
+  EXPECT_TRUE(r.delivery.ok());  // and so it read what P0 wrote
 }
 
 TEST(Conflicts, DisjointModulesOfOneOmpRowAndColumnDoNotConflict) {
@@ -185,8 +185,8 @@ TEST(Conflicts, DisjointModulesOfOneOmpRowAndColumnDoNotConflict) {
   ProgramBuilder b(Arch::Omp, 2);
   b.proc(0).index_sets = {{0}};
   b.proc(1).index_sets = {{0}};
-  b.op(0, access(Direction::Write, row(0), {0}, 0, 4, 0));     // M(0,0)
-  b.op(1, access(Direction::Read, column(1), {1}, 0, 4, 0));   // M(1,1)
+  b.op(0, access(Direction::Write, row(0), {0}, 0, 4, 0));    // M(0,0)
+  b.op(1, access(Direction::Read, column(1), {1}, 0, 4, 0));  // M(1,1)
   const sw::RunSummary r = run(system, b.build());
   EXPECT_EQ(r.conflicts, 0u);
   EXPECT_EQ(r.cycles.count(), block(system.config().timing, 1, 4));
@@ -370,8 +370,7 @@ TEST(Watchdog, CircularWaitSyncIsReportedWithWhatEachProcessorWaitsFor) {
       << r.blocked[0];
   EXPECT_NE(r.blocked[1].find("P1 at op 0: waits for activate-sync from P0"), std::string::npos)
       << r.blocked[1];
-  EXPECT_NE(r.blocked[2].find("waits at barrier {0,2} for P0"), std::string::npos)
-      << r.blocked[2];
+  EXPECT_NE(r.blocked[2].find("waits at barrier {0,2} for P0"), std::string::npos) << r.blocked[2];
 }
 
 // A wait-sync whose activate-sync is never raised: the run ends when nothing can happen any more,

@@ -43,8 +43,8 @@ sw::RoutedProgram one_message(std::uint32_t nodes, std::uint32_t src, std::uint3
 }
 
 std::vector<Topology> topologies() {
-  return {Topology::mesh({5}),        Topology::torus({6}),       Topology::mesh({4, 3}),
-          Topology::torus({4, 5}),    Topology::mesh({3, 2, 3}),  Topology::torus({3, 3, 2}),
+  return {Topology::mesh({5}),     Topology::torus({6}),      Topology::mesh({4, 3}),
+          Topology::torus({4, 5}), Topology::mesh({3, 2, 3}), Topology::torus({3, 3, 2}),
           Topology::hypercube(4)};
 }
 
@@ -61,8 +61,9 @@ TEST(ZeroLoad, WormholeLatencyIsStartupPlusRouterDelaysPlusFlits) {
       c.ni.startup = ts;
       c.router.delay = d;
       c.router.buffer_flits = b;
-      systems.push_back(std::make_unique<sc::Multicomputer>(
-          ("net" + std::to_string(systems.size())).c_str(), c.validated(), silent));
+      systems.push_back(
+          std::make_unique<sc::Multicomputer>(("net" + std::to_string(systems.size())).c_str(),
+                                              c.validated(), silent));
     }
   }
   std::mt19937_64 rng(7);
@@ -89,9 +90,8 @@ TEST(ZeroLoad, WormholeLatencyIsStartupPlusRouterDelaysPlusFlits) {
         ASSERT_TRUE(r.completed) << (r.blocked.empty() ? "" : r.blocked.front());
         ASSERT_TRUE(r.delivery.ok()) << r.delivery.failures.front();
         EXPECT_EQ(r.cycles.count(), expected)
-            << c.topology.to_string() << " " << src << "->" << dst << " h=" << h
-            << " F=" << flits << " t_s=" << c.ni.startup << " D=" << c.router.delay
-            << " B=" << c.router.buffer_flits;
+            << c.topology.to_string() << " " << src << "->" << dst << " h=" << h << " F=" << flits
+            << " t_s=" << c.ni.startup << " D=" << c.router.delay << " B=" << c.router.buffer_flits;
         ++checked;
       }
     }
@@ -111,8 +111,9 @@ TEST(ZeroLoad, StoreAndForwardLatencyPaysTheWholePacketAtEveryRouter) {
       c.router.buffer_flits = 24;
       c.ni.startup = ts;
       c.router.delay = d;
-      systems.push_back(std::make_unique<sc::Multicomputer>(
-          ("saf" + std::to_string(systems.size())).c_str(), c.validated(), silent));
+      systems.push_back(
+          std::make_unique<sc::Multicomputer>(("saf" + std::to_string(systems.size())).c_str(),
+                                              c.validated(), silent));
     }
   }
   std::mt19937_64 rng(11);
@@ -186,8 +187,8 @@ TEST(Traffic, ARateFarBelowOnePacketPerWindowRunsToTheEndWithNoPacket) {
     spec.exponential = exponential;
     spec.warmup = 100;
     spec.cycles = 10'000;
-    const double expected_packets = 16.0 * static_cast<double>(spec.warmup + spec.cycles) *
-                                    spec.rate / spec.flits;
+    const double expected_packets =
+        16.0 * static_cast<double>(spec.warmup + spec.cycles) * spec.rate / spec.flits;
     ASSERT_LT(expected_packets, 1e-12);
     system.start_traffic(spec);
     sc_core::sc_start();
@@ -302,8 +303,9 @@ TEST(Deadlock, IsDeclaredExactlyTheWatchdogsCyclesAfterTheLastFlitMoved) {
     c.router.vcs = 1;
     c.router.delay = k.delay;
     c.watchdog_cycles = k.watchdog;
-    systems.push_back(std::make_unique<sc::Multicomputer>(
-        ("ring" + std::to_string(systems.size())).c_str(), c.validated(), silent));
+    systems.push_back(
+        std::make_unique<sc::Multicomputer>(("ring" + std::to_string(systems.size())).c_str(),
+                                            c.validated(), silent));
   }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     systems[i]->load(half_ring());
@@ -355,8 +357,9 @@ TEST(Deadlock, ToriWithTheDatelineRunAMillionCyclesOfSaturatingTraffic) {
   for (const Case& k : cases) {
     sw::NetworkConfig c = network(k.topology);
     c.watchdog_cycles = 2000;
-    systems.push_back(std::make_unique<sc::Multicomputer>(
-        ("torus" + std::to_string(systems.size())).c_str(), c.validated(), silent));
+    systems.push_back(
+        std::make_unique<sc::Multicomputer>(("torus" + std::to_string(systems.size())).c_str(),
+                                            c.validated(), silent));
   }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     sc::TrafficSpec spec = traffic(cases[i].pattern, cases[i].topology, 0.9, 12);
@@ -405,8 +408,9 @@ TEST(Deadlock, ToriWithShortPacketsAndShallowBuffersNeverFreeze) {
     c.router.buffer_flits = k.buffers;
     c.router.vcs = k.vcs;
     c.watchdog_cycles = 2000;
-    systems.push_back(std::make_unique<sc::Multicomputer>(
-        ("short" + std::to_string(systems.size())).c_str(), c.validated(), silent));
+    systems.push_back(
+        std::make_unique<sc::Multicomputer>(("short" + std::to_string(systems.size())).c_str(),
+                                            c.validated(), silent));
   }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const Case& k = cases[i];
@@ -439,8 +443,8 @@ TEST(Lcc, OneRoundOfEachPermutationHasTheContentionOfTheorem1) {
       {"reverse-flip", sw::Lcc::reverse_flip(8)}};
   std::vector<std::unique_ptr<sc::Multicomputer>> systems;
   for (std::size_t i = 0; i < patterns.size(); ++i) {
-    systems.push_back(std::make_unique<sc::Multicomputer>(
-        ("cube" + std::to_string(i)).c_str(), network(cube).validated(), silent));
+    systems.push_back(std::make_unique<sc::Multicomputer>(("cube" + std::to_string(i)).c_str(),
+                                                          network(cube).validated(), silent));
   }
   for (std::size_t i = 0; i < patterns.size(); ++i) {
     sc::TrafficSpec spec = traffic(patterns[i].first, cube, 0, 20);
@@ -460,8 +464,9 @@ TEST(Lcc, RandomLccsOnThreeToEightCubesHaveTheContentionOfTheorem1) {
   traces::Recorder silent;
   std::vector<std::unique_ptr<sc::Multicomputer>> systems;
   for (std::uint32_t d = 3; d <= 8; ++d) {
-    systems.push_back(std::make_unique<sc::Multicomputer>(
-        ("cube" + std::to_string(d)).c_str(), network(Topology::hypercube(d)).validated(), silent));
+    systems.push_back(
+        std::make_unique<sc::Multicomputer>(("cube" + std::to_string(d)).c_str(),
+                                            network(Topology::hypercube(d)).validated(), silent));
   }
   std::mt19937_64 rng(2026);
   std::size_t checked = 0;
@@ -497,8 +502,8 @@ TEST(Lcc, PermutationThroughputSaturatesBelowOneEighth) {
   std::vector<std::unique_ptr<sc::Multicomputer>> systems;
   const std::vector<std::string> patterns = {"transpose", "bitrev", "reverse-flip"};
   for (std::size_t i = 0; i < patterns.size(); ++i) {
-    systems.push_back(std::make_unique<sc::Multicomputer>(
-        ("sat" + std::to_string(i)).c_str(), network(cube).validated(), silent));
+    systems.push_back(std::make_unique<sc::Multicomputer>(("sat" + std::to_string(i)).c_str(),
+                                                          network(cube).validated(), silent));
   }
   for (std::size_t i = 0; i < patterns.size(); ++i) {
     double saturation = 0;
@@ -683,8 +688,9 @@ TEST(RoutedPrograms, RandomProgramsDeliverEveryWordOnEveryTopology) {
       c.ni.ports = ports;
       c.ni.startup = 3;
       c.ni.packet_flits = 6;
-      systems.push_back(std::make_unique<sc::Multicomputer>(
-          ("prog" + std::to_string(systems.size())).c_str(), c.validated(), silent));
+      systems.push_back(
+          std::make_unique<sc::Multicomputer>(("prog" + std::to_string(systems.size())).c_str(),
+                                              c.validated(), silent));
     }
   }
   std::size_t runs = 0;

@@ -77,9 +77,14 @@ TEST(ProcessorBlock, ComputeAccessSyncAndBarrierTakeTheirCostsInProgramOrder) {
   write.vectors = l;
   std::vector<sw::ProcessorProgram> programs(config.n);
   programs[0].index_sets = {{0, 1}};
-  programs[0].ops = {sw::Compute{sw::Cycle{compute}}, sw::StepMark{1}, write, sw::StepMark{2},
-                     sw::ActivateSync{sw::ProcSet({1})}, sw::StepMark{3},
-                     sw::Barrier{sw::ProcSet({0, 1})}, sw::StepMark{4}};
+  programs[0].ops = {sw::Compute{sw::Cycle{compute}},
+                     sw::StepMark{1},
+                     write,
+                     sw::StepMark{2},
+                     sw::ActivateSync{sw::ProcSet({1})},
+                     sw::StepMark{3},
+                     sw::Barrier{sw::ProcSet({0, 1})},
+                     sw::StepMark{4}};
   const std::uint64_t tail = 3;
   programs[1].index_sets = {{0, 1}};
   programs[1].ops = {sw::WaitSync{0}, sw::StepMark{1}, sw::Compute{sw::Cycle{tail}},

@@ -75,8 +75,9 @@ TEST_P(ProtocolTiming, EveryKindDegreeAndLengthTakesThePapersCycles) {
     c.arch = arch;
     c.n = n;
     c.timing = t;
-    systems.push_back(std::make_unique<sc::Multiprocessor>(
-        ("sys" + std::to_string(systems.size())).c_str(), c.validated(), silent));
+    systems.push_back(
+        std::make_unique<sc::Multiprocessor>(("sys" + std::to_string(systems.size())).c_str(),
+                                             c.validated(), silent));
   }
   std::size_t runs = 0;
   for (auto& system : systems) {
@@ -95,13 +96,13 @@ TEST_P(ProtocolTiming, EveryKindDegreeAndLengthTakesThePapersCycles) {
       const sw::RunSummary r = system->result();
       const std::string what = sw::to_string(arch) + " n=" + std::to_string(n) + " " +
                                sw::to_string(w.kind) + " d=" + std::to_string(w.d) +
-                               " l=" + std::to_string(w.l) + " alpha=" +
-                               std::to_string(t.alpha) + " beta=" + std::to_string(t.beta) +
-                               " tau=" + std::to_string(t.tau) + " gamma=" + std::to_string(t.gamma);
+                               " l=" + std::to_string(w.l) + " alpha=" + std::to_string(t.alpha) +
+                               " beta=" + std::to_string(t.beta) + " tau=" + std::to_string(t.tau) +
+                               " gamma=" + std::to_string(t.gamma);
       ASSERT_TRUE(r.completed) << what;
       ASSERT_EQ(r.cycles.count(), expected_cycles(arch, t, w.kind, n, w.d, w.l)) << what;
-      ASSERT_TRUE(r.delivery.ok()) << what << ": "
-                                   << (r.delivery.failures.empty() ? "" : r.delivery.failures[0]);
+      ASSERT_TRUE(r.delivery.ok())
+          << what << ": " << (r.delivery.failures.empty() ? "" : r.delivery.failures[0]);
       ASSERT_EQ(r.delivery.words_checked, std::uint64_t{n} * w.d * w.l) << what;
       ++runs;
     }
@@ -126,12 +127,13 @@ TEST(Repetitions, BackToBackWorkloadsTakeTheirCountTimesOne) {
     sw::SystemConfig c;
     c.arch = arch;
     c.n = 5;
-    systems.push_back(std::make_unique<sc::Multiprocessor>(sw::to_string(arch).c_str(), c.validated(), silent));
+    systems.push_back(
+        std::make_unique<sc::Multiprocessor>(sw::to_string(arch).c_str(), c.validated(), silent));
   }
   for (auto& system : systems) {
     const sw::SystemConfig& c = system->config();
-    for (WorkloadKind kind :
-         {WorkloadKind::Scalar, WorkloadKind::Interleaved, WorkloadKind::Block, WorkloadKind::Iwr}) {
+    for (WorkloadKind kind : {WorkloadKind::Scalar, WorkloadKind::Interleaved, WorkloadKind::Block,
+                              WorkloadKind::Iwr}) {
       const std::uint32_t d = kind == WorkloadKind::Scalar ? 1 : 3;
       const std::uint32_t l = kind == WorkloadKind::Block || kind == WorkloadKind::Iwr ? 6 : 1;
       system->load(sw::make_access_program(c, {kind, d, l, 4}));

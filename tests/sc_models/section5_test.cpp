@@ -49,7 +49,8 @@ TEST(Figure9, AFourCubeExchangesWithAllNeighboursInOneIwrStep) {
   for (std::uint32_t l : {1u, 4u, 9u}) {
     const sw::McProgram program = sw::hypercube_exchange(16, {0, 1, 2, 3}, l, true);
     const sw::MappedProgram mapped =
-        sw::map_program(program, Arch::Omp, sw::Clustering::blocks(16, 16), sw::SyncMode::BusSwitch);
+        sw::map_program(program, Arch::Omp, sw::Clustering::blocks(16, 16),
+                        sw::SyncMode::BusSwitch);
     ASSERT_EQ(mapped.steps.size(), 1u);
     const sw::MappedStep& step = mapped.steps[0];
     ASSERT_EQ(step.parcels.size(), 64u);
@@ -57,7 +58,8 @@ TEST(Figure9, AFourCubeExchangesWithAllNeighboursInOneIwrStep) {
     for (const sw::Parcel& parcel : step.parcels) {
       const std::uint32_t flipped = parcel.source ^ parcel.destination;
       EXPECT_TRUE(flipped == 1 || flipped == 2 || flipped == 4 || flipped == 8);
-      EXPECT_EQ(parcel.mailbox, org.module_at({sw::BusKind::Row, parcel.source}, parcel.destination));
+      EXPECT_EQ(parcel.mailbox,
+                org.module_at({sw::BusKind::Row, parcel.source}, parcel.destination));
     }
     // One write access per processor and one read access per processor, 4 modules each.
     std::size_t accesses = 0;
@@ -81,8 +83,9 @@ TEST(Figure9, AFourCubeExchangesWithAllNeighboursInOneIwrStep) {
 TEST(Figure9, TheModulesOfTheFiguresRowsAndTheVirtualLink) {
   const sw::McProgram exchange = sw::hypercube_exchange(16, {0, 1, 2, 3}, 1, true);
   const sw::MappedProgram mapped = sw::map_program(exchange, Arch::Omp, 16);
-  const std::map<std::uint32_t, std::set<std::uint32_t>> figure = {
-      {0, {1, 2, 4, 8}}, {1, {0, 3, 5, 9}}, {2, {0, 3, 6, 10}}};
+  const std::map<std::uint32_t, std::set<std::uint32_t>> figure = {{0, {1, 2, 4, 8}},
+                                                                   {1, {0, 3, 5, 9}},
+                                                                   {2, {0, 3, 6, 10}}};
   for (const auto& [row, columns] : figure) {
     std::set<std::uint32_t> found;
     for (const sw::Parcel& parcel : mapped.steps[0].parcels) {
@@ -111,14 +114,13 @@ TEST(Figure11, EveryEastAndWestShiftTakesTwoIwrSteps) {
   const sw::BusTiming t{16, 2, 1, 8};
   std::vector<std::unique_ptr<sc::Multiprocessor>> systems;
   for (std::uint32_t n : {4u, 8u, 16u}) {
-    systems.push_back(std::make_unique<sc::Multiprocessor>(
-        ("omp" + std::to_string(n)).c_str(), omp(n, t).validated(), silent));
+    systems.push_back(std::make_unique<sc::Multiprocessor>(("omp" + std::to_string(n)).c_str(),
+                                                           omp(n, t).validated(), silent));
   }
   std::size_t shifts = 0;
   for (auto& system : systems) {
     const std::uint32_t n = system->config().n;
-    const sw::Clustering columns =
-        sw::Clustering::torus(n * n, sw::TorusClusters{n, n, true});
+    const sw::Clustering columns = sw::Clustering::torus(n * n, sw::TorusClusters{n, n, true});
     for (sw::ShiftDirection dir : {sw::ShiftDirection::East, sw::ShiftDirection::West}) {
       for (std::uint32_t k = 1; k < n; ++k) {
         const std::uint32_t l = 1 + k % 3;
@@ -154,8 +156,8 @@ TEST(Figure11, EveryEastAndWestShiftTakesTwoIwrSteps) {
 // North and south shifts stay inside the clusters (section 5.3): local copies, no memory access.
 TEST(Figure11, NorthAndSouthShiftsAreIntraCluster) {
   for (sw::ShiftDirection dir : {sw::ShiftDirection::North, sw::ShiftDirection::South}) {
-    const sw::MappedProgram mapped = sw::map_program(
-        sw::torus_shift(4, 4, dir, 2, 3), Arch::Omp, sw::Clustering::torus(16, {4, 4, true}));
+    const sw::MappedProgram mapped = sw::map_program(sw::torus_shift(4, 4, dir, 2, 3), Arch::Omp,
+                                                     sw::Clustering::torus(16, {4, 4, true}));
     EXPECT_TRUE(mapped.steps[0].ops.empty());
     EXPECT_EQ(mapped.steps[0].local_copies.size(), 16u);
   }
@@ -179,8 +181,9 @@ TEST(Table2, TheOmpTakesTheTablesCostsForMEqualsNAndMGreaterThanN) {
       o.words = l;
       o.sources = std::move(sources);
       o.destinations = std::move(destinations);
-      const sw::MappedProgram mapped = sw::map_program(
-          sw::generate_pattern(p, o), Arch::Omp, sw::Clustering::blocks(m, n), sw::SyncMode::BusSwitch);
+      const sw::MappedProgram mapped =
+          sw::map_program(sw::generate_pattern(p, o), Arch::Omp, sw::Clustering::blocks(m, n),
+                          sw::SyncMode::BusSwitch);
       const sw::RunSummary r = run(system, mapped);
       EXPECT_TRUE(r.completed && r.delivery.ok()) << sw::to_string(p) << " m=" << m;
       ++rows;

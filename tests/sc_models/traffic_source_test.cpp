@@ -25,8 +25,8 @@ sc::TrafficSpec spec_with(std::uint32_t nodes, std::uint32_t shift) {
 }
 
 /// The (cycle, src, dst) of every packet created from cycle `first` to `last`.
-std::vector<std::vector<std::uint32_t>> created(sc::net::TrafficSource& source,
-                                                std::uint64_t first, std::uint64_t last) {
+std::vector<std::vector<std::uint32_t>> created(sc::net::TrafficSource& source, std::uint64_t first,
+                                                std::uint64_t last) {
   std::vector<std::vector<std::uint32_t>> out;
   for (std::uint64_t c = first; c <= last; ++c) {
     source.create(sw::Cycle{c}, [&](std::uint32_t src, std::uint32_t dst) {

@@ -61,7 +61,7 @@ TEST(Waveform, BeatsAppearAtTheProtocolsCycles) {
   EXPECT_EQ(w.timescale(), "1ns");
   const std::uint64_t ns = 50;
   const std::uint64_t first = 10, second = 10 + 2 + 3, end = 10 + 3 + 2 * 2;
-  EXPECT_EQ(w.at("omp.p0.op", 0), 3u);  // Activity::Write
+  EXPECT_EQ(w.at("omp.p0.op", 0), 3u);     // Activity::Write
   EXPECT_EQ(w.at("omp.bc0.mode", 0), 1u);  // row
   EXPECT_EQ(w.at("omp.bc0.rw", 0), 1u);
   EXPECT_EQ(w.at("omp.rb0.busy", 0), 1u);
@@ -77,7 +77,7 @@ TEST(Waveform, BeatsAppearAtTheProtocolsCycles) {
   EXPECT_EQ(w.at("omp.bc0.valid", end * ns), 0u);
   EXPECT_EQ(w.at("omp.bc0.mode", end * ns), 0u);
   EXPECT_EQ(w.at("omp.rb0.busy", end * ns), 0u);
-  EXPECT_EQ(w.at("omp.p0.op", end * ns), 0u);  // finished: idle
+  EXPECT_EQ(w.at("omp.p0.op", end * ns), 0u);        // finished: idle
   EXPECT_EQ(w.changes("omp.bc1.valid").size(), 1u);  // only its initial value: never active
 }
 
@@ -100,14 +100,15 @@ TEST(Waveform, TracingChangesNeitherCyclesNorStatistics) {
     c.arch = arch;
     c.n = 4;
     const std::string tag = sw::to_string(arch);
-    traced.push_back(std::make_unique<sc::Multiprocessor>((tag + "_traced").c_str(), c.validated(), *vcd));
-    quiet.push_back(std::make_unique<sc::Multiprocessor>((tag + "_quiet").c_str(), c.validated(), silent));
+    traced.push_back(
+        std::make_unique<sc::Multiprocessor>((tag + "_traced").c_str(), c.validated(), *vcd));
+    quiet.push_back(
+        std::make_unique<sc::Multiprocessor>((tag + "_quiet").c_str(), c.validated(), silent));
   }
   for (sw::WorkloadKind kind : {sw::WorkloadKind::Block, sw::WorkloadKind::Iwr}) {
     std::vector<sc::Multiprocessor*> all;
     for (std::size_t i = 0; i < traced.size(); ++i) {
-      const sw::MachineProgram program =
-          sw::make_access_program(traced[i]->config(), {kind, 3, 5});
+      const sw::MachineProgram program = sw::make_access_program(traced[i]->config(), {kind, 3, 5});
       traced[i]->load(program);
       quiet[i]->load(program);
       all.push_back(traced[i].get());
@@ -146,7 +147,8 @@ TEST(Waveform, GtkwaveVcd2fstConvertsWithoutWarnings) {
     std::vector<sc::Multiprocessor*> raw;
     for (Arch arch : {Arch::Omp, Arch::Crossbar, Arch::Bus}) {
       c.arch = arch;
-      systems.push_back(std::make_unique<sc::Multiprocessor>(sw::to_string(arch).c_str(), c.validated(), vcd));
+      systems.push_back(
+          std::make_unique<sc::Multiprocessor>(sw::to_string(arch).c_str(), c.validated(), vcd));
       systems.back()->load(sw::make_access_program(c, {sw::WorkloadKind::Iwr, 3, 4}));
       raw.push_back(systems.back().get());
     }

@@ -59,8 +59,8 @@ struct OmpBlocks {
         clock(config.clock_period_ns),
         modules(organization.module_count(), sc::WordStore(config.module_words)),
         arbiter("arbiter", resource_names(organization), clock, stats),
-        interrupt_bus(static_cast<sc::ResourceId>(organization.buses().size() +
-                                                  organization.module_count())),
+        interrupt_bus(
+            static_cast<sc::ResourceId>(organization.buses().size() + organization.module_count())),
         grants(arbiter),
         fabric{organization, grants, modules, {}, {}, {}} {
     const std::vector<sw::BusRef> buses = organization.buses();
@@ -73,11 +73,10 @@ struct OmpBlocks {
       fabric.module_resource.push_back(static_cast<sc::ResourceId>(buses.size()) + m);
     }
     for (sw::ProcId i = 0; i < config.n; ++i) {
-      manipulators.push_back(
-          std::make_unique<sc::IndexManipulator>(config.n, config.buffer_words));
-      controllers.push_back(std::make_unique<sc::BusController>(
-          ("bc" + std::to_string(i)).c_str(), i, config.timing, clock, fabric, *manipulators[i],
-          recorder, stats));
+      manipulators.push_back(std::make_unique<sc::IndexManipulator>(config.n, config.buffer_words));
+      controllers.push_back(std::make_unique<sc::BusController>(("bc" + std::to_string(i)).c_str(),
+                                                                i, config.timing, clock, fabric,
+                                                                *manipulators[i], recorder, stats));
     }
   }
 

@@ -180,31 +180,31 @@ inline void expect_refused_before_running(const std::vector<BadInput>& cases) {
 namespace fs = std::filesystem;
 
 /// The sample program of [PH91] Fig. 2 as listed in its section 2, 4-word messages.
-inline constexpr const char* kFig2Program =
-    "nodes 4\n"
-    "words 4\n"
-    "step one_to_one\n"
-    "  send 1 -> 0\n"
-    "step permutation\n"
-    "  send 1 -> 2\n"
-    "  send 3 -> 0\n"
-    "step broadcast\n"
-    "  bcast 0 -> all\n"
-    "step scatter\n"
-    "  send 0 -> all\n"
-    "step many_to_one_and_multicast\n"
-    "  send 1, 2 -> 0\n"
-    "  bcast 3 -> 1, 2\n";
+inline constexpr const char* kFig2Program = "nodes 4\n"
+                                            "words 4\n"
+                                            "step one_to_one\n"
+                                            "  send 1 -> 0\n"
+                                            "step permutation\n"
+                                            "  send 1 -> 2\n"
+                                            "  send 3 -> 0\n"
+                                            "step broadcast\n"
+                                            "  bcast 0 -> all\n"
+                                            "step scatter\n"
+                                            "  send 0 -> all\n"
+                                            "step many_to_one_and_multicast\n"
+                                            "  send 1, 2 -> 0\n"
+                                            "  bcast 3 -> 1, 2\n";
 
 inline const std::vector<std::pair<std::string, Arch>>& archs() {
-  static const std::vector<std::pair<std::string, Arch>> a = {
-      {"omp", Arch::Omp}, {"crossbar", Arch::Crossbar}, {"bus", Arch::Bus}};
+  static const std::vector<std::pair<std::string, Arch>> a = {{"omp", Arch::Omp},
+                                                              {"crossbar", Arch::Crossbar},
+                                                              {"bus", Arch::Bus}};
   return a;
 }
 
 /// Block access cost, [PH91] Fig. 5(c) / Eq. 1: alpha + beta(l-1) + d tau l.
 inline std::uint64_t access_formula(std::uint64_t alpha, std::uint64_t beta, std::uint64_t tau,
-                             std::uint64_t d, std::uint64_t l) {
+                                    std::uint64_t d, std::uint64_t l) {
   return alpha + beta * (l - 1) + d * tau * l;
 }
 

@@ -51,8 +51,8 @@ class CliTest : public testing::Test {
                             int time_limit_seconds) const {
     const std::filesystem::path in = dir_ / "stdin";
     std::ofstream(in, std::ios::binary) << input;
-    return execute("timeout -s KILL " + std::to_string(time_limit_seconds) + " '" + binary_ +
-                   "' " + args + " <'" + in.string() + "'");
+    return execute("timeout -s KILL " + std::to_string(time_limit_seconds) + " '" + binary_ + "' " +
+                   args + " <'" + in.string() + "'");
   }
 
   std::filesystem::path dir_;

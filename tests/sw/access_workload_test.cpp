@@ -102,7 +102,10 @@ std::uint64_t access_cost(const sw::BusTiming& t, std::uint64_t d, std::uint64_t
 class Interpreter {
  public:
   Interpreter(const sw::SystemConfig& c, const sw::MachineProgram& program)
-      : config_(c), org_(c.organization()), program_(program), procs_(c.n),
+      : config_(c),
+        org_(c.organization()),
+        program_(program),
+        procs_(c.n),
         bus_free_(org_.buses().size(), 0) {
     for (State& s : procs_) {
       s.buffers.assign(c.n, std::vector<sw::Word>(c.buffer_words, sw::kUnwrittenWord));
@@ -265,8 +268,9 @@ sw::DeliveryReport interpret(const sw::SystemConfig& c, const sw::MachineProgram
   if (makespan != nullptr) {
     *makespan = machine.makespan();
   }
-  return sw::check_delivery(
-      program, [&machine](sw::ProcId p, std::uint32_t a) { return machine.local(p, a); });
+  return sw::check_delivery(program, [&machine](sw::ProcId p, std::uint32_t a) {
+    return machine.local(p, a);
+  });
 }
 
 // ---- program shape ------------------------------------------------------------------------
@@ -289,8 +293,7 @@ TEST(AccessWorkload, ValidatesForEveryCombination) {
                 ADD_FAILURE() << c.text() << ": " << e.what();
               }
             } else {
-              EXPECT_THROW((void)sw::make_access_program(c.system(), c.workload()),
-                           sw::InputError)
+              EXPECT_THROW((void)sw::make_access_program(c.system(), c.workload()), sw::InputError)
                   << c.text();
             }
           }
@@ -497,9 +500,9 @@ TEST(AccessWorkload, InterpreterCatchesABrokenProgram) {
 TEST(AccessWorkload, InterpreterCatchesAnIwrReadOfTheWrongColumn) {
   const Case c{Arch::Omp, WorkloadKind::Iwr, 4, 3, 1};
   sw::MachineProgram p = sw::make_access_program(c.system(), c.workload());
-  auto& iwr = std::get<sw::Iwr>(*std::find_if(
-      p.processors[0].ops.begin(), p.processors[0].ops.end(),
-      [](const sw::Op& op) { return std::holds_alternative<sw::Iwr>(op); }));
+  auto& iwr = std::get<sw::Iwr>(
+      *std::find_if(p.processors[0].ops.begin(), p.processors[0].ops.end(),
+                    [](const sw::Op& op) { return std::holds_alternative<sw::Iwr>(op); }));
   std::rotate(iwr.read().slots.begin(), iwr.read().slots.begin() + 1, iwr.read().slots.end());
   EXPECT_FALSE(interpret(c.system(), p).ok());
 }
@@ -520,8 +523,7 @@ std::optional<sw::InputError> workload_error(const sw::SystemConfig& c,
 void expect_names_option(const sw::SystemConfig& c, const sw::AccessWorkload& w,
                          const std::string& option) {
   const std::optional<sw::InputError> e = workload_error(c, w);
-  ASSERT_TRUE(e.has_value()) << to_string(w.kind) << " d=" << w.d << " l=" << w.l
-                             << " accepted";
+  ASSERT_TRUE(e.has_value()) << to_string(w.kind) << " d=" << w.d << " l=" << w.l << " accepted";
   EXPECT_EQ(std::string(e->what()).rfind(option, 0), 0u) << e->what();
   EXPECT_EQ(e->where().file, option) << e->what();
 }

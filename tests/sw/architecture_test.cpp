@@ -203,9 +203,8 @@ TEST(Architecture, CanDriveRules) {
                 break;
             }
           }
-          EXPECT_EQ(org.can_drive(p, b), expected)
-              << label(arch, n) << " P" << p << " kind " << to_string(b.kind) << " index "
-              << b.index;
+          EXPECT_EQ(org.can_drive(p, b), expected) << label(arch, n) << " P" << p << " kind "
+                                                   << to_string(b.kind) << " index " << b.index;
         }
       }
     }
@@ -307,8 +306,7 @@ bool names(const std::string& text, const std::string& word) {
   auto is_name_char = [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
   };
-  for (std::size_t at = text.find(word); at != std::string::npos;
-       at = text.find(word, at + 1)) {
+  for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
     const bool left = at == 0 || !is_name_char(text[at - 1]);
     const bool right = at + word.size() == text.size() || !is_name_char(text[at + word.size()]);
     if (left && right) {
@@ -436,7 +434,8 @@ TEST(Implementations, BadSpecsNameTheOptionAndTheItem) {
 TEST(Implementations, ABlockNamedTwiceIsRefused) {
   const sw::SourceLocation where{"--impl"};
   const std::pair<const char*, const char*> cases[] = {
-      {"im=rtl,im=model", "--impl: expected each block once, found 'im' again in 'im=rtl,im=model'"},
+      {"im=rtl,im=model",
+       "--impl: expected each block once, found 'im' again in 'im=rtl,im=model'"},
       {"bus=rtl,im=rtl,bus=rtl", "found 'bus' again in 'bus=rtl,im=rtl,bus=rtl'"},
   };
   for (const auto& [spec, says] : cases) {

@@ -67,8 +67,8 @@ TEST(BusCost, IwrStepIsTwoBlocksPlusGamma) {
       for (std::uint64_t l = 1; l <= 20; ++l) {
         const std::uint64_t block = t.alpha + t.beta * (l - 1) + d * t.tau * l;
         EXPECT_EQ(sw::iwr_step(t, d, l).count(), 2 * block + t.gamma)
-            << "alpha=" << t.alpha << " beta=" << t.beta << " tau=" << t.tau
-            << " gamma=" << t.gamma << " d=" << d << " l=" << l;
+            << "alpha=" << t.alpha << " beta=" << t.beta << " tau=" << t.tau << " gamma=" << t.gamma
+            << " d=" << d << " l=" << l;
       }
     }
   }
@@ -101,15 +101,13 @@ TEST(BusCost, IwrStepWithoutSwitchIsEquationOneSecondForm) {
                                    static_cast<std::int64_t>(timing.beta);  // t, may be < 0
         for (std::int64_t d = 1; d <= 12; ++d) {
           for (std::int64_t l = 1; l <= 12; ++l) {
-            const std::int64_t second_form =
-                2 * (fixed + (d + static_cast<std::int64_t>(delta)) *
-                                 static_cast<std::int64_t>(tau) * l);
+            const std::int64_t second_form = 2 * (fixed + (d + static_cast<std::int64_t>(delta)) *
+                                                              static_cast<std::int64_t>(tau) * l);
             const auto measured = static_cast<std::int64_t>(
                 sw::iwr_step(timing, static_cast<std::uint64_t>(d), static_cast<std::uint64_t>(l))
                     .count());
-            EXPECT_EQ(measured, second_form)
-                << "alpha=" << alpha << " delta=" << delta << " tau=" << tau << " d=" << d
-                << " l=" << l;
+            EXPECT_EQ(measured, second_form) << "alpha=" << alpha << " delta=" << delta
+                                             << " tau=" << tau << " d=" << d << " l=" << l;
           }
         }
       }

@@ -61,11 +61,22 @@ TEST(Cli, WithoutOptionsRunsAnIwrExchangeOnTheDefaultOmp) {
 }
 
 TEST(Cli, OptionsReachTheRequest) {
-  const sw::AccessRequest req = only_request(
-      {"access", "--arch", "bus", "--n", "3", "--kind", "block", "--d", "2", "--l", "7",
-       "--alpha", "0", "--beta", "11", "--tau", "5", "--gamma", "13", "--clock-ns", "20",
-       "--buffer-words", "64", "--module-words", "512", "--local-words", "1024", "--vcd",
-       "out.vcd", "--repeat", "3"});
+  const sw::AccessRequest req = only_request({"access",  "--arch",
+                                              "bus",     "--n",
+                                              "3",       "--kind",
+                                              "block",   "--d",
+                                              "2",       "--l",
+                                              "7",       "--alpha",
+                                              "0",       "--beta",
+                                              "11",      "--tau",
+                                              "5",       "--gamma",
+                                              "13",      "--clock-ns",
+                                              "20",      "--buffer-words",
+                                              "64",      "--module-words",
+                                              "512",     "--local-words",
+                                              "1024",    "--vcd",
+                                              "out.vcd", "--repeat",
+                                              "3"});
   EXPECT_EQ(req.config->arch, Arch::Bus);
   EXPECT_EQ(req.config->n, 3u);
   EXPECT_EQ(req.workload.kind, WorkloadKind::Block);
@@ -96,8 +107,8 @@ TEST(Cli, JsonReportHasTheRunAndTheFormula) {
   const sw::BusTiming t;  // the defaults the command line starts from
   // Block access, Fig. 5(c); a round trip on the crossbar is a write and a read on P(i)'s bus.
   const std::uint64_t block = t.alpha + t.beta * (5 - 1) + 2 * t.tau * 5;
-  for (const char* field : {"cycles", "formula_cycles", "payload_ok", "conflicts", "arch", "n",
-                            "d", "l", "kind"}) {
+  for (const char* field :
+       {"cycles", "formula_cycles", "payload_ok", "conflicts", "arch", "n", "d", "l", "kind"}) {
     EXPECT_TRUE(j.contains(field)) << field;
   }
   EXPECT_EQ(j.value("formula_cycles", std::uint64_t{0}), 2 * block);
@@ -165,8 +176,8 @@ TEST(Cli, RunThatMissesAContractExitsOne) {
         const nlohmann::json j = nlohmann::json::parse(r.out);
         // A run that did not complete cannot have delivered every payload.
         EXPECT_EQ(j.value("payload_ok", true), outcome == FakeRunner::Outcome::CyclesOff);
-        const bool on_formula = j.value("cycles", std::uint64_t{0}) ==
-                                j.value("formula_cycles", std::uint64_t{0});
+        const bool on_formula =
+            j.value("cycles", std::uint64_t{0}) == j.value("formula_cycles", std::uint64_t{0});
         EXPECT_EQ(on_formula, outcome != FakeRunner::Outcome::CyclesOff);
       }
     }

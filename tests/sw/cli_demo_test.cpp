@@ -46,8 +46,8 @@ TEST(Cli, DemoFailsWhenOneSystemLosesAWord) {
 
 TEST_F(CliProgram, DemoPassesTheSystemOptionsToAllThreeConfigurations) {
   FakeRunner runner;
-  const Result r = run({"demo", "--alpha", "10", "--beta", "3", "--tau", "2", "--gamma", "5",
-                        "--n", "8", "--out", "waves"},
+  const Result r = run({"demo", "--alpha", "10", "--beta", "3", "--tau", "2", "--gamma", "5", "--n",
+                        "8", "--out", "waves"},
                        runner);
   ASSERT_EQ(r.code, sw::kExitOk) << r.err;
   EXPECT_EQ(r.err, "");

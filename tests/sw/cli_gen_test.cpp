@@ -31,18 +31,30 @@ struct Table1Row {
 Table1Row table1(sw::Pattern p, std::size_t m, std::size_t sr, std::size_t ds) {
   using P = sw::Pattern;
   switch (p) {
-    case P::C1: return {false, 1, 1, 1};
-    case P::C2: return {false, m, m, m};
-    case P::C3: return {true, 1, m - 1, m - 1};
-    case P::C4: return {false, 1, m - 1, m - 1};
-    case P::C5: return {false, m - 1, 1, m - 1};
-    case P::C6: return {true, m, m, m * (m - 1)};
-    case P::C7: return {false, m, m, m * (m - 1)};
-    case P::C8: return {true, 1, ds, ds};
-    case P::C9: return {false, 1, ds, ds};
-    case P::C10: return {false, sr, 1, sr};
-    case P::C11: return {true, sr, ds, sr * ds};
-    case P::C12: return {false, sr, ds, sr * ds};
+    case P::C1:
+      return {false, 1, 1, 1};
+    case P::C2:
+      return {false, m, m, m};
+    case P::C3:
+      return {true, 1, m - 1, m - 1};
+    case P::C4:
+      return {false, 1, m - 1, m - 1};
+    case P::C5:
+      return {false, m - 1, 1, m - 1};
+    case P::C6:
+      return {true, m, m, m * (m - 1)};
+    case P::C7:
+      return {false, m, m, m * (m - 1)};
+    case P::C8:
+      return {true, 1, ds, ds};
+    case P::C9:
+      return {false, 1, ds, ds};
+    case P::C10:
+      return {false, sr, 1, sr};
+    case P::C11:
+      return {true, sr, ds, sr * ds};
+    case P::C12:
+      return {false, sr, ds, sr * ds};
   }
   return {};
 }
@@ -92,8 +104,10 @@ TEST_F(CliProgram, GenWritesEachTable1PatternAndItParsesBackAsThatPattern) {
     const auto p = static_cast<sw::Pattern>(i);
     for (std::uint32_t m : {4u, 5u, 7u}) {
       for (const std::string seed : {"1", "7", "123"}) {
-        const std::vector<std::string> args = {"gen", "C" + std::to_string(i), "--nodes",
-                                               std::to_string(m), "--len", "3", "--seed", seed};
+        const std::vector<std::string> args = {"gen",     "C" + std::to_string(i),
+                                               "--nodes", std::to_string(m),
+                                               "--len",   "3",
+                                               "--seed",  seed};
         FakeRunner runner;
         const Result r = run(args, runner);
         ASSERT_EQ(r.code, sw::kExitOk) << joined(args) << "\n" << r.err;
@@ -136,15 +150,25 @@ TEST_F(CliProgram, GenUsesTheGivenSourcesAndDestinations) {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> messages;
   };
   const std::vector<Case> cases = {
-      {{"gen", "C1", "--nodes", "5", "--sources", "3", "--dests", "1"}, sw::Pattern::C1, 5,
+      {{"gen", "C1", "--nodes", "5", "--sources", "3", "--dests", "1"},
+       sw::Pattern::C1,
+       5,
        {{3, 1}}},
-      {{"gen", "C12", "--nodes", "6", "--sources", "1,2", "--dests", "3,4"}, sw::Pattern::C12, 6,
+      {{"gen", "C12", "--nodes", "6", "--sources", "1,2", "--dests", "3,4"},
+       sw::Pattern::C12,
+       6,
        {{1, 3}, {1, 4}, {2, 3}, {2, 4}}},
-      {{"gen", "C11", "--nodes", "6", "--sources", "0,5", "--dests", "2,3"}, sw::Pattern::C11, 6,
+      {{"gen", "C11", "--nodes", "6", "--sources", "0,5", "--dests", "2,3"},
+       sw::Pattern::C11,
+       6,
        {{0, 2}, {0, 3}, {5, 2}, {5, 3}}},
-      {{"gen", "C10", "--nodes", "6", "--sources", "1,2,3", "--dests", "0"}, sw::Pattern::C10, 6,
+      {{"gen", "C10", "--nodes", "6", "--sources", "1,2,3", "--dests", "0"},
+       sw::Pattern::C10,
+       6,
        {{1, 0}, {2, 0}, {3, 0}}},
-      {{"gen", "C8", "--nodes", "6", "--sources", "4", "--dests", "5,1,3"}, sw::Pattern::C8, 6,
+      {{"gen", "C8", "--nodes", "6", "--sources", "4", "--dests", "5,1,3"},
+       sw::Pattern::C8,
+       6,
        {{4, 1}, {4, 3}, {4, 5}}},
       {{"gen", "C5", "--nodes", "4", "--dests", "2"}, sw::Pattern::C5, 4, {{0, 2}, {1, 2}, {3, 2}}},
   };
@@ -165,10 +189,11 @@ TEST_F(CliProgram, GenUsesTheGivenSourcesAndDestinations) {
 TEST_F(CliProgram, GenRandomWritesValidProgramsDeterministically) {
   for (std::uint32_t m : {2u, 3u, 8u}) {
     for (std::uint32_t seed = 1; seed <= 10; ++seed) {
-      const std::vector<std::string> args = {"gen",     "random",          "--nodes",
-                                             std::to_string(m), "--steps", "6",
-                                             "--len",   "5",               "--seed",
-                                             std::to_string(seed)};
+      const std::vector<std::string> args = {"gen",     "random",
+                                             "--nodes", std::to_string(m),
+                                             "--steps", "6",
+                                             "--len",   "5",
+                                             "--seed",  std::to_string(seed)};
       const Result r = run(args);
       ASSERT_EQ(r.code, sw::kExitOk) << joined(args) << "\n" << r.err;
       EXPECT_EQ(run(args).out, r.out) << joined(args);

@@ -215,8 +215,7 @@ TEST_F(CliProgram, CheckingACommandLineValidatesItAndRunsNothing) {
   EXPECT_EQ(err.str(), "orthosim run: --alpha: expected an integer in 0..1000000, found 'abc'\n");
   std::ostringstream accepted_err;
   const std::string vcd = path("w.vcd");
-  EXPECT_EQ(sw::check_cli({"run", fig2_, "--alpha", "3", "--vcd", vcd}, accepted_err),
-            sw::kExitOk);
+  EXPECT_EQ(sw::check_cli({"run", fig2_, "--alpha", "3", "--vcd", vcd}, accepted_err), sw::kExitOk);
   EXPECT_EQ(accepted_err.str(), "");
   EXPECT_FALSE(fs::exists(vcd));
 }
@@ -228,8 +227,9 @@ TEST_F(CliProgram, HelpOfTheProgramCommandsListsTheirOptions) {
   }
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
       {"map", {"--arch", "--n", "--json"}},
-      {"run", {"--arch", "--n", "--alpha", "--beta", "--tau", "--gamma", "--sync-cycles",
-               "--buffer-words", "--module-words", "--local-words", "--vcd", "--json"}},
+      {"run",
+       {"--arch", "--n", "--alpha", "--beta", "--tau", "--gamma", "--sync-cycles", "--buffer-words",
+        "--module-words", "--local-words", "--vcd", "--json"}},
       {"gen", {"--nodes", "--sources", "--dests", "--len", "--steps", "--seed", "--out"}},
       {"demo", {"--out", "--alpha", "--json"}},
   };
@@ -249,11 +249,13 @@ TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
   const Result top = run({"--help"});
   EXPECT_TRUE(contains(top.out, "  traffic ")) << top.out;
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
-      {"run", {"--dims", "--dim", "--switching", "--ports", "--startup", "--buffers", "--vcs",
-               "--router-delay", "--packet-flits", "--watchdog", "--embedding", "mesh", "torus",
-               "hypercube"}},
-      {"traffic", {"--topology", "--pattern", "--rate", "--rates", "--flits", "--injection",
-                   "--warmup", "--cycles", "--seed", "--dims", "--dim", "--vcs", "--json"}},
+      {"run",
+       {"--dims", "--dim", "--switching", "--ports", "--startup", "--buffers", "--vcs",
+        "--router-delay", "--packet-flits", "--watchdog", "--embedding", "mesh", "torus",
+        "hypercube"}},
+      {"traffic",
+       {"--topology", "--pattern", "--rate", "--rates", "--flits", "--injection", "--warmup",
+        "--cycles", "--seed", "--dims", "--dim", "--vcs", "--json"}},
   };
   for (const auto& [command, options] : cases) {
     FakeRunner runner;

@@ -26,9 +26,11 @@ using namespace cli_test;
 /// and C4 from N0 to the m-1 = 3 others; C10 (N1,N0),(N2,N0) and C8 (N3,N1),(N3,N2).
 /// 1 + 2 + 3 + 3 + 4 = 13.
 const std::vector<std::pair<std::uint32_t, std::uint32_t>>& fig2_messages() {
-  static const std::vector<std::pair<std::uint32_t, std::uint32_t>> m = {
-      {1, 0}, {1, 2}, {3, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 1},
-      {0, 2}, {0, 3}, {1, 0}, {2, 0}, {3, 1}, {3, 2}};
+  static const std::vector<std::pair<std::uint32_t, std::uint32_t>> m = {{1, 0}, {1, 2}, {3, 0},
+                                                                         {0, 1}, {0, 2}, {0, 3},
+                                                                         {0, 1}, {0, 2}, {0, 3},
+                                                                         {1, 0}, {2, 0}, {3, 1},
+                                                                         {3, 2}};
   return m;
 }
 
@@ -68,11 +70,28 @@ TEST_F(CliProgram, RunHandsTheRunnerOneSystemWithTheRequestedConfigAndEveryMessa
   std::sort(expected.begin(), expected.end());
   for (const auto& [name, arch] : archs()) {
     Result r;
-    const sw::SystemRun s = only_system(
-        {"run", fig2_, "--arch", name, "--n", "4", "--alpha", "10", "--beta", "3", "--tau", "2",
-         "--gamma", "5", "--sync-cycles", "7", "--barrier-cycles", "3", "--clock-ns", "20",
-         "--json"},
-        &r);
+    const sw::SystemRun s = only_system({"run",
+                                         fig2_,
+                                         "--arch",
+                                         name,
+                                         "--n",
+                                         "4",
+                                         "--alpha",
+                                         "10",
+                                         "--beta",
+                                         "3",
+                                         "--tau",
+                                         "2",
+                                         "--gamma",
+                                         "5",
+                                         "--sync-cycles",
+                                         "7",
+                                         "--barrier-cycles",
+                                         "3",
+                                         "--clock-ns",
+                                         "20",
+                                         "--json"},
+                                        &r);
     EXPECT_EQ(s.config->arch, arch) << name;
     EXPECT_EQ(s.config->n, 4u) << name;
     EXPECT_EQ(s.config->timing.alpha, 10u) << name;
@@ -165,8 +184,8 @@ TEST_F(CliProgram, RunRaisesTheSizesTheUserLeftOpenAndKeepsTheOnesFixed) {
   EXPECT_GE(h.config->local_words, 70000u);
 
   // What the user fixes, and suffices, is kept as given.
-  const sw::SystemRun fixed = only_system({"run", big, "--buffer-words", "6000", "--module-words",
-                                           "7000", "--local-words", "80000"});
+  const sw::SystemRun fixed = only_system(
+      {"run", big, "--buffer-words", "6000", "--module-words", "7000", "--local-words", "80000"});
   EXPECT_EQ(fixed.config->buffer_words, 6000u);
   EXPECT_EQ(fixed.config->module_words, 7000u);
   EXPECT_EQ(fixed.config->local_words, 80000u);
@@ -177,8 +196,10 @@ TEST_F(CliProgram, RunRaisesTheSizesTheUserLeftOpenAndKeepsTheOnesFixed) {
 
 TEST_F(CliProgram, AFixedSizeTooSmallForTheProgramIsBadInput) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"--buffer-words", "1"}, {"--buffer-words", "3"},  // below the 4-word messages
-      {"--module-words", "1"}, {"--local-words", "1"}};
+      {"--buffer-words", "1"},
+      {"--buffer-words", "3"},  // below the 4-word messages
+      {"--module-words", "1"},
+      {"--local-words", "1"}};
   for (const auto& [option, value] : cases) {
     for (const std::string& command : {std::string("run"), std::string("demo")}) {
       std::vector<std::string> args = {command};
@@ -300,8 +321,7 @@ TEST_F(CliProgram, RunPassesTheWaveformAndReportsFailures) {
 }
 
 /// Runs a command that must succeed and hand the runner exactly one network run.
-sw::NetworkRunRequest only_network(const std::vector<std::string>& args,
-                                   Result* result = nullptr) {
+sw::NetworkRunRequest only_network(const std::vector<std::string>& args, Result* result = nullptr) {
   FakeRunner runner;
   const Result r = run(args, runner);
   EXPECT_EQ(r.code, sw::kExitOk) << joined(args) << "\n" << r.err;
@@ -350,11 +370,34 @@ std::vector<Triple> fig2_manifest_on(const std::vector<std::uint32_t>& map) {
 TEST_F(CliProgram, RunOnATorusHandsTheRunnerEveryNetworkOptionAndEveryNodeMessage) {
   Result r;
   const std::string vcd = path("net.vcd");
-  const sw::NetworkRunRequest q = only_network(
-      {"run", fig2_, "--arch", "torus", "--dims", "4x4", "--switching", "saf", "--ports", "all",
-       "--startup", "5", "--buffers", "8", "--vcs", "4", "--router-delay", "3", "--packet-flits",
-       "6", "--watchdog", "500", "--clock-ns", "20", "--vcd", vcd, "--json"},
-      &r);
+  const sw::NetworkRunRequest q = only_network({"run",
+                                                fig2_,
+                                                "--arch",
+                                                "torus",
+                                                "--dims",
+                                                "4x4",
+                                                "--switching",
+                                                "saf",
+                                                "--ports",
+                                                "all",
+                                                "--startup",
+                                                "5",
+                                                "--buffers",
+                                                "8",
+                                                "--vcs",
+                                                "4",
+                                                "--router-delay",
+                                                "3",
+                                                "--packet-flits",
+                                                "6",
+                                                "--watchdog",
+                                                "500",
+                                                "--clock-ns",
+                                                "20",
+                                                "--vcd",
+                                                vcd,
+                                                "--json"},
+                                               &r);
   const sw::NetworkConfig& c = q.config;
   EXPECT_EQ(c.topology.kind(), sw::TopologyKind::Torus);
   EXPECT_EQ(c.topology.radices(), (std::vector<std::uint32_t>{4, 4}));
@@ -419,9 +462,9 @@ TEST_F(CliProgram, RunOnATorusHandsTheRunnerEveryNetworkOptionAndEveryNodeMessag
     EXPECT_EQ(j["steps"][k].value("cycles", 0u), 1u);
     EXPECT_EQ(j["steps"][k].value("end_cycle", 0u), k + 1);
   }
-  for (const char* field : {"completed", "total_cycles", "time_ns", "words", "blocked",
-                            "delivery_failures", "peak_channel_occupancy", "channels", "stats",
-                            "program", "network"}) {
+  for (const char* field :
+       {"completed", "total_cycles", "time_ns", "words", "blocked", "delivery_failures",
+        "peak_channel_occupancy", "channels", "stats", "program", "network"}) {
     EXPECT_TRUE(j.contains(field)) << field;
   }
 }
@@ -480,8 +523,8 @@ TEST_F(CliProgram, NetworkDefaultsAreTwoVirtualChannelsOnATorusAndOneElsewhere) 
 TEST_F(CliProgram, AnEmbeddingFilePlacesEachProgramNodeOnItsNetworkNode) {
   // Reversed on the 2x2 mesh: program node i on network node 3 - i.
   const std::string reversed = file("reversed.map", "# program node i on 3 - i\n3 2 1 0\n");
-  const sw::NetworkRunRequest r = only_network(
-      {"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", reversed});
+  const sw::NetworkRunRequest r =
+      only_network({"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", reversed});
   EXPECT_EQ(manifest(r.program.manifest), fig2_manifest_on({3, 2, 1, 0}));
   EXPECT_NE(manifest(r.program.manifest), fig2_manifest_on({0, 1, 2, 3}));
 
@@ -600,8 +643,7 @@ TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", letter},
        {letter + ":1:5:", "x"}},
       {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", far}, {far + ":2:3:"}},
-      {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", twice},
-       {twice + ":3:1:"}},
+      {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", twice}, {twice + ":3:1:"}},
       {{"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--embedding", few}, {few + ":1:6:"}},
       {on_mesh({"--embedding", many}), {many + ":1:9:"}},
       {on_mesh({"--embedding", negative}), {negative + ":1:3:"}},
@@ -616,8 +658,7 @@ TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"traffic", "--topology", "hypercube", "--dims", "4x4"}, {"--dims"}},
       {{"traffic", "--topology", "torus", "--dims", "4x4", "--vcs", "3"}, {"--vcs"}},
       {{"traffic", "--topology", "mesh", "--dims", "3x3", "--pattern", "bitrev"}, {"--pattern"}},
-      {{"traffic", "--topology", "mesh", "--dims", "4x2", "--pattern", "transpose"},
-       {"--pattern"}},
+      {{"traffic", "--topology", "mesh", "--dims", "4x2", "--pattern", "transpose"}, {"--pattern"}},
       {{"traffic", "--topology", "hypercube", "--dim", "3", "--pattern", "transpose"},
        {"--pattern"}},
       {{"traffic", "--topology", "hypercube", "--dim", "3", "--pattern", "lcc:10/01,00"},

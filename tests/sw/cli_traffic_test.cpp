@@ -35,11 +35,13 @@ sw::TrafficRequest only_traffic(const std::vector<std::string>& args, Result* re
 
 TEST(CliTraffic, TrafficHandsTheRunnerThePatternRatesPacketsInjectionWindowAndSeed) {
   Result r;
-  const sw::TrafficRequest q = only_traffic(
-      {"traffic", "--topology", "hypercube", "--dim", "4", "--pattern", "bitrev", "--rates",
-       "0.01,0.2,0.5", "--flits", "8", "--injection", "exponential", "--warmup", "100",
-       "--cycles", "2000", "--seed", "42", "--buffers", "4", "--router-delay", "2", "--json"},
-      &r);
+  const sw::TrafficRequest q =
+      only_traffic({"traffic",   "--topology",     "hypercube",   "--dim",        "4",
+                    "--pattern", "bitrev",         "--rates",     "0.01,0.2,0.5", "--flits",
+                    "8",         "--injection",    "exponential", "--warmup",     "100",
+                    "--cycles",  "2000",           "--seed",      "42",           "--buffers",
+                    "4",         "--router-delay", "2",           "--json"},
+                   &r);
   EXPECT_EQ(q.config->topology.kind(), sw::TopologyKind::Hypercube);
   EXPECT_EQ(q.config->topology.nodes(), 16u);
   EXPECT_EQ(q.config->router.vcs, 1u);
@@ -100,9 +102,9 @@ TEST(CliTraffic, TrafficDefaultsAndOnePointAtTheTopLevel) {
   }
 
   // A torus gets its two dateline virtual channels; --rate sets the one rate.
-  const sw::TrafficRequest t = only_traffic(
-      {"traffic", "--topology", "torus", "--dims", "4x4", "--pattern", "transpose", "--rate",
-       "0.25", "--injection", "bernoulli"});
+  const sw::TrafficRequest t =
+      only_traffic({"traffic", "--topology", "torus", "--dims", "4x4", "--pattern", "transpose",
+                    "--rate", "0.25", "--injection", "bernoulli"});
   EXPECT_EQ(t.config->router.vcs, 2u);
   EXPECT_EQ(t.pattern.kind, sw::PatternKind::Transpose);
   EXPECT_EQ(t.rates, (std::vector<double>{0.25}));
@@ -118,8 +120,8 @@ TEST(CliTraffic, TrafficDefaultsAndOnePointAtTheTopLevel) {
     EXPECT_EQ(l.pattern.lcc->apply(x), y) << x;
   }
   // reverse-flip and bitrev fit a mesh of 2^d nodes too.
-  EXPECT_EQ(only_traffic({"traffic", "--topology", "mesh", "--dims", "4x2", "--pattern",
-                          "reverse-flip"})
+  EXPECT_EQ(only_traffic(
+                {"traffic", "--topology", "mesh", "--dims", "4x2", "--pattern", "reverse-flip"})
                 .pattern.kind,
             sw::PatternKind::ReverseFlip);
 }

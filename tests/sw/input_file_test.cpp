@@ -103,8 +103,8 @@ TEST(TextCheck, AgreesWithAnIndependentDecoderOnEverySequenceOfUpToThreeBytes) {
     for (int b = 0; b < 256; ++b) {
       const std::string two{static_cast<char>(a), static_cast<char>(b)};
       ASSERT_TRUE(agree(two)) << a << " " << b;
-      if (a == 0xE0 || a == 0xE1 || a == 0xED || a == 0xEF || a == 0xF0 || a == 0xF1 ||
-          a == 0xF4 || a == 0xF5) {
+      if (a == 0xE0 || a == 0xE1 || a == 0xED || a == 0xEF || a == 0xF0 || a == 0xF1 || a == 0xF4 ||
+          a == 0xF5) {
         // Each kind of longer lead byte (its second byte's range differs), the third byte at
         // both edges of the continuation range.
         for (const int c : {0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0}) {
@@ -232,9 +232,8 @@ TEST_F(InputFileTest, MissingFilesDirectoriesAndEmptyNamesAreRefusedByName) {
 TEST_F(InputFileTest, AFifoWithoutWriterIsNoDataAtOnceAndAFifoIsRefusedWhereFilesAreReadTwice) {
   ASSERT_EQ(mkfifo(path("fifo").c_str(), 0600), 0);
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_EQ(error_of([&] {
-              static_cast<void>(orthosim::sw::read_input_file(path("fifo"), rules()));
-            }),
+  EXPECT_EQ(error_of(
+                [&] { static_cast<void>(orthosim::sw::read_input_file(path("fifo"), rules())); }),
             path("fifo") + ": expected a readable test input, found no data (a FIFO without a "
                            "writer, or a stream that ended at once)");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
@@ -317,9 +316,8 @@ TEST_F(InputFileTest, TextInMemoryMeetsTheSameChecksAndLimits) {
   EXPECT_EQ(error_of([&] { static_cast<void>(InputFile::from_text("ab\ncd", "mem", r)); }),
             "mem: expected a readable test input, found an input of 5 bytes, more than the limit "
             "of 4 bytes");
-  EXPECT_EQ(error_of([&] {
-              static_cast<void>(InputFile::from_text("a\n\x01", "mem", r).read_all());
-            }),
+  EXPECT_EQ(error_of(
+                [&] { static_cast<void>(InputFile::from_text("a\n\x01", "mem", r).read_all()); }),
             "mem:2:1: expected UTF-8 text, found the byte 0x01 (a control character)");
   // Line by line, a line's bytes are checked when it is handed out: errors in file order.
   InputFile lines = InputFile::from_text("ok\nb\x01\n", "mem", rules());

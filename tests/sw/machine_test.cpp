@@ -171,15 +171,13 @@ TEST(Validate, BlockMustFitTheModuleDepth) {
   const std::uint32_t depth = sw::SystemConfig{}.module_words;
   expect_op_rejected(Arch::Omp, access(Direction::Write, row(kP), {0}, depth - 3, 4),
                      "module depth");
-  expect_op_rejected(Arch::Omp, access(Direction::Read, column(kP), {0}, depth, 1),
-                     "module depth");
+  expect_op_rejected(Arch::Omp, access(Direction::Read, column(kP), {0}, depth, 1), "module depth");
   expect_op_accepted(Arch::Omp, access(Direction::Write, row(kP), {0}, depth - 4, 4));
 }
 
 TEST(Validate, RejectsAnIndexSetThatIsNotLoaded) {
   expect_op_rejected(Arch::Omp, access(Direction::Write, row(kP), {0}, 0, 1, 1), "index set 1");
-  expect_op_rejected(Arch::Omp, access(Direction::Write, row(kP), {0}, 0, 1, 0), "index set 0",
-                     {});
+  expect_op_rejected(Arch::Omp, access(Direction::Write, row(kP), {0}, 0, 1, 0), "index set 0", {});
 }
 
 TEST(Validate, RejectsAnIndexSetShorterThanTheDegree) {
@@ -315,8 +313,8 @@ TEST(Validate, RejectsOverlapWithAnEarlierLongRegion) {
 TEST(Validate, AcceptsAdjacentOrSeparateDestinationRegions) {
   ProgramBuilder b(Arch::Omp, kN);
   b.message(0, 1, 4, 0, 10)
-      .message(2, 1, 2, 0, 14)     // adjacent at P1
-      .message(3, 2, 4, 0, 10);    // same addresses, another processor
+      .message(2, 1, 2, 0, 14)   // adjacent at P1
+      .message(3, 2, 4, 0, 10);  // same addresses, another processor
   EXPECT_EQ(rejection(b.build(), config(Arch::Omp)), "");
 }
 
@@ -403,9 +401,7 @@ sw::LocalMemoryReader reader(const Memory& memory) {
 
 sw::MachineProgram three_messages() {
   ProgramBuilder b(Arch::Omp, kN);
-  b.message(0, 1, 4, 0, 100, 0)
-      .message(1, 2, 3, 8, 200, 7)
-      .message(3, 0, 5, 16, 300, 2, true);
+  b.message(0, 1, 4, 0, 100, 0).message(1, 2, 3, 8, 200, 7).message(3, 0, 5, 16, 300, 2, true);
   return b.build();
 }
 

@@ -297,8 +297,7 @@ TEST(MappedPrograms, ASinkTakesEveryStepInOrderAndAConsumedProgramIsFreedStepByS
       sw::ProgramCost predicted;
       sw::McProgram consumed = program;
       const MappedProgram sunk = sw::map_program(
-          std::move(consumed), arch, clustering, sw::SyncMode::Pairs,
-          [&](sw::MappedStep&& step) {
+          std::move(consumed), arch, clustering, sw::SyncMode::Pairs, [&](sw::MappedStep&& step) {
             EXPECT_EQ(step.index, listings.size()) << what;
             listings.push_back(sw::listing_line(step, org));
             predicted.steps.push_back(sw::predict_step_cycles(step, config, sw::SyncMode::Pairs));
@@ -405,9 +404,8 @@ TEST(Clustering, TheMostUsedDimensionsAreCollapsedAndTheirMessagesBecomeLocal) {
   p.steps.push_back(p.steps[0]);
   ASSERT_EQ(sw::Clustering::most_used_dimensions(p, 1), std::vector<std::uint32_t>{3});
   EXPECT_EQ(sw::Clustering::most_used_dimensions(p, 2), (std::vector<std::uint32_t>{1, 3}));
-  const sw::MappedProgram m =
-      sw::map_program(p, Arch::Omp, sw::Clustering::hypercube(32, 16, {3}));
-  EXPECT_TRUE(m.steps[0].ops.empty());   // x3: inside the clusters
+  const sw::MappedProgram m = sw::map_program(p, Arch::Omp, sw::Clustering::hypercube(32, 16, {3}));
+  EXPECT_TRUE(m.steps[0].ops.empty());  // x3: inside the clusters
   EXPECT_EQ(m.steps[0].local_copies.size(), 32u);
   EXPECT_FALSE(m.steps[1].ops.empty());  // x1: between clusters
 }

@@ -147,7 +147,7 @@ TEST(PaperTables, HypercubeCostsMGreaterThanN) {
   EXPECT_DOUBLE_EQ(sw::paper::hypercube_cost(kOneToOne, 64, 2, k), 8 * 56 + (4.0 / 6) * 6);  // 452
   EXPECT_DOUBLE_EQ(sw::paper::hypercube_cost(kBroadcast, 64, 2, k), 12 * 56 + 2 * 2 * 6);    // 696
   EXPECT_DOUBLE_EQ(sw::paper::hypercube_cost(kAllBroadcast, 64, 2, k), 672 + 256);
-  EXPECT_DOUBLE_EQ(sw::paper::hypercube_cost(kScatter, 64, 2, k), 6 * 56 + 2 * 64 * 6);    // 1104
+  EXPECT_DOUBLE_EQ(sw::paper::hypercube_cost(kScatter, 64, 2, k), 6 * 56 + 2 * 64 * 6);      // 1104
   EXPECT_DOUBLE_EQ(sw::paper::hypercube_cost(kAllScatter, 64, 2, k), 12 * 56 + 2 * 64 * 6);  // 1440
   // Vectorized: 28 + 2*3*2 = 40; 28 + 2*17*2 = 96; 28 + 2*17*4*2 = 300 (twice);
   // 28 + 2*17*16*2 = 1116.

@@ -90,29 +90,41 @@ struct Row {
 /// Table 1 of [PH91] as formulas of m, sr and ds.
 Row table1(Pattern p, std::uint64_t m, std::uint64_t sr, std::uint64_t ds) {
   switch (p) {
-    case Pattern::C1: return {1, 1, 1, 1, 1};
-    case Pattern::C2: return {m, m, m, m, 1};
-    case Pattern::C3: return {1, m - 1, 1, m - 1, m - 1};
-    case Pattern::C4: return {1, m - 1, m - 1, m - 1, 1};
-    case Pattern::C5: return {m - 1, 1, m - 1, m - 1, 1};
-    case Pattern::C6: return {m, m - 1, m, m * (m - 1), m - 1};
-    case Pattern::C7: return {m, m - 1, m * (m - 1), m * (m - 1), 1};
-    case Pattern::C8: return {1, ds, 1, ds, ds};
-    case Pattern::C9: return {1, ds, ds, ds, 1};
-    case Pattern::C10: return {sr, 1, sr, sr, 1};
-    case Pattern::C11: return {sr, ds, sr, sr * ds, ds};
-    case Pattern::C12: return {sr, ds, sr * ds, sr * ds, 1};
+    case Pattern::C1:
+      return {1, 1, 1, 1, 1};
+    case Pattern::C2:
+      return {m, m, m, m, 1};
+    case Pattern::C3:
+      return {1, m - 1, 1, m - 1, m - 1};
+    case Pattern::C4:
+      return {1, m - 1, m - 1, m - 1, 1};
+    case Pattern::C5:
+      return {m - 1, 1, m - 1, m - 1, 1};
+    case Pattern::C6:
+      return {m, m - 1, m, m * (m - 1), m - 1};
+    case Pattern::C7:
+      return {m, m - 1, m * (m - 1), m * (m - 1), 1};
+    case Pattern::C8:
+      return {1, ds, 1, ds, ds};
+    case Pattern::C9:
+      return {1, ds, ds, ds, 1};
+    case Pattern::C10:
+      return {sr, 1, sr, sr, 1};
+    case Pattern::C11:
+      return {sr, ds, sr, sr * ds, ds};
+    case Pattern::C12:
+      return {sr, ds, sr * ds, sr * ds, 1};
   }
   return {};
 }
 
 /// What a step measures, counted from its transfers alone.
 struct Measured {
-  std::uint64_t sources = 0;       ///< distinct source nodes
-  std::uint64_t destinations = 0;  ///< distinct destination nodes
+  std::uint64_t sources = 0;                             ///< distinct source nodes
+  std::uint64_t destinations = 0;                        ///< distinct destination nodes
   std::uint64_t per_source_min = 0, per_source_max = 0;  ///< destinations of one source
-  std::uint64_t distinct = 0;      ///< one per personalized message, one per broadcast payload
-  std::uint64_t total = 0;         ///< every delivered copy
+  std::uint64_t distinct = 0;  ///< one per personalized message, one per broadcast payload
+  std::uint64_t total = 0;     ///< every delivered copy
   std::uint64_t replication_min = 1, replication_max = 1;  ///< copies of one payload
 };
 
@@ -131,10 +143,12 @@ Measured measure(const std::vector<Transfer>& ts) {
     out.total += t.destinations.size();
     if (t.broadcast) {
       out.distinct += 1;
-      out.replication_min = any_bcast ? std::min<std::uint64_t>(out.replication_min, t.destinations.size())
-                                      : t.destinations.size();
-      out.replication_max = any_bcast ? std::max<std::uint64_t>(out.replication_max, t.destinations.size())
-                                      : t.destinations.size();
+      out.replication_min =
+          any_bcast ? std::min<std::uint64_t>(out.replication_min, t.destinations.size())
+                    : t.destinations.size();
+      out.replication_max =
+          any_bcast ? std::max<std::uint64_t>(out.replication_max, t.destinations.size())
+                    : t.destinations.size();
       any_bcast = true;
     } else {
       out.distinct += t.destinations.size();
@@ -269,14 +283,15 @@ TEST(PatternTable1, HandWrittenStepsOfEveryPattern) {
   // m = 6, written out from Table 1's definitions.
   const std::uint32_t m = 6;
   EXPECT_EQ(classify_patterns({send(2, {5})}, m), std::vector<Pattern>{Pattern::C1});
-  EXPECT_EQ(classify_patterns({send(0, {1}), send(1, {2}), send(2, {3}), send(3, {4}),
-                               send(4, {5}), send(5, {0})}, m),
+  EXPECT_EQ(classify_patterns({send(0, {1}), send(1, {2}), send(2, {3}), send(3, {4}), send(4, {5}),
+                               send(5, {0})},
+                              m),
             std::vector<Pattern>{Pattern::C2});
   EXPECT_EQ(classify_patterns({bcast(3, {0, 1, 2, 4, 5})}, m), std::vector<Pattern>{Pattern::C3});
   EXPECT_EQ(classify_patterns({send(3, {0, 1, 2, 4, 5})}, m), std::vector<Pattern>{Pattern::C4});
-  EXPECT_EQ(classify_patterns({send(0, {3}), send(1, {3}), send(2, {3}), send(4, {3}),
-                               send(5, {3})}, m),
-            std::vector<Pattern>{Pattern::C5});
+  EXPECT_EQ(
+      classify_patterns({send(0, {3}), send(1, {3}), send(2, {3}), send(4, {3}), send(5, {3})}, m),
+      std::vector<Pattern>{Pattern::C5});
   std::vector<Transfer> c6;
   std::vector<Transfer> c7;
   for (NodeId s = 0; s < m; ++s) {
@@ -306,7 +321,8 @@ TEST(PatternTable1, SmallestMachines) {
   // broadcasting to the other is C6.
   EXPECT_EQ(classify_patterns({send(0, {1})}, 2), std::vector<Pattern>{Pattern::C1});
   EXPECT_EQ(classify_patterns({send(0, {1}), send(1, {0})}, 2), std::vector<Pattern>{Pattern::C7});
-  EXPECT_EQ(classify_patterns({bcast(0, {1}), bcast(1, {0})}, 2), std::vector<Pattern>{Pattern::C6});
+  EXPECT_EQ(classify_patterns({bcast(0, {1}), bcast(1, {0})}, 2),
+            std::vector<Pattern>{Pattern::C6});
   // m = 3: one source to both others is C4/C3, both others to one is C5, a 3-cycle is C2.
   EXPECT_EQ(classify_patterns({send(1, {0, 2})}, 3), std::vector<Pattern>{Pattern::C4});
   EXPECT_EQ(classify_patterns({bcast(1, {0, 2})}, 3), std::vector<Pattern>{Pattern::C3});
@@ -332,8 +348,7 @@ TEST(PatternClassify, Fig2Step5IsC10ThenC8AndReducesToC5C3) {
   const std::vector<Transfer> step5 = {send(1, {0}), send(2, {0}), bcast(3, {1, 2})};
   const auto found = sw::classify(step5, 4);
   ASSERT_EQ(patterns_of(found), (std::vector<Pattern>{Pattern::C10, Pattern::C8}));
-  EXPECT_EQ(messages(found[0].transfers),
-            messages({send(1, {0}), send(2, {0})}));
+  EXPECT_EQ(messages(found[0].transfers), messages({send(1, {0}), send(2, {0})}));
   EXPECT_EQ(messages(found[1].transfers), messages({bcast(3, {1, 2})}));
   std::vector<Pattern> basic;
   for (const auto& i : found) {
@@ -351,9 +366,9 @@ TEST(PatternClassify, DisconnectedPersonalizedPartsAreClassifiedApart) {
   EXPECT_EQ(classify_patterns({send(0, {1, 2, 3}), send(4, {5})}, 6),
             (std::vector<Pattern>{Pattern::C9, Pattern::C1}));
   // Two many-to-one groups on 8 nodes: C10 and C10.
-  EXPECT_EQ(classify_patterns({send(1, {0}), send(2, {0}), send(3, {0}), send(5, {4}),
-                               send(6, {4})}, 8),
-            (std::vector<Pattern>{Pattern::C10, Pattern::C10}));
+  EXPECT_EQ(
+      classify_patterns({send(1, {0}), send(2, {0}), send(3, {0}), send(5, {4}), send(6, {4})}, 8),
+      (std::vector<Pattern>{Pattern::C10, Pattern::C10}));
   // Two disjoint one-to-one messages are one (partial) permutation, as Step 2 of Fig. 2.
   EXPECT_EQ(classify_patterns({send(0, {1}), send(2, {3})}, 6), std::vector<Pattern>{Pattern::C2});
 }
@@ -444,16 +459,12 @@ TEST(PatternClassify, InstancesPartitionRandomSteps) {
           EXPECT_EQ(classify_patterns(i.transfers, m), std::vector<Pattern>{i.pattern});
           for (const Transfer& t : i.transfers) {
             // Split transfers keep their statement and length.
-            const auto same = std::find_if(step.transfers.begin(), step.transfers.end(),
-                                           [&](const Transfer& o) {
-                                             return o.source == t.source &&
-                                                    o.broadcast == t.broadcast &&
-                                                    o.words == t.words &&
-                                                    std::find(o.destinations.begin(),
-                                                              o.destinations.end(),
-                                                              t.destinations[0]) !=
-                                                        o.destinations.end();
-                                           });
+            const auto same =
+                std::find_if(step.transfers.begin(), step.transfers.end(), [&](const Transfer& o) {
+                  return o.source == t.source && o.broadcast == t.broadcast && o.words == t.words &&
+                         std::find(o.destinations.begin(), o.destinations.end(),
+                                   t.destinations[0]) != o.destinations.end();
+                });
             EXPECT_NE(same, step.transfers.end());
           }
         }

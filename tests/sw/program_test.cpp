@@ -115,9 +115,9 @@ ProgramStep only_step(const std::string& text) {
     }
     for (std::size_t t = 0; t < x.transfers.size(); ++t) {
       if (show(x.transfers[t]) != show(y.transfers[t])) {
-        return ::testing::AssertionFailure() << "step " << s << " transfer " << t << ": "
-                                             << show(x.transfers[t]) << " vs "
-                                             << show(y.transfers[t]);
+        return ::testing::AssertionFailure()
+               << "step " << s << " transfer " << t << ": " << show(x.transfers[t]) << " vs "
+               << show(y.transfers[t]);
       }
     }
   }
@@ -161,21 +161,20 @@ TEST(McpParse, ManyToOneSkipsASourceWhoseOnlyDestinationIsItself) {
 
 TEST(McpParse, SendAllToAllIsPersonalizedAllToAll) {
   const ProgramStep s = only_step("nodes 3\nstep\nsend all -> all\n");
-  EXPECT_TRUE(transfers_are(s, {{0, {1, 2}, false, 1}, {1, {0, 2}, false, 1},
-                                {2, {0, 1}, false, 1}}));
+  EXPECT_TRUE(
+      transfers_are(s, {{0, {1, 2}, false, 1}, {1, {0, 2}, false, 1}, {2, {0, 1}, false, 1}}));
 }
 
 TEST(McpParse, BcastIsOnePayloadPerSource) {
   const ProgramStep s = only_step("nodes 5\nstep\nbcast 3 -> 1, 2\nbcast 4, 0 -> 0..4\n");
-  EXPECT_TRUE(transfers_are(s, {{3, {1, 2}, true, 1},
-                                {4, {0, 1, 2, 3}, true, 1},
-                                {0, {1, 2, 3, 4}, true, 1}}));
+  EXPECT_TRUE(transfers_are(
+      s, {{3, {1, 2}, true, 1}, {4, {0, 1, 2, 3}, true, 1}, {0, {1, 2, 3, 4}, true, 1}}));
 }
 
 TEST(McpParse, BroadcastScatterGatherExpandAgainstAll) {
   EXPECT_TRUE(transfers_are(only_step("nodes 4\nstep\nbroadcast 2\n"), {{2, {0, 1, 3}, true, 1}}));
-  EXPECT_TRUE(transfers_are(only_step("nodes 4\nstep\nscatter N1 words 3\n"),
-                            {{1, {0, 2, 3}, false, 3}}));
+  EXPECT_TRUE(
+      transfers_are(only_step("nodes 4\nstep\nscatter N1 words 3\n"), {{1, {0, 2, 3}, false, 3}}));
   EXPECT_TRUE(transfers_are(only_step("nodes 4\nstep\ngather 2\n"),
                             {{0, {2}, false, 1}, {1, {2}, false, 1}, {3, {2}, false, 1}}));
   // gather to two roots: every node sends to both (the roots to each other).
@@ -191,11 +190,17 @@ TEST(McpParse, AllgatherAndAlltoall) {
 }
 
 TEST(McpParse, ShiftIsAPermutationModuloNodes) {
-  const std::vector<Tx> plus1 = {{0, {1}, false, 1}, {1, {2}, false, 1}, {2, {3}, false, 1},
+  const std::vector<Tx> plus1 = {{0, {1}, false, 1},
+                                 {1, {2}, false, 1},
+                                 {2, {3}, false, 1},
                                  {3, {0}, false, 1}};
-  const std::vector<Tx> minus1 = {{0, {3}, false, 1}, {1, {0}, false, 1}, {2, {1}, false, 1},
+  const std::vector<Tx> minus1 = {{0, {3}, false, 1},
+                                  {1, {0}, false, 1},
+                                  {2, {1}, false, 1},
                                   {3, {2}, false, 1}};
-  const std::vector<Tx> plus2 = {{0, {2}, false, 5}, {1, {3}, false, 5}, {2, {0}, false, 5},
+  const std::vector<Tx> plus2 = {{0, {2}, false, 5},
+                                 {1, {3}, false, 5},
+                                 {2, {0}, false, 5},
                                  {3, {1}, false, 5}};
   EXPECT_TRUE(transfers_are(only_step("nodes 4\nstep\nshift 1\n"), plus1));
   EXPECT_TRUE(transfers_are(only_step("nodes 4\nstep\nshift 5\n"), plus1));
@@ -205,9 +210,9 @@ TEST(McpParse, ShiftIsAPermutationModuloNodes) {
 }
 
 TEST(McpParse, ComputeIsOnePhasePerNode) {
-  const McProgram p = parse(
-      "nodes 4\nstep\ncompute all 100\nstep\n  compute 3, 0..1 0\n  compute 2 "
-      "1000000000000\n");
+  const McProgram p =
+      parse("nodes 4\nstep\ncompute all 100\nstep\n  compute 3, 0..1 0\n  compute 2 "
+            "1000000000000\n");
   ASSERT_EQ(p.steps.size(), 2u);
   ASSERT_EQ(p.steps[0].computes.size(), 4u);
   for (NodeId n = 0; n < 4; ++n) {
@@ -225,7 +230,8 @@ TEST(McpParse, ComputeIsOnePhasePerNode) {
 }
 
 TEST(McpParse, WordsDefaultAndPerStatement) {
-  const ProgramStep s = only_step("nodes 4\nwords 6\nstep\nsend 1 -> 0\nsend 2 -> 0 words 1048576\n");
+  const ProgramStep s =
+      only_step("nodes 4\nwords 6\nstep\nsend 1 -> 0\nsend 2 -> 0 words 1048576\n");
   EXPECT_TRUE(transfers_are(s, {{1, {0}, false, 6}, {2, {0}, false, 1048576}}));
   EXPECT_TRUE(transfers_are(only_step("nodes 4\nstep\nsend 1 -> 0\n"), {{1, {0}, false, 1}}));
 }
@@ -266,7 +272,8 @@ TEST(McpParse, ProgramNameIsTheFileStem) {
 // The example of [PH91] Fig. 2
 
 TEST(McpExample, Fig2SampleIsTheFiveStepsOfThePaper) {
-  const McProgram p = sw::read_program_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp");
+  const McProgram p =
+      sw::read_program_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp");
   EXPECT_EQ(p.name, "fig2_sample");
   EXPECT_EQ(p.nodes, 4u);
   ASSERT_EQ(p.steps.size(), 5u);
@@ -276,8 +283,8 @@ TEST(McpExample, Fig2SampleIsTheFiveStepsOfThePaper) {
   EXPECT_TRUE(transfers_are(p.steps[1], {{1, {2}, false, 4}, {3, {0}, false, 4}}));
   EXPECT_TRUE(transfers_are(p.steps[2], {{0, {1, 2, 3}, true, 4}}));
   EXPECT_TRUE(transfers_are(p.steps[3], {{0, {1, 2, 3}, false, 4}}));
-  EXPECT_TRUE(transfers_are(p.steps[4],
-                            {{1, {0}, false, 4}, {2, {0}, false, 4}, {3, {1, 2}, true, 4}}));
+  EXPECT_TRUE(
+      transfers_are(p.steps[4], {{1, {0}, false, 4}, {2, {0}, false, 4}, {3, {1, 2}, true, 4}}));
   for (const ProgramStep& s : p.steps) {
     ASSERT_EQ(s.computes.size(), 4u);
     for (NodeId n = 0; n < 4; ++n) {
@@ -345,7 +352,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         ErrorCase{"UnknownStatement", kHead + "  sned 1 -> 0\n", "3:3", "a statement (step, send",
                   "'sned'"},
-        ErrorCase{"KeywordsAreLowerCase", kHead + "SEND 1 -> 0\n", "3:1", "a statement (", "'SEND'"},
+        ErrorCase{"KeywordsAreLowerCase", kHead + "SEND 1 -> 0\n", "3:1", "a statement (",
+                  "'SEND'"},
         ErrorCase{"StatementStartsWithANumber", kHead + "1 -> 0\n", "3:1", "a statement (", "'1'"},
         ErrorCase{"EmptyFile", "", "1:1", "'nodes' as the first statement", "end of file"},
         ErrorCase{"OnlyComments", "# nothing\n\n", "3:1", "'nodes' as the first statement",
@@ -371,8 +379,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "'0'"},
         ErrorCase{"WordsTooLong", kHead + "send 1 -> 0 words 1048577\n", "3:19",
                   "a message length in 1..1048576 words", "'1048577'"},
-        ErrorCase{"WordsNotANumber", kHead + "send 1 -> 0 words four\n", "3:19",
-                  "a message length", "'four'"},
+        ErrorCase{"WordsNotANumber", kHead + "send 1 -> 0 words four\n", "3:19", "a message length",
+                  "'four'"},
         ErrorCase{"StatementBeforeFirstStep", "nodes 4\nsend 1 -> 0\n", "2:1", "'words' or 'step'",
                   "'send' before the first step"},
         ErrorCase{"ComputeBeforeFirstStep", "nodes 4\nwords 2\ncompute all 3\n", "3:1",
@@ -383,10 +391,11 @@ INSTANTIATE_TEST_SUITE_P(
                   "'N9'"},
         ErrorCase{"NodeOverflow", kHead + "send 99999999999999999999 -> 0\n", "3:6",
                   "a node in 0..3", "'99999999999999999999'"},
-        ErrorCase{"NodeGarbage", kHead + "send 1x -> 0\n", "3:6", "a node (3, N3, a range 1..3 or all)",
-                  "'1x'"},
+        ErrorCase{"NodeGarbage", kHead + "send 1x -> 0\n", "3:6",
+                  "a node (3, N3, a range 1..3 or all)", "'1x'"},
         ErrorCase{"NodeName", kHead + "send Nx -> 0\n", "3:6", "a node (", "'Nx'"},
-        ErrorCase{"NodeString", kHead + "send \"1\" -> 0\n", "3:6", "a node (", "the string '\"1\"'"},
+        ErrorCase{"NodeString", kHead + "send \"1\" -> 0\n", "3:6", "a node (",
+                  "the string '\"1\"'"},
         ErrorCase{"TrailingComma", kHead + "send 1, -> 0\n", "3:9", "a node (", "'->'"},
         ErrorCase{"ReversedRange", kHead + "send 3..1 -> 0\n", "3:9", "a range end >= 3", "'1'"},
         ErrorCase{"MissingArrow", kHead + "send 1 0\n", "3:8", "',' or '->'", "'0'"},
@@ -400,8 +409,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"ShiftByMultipleOfNodes", kHead + "shift 8\n", "3:7",
                   "a shift amount (an integer, not a multiple of the 4 nodes)", "'8'"},
         ErrorCase{"ShiftZero", kHead + "shift -0\n", "3:7", "a shift amount", "'-0'"},
-        ErrorCase{"ShiftOverflow", kHead + "shift -18446744073709551616\n", "3:7",
-                  "a shift amount", "'-18446744073709551616'"},
+        ErrorCase{"ShiftOverflow", kHead + "shift -18446744073709551616\n", "3:7", "a shift amount",
+                  "'-18446744073709551616'"},
         ErrorCase{"ShiftNotANumber", kHead + "shift all\n", "3:7", "a shift amount", "'all'"},
         ErrorCase{"ComputeOverflow", kHead + "compute 1 18446744073709551616\n", "3:11",
                   "',' or a cycle count (an integer in 0..1000000000000, the emulator's cycle "
@@ -449,8 +458,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "a closing '\"'", "end of line"},
         ErrorCase{"UnterminatedLabelAtEnd", "nodes 4\nstep \"ab", "2:9", "a closing '\"'",
                   "end of file"},
-        ErrorCase{"BadEscape", "nodes 4\nstep \"a\\q\"\n", "2:8", "an escape",
-                  "the character 'q'"},
+        ErrorCase{"BadEscape", "nodes 4\nstep \"a\\q\"\n", "2:8", "an escape", "the character 'q'"},
         ErrorCase{"BadCharacter", kHead + "send 1 -> 0 @\n", "3:13", "a name, a number",
                   "the character '@'"},
         ErrorCase{"BadByte", kHead + "send 1 -> \xff\n", "3:11", "UTF-8 text",
@@ -458,8 +466,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"NulByte", std::string("nodes 4\n\0", 9), "2:1", "UTF-8 text",
                   "the byte 0x00 (a control character)"},
         // Inside a label or a comment, where the lexer takes any byte, the text check finds it.
-        ErrorCase{"NulInLabel", std::string("nodes 4\nstep \"a\0b\"\nsend 1 -> 0\n", 26),
-                  "2:8", "UTF-8 text", "the byte 0x00 (a control character)"},
+        ErrorCase{"NulInLabel", std::string("nodes 4\nstep \"a\0b\"\nsend 1 -> 0\n", 26), "2:8",
+                  "UTF-8 text", "the byte 0x00 (a control character)"},
         ErrorCase{"NotUtf8InLabel", "nodes 4\nstep \"caf\xe9\"\nsend 1 -> 0\n", "2:10",
                   "UTF-8 text", "the byte 0xe9 followed by 0x22 (not UTF-8)"},
         ErrorCase{"OverlongInComment", kHead + "send 1 -> 0 # \xc0\xaf\n", "3:15", "UTF-8 text",
@@ -511,28 +519,28 @@ TEST(McpError, LongTokensAreCutShortInTheMessage) {
 // Round trip
 
 TEST(McpFormat, WritesCanonicalText) {
-  const McProgram p = sw::parse_program(
-      "nodes 6\nwords 4\nstep \"a b\"\ncompute 0..2 7\ncompute 5 7\ncompute 4 1\n"
-      "bcast 0 -> all\nsend 2 -> 4, 3 words 1\nstep\nsend 1, 2 -> 0\n",
-      "demo.mcp");
-  EXPECT_EQ(sw::format_program(p),
-            "# demo (written by orthosim)\n"
-            "nodes 6\n"
-            "words 4\n"
-            "\n"
-            "step \"a b\"\n"
-            "  compute 0..2, 5 7\n"
-            "  compute 4 1\n"
-            "  bcast 0 -> all\n"
-            "  send 2 -> 4, 3 words 1\n"
-            "\n"
-            "step\n"
-            "  send 1 -> 0\n"
-            "  send 2 -> 0\n");
+  const McProgram p =
+      sw::parse_program("nodes 6\nwords 4\nstep \"a b\"\ncompute 0..2 7\ncompute 5 7\ncompute 4 1\n"
+                        "bcast 0 -> all\nsend 2 -> 4, 3 words 1\nstep\nsend 1, 2 -> 0\n",
+                        "demo.mcp");
+  EXPECT_EQ(sw::format_program(p), "# demo (written by orthosim)\n"
+                                   "nodes 6\n"
+                                   "words 4\n"
+                                   "\n"
+                                   "step \"a b\"\n"
+                                   "  compute 0..2, 5 7\n"
+                                   "  compute 4 1\n"
+                                   "  bcast 0 -> all\n"
+                                   "  send 2 -> 4, 3 words 1\n"
+                                   "\n"
+                                   "step\n"
+                                   "  send 1 -> 0\n"
+                                   "  send 2 -> 0\n");
 }
 
 TEST(McpFormat, Fig2RoundTrips) {
-  const McProgram p = sw::read_program_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp");
+  const McProgram p =
+      sw::read_program_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp");
   const std::string text = sw::format_program(p);
   EXPECT_TRUE(same_program(sw::parse_program(text, "fig2_sample.mcp"), p)) << text;
   EXPECT_NE(text.find("words 4\n"), std::string::npos) << text;
@@ -548,8 +556,8 @@ McProgram random_program(std::mt19937& rng) {
   p.name = "rt";
   p.nodes = 1 + pick(pick(4) == 0 ? 40 : 9);
   const std::uint32_t m = p.nodes;
-  const std::vector<std::string> labels = {"",       "s1",       "_x",      "all",  "a b",
-                                           "q\"uo\\te", "line\nbreak\t#", "3d",   "N2"};
+  const std::vector<std::string> labels = {
+      "", "s1", "_x", "all", "a b", "q\"uo\\te", "line\nbreak\t#", "3d", "N2"};
   const std::vector<std::uint32_t> lengths = {1, 1, 2, 4, 4, 1048576};
   const std::vector<std::uint64_t> cycles = {0, 1, 20, sw::kCycleLimit.count()};
   const std::uint32_t steps = 1 + pick(6);
@@ -714,12 +722,55 @@ class Fuzzer {
   }
 
   std::string token_soup() {
-    static const std::vector<std::string> vocabulary = {
-        "nodes", "words", "step", "send", "bcast", "compute", "broadcast", "scatter", "gather",
-        "allgather", "alltoall", "shift", "all", "->", ",", "..", "0", "1", "2", "3", "5", "7",
-        "16", "N1", "n2", "N9", "-1", "-5", "4097", "1048577", "18446744073709551616",
-        "\"lbl\"", "\"a\\\"b\"", "\"", "#c", "\n", "\n", "\n", " ", "\t", "x", "3x", "@", "-",
-        ".", "\\", "\r\n", "\xC3\xA9", "words 1048576"};
+    static const std::vector<std::string> vocabulary = {"nodes",
+                                                        "words",
+                                                        "step",
+                                                        "send",
+                                                        "bcast",
+                                                        "compute",
+                                                        "broadcast",
+                                                        "scatter",
+                                                        "gather",
+                                                        "allgather",
+                                                        "alltoall",
+                                                        "shift",
+                                                        "all",
+                                                        "->",
+                                                        ",",
+                                                        "..",
+                                                        "0",
+                                                        "1",
+                                                        "2",
+                                                        "3",
+                                                        "5",
+                                                        "7",
+                                                        "16",
+                                                        "N1",
+                                                        "n2",
+                                                        "N9",
+                                                        "-1",
+                                                        "-5",
+                                                        "4097",
+                                                        "1048577",
+                                                        "18446744073709551616",
+                                                        "\"lbl\"",
+                                                        "\"a\\\"b\"",
+                                                        "\"",
+                                                        "#c",
+                                                        "\n",
+                                                        "\n",
+                                                        "\n",
+                                                        " ",
+                                                        "\t",
+                                                        "x",
+                                                        "3x",
+                                                        "@",
+                                                        "-",
+                                                        ".",
+                                                        "\\",
+                                                        "\r\n",
+                                                        "\xC3\xA9",
+                                                        "words 1048576"};
     std::string out;
     if (pick(4) != 0) {
       out += "nodes " + std::to_string(1 + pick(6)) + "\n";
@@ -804,8 +855,8 @@ class Fuzzer {
       }
       pieces.back() += c;
     }
-    static const std::vector<std::string> inserts = {"send", "bcast", "all", "->", ",", "..",
-                                                     "step", "words", "7", "N3", "\n", " "};
+    static const std::vector<std::string> inserts = {"send", "bcast", "all", "->", ",",  "..",
+                                                     "step", "words", "7",   "N3", "\n", " "};
     const auto size = static_cast<std::uint32_t>(pieces.size());
     const std::uint32_t at = size == 0 ? 0 : pick(size);
     switch (pick(4)) {

@@ -30,8 +30,8 @@ using orthosim::sw::Variant;
 namespace sweep = orthosim::sw::sweep;
 
 TEST(VariantParser, ListsAndMappingsBecomeTheOptionsText) {
-  const Variant v = parse_variant(
-      "arch: torus\ndims: [4, 8]\nimpl: {router: cosim}\nvcs: 2\n", "t.yaml");
+  const Variant v =
+      parse_variant("arch: torus\ndims: [4, 8]\nimpl: {router: cosim}\nvcs: 2\n", "t.yaml");
   EXPECT_EQ(v.find("dims")->text, "4x8");
   EXPECT_EQ(v.find("impl")->text, "im=model,bus=model,memory=model,router=cosim");
   EXPECT_EQ(v.find("vcs")->text, "2");
@@ -89,7 +89,7 @@ TEST(VariantParser, ASecondDocumentIsRefusedWhereItStarts) {
       ": expected one YAML document (a variant is one configuration), found a second document";
   EXPECT_EQ(variant_error("arch: omp\nn: 4\n---\narch: bus\n"), "v.yaml:3:1" + refused);
   EXPECT_EQ(variant_error("arch: omp\n---\n"), "v.yaml:2:1" + refused);  // even an empty one
-  EXPECT_EQ(variant_error("--- # one\narch: omp\n...\n"), "accepted");  // markers of one document
+  EXPECT_EQ(variant_error("--- # one\narch: omp\n...\n"), "accepted");   // markers of one document
 }
 
 TEST(VariantParser, TextThatIsNotUtf8IsRefusedAtItsByte) {
@@ -152,16 +152,16 @@ TEST(SweepPlan, ARowHasTheHeadersColumnsAndTheOverriddenField) {
   const sweep::SweepSpec spec =
       spec_with({sweep::parse_param("alpha=7"), sweep::parse_param("sync=iwr")}, 1);
   const std::vector<std::string> head = sweep::header(spec);
-  const std::vector<std::string> row = sweep::row(
-      spec, sweep::enumerate_points(spec)[0], 0, R"({"total_cycles": 40, "payload_ok": true})",
-      0.5);
+  const std::vector<std::string> row =
+      sweep::row(spec, sweep::enumerate_points(spec)[0], 0,
+                 R"({"total_cycles": 40, "payload_ok": true})", 0.5);
   ASSERT_EQ(row.size(), head.size());
   const auto at = [&head](const std::string& name) {
     return static_cast<std::size_t>(std::find(head.begin(), head.end(), name) - head.begin());
   };
-  EXPECT_EQ(row[at("alpha")], "7");       // the parameter beats the file's 3
-  EXPECT_EQ(row[at("sync")], "iwr");      // a parameter that is not a field has its own column
-  EXPECT_EQ(row[at("beta")], "");         // neither the file nor a parameter sets it
+  EXPECT_EQ(row[at("alpha")], "7");   // the parameter beats the file's 3
+  EXPECT_EQ(row[at("sync")], "iwr");  // a parameter that is not a field has its own column
+  EXPECT_EQ(row[at("beta")], "");     // neither the file nor a parameter sets it
   EXPECT_EQ(row[at("cycles")], "40");
   EXPECT_EQ(row[at("payload_ok")], "true");
   EXPECT_EQ(row[at("status")], "ok");
@@ -191,8 +191,9 @@ TEST(Csv, FieldsRoundTripThroughQuoting) {
 class JournalTest : public testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("orthosim_journal_" + std::to_string(getpid()) + "_" +
-                                        testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        fs::temp_directory_path() / ("orthosim_journal_" + std::to_string(getpid()) + "_" +
+                                     testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
     out_ = (dir_ / "r.csv").string();
   }

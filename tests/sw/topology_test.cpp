@@ -27,11 +27,11 @@ using sw::Topology;
 using sw::TopologyKind;
 
 std::vector<Topology> small_topologies() {
-  return {Topology::mesh({5}),       Topology::mesh({2, 2}),    Topology::mesh({4, 3}),
-          Topology::mesh({3, 2, 4}), Topology::torus({2}),      Topology::torus({5}),
-          Topology::torus({6}),      Topology::torus({4, 3}),   Topology::torus({4, 4}),
+  return {Topology::mesh({5}),       Topology::mesh({2, 2}),     Topology::mesh({4, 3}),
+          Topology::mesh({3, 2, 4}), Topology::torus({2}),       Topology::torus({5}),
+          Topology::torus({6}),      Topology::torus({4, 3}),    Topology::torus({4, 4}),
           Topology::torus({2, 5}),   Topology::torus({3, 2, 4}), Topology::torus({2, 2, 2}),
-          Topology::hypercube(1),    Topology::hypercube(3),    Topology::hypercube(5)};
+          Topology::hypercube(1),    Topology::hypercube(3),     Topology::hypercube(5)};
 }
 
 /// Shortest path lengths from src over every channel of the topology (the BFS oracle).
@@ -114,8 +114,8 @@ TEST(Topology, PortsInFixedOrder) {
   EXPECT_EQ(h.ports(), expect_h);
   for (const Topology& t : small_topologies()) {
     const std::vector<Port> ports = t.ports();
-    EXPECT_EQ(ports.size(), t.kind() == TopologyKind::Hypercube ? t.dimensions()
-                                                                 : 2 * t.dimensions());
+    EXPECT_EQ(ports.size(),
+              t.kind() == TopologyKind::Hypercube ? t.dimensions() : 2 * t.dimensions());
     for (std::uint32_t i = 0; i < ports.size(); ++i) {
       EXPECT_EQ(t.port_index(ports[i]), i);
     }
@@ -244,8 +244,9 @@ TEST(Route, TorusShorterWayAndHalfRingTieToPositive) {
   // Exactly half a ring: always the positive direction, so 0 -> 3 and 3 -> 0 both go up.
   EXPECT_EQ(ring.next_port(0, 3), (std::optional<Port>(Port{0, true})));
   EXPECT_EQ(ring.next_port(3, 0), (std::optional<Port>(Port{0, true})));
-  const std::vector<std::pair<std::uint32_t, Port>> up = {
-      {3, {0, true}}, {4, {0, true}}, {5, {0, true}}};
+  const std::vector<std::pair<std::uint32_t, Port>> up = {{3, {0, true}},
+                                                          {4, {0, true}},
+                                                          {5, {0, true}}};
   EXPECT_EQ(ring.route(3, 0), up);
   // k = 2: the tie goes positive too, over node 1's wrap-around channel.
   EXPECT_EQ(Topology::torus({2}).next_port(1, 0), (std::optional<Port>(Port{0, true})));
@@ -258,8 +259,8 @@ TEST(Topology, DatelineOnlyOnTorusWrapChannels) {
       const std::vector<std::uint32_t> c = t.coordinates(n);
       for (Port p : t.ports()) {
         const std::uint32_t k = t.radices()[p.dim];
-        const bool wrap = t.kind() == TopologyKind::Torus &&
-                          (p.positive ? c[p.dim] == k - 1 : c[p.dim] == 0);
+        const bool wrap =
+            t.kind() == TopologyKind::Torus && (p.positive ? c[p.dim] == k - 1 : c[p.dim] == 0);
         EXPECT_EQ(t.crosses_dateline(n, p), wrap) << n << " " << t.port_name(p);
       }
     }
@@ -371,8 +372,9 @@ TEST(Topology, EveryKindNameParsesToItsKind) {
   EXPECT_EQ(names, (std::vector<std::string>{"mesh", "torus", "hypercube"}));
   for (const std::string& name : names) {
     const bool cube = name == "hypercube";
-    const Topology t = Topology::parse(name, cube ? std::nullopt : std::optional<std::string>("4x4"),
-                                       cube ? std::optional<std::string>("3") : std::nullopt);
+    const Topology t =
+        Topology::parse(name, cube ? std::nullopt : std::optional<std::string>("4x4"),
+                        cube ? std::optional<std::string>("3") : std::nullopt);
     EXPECT_EQ(sw::to_string(t.kind()), name);
   }
 }
@@ -395,9 +397,9 @@ TEST(Routing, PlugInsAreFoundByNameAndEachTopologyHasItsDefaults) {
   EXPECT_TRUE(sw::vc_policy("dateline").check_vcs(3).has_value());
   EXPECT_FALSE(sw::vc_policy("dateline").check_vcs(2).has_value());
   EXPECT_FALSE(sw::vc_policy("any").check_vcs(3).has_value());
-  EXPECT_EQ(sw::vc_policy("any").allowed(Topology::torus({4}), 3, {0, true}, std::nullopt, 0, 3)
-                .count,
-            3U);
+  EXPECT_EQ(
+      sw::vc_policy("any").allowed(Topology::torus({4}), 3, {0, true}, std::nullopt, 0, 3).count,
+      3U);
 }
 
 TEST(Topology, ToString) {
@@ -436,31 +438,33 @@ TEST(Topology, ParseErrorsNameTheParameter) {
   const std::optional<std::string> none;
   auto s = [](const char* text) { return std::optional<std::string>(text); };
   expect_parameter_error([&] { (void)Topology::parse("star", s("8x8"), none); }, "arch",
-                     "mesh, torus or hypercube");
+                         "mesh, torus or hypercube");
   expect_parameter_error([&] { (void)Topology::parse("star", s("8x8"), none, "topology"); },
-                     "topology", "'star'");
+                         "topology", "'star'");
   expect_parameter_error([&] { (void)Topology::parse("mesh", s("1x8"), none); }, "dims",
-                     "at least 2, found 1 in '1x8'");
+                         "at least 2, found 1 in '1x8'");
   expect_parameter_error([&] { (void)Topology::parse("torus", s("2x2x2x2"), none); }, "dims",
-                     "1 to 3 dimensions, found 4");
+                         "1 to 3 dimensions, found 4");
   expect_parameter_error([&] { (void)Topology::parse("mesh", s("8x"), none); }, "dims", "'8x'");
   expect_parameter_error([&] { (void)Topology::parse("mesh", s("8*8"), none); }, "dims", "'8*8'");
   expect_parameter_error([&] { (void)Topology::parse("mesh", s(""), none); }, "dims", "''");
   expect_parameter_error([&] { (void)Topology::parse("mesh", s("-8x8"), none); }, "dims", "-8x8");
   expect_parameter_error([&] { (void)Topology::parse("mesh", s("300x300"), none); }, "dims",
-                     "at most 65536 nodes, found 90000 nodes");
-  expect_parameter_error([&] { (void)Topology::parse("mesh", s("999999999x999999999x99999"), none); },
-                     "dims", "at most 65536 nodes");
+                         "at most 65536 nodes, found 90000 nodes");
+  expect_parameter_error(
+      [&] { (void)Topology::parse("mesh", s("999999999x999999999x99999"), none); }, "dims",
+      "at most 65536 nodes");
   expect_parameter_error([&] { (void)Topology::parse("mesh", s("8x8"), s("3")); }, "dim", "--dims");
   expect_parameter_error([&] { (void)Topology::parse("mesh", none, none); }, "dims", "no --dims");
   expect_parameter_error([&] { (void)Topology::parse("hypercube", s("8x8"), none); }, "dims",
-                     "--dim");
-  expect_parameter_error([&] { (void)Topology::parse("hypercube", none, none); }, "dim", "no --dim");
+                         "--dim");
+  expect_parameter_error([&] { (void)Topology::parse("hypercube", none, none); }, "dim",
+                         "no --dim");
   expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s("11")); }, "dim",
-                     "1 to 10, found '11'");
+                         "1 to 10, found '11'");
   expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s("0")); }, "dim", "'0'");
   expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s("eight")); }, "dim",
-                     "'eight'");
+                         "'eight'");
 }
 
 }  // namespace

@@ -174,7 +174,8 @@ TEST(Theorem1, BitReverseAndReverseFlipHaveDegree8) {
   // Section 6.1: e-cube throughput stays below 1/8 because the degree of contention is 8.
   EXPECT_EQ(sw::contention_degree(Lcc::bit_reverse(8)), 8U);
   EXPECT_EQ(sw::contention_degree(Lcc::reverse_flip(8)), 8U);
-  EXPECT_EQ(brute_contention(Lcc::bit_reverse(8)), sw::contention_per_dimension(Lcc::bit_reverse(8)));
+  EXPECT_EQ(brute_contention(Lcc::bit_reverse(8)),
+            sw::contention_per_dimension(Lcc::bit_reverse(8)));
   // Section 2.3: 8 bit-reverse paths contend for the channel ((00010000)^t, (00000000)^t), i.e.
   // from node 8 (x3 = 1) to node 0 at dimension 3.
   const Topology cube = Topology::hypercube(8);
@@ -357,24 +358,34 @@ TEST(TrafficPattern, UniformBelowRejectsTheShortTail) {
 }
 
 TEST(TrafficPattern, UnfitTopologiesAreErrors) {
-  expect_pattern_error([] { (void)sw::parse_traffic_pattern("bitrev", Topology::mesh({3, 3})); },
-                       "power-of-two number of nodes, found 9 nodes on the mesh 3x3");
+  expect_pattern_error(
+      [] {
+        (void)sw::parse_traffic_pattern("bitrev", Topology::mesh({3, 3}));
+      },
+      "power-of-two number of nodes, found 9 nodes on the mesh 3x3");
   expect_pattern_error(
       [] { (void)sw::parse_traffic_pattern("reverse-flip", Topology::torus({6})); }, "ring 6");
   expect_pattern_error(
-      [] { (void)sw::parse_traffic_pattern("lcc:01/10,00", Topology::torus({3, 4})); },
+      [] {
+        (void)sw::parse_traffic_pattern("lcc:01/10,00", Topology::torus({3, 4}));
+      },
       "power-of-two");
   expect_pattern_error(
       [] { (void)sw::parse_traffic_pattern("lcc:01/10,00", Topology::hypercube(3)); }, "3 rows");
-  expect_pattern_error([] { (void)sw::parse_traffic_pattern("transpose", Topology::mesh({4, 2})); },
-                       "mesh 4x2");
+  expect_pattern_error(
+      [] {
+        (void)sw::parse_traffic_pattern("transpose", Topology::mesh({4, 2}));
+      },
+      "mesh 4x2");
   expect_pattern_error([] { (void)sw::parse_traffic_pattern("transpose", Topology::mesh({4})); },
                        "line 4");
   expect_pattern_error(
-      [] { (void)sw::parse_traffic_pattern("transpose", Topology::torus({2, 2, 2})); },
+      [] {
+        (void)sw::parse_traffic_pattern("transpose", Topology::torus({2, 2, 2}));
+      },
       "torus 2x2x2");
-  expect_pattern_error(
-      [] { (void)sw::parse_traffic_pattern("transpose", Topology::hypercube(5)); }, "even");
+  expect_pattern_error([] { (void)sw::parse_traffic_pattern("transpose", Topology::hypercube(5)); },
+                       "even");
   expect_pattern_error([] { (void)sw::parse_traffic_pattern("tornado", Topology::hypercube(4)); },
                        "found 'tornado'");
   expect_pattern_error([] { (void)sw::parse_traffic_pattern("lcc", Topology::hypercube(4)); },

@@ -148,8 +148,8 @@ TEST(EventTrace, ALabelKeepsItsBytesAndAControlByteIsRefusedAtItsPlace) {
 
 TEST(EventTrace, ALineOverTheLimitIsRefusedAtItsLine) {
   std::size_t events = 0;
-  const std::string header = "orthosim-trace " + std::to_string(kEventTraceVersion) +
-                             "\nclock-ns 50\nsource 0 processor ";
+  const std::string header =
+      "orthosim-trace " + std::to_string(kEventTraceVersion) + "\nclock-ns 50\nsource 0 processor ";
   EXPECT_EQ(read_text(header + std::string(sw::kMaxInputLineBytes, 'p') + "\n", events),
             "t.trace:3:1: expected a line of at most 1 MiB, found a longer line");
 }
@@ -161,7 +161,7 @@ TEST(EventTrace, StatsOfAHandMadeTrace) {
   // The trace does not begin with its run line: cycles count from 0.
   EXPECT_EQ(s.cycles, 50u);
   EXPECT_EQ(s.accesses, 1u);
-  EXPECT_EQ(s.words, 6u);  // 3 vectors of 2 words
+  EXPECT_EQ(s.words, 6u);      // 3 vectors of 2 words
   EXPECT_EQ(s.conflicts, 2u);  // the access (14 > 10) and the interrupt (20 > 18)
   EXPECT_EQ(s.conflict_wait_cycles, 4u + 2u);
   ASSERT_EQ(s.processors.size(), 2u);
@@ -204,9 +204,9 @@ TEST(EventTrace, LatencySummaryMatchesBruteForce) {
   ASSERT_LE(s.histogram.size(), 20u);
   for (std::size_t k = 0; k < s.histogram.size(); ++k) {
     const std::uint64_t lo = s.min + k * s.bin_width;
-    const auto n = static_cast<std::uint64_t>(std::count_if(
-        values.begin(), values.end(),
-        [&](std::uint64_t v) { return v >= lo && v < lo + s.bin_width; }));
+    const auto n = static_cast<std::uint64_t>(
+        std::count_if(values.begin(), values.end(),
+                      [&](std::uint64_t v) { return v >= lo && v < lo + s.bin_width; }));
     EXPECT_EQ(s.histogram[k], n) << "bin " << k;
   }
 }

@@ -35,8 +35,8 @@ TEST(StatsRegistry, SnapshotIsSortedByNameAndReadsCurrentValues) {
   std::sort(sorted.begin(), sorted.end());
   for (std::size_t k = 0; k < snap.size(); ++k) {
     EXPECT_EQ(snap[k].name, sorted[k]);
-    const auto i = static_cast<std::size_t>(
-        std::find(names.begin(), names.end(), snap[k].name) - names.begin());
+    const auto i = static_cast<std::size_t>(std::find(names.begin(), names.end(), snap[k].name) -
+                                            names.begin());
     ASSERT_LT(i, names.size());
     EXPECT_EQ(snap[k].value, 100 + i) << snap[k].name;
     EXPECT_EQ(snap[k].unit, "unit" + std::to_string(i));

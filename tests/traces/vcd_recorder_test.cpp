@@ -154,7 +154,8 @@ TEST_F(VcdRecorderTest, OccupancyChangesAtCycleTimesLastSameCycleValueOnce) {
   EXPECT_EQ(v.changes("torus.r(2,1).y-.vc0.occupancy"), (Changes{{0, 0}}));
   EXPECT_EQ(v.changes("torus.r(2,1).y-.vc1.occupancy"), (Changes{{0, 0}}));
   EXPECT_EQ(v.changes("torus.node0.op"),
-            (Changes{{0, 0}, {0, static_cast<std::uint64_t>(Activity::Compute)},
+            (Changes{{0, 0},
+                     {0, static_cast<std::uint64_t>(Activity::Compute)},
                      {4 * kPeriod, static_cast<std::uint64_t>(Activity::WaitMessage)}}));
   EXPECT_EQ(v.end_time(), 10 * kPeriod);
 }
@@ -182,11 +183,10 @@ TEST_F(VcdRecorderTest, FanoutTranslatesChannelIds) {
     fan.channel_occupancy(Cycle{3}, a, 0, 2);
     vcd.finish(Cycle{4});
   }
-  EXPECT_EQ(declared(file), (std::vector<std::string>{
-                                "omp>p0>op 4", "omp>p0>pc 16",
-                                "hypercube>r(0,0,1)>d0>vc0>occupancy 11",
-                                "hypercube>r(0,0,1)>d1>vc0>occupancy 11",
-                                "hypercube>r(0,0,1)>d1>vc1>occupancy 11"}));
+  EXPECT_EQ(declared(file), (std::vector<std::string>{"omp>p0>op 4", "omp>p0>pc 16",
+                                                      "hypercube>r(0,0,1)>d0>vc0>occupancy 11",
+                                                      "hypercube>r(0,0,1)>d1>vc0>occupancy 11",
+                                                      "hypercube>r(0,0,1)>d1>vc1>occupancy 11"}));
   const VcdReader v(file);
   EXPECT_EQ(v.changes("hypercube.r(0,0,1).d0.vc0.occupancy"), (Changes{{0, 0}, {3 * kPeriod, 2}}));
   EXPECT_EQ(v.changes("hypercube.r(0,0,1).d1.vc0.occupancy"), (Changes{{0, 0}}));

@@ -89,8 +89,10 @@ using Announced = std::vector<std::pair<std::uint64_t, std::pair<std::uint32_t, 
 void write_dump(const std::string& file, const Announced& changes) {
   VcdWriter w(file, 1);
   std::vector<VcdWriter::VarId> vars;
-  const std::vector<std::pair<std::string, std::uint32_t>> declared = {
-      {"sys.bc0.addr", 16}, {"sys.bc0.valid", 1}, {"sys.rb0.busy", 1}, {"sys.p1.op", 16}};
+  const std::vector<std::pair<std::string, std::uint32_t>> declared = {{"sys.bc0.addr", 16},
+                                                                       {"sys.bc0.valid", 1},
+                                                                       {"sys.rb0.busy", 1},
+                                                                       {"sys.p1.op", 16}};
   for (const auto& [name, width] : declared) {
     vars.push_back(w.add_var(name, width));
   }
@@ -103,10 +105,22 @@ void write_dump(const std::string& file, const Announced& changes) {
 TEST_F(VcdWriterTest, SameTimeAnnouncementOrderDoesNotChangeTheBytes) {
   const std::string a = path("a.vcd");
   const std::string b = path("b.vcd");
-  write_dump(a, {{5, {0, 0x12}}, {5, {1, 1}}, {5, {2, 1}}, {5, {3, 6}},
-                 {9, {0, 0x34}}, {9, {2, 0}}, {20, {1, 0}}, {20, {3, 2}}});
-  write_dump(b, {{9, {2, 0}}, {5, {3, 6}}, {20, {3, 2}}, {5, {2, 1}},
-                 {9, {0, 0x34}}, {5, {0, 0x12}}, {20, {1, 0}}, {5, {1, 1}}});
+  write_dump(a, {{5, {0, 0x12}},
+                 {5, {1, 1}},
+                 {5, {2, 1}},
+                 {5, {3, 6}},
+                 {9, {0, 0x34}},
+                 {9, {2, 0}},
+                 {20, {1, 0}},
+                 {20, {3, 2}}});
+  write_dump(b, {{9, {2, 0}},
+                 {5, {3, 6}},
+                 {20, {3, 2}},
+                 {5, {2, 1}},
+                 {9, {0, 0x34}},
+                 {5, {0, 0x12}},
+                 {20, {1, 0}},
+                 {5, {1, 1}}});
   const std::string text_a = slurp(a);
   ASSERT_FALSE(text_a.empty());
   EXPECT_EQ(text_a, slurp(b));
@@ -119,8 +133,7 @@ TEST_F(VcdWriterTest, SameTimeAnnouncementOrderDoesNotChangeTheBytes) {
 }
 
 TEST_F(VcdWriterTest, EqualRunsGiveEqualBytes) {
-  const Announced changes = {
-      {1, {0, 7}}, {2, {1, 1}}, {2, {0, 9}}, {3, {2, 1}}, {4, {3, 15}}};
+  const Announced changes = {{1, {0, 7}}, {2, {1, 1}}, {2, {0, 9}}, {3, {2, 1}}, {4, {3, 15}}};
   write_dump(path("first.vcd"), changes);
   write_dump(path("second.vcd"), changes);
   EXPECT_EQ(slurp(path("first.vcd")), slurp(path("second.vcd")));
@@ -194,7 +207,7 @@ TEST_F(VcdWriterTest, UnchangedValueIsNotWritten) {
     VcdWriter w(file, 1);
     const auto v = w.add_var("sys.rb1.master", 16);
     const auto bit = w.add_var("sys.rb1.busy", 1);
-    w.change(3, v, 0);    // the initial value
+    w.change(3, v, 0);  // the initial value
     w.change(4, v, 5);
     w.change(8, v, 5);    // unchanged
     w.change(9, bit, 0);  // unchanged
@@ -294,8 +307,9 @@ TEST_F(VcdWriterTest, ManyVariablesKeepDistinctIdentities) {
 
 TEST_F(VcdWriterTest, ScopesFollowTheDottedPaths) {
   const std::string file = path("scopes.vcd");
-  const std::vector<std::string> paths = {"omp.p0.op", "crossbar.bc1.addr", "omp.bc1.addr",
-                                          "omp.p0.pc", "top", "omp.rb0.busy"};
+  const std::vector<std::string> paths = {"omp.p0.op",    "crossbar.bc1.addr",
+                                          "omp.bc1.addr", "omp.p0.pc",
+                                          "top",          "omp.rb0.busy"};
   {
     VcdWriter w(file, 1);
     for (const std::string& p : paths) {
