@@ -167,7 +167,7 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
   }
   if (vm.count("seed")) {
     request.seed = parse_count("--seed", vm["seed"].as<std::string>(), 0,
-                               std::numeric_limits<std::uint64_t>::max() / 10);
+                               std::numeric_limits<std::uint64_t>::max());
   }
   request.trace_path = trace_path_from(vm);
   request.fst_path = fst_path_from(vm, request.config->impl);

@@ -398,7 +398,7 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
   }
   const std::uint64_t seed = vm.count("seed")
                                  ? parse_count("--seed", vm["seed"].as<std::string>(), 0,
-                                               std::numeric_limits<std::uint64_t>::max() / 10)
+                                               std::numeric_limits<std::uint64_t>::max())
                                  : 1;
   McProgram program;
   if (what == "random") {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -76,6 +77,25 @@ TEST(CliTraffic, TrafficHandsTheRunnerThePatternRatesPacketsInjectionWindowAndSe
   ASSERT_EQ(j["points"].size(), 3u);
   EXPECT_DOUBLE_EQ(j["points"][1].value("rate", 0.0), 0.2);
   EXPECT_FALSE(j.contains("offered"));  // a sweep reports per point
+}
+
+TEST(CliTraffic, SeedTakesEverySixtyFourBitValueAndNothingBeyond) {
+  constexpr std::uint64_t kLargest = std::numeric_limits<std::uint64_t>::max();
+  for (const std::uint64_t seed : {std::uint64_t{0}, kLargest / 10 + 1, kLargest - 1, kLargest}) {
+    const sw::TrafficRequest q = only_traffic(
+        {"traffic", "--topology", "mesh", "--dims", "2x2", "--seed", std::to_string(seed)});
+    EXPECT_EQ(q.seed, seed);
+  }
+  // 2^64 and a number of 21 digits do not fit: refused at the option, before anything runs.
+  for (const std::string seed :
+       {"18446744073709551616", "99999999999999999999", "100000000000000000000"}) {
+    FakeRunner runner;
+    const Result r =
+        run({"traffic", "--topology", "mesh", "--dims", "2x2", "--seed", seed}, runner);
+    EXPECT_EQ(r.code, sw::kExitBadInput) << seed;
+    EXPECT_NE(r.err.find("--seed"), std::string::npos) << r.err;
+    EXPECT_TRUE(runner.traffic_requests.empty()) << seed;
+  }
 }
 
 TEST(CliTraffic, TrafficDefaultsAndOnePointAtTheTopLevel) {
