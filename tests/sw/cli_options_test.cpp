@@ -112,6 +112,23 @@ TEST(Cli, AParameterErrorIsPlacedAtItsOptionOrAtTheVariantFieldThatGaveIt) {
             "--buffers: expected 1..1024, found 0");
 }
 
+// A lower layer names another parameter in braces; sw/cli spells it as the user gave it: the
+// option, or the variant field at its position. Braces around anything but a parameter's name
+// (an empty pair, a set of nodes) stay as they are.
+TEST(Cli, TheParametersAMessageNamesAreSpelledAsTheUserGaveThem) {
+  const sw::ParameterError e("l", "at most 2 words ({buffer-words}) for {kind} block");
+  EXPECT_EQ(std::string(sw::cli::locate(e, {}).what()),
+            "--l: at most 2 words (--buffer-words) for --kind block");
+  sw::cli::VariantOrigins origins;
+  origins.emplace("buffer-words",
+                  sw::VariantValue{"buffer-words", "2", {"v.yaml", 3, 1}, {"v.yaml", 3, 15}});
+  EXPECT_EQ(std::string(sw::cli::locate(e, origins).what()),
+            "--l: at most 2 words (buffer-words at v.yaml:3:15) for --kind block");
+  EXPECT_EQ(sw::cli::spell_parameters("{} {N1,N2} {Buffers} {2x} {n", {}),
+            "{} {N1,N2} {Buffers} {2x} {n");
+  EXPECT_EQ(sw::cli::spell_parameters("{a{n}} {n}", {}), "{a--n} --n");
+}
+
 // Each out-of-range network value is keyed by its parameter, the option of the same name.
 TEST(NetworkConfig, EachBadValueIsKeyedByItsParameter) {
   struct Case {
