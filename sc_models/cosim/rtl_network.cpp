@@ -71,10 +71,11 @@ RtlNetwork::RtlNetwork(const sc_core::sc_module_name& name,
       ni_(config_, channels_per_node_, client_),
       channels_(config_.topology, ports_ + channels_per_node_) {
   if (period_ < sc_core::sc_time(kMinPeriodNs, sc_core::SC_NS)) {
-    throw sw::ConfigError("--impl router=rtl|cosim needs a clock period of at least " +
-                          std::to_string(kMinPeriodNs) +
-                          " ns (--clock-ns): the cycle's halves and the reset pulse take whole "
-                          "nanoseconds");
+    throw sw::ParameterError("clock-ns",
+                             "router=rtl|cosim ({impl}) needs a clock period of at least " +
+                                 std::to_string(kMinPeriodNs) +
+                                 " ns: the cycle's halves and the reset pulse take whole "
+                                 "nanoseconds");
   }
   if (config_.impl.router == sw::Impl::Cosim) {
     probe_ = std::make_unique<ModelProbe>(client_, routers_.routers(), config_.router.vcs);

@@ -28,8 +28,9 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
     network_ =
         verilated(config, client, clock_.delay(Cycle{1}), [this](Cycle c) { finish_cycle(c); });
   } else {
-    throw sw::ConfigError(std::string("--impl router=") + sw::to_string(config_.impl.router) +
-                          " needs the verilated routers, which this program was built without");
+    throw sw::ParameterError("impl", std::string("router=") + sw::to_string(config_.impl.router) +
+                                         " needs the verilated routers, which this program was "
+                                         "built without");
   }
   const std::string base = sc_core::sc_module::name();
   const net::FabricStats& s = network_->stats();

@@ -153,7 +153,7 @@ Topology Topology::parse(const std::string& kind, const std::optional<std::strin
   if (kind == "mesh" || kind == "torus") {
     if (dim) {
       throw ParameterError("dim", "no --dim for a " + kind + " (its size is --dims, e.g. 8x8)",
-                           "--dim " + *dim);
+                           "{dim} " + *dim);
     }
     if (!dims) {
       throw ParameterError("dims", "the radices of the " + kind + ", e.g. --dims 8x8", "no --dims");
@@ -164,7 +164,7 @@ Topology Topology::parse(const std::string& kind, const std::optional<std::strin
   if (kind == "hypercube") {
     if (dims) {
       throw ParameterError("dims", "no --dims for a hypercube (its size is --dim, e.g. 8)",
-                           "--dims " + *dims);
+                           "{dims} " + *dims);
     }
     if (!dim) {
       throw ParameterError("dim", "the hypercube dimension d, e.g. --dim 8", "no --dim");
