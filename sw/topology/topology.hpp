@@ -91,6 +91,8 @@ class Topology {
   [[nodiscard]] std::vector<Port> ports() const;
   /// The index of `p` in ports(). Throws std::out_of_range for a port this topology has not.
   [[nodiscard]] std::uint32_t port_index(Port p) const;
+  /// The port at `index` in ports(). Throws std::out_of_range for an index ports() has not.
+  [[nodiscard]] Port port_at(std::uint32_t index) const;
   /// A short port name for hierarchical names and tables: "x+", "x-", "y+", "y-", "z+", "z-" on a
   /// mesh or torus, "d0" .. "d9" on a hypercube.
   [[nodiscard]] std::string port_name(Port p) const;
