@@ -1,6 +1,8 @@
 // The network of a multicomputer, cycle by cycle: wormhole (or store-and-forward) routers with
-// input buffers per virtual channel, a routing function and a virtual-channel policy
-// (sw/topology/routing.hpp), first-come arbitration, one flit per link per cycle, and the network interfaces' injection and ejection channels (docs/architecture.md,
+// input buffers per virtual channel, wired after the general description (routers apart from
+// nodes, each with its own ports: sw/topology/topology_description.hpp, numbered by
+// sw::RouterPorts), a routing function and a virtual-channel policy (sw/topology/routing.hpp),
+// first-come arbitration, one flit per link per cycle, and the network interfaces' injection and ejection channels (docs/architecture.md,
 // multicomputer side; [LCC] section 6; [CALMANT] section 2.1).
 //
 // Plain C++: the Multicomputer module steps it (begin_cycle) once per cycle while anything is in flight and not

@@ -2,9 +2,9 @@
 // d-dimensional hypercubes ([CALMANT] section 2.1, [XOR] section II, [A2A] section 2.1,
 // [LCC] section 2.1). Node numbering, neighbour tables, the paths of the default routing
 // (sw/topology/routing.hpp: dimension-order on meshes and tori, e-cube on hypercubes; [LCC]
-// section 2.3) and the dateline channels of the torus rings. Pure functions of the topology: the
-// SystemC routers read their neighbour tables from here (modeling rule 7: topology is data, not
-// router code).
+// section 2.3) and the dateline channels of the torus rings. Pure functions of the topology; the
+// routers read it as a general description (TopologyDescription::of, sw/topology/
+// topology_description.hpp; modeling rule 7: topology is data, not router code).
 #pragma once
 
 #include <cstdint>
