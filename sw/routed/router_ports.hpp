@@ -20,9 +20,6 @@ class RouterPorts {
   RouterPorts(std::shared_ptr<const TopologyDescription> description, NodePorts node_ports);
 
   [[nodiscard]] const TopologyDescription& description() const { return *description_; }
-  [[nodiscard]] const std::shared_ptr<const TopologyDescription>& shared_description() const {
-    return description_;
-  }
   /// Injection (and ejection) channels of each node attached to `router`.
   [[nodiscard]] std::uint32_t channels_per_node(std::uint32_t router) const {
     return all_port_ ? description_->ports(router) : 1;

@@ -2,6 +2,7 @@
 // virtual-channel policies.
 #include "sw/topology/routing.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <limits>
 #include <stdexcept>
@@ -44,22 +45,14 @@ std::optional<Port> e_cube_port(const Topology& t, std::uint32_t at, std::uint32
   return std::nullopt;
 }
 
-/// A routing of the regular networks, where router r is node r: `port_of` gives the kind-specific
-/// choice, mapped to its index in Topology::ports().
+/// A routing of the regular networks (the description of a mesh, torus or hypercube, where router
+/// r is node r): `port_of` gives the kind-specific choice, mapped to its index in
+/// Topology::ports().
 template <std::optional<Port> (*port_of)(const Topology&, std::uint32_t, std::uint32_t)>
 class RegularRouting final : public RoutingFunction {
  public:
-  RegularRouting(const char* name, TopologyKind first, TopologyKind last)
-      : name_(name), first_(first), last_(last) {}
+  explicit RegularRouting(const char* name) : name_(name) {}
   [[nodiscard]] std::string name() const override { return name_; }
-  [[nodiscard]] std::optional<std::string> check(const TopologyDescription& d) const override {
-    if (!d.regular() || d.regular()->kind() < first_ || d.regular()->kind() > last_) {
-      return name_ + " routing needs a " +
-             (first_ == last_ ? to_string(first_) : to_string(first_) + " or " + to_string(last_)) +
-             ", not the " + d.name();
-    }
-    return std::nullopt;
-  }
   void route(const TopologyDescription& d, std::uint32_t router, std::optional<std::uint32_t>,
              std::uint32_t dest, PortCandidates& out) const override {
     out.clear();
@@ -71,8 +64,6 @@ class RegularRouting final : public RoutingFunction {
 
  private:
   std::string name_;
-  TopologyKind first_;
-  TopologyKind last_;
 };
 
 /// At each router, the lowest-numbered output port that starts a shortest path to the
@@ -124,12 +115,6 @@ class ShortestPath final : public RoutingFunction {
     }
   }
   [[nodiscard]] std::string name() const override { return "shortest-path"; }
-  [[nodiscard]] std::optional<std::string> check(const TopologyDescription& d) const override {
-    if (d.routers() != routers_) {
-      return "shortest-path routing was computed for another network than the " + d.name();
-    }
-    return std::nullopt;
-  }
   void route(const TopologyDescription& d, std::uint32_t router, std::optional<std::uint32_t>,
              std::uint32_t dest, PortCandidates& out) const override {
     out.clear();
@@ -195,10 +180,8 @@ class Dateline final : public VcPolicy {
   }
 };
 
-const RegularRouting<dimension_order_port> kDimensionOrder("dimension-order", TopologyKind::Mesh,
-                                                           TopologyKind::Torus);
-const RegularRouting<e_cube_port> kECube("e-cube", TopologyKind::Hypercube,
-                                         TopologyKind::Hypercube);
+const RegularRouting<dimension_order_port> kDimensionOrder("dimension-order");
+const RegularRouting<e_cube_port> kECube("e-cube");
 const AnyVc kAnyVc;
 const Dateline kDateline;
 

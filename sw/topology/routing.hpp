@@ -26,8 +26,6 @@ class RoutingFunction {
  public:
   virtual ~RoutingFunction() = default;
   [[nodiscard]] virtual std::string name() const = 0;
-  /// Why this routing cannot route on `d` (e-cube on a mesh), or none when it can.
-  [[nodiscard]] virtual std::optional<std::string> check(const TopologyDescription& d) const = 0;
   /// Replaces `out` with the network output ports of `router` by which a header that arrived by
   /// input port `in` (none: injected at this router) may leave toward node `dest`, best first;
   /// empty when `dest` is attached to `router` (the header ejects).
