@@ -318,7 +318,7 @@ TEST(FabricWithoutKernel, HandBuiltNetworksDeliverEveryPairInTheZeroLoadTimeOfIt
 }
 
 // All pairs at once: the network drains, every word arrives once and in order, and the channels
-// carry exactly the flits of the shortest paths.
+// carry exactly the flits and the messages of the shortest paths.
 TEST(FabricWithoutKernel, HandBuiltNetworksDrainAllPairsSentAtOnce) {
   RecordingClient client;
   for (const Wiring& w : {concentrated_mesh(), ring_with_chord()}) {
@@ -346,6 +346,33 @@ TEST(FabricWithoutKernel, HandBuiltNetworksDrainAllPairsSentAtOnce) {
     EXPECT_TRUE(client.in_order());
     EXPECT_EQ(fabric.stats().flit_hops, hops * (kWords + 1));
     EXPECT_FALSE(fabric.has_flits());
+    // One report per channel of the wiring, named by its router and port, counting the messages
+    // whose path takes it: the test's own shortest paths, the lowest port on a tie.
+    std::map<std::string, std::uint64_t> expected;
+    for (const Wiring::Channel& c : w.channels) {
+      expected["r" + std::to_string(c.from) + ".p" + std::to_string(c.out_port)] = 0;
+    }
+    for (std::uint32_t src = 0; src < nodes; ++src) {
+      for (std::uint32_t dst = 0; dst < nodes; ++dst) {
+        const std::uint32_t target = w.node_router[dst];
+        for (std::uint32_t at = w.node_router[src]; src != dst && at != target;) {
+          const Wiring::Channel* next = nullptr;
+          for (const Wiring::Channel& c : w.channels) {
+            if (c.from == at && w.hops_from(c.to)[target] + 1 == w.hops_from(at)[target] &&
+                (next == nullptr || c.out_port < next->out_port)) {
+              next = &c;
+            }
+          }
+          ++expected["r" + std::to_string(at) + ".p" + std::to_string(next->out_port)];
+          at = next->to;
+        }
+      }
+    }
+    std::map<std::string, std::uint64_t> reported;
+    for (const sw::ChannelSummary& r : fabric.channels().reports()) {
+      reported[r.name] = r.messages;
+    }
+    EXPECT_EQ(reported, expected);
   }
 }
 
