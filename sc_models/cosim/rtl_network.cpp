@@ -68,8 +68,10 @@ RtlNetwork::RtlNetwork(const sc_core::sc_module_name& name,
       ports_(static_cast<std::uint32_t>(config_.topology.ports().size())),
       channels_per_node_(config_.ni.ports == sw::NodePorts::All ? ports_ : 1),
       routers_("routers", config_, clk_),
-      ni_(config_, channels_per_node_, client_),
-      channels_(config_.topology, ports_ + channels_per_node_) {
+      router_ports_(
+          std::make_shared<const sw::RouterPorts>(config_.description(), config_.ni.ports)),
+      ni_(config_, router_ports_, client_),
+      channels_(router_ports_) {
   if (period_ < sc_core::sc_time(kMinPeriodNs, sc_core::SC_NS)) {
     throw sw::ParameterError("clock-ns",
                              "router=rtl|cosim ({impl}) needs a clock period of at least " +

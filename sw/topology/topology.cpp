@@ -247,6 +247,16 @@ std::uint32_t Topology::port_index(Port p) const {
   return 2 * p.dim + (p.positive ? 0 : 1);
 }
 
+Port Topology::port_at(std::uint32_t index) const {
+  if (kind_ == TopologyKind::Hypercube) {
+    check_port({index, true});
+    return {index, true};
+  }
+  const Port p{index / 2, index % 2 == 0};
+  check_port(p);
+  return p;
+}
+
 std::string Topology::port_name(Port p) const {
   check_port(p);
   if (kind_ == TopologyKind::Hypercube) {
@@ -287,7 +297,7 @@ std::optional<std::uint32_t> Topology::neighbor(std::uint32_t node, Port p) cons
 std::optional<Port> Topology::next_port(std::uint32_t at, std::uint32_t dest) const {
   check_node(at);
   check_node(dest);
-  return default_routing(*this).next_port(*this, at, dest);
+  return default_next_port(*this, at, dest);
 }
 
 std::vector<std::pair<std::uint32_t, Port>> Topology::route(std::uint32_t src,
