@@ -10,6 +10,7 @@
 
 #include "sw/cli/commands.hpp"
 #include "sw/cli/output_options.hpp"
+#include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/json_text.hpp"
 #include "sw/topology/topology.hpp"
@@ -54,7 +55,7 @@ TrafficPattern lcc_pattern(const std::string& text, const Topology& cube, std::s
   try {
     return parse_traffic_pattern(text, cube);
   } catch (const ParameterError& e) {
-    throw InputError(where, e.what());
+    throw InputError(where, spell_parameters(e.what(), {}));
   }
 }
 
