@@ -52,11 +52,11 @@ void exchange_positions(BitOrdering& order, std::vector<std::uint64_t>& rows, st
 }
 
 /// [LCC] Fig. 3, the LCP optimizer, for a nonsingular A of size m: afterwards
-/// rank(D_{L_{i+1},L_i}) = i for i < m (Theorem 3). V starts as D and is
-/// reduced column by column like Gaussian elimination: at iteration i the independent rows found
-/// so far (marked) each hold a single 1 in columns 0..i-1 and every other row is zero there, so
-/// an unmarked row with a 1 in column i is independent of them. It is exchanged into position
-/// i+1 unless it lies in 0..i+1 already, and column i is cleared from every other row.
+/// rank(D_{L_{i+1},L_i}) = i for i < m (Theorem 3). V starts as D and is reduced column by
+/// column like Gaussian elimination: at iteration i the independent rows found so far (marked)
+/// each hold a single 1 in columns 0..i-1 and every other row is zero there, so an unmarked row
+/// with a 1 in column i is independent of them. It is exchanged into position i+1 unless it lies
+/// in 0..i+1 already, and column i is cleared from every other row.
 BitOrdering lcp_optimizer(const Lcc& lcc) {
   const std::uint32_t m = lcc.d;
   BitOrdering order = identity_ordering(m);
@@ -122,10 +122,11 @@ std::uint32_t rank_deficit(const std::vector<std::uint64_t>& rows, std::uint32_t
 /// The exchanges of [LCC] Theorem 4's proof for a singular A of size m: afterwards
 /// i - rank(D_{L_{i+1},L_i}) <= (m-1) - rank(A) for i < m, the minimum of Corollary 2. A column
 /// that depends on the others goes last, which makes the deficit of dimension m-1 exactly
-/// (m-1) - rank(A); then for k = m-1 down to 1, when the deficit
-/// of dimension k-1 exceeds it, a column of D_{L_k,L_k} that depends on the columns before it is
-/// exchanged into position k-1. That leaves the sets L_k and so the deficits from k on, and the
-/// new deficit of k-1 is (k-1) - rank(D_{L_k,L_k}), at most the deficit of k.
+/// (m-1) - rank(A); then for k = m-1 down to 1, when the deficit of dimension k-1 exceeds it, a
+/// column of D_{L_k,L_k} that depends on the columns before it is exchanged into position k-1
+/// (the printed proof says k+1; the exchange must stay inside L_k). That leaves the set L_k and
+/// so the deficits from k on, and the new deficit of k-1 is (k-1) - rank(D_{L_k,L_k}), at most
+/// the deficit of k.
 BitOrdering lcg_orderer(const Lcc& lcc) {
   const std::uint32_t m = lcc.d;
   BitOrdering order = identity_ordering(m);
