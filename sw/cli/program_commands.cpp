@@ -5,12 +5,12 @@
 #include "sw/cli/commands.hpp"
 #include "sw/cli/fig2_sample.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/cli/output_options.hpp"
 #include "sw/cli/program_report.hpp"
 #include "sw/cli/report.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/json_text.hpp"
-#include "sw/core/output_file.hpp"
 #include "sw/machine/validate.hpp"
 #include "sw/pattern/generate.hpp"
 #include "sw/pattern/topology_programs.hpp"
@@ -323,14 +323,7 @@ int write_program(const po::variables_map& vm, Context& ctx, const McProgram& pr
     ctx.out << text;
     return kExitOk;
   }
-  const std::string path = vm["out"].as<std::string>();
-  try {
-    OutputFile file(path);
-    file.out() << text;
-    file.commit();
-  } catch (const OutputPathError& e) {
-    throw InputError({"--out"}, "a writable file path", e.what());
-  }
+  write_output_text("--out", vm["out"].as<std::string>(), text);
   return kExitOk;
 }
 

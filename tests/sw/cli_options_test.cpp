@@ -265,6 +265,7 @@ TEST_F(CliProgram, HelpOfTheProgramCommandsListsTheirOptions) {
 TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
   const Result top = run({"--help"});
   EXPECT_TRUE(contains(top.out, "  traffic ")) << top.out;
+  EXPECT_TRUE(contains(top.out, "  lcc ")) << top.out;
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
       {"run",
        {"--dims", "--dim", "--switching", "--ports", "--startup", "--buffers", "--vcs",
@@ -272,7 +273,8 @@ TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
         "hypercube"}},
       {"traffic",
        {"--topology", "--pattern", "--rate", "--rates", "--flits", "--injection", "--warmup",
-        "--cycles", "--seed", "--dims", "--dim", "--vcs", "--json"}},
+        "--cycles", "--seed", "--dims", "--dim", "--vcs", "--embedding", "--json"}},
+      {"lcc", {"--dim", "--pattern", "--out", "--json"}},
   };
   for (const auto& [command, options] : cases) {
     FakeRunner runner;
