@@ -172,8 +172,8 @@ nlohmann::json traffic_json(const TrafficRequest& request, const std::vector<Tra
   if (request.embedding_path) {
     j["embedding"] = *request.embedding_path;
   }
-  if (const auto t =
-          round_contention(request.pattern, request.config->topology, request.config->routing())) {
+  if (const auto t = round_contention(request.pattern, request.config->topology,
+                                      *request.config->description())) {
     j["round_contention"] = *t;
   }
   if (sweep) {
@@ -198,8 +198,8 @@ void print_traffic(const TrafficRequest& request, const std::vector<TrafficPoint
   if (request.embedding_path) {
     out << "  nodes placed by " << *request.embedding_path << "\n";
   }
-  if (const auto t =
-          round_contention(request.pattern, request.config->topology, request.config->routing())) {
+  if (const auto t = round_contention(request.pattern, request.config->topology,
+                                      *request.config->description())) {
     out << "  one round's channel contention T = " << *t
         << " (the most messages of one round on one channel, [LCC] Theorem 1)\n";
   }

@@ -5,10 +5,11 @@
 #include <limits>
 #include <map>
 #include <stdexcept>
-#include <tuple>
 #include <utility>
 
 #include "sw/core/diagnostic.hpp"
+#include "sw/topology/routing.hpp"
+#include "sw/topology/topology_description.hpp"
 
 namespace orthosim::sw {
 
@@ -154,20 +155,29 @@ std::uint32_t destination(const TrafficPattern& p, const Topology& t, std::uint3
 }
 
 std::optional<std::uint64_t> round_contention(const TrafficPattern& p, const Topology& t,
-                                              const RoutingFunction& routing) {
+                                              const TopologyDescription& network) {
   if (p.kind == PatternKind::Uniform) {
     return std::nullopt;
   }
-  // Messages per directed channel: (node, dimension, direction).
-  std::map<std::tuple<std::uint32_t, std::uint32_t, bool>, std::uint64_t> messages;
+  // Messages per directed channel: (router, output port).
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> messages;
   std::uint64_t most = 0;
   std::mt19937_64 unused;  // the fixed patterns draw nothing
+  PortCandidates candidates;
   for (std::uint32_t src = 0; src < t.nodes(); ++src) {
     const std::uint32_t dest = destination(p, t, src, unused);
-    std::uint32_t at = src;
-    while (const std::optional<Port> port = routing.next_port(t, at, dest)) {
-      most = std::max(most, ++messages[{at, port->dim, port->positive}]);
-      at = t.neighbor(at, *port).value();
+    std::uint32_t router = network.attachment(src).router;
+    std::optional<std::uint32_t> in;  // injected at the source's router
+    while (true) {
+      network.routing().route(network, router, in, dest, candidates);
+      if (candidates.empty()) {
+        break;  // dest is attached here
+      }
+      const std::uint32_t port = candidates.front();  // the routing's first choice
+      most = std::max(most, ++messages[{router, port}]);
+      const PortLink& next = network.link(router, port).value();
+      router = next.router;
+      in = next.port;
     }
   }
   return most;

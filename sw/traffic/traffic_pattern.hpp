@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "sw/topology/routing.hpp"
 #include "sw/topology/topology.hpp"
+#include "sw/topology/topology_description.hpp"
 #include "sw/traffic/lcc.hpp"
 
 namespace orthosim::sw {
@@ -61,12 +61,12 @@ struct TrafficPattern {
                                         std::uint32_t src, std::mt19937_64& rng);
 
 /// [LCC] Theorem 1's T measured on the network: one round of the pattern, every network node
-/// sending one message to its destination(), each routed by `routing` from node to neighbour;
+/// sending one message to its destination(), each routed by the network's routing (its first choice) from router to router;
 /// the most messages that share one directed channel. None for uniform, whose destinations are
 /// drawn at random.
 [[nodiscard]] std::optional<std::uint64_t> round_contention(const TrafficPattern& p,
                                                             const Topology& t,
-                                                            const RoutingFunction& routing);
+                                                            const TopologyDescription& network);
 
 /// The text parse_traffic_pattern reads: "uniform", "transpose", ..., "lcc:A,b".
 [[nodiscard]] std::string to_string(const TrafficPattern& p);

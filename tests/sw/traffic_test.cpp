@@ -454,20 +454,20 @@ TEST(TrafficPattern, APlacedPatternSendsEachNodesPlacementToItsDestinationsPlace
 
 TEST(TrafficPattern, OneRoundsContentionIsTheoremOnesTOnTheRoutes) {
   const Topology cube = Topology::hypercube(8);
-  const sw::RoutingFunction& ecube = sw::default_routing(cube);
+  const auto ecube = sw::TopologyDescription::of(cube);  // e-cube routing
   std::mt19937_64 rng(1);
   // Section 2.3: 8 paths of each on one channel; Examples 4 and 6's reorderings.
   for (const std::string name : {"transpose", "bitrev", "reverse-flip"}) {
-    EXPECT_EQ(sw::round_contention(sw::parse_traffic_pattern(name, cube), cube, ecube), 8U);
+    EXPECT_EQ(sw::round_contention(sw::parse_traffic_pattern(name, cube), cube, *ecube), 8U);
   }
   const TrafficPattern transpose = sw::parse_traffic_pattern("transpose", cube);
   const TrafficPattern bitrev = sw::parse_traffic_pattern("bitrev", cube);
   EXPECT_EQ(sw::round_contention(sw::placed(transpose, relabeling({0, 4, 2, 6, 1, 5, 3, 7}), cube),
-                                 cube, ecube),
+                                 cube, *ecube),
             1U);
   const std::vector<std::uint32_t> example6 = relabeling({3, 4, 0, 7, 2, 5, 1, 6});
-  EXPECT_EQ(sw::round_contention(sw::placed(transpose, example6, cube), cube, ecube), 2U);
-  EXPECT_EQ(sw::round_contention(sw::placed(bitrev, example6, cube), cube, ecube), 1U);
+  EXPECT_EQ(sw::round_contention(sw::placed(transpose, example6, cube), cube, *ecube), 2U);
+  EXPECT_EQ(sw::round_contention(sw::placed(bitrev, example6, cube), cube, *ecube), 1U);
   // Random LCCs and placements on the 6-cube, and the transpose of a 4x4 mesh (XY routing).
   for (int n = 0; n < 20; ++n) {
     const Topology h = Topology::hypercube(6);
@@ -481,7 +481,7 @@ TEST(TrafficPattern, OneRoundsContentionIsTheoremOnesTOnTheRoutes) {
     for (std::uint32_t v = 0; v < 64; ++v) {
       dest_of[map[v]] = map[matrix_times(l, v)];
     }
-    EXPECT_EQ(sw::round_contention(p, h, sw::default_routing(h)),
+    EXPECT_EQ(sw::round_contention(p, h, *sw::TopologyDescription::of(h)),
               one_round_by_hand(dest_of, {2, 2, 2, 2, 2, 2}))
         << l.to_string();
   }
@@ -491,7 +491,7 @@ TEST(TrafficPattern, OneRoundsContentionIsTheoremOnesTOnTheRoutes) {
     swapped[x] = (x / 4) + 4 * (x % 4);
   }
   EXPECT_EQ(sw::round_contention(sw::parse_traffic_pattern("transpose", mesh), mesh,
-                                 sw::default_routing(mesh)),
+                                 *sw::TopologyDescription::of(mesh)),
             one_round_by_hand(swapped, {4, 4}));
   // A line of 8 under bit-reverse: messages leave node 3 both ways, two each.
   const Topology line = Topology::mesh({8});
@@ -500,10 +500,10 @@ TEST(TrafficPattern, OneRoundsContentionIsTheoremOnesTOnTheRoutes) {
     reversed[x] = reverse_bits(x, 3);
   }
   EXPECT_EQ(sw::round_contention(sw::parse_traffic_pattern("bitrev", line), line,
-                                 sw::default_routing(line)),
+                                 *sw::TopologyDescription::of(line)),
             one_round_by_hand(reversed, {8}));
   EXPECT_EQ(one_round_by_hand(reversed, {8}), 2U);
-  EXPECT_FALSE(sw::round_contention(sw::parse_traffic_pattern("uniform", cube), cube, ecube));
+  EXPECT_FALSE(sw::round_contention(sw::parse_traffic_pattern("uniform", cube), cube, *ecube));
 }
 
 TEST(TrafficPattern, ToStringRoundTrip) {
