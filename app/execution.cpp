@@ -135,7 +135,7 @@ void check_footprint(const RunDescription& d) {
     throw sw::ParameterError("memory-limit", "a run that fits in " + bytes_text(*limit),
                              "an estimated footprint of " + bytes_text(estimate) +
                                  " (docs/cli.md: fewer steps or nodes, shorter messages, or a "
-                                 "larger --memory-limit)");
+                                 "larger {memory-limit})");
   }
 }
 

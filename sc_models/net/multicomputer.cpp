@@ -106,7 +106,7 @@ void Multicomputer::validate(const sw::RoutedProgram& program) const {
           "buffers", "store-and-forward needs buffers that hold a whole packet: message " +
                          std::to_string(m.id) + " has packets of " + std::to_string(largest) +
                          " flits, buffers hold " + std::to_string(config_.router.buffer_flits) +
-                         " (--buffers, or smaller packets with --packet-flits)");
+                         " ({buffers}, or smaller packets with {packet-flits})");
     }
   }
 }

@@ -152,22 +152,22 @@ Topology Topology::parse(const std::string& kind, const std::optional<std::strin
                          const std::optional<std::string>& dim, const std::string& kind_parameter) {
   if (kind == "mesh" || kind == "torus") {
     if (dim) {
-      throw ParameterError("dim", "no --dim for a " + kind + " (its size is --dims, e.g. 8x8)",
+      throw ParameterError("dim", "no {dim} for a " + kind + " (its size is {dims}, e.g. 8x8)",
                            "{dim} " + *dim);
     }
     if (!dims) {
-      throw ParameterError("dims", "the radices of the " + kind + ", e.g. --dims 8x8", "no --dims");
+      throw ParameterError("dims", "the radices of the " + kind + ", e.g. {dims} 8x8", "no {dims}");
     }
     std::vector<std::uint32_t> radices = parse_dims(*dims);
     return kind == "mesh" ? mesh(std::move(radices)) : torus(std::move(radices));
   }
   if (kind == "hypercube") {
     if (dims) {
-      throw ParameterError("dims", "no --dims for a hypercube (its size is --dim, e.g. 8)",
+      throw ParameterError("dims", "no {dims} for a hypercube (its size is {dim}, e.g. 8)",
                            "{dims} " + *dims);
     }
     if (!dim) {
-      throw ParameterError("dim", "the hypercube dimension d, e.g. --dim 8", "no --dim");
+      throw ParameterError("dim", "the hypercube dimension d, e.g. {dim} 8", "no {dim}");
     }
     std::uint32_t d = 0;
     if (!parse_number(*dim, d) || d < 1 || d > max_hypercube_dim) {

@@ -465,12 +465,12 @@ TEST(Topology, ParseErrorsNameTheParameter) {
   expect_parameter_error(
       [&] { (void)Topology::parse("mesh", s("999999999x999999999x99999"), none); }, "dims",
       "at most 65536 nodes");
-  expect_parameter_error([&] { (void)Topology::parse("mesh", s("8x8"), s("3")); }, "dim", "--dims");
-  expect_parameter_error([&] { (void)Topology::parse("mesh", none, none); }, "dims", "no --dims");
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("8x8"), s("3")); }, "dim", "{dims}");
+  expect_parameter_error([&] { (void)Topology::parse("mesh", none, none); }, "dims", "no {dims}");
   expect_parameter_error([&] { (void)Topology::parse("hypercube", s("8x8"), none); }, "dims",
-                         "--dim");
+                         "{dim}");
   expect_parameter_error([&] { (void)Topology::parse("hypercube", none, none); }, "dim",
-                         "no --dim");
+                         "no {dim}");
   expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s("11")); }, "dim",
                          "1 to 10, found '11'");
   expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s("0")); }, "dim", "'0'");
