@@ -33,6 +33,11 @@ if [ "$mode" = format ]; then
   "$clang_format" -i --style=file "${sources[@]}"
   exit 0
 fi
+# One clang-format for the whole tree when it is formatted (the usual case); one per source only
+# to name those that are not.
+if "$clang_format" --style=file --dry-run --Werror "${sources[@]}" 2>/dev/null; then
+  exit 0
+fi
 unformatted=0
 for source in "${sources[@]}"; do
   if ! "$clang_format" --style=file --dry-run --Werror "$source" 2>/dev/null; then
