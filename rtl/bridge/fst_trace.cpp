@@ -1,6 +1,7 @@
 // FST tracing of the verilated blocks. Verilator's headers come first (toolchain fact 4).
-#include "verilated_fst_sc.h"
 #include "verilated_sc.h"  // systemc.h before verilated.h, as the generated headers do
+
+#include "verilated_fst_sc.h"
 
 #include <stdexcept>
 
