@@ -59,8 +59,10 @@ class Checker {
         }
       }
     }
-    for (op_index_ = 0; op_index_ < p.ops.size(); ++op_index_) {
-      std::visit([&](const auto& op) { check(p, op); }, p.ops[op_index_]);
+    op_index_ = 0;
+    for (const Op& op : p.ops) {
+      std::visit([&](const auto& o) { check(p, o); }, op);
+      ++op_index_;
     }
   }
 

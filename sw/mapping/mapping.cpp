@@ -656,7 +656,7 @@ class Mapper {
     return m;
   }
 
-  void emit_write(const MappedStep& step, const MappedAccess& a, std::vector<Op>& ops) {
+  void emit_write(const MappedStep& step, const MappedAccess& a, OpList& ops) {
     std::vector<ProcId> targets;
     for (std::size_t pos = 0; pos < a.parcels.size(); ++pos) {
       const Parcel& parcel = step.parcels[a.parcels[pos]];
@@ -677,7 +677,7 @@ class Mapper {
     }
   }
 
-  void emit_read(const MappedStep& step, const MappedAccess& a, std::vector<Op>& ops) {
+  void emit_read(const MappedStep& step, const MappedAccess& a, OpList& ops) {
     std::vector<ProcId> waited;
     for (std::size_t i : a.parcels) {
       const ProcId s = step.parcels[i].source;
@@ -712,7 +712,7 @@ class Mapper {
   }
 
   void emit_phase(const MappedStep& step, ProcId p, std::uint32_t phase, Direction dir,
-                  std::vector<Op>& ops) {
+                  OpList& ops) {
     for (const MappedOp& op : step.ops) {
       for (const MappedAccess& a : op.accesses) {
         if (a.processor != p || a.direction != dir || op.phase != phase) {
@@ -731,7 +731,7 @@ class Mapper {
   /// then every read (each preceded by a wait-sync per writer), then the step mark.
   void emit(const MappedStep& step) {
     for (ProcId p = 0; p < org_.n(); ++p) {
-      std::vector<Op>& ops = out_.machine.processors[p].ops;
+      OpList& ops = out_.machine.processors[p].ops;
       if (step.compute[p] > Cycle{0}) {
         ops.emplace_back(Compute{step.compute[p]});
       }
