@@ -32,7 +32,7 @@ Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
   const ResourceId interrupt_bus = static_cast<ResourceId>(resources.size());
   resources.push_back("interrupt bus");
 
-  modules_.assign(org.module_count(), WordStore(config_.module_words));
+  modules_.assign(org.module_count(), WordStore(config_.module_words, &module_words_));
   arbiter_ = std::make_unique<ResourceArbiter>("arbiter", resources, clock_, stats_);
   MemoryGrants& grants = wiring_->memory(SystemParts{config_, base, clock_, *arbiter_, modules_});
   fabric_ = std::unique_ptr<MemoryFabric>(new MemoryFabric{org, grants, modules_, {}, {}, {}});
@@ -78,6 +78,7 @@ void Multiprocessor::load(sw::MachineProgram program) {
   for (WordStore& m : modules_) {
     m.clear();
   }
+  module_words_.peak = module_words_.now;
   wiring_->load();
   sync_->reset();
   baseline_ = stats_.snapshot();

@@ -55,8 +55,8 @@ enum class AccessKind : std::uint8_t { Scalar, Interleaved, Block };
 [[nodiscard]] std::string to_string(Direction d);
 [[nodiscard]] std::string to_string(AccessKind k);
 
-/// One access of one bus controller on one bus. The direction comes last: after the vector it
-/// fills padding, which makes an access, and so every op, 8 bytes smaller.
+/// One access of one bus controller on one bus. The direction and `consumes` come last: after
+/// the vector they fill padding, which makes an access, and so every op, 8 bytes smaller.
 struct MemoryAccess {
   /// The d module slots of the bus, in the order their words stream over the bus.
   std::vector<std::uint32_t> slots;
@@ -69,6 +69,10 @@ struct MemoryAccess {
   /// word v of the position's module is word v of that buffer.
   std::uint32_t index_set = 0;
   Direction direction = Direction::Read;
+  /// A read that takes its words: no access reads them again (a mailbox's words, which the
+  /// mapping gives each message for it alone), so the modules forget them when the read ends and
+  /// hold only the words in flight.
+  bool consumes = false;
 
   [[nodiscard]] std::uint32_t degree() const { return static_cast<std::uint32_t>(slots.size()); }
   [[nodiscard]] AccessKind kind() const;

@@ -106,6 +106,9 @@ class Checker {
       fail_op("index set " + std::to_string(a.index_set) + " has " + std::to_string(rho.size()) +
               " entries for " + std::to_string(a.slots.size()) + " modules");
     }
+    if (a.consumes && a.direction != Direction::Read) {
+      fail_op("only a read consumes the words it accesses");
+    }
     if (a.direction == Direction::Read) {
       // Replication is a write feature (Fig. 6): on a read, two words into one buffer would lose
       // the first one.

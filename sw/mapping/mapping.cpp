@@ -646,6 +646,7 @@ class Mapper {
   MemoryAccess memory_access(const MappedAccess& a) {
     MemoryAccess m;
     m.direction = a.direction;
+    m.consumes = a.direction == Direction::Read;  // every parcel has mailbox words of its own
     m.bus = a.bus;
     m.slots = a.slots;
     m.address = a.address;

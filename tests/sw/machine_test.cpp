@@ -259,6 +259,7 @@ std::vector<std::uint64_t> fields_of(const sw::Op& op) {
              {static_cast<std::uint64_t>(a.direction), static_cast<std::uint64_t>(a.bus.kind),
               a.bus.index, a.address, a.vectors, a.index_set, a.slots.size()});
     f.insert(f.end(), a.slots.begin(), a.slots.end());
+    f.push_back(a.consumes ? 1 : 0);
   };
   const auto set = [&f](const ProcSet& s) {
     f.push_back(s.size());
@@ -297,6 +298,7 @@ std::vector<sw::Op> every_kind_of_op(std::uint32_t salt) {
   sw::MemoryAccess write = access(Direction::Write, column(3), {0, 127, 128, kMax}, 16383, 16384);
   write.index_set = 128 + salt;
   sw::MemoryAccess read = access(Direction::Read, row(kMax), {salt}, kMax, 1);
+  read.consumes = salt % 2 == 0;
   return {sw::Compute{sw::Cycle{~std::uint64_t{0} >> 1}},
           sw::Compute{sw::Cycle{salt}},
           write,
@@ -358,6 +360,15 @@ TEST(OpList, SmallFieldsTakeOneByteEach) {
   list.shrink_to_fit();
   const std::size_t checkpoints = (kOps + 63) / 64;
   EXPECT_EQ(list.bytes(), kOps * 5 + checkpoints * sizeof(std::size_t));
+}
+
+TEST(Validate, OnlyAReadConsumesItsWords) {
+  sw::MemoryAccess write = access(Direction::Write, row(kP), {0});
+  write.consumes = true;
+  expect_op_rejected(Arch::Omp, write, "only a read consumes the words it accesses");
+  sw::MemoryAccess read = access(Direction::Read, row(kP), {0});
+  read.consumes = true;
+  expect_op_accepted(Arch::Omp, read);
 }
 
 TEST(Validate, GroupsMustContainTheProcessor) {
