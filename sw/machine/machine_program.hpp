@@ -55,8 +55,8 @@ enum class AccessKind : std::uint8_t { Scalar, Interleaved, Block };
 [[nodiscard]] std::string to_string(Direction d);
 [[nodiscard]] std::string to_string(AccessKind k);
 
-/// One access of one bus controller on one bus. The direction and `consumes` come last: after
-/// the vector they fill padding, which makes an access, and so every op, 8 bytes smaller.
+/// One access of one bus controller on one bus. The direction comes last: after the vector it
+/// fills padding, which makes an access, and so every op, 8 bytes smaller.
 struct MemoryAccess {
   /// The d module slots of the bus, in the order their words stream over the bus.
   std::vector<std::uint32_t> slots;
@@ -68,11 +68,12 @@ struct MemoryAccess {
   /// Index set (in the processor's index memory): stream position p <-> data buffer rho(p);
   /// word v of the position's module is word v of that buffer.
   std::uint32_t index_set = 0;
+  /// A read that takes its words: no access reads words [address, address + consumed) of its
+  /// modules again (a mailbox's words, which the mapping gives each message for it alone, and
+  /// the padding a longer write left after them), so the modules forget them when the read ends
+  /// and hold only the words in flight. 0: the words stay.
+  std::uint32_t consumed = 0;
   Direction direction = Direction::Read;
-  /// A read that takes its words: no access reads them again (a mailbox's words, which the
-  /// mapping gives each message for it alone), so the modules forget them when the read ends and
-  /// hold only the words in flight.
-  bool consumes = false;
 
   [[nodiscard]] std::uint32_t degree() const { return static_cast<std::uint32_t>(slots.size()); }
   [[nodiscard]] AccessKind kind() const;
@@ -88,8 +89,9 @@ struct Compute {
 /// switch that waits for every member of `group` to finish its write and then costs gamma, and a
 /// block-interleaved read. On the omp the write uses RB(i) and the read CB(i).
 ///
-/// Its parts are held behind a pointer: an Op is as large as its largest alternative, and a
-/// mapped program holds millions of small ops (syncs, buffer copies) next to few IWR steps.
+/// Its parts are held behind a pointer: an Op is as large as its largest alternative, and the
+/// small ops (syncs, buffer copies) that most ops are need not carry two accesses each when
+/// decoded (OpList) or edited as a vector.
 class Iwr {
  public:
   /// `group`: the processors taking part in this IWR step, this one included.

@@ -39,7 +39,7 @@ class Encoder {
   }
   void access(const MemoryAccess& a) {
     number(static_cast<std::uint8_t>(a.direction));
-    number(a.consumes ? 1 : 0);
+    number(a.consumed);
     number(static_cast<std::uint8_t>(a.bus.kind));
     number(a.bus.index);
     number(a.address);
@@ -104,7 +104,7 @@ class Decoder {
   MemoryAccess access() {
     MemoryAccess a;
     a.direction = static_cast<Direction>(number());
-    a.consumes = number() != 0;
+    a.consumed = word();
     a.bus.kind = static_cast<BusKind>(number());
     a.bus.index = word();
     a.address = word();

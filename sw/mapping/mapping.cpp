@@ -621,6 +621,7 @@ class Mapper {
       }
       for (std::size_t i : members[root]) {
         step.parcels[i].address = address;
+        step.parcels[i].span = span;
         module_next_[step.parcels[i].mailbox] = address + span;
       }
     }
@@ -643,10 +644,14 @@ class Mapper {
     return static_cast<std::uint32_t>(sets.size() - 1);
   }
 
-  MemoryAccess memory_access(const MappedAccess& a) {
+  MemoryAccess memory_access(const MappedStep& step, const MappedAccess& a) {
     MemoryAccess m;
     m.direction = a.direction;
-    m.consumes = a.direction == Direction::Read;  // every parcel has mailbox words of its own
+    if (a.direction == Direction::Read) {
+      // Every parcel has its mailbox words for it alone, and one reader: its words and the
+      // padding after them are read no more.
+      m.consumed = step.parcels[a.parcels.front()].span;
+    }
     m.bus = a.bus;
     m.slots = a.slots;
     m.address = a.address;
@@ -672,7 +677,7 @@ class Mapper {
                                     piece.offset});
       }
     }
-    ops.emplace_back(memory_access(a));
+    ops.emplace_back(memory_access(step, a));
     if (!targets.empty() && sync_ == SyncMode::Pairs) {
       ops.emplace_back(ActivateSync{ProcSet(targets)});
     }
@@ -688,7 +693,7 @@ class Mapper {
         ops.emplace_back(WaitSync{s});
       }
     }
-    ops.emplace_back(memory_access(a));
+    ops.emplace_back(memory_access(step, a));
     for (std::size_t pos = 0; pos < a.parcels.size(); ++pos) {
       for (const ParcelPiece& piece : step.parcels[a.parcels[pos]].pieces) {
         for (std::uint32_t dst : piece.dst_addresses) {

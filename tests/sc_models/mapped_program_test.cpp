@@ -132,5 +132,37 @@ TEST(MappedPrograms, TheMailboxesHoldTheLargestStepsWordsNotTheProgramsTotal) {
   EXPECT_LT(largest * 10, total) << "the program must be long for the test to show anything";
 }
 
+// A write of several parcels writes the longest parcel's words into each of their mailboxes: a
+// shorter parcel's reader consumes the padding after its words too. Node 0 scatters 1 word to
+// node 1 and w words to node 2 in one write of two mailboxes (2w words), then both answer with one
+// word: at the peak the modules hold the largest scatter, not the padding of every step.
+TEST(MappedPrograms, AShortParcelsReaderConsumesThePaddingOfTheLongerWrite) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("scatter", roomy(Arch::Omp, 3).validated(), silent);
+  sw::McProgram program;
+  program.name = "scatter";
+  program.nodes = 3;
+  std::uint64_t largest = 0;
+  for (std::uint32_t k = 0; k < 30; ++k) {
+    const std::uint32_t words = 2 + (k * 5) % 11;
+    sw::ProgramStep scatter;
+    scatter.transfers.push_back({0, {1}, false, 1, {}});
+    scatter.transfers.push_back({0, {2}, false, words, {}});
+    sw::ProgramStep answer;
+    answer.transfers.push_back({1, {0}, false, 1, {}});
+    answer.transfers.push_back({2, {0}, false, 1, {}});
+    program.steps.push_back(scatter);
+    program.steps.push_back(answer);
+    largest = std::max<std::uint64_t>(largest, words);
+  }
+  const sw::MappedProgram mapped = sw::map_program(program, Arch::Omp, 3);
+  system.load(mapped.machine);
+  sc::run_systems({&system}, sw::Cycle{10'000'000});
+  const sw::RunSummary r = system.result();
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.delivery.ok());
+  EXPECT_EQ(system.peak_module_words(), 2 * largest);
+}
+
 }  // namespace
 }  // namespace orthosim

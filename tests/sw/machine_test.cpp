@@ -228,8 +228,8 @@ TEST(Validate, IwrHalvesAreCheckedAsAccesses) {
   expect_op_rejected(Arch::Omp, bad_l, "l = 0");
 }
 
-// A mapped program holds millions of ops: each is as large as the largest alternative, so the
-// IWR step's two accesses live apart from it.
+// A decoded op is as large as the largest alternative, so the IWR step's two accesses live apart
+// from it.
 TEST(MachineProgram, AnOpIsNoLargerThanAMemoryAccessAndItsTag) {
   EXPECT_LE(sizeof(sw::Op), sizeof(sw::MemoryAccess) + sizeof(void*));
 }
@@ -259,7 +259,7 @@ std::vector<std::uint64_t> fields_of(const sw::Op& op) {
              {static_cast<std::uint64_t>(a.direction), static_cast<std::uint64_t>(a.bus.kind),
               a.bus.index, a.address, a.vectors, a.index_set, a.slots.size()});
     f.insert(f.end(), a.slots.begin(), a.slots.end());
-    f.push_back(a.consumes ? 1 : 0);
+    f.push_back(a.consumed);
   };
   const auto set = [&f](const ProcSet& s) {
     f.push_back(s.size());
@@ -298,7 +298,7 @@ std::vector<sw::Op> every_kind_of_op(std::uint32_t salt) {
   sw::MemoryAccess write = access(Direction::Write, column(3), {0, 127, 128, kMax}, 16383, 16384);
   write.index_set = 128 + salt;
   sw::MemoryAccess read = access(Direction::Read, row(kMax), {salt}, kMax, 1);
-  read.consumes = salt % 2 == 0;
+  read.consumed = salt % 2 == 0 ? 0 : kMax - salt;
   return {sw::Compute{sw::Cycle{~std::uint64_t{0} >> 1}},
           sw::Compute{sw::Cycle{salt}},
           write,
@@ -364,11 +364,13 @@ TEST(OpList, SmallFieldsTakeOneByteEach) {
 
 TEST(Validate, OnlyAReadConsumesItsWords) {
   sw::MemoryAccess write = access(Direction::Write, row(kP), {0});
-  write.consumes = true;
+  write.consumed = 1;
   expect_op_rejected(Arch::Omp, write, "only a read consumes the words it accesses");
   sw::MemoryAccess read = access(Direction::Read, row(kP), {0});
-  read.consumes = true;
+  read.consumed = 3;  // more than it reads: the padding of a longer write
   expect_op_accepted(Arch::Omp, read);
+  read.consumed = config(Arch::Omp).module_words + 1;
+  expect_op_rejected(Arch::Omp, read, "consumed addresses 0..");
 }
 
 TEST(Validate, GroupsMustContainTheProcessor) {
