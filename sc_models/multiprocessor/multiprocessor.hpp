@@ -45,10 +45,10 @@ class Multiprocessor : public sc_core::sc_module {
   [[nodiscard]] const traces::StatsRegistry& stats() const { return stats_; }
 
   /// The bytes a run of `program` on a system of `config` holds at its peak, estimated before
-  /// anything is elaborated (docs/cli.md, --memory-limit): the program (ops, index sets, delivery
-  /// manifest and what the delivery check keeps per message), the words of the memory modules
-  /// and data buffers (a WordStore grows to the highest address written), and the blocks of
-  /// each processor. The messages' words in the local memories are generated and checked, not
+  /// anything is elaborated (docs/cli.md, --memory-limit): the program (ops as held, index sets,
+  /// delivery manifest and what the delivery check keeps per message), the words of the memory
+  /// modules and data buffers up to the highest address written (for the modules an upper
+  /// bound: a mailbox forgets the words a read consumed), and the blocks of each processor. The messages' words in the local memories are generated and checked, not
   /// stored.
   [[nodiscard]] static std::uint64_t footprint(const sw::MachineProgram& program,
                                                const sw::SystemConfig& config);
