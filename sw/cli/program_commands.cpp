@@ -255,7 +255,7 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   }
   const ProgramRun run{mapped, fitted, predicted, summaries.at(0), vcd_path, std::move(operations)};
   if (json) {
-    ctx.out << json_text(run_json(run), 2) << '\n';
+    write_run_json(run, ctx.out);
   } else {
     print_run(run, ctx.out);
   }

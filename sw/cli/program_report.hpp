@@ -44,6 +44,9 @@ struct ProgramRun {
 void print_mapping(const MappedProgram& mapped, std::ostream& out);
 
 [[nodiscard]] nlohmann::json run_json(const ProgramRun& run);
+/// Writes json_text(run_json(run), 2) and a line break, one step at a time: the whole JSON is
+/// never held (its tree takes several times its text, 129 MB for a 256-node, 10-step program).
+void write_run_json(const ProgramRun& run, std::ostream& out);
 void print_run(const ProgramRun& run, std::ostream& out);
 
 [[nodiscard]] nlohmann::json demo_json(const std::vector<ProgramRun>& runs,
