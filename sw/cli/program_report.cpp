@@ -246,6 +246,23 @@ nlohmann::json run_json(const ProgramRun& r) {
   return j;
 }
 
+void keep_what_json_prints(MappedStep& step) {
+  for (Parcel& parcel : step.parcels) {
+    std::vector<ParcelPiece>().swap(parcel.pieces);
+  }
+  for (MappedOp& op : step.ops) {
+    for (MappedAccess& access : op.accesses) {
+      IndexSet().swap(access.relay_index_set);
+    }
+  }
+  std::vector<Cycle>().swap(step.compute);
+  for (PatternInstance& instance : step.node_patterns) {
+    for (Transfer& transfer : instance.transfers) {
+      transfer.where = SourceLocation{};
+    }
+  }
+}
+
 void write_run_json(const ProgramRun& r, std::ostream& out) {
   const std::string text = json_text(run_json_without_steps(r), 2);
   // The steps go where json_text would print them, in its layout: an element of a top-level
