@@ -51,5 +51,7 @@ function(orthosim_library name)
   orthosim_include_tree(orthosim_${name} PUBLIC ${folders})
   target_link_libraries(orthosim_${name} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   orthosim_warnings(orthosim_${name})
+  # The list tests/layering/ compares with docs/architecture.md's layer graph.
+  set_property(GLOBAL APPEND PROPERTY ORTHOSIM_LIBRARIES ${name})
 endfunction()
 

@@ -1,5 +1,7 @@
 // FST tracing of the verilated blocks. Verilator's headers come first (toolchain fact 4).
-#include "verilated_sc.h"  // systemc.h before verilated.h, as the generated headers do
+// systemc.h before verilated.h, as the generated headers do: its own include block, so that the
+// format's include sorting keeps the order.
+#include "verilated_sc.h"
 
 #include "verilated_fst_sc.h"
 

@@ -123,6 +123,10 @@ void RouterNetworkRtl::check(const sw::NetworkConfig& config) {
   const sw::Topology& t = config.topology;
   const auto ports = static_cast<std::uint32_t>(t.ports().size());
   const std::string why = "--impl router=rtl|cosim: the verilated router (rtl/router.sv) ";
+  if (config.hand_built) {
+    throw sw::ConfigError(why + "routes meshes, tori and hypercubes only, not the hand-built " +
+                          config.hand_built->name());
+  }
   if (ports > kMaxPorts) {
     throw sw::ConfigError(why + "has at most " + std::to_string(kMaxPorts) + " network ports; " +
                           t.to_string() + " needs " + std::to_string(ports) +

@@ -68,13 +68,16 @@ RtlNetwork::RtlNetwork(const sc_core::sc_module_name& name,
       ports_(static_cast<std::uint32_t>(config_.topology.ports().size())),
       channels_per_node_(config_.ni.ports == sw::NodePorts::All ? ports_ : 1),
       routers_("routers", config_, clk_),
-      ni_(config_, channels_per_node_, client_),
-      channels_(config_.topology, ports_ + channels_per_node_) {
+      router_ports_(
+          std::make_shared<const sw::RouterPorts>(config_.description(), config_.ni.ports)),
+      ni_(config_, router_ports_, client_),
+      channels_(router_ports_) {
   if (period_ < sc_core::sc_time(kMinPeriodNs, sc_core::SC_NS)) {
-    throw sw::ConfigError("--impl router=rtl|cosim needs a clock period of at least " +
-                          std::to_string(kMinPeriodNs) +
-                          " ns (--clock-ns): the cycle's halves and the reset pulse take whole "
-                          "nanoseconds");
+    throw sw::ParameterError("clock-ns",
+                             "router=rtl|cosim ({impl}) needs a clock period of at least " +
+                                 std::to_string(kMinPeriodNs) +
+                                 " ns: the cycle's halves and the reset pulse take whole "
+                                 "nanoseconds");
   }
   if (config_.impl.router == sw::Impl::Cosim) {
     probe_ = std::make_unique<ModelProbe>(client_, routers_.routers(), config_.router.vcs);

@@ -80,6 +80,9 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
   [[nodiscard]] std::string describe_deadlock() const override;
   [[nodiscard]] const FabricStats& stats() const override { return stats_; }
   [[nodiscard]] const ChannelCounters& channels() const override { return channels_; }
+  [[nodiscard]] const sw::TopologyDescription& description() const override {
+    return router_ports_->description();
+  }
   void observe(bool on) override;
   [[nodiscard]] std::optional<Mismatch> mismatch() const override;
 
@@ -113,7 +116,8 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
   const std::uint32_t ports_;
   const std::uint32_t channels_per_node_;  ///< injection (and ejection) channels per node
   sc_core::sc_signal<bool> clk_{"clk", false};
-  rtl::RouterNetworkRtl routers_;
+  rtl::RouterNetworkRtl routers_;  ///< first of the members that read the network: it checks it
+  const std::shared_ptr<const sw::RouterPorts> router_ports_;
   NetworkInterfaces ni_;
   ChannelCounters channels_;
   FabricStats stats_;

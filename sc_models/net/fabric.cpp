@@ -16,67 +16,73 @@ constexpr std::uint8_t kUnknown = 0, kInProgress = 1, kYes = 2, kNo = 3;
 Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& client)
     : config_(config),
       client_(client),
-      topology_(config_.topology),
-      routing_(config_.routing()),
+      ports_(std::make_shared<const sw::RouterPorts>(config_.description(), config_.ni.ports)),
+      description_(ports_->description()),
+      routing_(description_.routing()),
       vc_policy_(config_.vc_policy()),
-      routers_(topology_.nodes()),
-      ports_(static_cast<std::uint32_t>(topology_.ports().size())),
       vcs_(config_.router.vcs),
-      injection_(config_.ni.ports == sw::NodePorts::One ? 1 : ports_),
-      ejection_(config_.ni.ports == sw::NodePorts::One ? 1 : ports_),
       depth_(config_.router.buffer_flits),
-      buffers_per_router_(ports_ * vcs_ + injection_),
-      out_vcs_per_router_(ports_ * vcs_ + ejection_),
-      port_list_(topology_.ports()),
-      ni_(config_, injection_, client),
-      channels_(topology_, ports_ + injection_) {
-  neighbor_.assign(std::size_t{routers_} * ports_, -1);
-  source_.assign(std::size_t{routers_} * ports_, -1);
-  for (std::uint32_t r = 0; r < routers_; ++r) {
-    for (std::uint32_t q = 0; q < ports_; ++q) {
-      if (const auto n = topology_.neighbor(r, port_list_[q])) {
-        neighbor_[std::size_t{r} * ports_ + q] = *n;
-        source_[std::size_t{*n} * ports_ + q] = r;
+      ni_(config_, ports_, client),
+      channels_(ports_) {
+  const std::uint32_t routers = description_.routers();
+  buffer_base_.reserve(std::size_t{routers} + 1);
+  out_vc_base_.reserve(std::size_t{routers} + 1);
+  out_port_base_.reserve(std::size_t{routers} + 1);
+  buffer_base_.push_back(0);
+  out_vc_base_.push_back(0);
+  out_port_base_.push_back(0);
+  for (std::uint32_t r = 0; r < routers; ++r) {
+    const std::uint32_t ports = description_.ports(r);
+    const std::uint32_t channels = ports_->injection_ports(r);
+    buffer_base_.push_back(buffer_base_.back() + ports * vcs_ + channels);
+    out_vc_base_.push_back(out_vc_base_.back() + ports * vcs_ + channels);
+    out_port_base_.push_back(out_port_base_.back() + ports + channels);
+    for (std::uint32_t in = 0; in < ports + channels; ++in) {
+      for (std::uint32_t v = 0; v < (in < ports ? vcs_ : 1); ++v) {
+        buffer_router_.push_back(r);
+        buffer_input_.push_back(in);
+        buffer_vc_.push_back(v);
       }
     }
   }
-  const std::size_t buffers = std::size_t{routers_} * buffers_per_router_;
+  // Output virtual channel v of network port q feeds virtual channel v of the input port at the
+  // far end of q's channel.
+  out_target_.assign(out_vc_base_.back(), -1);
+  for (std::uint32_t r = 0; r < routers; ++r) {
+    for (std::uint32_t q = 0; q < description_.ports(r); ++q) {
+      if (const std::optional<sw::PortLink>& to = description_.link(r, q)) {
+        for (std::uint32_t v = 0; v < vcs_; ++v) {
+          out_target_[out_vc_base_[r] + q * vcs_ + v] =
+              buffer_base_[to->router] + to->port * vcs_ + v;
+        }
+      }
+    }
+  }
+  injection_buffer_.resize(ports_->injectors());
+  for (std::uint32_t i = 0; i < ports_->injectors(); ++i) {
+    const std::uint32_t r = description_.attachment(ports_->node_of_injector(i)).router;
+    injection_buffer_[i] =
+        buffer_base_[r] + description_.ports(r) * vcs_ + ports_->injection_port_of(i);
+  }
+  const std::size_t buffers = buffer_base_.back();
   buffers_.resize(buffers);
   flits_.resize(buffers * depth_);
-  owner_.assign(std::size_t{routers_} * out_vcs_per_router_, -1);
-  flits_per_router_.assign(routers_, 0);
-  is_active_.assign(routers_, 0);
+  owner_.assign(out_vc_base_.back(), -1);
+  flits_per_router_.assign(routers, 0);
+  is_active_.assign(routers, 0);
   mover_of_.assign(buffers, -1);
   mover_stamp_.assign(buffers, 0);
   room_state_.assign(buffers, kUnknown);
   room_stamp_.assign(buffers, 0);
-  port_used_stamp_.assign(std::size_t{routers_} * (ports_ + ejection_), 0);
-  input_used_stamp_.assign(std::size_t{routers_} * (ports_ + injection_), 0);
+  port_used_stamp_.assign(out_port_base_.back(), 0);
+  input_used_stamp_.assign(ports_->total_inputs(), 0);
 }
 
 // ---- layout -------------------------------------------------------------------------------
 
-std::uint32_t Fabric::input_port_of(std::uint32_t b) const {
-  const std::uint32_t local = b % buffers_per_router_;
-  return local < ports_ * vcs_ ? local / vcs_ : ports_ + (local - ports_ * vcs_);
-}
-
-std::uint32_t Fabric::vc_of(std::uint32_t b) const {
-  const std::uint32_t local = b % buffers_per_router_;
-  return local < ports_ * vcs_ ? local % vcs_ : 0;
-}
-
-std::uint32_t Fabric::out_port_of(std::uint32_t out_vc) const {
-  return out_vc < ports_ * vcs_ ? out_vc / vcs_ : ports_ + (out_vc - ports_ * vcs_);
-}
-
-std::int64_t Fabric::target_of(std::uint32_t router, std::uint32_t out_vc) const {
-  if (is_ejection(out_vc)) {
-    return -1;
-  }
-  const std::uint32_t q = out_vc / vcs_;
-  const std::int64_t next = neighbor_[std::size_t{router} * ports_ + q];
-  return buffer_id(static_cast<std::uint32_t>(next), q * vcs_ + out_vc % vcs_);
+std::uint32_t Fabric::out_port_of(std::uint32_t router, std::uint32_t out_vc) const {
+  const std::uint32_t network = description_.ports(router) * vcs_;
+  return out_vc < network ? out_vc / vcs_ : description_.ports(router) + (out_vc - network);
 }
 
 Fabric::Flit& Fabric::flit_at(std::uint32_t b, std::uint32_t position) {
@@ -88,12 +94,11 @@ const Fabric::Flit& Fabric::flit_at(std::uint32_t b, std::uint32_t position) con
 }
 
 std::string Fabric::channel_name(std::uint32_t router, std::uint32_t out_vc) const {
-  const std::string node = "n" + std::to_string(router);
-  if (is_ejection(out_vc)) {
-    return node + ".eject" + std::to_string(out_vc - ports_ * vcs_);
+  const std::uint32_t network = description_.ports(router) * vcs_;
+  if (is_ejection(router, out_vc)) {
+    return description_.router_name(router) + ".eject" + std::to_string(out_vc - network);
   }
-  return node + "." + topology_.port_name(port_list_[out_vc / vcs_]) + ".vc" +
-         std::to_string(out_vc % vcs_);
+  return description_.channel_name(router, out_vc / vcs_) + ".vc" + std::to_string(out_vc % vcs_);
 }
 
 void Fabric::reset() {
@@ -137,16 +142,17 @@ Fabric::Route Fabric::route_of(std::uint32_t b) const {
   const std::uint32_t r = router_of_buffer(b);
   const std::uint32_t dst = ni_.packet(flit_at(b, 0).packet).dst;
   const std::uint32_t in = input_port_of(b);
-  if (dst == r) {
-    const std::uint32_t e = ejection_ == 1 || in >= ports_ ? 0 : in;
-    const std::uint32_t ov = ports_ * vcs_ + e;
-    return {ports_ + e, ov, ov + 1};
+  const std::uint32_t ports = description_.ports(r);
+  if (description_.attachment(dst).router == r) {
+    const std::uint32_t e = ports_->ejection_port(r, dst, in);
+    const std::uint32_t ov = ports * vcs_ + e;
+    return {ports + e, ov, ov + 1};
   }
-  const sw::Port port = *routing_.next_port(topology_, r, dst);
-  const std::uint32_t q = topology_.port_index(port);
-  const std::optional<sw::Port> from =
-      in < ports_ ? std::optional<sw::Port>(port_list_[in]) : std::nullopt;
-  const sw::VcRange allowed = vc_policy_.allowed(topology_, r, port, from, vc_of(b), vcs_);
+  const std::optional<std::uint32_t> from = in < ports ? std::optional(in) : std::nullopt;
+  routing_.route(description_, r, from, dst, candidates_);
+  // A deterministic routing offers one port; an adaptive one's first choice is taken.
+  const std::uint32_t q = candidates_.front();
+  const sw::VcRange allowed = vc_policy_.allowed(description_, r, q, from, vc_of(b), vcs_);
   const std::uint32_t lo = q * vcs_ + allowed.first;
   return {q, lo, lo + allowed.count};
 }
@@ -159,8 +165,7 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
   std::vector<Request> requests;
   for (std::uint32_t r : active_) {
     ++stats_.router_steps;
-    for (std::uint32_t local = 0; local < buffers_per_router_; ++local) {
-      const std::uint32_t b = buffer_id(r, local);
+    for (std::uint32_t b = buffer_base_[r]; b < buffer_base_[r + 1]; ++b) {
       const Buffer& buf = buffers_[b];
       if (buf.count == 0 || buf.out >= 0 || flit_at(b, 0).index != 0 || !header_ready(b, c)) {
         continue;
@@ -177,7 +182,7 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
   for (const Request& q : requests) {
     bool granted = false;
     for (std::uint32_t ov = q.lo; ov < q.hi && !granted; ++ov) {
-      std::int64_t& owner = owner_[std::size_t{q.router} * out_vcs_per_router_ + ov];
+      std::int64_t& owner = owner_[out_vc_base_[q.router] + ov];
       if (owner >= 0) {
         continue;
       }
@@ -185,7 +190,7 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
       buffers_[q.buffer].out = static_cast<std::int32_t>(ov);
       granted = true;
       const NetworkInterfaces::Packet& p = ni_.packet(flit_at(q.buffer, 0).packet);
-      if (!is_ejection(ov) && p.first_of_message) {
+      if (!is_ejection(q.router, ov) && p.first_of_message) {
         channels_.routed(q.router, ov / vcs_);
       }
     }
@@ -256,13 +261,12 @@ void Fabric::allocate_switches(sw::Cycle c) {
   std::vector<Candidate> candidates;
   for (std::uint32_t r : active_) {
     candidates.clear();
-    for (std::uint32_t local = 0; local < buffers_per_router_; ++local) {
-      const std::uint32_t b = buffer_id(r, local);
+    for (std::uint32_t b = buffer_base_[r]; b < buffer_base_[r + 1]; ++b) {
       if (may_leave(b, c)) {
         const auto ov = static_cast<std::uint32_t>(buffers_[b].out);
         const std::int64_t t = target_of(r, ov);
         const bool speculative = t >= 0 && buffers_[static_cast<std::size_t>(t)].count >= depth_;
-        candidates.push_back({speculative, out_port_of(ov), flit_at(b, 0).pushed, b});
+        candidates.push_back({speculative, out_port_of(r, ov), flit_at(b, 0).pushed, b});
       }
     }
     // Each output port passes one flit, each input port sends one: sure moves before speculative
@@ -272,9 +276,8 @@ void Fabric::allocate_switches(sw::Cycle c) {
              std::tie(y.speculative, y.port, y.arrived, y.buffer);
     });
     for (const Candidate& k : candidates) {
-      std::uint64_t& out_used = port_used_stamp_[std::size_t{r} * (ports_ + ejection_) + k.port];
-      std::uint64_t& in_used =
-          input_used_stamp_[std::size_t{r} * (ports_ + injection_) + input_port_of(k.buffer)];
+      std::uint64_t& out_used = port_used_stamp_[out_port_base_[r] + k.port];
+      std::uint64_t& in_used = input_used_stamp_[ports_->input_offset(r) + input_port_of(k.buffer)];
       if (out_used == c.count() + 1 || in_used == c.count() + 1) {
         continue;
       }
@@ -288,10 +291,9 @@ void Fabric::allocate_switches(sw::Cycle c) {
   }
   // Interfaces: one flit per injection channel per cycle, after the message's start-up.
   ni_.for_each_offer(c, [&](std::uint32_t i) {
-    const std::uint32_t router = ni_.node_of(i);
-    const std::uint32_t target = buffer_id(router, ports_ * vcs_ + ni_.channel_of(i));
+    const std::uint32_t target = injection_buffer_[i];
     if (has_room(target, c)) {
-      moves_.push_back({-1 - static_cast<std::int64_t>(i), target, router, 0});
+      moves_.push_back({-1 - static_cast<std::int64_t>(i), target, router_of_buffer(target), 0});
     }
   });
 }
@@ -335,7 +337,7 @@ void Fabric::commit(sw::Cycle c) {
       --flits_per_router_[mv.router];
       --flits_in_routers_;
       if (f.index + 1 == ni_.packet(f.packet).flits) {
-        owner_[std::size_t{mv.router} * out_vcs_per_router_ + mv.out] = -1;
+        owner_[out_vc_base_[mv.router] + mv.out] = -1;
         buf.out = -1;
       }
       if (mv.to >= 0) {
@@ -399,9 +401,10 @@ void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
   }
   const std::uint32_t in = input_port_of(b);
   std::uint32_t held = 0;
-  if (in < ports_) {
+  if (in < description_.ports(r)) {
+    const std::uint32_t first = buffer_base_[r] + in * vcs_;
     for (std::uint32_t v = 0; v < vcs_; ++v) {
-      held += buffers_[buffer_id(r, in * vcs_ + v)].count;
+      held += buffers_[first + v].count;
     }
   } else {
     held = buf.count;
@@ -410,13 +413,14 @@ void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
 }
 
 void Fabric::report_buffer(std::uint32_t b, sw::Cycle c) {
+  const std::uint32_t r = router_of_buffer(b);
   const std::uint32_t in = input_port_of(b);
-  if (!observed_ || in >= ports_) {
+  if (!observed_ || in >= description_.ports(r)) {
     return;  // unobserved, or an injection buffer (no channel feeds it)
   }
-  // Input port `in` of a router is fed by output port `in` of its neighbour (target_of).
-  const std::int64_t upstream = source_[std::size_t{router_of_buffer(b)} * ports_ + in];
-  client_.buffer_changed(static_cast<std::uint32_t>(upstream), in, vc_of(b), buffers_[b].count,
+  // Only a channel's far end puts flits into a network input buffer, so the buffer has a feeder.
+  const sw::PortLink& upstream = *description_.feeder(r, in);
+  client_.buffer_changed(upstream.router, upstream.port, vc_of(b), buffers_[b].count,
                          c + sw::Cycle{1});
 }
 
@@ -474,8 +478,7 @@ std::string Fabric::describe_deadlock() const {
       if (seen != chain.end()) {
         std::string text = "cycle of waiting channels: ";
         for (auto it = seen; it != chain.end(); ++it) {
-          const std::int64_t holder =
-              owner_[std::size_t{it->first} * out_vcs_per_router_ + it->second];
+          const std::int64_t holder = owner_[out_vc_base_[it->first] + it->second];
           text += channel_name(it->first, it->second) + " (held by message " +
                   std::to_string(
                       ni_.packet(flit_at(static_cast<std::uint32_t>(holder), 0).packet).message) +
@@ -484,7 +487,7 @@ std::string Fabric::describe_deadlock() const {
         return text + channel_name(seen->first, seen->second);
       }
       chain.emplace_back(r, ov);
-      const std::int64_t holder = owner_[std::size_t{r} * out_vcs_per_router_ + ov];
+      const std::int64_t holder = owner_[out_vc_base_[r] + ov];
       if (holder < 0) {
         break;
       }

@@ -1,6 +1,8 @@
 // The network of a multicomputer, cycle by cycle: wormhole (or store-and-forward) routers with
-// input buffers per virtual channel, a routing function and a virtual-channel policy
-// (sw/topology/routing.hpp), first-come arbitration, one flit per link per cycle, and the network interfaces' injection and ejection channels (docs/architecture.md,
+// input buffers per virtual channel, wired after the general description (routers apart from
+// nodes, each with its own ports: sw/topology/topology_description.hpp, numbered by
+// sw::RouterPorts), a routing function and a virtual-channel policy (sw/topology/routing.hpp),
+// first-come arbitration, one flit per link per cycle, and the network interfaces' injection and ejection channels (docs/architecture.md,
 // multicomputer side; [LCC] section 6; [CALMANT] section 2.1).
 //
 // Plain C++: the Multicomputer module steps it (begin_cycle) once per cycle while anything is in flight and not
@@ -25,12 +27,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "sc_models/net/network.hpp"
 #include "sc_models/net/network_interfaces.hpp"
+#include "sw/routed/router_ports.hpp"
 
 namespace orthosim::sc::net {
 
@@ -53,6 +57,7 @@ class Fabric final : public Network {
   [[nodiscard]] std::string describe_deadlock() const override;
   [[nodiscard]] const FabricStats& stats() const override { return stats_; }
   [[nodiscard]] const ChannelCounters& channels() const override { return channels_; }
+  [[nodiscard]] const sw::TopologyDescription& description() const override { return description_; }
   /// An unobserved fabric does no work for its client's observers.
   void observe(bool on) override {
     observed_ = on;
@@ -79,26 +84,26 @@ class Fabric final : public Network {
     std::uint32_t out = 0;  ///< output virtual channel (router-local) for router moves
   };
 
-  // ---- layout -----------------------------------------------------------------------------
-  [[nodiscard]] std::uint32_t buffer_id(std::uint32_t router, std::uint32_t local) const {
-    return router * buffers_per_router_ + local;
+  // ---- layout: per-router port tables, precomputed so that a flit move is table lookups ----
+  [[nodiscard]] std::uint32_t router_of_buffer(std::uint32_t b) const { return buffer_router_[b]; }
+  /// Input port of a buffer: network ports 0..P-1, injection channels P..P+J-1 (RouterPorts).
+  [[nodiscard]] std::uint32_t input_port_of(std::uint32_t b) const { return buffer_input_[b]; }
+  [[nodiscard]] std::uint32_t vc_of(std::uint32_t b) const { return buffer_vc_[b]; }
+  /// Output virtual channels of `router`: V per network port, then one per ejection channel.
+  [[nodiscard]] bool is_ejection(std::uint32_t router, std::uint32_t out_vc) const {
+    return out_vc >= description_.ports(router) * vcs_;
   }
-  [[nodiscard]] std::uint32_t router_of_buffer(std::uint32_t b) const {
-    return b / buffers_per_router_;
-  }
-  /// Input port of a buffer: network ports 0..P-1, injection ports P..P+J-1.
-  [[nodiscard]] std::uint32_t input_port_of(std::uint32_t b) const;
-  [[nodiscard]] std::uint32_t vc_of(std::uint32_t b) const;
-  [[nodiscard]] bool is_ejection(std::uint32_t out_vc) const { return out_vc >= ports_ * vcs_; }
-  [[nodiscard]] std::uint32_t out_port_of(std::uint32_t out_vc) const;
+  [[nodiscard]] std::uint32_t out_port_of(std::uint32_t router, std::uint32_t out_vc) const;
   /// The buffer an output virtual channel of `router` feeds, or -1 for an ejection channel.
-  [[nodiscard]] std::int64_t target_of(std::uint32_t router, std::uint32_t out_vc) const;
+  [[nodiscard]] std::int64_t target_of(std::uint32_t router, std::uint32_t out_vc) const {
+    return out_target_[out_vc_base_[router] + out_vc];
+  }
   [[nodiscard]] Flit& flit_at(std::uint32_t b, std::uint32_t position);
   [[nodiscard]] const Flit& flit_at(std::uint32_t b, std::uint32_t position) const;
   [[nodiscard]] std::string channel_name(std::uint32_t router, std::uint32_t out_vc) const;
   /// Where the header at the head of buffer `b` goes: the output port (network ports 0..P-1,
-  /// ejection ports P..P+E-1) and the output virtual channels [lo, hi) it may request, from
-  /// the routing function and the virtual-channel policy.
+  /// ejection channels P..P+E-1) and the output virtual channels [lo, hi) it may request, from
+  /// the routing function (its first candidate) and the virtual-channel policy.
   struct Route {
     std::uint32_t port = 0;
     std::uint32_t lo = 0;
@@ -121,24 +126,25 @@ class Fabric final : public Network {
 
   const sw::NetworkConfig config_;
   FabricClient& client_;
-  const sw::Topology& topology_;
+  const std::shared_ptr<const sw::RouterPorts> ports_;
+  const sw::TopologyDescription& description_;
   const sw::RoutingFunction& routing_;
   const sw::VcPolicy& vc_policy_;
-  const std::uint32_t routers_;
-  const std::uint32_t ports_;      ///< P network ports per router
-  const std::uint32_t vcs_;        ///< V virtual channels per network port
-  const std::uint32_t injection_;  ///< J injection ports
-  const std::uint32_t ejection_;   ///< E ejection ports
-  const std::uint32_t depth_;      ///< B flits per buffer
-  const std::uint32_t buffers_per_router_;
-  const std::uint32_t out_vcs_per_router_;
-  std::vector<sw::Port> port_list_;
-  std::vector<std::int64_t> neighbor_;  ///< [router * P + port]: the next router or -1
-  std::vector<std::int64_t> source_;    ///< [router * P + port]: the router whose port feeds it
+  const std::uint32_t vcs_;                   ///< V virtual channels per network port
+  const std::uint32_t depth_;                 ///< B flits per buffer
+  std::vector<std::uint32_t> buffer_base_;    ///< [router]: its first buffer; one per router + 1
+  std::vector<std::uint32_t> out_vc_base_;    ///< [router]: its first output virtual channel
+  std::vector<std::uint32_t> out_port_base_;  ///< [router]: its first output port (P + E each)
+  std::vector<std::uint32_t> buffer_router_;  ///< [buffer]
+  std::vector<std::uint32_t> buffer_input_;   ///< [buffer]: router-local input port
+  std::vector<std::uint32_t> buffer_vc_;      ///< [buffer]
+  std::vector<std::int64_t> out_target_;  ///< [output virtual channel]: the buffer it feeds or -1
+  std::vector<std::uint32_t> injection_buffer_;  ///< [injector]: the buffer it feeds
+  mutable sw::PortCandidates candidates_;        ///< route_of's scratch
 
   std::vector<Buffer> buffers_;
   std::vector<Flit> flits_;
-  std::vector<std::int64_t> owner_;  ///< [router * out_vcs + out_vc]: holding buffer or -1
+  std::vector<std::int64_t> owner_;  ///< [output virtual channel]: holding buffer or -1
   NetworkInterfaces ni_;
   ChannelCounters channels_;
 
@@ -156,8 +162,8 @@ class Fabric final : public Network {
   std::vector<std::uint64_t> room_stamp_;
   std::vector<std::uint8_t> feasible_state_;
   std::uint64_t current_stamp_ = 0;
-  std::vector<std::uint64_t> port_used_stamp_;   ///< [router * (P+E) + output port]
-  std::vector<std::uint64_t> input_used_stamp_;  ///< [router * (P+J) + input port]
+  std::vector<std::uint64_t> port_used_stamp_;   ///< [out_port_base + output port]
+  std::vector<std::uint64_t> input_used_stamp_;  ///< [RouterPorts::input_offset + input port]
 
   FabricStats stats_;
   bool observed_ = false;

@@ -28,8 +28,9 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
     network_ =
         verilated(config, client, clock_.delay(Cycle{1}), [this](Cycle c) { finish_cycle(c); });
   } else {
-    throw sw::ConfigError(std::string("--impl router=") + sw::to_string(config_.impl.router) +
-                          " needs the verilated routers, which this program was built without");
+    throw sw::ParameterError("impl", std::string("router=") + sw::to_string(config_.impl.router) +
+                                         " needs the verilated routers, which this program was "
+                                         "built without");
   }
   const std::string base = sc_core::sc_module::name();
   const net::FabricStats& s = network_->stats();
@@ -44,22 +45,17 @@ Multicomputer::Multicomputer(const sc_core::sc_module_name& name,
              "cycles ready headers waited for a virtual channel");
   stats_.add(base + ".router_steps", &s.router_steps, "steps",
              "router visits by the network process (only routers holding flits are visited)");
-  for (std::uint32_t n = 0; n < config_.topology.nodes(); ++n) {
+  const sw::TopologyDescription& d = network_->description();
+  for (std::uint32_t n = 0; n < d.nodes(); ++n) {
     node_sources_.push_back(recorder_.register_source(base + ".node" + std::to_string(n),
                                                       traces::SourceKind::Processor));
   }
   // Router output ports by block: "torus.r(2,1).x+" is the x+ port of the router at x=2, y=1.
-  for (std::uint32_t n = 0; n < config_.topology.nodes(); ++n) {
-    std::string router = base + ".r(";
-    const std::vector<std::uint32_t> coords = config_.topology.coordinates(n);
-    for (std::size_t i = 0; i < coords.size(); ++i) {
-      router += (i > 0 ? "," : "") + std::to_string(coords[i]);
-    }
-    router += ").";
-    for (const sw::Port& port : config_.topology.ports()) {
+  for (std::uint32_t r = 0; r < d.routers(); ++r) {
+    const std::string router = base + "." + d.router_label(r) + ".";
+    for (std::uint32_t q = 0; q < d.ports(r); ++q) {
       channel_sources_.push_back(
-          recorder_.register_source(router + config_.topology.port_name(port),
-                                    traces::SourceKind::Channel));
+          recorder_.register_source(router + d.port_name(r, q), traces::SourceKind::Channel));
       recorder_.channel_vcs(channel_sources_.back(), config_.router.vcs);
     }
   }
@@ -92,7 +88,7 @@ void Multicomputer::request_tick(Cycle at) {
 // ---- routed programs ----------------------------------------------------------------------
 
 void Multicomputer::validate(const sw::RoutedProgram& program) const {
-  const std::uint32_t n = config_.topology.nodes();
+  const std::uint32_t n = config_.nodes();
   if (program.network_nodes != n) {
     throw sw::ConfigError("program '" + program.name + "' is compiled for " +
                           std::to_string(program.network_nodes) + " nodes, the network has " +
@@ -121,7 +117,7 @@ std::uint64_t Multicomputer::footprint(const sw::RoutedProgram& program,
   // measured on a 16x16 torus with 2 virtual channels rounded up.
   constexpr std::uint64_t kNodeBytes = 4 * 1024;
   constexpr std::uint64_t kPacketBytes = sizeof(net::NetworkInterfaces::Packet) + 16;
-  const std::uint32_t nodes = config.topology.nodes();
+  const std::uint32_t nodes = config.nodes();
   // Per message: its manifest entry, its state and what arrived of it; no payload word is held
   // outside the packets (the arrival check).
   std::uint64_t bytes =
@@ -271,7 +267,7 @@ void Multicomputer::buffer_changed(std::uint32_t router, std::uint32_t port, std
 }
 
 traces::SourceId Multicomputer::channel_source(std::uint32_t router, std::uint32_t port) const {
-  return channel_sources_[std::size_t{router} * config_.topology.ports().size() + port];
+  return channel_sources_[network_->description().port_offset(router) + port];
 }
 
 void Multicomputer::message_delivered(std::uint32_t message, Cycle at) {
@@ -381,7 +377,7 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
   window_started_ = window_ended_ = false;
   window_flits_created_ = measured_left_ = words_corrupted_ = 0;
   start_ = next_start();
-  traffic_.emplace(std::move(spec), config_.topology.nodes(), start_);
+  traffic_.emplace(std::move(spec), config_.nodes(), start_);
   if (recorder_.enabled()) {
     std::ostringstream label;
     label << "traffic rate=" << traffic_->spec().rate;
@@ -423,7 +419,7 @@ TrafficResult Multicomputer::traffic_result() const {
   const TrafficSpec& spec = traffic_->spec();
   TrafficResult r;
   r.rate = spec.rate;
-  const double n = config_.topology.nodes();
+  const double n = config_.nodes();
   r.deadlocked = deadlocked_;
   r.deadlock = deadlock_;
   if (const std::optional<Mismatch> m = network_->mismatch()) {
@@ -455,7 +451,7 @@ TrafficResult Multicomputer::traffic_result() const {
   // measurement window ([LCC] section 6: "small and bounded"), nothing deadlocked, and when
   // drained, every measured packet arrived within the drain limit.
   r.sustainable = !deadlocked_ && (!spec.drain || measured_left_ == 0) &&
-                  queue_at_window_end_ <= queue_at_window_start_ + config_.topology.nodes();
+                  queue_at_window_end_ <= queue_at_window_start_ + config_.nodes();
   r.flits_delivered = network_->stats().flits_ejected - baseline_.flits_ejected;
   r.flit_hops = network_->stats().flit_hops - baseline_.flit_hops;
   r.words_corrupted = words_corrupted_;

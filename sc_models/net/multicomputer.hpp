@@ -131,7 +131,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   ClockDomain clock_;
   traces::Recorder& recorder_;
   std::vector<traces::SourceId> node_sources_;
-  /// [router * ports + port]: the recorder's source of each router output port.
+  /// [TopologyDescription::port_offset(router) + port]: the recorder's source of each router output
+  /// port.
   std::vector<traces::SourceId> channel_sources_;
   traces::StatsRegistry stats_;
   std::unique_ptr<net::Network> network_;

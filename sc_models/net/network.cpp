@@ -2,15 +2,14 @@
 #include "sc_models/net/network.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace orthosim::sc::net {
 
-ChannelCounters::ChannelCounters(const sw::Topology& topology, std::uint32_t inputs)
-    : topology_(topology),
-      ports_(static_cast<std::uint32_t>(topology.ports().size())),
-      inputs_(inputs),
-      contention_(std::size_t{topology.nodes()} * ports_, 0),
-      peak_(std::size_t{topology.nodes()} * inputs_, 0) {}
+ChannelCounters::ChannelCounters(std::shared_ptr<const sw::RouterPorts> ports)
+    : ports_(std::move(ports)),
+      contention_(ports_->description().total_ports(), 0),
+      peak_(ports_->total_inputs(), 0) {}
 
 void ChannelCounters::reset() {
   std::fill(contention_.begin(), contention_.end(), 0);
@@ -27,18 +26,17 @@ std::uint32_t ChannelCounters::peak_occupancy() const {
 
 std::vector<sw::ChannelSummary> ChannelCounters::reports() const {
   std::vector<sw::ChannelSummary> out;
-  const std::vector<sw::Port> ports = topology_.ports();
-  for (std::uint32_t r = 0; r < topology_.nodes(); ++r) {
-    for (std::uint32_t q = 0; q < ports_; ++q) {
-      const std::optional<std::uint32_t> n = topology_.neighbor(r, ports[q]);
-      if (!n) {
+  const sw::TopologyDescription& d = ports_->description();
+  for (std::uint32_t r = 0; r < d.routers(); ++r) {
+    for (std::uint32_t q = 0; q < d.ports(r); ++q) {
+      const std::optional<sw::PortLink>& to = d.link(r, q);
+      if (!to) {
         continue;
       }
       sw::ChannelSummary rep;
-      rep.name = "n" + std::to_string(r) + "." + topology_.port_name(ports[q]);
-      // Output port q of r feeds input port q of its neighbour.
-      rep.peak_flits = peak_[std::size_t{*n} * inputs_ + q];
-      rep.messages = contention_[std::size_t{r} * ports_ + q];
+      rep.name = d.channel_name(r, q);
+      rep.peak_flits = peak_[ports_->input_offset(to->router) + to->port];
+      rep.messages = contention_[d.port_offset(r) + q];
       out.push_back(rep);
     }
   }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "sw/core/cycle.hpp"
 #include "sw/core/word.hpp"
 #include "sw/routed/network_config.hpp"
+#include "sw/routed/router_ports.hpp"
 #include "sw/run/run_summary.hpp"
 
 namespace orthosim::sc::net {
@@ -60,16 +62,16 @@ struct FabricStats {
 /// channel) and the most flits its input buffers held at once; kept the same way by every network.
 class ChannelCounters {
  public:
-  /// `inputs` input ports per router: the network ports, then the injection channels.
-  ChannelCounters(const sw::Topology& topology, std::uint32_t inputs);
+  /// The routers' ports as `ports` numbers them: the network ports, then the injection channels.
+  explicit ChannelCounters(std::shared_ptr<const sw::RouterPorts> ports);
   void reset();
   /// A message's first header left `router` by network port `port`.
   void routed(std::uint32_t router, std::uint32_t port) {
-    ++contention_[std::size_t{router} * ports_ + port];
+    ++contention_[ports_->description().port_offset(router) + port];
   }
   /// Input port `input` of `router` holds `flits` flits (all its virtual channels).
   void held(std::uint32_t router, std::uint32_t input, std::uint32_t flits) {
-    std::uint32_t& peak = peak_[std::size_t{router} * inputs_ + input];
+    std::uint32_t& peak = peak_[ports_->input_offset(router) + input];
     peak = peak > flits ? peak : flits;
   }
   [[nodiscard]] std::uint64_t max_contention() const;
@@ -78,11 +80,9 @@ class ChannelCounters {
   [[nodiscard]] std::vector<sw::ChannelSummary> reports() const;
 
  private:
-  const sw::Topology& topology_;
-  const std::uint32_t ports_;
-  const std::uint32_t inputs_;
-  std::vector<std::uint64_t> contention_;  ///< [router * P + port]
-  std::vector<std::uint32_t> peak_;        ///< [router * inputs + input port]
+  const std::shared_ptr<const sw::RouterPorts> ports_;
+  std::vector<std::uint64_t> contention_;  ///< [TopologyDescription::port_offset + port]
+  std::vector<std::uint32_t> peak_;        ///< [RouterPorts::input_offset + input port]
 };
 
 class Network {
@@ -118,6 +118,8 @@ class Network {
 
   [[nodiscard]] virtual const FabricStats& stats() const = 0;
   [[nodiscard]] virtual const ChannelCounters& channels() const = 0;
+  /// The routers and nodes this network runs (sw/topology/topology_description.hpp).
+  [[nodiscard]] virtual const sw::TopologyDescription& description() const = 0;
   /// Whether the client hears of every packet's moves; off by default.
   virtual void observe(bool on) = 0;
   /// --impl router=rtl|cosim: the first output where the model and the RTL differed, or where

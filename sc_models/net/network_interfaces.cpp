@@ -4,18 +4,20 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "sw/core/diagnostic.hpp"
 
 namespace orthosim::sc::net {
 
-NetworkInterfaces::NetworkInterfaces(const sw::NetworkConfig& config, std::uint32_t channels,
+NetworkInterfaces::NetworkInterfaces(const sw::NetworkConfig& config,
+                                     std::shared_ptr<const sw::RouterPorts> ports,
                                      FabricClient& client)
     : config_(config),
       client_(client),
-      channels_(channels),
+      ports_(std::move(ports)),
       startup_(sw::Cycle{config.ni.startup}),
-      injectors_(std::size_t{config.topology.nodes()} * channels),
+      injectors_(ports_->injectors()),
       in_injecting_(injectors_.size(), 0) {}
 
 void NetworkInterfaces::reset() {
@@ -30,16 +32,21 @@ void NetworkInterfaces::reset() {
 
 void NetworkInterfaces::submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
                                std::uint32_t words) {
-  const sw::Topology& topology = config_.topology;
-  if (src == dst || src >= topology.nodes() || dst >= topology.nodes()) {
+  const sw::TopologyDescription& d = ports_->description();
+  if (src == dst || src >= d.nodes() || dst >= d.nodes()) {
     throw std::logic_error("network: a message needs two distinct nodes of the network");
   }
   const std::uint64_t packets = config_.message_packets(words);
   const std::uint32_t per_packet =
       config_.ni.packet_flits == 0 ? words : config_.ni.packet_flits - 1;
-  const std::uint32_t channel =
-      channels_ == 1 ? 0 : topology.port_index(*config_.routing().next_port(topology, src, dst));
-  const std::uint32_t injector = src * channels_ + channel;
+  // All-port nodes inject on the channel of the first hop (none when both share a router).
+  const std::uint32_t router = d.attachment(src).router;
+  std::uint32_t channel = 0;
+  if (ports_->channels_per_node(router) > 1) {
+    d.routing().route(d, router, std::nullopt, dst, first_hop_);
+    channel = first_hop_.empty() ? 0 : first_hop_.front();
+  }
+  const std::uint32_t injector = ports_->injector_offset(src) + channel;
   Injector& inj = injectors_[injector];
   if (!in_injecting_[injector]) {
     in_injecting_[injector] = 1;

@@ -1,6 +1,6 @@
 // The nodes' network interfaces (docs/architecture.md, multicomputer side; [LCC] section 6): a message is
 // split into packets of at most packet_flits flits, queued at its source on one injection channel
-// (the one toward its first hop when the nodes have all-port interfaces), and, after the start-up
+// (the one toward its first hop when the nodes have all-port interfaces; sw::RouterPorts), and, after the start-up
 // t_s of the message, offered to the router one flit per cycle. At the destination each flit's
 // word is handed to the client, and the message is reported when the tail of its last packet
 // arrives (its packets may overtake each other on different virtual channels).
@@ -11,11 +11,13 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <vector>
 
 #include "sc_models/net/network.hpp"
+#include "sw/routed/router_ports.hpp"
 
 namespace orthosim::sc::net {
 
@@ -37,8 +39,10 @@ class NetworkInterfaces {
     sw::Word word = 0;
   };
 
-  /// `channels` injection channels per node (1, or the network ports for all-port nodes).
-  NetworkInterfaces(const sw::NetworkConfig& config, std::uint32_t channels, FabricClient& client);
+  /// The injection channels of each node as `ports` numbers them (one, or one per network port of
+  /// its router for all-port nodes).
+  NetworkInterfaces(const sw::NetworkConfig& config, std::shared_ptr<const sw::RouterPorts> ports,
+                    FabricClient& client);
 
   /// Empties every queue and forgets every packet.
   void reset();
@@ -70,8 +74,10 @@ class NetworkInterfaces {
     injecting_.swap(still);
   }
   /// The node and the injection channel of injector `i`.
-  [[nodiscard]] std::uint32_t node_of(std::uint32_t i) const { return i / channels_; }
-  [[nodiscard]] std::uint32_t channel_of(std::uint32_t i) const { return i % channels_; }
+  [[nodiscard]] std::uint32_t node_of(std::uint32_t i) const { return ports_->node_of_injector(i); }
+  [[nodiscard]] std::uint32_t channel_of(std::uint32_t i) const {
+    return i - ports_->injector_offset(node_of(i));
+  }
   /// The flit injector `i` offers, its word read from the client (at the sender, the cycle it is
   /// offered).
   [[nodiscard]] Flit offered(std::uint32_t i);
@@ -100,11 +106,12 @@ class NetworkInterfaces {
 
   const sw::NetworkConfig& config_;
   FabricClient& client_;
-  const std::uint32_t channels_;
+  const std::shared_ptr<const sw::RouterPorts> ports_;
+  sw::PortCandidates first_hop_;  ///< submit's scratch
   const sw::Cycle startup_;
   std::vector<Packet> packets_;
   std::vector<std::uint32_t> free_packets_;
-  std::vector<Injector> injectors_;       ///< [node * channels + channel]
+  std::vector<Injector> injectors_;       ///< [RouterPorts::injector_offset(node) + channel]
   std::vector<std::uint32_t> injecting_;  ///< injectors that may hold packets
   std::vector<std::uint8_t> in_injecting_;
   /// Messages of several packets: packets still to arrive.

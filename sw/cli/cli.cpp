@@ -66,6 +66,11 @@ const std::vector<Subcommand>& subcommands() {
        "synthetic traffic on a network: offered and accepted throughput, latency, "
        "sustainability, rate sweeps",
        "", cli::traffic_options, cli::run_traffic},
+      {"lcc",
+       "--dim D --pattern transpose|bitrev|reverse-flip|lcc:A,b [--pattern ...]... [--out FILE]",
+       "reorder a hypercube's address bits so that linear-complement communications contend "
+       "least under e-cube routing ([LCC]): contention before and after, the node relabeling",
+       "", cli::lcc_options, cli::run_lcc},
       {"gen",
        "PATTERN|random --nodes M [options]",
        "write a program of one Table 1 pattern (C1..C12) or a random valid program",

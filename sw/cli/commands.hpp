@@ -71,6 +71,10 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
 po::options_description traffic_options();
 int run_traffic(const po::variables_map& vm, Context& ctx);
 
+/// `lcc`: [LCC]'s processor reordering of linear-complement communications on a hypercube.
+po::options_description lcc_options();
+int run_lcc(const po::variables_map& vm, Context& ctx);
+
 po::options_description demo_options();
 int run_demo(const po::variables_map& vm, Context& ctx);
 

@@ -79,7 +79,10 @@ po::options_description traffic_options() {
       ("measured cycles (default " + std::to_string(defaults.cycles) + ")").c_str())(
       "seed", po::value<std::string>(),
       ("random seed (default " + std::to_string(defaults.seed) + ")").c_str())(
-      "clock-ns", po::value<std::string>(), "clock period in ns (default 50)");
+      "clock-ns", po::value<std::string>(), "clock period in ns (default 50)")(
+      "embedding", po::value<std::string>(),
+      "node map: pattern node i runs on the i-th network node of FILE (e.g. from orthosim lcc "
+      "--out)");
   o.add(network_options())
       .add(rtl_options())
       .add(trace_output_option())
@@ -115,6 +118,13 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
   request.pattern =
       parse_traffic_pattern(vm.count("pattern") ? vm["pattern"].as<std::string>() : "uniform",
                             request.config->topology);
+  if (vm.count("embedding")) {
+    request.embedding_path = vm["embedding"].as<std::string>();
+    const std::uint32_t nodes = request.config->topology.nodes();
+    request.pattern =
+        placed(request.pattern, read_embedding_file(*request.embedding_path, nodes, nodes),
+               request.config->topology);
+  }
   const bool sweep = vm.count("rates") > 0;
   if (sweep && vm.count("rate")) {
     throw InputError({"--rates"}, "either --rate or --rates, not both");
@@ -167,7 +177,7 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
   }
   if (vm.count("seed")) {
     request.seed = parse_count("--seed", vm["seed"].as<std::string>(), 0,
-                               std::numeric_limits<std::uint64_t>::max() / 10);
+                               std::numeric_limits<std::uint64_t>::max());
   }
   request.trace_path = trace_path_from(vm);
   request.fst_path = fst_path_from(vm, request.config->impl);

@@ -169,6 +169,13 @@ nlohmann::json traffic_json(const TrafficRequest& request, const std::vector<Tra
   j["warmup"] = request.warmup;
   j["cycles"] = request.cycles;
   j["seed"] = request.seed;
+  if (request.embedding_path) {
+    j["embedding"] = *request.embedding_path;
+  }
+  if (const auto t = round_contention(request.pattern, request.config->topology,
+                                      *request.config->description())) {
+    j["round_contention"] = *t;
+  }
   if (sweep) {
     nlohmann::json list = nlohmann::json::array();
     for (const TrafficPoint& p : points) {
@@ -187,7 +194,16 @@ void print_traffic(const TrafficRequest& request, const std::vector<TrafficPoint
       << "\n  " << request.flits << "-flit packets, "
       << (request.exponential ? "exponential" : "Bernoulli") << " injection, warm-up "
       << request.warmup << ", measured " << request.cycles << " cycles, seed " << request.seed
-      << "\n\n";
+      << "\n";
+  if (request.embedding_path) {
+    out << "  nodes placed by " << *request.embedding_path << "\n";
+  }
+  if (const auto t = round_contention(request.pattern, request.config->topology,
+                                      *request.config->description())) {
+    out << "  one round's channel contention T = " << *t
+        << " (the most messages of one round on one channel, [LCC] Theorem 1)\n";
+  }
+  out << "\n";
   out << std::setw(8) << "rate" << std::setw(10) << "offered" << std::setw(10) << "accepted"
       << std::setw(10) << "lat avg" << std::setw(8) << "p50" << std::setw(8) << "p99"
       << std::setw(9) << "max"

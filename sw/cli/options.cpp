@@ -18,15 +18,20 @@ std::uint64_t parse_count(const std::string& option, const std::string& text, st
           ? "an integer >= " + std::to_string(min)
           : "an integer in " + std::to_string(min) + ".." + std::to_string(max);
   const std::string found = "'" + text + "'";
-  if (text.empty() || text.size() > 19) {
+  if (text.empty() || text.size() > 20) {
     throw InputError({option}, expected, found);
   }
+  constexpr std::uint64_t kLargest = std::numeric_limits<std::uint64_t>::max();
   std::uint64_t value = 0;
   for (char c : text) {
     if (!std::isdigit(static_cast<unsigned char>(c))) {
       throw InputError({option}, expected, found);
     }
-    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (value > (kLargest - digit) / 10) {  // the number does not fit 64 bits
+      throw InputError({option}, expected, found);
+    }
+    value = value * 10 + digit;
   }
   if (value < min || value > max) {
     throw InputError({option}, expected, found);

@@ -36,4 +36,15 @@ void check_output_options(const std::string& command,
   }
 }
 
+void write_output_text(const std::string& option, const std::string& path,
+                       const std::string& text) {
+  try {
+    OutputFile file(path);
+    file.out() << text;
+    file.commit();
+  } catch (const OutputPathError& e) {
+    throw InputError({option}, "a writable file path", e.what());
+  }
+}
+
 }  // namespace orthosim::sw::cli

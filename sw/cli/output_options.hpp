@@ -14,4 +14,9 @@ namespace orthosim::sw::cli {
 void check_output_options(const std::string& command,
                           const boost::program_options::variables_map& vm);
 
+/// Writes `text` to the output file `path` that the option `option` ("--out") gave, as an
+/// sw::OutputFile (PATH.partial renamed when complete, or a stream for a device or FIFO); a path
+/// refused when it is opened is an InputError naming the option.
+void write_output_text(const std::string& option, const std::string& path, const std::string& text);
+
 }  // namespace orthosim::sw::cli

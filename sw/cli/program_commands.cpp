@@ -5,12 +5,12 @@
 #include "sw/cli/commands.hpp"
 #include "sw/cli/fig2_sample.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/cli/output_options.hpp"
 #include "sw/cli/program_report.hpp"
 #include "sw/cli/report.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/json_text.hpp"
-#include "sw/core/output_file.hpp"
 #include "sw/machine/validate.hpp"
 #include "sw/pattern/generate.hpp"
 #include "sw/pattern/topology_programs.hpp"
@@ -324,14 +324,7 @@ int write_program(const po::variables_map& vm, Context& ctx, const McProgram& pr
     ctx.out << text;
     return kExitOk;
   }
-  const std::string path = vm["out"].as<std::string>();
-  try {
-    OutputFile file(path);
-    file.out() << text;
-    file.commit();
-  } catch (const OutputPathError& e) {
-    throw InputError({"--out"}, "a writable file path", e.what());
-  }
+  write_output_text("--out", vm["out"].as<std::string>(), text);
   return kExitOk;
 }
 
@@ -399,7 +392,7 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
   }
   const std::uint64_t seed = vm.count("seed")
                                  ? parse_count("--seed", vm["seed"].as<std::string>(), 0,
-                                               std::numeric_limits<std::uint64_t>::max() / 10)
+                                               std::numeric_limits<std::uint64_t>::max())
                                  : 1;
   McProgram program;
   if (what == "random") {

@@ -1,6 +1,9 @@
 // Applying a variant file to a command's options.
 #include "sw/cli/variant_options.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 namespace orthosim::sw::cli {
 
 po::options_description variant_options() {
@@ -100,7 +103,35 @@ InputError relocate(const InputError& e, const VariantOrigins& origins) {
 }
 
 InputError locate(const ParameterError& e, const VariantOrigins& origins) {
-  return relocate(InputError({"--" + e.parameter()}, e.what()), origins);
+  return relocate(InputError({"--" + e.parameter()}, spell_parameters(e.what(), origins)), origins);
+}
+
+std::string spell_parameters(const std::string& message, const VariantOrigins& origins) {
+  const auto is_name = [](const std::string& text) {
+    return !text.empty() && std::islower(static_cast<unsigned char>(text.front())) != 0 &&
+           std::all_of(text.begin(), text.end(), [](char c) {
+             return std::islower(static_cast<unsigned char>(c)) != 0 ||
+                    std::isdigit(static_cast<unsigned char>(c)) != 0 || c == '-';
+           });
+  };
+  std::string out;
+  std::size_t from = 0;
+  for (std::size_t open = message.find('{'); open != std::string::npos;
+       open = message.find('{', open + 1)) {
+    const std::size_t close = message.find('}', open);
+    if (close == std::string::npos) {
+      break;
+    }
+    const std::string name = message.substr(open + 1, close - open - 1);
+    if (!is_name(name)) {
+      continue;
+    }
+    const auto origin = origins.find(name);
+    out += message.substr(from, open - from);
+    out += origin == origins.end() ? "--" + name : name + " at " + origin->second.where.to_string();
+    from = close + 1;
+  }
+  return out + message.substr(from);
 }
 
 }  // namespace orthosim::sw::cli

@@ -32,7 +32,12 @@ VariantOrigins apply_variant(const po::options_description& options, po::variabl
 /// `e` pointed at the field when it is about an option a variant filled, else `e` itself.
 InputError relocate(const InputError& e, const VariantOrigins& origins);
 /// The one place a parameter's name becomes a position: the variant file's field when the file
-/// gave the value, else the option of the same name (`alpha` is --alpha).
+/// gave the value, else the option of the same name (`alpha` is --alpha). The parameters the
+/// message names in braces are spelled by spell_parameters.
 InputError locate(const ParameterError& e, const VariantOrigins& origins);
+/// `message` with each parameter it names in braces ({buffer-words}) spelled as the user gave it:
+/// the variant file's field at its position when the file gave the value (buffer-words at
+/// FILE:LINE:COL), else the option (--buffer-words).
+std::string spell_parameters(const std::string& message, const VariantOrigins& origins);
 
 }  // namespace orthosim::sw::cli

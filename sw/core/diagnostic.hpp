@@ -10,7 +10,7 @@ namespace orthosim::sw {
 
 /// A place in an input: a file position, or a command-line option when `line` is 0.
 struct SourceLocation {
-  std::string file;  ///< file name, or the option name ("--arch") for command-line input
+  std::string file;  ///< file name, or for command-line input the option as spelled (--arch)
   std::uint32_t line = 0;
   std::uint32_t column = 0;
 
@@ -41,7 +41,9 @@ class ConfigError : public std::runtime_error {
 /// A value of one parameter out of range or at odds with another, keyed by the parameter's name:
 /// the variant field and the command-line option of the same name ("alpha", "buffers"). The
 /// layers below sw/cli know no option spelling: sw/cli says where the value came from, the option
-/// (--alpha) or the variant file's field (FILE:LINE:COL). `what()` is the message alone.
+/// (--alpha) or the variant file's field (FILE:LINE:COL). `what()` is the message alone. A message
+/// that names another parameter writes its name in braces ("the data buffer size
+/// ({buffer-words})"), which sw/cli spells as the user gave that parameter.
 class ParameterError : public ConfigError {
  public:
   ParameterError(std::string parameter, const std::string& message);

@@ -110,7 +110,7 @@ TablesSetup design_tables(const TablesParameters& p) {
     throw ParameterError("m", "a square k x k (the torus is k x k)", m_text);
   }
   if (p.n > p.m) {
-    throw ParameterError("n", "at most --m = " + std::to_string(p.m) + " processors (m >= n)",
+    throw ParameterError("n", "at most {m} = " + std::to_string(p.m) + " processors (m >= n)",
                          n_text);
   }
   if (p.topology == TopologyKind::Torus && p.m != p.n && torus_side != p.n) {
@@ -122,7 +122,7 @@ TablesSetup design_tables(const TablesParameters& p) {
                          m_text);
   }
   if (p.collapsed && (p.topology != TopologyKind::Hypercube || p.m == p.n)) {
-    throw ParameterError("collapse", "a hypercube with more nodes than processors (--m > --n)");
+    throw ParameterError("collapse", "a hypercube with more nodes than processors ({m} > {n})");
   }
 
   TablesSetup s;

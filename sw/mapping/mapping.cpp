@@ -41,21 +41,21 @@ Clustering Clustering::hypercube(std::uint32_t nodes, std::uint32_t processors,
   const std::uint32_t p = log2_exact(nodes);
   const std::uint32_t q = log2_exact(processors);
   if (p == 0xFFFFFFFFu || q == 0xFFFFFFFFu || q > p) {
-    throw InputError({"--collapse"}, "a hypercube of 2^p nodes on 2^q <= 2^p processors",
-                     std::to_string(nodes) + " nodes on " + std::to_string(processors));
+    throw ParameterError("collapse", "a hypercube of 2^p nodes on 2^q <= 2^p processors",
+                         std::to_string(nodes) + " nodes on " + std::to_string(processors));
   }
   std::uint32_t mask = 0;
   for (std::uint32_t k : collapsed) {
     if (k >= p || (mask >> k & 1u) != 0) {
-      throw InputError({"--collapse"}, "distinct dimensions x0..x" + std::to_string(p - 1),
-                       "x" + std::to_string(k));
+      throw ParameterError("collapse", "distinct dimensions x0..x" + std::to_string(p - 1),
+                           "x" + std::to_string(k));
     }
     mask |= 1u << k;
   }
   if (collapsed.size() != p - q) {
-    throw InputError({"--collapse"},
-                     std::to_string(p - q) + " dimensions (2^p nodes on 2^q processors: p - q)",
-                     std::to_string(collapsed.size()));
+    throw ParameterError("collapse",
+                         std::to_string(p - q) + " dimensions (2^p nodes on 2^q processors: p - q)",
+                         std::to_string(collapsed.size()));
   }
   std::vector<ProcId> map(nodes);
   for (NodeId i = 0; i < nodes; ++i) {
@@ -80,8 +80,8 @@ std::vector<std::uint32_t> Clustering::most_used_dimensions(const McProgram& pro
                                                             std::uint32_t count) {
   const std::uint32_t p = log2_exact(program.nodes);
   if (p == 0xFFFFFFFFu) {
-    throw InputError({"--collapse"}, "a program of 2^p nodes (a hypercube)",
-                     std::to_string(program.nodes) + " nodes");
+    throw ParameterError("collapse", "a program of 2^p nodes (a hypercube)",
+                         std::to_string(program.nodes) + " nodes");
   }
   std::vector<std::uint64_t> use(p, 0);
   for (const ProgramStep& step : program.steps) {
@@ -104,9 +104,9 @@ std::vector<std::uint32_t> Clustering::most_used_dimensions(const McProgram& pro
 
 Clustering Clustering::torus(std::uint32_t nodes, TorusClusters grid) {
   if (grid.columns == 0 || grid.rows == 0 || grid.columns * grid.rows != nodes) {
-    throw InputError({"--torus"},
-                     "columns x rows = the program's " + std::to_string(nodes) + " nodes",
-                     std::to_string(grid.columns) + "x" + std::to_string(grid.rows));
+    throw ParameterError("torus",
+                         "columns x rows = the program's " + std::to_string(nodes) + " nodes",
+                         std::to_string(grid.columns) + "x" + std::to_string(grid.rows));
   }
   std::vector<ProcId> map(nodes);
   for (NodeId i = 0; i < nodes; ++i) {
@@ -781,8 +781,8 @@ class Mapper {
 
 MappedProgram map_program(const McProgram& program, Arch arch, std::uint32_t processors) {
   if (processors == 0 || processors > kMaxProcessors) {
-    throw InputError({"--n"}, "1.." + std::to_string(kMaxProcessors) + " processors",
-                     std::to_string(processors));
+    throw ParameterError("n", "1.." + std::to_string(kMaxProcessors) + " processors",
+                         std::to_string(processors));
   }
   if (program.nodes == 0) {
     throw InputError({program.name}, "a program of at least one node");
@@ -795,8 +795,8 @@ std::string to_string(SyncMode mode) { return mode == SyncMode::Pairs ? "pairs" 
 namespace {
 void check_clustering(const McProgram& program, const Clustering& clustering) {
   if (clustering.processors() == 0 || clustering.processors() > kMaxProcessors) {
-    throw InputError({"--n"}, "1.." + std::to_string(kMaxProcessors) + " processors",
-                     std::to_string(clustering.processors()));
+    throw ParameterError("n", "1.." + std::to_string(kMaxProcessors) + " processors",
+                         std::to_string(clustering.processors()));
   }
   if (clustering.nodes() != program.nodes) {
     throw InputError({program.name},
@@ -818,22 +818,22 @@ MappedProgram map_program(McProgram&& program, Arch arch, const Clustering& clus
 }
 
 void fit_config(const MappingNeeds& needs, const FixedSizes& fixed, SystemConfig& config) {
-  const auto fit = [](std::uint32_t need, bool is_fixed, std::uint32_t& value, const char* option,
-                      const char* what) {
+  const auto fit = [](std::uint32_t need, bool is_fixed, std::uint32_t& value,
+                      const char* parameter, const char* what) {
     if (value >= need) {
       return;
     }
     if (is_fixed) {
-      throw InputError({option}, "at least " + std::to_string(need) + " words (" + what + ")",
-                       std::to_string(value));
+      throw ParameterError(parameter, "at least " + std::to_string(need) + " words (" + what + ")",
+                           std::to_string(value));
     }
     value = need;
   };
-  fit(needs.buffer_words, fixed.buffer_words, config.buffer_words, "--buffer-words",
+  fit(needs.buffer_words, fixed.buffer_words, config.buffer_words, "buffer-words",
       "the longest message between two processors in one step");
-  fit(needs.module_words, fixed.module_words, config.module_words, "--module-words",
+  fit(needs.module_words, fixed.module_words, config.module_words, "module-words",
       "every message keeps its own words in its mailbox module");
-  fit(needs.local_words, fixed.local_words, config.local_words, "--local-words",
+  fit(needs.local_words, fixed.local_words, config.local_words, "local-words",
       "the messages each processor sends and receives");
   config.index_sets = std::max(config.index_sets, needs.index_sets);
 }

@@ -41,7 +41,7 @@ class Clustering {
   static Clustering blocks(std::uint32_t nodes, std::uint32_t processors);
   /// A hypercube of 2^p nodes on 2^q processors: the p - q `collapsed` dimensions become
   /// intra-cluster, a node runs on the processor numbered by its remaining address bits
-  /// (Fig. 10). Throws InputError at "--collapse" when the counts or dimensions do not fit.
+  /// (Fig. 10). Throws ParameterError on collapse when the counts or dimensions do not fit.
   static Clustering hypercube(std::uint32_t nodes, std::uint32_t processors,
                               const std::vector<std::uint32_t>& collapsed);
   /// The `count` dimensions of a 2^p-node program that its messages cross most often (words
@@ -49,7 +49,7 @@ class Clustering {
   static std::vector<std::uint32_t> most_used_dimensions(const McProgram& program,
                                                          std::uint32_t count);
   /// A columns x rows torus by columns (processor x, columns processors) or by rows (processor y,
-  /// rows processors) (Fig. 11(a)). Throws InputError at "--torus" when the grid is not the
+  /// rows processors) (Fig. 11(a)). Throws ParameterError on torus when the grid is not the
   /// program's node count.
   static Clustering torus(std::uint32_t nodes, TorusClusters grid);
 
@@ -187,7 +187,7 @@ struct MappedProgram {
 using StepSink = std::function<void(MappedStep&& step)>;
 
 /// Maps `program` onto `processors` processors of configuration `arch`, nodes in blocks. Throws
-/// InputError ({"--n"}) when processors is 0 or exceeds kMaxProcessors.
+/// ParameterError on n when processors is 0 or exceeds kMaxProcessors.
 [[nodiscard]] MappedProgram map_program(const McProgram& program, Arch arch,
                                         std::uint32_t processors);
 /// The same with a chosen clustering. On the omp, a torus clustered by columns (rows) maps a
@@ -205,7 +205,7 @@ using StepSink = std::function<void(MappedStep&& step)>;
                                         SyncMode sync = SyncMode::Pairs, const StepSink& sink = {});
 
 /// Raises the sizes of `config` that are below the program's needs, except the ones the user
-/// fixed (`fixed_*`), which must suffice: otherwise InputError naming the option.
+/// fixed (`fixed_*`), which must suffice: otherwise ParameterError on that size.
 struct FixedSizes {
   bool buffer_words = false;
   bool module_words = false;

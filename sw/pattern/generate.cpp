@@ -84,14 +84,14 @@ bool same_set(std::vector<NodeId> a, std::vector<NodeId> b) {
   return a == b;
 }
 
-void check_ids(const std::vector<NodeId>& ids, const char* option, std::uint32_t m) {
+void check_ids(const std::vector<NodeId>& ids, const char* parameter, std::uint32_t m) {
   std::set<NodeId> seen;
   for (NodeId n : ids) {
     if (n >= m) {
-      throw InputError({option, 0, 0}, "node ids below m = " + std::to_string(m), node(n));
+      throw ParameterError(parameter, "node ids below m = " + std::to_string(m), node(n));
     }
     if (!seen.insert(n).second) {
-      throw InputError({option, 0, 0}, "distinct nodes", node(n) + " twice in " + list(ids));
+      throw ParameterError(parameter, "distinct nodes", node(n) + " twice in " + list(ids));
     }
   }
 }
@@ -124,8 +124,8 @@ class PatternBuilder {
     const bool bcast = is_broadcast(p_);
     switch (p_) {
       case Pattern::C1: {
-        const NodeId s = single(o_.sources, "--sources", "source", others(m_, o_.destinations));
-        const NodeId d = single(o_.destinations, "--dests", "destination", others(m_, {s}));
+        const NodeId s = single(o_.sources, "sources", "source", others(m_, o_.destinations));
+        const NodeId d = single(o_.destinations, "dests", "destination", others(m_, {s}));
         not_self(s, d);
         return {transfer(s, {d}, false)};
       }
@@ -133,13 +133,13 @@ class PatternBuilder {
         return permutation();
       case Pattern::C3:
       case Pattern::C4: {
-        const NodeId s = single(o_.sources, "--sources", "source", others(m_, o_.destinations));
-        all_but("--dests", o_.destinations, s, "destinations");
+        const NodeId s = single(o_.sources, "sources", "source", others(m_, o_.destinations));
+        all_but("dests", o_.destinations, s, "destinations");
         return {transfer(s, ordered(o_.destinations, others(m_, {s})), bcast)};
       }
       case Pattern::C5: {
-        const NodeId d = single(o_.destinations, "--dests", "destination", others(m_, o_.sources));
-        all_but("--sources", o_.sources, d, "sources");
+        const NodeId d = single(o_.destinations, "dests", "destination", others(m_, o_.sources));
+        all_but("sources", o_.sources, d, "sources");
         std::vector<Transfer> out;
         for (NodeId s : ordered(o_.sources, others(m_, {d}))) {
           out.push_back(transfer(s, {d}, false));
@@ -148,8 +148,8 @@ class PatternBuilder {
       }
       case Pattern::C6:
       case Pattern::C7: {
-        all_nodes("--sources", o_.sources, "sources");
-        all_nodes("--dests", o_.destinations, "destinations");
+        all_nodes("sources", o_.sources, "sources");
+        all_nodes("dests", o_.destinations, "destinations");
         std::vector<Transfer> out;
         for (NodeId s : ordered(o_.sources, others(m_, {}))) {
           out.push_back(transfer(s, others(m_, {s}), bcast));
@@ -158,14 +158,14 @@ class PatternBuilder {
       }
       case Pattern::C8:
       case Pattern::C9: {
-        const NodeId s = single(o_.sources, "--sources", "source", others(m_, o_.destinations));
-        const auto ds = many("--dests", o_.destinations, others(m_, {s}), "destinations", s);
+        const NodeId s = single(o_.sources, "sources", "source", others(m_, o_.destinations));
+        const auto ds = many("dests", o_.destinations, others(m_, {s}), "destinations", s);
         return {transfer(s, ds, bcast)};
       }
       case Pattern::C10: {
-        const NodeId d = single(o_.destinations, "--dests", "destination", others(m_, o_.sources));
+        const NodeId d = single(o_.destinations, "dests", "destination", others(m_, o_.sources));
         std::vector<Transfer> out;
-        for (NodeId s : many("--sources", o_.sources, others(m_, {d}), "sources", d)) {
+        for (NodeId s : many("sources", o_.sources, others(m_, {d}), "sources", d)) {
           out.push_back(transfer(s, {d}, false));
         }
         return out;
@@ -178,8 +178,8 @@ class PatternBuilder {
   }
 
  private:
-  [[noreturn]] void fail(const char* option, const std::string& message) const {
-    throw InputError({option, 0, 0}, to_string(p_) + " (" + describe(p_) + "): " + message);
+  [[noreturn]] void fail(const char* parameter, const std::string& message) const {
+    throw ParameterError(parameter, to_string(p_) + " (" + describe(p_) + "): " + message);
   }
 
   Transfer transfer(NodeId s, std::vector<NodeId> ds, bool bcast) const {
@@ -192,24 +192,24 @@ class PatternBuilder {
   }
 
   /// The one node a role has: the given one, or a random one of `pool`.
-  NodeId single(const std::vector<NodeId>& given, const char* option, const std::string& role,
+  NodeId single(const std::vector<NodeId>& given, const char* parameter, const std::string& role,
                 const std::vector<NodeId>& pool) {
     if (given.size() > 1) {
-      fail(option,
+      fail(parameter,
            "has one " + role + ", found " + std::to_string(given.size()) + ": " + list(given));
     }
     if (!given.empty()) {
       return given.front();
     }
     if (pool.empty()) {
-      fail(option, "no node is left for the " + role);
+      fail(parameter, "no node is left for the " + role);
     }
     return pool[static_cast<std::size_t>(rng_.below(pool.size()))];
   }
 
   void not_self(NodeId s, NodeId d) const {
     if (s == d) {
-      fail("--dests", "the destination must differ from the source " + node(s));
+      fail("dests", "the destination must differ from the source " + node(s));
     }
   }
 
@@ -219,36 +219,36 @@ class PatternBuilder {
     return given.empty() ? fallback : given;
   }
 
-  void all_but(const char* option, const std::vector<NodeId>& given, NodeId except,
+  void all_but(const char* parameter, const std::vector<NodeId>& given, NodeId except,
                const std::string& role) const {
     if (!given.empty() && !same_set(given, others(m_, {except}))) {
-      fail(option, "the " + role + " are all m-1 = " + std::to_string(m_ - 1) + " nodes but " +
-                       node(except) + ", found " + list(given));
+      fail(parameter, "the " + role + " are all m-1 = " + std::to_string(m_ - 1) + " nodes but " +
+                          node(except) + ", found " + list(given));
     }
   }
 
-  void all_nodes(const char* option, const std::vector<NodeId>& given,
+  void all_nodes(const char* parameter, const std::vector<NodeId>& given,
                  const std::string& role) const {
     if (!given.empty() && !same_set(given, others(m_, {}))) {
-      fail(option,
+      fail(parameter,
            "the " + role + " are all m = " + std::to_string(m_) + " nodes, found " + list(given));
     }
   }
 
   /// The "many" side of C8-C10: 2..m-2 nodes other than `hub` (Table 1: 1 < sr, ds < m-1).
-  std::vector<NodeId> many(const char* option, const std::vector<NodeId>& given,
+  std::vector<NodeId> many(const char* parameter, const std::vector<NodeId>& given,
                            const std::vector<NodeId>& pool, const std::string& role, NodeId hub) {
     if (given.empty()) {
       return rng_.pick(pool, rng_.between(2, m_ - 2));
     }
     if (std::find(given.begin(), given.end(), hub) != given.end()) {
-      fail(option, node(hub) + " cannot be among its own " + role + " " + list(given));
+      fail(parameter, node(hub) + " cannot be among its own " + role + " " + list(given));
     }
-    check_range(option, given.size(), role);
+    check_range(parameter, given.size(), role);
     return given;
   }
 
-  void check_range(const char* option, std::size_t k, const std::string& role) const {
+  void check_range(const char* parameter, std::size_t k, const std::string& role) const {
     if (k >= 2 && k + 2 <= m_) {
       return;
     }
@@ -263,16 +263,16 @@ class PatternBuilder {
     } else if (k + 1 == m_ && p_ == Pattern::C10) {
       instead = "; m-1 is C5";
     }
-    fail(option, "Table 1 needs 1 < " + std::string(role == "sources" ? "sr" : "ds") +
-                     " < m-1 = " + std::to_string(m_ - 1) + " " + role + ", found " +
-                     std::to_string(k) + instead);
+    fail(parameter, "Table 1 needs 1 < " + std::string(role == "sources" ? "sr" : "ds") +
+                        " < m-1 = " + std::to_string(m_ - 1) + " " + role + ", found " +
+                        std::to_string(k) + instead);
   }
 
   std::vector<Transfer> permutation() {
     std::vector<NodeId> src = o_.sources;
     std::vector<NodeId> dst = o_.destinations;
     if (src.size() == 1 || dst.size() == 1) {
-      fail(src.size() == 1 ? "--sources" : "--dests",
+      fail(src.size() == 1 ? "sources" : "dests",
            "a permutation moves at least 2 messages (one is C1)");
     }
     if (src.empty() && dst.empty()) {
@@ -284,8 +284,8 @@ class PatternBuilder {
       dst = derangement(src);
     }
     if (src.size() != dst.size()) {
-      fail("--dests", "sources[i] sends to destinations[i]: " + std::to_string(src.size()) +
-                          " sources, " + std::to_string(dst.size()) + " destinations");
+      fail("dests", "sources[i] sends to destinations[i]: " + std::to_string(src.size()) +
+                        " sources, " + std::to_string(dst.size()) + " destinations");
     }
     std::vector<Transfer> out;
     for (std::size_t i = 0; i < src.size(); ++i) {
@@ -316,10 +316,10 @@ class PatternBuilder {
     std::vector<NodeId> src = o_.sources;
     std::vector<NodeId> dst = o_.destinations;
     if (!src.empty()) {
-      check_range("--sources", src.size(), "sources");
+      check_range("sources", src.size(), "sources");
     }
     if (!dst.empty()) {
-      check_range("--dests", dst.size(), "destinations");
+      check_range("dests", dst.size(), "destinations");
     }
     if (src.empty() && dst.empty()) {
       src = rng_.pick(others(m_, {}), rng_.between(2, m_ - 2));
@@ -333,9 +333,9 @@ class PatternBuilder {
     }
     for (NodeId d : dst) {
       if (std::find(src.begin(), src.end(), d) != src.end()) {
-        fail("--dests", "sources " + list(src) + " and destinations " + list(dst) +
-                            " must be disjoint (Table 1 counts sr.ds messages); " + node(d) +
-                            " is in both");
+        fail("dests", "sources " + list(src) + " and destinations " + list(dst) +
+                          " must be disjoint (Table 1 counts sr.ds messages); " + node(d) +
+                          " is in both");
       }
     }
     std::vector<Transfer> out;
@@ -364,16 +364,16 @@ std::vector<Pattern> all_patterns() {
 McProgram generate_pattern(Pattern p, const PatternGenOptions& o) {
   const std::uint32_t m = o.nodes;
   if (m < min_nodes(p)) {
-    throw InputError({"--nodes", 0, 0},
-                     to_string(p) + " (" + describe(p) + ") needs m >= " +
-                         std::to_string(min_nodes(p)) + " nodes, found m = " + std::to_string(m) +
-                         (min_nodes(p) == 4 ? " (Table 1: 1 < sr, ds < m-1)" : ""));
+    throw ParameterError("nodes", to_string(p) + " (" + describe(p) +
+                                      ") needs m >= " + std::to_string(min_nodes(p)) +
+                                      " nodes, found m = " + std::to_string(m) +
+                                      (min_nodes(p) == 4 ? " (Table 1: 1 < sr, ds < m-1)" : ""));
   }
   if (o.words == 0) {
-    throw InputError({"--len", 0, 0}, "a message length of at least 1 word", "0");
+    throw ParameterError("len", "a message length of at least 1 word", "0");
   }
-  check_ids(o.sources, "--sources", m);
-  check_ids(o.destinations, "--dests", m);
+  check_ids(o.sources, "sources", m);
+  check_ids(o.destinations, "dests", m);
 
   McProgram prog;
   prog.name = to_string(p) + " m=" + std::to_string(m);
@@ -397,13 +397,13 @@ McProgram generate_pattern(Pattern p, const PatternGenOptions& o) {
 McProgram generate_random(std::uint32_t nodes, std::uint32_t steps, std::uint64_t seed,
                           std::uint32_t max_words) {
   if (nodes < 2) {
-    throw InputError({"--nodes", 0, 0}, "at least 2 nodes", std::to_string(nodes));
+    throw ParameterError("nodes", "at least 2 nodes", std::to_string(nodes));
   }
   if (steps == 0) {
-    throw InputError({"--steps", 0, 0}, "at least 1 step", "0");
+    throw ParameterError("steps", "at least 1 step", "0");
   }
   if (max_words == 0) {
-    throw InputError({"--len", 0, 0}, "a message length of at least 1 word", "0");
+    throw ParameterError("len", "a message length of at least 1 word", "0");
   }
   Rng rng(seed);
   McProgram prog;

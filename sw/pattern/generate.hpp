@@ -28,16 +28,16 @@ struct PatternGenOptions {
 ///  C3 / C4 one source -> all others; C5 all others -> one; C6 / C7 all -> all;
 ///  C8 / C9 one source -> ds destinations; C10 sr sources -> one;
 ///  C11 / C12 sr sources -> ds destinations, the two sets disjoint (so Table 1's sr.ds messages).
-/// Throws InputError at "--nodes" when m cannot hold p (C8-C12 need m >= 4), at "--sources" /
-/// "--dests" when a given node is >= m, repeated, or the given sets are not pattern p (e.g. C8 to
-/// m-1 destinations is C3), and at "--len" (the CLI's message length) for a zero length.
+/// Throws ParameterError on nodes when m cannot hold p (C8-C12 need m >= 4), on sources / dests
+/// when a given node is >= m, repeated, or the given sets are not pattern p (e.g. C8 to m-1
+/// destinations is C3), and on len (the message length) for a zero length.
 [[nodiscard]] McProgram generate_pattern(Pattern p, const PatternGenOptions& o);
 
 /// A random valid program: every step non-empty, no message to oneself, each (source,
 /// destination) pair at most once and each source at most one broadcast per step; personalized
 /// and broadcast transfers mixed (some steps are whole Table 1 patterns), lengths 1..max_words,
-/// occasional compute phases. The same arguments give the same program. Throws InputError at
-/// "--nodes" for m < 2, at "--steps" for zero steps, at "--len" for max_words = 0.
+/// occasional compute phases. The same arguments give the same program. Throws ParameterError
+/// on nodes for m < 2, on steps for zero steps, on len for max_words = 0.
 [[nodiscard]] McProgram generate_random(std::uint32_t nodes, std::uint32_t steps,
                                         std::uint64_t seed, std::uint32_t max_words = 8);
 

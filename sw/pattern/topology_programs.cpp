@@ -10,28 +10,28 @@ namespace orthosim::sw {
 McProgram hypercube_exchange(std::uint32_t nodes, const std::vector<std::uint32_t>& dims,
                              std::uint32_t words, bool together) {
   if (nodes < 2 || (nodes & (nodes - 1)) != 0) {
-    throw InputError({"--nodes"}, "a power of two (a hypercube of 2^p nodes)",
-                     std::to_string(nodes));
+    throw ParameterError("nodes", "a power of two (a hypercube of 2^p nodes)",
+                         std::to_string(nodes));
   }
   std::uint32_t p = 0;
   while ((1u << p) < nodes) {
     ++p;
   }
   if (dims.empty()) {
-    throw InputError({"--dims"}, "at least one dimension", "none");
+    throw ParameterError("dims", "at least one dimension", "none");
   }
   std::vector<std::uint32_t> seen;
   for (std::uint32_t k : dims) {
     if (k >= p) {
-      throw InputError({"--dims"}, "dimensions 0.." + std::to_string(p - 1), std::to_string(k));
+      throw ParameterError("dims", "dimensions 0.." + std::to_string(p - 1), std::to_string(k));
     }
     if (std::find(seen.begin(), seen.end(), k) != seen.end()) {
-      throw InputError({"--dims"}, "each dimension once", std::to_string(k) + " twice");
+      throw ParameterError("dims", "each dimension once", std::to_string(k) + " twice");
     }
     seen.push_back(k);
   }
   if (words == 0) {
-    throw InputError({"--len"}, "at least one word per message", "0");
+    throw ParameterError("len", "at least one word per message", "0");
   }
   McProgram out;
   std::string list;
@@ -85,22 +85,22 @@ ShiftDirection parse_shift_direction(const std::string& text) {
       return d;
     }
   }
-  throw InputError({"--direction"}, "east, west, north or south", "'" + text + "'");
+  throw ParameterError("direction", "east, west, north or south", "'" + text + "'");
 }
 
 McProgram torus_shift(std::uint32_t columns, std::uint32_t rows, ShiftDirection direction,
                       std::uint32_t distance, std::uint32_t words) {
   if (columns < 2 || rows < 1) {
-    throw InputError({"--torus"}, "a torus of at least 2 columns", std::to_string(columns));
+    throw ParameterError("torus", "a torus of at least 2 columns", std::to_string(columns));
   }
   const bool horizontal = direction == ShiftDirection::East || direction == ShiftDirection::West;
   const std::uint32_t ring = horizontal ? columns : rows;
   if (distance % ring == 0) {
-    throw InputError({"--distance"}, "a shift of 1.." + std::to_string(ring - 1) + " nodes",
-                     std::to_string(distance));
+    throw ParameterError("distance", "a shift of 1.." + std::to_string(ring - 1) + " nodes",
+                         std::to_string(distance));
   }
   if (words == 0) {
-    throw InputError({"--len"}, "at least one word per message", "0");
+    throw ParameterError("len", "at least one word per message", "0");
   }
   const std::uint32_t forward = distance % ring;
   const std::uint32_t step = direction == ShiftDirection::East || direction == ShiftDirection::North

@@ -15,21 +15,21 @@ namespace orthosim::sw {
 /// dimension of `dims` (bit k of the node number is dimension x_k): one step per dimension, or
 /// with `together` one step in which every node sends to all those neighbours ([PH91] section
 /// 5.1: "all n nodes can simultaneously send and receive messages to and from all its log n
-/// neighbors"). Throws InputError at "--nodes" (not a power of two) or "--dims" (a dimension
-/// >= p, repeated, or none).
+/// neighbors"). Throws ParameterError on nodes (not a power of two) or dims (a dimension >= p,
+/// repeated, or none).
 [[nodiscard]] McProgram hypercube_exchange(std::uint32_t nodes,
                                            const std::vector<std::uint32_t>& dims,
                                            std::uint32_t words, bool together);
 
 enum class ShiftDirection : std::uint8_t { East, West, North, South };
 [[nodiscard]] std::string to_string(ShiftDirection d);
-/// Parses "east", "west", "north", "south"; throws InputError at "--direction".
+/// Parses "east", "west", "north", "south"; throws ParameterError on direction.
 [[nodiscard]] ShiftDirection parse_shift_direction(const std::string& text);
 
 /// On a torus of `columns` x `rows` nodes (node = x + columns * y, x the column), every node sends
 /// `words` words to the node `distance` away: east is +x, west -x, north +y, south -y, wrapping
 /// around ([PH91] section 5.3: "east, west, north and south" rotate steps; Fig. 11(b) is a +2
-/// east shift). Throws InputError at "--distance" when the shift is 0 modulo the ring.
+/// east shift). Throws ParameterError on distance when the shift is 0 modulo the ring.
 [[nodiscard]] McProgram torus_shift(std::uint32_t columns, std::uint32_t rows,
                                     ShiftDirection direction, std::uint32_t distance,
                                     std::uint32_t words);

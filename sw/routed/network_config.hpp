@@ -5,12 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "sw/arch/implementation.hpp"
 #include "sw/core/validated.hpp"
 #include "sw/topology/routing.hpp"
 #include "sw/topology/topology.hpp"
+#include "sw/topology/topology_description.hpp"
 
 namespace orthosim::sw {
 
@@ -44,6 +46,9 @@ struct InterfaceParams {
 
 struct NetworkConfig {
   Topology topology = Topology::mesh({4, 4});
+  /// A hand-built network (irregular, or several nodes per router) that the routers run instead
+  /// of `topology`'s; the command line builds none (docs/topology.md).
+  std::shared_ptr<const TopologyDescription> hand_built;
   RouterParams router;
   InterfaceParams ni;
   std::uint32_t clock_period_ns = 50;
@@ -60,12 +65,22 @@ struct NetworkConfig {
   [[nodiscard]] std::uint64_t message_flits(std::uint64_t words) const;
   /// Packets of a message of `words` words.
   [[nodiscard]] std::uint64_t message_packets(std::uint64_t words) const;
-  /// The routers' routing function: the topology's default (sw/topology/routing.hpp).
-  [[nodiscard]] const RoutingFunction& routing() const { return default_routing(topology); }
-  /// The routers' virtual-channel policy: the topology's default, or any virtual channel when
+  /// The network the routers read: hand_built, or the description of `topology` (built anew on
+  /// every call: the network's owner keeps the one it builds).
+  [[nodiscard]] std::shared_ptr<const TopologyDescription> description() const {
+    return hand_built ? hand_built : TopologyDescription::of(topology);
+  }
+  /// Nodes of the network.
+  [[nodiscard]] std::uint32_t nodes() const {
+    return hand_built ? hand_built->nodes() : topology.nodes();
+  }
+  /// The routers' virtual-channel policy: the description's default, or any virtual channel when
   /// router.dateline is off.
   [[nodiscard]] const VcPolicy& vc_policy() const {
-    return router.dateline ? default_vc_policy(topology) : sw::vc_policy("any");
+    if (!router.dateline) {
+      return sw::vc_policy("any");
+    }
+    return hand_built ? hand_built->vc_policy() : default_vc_policy(topology);
   }
 };
 

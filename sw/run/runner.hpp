@@ -70,6 +70,7 @@ struct NetworkRunRequest {
 struct TrafficRequest : TrafficParameters {
   Validated<NetworkConfig> config;
   TrafficPattern pattern;
+  std::optional<std::string> embedding_path = std::nullopt;  ///< the node map that placed it
   std::vector<double> rates;                             ///< flits per node per cycle, one run each
   std::optional<std::string> trace_path = std::nullopt;  ///< one event trace for every rate's run
   std::optional<std::string> fst_path = std::nullopt;    ///< as NetworkRunRequest::fst_path

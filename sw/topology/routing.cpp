@@ -1,6 +1,10 @@
-// The deterministic routings of [LCC] section 2.3 and the virtual-channel policies.
+// The deterministic routings of [LCC] section 2.3, shortest-path routing from a table, and the
+// virtual-channel policies.
 #include "sw/topology/routing.hpp"
 
+#include <algorithm>
+#include <deque>
+#include <limits>
 #include <stdexcept>
 
 namespace orthosim::sw {
@@ -12,43 +16,117 @@ namespace {
 /// (exactly half a ring, even k) the positive direction is taken. That tie rule is the same for
 /// every message, which is what [XOR] Table I needs (errata: half-ring links must all be routed
 /// the same way).
-class DimensionOrder final : public RoutingFunction {
- public:
-  [[nodiscard]] std::string name() const override { return "dimension-order"; }
-  [[nodiscard]] std::optional<Port> next_port(const Topology& t, std::uint32_t at,
-                                              std::uint32_t dest) const override {
-    const std::vector<std::uint32_t> a = t.coordinates(at);
-    const std::vector<std::uint32_t> b = t.coordinates(dest);
-    for (std::uint32_t i = 0; i < t.dimensions(); ++i) {
-      if (a[i] == b[i]) {
-        continue;
-      }
-      if (t.kind() != TopologyKind::Torus) {
-        return Port{i, b[i] > a[i]};
-      }
-      const std::uint32_t k = t.radices()[i];
-      const std::uint32_t forward = (b[i] + k - a[i]) % k;
-      return Port{i, forward <= k - forward};
+std::optional<Port> dimension_order_port(const Topology& t, std::uint32_t at, std::uint32_t dest) {
+  const std::vector<std::uint32_t> a = t.coordinates(at);
+  const std::vector<std::uint32_t> b = t.coordinates(dest);
+  for (std::uint32_t i = 0; i < t.dimensions(); ++i) {
+    if (a[i] == b[i]) {
+      continue;
     }
-    return std::nullopt;
+    if (t.kind() != TopologyKind::Torus) {
+      return Port{i, b[i] > a[i]};
+    }
+    const std::uint32_t k = t.radices()[i];
+    const std::uint32_t forward = (b[i] + k - a[i]) % k;
+    return Port{i, forward <= k - forward};
   }
-};
+  return std::nullopt;
+}
 
 /// The lowest differing address bit first: channels are reserved in strictly increasing order of
 /// dimension ([LCC] section 2.3).
-class ECube final : public RoutingFunction {
+std::optional<Port> e_cube_port(const Topology& t, std::uint32_t at, std::uint32_t dest) {
+  const std::uint32_t diff = at ^ dest;
+  for (std::uint32_t i = 0; i < t.dimensions(); ++i) {
+    if ((diff >> i) & 1U) {
+      return Port{i, true};
+    }
+  }
+  return std::nullopt;
+}
+
+/// A routing of the regular networks (the description of a mesh, torus or hypercube, where router
+/// r is node r): `port_of` gives the kind-specific choice, mapped to its index in
+/// Topology::ports().
+template <std::optional<Port> (*port_of)(const Topology&, std::uint32_t, std::uint32_t)>
+class RegularRouting final : public RoutingFunction {
  public:
-  [[nodiscard]] std::string name() const override { return "e-cube"; }
-  [[nodiscard]] std::optional<Port> next_port(const Topology& t, std::uint32_t at,
-                                              std::uint32_t dest) const override {
-    const std::uint32_t diff = at ^ dest;
-    for (std::uint32_t i = 0; i < t.dimensions(); ++i) {
-      if ((diff >> i) & 1U) {
-        return Port{i, true};
+  explicit RegularRouting(const char* name) : name_(name) {}
+  [[nodiscard]] std::string name() const override { return name_; }
+  void route(const TopologyDescription& d, std::uint32_t router, std::optional<std::uint32_t>,
+             std::uint32_t dest, PortCandidates& out) const override {
+    out.clear();
+    const Topology& t = *d.regular();
+    if (const std::optional<Port> p = port_of(t, router, dest)) {
+      out.push_back(t.port_index(*p));
+    }
+  }
+
+ private:
+  std::string name_;
+};
+
+/// At each router, the lowest-numbered output port that starts a shortest path to the
+/// destination's router: next_[router * R + target router].
+class ShortestPath final : public RoutingFunction {
+ public:
+  explicit ShortestPath(const TopologyDescription& d) : routers_(d.routers()) {
+    constexpr std::uint32_t unreached = std::numeric_limits<std::uint32_t>::max();
+    next_.assign(std::size_t{routers_} * routers_, unreached);
+    std::vector<std::uint32_t> distance(routers_);
+    for (std::uint32_t target = 0; target < routers_; ++target) {
+      if (d.concentration(target) == 0) {
+        continue;  // no node to deliver to
+      }
+      // Breadth-first search backwards along the channels, from the target.
+      std::fill(distance.begin(), distance.end(), unreached);
+      distance[target] = 0;
+      std::deque<std::uint32_t> frontier{target};
+      while (!frontier.empty()) {
+        const std::uint32_t at = frontier.front();
+        frontier.pop_front();
+        for (std::uint32_t p = 0; p < d.ports(at); ++p) {
+          const std::optional<PortLink>& from = d.feeder(at, p);
+          if (from && distance[from->router] == unreached) {
+            distance[from->router] = distance[at] + 1;
+            frontier.push_back(from->router);
+          }
+        }
+      }
+      for (std::uint32_t r = 0; r < routers_; ++r) {
+        if (r == target) {
+          continue;
+        }
+        if (distance[r] == unreached) {
+          if (d.concentration(r) > 0) {
+            throw std::invalid_argument("the " + d.name() + " has no path from router " +
+                                        std::to_string(r) + " to router " + std::to_string(target));
+          }
+          continue;
+        }
+        for (std::uint32_t p = 0; p < d.ports(r); ++p) {
+          const std::optional<PortLink>& to = d.link(r, p);
+          if (to && distance[to->router] + 1 == distance[r]) {
+            next_[std::size_t{r} * routers_ + target] = p;
+            break;
+          }
+        }
       }
     }
-    return std::nullopt;
   }
+  [[nodiscard]] std::string name() const override { return "shortest-path"; }
+  void route(const TopologyDescription& d, std::uint32_t router, std::optional<std::uint32_t>,
+             std::uint32_t dest, PortCandidates& out) const override {
+    out.clear();
+    const std::uint32_t target = d.attachment(dest).router;
+    if (target != router) {
+      out.push_back(next_[std::size_t{router} * routers_ + target]);
+    }
+  }
+
+ private:
+  std::uint32_t routers_;
+  std::vector<std::uint32_t> next_;
 };
 
 /// Every virtual channel of the port: meshes and hypercubes need no second class for the
@@ -60,8 +138,9 @@ class AnyVc final : public VcPolicy {
   [[nodiscard]] std::optional<std::string> check_vcs(std::uint32_t) const override {
     return std::nullopt;
   }
-  [[nodiscard]] VcRange allowed(const Topology&, std::uint32_t, Port, std::optional<Port>,
-                                std::uint32_t, std::uint32_t vcs) const override {
+  [[nodiscard]] VcRange allowed(const TopologyDescription&, std::uint32_t, std::uint32_t,
+                                std::optional<std::uint32_t>, std::uint32_t,
+                                std::uint32_t vcs) const override {
     return {0, vcs};
   }
 };
@@ -69,7 +148,8 @@ class AnyVc final : public VcPolicy {
 /// Dally and Seitz's dateline on the rings of a torus: the virtual channels split in two halves,
 /// class 0 and class 1. A packet takes class 1 on a wrap-around channel (Topology::
 /// crosses_dateline), keeps its class while it continues in the same dimension, and starts a new
-/// dimension in class 0; this breaks the cyclic channel dependency of each ring.
+/// dimension in class 0; this breaks the cyclic channel dependency of each ring. Off a torus every
+/// packet stays in class 0.
 class Dateline final : public VcPolicy {
  public:
   [[nodiscard]] std::string name() const override { return "dateline"; }
@@ -81,23 +161,27 @@ class Dateline final : public VcPolicy {
     }
     return std::nullopt;
   }
-  [[nodiscard]] VcRange allowed(const Topology& t, std::uint32_t node, Port out,
-                                std::optional<Port> in, std::uint32_t in_vc,
-                                std::uint32_t vcs) const override {
+  [[nodiscard]] VcRange allowed(const TopologyDescription& d, std::uint32_t router,
+                                std::uint32_t out, std::optional<std::uint32_t> in,
+                                std::uint32_t in_vc, std::uint32_t vcs) const override {
     const std::uint32_t half = vcs / 2;
-    const std::uint32_t arrived_class = in_vc < half ? 0 : 1;
+    const std::optional<Topology>& t = d.regular();
+    if (!t || t->kind() != TopologyKind::Torus) {
+      return {0, half};
+    }
+    const Port out_port = t->port_at(out);
     std::uint32_t cls = 0;
-    if (t.crosses_dateline(node, out)) {
+    if (t->crosses_dateline(router, out_port)) {
       cls = 1;
-    } else if (t.kind() == TopologyKind::Torus && in && in->dim == out.dim) {
-      cls = arrived_class;
+    } else if (in && t->port_at(*in).dim == out_port.dim) {
+      cls = in_vc < half ? 0 : 1;
     }
     return {cls * half, half};
   }
 };
 
-const DimensionOrder kDimensionOrder;
-const ECube kECube;
+const RegularRouting<dimension_order_port> kDimensionOrder("dimension-order");
+const RegularRouting<e_cube_port> kECube("e-cube");
 const AnyVc kAnyVc;
 const Dateline kDateline;
 
@@ -127,6 +211,10 @@ const VcPolicy& vc_policy(const std::string& name) {
   throw std::invalid_argument("no virtual-channel policy '" + name + "'");
 }
 
+std::unique_ptr<const RoutingFunction> make_shortest_path_routing(const TopologyDescription& d) {
+  return std::make_unique<const ShortestPath>(d);
+}
+
 const RoutingFunction& default_routing(const Topology& t) {
   return t.kind() == TopologyKind::Hypercube ? static_cast<const RoutingFunction&>(kECube)
                                              : kDimensionOrder;
@@ -134,6 +222,11 @@ const RoutingFunction& default_routing(const Topology& t) {
 
 const VcPolicy& default_vc_policy(const Topology& t) {
   return t.kind() == TopologyKind::Torus ? static_cast<const VcPolicy&>(kDateline) : kAnyVc;
+}
+
+std::optional<Port> default_next_port(const Topology& t, std::uint32_t at, std::uint32_t dest) {
+  return t.kind() == TopologyKind::Hypercube ? e_cube_port(t, at, dest)
+                                             : dimension_order_port(t, at, dest);
 }
 
 }  // namespace orthosim::sw

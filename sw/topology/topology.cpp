@@ -153,7 +153,7 @@ Topology Topology::parse(const std::string& kind, const std::optional<std::strin
   if (kind == "mesh" || kind == "torus") {
     if (dim) {
       throw ParameterError("dim", "no --dim for a " + kind + " (its size is --dims, e.g. 8x8)",
-                           "--dim " + *dim);
+                           "{dim} " + *dim);
     }
     if (!dims) {
       throw ParameterError("dims", "the radices of the " + kind + ", e.g. --dims 8x8", "no --dims");
@@ -164,7 +164,7 @@ Topology Topology::parse(const std::string& kind, const std::optional<std::strin
   if (kind == "hypercube") {
     if (dims) {
       throw ParameterError("dims", "no --dims for a hypercube (its size is --dim, e.g. 8)",
-                           "--dims " + *dims);
+                           "{dims} " + *dims);
     }
     if (!dim) {
       throw ParameterError("dim", "the hypercube dimension d, e.g. --dim 8", "no --dim");
@@ -247,6 +247,16 @@ std::uint32_t Topology::port_index(Port p) const {
   return 2 * p.dim + (p.positive ? 0 : 1);
 }
 
+Port Topology::port_at(std::uint32_t index) const {
+  if (kind_ == TopologyKind::Hypercube) {
+    check_port({index, true});
+    return {index, true};
+  }
+  const Port p{index / 2, index % 2 == 0};
+  check_port(p);
+  return p;
+}
+
 std::string Topology::port_name(Port p) const {
   check_port(p);
   if (kind_ == TopologyKind::Hypercube) {
@@ -287,7 +297,7 @@ std::optional<std::uint32_t> Topology::neighbor(std::uint32_t node, Port p) cons
 std::optional<Port> Topology::next_port(std::uint32_t at, std::uint32_t dest) const {
   check_node(at);
   check_node(dest);
-  return default_routing(*this).next_port(*this, at, dest);
+  return default_next_port(*this, at, dest);
 }
 
 std::vector<std::pair<std::uint32_t, Port>> Topology::route(std::uint32_t src,

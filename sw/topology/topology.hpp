@@ -2,9 +2,9 @@
 // d-dimensional hypercubes ([CALMANT] section 2.1, [XOR] section II, [A2A] section 2.1,
 // [LCC] section 2.1). Node numbering, neighbour tables, the paths of the default routing
 // (sw/topology/routing.hpp: dimension-order on meshes and tori, e-cube on hypercubes; [LCC]
-// section 2.3) and the dateline channels of the torus rings. Pure functions of the topology: the
-// SystemC routers read their neighbour tables from here (modeling rule 7: topology is data, not
-// router code).
+// section 2.3) and the dateline channels of the torus rings. Pure functions of the topology; the
+// routers read it as a general description (TopologyDescription::of, sw/topology/
+// topology_description.hpp; modeling rule 7: topology is data, not router code).
 #pragma once
 
 #include <cstdint>
@@ -91,6 +91,8 @@ class Topology {
   [[nodiscard]] std::vector<Port> ports() const;
   /// The index of `p` in ports(). Throws std::out_of_range for a port this topology has not.
   [[nodiscard]] std::uint32_t port_index(Port p) const;
+  /// The port at `index` in ports(). Throws std::out_of_range for an index ports() has not.
+  [[nodiscard]] Port port_at(std::uint32_t index) const;
   /// A short port name for hierarchical names and tables: "x+", "x-", "y+", "y-", "z+", "z-" on a
   /// mesh or torus, "d0" .. "d9" on a hypercube.
   [[nodiscard]] std::string port_name(Port p) const;

@@ -2,6 +2,7 @@
 #include "sw/traffic/lcc.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "sw/core/diagnostic.hpp"
@@ -186,12 +187,28 @@ std::uint32_t gf2_rank(const std::vector<std::uint64_t>& rows, std::uint32_t r, 
   if (r > rows.size() || c > 64) {
     throw std::out_of_range("gf2_rank: submatrix larger than the matrix");
   }
+  return gf2_rank_of(rows, low_mask(r), low_mask(c));
+}
+
+std::uint32_t gf2_rank_of(const std::vector<std::uint64_t>& rows, std::uint64_t row_set,
+                          std::uint64_t column_set) {
+  if ((row_set & ~low_mask(static_cast<std::uint32_t>(std::min<std::size_t>(rows.size(), 64)))) !=
+      0) {
+    throw std::out_of_range("gf2_rank_of: a row past the matrix");
+  }
   // Gaussian elimination on bit masks: basis[j] holds a reduced row whose highest bit is j.
-  std::vector<std::uint64_t> basis(64, 0);
+  std::array<std::uint64_t, 64> basis{};
+  std::uint32_t columns_end = 64;  // one past the highest column kept
+  while (columns_end > 0 && ((column_set >> (columns_end - 1)) & 1U) == 0) {
+    --columns_end;
+  }
   std::uint32_t rank = 0;
-  for (std::uint32_t i = 0; i < r; ++i) {
-    std::uint64_t v = rows[i] & low_mask(c);
-    for (std::uint32_t j = c; j-- > 0 && v != 0;) {
+  for (std::uint32_t i = 0; i < 64; ++i) {
+    if (((row_set >> i) & 1U) == 0) {
+      continue;
+    }
+    std::uint64_t v = rows[i] & column_set;
+    for (std::uint32_t j = columns_end; j-- > 0 && v != 0;) {
       if (((v >> j) & 1U) == 0) {
         continue;
       }

@@ -58,6 +58,11 @@ struct Lcc {
 /// submatrix A_{L_r, L_c} of [LCC] Definition 5). r may not exceed rows.size(); c <= 64.
 [[nodiscard]] std::uint32_t gf2_rank(const std::vector<std::uint64_t>& rows, std::uint32_t r,
                                      std::uint32_t c);
+/// GF(2) rank of the submatrix A_{R,C} of [LCC] Definition 5: the rows whose bit is set in
+/// `row_set`, the columns whose bit is set in `column_set`. `row_set` may name no row past
+/// rows.size().
+[[nodiscard]] std::uint32_t gf2_rank_of(const std::vector<std::uint64_t>& rows,
+                                        std::uint64_t row_set, std::uint64_t column_set);
 
 /// [LCC] Theorem 1: T_i(A,b), the largest number of e-cube paths of the LCC that contend for
 /// one channel at dimension i, for i = 0..d-1. T_i = 0 when no message crosses dimension i

@@ -1,10 +1,15 @@
 // Traffic patterns: parsing against a topology and the destination of each source node.
 #include "sw/traffic/traffic_pattern.hpp"
 
+#include <algorithm>
 #include <limits>
+#include <map>
 #include <stdexcept>
+#include <utility>
 
 #include "sw/core/diagnostic.hpp"
+#include "sw/topology/routing.hpp"
+#include "sw/topology/topology_description.hpp"
 
 namespace orthosim::sw {
 
@@ -88,11 +93,29 @@ TrafficPattern parse_traffic_pattern(const std::string& text, const Topology& to
                        "'" + text + "'");
 }
 
-std::uint32_t destination(const TrafficPattern& p, const Topology& t, std::uint32_t src,
-                          std::mt19937_64& rng) {
-  if (src >= t.nodes()) {
-    throw std::out_of_range("source node " + std::to_string(src) + " outside the " + t.to_string());
+TrafficPattern placed(TrafficPattern p, std::vector<std::uint32_t> network_node,
+                      const Topology& topology) {
+  std::vector<std::uint32_t> pattern_node(topology.nodes(), topology.nodes());
+  if (network_node.size() != topology.nodes()) {
+    throw std::invalid_argument("a node map of " + std::to_string(network_node.size()) +
+                                " nodes for the " + topology.to_string());
   }
+  for (std::uint32_t v = 0; v < network_node.size(); ++v) {
+    if (network_node[v] >= topology.nodes() || pattern_node[network_node[v]] != topology.nodes()) {
+      throw std::invalid_argument("a node map that is not a permutation of the nodes");
+    }
+    pattern_node[network_node[v]] = v;
+  }
+  p.network_node = std::move(network_node);
+  p.pattern_node = std::move(pattern_node);
+  return p;
+}
+
+namespace {
+
+/// The pattern's own destination of pattern node `src`, placement aside.
+std::uint32_t unplaced_destination(const TrafficPattern& p, const Topology& t, std::uint32_t src,
+                                   std::mt19937_64& rng) {
   if (p.kind == PatternKind::Uniform) {
     // Uniform among the n-1 other nodes: draw r in [0, n-1) and skip over src.
     const auto r = static_cast<std::uint32_t>(uniform_below(rng, t.nodes() - 1U));
@@ -111,6 +134,53 @@ std::uint32_t destination(const TrafficPattern& p, const Topology& t, std::uint3
                                 t.to_string());
   }
   return p.lcc->apply(src);
+}
+
+}  // namespace
+
+std::uint32_t destination(const TrafficPattern& p, const Topology& t, std::uint32_t src,
+                          std::mt19937_64& rng) {
+  if (src >= t.nodes()) {
+    throw std::out_of_range("source node " + std::to_string(src) + " outside the " + t.to_string());
+  }
+  if (p.network_node.empty()) {
+    return unplaced_destination(p, t, src, rng);
+  }
+  if (p.network_node.size() != t.nodes()) {
+    throw std::invalid_argument("traffic pattern placed on " +
+                                std::to_string(p.network_node.size()) + " nodes, not the " +
+                                t.to_string());
+  }
+  return p.network_node[unplaced_destination(p, t, p.pattern_node[src], rng)];
+}
+
+std::optional<std::uint64_t> round_contention(const TrafficPattern& p, const Topology& t,
+                                              const TopologyDescription& network) {
+  if (p.kind == PatternKind::Uniform) {
+    return std::nullopt;
+  }
+  // Messages per directed channel: (router, output port).
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> messages;
+  std::uint64_t most = 0;
+  std::mt19937_64 unused;  // the fixed patterns draw nothing
+  PortCandidates candidates;
+  for (std::uint32_t src = 0; src < t.nodes(); ++src) {
+    const std::uint32_t dest = destination(p, t, src, unused);
+    std::uint32_t router = network.attachment(src).router;
+    std::optional<std::uint32_t> in;  // injected at the source's router
+    while (true) {
+      network.routing().route(network, router, in, dest, candidates);
+      if (candidates.empty()) {
+        break;  // dest is attached here
+      }
+      const std::uint32_t port = candidates.front();  // the routing's first choice
+      most = std::max(most, ++messages[{router, port}]);
+      const PortLink& next = network.link(router, port).value();
+      router = next.router;
+      in = next.port;
+    }
+  }
+  return most;
 }
 
 std::string to_string(const TrafficPattern& p) {

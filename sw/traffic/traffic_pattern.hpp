@@ -8,8 +8,10 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "sw/topology/topology.hpp"
+#include "sw/topology/topology_description.hpp"
 #include "sw/traffic/lcc.hpp"
 
 namespace orthosim::sw {
@@ -28,6 +30,11 @@ struct TrafficPattern {
   /// and for transpose on a mesh or torus, which swaps coordinates instead (on a 2^m x 2^m grid
   /// that is the same map as Lcc::transpose(2m)).
   std::optional<Lcc> lcc;
+  /// Where the pattern's nodes run (`--embedding`, [LCC] section 3's processor mapping): pattern
+  /// node v on network node network_node[v], and pattern_node is the inverse. Both empty for the
+  /// identity. Set by placed().
+  std::vector<std::uint32_t> network_node;
+  std::vector<std::uint32_t> pattern_node;
 };
 
 /// Parses "uniform" | "transpose" | "bitrev" | "reverse-flip" | "lcc:A,b" (A,b as Lcc::parse
@@ -39,12 +46,27 @@ struct TrafficPattern {
 [[nodiscard]] TrafficPattern parse_traffic_pattern(const std::string& text,
                                                    const Topology& topology);
 
-/// The destination of a message from node `src`. Uniform draws from `rng` uniformly among the
-/// other nodes (never src); the permutation and LCC patterns ignore `rng` and may return src
-/// itself (a node mapped to itself sends nothing). Throws std::out_of_range for src >= nodes and
-/// std::invalid_argument when the pattern was not made for a topology of this shape.
+/// `p` with its node v running on network node network_node[v] (a node map as `--embedding`
+/// reads it). Throws std::invalid_argument unless network_node holds each of 0..nodes-1 once.
+[[nodiscard]] TrafficPattern placed(TrafficPattern p, std::vector<std::uint32_t> network_node,
+                                    const Topology& topology);
+
+/// The destination of a message from network node `src`: the pattern's destination of the
+/// pattern node at src, placed (the identity unless placed() set a map). Uniform draws from
+/// `rng` uniformly among the other nodes (never src); the permutation and LCC patterns ignore
+/// `rng` and may return src itself (a node mapped to itself sends nothing). Throws
+/// std::out_of_range for src >= nodes and std::invalid_argument when the pattern was not made
+/// for a topology of this shape.
 [[nodiscard]] std::uint32_t destination(const TrafficPattern& p, const Topology& t,
                                         std::uint32_t src, std::mt19937_64& rng);
+
+/// [LCC] Theorem 1's T measured on the network: one round of the pattern, every network node
+/// sending one message to its destination(), each routed by the network's routing (its first choice) from router to router;
+/// the most messages that share one directed channel. None for uniform, whose destinations are
+/// drawn at random.
+[[nodiscard]] std::optional<std::uint64_t> round_contention(const TrafficPattern& p,
+                                                            const Topology& t,
+                                                            const TopologyDescription& network);
 
 /// The text parse_traffic_pattern reads: "uniform", "transpose", ..., "lcc:A,b".
 [[nodiscard]] std::string to_string(const TrafficPattern& p);

@@ -34,44 +34,44 @@ bool parse_workload_kind(const std::string& text, WorkloadKind& out) {
 void validate_workload(const SystemConfig& config, const AccessWorkload& w) {
   const std::string n = std::to_string(config.n);
   if (w.d < 1 || w.d > config.n) {
-    throw InputError({"--d"}, "a module count in 1.." + n + " (d <= n)", std::to_string(w.d));
+    throw ParameterError("d", "a module count in 1.." + n + " (d <= n)", std::to_string(w.d));
   }
   if (w.repetitions < 1) {
-    throw InputError({"--repeat"}, "a repetition count of at least 1",
-                     std::to_string(w.repetitions));
+    throw ParameterError("repeat", "a repetition count of at least 1",
+                         std::to_string(w.repetitions));
   }
   if (w.l < 1) {
-    throw InputError({"--l"}, "a vector count of at least 1", std::to_string(w.l));
+    throw ParameterError("l", "a vector count of at least 1", std::to_string(w.l));
   }
   if (w.kind == WorkloadKind::Scalar && (w.d != 1 || w.l != 1)) {
-    throw InputError({"--kind scalar"}, "a scalar access moves one word: d = 1 and l = 1");
+    throw ParameterError("kind", "a scalar access moves one word: d = 1 and l = 1");
   }
   if (w.kind == WorkloadKind::Interleaved && w.l != 1) {
-    throw InputError({"--l"}, "l = 1 for an interleaved access (use --kind block for l > 1)",
-                     std::to_string(w.l));
+    throw ParameterError("l", "l = 1 for an interleaved access (use {kind} block for l > 1)",
+                         std::to_string(w.l));
   }
   if (w.l > config.buffer_words) {
-    throw InputError({"--l"},
-                     "at most L = " + std::to_string(config.buffer_words) +
-                         " words, the data buffer size (--buffer-words)",
-                     std::to_string(w.l));
+    throw ParameterError("l",
+                         "at most L = " + std::to_string(config.buffer_words) +
+                             " words, the data buffer size ({buffer-words})",
+                         std::to_string(w.l));
   }
   // On the single bus every processor keeps its own range of l words in the shared modules.
   const bool shared_modules = config.arch == Arch::Bus;
   const std::uint64_t depth_needed = shared_modules ? std::uint64_t{config.n} * w.l : w.l;
   if (depth_needed > config.module_words) {
-    throw InputError({"--l"},
-                     std::string(shared_modules ? "n*l" : "l") +
-                         " <= " + std::to_string(config.module_words) +
-                         " (the module depth, --module-words)" +
-                         (shared_modules ? " on the single bus" : ""),
-                     std::to_string(w.l));
+    throw ParameterError("l",
+                         std::string(shared_modules ? "n*l" : "l") +
+                             " <= " + std::to_string(config.module_words) +
+                             " (the module depth, {module-words})" +
+                             (shared_modules ? " on the single bus" : ""),
+                         std::to_string(w.l));
   }
   if (2 * std::uint64_t{w.d} * w.l > config.local_words) {
-    throw InputError({"--l"},
-                     "2*d*l within the local memory of " + std::to_string(config.local_words) +
-                         " words",
-                     std::to_string(w.l));
+    throw ParameterError("l",
+                         "2*d*l within the local memory of " + std::to_string(config.local_words) +
+                             " words ({local-words})",
+                         std::to_string(w.l));
   }
 }
 

@@ -34,7 +34,7 @@ struct AccessWorkload {
   std::uint32_t repetitions = 1;
 };
 
-/// Throws InputError naming the option (--d, --l) when the workload does not fit the system.
+/// Throws ParameterError on the workload's parameter (d, l...) when it does not fit the system.
 void validate_workload(const SystemConfig& config, const AccessWorkload& workload);
 
 /// The machine program of the workload; validated against `config`.

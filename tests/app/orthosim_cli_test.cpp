@@ -769,6 +769,38 @@ TEST_F(Orthosim, AnEmbeddingMovesTheTrafficButDeliversTheSame) {
   }
 }
 
+TEST_F(Orthosim, LccsRelabelingMakesTheBitReverseOfThe4CubeContentionFreeOnTheEmulatedRouters) {
+  // One step in which every node x sends 8 words to its bit-reverse. On the identity placement
+  // two e-cube paths share a channel ([LCC] Theorem 1: T = 2); placed by orthosim lcc's
+  // relabeling none do, so the step takes the zero-load time of its longest message (4 hops:
+  // 0011 -> 1100; a relabeling keeps every message's hop count).
+  std::string program = "nodes 16\nwords 8\nstep bit_reverse\n";
+  for (std::uint32_t x = 0; x < 16; ++x) {
+    const std::uint32_t y = ((x & 1U) << 3) | ((x & 2U) << 1) | ((x & 4U) >> 1) | (x >> 3);
+    if (y != x) {
+      program += "  send " + std::to_string(x) + " -> " + std::to_string(y) + "\n";
+    }
+  }
+  std::ofstream(dir_ / "bitrev.mcp") << program;
+  const Outcome lcc = run("lcc --dim 4 --pattern bitrev --out bitrev.map");
+  ASSERT_EQ(lcc.exit_code, 0) << lcc.err;
+  const std::string base = "run bitrev.mcp --arch hypercube --dim 4 --json";
+  const Outcome plain = run(base);
+  const Outcome placed = run(base + " --embedding bitrev.map");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(placed.exit_code, 0) << placed.err;
+  const nlohmann::json jp = nlohmann::json::parse(plain.out);
+  const nlohmann::json jm = nlohmann::json::parse(placed.out);
+  EXPECT_EQ(jp["max_channel_contention"], 2U);
+  EXPECT_EQ(jm["max_channel_contention"], 1U);
+  EXPECT_TRUE(jm["payload_ok"].get<bool>());
+  const auto step = [](const nlohmann::json& j) {
+    return j["steps"][0]["cycles"].get<std::uint64_t>();
+  };
+  EXPECT_EQ(step(jm), zero_load(false, 0, 1, 8, 4));
+  EXPECT_GT(step(jp), step(jm));
+}
+
 TEST_F(Orthosim, NetworkRunCreatesTheWaveformFolderAsOnTheMultiprocessors) {
   // docs/cli.md, orthosim run: "--vcd FILE writes a waveform; its folder is created if missing".
   const Outcome omp = run("run '" + kFig2 + "' --arch omp --vcd omp/w.vcd");

@@ -196,4 +196,41 @@ TEST_F(Variant, AMissingFileAndAFieldTheArchitectureOnTheCommandLineDoesNotTakeA
       << other.err;
 }
 
+// A value the variant file gave that only a layer below the command line refuses (its
+// ParameterError names the parameter, not an option) is placed at the file's field: by sw/mapping
+// (a buffer the program does not fit), by sw/workload (its message names the buffer size the
+// file gave) and by the verilated network (a clock too fast for the RTL routers). The whole line
+// is compared: the positions are those of the values in the files written here.
+TEST_F(Variant, ALowerLayersRefusalOfAFileValueIsPlacedAtTheField) {
+  fs::copy_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp", dir_ / "fig2.mcp");
+  struct Case {
+    const char* layer;
+    const char* text;
+    const char* command;
+    const char* line;  ///< the whole error line
+  };
+  const Case cases[] = {
+      // Fig. 2 sends 4-word messages; the file fixes the data buffers at 2 words.
+      {"sw/mapping", "arch: omp\nn: 4\nbuffer-words: 2\n", "run fig2.mcp",
+       "orthosim run: v.yaml:3:15: buffer-words: expected at least 4 words (the longest message "
+       "between two processors in one step), found 2"},
+      {"sw/workload", "arch: omp\nn: 4\nbuffer-words: 2\n", "access --kind block --d 2 --l 3",
+       "orthosim access: --l: expected at most L = 2 words, the data buffer size (buffer-words at "
+       "v.yaml:3:15), found 3"},
+      {"sc_models/cosim", "arch: mesh\ndims: 4x4\nclock-ns: 2\nimpl: router=rtl\n",
+       "traffic --pattern uniform",
+       "orthosim traffic: v.yaml:3:11: clock-ns: router=rtl|cosim (impl at v.yaml:4:7) needs a "
+       "clock period of at least 4 ns: the cycle's halves and the reset pulse take whole "
+       "nanoseconds"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.layer);
+    write("v.yaml", c.text);
+    const Outcome o = run(std::string(c.command) + " --variant v.yaml");
+    EXPECT_EQ(o.exit_code, 2);
+    EXPECT_TRUE(o.out.empty()) << o.out;
+    EXPECT_EQ(o.err, std::string(c.line) + "\n");
+  }
+}
+
 }  // namespace

@@ -30,6 +30,7 @@
 #include "sc_models/kernel/lockstep_checker.hpp"
 #include "sc_models/net/fabric.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/topology/topology_description.hpp"
 
 namespace orthosim {
 namespace {
@@ -555,6 +556,15 @@ TEST(RouterNetworkRtl, LimitsAreConfigErrors) {
   fails(c, "dateline");
   c = network(sw::Topology::mesh({300, 2}), 1, 1);
   fails(c, "--dims");
+  c = network(sw::Topology::mesh({2, 2}), 1, 1);
+  sw::TopologyDescription::Builder pair("pair of routers");
+  pair.add_router(1);
+  pair.add_router(1);
+  pair.connect_both(0, 0, 1, 0);
+  pair.attach_node(0);
+  pair.attach_node(1);
+  c.hand_built = pair.build();
+  fails(c, "meshes, tori and hypercubes only, not the hand-built pair of routers");
   EXPECT_NO_THROW(rtl::RouterNetworkRtl::check(network(sw::Topology::torus({4, 4, 4}), 4, 9)));
 }
 

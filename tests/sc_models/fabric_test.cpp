@@ -1,16 +1,20 @@
 // The network model without the SystemC kernel: the test drives a Fabric cycle by cycle as
 // Multicomputer's process does, and checks what arrives and when against a breadth-first search
-// of the topology's channels and the zero-load formula t_s + (h+1) D + F.
+// of the topology's channels and the zero-load formula t_s + (h+1) D + F, on meshes, tori and a
+// hypercube and on hand-built networks whose routers are apart from their nodes.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "sc_models/net/fabric.hpp"
+#include "sw/topology/topology_description.hpp"
 
 namespace orthosim {
 namespace {
@@ -30,6 +34,9 @@ class RecordingClient final : public sc::net::FabricClient {
   }
   void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override {
     ++words_[{message, index}];
+    if (index != next_index_[message]++) {
+      ++out_of_order_;
+    }
     if (word != word_of(message, index)) {
       ++corrupted_;
     }
@@ -54,16 +61,22 @@ class RecordingClient final : public sc::net::FabricClient {
     }
     return corrupted_ == 0;
   }
+  /// Whether every message's words arrived in the order they were sent.
+  bool in_order() const { return out_of_order_ == 0; }
   void clear() {
     words_.clear();
     delivered_.clear();
+    next_index_.clear();
     corrupted_ = 0;
+    out_of_order_ = 0;
   }
 
  private:
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> words_;
   std::map<std::uint32_t, std::vector<std::uint64_t>> delivered_;
+  std::map<std::uint32_t, std::uint32_t> next_index_;
   std::uint32_t corrupted_ = 0;
+  std::uint32_t out_of_order_ = 0;
 };
 
 /// Steps every cycle from `first` until the network is idle, as the network process would;
@@ -176,6 +189,190 @@ TEST(FabricWithoutKernel, ASecondMessageQueuedBehindTheFirstArrivesStartupPlusFl
     EXPECT_TRUE(client.words_arrived_once(1, kWords));
     EXPECT_EQ(fabric.stats().flits_ejected, 2 * kFlits);
     EXPECT_EQ(fabric.stats().flit_hops, 2 * 3 * kFlits);
+  }
+}
+
+// ---- hand-built networks: routers apart from nodes -------------------------------------------
+
+/// A network as the test wires it: one-way channels between routers and the router of each node.
+/// The test builds the description from it and computes its own distances from it.
+struct Wiring {
+  std::string name;
+  std::vector<std::uint32_t> router_ports;
+  struct Channel {
+    std::uint32_t from, out_port, to, in_port;
+  };
+  std::vector<Channel> channels;
+  std::vector<std::uint32_t> node_router;
+
+  void both_ways(std::uint32_t a, std::uint32_t port_a, std::uint32_t b, std::uint32_t port_b) {
+    channels.push_back({a, port_a, b, port_b});
+    channels.push_back({b, port_b, a, port_a});
+  }
+  [[nodiscard]] std::shared_ptr<const sw::TopologyDescription> build() const {
+    sw::TopologyDescription::Builder b(name);
+    for (const std::uint32_t ports : router_ports) {
+      b.add_router(ports);
+    }
+    for (const Channel& c : channels) {
+      b.connect(c.from, c.out_port, c.to, c.in_port);
+    }
+    for (const std::uint32_t r : node_router) {
+      b.attach_node(r);
+    }
+    return b.build();
+  }
+  /// Channels crossed from router `src` to every router, by breadth-first search.
+  [[nodiscard]] std::vector<std::uint32_t> hops_from(std::uint32_t src) const {
+    std::vector<std::uint32_t> d(router_ports.size(), UINT32_MAX);
+    std::deque<std::uint32_t> frontier{src};
+    d[src] = 0;
+    while (!frontier.empty()) {
+      const std::uint32_t at = frontier.front();
+      frontier.pop_front();
+      for (const Channel& c : channels) {
+        if (c.from == at && d[c.to] == UINT32_MAX) {
+          d[c.to] = d[at] + 1;
+          frontier.push_back(c.to);
+        }
+      }
+    }
+    return d;
+  }
+};
+
+/// A 2x2 mesh of routers (port 0 toward the x neighbour, port 1 toward the y neighbour), two
+/// nodes on each: node n on router n / 2.
+Wiring concentrated_mesh() {
+  Wiring w{"2x2 mesh, 2 nodes per router", {2, 2, 2, 2}, {}, {0, 0, 1, 1, 2, 2, 3, 3}};
+  w.both_ways(0, 0, 1, 0);
+  w.both_ways(2, 0, 3, 0);
+  w.both_ways(0, 1, 2, 1);
+  w.both_ways(1, 1, 3, 1);
+  return w;
+}
+
+/// Five routers in a ring (port 0 to the next, port 1 to the previous) with a chord between
+/// routers 0 and 2 (port 2), one node per router and a second one on router 4.
+Wiring ring_with_chord() {
+  Wiring w{"ring of 5 with a chord", {3, 2, 3, 2, 2}, {}, {0, 1, 2, 3, 4, 4}};
+  for (std::uint32_t r = 0; r < 5; ++r) {
+    w.both_ways(r, 0, (r + 1) % 5, 1);
+  }
+  w.both_ways(0, 2, 2, 2);
+  return w;
+}
+
+sw::NetworkConfig hand_built(const Wiring& w, sw::NodePorts ports, std::uint64_t startup,
+                             std::uint32_t delay) {
+  sw::NetworkConfig c;
+  c.hand_built = w.build();
+  c.ni.ports = ports;
+  c.ni.startup = startup;
+  c.router.delay = delay;
+  return c;
+}
+
+// Every ordered pair of nodes, one message alone, arrives t_s + (h+1) D + F cycles after it was
+// sent (fabric.hpp), h the channels between the two routers by the test's own search (0 for two
+// nodes of one router), its words once, unchanged and in order; F flits cross each channel.
+TEST(FabricWithoutKernel, HandBuiltNetworksDeliverEveryPairInTheZeroLoadTimeOfItsShortestPath) {
+  RecordingClient client;
+  std::uint32_t checked = 0;
+  for (const Wiring& w : {concentrated_mesh(), ring_with_chord()}) {
+    for (const sw::NodePorts ports : {sw::NodePorts::One, sw::NodePorts::All}) {
+      for (const auto& [startup, delay] : {std::pair{0u, 1u}, std::pair{2u, 3u}}) {
+        sc::net::Fabric fabric(hand_built(w, ports, startup, delay).validated(), client);
+        constexpr std::uint32_t kWords = 3;
+        constexpr std::uint64_t kFlits = kWords + 1;
+        std::uint32_t message = 0;
+        std::uint64_t c = 0;
+        const auto nodes = static_cast<std::uint32_t>(w.node_router.size());
+        for (std::uint32_t src = 0; src < nodes; ++src) {
+          const std::vector<std::uint32_t> hops = w.hops_from(w.node_router[src]);
+          for (std::uint32_t dst = 0; dst < nodes; ++dst) {
+            if (dst == src) {
+              continue;
+            }
+            client.clear();
+            fabric.reset();
+            const std::uint64_t hops_before = fabric.stats().flit_hops;
+            fabric.submit(message, src, dst, kWords);
+            const std::uint64_t sent = c;
+            c += run_until_idle(fabric, c) + 5;
+            const std::uint32_t h = hops[w.node_router[dst]];
+            SCOPED_TRACE(w.name + " " + std::to_string(src) + "->" + std::to_string(dst) +
+                         " t_s=" + std::to_string(startup) + " D=" + std::to_string(delay));
+            EXPECT_EQ(client.arrival(message) - sent, startup + (h + 1) * delay + kFlits);
+            EXPECT_EQ(fabric.stats().flit_hops - hops_before, h * kFlits);
+            EXPECT_TRUE(client.words_arrived_once(message, kWords));
+            EXPECT_TRUE(client.in_order());
+            ++message;
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 2u * 2u * (8 * 7 + 6 * 5));
+}
+
+// All pairs at once: the network drains, every word arrives once and in order, and the channels
+// carry exactly the flits and the messages of the shortest paths.
+TEST(FabricWithoutKernel, HandBuiltNetworksDrainAllPairsSentAtOnce) {
+  RecordingClient client;
+  for (const Wiring& w : {concentrated_mesh(), ring_with_chord()}) {
+    SCOPED_TRACE(w.name);
+    client.clear();
+    sc::net::Fabric fabric(hand_built(w, sw::NodePorts::One, 1, 1).validated(), client);
+    constexpr std::uint32_t kWords = 4;
+    const auto nodes = static_cast<std::uint32_t>(w.node_router.size());
+    std::uint32_t message = 0;
+    std::uint64_t hops = 0;
+    for (std::uint32_t src = 0; src < nodes; ++src) {
+      const std::vector<std::uint32_t> h = w.hops_from(w.node_router[src]);
+      for (std::uint32_t dst = 0; dst < nodes; ++dst) {
+        if (dst != src) {
+          fabric.submit(message++, src, dst, kWords);
+          hops += h[w.node_router[dst]];
+        }
+      }
+    }
+    run_until_idle(fabric, 0);
+    for (std::uint32_t m = 0; m < message; ++m) {
+      (void)client.arrival(m);
+      EXPECT_TRUE(client.words_arrived_once(m, kWords)) << m;
+    }
+    EXPECT_TRUE(client.in_order());
+    EXPECT_EQ(fabric.stats().flit_hops, hops * (kWords + 1));
+    EXPECT_FALSE(fabric.has_flits());
+    // One report per channel of the wiring, named by its router and port, counting the messages
+    // whose path takes it: the test's own shortest paths, the lowest port on a tie.
+    std::map<std::string, std::uint64_t> expected;
+    for (const Wiring::Channel& c : w.channels) {
+      expected["r" + std::to_string(c.from) + ".p" + std::to_string(c.out_port)] = 0;
+    }
+    for (std::uint32_t src = 0; src < nodes; ++src) {
+      for (std::uint32_t dst = 0; dst < nodes; ++dst) {
+        const std::uint32_t target = w.node_router[dst];
+        for (std::uint32_t at = w.node_router[src]; src != dst && at != target;) {
+          const Wiring::Channel* next = nullptr;
+          for (const Wiring::Channel& c : w.channels) {
+            if (c.from == at && w.hops_from(c.to)[target] + 1 == w.hops_from(at)[target] &&
+                (next == nullptr || c.out_port < next->out_port)) {
+              next = &c;
+            }
+          }
+          ++expected["r" + std::to_string(at) + ".p" + std::to_string(next->out_port)];
+          at = next->to;
+        }
+      }
+    }
+    std::map<std::string, std::uint64_t> reported;
+    for (const sw::ChannelSummary& r : fabric.channels().reports()) {
+      reported[r.name] = r.messages;
+    }
+    EXPECT_EQ(reported, expected);
   }
 }
 

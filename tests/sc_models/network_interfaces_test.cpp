@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -63,13 +64,18 @@ sw::NetworkConfig config(std::uint64_t startup, std::uint32_t packet_flits) {
   return c;
 }
 
+/// One injection channel per node, as one-port nodes have.
+std::shared_ptr<const sw::RouterPorts> one_port(const sw::NetworkConfig& c) {
+  return std::make_shared<const sw::RouterPorts>(c.description(), sw::NodePorts::One);
+}
+
 TEST(NetworkInterfacesBlock, AMessageIsSplitIntoPacketsAndOffersAFlitPerCycleAfterItsStartup) {
   const std::uint64_t ts = 5;
   const std::uint32_t packet_flits = 4;  // a header and 3 words
   const std::uint32_t words = 7;
   const sw::NetworkConfig c = config(ts, packet_flits);
   RecordingClient client;
-  NetworkInterfaces ni(c, 1, client);
+  NetworkInterfaces ni(c, one_port(c), client);
   ni.submit(9, 0, 3, words);
   const WireLog log = run_wire(ni, 40);
   // ceil(7 / 3) = 3 packets carrying 3, 3 and 1 words, each with its header.
@@ -94,7 +100,7 @@ TEST(NetworkInterfacesBlock, AQueuedMessageStartsItsStartupWhenItReachesTheFront
   const std::uint64_t ts = 5;
   const sw::NetworkConfig c = config(ts, 0);  // one packet per message
   RecordingClient client;
-  NetworkInterfaces ni(c, 1, client);
+  NetworkInterfaces ni(c, one_port(c), client);
   ni.submit(1, 0, 1, 2);  // 3 flits
   ni.submit(2, 0, 2, 1);  // 2 flits, behind message 1 at node 0
   ni.submit(3, 3, 0, 1);  // another node's interface: in parallel with message 1

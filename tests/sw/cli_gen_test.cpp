@@ -214,6 +214,20 @@ TEST_F(CliProgram, GenRandomWritesValidProgramsDeterministically) {
   }
 }
 
+TEST_F(CliProgram, GenSeedTakesEverySixtyFourBitValueAndNothingBeyond) {
+  const auto gen = [](const std::string& seed) {
+    return run({"gen", "random", "--nodes", "4", "--steps", "2", "--seed", seed});
+  };
+  const Result largest = gen("18446744073709551615");  // 2^64 - 1
+  ASSERT_EQ(largest.code, sw::kExitOk) << largest.err;
+  EXPECT_NO_THROW((void)sw::parse_program(largest.out, "random.mcp")) << largest.out;
+  // A different seed gives a different program: the seed is taken whole, not clipped.
+  EXPECT_NE(gen("18446744073709551614").out, largest.out);
+  const Result beyond = gen("18446744073709551616");  // 2^64
+  EXPECT_EQ(beyond.code, sw::kExitBadInput);
+  EXPECT_NE(beyond.err.find("--seed"), std::string::npos) << beyond.err;
+}
+
 TEST_F(CliProgram, GenOutWritesTheSameTextToTheFileAndNothingToStdout) {
   const std::vector<std::string> args = {"gen", "C4", "--nodes", "5", "--len", "2", "--seed", "4"};
   const Result to_stdout = run(args);

@@ -112,6 +112,23 @@ TEST(Cli, AParameterErrorIsPlacedAtItsOptionOrAtTheVariantFieldThatGaveIt) {
             "--buffers: expected 1..1024, found 0");
 }
 
+// A lower layer names another parameter in braces; sw/cli spells it as the user gave it: the
+// option, or the variant field at its position. Braces around anything but a parameter's name
+// (an empty pair, a set of nodes) stay as they are.
+TEST(Cli, TheParametersAMessageNamesAreSpelledAsTheUserGaveThem) {
+  const sw::ParameterError e("l", "at most 2 words ({buffer-words}) for {kind} block");
+  EXPECT_EQ(std::string(sw::cli::locate(e, {}).what()),
+            "--l: at most 2 words (--buffer-words) for --kind block");
+  sw::cli::VariantOrigins origins;
+  origins.emplace("buffer-words",
+                  sw::VariantValue{"buffer-words", "2", {"v.yaml", 3, 1}, {"v.yaml", 3, 15}});
+  EXPECT_EQ(std::string(sw::cli::locate(e, origins).what()),
+            "--l: at most 2 words (buffer-words at v.yaml:3:15) for --kind block");
+  EXPECT_EQ(sw::cli::spell_parameters("{} {N1,N2} {Buffers} {2x} {n", {}),
+            "{} {N1,N2} {Buffers} {2x} {n");
+  EXPECT_EQ(sw::cli::spell_parameters("{a{n}} {n}", {}), "{a--n} --n");
+}
+
 // Each out-of-range network value is keyed by its parameter, the option of the same name.
 TEST(NetworkConfig, EachBadValueIsKeyedByItsParameter) {
   struct Case {
@@ -248,6 +265,7 @@ TEST_F(CliProgram, HelpOfTheProgramCommandsListsTheirOptions) {
 TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
   const Result top = run({"--help"});
   EXPECT_TRUE(contains(top.out, "  traffic ")) << top.out;
+  EXPECT_TRUE(contains(top.out, "  lcc ")) << top.out;
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
       {"run",
        {"--dims", "--dim", "--switching", "--ports", "--startup", "--buffers", "--vcs",
@@ -255,7 +273,8 @@ TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
         "hypercube"}},
       {"traffic",
        {"--topology", "--pattern", "--rate", "--rates", "--flits", "--injection", "--warmup",
-        "--cycles", "--seed", "--dims", "--dim", "--vcs", "--json"}},
+        "--cycles", "--seed", "--dims", "--dim", "--vcs", "--embedding", "--json"}},
+      {"lcc", {"--dim", "--pattern", "--out", "--json"}},
   };
   for (const auto& [command, options] : cases) {
     FakeRunner runner;

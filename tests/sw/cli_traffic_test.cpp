@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -78,6 +81,25 @@ TEST(CliTraffic, TrafficHandsTheRunnerThePatternRatesPacketsInjectionWindowAndSe
   EXPECT_FALSE(j.contains("offered"));  // a sweep reports per point
 }
 
+TEST(CliTraffic, SeedTakesEverySixtyFourBitValueAndNothingBeyond) {
+  constexpr std::uint64_t kLargest = std::numeric_limits<std::uint64_t>::max();
+  for (const std::uint64_t seed : {std::uint64_t{0}, kLargest / 10 + 1, kLargest - 1, kLargest}) {
+    const sw::TrafficRequest q = only_traffic(
+        {"traffic", "--topology", "mesh", "--dims", "2x2", "--seed", std::to_string(seed)});
+    EXPECT_EQ(q.seed, seed);
+  }
+  // 2^64 and a number of 21 digits do not fit: refused at the option, before anything runs.
+  for (const std::string seed :
+       {"18446744073709551616", "99999999999999999999", "100000000000000000000"}) {
+    FakeRunner runner;
+    const Result r =
+        run({"traffic", "--topology", "mesh", "--dims", "2x2", "--seed", seed}, runner);
+    EXPECT_EQ(r.code, sw::kExitBadInput) << seed;
+    EXPECT_NE(r.err.find("--seed"), std::string::npos) << r.err;
+    EXPECT_TRUE(runner.traffic_requests.empty()) << seed;
+  }
+}
+
 TEST(CliTraffic, TrafficDefaultsAndOnePointAtTheTopLevel) {
   Result r;
   const sw::TrafficRequest q =
@@ -124,6 +146,70 @@ TEST(CliTraffic, TrafficDefaultsAndOnePointAtTheTopLevel) {
                 {"traffic", "--topology", "mesh", "--dims", "4x2", "--pattern", "reverse-flip"})
                 .pattern.kind,
             sw::PatternKind::ReverseFlip);
+}
+
+}  // namespace
+}  // namespace orthosim
+
+namespace orthosim {
+namespace {
+
+using namespace cli_test;
+
+TEST_F(CliProgram, TrafficEmbeddingPlacesThePatternAndJsonReportsOneRoundsContention) {
+  // Bit-reverse on the 4-cube: one round has 2 messages on its busiest channel under e-cube;
+  // placed by orthosim lcc's relabeling, 1.
+  const std::string map = path("bitrev.map");
+  ASSERT_EQ(run({"lcc", "--dim", "4", "--pattern", "bitrev", "--out", map}).code, sw::kExitOk);
+  std::vector<std::uint32_t> entries;
+  {
+    std::istringstream lines(slurp(map));
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (!line.empty() && line[0] != '#') {
+        entries.push_back(static_cast<std::uint32_t>(std::stoul(line)));
+      }
+    }
+  }
+  ASSERT_EQ(entries.size(), 16U);
+  for (const bool placed : {false, true}) {
+    std::vector<std::string> args = {"traffic", "--topology", "hypercube", "--dim",
+                                     "4",       "--pattern",  "bitrev",    "--json"};
+    if (placed) {
+      args.insert(args.end(), {"--embedding", map});
+    }
+    Result r;
+    const sw::TrafficRequest q = only_traffic(args, &r);
+    std::mt19937_64 rng(1);
+    for (std::uint32_t v = 0; v < 16; ++v) {
+      std::uint32_t reversed = 0;
+      for (std::uint32_t i = 0; i < 4; ++i) {
+        reversed |= ((v >> i) & 1U) << (3 - i);
+      }
+      const std::uint32_t at = placed ? entries[v] : v;
+      EXPECT_EQ(sw::destination(q.pattern, q.config->topology, at, rng),
+                placed ? entries[reversed] : reversed)
+          << v;
+    }
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j.value("round_contention", 0U), placed ? 1U : 2U);
+    EXPECT_EQ(j.contains("embedding"), placed);
+  }
+  Result uniform;
+  (void)only_traffic({"traffic", "--topology", "hypercube", "--dim", "4", "--json"}, &uniform);
+  EXPECT_FALSE(nlohmann::json::parse(uniform.out).contains("round_contention"));
+
+  const std::string short_map = file("short.map", "0 1 2\n");
+  const std::string twice = file("twice.map", "0 0\n");
+  expect_refused_before_running({
+      {{"traffic", "--topology", "hypercube", "--dim", "4", "--pattern", "bitrev", "--embedding",
+        short_map},
+       {"short.map", "16 entries"}},
+      {{"traffic", "--topology", "hypercube", "--dim", "1", "--embedding", twice},
+       {"twice.map:1:3", "not used yet"}},
+      {{"traffic", "--topology", "hypercube", "--dim", "4", "--embedding", path("none.map")},
+       {"none.map"}},
+  });
 }
 
 }  // namespace

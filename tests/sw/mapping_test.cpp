@@ -340,8 +340,8 @@ TEST(MappedPrograms, SizesTheUserFixedMustSuffice) {
   try {
     sw::fit_config(m.needs, fixed, config);
     FAIL() << "a 2-word buffer accepted";
-  } catch (const sw::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("--buffer-words"), std::string::npos) << e.what();
+  } catch (const sw::ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "buffer-words") << e.what();
   }
   config.buffer_words = 2;
   sw::fit_config(m.needs, {}, config);
@@ -393,9 +393,9 @@ TEST(Clustering, CollapsingAHypercubeDimensionPairsTheNodesAcrossIt) {
       EXPECT_EQ(c.processor_of(i), low | (high << k)) << "x" << k << " node " << i;
     }
   }
-  EXPECT_THROW((void)sw::Clustering::hypercube(32, 16, {}), sw::InputError);
-  EXPECT_THROW((void)sw::Clustering::hypercube(32, 16, {5}), sw::InputError);
-  EXPECT_THROW((void)sw::Clustering::hypercube(32, 8, {1, 1}), sw::InputError);
+  EXPECT_THROW((void)sw::Clustering::hypercube(32, 16, {}), sw::ParameterError);
+  EXPECT_THROW((void)sw::Clustering::hypercube(32, 16, {5}), sw::ParameterError);
+  EXPECT_THROW((void)sw::Clustering::hypercube(32, 8, {1, 1}), sw::ParameterError);
 }
 
 TEST(Clustering, TheMostUsedDimensionsAreCollapsedAndTheirMessagesBecomeLocal) {
@@ -419,7 +419,7 @@ TEST(Clustering, ATorusByColumnsOrRowsPutsAColumnOrARowOnAProcessor) {
     EXPECT_EQ(columns.processor_of(i), i % 4);
     EXPECT_EQ(rows.processor_of(i), i / 4);
   }
-  EXPECT_THROW((void)sw::Clustering::torus(16, {4, 3, true}), sw::InputError);
+  EXPECT_THROW((void)sw::Clustering::torus(16, {4, 3, true}), sw::ParameterError);
 }
 
 }  // namespace

@@ -215,7 +215,7 @@ TEST(PatternTable1, GeneratedPatternsClassifyAndCountAsTable1) {
         o.nodes = m;
         o.seed = seed;
         if (m < 4 && static_cast<int>(p) >= 8) {
-          EXPECT_THROW((void)sw::generate_pattern(p, o), sw::InputError) << to_string(p);
+          EXPECT_THROW((void)sw::generate_pattern(p, o), sw::ParameterError) << to_string(p);
           continue;
         }
         const McProgram prog = sw::generate_pattern(p, o);
@@ -707,51 +707,57 @@ TEST(PatternGenerate, GivenNodesAreUsed) {
   }
 }
 
+/// "PARAMETER: MESSAGE" of the generator's error, or "no error".
 std::string error_of(Pattern p, const sw::PatternGenOptions& o) {
   try {
     (void)sw::generate_pattern(p, o);
-  } catch (const sw::InputError& e) {
-    return e.what();
+  } catch (const sw::ParameterError& e) {
+    return e.parameter() + ": " + e.what();
   }
   return "no error";
+}
+
+/// Whether `error` (of error_of) is keyed by `parameter`.
+bool keyed(const std::string& error, const std::string& parameter) {
+  return error.rfind(parameter + ": ", 0) == 0;
 }
 
 TEST(PatternGenerate, RejectsWhatCannotBeThePattern) {
   sw::PatternGenOptions o;
   o.nodes = 3;
-  EXPECT_TRUE(contains(error_of(Pattern::C8, o), "--nodes")) << error_of(Pattern::C8, o);
+  EXPECT_TRUE(keyed(error_of(Pattern::C8, o), "nodes")) << error_of(Pattern::C8, o);
   EXPECT_TRUE(contains(error_of(Pattern::C12, o), "m >= 4"));
   o.nodes = 2;
-  EXPECT_TRUE(contains(error_of(Pattern::C2, o), "--nodes"));
-  EXPECT_TRUE(contains(error_of(Pattern::C3, o), "--nodes"));
+  EXPECT_TRUE(keyed(error_of(Pattern::C2, o), "nodes"));
+  EXPECT_TRUE(keyed(error_of(Pattern::C3, o), "nodes"));
   o.nodes = 1;
-  EXPECT_TRUE(contains(error_of(Pattern::C1, o), "--nodes"));
+  EXPECT_TRUE(keyed(error_of(Pattern::C1, o), "nodes"));
 
   o.nodes = 6;
   o.sources = {0};
   o.destinations = {1, 2, 3, 4, 5};  // ds = m-1: that is C3
   const std::string c8 = error_of(Pattern::C8, o);
-  EXPECT_TRUE(contains(c8, "--dests") && contains(c8, "C3")) << c8;
+  EXPECT_TRUE(keyed(c8, "dests") && contains(c8, "C3")) << c8;
   o.destinations = {1};
   EXPECT_TRUE(contains(error_of(Pattern::C9, o), "C1")) << error_of(Pattern::C9, o);
   o.sources = {1, 2, 3, 4, 5};
   o.destinations = {0};
   const std::string c10 = error_of(Pattern::C10, o);
-  EXPECT_TRUE(contains(c10, "--sources") && contains(c10, "C5")) << c10;
+  EXPECT_TRUE(keyed(c10, "sources") && contains(c10, "C5")) << c10;
   o.sources = {0, 1};
   o.destinations = {1, 2};
   EXPECT_TRUE(contains(error_of(Pattern::C12, o), "disjoint"));
   o.sources = {0, 6};
-  EXPECT_TRUE(contains(error_of(Pattern::C12, o), "--sources"));
+  EXPECT_TRUE(keyed(error_of(Pattern::C12, o), "sources"));
   o.sources = {0};
   o.destinations = {7};
-  EXPECT_TRUE(contains(error_of(Pattern::C1, o), "--dests"));
+  EXPECT_TRUE(keyed(error_of(Pattern::C1, o), "dests"));
   o.destinations = {0};
-  EXPECT_TRUE(contains(error_of(Pattern::C1, o), "--dests"));  // to itself
+  EXPECT_TRUE(keyed(error_of(Pattern::C1, o), "dests"));  // to itself
   o.sources = {0, 1};
   o.destinations = {};
-  EXPECT_TRUE(contains(error_of(Pattern::C1, o), "--sources"));
-  EXPECT_TRUE(contains(error_of(Pattern::C8, o), "--sources"));
+  EXPECT_TRUE(keyed(error_of(Pattern::C1, o), "sources"));
+  EXPECT_TRUE(keyed(error_of(Pattern::C8, o), "sources"));
   o.destinations = {};
   const std::string c2 = error_of(Pattern::C2, o);  // sources {0, 1}: fine, destinations derived
   EXPECT_EQ(c2, "no error");
@@ -759,20 +765,20 @@ TEST(PatternGenerate, RejectsWhatCannotBeThePattern) {
   EXPECT_TRUE(contains(error_of(Pattern::C2, o), "at least 2")) << error_of(Pattern::C2, o);
   o.sources = {0, 1, 2};
   o.destinations = {3, 4};
-  EXPECT_TRUE(contains(error_of(Pattern::C2, o), "--dests"));
+  EXPECT_TRUE(keyed(error_of(Pattern::C2, o), "dests"));
   o.sources = {0, 0};
   EXPECT_TRUE(contains(error_of(Pattern::C11, o), "twice"));
   o.sources = {};
   o.destinations = {1, 2};
-  EXPECT_TRUE(contains(error_of(Pattern::C3, o), "--dests"));
-  EXPECT_TRUE(contains(error_of(Pattern::C7, o), "--dests"));
+  EXPECT_TRUE(keyed(error_of(Pattern::C3, o), "dests"));
+  EXPECT_TRUE(keyed(error_of(Pattern::C7, o), "dests"));
   o.destinations = {};
   o.words = 0;
-  EXPECT_TRUE(contains(error_of(Pattern::C7, o), "--len"));
+  EXPECT_TRUE(keyed(error_of(Pattern::C7, o), "len"));
 
-  EXPECT_THROW((void)sw::generate_random(1, 3, 1), sw::InputError);
-  EXPECT_THROW((void)sw::generate_random(4, 0, 1), sw::InputError);
-  EXPECT_THROW((void)sw::generate_random(4, 3, 1, 0), sw::InputError);
+  EXPECT_THROW((void)sw::generate_random(1, 3, 1), sw::ParameterError);
+  EXPECT_THROW((void)sw::generate_random(4, 0, 1), sw::ParameterError);
+  EXPECT_THROW((void)sw::generate_random(4, 3, 1, 0), sw::ParameterError);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "sw/core/diagnostic.hpp"
 #include "sw/topology/routing.hpp"
 #include "sw/topology/topology.hpp"
+#include "sw/topology/topology_description.hpp"
 
 namespace orthosim {
 namespace {
@@ -300,13 +301,19 @@ TEST(Topology, DatelineOnlyOnTorusWrapChannels) {
 bool dependency_cycle(const Topology& t, bool use_vcs) {
   using Channel = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
   std::map<Channel, std::set<Channel>> edges;
+  const auto description = sw::TopologyDescription::of(t);
   for (std::uint32_t s = 0; s < t.nodes(); ++s) {
     for (std::uint32_t d = 0; d < t.nodes(); ++d) {
       std::optional<Port> in;
       std::uint32_t vc = 0;
       std::optional<Channel> prev;
       for (const auto& [node, port] : t.route(s, d)) {
-        vc = use_vcs ? sw::default_vc_policy(t).allowed(t, node, port, in, vc, 2).first : 0;
+        const std::optional<std::uint32_t> in_port =
+            in ? std::optional(t.port_index(*in)) : std::nullopt;
+        vc = use_vcs ? sw::default_vc_policy(t)
+                           .allowed(*description, node, t.port_index(port), in_port, vc, 2)
+                           .first
+                     : 0;
         const Channel ch{node, t.port_index(port), vc};
         if (prev) {
           edges[*prev].insert(ch);
@@ -355,7 +362,9 @@ TEST(Topology, DatelineVirtualChannelsBreakRingCycles) {
   const Topology r = Topology::torus({4, 4});
   const auto first = [&](const Topology& t, std::uint32_t node, Port out, std::optional<Port> in,
                          std::uint32_t in_vc) {
-    const sw::VcRange range = dateline.allowed(t, node, out, in, in_vc, 4);
+    const sw::VcRange range =
+        dateline.allowed(*sw::TopologyDescription::of(t), node, t.port_index(out),
+                         in ? std::optional(t.port_index(*in)) : std::nullopt, in_vc, 4);
     EXPECT_EQ(range.count, 2U);
     return range.first;
   };
@@ -397,9 +406,11 @@ TEST(Routing, PlugInsAreFoundByNameAndEachTopologyHasItsDefaults) {
   EXPECT_TRUE(sw::vc_policy("dateline").check_vcs(3).has_value());
   EXPECT_FALSE(sw::vc_policy("dateline").check_vcs(2).has_value());
   EXPECT_FALSE(sw::vc_policy("any").check_vcs(3).has_value());
-  EXPECT_EQ(
-      sw::vc_policy("any").allowed(Topology::torus({4}), 3, {0, true}, std::nullopt, 0, 3).count,
-      3U);
+  EXPECT_EQ(sw::vc_policy("any")
+                .allowed(*sw::TopologyDescription::of(Topology::torus({4})), 3, 0, std::nullopt, 0,
+                         3)
+                .count,
+            3U);
 }
 
 TEST(Topology, ToString) {
@@ -465,6 +476,172 @@ TEST(Topology, ParseErrorsNameTheParameter) {
   expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s("0")); }, "dim", "'0'");
   expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s("eight")); }, "dim",
                          "'eight'");
+}
+
+// ---- the general description ----------------------------------------------------------------
+
+using sw::TopologyDescription;
+
+// The routers read only the description, so it must be the topology exactly: router r is node r,
+// port q of every router is ports()[q] under its name, its channel lands on input port q of the
+// neighbour, and the default routing picks the port next_port() picks.
+TEST(TopologyDescription, RegularNetworksDescribeThemselvesPortForPort) {
+  for (const Topology& t : small_topologies()) {
+    SCOPED_TRACE(t.to_string());
+    const auto d = TopologyDescription::of(t);
+    const std::vector<Port> ports = t.ports();
+    ASSERT_EQ(d->routers(), t.nodes());
+    ASSERT_EQ(d->nodes(), t.nodes());
+    EXPECT_EQ(d->name(), t.to_string());
+    EXPECT_EQ(d->routing().name(), sw::default_routing(t).name());
+    EXPECT_EQ(d->vc_policy().name(), sw::default_vc_policy(t).name());
+    sw::PortCandidates chosen;
+    for (std::uint32_t r = 0; r < t.nodes(); ++r) {
+      EXPECT_EQ(d->attachment(r).router, r);
+      EXPECT_EQ(d->attachment(r).local, 0U);
+      EXPECT_EQ(d->concentration(r), 1U);
+      ASSERT_EQ(d->ports(r), ports.size());
+      for (std::uint32_t q = 0; q < ports.size(); ++q) {
+        EXPECT_EQ(d->port_name(r, q), t.port_name(ports[q]));
+        const std::optional<std::uint32_t> n = t.neighbor(r, ports[q]);
+        ASSERT_EQ(d->link(r, q).has_value(), n.has_value()) << r << " " << q;
+        if (n) {
+          EXPECT_EQ(d->link(r, q)->router, *n);
+          EXPECT_EQ(d->link(r, q)->port, q);
+          EXPECT_EQ(d->feeder(*n, q)->router, r);
+        }
+      }
+      for (std::uint32_t dest = 0; dest < t.nodes(); ++dest) {
+        d->routing().route(*d, r, std::nullopt, dest, chosen);
+        const std::optional<Port> expected = t.next_port(r, dest);
+        ASSERT_EQ(chosen.size(), expected ? 1U : 0U) << r << " -> " << dest;
+        if (expected) {
+          EXPECT_EQ(chosen.front(), t.port_index(*expected)) << r << " -> " << dest;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(TopologyDescription::of(Topology::mesh({4, 3}))->channel_name(5, 1), "n5.x-");
+  EXPECT_EQ(TopologyDescription::of(Topology::torus({4, 3}))->router_label(6), "r(2,1)");
+  EXPECT_EQ(TopologyDescription::of(Topology::hypercube(3))->router_label(6), "r(0,1,1)");
+}
+
+/// Follows `d`'s routing from node src's router to node dest's; the number of channels taken, or
+/// none when it loops or leaves by a port without a channel.
+std::optional<std::uint32_t> routed_hops(const TopologyDescription& d, std::uint32_t src,
+                                         std::uint32_t dest) {
+  std::uint32_t at = d.attachment(src).router;
+  std::optional<std::uint32_t> in;
+  sw::PortCandidates next;
+  for (std::uint32_t hops = 0; hops <= d.routers(); ++hops) {
+    d.routing().route(d, at, in, dest, next);
+    if (next.empty()) {
+      return at == d.attachment(dest).router ? std::optional(hops) : std::nullopt;
+    }
+    const std::optional<sw::PortLink>& to = d.link(at, next.front());
+    if (!to) {
+      return std::nullopt;
+    }
+    at = to->router;
+    in = to->port;
+  }
+  return std::nullopt;
+}
+
+// Five routers in a ring (port 0 clockwise, port 1 counter-clockwise) with a chord 0 - 2 on port
+// 2, and one node on each router but router 4, which has two.
+std::shared_ptr<const TopologyDescription> ring_with_chord() {
+  TopologyDescription::Builder b("ring of 5 with a chord");
+  for (std::uint32_t r = 0; r < 5; ++r) {
+    b.add_router(r == 0 || r == 2 ? 3 : 2);
+  }
+  for (std::uint32_t r = 0; r < 5; ++r) {
+    b.connect_both(r, 0, (r + 1) % 5, 1);
+  }
+  b.connect_both(0, 2, 2, 2);
+  for (std::uint32_t r = 0; r < 5; ++r) {
+    b.attach_node(r);
+  }
+  b.attach_node(4);
+  return b.build();
+}
+
+// Shortest-path routing against distances the test computes itself: on the mesh, tori and
+// hypercubes the formula of Topology::hops, on the hand-built ring a hand count.
+TEST(TopologyDescription, ShortestPathRoutingTakesAShortestPath) {
+  for (const Topology& t : small_topologies()) {
+    SCOPED_TRACE(t.to_string());
+    const auto d = TopologyDescription::of(t);
+    const auto table = sw::make_shortest_path_routing(*d);
+    sw::PortCandidates next;
+    for (std::uint32_t s = 0; s < t.nodes(); ++s) {
+      for (std::uint32_t dest = 0; dest < t.nodes(); ++dest) {
+        std::uint32_t at = s;
+        std::uint32_t hops = 0;
+        for (table->route(*d, at, std::nullopt, dest, next); !next.empty() && hops <= t.nodes();
+             table->route(*d, at, std::nullopt, dest, next)) {
+          at = d->link(at, next.front())->router;
+          ++hops;
+        }
+        EXPECT_EQ(at, dest);
+        EXPECT_EQ(hops, t.hops(s, dest)) << s << " -> " << dest;
+      }
+    }
+  }
+  const auto ring = ring_with_chord();
+  EXPECT_EQ(ring->routing().name(), "shortest-path");
+  EXPECT_EQ(ring->nodes(), 6U);
+  EXPECT_EQ(ring->concentration(4), 2U);
+  EXPECT_EQ(ring->attachment(5).router, 4U);
+  EXPECT_EQ(ring->attachment(5).local, 1U);
+  // Router 0 to 2 by the chord, node 5 and node 4 share router 4.
+  const std::uint32_t expected[6][6] = {{0, 1, 1, 2, 1, 1}, {1, 0, 1, 2, 2, 2}, {1, 1, 0, 1, 2, 2},
+                                        {2, 2, 1, 0, 1, 1}, {1, 2, 2, 1, 0, 0}, {1, 2, 2, 1, 0, 0}};
+  for (std::uint32_t s = 0; s < 6; ++s) {
+    for (std::uint32_t dest = 0; dest < 6; ++dest) {
+      EXPECT_EQ(routed_hops(*ring, s, dest), expected[s][dest]) << s << " -> " << dest;
+    }
+  }
+  // Two shortest ways from router 3 to router 0: by router 4 (port 0) and by router 2 (port 1);
+  // from router 0 to router 3: by router 4 (port 1) and by the chord (port 2). The lower port wins.
+  sw::PortCandidates first;
+  ring->routing().route(*ring, 3, std::nullopt, 0, first);
+  EXPECT_EQ(first, sw::PortCandidates{0});
+  ring->routing().route(*ring, 0, std::nullopt, 3, first);
+  EXPECT_EQ(first, sw::PortCandidates{1});
+}
+
+TEST(TopologyDescription, TheBuilderRefusesWhatIsNoNetwork) {
+  const auto refused = [](const std::function<void(TopologyDescription::Builder&)>& wire) {
+    TopologyDescription::Builder b("t");
+    b.add_router(2);
+    b.add_router(2);
+    b.attach_node(0);
+    b.attach_node(1);
+    wire(b);
+    try {
+      (void)b.build();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("built");
+  };
+  EXPECT_EQ(refused([](auto& b) { b.connect_both(0, 0, 1, 0); }), "built");
+  EXPECT_NE(refused([](auto& b) { b.connect_both(0, 0, 1, 2); }).find("no port 2 on router 1"),
+            std::string::npos);
+  EXPECT_NE(refused([](auto& b) {
+              b.connect_both(0, 0, 1, 0);
+              b.connect(0, 1, 1, 0);
+            }).find("two channels into input port 0 of router 1"),
+            std::string::npos);
+  EXPECT_NE(refused([](auto& b) {
+              b.connect_both(0, 0, 1, 0);
+              b.connect(0, 0, 1, 1);
+            }).find("two channels from output port 0 of router 0"),
+            std::string::npos);
+  EXPECT_NE(refused([](auto& b) { b.connect(0, 0, 1, 0); }).find("no path from router 1"),
+            std::string::npos);
+  EXPECT_NE(refused([](auto& b) { b.attach_node(7); }).find("router 7"), std::string::npos);
 }
 
 }  // namespace

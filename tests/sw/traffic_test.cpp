@@ -7,14 +7,17 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "sw/core/diagnostic.hpp"
+#include "sw/topology/routing.hpp"
 #include "sw/topology/topology.hpp"
 #include "sw/traffic/lcc.hpp"
 #include "sw/traffic/traffic_pattern.hpp"
@@ -390,6 +393,117 @@ TEST(TrafficPattern, UnfitTopologiesAreErrors) {
                        "found 'tornado'");
   expect_pattern_error([] { (void)sw::parse_traffic_pattern("lcc", Topology::hypercube(4)); },
                        "lcc:A,b");
+}
+
+/// Node x relabeled by the bit ordering r: bit k of the result is bit r[k] of x ([LCC] section 5).
+std::vector<std::uint32_t> relabeling(const std::vector<std::uint32_t>& r) {
+  std::vector<std::uint32_t> out(std::size_t{1} << r.size(), 0);
+  for (std::uint32_t x = 0; x < out.size(); ++x) {
+    for (std::size_t k = 0; k < r.size(); ++k) {
+      out[x] |= ((x >> r[k]) & 1U) << k;
+    }
+  }
+  return out;
+}
+
+/// One round routed by dimension order (the lowest differing coordinate first; on a hypercube
+/// e-cube, on a mesh XY), messages counted per directed channel; the most on one.
+std::uint64_t one_round_by_hand(const std::vector<std::uint32_t>& dest_of,
+                                const std::vector<std::uint32_t>& radices) {
+  std::map<std::tuple<std::uint32_t, std::uint32_t, bool>, std::uint64_t> load;
+  std::uint64_t most = 0;
+  for (std::uint32_t src = 0; src < dest_of.size(); ++src) {
+    std::uint32_t at = src;
+    std::uint32_t stride = 1;
+    for (std::uint32_t dim = 0; dim < radices.size(); ++dim) {
+      const std::uint32_t k = radices[dim];
+      std::uint32_t c = (at / stride) % k;
+      const std::uint32_t goal = (dest_of[src] / stride) % k;
+      while (c != goal) {
+        const bool up = goal > c;
+        most = std::max(most, ++load[{at, dim, up}]);
+        at = up ? at + stride : at - stride;
+        c = up ? c + 1 : c - 1;
+      }
+      stride *= k;
+    }
+  }
+  return most;
+}
+
+TEST(TrafficPattern, APlacedPatternSendsEachNodesPlacementToItsDestinationsPlacement) {
+  std::mt19937_64 rng(4);
+  const Topology h = Topology::hypercube(4);
+  std::vector<std::uint32_t> map(16);
+  std::iota(map.begin(), map.end(), 0U);
+  std::shuffle(map.begin(), map.end(), rng);
+  const TrafficPattern p = sw::placed(sw::parse_traffic_pattern("bitrev", h), map, h);
+  for (std::uint32_t v = 0; v < 16; ++v) {
+    EXPECT_EQ(sw::destination(p, h, map[v], rng), map[reverse_bits(v, 4)]) << v;
+  }
+  const TrafficPattern u = sw::placed(sw::parse_traffic_pattern("uniform", h), map, h);
+  for (int n = 0; n < 200; ++n) {
+    const auto src = static_cast<std::uint32_t>(n % 16);
+    EXPECT_NE(sw::destination(u, h, src, rng), src);
+  }
+  std::vector<std::uint32_t> twice = map;
+  twice[1] = twice[0];
+  EXPECT_THROW((void)sw::placed(p, twice, h), std::invalid_argument);
+  EXPECT_THROW((void)sw::placed(p, {0, 1}, h), std::invalid_argument);
+}
+
+TEST(TrafficPattern, OneRoundsContentionIsTheoremOnesTOnTheRoutes) {
+  const Topology cube = Topology::hypercube(8);
+  const auto ecube = sw::TopologyDescription::of(cube);  // e-cube routing
+  std::mt19937_64 rng(1);
+  // Section 2.3: 8 paths of each on one channel; Examples 4 and 6's reorderings.
+  for (const std::string name : {"transpose", "bitrev", "reverse-flip"}) {
+    EXPECT_EQ(sw::round_contention(sw::parse_traffic_pattern(name, cube), cube, *ecube), 8U);
+  }
+  const TrafficPattern transpose = sw::parse_traffic_pattern("transpose", cube);
+  const TrafficPattern bitrev = sw::parse_traffic_pattern("bitrev", cube);
+  EXPECT_EQ(sw::round_contention(sw::placed(transpose, relabeling({0, 4, 2, 6, 1, 5, 3, 7}), cube),
+                                 cube, *ecube),
+            1U);
+  const std::vector<std::uint32_t> example6 = relabeling({3, 4, 0, 7, 2, 5, 1, 6});
+  EXPECT_EQ(sw::round_contention(sw::placed(transpose, example6, cube), cube, *ecube), 2U);
+  EXPECT_EQ(sw::round_contention(sw::placed(bitrev, example6, cube), cube, *ecube), 1U);
+  // Random LCCs and placements on the 6-cube, and the transpose of a 4x4 mesh (XY routing).
+  for (int n = 0; n < 20; ++n) {
+    const Topology h = Topology::hypercube(6);
+    std::vector<std::uint32_t> map(64);
+    std::iota(map.begin(), map.end(), 0U);
+    std::shuffle(map.begin(), map.end(), rng);
+    const Lcc l = Lcc::random(6, rng);
+    const TrafficPattern p =
+        sw::placed(sw::parse_traffic_pattern("lcc:" + l.to_string(), h), map, h);
+    std::vector<std::uint32_t> dest_of(64);
+    for (std::uint32_t v = 0; v < 64; ++v) {
+      dest_of[map[v]] = map[matrix_times(l, v)];
+    }
+    EXPECT_EQ(sw::round_contention(p, h, *sw::TopologyDescription::of(h)),
+              one_round_by_hand(dest_of, {2, 2, 2, 2, 2, 2}))
+        << l.to_string();
+  }
+  const Topology mesh = Topology::mesh({4, 4});
+  std::vector<std::uint32_t> swapped(16);
+  for (std::uint32_t x = 0; x < 16; ++x) {
+    swapped[x] = (x / 4) + 4 * (x % 4);
+  }
+  EXPECT_EQ(sw::round_contention(sw::parse_traffic_pattern("transpose", mesh), mesh,
+                                 *sw::TopologyDescription::of(mesh)),
+            one_round_by_hand(swapped, {4, 4}));
+  // A line of 8 under bit-reverse: messages leave node 3 both ways, two each.
+  const Topology line = Topology::mesh({8});
+  std::vector<std::uint32_t> reversed(8);
+  for (std::uint32_t x = 0; x < 8; ++x) {
+    reversed[x] = reverse_bits(x, 3);
+  }
+  EXPECT_EQ(sw::round_contention(sw::parse_traffic_pattern("bitrev", line), line,
+                                 *sw::TopologyDescription::of(line)),
+            one_round_by_hand(reversed, {8}));
+  EXPECT_EQ(one_round_by_hand(reversed, {8}), 2U);
+  EXPECT_FALSE(sw::round_contention(sw::parse_traffic_pattern("uniform", cube), cube, *ecube));
 }
 
 TEST(TrafficPattern, ToStringRoundTrip) {

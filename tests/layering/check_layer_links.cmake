@@ -1,0 +1,66 @@
+# Compares the layer graph of docs/architecture.md with the build's.
+#   cmake -DLINKS=layer_links.txt -DDOC=docs/architecture.md -P check_layer_links.cmake
+# LINKS (written by tests/layering/CMakeLists.txt) has a line "LIBRARY -> LINKED;LIBRARIES" per
+# orthosim library, with every library it links; DOC has, in the fenced block after the line
+# "<!-- layer links -->", a line "LIBRARY -> A B C" per library that links another of ours, its
+# orthosim libraries in alphabetical order. Fails with the lines only one of them has.
+
+# The build's lines, reduced to our libraries ("orthosim::sw_core" -> "sw_core"), sorted.
+file(STRINGS ${LINKS} link_lines)
+set(built)
+foreach(line IN LISTS link_lines)
+  if(NOT line MATCHES "^([a-z_]+) -> (.*)$")
+    message(FATAL_ERROR "${LINKS}: unexpected line '${line}'")
+  endif()
+  set(library ${CMAKE_MATCH_1})
+  string(REPLACE ";" " " linked "${CMAKE_MATCH_2}")
+  separate_arguments(linked)
+  set(ours)
+  foreach(item IN LISTS linked)
+    if(item MATCHES "^orthosim(::|_)([a-z_]+)$")
+      list(APPEND ours ${CMAKE_MATCH_2})
+    endif()
+  endforeach()
+  if(ours)
+    list(REMOVE_DUPLICATES ours)
+    list(SORT ours)
+    string(REPLACE ";" " " ours "${ours}")
+    list(APPEND built "${library} -> ${ours}")
+  endif()
+endforeach()
+list(SORT built)
+
+# The document's lines.
+file(STRINGS ${DOC} doc_lines)
+set(drawn)
+set(state before)
+foreach(line IN LISTS doc_lines)
+  if(state STREQUAL before AND line STREQUAL "<!-- layer links -->")
+    set(state marker)
+  elseif(state STREQUAL marker AND line MATCHES "^```")
+    set(state inside)
+  elseif(state STREQUAL inside)
+    if(line MATCHES "^```")
+      set(state after)
+      break()
+    endif()
+    list(APPEND drawn "${line}")
+  endif()
+endforeach()
+if(NOT state STREQUAL after)
+  message(FATAL_ERROR "${DOC}: no fenced block after the line '<!-- layer links -->'")
+endif()
+list(SORT drawn)
+
+set(only_built ${built})
+list(REMOVE_ITEM only_built ${drawn})
+set(only_drawn ${drawn})
+list(REMOVE_ITEM only_drawn ${built})
+if(only_built OR only_drawn)
+  string(REPLACE ";" "\n  " only_built "${only_built}")
+  string(REPLACE ";" "\n  " only_drawn "${only_drawn}")
+  message(FATAL_ERROR "${DOC}'s layer links differ from the build's.\n"
+                      "Only in the build:\n  ${only_built}\nOnly in the document:\n  ${only_drawn}")
+endif()
+list(LENGTH built count)
+message(STATUS "${count} libraries: the document draws the build's links")

@@ -1,0 +1,346 @@
+// Processor reordering of linear-complement communications ([LCC] sections 3 to 5). Oracles: the
+// paper's matrices and contentions (Examples 4 and 6), e-cube paths routed and counted here on the
+// relabeled nodes, the LCC between relabeled nodes read off node by node, every ordering of the
+// address bits tried (the 8! of the 8-cube, the d! of small cubes), and Corollaries 1 and 2's
+// formulas. Never the library's own output.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sw/traffic/lcc.hpp"
+#include "sw/traffic/lcc_reordering.hpp"
+
+namespace orthosim {
+namespace {
+
+using sw::BitOrdering;
+using sw::Lcc;
+
+/// y = Ax + b entry by entry: y_i = sum_j a_{i,j} x_j + b_i (mod 2).
+std::uint32_t matrix_times(const Lcc& l, std::uint32_t x) {
+  std::uint32_t y = 0;
+  for (std::uint32_t i = 0; i < l.d; ++i) {
+    std::uint32_t sum = static_cast<std::uint32_t>((l.b >> i) & 1U);
+    for (std::uint32_t j = 0; j < l.d; ++j) {
+      sum += static_cast<std::uint32_t>((l.rows[i] >> j) & 1U) * ((x >> j) & 1U);
+    }
+    y |= (sum % 2) << i;
+  }
+  return y;
+}
+
+/// x' = Qx written out: bit k of x' is bit r[k] of x (Definition 8, section 5's R).
+std::uint32_t permute_bits(const BitOrdering& r, std::uint32_t x) {
+  std::uint32_t out = 0;
+  for (std::size_t k = 0; k < r.size(); ++k) {
+    if ((x >> r[k]) & 1U) {
+      out |= 1U << k;
+    }
+  }
+  return out;
+}
+
+/// The LCC between relabeled nodes read off the node map x' -> y' = Q(A(Q^-1 x') + b): its b is
+/// the image of node 0, its column l the image of e_l plus b.
+Lcc conjugate_by_nodes(const Lcc& l, const BitOrdering& r) {
+  std::vector<std::uint32_t> back(std::size_t{1} << l.d);  // x' -> x
+  for (std::uint32_t x = 0; x < back.size(); ++x) {
+    back[permute_bits(r, x)] = x;
+  }
+  const auto image = [&](std::uint32_t x_new) {
+    return permute_bits(r, matrix_times(l, back[x_new]));
+  };
+  Lcc out;
+  out.d = l.d;
+  out.b = image(0);
+  out.rows.assign(l.d, 0);
+  for (std::uint32_t col = 0; col < l.d; ++col) {
+    const std::uint64_t column = image(1U << col) ^ out.b;
+    for (std::uint32_t row = 0; row < l.d; ++row) {
+      out.rows[row] |= ((column >> row) & 1U) << col;
+    }
+  }
+  return out;
+}
+
+/// T_i measured: every message x -> Ax+b relabeled to Qx -> Q(Ax+b), routed by e-cube (the
+/// differing bits corrected in increasing dimension), messages counted per directed channel; the
+/// largest count per dimension.
+std::vector<std::uint64_t> routed_contention(const Lcc& l, const BitOrdering& r) {
+  const std::uint32_t nodes = 1U << l.d;
+  std::vector<std::uint64_t> load(std::size_t{nodes} * l.d, 0);  // (node, dimension) -> paths
+  for (std::uint32_t x = 0; x < nodes; ++x) {
+    std::uint32_t at = permute_bits(r, x);
+    const std::uint32_t to = permute_bits(r, matrix_times(l, x));
+    for (std::uint32_t dim = 0; dim < l.d; ++dim) {
+      if (((at ^ to) >> dim) & 1U) {
+        ++load[std::size_t{at} * l.d + dim];
+        at ^= 1U << dim;
+      }
+    }
+  }
+  std::vector<std::uint64_t> per_dim(l.d, 0);
+  for (std::uint32_t node = 0; node < nodes; ++node) {
+    for (std::uint32_t dim = 0; dim < l.d; ++dim) {
+      per_dim[dim] = std::max(per_dim[dim], load[std::size_t{node} * l.d + dim]);
+    }
+  }
+  return per_dim;
+}
+
+std::uint64_t routed_degree(const Lcc& l, const BitOrdering& r) {
+  const std::vector<std::uint64_t> t = routed_contention(l, r);
+  return *std::max_element(t.begin(), t.end());
+}
+
+/// QAQ^-1, Qb by index: entry (k, l) is a_{r[k], r[l]}, bit k of b is b_{r[k]}.
+Lcc conjugate_by_index(const Lcc& l, const BitOrdering& r) {
+  Lcc out;
+  out.d = l.d;
+  out.rows.assign(l.d, 0);
+  for (std::uint32_t k = 0; k < l.d; ++k) {
+    for (std::uint32_t c = 0; c < l.d; ++c) {
+      out.rows[k] |= ((l.rows[r[k]] >> r[c]) & 1U) << c;
+    }
+    out.b |= ((l.b >> r[k]) & 1U) << k;
+  }
+  return out;
+}
+
+std::uint64_t degree_after(const Lcc& l, const BitOrdering& r) {
+  return sw::contention_degree(conjugate_by_index(l, r));
+}
+
+/// Rank over GF(2) as log2 of the size of the row span, enumerated.
+std::uint32_t span_rank(const std::vector<std::uint64_t>& rows, std::uint64_t row_set,
+                        std::uint64_t column_set) {
+  std::vector<std::uint64_t> picked;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if ((row_set >> i) & 1U) {
+      picked.push_back(rows[i] & column_set);
+    }
+  }
+  std::set<std::uint64_t> span;
+  for (std::uint32_t pick = 0; pick < (1U << picked.size()); ++pick) {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < picked.size(); ++i) {
+      if ((pick >> i) & 1U) {
+        v ^= picked[i];
+      }
+    }
+    span.insert(v);
+  }
+  std::uint32_t rank = 0;
+  while ((std::size_t{1} << rank) < span.size()) {
+    ++rank;
+  }
+  return rank;
+}
+
+/// A random LCC; with `keep` set, some bits are left alone (row e_i, b_i = 0: never crossed).
+Lcc random_lcc(std::uint32_t d, std::mt19937_64& rng, bool keep) {
+  Lcc l = Lcc::random(d, rng);
+  if (keep) {
+    const std::uint64_t kept = rng() & rng();
+    for (std::uint32_t i = 0; i < d; ++i) {
+      if ((kept >> i) & 1U) {
+        l.rows[i] = std::uint64_t{1} << i;
+        l.b &= ~(std::uint64_t{1} << i);
+      }
+    }
+  }
+  return l;
+}
+
+/// Corollaries 1 and 2: the least T any reordering reaches, 1 for an LCP and 2^((d-1) - rank(A))
+/// for an LCG; 0 when no message moves at all.
+std::uint64_t corollary_minimum(const Lcc& l) {
+  bool moves = l.b != 0;
+  for (std::uint32_t i = 0; i < l.d; ++i) {
+    moves = moves || l.rows[i] != (std::uint64_t{1} << i);
+  }
+  if (!moves) {
+    return 0;
+  }
+  const std::uint32_t rank = span_rank(l.rows, (std::uint64_t{1} << l.d) - 1, ~std::uint64_t{0});
+  return rank == l.d ? 1 : std::uint64_t{1} << ((l.d - 1) - rank);
+}
+
+const BitOrdering kExample4{0, 4, 2, 6, 1, 5, 3, 7};
+const BitOrdering kExample6{3, 4, 0, 7, 2, 5, 1, 6};
+
+TEST(Reordering, RankOfAnySubmatrixMatchesSpanSize) {
+  std::mt19937_64 rng(3);
+  for (int n = 0; n < 200; ++n) {
+    const Lcc l = Lcc::random(1 + static_cast<std::uint32_t>(n % 9), rng);
+    const std::uint64_t all = (std::uint64_t{1} << l.d) - 1;
+    const std::uint64_t rows = rng() & all;
+    const std::uint64_t columns = rng() & all;
+    ASSERT_EQ(sw::gf2_rank_of(l.rows, rows, columns), span_rank(l.rows, rows, columns))
+        << l.to_string() << " rows " << rows << " columns " << columns;
+  }
+}
+
+TEST(Reordering, TheoremTwoIsTheLccBetweenRelabeledNodes) {
+  std::mt19937_64 rng(15);
+  for (std::uint32_t d = 1; d <= 9; ++d) {
+    for (int n = 0; n < 12; ++n) {
+      const Lcc l = random_lcc(d, rng, n % 2 == 1);
+      BitOrdering r = sw::identity_ordering(d);
+      std::shuffle(r.begin(), r.end(), rng);
+      SCOPED_TRACE(l.to_string());
+      EXPECT_EQ(sw::reorder(l, r), conjugate_by_nodes(l, r));
+      const std::vector<std::uint32_t> relabeling = sw::node_relabeling(r);
+      ASSERT_EQ(relabeling.size(), std::size_t{1} << d);
+      for (std::uint32_t x = 0; x < relabeling.size(); ++x) {
+        ASSERT_EQ(relabeling[x], permute_bits(r, x));
+        ASSERT_EQ(sw::relabel_node(r, x), permute_bits(r, x));
+      }
+    }
+  }
+  EXPECT_THROW((void)sw::reorder(Lcc::bit_reverse(3), {0, 1}), std::invalid_argument);
+  EXPECT_THROW((void)sw::reorder(Lcc::bit_reverse(3), {0, 1, 1}), std::invalid_argument);
+  EXPECT_THROW((void)sw::node_relabeling({0, 3, 1}), std::invalid_argument);
+}
+
+TEST(Reordering, Example4TransposeBecomesContentionFree) {
+  // Example 4's new LCP: the pairs of address bits (0 1), (2 3), (4 5), (6 7) swapped.
+  const Lcc expected =
+      Lcc::parse("01000000/10000000/00010000/00100000/00000100/00001000/00000001/00000010,00000000",
+                 8);
+  EXPECT_EQ(sw::reorder(Lcc::transpose(8), kExample4), expected);
+  // "T0 = T1 = ... = T7 = 2^0 = 1".
+  EXPECT_EQ(routed_contention(Lcc::transpose(8), kExample4), std::vector<std::uint64_t>(8, 1));
+  EXPECT_EQ(sw::contention_per_dimension(sw::reorder(Lcc::transpose(8), kExample4)),
+            std::vector<std::uint64_t>(8, 1));
+  // Fig. 3 run on Example 3's matrix gives Example 4's Q: the reconstruction is the paper's.
+  EXPECT_EQ(sw::optimal_ordering(Lcc::transpose(8)), kExample4);
+}
+
+TEST(Reordering, Example6MakesTransposeTwoAndBitReverseOne) {
+  // Example 6's two new communications: bit-reverse within each half, and the pair swaps.
+  EXPECT_EQ(sw::reorder(Lcc::transpose(8), kExample6),
+            Lcc::parse("00010000/00100000/01000000/10000000/00000001/00000010/00000100/00001000,"
+                       "00000000",
+                       8));
+  EXPECT_EQ(sw::reorder(Lcc::bit_reverse(8), kExample6),
+            Lcc::parse("01000000/10000000/00010000/00100000/00000100/00001000/00000001/00000010,"
+                       "00000000",
+                       8));
+  // "the degrees of channel contention now become 2 for matrix transpose and 1 for bit-reverse".
+  EXPECT_EQ(routed_degree(Lcc::transpose(8), kExample6), 2U);
+  EXPECT_EQ(routed_degree(Lcc::bit_reverse(8), kExample6), 1U);
+}
+
+TEST(Reordering, AllOrderingsOfThe8CubeAgreeWithTheOptimizerAndTheProgram) {
+  const std::vector<Lcc> patterns = {Lcc::transpose(8), Lcc::bit_reverse(8), Lcc::reverse_flip(8)};
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::uint64_t> least(patterns.size(), UINT64_MAX);
+  std::uint64_t least_max = UINT64_MAX;
+  BitOrdering r = sw::identity_ordering(8);
+  std::uint64_t orderings = 0;
+  do {
+    std::uint64_t worst = 0;
+    for (std::size_t p = 0; p < patterns.size(); ++p) {
+      const std::uint64_t t = degree_after(patterns[p], r);
+      least[p] = std::min(least[p], t);
+      worst = std::max(worst, t);
+    }
+    least_max = std::min(least_max, worst);
+    ++orderings;
+  } while (std::next_permutation(r.begin(), r.end()));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  RecordProperty("exhaustive_seconds", std::to_string(seconds));
+  EXPECT_EQ(orderings, 40320U);
+  EXPECT_EQ(least, (std::vector<std::uint64_t>{1, 1, 1}));
+  EXPECT_EQ(least_max, 2U);
+
+  for (const Lcc& l : patterns) {
+    SCOPED_TRACE(l.to_string());
+    EXPECT_EQ(routed_degree(l, sw::optimal_ordering(l)), 1U);
+    EXPECT_EQ(routed_degree(l, sw::joint_optimal_ordering({l})), 1U);
+  }
+  const BitOrdering joint = sw::joint_optimal_ordering(patterns);
+  std::uint64_t joint_max = 0;
+  for (const Lcc& l : patterns) {
+    joint_max = std::max(joint_max, routed_degree(l, joint));
+  }
+  EXPECT_EQ(joint_max, 2U);
+}
+
+TEST(Reordering, CorollariesOneAndTwoOnRandomMatricesOf4To10Cubes) {
+  std::mt19937_64 rng(20);
+  int lcps = 0;
+  int lcgs_above_one = 0;  // gathers of rank below d-1, where the minimum is 2 or more
+  for (std::uint32_t d = 4; d <= 10; ++d) {
+    for (int n = 0; n < 16; ++n) {
+      Lcc l = random_lcc(d, rng, n % 2 == 1);
+      if (n % 4 == 2) {
+        for (std::uint64_t& row : l.rows) {
+          row &= rng();  // sparser rows, lower ranks
+        }
+      }
+      SCOPED_TRACE(l.to_string());
+      const std::uint64_t minimum = corollary_minimum(l);
+      lcps += sw::gf2_rank(l.rows, d, d) == d ? 1 : 0;
+      lcgs_above_one += minimum >= 2 ? 1 : 0;
+      const BitOrdering r = sw::optimal_ordering(l);
+      ASSERT_TRUE(sw::is_bit_ordering(r, d));
+      EXPECT_EQ(routed_degree(l, r), minimum);
+      EXPECT_LE(routed_degree(l, r), routed_degree(l, sw::identity_ordering(d)));
+      if (d <= 6) {
+        // No ordering does better: all d! of them.
+        BitOrdering any = sw::identity_ordering(d);
+        std::uint64_t least = UINT64_MAX;
+        do {
+          least = std::min(least, degree_after(l, any));
+        } while (std::next_permutation(any.begin(), any.end()));
+        EXPECT_EQ(least, minimum);
+      }
+    }
+  }
+  EXPECT_GT(lcps, 10);  // both kinds were drawn
+  EXPECT_GT(lcgs_above_one, 10);
+}
+
+TEST(Reordering, ProgramMinimizesTheWorstOfASetLikeAllOrderings) {
+  std::mt19937_64 rng(8);
+  for (std::uint32_t d = 2; d <= 6; ++d) {
+    for (int n = 0; n < 10; ++n) {
+      std::vector<Lcc> set;
+      for (int k = 0; k <= n % 3; ++k) {
+        set.push_back(random_lcc(d, rng, (n + k) % 2 == 1));
+      }
+      BitOrdering any = sw::identity_ordering(d);
+      std::uint64_t least = UINT64_MAX;
+      do {
+        std::uint64_t worst = 0;
+        for (const Lcc& l : set) {
+          worst = std::max(worst, degree_after(l, any));
+        }
+        least = std::min(least, worst);
+      } while (std::next_permutation(any.begin(), any.end()));
+      const BitOrdering r = sw::joint_optimal_ordering(set);
+      std::uint64_t worst = 0;
+      for (const Lcc& l : set) {
+        worst = std::max(worst, routed_degree(l, r));
+      }
+      EXPECT_EQ(worst, least) << set.front().to_string();
+    }
+  }
+  EXPECT_THROW((void)sw::joint_optimal_ordering({}), std::invalid_argument);
+  EXPECT_THROW((void)sw::joint_optimal_ordering({Lcc::bit_reverse(3), Lcc::bit_reverse(4)}),
+               std::invalid_argument);
+  EXPECT_THROW((void)sw::joint_optimal_ordering({Lcc::bit_reverse(21)}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace orthosim
