@@ -1,9 +1,12 @@
 // Passive word storage (modeling rule 1): memory modules, data buffers and the multicomputer
 // nodes' local memories. Not a process and no ports; the active blocks call it. Storage grows on
 // first write, so that an n = 64 omp with 4096 modules costs memory only for the words a program
-// touches.
+// touches; words forgotten (a mailbox's words once their reader has taken them) are released
+// from the front, so a mailbox holds the words in flight, not every word ever written to it.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -15,28 +18,76 @@ namespace orthosim::sc {
 
 using sw::Word;
 
+/// The words a group of stores holds (WordStore::held, summed), now and at most since reset:
+/// how memory follows the work in flight, for tests.
+struct HeldWords {
+  std::uint64_t now = 0;
+  std::uint64_t peak = 0;
+};
+
 class WordStore {
  public:
-  explicit WordStore(std::uint32_t depth = 0) : depth_(depth) {}
+  /// `tally`, if given, counts the words this store holds together with those of other stores.
+  explicit WordStore(std::uint32_t depth = 0, HeldWords* tally = nullptr)
+      : depth_(depth), tally_(tally) {}
 
   [[nodiscard]] std::uint32_t depth() const { return depth_; }
 
-  /// Unwritten words read as sw::kUnwrittenWord, so a lost word never passes for data.
+  /// Unwritten and forgotten words read as sw::kUnwrittenWord, so a lost word never passes for
+  /// data.
   [[nodiscard]] Word read(std::uint32_t address) const {
     check(address);
-    return address < words_.size() ? words_[address] : sw::kUnwrittenWord;
+    return held_at(address) ? words_[address - base_] : sw::kUnwrittenWord;
   }
 
   void write(std::uint32_t address, Word value) {
     check(address);
-    if (address >= words_.size()) {
-      words_.resize(address + 1, sw::kUnwrittenWord);
+    const std::uint64_t before = held();
+    if (address < base_) {  // below the forgotten front: the front moves back
+      words_.insert(words_.begin(), base_ - address, sw::kUnwrittenWord);
+      live_.insert(live_.begin(), base_ - address, false);
+      base_ = address;
     }
-    words_[address] = value;
+    if (address - base_ >= words_.size()) {
+      words_.resize(address - base_ + 1, sw::kUnwrittenWord);
+      live_.resize(address - base_ + 1, false);
+    }
+    words_[address - base_] = value;
+    live_[address - base_] = true;
+    tally(before);
   }
 
+  /// Words [address, address + count) will not be read again: they read as unwritten from now
+  /// on, and the storage from the lowest word still held up to the first live one is released.
+  void forget(std::uint32_t address, std::uint32_t count) {
+    for (std::uint32_t w = 0; w < count; ++w) {
+      if (held_at(address + w)) {
+        live_[address + w - base_] = false;
+        words_[address + w - base_] = sw::kUnwrittenWord;
+      }
+    }
+    std::size_t front = 0;
+    while (front < live_.size() && !live_[front]) {
+      ++front;
+    }
+    const std::uint64_t before = held();
+    words_.erase(words_.begin(), words_.begin() + static_cast<std::ptrdiff_t>(front));
+    live_.erase(live_.begin(), live_.begin() + static_cast<std::ptrdiff_t>(front));
+    base_ += static_cast<std::uint32_t>(front);
+    tally(before);
+  }
+
+  /// The words held: from the lowest written and not forgotten to the highest written.
+  [[nodiscard]] std::uint64_t held() const { return words_.size(); }
+
   /// Back to the power-on state, releasing the storage.
-  void clear() { std::vector<Word>().swap(words_); }
+  void clear() {
+    const std::uint64_t before = held();
+    std::vector<Word>().swap(words_);
+    std::vector<bool>().swap(live_);
+    base_ = 0;
+    tally(before);
+  }
 
  private:
   void check(std::uint32_t address) const {
@@ -45,9 +96,22 @@ class WordStore {
                               std::to_string(depth_));
     }
   }
+  /// Moves the tally from `before` words held to held().
+  void tally(std::uint64_t before) {
+    if (tally_ != nullptr) {
+      tally_->now = tally_->now - before + held();
+      tally_->peak = std::max(tally_->peak, tally_->now);
+    }
+  }
+  [[nodiscard]] bool held_at(std::uint32_t address) const {
+    return address >= base_ && address - base_ < words_.size() && live_[address - base_];
+  }
 
   std::uint32_t depth_;
-  std::vector<Word> words_;
+  std::uint32_t base_ = 0;   ///< the address of words_[0]
+  std::vector<Word> words_;  ///< from base_ up to the highest word written
+  std::vector<bool> live_;   ///< per word of words_: written and not forgotten
+  HeldWords* tally_;
 };
 
 }  // namespace orthosim::sc

@@ -139,6 +139,14 @@ void BusController::end_access(Cycle grant, Cycle end, Cycle resume_in) {
   busy_until_ = end;
   ending_resources_ = requested_;
   ending_trace_ = trace_;
+  ending_consumed_.clear();
+  if (access_.consumed > 0) {
+    for (std::uint32_t slot : access_.slots) {
+      ending_consumed_.push_back(fabric_.organization.module_at(access_.bus, slot));
+    }
+    ending_address_ = access_.address;
+    ending_words_ = access_.consumed;
+  }
   ++accesses_;
   words_moved_ += access_.words();
   busy_cycles_ += (end - grant).count();
@@ -148,6 +156,9 @@ void BusController::end_access(Cycle grant, Cycle end, Cycle resume_in) {
 
 void BusController::finish_access() {
   ++activations_;
+  for (sw::ModuleId m : ending_consumed_) {
+    fabric_.modules[m].forget(ending_address_, ending_words_);
+  }
   fabric_.grants.release(id_, ending_resources_);
   if (recorder_.enabled()) {
     recorder_.access_end(clock_.now(), source_, ending_trace_);

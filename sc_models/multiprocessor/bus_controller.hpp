@@ -101,6 +101,11 @@ class BusController : public sc_core::sc_module, public Grantee {
   traces::AccessTrace trace_;  ///< of the access in progress
   std::vector<ResourceId> ending_resources_;
   traces::AccessTrace ending_trace_;
+  /// The modules whose words [ending_address_, + ending_words_) the ending access consumed
+  /// (sw::MemoryAccess::consumed): forgotten when it ends, once an RTL twin has read them too.
+  std::vector<sw::ModuleId> ending_consumed_;
+  std::uint32_t ending_address_ = 0;
+  std::uint32_t ending_words_ = 0;
   sc_core::sc_event ev_end_;
 
   AccessObserver* observer_ = nullptr;

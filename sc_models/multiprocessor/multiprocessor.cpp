@@ -32,7 +32,7 @@ Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
   const ResourceId interrupt_bus = static_cast<ResourceId>(resources.size());
   resources.push_back("interrupt bus");
 
-  modules_.assign(org.module_count(), WordStore(config_.module_words));
+  modules_.assign(org.module_count(), WordStore(config_.module_words, &module_words_));
   arbiter_ = std::make_unique<ResourceArbiter>("arbiter", resources, clock_, stats_);
   MemoryGrants& grants = wiring_->memory(SystemParts{config_, base, clock_, *arbiter_, modules_});
   fabric_ = std::unique_ptr<MemoryFabric>(new MemoryFabric{org, grants, modules_, {}, {}, {}});
@@ -78,6 +78,7 @@ void Multiprocessor::load(sw::MachineProgram program) {
   for (WordStore& m : modules_) {
     m.clear();
   }
+  module_words_.peak = module_words_.now;
   wiring_->load();
   sync_->reset();
   baseline_ = stats_.snapshot();
@@ -153,7 +154,6 @@ std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
       program.messages.size() * (sizeof(sw::Message) + sw::MessageMemory::kBytesPerMessage);
   std::vector<std::uint64_t> module_words(org.module_count(), 0);
   const auto written = [&](const sw::MemoryAccess& a) {
-    bytes += a.slots.size() * sizeof(std::uint32_t);
     if (a.direction == sw::Direction::Write) {
       for (std::uint32_t slot : a.slots) {
         std::uint64_t& top = module_words[org.module_at(a.bus, slot)];
@@ -164,7 +164,7 @@ std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
   std::vector<std::uint64_t> buffer_words(config.n, 0);  ///< summed over a processor's buffers
   for (sw::ProcId p = 0; p < program.processors.size(); ++p) {
     const sw::ProcessorProgram& pp = program.processors[p];
-    bytes += pp.ops.size() * sizeof(sw::Op);
+    bytes += pp.ops.bytes();
     for (const sw::IndexSet& set : pp.index_sets) {
       bytes += sizeof(sw::IndexSet) + set.size() * sizeof(std::uint32_t);
     }
@@ -173,8 +173,6 @@ std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
       if (const auto* access = std::get_if<sw::MemoryAccess>(&op)) {
         written(*access);
       } else if (const auto* iwr = std::get_if<sw::Iwr>(&op)) {
-        bytes += 2 * sizeof(sw::MemoryAccess) + sizeof(sw::ProcSet) +
-                 iwr->group().size() * sizeof(sw::ProcId);  // its parts, held apart from the op
         written(iwr->write());
         written(iwr->read());
       } else if (const auto* load = std::get_if<sw::LoadBuffer>(&op);

@@ -45,10 +45,10 @@ class Multiprocessor : public sc_core::sc_module {
   [[nodiscard]] const traces::StatsRegistry& stats() const { return stats_; }
 
   /// The bytes a run of `program` on a system of `config` holds at its peak, estimated before
-  /// anything is elaborated (docs/cli.md, --memory-limit): the program (ops, index sets, delivery
-  /// manifest and what the delivery check keeps per message), the words of the memory modules
-  /// and data buffers (a WordStore grows to the highest address written), and the blocks of
-  /// each processor. The messages' words in the local memories are generated and checked, not
+  /// anything is elaborated (docs/cli.md, --memory-limit): the program (ops as held, index sets,
+  /// delivery manifest and what the delivery check keeps per message), the words of the memory
+  /// modules and data buffers up to the highest address written (for the modules an upper
+  /// bound: a mailbox forgets the words a read consumed), and the blocks of each processor. The messages' words in the local memories are generated and checked, not
   /// stored.
   [[nodiscard]] static std::uint64_t footprint(const sw::MachineProgram& program,
                                                const sw::SystemConfig& config);
@@ -61,6 +61,10 @@ class Multiprocessor : public sc_core::sc_module {
   /// The outcome of the loaded program, after the kernel has run.
   [[nodiscard]] sw::RunSummary result() const;
 
+  /// The most words the memory modules held at once while the loaded program ran (WordStore::
+  /// held): a mailbox's words are forgotten once read, so this follows the words in flight.
+  [[nodiscard]] std::uint64_t peak_module_words() const { return module_words_.peak; }
+
   /// Direct access for tests and the delivery check.
   [[nodiscard]] WordStore& module(sw::ModuleId m) { return modules_.at(m); }
   [[nodiscard]] Processor& processor(sw::ProcId p) { return *processors_.at(p); }
@@ -71,6 +75,7 @@ class Multiprocessor : public sc_core::sc_module {
   std::unique_ptr<BlockWiring> wiring_;
   ClockDomain clock_;
   traces::StatsRegistry stats_;
+  HeldWords module_words_;  ///< held by modules_
   std::vector<WordStore> modules_;
   std::unique_ptr<ResourceArbiter> arbiter_;
   std::unique_ptr<MemoryFabric> fabric_;

@@ -43,6 +43,7 @@ std::string Processor::grantee_name() const { return "P" + std::to_string(id_); 
 void Processor::load(const sw::ProcessorProgram& program, sw::MessageMemory& messages) {
   program_ = &program;
   messages_ = &messages;
+  next_ops_ = sw::OpList::Reader(program.ops);
   pc_ = 0;
   phase_ = 0;
   finished_ = false;
@@ -55,6 +56,7 @@ void Processor::load(const sw::ProcessorProgram& program, sw::MessageMemory& mes
     finish_cycle_ = clock_.now();
     return;
   }
+  current_ = next_ops_.next();
   resume_after(Cycle{0});
 }
 
@@ -79,12 +81,15 @@ void Processor::run() {
   ++activations_;
   pending_resume_ = false;
   while (pc_ < program_->ops.size()) {
-    if (!step(program_->ops[pc_])) {
+    if (!step(current_)) {
       return;
     }
     ++ops_;
     ++pc_;
     phase_ = 0;
+    if (!next_ops_.at_end()) {
+      current_ = next_ops_.next();
+    }
   }
   if (!finished_) {
     finished_ = true;
@@ -254,7 +259,7 @@ std::string Processor::describe_wait() const {
     why = ports_.sync.describe_wait(id_);
   }
   if (why.empty()) {
-    why = "busy in " + sw::describe(program_->ops[pc_], ports_.controller.organization());
+    why = "busy in " + sw::describe(current_, ports_.controller.organization());
   }
   return "P" + std::to_string(id_) + " at op " + std::to_string(pc_) + ": " + why;
 }

@@ -96,6 +96,9 @@ class Processor : public sc_core::sc_module, public Resumable, public Grantee {
 
   const sw::ProcessorProgram* program_ = nullptr;
   sw::MessageMemory* messages_ = nullptr;
+  /// The ops after the current one, decoded one at a time as the processor reaches them.
+  sw::OpList::Reader next_ops_;
+  sw::Op current_;  ///< op pc_
   std::size_t pc_ = 0;
   int phase_ = 0;  ///< progress inside the current op
   Cycle phase_start_;

@@ -228,6 +228,7 @@ int run_run(const po::variables_map& vm, Context& ctx) {
       predicted.steps.push_back(predict_step_cycles(step, mapped_config, sync));
       predicted.total += predicted.steps.back();
       if (json) {
+        keep_what_json_prints(step);
         kept.push_back(std::move(step));
       } else {
         operations.push_back(step_operations(step, org, config.timing));
@@ -255,7 +256,7 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   }
   const ProgramRun run{mapped, fitted, predicted, summaries.at(0), vcd_path, std::move(operations)};
   if (json) {
-    ctx.out << json_text(run_json(run), 2) << '\n';
+    write_run_json(run, ctx.out);
   } else {
     print_run(run, ctx.out);
   }

@@ -1,11 +1,13 @@
 // Listings, step tables and JSON of map, run and demo.
 #include "sw/cli/program_report.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 #include <string_view>
 
 #include "sw/cli/report.hpp"
+#include "sw/core/json_text.hpp"
 #include "sw/mapping/listing.hpp"
 
 namespace orthosim::sw::cli {
@@ -193,8 +195,10 @@ void print_mapping(const MappedProgram& mapped, std::ostream& out) {
   }
 }
 
-nlohmann::json run_json(const ProgramRun& r) {
-  const MemoryOrganization org(r.mapped.arch, r.mapped.processors);
+namespace {
+
+/// run_json without its steps ("steps" an empty array).
+nlohmann::json run_json_without_steps(const ProgramRun& r) {
   nlohmann::json j = config_json(r.config);
   j["command"] = "run";
   j["impl"] = r.config.impl.to_string();
@@ -212,15 +216,7 @@ nlohmann::json run_json(const ProgramRun& r) {
   j["conflict_wait_cycles"] = r.summary.conflict_wait_cycles;
   j["blocked"] = r.summary.blocked;
   j["delivery_failures"] = r.summary.delivery.failures;
-  nlohmann::json steps = nlohmann::json::array();
-  for (std::size_t k = 0; k < r.mapped.steps.size(); ++k) {
-    nlohmann::json s = step_json(r.mapped.steps[k], org, r.config.timing);
-    s["cycles"] = r.step_cycles(k).count();
-    s["end_cycle"] = k < r.summary.step_ends.size() ? r.summary.step_ends[k].count() : 0;
-    s["predicted_cycles"] = r.predicted.steps.at(k).count();
-    steps.push_back(s);
-  }
-  j["steps"] = steps;
+  j["steps"] = nlohmann::json::array();
   nlohmann::json stats = nlohmann::json::object();
   for (const traces::StatEntry& e : r.summary.stats) {
     stats[e.name] = e.value;
@@ -228,6 +224,68 @@ nlohmann::json run_json(const ProgramRun& r) {
   j["stats"] = stats;
   j["vcd"] = r.vcd_path ? nlohmann::json(*r.vcd_path) : nlohmann::json();
   return j;
+}
+
+/// Step k of run_json's "steps".
+nlohmann::json run_step_json(const ProgramRun& r, const MemoryOrganization& org, std::size_t k) {
+  nlohmann::json s = step_json(r.mapped.steps[k], org, r.config.timing);
+  s["cycles"] = r.step_cycles(k).count();
+  s["end_cycle"] = k < r.summary.step_ends.size() ? r.summary.step_ends[k].count() : 0;
+  s["predicted_cycles"] = r.predicted.steps.at(k).count();
+  return s;
+}
+
+}  // namespace
+
+nlohmann::json run_json(const ProgramRun& r) {
+  const MemoryOrganization org(r.mapped.arch, r.mapped.processors);
+  nlohmann::json j = run_json_without_steps(r);
+  for (std::size_t k = 0; k < r.mapped.steps.size(); ++k) {
+    j["steps"].push_back(run_step_json(r, org, k));
+  }
+  return j;
+}
+
+void keep_what_json_prints(MappedStep& step) {
+  for (Parcel& parcel : step.parcels) {
+    std::vector<ParcelPiece>().swap(parcel.pieces);
+  }
+  for (MappedOp& op : step.ops) {
+    for (MappedAccess& access : op.accesses) {
+      IndexSet().swap(access.relay_index_set);
+    }
+  }
+  std::vector<Cycle>().swap(step.compute);
+  for (PatternInstance& instance : step.node_patterns) {
+    for (Transfer& transfer : instance.transfers) {
+      transfer.where = SourceLocation{};
+    }
+  }
+}
+
+void write_run_json(const ProgramRun& r, std::ostream& out) {
+  const std::string text = json_text(run_json_without_steps(r), 2);
+  // The steps go where json_text would print them, in its layout: an element of a top-level
+  // array is indented by 4, and a string never holds a raw line break.
+  const std::string empty_steps = "\n  \"steps\": []";
+  const std::size_t at = text.find(empty_steps);
+  if (r.mapped.steps.empty() || at == std::string::npos) {
+    out << text << '\n';
+    return;
+  }
+  const std::size_t brackets = at + empty_steps.size() - 2;
+  out << text.substr(0, brackets) << "[\n";
+  const MemoryOrganization org(r.mapped.arch, r.mapped.processors);
+  for (std::size_t k = 0; k < r.mapped.steps.size(); ++k) {
+    const std::string step = json_text(run_step_json(r, org, k), 2);
+    out << (k == 0 ? "" : ",\n");
+    for (std::size_t line = 0; line < step.size();) {
+      const std::size_t end = std::min(step.find('\n', line), step.size() - 1) + 1;
+      out << "    " << std::string_view(step).substr(line, end - line);
+      line = end;
+    }
+  }
+  out << "\n  ]" << text.substr(brackets + 2) << '\n';
 }
 
 void print_run(const ProgramRun& r, std::ostream& out) {

@@ -44,6 +44,13 @@ struct ProgramRun {
 void print_mapping(const MappedProgram& mapped, std::ostream& out);
 
 [[nodiscard]] nlohmann::json run_json(const ProgramRun& run);
+/// Drops what the JSON of a step does not read (the parcels' pieces, the relay index sets, the
+/// compute phases, where each transfer was written), for a caller that keeps the mapped steps
+/// only to print them as JSON.
+void keep_what_json_prints(MappedStep& step);
+/// Writes json_text(run_json(run), 2) and a line break, one step at a time: the whole JSON is
+/// never held (its tree takes several times its text, 129 MB for a 256-node, 10-step program).
+void write_run_json(const ProgramRun& run, std::ostream& out);
 void print_run(const ProgramRun& run, std::ostream& out);
 
 [[nodiscard]] nlohmann::json demo_json(const std::vector<ProgramRun>& runs,

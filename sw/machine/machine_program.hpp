@@ -8,9 +8,13 @@
 // comes from (write) or goes to (read). Local memory <-> buffer copies are processor-internal.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -64,6 +68,11 @@ struct MemoryAccess {
   /// Index set (in the processor's index memory): stream position p <-> data buffer rho(p);
   /// word v of the position's module is word v of that buffer.
   std::uint32_t index_set = 0;
+  /// A read that takes its words: no access reads words [address, address + consumed) of its
+  /// modules again (a mailbox's words, which the mapping gives each message for it alone, and
+  /// the padding a longer write left after them), so the modules forget them when the read ends
+  /// and hold only the words in flight. 0: the words stay.
+  std::uint32_t consumed = 0;
   Direction direction = Direction::Read;
 
   [[nodiscard]] std::uint32_t degree() const { return static_cast<std::uint32_t>(slots.size()); }
@@ -80,8 +89,9 @@ struct Compute {
 /// switch that waits for every member of `group` to finish its write and then costs gamma, and a
 /// block-interleaved read. On the omp the write uses RB(i) and the read CB(i).
 ///
-/// Its parts are held behind a pointer: an Op is as large as its largest alternative, and a
-/// mapped program holds millions of small ops (syncs, buffer copies) next to few IWR steps.
+/// Its parts are held behind a pointer: an Op is as large as its largest alternative, and the
+/// small ops (syncs, buffer copies) that most ops are need not carry two accesses each when
+/// decoded (OpList) or edited as a vector.
 class Iwr {
  public:
   /// `group`: the processors taking part in this IWR step, this one included.
@@ -159,9 +169,95 @@ using Op = std::variant<Compute, MemoryAccess, Iwr, BusSwitch, ActivateSync, Wai
 /// rho: stream position -> data buffer index.
 using IndexSet = std::vector<std::uint32_t>;
 
+/// A processor's ops, held encoded (op_list.cpp): a mapped program has millions of ops (several
+/// per message) and most of their fields are small numbers, so each op is held as a tag byte and
+/// its fields as variable-length integers (7 bits a byte), a few bytes instead of the 56 of an Op
+/// and the vectors of its processor sets and slots. Ops are appended and read back in order;
+/// reading decodes an Op.
+class OpList {
+ public:
+  OpList() = default;
+  OpList(std::initializer_list<Op> ops);
+  explicit OpList(const std::vector<Op>& ops);
+
+  void push_back(const Op& op);
+  template <class... Args>
+  void emplace_back(Args&&... args) {
+    push_back(Op(std::forward<Args>(args)...));
+  }
+
+  [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] bool empty() const { return size_ == 0; }
+  /// The bytes the ops are held in (footprint estimates).
+  [[nodiscard]] std::size_t bytes() const {
+    return bytes_.capacity() + checkpoints_.capacity() * sizeof(std::size_t);
+  }
+  /// Releases spare capacity once the list is complete.
+  void shrink_to_fit();
+
+  /// Reads the ops in order from `position` (a byte offset, 0 for the first op).
+  class Reader {
+   public:
+    Reader() = default;
+    explicit Reader(const OpList& list) : list_(&list) {}
+    [[nodiscard]] bool at_end() const {
+      return list_ == nullptr || offset_ >= list_->bytes_.size();
+    }
+    /// Decodes the next op and moves past it.
+    Op next();
+
+   private:
+    const OpList* list_ = nullptr;
+    std::size_t offset_ = 0;
+    friend class OpList;
+  };
+
+  /// Input iterator decoding one op at a time (range-for over a list reads it in order).
+  class const_iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = Op;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const Op*;
+    using reference = const Op&;
+
+    const_iterator() = default;
+    const_iterator(const OpList& list, std::size_t index);
+    const Op& operator*() const { return current_; }
+    const Op* operator->() const { return &current_; }
+    const_iterator& operator++();
+    friend bool operator==(const const_iterator& a, const const_iterator& b) {
+      return a.index_ == b.index_;
+    }
+    friend bool operator!=(const const_iterator& a, const const_iterator& b) { return !(a == b); }
+
+   private:
+    Reader reader_;
+    std::size_t index_ = 0;
+    std::size_t size_ = 0;
+    Op current_;
+  };
+  [[nodiscard]] const_iterator begin() const { return const_iterator(*this, 0); }
+  [[nodiscard]] const_iterator end() const { return const_iterator(*this, size_); }
+
+  /// Op `index`, decoded (from the nearest checkpoint: at most kCheckpointEvery ops are read).
+  [[nodiscard]] Op operator[](std::size_t index) const;
+  [[nodiscard]] Op back() const { return (*this)[size_ - 1]; }
+  /// Every op, decoded: for the callers that edit a program (tests, repetitions).
+  [[nodiscard]] std::vector<Op> decoded() const;
+
+ private:
+  static constexpr std::size_t kCheckpointEvery = 64;
+
+  std::vector<std::uint8_t> bytes_;
+  /// The byte offset of every kCheckpointEvery-th op, for operator[].
+  std::vector<std::size_t> checkpoints_;
+  std::size_t size_ = 0;
+};
+
 struct ProcessorProgram {
   std::vector<IndexSet> index_sets;  ///< loaded into the index memory before the run
-  std::vector<Op> ops;
+  OpList ops;
 };
 
 /// Identifies the payload of a message: its words are a pure function of this key and the word

@@ -59,8 +59,10 @@ class Checker {
         }
       }
     }
-    for (op_index_ = 0; op_index_ < p.ops.size(); ++op_index_) {
-      std::visit([&](const auto& op) { check(p, op); }, p.ops[op_index_]);
+    op_index_ = 0;
+    for (const Op& op : p.ops) {
+      std::visit([&](const auto& o) { check(p, o); }, op);
+      ++op_index_;
     }
   }
 
@@ -103,6 +105,14 @@ class Checker {
     if (rho.size() < a.slots.size()) {
       fail_op("index set " + std::to_string(a.index_set) + " has " + std::to_string(rho.size()) +
               " entries for " + std::to_string(a.slots.size()) + " modules");
+    }
+    if (a.consumed > 0 && a.direction != Direction::Read) {
+      fail_op("only a read consumes the words it accesses");
+    }
+    if (std::uint64_t{a.address} + a.consumed > config_.module_words) {
+      fail_op("consumed addresses " + std::to_string(a.address) + ".." +
+              std::to_string(std::uint64_t{a.address} + a.consumed - 1) +
+              " exceed the module depth " + std::to_string(config_.module_words));
     }
     if (a.direction == Direction::Read) {
       // Replication is a write feature (Fig. 6): on a read, two words into one buffer would lose

@@ -621,6 +621,7 @@ class Mapper {
       }
       for (std::size_t i : members[root]) {
         step.parcels[i].address = address;
+        step.parcels[i].span = span;
         module_next_[step.parcels[i].mailbox] = address + span;
       }
     }
@@ -643,9 +644,14 @@ class Mapper {
     return static_cast<std::uint32_t>(sets.size() - 1);
   }
 
-  MemoryAccess memory_access(const MappedAccess& a) {
+  MemoryAccess memory_access(const MappedStep& step, const MappedAccess& a) {
     MemoryAccess m;
     m.direction = a.direction;
+    if (a.direction == Direction::Read) {
+      // Every parcel has its mailbox words for it alone, and one reader: its words and the
+      // padding after them are read no more.
+      m.consumed = step.parcels[a.parcels.front()].span;
+    }
     m.bus = a.bus;
     m.slots = a.slots;
     m.address = a.address;
@@ -656,7 +662,7 @@ class Mapper {
     return m;
   }
 
-  void emit_write(const MappedStep& step, const MappedAccess& a, std::vector<Op>& ops) {
+  void emit_write(const MappedStep& step, const MappedAccess& a, OpList& ops) {
     std::vector<ProcId> targets;
     for (std::size_t pos = 0; pos < a.parcels.size(); ++pos) {
       const Parcel& parcel = step.parcels[a.parcels[pos]];
@@ -671,13 +677,13 @@ class Mapper {
                                     piece.offset});
       }
     }
-    ops.emplace_back(memory_access(a));
+    ops.emplace_back(memory_access(step, a));
     if (!targets.empty() && sync_ == SyncMode::Pairs) {
       ops.emplace_back(ActivateSync{ProcSet(targets)});
     }
   }
 
-  void emit_read(const MappedStep& step, const MappedAccess& a, std::vector<Op>& ops) {
+  void emit_read(const MappedStep& step, const MappedAccess& a, OpList& ops) {
     std::vector<ProcId> waited;
     for (std::size_t i : a.parcels) {
       const ProcId s = step.parcels[i].source;
@@ -687,7 +693,7 @@ class Mapper {
         ops.emplace_back(WaitSync{s});
       }
     }
-    ops.emplace_back(memory_access(a));
+    ops.emplace_back(memory_access(step, a));
     for (std::size_t pos = 0; pos < a.parcels.size(); ++pos) {
       for (const ParcelPiece& piece : step.parcels[a.parcels[pos]].pieces) {
         for (std::uint32_t dst : piece.dst_addresses) {
@@ -712,7 +718,7 @@ class Mapper {
   }
 
   void emit_phase(const MappedStep& step, ProcId p, std::uint32_t phase, Direction dir,
-                  std::vector<Op>& ops) {
+                  OpList& ops) {
     for (const MappedOp& op : step.ops) {
       for (const MappedAccess& a : op.accesses) {
         if (a.processor != p || a.direction != dir || op.phase != phase) {
@@ -731,7 +737,7 @@ class Mapper {
   /// then every read (each preceded by a wait-sync per writer), then the step mark.
   void emit(const MappedStep& step) {
     for (ProcId p = 0; p < org_.n(); ++p) {
-      std::vector<Op>& ops = out_.machine.processors[p].ops;
+      OpList& ops = out_.machine.processors[p].ops;
       if (step.compute[p] > Cycle{0}) {
         ops.emplace_back(Compute{step.compute[p]});
       }

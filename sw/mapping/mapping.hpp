@@ -91,7 +91,10 @@ struct Parcel {
   std::vector<ParcelPiece> pieces;
   ModuleId mailbox = 0;
   std::uint32_t address = 0;  ///< word address in the mailbox module
-  std::uint32_t phase = 0;    ///< the IWR step that moves it (see MappedOp::phase)
+  /// Its words in the mailbox from `address`: the longest parcel of the accesses that share its
+  /// address (a write of several parcels writes that many words into each of their modules).
+  std::uint32_t span = 0;
+  std::uint32_t phase = 0;  ///< the IWR step that moves it (see MappedOp::phase)
 };
 
 /// One access of one processor in a mapped step.

@@ -154,10 +154,12 @@ class Builder {
   }
 
   /// Back-to-back repetitions move the same payloads to the same places again.
-  void repeat(std::vector<Op>& ops) const {
-    const std::vector<Op> once = ops;
+  void repeat(OpList& ops) const {
+    const std::vector<Op> once = ops.decoded();
     for (std::uint32_t r = 1; r < w_.repetitions; ++r) {
-      ops.insert(ops.end(), once.begin(), once.end());
+      for (const Op& op : once) {
+        ops.push_back(op);
+      }
     }
   }
 

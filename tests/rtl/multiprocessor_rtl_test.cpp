@@ -279,7 +279,9 @@ TEST(Cosim, OfTwoBlocksThatDifferInOneCycleTheFirstIsReported) {
   system.blocks().inject_fault(2, fault);
   sw::MachineProgram p = one_write(c);
   p.processors[2] = p.processors[1];
-  std::get<sw::MemoryAccess>(p.processors[2].ops[1]).bus = {sw::BusKind::Row, 2};
+  std::vector<sw::Op> ops = p.processors[2].ops.decoded();
+  std::get<sw::MemoryAccess>(ops[1]).bus = {sw::BusKind::Row, 2};
+  p.processors[2].ops = sw::OpList(ops);
   system.load(p);
   sc::run_systems({&system}, sw::Cycle{1'000'000});
   const sw::RunSummary r = system.result();
@@ -317,7 +319,9 @@ TEST(Gating, TheRtlClockRunsOnlyDuringAccesses) {
   const sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Rtl, sw::Impl::Rtl);
   Wired system("omp", c, silent);
   sw::MachineProgram p = one_write(c);
-  p.processors[1].ops.insert(p.processors[1].ops.begin(), sw::Compute{sw::Cycle{1'000'000}});
+  std::vector<sw::Op> ops = p.processors[1].ops.decoded();
+  ops.insert(ops.begin(), sw::Compute{sw::Cycle{1'000'000}});
+  p.processors[1].ops = sw::OpList(ops);
   system.load(p);
   sc::run_systems({&system}, sw::Cycle{10'000'000});
   const sw::RunSummary r = system.result();
@@ -468,7 +472,9 @@ TEST(Gating, TheModuleArrayClockRunsOnlyWhileModulesAreRequestedOrHeld) {
   const sw::SystemConfig c = memory_config(4, sw::Impl::Rtl, sw::Impl::Rtl, sw::Impl::Rtl);
   Wired system("omp", c, silent);
   sw::MachineProgram p = one_write(c);
-  p.processors[1].ops.insert(p.processors[1].ops.begin(), sw::Compute{sw::Cycle{1'000'000}});
+  std::vector<sw::Op> ops = p.processors[1].ops.decoded();
+  ops.insert(ops.begin(), sw::Compute{sw::Cycle{1'000'000}});
+  p.processors[1].ops = sw::OpList(ops);
   system.load(p);
   sc::run_systems({&system}, sw::Cycle{10'000'000});
   const sw::RunSummary r = system.result();

@@ -102,5 +102,67 @@ std::string nodes_name(const testing::TestParamInfo<std::uint32_t>& param) {
 
 INSTANTIATE_TEST_SUITE_P(Nodes2To16, RandomPrograms, testing::Range(2u, 17u), nodes_name);
 
+// Memory follows the work in flight: a long program of small steps between two nodes on the omp,
+// each step's sender the previous step's receiver, so one message is in a mailbox at a time. The
+// modules hold at their peak the largest step's words, not the program's total: a mailbox's words
+// are forgotten when their reader's access ends.
+TEST(MappedPrograms, TheMailboxesHoldTheLargestStepsWordsNotTheProgramsTotal) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("pingpong", roomy(Arch::Omp, 2).validated(), silent);
+  sw::McProgram program;
+  program.name = "pingpong";
+  program.nodes = 2;
+  std::uint64_t largest = 0;
+  std::uint64_t total = 0;
+  for (std::uint32_t k = 0; k < 40; ++k) {
+    const std::uint32_t words = 1 + (k * 7) % 23;
+    sw::ProgramStep step;
+    step.transfers.push_back({k % 2, {1 - k % 2}, false, words, {}});
+    program.steps.push_back(step);
+    largest = std::max<std::uint64_t>(largest, words);
+    total += words;
+  }
+  system.load(sw::map_program(program, Arch::Omp, 2).machine);
+  sc::run_systems({&system}, sw::Cycle{10'000'000});
+  const sw::RunSummary r = system.result();
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.delivery.ok());
+  EXPECT_EQ(r.delivery.words_checked, total);
+  EXPECT_EQ(system.peak_module_words(), largest);
+  EXPECT_LT(largest * 10, total) << "the program must be long for the test to show anything";
+}
+
+// A write of several parcels writes the longest parcel's words into each of their mailboxes: a
+// shorter parcel's reader consumes the padding after its words too. Node 0 scatters 1 word to
+// node 1 and w words to node 2 in one write of two mailboxes (2w words), then both answer with one
+// word: at the peak the modules hold the largest scatter, not the padding of every step.
+TEST(MappedPrograms, AShortParcelsReaderConsumesThePaddingOfTheLongerWrite) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("scatter", roomy(Arch::Omp, 3).validated(), silent);
+  sw::McProgram program;
+  program.name = "scatter";
+  program.nodes = 3;
+  std::uint64_t largest = 0;
+  for (std::uint32_t k = 0; k < 30; ++k) {
+    const std::uint32_t words = 2 + (k * 5) % 11;
+    sw::ProgramStep scatter;
+    scatter.transfers.push_back({0, {1}, false, 1, {}});
+    scatter.transfers.push_back({0, {2}, false, words, {}});
+    sw::ProgramStep answer;
+    answer.transfers.push_back({1, {0}, false, 1, {}});
+    answer.transfers.push_back({2, {0}, false, 1, {}});
+    program.steps.push_back(scatter);
+    program.steps.push_back(answer);
+    largest = std::max<std::uint64_t>(largest, words);
+  }
+  const sw::MappedProgram mapped = sw::map_program(program, Arch::Omp, 3);
+  system.load(mapped.machine);
+  sc::run_systems({&system}, sw::Cycle{10'000'000});
+  const sw::RunSummary r = system.result();
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.delivery.ok());
+  EXPECT_EQ(system.peak_module_words(), 2 * largest);
+}
+
 }  // namespace
 }  // namespace orthosim

@@ -107,6 +107,9 @@ class Interpreter {
         program_(program),
         procs_(c.n),
         bus_free_(org_.buses().size(), 0) {
+    for (const sw::ProcessorProgram& processor : program.processors) {
+      ops_.push_back(processor.ops.decoded());
+    }
     for (State& s : procs_) {
       s.buffers.assign(c.n, std::vector<sw::Word>(c.buffer_words, sw::kUnwrittenWord));
     }
@@ -163,7 +166,7 @@ class Interpreter {
     std::vector<std::vector<sw::Word>> buffers;
   };
 
-  const std::vector<sw::Op>& ops(sw::ProcId p) const { return program_.processors[p].ops; }
+  const std::vector<sw::Op>& ops(sw::ProcId p) const { return ops_[p]; }
 
   bool step(sw::ProcId p) {
     State& s = procs_[p];
@@ -256,6 +259,7 @@ class Interpreter {
   sw::SystemConfig config_;
   sw::MemoryOrganization org_;
   const sw::MachineProgram& program_;
+  std::vector<std::vector<sw::Op>> ops_;  ///< per processor, decoded
   std::vector<State> procs_;
   std::map<std::pair<sw::ModuleId, std::uint32_t>, sw::Word> modules_;
   std::vector<std::uint64_t> bus_free_;
@@ -482,29 +486,35 @@ TEST(AccessWorkload, InterpreterCatchesABrokenProgram) {
   ASSERT_TRUE(interpret(c.system(), good).ok());
 
   sw::MachineProgram shifted = good;
-  for (sw::Op& op : shifted.processors[1].ops) {
+  std::vector<sw::Op> ops = shifted.processors[1].ops.decoded();
+  for (sw::Op& op : ops) {
     if (auto* a = std::get_if<sw::MemoryAccess>(&op); a && a->direction == sw::Direction::Read) {
       a->address += 1;
     }
   }
+  shifted.processors[1].ops = sw::OpList(ops);
   EXPECT_FALSE(interpret(c.system(), shifted).ok());
 
   sw::MachineProgram unpermuted = good;
-  for (sw::Op& op : unpermuted.processors[2].ops) {
+  ops = unpermuted.processors[2].ops.decoded();
+  for (sw::Op& op : ops) {
     if (auto* a = std::get_if<sw::MemoryAccess>(&op); a && a->direction == sw::Direction::Read) {
       a->index_set = 0;
     }
   }
+  unpermuted.processors[2].ops = sw::OpList(ops);
   EXPECT_FALSE(interpret(c.system(), unpermuted).ok());
 }
 
 TEST(AccessWorkload, InterpreterCatchesAnIwrReadOfTheWrongColumn) {
   const Case c{Arch::Omp, WorkloadKind::Iwr, 4, 3, 1};
   sw::MachineProgram p = sw::make_access_program(c.system(), c.workload());
-  auto& iwr = std::get<sw::Iwr>(
-      *std::find_if(p.processors[0].ops.begin(), p.processors[0].ops.end(),
-                    [](const sw::Op& op) { return std::holds_alternative<sw::Iwr>(op); }));
+  std::vector<sw::Op> ops = p.processors[0].ops.decoded();
+  auto& iwr = std::get<sw::Iwr>(*std::find_if(ops.begin(), ops.end(), [](const sw::Op& op) {
+    return std::holds_alternative<sw::Iwr>(op);
+  }));
   std::rotate(iwr.read().slots.begin(), iwr.read().slots.begin() + 1, iwr.read().slots.end());
+  p.processors[0].ops = sw::OpList(ops);
   EXPECT_FALSE(interpret(c.system(), p).ok());
 }
 

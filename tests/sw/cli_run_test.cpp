@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -15,6 +16,10 @@
 #include <vector>
 
 #include "sw/cli/cli.hpp"
+#include "sw/cli/program_report.hpp"
+#include "sw/core/json_text.hpp"
+#include "sw/cost/program_cost.hpp"
+#include "sw/mapping/mapping.hpp"
 #include "tests/support/cli_harness.hpp"
 
 namespace orthosim {
@@ -692,6 +697,45 @@ TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
       {traffic({"stray"}), {"positional"}},
   };
   expect_refused_before_running(cases);
+}
+
+// run --json writes its steps one at a time (write_run_json): the bytes of the whole tree printed
+// at once, for several steps (one without any memory operation, a label that is not UTF-8) and
+// for none.
+TEST(RunJson, StepsWrittenOneAtATimeAreTheBytesOfTheWholeTree) {
+  sw::McProgram program;
+  program.name = "three steps";
+  program.nodes = 4;
+  program.steps.resize(3);
+  program.steps[0].transfers.push_back({0, {1, 2}, true, 3, {}});
+  program.steps[1].label = "compute \xff only";
+  program.steps[1].computes.push_back({2, sw::Cycle{7}, {}});
+  program.steps[2].transfers.push_back({3, {0}, false, 2, {}});
+  sw::MappedProgram mapped = sw::map_program(program, sw::Arch::Omp, 4);
+  sw::SystemConfig config;
+  config.n = 4;
+  sw::RunSummary summary;
+  summary.completed = true;
+  summary.step_ends = {sw::Cycle{40}, sw::Cycle{47}, sw::Cycle{90}};
+  summary.cycles = sw::Cycle{90};
+  const sw::cli::ProgramRun run{
+      mapped, config, sw::predict_cycles(mapped, config), summary, std::string("a.vcd"), {}};
+  std::ostringstream written;
+  sw::cli::write_run_json(run, written);
+  EXPECT_EQ(written.str(), sw::json_text(sw::cli::run_json(run), 2) + "\n");
+  // What run --json keeps of each step prints the same.
+  for (sw::MappedStep& step : mapped.steps) {
+    sw::cli::keep_what_json_prints(step);
+  }
+  std::ostringstream trimmed;
+  sw::cli::write_run_json(run, trimmed);
+  EXPECT_EQ(trimmed.str(), written.str());
+
+  mapped.steps.clear();
+  const sw::cli::ProgramRun empty{mapped, config, {}, {}, std::nullopt, {}};
+  std::ostringstream none;
+  sw::cli::write_run_json(empty, none);
+  EXPECT_EQ(none.str(), sw::json_text(sw::cli::run_json(empty), 2) + "\n");
 }
 
 }  // namespace

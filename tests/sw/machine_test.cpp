@@ -228,8 +228,8 @@ TEST(Validate, IwrHalvesAreCheckedAsAccesses) {
   expect_op_rejected(Arch::Omp, bad_l, "l = 0");
 }
 
-// A mapped program holds millions of ops: each is as large as the largest alternative, so the
-// IWR step's two accesses live apart from it.
+// A decoded op is as large as the largest alternative, so the IWR step's two accesses live apart
+// from it.
 TEST(MachineProgram, AnOpIsNoLargerThanAMemoryAccessAndItsTag) {
   EXPECT_LE(sizeof(sw::Op), sizeof(sw::MemoryAccess) + sizeof(void*));
 }
@@ -247,6 +247,130 @@ TEST(MachineProgram, ACopiedIwrOwnsItsParts) {
   EXPECT_EQ(assigned.group(), original.group());
   assigned.read().vectors = 9;
   EXPECT_EQ(original.read().vectors, 2u);
+}
+
+// ---- OpList: ops held encoded --------------------------------------------------------------
+
+/// Every field of an op, in one list (its alternative first), to compare two ops whole.
+std::vector<std::uint64_t> fields_of(const sw::Op& op) {
+  std::vector<std::uint64_t> f{op.index()};
+  const auto access = [&f](const sw::MemoryAccess& a) {
+    f.insert(f.end(),
+             {static_cast<std::uint64_t>(a.direction), static_cast<std::uint64_t>(a.bus.kind),
+              a.bus.index, a.address, a.vectors, a.index_set, a.slots.size()});
+    f.insert(f.end(), a.slots.begin(), a.slots.end());
+    f.push_back(a.consumed);
+  };
+  const auto set = [&f](const ProcSet& s) {
+    f.push_back(s.size());
+    f.insert(f.end(), s.members().begin(), s.members().end());
+  };
+  if (const auto* c = std::get_if<sw::Compute>(&op)) {
+    f.push_back(c->cycles.count());
+  } else if (const auto* a = std::get_if<sw::MemoryAccess>(&op)) {
+    access(*a);
+  } else if (const auto* w = std::get_if<sw::Iwr>(&op)) {
+    access(w->write());
+    access(w->read());
+    set(w->group());
+  } else if (const auto* b = std::get_if<sw::BusSwitch>(&op)) {
+    set(b->group);
+  } else if (const auto* as = std::get_if<sw::ActivateSync>(&op)) {
+    set(as->targets);
+  } else if (const auto* ws = std::get_if<sw::WaitSync>(&op)) {
+    f.push_back(ws->source);
+  } else if (const auto* br = std::get_if<sw::Barrier>(&op)) {
+    set(br->group);
+  } else if (const auto* l = std::get_if<sw::LoadBuffer>(&op)) {
+    f.insert(f.end(), {l->buffer, l->local_address, l->words, l->buffer_address});
+  } else if (const auto* st = std::get_if<sw::StoreBuffer>(&op)) {
+    f.insert(f.end(), {st->buffer, st->local_address, st->words, st->buffer_address});
+  } else if (const auto* m = std::get_if<sw::StepMark>(&op)) {
+    f.push_back(m->step);
+  }
+  return f;
+}
+
+/// Every alternative, with fields at the edges of the encoding's 7-bit groups: 0, 127, 128,
+/// 16383, 16384 and the largest values.
+std::vector<sw::Op> every_kind_of_op(std::uint32_t salt) {
+  constexpr std::uint32_t kMax = 0xFFFFFFFFu;
+  sw::MemoryAccess write = access(Direction::Write, column(3), {0, 127, 128, kMax}, 16383, 16384);
+  write.index_set = 128 + salt;
+  sw::MemoryAccess read = access(Direction::Read, row(kMax), {salt}, kMax, 1);
+  read.consumed = salt % 2 == 0 ? 0 : kMax - salt;
+  return {sw::Compute{sw::Cycle{~std::uint64_t{0} >> 1}},
+          sw::Compute{sw::Cycle{salt}},
+          write,
+          read,
+          sw::Iwr(write, read, ProcSet({0, 200, kMax})),
+          sw::BusSwitch{ProcSet({salt, 128})},
+          sw::ActivateSync{ProcSet({127})},
+          sw::ActivateSync{ProcSet()},
+          sw::WaitSync{kMax - salt},
+          sw::Barrier{ProcSet::all(130)},
+          sw::LoadBuffer{salt, kMax, 128, 127},
+          sw::StoreBuffer{16384, 0, kMax, salt},
+          sw::StepMark{kMax}};
+}
+
+// Every op reads back with every field as it was appended, in order, by iteration, by index
+// (across the checkpoints of operator[]) and by a Reader.
+TEST(OpList, ReadsBackEveryOpAsAppended) {
+  std::vector<sw::Op> ops;
+  for (std::uint32_t salt = 0; ops.size() < 200; ++salt) {
+    for (sw::Op& op : every_kind_of_op(salt * 61)) {
+      ops.push_back(std::move(op));
+    }
+  }
+  sw::OpList list;
+  for (const sw::Op& op : ops) {
+    list.push_back(op);
+  }
+  ASSERT_EQ(list.size(), ops.size());
+  std::size_t i = 0;
+  for (const sw::Op& op : list) {
+    ASSERT_LT(i, ops.size());
+    EXPECT_EQ(fields_of(op), fields_of(ops[i])) << "op " << i;
+    ++i;
+  }
+  EXPECT_EQ(i, ops.size());
+  for (std::size_t k = ops.size(); k-- > 0;) {
+    EXPECT_EQ(fields_of(list[k]), fields_of(ops[k])) << "op " << k;
+  }
+  sw::OpList::Reader reader(list);
+  for (const sw::Op& op : ops) {
+    ASSERT_FALSE(reader.at_end());
+    EXPECT_EQ(fields_of(reader.next()), fields_of(op));
+  }
+  EXPECT_TRUE(reader.at_end());
+  EXPECT_EQ(fields_of(sw::OpList(ops).back()), fields_of(ops.back()));
+  EXPECT_TRUE(sw::OpList().empty());
+  EXPECT_TRUE(sw::OpList::Reader(sw::OpList()).at_end());
+}
+
+// The ops of a mapped message hold their small fields in one byte each: a copy of 4 fields
+// below 128 is its tag and 4 bytes, plus one checkpoint offset per 64 ops.
+TEST(OpList, SmallFieldsTakeOneByteEach) {
+  constexpr std::size_t kOps = 1000;
+  sw::OpList list;
+  for (std::uint32_t k = 0; k < kOps; ++k) {
+    list.emplace_back(sw::LoadBuffer{k % 8, k % 128, 8, 0});
+  }
+  list.shrink_to_fit();
+  const std::size_t checkpoints = (kOps + 63) / 64;
+  EXPECT_EQ(list.bytes(), kOps * 5 + checkpoints * sizeof(std::size_t));
+}
+
+TEST(Validate, OnlyAReadConsumesItsWords) {
+  sw::MemoryAccess write = access(Direction::Write, row(kP), {0});
+  write.consumed = 1;
+  expect_op_rejected(Arch::Omp, write, "only a read consumes the words it accesses");
+  sw::MemoryAccess read = access(Direction::Read, row(kP), {0});
+  read.consumed = 3;  // more than it reads: the padding of a longer write
+  expect_op_accepted(Arch::Omp, read);
+  read.consumed = config(Arch::Omp).module_words + 1;
+  expect_op_rejected(Arch::Omp, read, "consumed addresses 0..");
 }
 
 TEST(Validate, GroupsMustContainTheProcessor) {

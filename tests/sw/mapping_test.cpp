@@ -313,8 +313,8 @@ TEST(MappedPrograms, ASinkTakesEveryStepInOrderAndAConsumedProgramIsFreedStepByS
       EXPECT_EQ(predicted.total, expected.total) << what;
       ASSERT_EQ(sunk.machine.processors.size(), kept.machine.processors.size()) << what;
       for (std::size_t p = 0; p < kept.machine.processors.size(); ++p) {
-        const std::vector<sw::Op>& a = sunk.machine.processors[p].ops;
-        const std::vector<sw::Op>& b = kept.machine.processors[p].ops;
+        const std::vector<sw::Op> a = sunk.machine.processors[p].ops.decoded();
+        const std::vector<sw::Op> b = kept.machine.processors[p].ops.decoded();
         ASSERT_EQ(a.size(), b.size()) << what << " P" << p;
         for (std::size_t i = 0; i < a.size(); ++i) {
           EXPECT_EQ(sw::describe(a[i], org), sw::describe(b[i], org)) << what << " P" << p;
