@@ -38,8 +38,8 @@ Validated<NetworkConfig> NetworkConfig::validated() const {
                 (runs.size() > 1 ? " or " + runs.back() : std::string()) + "), got " + routing);
     // The verilated router computes the e-cube and dimension-order port in hardware (rtl/router.sv).
     require(routing == runs.front() || impl.router == Impl::Model, "routing",
-            routing + " runs on the model routers only: the RTL router routes " + runs.front() +
-                " ({impl} router=model)");
+            "the RTL router that {impl} asks for routes " + runs.front() + " only; " + routing +
+                " runs on the model routers");
   }
   if (const std::optional<std::string> why = vc_policy().check_vcs(router.vcs)) {
     require(false, "vcs", *why);
