@@ -138,7 +138,7 @@ bool Fabric::header_ready(std::uint32_t b, sw::Cycle c) const {
          c >= flit_at(b, p.flits - 1).pushed + sw::Cycle{config_.router.delay};
 }
 
-Fabric::Route Fabric::route_of(std::uint32_t b) const {
+void Fabric::append_routes(std::uint32_t b, std::vector<Route>& out) const {
   const std::uint32_t r = router_of_buffer(b);
   const std::uint32_t dst = ni_.packet(flit_at(b, 0).packet).dst;
   const std::uint32_t in = input_port_of(b);
@@ -146,23 +146,32 @@ Fabric::Route Fabric::route_of(std::uint32_t b) const {
   if (description_.attachment(dst).router == r) {
     const std::uint32_t e = ports_->ejection_port(r, dst, in);
     const std::uint32_t ov = ports * vcs_ + e;
-    return {ports + e, ov, ov + 1};
+    out.push_back({ports + e, ov, ov + 1});
+    return;
   }
   const std::optional<std::uint32_t> from = in < ports ? std::optional(in) : std::nullopt;
   routing_.route(description_, r, from, dst, candidates_);
-  // A deterministic routing offers one port; an adaptive one's first choice is taken.
-  const std::uint32_t q = candidates_.front();
-  const sw::VcRange allowed = vc_policy_.allowed(description_, r, q, from, vc_of(b), vcs_);
-  const std::uint32_t lo = q * vcs_ + allowed.first;
-  return {q, lo, lo + allowed.count};
+  for (const std::uint32_t q : candidates_) {
+    const sw::VcRange allowed = vc_policy_.allowed(description_, r, q, from, vc_of(b), vcs_);
+    const std::uint32_t lo = q * vcs_ + allowed.first;
+    out.push_back({q, lo, lo + allowed.count});
+  }
 }
 
+// A waiting header takes, among its routes in the routing function's order, the first with a
+// free virtual channel the policy allows ([LCC] section 6.1: among the allowed free output
+// channels the lowest dimension); with none free it waits and asks again next cycle. Headers are
+// served first come, first served per router, ties to the lower buffer: two headers compete only
+// where their routes share an output port, so a deterministic routing gets the same grants as
+// when each output port served its own queue.
 void Fabric::allocate_virtual_channels(sw::Cycle c) {
   struct Request {
-    std::uint32_t router, port, lo, hi, buffer;
+    std::uint32_t router, buffer;
     sw::Cycle arrived;
+    std::uint32_t first_route, routes;  ///< its routes in routes_
   };
   std::vector<Request> requests;
+  routes_.clear();
   for (std::uint32_t r : active_) {
     ++stats_.router_steps;
     for (std::uint32_t b = buffer_base_[r]; b < buffer_base_[r + 1]; ++b) {
@@ -170,34 +179,41 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
       if (buf.count == 0 || buf.out >= 0 || flit_at(b, 0).index != 0 || !header_ready(b, c)) {
         continue;
       }
-      const Route route = route_of(b);
-      requests.push_back({r, route.port, route.lo, route.hi, b, flit_at(b, 0).pushed});
+      const auto first = static_cast<std::uint32_t>(routes_.size());
+      append_routes(b, routes_);
+      requests.push_back(
+          {r, b, flit_at(b, 0).pushed, first, static_cast<std::uint32_t>(routes_.size()) - first});
     }
   }
-  // First come, first served among the headers waiting for one output; ties to the lower buffer.
   std::sort(requests.begin(), requests.end(), [](const Request& x, const Request& y) {
-    return std::tie(x.router, x.port, x.arrived, x.buffer) <
-           std::tie(y.router, y.port, y.arrived, y.buffer);
+    return std::tie(x.router, x.arrived, x.buffer) < std::tie(y.router, y.arrived, y.buffer);
   });
   for (const Request& q : requests) {
     bool granted = false;
-    for (std::uint32_t ov = q.lo; ov < q.hi && !granted; ++ov) {
-      std::int64_t& owner = owner_[out_vc_base_[q.router] + ov];
-      if (owner >= 0) {
-        continue;
-      }
-      owner = q.buffer;
-      buffers_[q.buffer].out = static_cast<std::int32_t>(ov);
-      granted = true;
-      const NetworkInterfaces::Packet& p = ni_.packet(flit_at(q.buffer, 0).packet);
-      if (!is_ejection(q.router, ov) && p.first_of_message) {
-        channels_.routed(q.router, ov / vcs_);
-      }
+    for (std::uint32_t k = q.first_route; k < q.first_route + q.routes && !granted; ++k) {
+      granted = grant(q.router, q.buffer, routes_[k]);
     }
     if (!granted) {
       ++stats_.header_wait_cycles;
     }
   }
+}
+
+bool Fabric::grant(std::uint32_t router, std::uint32_t buffer, const Route& route) {
+  for (std::uint32_t ov = route.lo; ov < route.hi; ++ov) {
+    std::int64_t& owner = owner_[out_vc_base_[router] + ov];
+    if (owner >= 0) {
+      continue;
+    }
+    owner = buffer;
+    buffers_[buffer].out = static_cast<std::int32_t>(ov);
+    const NetworkInterfaces::Packet& p = ni_.packet(flit_at(buffer, 0).packet);
+    if (!is_ejection(router, ov) && p.first_of_message) {
+      channels_.routed(router, ov / vcs_);
+    }
+    return true;
+  }
+  return false;
 }
 
 bool Fabric::may_leave(std::uint32_t b, sw::Cycle c) {
@@ -445,13 +461,16 @@ std::string Fabric::describe_deadlock() const {
       }
     }
   }
-  // The output virtual channel a blocked header waits for (the first it may take).
+  // The output virtual channel a blocked header waits for (the first of its first route).
+  std::vector<Route> routes;
   const auto wanted = [&](std::uint32_t b) -> std::int64_t {
     const Buffer& buf = buffers_[b];
     if (buf.count == 0 || buf.out >= 0 || flit_at(b, 0).index != 0) {
       return -1;
     }
-    return route_of(b).lo;
+    routes.clear();
+    append_routes(b, routes);
+    return routes.front().lo;
   };
   std::string blocked;
   for (std::uint32_t start = 0; start < buffers_.size(); ++start) {

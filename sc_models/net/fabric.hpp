@@ -101,18 +101,23 @@ class Fabric final : public Network {
   [[nodiscard]] Flit& flit_at(std::uint32_t b, std::uint32_t position);
   [[nodiscard]] const Flit& flit_at(std::uint32_t b, std::uint32_t position) const;
   [[nodiscard]] std::string channel_name(std::uint32_t router, std::uint32_t out_vc) const;
-  /// Where the header at the head of buffer `b` goes: the output port (network ports 0..P-1,
-  /// ejection channels P..P+E-1) and the output virtual channels [lo, hi) it may request, from
-  /// the routing function (its first candidate) and the virtual-channel policy.
+  /// Where the header at the head of buffer `b` may go: an output port (network ports 0..P-1,
+  /// ejection channels P..P+E-1) and the output virtual channels [lo, hi) it may request there.
   struct Route {
     std::uint32_t port = 0;
     std::uint32_t lo = 0;
     std::uint32_t hi = 0;
   };
-  [[nodiscard]] Route route_of(std::uint32_t b) const;
+  /// Appends the header's routes to `out`, best first: one per candidate of the routing function
+  /// (one for a deterministic routing, or the ejection channel), with the virtual channels the
+  /// policy allows.
+  void append_routes(std::uint32_t b, std::vector<Route>& out) const;
 
   // ---- the cycle --------------------------------------------------------------------------
   void allocate_virtual_channels(sw::Cycle c);
+  /// Gives the header at the head of `buffer` the first free output virtual channel of `route`;
+  /// false when all of them are held.
+  bool grant(std::uint32_t router, std::uint32_t buffer, const Route& route);
   void allocate_switches(sw::Cycle c);
   [[nodiscard]] bool may_leave(std::uint32_t b, sw::Cycle c);
   [[nodiscard]] bool has_room(std::int64_t target, sw::Cycle c);
@@ -140,7 +145,7 @@ class Fabric final : public Network {
   std::vector<std::uint32_t> buffer_vc_;      ///< [buffer]
   std::vector<std::int64_t> out_target_;  ///< [output virtual channel]: the buffer it feeds or -1
   std::vector<std::uint32_t> injection_buffer_;  ///< [injector]: the buffer it feeds
-  mutable sw::PortCandidates candidates_;        ///< route_of's scratch
+  mutable sw::PortCandidates candidates_;        ///< append_routes' scratch
 
   std::vector<Buffer> buffers_;
   std::vector<Flit> flits_;
@@ -155,6 +160,7 @@ class Fabric final : public Network {
   sw::Cycle last_move_;
 
   // Per-cycle scratch, stamped with the cycle so nothing needs clearing.
+  std::vector<Route> routes_;  ///< the waiting headers' routes of this cycle
   std::vector<Move> moves_;
   std::vector<std::int64_t> mover_of_;  ///< [buffer]: index in moves_ of its departure
   std::vector<std::uint64_t> mover_stamp_;

@@ -3,11 +3,23 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 
 #include "sw/cli/report.hpp"
 
 namespace orthosim::sw::cli {
+
+namespace {
+/// The routing when it is not the topology's default, which the reports name only then (so the
+/// default's reports stay as they were).
+std::optional<std::string> chosen_routing(const NetworkConfig& c) {
+  if (c.routing.empty() || c.routing == default_routing(c.topology).name()) {
+    return std::nullopt;
+  }
+  return c.routing;
+}
+}  // namespace
 
 std::string describe(const NetworkConfig& c) {
   std::ostringstream s;
@@ -15,6 +27,9 @@ std::string describe(const NetworkConfig& c) {
     << to_string(c.ni.ports) << "-port, t_s " << c.ni.startup << ", " << c.router.buffer_flits
     << "-flit buffers, " << c.router.vcs << " VC" << (c.router.vcs == 1 ? "" : "s")
     << ", router delay " << c.router.delay;
+  if (const std::optional<std::string> routing = chosen_routing(c)) {
+    s << ", " << *routing << " routing";
+  }
   if (c.ni.packet_flits != 0) {
     s << ", packets of at most " << c.ni.packet_flits << " flits";
   }
@@ -25,19 +40,23 @@ std::string describe(const NetworkConfig& c) {
 }
 
 nlohmann::json network_json(const NetworkConfig& c) {
-  return {{"topology", to_string(c.topology.kind())},
-          {"network", c.topology.to_string()},
-          {"radices", c.topology.radices()},
-          {"nodes", c.topology.nodes()},
-          {"switching", to_string(c.router.switching)},
-          {"ports", to_string(c.ni.ports)},
-          {"startup", c.ni.startup},
-          {"buffers", c.router.buffer_flits},
-          {"vcs", c.router.vcs},
-          {"router_delay", c.router.delay},
-          {"packet_flits", c.ni.packet_flits},
-          {"clock_ns", c.clock_period_ns},
-          {"impl", std::string("router=") + to_string(c.impl.router)}};
+  nlohmann::json j = {{"topology", to_string(c.topology.kind())},
+                      {"network", c.topology.to_string()},
+                      {"radices", c.topology.radices()},
+                      {"nodes", c.topology.nodes()},
+                      {"switching", to_string(c.router.switching)},
+                      {"ports", to_string(c.ni.ports)},
+                      {"startup", c.ni.startup},
+                      {"buffers", c.router.buffer_flits},
+                      {"vcs", c.router.vcs},
+                      {"router_delay", c.router.delay},
+                      {"packet_flits", c.ni.packet_flits},
+                      {"clock_ns", c.clock_period_ns},
+                      {"impl", std::string("router=") + to_string(c.impl.router)}};
+  if (const std::optional<std::string> routing = chosen_routing(c)) {
+    j["routing"] = *routing;
+  }
+  return j;
 }
 
 Cycle NetworkProgramRun::step_cycles(std::size_t k) const {

@@ -122,6 +122,9 @@ po::options_description network_options() {
       text("input buffer depth in flits per virtual channel", r.buffer_flits).c_str())(
       "vcs", po::value<std::string>(),
       "virtual channels per link (default 2 on a torus, 1 otherwise)")(
+      "routing", po::value<std::string>(),
+      "hypercube routing: ecube (deterministic) | pcube (partially adaptive, [LCC] section 6.1) "
+      "(default ecube)")(
       "router-delay", po::value<std::string>(),
       text("cycles from a header's arrival at a router to its departure", r.delay).c_str())(
       "packet-flits", po::value<std::string>(),
@@ -130,6 +133,27 @@ po::options_description network_options() {
       text("cycles without a flit moving that mean deadlock", d.watchdog_cycles).c_str());
   return o;
 }
+
+namespace {
+/// The plug-in named by --routing: a routing of the topology, spelled as its name ("p-cube") or
+/// without the hyphen ("pcube").
+std::string routing_option(const Topology& topology, const std::string& text) {
+  if (topology.kind() != TopologyKind::Hypercube) {
+    throw InputError({"--routing"}, "no --routing on a " + to_string(topology.kind()) +
+                                        ": meshes and tori route dimension-order (--routing "
+                                        "ecube|pcube belongs to the hypercube)");
+  }
+  for (const std::string& name : routing_names(topology)) {
+    std::string unhyphenated = name;
+    unhyphenated.erase(std::remove(unhyphenated.begin(), unhyphenated.end(), '-'),
+                       unhyphenated.end());
+    if (text == name || text == unhyphenated) {
+      return name;
+    }
+  }
+  throw InputError({"--routing"}, "ecube or pcube", "'" + text + "'");
+}
+}  // namespace
 
 bool is_network_kind(const std::string& arch) {
   const std::vector<std::string> kinds = topology_kind_names();
@@ -159,6 +183,9 @@ Validated<NetworkConfig> network_config_from(const po::variables_map& vm, const 
     } else {
       throw InputError({"--switching"}, "wormhole or saf", "'" + *s + "'");
     }
+  }
+  if (const auto routing = optional("routing")) {
+    c.routing = routing_option(c.topology, *routing);
   }
   if (const auto p = optional("ports")) {
     if (*p == "one") {

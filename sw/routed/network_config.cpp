@@ -1,6 +1,7 @@
 // Validation and packet arithmetic of a network's parameters.
 #include "sw/routed/network_config.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "sw/core/diagnostic.hpp"
@@ -30,6 +31,16 @@ Validated<NetworkConfig> NetworkConfig::validated() const {
           "1..16 virtual channels, got " + std::to_string(router.vcs));
   require(router.delay >= 1 && router.delay <= 1000, "router-delay",
           "1..1000 cycles, got " + std::to_string(router.delay));
+  if (!routing.empty()) {
+    const std::vector<std::string> runs = routing_names(topology);
+    require(!hand_built && std::find(runs.begin(), runs.end(), routing) != runs.end(), "routing",
+            "a routing of the " + to_string(topology.kind()) + " (" + runs.front() +
+                (runs.size() > 1 ? " or " + runs.back() : std::string()) + "), got " + routing);
+    // The verilated router computes the e-cube and dimension-order port in hardware (rtl/router.sv).
+    require(routing == runs.front() || impl.router == Impl::Model, "routing",
+            "the RTL router that {impl} asks for routes " + runs.front() + " only; " + routing +
+                " runs on the model routers");
+  }
   if (const std::optional<std::string> why = vc_policy().check_vcs(router.vcs)) {
     require(false, "vcs", *why);
   }

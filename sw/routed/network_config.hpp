@@ -52,6 +52,9 @@ struct NetworkConfig {
   RouterParams router;
   InterfaceParams ni;
   std::uint32_t clock_period_ns = 50;
+  /// The routing of a mesh, torus or hypercube, one of routing_names(topology) ("p-cube" on a
+  /// hypercube: --routing); empty: the topology's default.
+  std::string routing;
   Implementations impl;  ///< model, rtl or cosim for the routers (--impl)
   /// A network whose flits have not moved for this many cycles is deadlocked; the run stops and
   /// reports the cycle of waiting channels.
@@ -68,7 +71,14 @@ struct NetworkConfig {
   /// The network the routers read: hand_built, or the description of `topology` (built anew on
   /// every call: the network's owner keeps the one it builds).
   [[nodiscard]] std::shared_ptr<const TopologyDescription> description() const {
-    return hand_built ? hand_built : TopologyDescription::of(topology);
+    return hand_built ? hand_built : TopologyDescription::of(topology, routing_function());
+  }
+  /// The routing the routers run: the hand-built network's, `routing`, or the topology's default.
+  [[nodiscard]] const RoutingFunction& routing_function() const {
+    if (hand_built) {
+      return hand_built->routing();
+    }
+    return routing.empty() ? default_routing(topology) : sw::routing_function(routing);
   }
   /// Nodes of the network.
   [[nodiscard]] std::uint32_t nodes() const {

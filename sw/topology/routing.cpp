@@ -1,5 +1,5 @@
-// The deterministic routings of [LCC] section 2.3, shortest-path routing from a table, and the
-// virtual-channel policies.
+// The deterministic routings of [LCC] section 2.3, the partially adaptive P-cube, shortest-path
+// routing from a table, and the virtual-channel policies.
 #include "sw/topology/routing.hpp"
 
 #include <algorithm>
@@ -64,6 +64,33 @@ class RegularRouting final : public RoutingFunction {
 
  private:
   std::string name_;
+};
+
+/// P-cube, Glass and Ni's partially adaptive routing of the hypercube ([LCC] sections 2.3 and 6.1):
+/// at router x toward d, phase 1 corrects the dimensions where x's bit is 1 and d's is 0, in any
+/// order, then phase 2 those where x's bit is 0 and d's is 1, in any order; the candidates are the
+/// dimensions of the current phase, lowest first (the router takes the lowest one that is free).
+/// Deadlock-free with one virtual channel: a phase-1 hop clears a bit, so it goes to a lower node
+/// number, and a phase-2 hop sets one, so it goes to a higher one. Number the channel that leaves
+/// node x in phase 1 by N - x and the one that leaves x in phase 2 by 2N + x (N nodes): every
+/// packet then takes channels in strictly increasing number (phase-1 numbers fall below every
+/// phase-2 number), so no packet holding a channel ever waits for a lower-numbered one, the
+/// channel dependency graph has no cycle, and Dally and Seitz's condition holds.
+class PCube final : public RoutingFunction {
+ public:
+  [[nodiscard]] std::string name() const override { return "p-cube"; }
+  void route(const TopologyDescription& d, std::uint32_t router, std::optional<std::uint32_t>,
+             std::uint32_t dest, PortCandidates& out) const override {
+    out.clear();
+    const Topology& t = *d.regular();
+    const std::uint32_t clear = router & ~dest;  // phase 1: 1 here, 0 at the destination
+    const std::uint32_t phase = clear != 0 ? clear : dest & ~router;
+    for (std::uint32_t i = 0; i < t.dimensions(); ++i) {
+      if ((phase >> i) & 1U) {
+        out.push_back(t.port_index(Port{i, true}));
+      }
+    }
+  }
 };
 
 /// At each router, the lowest-numbered output port that starts a shortest path to the
@@ -182,18 +209,29 @@ class Dateline final : public VcPolicy {
 
 const RegularRouting<dimension_order_port> kDimensionOrder("dimension-order");
 const RegularRouting<e_cube_port> kECube("e-cube");
+const PCube kPCube;
 const AnyVc kAnyVc;
 const Dateline kDateline;
 
 }  // namespace
 
-std::vector<std::string> routing_names() { return {kDimensionOrder.name(), kECube.name()}; }
+std::vector<std::string> routing_names() {
+  return {kDimensionOrder.name(), kECube.name(), kPCube.name()};
+}
+
+std::vector<std::string> routing_names(const Topology& t) {
+  if (t.kind() == TopologyKind::Hypercube) {
+    return {kECube.name(), kPCube.name()};
+  }
+  return {kDimensionOrder.name()};
+}
 
 std::vector<std::string> vc_policy_names() { return {kAnyVc.name(), kDateline.name()}; }
 
 const RoutingFunction& routing_function(const std::string& name) {
   for (const RoutingFunction* r : {static_cast<const RoutingFunction*>(&kDimensionOrder),
-                                   static_cast<const RoutingFunction*>(&kECube)}) {
+                                   static_cast<const RoutingFunction*>(&kECube),
+                                   static_cast<const RoutingFunction*>(&kPCube)}) {
     if (r->name() == name) {
       return *r;
     }

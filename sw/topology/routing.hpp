@@ -3,9 +3,10 @@
 // ports a header may take (router, input port, destination node), and its virtual-channel policy
 // for the virtual channels of the chosen port (router, output port, input port, input virtual
 // channel). Both read the general description (sw/topology/topology_description.hpp). The
-// routings here are deterministic and return one port ([LCC] section 2.3: dimension-order on
-// meshes and tori, e-cube on hypercubes; shortest-path from a table on any description); an
-// adaptive routing returns its candidates in preference order through the same interface.
+// deterministic routings return one port ([LCC] section 2.3: dimension-order on meshes and tori,
+// e-cube on hypercubes; shortest-path from a table on any description); the partially adaptive
+// P-cube of hypercubes returns its candidates in preference order, and the router takes the first
+// one that is free.
 #pragma once
 
 #include <cstdint>
@@ -56,9 +57,11 @@ class VcPolicy {
                                         std::uint32_t in_vc, std::uint32_t vcs) const = 0;
 };
 
-/// "dimension-order" (XY.. on meshes and tori) and "e-cube" (hypercubes): the routings that hold
-/// no state. Shortest-path holds a table per description (make_shortest_path_routing()).
+/// "dimension-order" (XY.. on meshes and tori), "e-cube" and "p-cube" (hypercubes): the routings
+/// that hold no state. Shortest-path holds a table per description (make_shortest_path_routing()).
 [[nodiscard]] std::vector<std::string> routing_names();
+/// The routings of routing_names() that run on `t`, its default first.
+[[nodiscard]] std::vector<std::string> routing_names(const Topology& t);
 /// "any" (every virtual channel of the port) and "dateline" (tori: two classes).
 [[nodiscard]] std::vector<std::string> vc_policy_names();
 /// The plug-in of that name; throws std::invalid_argument for a name the lists above lack.

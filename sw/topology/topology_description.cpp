@@ -17,6 +17,11 @@ std::shared_ptr<const T> unowned(const T& plugin) {
 }  // namespace
 
 std::shared_ptr<const TopologyDescription> TopologyDescription::of(const Topology& topology) {
+  return of(topology, default_routing(topology));
+}
+
+std::shared_ptr<const TopologyDescription> TopologyDescription::of(const Topology& topology,
+                                                                   const RoutingFunction& routing) {
   std::shared_ptr<TopologyDescription> d(new TopologyDescription());
   d->name_ = topology.to_string();
   const std::vector<Port> ports = topology.ports();
@@ -45,7 +50,7 @@ std::shared_ptr<const TopologyDescription> TopologyDescription::of(const Topolog
     d->nodes_by_router_.push_back(r);
   }
   d->regular_ = topology;
-  d->routing_ = unowned(default_routing(topology));
+  d->routing_ = unowned(routing);
   d->vc_policy_ = &default_vc_policy(topology);
   return d;
 }

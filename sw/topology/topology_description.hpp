@@ -40,6 +40,9 @@ class TopologyDescription {
   /// The description of a mesh, torus or hypercube, routed by its default routing
   /// (default_routing()) and its default virtual-channel policy (default_vc_policy()).
   [[nodiscard]] static std::shared_ptr<const TopologyDescription> of(const Topology& topology);
+  /// The same, routed by `routing` (one of routing_names(topology)).
+  [[nodiscard]] static std::shared_ptr<const TopologyDescription> of(
+      const Topology& topology, const RoutingFunction& routing);
 
   /// "mesh 8x8" for a regular one, the name given to the Builder otherwise.
   [[nodiscard]] const std::string& name() const { return name_; }

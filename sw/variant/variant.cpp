@@ -173,6 +173,7 @@ const std::vector<VariantFieldSpec>& variant_fields() {
       {"startup", FieldType::Integer, kNetworks},
       {"buffers", FieldType::Integer, kNetworks},
       {"vcs", FieldType::Integer, kNetworks},
+      {"routing", FieldType::Name, kHypercube},
       {"router-delay", FieldType::Integer, kNetworks},
       {"packet-flits", FieldType::Integer, kNetworks},
       {"watchdog", FieldType::Integer, kNetworks},

@@ -199,7 +199,8 @@ TEST_F(Variant, AMissingFileAndAFieldTheArchitectureOnTheCommandLineDoesNotTakeA
 // A value the variant file gave that only a layer below the command line refuses (its
 // ParameterError names the parameter, not an option) is placed at the file's field: by sw/mapping
 // (a buffer the program does not fit), by sw/workload (its message names the buffer size the
-// file gave) and by the verilated network (a clock too fast for the RTL routers). The whole line
+// file gave), by the verilated network (a clock too fast for the RTL routers) and by sw/routed
+// (a routing the RTL routers do not have). The whole line
 // is compared: the positions are those of the values in the files written here.
 TEST_F(Variant, ALowerLayersRefusalOfAFileValueIsPlacedAtTheField) {
   fs::copy_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp", dir_ / "fig2.mcp");
@@ -222,6 +223,10 @@ TEST_F(Variant, ALowerLayersRefusalOfAFileValueIsPlacedAtTheField) {
        "orthosim traffic: v.yaml:3:11: clock-ns: router=rtl|cosim (impl at v.yaml:4:7) needs a "
        "clock period of at least 4 ns: the cycle's halves and the reset pulse take whole "
        "nanoseconds"},
+      // The RTL router computes e-cube in hardware: it has no P-cube to run.
+      {"sw/routed", "arch: hypercube\ndim: 3\nrouting: pcube\nimpl: router=rtl\n", "traffic",
+       "orthosim traffic: v.yaml:3:10: routing: invalid parameter routing: the RTL router that "
+       "impl at v.yaml:4:7 asks for routes e-cube only; p-cube runs on the model routers"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.layer);

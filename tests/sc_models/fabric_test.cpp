@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -189,6 +190,148 @@ TEST(FabricWithoutKernel, ASecondMessageQueuedBehindTheFirstArrivesStartupPlusFl
     EXPECT_TRUE(client.words_arrived_once(1, kWords));
     EXPECT_EQ(fabric.stats().flits_ejected, 2 * kFlits);
     EXPECT_EQ(fabric.stats().flit_hops, 2 * 3 * kFlits);
+  }
+}
+
+// ---- P-cube, the partially adaptive routing of the hypercube ----------------------------------
+
+sw::NetworkConfig p_cube(std::uint32_t dim, std::uint64_t startup, std::uint32_t delay) {
+  sw::NetworkConfig c = network(Topology::hypercube(dim), startup, delay);
+  c.routing = "p-cube";
+  return c;
+}
+
+// Every ordered pair of the 6-cube, one message alone, under e-cube and P-cube: both take a
+// shortest path, so both arrive t_s + (h+1) D + F cycles after the send (fabric.hpp), h the
+// Hamming distance of the two addresses, and each flit crosses h channels.
+TEST(FabricWithoutKernel, PCubeHasTheZeroLoadLatencyOfECubeOnEveryPairOfASixCube) {
+  RecordingClient client;
+  constexpr std::uint64_t kStartup = 2;
+  constexpr std::uint32_t kDelay = 2;
+  constexpr std::uint32_t kWords = 3;
+  constexpr std::uint64_t kFlits = kWords + 1;
+  for (const char* routing : {"e-cube", "p-cube"}) {
+    sw::NetworkConfig config = p_cube(6, kStartup, kDelay);
+    config.routing = routing;
+    sc::net::Fabric fabric(config.validated(), client);
+    std::uint32_t message = 0;
+    std::uint64_t c = 0;
+    for (std::uint32_t src = 0; src < 64; ++src) {
+      for (std::uint32_t dst = 0; dst < 64; ++dst) {
+        if (dst == src) {
+          continue;
+        }
+        client.clear();
+        fabric.reset();
+        const std::uint64_t hops_before = fabric.stats().flit_hops;
+        fabric.submit(message, src, dst, kWords);
+        const std::uint64_t sent = c;
+        c += run_until_idle(fabric, c) + 1;
+        const auto h = static_cast<std::uint64_t>(__builtin_popcount(src ^ dst));
+        ASSERT_EQ(client.arrival(message) - sent, kStartup + (h + 1) * kDelay + kFlits)
+            << routing << " " << src << "->" << dst;
+        ASSERT_EQ(fabric.stats().flit_hops - hops_before, h * kFlits);
+        ++message;
+      }
+    }
+    EXPECT_EQ(message, 64U * 63U);
+  }
+}
+
+// The adaptive choice, on the 3-cube. Message A (node 0 to node 1, 20 words) takes channel
+// n0.d0 first. Message B (node 2 = 010 to node 5 = 101) clears bit 1 (n2.d1 to node 0), then
+// may set bit 0 or bit 2: d0 is held by A, so B takes n0.d2 to node 4 and n4.d0 to node 5, and
+// arrives in its zero-load time. Had B waited for the lowest dimension, n0.d0 would carry both
+// messages and B would arrive after A's 21 flits passed.
+TEST(FabricWithoutKernel, PCubeTakesAHigherDimensionWhenTheLowestAllowedChannelIsBusy) {
+  RecordingClient client;
+  sc::net::Fabric fabric(p_cube(3, 0, 1).validated(), client);
+  constexpr std::uint32_t kLongWords = 20;
+  constexpr std::uint32_t kShortWords = 2;
+  fabric.submit(0, 0, 1, kLongWords);
+  fabric.submit(1, 2, 5, kShortWords);
+  run_until_idle(fabric, 0);
+  EXPECT_EQ(client.arrival(0), (1 + 1) * 1 + kLongWords + 1);
+  EXPECT_EQ(client.arrival(1), (3 + 1) * 1 + kShortWords + 1);
+  EXPECT_TRUE(client.words_arrived_once(0, kLongWords));
+  EXPECT_TRUE(client.words_arrived_once(1, kShortWords));
+  std::map<std::string, std::uint64_t> taken;
+  for (const sw::ChannelSummary& r : fabric.channels().reports()) {
+    if (r.messages > 0) {
+      taken[r.name] = r.messages;
+    }
+  }
+  const std::map<std::string, std::uint64_t> expected = {{"n0.d0", 1},
+                                                         {"n2.d1", 1},
+                                                         {"n0.d2", 1},
+                                                         {"n4.d0", 1}};
+  EXPECT_EQ(taken, expected);
+}
+
+/// Delivers the (source, destination) pairs, message m = pairs[m], of `words` words each, all
+/// submitted at cycle `start`: every node's interface has a message waiting whenever it could
+/// inject (rate 1) until its share is sent. Fails the test when no flit moves for 1000 cycles (a
+/// deadlock: the network's own description of it is printed). Returns the last cycle stepped (a
+/// network that was reset goes on in a later cycle, as the network process does).
+std::uint64_t drain_saturating(sc::net::Fabric& fabric, RecordingClient& client,
+                               const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs,
+                               std::uint32_t words, std::uint64_t start) {
+  client.clear();
+  fabric.reset();
+  for (std::uint32_t m = 0; m < pairs.size(); ++m) {
+    fabric.submit(m, pairs[m].first, pairs[m].second, words);
+  }
+  sw::Cycle c{start};
+  for (std::optional<sw::Cycle> next = c; next; next = fabric.next_cycle(c)) {
+    c = *next;
+    fabric.begin_cycle(c);
+    if (c.count() > fabric.last_move().count() + 1000) {
+      ADD_FAILURE() << "no flit moved for 1000 cycles: " << fabric.describe_deadlock();
+      return c.count();
+    }
+  }
+  for (std::uint32_t m = 0; m < pairs.size(); ++m) {
+    EXPECT_TRUE(client.words_arrived_once(m, words)) << m;
+  }
+  EXPECT_FALSE(fabric.has_flits());
+  return c.count();
+}
+
+// Deadlock freedom with one virtual channel and 1-flit buffers ([LCC] section 6.1's routers):
+// every node of a 6-cube and an 8-cube injects back to back, uniform random destinations and the
+// transpose (the address halves swapped), and everything injected is delivered. The lengths keep
+// the test short; `bench/pcube_saturation` runs the 8-cube for a million cycles.
+TEST(FabricWithoutKernel, PCubeDeliversEverythingUnderSaturatingUniformAndTransposeTraffic) {
+  RecordingClient client;
+  for (const auto& [dim, per_node] : {std::pair{6u, 24u}, std::pair{8u, 6u}}) {
+    sw::NetworkConfig config = p_cube(dim, 0, 1);
+    config.router.buffer_flits = 1;
+    sc::net::Fabric fabric(config.validated(), client);
+    const std::uint32_t n = 1U << dim;
+    const std::uint32_t half = dim / 2;
+    std::mt19937 random(dim);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> uniform;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> transpose;
+    for (std::uint32_t k = 0; k < per_node; ++k) {
+      for (std::uint32_t src = 0; src < n; ++src) {
+        std::uint32_t dst = src;
+        while (dst == src) {
+          dst = static_cast<std::uint32_t>(random() % n);
+        }
+        uniform.emplace_back(src, dst);
+        const std::uint32_t swapped = (src >> half) | ((src & ((1U << half) - 1)) << half);
+        if (swapped != src) {
+          transpose.emplace_back(src, swapped);
+        }
+      }
+    }
+    std::uint64_t c = 0;
+    for (const auto* pairs : {&uniform, &transpose}) {
+      SCOPED_TRACE(std::to_string(dim) + "-cube, " + (pairs == &uniform ? "uniform" : "transpose"));
+      const std::uint64_t delivered_before = fabric.stats().packets_delivered;
+      c = drain_saturating(fabric, client, *pairs, 19, c) + 1;
+      EXPECT_EQ(fabric.stats().packets_delivered - delivered_before, pairs->size());
+    }
   }
 }
 

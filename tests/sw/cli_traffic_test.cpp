@@ -2,12 +2,14 @@
 // window and seed in the request, and the defaults.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sw/cli/cli.hpp"
@@ -97,6 +99,56 @@ TEST(CliTraffic, SeedTakesEverySixtyFourBitValueAndNothingBeyond) {
     EXPECT_EQ(r.code, sw::kExitBadInput) << seed;
     EXPECT_NE(r.err.find("--seed"), std::string::npos) << r.err;
     EXPECT_TRUE(runner.traffic_requests.empty()) << seed;
+  }
+}
+
+// --routing: P-cube on a hypercube reaches the network's configuration and is named in the
+// reports; e-cube, the default, is named nowhere (its reports stay as they were); a mesh, a torus,
+// an unknown name and the RTL router are refused at the option before anything runs.
+TEST(CliTraffic, RoutingPcubeOnHypercubesOnlyAndNamedOnlyWhenNotTheDefault) {
+  const std::vector<std::string> cube = {"traffic", "--topology", "hypercube",
+                                         "--dim",   "3",          "--json"};
+  const auto with = [&cube](std::vector<std::string> extra) {
+    std::vector<std::string> args = cube;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  Result plain;
+  const sw::TrafficRequest q = only_traffic(cube, &plain);
+  EXPECT_EQ(q.config->routing_function().name(), "e-cube");
+  EXPECT_FALSE(nlohmann::json::parse(plain.out).contains("routing"));
+  for (const char* ecube : {"ecube", "e-cube"}) {
+    Result r;
+    (void)only_traffic(with({"--routing", ecube}), &r);
+    EXPECT_EQ(r.out, plain.out) << ecube;
+  }
+  for (const char* pcube : {"pcube", "p-cube"}) {
+    Result r;
+    const sw::TrafficRequest p = only_traffic(with({"--routing", pcube}), &r);
+    EXPECT_EQ(p.config->routing_function().name(), "p-cube");
+    EXPECT_EQ(p.config->description()->routing().name(), "p-cube");
+    EXPECT_EQ(nlohmann::json::parse(r.out).value("routing", std::string{}), "p-cube") << pcube;
+  }
+  Result table;
+  (void)only_traffic({"traffic", "--topology", "hypercube", "--dim", "3", "--routing", "pcube"},
+                     &table);
+  EXPECT_NE(table.out.find("p-cube routing"), std::string::npos) << table.out;
+
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{"traffic", "--topology", "mesh", "--dims", "4x4", "--routing", "pcube"}, "--routing"},
+      {{"traffic", "--topology", "torus", "--dims", "4x4", "--routing", "ecube"}, "--routing"},
+      {with({"--routing", "adaptive"}), "--routing"},
+      {with({"--routing", "dimension-order"}), "--routing"},
+      {with({"--routing", "pcube", "--impl", "router=rtl"}), "--impl"},
+      {with({"--routing", "pcube", "--impl", "cosim"}), "--impl"},
+  };
+  for (const auto& [args, option] : refused) {
+    FakeRunner runner;
+    const Result r = run(args, runner);
+    EXPECT_EQ(r.code, sw::kExitBadInput) << joined(args);
+    EXPECT_NE(r.err.find(option), std::string::npos) << joined(args) << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(runner.traffic_requests.empty()) << joined(args);
   }
 }
 

@@ -413,6 +413,82 @@ TEST(Routing, PlugInsAreFoundByNameAndEachTopologyHasItsDefaults) {
             3U);
 }
 
+// P-cube on the 5-cube, every (router, destination): the candidates are the dimensions still to
+// correct in the current phase, lowest first, and every path that takes any candidate at every
+// router is minimal, clears all its bits before it sets one, and takes channels in strictly
+// increasing number of the deadlock-freedom argument (routing.cpp: N - x for a channel that clears
+// a bit at node x, 2N + x for one that sets a bit).
+TEST(Routing, PCubeClearsBitsBeforeItSetsThemAndClimbsTheChannelNumbering) {
+  const Topology cube = Topology::hypercube(5);
+  const auto d = sw::TopologyDescription::of(cube, sw::routing_function("p-cube"));
+  EXPECT_EQ(d->routing().name(), "p-cube");
+  const std::uint32_t n = cube.nodes();
+  std::uint32_t paths = 0;
+  for (std::uint32_t src = 0; src < n; ++src) {
+    for (std::uint32_t dest = 0; dest < n; ++dest) {
+      // Every path: a depth-first walk over all candidates, the last channel number on the stack.
+      struct Step {
+        std::uint32_t at, hops;
+        std::int64_t last_number;
+        bool set_a_bit;
+      };
+      std::vector<Step> stack{{src, 0, -1, false}};
+      while (!stack.empty()) {
+        const Step step = stack.back();
+        stack.pop_back();
+        sw::PortCandidates candidates;
+        d->routing().route(*d, step.at, std::nullopt, dest, candidates);
+        if (candidates.empty()) {
+          EXPECT_EQ(step.at, dest);
+          EXPECT_EQ(step.hops, static_cast<std::uint32_t>(__builtin_popcount(src ^ dest)));
+          ++paths;
+          continue;
+        }
+        std::uint32_t still_to_clear = 0;
+        std::uint32_t still_to_set = 0;
+        for (std::uint32_t i = 0; i < 5; ++i) {
+          const bool here = (step.at >> i) & 1U;
+          const bool there = (dest >> i) & 1U;
+          still_to_clear += here && !there ? 1 : 0;
+          still_to_set += !here && there ? 1 : 0;
+        }
+        ASSERT_EQ(candidates.size(), still_to_clear > 0 ? still_to_clear : still_to_set);
+        for (std::size_t k = 0; k < candidates.size(); ++k) {
+          const Port port = cube.port_at(candidates[k]);
+          if (k > 0) {
+            EXPECT_LT(cube.port_at(candidates[k - 1]).dim, port.dim);  // lowest first
+          }
+          const bool sets = ((step.at >> port.dim) & 1U) == 0;
+          ASSERT_EQ(((step.at ^ dest) >> port.dim) & 1U, 1U) << "a minimal hop";
+          EXPECT_FALSE(step.set_a_bit && !sets) << "a bit cleared after one was set";
+          const std::int64_t number = sets ? 2 * n + step.at : n - step.at;
+          EXPECT_LT(step.last_number, number) << step.at << " -> " << dest;
+          stack.push_back({*cube.neighbor(step.at, port), step.hops + 1, number, sets});
+        }
+      }
+    }
+  }
+  // Paths from x to y: the orders of the bits to clear times the orders of the bits to set.
+  std::uint32_t expected = 0;
+  for (std::uint32_t src = 0; src < n; ++src) {
+    for (std::uint32_t dest = 0; dest < n; ++dest) {
+      std::uint32_t clear_orders = 1;
+      std::uint32_t set_orders = 1;
+      for (int k = 2; k <= __builtin_popcount(src & ~dest); ++k) {
+        clear_orders *= static_cast<std::uint32_t>(k);
+      }
+      for (int k = 2; k <= __builtin_popcount(dest & ~src); ++k) {
+        set_orders *= static_cast<std::uint32_t>(k);
+      }
+      expected += clear_orders * set_orders;
+    }
+  }
+  EXPECT_EQ(paths, expected);
+  EXPECT_EQ(sw::routing_names(cube), (std::vector<std::string>{"e-cube", "p-cube"}));
+  EXPECT_EQ(sw::routing_names(Topology::mesh({4, 4})),
+            (std::vector<std::string>{"dimension-order"}));
+}
+
 TEST(Topology, ToString) {
   EXPECT_EQ(Topology::mesh({8, 8}).to_string(), "mesh 8x8");
   EXPECT_EQ(Topology::torus({16, 16}).to_string(), "torus 16x16");
