@@ -146,8 +146,10 @@ TEST(ZeroLoad, StoreAndForwardRejectsPacketsLargerThanTheBuffers) {
   try {
     system.load(one_message(4, 0, 3, 8));
     FAIL() << "a 9-flit packet accepted by 4-flit buffers";
-  } catch (const sw::ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("--buffers"), std::string::npos) << e.what();
+  } catch (const sw::ParameterError& e) {
+    // Keyed by the parameter at fault; the command line spells {buffers} as the user gave it.
+    EXPECT_EQ(e.parameter(), "buffers") << e.what();
+    EXPECT_NE(std::string(e.what()).find("{buffers}"), std::string::npos) << e.what();
   }
 }
 
