@@ -16,6 +16,7 @@
 
 #include "sw/traffic/lcc.hpp"
 #include "sw/traffic/lcc_reordering.hpp"
+#include "tests/support/lcc_by_hand.hpp"
 
 namespace orthosim {
 namespace {
@@ -23,18 +24,7 @@ namespace {
 using sw::BitOrdering;
 using sw::Lcc;
 
-/// y = Ax + b entry by entry: y_i = sum_j a_{i,j} x_j + b_i (mod 2).
-std::uint32_t matrix_times(const Lcc& l, std::uint32_t x) {
-  std::uint32_t y = 0;
-  for (std::uint32_t i = 0; i < l.d; ++i) {
-    std::uint32_t sum = static_cast<std::uint32_t>((l.b >> i) & 1U);
-    for (std::uint32_t j = 0; j < l.d; ++j) {
-      sum += static_cast<std::uint32_t>((l.rows[i] >> j) & 1U) * ((x >> j) & 1U);
-    }
-    y |= (sum % 2) << i;
-  }
-  return y;
-}
+using lcc_test::matrix_times;
 
 /// x' = Qx written out: bit k of x' is bit r[k] of x (Definition 8, section 5's R).
 std::uint32_t permute_bits(const BitOrdering& r, std::uint32_t x) {

@@ -21,6 +21,7 @@
 #include "sw/topology/topology.hpp"
 #include "sw/traffic/lcc.hpp"
 #include "sw/traffic/traffic_pattern.hpp"
+#include "tests/support/lcc_by_hand.hpp"
 
 namespace orthosim {
 namespace {
@@ -41,18 +42,7 @@ std::uint32_t reverse_bits(std::uint32_t x, std::uint32_t d) {
   return y;
 }
 
-/// y = Ax + b entry by entry: y_i = sum_j a_{i,j} x_j + b_i (mod 2).
-std::uint32_t matrix_times(const Lcc& l, std::uint32_t x) {
-  std::uint32_t y = 0;
-  for (std::uint32_t i = 0; i < l.d; ++i) {
-    std::uint32_t sum = static_cast<std::uint32_t>((l.b >> i) & 1U);
-    for (std::uint32_t j = 0; j < l.d; ++j) {
-      sum += static_cast<std::uint32_t>((l.rows[i] >> j) & 1U) * ((x >> j) & 1U);
-    }
-    y |= (sum % 2) << i;
-  }
-  return y;
-}
+using lcc_test::matrix_times;
 
 /// Brute force for Theorem 1: route every message x -> Ax+b (x != y) by e-cube on the d-cube and
 /// count the messages on each directed channel; the largest count per dimension.
