@@ -10,6 +10,7 @@
 #include "rtl/bridge/fst_trace.hpp"
 #include "sc_models/cosim/cosim_wiring.hpp"
 #include "sc_models/cosim/rtl_network.hpp"
+#include "sc_models/kernel/sliced_run.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sc_models/net/multicomputer.hpp"
 #include "sw/core/diagnostic.hpp"
@@ -272,6 +273,19 @@ class SystemNames {
   std::map<std::string, int> used_;
 };
 
+/// A traffic run's phase `elapsed` cycles after its start: the warm-up, the measurement window,
+/// then the drain, whose length the network decides.
+void report_traffic_phase(sw::Progress& progress, const std::string& rate,
+                          const sw::TrafficParameters& traffic, std::uint64_t elapsed) {
+  if (elapsed < traffic.warmup) {
+    progress.report(rate + "warm-up", elapsed, traffic.warmup);
+  } else if (elapsed - traffic.warmup < traffic.cycles) {
+    progress.report(rate + "window", elapsed - traffic.warmup, traffic.cycles);
+  } else {
+    progress.report(rate + "drain", elapsed - traffic.warmup - traffic.cycles, 0);
+  }
+}
+
 OutputPaths paths_of(const sw::SystemRun& run) {
   return {run.vcd_path, run.vcd_parameter, run.trace_path, run.fst_path,
           run.config->clock_period_ns};
@@ -287,7 +301,7 @@ OutputPaths paths_of(const sw::TrafficRequest& run) {
 
 }  // namespace
 
-RunOutcome execute(RunDescription d) {
+RunOutcome execute(RunDescription d, sw::Progress& progress) {
   check_footprint(d);
   OutputFiles files(d.create_folders);
   for (const sw::SystemRun& run : d.systems) {
@@ -304,9 +318,11 @@ RunOutcome execute(RunDescription d) {
   SystemNames names(d.indexed_names);
   std::vector<std::unique_ptr<sc::Multiprocessor>> processors;
   std::vector<sc::Multiprocessor*> side_by_side;
+  std::string running;  ///< the phase of the progress line: the systems' names
   for (const sw::SystemRun& run : d.systems) {
     const OutputPaths paths = paths_of(run);
     const std::string name = names.next(sw::to_string(run.config->arch), "mp", processors.size());
+    running += (running.empty() ? "running " : ", ") + name;
     processors.push_back(
         std::make_unique<sc::Multiprocessor>(name.c_str(), run.config, files.recorder(paths),
                                              wiring_for(run.config, files.fst(paths.fst),
@@ -349,7 +365,9 @@ RunOutcome execute(RunDescription d) {
     for (std::size_t i = 0; i < processors.size(); ++i) {
       processors[i]->load(std::move(d.systems[i].program));
     }
-    sc::run_systems(side_by_side, sw::kCycleLimit);
+    const sc::ClockDomain& clock = side_by_side.front()->clock();
+    sc::run_systems(side_by_side, sw::kCycleLimit,
+                    [&] { progress.report(running, clock.now().count(), 0); });
     for (const auto& system : processors) {
       out.systems.push_back(system->result());
       mismatch = mismatch || out.systems.back().mismatch.has_value();
@@ -357,7 +375,14 @@ RunOutcome execute(RunDescription d) {
   }
   for (std::size_t i = 0; i < d.networks.size() && !mismatch; ++i) {
     computers[i]->load(std::move(d.networks[i].program));
-    computers[i]->run(sw::kCycleLimit);
+    const sc::ClockDomain& clock = computers[i]->clock();
+    const sw::Cycle begun = clock.now();
+    const std::string phase = "running " + std::string(computers[i]->name()) +
+                              (d.networks.size() > 1 ? " (" + std::to_string(i + 1) + "/" +
+                                                           std::to_string(d.networks.size()) + ")"
+                                                     : "");
+    computers[i]->run(sw::kCycleLimit,
+                      [&] { progress.report(phase, (clock.now() - begun).count(), 0); });
     out.networks.push_back(computers[i]->result());
     mismatch = out.networks.back().mismatch.has_value();
   }
@@ -365,8 +390,15 @@ RunOutcome execute(RunDescription d) {
     sc::TrafficSpec spec = sc::traffic_of(d.traffic->pattern, d.traffic->config->topology);
     static_cast<sw::TrafficParameters&>(spec) = *d.traffic;
     spec.rate = d.traffic->rates[i];
+    const sw::Cycle begun = traffic_network->clock().now();
     traffic_network->start_traffic(spec);
-    sc_core::sc_start();
+    const std::string rate =
+        d.traffic->rates.size() > 1
+            ? "rate " + std::to_string(i + 1) + "/" + std::to_string(d.traffic->rates.size()) + ", "
+            : "";
+    sc::run_in_slices(std::nullopt, traffic_network->clock().delay(sc::kFirstProgressSlice), [&] {
+      report_traffic_phase(progress, rate, spec, (traffic_network->clock().now() - begun).count());
+    });
     out.traffic.push_back(traffic_network->traffic_result());
     mismatch = !out.traffic.back().cosim_mismatch.empty();
   }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sw/core/progress.hpp"
 #include "sw/run/run_summary.hpp"
 #include "sw/run/runner.hpp"
 #include "sw/traffic/traffic_point.hpp"
@@ -40,9 +41,10 @@ struct RunOutcome {
   std::vector<sw::TrafficPoint> traffic;
 };
 
-/// Runs `description`. Throws sw::InputError / sw::ConfigError before anything runs on bad input
-/// or an unwritable output; a co-simulation mismatch stops the run and leaves the output files
-/// FILE.partial (the results say where).
-[[nodiscard]] RunOutcome execute(RunDescription description);
+/// Runs `description`, reporting the simulated cycles of each run to `progress`. Throws
+/// sw::InputError / sw::ConfigError before anything runs on bad input or an unwritable output; a
+/// co-simulation mismatch stops the run and leaves the output files FILE.partial (the results say
+/// where).
+[[nodiscard]] RunOutcome execute(RunDescription description, sw::Progress& progress);
 
 }  // namespace orthosim::app

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "sc_models/kernel/sliced_run.hpp"
 #include "sw/machine/validate.hpp"
 
 namespace orthosim::sc {
@@ -209,13 +210,16 @@ std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
   return bytes;
 }
 
-void run_systems(const std::vector<Multiprocessor*>& systems, Cycle limit) {
+void run_systems(const std::vector<Multiprocessor*>& systems, Cycle limit,
+                 const std::function<void()>& between) {
   sc_core::sc_time horizon = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time first_slice = sc_core::SC_ZERO_TIME;
   for (const Multiprocessor* s : systems) {
     // The cycle `limit` itself still runs: a run may last exactly `limit` cycles.
     horizon = std::max(horizon, s->clock().delay(limit + Cycle{1}));
+    first_slice = std::max(first_slice, s->clock().delay(kFirstProgressSlice));
   }
-  sc_core::sc_start(horizon, sc_core::SC_EXIT_ON_STARVATION);
+  run_in_slices(horizon, first_slice, between);
   // Events still pending: the horizon stopped the run, not the lack of anything to do.
   if (sc_core::sc_pending_activity()) {
     for (Multiprocessor* s : systems) {

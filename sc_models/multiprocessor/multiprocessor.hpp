@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -91,7 +92,8 @@ class Multiprocessor : public sc_core::sc_module {
   Cycle start_;
   /// The limit at which run_systems() stopped with events still pending.
   std::optional<Cycle> stopped_at_limit_;
-  friend void run_systems(const std::vector<Multiprocessor*>& systems, Cycle limit);
+  friend void run_systems(const std::vector<Multiprocessor*>& systems, Cycle limit,
+                          const std::function<void()>& between);
   std::vector<traces::StatEntry> baseline_;
   /// The counters a result names, read from their blocks: totals since elaboration.
   struct Counters {
@@ -106,6 +108,8 @@ class Multiprocessor : public sc_core::sc_module {
 /// Runs the kernel until every loaded program has ended or nothing can happen any more (the
 /// deadlock watchdog: a blocked processor is then reported by result()), or until `limit` cycles
 /// of the slowest clock have passed (result() then says the cycle limit was reached).
-void run_systems(const std::vector<Multiprocessor*>& systems, Cycle limit);
+/// `between` is called every so often while the run goes on (sc::run_in_slices): its progress.
+void run_systems(const std::vector<Multiprocessor*>& systems, Cycle limit,
+                 const std::function<void()>& between = {});
 
 }  // namespace orthosim::sc

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sc_models/kernel/sliced_run.hpp"
 #include "sc_models/net/fabric.hpp"
 #include "sc_models/net/network_interfaces.hpp"
 #include "sw/core/diagnostic.hpp"
@@ -160,9 +161,9 @@ void Multicomputer::load(sw::RoutedProgram program) {
   request_tick(start_);
 }
 
-void Multicomputer::run(Cycle limit) {
+void Multicomputer::run(Cycle limit, const std::function<void()>& between) {
   // The cycle `limit` itself still runs: a run may last exactly `limit` cycles.
-  sc_core::sc_start(clock_.delay(limit + Cycle{1}), sc_core::SC_EXIT_ON_STARVATION);
+  run_in_slices(clock_.delay(limit + Cycle{1}), clock_.delay(kFirstProgressSlice), between);
   // Events still pending: the limit stopped the run, not the lack of anything to do.
   if (sc_core::sc_pending_activity()) {
     stopped_at_limit_ = limit;

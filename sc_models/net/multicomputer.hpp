@@ -72,8 +72,9 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   /// fail without running SystemC threads.
   void validate(const sw::RoutedProgram& program) const;
   /// Runs the kernel until the loaded program ends, deadlocks, or has run `limit` cycles (then
-  /// result() says the cycle limit was reached).
-  void run(Cycle limit);
+  /// result() says the cycle limit was reached). `between` is called every so often while the
+  /// run goes on (sc::run_in_slices): its progress.
+  void run(Cycle limit, const std::function<void()>& between = {});
   [[nodiscard]] sw::NetworkRunSummary result() const;
 
   /// Starts synthetic traffic in the next delta cycle; run the kernel, then traffic_result().

@@ -11,7 +11,8 @@ namespace orthosim::sw::cli {
 
 po::options_description common_options() {
   po::options_description o("General");
-  o.add_options()("help,h", "show this help")("json", "print JSON instead of a table");
+  o.add_options()("help,h", "show this help")("json", "print JSON instead of a table")(
+      "quiet", "no progress line on standard error (docs/cli.md, Progress)");
   return o;
 }
 

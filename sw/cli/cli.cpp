@@ -9,7 +9,9 @@
 #include "sw/cli/commands.hpp"
 #include "sw/cli/output_options.hpp"
 #include "sw/cli/variant_options.hpp"
+#include "sw/cli/version.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/progress.hpp"
 
 namespace orthosim::sw {
 
@@ -123,7 +125,8 @@ const std::vector<Subcommand>& subcommands() {
 void print_usage(std::ostream& os) {
   os << "orthosim: cycle-level emulator of the orthogonal multiprocessor (OMP), crossbar and "
         "single-bus multiprocessors\n\n"
-        "usage: orthosim <command> [options]     orthosim <command> --help\n\n"
+        "usage: orthosim <command> [options]     orthosim <command> --help     orthosim "
+        "--version\n\n"
         "commands:\n";
   for (const Subcommand& s : subcommands()) {
     os << "  " << s.name << std::string(10 - s.name.size(), ' ') << s.summary << '\n';
@@ -144,6 +147,20 @@ class CheckingRunner final : public Runner {
                            const std::vector<NetworkRunRequest>&) override {
     throw InputsAccepted{};
   }
+};
+
+/// Runs report to a progress line while this lives, and to nothing again after.
+class ProgressAttachment {
+ public:
+  ProgressAttachment(Runner& runner, Progress& progress) : runner_(runner) {
+    runner_.report_progress_to(progress);
+  }
+  ProgressAttachment(const ProgressAttachment&) = delete;
+  ProgressAttachment& operator=(const ProgressAttachment&) = delete;
+  ~ProgressAttachment() { runner_.report_progress_to(no_progress()); }
+
+ private:
+  Runner& runner_;
 };
 
 /// Refuses an option the command line gave that does not apply to the form it takes.
@@ -170,14 +187,33 @@ void check_scopes(const Subcommand& command, const po::variables_map& vm) {
 
 }  // namespace
 
+ProgressSettings progress_settings(bool stderr_is_terminal, const char* after_ms) {
+  ProgressSettings settings;
+  settings.stderr_is_terminal = stderr_is_terminal;
+  if (after_ms != nullptr) {
+    const std::string text = after_ms;
+    if (text.empty() || text.size() > 9 ||
+        text.find_first_not_of("0123456789") != std::string::npos) {
+      throw InputError({"ORTHOSIM_PROGRESS_AFTER_MS"}, "a number of milliseconds (0 to 999999999)",
+                       "'" + text + "'");
+    }
+    settings.after = std::chrono::milliseconds(std::stoll(text));
+  }
+  return settings;
+}
+
 int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& out,
-            std::ostream& err) {
+            std::ostream& err, const ProgressSettings& progress) {
   if (args.empty()) {
     print_usage(err);
     return kExitBadInput;
   }
   if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     print_usage(out);
+    return kExitOk;
+  }
+  if (args[0] == "--version" || args[0] == "version") {
+    cli::print_version(out);
     return kExitOk;
   }
   const Subcommand* command = nullptr;
@@ -227,6 +263,10 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
     from_variant = cli::apply_variant(options, vm, command->name);
     check_scopes(*command, vm);
     cli::check_output_options(command->name, vm);
+    ctx.progress_shown = progress.stderr_is_terminal && vm.count("quiet") == 0;
+    // Erased and detached from the runner before any error below is printed.
+    ProgressLine line(err, ctx.progress_shown, progress.after);
+    const ProgressAttachment attached(runner, line);
     return command->run(vm, ctx);
   } catch (const po::unknown_option& e) {
     err << prefix << "unknown option " << e.get_option_name() << " (see orthosim " << command->name

@@ -22,6 +22,8 @@ struct Context {
   Runner& runner;
   std::ostream& out;
   std::ostream& err;
+  /// Whether progress is shown on `err`: a terminal, and no --quiet.
+  bool progress_shown = false;
 };
 
 /// The form a command line takes where it decides which options apply: gen's kind of program,
@@ -48,7 +50,7 @@ CommandForm run_form(const po::variables_map& vm);
 /// trace: its action, `export`, `stats`, `diff` or `plot`.
 CommandForm trace_form(const po::variables_map& vm);
 
-/// --help and --json, shared by every command.
+/// --help, --json and --quiet, shared by every command.
 po::options_description common_options();
 /// The system of --arch (default omp) and the system options, validated.
 SystemConfig config_from(const po::variables_map& vm);

@@ -274,7 +274,7 @@ int sweep_points(const po::variables_map& vm, Context& ctx, const SweepSpec& spe
     mine.push_back(todo[k]);
   }
 
-  Progress progress(ctx.err, root && isatty(STDERR_FILENO) != 0, todo.size());
+  Progress progress(ctx.err, root && ctx.progress_shown, todo.size());
   const auto record = [&](std::size_t point, const std::string& line) {
     if (root) {
       journal->append(point, line);

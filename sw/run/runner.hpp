@@ -9,6 +9,7 @@
 
 #include "sw/arch/system_config.hpp"
 #include "sw/core/cycle.hpp"
+#include "sw/core/progress.hpp"
 #include "sw/machine/machine_program.hpp"
 #include "sw/routed/network_config.hpp"
 #include "sw/routed/routed_program.hpp"
@@ -101,6 +102,16 @@ class Runner {
   /// one clock period.
   virtual MixedRunResult run_mixed(const std::vector<SystemRun>& systems,
                                    const std::vector<NetworkRunRequest>& networks) = 0;
+
+  /// Where the runs report how far they are (the command line's progress line); until set,
+  /// nowhere. `progress` must outlive the runs.
+  void report_progress_to(Progress& progress) { progress_ = &progress; }
+
+ protected:
+  [[nodiscard]] Progress& progress() const { return *progress_; }
+
+ private:
+  Progress* progress_ = &no_progress();
 };
 
 }  // namespace orthosim::sw

@@ -1,0 +1,157 @@
+// End-to-end: `orthosim --version`, and the progress line of long runs (docs/cli.md, Progress):
+// nothing when standard error is not a terminal, the line on a pseudo-terminal, --quiet.
+#include <gtest/gtest.h>
+#include <pty.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "tests/support/cli_process.hpp"
+
+namespace {
+
+using orthosim::testing_support::Outcome;
+
+class ProgressCli : public orthosim::testing_support::CliTest {
+ protected:
+  ProgressCli() : CliTest(ORTHOSIM_BIN) {}
+
+  /// Runs orthosim `args` in the test's folder with its standard error on a pseudo-terminal
+  /// (standard output to /dev/null) and the progress threshold at 0 ms; returns what the
+  /// terminal received.
+  [[nodiscard]] std::string on_terminal(const std::vector<std::string>& args) const {
+    int master = -1;
+    const pid_t child = forkpty(&master, nullptr, nullptr, nullptr);
+    if (child < 0) {
+      ADD_FAILURE() << "forkpty failed";
+      return "";
+    }
+    if (child == 0) {
+      if (chdir(dir_.c_str()) != 0) {
+        _exit(126);
+      }
+      const int null = open("/dev/null", O_WRONLY);
+      dup2(null, STDOUT_FILENO);
+      setenv("ORTHOSIM_PROGRESS_AFTER_MS", "0", 1);
+      std::vector<char*> argv;
+      std::string binary = ORTHOSIM_BIN;
+      argv.push_back(binary.data());
+      std::vector<std::string> copies = args;
+      for (std::string& a : copies) {
+        argv.push_back(a.data());
+      }
+      argv.push_back(nullptr);
+      execv(binary.c_str(), argv.data());
+      _exit(127);
+    }
+    std::string received;
+    char buffer[4096];
+    for (;;) {
+      const ssize_t n = read(master, buffer, sizeof buffer);
+      if (n > 0) {
+        received.append(buffer, static_cast<std::size_t>(n));
+      } else if (n < 0 && errno == EINTR) {
+        continue;
+      } else {
+        break;  // EOF, or EIO once the child has closed the terminal
+      }
+    }
+    close(master);
+    int status = 0;
+    waitpid(child, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << received;
+    return received;
+  }
+};
+
+/// ORTHOSIM_PROGRESS_AFTER_MS=0 for the commands run while it lives.
+struct ThresholdZero {
+  ThresholdZero() { setenv("ORTHOSIM_PROGRESS_AFTER_MS", "0", 1); }
+  ThresholdZero(const ThresholdZero&) = delete;
+  ThresholdZero& operator=(const ThresholdZero&) = delete;
+  ~ThresholdZero() { unsetenv("ORTHOSIM_PROGRESS_AFTER_MS"); }
+};
+
+/// The value of the line "NAME: VALUE" in `text`, or "(missing)".
+std::string field(const std::string& text, const std::string& name) {
+  const std::string key = "\n" + name + ": ";
+  const std::size_t at = text.find(key);
+  if (at == std::string::npos) {
+    return "(missing)";
+  }
+  const std::size_t begin = at + key.size();
+  return text.substr(begin, text.find('\n', begin) - begin);
+}
+
+TEST_F(ProgressCli, VersionPrintsEachField) {
+  const Outcome r = run("--version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), std::string("orthosim ") + ORTHOSIM_PROJECT_VERSION);
+  const std::string commit = field(r.out, "commit");
+  EXPECT_TRUE(
+      commit == "unknown" ||
+      (commit.size() == 12 && commit.find_first_not_of("0123456789abcdef") == std::string::npos))
+      << commit;
+  EXPECT_EQ(field(r.out, "build type"), ORTHOSIM_BUILD_TYPE);
+  EXPECT_EQ(field(r.out, "SystemC"), ORTHOSIM_SYSTEMC_VERSION);
+  const std::string verilator = field(r.out, "Verilator");
+  EXPECT_FALSE(verilator.empty() || verilator == "(missing)" || verilator == "unknown") << r.out;
+  EXPECT_EQ(run("version").out, r.out);
+}
+
+TEST_F(ProgressCli, NothingOnStandardErrorThatIsNotATerminal) {
+  const std::string args = "traffic --topology mesh --dims 4x4 --rates 0.1,0.2";
+  const Outcome quiet = run(args + " --quiet");
+  // A threshold of 0 would draw the line at once on a terminal.
+  const ThresholdZero zero;
+  const Outcome r = run(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, quiet.out);
+}
+
+TEST_F(ProgressCli, BadThresholdIsRefusedBeforeAnythingRuns) {
+  setenv("ORTHOSIM_PROGRESS_AFTER_MS", "soon", 1);
+  const Outcome r = run("traffic --topology mesh --dims 4x4");
+  unsetenv("ORTHOSIM_PROGRESS_AFTER_MS");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("ORTHOSIM_PROGRESS_AFTER_MS"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'soon'"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST_F(ProgressCli, LineOnATerminalErasedAtTheEnd) {
+  // The first report comes after the first slice of simulated time, well within the warm-up.
+  const std::string received = on_terminal({"traffic", "--topology", "mesh", "--dims", "4x4",
+                                            "--rates", "0.1,0.2", "--warmup", "20000"});
+  EXPECT_NE(received.find("\rorthosim: rate 1/2, warm-up, "), std::string::npos) << received;
+  EXPECT_NE(received.find("/20000 cycles ("), std::string::npos) << received;
+  // The last thing on the terminal is the line blanked out and the cursor back at its start.
+  ASSERT_FALSE(received.empty());
+  EXPECT_EQ(received.back(), '\r');
+  const std::size_t blank_start = received.rfind('\r', received.size() - 2);
+  ASSERT_NE(blank_start, std::string::npos);
+  const std::string blanked = received.substr(blank_start + 1, received.size() - blank_start - 2);
+  EXPECT_FALSE(blanked.empty());
+  EXPECT_EQ(blanked.find_first_not_of(' '), std::string::npos) << received;
+}
+
+TEST_F(ProgressCli, QuietOnATerminalShowsNothing) {
+  EXPECT_EQ(on_terminal({"traffic", "--topology", "mesh", "--dims", "4x4", "--quiet"}), "");
+}
+
+TEST_F(ProgressCli, RunOnATerminalShowsItsCycles) {
+  const std::string received = on_terminal({"demo", "--out", "demo"});
+  EXPECT_NE(received.find("\rorthosim: running omp, crossbar, bus, "), std::string::npos)
+      << received;
+}
+
+}  // namespace
