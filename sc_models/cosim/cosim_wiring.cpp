@@ -12,7 +12,9 @@ namespace {
 
 void require(bool ok, const std::string& parameter, const std::string& what) {
   if (!ok) {
-    throw sw::ConfigError("invalid parameter " + parameter + " for the RTL (--impl): " + what);
+    // Keyed by the implementation choice that asked for the RTL; the command line places it at
+    // --impl or at the variant's impl field.
+    throw sw::ParameterError("impl", "invalid parameter " + parameter + " for the RTL: " + what);
   }
 }
 

@@ -359,14 +359,16 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
   }
   if (config_.router.switching == sw::Switching::StoreAndForward &&
       spec.flits > config_.router.buffer_flits) {
-    throw sw::ConfigError(
-        "store-and-forward needs buffers that hold a whole packet: " + std::to_string(spec.flits) +
-        " flits, buffers hold " + std::to_string(config_.router.buffer_flits) + " (--buffers)");
+    throw sw::ParameterError("buffers",
+                             "store-and-forward needs buffers that hold a whole packet: " +
+                                 std::to_string(spec.flits) + " flits, buffers hold " +
+                                 std::to_string(config_.router.buffer_flits) +
+                                 " ({buffers}, or smaller packets with {flits})");
   }
   if (config_.ni.packet_flits != 0 && spec.flits > config_.ni.packet_flits) {
-    throw sw::ConfigError("packets of " + std::to_string(spec.flits) +
-                          " flits exceed --packet-flits " +
-                          std::to_string(config_.ni.packet_flits));
+    throw sw::ParameterError("flits", "packets of " + std::to_string(spec.flits) +
+                                          " flits exceed {packet-flits} " +
+                                          std::to_string(config_.ni.packet_flits));
   }
   network_->reset();
   baseline_ = network_->stats();

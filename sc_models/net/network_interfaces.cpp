@@ -58,9 +58,11 @@ void NetworkInterfaces::submit(std::uint32_t message, std::uint32_t src, std::ui
     const Packet p{message, src, dst, payload + 1, word, k == 0, k + 1 == packets};
     if (config_.router.switching == sw::Switching::StoreAndForward &&
         p.flits > config_.router.buffer_flits) {
-      throw sw::ConfigError(
-          "store-and-forward needs buffers that hold a whole packet: " + std::to_string(p.flits) +
-          " flits, buffers hold " + std::to_string(config_.router.buffer_flits) + " (--buffers)");
+      throw sw::ParameterError("buffers",
+                               "store-and-forward needs buffers that hold a whole packet: " +
+                                   std::to_string(p.flits) + " flits, buffers hold " +
+                                   std::to_string(config_.router.buffer_flits) +
+                                   " ({buffers}, or smaller packets with {packet-flits})");
     }
     word += payload;
     std::uint32_t id = 0;

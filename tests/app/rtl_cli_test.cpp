@@ -288,6 +288,8 @@ TEST_F(RtlCli, BadChoicesAreRefusedNamingTheOption) {
   const Outcome n = run("access --n 3 --impl rtl");
   EXPECT_EQ(n.exit_code, 2);
   EXPECT_NE(n.err.find("invalid parameter n for the RTL"), std::string::npos) << n.err;
+  // Keyed by the implementation choice that asked for the RTL, placed at its option.
+  EXPECT_EQ(n.err.rfind("orthosim access: --impl: ", 0), 0u) << n.err;
   const Outcome im = run("access --impl im=rtl");
   EXPECT_EQ(im.exit_code, 2);
   EXPECT_NE(im.err.find("im=rtl and im=cosim need bus=rtl or bus=cosim"), std::string::npos)
