@@ -1,0 +1,391 @@
+// CALMANT (sw/calmant). Oracles: [CALMANT]'s formulas written out here (Theorem 1 with its
+// parentheses, Theorem 3, Theorem 4, Lemma 1, Lemma 2, section 2.4's phases, equation 2),
+// brute force on the network's own routes (directed_link_loads) and the schedule checker
+// (check_schedule), which follows every block over Topology::route.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "sw/calmant/calmant.hpp"
+#include "sw/schedule/schedule_check.hpp"
+
+namespace orthosim {
+namespace {
+
+using sw::calmant::CubeOnMesh;
+using sw::calmant::Task;
+
+/// Theorem 1 as printed, parentheses restored.
+std::uint64_t theorem1(std::uint32_t i, std::uint32_t m) {
+  return m % 2 == 0 ? ((1ull << (i + m + 1)) - (1ull << (i + 1))) / 3
+                    : ((1ull << (i + m + 1)) - (1ull << i)) / 3;
+}
+
+/// Theorem 3: the axis that carries the highest dilations decides.
+std::uint64_t theorem3(std::uint32_t c, std::uint32_t i, std::uint32_t m) {
+  return theorem1((i + (m - 1) % c) / c, (m + c - 1) / c);
+}
+
+std::uint64_t lb(std::uint32_t c, std::uint32_t i, std::uint32_t m) {
+  return std::max<std::uint64_t>(c == 1 ? theorem1(i, m) : theorem3(c, i, m), m);
+}
+
+TEST(CalmantEmbedding, StandardEmbeddingPutsDimensionKOnAxisKModCAtDistanceTwoToKDivC) {
+  for (const auto& [d, c] :
+       std::vector<std::pair<std::uint32_t, std::uint32_t>>{{4, 2}, {6, 3}, {6, 2}, {5, 1}}) {
+    const CubeOnMesh cube(d, c);
+    const sw::Topology mesh = cube.mesh();
+    std::set<sw::NodeId> seen;
+    for (std::uint32_t n = 0; n < cube.nodes(); ++n) {
+      const sw::NodeId node = cube.node_of(n);
+      EXPECT_TRUE(seen.insert(node).second);
+      EXPECT_EQ(cube.process_of(node), n);
+      const std::vector<std::uint32_t> x = mesh.coordinates(node);
+      for (std::uint32_t j = 0; j < c; ++j) {
+        for (std::uint32_t l = 0; l < d / c; ++l) {  // m_(j,l) = n_(j+lc)
+          EXPECT_EQ((x[j] >> l) & 1u, (n >> (j + l * c)) & 1u);
+        }
+      }
+      for (std::uint32_t k = 0; k < d; ++k) {  // equation 2: D_k = 2^(k div c) on axis k mod c
+        const std::vector<std::uint32_t> y = mesh.coordinates(cube.node_of(n ^ (1u << k)));
+        for (std::uint32_t j = 0; j < c; ++j) {
+          const std::uint32_t dx = x[j] > y[j] ? x[j] - y[j] : y[j] - x[j];
+          EXPECT_EQ(dx, j == k % c ? 1u << (k / c) : 0u);
+        }
+      }
+    }
+  }
+  EXPECT_EQ(CubeOnMesh::of(sw::Topology::mesh({8, 8, 8})).d, 9u);
+  EXPECT_THROW((void)CubeOnMesh::of(sw::Topology::mesh({8, 4})), std::invalid_argument);
+  EXPECT_THROW((void)CubeOnMesh::of(sw::Topology::torus({8, 8})), std::invalid_argument);
+  EXPECT_THROW((void)CubeOnMesh::of(sw::Topology::mesh({6, 6})), std::invalid_argument);
+}
+
+/// The loads of a task as the sum of its dimensions' loads, each dimension routed once.
+std::vector<std::uint32_t> summed_loads(const std::vector<std::vector<std::uint32_t>>& per_dim,
+                                        std::uint32_t i, std::uint32_t m) {
+  std::vector<std::uint32_t> sum(per_dim[0].size(), 0);
+  for (std::uint32_t k = i; k < i + m; ++k) {
+    for (std::size_t l = 0; l < sum.size(); ++l) {
+      sum[l] += per_dim[k][l];
+    }
+  }
+  return sum;
+}
+
+/// Brute force: every message of every dimension routed on the mesh (Topology::route), the
+/// loads of every task <i,M>_c the sum of its dimensions', their maximum Theorem 1 or 3.
+void expect_routed_loads_are_the_theorems(std::uint32_t d, std::uint32_t c) {
+  const CubeOnMesh cube(d, c);
+  const sw::Topology mesh = cube.mesh();
+  std::vector<std::vector<std::uint32_t>> per_dim;
+  for (std::uint32_t k = 0; k < d; ++k) {
+    per_dim.push_back(sw::directed_link_loads(mesh, sw::calmant::task_pairs(cube, Task{k, 1})));
+  }
+  for (std::uint32_t i = 0; i < d; ++i) {
+    for (std::uint32_t m = 1; i + m <= d; ++m) {
+      const std::vector<std::uint32_t> loads = summed_loads(per_dim, i, m);
+      const std::uint64_t routed = *std::max_element(loads.begin(), loads.end());
+      EXPECT_EQ(routed, c == 1 ? theorem1(i, m) : theorem3(c, i, m))
+          << "d=" << d << " c=" << c << " <" << i << "," << m << ">";
+      EXPECT_EQ(sw::calmant::lambda_max(c, Task{i, m}), routed);
+      EXPECT_EQ(sw::calmant::lower_bound(c, Task{i, m}), lb(c, i, m));
+      if (c == 1) {
+        EXPECT_GE(theorem1(i, m), m);  // Theorem 2: on a line the links dominate M
+      }
+    }
+  }
+}
+
+// [CALMANT] sections 3.1 and 4.1 at the sizes the paper's theorems are checked at: a line of
+// 2^10 nodes, 2-D meshes of 2^8 and 2^10, 3-D meshes of 2^9 and 2^12 nodes, every (i, M).
+TEST(CalmantLoad, RoutedLoadsOfEveryTaskAreTheorems1And3) {
+  expect_routed_loads_are_the_theorems(10, 1);
+  expect_routed_loads_are_the_theorems(8, 2);
+  expect_routed_loads_are_the_theorems(10, 2);
+  expect_routed_loads_are_the_theorems(9, 3);
+  expect_routed_loads_are_the_theorems(12, 3);
+}
+
+// lambda_max_routed routes the whole task at once.
+TEST(CalmantLoad, LambdaMaxRoutedOfEveryTaskOnSmallMeshesIsTheorems1And3) {
+  for (const auto& [d, c] :
+       std::vector<std::pair<std::uint32_t, std::uint32_t>>{{7, 1}, {6, 2}, {6, 3}}) {
+    const CubeOnMesh cube(d, c);
+    for (std::uint32_t i = 0; i < d; ++i) {
+      for (std::uint32_t m = 1; i + m <= d; ++m) {
+        EXPECT_EQ(sw::calmant::lambda_max_routed(cube, Task{i, m}),
+                  c == 1 ? theorem1(i, m) : theorem3(c, i, m));
+      }
+    }
+  }
+}
+
+TEST(CalmantDecomposition, SubtasksCoverTheDimensionsOnceAndLemma1And2Hold) {
+  for (std::uint32_t c = 1; c <= 3; ++c) {
+    const std::uint32_t d = 12;
+    for (std::uint32_t i = 0; i < d; ++i) {
+      for (std::uint32_t m = 1; i + m <= d; ++m) {
+        std::vector<std::uint32_t> dims;
+        std::uint64_t sum = 0;
+        for (const Task& s : sw::calmant::decomposition(c, Task{i, m})) {
+          EXPECT_TRUE(c == 1 ? s.count <= 2 : s.count <= 2 * c);
+          for (std::uint32_t k = s.first; k < s.first + s.count; ++k) {
+            dims.push_back(k);
+          }
+          sum += lb(c, s.first, s.count);
+        }
+        std::sort(dims.begin(), dims.end());
+        std::vector<std::uint32_t> want(m);
+        for (std::uint32_t k = 0; k < m; ++k) {
+          want[k] = i + k;
+        }
+        EXPECT_EQ(dims, want);
+        const std::uint64_t whole = lb(c, i, m);
+        EXPECT_GE(sum, whole);
+        if (c == 1) {
+          EXPECT_EQ(sum, whole) << "Lemma 1 <" << i << "," << m << ">";
+        } else {
+          // Lemma 2, "i <= 1" and "i <= 4": the printed ">=" fails at i = 0.
+          const std::uint64_t bound = c == 2 && m >= 7 && i <= 1   ? 2
+                                      : c == 3 && m >= 9 && i <= 4 ? 4
+                                                                   : 0;
+          EXPECT_LE(sum - whole, bound) << "Lemma 2 c=" << c << " <" << i << "," << m << ">";
+          EXPECT_EQ(sw::calmant::lemma2_bound(c, Task{i, m}), bound);
+        }
+      }
+    }
+  }
+  // Section 4.2's example: <0,10>_2 = <0,2>_2 + <2,4>_2 + <6,4>_2.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> got;
+  for (const Task& s : sw::calmant::decomposition(2, Task{0, 10})) {
+    got.emplace_back(s.first, s.count);
+  }
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, (std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 2}, {2, 4}, {6, 4}}));
+  // Section 3.2's example: <0,6>_1 = <0,2>_1 + <2,2>_1 + <4,2>_1.
+  EXPECT_EQ(sw::calmant::decomposition(1, Task{0, 6}).size(), 3u);
+  EXPECT_EQ(sw::calmant::decomposition(1, Task{0, 6})[2], (Task{4, 2}));
+}
+
+/// Every full task on the cube: the checker passes it, every message is delivered, and it takes
+/// the steps of section 3.3 / 4.3 (line: LB; mesh: the subtasks' LB plus r), never fewer than LB.
+void expect_every_task_conflict_free(std::uint32_t d, std::uint32_t c) {
+  const CubeOnMesh cube(d, c);
+  const sw::Topology mesh = cube.mesh();
+  for (std::uint32_t i = 0; i < d; ++i) {
+    for (std::uint32_t m = 1; i + m <= d; ++m) {
+      const Task t{i, m};
+      const sw::calmant::TaskSchedule ts = sw::calmant::task_schedule(cube, t);
+      const sw::ScheduleCheck check = sw::check_schedule(mesh, ts.schedule);
+      ASSERT_TRUE(check.ok()) << "d=" << d << " c=" << c << " <" << i << "," << m
+                              << ">: " << check.violations.front().what;
+      EXPECT_EQ(check.blocks_delivered, std::uint64_t{cube.nodes()} * m);
+      for (const sw::StepFigures& f : check.steps) {
+        EXPECT_EQ(f.max_link_load, 1u);
+      }
+      EXPECT_GE(ts.steps(), lb(c, i, m));
+      std::uint64_t sum = 0;  // of the steps each subtask's rule spans
+      for (const auto& plan : ts.subtasks) {
+        const std::uint64_t sub = lb(c, plan.task.first, plan.task.count);
+        const std::uint32_t x = plan.task.count;
+        if (c > 1 && x > c && x < 2 * c) {
+          EXPECT_EQ(plan.printed_steps, 2 * ((sub + 1) / 2));  // 4.2.3: ceil(LB/2) pairs
+          EXPECT_LE(plan.steps, plan.printed_conflict_free ? plan.printed_steps : 2 * sub);
+        } else {
+          EXPECT_TRUE(plan.printed_conflict_free);
+          EXPECT_EQ(plan.steps, sub);  // 3.2.1, 3.2.2, 4.2.1, 4.2.2 are optimal
+        }
+        sum += plan.printed_steps;
+      }
+      if (c == 1) {
+        EXPECT_EQ(ts.steps(), lb(1, i, m)) << "<" << i << "," << m << ">_1";
+      }
+      // 4.3: the subtasks' LB, plus r = 1 when the 4.2.3 remainder has an odd LB.
+      const std::uint32_t x = m % (2 * c);
+      const bool odd = c > 1 && x > c && x < 2 * c && lb(c, i, x) % 2 == 1;
+      std::uint64_t lbs = 0;
+      for (const Task& s : sw::calmant::decomposition(c, t)) {
+        lbs += lb(c, s.first, s.count);
+      }
+      EXPECT_EQ(sw::calmant::steps_formula(c, t), lbs + (odd ? 1 : 0));
+      EXPECT_EQ(sum, lbs + (odd ? 1 : 0)) << "<" << i << "," << m << ">_" << c;
+      if (std::all_of(ts.subtasks.begin(), ts.subtasks.end(),
+                      [](const auto& p) { return p.printed_conflict_free; })) {
+        EXPECT_LE(ts.steps(), sum);
+      }
+    }
+  }
+}
+
+TEST(CalmantSchedule, EveryTaskOnLinesIsConflictFreeInLbSteps) {
+  for (std::uint32_t d : {3u, 5u, 7u}) {
+    expect_every_task_conflict_free(d, 1);
+  }
+}
+
+TEST(CalmantSchedule, EveryTaskOn2DMeshesIsConflictFreeInSection43Steps) {
+  for (std::uint32_t d : {4u, 6u, 8u}) {
+    expect_every_task_conflict_free(d, 2);
+  }
+}
+
+TEST(CalmantSchedule, EveryTaskOn3DMeshesIsConflictFreeInSection43Steps) {
+  for (std::uint32_t d : {6u, 9u}) {
+    expect_every_task_conflict_free(d, 3);
+  }
+}
+
+TEST(CalmantSchedule, LineSubtasksTakeSection32sSteps) {
+  const CubeOnMesh line(8, 1);
+  for (std::uint32_t i = 0; i + 2 <= 8; ++i) {
+    // 3.2.1: P<i,2>_1 = 2^(i+1); 3.2.2 (groups m mod 2^i): P<i,1>_1 = 2^i.
+    EXPECT_EQ(sw::calmant::printed_subtask_schedule(line, Task{i, 2}).steps.size(), 2u << i);
+    EXPECT_EQ(sw::calmant::printed_subtask_schedule(line, Task{i, 1}).steps.size(), 1u << i);
+  }
+}
+
+// Section 4.2.3 with c = 3, x = 4: three axes need a pair of steps each, but the rule has only
+// ceil(LB/2) = 2 pairs, so one node is asked to send twice in a step.
+TEST(CalmantSchedule, PrintedRuleOf423FailsForCEquals3XEquals4AndFirstFitRepairsIt) {
+  const CubeOnMesh cube(6, 3);
+  const sw::Topology mesh = cube.mesh();
+  const Task t{0, 4};
+  EXPECT_EQ(sw::calmant::rule_of(3, t), sw::calmant::Rule::MeshBetween);
+  EXPECT_EQ(lb(3, 0, 4), 4u);
+  const sw::Schedule printed = sw::calmant::printed_subtask_schedule(cube, t);
+  const sw::ScheduleCheck check = sw::check_schedule(mesh, printed);
+  EXPECT_FALSE(check.ok());
+  EXPECT_TRUE(check.has(sw::ViolationKind::SendsTwice));
+
+  const sw::calmant::TaskSchedule ts = sw::calmant::task_schedule(cube, t);
+  ASSERT_EQ(ts.subtasks.size(), 1u);
+  EXPECT_FALSE(ts.subtasks[0].printed_conflict_free);
+  EXPECT_EQ(ts.subtasks[0].printed_steps, 4u);  // 2 ceil(LB/2)
+  EXPECT_TRUE(sw::check_schedule(mesh, ts.schedule).ok());
+  EXPECT_GE(ts.steps(), 4u);
+
+  // c = 2 never needs the repair.
+  const CubeOnMesh square(8, 2);
+  for (std::uint32_t i = 0; i + 3 <= 8; ++i) {
+    EXPECT_TRUE(
+        sw::check_schedule(square.mesh(), sw::calmant::printed_subtask_schedule(square, {i, 3}))
+            .ok());
+  }
+}
+
+TEST(CalmantSchedule, FirstFitKeepsEveryMessageAndPacksThemWithoutConflict) {
+  // Line of 4: 0 -> 2 and 1 -> 3 share link 1 -> 2; 3 -> 2 is free. First fit: two steps.
+  sw::Schedule s{"t", 4, {{0, 2, 0}, {1, 3, 0}, {3, 2, 0}}, {}};
+  s.steps.push_back({"", {}, {{0, 2, {{0, 2, 0}}}, {1, 3, {{1, 3, 0}}}, {3, 2, {{3, 2, 0}}}}});
+  const sw::Schedule packed = sw::calmant::first_fit(sw::Topology::mesh({4}), s);
+  ASSERT_EQ(packed.steps.size(), 2u);
+  EXPECT_EQ(packed.steps[0].messages.size(), 1u);  // 3 -> 2 would receive with 0 -> 2
+  EXPECT_EQ(packed.steps[1].messages.size(), 2u);
+  EXPECT_TRUE(sw::check_schedule(sw::Topology::mesh({4}), packed).ok());
+}
+
+// Section 2.4: shallow and deep pipelining.
+TEST(CalmantPipeline, IterationsFollowSection24sPrologueKernelEpilogue) {
+  const auto expect = [](std::uint32_t d, std::uint32_t q) {
+    std::vector<sw::calmant::Iteration> want;
+    using sw::calmant::Phase;
+    if (q < d) {
+      for (std::uint32_t k = 1; k <= q - 1; ++k) want.push_back({Phase::Prologue, {0, k}});
+      for (std::uint32_t k = 1; k <= d - q + 1; ++k) want.push_back({Phase::Kernel, {k - 1, q}});
+      for (std::uint32_t k = 1; k <= q - 1; ++k) {
+        want.push_back({Phase::Epilogue, {d - q + k, q - k}});
+      }
+    } else {
+      for (std::uint32_t k = 1; k <= d - 1; ++k) want.push_back({Phase::Prologue, {0, k}});
+      for (std::uint32_t k = 1; k <= q - d + 1; ++k) want.push_back({Phase::Kernel, {0, d}});
+      for (std::uint32_t k = 1; k <= d - 1; ++k) want.push_back({Phase::Epilogue, {k, d - k}});
+    }
+    const std::vector<sw::calmant::Iteration> got = sw::calmant::pipeline_iterations(d, q);
+    ASSERT_EQ(got.size(), want.size()) << d << " " << q;
+    EXPECT_EQ(got.size(), d + q - 1);
+    for (std::size_t t = 0; t < got.size(); ++t) {
+      EXPECT_EQ(got[t].task, want[t].task) << "d=" << d << " Q=" << q << " t=" << t;
+      EXPECT_EQ(got[t].phase, want[t].phase) << "d=" << d << " Q=" << q << " t=" << t;
+    }
+  };
+  for (std::uint32_t d = 1; d <= 6; ++d) {
+    for (std::uint32_t q = 1; q <= 9; ++q) {
+      expect(d, q);
+    }
+  }
+}
+
+// Appendix A.3: on a line the closed forms count sum LB over the iterations (= sum P, section
+// 3.3); on a mesh they count sum lambda_max, below sum LB where the one-port bound M dominates.
+TEST(CalmantPipeline, AppendixA3ClosedFormsAgainstTheSumsOverTheIterations) {
+  for (std::uint32_t d = 2; d <= 10; ++d) {
+    for (std::uint32_t q = 1; q <= 14; ++q) {
+      std::uint64_t sum = 0;
+      for (const auto& it : sw::calmant::pipeline_iterations(d, q)) {
+        sum += lb(1, it.task.first, it.task.count);
+      }
+      EXPECT_EQ(sw::calmant::appendix_steps_times_18(1, d, q), 18 * sum) << d << " " << q;
+    }
+  }
+  bool below = false;
+  for (std::uint32_t c = 2; c <= 3; ++c) {
+    for (std::uint32_t d = 2 * c; d <= 12; d += c) {
+      for (std::uint32_t q = 1; q <= 16; ++q) {
+        std::uint64_t lambdas = 0;
+        std::uint64_t bounds = 0;
+        for (const auto& it : sw::calmant::pipeline_iterations(d, q)) {
+          lambdas += theorem3(c, it.task.first, it.task.count);
+          bounds += lb(c, it.task.first, it.task.count);
+        }
+        EXPECT_EQ(sw::calmant::appendix_steps_times_18(c, d, q), 18 * lambdas)
+            << c << " " << d << " " << q;
+        below = below || lambdas < bounds;
+      }
+    }
+  }
+  EXPECT_TRUE(below);
+}
+
+TEST(CalmantPipeline, ScheduleOfAPipelineDeliversEveryPacketConflictFree) {
+  for (const auto& [d, c, q] : std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>>{
+           {4, 2, 2}, {4, 2, 6}, {6, 3, 4}, {4, 1, 3}}) {
+    const CubeOnMesh cube(d, c);
+    sw::calmant::PipelineProgram p;
+    p.n_words = 12;
+    p.q = q;
+    p.compute_cycles = 5;
+    p.barrier_cycles = 7;
+    const sw::calmant::PipelineSchedule ps = sw::calmant::pipeline_schedule(cube, p);
+    const sw::ScheduleCheck check = sw::check_schedule(cube.mesh(), ps.schedule);
+    EXPECT_TRUE(check.ok()) << check.violations.front().what;
+    // Every node sends each of its d vectors as Q packets.
+    EXPECT_EQ(check.blocks_delivered, std::uint64_t{cube.nodes()} * d * q);
+    std::uint64_t steps = 0;
+    for (std::size_t t = 0; t < ps.iterations.size(); ++t) {
+      EXPECT_EQ(ps.iteration_steps[t],
+                sw::calmant::task_schedule(cube, ps.iterations[t].task).steps());
+      steps += ps.iteration_steps[t];
+    }
+    EXPECT_EQ(ps.schedule.steps.size(), steps + ps.iterations.size());  // one barrier each
+
+    p.scheduling = sw::calmant::Scheduling::Naive;
+    const sw::calmant::PipelineSchedule naive = sw::calmant::pipeline_schedule(cube, p);
+    const sw::ScheduleCheck loose = sw::check_schedule(cube.mesh(), naive.schedule, {false, false});
+    EXPECT_TRUE(loose.ok());
+    EXPECT_EQ(naive.schedule.steps.size(), 2 * ps.iterations.size());
+  }
+  EXPECT_THROW((void)sw::calmant::pipeline_schedule(CubeOnMesh(4, 2), {10, 3, 0, 0, {}}),
+               std::invalid_argument);
+}
+
+TEST(CalmantPipeline, CostIsStepsTimesBetaPlusLTauPlusBarriers) {
+  // Two iterations of 3 and 5 steps, N = 8, Q = 2: (3 + 5)(10 + 4 x 2) + 2 x 7.
+  EXPECT_DOUBLE_EQ(sw::calmant::pipeline_cost({3, 5}, 8, 2, {10, 2, 7}), 8 * 18 + 14);
+}
+
+}  // namespace
+}  // namespace orthosim
