@@ -267,7 +267,7 @@ void RtlNetwork::end_cycle_of(std::uint32_t r, sw::Cycle c) {
     }
     const NetworkInterfaces::Packet& p = ni_.packet(*id);
     if (p.first_of_message) {
-      channels_.routed(r, d.port);
+      channels_.routed(r, d.port, p.message);
     }
     if (observed_) {
       client_.packet_moved(FabricClient::PacketMove::Hop, p.message, r,

@@ -80,6 +80,7 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
   [[nodiscard]] std::string describe_deadlock() const override;
   [[nodiscard]] const FabricStats& stats() const override { return stats_; }
   [[nodiscard]] const ChannelCounters& channels() const override { return channels_; }
+  [[nodiscard]] ChannelCounters& channels() override { return channels_; }
   [[nodiscard]] const sw::TopologyDescription& description() const override {
     return router_ports_->description();
   }

@@ -209,7 +209,7 @@ bool Fabric::grant(std::uint32_t router, std::uint32_t buffer, const Route& rout
     buffers_[buffer].out = static_cast<std::int32_t>(ov);
     const NetworkInterfaces::Packet& p = ni_.packet(flit_at(buffer, 0).packet);
     if (!is_ejection(router, ov) && p.first_of_message) {
-      channels_.routed(router, ov / vcs_);
+      channels_.routed(router, ov / vcs_, p.message);
     }
     return true;
   }

@@ -57,6 +57,7 @@ class Fabric final : public Network {
   [[nodiscard]] std::string describe_deadlock() const override;
   [[nodiscard]] const FabricStats& stats() const override { return stats_; }
   [[nodiscard]] const ChannelCounters& channels() const override { return channels_; }
+  [[nodiscard]] ChannelCounters& channels() override { return channels_; }
   [[nodiscard]] const sw::TopologyDescription& description() const override { return description_; }
   /// An unobserved fabric does no work for its client's observers.
   void observe(bool on) override {

@@ -157,6 +157,12 @@ void Multicomputer::load(sw::RoutedProgram program) {
   if (recorder_.enabled()) {
     recorder_.run_begin(start_, "program " + program.name);
   }
+  std::vector<std::uint32_t> step_of;
+  step_of.reserve(program.manifest.messages.size());
+  for (const sw::Message& m : program.manifest.messages) {
+    step_of.push_back(m.payload.tag);  // route_program tags a message with its step
+  }
+  network_->channels().group_by_step(std::move(step_of));
   program_.emplace(std::move(program), start_, *network_, recorder_, node_sources_);
   request_tick(start_);
 }
@@ -198,6 +204,7 @@ sw::NetworkRunSummary Multicomputer::result() const {
     r.delivery = program_->check_delivery(!r.cycle_limit_reached);
   }
   r.max_channel_contention = network_->channels().max_contention();
+  r.step_max_channel_contention = network_->channels().max_contention_per_step();
   r.peak_channel_occupancy = network_->channels().peak_occupancy();
   r.channels = network_->channels().reports();
   r.mismatch = network_->mismatch();

@@ -14,6 +14,16 @@ ChannelCounters::ChannelCounters(std::shared_ptr<const sw::RouterPorts> ports)
 void ChannelCounters::reset() {
   std::fill(contention_.begin(), contention_.end(), 0);
   std::fill(peak_.begin(), peak_.end(), 0);
+  step_of_.clear();
+  step_contention_.clear();
+  step_max_.clear();
+}
+
+void ChannelCounters::group_by_step(std::vector<std::uint32_t> step_of) {
+  step_of_ = std::move(step_of);
+  step_contention_.clear();
+  const auto last = std::max_element(step_of_.begin(), step_of_.end());
+  step_max_.assign(last == step_of_.end() ? 0 : std::size_t{*last} + 1, 0);
 }
 
 std::uint64_t ChannelCounters::max_contention() const {

@@ -9,10 +9,12 @@
 // cycle_done).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sc_models/kernel/lockstep_checker.hpp"
@@ -64,10 +66,20 @@ class ChannelCounters {
  public:
   /// The routers' ports as `ports` numbers them: the network ports, then the injection channels.
   explicit ChannelCounters(std::shared_ptr<const sw::RouterPorts> ports);
+  /// Clears the counts and the steps of group_by_step.
   void reset();
-  /// A message's first header left `router` by network port `port`.
-  void routed(std::uint32_t router, std::uint32_t port) {
-    ++contention_[ports_->description().port_offset(router) + port];
+  /// Counts the contention of each step apart too: message m belongs to step step_of[m] (a
+  /// program's steps; the messages of a synthetic traffic run have none).
+  void group_by_step(std::vector<std::uint32_t> step_of);
+  /// Message `message`'s first header left `router` by network port `port`.
+  void routed(std::uint32_t router, std::uint32_t port, std::uint32_t message) {
+    const std::uint64_t channel = ports_->description().port_offset(router) + port;
+    ++contention_[channel];
+    if (message < step_of_.size()) {
+      const std::uint32_t step = step_of_[message];
+      const std::uint64_t count = ++step_contention_[step * contention_.size() + channel];
+      step_max_[step] = std::max(step_max_[step], count);
+    }
   }
   /// Input port `input` of `router` holds `flits` flits (all its virtual channels).
   void held(std::uint32_t router, std::uint32_t input, std::uint32_t flits) {
@@ -75,6 +87,10 @@ class ChannelCounters {
     peak = peak > flits ? peak : flits;
   }
   [[nodiscard]] std::uint64_t max_contention() const;
+  /// Per step of group_by_step: the most of its messages routed through one channel.
+  [[nodiscard]] const std::vector<std::uint64_t>& max_contention_per_step() const {
+    return step_max_;
+  }
   [[nodiscard]] std::uint32_t peak_occupancy() const;
   /// Per router-to-router channel, named "n3.x+": its peak occupancy and its contention.
   [[nodiscard]] std::vector<sw::ChannelSummary> reports() const;
@@ -83,6 +99,10 @@ class ChannelCounters {
   const std::shared_ptr<const sw::RouterPorts> ports_;
   std::vector<std::uint64_t> contention_;  ///< [TopologyDescription::port_offset + port]
   std::vector<std::uint32_t> peak_;        ///< [RouterPorts::input_offset + input port]
+  std::vector<std::uint32_t> step_of_;     ///< per message
+  /// [step * channels + channel], only the pairs some message used.
+  std::unordered_map<std::uint64_t, std::uint64_t> step_contention_;
+  std::vector<std::uint64_t> step_max_;  ///< per step
 };
 
 class Network {
@@ -118,6 +138,7 @@ class Network {
 
   [[nodiscard]] virtual const FabricStats& stats() const = 0;
   [[nodiscard]] virtual const ChannelCounters& channels() const = 0;
+  [[nodiscard]] virtual ChannelCounters& channels() = 0;
   /// The routers and nodes this network runs (sw/topology/topology_description.hpp).
   [[nodiscard]] virtual const sw::TopologyDescription& description() const = 0;
   /// Whether the client hears of every packet's moves; off by default.

@@ -27,6 +27,7 @@ NodeProgramRunner::NodeProgramRunner(sw::RoutedProgram program, Cycle start, Net
     nodes_[node].finish = start_;
     if (!nodes_[node].finished) {
       wake(node, start_);
+      ++barrier_members_;
     }
   }
 }
@@ -83,6 +84,21 @@ void NodeProgramRunner::run_node(std::uint32_t node, Cycle c) {
         recorder_.step_mark(c, node_sources_[node], step);
       }
       ++s.pc;
+      if (program_.lockstep) {
+        // Every node passes every step's end (route_program), so one count serves each step in
+        // turn: the last node to arrive releases the others in the same cycle.
+        if (at_barrier_.size() + 1 < barrier_members_) {
+          s.at_barrier = true;
+          at_barrier_.push_back(node);
+          show(node, traces::Activity::Barrier, c);
+          return;
+        }
+        for (std::uint32_t other : at_barrier_) {
+          nodes_[other].at_barrier = false;
+          wake(other, c);
+        }
+        at_barrier_.clear();
+      }
     }
   }
   if (!s.finished) {
@@ -129,6 +145,9 @@ std::vector<std::string> NodeProgramRunner::unfinished() const {
       continue;
     }
     std::string what = "node " + std::to_string(node) + " at op " + std::to_string(s.pc);
+    if (s.at_barrier) {
+      what += ": waits at a step's end for the other nodes (lockstep)";
+    }
     if (s.waiting_for >= 0) {
       what += ": waits for message " + std::to_string(s.waiting_for) + " from node " +
               std::to_string(

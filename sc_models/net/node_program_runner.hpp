@@ -59,7 +59,8 @@ class NodeProgramRunner {
     std::size_t pc = 0;
     bool finished = true;
     sw::Cycle finish;
-    std::int64_t waiting_for = -1;                           ///< the message a Receive waits for
+    std::int64_t waiting_for = -1;  ///< the message a Receive waits for
+    bool at_barrier = false;        ///< lockstep: passed its step's end, waits for the other nodes
     std::vector<std::pair<std::uint32_t, sw::Cycle>> marks;  ///< (step, cycle)
   };
 
@@ -79,6 +80,9 @@ class NodeProgramRunner {
   std::uint64_t peak_words_in_flight_ = 0;
   /// Per message: the cycle it became visible at its destination, once it has.
   std::vector<std::optional<sw::Cycle>> delivered_;
+  /// Lockstep: the nodes waiting at the end of the current step, and how many take part.
+  std::vector<std::uint32_t> at_barrier_;
+  std::uint32_t barrier_members_ = 0;
   /// (cycle, node) min-heap of nodes to resume.
   std::priority_queue<std::pair<sw::Cycle, std::uint32_t>,
                       std::vector<std::pair<sw::Cycle, std::uint32_t>>, std::greater<>>

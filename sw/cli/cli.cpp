@@ -61,7 +61,7 @@ const std::vector<Subcommand>& subcommands() {
          {"multiprocessor"},
          kSharedMemoryOnly},
         {{"dims", "dim", "switching", "ports", "startup", "buffers", "vcs", "routing",
-          "router-delay", "packet-flits", "watchdog", "embedding"},
+          "router-delay", "packet-flits", "watchdog", "embedding", "lockstep"},
          {"network"},
          "an option of the mesh, torus and hypercube networks"}}},
       {"traffic", "--topology mesh|torus|hypercube --dims KxK|--dim D [options]",
@@ -73,6 +73,12 @@ const std::vector<Subcommand>& subcommands() {
        "reorder a hypercube's address bits so that linear-complement communications contend "
        "least under e-cube routing ([LCC]): contention before and after, the node relabeling",
        "", cli::lcc_options, cli::run_lcc},
+      {"calmant",
+       "--mesh KxK[xK] | --line K (--task i,M | --len N --sweep-q [--startup S]) [--json]",
+       "CC-cube algorithms on one-port meshes ([CALMANT]): a task's maximum link load, lower "
+       "bound and conflict-free schedule; the pipelined CC-cube's time for every pipelining "
+       "degree Q, predicted and emulated",
+       "", cli::calmant_options, cli::run_calmant},
       {"gen",
        "PATTERN|random --nodes M [options]",
        "write a program of one Table 1 pattern (C1..C12) or a random valid program",
@@ -83,6 +89,9 @@ const std::vector<Subcommand>& subcommands() {
        cli::gen_form,
        {{{"torus", "direction", "distance"}, {"shift"}, "an option of gen shift"},
         {{"dims", "together"}, {"exchange"}, "an option of gen exchange"},
+        {{"mesh", "line", "pipeline", "compute", "barrier", "schedule"},
+         {"calmant"},
+         "an option of gen calmant"},
         {{"nodes"}, {"exchange", "random", "pattern"}, "gen shift takes its nodes from --torus"},
         {{"steps"}, {"random"}, "an option of gen random"},
         {{"sources", "dests"},

@@ -77,6 +77,16 @@ int run_traffic(const po::variables_map& vm, Context& ctx);
 po::options_description lcc_options();
 int run_lcc(const po::variables_map& vm, Context& ctx);
 
+/// `calmant`: [CALMANT]'s tasks on meshes, their schedules, and the pipelined CC-cube's sweep
+/// over Q (calmant_command.cpp).
+po::options_description calmant_options();
+int run_calmant(const po::variables_map& vm, Context& ctx);
+/// `gen calmant`: the pipelined CC-cube as a program (calmant_gen.cpp).
+po::options_description gen_calmant_options();
+int run_gen_calmant(const po::variables_map& vm, Context& ctx);
+/// Prints `program` as .mcp text, or writes it to --out (an OutputFile).
+int write_program(const po::variables_map& vm, Context& ctx, const McProgram& program);
+
 po::options_description demo_options();
 int run_demo(const po::variables_map& vm, Context& ctx);
 

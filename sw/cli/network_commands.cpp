@@ -37,6 +37,7 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
             ? read_embedding_file(vm["embedding"].as<std::string>(), program.nodes, nodes)
             : identity_embedding(program.nodes);
     request.program = route_program(std::move(program), nodes, embedding);
+    request.program.lockstep = vm.count("lockstep") > 0;
   }
   if (vm.count("vcd")) {
     request.vcd_path = vm["vcd"].as<std::string>();

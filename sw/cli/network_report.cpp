@@ -68,6 +68,11 @@ Cycle NetworkProgramRun::step_cycles(std::size_t k) const {
   return ends[k] >= before ? ends[k] - before : Cycle{0};
 }
 
+std::uint64_t NetworkProgramRun::step_contention(std::size_t k) const {
+  const std::vector<std::uint64_t>& c = summary.step_max_channel_contention;
+  return k < c.size() ? c[k] : 0;
+}
+
 namespace {
 std::vector<ChannelSummary> busiest(const std::vector<ChannelSummary>& channels, std::size_t most) {
   std::vector<ChannelSummary> sorted = channels;
@@ -103,8 +108,10 @@ nlohmann::json network_run_json(const NetworkProgramRun& r) {
   for (std::size_t k = 0; k < r.program.steps; ++k) {
     steps.push_back({{"step", k + 1},
                      {"cycles", r.step_cycles(k).count()},
-                     {"end_cycle", k < s.step_ends.size() ? s.step_ends[k].count() : 0}});
+                     {"end_cycle", k < s.step_ends.size() ? s.step_ends[k].count() : 0},
+                     {"max_channel_contention", r.step_contention(k)}});
   }
+  j["lockstep"] = r.program.lockstep;
   j["steps"] = steps;
   nlohmann::json channels = nlohmann::json::array();
   for (const ChannelSummary& c : r.summary.channels) {
@@ -124,11 +131,13 @@ nlohmann::json network_run_json(const NetworkProgramRun& r) {
 void print_network_run(const NetworkProgramRun& r, std::ostream& out) {
   const NetworkRunSummary& s = r.summary;
   out << "orthosim run: " << r.program.name << " (" << r.program.program_nodes << " nodes) on "
-      << describe(r.config) << "\n\n";
+      << describe(r.config) << (r.program.lockstep ? ", lockstep steps" : "") << "\n\n";
   const int cycles_width = column_width(s.cycles.count(), 10);  // the total is the largest
-  out << std::setw(6) << "step" << std::setw(cycles_width) << "cycles" << '\n';
+  out << std::setw(6) << "step" << std::setw(cycles_width) << "cycles" << std::setw(12)
+      << "contention" << '\n';
   for (std::size_t k = 0; k < r.program.steps; ++k) {
-    out << std::setw(6) << k + 1 << std::setw(cycles_width) << r.step_cycles(k).count() << '\n';
+    out << std::setw(6) << k + 1 << std::setw(cycles_width) << r.step_cycles(k).count()
+        << std::setw(12) << r.step_contention(k) << '\n';
   }
   out << std::setw(6) << "total" << std::setw(cycles_width) << s.cycles.count() << "  ("
       << s.cycles.count() * r.config.clock_period_ns << " ns)\n\n";

@@ -23,6 +23,8 @@ struct NetworkProgramRun {
   std::optional<std::string> vcd_path;
 
   [[nodiscard]] Cycle step_cycles(std::size_t k) const;
+  /// Step k's most messages through one channel.
+  [[nodiscard]] std::uint64_t step_contention(std::size_t k) const;
   [[nodiscard]] bool ok() const { return summary.payload_ok(); }
 };
 [[nodiscard]] nlohmann::json network_run_json(const NetworkProgramRun& run);

@@ -40,7 +40,6 @@ std::uint64_t parse_count(const std::string& option, const std::string& text, st
 }
 
 namespace {
-constexpr std::uint64_t kMaxCost = 1'000'000;
 
 std::uint64_t get(const po::variables_map& vm, const std::string& name, std::uint64_t min,
                   std::uint64_t max, std::uint64_t fallback) {

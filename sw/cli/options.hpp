@@ -16,6 +16,9 @@ namespace orthosim::sw::cli {
 
 namespace po = boost::program_options;
 
+/// The largest cost in cycles an option takes (--alpha, --startup, ...).
+inline constexpr std::uint64_t kMaxCost = 1'000'000;
+
 /// Parses a decimal integer in [min, max]; throws InputError naming `option` otherwise.
 std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t min,
                           std::uint64_t max);

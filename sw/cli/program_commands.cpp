@@ -180,7 +180,10 @@ po::options_description run_options() {
   po::options_description o("orthosim run");
   o.add_options()("vcd", po::value<std::string>(), "write a VCD waveform to this file")(
       "embedding", po::value<std::string>(),
-      "networks: a node map, the network node of each program node (default: node i on node i)");
+      "networks: a node map, the network node of each program node (default: node i on node i)")(
+      "lockstep",
+      "networks: every step ends with a barrier of no cost, so that no node begins a step before "
+      "every node has ended the one before (a schedule's steps, [CALMANT] section 2.5)");
   o.add(arch_option(true))
       .add(memory_limit_option())
       .add(rtl_options())
@@ -283,6 +286,7 @@ po::options_description gen_options() {
                                             "shift: nodes to move by (default 1)")(
       "out", po::value<std::string>(),
       "write the program to this file (default: standard output)")("help,h", "show this help");
+  o.add(gen_calmant_options());
   return o;
 }
 
@@ -317,17 +321,6 @@ std::uint64_t required(const po::variables_map& vm, const std::string& name, std
   return parse_count("--" + name, vm[name].as<std::string>(), min, max);
 }
 
-/// Prints the program, or writes it to --out (an OutputFile: FILE.partial renamed, or a stream).
-int write_program(const po::variables_map& vm, Context& ctx, const McProgram& program) {
-  const std::string text = format_program(program);
-  if (!vm.count("out")) {
-    ctx.out << text;
-    return kExitOk;
-  }
-  write_output_text("--out", vm["out"].as<std::string>(), text);
-  return kExitOk;
-}
-
 /// "4x4" -> {4, 4}: the columns and rows of a torus.
 std::vector<std::uint32_t> dimension_list(const std::string& text) {
   const std::size_t x = text.find('x');
@@ -340,12 +333,23 @@ std::vector<std::uint32_t> dimension_list(const std::string& text) {
 
 }  // namespace
 
+/// Prints the program, or writes it to --out (an OutputFile: FILE.partial renamed, or a stream).
+int write_program(const po::variables_map& vm, Context& ctx, const McProgram& program) {
+  const std::string text = format_program(program);
+  if (!vm.count("out")) {
+    ctx.out << text;
+    return kExitOk;
+  }
+  write_output_text("--out", vm["out"].as<std::string>(), text);
+  return kExitOk;
+}
+
 CommandForm gen_form(const po::variables_map& vm) {
   if (!vm.count("pattern")) {
     return {};
   }
   const std::string what = vm["pattern"].as<std::string>();
-  const bool named = what == "shift" || what == "exchange" || what == "random";
+  const bool named = what == "shift" || what == "exchange" || what == "random" || what == "calmant";
   return {named ? what : parse_pattern(what) ? "pattern" : "", "gen " + what};
 }
 
@@ -360,6 +364,9 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
         vm.count("len") ? parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords)
                         : fallback);
   };
+  if (what == "calmant") {
+    return run_gen_calmant(vm, ctx);
+  }
   if (what == "shift") {
     if (!vm.count("torus")) {
       throw InputError({"--torus"}, "the torus as columns x rows, e.g. 4x4", "none");

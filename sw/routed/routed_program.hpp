@@ -43,6 +43,10 @@ struct RoutedProgram {
   /// local memories; every word is checked after the run (sw/machine/delivery_check.hpp).
   MachineProgram manifest;
   std::uint32_t local_words = 0;  ///< the largest local memory a node needs
+  /// Every step ends with a barrier of no cost: no node begins step k+1 before every node has
+  /// passed the end of step k (`run --lockstep`). The lockstep model of [CALMANT] section 2.5 and
+  /// [A2A]'s steps: a schedule's steps then meet on the network only as the schedule says.
+  bool lockstep = false;
 };
 
 /// The identity embedding of `nodes` program nodes.

@@ -65,6 +65,9 @@ struct ChannelSummary {
 /// A routed program's run on a network: the run and its channels.
 struct NetworkRunSummary : RunSummary {
   std::uint64_t max_channel_contention = 0;
+  /// Per program step: the most of the step's messages routed through one channel (1 when the
+  /// step's routes share no channel, as a conflict-free schedule promises).
+  std::vector<std::uint64_t> step_max_channel_contention;
   std::uint32_t peak_channel_occupancy = 0;
   std::vector<ChannelSummary> channels;
 };

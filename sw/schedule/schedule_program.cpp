@@ -1,5 +1,6 @@
 #include "sw/schedule/schedule_program.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -53,6 +54,30 @@ McProgram to_program(const Schedule& schedule, const ScheduleCosts& costs) {
     program.steps.push_back(std::move(out));
   }
   return program;
+}
+
+Cycle lockstep_cycles(const Topology& net, const Schedule& schedule, const ScheduleCosts& costs,
+                      const LockstepNetwork& network) {
+  std::uint64_t total = 0;
+  std::vector<std::uint64_t> work(schedule.nodes, 0);
+  for (const ScheduleStep& step : schedule.steps) {
+    std::fill(work.begin(), work.end(), 0);
+    std::uint64_t end = 0;
+    for (const LocalWork& w : step.local) {
+      work.at(w.node) += w.compute.count() + std::uint64_t{w.rearranged_blocks} *
+                                                 costs.rearrange_cycles_per_block.count();
+      end = std::max(end, work[w.node]);
+    }
+    for (const ScheduledMessage& msg : step.messages) {
+      const std::uint64_t words = std::uint64_t{msg.blocks.size()} * costs.block_words;
+      end = std::max(end, work.at(msg.source) + network.startup +
+                              std::uint64_t{net.hops(msg.source, msg.destination) + 1} *
+                                  network.router_delay +
+                              words + 1);
+    }
+    total += end;
+  }
+  return Cycle{total};
 }
 
 }  // namespace orthosim::sw

@@ -9,6 +9,7 @@
 #include "sw/core/cycle.hpp"
 #include "sw/program/program.hpp"
 #include "sw/schedule/schedule.hpp"
+#include "sw/topology/topology.hpp"
 
 namespace orthosim::sw {
 
@@ -25,5 +26,20 @@ struct ScheduleCosts {
 /// kMaxMessageWords, or two messages of one step between the same pair of nodes (a .mcp step
 /// carries at most one message per pair, [PH91] Theorem 1's property 1).
 [[nodiscard]] McProgram to_program(const Schedule& schedule, const ScheduleCosts& costs);
+
+/// The wormhole network a schedule's program runs on, for lockstep_cycles.
+struct LockstepNetwork {
+  std::uint64_t startup = 0;       ///< t_s, cycles at the sender before a message's first flit
+  std::uint32_t router_delay = 1;  ///< cycles a header spends in each router
+};
+
+/// The cycles the program of `schedule` takes on `net` run in lockstep (`run --lockstep`: every
+/// step ends when its last message has arrived) when no two messages of a step share a channel
+/// and every node sends at most one message per step (what check_schedule passes): per step the
+/// largest of every node's local work and, per message, its sender's local work plus the
+/// zero-load time of one packet of W words over h hops, t_s + (h + 1) delay + W + 1
+/// (docs/networks.md), summed over the steps.
+[[nodiscard]] Cycle lockstep_cycles(const Topology& net, const Schedule& schedule,
+                                    const ScheduleCosts& costs, const LockstepNetwork& network);
 
 }  // namespace orthosim::sw
