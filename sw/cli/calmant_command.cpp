@@ -48,10 +48,11 @@ std::vector<std::uint32_t> sides(const std::string& option, const std::string& t
   for (std::uint32_t k : out) {
     nodes *= k;
   }
-  const bool fits = out.size() >= min_axes && out.size() <= max_axes &&
-                    std::all_of(out.begin(), out.end(),
-                                [&](std::uint32_t k) { return k == out[0] && (k & (k - 1)) == 0; }) &&
-                    nodes <= Topology::max_nodes;
+  const bool fits =
+      out.size() >= min_axes && out.size() <= max_axes &&
+      std::all_of(out.begin(), out.end(),
+                  [&](std::uint32_t k) { return k == out[0] && (k & (k - 1)) == 0; }) &&
+      nodes <= Topology::max_nodes;
   if (!fits) {
     throw InputError({option}, expected, "'" + text + "'");
   }
@@ -62,8 +63,7 @@ std::vector<std::uint32_t> sides(const std::string& option, const std::string& t
 calmant::Task task_option(const po::variables_map& vm, std::uint32_t d) {
   const std::string text = vm["task"].as<std::string>();
   const std::string expected = "i,M: the dimensions i .. i+M-1 of the " + std::to_string(d) +
-                               "-cube the mesh holds (M >= 1, i + M <= " + std::to_string(d) +
-                               ")";
+                               "-cube the mesh holds (M >= 1, i + M <= " + std::to_string(d) + ")";
   const std::size_t comma = text.find(',');
   if (comma == std::string::npos) {
     throw InputError({"--task"}, expected, "'" + text + "'");
@@ -137,8 +137,8 @@ int report_task(const po::variables_map& vm, Context& ctx, const calmant::CubeOn
           << "  subtask      rule   LB  printed steps  steps\n";
   for (const calmant::SubtaskPlan& p : ts.subtasks) {
     ctx.out << "  " << std::left << std::setw(11) << calmant::to_string(p.task, c) << std::right
-            << std::setw(6) << to_string(p.rule) << std::setw(5) << p.lower_bound
-            << std::setw(15) << p.printed_steps << std::setw(7) << p.steps
+            << std::setw(6) << to_string(p.rule) << std::setw(5) << p.lower_bound << std::setw(15)
+            << p.printed_steps << std::setw(7) << p.steps
             << (p.printed_conflict_free ? "" : "  (the printed rule conflicts: first fit)") << '\n';
   }
   ctx.out << '\n';
@@ -167,13 +167,13 @@ int sweep_q(const po::variables_map& vm, Context& ctx, const calmant::CubeOnMesh
   if (!vm.count("len")) {
     throw InputError({"--len"}, "N, the words of each vector x_i (--sweep-q needs it)", "none");
   }
-  const auto n = static_cast<std::uint32_t>(parse_count("--len", vm["len"].as<std::string>(), 1,
-                                                         kMaxMessageWords));
+  const auto n = static_cast<std::uint32_t>(
+      parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords));
   NetworkConfig config;
   config.topology = cube.mesh();
   config.ni.ports = NodePorts::One;
-  config.ni.startup =
-      vm.count("startup") ? parse_count("--startup", vm["startup"].as<std::string>(), 0, kMaxCost)
+  config.ni.startup = vm.count("startup")
+                          ? parse_count("--startup", vm["startup"].as<std::string>(), 0, kMaxCost)
                           : 0;
   config.router.delay = static_cast<std::uint32_t>(
       vm.count("router-delay")
@@ -181,12 +181,12 @@ int sweep_q(const po::variables_map& vm, Context& ctx, const calmant::CubeOnMesh
           : 1);
   calmant::PipelineProgram p;
   p.n_words = n;
-  p.compute_cycles =
-      vm.count("compute") ? parse_count("--compute", vm["compute"].as<std::string>(), 0, kMaxCost)
-                          : 0;
-  p.barrier_cycles =
-      vm.count("barrier") ? parse_count("--barrier", vm["barrier"].as<std::string>(), 0, kMaxCost)
-                          : 0;
+  p.compute_cycles = vm.count("compute")
+                         ? parse_count("--compute", vm["compute"].as<std::string>(), 0, kMaxCost)
+                         : 0;
+  p.barrier_cycles = vm.count("barrier")
+                         ? parse_count("--barrier", vm["barrier"].as<std::string>(), 0, kMaxCost)
+                         : 0;
   const Validated<NetworkConfig> validated = config.validated();
   std::vector<SweepRow> rows;
   std::vector<NetworkRunRequest> requests;
@@ -204,9 +204,9 @@ int sweep_q(const po::variables_map& vm, Context& ctx, const calmant::CubeOnMesh
     }
     row.appendix_steps =
         static_cast<double>(calmant::appendix_steps_times_18(cube.c, cube.d, q)) / 18.0;
-    row.predicted = lockstep_cycles(cube.mesh(), ps.schedule, costs,
-                                    {config.ni.startup, config.router.delay})
-                        .count();
+    row.predicted =
+        lockstep_cycles(cube.mesh(), ps.schedule, costs, {config.ni.startup, config.router.delay})
+            .count();
     rows.push_back(row);
     NetworkRunRequest request;
     request.config = validated;
@@ -276,8 +276,7 @@ int sweep_q(const po::variables_map& vm, Context& ctx, const calmant::CubeOnMesh
             << (r.delivered ? "" : "  delivery FAILED") << '\n';
   }
   ctx.out << "\noptimal Q: " << best_predicted << " predicted, " << best_emulated << " emulated"
-          << (ok && best_predicted == best_emulated ? " (they agree)" : " (they DISAGREE)")
-          << '\n';
+          << (ok && best_predicted == best_emulated ? " (they agree)" : " (they DISAGREE)") << '\n';
   return ok ? kExitOk : kExitRunFailed;
 }
 
@@ -300,8 +299,7 @@ calmant::CubeOnMesh calmant_cube(const po::variables_map& vm) {
     k = sides("--mesh", vm["mesh"].as<std::string>(), 2, 3,
               "KxK or KxKxK with equal sides K, a power of two >= 2, at most 65536 nodes");
   } else if (vm.count("line")) {
-    k = sides("--line", vm["line"].as<std::string>(), 1, 1,
-              "K, a power of two in 2..65536");
+    k = sides("--line", vm["line"].as<std::string>(), 1, 1, "K, a power of two in 2..65536");
   } else {
     throw InputError({"--mesh"}, "the mesh (--mesh KxK, --mesh KxKxK) or the line (--line K)",
                      "none");
@@ -316,8 +314,9 @@ po::options_description calmant_options() {
       "sweep-q", "the pipelined CC-cube for every pipelining degree Q dividing --len: predicted "
                  "and emulated time")("len", po::value<std::string>(),
                                       "--sweep-q: N, the words of each vector x_i")(
-      "startup", po::value<std::string>(), "--sweep-q: t_s, start-up cycles (default 0)")(
-      "router-delay", po::value<std::string>(), "--sweep-q: router delay cycles (default 1)")(
+      "startup", po::value<std::string>(),
+      "--sweep-q: t_s, start-up cycles (default 0)")("router-delay", po::value<std::string>(),
+                                                     "--sweep-q: router delay cycles (default 1)")(
       "compute", po::value<std::string>(),
       "--sweep-q: cycles each node computes per iteration (default 0)")(
       "barrier", po::value<std::string>(),
