@@ -534,4 +534,132 @@ PipelineSchedule pipeline_schedule(const CubeOnMesh& cube, const PipelineProgram
   return out;
 }
 
+// ---- the complete exchange -----------------------------------------------------------------------
+
+namespace {
+
+/// The blocks node n sends along dimension k, in reverse order of position, once the dimensions
+/// below k are done: position j (bit k set) holds the block that left n xor (j mod 2^k) for
+/// (n xor (j mod 2^k)) xor j.
+std::vector<Block> sent_along(std::uint32_t d, std::uint32_t n, std::uint32_t k) {
+  std::vector<Block> out;
+  for (std::uint32_t j = (1u << d); j-- > 0;) {
+    if ((j >> k) & 1u) {
+      const std::uint32_t origin = n ^ (j & ((1u << k) - 1u));
+      out.push_back(Block{origin, origin ^ j, 0});
+    }
+  }
+  return out;
+}
+
+void check_cube_dimension(std::uint32_t d) {
+  if (d < 1 || d > 16) {
+    throw std::invalid_argument("complete exchange: a d-cube with d in 1..16, not " +
+                                std::to_string(d));
+  }
+}
+
+}  // namespace
+
+Schedule cc_cube_complete_exchange(std::uint32_t d) {
+  check_cube_dimension(d);
+  Schedule s;
+  s.name = "cc_cube_complete_exchange_d" + std::to_string(d);
+  s.nodes = 1u << d;
+  s.blocks = complete_exchange_blocks(s.nodes);
+  for (std::uint32_t i = 0; i < d; ++i) {
+    ScheduleStep step;
+    step.label = "dimension " + std::to_string(i);
+    for (std::uint32_t n = 0; n < s.nodes; ++n) {
+      step.messages.push_back(ScheduledMessage{n, n ^ (1u << i), sent_along(d, n, i)});
+    }
+    s.steps.push_back(std::move(step));
+  }
+  return s;
+}
+
+Schedule relabeled(const Schedule& schedule, const std::function<NodeId(NodeId)>& node_of) {
+  Schedule out = schedule;
+  const auto rename = [&node_of](Block& b) {
+    b.origin = node_of(b.origin);
+    if (!b.broadcast()) {
+      b.destination = node_of(b.destination);
+    }
+  };
+  for (Block& b : out.blocks) {
+    rename(b);
+  }
+  for (ScheduleStep& step : out.steps) {
+    for (LocalWork& w : step.local) {
+      w.node = node_of(w.node);
+    }
+    for (ScheduledMessage& m : step.messages) {
+      m.source = node_of(m.source);
+      m.destination = node_of(m.destination);
+      for (Block& b : m.blocks) {
+        rename(b);
+      }
+    }
+  }
+  return out;
+}
+
+Schedule calmant_complete_exchange(const CubeOnMesh& cube, std::uint32_t q) {
+  const std::uint32_t d = cube.d;
+  const std::uint32_t half = 1u << (d - 1);  // blocks of each x_i
+  if (q == 0 || half % q != 0) {
+    throw std::invalid_argument("complete exchange: Q must divide 2^(d-1) = " +
+                                std::to_string(half) + ", not " + std::to_string(q));
+  }
+  const std::uint32_t per_packet = half / q;
+  Schedule s;
+  s.name = "calmant_complete_exchange_d" + std::to_string(d) + "_c" + std::to_string(cube.c) +
+           "_q" + std::to_string(q);
+  s.nodes = cube.nodes();
+  s.blocks = complete_exchange_blocks(s.nodes);
+  const auto mesh_block = [&cube](const Block& b) {
+    return Block{cube.node_of(b.origin), cube.node_of(b.destination), 0};
+  };
+  const std::vector<Iteration> iterations = pipeline_iterations(d, q);
+  for (std::uint32_t t = 0; t < iterations.size(); ++t) {
+    TaskSchedule ts = task_schedule(cube, iterations[t].task);
+    for (ScheduleStep& step : ts.schedule.steps) {
+      step.label = "it" + std::to_string(t) + " " + step.label;
+      for (ScheduledMessage& m : step.messages) {
+        const std::uint32_t n = cube.process_of(m.source);
+        const std::uint32_t flipped = n ^ cube.process_of(m.destination);
+        std::uint32_t k = 0;
+        while ((1u << k) != flipped) {
+          ++k;
+        }
+        const std::vector<Block> all = sent_along(d, n, k);
+        const std::uint32_t packet = t - k;  // packet t - k of x_k
+        m.blocks.clear();
+        for (std::uint32_t b = packet * per_packet; b < (packet + 1) * per_packet; ++b) {
+          m.blocks.push_back(mesh_block(all[b]));
+        }
+      }
+      s.steps.push_back(std::move(step));
+    }
+  }
+  return s;
+}
+
+Schedule direct_complete_exchange(const CubeOnMesh& cube) {
+  Schedule s;
+  s.name = "direct_complete_exchange_d" + std::to_string(cube.d) + "_c" + std::to_string(cube.c);
+  s.nodes = cube.nodes();
+  s.blocks = complete_exchange_blocks(s.nodes);
+  for (std::uint32_t r = 1; r < s.nodes; ++r) {
+    ScheduleStep step;
+    step.label = "round " + std::to_string(r);
+    for (std::uint32_t n = 0; n < s.nodes; ++n) {
+      const Block b{cube.node_of(n), cube.node_of(n ^ r), 0};
+      step.messages.push_back(ScheduledMessage{b.origin, b.destination, {b}});
+    }
+    s.steps.push_back(std::move(step));
+  }
+  return s;
+}
+
 }  // namespace orthosim::sw::calmant

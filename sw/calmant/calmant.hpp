@@ -201,4 +201,30 @@ struct PipelineSchedule {
 };
 [[nodiscard]] PipelineSchedule pipeline_schedule(const CubeOnMesh& cube, const PipelineProgram& p);
 
+// ---- the complete exchange (section 5) ------------------------------------------------------------
+
+/// [CALMANT] section 5.1, Johnsson and Ho's CC-cube complete exchange on the d-cube's own labels
+/// (node n = process n), unpipelined: node n holds block (n, j) in position j; after the initial
+/// permutation position j holds block (n, n xor j); in iteration i every node sends its neighbour
+/// along dimension i the blocks of the positions with bit i set, in reverse order of position,
+/// and stores the blocks it receives in the same positions; the final permutation (the same xor)
+/// leaves block (n, j) at node j in position j. One step per dimension, every block tracked
+/// (complete_exchange_blocks). Throws std::invalid_argument for d outside 1..16.
+[[nodiscard]] Schedule cc_cube_complete_exchange(std::uint32_t d);
+
+/// `schedule` with every node n renamed node_of(n) (its blocks' origins and destinations too).
+[[nodiscard]] Schedule relabeled(const Schedule& schedule,
+                                 const std::function<NodeId(NodeId)>& node_of);
+
+/// The complete exchange on the mesh by CALMANT: the CC-cube of section 5.1 pipelined with degree
+/// Q (packets of 2^(d-1)/Q blocks, Q dividing 2^(d-1)), each iteration scheduled by
+/// task_schedule; Q = 1 is the original CC-cube, dimension after dimension, each in
+/// lambda_max<i,1>_c = 2^(i div c) conflict-free steps. Nodes are mesh nodes. Throws
+/// std::invalid_argument for a Q that does not divide 2^(d-1).
+[[nodiscard]] Schedule calmant_complete_exchange(const CubeOnMesh& cube, std::uint32_t q);
+
+/// The direct method: 2^d - 1 rounds; in round r every node n sends block (n, n xor r) straight to
+/// its destination (mesh nodes, standard embedding). A round's routes may share links.
+[[nodiscard]] Schedule direct_complete_exchange(const CubeOnMesh& cube);
+
 }  // namespace orthosim::sw::calmant

@@ -84,6 +84,9 @@ int run_calmant(const po::variables_map& vm, Context& ctx);
 /// `gen calmant`: the pipelined CC-cube as a program (calmant_gen.cpp).
 po::options_description gen_calmant_options();
 int run_gen_calmant(const po::variables_map& vm, Context& ctx);
+/// `gen complete-exchange --onto mesh`: [CALMANT] section 5 (complete_exchange_gen.cpp).
+po::options_description gen_complete_exchange_options();
+int run_gen_complete_exchange(const po::variables_map& vm, Context& ctx);
 /// Prints `program` as .mcp text, or writes it to --out (an OutputFile).
 int write_program(const po::variables_map& vm, Context& ctx, const McProgram& program);
 

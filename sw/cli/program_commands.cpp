@@ -278,15 +278,17 @@ po::options_description gen_options() {
       "steps", po::value<std::string>(),
       "random: number of steps (required)")("seed", po::value<std::string>(),
                                             "seed of the choices (default 1)")(
-      "dims", po::value<std::string>(), "exchange: hypercube dimensions, e.g. 0,1,3 (default all)")(
-      "together", "exchange: one step with every listed dimension (default: one step each)")(
+      "dims", po::value<std::string>(),
+      "exchange: hypercube dimensions, e.g. 0,1,3 (default all); complete-exchange: the mesh, "
+      "e.g. 16x16")("together",
+                    "exchange: one step with every listed dimension (default: one step each)")(
       "torus", po::value<std::string>(), "shift: the torus, columns x rows, e.g. 4x4")(
       "direction", po::value<std::string>(),
       "shift: east | west | north | south")("distance", po::value<std::string>(),
                                             "shift: nodes to move by (default 1)")(
       "out", po::value<std::string>(),
       "write the program to this file (default: standard output)")("help,h", "show this help");
-  o.add(gen_calmant_options());
+  o.add(gen_calmant_options()).add(gen_complete_exchange_options());
   return o;
 }
 
@@ -349,7 +351,8 @@ CommandForm gen_form(const po::variables_map& vm) {
     return {};
   }
   const std::string what = vm["pattern"].as<std::string>();
-  const bool named = what == "shift" || what == "exchange" || what == "random" || what == "calmant";
+  const bool named = what == "shift" || what == "exchange" || what == "random" ||
+                     what == "calmant" || what == "complete-exchange";
   return {named ? what : parse_pattern(what) ? "pattern" : "", "gen " + what};
 }
 
@@ -366,6 +369,9 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
   };
   if (what == "calmant") {
     return run_gen_calmant(vm, ctx);
+  }
+  if (what == "complete-exchange") {
+    return run_gen_complete_exchange(vm, ctx);
   }
   if (what == "shift") {
     if (!vm.count("torus")) {

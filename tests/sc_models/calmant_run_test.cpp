@@ -90,14 +90,14 @@ sw::NetworkConfig mesh_config(const sw::Topology& mesh, std::uint64_t startup,
 
 // Several cubes, meshes, degrees (shallow and deep), start-ups and router delays.
 TEST(CalmantOnTheMesh, EveryStepHasContentionOneThereArePStepsAndTheTimeIsTheFormula) {
-  for (const auto& [d, c, q, startup, delay] :
-       std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t,
-                              std::uint32_t>>{{4, 1, 2, 7, 1},
-                                              {4, 2, 2, 20, 1},
-                                              {6, 2, 3, 10, 2},
-                                              {6, 2, 8, 5, 1},
-                                              {6, 3, 4, 30, 1},
-                                              {4, 2, 6, 0, 3}}) {
+  for (const auto& [d, c, q, startup, delay] : std::vector<
+           std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t, std::uint32_t>>{
+           {4, 1, 2, 7, 1},
+           {4, 2, 2, 20, 1},
+           {6, 2, 3, 10, 2},
+           {6, 2, 8, 5, 1},
+           {6, 3, 4, 30, 1},
+           {4, 2, 6, 0, 3}}) {
     const sw::calmant::CubeOnMesh cube(d, c);
     const sw::Topology mesh = cube.mesh();
     sw::calmant::PipelineProgram p;
@@ -160,9 +160,8 @@ TEST(CalmantOnTheMesh, TheNaiveProgramContendsForChannels) {
   p.n_words = 16;
   p.scheduling = sw::calmant::Scheduling::Naive;
   const sw::calmant::PipelineSchedule ps = sw::calmant::pipeline_schedule(cube, p);
-  sw::RoutedProgram program =
-      sw::route_program(sw::to_program(ps.schedule, {4, Cycle{0}}), cube.nodes(),
-                        sw::identity_embedding(cube.nodes()));
+  sw::RoutedProgram program = sw::route_program(sw::to_program(ps.schedule, {4, Cycle{0}}),
+                                                cube.nodes(), sw::identity_embedding(cube.nodes()));
   program.lockstep = true;
   const RunResult r = run(program, mesh_config(cube.mesh(), 10, 1));
   ASSERT_TRUE(r.finished);

@@ -389,3 +389,97 @@ TEST(CalmantPipeline, CostIsStepsTimesBetaPlusLTauPlusBarriers) {
 
 }  // namespace
 }  // namespace orthosim
+
+namespace orthosim {
+namespace {
+
+// [CALMANT] section 5.1 and Fig. 8, run literally here on each node's vector M of blocks.
+TEST(CalmantCompleteExchange, TheCcCubeSendsWhatFig8sVectorsHoldAndEveryBlockEndsAtItsPlace) {
+  for (std::uint32_t d = 1; d <= 5; ++d) {
+    const std::uint32_t n = 1u << d;
+    // M[node][position] = (origin, destination); initially (node, j) at j, then the xor.
+    std::vector<std::vector<sw::Block>> m(n, std::vector<sw::Block>(n));
+    for (std::uint32_t node = 0; node < n; ++node) {
+      for (std::uint32_t j = 0; j < n; ++j) {
+        m[node][node ^ j] = sw::Block{node, j, 0};
+      }
+    }
+    const sw::Schedule s = sw::calmant::cc_cube_complete_exchange(d);
+    ASSERT_EQ(s.steps.size(), d);
+    for (std::uint32_t i = 0; i < d; ++i) {
+      std::vector<std::vector<sw::Block>> next = m;
+      ASSERT_EQ(s.steps[i].messages.size(), n);
+      for (const sw::ScheduledMessage& msg : s.steps[i].messages) {
+        EXPECT_EQ(msg.destination, msg.source ^ (1u << i));
+        std::vector<sw::Block> selected;  // positions with bit i set, in reverse order
+        for (std::uint32_t j = n; j-- > 0;) {
+          if ((j >> i) & 1u) {
+            selected.push_back(m[msg.source][j]);
+            next[msg.destination][j] = m[msg.source][j];  // stored where the sent ones were
+          }
+        }
+        EXPECT_EQ(msg.blocks, selected) << "d=" << d << " i=" << i << " node " << msg.source;
+      }
+      m = next;
+    }
+    // The final permutation (the same xor) puts block (origin, j) at node j in position j.
+    for (std::uint32_t node = 0; node < n; ++node) {
+      for (std::uint32_t p = 0; p < n; ++p) {
+        const sw::Block& b = m[node][p];
+        EXPECT_EQ(b.destination, node);
+        EXPECT_EQ(node ^ p, b.origin);  // M[p] after the permutation is M[node xor p] before
+      }
+    }
+    const sw::ScheduleCheck check = sw::check_schedule(sw::Topology::hypercube(d), s);
+    EXPECT_TRUE(check.ok());
+    EXPECT_EQ(check.blocks_delivered, std::uint64_t{n} * (n - 1));
+  }
+  // Fig. 8 (d = 3) in the text: x0 of node 0 holds 07, 05, 03, 01 in this order.
+  EXPECT_EQ(sw::calmant::cc_cube_complete_exchange(3).steps[0].messages[0].blocks,
+            (std::vector<sw::Block>{{0, 7, 0}, {0, 5, 0}, {0, 3, 0}, {0, 1, 0}}));
+}
+
+TEST(CalmantCompleteExchange, PipelinedOnTheMeshEveryPacketIsHeldWhenSentAndNoStepConflicts) {
+  for (const auto& [d, c] :
+       std::vector<std::pair<std::uint32_t, std::uint32_t>>{{4, 2}, {6, 2}, {6, 3}, {4, 1}}) {
+    const CubeOnMesh cube(d, c);
+    for (std::uint32_t q = 1; q <= (1u << (d - 1)); q *= 2) {
+      const sw::Schedule s = sw::calmant::calmant_complete_exchange(cube, q);
+      const sw::ScheduleCheck check = sw::check_schedule(cube.mesh(), s);
+      // BlockNotHeld would say a packet left before its blocks arrived: the pipelining
+      // requirement of section 5.1 holds.
+      ASSERT_TRUE(check.ok()) << "d=" << d << " c=" << c << " Q=" << q << ": "
+                              << check.violations.front().what;
+      EXPECT_EQ(check.blocks_delivered, std::uint64_t{cube.nodes()} * (cube.nodes() - 1));
+      std::uint64_t steps = 0;
+      for (const auto& it : sw::calmant::pipeline_iterations(d, q)) {
+        steps += sw::calmant::task_schedule(cube, it.task).steps();
+      }
+      EXPECT_EQ(s.steps.size(), steps);
+      for (const sw::StepFigures& f : check.steps) {
+        EXPECT_EQ(f.largest_message_blocks, (1u << (d - 1)) / q);
+      }
+    }
+    if (d == 4 && c == 2) {
+      // Q = 1: the original CC-cube, dimension i in 2^(i div c) steps (section 2.3's D_i).
+      EXPECT_EQ(sw::calmant::calmant_complete_exchange(cube, 1).steps.size(), 1u + 1 + 2 + 2);
+    }
+  }
+  EXPECT_THROW((void)sw::calmant::calmant_complete_exchange(CubeOnMesh(4, 2), 3),
+               std::invalid_argument);
+}
+
+TEST(CalmantCompleteExchange, TheDirectMethodSendsEveryBlockStraightInXorRounds) {
+  const CubeOnMesh cube(4, 2);
+  const sw::Schedule s = sw::calmant::direct_complete_exchange(cube);
+  EXPECT_EQ(s.steps.size(), 15u);
+  const sw::ScheduleCheck check = sw::check_schedule(cube.mesh(), s, {true, false});
+  EXPECT_TRUE(check.ok());
+  EXPECT_EQ(check.blocks_delivered, 16u * 15u);
+  EXPECT_EQ(check.blocks_sent, 16u * 15u);  // each block one message
+  // Its rounds share links: round 3 sends along x both 1 and 2 columns at once.
+  EXPECT_FALSE(sw::check_schedule(cube.mesh(), s).ok());
+}
+
+}  // namespace
+}  // namespace orthosim

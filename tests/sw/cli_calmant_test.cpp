@@ -70,8 +70,7 @@ TEST(CliCalmant, ATasksJsonHasTheoremThreesLoadItsBoundAndASchedulOfEveryMessage
 TEST(CliCalmant, ALinesTaskReportsTheorem1AndTheStepsInText) {
   const Result r = run({"calmant", "--line", "16", "--task", "0,3"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "lambda_max " + std::to_string(theorem1(0, 3)) + " routed"))
-      << r.out;
+  EXPECT_TRUE(contains(r.out, "lambda_max " + std::to_string(theorem1(0, 3)) + " routed")) << r.out;
   EXPECT_TRUE(contains(r.out, "steps P = 5")) << r.out;  // LB = lambda_max on a line
   EXPECT_TRUE(contains(r.out, "<0,1>_1")) << r.out;      // 3.2.2's subtask
   EXPECT_TRUE(contains(r.out, "step 5 (")) << r.out;
@@ -79,9 +78,9 @@ TEST(CliCalmant, ALinesTaskReportsTheorem1AndTheStepsInText) {
 
 TEST(CliCalmant, TheSweepRunsEveryDivisorOfNInLockstepOnTheOnePortMesh) {
   FakeRunner runner;
-  const Result r = run({"calmant", "--mesh", "4x4", "--len", "8", "--sweep-q", "--startup", "30",
-                        "--json"},
-                       runner);
+  const Result r =
+      run({"calmant", "--mesh", "4x4", "--len", "8", "--sweep-q", "--startup", "30", "--json"},
+          runner);
   // The fake emulator's cycles are not the prediction: the command says so.
   EXPECT_EQ(r.code, sw::kExitRunFailed) << r.err;
   ASSERT_EQ(runner.network_requests.size(), 4u);  // Q = 1, 2, 4, 8
@@ -135,8 +134,8 @@ TEST(CliCalmant, GenCalmantWritesOneStepPerScheduleStepAndABarrierStepPerIterati
   EXPECT_EQ(barriers, tasks.size());
   EXPECT_EQ(messages, 8u * 3u * 3u);
 
-  const Result naive = run({"gen", "calmant", "--line", "8", "--len", "6", "--pipeline", "3",
-                            "--schedule", "naive"});
+  const Result naive = run(
+      {"gen", "calmant", "--line", "8", "--len", "6", "--pipeline", "3", "--schedule", "naive"});
   ASSERT_EQ(naive.code, 0) << naive.err;
   EXPECT_EQ(sw::parse_program(naive.out, "naive.mcp").steps.size(), tasks.size());
 }
