@@ -20,8 +20,9 @@ po::options_description gen_complete_exchange_options() {
   po::options_description o("orthosim gen complete-exchange");
   o.add_options()("cube", po::value<std::string>(),
                   "complete-exchange: D, the CC-cube's dimension (2^D nodes)")(
-      "block", po::value<std::string>(), "complete-exchange: B, words per block")(
-      "onto", po::value<std::string>(), "complete-exchange: mesh, the network it runs on")(
+      "block", po::value<std::string>(),
+      "complete-exchange: B, words per block")("onto", po::value<std::string>(),
+                                               "complete-exchange: mesh, the network it runs on")(
       "algorithm", po::value<std::string>(),
       "complete-exchange --onto mesh: calmant (pipelined, --pipeline Q) | cc-cube (the original "
       "CC-cube, Q = 1) | direct (default calmant)");
@@ -32,8 +33,8 @@ int run_gen_complete_exchange(const po::variables_map& vm, Context& ctx) {
   if (!vm.count("cube")) {
     throw InputError({"--cube"}, "D, the CC-cube's dimension (the option is required)", "none");
   }
-  const auto d = static_cast<std::uint32_t>(
-      parse_count("--cube", vm["cube"].as<std::string>(), 1, 16));
+  const auto d =
+      static_cast<std::uint32_t>(parse_count("--cube", vm["cube"].as<std::string>(), 1, 16));
   if (!vm.count("block")) {
     throw InputError({"--block"}, "B, words per block (the option is required)", "none");
   }
@@ -60,7 +61,8 @@ int run_gen_complete_exchange(const po::variables_map& vm, Context& ctx) {
                          " standard embedding)",
                      "'" + dims + "'");
   }
-  const std::string algorithm = vm.count("algorithm") ? vm["algorithm"].as<std::string>() : "calmant";
+  const std::string algorithm =
+      vm.count("algorithm") ? vm["algorithm"].as<std::string>() : "calmant";
   Schedule schedule;
   ScheduleRules rules;
   if (algorithm == "calmant") {
