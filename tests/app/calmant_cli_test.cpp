@@ -30,20 +30,23 @@ std::uint64_t theorem1(std::uint32_t i, std::uint32_t m) {
 TEST_F(Calmant, TheGeneratedProgramRunsOnTheMeshWithContentionOneInEveryStep) {
   // A 4-cube on a line of 16, Q = 2 (shallow): <0,1>, <0,2>, <1,2>, <2,2>, <3,1>.
   ASSERT_EQ(run("gen calmant --line 16 --len 8 --pipeline 2 --out p.mcp").exit_code, 0);
-  const Outcome o = run("run p.mcp --arch mesh --dims 16 --ports one --startup 15 --lockstep --json");
+  const Outcome o =
+      run("run p.mcp --arch mesh --dims 16 --ports one --startup 15 --lockstep --json");
   ASSERT_EQ(o.exit_code, 0) << o.err;
   const nlohmann::json j = nlohmann::json::parse(o.out);
   EXPECT_TRUE(j["payload_ok"]);
-  const std::uint64_t p = theorem1(0, 1) + theorem1(0, 2) + theorem1(1, 2) + theorem1(2, 2) +
-                          theorem1(3, 1);
+  const std::uint64_t p =
+      theorem1(0, 1) + theorem1(0, 2) + theorem1(1, 2) + theorem1(2, 2) + theorem1(3, 1);
   ASSERT_EQ(j["steps"].size(), p);
   for (const auto& step : j["steps"]) {
     EXPECT_EQ(step["max_channel_contention"], 1u) << step;
   }
 
   // The naive program: one step per iteration, the kernel's channels carry several messages.
-  ASSERT_EQ(run("gen calmant --line 16 --len 8 --pipeline 2 --schedule naive --out n.mcp").exit_code, 0);
-  const Outcome naive = run("run n.mcp --arch mesh --dims 16 --ports one --startup 15 --lockstep --json");
+  ASSERT_EQ(
+      run("gen calmant --line 16 --len 8 --pipeline 2 --schedule naive --out n.mcp").exit_code, 0);
+  const Outcome naive =
+      run("run n.mcp --arch mesh --dims 16 --ports one --startup 15 --lockstep --json");
   ASSERT_EQ(naive.exit_code, 0) << naive.err;
   const nlohmann::json n = nlohmann::json::parse(naive.out);
   ASSERT_EQ(n["steps"].size(), 5u);
@@ -52,7 +55,8 @@ TEST_F(Calmant, TheGeneratedProgramRunsOnTheMeshWithContentionOneInEveryStep) {
 }
 
 TEST_F(Calmant, TheSweepsEmulatedTimesAreItsPredictionsAndTheOptimaAgree) {
-  const Outcome o = run("calmant --mesh 4x4 --len 16 --sweep-q --startup 3 --compute 2 --barrier 5 --json");
+  const Outcome o =
+      run("calmant --mesh 4x4 --len 16 --sweep-q --startup 3 --compute 2 --barrier 5 --json");
   ASSERT_EQ(o.exit_code, 0) << o.err << o.out;
   const nlohmann::json j = nlohmann::json::parse(o.out);
   ASSERT_EQ(j["sweep_q"].size(), 5u);  // Q = 1, 2, 4, 8, 16
@@ -73,7 +77,8 @@ TEST_F(Calmant, EveryCompleteExchangeDeliversEveryWord) {
                   algorithm + " --out ce.mcp")
                   .exit_code,
               0);
-    const Outcome o = run("run ce.mcp --arch mesh --dims 4x4 --ports one --startup 10 --lockstep --json");
+    const Outcome o =
+        run("run ce.mcp --arch mesh --dims 4x4 --ports one --startup 10 --lockstep --json");
     ASSERT_EQ(o.exit_code, 0) << algorithm << o.err;
     const nlohmann::json j = nlohmann::json::parse(o.out);
     EXPECT_TRUE(j["payload_ok"]);
