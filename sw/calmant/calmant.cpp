@@ -426,14 +426,17 @@ std::vector<Iteration> pipeline_iterations(std::uint32_t d, std::uint32_t q) {
   }
   std::vector<Iteration> out;
   // Iteration t uses the dimensions k with 0 <= t - k < Q and k < d: [max(0, t-Q+1), min(d-1, t)].
-  const std::uint32_t full = std::min(d, q);  // dimensions of a kernel iteration
+  // The prologue is the min(d, Q) - 1 iterations before the first that uses min(d, Q)
+  // dimensions, the kernel the |d - Q| + 1 that use them all, the epilogue the rest.
+  const std::uint32_t prologue = std::min(d, q) - 1;
+  const std::uint32_t kernel = std::max(d, q) - std::min(d, q) + 1;
   for (std::uint32_t t = 0; t + 1 < d + q; ++t) {
     const std::uint32_t lo = t + 1 > q ? t + 1 - q : 0;
     const std::uint32_t hi = std::min(d - 1, t);
     const std::uint32_t count = hi - lo + 1;
-    const Phase phase = t + 1 < full                                 ? Phase::Prologue
-                        : t + 1 < full + (std::max(d, q) - full + 1) ? Phase::Kernel
-                                                                     : Phase::Epilogue;
+    const Phase phase = t < prologue            ? Phase::Prologue
+                        : t < prologue + kernel ? Phase::Kernel
+                                                : Phase::Epilogue;
     out.push_back(Iteration{phase, Task{lo, count}});
   }
   return out;

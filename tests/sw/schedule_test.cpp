@@ -3,6 +3,7 @@
 // link loads counted by the line's own arithmetic, and the .mcp text read back by the parser.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <utility>
@@ -193,6 +194,24 @@ TEST(ScheduleProgram, EachStepBecomesAProgramStepOfBlocksTimesBlockWords) {
   ASSERT_EQ(back.steps.size(), 3u);
   EXPECT_EQ(back.steps[2].transfers[1].words, 14u);
   EXPECT_EQ(back.steps[1].computes.at(0).cycles, sw::Cycle{17});
+}
+
+// docs/networks.md: one packet of W words over h hops arrives t_s + (h + 1) delay + W + 1 cycles
+// after it is sent; in lockstep a step lasts until its last message arrives.
+TEST(ScheduleProgram, LockstepCyclesAddEachStepsSlowestMessageAfterItsSendersWork) {
+  // Line of 8: step 0: 0 -> 5 (5 hops, 2 blocks) and 7 -> 6 (1 hop, its sender computes 40);
+  // step 1: only node 3 computes 9.
+  Schedule s{"t", 8, {Block{0, 5, 0}, Block{0, 5, 1}, Block{7, 6, 0}}, {}};
+  s.steps.push_back(ScheduleStep{"",
+                                 {sw::LocalWork{7, 0, sw::Cycle{40}}},
+                                 {ScheduledMessage{0, 5, {Block{0, 5, 0}, Block{0, 5, 1}}},
+                                  ScheduledMessage{7, 6, {Block{7, 6, 0}}}}});
+  s.steps.push_back(ScheduleStep{"", {sw::LocalWork{3, 0, sw::Cycle{9}}}, {}});
+  const std::uint64_t ts = 11, delay = 2, b = 3;  // block words
+  const std::uint64_t far = ts + (5 + 1) * delay + 2 * b + 1;
+  const std::uint64_t near = 40 + ts + (1 + 1) * delay + b + 1;
+  EXPECT_EQ(sw::lockstep_cycles(Topology::mesh({8}), s, {3, sw::Cycle{0}}, {ts, 2}),
+            sw::Cycle{std::max(far, near) + 9});
 }
 
 TEST(ScheduleProgram, RefusesWhatTheProgramFormatCannotHold) {
