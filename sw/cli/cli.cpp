@@ -125,7 +125,7 @@ const std::vector<Subcommand>& subcommands() {
        true,
        cli::trace_form,
        {{{"perfetto"}, {"export"}, "an option of trace export"},
-        {{"out"}, {"plot"}, "an option of trace plot"},
+        {{"out", "labels", "title"}, {"plot"}, "an option of trace plot"},
         {{"json"}, {"stats", "diff"}, "an option of trace stats and trace diff"}}},
   };
   return table;

@@ -59,9 +59,9 @@ FftShape fft_shape(std::uint32_t dim, std::uint64_t points) {
   }
   const std::string expected = "m = 2^(n+2d) points with d >= 1 ([LCC] section 6.2: 2^d inputs "
                                "per block, 2^d blocks per processor); for n = " +
-                               std::to_string(dim) + ": " + std::to_string(std::uint64_t{1}
-                                                                          << (dim + 2)) +
-                               ", " + std::to_string(std::uint64_t{1} << (dim + 4)) + ", ...";
+                               std::to_string(dim) + ": " +
+                               std::to_string(std::uint64_t{1} << (dim + 2)) + ", " +
+                               std::to_string(std::uint64_t{1} << (dim + 4)) + ", ...";
   if ((std::uint64_t{1} << log_m) != points || log_m < dim + 2 || (log_m - dim) % 2 != 0) {
     throw ParameterError("points", expected, std::to_string(points));
   }
@@ -80,9 +80,10 @@ McProgram parallel_fft(std::uint32_t dim, std::uint64_t points, const FftCosts& 
   }
   const std::uint64_t message_words = s.points_per_node * costs.point_words;
   if (message_words > kMaxMessageWords) {
-    throw ParameterError("points", "at most " + std::to_string(kMaxMessageWords) +
-                                       " words per message (m/2^n inputs of " +
-                                       std::to_string(costs.point_words) + " words)",
+    throw ParameterError("points",
+                         "at most " + std::to_string(kMaxMessageWords) +
+                             " words per message (m/2^n inputs of " +
+                             std::to_string(costs.point_words) + " words)",
                          std::to_string(points) + " points, " + std::to_string(message_words) +
                              " words per message");
   }
@@ -116,8 +117,8 @@ McProgram parallel_fft(std::uint32_t dim, std::uint64_t points, const FftCosts& 
       exchange.transfers.push_back({p, {p ^ (1u << k)}, false, words, {}});
     }
     out.steps.push_back(std::move(exchange));
-    out.steps.push_back(compute_step("stage_" + std::to_string(s.block_bits + 1 + k) + "_half",
-                                     nodes, half_stage));
+    out.steps.push_back(
+        compute_step("stage_" + std::to_string(s.block_bits + 1 + k) + "_half", nodes, half_stage));
   }
   out.steps.push_back(compute_step("stages_" + std::to_string(dim + s.block_bits + 1) + "_to_" +
                                        std::to_string(dim + 2 * s.block_bits) + "_local",

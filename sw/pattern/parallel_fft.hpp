@@ -30,9 +30,9 @@ struct FftCosts {
 /// The step count and sizes parallel_fft uses, from [LCC] section 6.2: m = 2^(n + 2d) points,
 /// 2^d inputs per block and 2^d blocks per processor.
 struct FftShape {
-  std::uint32_t dim = 0;           ///< n: the hypercube has 2^n processors
-  std::uint32_t block_bits = 0;    ///< d
-  std::uint64_t points = 0;        ///< m
+  std::uint32_t dim = 0;              ///< n: the hypercube has 2^n processors
+  std::uint32_t block_bits = 0;       ///< d
+  std::uint64_t points = 0;           ///< m
   std::uint64_t points_per_node = 0;  ///< m / 2^n = 2^(2d)
 };
 
