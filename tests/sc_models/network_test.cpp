@@ -543,8 +543,11 @@ TEST(ParallelFft, TheReorderedBitReverseStepIsContentionFreeAndFaster) {
   const sw::NetworkRunSummary whole_before = run(fft, identity);
   const sw::NetworkRunSummary whole_after = run(fft, reordered);
   ASSERT_EQ(whole_after.step_ends.size(), fft.steps.size());
-  EXPECT_EQ(whole_before.step_ends[0], before.cycles) << "the bit-reverse step is step 1";
-  EXPECT_EQ(whole_after.step_ends[0], after.cycles);
+  // Step 1 of the whole program is the bit-reverse step. Reordered it ends before any processor
+  // can start an exchange (the local stages, 2 x 8 butterflies of 9 cycles, and a start-up);
+  // under e-cube an early processor's exchange may overlap it and only delay it.
+  EXPECT_EQ(whole_after.step_ends[0], after.cycles) << "the bit-reverse step is step 1";
+  EXPECT_GE(whole_before.step_ends[0], before.cycles);
   EXPECT_LT(whole_after.cycles, whole_before.cycles);
 }
 
