@@ -204,6 +204,13 @@ TEST_F(CliProgram, OptionsThatDoNotApplyAndAbbreviationsAreRefused) {
       {{"gen", "random", "--nodes", "4", "--steps", "2", "--sources", "1"},
        {"--sources: does not apply to gen random"}},
       {{"gen", "C3", "--nodes", "4", "--steps", "2"}, {"--steps: does not apply to gen C3"}},
+      {{"gen", "fft", "--dim", "4", "--points", "256", "--nodes", "16"},
+       {"--nodes: does not apply to gen fft (gen shift takes its nodes from --torus, gen fft "
+        "from --dim)"}},
+      {{"gen", "fft", "--dim", "4", "--points", "256", "--len", "2"},
+       {"--len: does not apply to gen fft"}},
+      {{"gen", "exchange", "--nodes", "8", "--points", "256"},
+       {"--points: does not apply to gen exchange (an option of gen fft)"}},
       {{"trace", "stats", path("x.trace"), "--perfetto", perfetto},
        {"orthosim trace: --perfetto: does not apply to trace stats (an option of trace export)"}},
       {{"trace", "export", path("x.trace"), "--perfetto", perfetto, "--json"},
