@@ -275,7 +275,11 @@ po::options_description gen_options() {
       "steps", po::value<std::string>(),
       "random: number of steps (required)")("seed", po::value<std::string>(),
                                             "seed of the choices (default 1)")(
-      "dims", po::value<std::string>(), "exchange: hypercube dimensions, e.g. 0,1,3 (default all)")(
+      "dims", po::value<std::string>(),
+      "exchange, cc-cube: hypercube dimensions, e.g. 0,1,3 (default all; cc-cube: one stage "
+      "each, in this order)")("dim", po::value<std::string>(),
+                              "cc-cube: cube dimension d, 2^d processes (required)")(
+      "compute", po::value<std::string>(), "cc-cube: computation cycles per stage (default 0)")(
       "together", "exchange: one step with every listed dimension (default: one step each)")(
       "torus", po::value<std::string>(), "shift: the torus, columns x rows, e.g. 4x4")(
       "direction", po::value<std::string>(),
@@ -345,13 +349,14 @@ CommandForm gen_form(const po::variables_map& vm) {
     return {};
   }
   const std::string what = vm["pattern"].as<std::string>();
-  const bool named = what == "shift" || what == "exchange" || what == "random";
+  const bool named = what == "shift" || what == "exchange" || what == "random" || what == "cc-cube";
   return {named ? what : parse_pattern(what) ? "pattern" : "", "gen " + what};
 }
 
 int run_gen(const po::variables_map& vm, Context& ctx) {
   if (!vm.count("pattern")) {
-    throw InputError({"PATTERN"}, "a pattern (C1..C12, a Table 1 name, exchange, shift or random)",
+    throw InputError({"PATTERN"},
+                     "a pattern (C1..C12, a Table 1 name, exchange, shift, cc-cube or random)",
                      "none");
   }
   const std::string what = vm["pattern"].as<std::string>();
@@ -376,6 +381,18 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
                          torus_shift(shape[0], shape[1],
                                      parse_shift_direction(vm["direction"].as<std::string>()),
                                      distance, words(1)));
+  }
+  if (what == "cc-cube") {
+    const auto dim = static_cast<std::uint32_t>(required(vm, "dim", 1, 16));
+    std::vector<std::uint32_t> dims = node_list(vm, "dims");
+    for (std::uint32_t k = 0; dims.empty() && k < dim; ++k) {
+      dims.push_back(k);
+    }
+    const std::uint64_t compute =
+        vm.count("compute")
+            ? parse_count("--compute", vm["compute"].as<std::string>(), 0, 1'000'000)
+            : 0;
+    return write_program(vm, ctx, cc_cube(dim, dims, words(1), Cycle{compute}));
   }
   const auto nodes = static_cast<std::uint32_t>(required(vm, "nodes", 1, kMaxProgramNodes));
   if (what == "exchange") {
