@@ -385,8 +385,10 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
   if (what == "cc-cube") {
     const auto dim = static_cast<std::uint32_t>(required(vm, "dim", 1, 16));
     std::vector<std::uint32_t> dims = node_list(vm, "dims");
-    for (std::uint32_t k = 0; dims.empty() && k < dim; ++k) {
-      dims.push_back(k);
+    if (dims.empty()) {
+      for (std::uint32_t k = 0; k < dim; ++k) {
+        dims.push_back(k);
+      }
     }
     const std::uint64_t compute =
         vm.count("compute")

@@ -150,6 +150,22 @@ TEST_F(EmbedCli, GenCcCubeWritesOneStagePerDimensionWithItsComputation) {
   }
 }
 
+TEST_F(EmbedCli, GenCcCubeTakesEveryDimensionInOrderByDefault) {
+  const Result r = run({"gen", "cc-cube", "--dim", "4"});
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const sw::McProgram p = sw::parse_program(r.out, "cc.mcp");
+  EXPECT_EQ(p.nodes, 16U);
+  ASSERT_EQ(p.steps.size(), 4U);
+  for (std::uint32_t s = 0; s < 4; ++s) {
+    EXPECT_TRUE(p.steps[s].computes.empty());
+    ASSERT_EQ(p.steps[s].transfers.size(), 16U);
+    for (const sw::Transfer& t : p.steps[s].transfers) {
+      EXPECT_EQ(t.words, 1U);
+      EXPECT_EQ(t.destinations, (std::vector<sw::NodeId>{t.source ^ (1U << s)}));
+    }
+  }
+}
+
 TEST_F(EmbedCli, BadInputIsRefusedNamingTheOption) {
   expect_refused_before_running({
       {{"embed", "--cube", "4", "--onto", "torus", "--dims", "4x6", "--scheme", "std"},
