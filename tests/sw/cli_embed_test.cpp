@@ -150,6 +150,17 @@ TEST_F(EmbedCli, GenCcCubeWritesOneStagePerDimensionWithItsComputation) {
   }
 }
 
+TEST_F(EmbedCli, HelpListsTheOptionsAndTheTopLevelTheCommand) {
+  EXPECT_TRUE(contains(run({"--help"}).out, "  embed "));
+  const Result r = run({"embed", "--help"});
+  EXPECT_EQ(r.code, sw::kExitOk);
+  for (const char* option :
+       {"--cube", "--onto", "--dims", "--scheme", "--loads", "--out", "--table1", "--compare",
+        "--len", "--compute", "--switching", "--json"}) {
+    EXPECT_TRUE(contains(r.out, option)) << option;
+  }
+}
+
 TEST_F(EmbedCli, GenCcCubeTakesEveryDimensionInOrderByDefault) {
   const Result r = run({"gen", "cc-cube", "--dim", "4"});
   ASSERT_EQ(r.code, sw::kExitOk) << r.err;
@@ -167,6 +178,7 @@ TEST_F(EmbedCli, GenCcCubeTakesEveryDimensionInOrderByDefault) {
 }
 
 TEST_F(EmbedCli, BadInputIsRefusedNamingTheOption) {
+  const std::string folder = dir_.string();
   expect_refused_before_running({
       {{"embed", "--cube", "4", "--onto", "torus", "--dims", "4x6", "--scheme", "std"},
        {"--dims", "power-of-two"}},
@@ -189,6 +201,9 @@ TEST_F(EmbedCli, BadInputIsRefusedNamingTheOption) {
       {{"embed", "--compare", "--cube", "4", "--onto", "ring", "--dims", "16", "--scheme", "std"},
        {"--scheme"}},
       {{"embed", "--compare", "--cube", "4", "--onto", "hypercube"}, {"--onto", "hypercube"}},
+      {{"embed", "--cube", "4", "--onto", "ring", "--dims", "16", "--scheme", "std", "--out",
+        folder},
+       {"--out", "(a directory)"}},
       {{"gen", "cc-cube", "--len", "2"}, {"--dim", "required"}},
       {{"gen", "cc-cube", "--dim", "3", "--nodes", "8"}, {"--nodes"}},
       {{"gen", "cc-cube", "--dim", "3", "--dims", "0,3"}, {"--dims", "0..2"}},
