@@ -312,8 +312,10 @@ int run_compare(const po::variables_map& vm, Context& ctx) {
     return run.summary.cycles.count() - std::uint64_t{t.cube} * compute;
   };
   const double distance_ratio = runs[0].metrics.average_dilation / runs[1].metrics.average_dilation;
-  const double time_ratio =
-      static_cast<double>(communication(runs[0])) / static_cast<double>(communication(runs[1]));
+  const double time_ratio = communication(runs[1]) == 0
+                                ? 0.0
+                                : static_cast<double>(communication(runs[0])) /
+                                      static_cast<double>(communication(runs[1]));
   const std::string switching = to_string(checked->router.switching);
   if (vm.count("json")) {
     nlohmann::json list = nlohmann::json::array();
