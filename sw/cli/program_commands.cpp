@@ -276,10 +276,15 @@ po::options_description gen_options() {
       "steps", po::value<std::string>(),
       "random: number of steps (required)")("seed", po::value<std::string>(),
                                             "seed of the choices (default 1)")(
-      "dims", po::value<std::string>(), "exchange: hypercube dimensions, e.g. 0,1,3 (default all)")(
+      "dims", po::value<std::string>(),
+      "exchange, cc-cube: hypercube dimensions, e.g. 0,1,3 (default all; cc-cube: one stage "
+      "each, in this order)")(
+      "dim", po::value<std::string>(),
+      "cc-cube: cube dimension d, 2^d processes; fft: the hypercube dimension n, 2^n processors "
+      "(2..12); required by both")("compute", po::value<std::string>(),
+                                   "cc-cube: computation cycles per stage (default 0)")(
       "together", "exchange: one step with every listed dimension (default: one step each)")(
       "torus", po::value<std::string>(), "shift: the torus, columns x rows, e.g. 4x4")(
-      "dim", po::value<std::string>(), "fft: the hypercube dimension n, 2^n processors (2..12)")(
       "points", po::value<std::string>(),
       "fft: m = 2^(n+2d) complex inputs, d >= 1 (e.g. 1024, 4096, 16384, 65536 for n = 8)")(
       "machine", po::value<std::string>(),
@@ -385,14 +390,16 @@ CommandForm gen_form(const po::variables_map& vm) {
     return {};
   }
   const std::string what = vm["pattern"].as<std::string>();
-  const bool named = what == "shift" || what == "exchange" || what == "random" || what == "fft";
+  const bool named = what == "shift" || what == "exchange" || what == "random" ||
+                     what == "cc-cube" || what == "fft";
   return {named ? what : parse_pattern(what) ? "pattern" : "", "gen " + what};
 }
 
 int run_gen(const po::variables_map& vm, Context& ctx) {
   if (!vm.count("pattern")) {
     throw InputError({"PATTERN"},
-                     "a pattern (C1..C12, a Table 1 name, exchange, shift, fft or random)", "none");
+                     "a pattern (C1..C12, a Table 1 name, exchange, shift, cc-cube, fft or random)",
+                     "none");
   }
   const std::string what = vm["pattern"].as<std::string>();
   const auto words = [&vm](std::uint32_t fallback) {
@@ -419,6 +426,20 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
   }
   if (what == "fft") {
     return write_program(vm, ctx, fft_program(vm));
+  }
+  if (what == "cc-cube") {
+    const auto dim = static_cast<std::uint32_t>(required(vm, "dim", 1, 16));
+    std::vector<std::uint32_t> dims = node_list(vm, "dims");
+    if (dims.empty()) {
+      for (std::uint32_t k = 0; k < dim; ++k) {
+        dims.push_back(k);
+      }
+    }
+    const std::uint64_t compute =
+        vm.count("compute")
+            ? parse_count("--compute", vm["compute"].as<std::string>(), 0, 1'000'000)
+            : 0;
+    return write_program(vm, ctx, cc_cube(dim, dims, words(1), Cycle{compute}));
   }
   const auto nodes = static_cast<std::uint32_t>(required(vm, "nodes", 1, kMaxProgramNodes));
   if (what == "exchange") {
