@@ -206,7 +206,11 @@ TEST_F(CliProgram, OptionsThatDoNotApplyAndAbbreviationsAreRefused) {
       {{"gen", "C3", "--nodes", "4", "--steps", "2"}, {"--steps: does not apply to gen C3"}},
       {{"gen", "fft", "--dim", "4", "--points", "256", "--nodes", "16"},
        {"--nodes: does not apply to gen fft (gen shift takes its nodes from --torus, gen fft "
-        "from --dim)"}},
+        "and gen cc-cube from --dim)"}},
+      {{"gen", "cc-cube", "--dim", "3", "--points", "256"},
+       {"--points: does not apply to gen cc-cube (an option of gen fft)"}},
+      {{"gen", "fft", "--dim", "4", "--points", "256", "--compute", "2"},
+       {"--compute: does not apply to gen fft (an option of gen cc-cube)"}},
       {{"gen", "fft", "--dim", "4", "--points", "256", "--len", "2"},
        {"--len: does not apply to gen fft"}},
       {{"gen", "exchange", "--nodes", "8", "--points", "256"},
