@@ -277,12 +277,14 @@ po::options_description gen_options() {
                                             "seed of the choices (default 1)")(
       "dims", po::value<std::string>(), "exchange: hypercube dimensions, e.g. 0,1,3 (default all)")(
       "together", "exchange: one step with every listed dimension (default: one step each)")(
-      "torus", po::value<std::string>(), "shift: the torus, columns x rows, e.g. 4x4")(
+      "torus", po::value<std::string>(),
+      "shift: the torus, columns x rows, e.g. 4x4; complete-exchange: N x N")(
       "direction", po::value<std::string>(),
       "shift: east | west | north | south")("distance", po::value<std::string>(),
                                             "shift: nodes to move by (default 1)")(
       "out", po::value<std::string>(),
       "write the program to this file (default: standard output)")("help,h", "show this help");
+  o.add(complete_exchange_gen_options());
   return o;
 }
 
@@ -345,7 +347,8 @@ CommandForm gen_form(const po::variables_map& vm) {
     return {};
   }
   const std::string what = vm["pattern"].as<std::string>();
-  const bool named = what == "shift" || what == "exchange" || what == "random";
+  const bool named =
+      what == "shift" || what == "exchange" || what == "random" || what == "complete-exchange";
   return {named ? what : parse_pattern(what) ? "pattern" : "", "gen " + what};
 }
 
@@ -376,6 +379,9 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
                          torus_shift(shape[0], shape[1],
                                      parse_shift_direction(vm["direction"].as<std::string>()),
                                      distance, words(1)));
+  }
+  if (what == "complete-exchange") {
+    return write_program(vm, ctx, complete_exchange_program(vm));
   }
   const auto nodes = static_cast<std::uint32_t>(required(vm, "nodes", 1, kMaxProgramNodes));
   if (what == "exchange") {

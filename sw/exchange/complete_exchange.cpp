@@ -504,8 +504,8 @@ std::optional<ExchangeAlgorithm> parse_exchange_algorithm(const std::string& tex
 }
 
 void check_exchange_side(std::uint32_t side) {
-  if (side < 4 || side > 64 || (side & (side - 1)) != 0) {
-    throw std::invalid_argument("a torus side N = 2^n from 4 to 64 expected, found " +
+  if (side < 4 || side > 32 || (side & (side - 1)) != 0) {
+    throw std::invalid_argument("a torus side N = 2^n from 4 to 32 expected, found " +
                                 std::to_string(side));
   }
 }

@@ -46,8 +46,8 @@ enum class A1BlockChoice : std::uint8_t {
   DestinationBit,
 };
 
-/// The sides N an algorithm takes: a power of two from 4 (A(n-1), Suh, the baselines, A1) up to
-/// 64; throws std::invalid_argument naming what was expected otherwise.
+/// The sides N an algorithm takes: a power of two from 4 up to 32 (N^2 (N^2 - 1) blocks: a
+/// million at 32); throws std::invalid_argument naming what was expected otherwise.
 void check_exchange_side(std::uint32_t side);
 
 /// The schedule of `algorithm` on the N x N torus (N = `side`), every block of
