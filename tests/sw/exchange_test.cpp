@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "sw/exchange/complete_exchange.hpp"
 #include "sw/schedule/schedule_check.hpp"
@@ -89,6 +90,73 @@ TEST(CompleteExchange, A1AtThirtyTwoHasTable1sStartupsAndTheStepListingsTransmis
   // Table 1: (N^3 + 10 N^2)/4, which takes phases 3 and 4 as one step each. The listing has two
   // steps each, N^2 blocks apiece: 2 N^2 more. Stage 3 carries N^2 - 1 (no block to oneself).
   EXPECT_EQ(largest_messages_summed(s), (n * n * n + 10 * n * n) / 4 + 2 * n * n - 1);
+}
+
+/// Where section 2.3's listing sends P_{i,j} in each step (N x N torus, p = i/2, q = j/2), with
+/// the two corrections docs/complete-exchange.md explains: moves along i test p (the listing
+/// tests q), and phase 3 step 2's moves along j are the odd classes' (the listing says "Even").
+std::pair<std::int64_t, std::int64_t> a1_listing(const std::string& label, std::int64_t i,
+                                                 std::int64_t j) {
+  const std::int64_t p = i / 2;
+  const std::int64_t q = j / 2;
+  const std::int64_t c = (p + q) % 4;
+  const auto low = [](std::int64_t v) { return v % 4 <= 1; };  // "0 or 1"
+  if (label == "stage 1 step 1") {
+    return {i, j % 2 == 0 ? j + 1 : j - 1};
+  }
+  if (label == "stage 1 step 2") {
+    return {i % 2 == 0 ? i + 1 : i - 1, j};
+  }
+  if (label.rfind("stage 2 phase 1", 0) == 0) {
+    const std::pair<std::int64_t, std::int64_t> to[] = {{i, j + 8},
+                                                        {i + 8, j},
+                                                        {i, j - 8},
+                                                        {i - 8, j}};
+    return to[c];
+  }
+  if (label.rfind("stage 2 phase 2", 0) == 0) {
+    const std::pair<std::int64_t, std::int64_t> to[] = {{i + 8, j},
+                                                        {i, j + 8},
+                                                        {i - 8, j},
+                                                        {i, j - 8}};
+    return to[c];
+  }
+  const bool even = c % 2 == 0;
+  if (label == "stage 2 phase 3 step 1") {
+    return even ? std::make_pair(i, low(q) ? j + 4 : j - 4)
+                : std::make_pair(low(p) ? i + 4 : i - 4, j);
+  }
+  if (label == "stage 2 phase 3 step 2") {
+    return even ? std::make_pair(low(p) ? i + 4 : i - 4, j)
+                : std::make_pair(i, low(q) ? j + 4 : j - 4);
+  }
+  const std::int64_t sign = (p + q) % 2 == 0 ? 1 : -1;
+  if (label == "stage 2 phase 4 step 1") {
+    return {i, j + 2 * sign};
+  }
+  if (label == "stage 2 phase 4 step 2") {
+    return {i + 2 * sign, j};
+  }
+  EXPECT_EQ(label, "stage 3");
+  return {i, i % 2 == 0 ? j + 1 : j - 1};
+}
+
+TEST(CompleteExchange, A1sMessagesGoWhereSection23sListingSays) {
+  for (std::uint32_t side : {8u, 32u}) {
+    const sw::Schedule s = sw::a1_schedule(side, A1BlockChoice::MustMove);
+    const std::int64_t n = side;
+    std::size_t messages = 0;
+    for (const sw::ScheduleStep& step : s.steps) {
+      for (const sw::ScheduledMessage& m : step.messages) {
+        const auto [i, j] = a1_listing(step.label, m.source / n, m.source % n);
+        EXPECT_EQ(m.destination, ((i + n) % n) * n + (j + n) % n)
+            << step.label << " from " << m.source;
+        ++messages;
+      }
+    }
+    // Stage 1 step 1: all N^2 nodes; every other step the N^2/2 masters or slaves.
+    EXPECT_EQ(messages, side * side + (s.steps.size() - 1) * side * side / 2);
+  }
 }
 
 TEST(CompleteExchange, A1CountsFollowSection3StepByStep) {
