@@ -192,7 +192,8 @@ TEST_F(CliProgram, OptionsThatDoNotApplyAndAbbreviationsAreRefused) {
   const std::string perfetto = path("y.json");
   const std::vector<BadInput> cases = {
       {{"gen", "C7", "--nodes", "4", "--torus", "4x4"},
-       {"orthosim gen: --torus: does not apply to gen C7 (an option of gen shift)"}},
+       {"orthosim gen: --torus: does not apply to gen C7 (an option of gen shift and gen "
+        "complete-exchange)"}},
       {{"gen", "shift", "--torus", "4x4", "--direction", "east", "--nodes", "16"},
        {"--nodes: does not apply to gen shift"}},
       {{"gen", "exchange", "--nodes", "8", "--seed", "3"},

@@ -10,7 +10,9 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "sw/exchange/collectives.hpp"
 #include "sw/exchange/complete_exchange.hpp"
 #include "sw/schedule/schedule_check.hpp"
 #include "sw/topology/topology.hpp"
@@ -291,6 +293,68 @@ TEST(CompleteExchange, RefusesASideThatIsNotAPowerOfTwoFromFour) {
   EXPECT_EQ(sw::parse_exchange_algorithm("an-1"), ExchangeAlgorithm::ANMinus1);
   EXPECT_EQ(sw::parse_exchange_algorithm("A1"), std::nullopt);
   EXPECT_FALSE(sw::table1_terms(ExchangeAlgorithm::Direct, 8).has_value());
+}
+
+}  // namespace
+}  // namespace orthosim
+
+// ---- the collectives of the tables (sw/exchange/collectives.hpp) -------------------------------
+
+namespace orthosim {
+namespace {
+
+std::vector<std::uint32_t> largest_per_step(const ScheduleCheck& c) {
+  std::vector<std::uint32_t> out;
+  for (const sw::StepFigures& f : c.steps) {
+    out.push_back(f.largest_message_blocks);
+  }
+  return out;
+}
+
+TEST(Collectives, TheTorusGatherGoesAlongTheRowsThenTheColumnsOneLinkAtATime) {
+  for (const auto& [k1, k2] : {std::pair<std::uint32_t, std::uint32_t>{4, 4}, {2, 3}, {8, 4}}) {
+    const sw::Schedule s = sw::torus_row_column_gather(k1, k2);
+    const ScheduleCheck c = sw::check_schedule(sw::Topology::torus({k1, k2}), s);
+    EXPECT_TRUE(c.ok()) << k1 << "x" << k2 << ": " << c.violations.front().what;
+    EXPECT_EQ(c.blocks_delivered, k1 * k2);
+    // k1 - 1 steps of one block, then k2 - 1 steps of a row's k1 blocks.
+    std::vector<std::uint32_t> expected(k1 - 1, 1);
+    expected.insert(expected.end(), k2 - 1, k1);
+    EXPECT_EQ(largest_per_step(c), expected);
+    for (const sw::ScheduleStep& step : s.steps) {
+      for (const sw::ScheduledMessage& m : step.messages) {
+        EXPECT_EQ(sw::Topology::torus({k1, k2}).hops(m.source, m.destination), 1u);
+      }
+    }
+  }
+}
+
+TEST(Collectives, BinomialTreesAndRecursiveDoublingTakeDStepsOnTheCube) {
+  for (std::uint32_t d : {1u, 3u, 5u}) {
+    const sw::Topology cube = sw::Topology::hypercube(d);
+    const std::uint32_t m = 1u << d;
+    // Broadcast from node 5 mod m: 2^k messages of one block in step k.
+    const ScheduleCheck b = sw::check_schedule(cube, sw::hypercube_binomial_broadcast(d, 5 % m));
+    EXPECT_TRUE(b.ok()) << d;
+    EXPECT_EQ(b.blocks_delivered, 1u);
+    EXPECT_EQ(b.startups(), d);
+    EXPECT_EQ(b.blocks_sent, m - 1);  // each node receives the block once
+    // Scatter: 2^(d-1), ..., 2, 1 blocks: 2^d - 1 in all, each block sent once per bit it needs.
+    const ScheduleCheck s = sw::check_schedule(cube, sw::hypercube_binomial_scatter(d, 5 % m));
+    EXPECT_TRUE(s.ok()) << d;
+    EXPECT_EQ(s.blocks_delivered, m - 1);
+    EXPECT_EQ(s.transmission_blocks(), m - 1);
+    EXPECT_EQ(s.blocks_sent, std::uint64_t{d} * m / 2);  // a node's block crosses its bits
+    // Recursive doubling: 1, 2, 4, ... blocks: 2^d - 1.
+    const ScheduleCheck r = sw::check_schedule(cube, sw::hypercube_recursive_doubling(d));
+    EXPECT_TRUE(r.ok()) << d;
+    EXPECT_EQ(r.blocks_delivered, m);
+    EXPECT_EQ(r.transmission_blocks(), m - 1);
+    for (const sw::StepFigures& f : r.steps) {
+      EXPECT_EQ(f.messages, m);
+      EXPECT_EQ(f.max_link_load, 1u);
+    }
+  }
 }
 
 }  // namespace
