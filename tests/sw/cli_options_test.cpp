@@ -267,6 +267,7 @@ TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
   const Result top = run({"--help"});
   EXPECT_TRUE(contains(top.out, "  traffic ")) << top.out;
   EXPECT_TRUE(contains(top.out, "  lcc ")) << top.out;
+  EXPECT_TRUE(contains(top.out, "  exchange ")) << top.out;
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
       {"run",
        {"--dims", "--dim", "--switching", "--ports", "--startup", "--buffers", "--vcs",
@@ -276,6 +277,10 @@ TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
        {"--topology", "--pattern", "--rate", "--rates", "--flits", "--injection", "--warmup",
         "--cycles", "--seed", "--dims", "--dim", "--vcs", "--embedding", "--json"}},
       {"lcc", {"--dim", "--pattern", "--out", "--json"}},
+      {"exchange",
+       {"--torus", "--block", "--startup", "--rearrange-cycles", "--algorithms", "a1", "an-1",
+        "two-phase", "--json"}},
+      {"gen", {"complete-exchange", "--algorithm", "--block", "--rearrange-cycles"}},
   };
   for (const auto& [command, options] : cases) {
     FakeRunner runner;
