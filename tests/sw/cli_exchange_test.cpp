@@ -142,6 +142,9 @@ TEST(CliExchange, BadInputIsRefusedBeforeAnythingRuns) {
       {{"gen", "shift", "--torus", "4x4", "--direction", "east", "--algorithm", "a1"},
        {"--algorithm", "gen shift"}},
       {{"gen", "C7", "--nodes", "4", "--block", "2"}, {"--block", "gen complete-exchange"}},
+      {{"gen", "complete-exchange", "--torus", "4x4", "--algorithm", "a1", "--block", "2", "--len",
+        "3"},
+       {"--len", "--block"}},
   });
 }
 
