@@ -83,6 +83,14 @@ po::options_description embed_options();
 int run_embed(const po::variables_map& vm, Context& ctx);
 /// embed: `metrics` (one --scheme), `table1` or `compare`.
 CommandForm embed_form(const po::variables_map& vm);
+/// gen complete-exchange's options, and its program: [A2A]'s complete exchange on an N x N torus
+/// (exchange_command.cpp).
+po::options_description complete_exchange_gen_options();
+McProgram complete_exchange_program(const po::variables_map& vm);
+
+/// `exchange`: every complete-exchange algorithm run on the emulated torus side by side.
+po::options_description exchange_options();
+int run_exchange(const po::variables_map& vm, Context& ctx);
 
 po::options_description demo_options();
 int run_demo(const po::variables_map& vm, Context& ctx);

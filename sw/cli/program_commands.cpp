@@ -284,7 +284,8 @@ po::options_description gen_options() {
       "(2..12); required by both")("compute", po::value<std::string>(),
                                    "cc-cube: computation cycles per stage (default 0)")(
       "together", "exchange: one step with every listed dimension (default: one step each)")(
-      "torus", po::value<std::string>(), "shift: the torus, columns x rows, e.g. 4x4")(
+      "torus", po::value<std::string>(),
+      "shift: the torus, columns x rows, e.g. 4x4; complete-exchange: N x N")(
       "points", po::value<std::string>(),
       "fft: m = 2^(n+2d) complex inputs, d >= 1 (e.g. 1024, 4096, 16384, 65536 for n = 8)")(
       "machine", po::value<std::string>(),
@@ -300,6 +301,7 @@ po::options_description gen_options() {
                                             "shift: nodes to move by (default 1)")(
       "out", po::value<std::string>(),
       "write the program to this file (default: standard output)")("help,h", "show this help");
+  o.add(complete_exchange_gen_options());
   return o;
 }
 
@@ -391,15 +393,17 @@ CommandForm gen_form(const po::variables_map& vm) {
   }
   const std::string what = vm["pattern"].as<std::string>();
   const bool named = what == "shift" || what == "exchange" || what == "random" ||
-                     what == "cc-cube" || what == "fft";
+                     what == "cc-cube" || what == "fft" || what == "complete-exchange";
   return {named ? what : parse_pattern(what) ? "pattern" : "", "gen " + what};
 }
 
 int run_gen(const po::variables_map& vm, Context& ctx) {
   if (!vm.count("pattern")) {
-    throw InputError({"PATTERN"},
-                     "a pattern (C1..C12, a Table 1 name, exchange, shift, cc-cube, fft or random)",
-                     "none");
+    throw InputError(
+        {"PATTERN"},
+        "a pattern (C1..C12, a Table 1 name, exchange, shift, cc-cube, fft, complete-exchange or "
+        "random)",
+        "none");
   }
   const std::string what = vm["pattern"].as<std::string>();
   const auto words = [&vm](std::uint32_t fallback) {
@@ -423,6 +427,9 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
                          torus_shift(shape[0], shape[1],
                                      parse_shift_direction(vm["direction"].as<std::string>()),
                                      distance, words(1)));
+  }
+  if (what == "complete-exchange") {
+    return write_program(vm, ctx, complete_exchange_program(vm));
   }
   if (what == "fft") {
     return write_program(vm, ctx, fft_program(vm));
