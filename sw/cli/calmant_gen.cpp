@@ -18,9 +18,8 @@ namespace orthosim::sw::cli {
 po::options_description gen_calmant_options() {
   po::options_description o("orthosim gen calmant");
   o.add_options()("pipeline", po::value<std::string>(),
-                  "calmant: Q, the pipelining degree, dividing --len (required)")(
-      "compute", po::value<std::string>(),
-      "calmant: cycles each node computes per iteration (default 0)")(
+                  "calmant: Q, the pipelining degree, dividing --len (required); "
+                  "complete-exchange --onto mesh: dividing 2^(D-1)")(
       "barrier", po::value<std::string>(),
       "calmant: a barrier of this many cycles after each iteration (default 0: none)")(
       "schedule", po::value<std::string>(),

@@ -16,20 +16,23 @@
 
 namespace orthosim::sw::cli {
 
-po::options_description gen_complete_exchange_options() {
-  po::options_description o("orthosim gen complete-exchange");
+po::options_description mesh_complete_exchange_gen_options() {
+  po::options_description o("gen complete-exchange --onto mesh");
   o.add_options()("cube", po::value<std::string>(),
-                  "complete-exchange: D, the CC-cube's dimension (2^D nodes)")(
-      "block", po::value<std::string>(),
-      "complete-exchange: B, words per block")("onto", po::value<std::string>(),
-                                               "complete-exchange: mesh, the network it runs on")(
-      "algorithm", po::value<std::string>(),
-      "complete-exchange --onto mesh: calmant (pipelined, --pipeline Q) | cc-cube (the original "
-      "CC-cube, Q = 1) | direct (default calmant)");
+                  "complete-exchange --onto mesh: D, the CC-cube's dimension (2^D nodes)")(
+      "onto", po::value<std::string>(),
+      "complete-exchange: mesh ([CALMANT] section 5 with --cube, --dims, --block, --algorithm "
+      "calmant (--pipeline Q) | cc-cube | direct, default calmant)");
   return o;
 }
 
-int run_gen_complete_exchange(const po::variables_map& vm, Context& ctx) {
+McProgram mesh_complete_exchange_program(const po::variables_map& vm) {
+  for (const char* torus_only : {"torus", "rearrange-cycles"}) {
+    if (vm.count(torus_only)) {
+      throw InputError({std::string("--") + torus_only}, "the torus form (no --onto)",
+                       "--onto mesh");
+    }
+  }
   if (!vm.count("cube")) {
     throw InputError({"--cube"}, "D, the CC-cube's dimension (the option is required)", "none");
   }
@@ -97,7 +100,7 @@ int run_gen_complete_exchange(const po::variables_map& vm, Context& ctx) {
   if (!check.ok()) {
     throw std::logic_error("gen complete-exchange: " + check.violations.front().what);
   }
-  return write_program(vm, ctx, to_program(schedule, {block, Cycle{0}}));
+  return to_program(schedule, {block, Cycle{0}});
 }
 
 }  // namespace orthosim::sw::cli
