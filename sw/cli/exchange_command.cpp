@@ -112,32 +112,6 @@ struct ExchangeRun {
   }
 };
 
-/// The per-step sum of the zero-load time of docs/networks.md: in each step the slowest message,
-/// t_s + (h + 1) delay + F with F = words + 1 flits, after its sender's rearrangement.
-std::uint64_t zero_load_cycles(const Schedule& schedule, const Topology& torus,
-                               const ScheduleCosts& costs, const NetworkConfig& network) {
-  std::uint64_t total = 0;
-  for (const ScheduleStep& step : schedule.steps) {
-    std::uint64_t slowest = 0;
-    for (const ScheduledMessage& m : step.messages) {
-      std::uint64_t compute = 0;
-      for (const LocalWork& w : step.local) {
-        if (w.node == m.source) {
-          compute += w.compute.count() +
-                     std::uint64_t{w.rearranged_blocks} * costs.rearrange_cycles_per_block.count();
-        }
-      }
-      const std::uint64_t flits = std::uint64_t{m.blocks.size()} * costs.block_words + 1;
-      slowest = std::max(slowest, compute + network.ni.startup +
-                                      (std::uint64_t{torus.hops(m.source, m.destination)} + 1) *
-                                          network.router.delay +
-                                      flits);
-    }
-    total += slowest;
-  }
-  return total;
-}
-
 std::string text_or_dash(const std::optional<std::uint64_t>& v) {
   return v ? std::to_string(*v) : "-";
 }
@@ -228,7 +202,10 @@ int run_exchange(const po::variables_map& vm, Context& ctx) {
     for (const StepFigures& f : run.check.steps) {
       run.max_link_load = std::max(run.max_link_load, f.max_link_load);
     }
-    run.zero_load_cycles = zero_load_cycles(schedule, torus, costs, *config);
+    // The per-step sum of the zero-load time of docs/networks.md: in each step the slowest
+    // message after its sender's rearrangement (sw/schedule's lockstep_cycles).
+    run.zero_load_cycles =
+        lockstep_cycles(torus, schedule, costs, {config->ni.startup, config->router.delay}).count();
     run.table1 = table1_terms(a, side);
     if (run.table1) {
       run.table1_cycles = static_cast<std::uint64_t>(
