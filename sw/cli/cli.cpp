@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/json_output.hpp"
 #include "sw/cli/output_options.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/cli/version.hpp"
@@ -227,7 +228,6 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
     return kExitBadInput;
   }
   const std::string prefix = "orthosim " + command->name + ": ";
-  cli::Context ctx{runner, out, err};
   cli::VariantOrigins from_variant;
   try {
     po::options_description options = command->options();
@@ -263,6 +263,10 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
     from_variant = cli::apply_variant(options, vm, command->name);
     check_scopes(*command, vm);
     cli::check_output_options(command->name, vm);
+    // Every JSON output carries the build's version, whichever command prints it.
+    cli::JsonMemberInserter versioned(out, cli::version_member());
+    std::ostream json_out(&versioned);
+    cli::Context ctx{runner, vm.count("json") ? json_out : out, err};
     ctx.progress_shown = progress.stderr_is_terminal && vm.count("quiet") == 0;
     // Erased and detached from the runner before any error below is printed.
     ProgressLine line(err, ctx.progress_shown, progress.after);
