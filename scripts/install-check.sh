@@ -15,6 +15,9 @@ trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" > "$prefix.log" || { cat "$prefix.log" >&2; exit 1; }
 rm -f "$prefix.log"
 
+completion="$prefix/share/bash-completion/completions/orthosim"
+[ -s "$completion" ] || { echo "install check: no bash completion at $completion" >&2; exit 1; }
+
 program=examples/fig2_sample.mcp
 total_cycles() {  # the total_cycles line of `orthosim run ... --json`
   "$prefix/bin/orthosim" run "$program" "$@" --json | sed -n 's/^  "total_cycles": \([0-9]*\),\{0,1\}$/\1/p'

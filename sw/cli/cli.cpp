@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/completion.hpp"
 #include "sw/cli/json_output.hpp"
 #include "sw/cli/output_options.hpp"
 #include "sw/cli/variant_options.hpp"
@@ -215,6 +216,20 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
   }
   if (args[0] == "--version" || args[0] == "version") {
     cli::print_version(out);
+    return kExitOk;
+  }
+  if (args[0] == "completion") {
+    // Not listed: the build writes the script and `cmake --install` installs it.
+    if (args.size() != 2 || args[1] != "bash") {
+      err << "orthosim completion: expected the shell, bash, found '"
+          << (args.size() > 1 ? args[1] : std::string()) << "'\n";
+      return kExitBadInput;
+    }
+    std::vector<cli::CompletedCommand> commands;
+    for (const Subcommand& s : subcommands()) {
+      commands.push_back({s.name, cli::usage_first_words(s.usage), s.options()});
+    }
+    cli::print_bash_completion(commands, out);
     return kExitOk;
   }
   const Subcommand* command = nullptr;
