@@ -753,6 +753,23 @@ TEST_F(TraceCli, PlotOfATrafficTraceShowsTheNetworkOverTime) {
   EXPECT_EQ(figure_after(svg, "mean"), mean);
 }
 
+// One prefix on a wrong count of files; a multiprocessor's trace has no network-message line (its
+// messages are its accesses), a network's has.
+TEST_F(TraceCli, StatsSaysOnceWhoComplainsAndCountsNetworkMessagesAsSuch) {
+  const auto none = run("trace stats");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(none.err, "orthosim trace: stats: expected one event trace or VCD file, found 0 file "
+                      "arguments\n");
+  ASSERT_EQ(run("run " + kFig2 + " --arch omp --trace a.trace").exit_code, 0);
+  const auto omp = run("trace stats a.trace");
+  ASSERT_EQ(omp.exit_code, 0) << omp.err;
+  EXPECT_EQ(omp.out.find("messages sent"), std::string::npos) << omp.out;
+  ASSERT_EQ(run("run " + kFig2 + " --arch mesh --dims 2x2 --trace m.trace").exit_code, 0);
+  const auto mesh = run("trace stats m.trace");
+  EXPECT_NE(mesh.out.find("\nnetwork messages sent 13, delivered 13,"), std::string::npos)
+      << mesh.out;
+}
+
 // The channel heat map has a colour scale from 0 to the peak its heading gives.
 TEST_F(TraceCli, TheChannelHeatMapHasAColourScaleUpToItsPeak) {
   ASSERT_EQ(run("traffic --topology torus --dims 3x3 --rate 0.3 --warmup 40 --cycles 100 "
