@@ -25,10 +25,11 @@ std::string gtkw_vcd_name(const std::string& path, std::uint32_t width) {
   return width > 1 ? path + "[" + std::to_string(width - 1) + ":0]" : path;
 }
 
-std::string gtkw_text(const std::string& dump_file, const std::vector<GtkwGroup>& groups) {
+std::string gtkw_text(const std::string& dump_file, const std::string& save_file,
+                      const std::vector<GtkwGroup>& groups) {
   std::ostringstream out;
   out << "[*] GTKWave save file written by orthosim: gtkwave " << file_name(dump_file) << ' '
-      << file_name(gtkw_path(dump_file)) << '\n'
+      << file_name(save_file) << '\n'
       << "[dumpfile] \"" << file_name(dump_file) << "\"\n"
       << "[sst_width] 260\n"
       << "[signals_width] 260\n"
@@ -52,15 +53,16 @@ std::string gtkw_path(const std::string& dump_path) {
   return (has_extension ? dump_path.substr(0, dot) : dump_path) + ".gtkw";
 }
 
-GtkwFile::GtkwFile(const std::string& dump_path, bool dump_streamed) : dump_path_(dump_path) {
-  if (!dump_streamed) {
-    file_.emplace(gtkw_path(dump_path));
+GtkwFile::GtkwFile(std::string dump_path, std::string save_path, bool dump_streamed)
+    : dump_path_(std::move(dump_path)), save_path_(std::move(save_path)) {
+  if (!dump_streamed && save_path_ != dump_path_) {
+    file_.emplace(save_path_);
   }
 }
 
 void GtkwFile::write(const std::vector<GtkwGroup>& groups) {
   if (file_) {
-    file_->out() << gtkw_text(dump_path_, groups);
+    file_->out() << gtkw_text(dump_path_, save_path_, groups);
     file_->commit();
   }
 }

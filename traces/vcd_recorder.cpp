@@ -43,7 +43,9 @@ const std::vector<SignalSpec>& specs_for(SourceKind kind) {
 }  // namespace
 
 VcdRecorder::VcdRecorder(const std::string& path, std::uint32_t clock_period_ns)
-    : writer_(path, 1), gtkw_(path, writer_.streamed()), period_ns_(clock_period_ns) {
+    : writer_(path, 1),
+      gtkw_(path, gtkw_path(path), writer_.streamed()),
+      period_ns_(clock_period_ns) {
   writer_.add_comment("clock-ns " + std::to_string(clock_period_ns));
 }
 

@@ -61,7 +61,8 @@ std::vector<traces::GtkwGroup> gtkw_groups(const std::string& path) {
 }  // namespace
 
 FstTrace::FstTrace(std::string path)
-    : output_(std::move(path), sw::OutputNeeds{/*seekable=*/true}), gtkw_(output_.path(), false) {
+    : output_(std::move(path), sw::OutputNeeds{/*seekable=*/true}),
+      gtkw_(output_.path(), output_.path() + ".gtkw", false) {
   Verilated::traceEverOn(true);
 }
 

@@ -138,15 +138,17 @@ TEST_F(GtkwCli, ANetworksRoutersAreGroupedByCoordinate) {
 }
 
 TEST_F(GtkwCli, TheFstsSaveFileNamesSignalsOfEveryVerilatedBlock) {
-  const Outcome r = run("run fig2.mcp --arch omp --impl rtl --fst w.fst");
+  // With a VCD of the same name: each has its own save file.
+  const Outcome r = run("run fig2.mcp --arch omp --impl rtl --fst w.fst --vcd w.vcd");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const SaveFile save = read_save_file(dir_ / "w.gtkw");
+  EXPECT_EQ(read_save_file(dir_ / "w.gtkw").dumpfile, "w.vcd");
+  const SaveFile save = read_save_file(dir_ / "w.fst.gtkw");
   EXPECT_EQ(save.dumpfile, "w.fst");
   ASSERT_EQ(std::system(("fst2vcd '" + (dir_ / "w.fst").string() + "' > '" +
-                         (dir_ / "w.vcd").string() + "' 2>/dev/null")
+                         (dir_ / "back.vcd").string() + "' 2>/dev/null")
                             .c_str()),
             0);
-  expect_named_signals_exist(save, VcdReader((dir_ / "w.vcd").string()));
+  expect_named_signals_exist(save, VcdReader((dir_ / "back.vcd").string()));
   // The omp's verilated blocks: 4 bus controllers, 4 index manipulators, the module array.
   EXPECT_EQ(save.groups.size(), 9u);
   for (const std::string& group : save.groups) {
@@ -155,6 +157,12 @@ TEST_F(GtkwCli, TheFstsSaveFileNamesSignalsOfEveryVerilatedBlock) {
               save.signals.end())
         << group << " has no clock: not a block's top module";
   }
+}
+
+TEST_F(GtkwCli, AVcdNamedLikeASaveFileGetsNone) {
+  const Outcome r = run("run fig2.mcp --arch omp --vcd w.gtkw");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(VcdReader((dir_ / "w.gtkw").string()).timescale(), "1ns");
 }
 
 TEST_F(GtkwCli, NoSaveFileBesideADevice) {
