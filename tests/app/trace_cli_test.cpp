@@ -844,6 +844,8 @@ TEST_F(TraceCli, PlotOfSeveralTrafficJsonsDrawsOneLabelledCurvePerFile) {
     EXPECT_NE(r.err.find(error), std::string::npos) << args << ": " << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir_ / "bad")) << args;
   }
+}
+
 /// The text between "`label` " and the next '<' or ',' in `svg`: a figure of a heading.
 std::string figure_after(const std::string& svg, const std::string& label) {
   const std::size_t at = svg.find(label + " ");
