@@ -25,7 +25,21 @@ function(orthosim_include_tree target scope)
     file(MAKE_DIRECTORY ${parent})
     file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${path} ${tree}/${path} SYMBOLIC)
   endforeach()
-  target_include_directories(${target} ${scope} ${tree})
+  # The tree is the build's alone: installed, the headers sit under include/orthosim at the same
+  # paths (orthosim_library).
+  target_include_directories(${target} ${scope} $<BUILD_INTERFACE:${tree}>)
+endfunction()
+
+# Every library is installed (cmake/orthosim_install.cmake, docs/library.md): in the export set
+# that find_package(orthosim) reads, named orthosim::NAME there as here, its headers found under
+# include/orthosim.
+include(GNUInstallDirs)
+set(ORTHOSIM_INSTALL_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/orthosim)
+function(orthosim_install_library target name)
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+  target_include_directories(${target} INTERFACE
+                             $<INSTALL_INTERFACE:${ORTHOSIM_INSTALL_INCLUDEDIR}>)
+  install(TARGETS ${target} EXPORT orthosimTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endfunction()
 
 # One library per folder: orthosim_<layer>_<part>, aliased orthosim::<layer>_<part>. Its public
@@ -51,6 +65,10 @@ function(orthosim_library name)
   orthosim_include_tree(orthosim_${name} PUBLIC ${folders})
   target_link_libraries(orthosim_${name} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   orthosim_warnings(orthosim_${name})
+  orthosim_install_library(orthosim_${name} ${name})
+  # Its public headers, at their include paths ("sw/core/cycle.hpp").
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folders}/
+          DESTINATION ${ORTHOSIM_INSTALL_INCLUDEDIR}/${folders} FILES_MATCHING PATTERN "*.hpp")
   # The list tests/layering/ compares with docs/architecture.md's layer graph.
   set_property(GLOBAL APPEND PROPERTY ORTHOSIM_LIBRARIES ${name})
 endfunction()

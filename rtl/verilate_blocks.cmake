@@ -54,6 +54,10 @@ target_link_libraries(orthosim_rtl_verilated PUBLIC PkgConfig::SYSTEMC)
 target_compile_options(orthosim_rtl_verilated PRIVATE -fno-sanitize=all)
 # Users of the generated code see Verilator's headers as system headers: our warning set is for
 # our code, not theirs.
+# verilate() gives the build tree's folders; installed, the library is linked, never compiled
+# against (only the bridges include its headers).
 get_target_property(verilated_includes orthosim_rtl_verilated INTERFACE_INCLUDE_DIRECTORIES)
 set_target_properties(orthosim_rtl_verilated PROPERTIES
-                      INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "${verilated_includes}")
+                      INTERFACE_INCLUDE_DIRECTORIES "$<BUILD_INTERFACE:${verilated_includes}>"
+                      INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "$<BUILD_INTERFACE:${verilated_includes}>")
+orthosim_install_library(orthosim_rtl_verilated rtl_verilated)

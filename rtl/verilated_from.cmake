@@ -13,13 +13,14 @@ if(NOT from_limits STREQUAL our_limits)
   message(FATAL_ERROR "ORTHOSIM_VERILATED_FROM: ${from} was configured with other RTL sizes "
                       "(rtl/limits.cmake): configure and build it again first")
 endif()
-# One folder per verilated block (verilate()'s output: the headers the bridges include).
+# One folder per verilated block (verilate()'s output: the headers the bridges include). An
+# imported target's include folders are system folders: our warnings stay off generated headers.
 file(GLOB block_dirs LIST_DIRECTORIES true ${from}/rtl/CMakeFiles/orthosim_rtl_verilated.dir/V*.dir)
 find_package(Threads REQUIRED)
 add_library(orthosim_rtl_verilated STATIC IMPORTED GLOBAL)
 add_library(orthosim::rtl_verilated ALIAS orthosim_rtl_verilated)
 set_target_properties(orthosim_rtl_verilated PROPERTIES
   IMPORTED_LOCATION ${from_library}
-  INTERFACE_SYSTEM_INCLUDE_DIRECTORIES
+  INTERFACE_INCLUDE_DIRECTORIES
     "${block_dirs};${VERILATOR_ROOT}/include;${VERILATOR_ROOT}/include/vltstd"
   INTERFACE_LINK_LIBRARIES "PkgConfig::SYSTEMC;Threads::Threads;z;atomic")

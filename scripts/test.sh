@@ -4,8 +4,9 @@
 # asan-ubsan run leaves out the label `rtl` (scripts/rtl-check.sh: Verilator lint, the Verilog
 # benches, yosys), which runs no code of ours to sanitize, and the long whole-network comparisons
 # of model and RTL (tests/README.md, "What CI runs"); the default run has them. Last, every input
-# reader is fuzzed for a fixed number of runs over its seed corpus (scripts/fuzz.sh --ci). Before
-# all that, the sources' layout is checked (scripts/format.sh --check). Each stage prints the
+# reader is fuzzed for a fixed number of runs over its seed corpus (scripts/fuzz.sh --ci). After the
+# default build's tests, scripts/install-check.sh builds examples/embedding against the installed
+# package. Before all that, the sources' layout is checked (scripts/format.sh --check). Each stage prints the
 # seconds it took, so CI's time budget can be followed stage by stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +41,11 @@ for preset in default asan-ubsan; do
   stage_done "$preset build"
   ctest --preset "$preset" -j "$jobs"
   stage_done "$preset tests"
+  if [ "$preset" = default ]; then
+    # The installed package, used by examples/embedding as a user's own testbench would.
+    ./scripts/install-check.sh "build/$preset"
+    stage_done "install check"
+  fi
 done
 echo "=== fuzz: every input reader, fixed runs and seed ==="
 ./scripts/fuzz.sh --ci

@@ -218,6 +218,34 @@ void write_timeline(const std::string& trace_path, const TraceStats& stats,
   svg.save(out);
 }
 
+/// The heat map's colour of a fraction `f` of the peak: white (idle) to dark red (the busiest).
+std::string heat_color(double f) {
+  std::ostringstream color;
+  color << "rgb(255," << static_cast<int>(255 * (1 - f)) << ',' << static_cast<int>(255 * (1 - f))
+        << ')';
+  return color.str();
+}
+
+constexpr std::size_t kScaleSteps = 10;  ///< the colour scale's boxes
+
+/// The heat map's colour scale at (x, top): kScaleSteps boxes from 0 (bottom) to `peak` (top),
+/// each the colour of its upper bound, labelled at both ends and the middle.
+void heat_scale(SvgWriter& svg, double x, double top, double peak) {
+  const double box = 16;
+  svg.open_group("colour-scale");
+  svg.text(x, top - 8, "flits/cycle", 10);
+  for (std::size_t k = 0; k < kScaleSteps; ++k) {
+    const double f = static_cast<double>(kScaleSteps - k) / static_cast<double>(kScaleSteps);
+    svg.rect(x, top + box * static_cast<double>(k), box, box, heat_color(f),
+             "up to " + fmt(f * peak, 3) + " flits/cycle");
+  }
+  svg.close_group();
+  const double bottom = top + box * static_cast<double>(kScaleSteps);
+  svg.text(x + box + 4, top + 10, fmt(peak, 3), 10);
+  svg.text(x + box + 4, (top + bottom) / 2 + 4, fmt(peak / 2, 3), 10);
+  svg.text(x + box + 4, bottom, "0", 10);
+}
+
 void write_channels(const std::string& trace_path, const TraceStats& stats,
                     const std::string& out) {
   EventTraceReader reader(trace_path);
@@ -268,16 +296,121 @@ void write_channels(const std::string& trace_path, const TraceStats& stats,
     svg.text(kLeft - 6, y + cell_h * 0.8, routers[r], cell_h > 10 ? 11 : 6, "end");
     for (std::size_t p = 0; p < ports.size(); ++p) {
       const double u = util[{routers[r], ports[p]}];
-      // White (idle) to dark red (the busiest channel).
-      const double f = peak > 0 ? u / peak : 0;
-      std::ostringstream color;
-      color << "rgb(255," << static_cast<int>(255 * (1 - f)) << ','
-            << static_cast<int>(255 * (1 - f)) << ')';
-      svg.rect(kLeft + cell_w * static_cast<double>(p), y, cell_w - 2, cell_h - 1, color.str(),
+      svg.rect(kLeft + cell_w * static_cast<double>(p), y, cell_w - 2, cell_h - 1,
+               heat_color(peak > 0 ? u / peak : 0),
                routers[r] + "." + ports[p] + ": " + fmt(u, 3) + " flits/cycle");
     }
     svg.close_group();
   }
+  heat_scale(svg, kLeft + cell_w * static_cast<double>(ports.size()) + 40, kTop + 30, peak);
+  svg.save(out);
+}
+
+/// Whether the trace shows processors or buses at work: what the timeline draws. A traffic run's
+/// trace has only messages.
+bool has_activity(const std::string& trace_path) {
+  EventTraceReader reader(trace_path);
+  TraceEvent e;
+  while (reader.next(e)) {
+    if ((e.kind == TraceEvent::Kind::Activity && e.activity != Activity::Idle) ||
+        e.kind == TraceEvent::Kind::Access) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The network over time, for a trace with messages and no processor activity (synthetic
+/// traffic): packets in flight (injected, not yet ejected) at the end of each column, and the
+/// channels' utilization in it (flits that crossed a channel, per channel and cycle).
+void write_network_over_time(const std::string& trace_path, const TraceStats& stats,
+                             const std::string& out) {
+  EventTraceReader reader(trace_path);
+  const TraceHeader& h = reader.header();
+  std::size_t channels = 0;
+  for (const Source& s : h.sources) {
+    channels += s.kind == SourceKind::Channel ? 1 : 0;
+  }
+  const std::uint64_t cycles = std::max<std::uint64_t>(stats.cycles, 1);
+  const std::size_t columns = static_cast<std::size_t>(std::min<std::uint64_t>(cycles, 500));
+  const double per_column = static_cast<double>(cycles) / static_cast<double>(columns);
+  std::vector<std::int64_t> in_flight(columns, 0);  ///< injections minus ejections in the column
+  std::vector<double> flits(columns, 0);            ///< flits that crossed a channel
+  TraceEvent e;
+  std::uint64_t origin = 0;
+  bool first_run = true;
+  std::uint64_t hopped = 0;
+  while (reader.next(e)) {
+    const std::uint64_t at = e.at.count();
+    if (e.kind == TraceEvent::Kind::Run && first_run) {
+      first_run = false;
+      origin = e.line == h.sources.size() + 3 ? at : 0;  // as trace stats counts cycles
+    }
+    if (e.kind != TraceEvent::Kind::Message) {
+      continue;
+    }
+    const std::uint64_t rel = at > origin ? at - origin : 0;
+    const std::size_t c =
+        std::min(columns - 1, static_cast<std::size_t>(static_cast<double>(rel) / per_column));
+    if (e.message.what == MessageEvent::Inject) {
+      ++in_flight[c];
+    } else if (e.message.what == MessageEvent::Eject) {
+      --in_flight[c];
+    } else if (e.message.what == MessageEvent::Hop) {
+      flits[c] += e.message.size;
+      hopped += e.message.size;
+    }
+  }
+  std::vector<double> packets(columns, 0);
+  std::vector<double> utilization(columns, 0);
+  std::int64_t running = 0;
+  double peak_packets = 0;
+  double peak_utilization = 0;
+  for (std::size_t c = 0; c < columns; ++c) {
+    running += in_flight[c];
+    packets[c] = static_cast<double>(running);
+    utilization[c] = channels == 0 ? 0 : flits[c] / (static_cast<double>(channels) * per_column);
+    peak_packets = std::max(peak_packets, packets[c]);
+    peak_utilization = std::max(peak_utilization, utilization[c]);
+  }
+  const double mean_utilization =
+      channels == 0 ? 0
+                    : static_cast<double>(hopped) /
+                          (static_cast<double>(channels) * static_cast<double>(cycles));
+  const double panel_h = 220;
+  const double left = 90;
+  const double width = kWidth;
+  SvgWriter svg(left + width + 40, kTop + 2 * (panel_h + 80) + 20);
+  svg.text(left, 24,
+           "Network over time: " + trace_path + " (" + std::to_string(stats.cycles) + " cycles, " +
+               fmt(per_column, 2) + " cycles per column)",
+           14);
+  const auto panel = [&](double top, const std::vector<double>& values, double peak,
+                         const std::string& id, const std::string& label,
+                         const std::string& heading, const std::string& color) {
+    const double scale = peak > 0 ? peak * 1.05 : 1;
+    svg.text(left, top - 22, heading, 12);
+    svg.open_group(id);
+    std::vector<std::pair<double, double>> points;
+    for (std::size_t c = 0; c < columns; ++c) {
+      const double x0 = left + width * static_cast<double>(c) / static_cast<double>(columns);
+      const double x1 = left + width * static_cast<double>(c + 1) / static_cast<double>(columns);
+      const double y = top + panel_h - panel_h * values[c] / scale;
+      points.emplace_back(x0, y);
+      points.emplace_back(x1, y);
+    }
+    svg.polyline(points, color);
+    svg.close_group();
+    y_axis(svg, left, top, panel_h, scale, label);
+    x_axis(svg, top + panel_h, static_cast<double>(stats.cycles), "cycle", left, width);
+  };
+  panel(kTop + 40, packets, peak_packets, "packets-in-flight", "packets",
+        "Packets in flight (injected, not yet ejected): peak " + fmt(peak_packets), "#4e79a7");
+  panel(kTop + 40 + panel_h + 80, utilization, peak_utilization, "channel-utilization",
+        "flits/cycle",
+        "Channel utilization (flits per channel per cycle): mean " + fmt(mean_utilization, 4) +
+            ", peak column " + fmt(peak_utilization, 4),
+        "#e15759");
   svg.save(out);
 }
 
@@ -325,8 +458,15 @@ void write_latency(const TraceStats& stats, const std::string& trace_path, const
 std::vector<std::string> plot_event_trace(const std::string& trace_path, const std::string& dir) {
   const TraceStats stats = event_trace_stats(trace_path);
   std::vector<std::string> written;
-  write_timeline(trace_path, stats, join(dir, "timeline.svg"));
-  written.push_back(join(dir, "timeline.svg"));
+  // A trace of messages alone (synthetic traffic) would give an empty timeline: the network over
+  // time instead.
+  if (stats.latency.count > 0 && !has_activity(trace_path)) {
+    write_network_over_time(trace_path, stats, join(dir, "network.svg"));
+    written.push_back(join(dir, "network.svg"));
+  } else {
+    write_timeline(trace_path, stats, join(dir, "timeline.svg"));
+    written.push_back(join(dir, "timeline.svg"));
+  }
   if (!stats.channels.empty()) {
     write_channels(trace_path, stats, join(dir, "channels.svg"));
     written.push_back(join(dir, "channels.svg"));

@@ -1,7 +1,9 @@
 // Mapping of system activity onto VCD signals.
 #include "traces/vcd_recorder.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+#include <tuple>
 
 namespace orthosim::traces {
 
@@ -41,7 +43,9 @@ const std::vector<SignalSpec>& specs_for(SourceKind kind) {
 }  // namespace
 
 VcdRecorder::VcdRecorder(const std::string& path, std::uint32_t clock_period_ns)
-    : writer_(path, 1), period_ns_(clock_period_ns) {
+    : writer_(path, 1),
+      gtkw_(path, gtkw_path(path), writer_.streamed()),
+      period_ns_(clock_period_ns) {
   writer_.add_comment("clock-ns " + std::to_string(clock_period_ns));
 }
 
@@ -65,6 +69,7 @@ void VcdRecorder::declare_once() {
     for (const std::string& scope : scopes) {
       for (const SignalSpec& spec : specs_for(s.kind)) {
         sig.vars.push_back(writer_.add_var(scope + "." + spec.name, spec.width));
+        sig.shown.push_back({gtkw_vcd_name(scope + "." + spec.name, spec.width), spec.width});
       }
     }
     signals_.push_back(std::move(sig));
@@ -137,6 +142,64 @@ void VcdRecorder::channel_occupancy(Cycle at, SourceId channel, std::uint32_t vc
 void VcdRecorder::finish(Cycle end) {
   declare_once();
   writer_.commit(ns(end));
+  gtkw_.write(gtkw_groups());
+}
+
+std::vector<GtkwGroup> VcdRecorder::gtkw_groups() const {
+  // Sorted by system (in the order built), then kind as below, then block (in the order built).
+  struct Keyed {
+    std::size_t system;
+    int kind;
+    std::size_t first_source;
+    GtkwGroup group;
+  };
+  std::vector<std::string> systems;
+  std::vector<Keyed> groups;
+  for (SourceId id = 0; id < sources().size(); ++id) {
+    const Source& s = sources()[id];
+    const std::string system = s.path.substr(0, s.path.find('.'));
+    const std::size_t system_index = static_cast<std::size_t>(
+        std::find(systems.begin(), systems.end(), system) - systems.begin());
+    if (system_index == systems.size()) {
+      systems.push_back(system);
+    }
+    std::string name;
+    int kind = 0;
+    switch (s.kind) {
+      case SourceKind::Bus:
+        name = system + " buses";
+        break;
+      case SourceKind::Processor:
+        name = system + " processors";
+        kind = 1;
+        break;
+      case SourceKind::BusController:
+        name = system + " bus controllers";
+        kind = 2;
+        break;
+      case SourceKind::Channel:
+        // "torus.r(2,1).x+" belongs to the router "torus.r(2,1)".
+        name = s.path.substr(0, s.path.rfind('.'));
+        kind = 3;
+        break;
+    }
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const Keyed& k) { return k.group.name == name; });
+    if (it == groups.end()) {
+      groups.push_back({system_index, kind, id, {name, {}}});
+      it = groups.end() - 1;
+    }
+    const std::vector<GtkwSignal>& shown = signals_.at(id).shown;
+    it->group.signals.insert(it->group.signals.end(), shown.begin(), shown.end());
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const Keyed& a, const Keyed& b) {
+    return std::tie(a.system, a.kind, a.first_source) < std::tie(b.system, b.kind, b.first_source);
+  });
+  std::vector<GtkwGroup> ordered;
+  for (Keyed& k : groups) {
+    ordered.push_back(std::move(k.group));
+  }
+  return ordered;
 }
 
 }  // namespace orthosim::traces

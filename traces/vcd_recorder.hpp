@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "traces/gtkw.hpp"
 #include "traces/recorder.hpp"
 #include "traces/vcd_writer.hpp"
 
@@ -35,18 +36,24 @@ class VcdRecorder : public Recorder {
   void channel_occupancy(Cycle at, SourceId channel, std::uint32_t vc,
                          std::uint32_t flits) override;
 
-  /// Ends the dump at `end` and puts the file in place.
+  /// Ends the dump at `end` and puts the file in place, and its GTKWave save file beside it
+  /// (traces/gtkw.hpp) unless the dump went to a device or FIFO.
   void finish(Cycle end);
 
  private:
   struct Signals {
     std::vector<VcdWriter::VarId> vars;  ///< in the order of the kind's signal list
+    std::vector<GtkwSignal> shown;       ///< the same, as the save file names them
   };
+  /// The save file's groups: per system its buses, processors and bus controllers (each kind
+  /// where its first block was built), then one group per router with its ports.
+  [[nodiscard]] std::vector<GtkwGroup> gtkw_groups() const;
   void declare_once();
   [[nodiscard]] std::uint64_t ns(Cycle c) const { return c.count() * period_ns_; }
   void set(Cycle at, SourceId source, std::size_t signal, std::uint64_t value);
 
   VcdWriter writer_;
+  GtkwFile gtkw_;
   std::uint32_t period_ns_;
   bool declared_ = false;
   std::vector<Signals> signals_;    ///< per source

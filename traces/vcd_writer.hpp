@@ -43,6 +43,8 @@ class VcdWriter {
   void commit(std::uint64_t end_time);
 
   [[nodiscard]] const std::string& path() const { return file_.path(); }
+  /// Whether the dump goes to a device or FIFO, written through as a stream.
+  [[nodiscard]] bool streamed() const { return file_.mode() == sw::OutputMode::InPlace; }
 
  private:
   struct Var {

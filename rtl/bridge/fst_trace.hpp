@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sw/core/output_file.hpp"
+#include "traces/gtkw.hpp"
 
 class VerilatedFstC;
 
@@ -36,13 +37,15 @@ class FstTrace {
   /// Opens the file with every registered model. Needs a complete elaboration: call it after
   /// sc_core::sc_start(sc_core::SC_ZERO_TIME), before the run.
   void open();
-  /// Flushes and closes the file and puts it in place.
+  /// Flushes and closes the file and puts it in place, and its GTKWave save file beside it
+  /// (traces/gtkw.hpp): one group per block, its signals as the file declares them.
   void close();
   [[nodiscard]] std::size_t models() const { return attach_.size(); }
 
  private:
   struct File;
   sw::OutputFile output_;
+  traces::GtkwFile gtkw_;
   std::vector<std::function<void(VerilatedFstC&)>> attach_;
   std::unique_ptr<File> file_;
 };

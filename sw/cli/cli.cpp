@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/completion.hpp"
+#include "sw/cli/json_output.hpp"
 #include "sw/cli/output_options.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/cli/version.hpp"
@@ -277,6 +279,20 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
     cli::print_version(out);
     return kExitOk;
   }
+  if (args[0] == "completion") {
+    // Not listed: the build writes the script and `cmake --install` installs it.
+    if (args.size() != 2 || args[1] != "bash") {
+      err << "orthosim completion: expected the shell, bash, found '"
+          << (args.size() > 1 ? args[1] : std::string()) << "'\n";
+      return kExitBadInput;
+    }
+    std::vector<cli::CompletedCommand> commands;
+    for (const Subcommand& s : subcommands()) {
+      commands.push_back({s.name, cli::usage_first_words(s.usage), s.options()});
+    }
+    cli::print_bash_completion(commands, out);
+    return kExitOk;
+  }
   const Subcommand* command = nullptr;
   for (const Subcommand& s : subcommands()) {
     if (s.name == args[0]) {
@@ -288,7 +304,6 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
     return kExitBadInput;
   }
   const std::string prefix = "orthosim " + command->name + ": ";
-  cli::Context ctx{runner, out, err};
   cli::VariantOrigins from_variant;
   try {
     po::options_description options = command->options();
@@ -324,6 +339,10 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
     from_variant = cli::apply_variant(options, vm, command->name);
     check_scopes(*command, vm);
     cli::check_output_options(command->name, vm);
+    // Every JSON output carries the build's version, whichever command prints it.
+    cli::JsonMemberInserter versioned(out, cli::version_member());
+    std::ostream json_out(&versioned);
+    cli::Context ctx{runner, vm.count("json") ? json_out : out, err};
     ctx.progress_shown = progress.stderr_is_terminal && vm.count("quiet") == 0;
     // Erased and detached from the runner before any error below is printed.
     ProgressLine line(err, ctx.progress_shown, progress.after);

@@ -9,6 +9,7 @@
 #include "sw/cli/report.hpp"
 #include "sw/core/json_text.hpp"
 #include "sw/mapping/listing.hpp"
+#include "traces/gtkw.hpp"
 
 namespace orthosim::sw::cli {
 
@@ -288,6 +289,16 @@ void write_run_json(const ProgramRun& r, std::ostream& out) {
   out << "\n  ]" << text.substr(brackets + 2) << '\n';
 }
 
+namespace {
+
+/// The line under a table of measured and predicted cycles: what the prediction is and why a
+/// measured step can beat it (docs/mapping.md, "Timing and the cost model").
+constexpr const char* kPredictionNote =
+    "predicted: each step's cost estimated alone (docs/mapping.md); processors run ahead into the "
+    "next step, so measured steps can beat it";
+
+}  // namespace
+
 void print_run(const ProgramRun& r, std::ostream& out) {
   const SystemConfig& c = r.config;
   out << "orthosim run: " << header(r.mapped) << "\n  alpha=" << c.timing.alpha
@@ -317,7 +328,8 @@ void print_run(const ProgramRun& r, std::ostream& out) {
   }
   out << std::setw(6) << "total" << std::setw(cycles_width) << r.summary.cycles.count()
       << std::setw(predicted_width) << r.predicted.total.count() << "  ("
-      << r.summary.cycles.count() * c.clock_period_ns << " ns)\n\n";
+      << r.summary.cycles.count() * c.clock_period_ns << " ns)\n";
+  out << kPredictionNote << "\n\n";
   out << "delivery: " << delivery_line(r) << '\n';
   out << "conflicts: " << r.summary.conflicts << " (" << r.summary.conflict_wait_cycles
       << " cycles waiting)\n";
@@ -398,7 +410,7 @@ void print_demo(const std::vector<ProgramRun>& runs, const std::string& out_dir,
                          std::to_string(r.summary.delivery.messages_checked)
                    : std::string("FAILED"));
   }
-  out << '\n';
+  out << "\n  " << kPredictionNote << '\n';
   for (const ProgramRun& r : runs) {
     print_problems(r.summary, out);
   }
@@ -406,7 +418,8 @@ void print_demo(const std::vector<ProgramRun>& runs, const std::string& out_dir,
   for (const ProgramRun& r : runs) {
     out << ' ' << (r.vcd_path ? *r.vcd_path : std::string("-"));
   }
-  out << "\n  (gtkwave " << (first.vcd_path ? *first.vcd_path : std::string()) << ")\n";
+  const std::string first_vcd = first.vcd_path ? *first.vcd_path : std::string();
+  out << "\n  (gtkwave " << first_vcd << ' ' << traces::gtkw_path(first_vcd) << ")\n";
 }
 
 }  // namespace orthosim::sw::cli

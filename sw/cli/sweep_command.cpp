@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <map>
@@ -191,6 +192,22 @@ std::string row_of(const SweepSpec& spec, const Point& point, const ChildResult&
   return sweep::csv_line(sweep::row(spec, point, r.exit_code, r.out, r.seconds));
 }
 
+/// A CSV cell as the summary shows it: a fraction to 4 significant digits (the CSV keeps every
+/// digit), anything else as it is.
+std::string summary_cell(const std::string& cell) {
+  if (cell.find_first_of(".eE") == std::string::npos) {
+    return cell;
+  }
+  char* end = nullptr;
+  const double value = std::strtod(cell.c_str(), &end);
+  if (cell.empty() || end != cell.c_str() + cell.size()) {
+    return cell;
+  }
+  std::ostringstream rounded;
+  rounded << std::setprecision(4) << value;
+  return rounded.str();
+}
+
 void print_summary(const SweepSpec& spec, const std::vector<std::string>& head,
                    const std::map<std::size_t, std::string>& rows, std::ostream& out) {
   std::vector<std::string> shown{"point", "variant"};
@@ -214,7 +231,8 @@ void print_summary(const SweepSpec& spec, const std::vector<std::string>& head,
     std::vector<std::string> cells;
     for (std::size_t c = 0; c < at.size(); ++c) {
       std::string cell = fields.at(at[c]);
-      cells.push_back(c == 1 ? std::filesystem::path(cell).filename().string() : cell);
+      cells.push_back(c == 1 ? std::filesystem::path(cell).filename().string()
+                             : summary_cell(cell));
     }
     table.push_back(cells);
   }

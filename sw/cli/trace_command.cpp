@@ -144,8 +144,12 @@ void print_stats(const traces::TraceStats& s, const std::string& path, std::ostr
   if (s.format != "vcd") {
     out << "accesses " << s.accesses << ", words " << s.words << ", conflicts " << s.conflicts
         << " (" << s.conflict_wait_cycles << " cycles waiting)\n";
-    out << "messages sent " << s.messages_sent << ", delivered " << s.messages_delivered
-        << ", max channel contention " << s.max_channel_contention << " packets\n";
+    // The trace's message events are the networks' (send, deliver): a multiprocessor's messages
+    // are its accesses above.
+    if (!s.channels.empty() || s.messages_sent > 0) {
+      out << "network messages sent " << s.messages_sent << ", delivered " << s.messages_delivered
+          << ", max channel contention " << s.max_channel_contention << " packets\n";
+    }
   }
   const traces::LatencySummary& l = s.latency;
   if (l.count > 0) {
@@ -266,7 +270,7 @@ void print_diff(const traces::TraceDiff& d, const std::string& a, const std::str
   row("accesses", d.a.accesses, d.b.accesses);
   row("words", d.a.words, d.b.words);
   row("conflicts", d.a.conflicts, d.b.conflicts);
-  row("messages delivered", d.a.messages_delivered, d.b.messages_delivered);
+  row("network messages delivered", d.a.messages_delivered, d.b.messages_delivered);
   if (d.first) {
     out << "\nfirst divergence at event " << d.first->index + 1 << ":\n";
     out << "  A line " << d.first->line_a << ": "
@@ -285,8 +289,8 @@ std::vector<std::string> arguments(const po::variables_map& vm) {
 
 void expect_files(const std::vector<std::string>& args, std::size_t n, const std::string& what) {
   if (args.size() != n + 1) {
-    throw InputError({"orthosim trace " + args[0]}, what,
-                     std::to_string(args.size() - 1) + " file arguments");
+    // Keyed by the action alone: the command line's prefix already says "orthosim trace".
+    throw InputError({args[0]}, what, std::to_string(args.size() - 1) + " file arguments");
   }
 }
 

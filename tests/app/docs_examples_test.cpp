@@ -1,8 +1,15 @@
 // The example outputs the documentation quotes are what this build prints. An example is a line
 // "`orthosim ARGS`:" followed by a fenced block: run in an empty folder, `orthosim ARGS` must exit
 // 0 and print the block's lines in a row, exactly. Quote only deterministic output this way.
+// And every command the READMEs and docs/*.md show in their code blocks runs (DocsCommands).
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -101,6 +108,128 @@ TEST_F(DocsExamples, EveryQuotedOutputIsWhatTheProgramPrints) {
                                   << e.args << ")";
     }
   }
+}
+
+// ---- Every command the pages show ------------------------------------------------------------
+
+/// A command line of a page's code block: `orthosim ...` at the start of a line in a fenced block,
+/// its `\` continuations joined.
+struct ShownCommand {
+  std::size_t line = 0;  ///< where it starts
+  std::string text;
+};
+
+/// The pages whose commands are run: the READMEs and docs/*.md, relative to the checkout.
+std::vector<std::string> pages_with_commands() {
+  const fs::path root = fs::path(ORTHOSIM_EXAMPLES_DIR).parent_path();
+  std::vector<std::string> pages{"README.md", "examples/README.md"};
+  std::vector<std::string> docs;
+  for (const fs::directory_entry& entry : fs::directory_iterator(root / "docs")) {
+    if (entry.path().extension() == ".md") {
+      docs.push_back("docs/" + entry.path().filename().string());
+    }
+  }
+  std::sort(docs.begin(), docs.end());
+  pages.insert(pages.end(), docs.begin(), docs.end());
+  return pages;
+}
+
+/// Whether a shown line is a command to run as it is: not a line of output or an error quoted
+/// after it ("orthosim run: --dims: ..."), not a synopsis with placeholders (`--dim D`, `[--l L]`,
+/// `hypercube|torus`, `...`).
+bool runnable(const std::string& text) {
+  static const std::regex output(R"(^orthosim [^ ]*:( |$)|^orthosim [0-9])");
+  static const std::regex placeholder(R"(\w\|\w|\[|\.\.\.|(^|\s)[A-Z]+(\.[a-z]+)?(\s|$))");
+  return !std::regex_search(text, output) && !std::regex_search(text, placeholder);
+}
+
+/// The command without what needs a person: a trailing comment, a viewer opened after it
+/// (`&& gtkwave FILE`, `| less`).
+std::string without_viewers(const std::string& text) {
+  static const std::regex comment(R"(\s+#.*$)");
+  static const std::regex viewer(R"(\s+(&&\s+gtkwave|\|\s+less)\b.*$)");
+  return std::regex_replace(std::regex_replace(text, comment, ""), viewer, "");
+}
+
+std::vector<ShownCommand> commands_in(const fs::path& page) {
+  const std::vector<std::string> lines = lines_of(testing_support::slurp(page));
+  std::vector<ShownCommand> found;
+  bool in_block = false;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind("```", 0) == 0) {
+      in_block = !in_block;
+      continue;
+    }
+    const std::size_t start = lines[i].find_first_not_of(' ');
+    if (!in_block || start == std::string::npos || lines[i].compare(start, 9, "orthosim ") != 0) {
+      continue;
+    }
+    ShownCommand c{i + 1, lines[i].substr(start)};
+    while (!c.text.empty() && c.text.back() == '\\' && i + 1 < lines.size()) {
+      c.text.pop_back();
+      c.text += lines[++i];
+    }
+    if (runnable(c.text)) {
+      c.text = without_viewers(c.text);
+      found.push_back(c);
+    }
+  }
+  return found;
+}
+
+class DocsCommands : public testing_support::CliTest,
+                     public testing::WithParamInterface<std::string> {
+ protected:
+  DocsCommands() : CliTest(ORTHOSIM_BIN) {}
+};
+
+// Every command a page shows runs as shown and exits 0, in order (a command may read what an
+// earlier one wrote), in a folder of its own with a copy of examples/ (the examples' page runs
+// inside it), through sh, with `orthosim` found on PATH. An option renamed, a file moved or a
+// bash-only construct in a page fails here.
+TEST_P(DocsCommands, EveryCommandShownRuns) {
+  const fs::path root = fs::path(ORTHOSIM_EXAMPLES_DIR).parent_path();
+  fs::copy(ORTHOSIM_EXAMPLES_DIR, dir_ / "examples", fs::copy_options::recursive);
+  const bool in_examples = GetParam().rfind("examples/", 0) == 0;
+  const fs::path work = in_examples ? dir_ / "examples" : dir_;
+  const std::string path = fs::path(ORTHOSIM_BIN).parent_path().string() + ":/usr/bin:/bin";
+  for (const ShownCommand& c : commands_in(root / GetParam())) {
+    std::ofstream(dir_ / "command.sh") << c.text << '\n';
+    const std::string shell = "cd '" + work.string() + "' && PATH='" + path +
+                              "' timeout -s KILL 300 sh '" + (dir_ / "command.sh").string() +
+                              "' >'" + (dir_ / "out").string() + "' 2>'" + (dir_ / "err").string() +
+                              "'";
+    const int status = std::system(shell.c_str());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        << GetParam() << ":" << c.line << ": " << c.text << "\nexit "
+        << (WIFEXITED(status) ? WEXITSTATUS(status) : -1) << ": "
+        << testing_support::slurp(dir_ / "err");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Pages, DocsCommands, testing::ValuesIn(pages_with_commands()),
+                         [](const testing::TestParamInfo<std::string>& page) {
+                           std::string name = page.param;
+                           for (char& ch : name) {
+                             ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+                           }
+                           return name;
+                         });
+
+// The placeholders and quoted outputs the command scan leaves out, and what it strips.
+TEST(DocsCommandScan, RunsCommandsNotSynopsesOrOutputs) {
+  EXPECT_TRUE(runnable("orthosim run examples/fig2_sample.mcp --arch omp --alpha 20"));
+  EXPECT_TRUE(runnable("orthosim gen C7 --nodes 16 --len 8 > a2a.mcp && orthosim run a2a.mcp"));
+  EXPECT_FALSE(runnable("orthosim run: --dims: does not apply to run on the omp"));
+  EXPECT_FALSE(runnable("orthosim 0.1.0"));
+  EXPECT_FALSE(runnable("orthosim lcc --dim D --pattern transpose"));
+  EXPECT_FALSE(runnable("orthosim tables --topology hypercube|torus --m 4 --n 4"));
+  EXPECT_FALSE(runnable("orthosim traffic --dim 8 --pattern P --rate 0.5 [--routing pcube]"));
+  EXPECT_FALSE(runnable("orthosim lcc --pattern x ..."));
+  EXPECT_EQ(without_viewers("orthosim access --vcd x.vcd && gtkwave x.vcd   # look"),
+            "orthosim access --vcd x.vcd");
+  EXPECT_EQ(without_viewers("orthosim access --impl rtl --fst b.fst && fst2vcd b.fst | less"),
+            "orthosim access --impl rtl --fst b.fst && fst2vcd b.fst");
 }
 
 }  // namespace

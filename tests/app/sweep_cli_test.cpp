@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -183,6 +184,23 @@ TEST_F(Sweep, TrafficRowsCarryTheParametersThatAreNotFields) {
   ASSERT_EQ(direct.exit_code, 0) << direct.err;
   EXPECT_EQ(column(dir_ / "t.csv", "accepted").at(1),
             nlohmann::json::parse(direct.out)["accepted"].dump());
+}
+
+// The summary on standard output shows a fraction to 4 significant digits; the CSV keeps them all.
+TEST_F(Sweep, TheSummaryRoundsFractionsTheCsvKeeps) {
+  const Outcome o = run("sweep traffic:uniform --variants t44.yaml --param rate=0.07 "
+                        "--param cycles=700 --out t.csv");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  for (const char* name : {"accepted", "latency_avg"}) {
+    const std::string full = column(dir_ / "t.csv", name).at(0);
+    char rounded[32];
+    std::snprintf(rounded, sizeof rounded, "%.4g", std::stod(full));
+    ASSERT_GT(full.size(), std::string(rounded).size()) << name << " " << full;
+    EXPECT_NE(o.out.find(" " + std::string(rounded) + " "), std::string::npos)
+        << name << " " << rounded << "\n"
+        << o.out;
+    EXPECT_EQ(o.out.find(full), std::string::npos) << name << " " << full << "\n" << o.out;
+  }
 }
 
 TEST_F(Sweep, JobsOneJobsTwoAndTwoMpiRanksWriteTheSameCsv) {

@@ -13,6 +13,7 @@
 #include "sw/workload/access_workload.hpp"
 #include "tests/support/program_builder.hpp"
 #include "tests/support/vcd_reader.hpp"
+#include "traces/gtkw.hpp"
 #include "traces/vcd_recorder.hpp"
 
 namespace orthosim {
@@ -25,6 +26,12 @@ using testing_support::ProgramBuilder;
 using testing_support::VcdReader;
 
 constexpr sw::Cycle kLimit{100'000'000};
+
+/// Removes a waveform written by a test and the GTKWave save file beside it.
+void remove_waveform(const std::string& path) {
+  std::remove(path.c_str());
+  std::remove(traces::gtkw_path(path).c_str());
+}
 
 std::string temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
@@ -56,7 +63,7 @@ TEST(Waveform, BeatsAppearAtTheProtocolsCycles) {
     vcd.finish(system.clock().now());
   }
   const VcdReader w(path);
-  std::remove(path.c_str());
+  remove_waveform(path);
   EXPECT_FALSE(w.has_date());
   EXPECT_EQ(w.timescale(), "1ns");
   const std::uint64_t ns = 50;
@@ -127,7 +134,7 @@ TEST(Waveform, TracingChangesNeitherCyclesNorStatistics) {
   vcd->finish(traced[0]->clock().now());
   vcd.reset();
   EXPECT_TRUE(std::filesystem::exists(path));
-  std::remove(path.c_str());
+  remove_waveform(path);
 }
 
 // GTKWave's converter must read our VCD without complaint. CI installs gtkwave; without it the
@@ -169,7 +176,8 @@ TEST(Waveform, GtkwaveVcd2fstConvertsWithoutWarnings) {
   std::stringstream round;
   round << vcd_back.rdbuf();
   EXPECT_NE(round.str().find("valid"), std::string::npos);
-  for (const std::string& f : {path, fst, log}) {
+  remove_waveform(path);
+  for (const std::string& f : {fst, log}) {
     std::remove(f.c_str());
   }
 }

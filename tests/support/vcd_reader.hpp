@@ -40,8 +40,11 @@ class VcdReader {
         }
         code_to_path[code] = path + name;
         history_[path + name];
+        widths_[path + name] = static_cast<std::uint32_t>(std::stoul(width));
       } else if (token == "$date") {
         has_date_ = true;
+        while (in >> token && token != "$end") {
+        }
       } else if (token[0] == '$') {
         if (token == "$timescale") {
           in >> timescale_;
@@ -56,7 +59,10 @@ class VcdReader {
       } else if (token[0] == 'b') {
         std::string code;
         in >> code;
-        record(code_to_path.at(code), now, std::stoull(token.substr(1), nullptr, 2));
+        // A vector wider than 64 bits (an FST's 128-bit bus read back) keeps its low 64 bits.
+        const std::string bits = token.substr(1);
+        record(code_to_path.at(code), now,
+               std::stoull(bits.size() > 64 ? bits.substr(bits.size() - 64) : bits, nullptr, 2));
       } else if (token[0] == '0' || token[0] == '1') {
         record(code_to_path.at(token.substr(1)), now, token[0] == '1' ? 1 : 0);
       }
@@ -64,6 +70,16 @@ class VcdReader {
   }
 
   [[nodiscard]] bool has(const std::string& path) const { return history_.count(path) != 0; }
+  /// The width its $var declares, in bits.
+  [[nodiscard]] std::uint32_t width(const std::string& path) const { return widths_.at(path); }
+  /// Every signal's path, in path order.
+  [[nodiscard]] std::vector<std::string> paths() const {
+    std::vector<std::string> all;
+    for (const auto& entry : history_) {
+      all.push_back(entry.first);
+    }
+    return all;
+  }
   [[nodiscard]] bool has_date() const { return has_date_; }
   [[nodiscard]] const std::string& timescale() const { return timescale_; }
   [[nodiscard]] std::uint64_t end_time() const { return end_time_; }
@@ -92,6 +108,7 @@ class VcdReader {
   }
 
   std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> history_;
+  std::map<std::string, std::uint32_t> widths_;
   bool has_date_ = false;
   std::string timescale_;
   std::uint64_t end_time_ = 0;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,35 @@ TEST(Cli, DemoFailsWhenOneSystemLosesAWord) {
   FakeRunner runner(FakeRunner::Outcome::PayloadLost);
   const Result r = run({"demo"}, runner);
   EXPECT_EQ(r.code, sw::kExitRunFailed);
+}
+
+/// The line after the first line of `text` that starts with `start` (after its indentation).
+std::string line_after(const std::string& text, const std::string& start) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find_first_not_of(' ') != std::string::npos &&
+        line.compare(line.find_first_not_of(' '), start.size(), start) == 0) {
+      std::string next;
+      std::getline(lines, next);
+      return next;
+    }
+  }
+  return "(no line starting with " + start + ")";
+}
+
+// Under each table of measured and predicted cycles, the demo's and run's, one line says what
+// the prediction is and why a step can beat it, pointing at docs/mapping.md.
+TEST_F(CliProgram, UnderTheCycleTablesALineExplainsThePrediction) {
+  FakeRunner runner;
+  const std::string expected =
+      "predicted: each step's cost estimated alone (docs/mapping.md); processors run ahead into "
+      "the next step, so measured steps can beat it";
+  const Result demo = run({"demo", "--out", path("d")}, runner);
+  ASSERT_EQ(demo.code, sw::kExitOk) << demo.err;
+  EXPECT_EQ(line_after(demo.out, "delivery "), "  " + expected);
+  const Result table = run({"run", fig2_, "--arch", "omp"}, runner);
+  ASSERT_EQ(table.code, sw::kExitOk) << table.err;
+  EXPECT_EQ(line_after(table.out, "total "), expected);
 }
 
 TEST_F(CliProgram, DemoPassesTheSystemOptionsToAllThreeConfigurations) {

@@ -1,0 +1,63 @@
+// The version member inserted into every JSON output (sw/cli/json_output.hpp): right after the
+// opening brace of an object, whatever the pieces the output is written in; nothing else changed.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "sw/cli/json_output.hpp"
+#include "sw/cli/version.hpp"
+
+namespace orthosim::sw::cli {
+namespace {
+
+const std::string kMember = "\n  \"v\": 1";
+
+/// `pieces` written one after the other through the inserter.
+std::string through_inserter(const std::vector<std::string>& pieces) {
+  std::ostringstream sink;
+  {
+    JsonMemberInserter inserter(sink, kMember);
+    std::ostream out(&inserter);
+    for (const std::string& piece : pieces) {
+      out << piece;
+    }
+  }
+  return sink.str();
+}
+
+TEST(JsonOutput, TheMemberComesFirstInTheObject) {
+  const std::string json = "{\n  \"a\": [\n    {\n      \"b\": 2\n    }\n  ]\n}\n";
+  const std::string expected = "{\n  \"v\": 1,\n  \"a\": [\n    {\n      \"b\": 2\n    }\n  ]\n}\n";
+  EXPECT_EQ(through_inserter({json}), expected);
+  // One character at a time, or split inside the white space after the brace.
+  std::vector<std::string> characters;
+  for (char c : json) {
+    characters.emplace_back(1, c);
+  }
+  EXPECT_EQ(through_inserter(characters), expected);
+  EXPECT_EQ(through_inserter({"{\n ", " \"a\"", ": [\n    {\n      \"b\": 2\n    }\n  ]\n}\n"}),
+            expected);
+}
+
+TEST(JsonOutput, AnEmptyObjectGetsNoComma) {
+  EXPECT_EQ(nlohmann::json::parse(through_inserter({"{}"})), nlohmann::json({{"v", 1}}));
+  EXPECT_EQ(nlohmann::json::parse(through_inserter({"{", " \n}"})), nlohmann::json({{"v", 1}}));
+}
+
+TEST(JsonOutput, OutputThatIsNoObjectPassesUnchanged) {
+  EXPECT_EQ(through_inserter({"[{\"a\": 1}]\n"}), "[{\"a\": 1}]\n");
+  EXPECT_EQ(through_inserter({"orthosim run: {", "x}\n"}), "orthosim run: {x}\n");
+  EXPECT_EQ(through_inserter({}), "");
+}
+
+TEST(JsonOutput, TheVersionMemberIsJsonTextsLayoutOfTheVersionObject) {
+  const nlohmann::json object = nlohmann::json::parse("{" + version_member() + "}");
+  EXPECT_EQ(object, nlohmann::json({{"version", version_json()}}));
+  EXPECT_EQ(version_member().rfind("\n  \"version\": {\n    \"", 0), 0u);
+  EXPECT_EQ(version_json().at("orthosim"), project_version());
+}
+
+}  // namespace
+}  // namespace orthosim::sw::cli
