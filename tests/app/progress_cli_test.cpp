@@ -124,6 +124,8 @@ TEST_F(ProgressCli, EveryJsonOutputBeginsWithTheVersion) {
       {"run", "run fig2.mcp --arch mesh --dims 4x4 --json"},
       {"traffic", "traffic --topology mesh --dims 3x3 --rate 0.1 --cycles 100 --json"},
       {"lcc", "lcc --dim 4 --pattern transpose --json"},
+      {"embed", "embed --cube 4 --onto ring --dims 16 --scheme xor --json"},
+      {"exchange", "exchange --torus 4x4 --block 1 --algorithms a1 --json"},
       {"access", "access --json"},
       {"tables", "tables --topology torus --m 16 --n 4 --l 2 --json"},
       {"sweep", "sweep fig2.mcp --variants omp.yaml --param alpha=8 --out s.csv --json"},
