@@ -83,6 +83,19 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   flits_.resize(buffers * depth_);
   held_.assign(ports_->total_inputs(), 0);
   owner_.assign(out_vc_base_.back(), -1);
+  std::uint32_t most_buffers = 1;
+  for (std::uint32_t r = 0; r < routers; ++r) {
+    most_buffers = std::max(most_buffers, buffer_base_[r + 1] - buffer_base_[r]);
+  }
+  mask_words_ = (most_buffers + 63) / 64;
+  occupied_.assign(std::size_t{routers} * mask_words_, 0);
+  routed_.assign(std::size_t{routers} * mask_words_, 0);
+  for (std::uint32_t b = 0; b < buffers; ++b) {
+    const std::uint32_t r = buffer_router_[b];
+    const std::uint32_t local = b - buffer_base_[r];
+    mask_word_.push_back(r * mask_words_ + local / 64);
+    mask_bit_.push_back(std::uint64_t{1} << (local % 64));
+  }
   routes_.resize(buffers * max_routes_);
   route_count_.assign(buffers, 0);
   flits_per_router_.assign(routers, 0);
@@ -116,6 +129,8 @@ void Fabric::reset() {
   std::fill(out_.begin(), out_.end(), -1);
   std::fill(held_.begin(), held_.end(), 0);
   std::fill(route_count_.begin(), route_count_.end(), 0);
+  std::fill(occupied_.begin(), occupied_.end(), 0);
+  std::fill(routed_.begin(), routed_.end(), 0);
   std::fill(owner_.begin(), owner_.end(), -1);
   ni_.reset();
   channels_.reset();
@@ -180,17 +195,27 @@ void Fabric::append_routes(std::uint32_t b, std::vector<Route>& out) const {
 // insertion; the buffers are scanned in increasing order, so a stable insertion by arrival leaves
 // ties to the lower buffer. Routers grant only their own output channels, so serving router by
 // router gives the same grants as one queue of all requests ordered by router first.
+template <typename Visit>
+void Fabric::for_each_buffer(std::uint32_t r, bool routed, Visit&& visit) const {
+  const std::size_t first = std::size_t{r} * mask_words_;
+  for (std::uint32_t w = 0; w < mask_words_; ++w) {
+    std::uint64_t bits = occupied_[first + w] & (routed ? routed_[first + w] : ~routed_[first + w]);
+    while (bits != 0) {
+      const auto k = static_cast<std::uint32_t>(__builtin_ctzll(bits));
+      bits &= bits - 1;
+      visit(buffer_base_[r] + w * 64 + k);
+    }
+  }
+}
+
 void Fabric::allocate_virtual_channels(sw::Cycle c) {
   for (const std::uint32_t r : active_) {
     ++stats_.router_steps;
     requests_.clear();
-    for (std::uint32_t b = buffer_base_[r]; b < buffer_base_[r + 1]; ++b) {
-      if (count_[b] == 0 || out_[b] >= 0) {
-        continue;
-      }
+    for_each_buffer(r, false, [&](std::uint32_t b) {
       const Flit& head = flits_[slot(b, 0)];
       if (head.index != 0 || !header_ready(b, head, c)) {
-        continue;
+        return;
       }
       Request q;
       q.arrived = head.pushed;
@@ -201,7 +226,7 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
         *at = *(at - 1);
       }
       *at = q;
-    }
+    });
     for (const Request& q : requests_) {
       std::uint32_t count = 0;
       const Route* routes = routes_of(q.buffer, count);
@@ -242,6 +267,7 @@ bool Fabric::grant(std::uint32_t router, std::uint32_t buffer, const Route& rout
     out_[buffer] = static_cast<std::int32_t>(ov);
     out_channel_[buffer] = base + ov;
     target_[buffer] = out_target_[base + ov];
+    routed_[mask_word_[buffer]] |= mask_bit_[buffer];
     route_count_[buffer] = 0;  // the next header in this buffer is routed afresh
     const NetworkInterfaces::Packet& p = ni_.packet(flits_[slot(buffer, 0)].packet);
     if (!is_ejection(router, ov) && p.first_of_message) {
@@ -309,15 +335,18 @@ void Fabric::allocate_switches(sw::Cycle c) {
   const std::uint64_t stamp = c.count() + 1;
   for (const std::uint32_t r : active_) {
     requests_.clear();
-    for (std::uint32_t b = buffer_base_[r]; b < buffer_base_[r + 1]; ++b) {
-      if (!may_leave(b, c)) {
-        continue;
-      }
+    for_each_buffer(r, true, [&](std::uint32_t b) {
+      // may_leave(b, c), the buffer being routed and not empty
+      const sw::Cycle arrived = flits_[slot(b, 0)].pushed;
       const std::int64_t t = target_[b];
+      const bool full = t >= 0 && count_[static_cast<std::size_t>(t)] >= depth_;
+      if (arrived >= c || (full && !full_buffer_frees(static_cast<std::uint32_t>(t), c))) {
+        return;
+      }
       Request q;
-      q.speculative = t >= 0 && count_[static_cast<std::size_t>(t)] >= depth_;
+      q.speculative = full;
       q.port = out_port_slot_[out_channel_[b]];
-      q.arrived = flits_[slot(b, 0)].pushed;
+      q.arrived = arrived;
       q.buffer = b;
       const auto before = [&q](const Request& x) {
         return std::tie(q.speculative, q.port, q.arrived) <
@@ -329,7 +358,7 @@ void Fabric::allocate_switches(sw::Cycle c) {
         *at = *(at - 1);
       }
       *at = q;
-    }
+    });
     // Each output port passes one flit, each input port sends one: sure moves before speculative
     // ones, then the oldest flit first.
     for (const Request& k : requests_) {
@@ -387,7 +416,9 @@ void Fabric::commit(sw::Cycle c) {
       const auto b = static_cast<std::uint32_t>(mv.from);
       f = flits_[slot(b, 0)];
       head_[b] = head_[b] + 1 == depth_ ? 0 : head_[b] + 1;
-      --count_[b];
+      if (--count_[b] == 0) {
+        occupied_[mask_word_[b]] &= ~mask_bit_[b];
+      }
       --held_[buffer_input_slot_[b]];
       report_buffer(b, c);
       --flits_per_router_[mv.router];
@@ -395,6 +426,7 @@ void Fabric::commit(sw::Cycle c) {
       if (f.index + 1 == ni_.packet(f.packet).flits) {
         owner_[mv.channel] = -1;
         out_[b] = -1;
+        routed_[mask_word_[b]] &= ~mask_bit_[b];
       }
       if (mv.to >= 0) {
         ++stats_.flit_hops;
@@ -446,7 +478,9 @@ void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
   Flit& slot_flit = flits_[slot(b, count_[b])];
   slot_flit = f;
   slot_flit.pushed = c;
-  ++count_[b];
+  if (count_[b]++ == 0) {
+    occupied_[mask_word_[b]] |= mask_bit_[b];
+  }
   report_buffer(b, c);
   const std::uint32_t r = router_of_buffer(b);
   ++flits_in_routers_;

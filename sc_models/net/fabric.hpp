@@ -120,6 +120,10 @@ class Fabric final : public Network {
   void append_routes(std::uint32_t b, std::vector<Route>& out) const;
 
   // ---- the cycle --------------------------------------------------------------------------
+  /// Calls visit(b) for the buffers of router `r` that hold flits and whose head packet has an
+  /// output virtual channel (`routed`) or has none, in increasing order.
+  template <typename Visit>
+  void for_each_buffer(std::uint32_t r, bool routed, Visit&& visit) const;
   void allocate_virtual_channels(sw::Cycle c);
   /// The routes of the header at the head of buffer `b`, computed once per header and buffer
   /// (they depend only on the router, the input port and virtual channel, and the destination).
@@ -176,6 +180,13 @@ class Fabric final : public Network {
   std::vector<Flit> flits_;                 ///< [buffer * depth + slot]
   std::vector<std::uint32_t> held_;         ///< [input slot]: flits its buffers hold
   std::vector<std::int64_t> owner_;         ///< [output virtual channel]: holding buffer or -1
+  // Per router, a bit per buffer (router-local number): it holds flits; its head packet has an
+  // output virtual channel (out_ >= 0). The allocators visit only the buffers that can act.
+  std::uint32_t mask_words_ = 1;          ///< 64-bit words per router
+  std::vector<std::uint64_t> occupied_;   ///< [router * mask_words_ + word]
+  std::vector<std::uint64_t> routed_;     ///< [router * mask_words_ + word]
+  std::vector<std::uint32_t> mask_word_;  ///< [buffer]: its word in occupied_ and routed_
+  std::vector<std::uint64_t> mask_bit_;   ///< [buffer]: its bit there
   /// [buffer * max_routes_ ...]: the routes of the header at the buffer's head, once computed.
   std::uint32_t max_routes_ = 1;
   std::vector<Route> routes_;
