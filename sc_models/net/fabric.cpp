@@ -407,10 +407,11 @@ void Fabric::commit(sw::Cycle c) {
   feasible_state_.assign(moves_.size(), kUnknown);
   arrivals_.clear();
   for (std::size_t m = 0; m < moves_.size(); ++m) {
-    if (!feasible(m)) {
+    const Move& mv = moves_[m];
+    // A move into a buffer with room always happens (feasible() without the call).
+    if (mv.to >= 0 && count_[static_cast<std::size_t>(mv.to)] >= depth_ && !feasible(m)) {
       continue;
     }
-    const Move& mv = moves_[m];
     Flit f;
     if (mv.from >= 0) {
       const auto b = static_cast<std::uint32_t>(mv.from);
@@ -489,8 +490,8 @@ void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
     active_.push_back(r);
   }
   // The flits of all virtual channels of the input port (an injection channel has one).
-  const std::uint32_t held = ++held_[buffer_input_slot_[b]];
-  channels_.held(r, input_port_of(b), held);
+  const std::uint32_t input = buffer_input_slot_[b];
+  channels_.held_at(input, ++held_[input]);
 }
 
 void Fabric::report_observed_buffer(std::uint32_t b, sw::Cycle c) {
