@@ -405,7 +405,10 @@ bool Fabric::feasible(std::size_t m) {
 void Fabric::commit(sw::Cycle c) {
   current_stamp_ = c.count() + 1;
   feasible_state_.assign(moves_.size(), kUnknown);
-  arrivals_.clear();
+  if (arrivals_.size() < moves_.size()) {
+    arrivals_.resize(moves_.size());
+  }
+  std::size_t arrived = 0;
   for (std::size_t m = 0; m < moves_.size(); ++m) {
     const Move& mv = moves_[m];
     // A move into a buffer with room always happens (feasible() without the call).
@@ -445,9 +448,10 @@ void Fabric::commit(sw::Cycle c) {
       f.index = in.index;
       f.word = in.word;
     }
-    arrivals_.emplace_back(mv.to, f);
+    arrivals_[arrived++] = {mv.to, f};
   }
-  for (const auto& [to, f] : arrivals_) {
+  for (std::size_t k = 0; k < arrived; ++k) {
+    const auto& [to, f] = arrivals_[k];
     if (to >= 0) {
       push(static_cast<std::uint32_t>(to), f, c);
     } else {
@@ -457,9 +461,9 @@ void Fabric::commit(sw::Cycle c) {
       }
     }
   }
-  if (!arrivals_.empty()) {
+  if (arrived > 0) {
     last_move_ = c;
-    stats_.flits_moved += arrivals_.size();
+    stats_.flits_moved += arrived;
   }
   active_.erase(std::remove_if(active_.begin(), active_.end(),
                                [this](std::uint32_t r) {

@@ -138,7 +138,7 @@ class Fabric final : public Network {
   [[nodiscard]] bool full_buffer_frees(std::uint32_t t, sw::Cycle c);
   [[nodiscard]] bool feasible(std::size_t move);
   void commit(sw::Cycle c);
-  void push(std::uint32_t b, const Flit& f, sw::Cycle c);
+  inline void push(std::uint32_t b, const Flit& f, sw::Cycle c);
   /// Tells an observing client that network buffer `b` changed in cycle c.
   void report_buffer(std::uint32_t b, sw::Cycle c) {
     if (observed_) {
@@ -204,7 +204,7 @@ class Fabric final : public Network {
   // Per-cycle scratch, stamped with the cycle so nothing needs clearing.
   std::vector<Request> requests_;  ///< one router's requests
   std::vector<Move> moves_;
-  std::vector<std::pair<std::int64_t, Flit>> arrivals_;
+  std::vector<std::pair<std::int64_t, Flit>> arrivals_;  ///< commit's, as many as moves_ at most
   std::vector<std::int64_t> mover_of_;  ///< [buffer]: index in moves_ of its departure
   std::vector<std::uint64_t> mover_stamp_;
   std::vector<std::uint8_t> room_state_;  ///< 0 unknown, 1 in progress, 2 yes, 3 no
