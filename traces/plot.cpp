@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/input_file.hpp"
@@ -337,7 +338,25 @@ std::vector<std::string> plot_event_trace(const std::string& trace_path, const s
   return written;
 }
 
-std::vector<std::string> plot_traffic_json(const std::string& json_path, const std::string& dir) {
+namespace {
+
+/// One rate of a traffic sweep.
+struct TrafficPoint {
+  double accepted;
+  double offered;
+  double mean;
+  double p99;
+};
+
+/// The output of `orthosim traffic --json` (one rate or a sweep), its points by offered load.
+struct TrafficSweep {
+  std::string network;
+  std::string pattern;
+  std::int64_t flits = 0;
+  std::vector<TrafficPoint> points;
+};
+
+TrafficSweep read_traffic_json(const std::string& json_path) {
   sw::InputRules rules;
   rules.what = "JSON file";
   const std::string text = sw::read_input_file(json_path, rules);
@@ -365,28 +384,52 @@ std::vector<std::string> plot_traffic_json(const std::string& json_path, const s
                          "\"points\")",
                          "another document");
   }
-  struct Point {
-    double accepted;
-    double offered;
-    double mean;
-    double p99;
-  };
-  std::vector<Point> points;
+  TrafficSweep sweep;
+  sweep.network = j.value("network", std::string());
+  sweep.pattern = j.value("pattern", std::string());
+  sweep.flits = j.value("flits", std::int64_t{0});
   for (const nlohmann::json& p : j["points"]) {
-    if (!p.contains("accepted") || !p.contains("latency_avg") || !p.contains("latency_p99") ||
-        !p.contains("offered")) {
+    const auto number = [&p](const char* key) { return p.contains(key) && p[key].is_number(); };
+    if (!number("accepted") || !number("latency_avg") || !number("latency_p99") ||
+        !number("offered")) {
       throw sw::InputError({json_path, 1, 1},
-                           "points with offered, accepted, latency_avg and latency_p99",
+                           "points with offered, accepted, latency_avg and latency_p99 numbers",
                            sw::json_text(p));
     }
-    points.push_back({p["accepted"].get<double>(), p["offered"].get<double>(),
-                      p["latency_avg"].get<double>(), p["latency_p99"].get<double>()});
+    sweep.points.push_back({p["accepted"].get<double>(), p["offered"].get<double>(),
+                            p["latency_avg"].get<double>(), p["latency_p99"].get<double>()});
   }
-  std::sort(points.begin(), points.end(),
-            [](const Point& a, const Point& b) { return a.offered < b.offered; });
+  std::sort(sweep.points.begin(), sweep.points.end(),
+            [](const TrafficPoint& a, const TrafficPoint& b) { return a.offered < b.offered; });
+  return sweep;
+}
+
+/// A logarithmic latency axis from 10^low to 10^high cycles: ticks at 1, 2 and 5 of each decade.
+void log_y_axis(SvgWriter& svg, double x, double top, double height, int low, int high,
+                const std::string& label) {
+  svg.line(x, top, x, top + height, "black");
+  for (int e = low; e <= high; ++e) {
+    for (double m : {1.0, 2.0, 5.0}) {
+      const double v = m * std::pow(10.0, e);
+      const double at = (std::log10(v) - low) / (high - low);
+      if (at > 1 + 1e-9) {
+        break;
+      }
+      const double y = top + height - height * at;
+      svg.line(x - (m == 1.0 ? 6 : 3), y, x, y, "black");
+      svg.text(x - 8, y + 4, fmt(v, 0), 10, "end");
+    }
+  }
+  svg.text(x - 50, top - 10, label, 12, "start");
+}
+
+}  // namespace
+
+std::vector<std::string> plot_traffic_json(const std::string& json_path, const std::string& dir) {
+  const TrafficSweep sweep = read_traffic_json(json_path);
   double max_x = 0;
   double max_y = 0;
-  for (const Point& p : points) {
+  for (const TrafficPoint& p : sweep.points) {
     max_x = std::max({max_x, p.accepted, p.offered});
     max_y = std::max(max_y, p.p99);
   }
@@ -399,15 +442,15 @@ std::vector<std::string> plot_traffic_json(const std::string& json_path, const s
   SvgWriter svg(left + width + 60, top + height + 90);
   svg.text(left, 24, "Latency against accepted throughput: " + json_path, 14);
   svg.text(left, 42,
-           j.value("network", std::string()) + ", " + j.value("pattern", std::string()) +
-               " traffic, " + std::to_string(j.value("flits", 0)) + "-flit packets",
+           sweep.network + ", " + sweep.pattern + " traffic, " + std::to_string(sweep.flits) +
+               "-flit packets",
            12);
   const auto sx = [&](double v) { return left + width * v / max_x; };
   const auto sy = [&](double v) { return top + height - height * v / max_y; };
   std::vector<std::pair<double, double>> mean_line;
   std::vector<std::pair<double, double>> p99_line;
   svg.open_group("points");
-  for (const Point& p : points) {
+  for (const TrafficPoint& p : sweep.points) {
     mean_line.emplace_back(sx(p.accepted), sy(p.mean));
     p99_line.emplace_back(sx(p.accepted), sy(p.p99));
     svg.circle(sx(p.accepted), sy(p.mean), 4, "#4e79a7",
@@ -426,6 +469,75 @@ std::vector<std::string> plot_traffic_json(const std::string& json_path, const s
   svg.text(left + width - 136, top + 15, "mean latency", 11);
   svg.rect(left + width - 150, top + 22, 10, 10, "#e15759");
   svg.text(left + width - 136, top + 31, "p99 latency", 11);
+  const std::string out = join(dir, "latency-throughput.svg");
+  svg.save(out);
+  return {out};
+}
+
+std::vector<std::string> plot_traffic_jsons(const std::vector<std::string>& json_paths,
+                                            const std::vector<std::string>& labels,
+                                            const std::string& title, const std::string& dir) {
+  if (labels.size() != json_paths.size()) {
+    throw std::invalid_argument("plot_traffic_jsons: one label per file");
+  }
+  std::vector<TrafficSweep> sweeps;
+  for (const std::string& path : json_paths) {
+    sweeps.push_back(read_traffic_json(path));  // every file read before anything is drawn
+  }
+  double max_x = 0;
+  double min_y = 0;
+  double max_y = 0;
+  for (const TrafficSweep& sweep : sweeps) {
+    for (const TrafficPoint& p : sweep.points) {
+      max_x = std::max({max_x, p.accepted, p.offered});
+      if (p.mean > 0) {
+        min_y = min_y > 0 ? std::min(min_y, p.mean) : p.mean;
+      }
+      max_y = std::max(max_y, p.mean);
+    }
+  }
+  max_x = max_x > 0 ? max_x * 1.05 : 1;
+  // Latencies of saturated and contention-free placements differ by orders of magnitude: the
+  // axis is logarithmic, from the decade below the least mean latency to the one above the most.
+  const int low = min_y > 0 ? static_cast<int>(std::floor(std::log10(min_y))) : 0;
+  const int high =
+      std::max(low + 1, max_y > 0 ? static_cast<int>(std::ceil(std::log10(max_y))) : low + 1);
+  const double left = 90;
+  const double top = kTop + 30;
+  const double width = 700;
+  const double height = 400;
+  SvgWriter svg(left + width + 60, top + height + 90);
+  svg.text(left, 24, title.empty() ? "Mean latency against accepted throughput" : title, 14);
+  svg.text(left, 42,
+           sweeps.front().network + ", " + std::to_string(sweeps.front().flits) +
+               "-flit packets, " + std::to_string(sweeps.size()) + " runs",
+           12);
+  const auto sx = [&](double v) { return left + width * v / max_x; };
+  const auto sy = [&](double v) {
+    const double at = v > 0 ? (std::log10(v) - low) / (high - low) : 0;
+    return top + height - height * std::clamp(at, 0.0, 1.0);
+  };
+  static const std::array<const char*, 8> kCurveColors = {"#4e79a7", "#e15759", "#59a14f",
+                                                          "#f28e2b", "#b07aa1", "#76b7b2",
+                                                          "#9c755f", "#edc948"};
+  for (std::size_t f = 0; f < sweeps.size(); ++f) {
+    const char* color = kCurveColors[f % kCurveColors.size()];
+    std::vector<std::pair<double, double>> line;
+    svg.open_group("curve-" + std::to_string(f + 1));
+    for (const TrafficPoint& p : sweeps[f].points) {
+      line.emplace_back(sx(p.accepted), sy(p.mean));
+      svg.circle(sx(p.accepted), sy(p.mean), 4, color,
+                 labels[f] + ": offered " + fmt(p.offered, 4) + ", accepted " + fmt(p.accepted, 4) +
+                     ", mean " + fmt(p.mean, 2));
+    }
+    svg.polyline(line, color);
+    const double key_y = top + 6 + 16 * static_cast<double>(f);
+    svg.rect(left + 12, key_y, 10, 10, color);
+    svg.text(left + 26, key_y + 9, labels[f], 11);
+    svg.close_group();
+  }
+  x_axis(svg, top + height, max_x, "accepted throughput (flits per node per cycle)", left, width);
+  log_y_axis(svg, left, top, height, low, high, "mean latency (cycles, logarithmic)");
   const std::string out = join(dir, "latency-throughput.svg");
   svg.save(out);
   return {out};

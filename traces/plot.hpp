@@ -17,4 +17,15 @@ std::vector<std::string> plot_event_trace(const std::string& trace_path, const s
 /// and p99 latency against accepted throughput, one point per rate.
 std::vector<std::string> plot_traffic_json(const std::string& json_path, const std::string& dir);
 
+/// From several outputs of `orthosim traffic --rates ... --json`: DIR/latency-throughput.svg,
+/// one curve per file (its mean latency against accepted throughput, one point per rate, in the
+/// group `curve-K` for the K-th file), keyed by labels[K-1] (the file names, unless the caller names the curves), the latency axis
+/// logarithmic (saturated and contention-free runs differ by orders of magnitude). Every file is
+/// read before anything is written; a bad one throws InputError naming it (and line:column for
+/// a syntax error). `title` may be empty. Throws std::invalid_argument unless there is one label
+/// per file.
+std::vector<std::string> plot_traffic_jsons(const std::vector<std::string>& json_paths,
+                                            const std::vector<std::string>& labels,
+                                            const std::string& title, const std::string& dir);
+
 }  // namespace orthosim::traces

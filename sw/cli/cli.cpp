@@ -73,17 +73,60 @@ const std::vector<Subcommand>& subcommands() {
        "reorder a hypercube's address bits so that linear-complement communications contend "
        "least under e-cube routing ([LCC]): contention before and after, the node relabeling",
        "", cli::lcc_options, cli::run_lcc},
+      {"embed",
+       "--cube D --onto line|ring|mesh|torus|hypercube [--dims KxK] --scheme S [--loads] [--out "
+       "FILE] | --table1 | --compare --cube D --onto ... --dims ... [--len L --compute C "
+       "--switching saf|wormhole]",
+       "embed a hypercube onto a line, ring, mesh or torus ([XOR]): dilations, loads, the CC "
+       "d-cube time, the node map for run --embedding; Table I; std, xor and byweight run side "
+       "by side",
+       "",
+       cli::embed_options,
+       cli::run_embed,
+       false,
+       cli::embed_form,
+       {{{"scheme", "loads", "out"},
+         {"metrics"},
+         "an option of embed --scheme (one embedding's metrics and node map)"},
+        {{"cube", "onto", "dims"}, {"metrics", "compare"}, "embed --table1 builds its own tori"},
+        {{"len", "compute", "switching", "ports", "startup", "buffers", "vcs", "routing",
+          "router-delay", "packet-flits", "watchdog"},
+         {"compare"},
+         "an option of embed --compare"},
+        {{"dim"}, {}, "embed takes the hypercube's dimension from --cube"}}},
       {"gen",
-       "PATTERN|random --nodes M [options]",
-       "write a program of one Table 1 pattern (C1..C12) or a random valid program",
+       "PATTERN|random|exchange --nodes M | shift --torus CxR | cc-cube --dim D | "
+       "fft --dim N --points M | complete-exchange --torus NxN --algorithm A --block B [options]",
+       "write a program of one Table 1 pattern (C1..C12), a hypercube exchange, a torus shift, a "
+       "CC d-cube algorithm ([XOR]), [LCC]'s parallel FFT, a complete exchange on a torus "
+       "([A2A]) or a random valid program",
        "pattern",
        cli::gen_options,
        cli::run_gen,
        false,
        cli::gen_form,
-       {{{"torus", "direction", "distance"}, {"shift"}, "an option of gen shift"},
-        {{"dims", "together"}, {"exchange"}, "an option of gen exchange"},
-        {{"nodes"}, {"exchange", "random", "pattern"}, "gen shift takes its nodes from --torus"},
+       {{{"torus"},
+         {"shift", "complete-exchange"},
+         "an option of gen shift and gen complete-exchange"},
+        {{"direction", "distance"}, {"shift"}, "an option of gen shift"},
+        {{"algorithm", "block", "rearrange-cycles"},
+         {"complete-exchange"},
+         "an option of gen complete-exchange"},
+        {{"together"}, {"exchange"}, "an option of gen exchange"},
+        {{"dims"}, {"exchange", "cc-cube"}, "an option of gen exchange and gen cc-cube"},
+        {{"dim"}, {"fft", "cc-cube"}, "an option of gen fft and gen cc-cube"},
+        {{"compute"}, {"cc-cube"}, "an option of gen cc-cube"},
+        {{"nodes"},
+         {"exchange", "random", "pattern"},
+         "gen shift and gen complete-exchange take their nodes from --torus, gen fft and gen "
+         "cc-cube from --dim"},
+        {{"points", "machine", "point-words", "butterfly-cycles", "half-butterfly-cycles"},
+         {"fft"},
+         "an option of gen fft"},
+        {{"len"},
+         {"shift", "exchange", "random", "pattern", "cc-cube"},
+         "gen fft sizes its messages from --points and --point-words, gen complete-exchange by "
+         "--block"},
         {{"steps"}, {"random"}, "an option of gen random"},
         {{"sources", "dests"},
          {"pattern"},
@@ -93,6 +136,11 @@ const std::vector<Subcommand>& subcommands() {
          {"random", "pattern"},
          "the seed of gen random's and the Table 1 patterns' choices; exchange and shift choose "
          "nothing"}}},
+      {"exchange",
+       "--torus NxN --block B [--startup S] [--rearrange-cycles R] [--algorithms a1,an-1,...]",
+       "complete exchange on an N x N wormhole torus ([A2A]'s A1 and A(n-1), [6], two-phase, "
+       "direct) run side by side: steps, blocks, emulated cycles, Table 1's prediction",
+       "", cli::exchange_options, cli::run_exchange},
       {"access", "[options]",
        "run one access protocol (scalar, interleaved, block, iwr) on a system", "",
        cli::access_options, cli::run_access},
@@ -116,7 +164,7 @@ const std::vector<Subcommand>& subcommands() {
        true,
        cli::trace_form,
        {{{"perfetto"}, {"export"}, "an option of trace export"},
-        {{"out"}, {"plot"}, "an option of trace plot"},
+        {{"out", "labels", "title"}, {"plot"}, "an option of trace plot"},
         {{"json"}, {"stats", "diff"}, "an option of trace stats and trace diff"}}},
   };
   return table;

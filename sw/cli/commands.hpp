@@ -77,6 +77,21 @@ int run_traffic(const po::variables_map& vm, Context& ctx);
 po::options_description lcc_options();
 int run_lcc(const po::variables_map& vm, Context& ctx);
 
+/// `embed`: hypercube embeddings onto lines, rings, meshes and tori ([XOR], [CALMANT] 2.3): the
+/// metrics and node map of one, [XOR] Table I, the CC d-cube run under std, xor and byweight.
+po::options_description embed_options();
+int run_embed(const po::variables_map& vm, Context& ctx);
+/// embed: `metrics` (one --scheme), `table1` or `compare`.
+CommandForm embed_form(const po::variables_map& vm);
+/// gen complete-exchange's options, and its program: [A2A]'s complete exchange on an N x N torus
+/// (exchange_command.cpp).
+po::options_description complete_exchange_gen_options();
+McProgram complete_exchange_program(const po::variables_map& vm);
+
+/// `exchange`: every complete-exchange algorithm run on the emulated torus side by side.
+po::options_description exchange_options();
+int run_exchange(const po::variables_map& vm, Context& ctx);
+
 po::options_description demo_options();
 int run_demo(const po::variables_map& vm, Context& ctx);
 

@@ -157,8 +157,9 @@ int run_lcc(const po::variables_map& vm, Context& ctx) {
   ctx.out << "orthosim lcc: " << rows.size() << (rows.size() == 1 ? " LCC" : " LCCs") << " on the "
           << cube.to_string() << ", e-cube routing\n"
           << "  ordering R = " << ordering_text(ordering)
-          << (rows.size() == 1 ? ", optimal for the pattern ([LCC] Theorems 3 and 4)\n"
-                               : ", least worst T over the patterns ([LCC] section 5)\n")
+          << (rows.size() == 1
+                  ? ", optimal for the pattern ([LCC] Theorems 3 and 4)\n"
+                  : ", least worst T over the patterns, then least sum ([LCC] section 5)\n")
           << "\n";
   for (const PatternContention& row : rows) {
     ctx.out << row.pattern << " ("

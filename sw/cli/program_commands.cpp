@@ -13,6 +13,7 @@
 #include "sw/core/json_text.hpp"
 #include "sw/machine/validate.hpp"
 #include "sw/pattern/generate.hpp"
+#include "sw/pattern/parallel_fft.hpp"
 #include "sw/pattern/topology_programs.hpp"
 #include "sw/program/format.hpp"
 #include "sw/program/parser.hpp"
@@ -275,14 +276,32 @@ po::options_description gen_options() {
       "steps", po::value<std::string>(),
       "random: number of steps (required)")("seed", po::value<std::string>(),
                                             "seed of the choices (default 1)")(
-      "dims", po::value<std::string>(), "exchange: hypercube dimensions, e.g. 0,1,3 (default all)")(
+      "dims", po::value<std::string>(),
+      "exchange, cc-cube: hypercube dimensions, e.g. 0,1,3 (default all; cc-cube: one stage "
+      "each, in this order)")(
+      "dim", po::value<std::string>(),
+      "cc-cube: cube dimension d, 2^d processes; fft: the hypercube dimension n, 2^n processors "
+      "(2..12); required by both")("compute", po::value<std::string>(),
+                                   "cc-cube: computation cycles per stage (default 0)")(
       "together", "exchange: one step with every listed dimension (default: one step each)")(
-      "torus", po::value<std::string>(), "shift: the torus, columns x rows, e.g. 4x4")(
+      "torus", po::value<std::string>(),
+      "shift: the torus, columns x rows, e.g. 4x4; complete-exchange: N x N")(
+      "points", po::value<std::string>(),
+      "fft: m = 2^(n+2d) complex inputs, d >= 1 (e.g. 1024, 4096, 16384, 65536 for n = 8)")(
+      "machine", po::value<std::string>(),
+      "fft: ncube2, the costs of [LCC] section 6.2 at 570 ns a cycle (default ncube2)")(
+      "point-words", po::value<std::string>(),
+      "fft: words (flits) per complex input (default: the machine's, 16 bytes)")(
+      "butterfly-cycles", po::value<std::string>(),
+      "fft: cycles of one butterfly (default: the machine's, 9)")(
+      "half-butterfly-cycles", po::value<std::string>(),
+      "fft: cycles of half a butterfly (default: the machine's, 8)")(
       "direction", po::value<std::string>(),
       "shift: east | west | north | south")("distance", po::value<std::string>(),
                                             "shift: nodes to move by (default 1)")(
       "out", po::value<std::string>(),
       "write the program to this file (default: standard output)")("help,h", "show this help");
+  o.add(complete_exchange_gen_options());
   return o;
 }
 
@@ -338,6 +357,34 @@ std::vector<std::uint32_t> dimension_list(const std::string& text) {
           static_cast<std::uint32_t>(parse_count("--torus", text.substr(x + 1), 1, 4096))};
 }
 
+/// `gen fft`: [LCC] section 6.2's Parallel_FFT with the machine's costs, each overridden by its
+/// option.
+McProgram fft_program(const po::variables_map& vm) {
+  const auto dim = static_cast<std::uint32_t>(required(vm, "dim", 0, 64));
+  const std::uint64_t points = required(vm, "points", 1, std::numeric_limits<std::uint64_t>::max());
+  if (vm.count("machine") && vm["machine"].as<std::string>() != "ncube2") {
+    throw InputError({"--machine"}, "ncube2 (the machine of [LCC] section 6.2)",
+                     "'" + vm["machine"].as<std::string>() + "'");
+  }
+  FftCosts costs = ncube2_fft_costs();
+  constexpr std::uint64_t kMostCostCycles = 1'000'000;
+  if (vm.count("point-words")) {
+    costs.point_words = static_cast<std::uint32_t>(
+        parse_count("--point-words", vm["point-words"].as<std::string>(), 1, kMaxMessageWords));
+  }
+  if (vm.count("butterfly-cycles")) {
+    costs.butterfly =
+        Cycle{parse_count("--butterfly-cycles", vm["butterfly-cycles"].as<std::string>(), 0,
+                          kMostCostCycles)};
+  }
+  if (vm.count("half-butterfly-cycles")) {
+    costs.half_butterfly =
+        Cycle{parse_count("--half-butterfly-cycles", vm["half-butterfly-cycles"].as<std::string>(),
+                          0, kMostCostCycles)};
+  }
+  return parallel_fft(dim, points, costs);
+}
+
 }  // namespace
 
 CommandForm gen_form(const po::variables_map& vm) {
@@ -345,14 +392,18 @@ CommandForm gen_form(const po::variables_map& vm) {
     return {};
   }
   const std::string what = vm["pattern"].as<std::string>();
-  const bool named = what == "shift" || what == "exchange" || what == "random";
+  const bool named = what == "shift" || what == "exchange" || what == "random" ||
+                     what == "cc-cube" || what == "fft" || what == "complete-exchange";
   return {named ? what : parse_pattern(what) ? "pattern" : "", "gen " + what};
 }
 
 int run_gen(const po::variables_map& vm, Context& ctx) {
   if (!vm.count("pattern")) {
-    throw InputError({"PATTERN"}, "a pattern (C1..C12, a Table 1 name, exchange, shift or random)",
-                     "none");
+    throw InputError(
+        {"PATTERN"},
+        "a pattern (C1..C12, a Table 1 name, exchange, shift, cc-cube, fft, complete-exchange or "
+        "random)",
+        "none");
   }
   const std::string what = vm["pattern"].as<std::string>();
   const auto words = [&vm](std::uint32_t fallback) {
@@ -376,6 +427,26 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
                          torus_shift(shape[0], shape[1],
                                      parse_shift_direction(vm["direction"].as<std::string>()),
                                      distance, words(1)));
+  }
+  if (what == "complete-exchange") {
+    return write_program(vm, ctx, complete_exchange_program(vm));
+  }
+  if (what == "fft") {
+    return write_program(vm, ctx, fft_program(vm));
+  }
+  if (what == "cc-cube") {
+    const auto dim = static_cast<std::uint32_t>(required(vm, "dim", 1, 16));
+    std::vector<std::uint32_t> dims = node_list(vm, "dims");
+    if (dims.empty()) {
+      for (std::uint32_t k = 0; k < dim; ++k) {
+        dims.push_back(k);
+      }
+    }
+    const std::uint64_t compute =
+        vm.count("compute")
+            ? parse_count("--compute", vm["compute"].as<std::string>(), 0, 1'000'000)
+            : 0;
+    return write_program(vm, ctx, cc_cube(dim, dims, words(1), Cycle{compute}));
   }
   const auto nodes = static_cast<std::uint32_t>(required(vm, "nodes", 1, kMaxProgramNodes));
   if (what == "exchange") {

@@ -34,6 +34,9 @@ std::string status(const TableRow& r) {
   if (!r.native.payload_ok()) {
     out += r.native.completed ? " native:PAYLOAD" : " native:DEADLOCK";
   }
+  if (!r.native_direct.payload_ok()) {
+    out += r.native_direct.completed ? " direct:PAYLOAD" : " direct:DEADLOCK";
+  }
   return out;
 }
 
@@ -79,13 +82,18 @@ nlohmann::json tables_json(const TablesRun& run) {
     row["formula_cycles"] = r.formula.count();
     row["omp_cycles"] = r.omp.cycles.count();
     row["native_cycles"] = r.native.cycles.count();
+    row["native_algorithm"] = r.native_algorithm;
+    row["native_direct_cycles"] = r.native_direct.cycles.count();
     const std::optional<double> measured = r.measured_ratio();
     row["measured_ratio"] = measured ? nlohmann::json(*measured) : nlohmann::json();
+    const std::optional<double> direct = r.direct_ratio();
+    row["direct_ratio"] = direct ? nlohmann::json(*direct) : nlohmann::json();
     row["paper_cost"] = r.paper_cost;
     row["paper_vectorized_cost"] = r.paper_vectorized;
     row["paper_ratio"] = r.paper_ratio;
     row["omp_ok"] = r.omp.payload_ok();
     row["native_ok"] = r.native.payload_ok();
+    row["native_direct_ok"] = r.native_direct.payload_ok();
     row["native_messages"] = r.native.delivery.messages_checked;
     rows.push_back(row);
   }
@@ -113,16 +121,19 @@ void print_tables(const TablesRun& run, std::ostream& out) {
   out << "  " << std::left << std::setw(25) << "pattern" << std::right << std::setw(5) << "d"
       << std::setw(7) << "lambda" << std::setw(12) << "T(d,lam l)" << std::setw(9) << "omp"
       << std::setw(10) << "native" << std::setw(11) << "native/omp" << std::setw(12)
-      << "paper ratio"
-      << "   paper: network / vectorized, tau units\n";
+      << "paper ratio" << std::setw(10) << "direct" << std::setw(11) << "direct/omp"
+      << "   native algorithm; paper: network / vectorized, tau units\n";
   for (const TableRow& r : run.rows) {
     const std::optional<double> measured = r.measured_ratio();
+    const std::optional<double> direct = r.direct_ratio();
     out << "  " << std::left << std::setw(25) << paper::to_string(r.pattern) << std::right
         << std::setw(5) << r.d << std::setw(7) << r.lambda << std::setw(10) << r.formula.count()
         << (one_to_all(r.pattern) ? " *" : "  ") << std::setw(9) << r.omp.cycles.count()
         << std::setw(10) << r.native.cycles.count() << std::setw(11)
         << (measured ? fixed(*measured, 2) : std::string("-")) << std::setw(12)
-        << fixed(r.paper_ratio, 2) << "   " << fixed(r.paper_cost, 1) << " / "
+        << fixed(r.paper_ratio, 2) << std::setw(10) << r.native_direct.cycles.count()
+        << std::setw(11) << (direct ? fixed(*direct, 2) : std::string("-")) << "   "
+        << r.native_algorithm << "; " << fixed(r.paper_cost, 1) << " / "
         << fixed(r.paper_vectorized, 1) << status(r) << '\n';
   }
   out << "\n  one-to-one: node " << (run.rows.empty() ? 0 : run.rows.front().source) << " -> node "
@@ -132,9 +143,10 @@ void print_tables(const TablesRun& run, std::ostream& out) {
       << "  * the omp reads a one-to-all pattern's messages from one module per receiver (d = 1),"
          " so it\n    takes less than Table 2's T(n-1, lambda l): the table is an upper bound"
          " there.\n"
-      << "  native: the same program, every message sent directly (a broadcast is one message per"
-         " destination);\n    the paper's network column assumes the algorithms of its"
-         " reference [21].\n"
+      << "  native: the collective named last on the row, the fastest of those tried"
+         " (docs/tables.md);\n    direct: the same pattern, every message sent directly (a"
+         " broadcast one message per\n    destination). The paper's network column assumes"
+         " the algorithms of its reference [21].\n"
       << "  paper ratio: the network column over the vectorized column (Eq. 1, without gamma)";
   if (torus) {
     out << ";\n    the vectorized column follows Eq. 1 and Table 2, not the printed Table 5"
@@ -146,6 +158,7 @@ void print_tables(const TablesRun& run, std::ostream& out) {
       out << "  " << paper::to_string(r.pattern) << ":\n";
       print_problems(r.omp, out);
       print_problems(r.native, out);
+      print_problems(r.native_direct, out);
     }
   }
 }

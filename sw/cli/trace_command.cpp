@@ -33,7 +33,11 @@ po::options_description trace_options() {
   po::options_description o("orthosim trace");
   o.add_options()("perfetto", po::value<std::string>(),
                   "export: the Chrome/Perfetto trace-event JSON file")(
-      "out", po::value<std::string>(), "plot: the folder for the SVG files (created if missing)");
+      "out", po::value<std::string>(), "plot: the folder for the SVG files (created if missing)")(
+      "labels", po::value<std::string>(),
+      "plot of several traffic JSONs: the curves' names, comma-separated, one per file "
+      "(default: the file names)")("title", po::value<std::string>(),
+                                   "plot of several traffic JSONs: the figure's title");
   o.add(common_options());
   return o;
 }
@@ -286,6 +290,24 @@ void expect_files(const std::vector<std::string>& args, std::size_t n, const std
   }
 }
 
+/// "a,b,c" -> {"a", "b", "c"}; an empty name is refused.
+std::vector<std::string> split_labels(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', start);
+    out.push_back(text.substr(start, comma == std::string::npos ? comma : comma - start));
+    if (out.back().empty()) {
+      throw InputError({"--labels"}, "a non-empty name per file, comma-separated",
+                       "'" + text + "'");
+    }
+    if (comma == std::string::npos) {
+      return out;
+    }
+    start = comma + 1;
+  }
+}
+
 }  // namespace
 
 CommandForm trace_form(const po::variables_map& vm) {
@@ -341,7 +363,34 @@ int run_trace(const po::variables_map& vm, Context& ctx) {
     return d.equal() ? kExitOk : kExitRunFailed;
   }
   if (action == "plot") {
-    expect_files(args, 1, "one event trace, or the JSON of orthosim traffic --rates ... --json");
+    if (args.size() < 2) {
+      expect_files(args, 1,
+                   "one event trace, or one or more JSONs of orthosim traffic --rates ... --json");
+    }
+    const std::vector<std::string> files(args.begin() + 1, args.end());
+    const bool several = files.size() > 1;
+    if (!several && (vm.count("labels") || vm.count("title"))) {
+      throw InputError({vm.count("labels") ? "--labels" : "--title"},
+                       "several traffic JSONs to plot in one figure", "one file");
+    }
+    for (const std::string& f : files) {
+      if (several && traces::EventTraceReader::looks_like(f)) {
+        throw InputError({f},
+                         "the JSON of orthosim traffic --json (several files are plotted "
+                         "as curves of one figure)",
+                         "an event trace");
+      }
+    }
+    std::vector<std::string> labels = files;
+    if (vm.count("labels")) {
+      labels = split_labels(vm["labels"].as<std::string>());
+      if (labels.size() != files.size()) {
+        throw InputError({"--labels"},
+                         std::to_string(files.size()) + " names, one per file, comma-separated",
+                         std::to_string(labels.size()) + " in '" + vm["labels"].as<std::string>() +
+                             "'");
+      }
+    }
     if (!vm.count("out")) {
       throw InputError({"--out"}, "the folder for the SVG files", "none");
     }
@@ -350,9 +399,15 @@ int run_trace(const po::variables_map& vm, Context& ctx) {
     std::vector<std::string> written;
     try {
       folders.create(dir);
-      written = traces::EventTraceReader::looks_like(args[1])
-                    ? traces::plot_event_trace(args[1], dir)
-                    : traces::plot_traffic_json(args[1], dir);
+      if (several) {
+        written =
+            traces::plot_traffic_jsons(files, labels,
+                                       vm.count("title") ? vm["title"].as<std::string>() : "", dir);
+      } else {
+        written = traces::EventTraceReader::looks_like(files[0])
+                      ? traces::plot_event_trace(files[0], dir)
+                      : traces::plot_traffic_json(files[0], dir);
+      }
     } catch (const OutputPathError& e) {
       throw InputError({"--out"}, "a writable folder", e.what());
     }

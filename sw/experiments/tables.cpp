@@ -4,10 +4,13 @@
 #include <cmath>
 
 #include "sw/core/diagnostic.hpp"
+#include "sw/exchange/collectives.hpp"
+#include "sw/exchange/complete_exchange.hpp"
 #include "sw/machine/validate.hpp"
 #include "sw/pattern/generate.hpp"
 #include "sw/program/parser.hpp"
 #include "sw/routed/routed_program.hpp"
+#include "sw/schedule/schedule_program.hpp"
 #include "sw/topology/topology.hpp"
 
 namespace orthosim::sw::experiments {
@@ -85,6 +88,52 @@ std::optional<double> TableRow::measured_ratio() const {
     return std::nullopt;
   }
   return static_cast<double>(native.cycles.count()) / static_cast<double>(omp.cycles.count());
+}
+
+std::optional<double> TableRow::direct_ratio() const {
+  if (omp.cycles.count() == 0) {
+    return std::nullopt;
+  }
+  return static_cast<double>(native_direct.cycles.count()) /
+         static_cast<double>(omp.cycles.count());
+}
+
+std::vector<std::pair<std::string, Schedule>> native_collectives(const TablesSetup& s,
+                                                                 paper::TablePattern p) {
+  std::vector<std::pair<std::string, Schedule>> out;
+  if (s.topology == TopologyKind::Hypercube) {
+    const std::uint32_t d = log2_ceil(s.m);
+    switch (p) {
+      case paper::TablePattern::OneToAllBroadcast:
+        out.emplace_back("binomial tree", hypercube_binomial_broadcast(d, 0));
+        break;
+      case paper::TablePattern::OneToAllPersonalized:
+        out.emplace_back("binomial tree", hypercube_binomial_scatter(d, 0));
+        break;
+      case paper::TablePattern::AllToAllBroadcast:
+        out.emplace_back("recursive doubling", hypercube_recursive_doubling(d));
+        break;
+      case paper::TablePattern::AllToAllPersonalized:
+        // The CC-cube complete exchange ([CALMANT] section 5) belongs here; until it is wired in,
+        // the row sends every message directly.
+      case paper::TablePattern::OneToOne:
+        break;
+    }
+    return out;
+  }
+  const std::uint32_t k = isqrt(s.m);
+  if (p == paper::TablePattern::AllToAllBroadcast) {
+    out.emplace_back("row-column gather", torus_row_column_gather(k, k));
+  } else if (p == paper::TablePattern::AllToAllPersonalized && k >= 4 && k <= 32 &&
+             power_of_two(k)) {
+    // A(n-1) is left out: up to k = 32 A1 or [6] has fewer start-ups and fewer blocks
+    // (docs/complete-exchange.md, Counts), so it is never the fastest.
+    for (ExchangeAlgorithm a :
+         {ExchangeAlgorithm::A1, ExchangeAlgorithm::Suh, ExchangeAlgorithm::TwoPhase}) {
+      out.emplace_back(to_string(a), complete_exchange_schedule(a, k));
+    }
+  }
+  return out;
 }
 
 bool TablesRun::ok() const {
@@ -181,6 +230,9 @@ TablesRun run_tables(const TablesSetup& s, Runner& runner) {
   const BusTiming& t = s.omp.timing;
   std::vector<SystemRun> systems;
   std::vector<NetworkRunRequest> networks;
+  // Per row: the network run of its direct program, and of each collective with its name.
+  std::vector<std::size_t> direct_run;
+  std::vector<std::vector<std::pair<std::string, std::size_t>>> collective_runs;
   const std::vector<std::uint32_t> embedding = identity_embedding(s.m);
   for (paper::TablePattern p : paper::table_patterns()) {
     TableRow row;
@@ -209,8 +261,26 @@ TablesRun run_tables(const TablesSetup& s, Runner& runner) {
 
     o.words = static_cast<std::uint32_t>(std::uint64_t{s.l} * s.flits_per_word);
     const McProgram native = generate_pattern(table1_pattern(p), o);
+    direct_run.push_back(networks.size());
     networks.push_back(
         {s.network, route_program(native, s.m, embedding), std::nullopt, s.trace_path});
+    collective_runs.emplace_back();
+    for (const auto& [name, schedule] : native_collectives(s, p)) {
+      // A block is one of the pattern's messages: l words of k2 tau flits.
+      std::size_t largest = 0;
+      for (const ScheduleStep& step : schedule.steps) {
+        for (const ScheduledMessage& msg : step.messages) {
+          largest = std::max(largest, msg.blocks.size());
+        }
+      }
+      if (std::uint64_t{largest} * o.words > kMaxMessageWords) {
+        continue;  // a message longer than the network takes: the row keeps the direct figure
+      }
+      collective_runs.back().emplace_back(name, networks.size());
+      networks.push_back({s.network,
+                          route_program(to_program(schedule, {o.words, Cycle{0}}), s.m, embedding),
+                          std::nullopt, s.trace_path});
+    }
 
     row.formula = paper::table2_cycles(p, s.m, s.n, s.l, t, row.same_cluster);
     const double m = s.m, n = s.n, l = s.l;
@@ -227,8 +297,19 @@ TablesRun run_tables(const TablesSetup& s, Runner& runner) {
 
   const MixedRunResult results = runner.run_mixed(systems, networks);
   for (std::size_t i = 0; i < run.rows.size(); ++i) {
-    run.rows[i].omp = results.systems.at(i);
-    run.rows[i].native = results.networks.at(i);
+    TableRow& row = run.rows[i];
+    row.omp = results.systems.at(i);
+    row.native_direct = results.networks.at(direct_run[i]);
+    row.native = row.native_direct;
+    bool collective = false;
+    for (const auto& [name, index] : collective_runs[i]) {
+      const NetworkRunSummary& r = results.networks.at(index);
+      if (r.payload_ok() && (!collective || r.cycles < row.native.cycles)) {
+        row.native = r;
+        row.native_algorithm = name;
+        collective = true;
+      }
+    }
   }
   return run;
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sw/arch/system_config.hpp"
@@ -15,6 +16,7 @@
 #include "sw/mapping/mapping.hpp"
 #include "sw/routed/network_config.hpp"
 #include "sw/run/runner.hpp"
+#include "sw/schedule/schedule.hpp"
 
 namespace orthosim::sw::experiments {
 
@@ -65,14 +67,23 @@ struct TableRow {
   bool same_cluster = false;                 ///< one-to-one inside one cluster: Table 2's 0
   Cycle formula;  ///< T(d, lambda l) with gamma (docs/architecture.md), or 0
   RunSummary omp;
+  /// The native network running the collective a network user would: `native_algorithm` names it
+  /// ("direct" where the row has none, docs/tables.md).
   NetworkRunSummary native;
+  std::string native_algorithm = "direct";
+  /// The same pattern with every message sent directly (a broadcast one message per receiver).
+  NetworkRunSummary native_direct;
   double paper_cost = 0;        ///< the network column of the paper's table, tau units
   double paper_vectorized = 0;  ///< Eq. 1 with Table 2's d and lambda, tau units
   double paper_ratio = 0;
 
   /// native / omp cycles; none when the omp took 0 cycles.
   [[nodiscard]] std::optional<double> measured_ratio() const;
-  [[nodiscard]] bool ok() const { return omp.payload_ok() && native.payload_ok(); }
+  /// native_direct / omp cycles; none when the omp took 0 cycles.
+  [[nodiscard]] std::optional<double> direct_ratio() const;
+  [[nodiscard]] bool ok() const {
+    return omp.payload_ok() && native.payload_ok() && native_direct.payload_ok();
+  }
 };
 
 struct TablesRun {
@@ -86,8 +97,18 @@ struct TablesRun {
 /// cannot be built (an OMP the configuration refuses, messages longer than a network message).
 [[nodiscard]] TablesSetup design_tables(const TablesParameters& parameters);
 
+/// The collectives the native network may run for `pattern` (each a schedule named by its
+/// algorithm), fastest measured kept: on the torus the all-to-all broadcast by a row-then-column
+/// gather and the all-to-all personalized by [A2A]'s A1, [6] and the two-phase exchange (k a
+/// power of two from 4 to 32); on the hypercube the one-to-all broadcast and scatter by a binomial
+/// tree from node 0 and the all-to-all broadcast by recursive doubling. None for the one-to-one,
+/// the torus' one-to-all rows and the hypercube's all-to-all personalized (sent directly).
+[[nodiscard]] std::vector<std::pair<std::string, Schedule>> native_collectives(
+    const TablesSetup& setup, paper::TablePattern pattern);
+
 /// Runs every row of `setup` through `runner` (one elaboration: every multiprocessor and network
-/// at once) and fills in the paper's numbers beside the measured ones.
+/// at once) and fills in the paper's numbers beside the measured ones. The native column runs
+/// each row's collectives (native_collectives) and keeps the fastest that delivered everything.
 [[nodiscard]] TablesRun run_tables(const TablesSetup& setup, Runner& runner);
 
 }  // namespace orthosim::sw::experiments

@@ -64,6 +64,30 @@ McProgram hypercube_exchange(std::uint32_t nodes, const std::vector<std::uint32_
   return out;
 }
 
+McProgram cc_cube(std::uint32_t dim, const std::vector<std::uint32_t>& dims, std::uint32_t words,
+                  Cycle compute) {
+  if (dim < 1 || dim > 16) {
+    throw ParameterError("dim", "a cube dimension 1..16", std::to_string(dim));
+  }
+  McProgram out = hypercube_exchange(1U << dim, dims, words, false);
+  std::string list;
+  for (std::uint32_t k : dims) {
+    list += (list.empty() ? "" : ",") + std::to_string(k);
+  }
+  out.name = "cc-cube d=" + std::to_string(dim) + " dims " + list +
+             " len=" + std::to_string(words) + " compute=" + std::to_string(compute.count());
+  for (std::size_t s = 0; s < out.steps.size(); ++s) {
+    ProgramStep& step = out.steps[s];
+    step.label = "stage" + std::to_string(s);
+    if (compute > Cycle{0}) {
+      for (NodeId n = 0; n < out.nodes; ++n) {
+        step.computes.push_back(ComputePhase{n, compute, {}});
+      }
+    }
+  }
+  return out;
+}
+
 std::string to_string(ShiftDirection d) {
   switch (d) {
     case ShiftDirection::East:

@@ -21,6 +21,14 @@ namespace orthosim::sw {
                                            const std::vector<std::uint32_t>& dims,
                                            std::uint32_t words, bool together);
 
+/// The CC d-cube algorithm of [XOR] section II.A ([CALMANT] section 2.2's CC-cube) on 2^dim
+/// processes: one step per stage; stage s is a computation of `compute` cycles on every process
+/// followed by an exchange of `words` words with the neighbour across cube dimension dims[s]
+/// (hypercube_exchange's steps, labelled "stage s", each with its computation). Throws
+/// ParameterError on dim for a dimension outside 1..16, and as hypercube_exchange on dims and len.
+[[nodiscard]] McProgram cc_cube(std::uint32_t dim, const std::vector<std::uint32_t>& dims,
+                                std::uint32_t words, Cycle compute);
+
 enum class ShiftDirection : std::uint8_t { East, West, North, South };
 [[nodiscard]] std::string to_string(ShiftDirection d);
 /// Parses "east", "west", "north", "south"; throws ParameterError on direction.

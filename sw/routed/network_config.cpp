@@ -64,4 +64,17 @@ std::uint64_t NetworkConfig::message_flits(std::uint64_t words) const {
   return words + message_packets(words);
 }
 
+std::optional<std::uint64_t> NetworkConfig::lone_message_cycles(std::uint32_t hops,
+                                                                std::uint64_t words) const {
+  if (message_packets(words) != 1) {
+    return std::nullopt;
+  }
+  const std::uint64_t flits = message_flits(words);
+  const std::uint64_t routers = std::uint64_t{hops} + 1;
+  if (router.switching == Switching::StoreAndForward) {
+    return ni.startup + flits + routers * (router.delay + flits - 1);
+  }
+  return ni.startup + routers * router.delay + flits;
+}
+
 }  // namespace orthosim::sw

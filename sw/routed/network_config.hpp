@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "sw/arch/implementation.hpp"
@@ -68,6 +69,12 @@ struct NetworkConfig {
   [[nodiscard]] std::uint64_t message_flits(std::uint64_t words) const;
   /// Packets of a message of `words` words.
   [[nodiscard]] std::uint64_t message_packets(std::uint64_t words) const;
+  /// The cycles from the send of a one-packet message of `words` words over `hops` links to its
+  /// arrival, with nothing else in the network (docs/networks.md, "Timing"; F = words + 1 flits):
+  /// wormhole t_s + (h + 1) delay + F, store-and-forward t_s + F + (h + 1)(delay + F - 1). None
+  /// when the message takes several packets.
+  [[nodiscard]] std::optional<std::uint64_t> lone_message_cycles(std::uint32_t hops,
+                                                                 std::uint64_t words) const;
   /// The network the routers read: hand_built, or the description of `topology` (built anew on
   /// every call: the network's owner keeps the one it builds).
   [[nodiscard]] std::shared_ptr<const TopologyDescription> description() const {

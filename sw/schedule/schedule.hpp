@@ -6,10 +6,10 @@
 // into a .mcp program the emulated networks run. Free of SystemC.
 #pragma once
 
-#include <tuple>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sw/core/cycle.hpp"

@@ -37,14 +37,15 @@ class BlockPlaces {
         throw std::invalid_argument("check_schedule: " + block_text(b) + " listed twice");
       }
       if (b.origin >= nodes || (!b.broadcast() && b.destination >= nodes)) {
-        throw std::invalid_argument("check_schedule: " + block_text(b) + " names a node outside 0.." +
-                                    std::to_string(nodes - 1));
+        throw std::invalid_argument("check_schedule: " + block_text(b) +
+                                    " names a node outside 0.." + std::to_string(nodes - 1));
       }
       blocks_.push_back(b);
       holder_.push_back(b.origin);
       if (b.broadcast()) {
-        copies_.emplace(static_cast<std::uint32_t>(blocks_.size() - 1),
-                        std::vector<bool>(nodes, false))
+        copies_
+            .emplace(static_cast<std::uint32_t>(blocks_.size() - 1),
+                     std::vector<bool>(nodes, false))
             .first->second[b.origin] = true;
       }
     }
@@ -122,19 +123,26 @@ class Checker {
 
 std::string to_string(ViolationKind kind) {
   switch (kind) {
-    case ViolationKind::NodeOutOfRange: return "node out of range";
-    case ViolationKind::SendsTwice: return "sends twice";
-    case ViolationKind::ReceivesTwice: return "receives twice";
-    case ViolationKind::LinkShared: return "link shared";
-    case ViolationKind::EmptyMessage: return "empty message";
-    case ViolationKind::BlockNotHeld: return "block not held";
-    case ViolationKind::BlockNotArrived: return "block not arrived";
+    case ViolationKind::NodeOutOfRange:
+      return "node out of range";
+    case ViolationKind::SendsTwice:
+      return "sends twice";
+    case ViolationKind::ReceivesTwice:
+      return "receives twice";
+    case ViolationKind::LinkShared:
+      return "link shared";
+    case ViolationKind::EmptyMessage:
+      return "empty message";
+    case ViolationKind::BlockNotHeld:
+      return "block not held";
+    case ViolationKind::BlockNotArrived:
+      return "block not arrived";
   }
   return "unknown";
 }
 
-std::vector<std::uint32_t> directed_link_loads(const Topology& net,
-                                               const std::vector<std::pair<NodeId, NodeId>>& pairs) {
+std::vector<std::uint32_t> directed_link_loads(
+    const Topology& net, const std::vector<std::pair<NodeId, NodeId>>& pairs) {
   const std::uint32_t ports = static_cast<std::uint32_t>(net.ports().size());
   std::vector<std::uint32_t> load(static_cast<std::size_t>(net.nodes()) * ports, 0);
   for (const auto& [source, destination] : pairs) {
@@ -151,8 +159,9 @@ bool ScheduleCheck::has(ViolationKind kind) const {
 }
 
 std::uint32_t ScheduleCheck::startups() const {
-  return static_cast<std::uint32_t>(std::count_if(
-      steps.begin(), steps.end(), [](const StepFigures& s) { return s.messages > 0; }));
+  return static_cast<std::uint32_t>(
+      std::count_if(steps.begin(), steps.end(),
+                    [](const StepFigures& s) { return s.messages > 0; }));
 }
 
 std::uint64_t ScheduleCheck::transmission_blocks() const {
@@ -211,8 +220,8 @@ ScheduleCheck check_schedule(const Topology& net, const Schedule& schedule,
     std::unordered_map<std::uint32_t, std::uint32_t> taken;  // personalized block -> message
     for (std::uint32_t m = 0; m < step.messages.size(); ++m) {
       const ScheduledMessage& msg = step.messages[m];
-      const std::string name = "message " + std::to_string(msg.source) + " -> " +
-                               std::to_string(msg.destination);
+      const std::string name =
+          "message " + std::to_string(msg.source) + " -> " + std::to_string(msg.destination);
       if (msg.source >= schedule.nodes || msg.destination >= schedule.nodes) {
         check.report(ViolationKind::NodeOutOfRange, s, name);
         continue;
@@ -227,7 +236,8 @@ ScheduleCheck check_schedule(const Topology& net, const Schedule& schedule,
       out.blocks_sent += msg.blocks.size();
       if (++sends[msg.source] == 2 && rules.one_port) {
         check.report(ViolationKind::SendsTwice, s,
-                     "node " + std::to_string(msg.source) + " sends a second message (" + name + ")");
+                     "node " + std::to_string(msg.source) + " sends a second message (" + name +
+                         ")");
       }
       if (++receives[msg.destination] == 2 && rules.one_port) {
         check.report(ViolationKind::ReceivesTwice, s,

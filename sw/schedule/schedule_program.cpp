@@ -22,9 +22,8 @@ McProgram to_program(const Schedule& schedule, const ScheduleCosts& costs) {
     out.label = step.label;
     std::map<NodeId, std::uint64_t> cycles;  // node order, so the text is canonical
     for (const LocalWork& work : step.local) {
-      cycles[work.node] += work.compute.count() +
-                           std::uint64_t{work.rearranged_blocks} *
-                               costs.rearrange_cycles_per_block.count();
+      cycles[work.node] += work.compute.count() + std::uint64_t{work.rearranged_blocks} *
+                                                      costs.rearrange_cycles_per_block.count();
     }
     for (const auto& [node, c] : cycles) {
       if (c > 0) {
@@ -44,11 +43,8 @@ McProgram to_program(const Schedule& schedule, const ScheduleCosts& costs) {
                                     " words (1.." + std::to_string(kMaxMessageWords) +
                                     " expected) in step '" + step.label + "'");
       }
-      out.transfers.push_back(Transfer{msg.source,
-                                       {msg.destination},
-                                       false,
-                                       static_cast<std::uint32_t>(words),
-                                       {}});
+      out.transfers.push_back(
+          Transfer{msg.source, {msg.destination}, false, static_cast<std::uint32_t>(words), {}});
     }
     program.steps.push_back(std::move(out));
   }

@@ -13,10 +13,12 @@ namespace {
 
 /// The lowest dimension in which the coordinates differ is corrected first ([CALMANT] section
 /// 2.1). On a torus the shorter way round the ring is taken; when both ways are equally long
-/// (exactly half a ring, even k) the positive direction is taken. That tie rule is the same for
-/// every message, which is what [XOR] Table I needs (errata: half-ring links must all be routed
-/// the same way).
-std::optional<Port> dimension_order_port(const Topology& t, std::uint32_t at, std::uint32_t dest) {
+/// (exactly half a ring, even k) `tie` decides: the routers take the positive direction, the
+/// embedding metrics the mesh path (no wrap-around channel). Either rule is the same for every
+/// message, which is what [XOR] Table I needs (half-ring links must all be routed the same way,
+/// docs/references.md).
+std::optional<Port> dimension_order_port(const Topology& t, std::uint32_t at, std::uint32_t dest,
+                                         HalfRingTie tie) {
   for (std::uint32_t i = 0; i < t.dimensions(); ++i) {
     const std::uint32_t a = t.coordinate(at, i);
     const std::uint32_t b = t.coordinate(dest, i);
@@ -28,9 +30,18 @@ std::optional<Port> dimension_order_port(const Topology& t, std::uint32_t at, st
     }
     const std::uint32_t k = t.radices()[i];
     const std::uint32_t forward = (b + k - a) % k;
+    if (forward == k - forward && tie == HalfRingTie::MeshPath) {
+      return Port{i, b > a};
+    }
     return Port{i, forward <= k - forward};
   }
   return std::nullopt;
+}
+
+/// The routers' dimension-order routing: the positive way round at exactly half a ring.
+std::optional<Port> routers_dimension_order_port(const Topology& t, std::uint32_t at,
+                                                 std::uint32_t dest) {
+  return dimension_order_port(t, at, dest, HalfRingTie::Positive);
 }
 
 /// The lowest differing address bit first: channels are reserved in strictly increasing order of
@@ -207,7 +218,7 @@ class Dateline final : public VcPolicy {
   }
 };
 
-const RegularRouting<dimension_order_port> kDimensionOrder("dimension-order");
+const RegularRouting<routers_dimension_order_port> kDimensionOrder("dimension-order");
 const RegularRouting<e_cube_port> kECube("e-cube");
 const PCube kPCube;
 const AnyVc kAnyVc;
@@ -262,9 +273,10 @@ const VcPolicy& default_vc_policy(const Topology& t) {
   return t.kind() == TopologyKind::Torus ? static_cast<const VcPolicy&>(kDateline) : kAnyVc;
 }
 
-std::optional<Port> default_next_port(const Topology& t, std::uint32_t at, std::uint32_t dest) {
+std::optional<Port> default_next_port(const Topology& t, std::uint32_t at, std::uint32_t dest,
+                                      HalfRingTie tie) {
   return t.kind() == TopologyKind::Hypercube ? e_cube_port(t, at, dest)
-                                             : dimension_order_port(t, at, dest);
+                                             : dimension_order_port(t, at, dest, tie);
 }
 
 }  // namespace orthosim::sw

@@ -82,8 +82,10 @@ class VcPolicy {
 [[nodiscard]] const VcPolicy& default_vc_policy(const Topology& t);
 
 /// The port by which the default routing leaves node `at` toward `dest` on `t`, none if at ==
-/// dest (Topology::next_port; the dimension-order and e-cube plug-ins).
+/// dest (Topology::next_port; the dimension-order and e-cube plug-ins, which take the default
+/// tie). `tie` decides a torus route of exactly half a ring (HalfRingTie).
 [[nodiscard]] std::optional<Port> default_next_port(const Topology& t, std::uint32_t at,
-                                                    std::uint32_t dest);
+                                                    std::uint32_t dest,
+                                                    HalfRingTie tie = HalfRingTie::Positive);
 
 }  // namespace orthosim::sw

@@ -303,17 +303,18 @@ std::optional<std::uint32_t> Topology::neighbor(std::uint32_t node, Port p) cons
   return node_at(c);
 }
 
-std::optional<Port> Topology::next_port(std::uint32_t at, std::uint32_t dest) const {
+std::optional<Port> Topology::next_port(std::uint32_t at, std::uint32_t dest,
+                                        HalfRingTie tie) const {
   check_node(at);
   check_node(dest);
-  return default_next_port(*this, at, dest);
+  return default_next_port(*this, at, dest, tie);
 }
 
-std::vector<std::pair<std::uint32_t, Port>> Topology::route(std::uint32_t src,
-                                                            std::uint32_t dest) const {
+std::vector<std::pair<std::uint32_t, Port>> Topology::route(std::uint32_t src, std::uint32_t dest,
+                                                            HalfRingTie tie) const {
   std::vector<std::pair<std::uint32_t, Port>> out;
   std::uint32_t at = src;
-  while (std::optional<Port> p = next_port(at, dest)) {
+  while (std::optional<Port> p = next_port(at, dest, tie)) {
     out.emplace_back(at, *p);
     at = *neighbor(at, *p);
   }

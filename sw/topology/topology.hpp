@@ -32,6 +32,14 @@ struct Port {
   friend bool operator!=(Port a, Port b) { return !(a == b); }
 };
 
+/// How a torus route goes round a ring when both ways are equally long (exactly half a ring, even
+/// k; docs/topology.md). Positive: the positive direction, for every message (the routers' rule).
+/// MeshPath: the way that does not take the wrap-around channel, i.e. toward the coordinate as on
+/// a mesh (the rule of the embedding metrics, sw/embedding/: [XOR] Table I's loads count a
+/// half-ring link on the mesh path). Either rule routes every half-ring link the same way, which
+/// is what Table I needs.
+enum class HalfRingTie : std::uint8_t { Positive, MeshPath };
+
 /// A mesh, torus or hypercube. Immutable once built; build it with mesh(), torus(), hypercube()
 /// or parse().
 ///
@@ -106,12 +114,13 @@ class Topology {
   /// The default routing (default_routing(), sw/topology/routing.hpp): the port by which a
   /// header at node `at` leaves toward `dest`, none if at == dest. The lowest dimension in which
   /// the coordinates differ is corrected first (dimension-order, XY.. on meshes and tori; e-cube
-  /// on hypercubes); on a torus the shorter way round, the positive one for exactly half a ring.
-  /// Throws std::out_of_range for a node >= nodes().
-  [[nodiscard]] std::optional<Port> next_port(std::uint32_t at, std::uint32_t dest) const;
+  /// on hypercubes); on a torus the shorter way round, and for exactly half a ring the way `tie`
+  /// says (the routers take the default). Throws std::out_of_range for a node >= nodes().
+  [[nodiscard]] std::optional<Port> next_port(std::uint32_t at, std::uint32_t dest,
+                                              HalfRingTie tie = HalfRingTie::Positive) const;
   /// The whole route: the (node, output port) hops from src to dest, empty when src == dest.
-  [[nodiscard]] std::vector<std::pair<std::uint32_t, Port>> route(std::uint32_t src,
-                                                                  std::uint32_t dest) const;
+  [[nodiscard]] std::vector<std::pair<std::uint32_t, Port>> route(
+      std::uint32_t src, std::uint32_t dest, HalfRingTie tie = HalfRingTie::Positive) const;
   /// Length of route(src, dest), computed from the coordinates: Manhattan distance on a mesh,
   /// the sum of min(|dx|, k - |dx|) on a torus, the Hamming distance on a hypercube.
   [[nodiscard]] std::uint32_t hops(std::uint32_t src, std::uint32_t dest) const;

@@ -231,10 +231,31 @@ BitOrdering joint_optimal_ordering(const std::vector<Lcc>& lccs) {
   // only: 0 when no message changes bit j, else 2^(i - rank(A_{S, S-{j}})) (Theorem 1). So the
   // best ordering of S ends with the j that minimizes max(best(S - {j}), T_i) over the LCCs
   // (Theorem 5). Every S - {j} is numerically below S, so increasing S visits it first.
+  // Among the orderings that reach the least worst T, the program takes one with the least sum
+  // of the LCCs' T (on Example 6's three patterns of the 8-cube: 2, 1, 1 rather than 2, 2, 2, the
+  // degrees [LCC] section 6.1 reports for its M-G). For that it keeps, per S, every vector of
+  // the LCCs' T so far that no other vector of S beats in every LCC (a Pareto front): each T
+  // after S only grows with the T before it, so a beaten vector never ends a better ordering,
+  // and the front of all bits holds a vector at least as good as any ordering's in every LCC.
+  // The fronts stay small: T takes at most d + 1 values per LCC.
+  struct Partial {
+    std::vector<std::uint8_t> t;  ///< per LCC, 0 for T = 0, else 1 + log2 T
+    std::uint8_t last_bit = 0;
+    std::uint32_t before = 0;  ///< its index in the front of S minus last_bit
+  };
+  const auto beats_or_equals = [](const std::vector<std::uint8_t>& a,
+                                  const std::vector<std::uint8_t>& b) {
+    for (std::size_t r = 0; r < a.size(); ++r) {
+      if (a[r] > b[r]) {
+        return false;
+      }
+    }
+    return true;
+  };
   const std::size_t subsets = std::size_t{1} << d;
-  std::vector<std::uint64_t> best(subsets, std::numeric_limits<std::uint64_t>::max());
-  std::vector<std::uint8_t> last_bit(subsets, 0);
-  best[0] = 0;
+  std::vector<std::vector<Partial>> front(subsets);
+  front[0].push_back({std::vector<std::uint8_t>(lccs.size(), 0), 0, 0});
+  std::vector<std::uint8_t> step(lccs.size());
   for (std::uint64_t set = 1; set < subsets; ++set) {
     std::uint32_t size = 0;
     for (std::uint64_t rest = set; rest != 0; rest &= rest - 1) {
@@ -245,23 +266,55 @@ BitOrdering joint_optimal_ordering(const std::vector<Lcc>& lccs) {
         continue;
       }
       const std::uint64_t without_j = set & ~(std::uint64_t{1} << j);
-      std::uint64_t worst = best[without_j];
-      for (const Lcc& lcc : lccs) {
-        if (!never_crossed(lcc, j)) {
-          const std::uint32_t deficit = (size - 1) - gf2_rank_of(lcc.rows, set, without_j);
-          worst = std::max(worst, std::uint64_t{1} << deficit);
+      for (std::size_t r = 0; r < lccs.size(); ++r) {
+        step[r] = never_crossed(lccs[r], j)
+                      ? 0
+                      : static_cast<std::uint8_t>(1 + (size - 1) -
+                                                  gf2_rank_of(lccs[r].rows, set, without_j));
+      }
+      const std::vector<Partial>& previous = front[without_j];
+      for (std::uint32_t k = 0; k < previous.size(); ++k) {
+        Partial next{previous[k].t, static_cast<std::uint8_t>(j), k};
+        for (std::size_t r = 0; r < lccs.size(); ++r) {
+          next.t[r] = std::max(next.t[r], step[r]);
         }
+        std::vector<Partial>& here = front[set];
+        if (std::any_of(here.begin(), here.end(),
+                        [&](const Partial& p) { return beats_or_equals(p.t, next.t); })) {
+          continue;
+        }
+        here.erase(std::remove_if(here.begin(), here.end(),
+                                  [&](const Partial& p) { return beats_or_equals(next.t, p.t); }),
+                   here.end());
+        here.push_back(std::move(next));
       }
-      if (worst < best[set]) {
-        best[set] = worst;
-        last_bit[set] = static_cast<std::uint8_t>(j);
-      }
+    }
+  }
+  // The least worst T, then the least sum of T over the LCCs; the first such vector found.
+  const auto value = [](std::uint8_t t) -> std::uint64_t {
+    return t == 0 ? 0 : std::uint64_t{1} << (t - 1);
+  };
+  const std::vector<Partial>& whole = front[subsets - 1];
+  std::size_t chosen = 0;
+  std::pair<std::uint64_t, std::uint64_t> best{std::numeric_limits<std::uint64_t>::max(), 0};
+  for (std::size_t k = 0; k < whole.size(); ++k) {
+    std::pair<std::uint64_t, std::uint64_t> score{0, 0};
+    for (std::uint8_t t : whole[k].t) {
+      score.first = std::max(score.first, value(t));
+      score.second += value(t);
+    }
+    if (score < best) {
+      best = score;
+      chosen = k;
     }
   }
   BitOrdering order(d);
   std::uint64_t set = subsets - 1;
+  std::uint32_t index = static_cast<std::uint32_t>(chosen);
   for (std::uint32_t p = d; p-- > 0;) {
-    order[p] = last_bit[set];
+    const Partial& entry = front[set][index];
+    order[p] = entry.last_bit;
+    index = entry.before;
     set &= ~(std::uint64_t{1} << order[p]);
   }
   return order;

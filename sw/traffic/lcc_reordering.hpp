@@ -43,12 +43,13 @@ using BitOrdering = std::vector<std::uint32_t>;
 /// bound i - rank(D_{L_{i+1},L_i}) at every dimension and such a bit has T_i = 0 wherever it is.
 [[nodiscard]] BitOrdering optimal_ordering(const Lcc& lcc);
 
-/// Largest d the dynamic program takes: it holds one entry per subset of the address bits.
+/// Largest d the dynamic program takes: it holds a few entries per subset of the address bits.
 inline constexpr std::uint32_t max_joint_ordering_d = 20;
 
 /// [LCC] section 5: an ordering that minimizes max over the set of T(Q A_r Q^-1, Q b_r), by
 /// Theorem 5's dynamic program over the subsets S of the address bits (d 2^(d-1) choices, each
-/// O(m d^2) bit operations for m LCCs). Every LCC must have the same d, at most
+/// O(m d^2) bit operations for m LCCs), and among those one with the least sum of the T_r: per
+/// subset the program keeps the vectors of the T_r so far that no other one beats in every LCC. Every LCC must have the same d, at most
 /// max_joint_ordering_d; std::invalid_argument otherwise or for an empty set.
 [[nodiscard]] BitOrdering joint_optimal_ordering(const std::vector<Lcc>& lccs);
 

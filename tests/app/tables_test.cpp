@@ -116,6 +116,32 @@ TEST_F(Tables, Hypercube16x16ShortMessages) {
     // Short messages: the omp is faster than the native hypercube.
     EXPECT_GT(r.at("measured_ratio").get<double>(), 1.0) << kPatterns[i];
   }
+  // The native collectives, one hop per message: the broadcast by a binomial tree (log m steps of
+  // one message's l k2 tau words), the all-to-all broadcast by recursive doubling and the scatter
+  // by a binomial tree (2^k messages' worth in the step of dimension k, highest first for the
+  // scatter); the direct figure beside them; the all-to-all personalized stays direct.
+  const std::uint64_t words = l * log_m * kTau;
+  const std::uint64_t one_hop = startup + 2 + 1;  // t_s, two routers, the header flit
+  std::uint64_t doubling = 0;
+  for (std::uint64_t k = 0; k < log_m; ++k) {
+    doubling += one_hop + (std::uint64_t{1} << k) * words;
+  }
+  EXPECT_EQ(row(j, "one-to-all broadcast").at("native_algorithm"), "binomial tree");
+  EXPECT_EQ(row(j, "one-to-all broadcast").at("native_cycles"), log_m * (one_hop + words));
+  EXPECT_EQ(row(j, "all-to-all broadcast").at("native_algorithm"), "recursive doubling");
+  EXPECT_EQ(row(j, "all-to-all broadcast").at("native_cycles"), doubling);
+  EXPECT_EQ(row(j, "one-to-all personalized").at("native_algorithm"), "binomial tree");
+  EXPECT_EQ(row(j, "one-to-all personalized").at("native_cycles"), doubling);
+  EXPECT_EQ(row(j, "all-to-all personalized").at("native_algorithm"), "direct");
+  for (const std::string& p : kPatterns) {
+    EXPECT_DOUBLE_EQ(row(j, p).at("direct_ratio").get<double>(),
+                     row(j, p).at("native_direct_cycles").get<double>() /
+                         row(j, p).at("omp_cycles").get<double>())
+        << p;
+    EXPECT_TRUE(row(j, p).at("native_direct_ok").get<bool>()) << p;
+  }
+  EXPECT_EQ(row(j, "all-to-all personalized").at("native_cycles"),
+            row(j, "all-to-all personalized").at("native_direct_cycles"));
   // One-to-one: node 0 -> node 15 over log m = 4 hops, F = l k2 tau + 1 (header) flits.
   const nlohmann::json& one = row(j, "one-to-one");
   EXPECT_EQ(one.at("destination"), m - 1);
@@ -196,6 +222,15 @@ TEST_F(Tables, Torus16x16OnSixteenProcessors) {
               row(j, p).at("native_cycles").get<std::uint64_t>())
         << p;
   }
+  // All-to-all broadcast by the row-then-column gather: 15 one-hop steps of one 8-flit word,
+  // then 15 of a row's 16 words. All-to-all personalized: the fastest of the three tried.
+  EXPECT_EQ(row(j, "all-to-all broadcast").at("native_algorithm"), "row-column gather");
+  EXPECT_EQ(row(j, "all-to-all broadcast").at("native_cycles"),
+            15 * (56 + 2 + 8 + 1) + 15 * (56 + 2 + 16 * 8 + 1));
+  const std::string a2a = row(j, "all-to-all personalized").at("native_algorithm");
+  EXPECT_TRUE(a2a == "a1" || a2a == "suh" || a2a == "two-phase") << a2a;
+  EXPECT_LT(row(j, "all-to-all personalized").at("native_cycles").get<std::uint64_t>(),
+            row(j, "all-to-all personalized").at("native_direct_cycles").get<std::uint64_t>());
   // One-to-one: node 0 -> (8, 8) = node 136, 16 hops; t_h = 56, F = 8 + 1.
   EXPECT_EQ(row(j, "one-to-one").at("destination"), 136);
   EXPECT_EQ(row(j, "one-to-one").at("native_cycles"), 56 + 17 + 9);

@@ -5,6 +5,7 @@
 #include <expat.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -679,6 +680,157 @@ TEST_F(TraceCli, PlotWritesWellFormedSvg) {
   ASSERT_TRUE(curve.ok);
   EXPECT_EQ(curve.elements.at("circle"), 6u) << "mean and p99 of three rates";
   EXPECT_EQ(curve.elements.at("polyline"), 2u);
+}
+
+/// The circles and texts of each <g id="curve-K"> of an SVG, read back with expat.
+struct CurveContent {
+  std::vector<std::pair<double, double>> circles;  ///< (cx, cy)
+  std::vector<std::string> texts;
+  std::size_t polylines = 0;
+};
+
+std::map<std::string, CurveContent> parse_curves(const std::string& text) {
+  struct State {
+    std::map<std::string, CurveContent> curves;
+    std::string group;
+    bool in_text = false;
+  } state;
+  XML_Parser p = XML_ParserCreate(nullptr);
+  XML_SetUserData(p, &state);
+  XML_SetElementHandler(
+      p,
+      [](void* data, const XML_Char* name, const XML_Char** attrs) {
+        auto* s = static_cast<State*>(data);
+        std::map<std::string, std::string> a;
+        for (std::size_t i = 0; attrs[i] != nullptr; i += 2) {
+          a[attrs[i]] = attrs[i + 1];
+        }
+        const std::string element = name;
+        if (element == "g") {
+          s->group = a["id"];
+        } else if (!s->group.empty() && element == "circle") {
+          s->curves[s->group].circles.emplace_back(std::stod(a["cx"]), std::stod(a["cy"]));
+        } else if (!s->group.empty() && element == "polyline") {
+          ++s->curves[s->group].polylines;
+        } else if (!s->group.empty() && element == "text") {
+          s->in_text = true;
+          s->curves[s->group].texts.emplace_back();
+        }
+      },
+      [](void* data, const XML_Char* name) {
+        auto* s = static_cast<State*>(data);
+        if (std::string(name) == "g") {
+          s->group.clear();
+        } else if (std::string(name) == "text") {
+          s->in_text = false;
+        }
+      });
+  XML_SetCharacterDataHandler(p, [](void* data, const XML_Char* chars, int len) {
+    auto* s = static_cast<State*>(data);
+    if (s->in_text && !s->group.empty()) {
+      s->curves[s->group].texts.back().append(chars, static_cast<std::size_t>(len));
+    }
+  });
+  EXPECT_EQ(XML_Parse(p, text.data(), static_cast<int>(text.size()), 1), XML_STATUS_OK);
+  XML_ParserFree(p);
+  return state.curves;
+}
+
+/// A traffic JSON with the given (accepted, mean latency) points, offered ascending.
+std::string traffic_json(const std::vector<std::pair<double, double>>& points) {
+  json j = {{"command", "traffic"},
+            {"network", "hypercube d=8"},
+            {"pattern", "transpose"},
+            {"flits", 20}};
+  j["points"] = json::array();
+  double offered = 0;
+  for (const auto& [accepted, mean] : points) {
+    offered += 0.1;
+    j["points"].push_back({{"offered", offered},
+                           {"accepted", accepted},
+                           {"latency_avg", mean},
+                           {"latency_p99", 2 * mean}});
+  }
+  return j.dump(2);
+}
+
+// Several traffic JSONs in one figure: one group per file with one circle per rate and its
+// label, the circles placed linearly in accepted throughput and logarithmically in mean latency
+// (every pair of circles, across the curves, on one scale); bad input names its file.
+TEST_F(TraceCli, PlotOfSeveralTrafficJsonsDrawsOneLabelledCurvePerFile) {
+  const std::vector<std::vector<std::pair<double, double>>> data = {
+      {{0.09, 30}, {0.11, 400}, {0.105, 9000}},
+      {{0.1, 26}, {0.2, 28}, {0.3, 31}, {0.4, 35}},
+      {{0.1, 27}, {0.28, 131}}};
+  const std::vector<std::string> files = {"ecube.json", "ms.json", "mg.json"};
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    write(files[f], traffic_json(data[f]));
+  }
+  ASSERT_EQ(run("trace plot ecube.json ms.json mg.json --labels e-cube,M-S,M-G --title Fig5 "
+                "--out fig")
+                .exit_code,
+            0);
+  const std::map<std::string, CurveContent> curves =
+      parse_curves(slurp(dir_ / "fig" / "latency-throughput.svg"));
+  ASSERT_EQ(curves.size(), 3u);
+  const std::vector<std::string> labels = {"e-cube", "M-S", "M-G"};
+  std::vector<std::pair<double, double>> drawn;  // (cx, cy) of every point, file by file
+  std::vector<std::pair<double, double>> given;  // (accepted, log10 latency) of the same
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    const std::string id = "curve-" + std::to_string(f + 1);
+    ASSERT_TRUE(curves.count(id)) << id;
+    const CurveContent& c = curves.at(id);
+    ASSERT_EQ(c.circles.size(), data[f].size()) << id;
+    EXPECT_EQ(c.polylines, 1u) << id;
+    EXPECT_EQ(c.texts, std::vector<std::string>{labels[f]}) << id;
+    for (std::size_t k = 0; k < data[f].size(); ++k) {
+      drawn.push_back(c.circles[k]);
+      given.emplace_back(data[f][k].first, std::log10(data[f][k].second));
+    }
+  }
+  // The scales from the first point and the one farthest from it (the SVG holds 2 decimals).
+  const double x_scale = (drawn[6].first - drawn[0].first) / (given[6].first - given[0].first);
+  const double y_scale = (drawn[2].second - drawn[0].second) / (given[2].second - given[0].second);
+  EXPECT_GT(x_scale, 0);
+  EXPECT_LT(y_scale, 0) << "higher latency is drawn higher up";
+  for (std::size_t k = 2; k < drawn.size(); ++k) {
+    EXPECT_NEAR(drawn[k].first - drawn[0].first, x_scale * (given[k].first - given[0].first), 0.1)
+        << "point " << k;
+    EXPECT_NEAR(drawn[k].second - drawn[0].second, y_scale * (given[k].second - given[0].second),
+                0.1)
+        << "point " << k;
+  }
+  // Without --labels the curves are named by their files.
+  ASSERT_EQ(run("trace plot ecube.json ms.json --out named").exit_code, 0);
+  const auto named = parse_curves(slurp(dir_ / "named" / "latency-throughput.svg"));
+  EXPECT_EQ(named.at("curve-2").texts, std::vector<std::string>{"ms.json"});
+
+  write("broken.json", "{\n  \"command\": \"traffic\",,\n}\n");
+  write("other.json", "{\"command\": \"run\"}\n");
+  write("nan.json", R"({"command": "traffic", "points": [{"offered": 0.1, "accepted": "x",
+    "latency_avg": 3, "latency_p99": 4}]})");
+  ASSERT_EQ(run("traffic --topology hypercube --dim 2 --rate 0.1 --warmup 10 --cycles 50 --trace "
+                "t.trace")
+                .exit_code,
+            0);
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"trace plot ecube.json broken.json mg.json --out bad", "broken.json:2:"},
+      {"trace plot ecube.json other.json --out bad", "other.json:1:1: expected the output of"},
+      {"trace plot nan.json ms.json --out bad", "nan.json:1:1: expected points with"},
+      {"trace plot ecube.json missing.json --out bad", "missing.json"},
+      {"trace plot ecube.json t.trace --out bad", "t.trace: expected the JSON of orthosim traffic"},
+      {"trace plot ecube.json ms.json --labels a,b,c --out bad",
+       "--labels: expected 2 names, one per file, comma-separated, found 3 in 'a,b,c'"},
+      {"trace plot ecube.json ms.json --labels a, --out bad", "--labels: expected a non-empty"},
+      {"trace plot ecube.json --labels a --out bad",
+       "--labels: expected several traffic JSONs to plot in one figure"},
+  };
+  for (const auto& [args, error] : bad) {
+    const auto r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_NE(r.err.find(error), std::string::npos) << args << ": " << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "bad")) << args;
+  }
 }
 
 }  // namespace

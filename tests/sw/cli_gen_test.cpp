@@ -250,5 +250,42 @@ TEST_F(CliProgram, GenOutWritesTheSameTextToTheFileAndNothingToStdout) {
   EXPECT_EQ(program.nodes, 5u);
 }
 
+// `gen fft`: [LCC] section 6.2's program with the nCUBE 2 costs, each overridden by its option;
+// its step count and sizes are parallel_fft_test's, here the options that reach them.
+TEST_F(CliProgram, GenFftWritesTheParallelFftWithTheMachinesOrTheGivenCosts) {
+  const Result r = run({"gen", "fft", "--dim", "4", "--points", "1024"});
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const sw::McProgram p = sw::parse_program(r.out, "fft.mcp");
+  EXPECT_EQ(p.nodes, 16u);
+  ASSERT_EQ(p.steps.size(), 2u * 4u + 3u);
+  // m/2^n = 64 inputs of 16 bytes a message; d = 3 local stages of 32 butterflies of 9 cycles.
+  EXPECT_EQ(p.steps[0].transfers.front().words, 64u * 16u);
+  EXPECT_EQ(p.steps[1].computes.front().cycles.count(), 3u * 32u * 9u);
+  EXPECT_EQ(p.steps[3].computes.front().cycles.count(), 64u * 8u);
+  EXPECT_NE(r.out.find("--startup 288 --clock-ns 570"), std::string::npos) << r.out;
+  EXPECT_EQ(run({"gen", "fft", "--dim", "4", "--points", "1024", "--machine", "ncube2"}).out,
+            r.out);
+  const Result given = run({"gen", "fft", "--dim", "4", "--points", "1024", "--point-words", "2",
+                            "--butterfly-cycles", "5", "--half-butterfly-cycles", "3"});
+  ASSERT_EQ(given.code, sw::kExitOk) << given.err;
+  const sw::McProgram q = sw::parse_program(given.out, "fft.mcp");
+  EXPECT_EQ(q.steps[0].transfers.front().words, 64u * 2u);
+  EXPECT_EQ(q.steps[1].computes.front().cycles.count(), 3u * 32u * 5u);
+  EXPECT_EQ(q.steps[3].computes.front().cycles.count(), 64u * 3u);
+
+  const std::vector<BadInput> cases = {
+      {{"gen", "fft", "--dim", "8", "--points", "2048"},
+       {"orthosim gen: --points: expected m = 2^(n+2d) points with d >= 1"}},
+      {{"gen", "fft", "--dim", "1", "--points", "8"},
+       {"orthosim gen: --dim: expected a hypercube dimension n from 2 to 12, found 1"}},
+      {{"gen", "fft", "--points", "1024"}, {"--dim: expected a value (the option is required)"}},
+      {{"gen", "fft", "--dim", "4", "--points", "1024", "--machine", "cm5"},
+       {"--machine: expected ncube2 (the machine of [LCC] section 6.2), found 'cm5'"}},
+      {{"gen", "fft", "--dim", "4", "--points", "1024", "--point-words", "0"},
+       {"--point-words: expected an integer in 1..1048576, found '0'"}},
+  };
+  expect_refused_before_running(cases);
+}
+
 }  // namespace
 }  // namespace orthosim

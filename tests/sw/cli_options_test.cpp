@@ -192,7 +192,8 @@ TEST_F(CliProgram, OptionsThatDoNotApplyAndAbbreviationsAreRefused) {
   const std::string perfetto = path("y.json");
   const std::vector<BadInput> cases = {
       {{"gen", "C7", "--nodes", "4", "--torus", "4x4"},
-       {"orthosim gen: --torus: does not apply to gen C7 (an option of gen shift)"}},
+       {"orthosim gen: --torus: does not apply to gen C7 (an option of gen shift and gen "
+        "complete-exchange)"}},
       {{"gen", "shift", "--torus", "4x4", "--direction", "east", "--nodes", "16"},
        {"--nodes: does not apply to gen shift"}},
       {{"gen", "exchange", "--nodes", "8", "--seed", "3"},
@@ -204,6 +205,17 @@ TEST_F(CliProgram, OptionsThatDoNotApplyAndAbbreviationsAreRefused) {
       {{"gen", "random", "--nodes", "4", "--steps", "2", "--sources", "1"},
        {"--sources: does not apply to gen random"}},
       {{"gen", "C3", "--nodes", "4", "--steps", "2"}, {"--steps: does not apply to gen C3"}},
+      {{"gen", "fft", "--dim", "4", "--points", "256", "--nodes", "16"},
+       {"--nodes: does not apply to gen fft (gen shift and gen complete-exchange take their nodes "
+        "from --torus, gen fft and gen cc-cube from --dim)"}},
+      {{"gen", "cc-cube", "--dim", "3", "--points", "256"},
+       {"--points: does not apply to gen cc-cube (an option of gen fft)"}},
+      {{"gen", "fft", "--dim", "4", "--points", "256", "--compute", "2"},
+       {"--compute: does not apply to gen fft (an option of gen cc-cube)"}},
+      {{"gen", "fft", "--dim", "4", "--points", "256", "--len", "2"},
+       {"--len: does not apply to gen fft"}},
+      {{"gen", "exchange", "--nodes", "8", "--points", "256"},
+       {"--points: does not apply to gen exchange (an option of gen fft)"}},
       {{"trace", "stats", path("x.trace"), "--perfetto", perfetto},
        {"orthosim trace: --perfetto: does not apply to trace stats (an option of trace export)"}},
       {{"trace", "export", path("x.trace"), "--perfetto", perfetto, "--json"},
@@ -266,6 +278,7 @@ TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
   const Result top = run({"--help"});
   EXPECT_TRUE(contains(top.out, "  traffic ")) << top.out;
   EXPECT_TRUE(contains(top.out, "  lcc ")) << top.out;
+  EXPECT_TRUE(contains(top.out, "  exchange ")) << top.out;
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
       {"run",
        {"--dims", "--dim", "--switching", "--ports", "--startup", "--buffers", "--vcs",
@@ -275,6 +288,10 @@ TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
        {"--topology", "--pattern", "--rate", "--rates", "--flits", "--injection", "--warmup",
         "--cycles", "--seed", "--dims", "--dim", "--vcs", "--embedding", "--json"}},
       {"lcc", {"--dim", "--pattern", "--out", "--json"}},
+      {"exchange",
+       {"--torus", "--block", "--startup", "--rearrange-cycles", "--algorithms", "a1", "an-1",
+        "two-phase", "--json"}},
+      {"gen", {"complete-exchange", "--algorithm", "--block", "--rearrange-cycles"}},
   };
   for (const auto& [command, options] : cases) {
     FakeRunner runner;

@@ -236,14 +236,23 @@ TEST(Reordering, AllOrderingsOfThe8CubeAgreeWithTheOptimizerAndTheProgram) {
   std::uint64_t least_max = UINT64_MAX;
   BitOrdering r = sw::identity_ordering(8);
   std::uint64_t orderings = 0;
+  std::uint64_t least_sum_at_least_max = UINT64_MAX;
   do {
     std::uint64_t worst = 0;
+    std::uint64_t sum = 0;
     for (std::size_t p = 0; p < patterns.size(); ++p) {
       const std::uint64_t t = degree_after(patterns[p], r);
       least[p] = std::min(least[p], t);
       worst = std::max(worst, t);
+      sum += t;
+    }
+    if (worst < least_max) {
+      least_sum_at_least_max = UINT64_MAX;
     }
     least_max = std::min(least_max, worst);
+    if (worst == least_max) {
+      least_sum_at_least_max = std::min(least_sum_at_least_max, sum);
+    }
     ++orderings;
   } while (std::next_permutation(r.begin(), r.end()));
   const double seconds =
@@ -259,11 +268,15 @@ TEST(Reordering, AllOrderingsOfThe8CubeAgreeWithTheOptimizerAndTheProgram) {
     EXPECT_EQ(routed_degree(l, sw::joint_optimal_ordering({l})), 1U);
   }
   const BitOrdering joint = sw::joint_optimal_ordering(patterns);
-  std::uint64_t joint_max = 0;
+  std::vector<std::uint64_t> joint_degrees;
   for (const Lcc& l : patterns) {
-    joint_max = std::max(joint_max, routed_degree(l, joint));
+    joint_degrees.push_back(routed_degree(l, joint));
   }
-  EXPECT_EQ(joint_max, 2U);
+  // Of the orderings with the least worst T (2), the least sum is 4, reached by transpose 2,
+  // bit-reverse 1, reverse-flip 1 alone: section 6.1's M-G, "the degree of channel contention
+  // for matrix-transpose is 2 and it is contention-free for bit-reverse and reverse-flip".
+  EXPECT_EQ(least_sum_at_least_max, 4U);
+  EXPECT_EQ(joint_degrees, (std::vector<std::uint64_t>{2, 1, 1}));
 }
 
 TEST(Reordering, CorollariesOneAndTwoOnRandomMatricesOf4To10Cubes) {
@@ -301,7 +314,7 @@ TEST(Reordering, CorollariesOneAndTwoOnRandomMatricesOf4To10Cubes) {
   EXPECT_GT(lcgs_above_one, 10);
 }
 
-TEST(Reordering, ProgramMinimizesTheWorstOfASetLikeAllOrderings) {
+TEST(Reordering, ProgramMinimizesTheWorstThenTheSumOfASetLikeAllOrderings) {
   std::mt19937_64 rng(8);
   for (std::uint32_t d = 2; d <= 6; ++d) {
     for (int n = 0; n < 10; ++n) {
@@ -309,21 +322,24 @@ TEST(Reordering, ProgramMinimizesTheWorstOfASetLikeAllOrderings) {
       for (int k = 0; k <= n % 3; ++k) {
         set.push_back(random_lcc(d, rng, (n + k) % 2 == 1));
       }
+      // The least (worst, sum) over all orderings, compared worst first.
       BitOrdering any = sw::identity_ordering(d);
-      std::uint64_t least = UINT64_MAX;
+      std::pair<std::uint64_t, std::uint64_t> least{UINT64_MAX, UINT64_MAX};
       do {
-        std::uint64_t worst = 0;
+        std::pair<std::uint64_t, std::uint64_t> score{0, 0};
         for (const Lcc& l : set) {
-          worst = std::max(worst, degree_after(l, any));
+          score.first = std::max(score.first, degree_after(l, any));
+          score.second += degree_after(l, any);
         }
-        least = std::min(least, worst);
+        least = std::min(least, score);
       } while (std::next_permutation(any.begin(), any.end()));
       const BitOrdering r = sw::joint_optimal_ordering(set);
-      std::uint64_t worst = 0;
+      std::pair<std::uint64_t, std::uint64_t> found{0, 0};
       for (const Lcc& l : set) {
-        worst = std::max(worst, routed_degree(l, r));
+        found.first = std::max(found.first, routed_degree(l, r));
+        found.second += routed_degree(l, r);
       }
-      EXPECT_EQ(worst, least) << set.front().to_string();
+      EXPECT_EQ(found, least) << set.front().to_string();
     }
   }
   EXPECT_THROW((void)sw::joint_optimal_ordering({}), std::invalid_argument);

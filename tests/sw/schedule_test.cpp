@@ -74,7 +74,8 @@ TEST(Schedule, ABlockSentToTheWrongNodeOrNeverSentIsNotDelivered) {
 
 TEST(Schedule, OnePortRefusesASecondSendOrReceiveInAStep) {
   Schedule s{"two", 4, {Block{0, 1, 0}, Block{0, 2, 0}, Block{3, 1, 0}}, {}};
-  s.steps.push_back(ScheduleStep{"", {},
+  s.steps.push_back(ScheduleStep{"",
+                                 {},
                                  {ScheduledMessage{0, 1, {Block{0, 1, 0}}},
                                   ScheduledMessage{0, 2, {Block{0, 2, 0}}},
                                   ScheduledMessage{3, 1, {Block{3, 1, 0}}}}});
@@ -90,7 +91,8 @@ TEST(Schedule, OnePortRefusesASecondSendOrReceiveInAStep) {
 TEST(Schedule, TwoMessagesOverOneDirectedLinkAreACollision) {
   // Line of 4: 0 -> 2 and 1 -> 3 both cross the link 1 -> 2; 2 -> 0 goes the other way.
   Schedule s{"line", 4, {Block{0, 2, 0}, Block{1, 3, 0}, Block{2, 0, 0}}, {}};
-  s.steps.push_back(ScheduleStep{"", {},
+  s.steps.push_back(ScheduleStep{"",
+                                 {},
                                  {ScheduledMessage{0, 2, {Block{0, 2, 0}}},
                                   ScheduledMessage{1, 3, {Block{1, 3, 0}}},
                                   ScheduledMessage{2, 0, {Block{2, 0, 0}}}}});
@@ -104,7 +106,8 @@ TEST(Schedule, TwoMessagesOverOneDirectedLinkAreACollision) {
 
 TEST(Schedule, ABlockReceivedInAStepMovesOnOnlyFromTheNextStep) {
   Schedule relay{"relay", 4, {Block{0, 3, 0}}, {}};
-  relay.steps.push_back(ScheduleStep{"", {},
+  relay.steps.push_back(ScheduleStep{"",
+                                     {},
                                      {ScheduledMessage{0, 1, {Block{0, 3, 0}}},
                                       ScheduledMessage{1, 3, {Block{0, 3, 0}}}}});
   EXPECT_TRUE(sw::check_schedule(Topology::hypercube(2), relay).has(ViolationKind::BlockNotHeld));

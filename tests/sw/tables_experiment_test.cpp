@@ -3,7 +3,10 @@
 // Runner, here one that records what it is asked and answers with cycles it makes up.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "sw/core/diagnostic.hpp"
 #include "sw/experiments/tables.hpp"
@@ -42,13 +45,14 @@ class RecordingRunner : public sw::Runner {
     for (std::size_t i = 0; i < networks.size(); ++i) {
       sw::NetworkRunSummary s;
       s.completed = true;
-      s.cycles = sw::Cycle{10 * (i + 1)};
+      s.cycles = sw::Cycle{descending ? 1000 - 10 * i : 10 * (i + 1)};
       out.networks.push_back(s);
     }
     return out;
   }
 
   int calls = 0;
+  bool descending = false;  ///< the networks' cycles fall with their index instead of rising
   std::vector<sw::SystemRun> systems;
   std::vector<sw::NetworkRunRequest> networks;
 };
@@ -78,7 +82,9 @@ TEST(TablesExperiment, DesignNormalizesTheNetworkToTheOmpsCosts) {
 }
 
 // One call runs all five patterns on both machines; each row gets its own runs' results, in
-// Table 2's order, and the native messages carry l k2 tau flits per word.
+// Table 2's order: the omp's, the direct program's and its collective's (the network runs are
+// each row's direct program, then its collectives). A block of a collective is one message of
+// the pattern: l k2 tau flits per word.
 TEST(TablesExperiment, EveryPatternRunsOnBothMachinesInOneCall) {
   const sw::experiments::TablesSetup s = sw::experiments::design_tables(hypercube(8, 4, 3));
   RecordingRunner runner;
@@ -87,18 +93,61 @@ TEST(TablesExperiment, EveryPatternRunsOnBothMachinesInOneCall) {
   const std::size_t patterns = sw::paper::table_patterns().size();
   ASSERT_EQ(run.rows.size(), patterns);
   ASSERT_EQ(runner.systems.size(), patterns);
-  ASSERT_EQ(runner.networks.size(), patterns);
+  // One-to-one and all-to-all personalized (the CC-cube exchange is not wired in) direct only;
+  // the broadcast and the scatter by a binomial tree, the all-to-all broadcast by doubling.
+  const std::vector<std::string> algorithm = {"direct", "binomial tree", "recursive doubling",
+                                              "binomial tree", "direct"};
+  const std::vector<std::size_t> direct_run = {0, 1, 3, 5, 7};
+  const std::vector<std::size_t> native_run = {0, 2, 4, 6, 7};
+  ASSERT_EQ(runner.networks.size(), patterns + 3);
   for (std::size_t i = 0; i < patterns; ++i) {
     EXPECT_EQ(run.rows[i].pattern, sw::paper::table_patterns()[i]);
+    EXPECT_EQ(run.rows[i].native_algorithm, algorithm[i]) << i;
     EXPECT_EQ(run.rows[i].omp.cycles.count(), i + 1) << i;
-    EXPECT_EQ(run.rows[i].native.cycles.count(), 10 * (i + 1)) << i;
-    EXPECT_EQ(run.rows[i].measured_ratio(), 10.0) << i;
+    EXPECT_EQ(run.rows[i].native_direct.cycles.count(), 10 * (direct_run[i] + 1)) << i;
+    EXPECT_EQ(run.rows[i].native.cycles.count(), 10 * (native_run[i] + 1)) << i;
+    EXPECT_EQ(run.rows[i].measured_ratio(),
+              static_cast<double>(10 * (native_run[i] + 1)) / static_cast<double>(i + 1))
+        << i;
+    EXPECT_EQ(run.rows[i].direct_ratio(),
+              static_cast<double>(10 * (direct_run[i] + 1)) / static_cast<double>(i + 1))
+        << i;
     EXPECT_EQ(runner.systems[i].program.n, 4u) << i;
-    for (const sw::Message& m : runner.networks[i].program.manifest.messages) {
+    for (const sw::Message& m : runner.networks[direct_run[i]].program.manifest.messages) {
       ASSERT_EQ(m.words, 3 * s.flits_per_word) << i;
     }
   }
+  // Recursive doubling on the 3-cube: messages of 1, 2 and 4 blocks.
+  std::vector<std::uint32_t> words;
+  for (const sw::Message& m : runner.networks[4].program.manifest.messages) {
+    words.push_back(m.words);
+  }
+  EXPECT_EQ(*std::max_element(words.begin(), words.end()), 4 * 3 * s.flits_per_word);
+  EXPECT_EQ(*std::min_element(words.begin(), words.end()), 3 * s.flits_per_word);
   EXPECT_TRUE(run.ok());
+}
+
+// The torus' all-to-all personalized tries [A2A]'s A1, [6] and the two-phase exchange,
+// and keeps the fastest; its all-to-all broadcast is the row-then-column gather.
+TEST(TablesExperiment, TheTorusKeepsTheFastestCompleteExchange) {
+  TablesParameters p;
+  p.topology = sw::TopologyKind::Torus;
+  p.m = 16;
+  p.n = 4;
+  const sw::experiments::TablesSetup s = sw::experiments::design_tables(p);
+  RecordingRunner runner;
+  runner.descending = true;
+  const sw::experiments::TablesRun run = sw::experiments::run_tables(s, runner);
+  ASSERT_EQ(runner.networks.size(), 5u + 1 + 3);
+  const sw::experiments::TableRow& gather = run.rows[2];
+  EXPECT_EQ(gather.pattern, sw::paper::TablePattern::AllToAllBroadcast);
+  EXPECT_EQ(gather.native_algorithm, "row-column gather");
+  const sw::experiments::TableRow& exchange = run.rows[4];
+  EXPECT_EQ(exchange.pattern, sw::paper::TablePattern::AllToAllPersonalized);
+  EXPECT_EQ(exchange.native_algorithm, "two-phase");  // the last run: the fewest cycles here
+  EXPECT_EQ(exchange.native.cycles.count(), 1000 - 10 * 8);
+  EXPECT_EQ(exchange.native_direct.cycles.count(), 1000 - 10 * 5);
+  EXPECT_EQ(sw::experiments::native_collectives(s, sw::paper::TablePattern::OneToOne).size(), 0u);
 }
 
 // A torus is k x k with k = n or one node per processor; the error is keyed by the parameter (the

@@ -256,6 +256,26 @@ TEST(Route, TorusShorterWayAndHalfRingTieToPositive) {
   EXPECT_EQ(Topology::torus({2}).next_port(1, 0), (std::optional<Port>(Port{0, true})));
 }
 
+TEST(Route, HalfRingTieOnTheMeshPathAvoidsTheWrapAround) {
+  const Topology ring = Topology::torus({6});
+  // The embedding metrics' rule: 3 -> 0 goes down (3, 2, 1), 0 -> 3 up, as on a line.
+  const std::vector<std::pair<std::uint32_t, Port>> down = {{3, {0, false}},
+                                                            {2, {0, false}},
+                                                            {1, {0, false}}};
+  EXPECT_EQ(ring.route(3, 0, sw::HalfRingTie::MeshPath), down);
+  EXPECT_EQ(ring.next_port(0, 3, sw::HalfRingTie::MeshPath), (std::optional<Port>(Port{0, true})));
+  // Shorter than half a ring, the rule changes nothing: 1 -> 5 still wraps round 0.
+  EXPECT_EQ(ring.next_port(1, 5, sw::HalfRingTie::MeshPath), (std::optional<Port>(Port{0, false})));
+  EXPECT_EQ(ring.route(1, 5, sw::HalfRingTie::MeshPath).size(), 2U);
+  // On a 4 x 4 torus the rule applies per dimension: (2, 2) -> (0, 0) goes -x then -y.
+  const Topology torus = Topology::torus({4, 4});
+  const auto path = torus.route(10, 0, sw::HalfRingTie::MeshPath);
+  ASSERT_EQ(path.size(), 4U);
+  EXPECT_EQ(path[0].second, (Port{0, false}));
+  EXPECT_EQ(path[2].second, (Port{1, false}));
+  EXPECT_EQ(torus.route(10, 0).front().second, (Port{0, true}));
+}
+
 TEST(Topology, DatelineOnlyOnTorusWrapChannels) {
   for (const Topology& t : small_topologies()) {
     SCOPED_TRACE(t.to_string());

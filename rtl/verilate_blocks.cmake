@@ -1,0 +1,59 @@
+# The verilated blocks, verilated and compiled by this build (included by rtl/CMakeLists.txt
+# unless ORTHOSIM_VERILATED_FROM names another build whose blocks it links instead).
+add_library(orthosim_rtl_verilated STATIC)
+add_library(orthosim::rtl_verilated ALIAS orthosim_rtl_verilated)
+# The multiprocessor's blocks at every n the systems run with the RTL, at the sizes of
+# limits.cmake. bridge/backdoor.vlt makes the index manipulator's memories reachable for
+# the loads that take no time in the model (index sets before the run, LoadBuffer, StoreBuffer).
+# Paths reach Verilator relative to this folder (verilate() runs it here): the generated code then
+# names `router.sv`, not a checkout's absolute path, so it is byte-identical in every clone and the
+# compiler cache (scripts/test.sh) reuses it across checkouts and CI runs.
+# Verilator's own optimisation defaults for generated code: -Os for the per-cycle code, none for
+# the code run once at start (__Slow files). They compile in about half the time of -O2 and
+# simulate about as fast (measured on the router tests: compile of the largest files 8.5 s -> 5 s
+# (-Os) and 8 s -> 3.4 s (-O0, __Slow); run time within the noise of a shared machine).
+set(rtl_opt OPT_FAST -Os OPT_SLOW -O0)
+set(rtl_common_args -f rtl.vc orthosim.vlt
+                    -GL=${ORTHOSIM_RTL_BUFFER_WORDS} -GS=${ORTHOSIM_RTL_INDEX_SETS}
+                    -GW=${ORTHOSIM_RTL_WORD_BITS})
+foreach(n IN LISTS ORTHOSIM_RTL_N)
+  verilate(orthosim_rtl_verilated SYSTEMC TRACE_FST ${rtl_opt}
+           SOURCES index_manipulator.sv
+                   bridge/backdoor.vlt
+           TOP_MODULE index_manipulator PREFIX Vindex_manipulator_n${n}
+           VERILATOR_ARGS ${rtl_common_args} -GN=${n})
+  verilate(orthosim_rtl_verilated SYSTEMC TRACE_FST ${rtl_opt}
+           SOURCES bus_controller.sv
+           TOP_MODULE bus_controller PREFIX Vbus_controller_n${n}
+           VERILATOR_ARGS ${rtl_common_args} -GN=${n} -GDEPTH=${ORTHOSIM_RTL_MODULE_WORDS}
+                          -GTW=${ORTHOSIM_RTL_TIMING_BITS})
+  # The omp's n x n modules with their arbiter (memory=rtl|cosim);
+  # bridge/module_array.vlt makes the storage reachable for clearing it before a program.
+  verilate(orthosim_rtl_verilated SYSTEMC TRACE_FST ${rtl_opt}
+           SOURCES module_array.sv
+                   bridge/module_array.vlt
+           TOP_MODULE module_array PREFIX Vmodule_array_n${n}
+           VERILATOR_ARGS -f rtl.vc orthosim.vlt
+                          -GW=${ORTHOSIM_RTL_WORD_BITS} -GN=${n} -GDEPTH=${ORTHOSIM_RTL_MODULE_WORDS})
+endforeach()
+# The router of every mesh, torus and hypercube within its maxima (limits.cmake: ports, virtual
+# channels, flits per buffer): the topology is run-time configuration, so one verilation serves
+# them all (docs/rtl.md, router; rtl/bridge/router_network_rtl.hpp checks the limits). Its arbitration
+# unrolls into very long functions: split into small ones, they compile in seconds instead of
+# minutes per file under the asan-ubsan preset.
+verilate(orthosim_rtl_verilated SYSTEMC TRACE_FST ${rtl_opt}
+         SOURCES router.sv
+         TOP_MODULE router PREFIX Vrouter
+         VERILATOR_ARGS -f rtl.vc orthosim.vlt
+                        -GPMAX=${ORTHOSIM_RTL_ROUTER_PORTS} -GVMAX=${ORTHOSIM_RTL_ROUTER_VCS}
+                        -GDMAX=${ORTHOSIM_RTL_ROUTER_DEPTH} --output-split 4000 --output-split-cfuncs 40)
+target_link_libraries(orthosim_rtl_verilated PUBLIC PkgConfig::SYSTEMC)
+# Generated code is checked by the co-simulation against the models, not by the sanitizers: under
+# the asan-ubsan preset its instrumented build (the router's unrolled arbitration above all) takes
+# minutes per file. Our code around it, the bridges included, stays instrumented.
+target_compile_options(orthosim_rtl_verilated PRIVATE -fno-sanitize=all)
+# Users of the generated code see Verilator's headers as system headers: our warning set is for
+# our code, not theirs.
+get_target_property(verilated_includes orthosim_rtl_verilated INTERFACE_INCLUDE_DIRECTORIES)
+set_target_properties(orthosim_rtl_verilated PROPERTIES
+                      INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "${verilated_includes}")

@@ -1,0 +1,152 @@
+// `orthosim gen complete-exchange` and `orthosim exchange` (sw/cli/exchange_command.cpp) against
+// a fake Runner: the program read back by the parser against [A2A] section 3.1's message sizes,
+// the networks the command asks for, Table 1's formulas in the JSON, and bad input refused
+// before anything runs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sw/cli/cli.hpp"
+#include "sw/program/parser.hpp"
+#include "tests/support/cli_harness.hpp"
+
+namespace orthosim {
+namespace {
+
+using namespace cli_test;
+
+std::uint32_t largest_words(const sw::ProgramStep& step) {
+  std::uint32_t out = 0;
+  for (const sw::Transfer& t : step.transfers) {
+    out = std::max(out, t.words);
+  }
+  return out;
+}
+
+TEST(CliExchange, GenWritesA1sStepsWithSection3sMessageSizesTimesTheBlock) {
+  const std::uint32_t n = 8;
+  const std::uint32_t b = 3;
+  const std::uint32_t r = 5;
+  const Result out = run({"gen", "complete-exchange", "--torus", "8x8", "--algorithm", "a1",
+                          "--block", std::to_string(b), "--rearrange-cycles", std::to_string(r)});
+  ASSERT_EQ(out.code, 0) << out.err;
+  const sw::McProgram p = sw::parse_program(out.out, "a1.mcp");
+  EXPECT_EQ(p.nodes, n * n);
+  ASSERT_EQ(p.steps.size(), n / 4 + 5);  // Table 1's start-ups
+  // Stage 1: N^2/2 then N^2 blocks; stage 2 (phases 3 and 4 at N = 8): N^2 per step; stage 3:
+  // N^2 - 1 (no block for oneself).
+  const std::vector<std::uint32_t> blocks = {n * n / 2, n * n, n * n,    n * n,
+                                             n * n,     n * n, n * n - 1};
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    EXPECT_EQ(largest_words(p.steps[k]), blocks[k] * b) << "step " << k;
+  }
+  // Stage 1 step 1: every node trades half its blocks with its row neighbour in the cell: the
+  // master P_{0,0} gathers the N^2/2 for odd rows, the slave P_{0,1} the N^2/2 - 1 for even rows
+  // but itself; R cycles each. Step 2: the slaves send all they hold, nothing to gather.
+  ASSERT_EQ(p.steps[0].transfers.size(), n * n);
+  std::vector<std::uint64_t> compute(n * n, 0);
+  for (const sw::ComputePhase& c : p.steps[0].computes) {
+    compute.at(c.node) = c.cycles.count();
+  }
+  EXPECT_EQ(compute[0], std::uint64_t{r} * (n * n / 2));
+  EXPECT_EQ(compute[1], std::uint64_t{r} * (n * n / 2 - 1));
+  EXPECT_TRUE(p.steps[1].computes.empty());
+  EXPECT_EQ(p.steps[1].transfers.size(), n * n / 2);  // slaves to masters only
+}
+
+TEST(CliExchange, ExchangeRunsEveryAlgorithmOnTheOnePortTorusWithTable1BesideIt) {
+  FakeRunner runner;
+  const std::uint64_t n = 4, b = 2, s = 30, r = 1;
+  const Result out = run({"exchange", "--torus", "4x4", "--block", "2", "--startup", "30",
+                          "--rearrange-cycles", "1", "--json"},
+                         runner);
+  ASSERT_EQ(out.code, 0) << out.err;
+  ASSERT_EQ(runner.network_requests.size(), 5u);
+  for (const sw::NetworkRunRequest& req : runner.network_requests) {
+    EXPECT_EQ(req.config->topology, sw::Topology::torus({4, 4}));
+    EXPECT_EQ(req.config->ni.ports, sw::NodePorts::One);
+    EXPECT_EQ(req.config->ni.startup, s);
+  }
+  const nlohmann::json j = nlohmann::json::parse(out.out);
+  EXPECT_EQ(j.at("command"), "exchange");
+  const nlohmann::json& list = j.at("algorithms");
+  ASSERT_EQ(list.size(), 5u);
+  // Table 1 at N = 4 (log N = 2): A1 N/4 + 5, A(n-1) 3 log N - 1, [6] N/2 + 2 start-ups.
+  const std::vector<std::string> names = {"a1", "an-1", "suh", "two-phase", "direct"};
+  const std::vector<std::uint64_t> steps = {5, 5, 4, 2 * (n - 1), n * n - 1};
+  const std::vector<double> table1_steps = {n / 4.0 + 5, 3 * 2 - 1, n / 2.0 + 2};
+  const std::vector<double> table1_transmission = {(n * n * n + 10.0 * n * n) / 4,
+                                                   2.0 * n * n * n - 2.0 * n * n,
+                                                   (n * n * n + 4.0 * n * n) / 4};
+  const std::vector<double> table1_rearrangement = {10.0 * n * n, 4.0 * n * n * 2 - (2 - 1),
+                                                    3.0 * n * n};
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    const nlohmann::json& a = list.at(k);
+    EXPECT_EQ(a.at("algorithm"), names[k]);
+    EXPECT_EQ(a.at("steps"), steps[k]) << names[k];
+    EXPECT_EQ(a.at("blocks"), n * n * (n * n - 1));
+    EXPECT_EQ(a.at("blocks_delivered"), n * n * (n * n - 1)) << names[k];
+    EXPECT_TRUE(a.at("payload_ok").get<bool>());
+    if (k < 3) {
+      EXPECT_EQ(a.at("predicted_startups").get<double>(), table1_steps[k]) << names[k];
+      EXPECT_EQ(a.at("predicted_cycles").get<std::uint64_t>(),
+                static_cast<std::uint64_t>(table1_steps[k] * s + table1_transmission[k] * b +
+                                           table1_rearrangement[k] * r))
+          << names[k];
+    } else {
+      EXPECT_TRUE(a.at("predicted_startups").is_null());
+      EXPECT_TRUE(a.at("predicted_cycles").is_null());
+    }
+  }
+  // The direct exchange sends every block once; the two-phase one every block twice but those
+  // for the sender's own row or column.
+  EXPECT_EQ(list.at(4).at("blocks_sent"), n * n * (n * n - 1));
+  EXPECT_EQ(list.at(3).at("blocks_sent"), n * n * (2 * n * (n - 1)));
+
+  const Result one = run({"exchange", "--torus", "4x4", "--block", "1", "--algorithms", "suh,a1"});
+  ASSERT_EQ(one.code, 0) << one.err;
+  EXPECT_TRUE(contains(one.out, "suh")) << one.out;
+  EXPECT_FALSE(contains(one.out, "two-phase")) << one.out;
+}
+
+TEST(CliExchange, BadInputIsRefusedBeforeAnythingRuns) {
+  expect_refused_before_running({
+      {{"exchange", "--block", "2"}, {"--torus", "required"}},
+      {{"exchange", "--torus", "6x6", "--block", "2"}, {"--torus", "power of two", "6x6"}},
+      {{"exchange", "--torus", "8x4", "--block", "2"}, {"--torus", "N x N"}},
+      {{"exchange", "--torus", "64x64", "--block", "2"}, {"--torus", "4 to 32"}},
+      {{"exchange", "--torus", "8", "--block", "2"}, {"--torus", "'8'"}},
+      {{"exchange", "--torus", "4x4"}, {"--block", "required"}},
+      {{"exchange", "--torus", "4x4", "--block", "0"}, {"--block"}},
+      {{"exchange", "--torus", "4x4", "--block", "2", "--startup", "x"}, {"--startup"}},
+      {{"exchange", "--torus", "4x4", "--block", "2", "--algorithms", "a1,bogus"},
+       {"--algorithms", "'bogus'", "two-phase"}},
+      {{"exchange", "--torus", "4x4", "--block", "2", "--algorithms", "a1,a1"},
+       {"--algorithms", "once"}},
+      {{"exchange", "--torus", "4x4", "--block", "2", "--rearrange-cycles", "-1"},
+       {"--rearrange-cycles"}},
+      {{"exchange", "--torus", "8x8", "--block", "1000000", "--algorithms", "a1"},
+       {"--block", "at most 16384 words", "64 blocks"}},
+      {{"gen", "complete-exchange", "--torus", "4x4", "--block", "2"}, {"--algorithm", "required"}},
+      {{"gen", "complete-exchange", "--torus", "4x4", "--algorithm", "a2", "--block", "2"},
+       {"--algorithm", "'a2'"}},
+      {{"gen", "complete-exchange", "--algorithm", "a1", "--block", "2"}, {"--torus"}},
+      {{"gen", "complete-exchange", "--torus", "4x4", "--algorithm", "a1"}, {"--block"}},
+      {{"gen", "complete-exchange", "--torus", "4x4", "--algorithm", "a1", "--block", "2",
+        "--nodes", "16"},
+       {"--nodes", "complete-exchange"}},
+      {{"gen", "shift", "--torus", "4x4", "--direction", "east", "--algorithm", "a1"},
+       {"--algorithm", "gen shift"}},
+      {{"gen", "C7", "--nodes", "4", "--block", "2"}, {"--block", "gen complete-exchange"}},
+      {{"gen", "complete-exchange", "--torus", "4x4", "--algorithm", "a1", "--block", "2", "--len",
+        "3"},
+       {"--len", "--block"}},
+  });
+}
+
+}  // namespace
+}  // namespace orthosim
