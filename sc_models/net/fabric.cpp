@@ -102,8 +102,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   is_active_.assign(routers, 0);
   mover_of_.assign(buffers, -1);
   mover_stamp_.assign(buffers, 0);
-  room_state_.assign(buffers, kUnknown);
-  room_stamp_.assign(buffers, 0);
+  room_.assign(buffers, 0);
   port_used_stamp_.assign(out_port_base_.back(), 0);
   input_used_stamp_.assign(ports_->total_inputs(), 0);
 }
@@ -294,18 +293,14 @@ bool Fabric::has_room(std::int64_t target, sw::Cycle c) {
 }
 
 bool Fabric::full_buffer_frees(std::uint32_t t, sw::Cycle c) {
-  if (room_stamp_[t] != c.count() + 1) {
-    room_stamp_[t] = c.count() + 1;
-    room_state_[t] = kUnknown;
+  const std::uint64_t stamp = (c.count() + 1) << 2;
+  if ((room_[t] & ~std::uint64_t{3}) == stamp) {
+    return (room_[t] & 3) == kYes;  // in progress: a ring of full buffers does not rotate
   }
-  if (room_state_[t] == kInProgress) {
-    return false;  // a ring of full buffers does not rotate
-  }
-  if (room_state_[t] == kUnknown) {
-    room_state_[t] = kInProgress;
-    room_state_[t] = may_leave(t, c) ? kYes : kNo;
-  }
-  return room_state_[t] == kYes;
+  room_[t] = stamp | kInProgress;
+  const bool frees = may_leave(t, c);
+  room_[t] = stamp | (frees ? kYes : kNo);
+  return frees;
 }
 
 // Switch allocation, in two passes. Credit-based flow control forwards a flit only into a buffer

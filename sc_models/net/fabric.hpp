@@ -207,8 +207,8 @@ class Fabric final : public Network {
   std::vector<std::pair<std::int64_t, Flit>> arrivals_;  ///< commit's, as many as moves_ at most
   std::vector<std::int64_t> mover_of_;  ///< [buffer]: index in moves_ of its departure
   std::vector<std::uint64_t> mover_stamp_;
-  std::vector<std::uint8_t> room_state_;  ///< 0 unknown, 1 in progress, 2 yes, 3 no
-  std::vector<std::uint64_t> room_stamp_;
+  /// [buffer]: full_buffer_frees' answer, (cycle + 1) << 2 | state (1 in progress, 2 yes, 3 no).
+  std::vector<std::uint64_t> room_;
   std::vector<std::uint8_t> feasible_state_;
   std::uint64_t current_stamp_ = 0;
   std::vector<std::uint64_t> port_used_stamp_;   ///< [out_port_base + output port]
