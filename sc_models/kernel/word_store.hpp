@@ -57,6 +57,41 @@ class WordStore {
     tally(before);
   }
 
+  /// read(address + k) for k < count into out[k]: one range check, no call per word.
+  void read_range(std::uint32_t address, std::uint32_t count, Word* out) const {
+    if (count == 0) {
+      return;
+    }
+    check(address);
+    check(address + (count - 1));
+    for (std::uint32_t k = 0; k < count; ++k) {
+      out[k] = held_at(address + k) ? words_[address + k - base_] : sw::kUnwrittenWord;
+    }
+  }
+
+  /// write(address + k, words[k]) for k < count, in that order: the storage grows once.
+  void write_range(std::uint32_t address, std::uint32_t count, const Word* words) {
+    if (count == 0) {
+      return;
+    }
+    check(address);
+    check(address + (count - 1));
+    const std::uint64_t before = held();
+    if (address < base_) {
+      words_.insert(words_.begin(), base_ - address, sw::kUnwrittenWord);
+      live_.insert(live_.begin(), base_ - address, false);
+      base_ = address;
+    }
+    const std::uint32_t last = address + (count - 1) - base_;
+    if (last >= words_.size()) {
+      words_.resize(std::size_t{last} + 1, sw::kUnwrittenWord);
+      live_.resize(std::size_t{last} + 1, false);
+    }
+    std::copy(words, words + count, words_.begin() + (address - base_));
+    std::fill(live_.begin() + (address - base_), live_.begin() + (last + 1), true);
+    tally(before);
+  }
+
   /// Words [address, address + count) will not be read again: they read as unwritten from now
   /// on, and the storage from the lowest word still held up to the first live one is released.
   void forget(std::uint32_t address, std::uint32_t count) {

@@ -76,6 +76,8 @@ class BusController : public sc_core::sc_module, public Grantee {
 
  private:
   void finish_access();
+  /// The granted access performed with nobody watching its beats: the same words and end.
+  void move_words(Cycle now);
   /// The bookkeeping of an access granted at `grant` that ends at the start of cycle `end`; the
   /// requester resumes `resume_in` cycles from the current one.
   void end_access(Cycle grant, Cycle end, Cycle resume_in);
@@ -108,6 +110,7 @@ class BusController : public sc_core::sc_module, public Grantee {
   std::uint32_t ending_words_ = 0;
   sc_core::sc_event ev_end_;
 
+  std::vector<Word> words_;  ///< move_words' scratch: one stream position's words
   AccessObserver* observer_ = nullptr;
   const BusTap* tap_ = nullptr;
 

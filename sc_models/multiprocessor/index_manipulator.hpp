@@ -23,6 +23,21 @@ class DataBuffers {
   virtual void load(const std::vector<sw::IndexSet>& index_sets) = 0;
   virtual void write_word(std::uint32_t b, std::uint32_t word, Word value) = 0;
   [[nodiscard]] virtual Word read_word(std::uint32_t b, std::uint32_t word) const = 0;
+  /// write_word(b, word + k, values[k]) for k < count, in that order (one call per op, not per
+  /// word, for LoadBuffer).
+  virtual void write_words(std::uint32_t b, std::uint32_t word, std::uint32_t count,
+                           const Word* values) {
+    for (std::uint32_t k = 0; k < count; ++k) {
+      write_word(b, word + k, values[k]);
+    }
+  }
+  /// read_word(b, word + k) for k < count into out[k] (StoreBuffer).
+  virtual void read_words(std::uint32_t b, std::uint32_t word, std::uint32_t count,
+                          Word* out) const {
+    for (std::uint32_t k = 0; k < count; ++k) {
+      out[k] = read_word(b, word + k);
+    }
+  }
 };
 
 class IndexManipulator final : public DataBuffers {
@@ -35,6 +50,14 @@ class IndexManipulator final : public DataBuffers {
   }
   [[nodiscard]] Word read_word(std::uint32_t b, std::uint32_t word) const override {
     return buffer(b).read(word);
+  }
+  void write_words(std::uint32_t b, std::uint32_t word, std::uint32_t count,
+                   const Word* values) override {
+    buffer(b).write_range(word, count, values);
+  }
+  void read_words(std::uint32_t b, std::uint32_t word, std::uint32_t count,
+                  Word* out) const override {
+    buffer(b).read_range(word, count, out);
   }
 
   /// rho(position) of index set `set`.

@@ -222,21 +222,27 @@ bool Processor::step_op(const sw::WaitSync& op) {
   return true;
 }
 
+// The local memory and the message words are read (or written) word by word, the buffer in one
+// call: the buffers are neither read by a LoadBuffer's sources nor written by a StoreBuffer's
+// destinations, so the order of the two sides does not change a word.
 bool Processor::step_op(const sw::LoadBuffer& op) {
+  words_.resize(op.words);
   for (std::uint32_t w = 0; w < op.words; ++w) {
     const std::uint32_t address = op.local_address + w;
     const std::optional<sw::Word> sent = messages_->sent(id_, address);
-    manipulator_.write_word(op.buffer, op.buffer_address + w, sent ? *sent : local_.read(address));
+    words_[w] = sent ? *sent : local_.read(address);
   }
+  manipulator_.write_words(op.buffer, op.buffer_address, op.words, words_.data());
   return true;
 }
 
 bool Processor::step_op(const sw::StoreBuffer& op) {
+  words_.resize(op.words);
+  manipulator_.read_words(op.buffer, op.buffer_address, op.words, words_.data());
   for (std::uint32_t w = 0; w < op.words; ++w) {
     const std::uint32_t address = op.local_address + w;
-    const sw::Word word = manipulator_.read_word(op.buffer, op.buffer_address + w);
-    if (!messages_->receive(id_, address, word)) {
-      local_.write(address, word);
+    if (!messages_->receive(id_, address, words_[w])) {
+      local_.write(address, words_[w]);
     }
   }
   return true;

@@ -93,6 +93,7 @@ class Processor : public sc_core::sc_module, public Resumable, public Grantee {
   traces::Recorder& recorder_;
   traces::SourceId source_;
   WordStore local_;
+  std::vector<Word> words_;  ///< LoadBuffer's and StoreBuffer's scratch
 
   const sw::ProcessorProgram* program_ = nullptr;
   sw::MessageMemory* messages_ = nullptr;

@@ -14,7 +14,7 @@ ResourceArbiter::ResourceArbiter(const sc_core::sc_module_name& name,
       clock_(clock),
       names_(std::move(resource_names)),
       busy_(names_.size(), false),
-      holder_(names_.size()) {
+      holder_(names_.size(), nullptr) {
   SC_METHOD(arbitrate);
   sensitive << ev_arbitrate_;
   dont_initialize();
@@ -46,7 +46,7 @@ void ResourceArbiter::release(const std::vector<ResourceId>& resources) {
                              " at cycle " + std::to_string(clock_.now().count()));
     }
     busy_[r] = false;
-    holder_[r].clear();
+    holder_[r] = nullptr;
   }
   ev_arbitrate_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -73,7 +73,7 @@ void ResourceArbiter::arbitrate() {
     }
     for (ResourceId r : p.resources) {
       busy_[r] = true;
-      holder_[r] = p.grantee->grantee_name();
+      holder_[r] = p.grantee;
     }
     ++grants_;
     if (p.arrival < now) {
@@ -92,9 +92,7 @@ void ResourceArbiter::arbitrate() {
 void ResourceArbiter::reset() {
   pending_.clear();
   busy_.assign(names_.size(), false);
-  for (std::string& h : holder_) {
-    h.clear();
-  }
+  std::fill(holder_.begin(), holder_.end(), nullptr);
 }
 
 std::string ResourceArbiter::describe_wait(sw::ProcId requester) const {
@@ -107,7 +105,7 @@ std::string ResourceArbiter::describe_wait(sw::ProcId requester) const {
     for (ResourceId r : p.resources) {
       s += " " + names_[r];
       if (busy_[r]) {
-        s += " (held by " + holder_[r] + ")";
+        s += " (held by " + holder_[r]->grantee_name() + ")";
       }
     }
     return s;

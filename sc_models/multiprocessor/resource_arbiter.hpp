@@ -66,7 +66,7 @@ class ResourceArbiter : public sc_core::sc_module {
   const ClockDomain& clock_;
   std::vector<std::string> names_;
   std::vector<bool> busy_;
-  std::vector<std::string> holder_;
+  std::vector<const Grantee*> holder_;  ///< [resource]: who holds it (named only in reports)
   std::vector<Pending> pending_;
   sc_core::sc_event ev_arbitrate_;
 

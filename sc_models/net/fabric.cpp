@@ -22,6 +22,8 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
       vc_policy_(config_.vc_policy()),
       vcs_(config_.router.vcs),
       depth_(config_.router.buffer_flits),
+      delay_(config_.router.delay),
+      wormhole_(config_.router.switching == sw::Switching::Wormhole),
       ni_(config_, ports_, client),
       channels_(ports_) {
   const std::uint32_t routers = description_.routers();
@@ -37,11 +39,13 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
     buffer_base_.push_back(buffer_base_.back() + ports * vcs_ + channels);
     out_vc_base_.push_back(out_vc_base_.back() + ports * vcs_ + channels);
     out_port_base_.push_back(out_port_base_.back() + ports + channels);
+    max_routes_ = std::max(max_routes_, ports);
     for (std::uint32_t in = 0; in < ports + channels; ++in) {
       for (std::uint32_t v = 0; v < (in < ports ? vcs_ : 1); ++v) {
         buffer_router_.push_back(r);
         buffer_input_.push_back(in);
         buffer_vc_.push_back(v);
+        buffer_input_slot_.push_back(ports_->input_offset(r) + in);
       }
     }
   }
@@ -58,6 +62,12 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
       }
     }
   }
+  out_port_slot_.resize(out_vc_base_.back());
+  for (std::uint32_t r = 0; r < routers; ++r) {
+    for (std::uint32_t ov = out_vc_base_[r]; ov < out_vc_base_[r + 1]; ++ov) {
+      out_port_slot_[ov] = out_port_base_[r] + out_port_of(r, ov - out_vc_base_[r]);
+    }
+  }
   injection_buffer_.resize(ports_->injectors());
   for (std::uint32_t i = 0; i < ports_->injectors(); ++i) {
     const std::uint32_t r = description_.attachment(ports_->node_of_injector(i)).router;
@@ -65,15 +75,34 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
         buffer_base_[r] + description_.ports(r) * vcs_ + ports_->injection_port_of(i);
   }
   const std::size_t buffers = buffer_base_.back();
-  buffers_.resize(buffers);
+  head_.assign(buffers, 0);
+  count_.assign(buffers, 0);
+  out_.assign(buffers, -1);
+  out_channel_.assign(buffers, 0);
+  target_.assign(buffers, -1);
   flits_.resize(buffers * depth_);
+  held_.assign(ports_->total_inputs(), 0);
   owner_.assign(out_vc_base_.back(), -1);
+  std::uint32_t most_buffers = 1;
+  for (std::uint32_t r = 0; r < routers; ++r) {
+    most_buffers = std::max(most_buffers, buffer_base_[r + 1] - buffer_base_[r]);
+  }
+  mask_words_ = (most_buffers + 63) / 64;
+  occupied_.assign(std::size_t{routers} * mask_words_, 0);
+  routed_.assign(std::size_t{routers} * mask_words_, 0);
+  for (std::uint32_t b = 0; b < buffers; ++b) {
+    const std::uint32_t r = buffer_router_[b];
+    const std::uint32_t local = b - buffer_base_[r];
+    mask_word_.push_back(r * mask_words_ + local / 64);
+    mask_bit_.push_back(std::uint64_t{1} << (local % 64));
+  }
+  routes_.resize(buffers * max_routes_);
+  route_count_.assign(buffers, 0);
   flits_per_router_.assign(routers, 0);
   is_active_.assign(routers, 0);
   mover_of_.assign(buffers, -1);
   mover_stamp_.assign(buffers, 0);
-  room_state_.assign(buffers, kUnknown);
-  room_stamp_.assign(buffers, 0);
+  room_.assign(buffers, 0);
   port_used_stamp_.assign(out_port_base_.back(), 0);
   input_used_stamp_.assign(ports_->total_inputs(), 0);
 }
@@ -85,14 +114,6 @@ std::uint32_t Fabric::out_port_of(std::uint32_t router, std::uint32_t out_vc) co
   return out_vc < network ? out_vc / vcs_ : description_.ports(router) + (out_vc - network);
 }
 
-Fabric::Flit& Fabric::flit_at(std::uint32_t b, std::uint32_t position) {
-  return flits_[std::size_t{b} * depth_ + (buffers_[b].head + position) % depth_];
-}
-
-const Fabric::Flit& Fabric::flit_at(std::uint32_t b, std::uint32_t position) const {
-  return flits_[std::size_t{b} * depth_ + (buffers_[b].head + position) % depth_];
-}
-
 std::string Fabric::channel_name(std::uint32_t router, std::uint32_t out_vc) const {
   const std::uint32_t network = description_.ports(router) * vcs_;
   if (is_ejection(router, out_vc)) {
@@ -102,7 +123,13 @@ std::string Fabric::channel_name(std::uint32_t router, std::uint32_t out_vc) con
 }
 
 void Fabric::reset() {
-  std::fill(buffers_.begin(), buffers_.end(), Buffer{});
+  std::fill(head_.begin(), head_.end(), 0);
+  std::fill(count_.begin(), count_.end(), 0);
+  std::fill(out_.begin(), out_.end(), -1);
+  std::fill(held_.begin(), held_.end(), 0);
+  std::fill(route_count_.begin(), route_count_.end(), 0);
+  std::fill(occupied_.begin(), occupied_.end(), 0);
+  std::fill(routed_.begin(), routed_.end(), 0);
   std::fill(owner_.begin(), owner_.end(), -1);
   ni_.reset();
   channels_.reset();
@@ -127,15 +154,13 @@ void Fabric::begin_cycle(sw::Cycle c) {
   commit(c);
 }
 
-bool Fabric::header_ready(std::uint32_t b, sw::Cycle c) const {
-  const Flit& head = flit_at(b, 0);
-  const NetworkInterfaces::Packet& p = ni_.packet(head.packet);
-  if (config_.router.switching == sw::Switching::Wormhole) {
-    return c >= head.pushed + sw::Cycle{config_.router.delay};
+bool Fabric::header_ready(std::uint32_t b, const Flit& head, sw::Cycle c) const {
+  if (wormhole_) {
+    return c >= head.pushed + delay_;
   }
   // Store-and-forward: the whole packet must be in this buffer first.
-  return buffers_[b].count >= p.flits &&
-         c >= flit_at(b, p.flits - 1).pushed + sw::Cycle{config_.router.delay};
+  const std::uint32_t flits = ni_.packet(head.packet).flits;
+  return count_[b] >= flits && c >= flit_at(b, flits - 1).pushed + delay_;
 }
 
 void Fabric::append_routes(std::uint32_t b, std::vector<Route>& out) const {
@@ -164,50 +189,86 @@ void Fabric::append_routes(std::uint32_t b, std::vector<Route>& out) const {
 // served first come, first served per router, ties to the lower buffer: two headers compete only
 // where their routes share an output port, so a deterministic routing gets the same grants as
 // when each output port served its own queue.
-void Fabric::allocate_virtual_channels(sw::Cycle c) {
-  struct Request {
-    std::uint32_t router, buffer;
-    sw::Cycle arrived;
-    std::uint32_t first_route, routes;  ///< its routes in routes_
-  };
-  std::vector<Request> requests;
-  routes_.clear();
-  for (std::uint32_t r : active_) {
-    ++stats_.router_steps;
-    for (std::uint32_t b = buffer_base_[r]; b < buffer_base_[r + 1]; ++b) {
-      const Buffer& buf = buffers_[b];
-      if (buf.count == 0 || buf.out >= 0 || flit_at(b, 0).index != 0 || !header_ready(b, c)) {
-        continue;
-      }
-      const auto first = static_cast<std::uint32_t>(routes_.size());
-      append_routes(b, routes_);
-      requests.push_back(
-          {r, b, flit_at(b, 0).pushed, first, static_cast<std::uint32_t>(routes_.size()) - first});
-    }
-  }
-  std::sort(requests.begin(), requests.end(), [](const Request& x, const Request& y) {
-    return std::tie(x.router, x.arrived, x.buffer) < std::tie(y.router, y.arrived, y.buffer);
-  });
-  for (const Request& q : requests) {
-    bool granted = false;
-    for (std::uint32_t k = q.first_route; k < q.first_route + q.routes && !granted; ++k) {
-      granted = grant(q.router, q.buffer, routes_[k]);
-    }
-    if (!granted) {
-      ++stats_.header_wait_cycles;
+//
+// The requests of one router are few (one per input buffer at most), so they are put in order by
+// insertion; the buffers are scanned in increasing order, so a stable insertion by arrival leaves
+// ties to the lower buffer. Routers grant only their own output channels, so serving router by
+// router gives the same grants as one queue of all requests ordered by router first.
+template <typename Visit>
+void Fabric::for_each_buffer(std::uint32_t r, bool routed, Visit&& visit) const {
+  const std::size_t first = std::size_t{r} * mask_words_;
+  for (std::uint32_t w = 0; w < mask_words_; ++w) {
+    std::uint64_t bits = occupied_[first + w] & (routed ? routed_[first + w] : ~routed_[first + w]);
+    while (bits != 0) {
+      const auto k = static_cast<std::uint32_t>(__builtin_ctzll(bits));
+      bits &= bits - 1;
+      visit(buffer_base_[r] + w * 64 + k);
     }
   }
 }
 
+void Fabric::allocate_virtual_channels(sw::Cycle c) {
+  for (const std::uint32_t r : active_) {
+    ++stats_.router_steps;
+    requests_.clear();
+    for_each_buffer(r, false, [&](std::uint32_t b) {
+      const Flit& head = flits_[slot(b, 0)];
+      if (head.index != 0 || !header_ready(b, head, c)) {
+        return;
+      }
+      Request q;
+      q.arrived = head.pushed;
+      q.buffer = b;
+      requests_.push_back(q);
+      auto at = requests_.end() - 1;
+      for (; at != requests_.begin() && q.arrived < (at - 1)->arrived; --at) {
+        *at = *(at - 1);
+      }
+      *at = q;
+    });
+    for (const Request& q : requests_) {
+      std::uint32_t count = 0;
+      const Route* routes = routes_of(q.buffer, count);
+      bool granted = false;
+      for (std::uint32_t k = 0; k < count && !granted; ++k) {
+        granted = grant(r, q.buffer, routes[k]);
+      }
+      if (!granted) {
+        ++stats_.header_wait_cycles;
+      }
+    }
+  }
+}
+
+const Fabric::Route* Fabric::routes_of(std::uint32_t b, std::uint32_t& count) {
+  Route* cached = &routes_[std::size_t{b} * max_routes_];
+  if (route_count_[b] == 0) {
+    route_scratch_.clear();
+    append_routes(b, route_scratch_);
+    if (route_scratch_.size() > max_routes_) {
+      throw std::logic_error("fabric: a routing function gave more routes than a router has ports");
+    }
+    std::copy(route_scratch_.begin(), route_scratch_.end(), cached);
+    route_count_[b] = static_cast<std::uint32_t>(route_scratch_.size()) + 1;
+  }
+  count = route_count_[b] - 1U;
+  return cached;
+}
+
 bool Fabric::grant(std::uint32_t router, std::uint32_t buffer, const Route& route) {
+  const std::uint32_t base = out_vc_base_[router];
   for (std::uint32_t ov = route.lo; ov < route.hi; ++ov) {
-    std::int64_t& owner = owner_[out_vc_base_[router] + ov];
+    std::int64_t& owner = owner_[base + ov];
     if (owner >= 0) {
       continue;
     }
     owner = buffer;
-    buffers_[buffer].out = static_cast<std::int32_t>(ov);
-    const NetworkInterfaces::Packet& p = ni_.packet(flit_at(buffer, 0).packet);
+    out_[buffer] = static_cast<std::int32_t>(ov);
+    out_channel_[buffer] = base + ov;
+    target_[buffer] = out_target_[base + ov];
+    routed_[mask_word_[buffer]] |= mask_bit_[buffer];
+    route_count_[buffer] = 0;  // the next header in this buffer is routed afresh
+    const NetworkInterfaces::Packet& p = ni_.packet(flits_[slot(buffer, 0)].packet);
     if (!is_ejection(router, ov) && p.first_of_message) {
       channels_.routed(router, ov / vcs_, p.message);
     }
@@ -217,11 +278,10 @@ bool Fabric::grant(std::uint32_t router, std::uint32_t buffer, const Route& rout
 }
 
 bool Fabric::may_leave(std::uint32_t b, sw::Cycle c) {
-  const Buffer& buf = buffers_[b];
-  if (buf.count == 0 || buf.out < 0 || flit_at(b, 0).pushed >= c) {
+  if (count_[b] == 0 || out_[b] < 0 || flits_[slot(b, 0)].pushed >= c) {
     return false;
   }
-  return has_room(target_of(router_of_buffer(b), static_cast<std::uint32_t>(buf.out)), c);
+  return has_room(target_[b], c);
 }
 
 bool Fabric::has_room(std::int64_t target, sw::Cycle c) {
@@ -229,21 +289,18 @@ bool Fabric::has_room(std::int64_t target, sw::Cycle c) {
     return true;  // the interface takes every flit it is handed
   }
   const auto t = static_cast<std::uint32_t>(target);
-  if (buffers_[t].count < depth_) {
-    return true;
+  return count_[t] < depth_ || full_buffer_frees(t, c);
+}
+
+bool Fabric::full_buffer_frees(std::uint32_t t, sw::Cycle c) {
+  const std::uint64_t stamp = (c.count() + 1) << 2;
+  if ((room_[t] & ~std::uint64_t{3}) == stamp) {
+    return (room_[t] & 3) == kYes;  // in progress: a ring of full buffers does not rotate
   }
-  if (room_stamp_[t] != c.count() + 1) {
-    room_stamp_[t] = c.count() + 1;
-    room_state_[t] = kUnknown;
-  }
-  if (room_state_[t] == kInProgress) {
-    return false;  // a ring of full buffers does not rotate
-  }
-  if (room_state_[t] == kUnknown) {
-    room_state_[t] = kInProgress;
-    room_state_[t] = may_leave(t, c) ? kYes : kNo;
-  }
-  return room_state_[t] == kYes;
+  room_[t] = stamp | kInProgress;
+  const bool frees = may_leave(t, c);
+  room_[t] = stamp | (frees ? kYes : kNo);
+  return frees;
 }
 
 // Switch allocation, in two passes. Credit-based flow control forwards a flit only into a buffer
@@ -266,43 +323,50 @@ bool Fabric::has_room(std::int64_t target, sw::Cycle c) {
 // A pass-1 winner always moves (each buffer is fed by one output port, one flit per cycle), and
 // the chain of full buffers behind any candidate ends at a pass-1 candidate, so whenever a flit
 // can move some flit does: only a real cyclic channel dependency can stop the network.
+// A router's candidates are few, so they are put in order by insertion (stable, so ties stay with
+// the lower buffer, the scan's order).
 void Fabric::allocate_switches(sw::Cycle c) {
   moves_.clear();
-  struct Candidate {
-    bool speculative;
-    std::uint32_t port;
-    sw::Cycle arrived;
-    std::uint32_t buffer;
-  };
-  std::vector<Candidate> candidates;
-  for (std::uint32_t r : active_) {
-    candidates.clear();
-    for (std::uint32_t b = buffer_base_[r]; b < buffer_base_[r + 1]; ++b) {
-      if (may_leave(b, c)) {
-        const auto ov = static_cast<std::uint32_t>(buffers_[b].out);
-        const std::int64_t t = target_of(r, ov);
-        const bool speculative = t >= 0 && buffers_[static_cast<std::size_t>(t)].count >= depth_;
-        candidates.push_back({speculative, out_port_of(r, ov), flit_at(b, 0).pushed, b});
+  const std::uint64_t stamp = c.count() + 1;
+  for (const std::uint32_t r : active_) {
+    requests_.clear();
+    for_each_buffer(r, true, [&](std::uint32_t b) {
+      // may_leave(b, c), the buffer being routed and not empty
+      const sw::Cycle arrived = flits_[slot(b, 0)].pushed;
+      const std::int64_t t = target_[b];
+      const bool full = t >= 0 && count_[static_cast<std::size_t>(t)] >= depth_;
+      if (arrived >= c || (full && !full_buffer_frees(static_cast<std::uint32_t>(t), c))) {
+        return;
       }
-    }
+      Request q;
+      q.speculative = full;
+      q.port = out_port_slot_[out_channel_[b]];
+      q.arrived = arrived;
+      q.buffer = b;
+      const auto before = [&q](const Request& x) {
+        return std::tie(q.speculative, q.port, q.arrived) <
+               std::tie(x.speculative, x.port, x.arrived);
+      };
+      requests_.push_back(q);
+      auto at = requests_.end() - 1;
+      for (; at != requests_.begin() && before(*(at - 1)); --at) {
+        *at = *(at - 1);
+      }
+      *at = q;
+    });
     // Each output port passes one flit, each input port sends one: sure moves before speculative
     // ones, then the oldest flit first.
-    std::sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
-      return std::tie(x.speculative, x.port, x.arrived, x.buffer) <
-             std::tie(y.speculative, y.port, y.arrived, y.buffer);
-    });
-    for (const Candidate& k : candidates) {
-      std::uint64_t& out_used = port_used_stamp_[out_port_base_[r] + k.port];
-      std::uint64_t& in_used = input_used_stamp_[ports_->input_offset(r) + input_port_of(k.buffer)];
-      if (out_used == c.count() + 1 || in_used == c.count() + 1) {
+    for (const Request& k : requests_) {
+      std::uint64_t& out_used = port_used_stamp_[k.port];
+      std::uint64_t& in_used = input_used_stamp_[buffer_input_slot_[k.buffer]];
+      if (out_used == stamp || in_used == stamp) {
         continue;
       }
-      out_used = c.count() + 1;
-      in_used = c.count() + 1;
-      const auto ov = static_cast<std::uint32_t>(buffers_[k.buffer].out);
+      out_used = stamp;
+      in_used = stamp;
       mover_of_[k.buffer] = static_cast<std::int64_t>(moves_.size());
-      mover_stamp_[k.buffer] = c.count() + 1;
-      moves_.push_back({k.buffer, target_of(r, ov), r, ov});
+      mover_stamp_[k.buffer] = stamp;
+      moves_.push_back({k.buffer, target_[k.buffer], r, out_channel_[k.buffer]});
     }
   }
   // Interfaces: one flit per injection channel per cycle, after the message's start-up.
@@ -325,7 +389,7 @@ bool Fabric::feasible(std::size_t m) {
   state = kInProgress;
   bool ok = true;
   const std::int64_t to = moves_[m].to;
-  if (to >= 0 && buffers_[static_cast<std::size_t>(to)].count >= depth_) {
+  if (to >= 0 && count_[static_cast<std::size_t>(to)] >= depth_) {
     const auto t = static_cast<std::size_t>(to);
     ok = mover_stamp_[t] == current_stamp_ && feasible(static_cast<std::size_t>(mover_of_[t]));
   }
@@ -336,32 +400,39 @@ bool Fabric::feasible(std::size_t m) {
 void Fabric::commit(sw::Cycle c) {
   current_stamp_ = c.count() + 1;
   feasible_state_.assign(moves_.size(), kUnknown);
-  std::vector<std::pair<std::int64_t, Flit>> arrivals;
+  if (arrivals_.size() < moves_.size()) {
+    arrivals_.resize(moves_.size());
+  }
+  std::size_t arrived = 0;
   for (std::size_t m = 0; m < moves_.size(); ++m) {
-    if (!feasible(m)) {
+    const Move& mv = moves_[m];
+    // A move into a buffer with room always happens (feasible() without the call).
+    if (mv.to >= 0 && count_[static_cast<std::size_t>(mv.to)] >= depth_ && !feasible(m)) {
       continue;
     }
-    const Move& mv = moves_[m];
     Flit f;
     if (mv.from >= 0) {
       const auto b = static_cast<std::uint32_t>(mv.from);
-      Buffer& buf = buffers_[b];
-      f = flit_at(b, 0);
-      buf.head = (buf.head + 1) % depth_;
-      --buf.count;
+      f = flits_[slot(b, 0)];
+      head_[b] = head_[b] + 1 == depth_ ? 0 : head_[b] + 1;
+      if (--count_[b] == 0) {
+        occupied_[mask_word_[b]] &= ~mask_bit_[b];
+      }
+      --held_[buffer_input_slot_[b]];
       report_buffer(b, c);
       --flits_per_router_[mv.router];
       --flits_in_routers_;
       if (f.index + 1 == ni_.packet(f.packet).flits) {
-        owner_[out_vc_base_[mv.router] + mv.out] = -1;
-        buf.out = -1;
+        owner_[mv.channel] = -1;
+        out_[b] = -1;
+        routed_[mask_word_[b]] &= ~mask_bit_[b];
       }
       if (mv.to >= 0) {
         ++stats_.flit_hops;
         if (observed_ && f.index == 0) {
           const NetworkInterfaces::Packet& p = ni_.packet(f.packet);
-          client_.packet_moved(FabricClient::PacketMove::Hop, p.message, mv.router, mv.out, p.flits,
-                               c);
+          client_.packet_moved(FabricClient::PacketMove::Hop, p.message, mv.router,
+                               mv.channel - out_vc_base_[mv.router], p.flits, c);
         }
       }
     } else {
@@ -372,9 +443,10 @@ void Fabric::commit(sw::Cycle c) {
       f.index = in.index;
       f.word = in.word;
     }
-    arrivals.emplace_back(mv.to, f);
+    arrivals_[arrived++] = {mv.to, f};
   }
-  for (const auto& [to, f] : arrivals) {
+  for (std::size_t k = 0; k < arrived; ++k) {
+    const auto& [to, f] = arrivals_[k];
     if (to >= 0) {
       push(static_cast<std::uint32_t>(to), f, c);
     } else {
@@ -384,9 +456,9 @@ void Fabric::commit(sw::Cycle c) {
       }
     }
   }
-  if (!arrivals.empty()) {
+  if (arrived > 0) {
     last_move_ = c;
-    stats_.flits_moved += arrivals.size();
+    stats_.flits_moved += arrived;
   }
   active_.erase(std::remove_if(active_.begin(), active_.end(),
                                [this](std::uint32_t r) {
@@ -400,14 +472,15 @@ void Fabric::commit(sw::Cycle c) {
 }
 
 void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
-  Buffer& buf = buffers_[b];
-  if (buf.count >= depth_) {
+  if (count_[b] >= depth_) {
     throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
   }
-  Flit& slot = flits_[std::size_t{b} * depth_ + (buf.head + buf.count) % depth_];
-  slot = f;
-  slot.pushed = c;
-  ++buf.count;
+  Flit& slot_flit = flits_[slot(b, count_[b])];
+  slot_flit = f;
+  slot_flit.pushed = c;
+  if (count_[b]++ == 0) {
+    occupied_[mask_word_[b]] |= mask_bit_[b];
+  }
   report_buffer(b, c);
   const std::uint32_t r = router_of_buffer(b);
   ++flits_in_routers_;
@@ -415,29 +488,20 @@ void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
     is_active_[r] = 1;
     active_.push_back(r);
   }
-  const std::uint32_t in = input_port_of(b);
-  std::uint32_t held = 0;
-  if (in < description_.ports(r)) {
-    const std::uint32_t first = buffer_base_[r] + in * vcs_;
-    for (std::uint32_t v = 0; v < vcs_; ++v) {
-      held += buffers_[first + v].count;
-    }
-  } else {
-    held = buf.count;
-  }
-  channels_.held(r, in, held);
+  // The flits of all virtual channels of the input port (an injection channel has one).
+  const std::uint32_t input = buffer_input_slot_[b];
+  channels_.held_at(input, ++held_[input]);
 }
 
-void Fabric::report_buffer(std::uint32_t b, sw::Cycle c) {
+void Fabric::report_observed_buffer(std::uint32_t b, sw::Cycle c) {
   const std::uint32_t r = router_of_buffer(b);
   const std::uint32_t in = input_port_of(b);
-  if (!observed_ || in >= description_.ports(r)) {
-    return;  // unobserved, or an injection buffer (no channel feeds it)
+  if (in >= description_.ports(r)) {
+    return;  // an injection buffer (no channel feeds it)
   }
   // Only a channel's far end puts flits into a network input buffer, so the buffer has a feeder.
   const sw::PortLink& upstream = *description_.feeder(r, in);
-  client_.buffer_changed(upstream.router, upstream.port, vc_of(b), buffers_[b].count,
-                         c + sw::Cycle{1});
+  client_.buffer_changed(upstream.router, upstream.port, vc_of(b), count_[b], c + sw::Cycle{1});
 }
 
 // ---- time ---------------------------------------------------------------------------------
@@ -454,8 +518,8 @@ std::optional<sw::Cycle> Fabric::next_cycle(sw::Cycle c) const {
 std::string Fabric::describe_deadlock() const {
   // Where each packet's header sits, and what a blocked header waits for.
   std::vector<std::int64_t> header_at(ni_.packet_slots(), -1);
-  for (std::uint32_t b = 0; b < buffers_.size(); ++b) {
-    for (std::uint32_t k = 0; k < buffers_[b].count; ++k) {
+  for (std::uint32_t b = 0; b < count_.size(); ++b) {
+    for (std::uint32_t k = 0; k < count_[b]; ++k) {
       if (flit_at(b, k).index == 0) {
         header_at[flit_at(b, k).packet] = b;
       }
@@ -464,8 +528,7 @@ std::string Fabric::describe_deadlock() const {
   // The output virtual channel a blocked header waits for (the first of its first route).
   std::vector<Route> routes;
   const auto wanted = [&](std::uint32_t b) -> std::int64_t {
-    const Buffer& buf = buffers_[b];
-    if (buf.count == 0 || buf.out >= 0 || flit_at(b, 0).index != 0) {
+    if (count_[b] == 0 || out_[b] >= 0 || flit_at(b, 0).index != 0) {
       return -1;
     }
     routes.clear();
@@ -473,7 +536,7 @@ std::string Fabric::describe_deadlock() const {
     return routes.front().lo;
   };
   std::string blocked;
-  for (std::uint32_t start = 0; start < buffers_.size(); ++start) {
+  for (std::uint32_t start = 0; start < count_.size(); ++start) {
     if (wanted(start) < 0) {
       continue;
     }
@@ -486,7 +549,7 @@ std::string Fabric::describe_deadlock() const {
     // Follow: header -> the channel it wants -> the packet holding it -> that packet's header.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> chain;  // (router, out vc)
     std::uint32_t b = start;
-    for (std::size_t guard = 0; guard <= buffers_.size(); ++guard) {
+    for (std::size_t guard = 0; guard <= count_.size(); ++guard) {
       const std::int64_t w = wanted(b);
       if (w < 0) {
         break;

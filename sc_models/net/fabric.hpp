@@ -26,10 +26,12 @@
 // buffer, then `delay` cycles more: t_s + F + (h+1)(delay + F - 1).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sc_models/net/network.hpp"
@@ -72,17 +74,26 @@ class Fabric final : public Network {
     sw::Cycle pushed;         ///< the cycle it entered its current buffer
     sw::Word word = 0;
   };
-  struct Buffer {
-    std::uint32_t head = 0;
-    std::uint32_t count = 0;
-    std::int32_t out = -1;  ///< output virtual channel (router-local) of the packet at the head
-  };
   /// A flit move decided for this cycle: from a buffer (or an injector) to a buffer (or out).
   struct Move {
     std::int64_t from = -1;  ///< buffer id, or -1 - injector id (NetworkInterfaces)
     std::int64_t to = -1;    ///< buffer id, or -1 for ejection
     std::uint32_t router = 0;
-    std::uint32_t out = 0;  ///< output virtual channel (router-local) for router moves
+    std::uint32_t channel = 0;  ///< the output virtual channel (global index) of router moves
+  };
+  /// Where the header at the head of buffer `b` may go: an output port (network ports 0..P-1,
+  /// ejection channels P..P+E-1) and the output virtual channels [lo, hi) it may request there.
+  struct Route {
+    std::uint32_t port = 0;
+    std::uint32_t lo = 0;
+    std::uint32_t hi = 0;
+  };
+  /// A ready header asking for an output virtual channel, or a flit asking for the switch.
+  struct Request {
+    bool speculative = false;  ///< switch: its next buffer is full (see allocate_switches)
+    std::uint32_t port = 0;    ///< switch: the output port (global index)
+    sw::Cycle arrived;
+    std::uint32_t buffer = 0;
   };
 
   // ---- layout: per-router port tables, precomputed so that a flit move is table lookups ----
@@ -95,40 +106,48 @@ class Fabric final : public Network {
     return out_vc >= description_.ports(router) * vcs_;
   }
   [[nodiscard]] std::uint32_t out_port_of(std::uint32_t router, std::uint32_t out_vc) const;
-  /// The buffer an output virtual channel of `router` feeds, or -1 for an ejection channel.
-  [[nodiscard]] std::int64_t target_of(std::uint32_t router, std::uint32_t out_vc) const {
-    return out_target_[out_vc_base_[router] + out_vc];
+  /// The slot of the flit `position` places behind the head of buffer `b` (position < depth_).
+  [[nodiscard]] std::size_t slot(std::uint32_t b, std::uint32_t position) const {
+    const std::uint32_t at = head_[b] + position;
+    return std::size_t{b} * depth_ + (at < depth_ ? at : at - depth_);
   }
-  [[nodiscard]] Flit& flit_at(std::uint32_t b, std::uint32_t position);
-  [[nodiscard]] const Flit& flit_at(std::uint32_t b, std::uint32_t position) const;
+  [[nodiscard]] const Flit& flit_at(std::uint32_t b, std::uint32_t position) const {
+    return flits_[slot(b, position)];
+  }
   [[nodiscard]] std::string channel_name(std::uint32_t router, std::uint32_t out_vc) const;
-  /// Where the header at the head of buffer `b` may go: an output port (network ports 0..P-1,
-  /// ejection channels P..P+E-1) and the output virtual channels [lo, hi) it may request there.
-  struct Route {
-    std::uint32_t port = 0;
-    std::uint32_t lo = 0;
-    std::uint32_t hi = 0;
-  };
   /// Appends the header's routes to `out`, best first: one per candidate of the routing function
   /// (one for a deterministic routing, or the ejection channel), with the virtual channels the
   /// policy allows.
   void append_routes(std::uint32_t b, std::vector<Route>& out) const;
 
   // ---- the cycle --------------------------------------------------------------------------
+  /// Calls visit(b) for the buffers of router `r` that hold flits and whose head packet has an
+  /// output virtual channel (`routed`) or has none, in increasing order.
+  template <typename Visit>
+  void for_each_buffer(std::uint32_t r, bool routed, Visit&& visit) const;
   void allocate_virtual_channels(sw::Cycle c);
+  /// The routes of the header at the head of buffer `b`, computed once per header and buffer
+  /// (they depend only on the router, the input port and virtual channel, and the destination).
+  [[nodiscard]] const Route* routes_of(std::uint32_t b, std::uint32_t& count);
   /// Gives the header at the head of `buffer` the first free output virtual channel of `route`;
   /// false when all of them are held.
   bool grant(std::uint32_t router, std::uint32_t buffer, const Route& route);
   void allocate_switches(sw::Cycle c);
   [[nodiscard]] bool may_leave(std::uint32_t b, sw::Cycle c);
   [[nodiscard]] bool has_room(std::int64_t target, sw::Cycle c);
+  /// has_room() of a full buffer: whether its head may leave in cycle c (once per cycle).
+  [[nodiscard]] bool full_buffer_frees(std::uint32_t t, sw::Cycle c);
   [[nodiscard]] bool feasible(std::size_t move);
   void commit(sw::Cycle c);
-  void push(std::uint32_t b, const Flit& f, sw::Cycle c);
+  inline void push(std::uint32_t b, const Flit& f, sw::Cycle c);
   /// Tells an observing client that network buffer `b` changed in cycle c.
-  void report_buffer(std::uint32_t b, sw::Cycle c);
-  [[nodiscard]] bool header_ready(std::uint32_t b, sw::Cycle c) const;
-  void activate(std::uint32_t router);
+  void report_buffer(std::uint32_t b, sw::Cycle c) {
+    if (observed_) {
+      report_observed_buffer(b, c);
+    }
+  }
+  void report_observed_buffer(std::uint32_t b, sw::Cycle c);
+  [[nodiscard]] bool header_ready(std::uint32_t b, const Flit& head, sw::Cycle c) const;
 
   const sw::NetworkConfig config_;
   FabricClient& client_;
@@ -138,35 +157,59 @@ class Fabric final : public Network {
   const sw::VcPolicy& vc_policy_;
   const std::uint32_t vcs_;                   ///< V virtual channels per network port
   const std::uint32_t depth_;                 ///< B flits per buffer
+  const sw::Cycle delay_;                     ///< D, the router delay
+  const bool wormhole_;                       ///< else store-and-forward
   std::vector<std::uint32_t> buffer_base_;    ///< [router]: its first buffer; one per router + 1
   std::vector<std::uint32_t> out_vc_base_;    ///< [router]: its first output virtual channel
   std::vector<std::uint32_t> out_port_base_;  ///< [router]: its first output port (P + E each)
   std::vector<std::uint32_t> buffer_router_;  ///< [buffer]
   std::vector<std::uint32_t> buffer_input_;   ///< [buffer]: router-local input port
   std::vector<std::uint32_t> buffer_vc_;      ///< [buffer]
+  std::vector<std::uint32_t> buffer_input_slot_;  ///< [buffer]: RouterPorts::input_offset + input
   std::vector<std::int64_t> out_target_;  ///< [output virtual channel]: the buffer it feeds or -1
+  std::vector<std::uint32_t> out_port_slot_;     ///< [output virtual channel]: out_port_base + port
   std::vector<std::uint32_t> injection_buffer_;  ///< [injector]: the buffer it feeds
   mutable sw::PortCandidates candidates_;        ///< append_routes' scratch
 
-  std::vector<Buffer> buffers_;
-  std::vector<Flit> flits_;
-  std::vector<std::int64_t> owner_;  ///< [output virtual channel]: holding buffer or -1
+  // The buffers, structure of arrays: what the allocators read of every buffer every cycle.
+  std::vector<std::uint32_t> head_;   ///< [buffer]: the slot of its oldest flit
+  std::vector<std::uint32_t> count_;  ///< [buffer]: flits held
+  /// [buffer]: output virtual channel (router-local) of the packet at the head, or -1.
+  std::vector<std::int32_t> out_;
+  std::vector<std::uint32_t> out_channel_;  ///< [buffer]: out_vc_base + out_, while out_ >= 0
+  std::vector<std::int64_t> target_;        ///< [buffer]: out_target_ of out_, while out_ >= 0
+  std::vector<Flit> flits_;                 ///< [buffer * depth + slot]
+  std::vector<std::uint32_t> held_;         ///< [input slot]: flits its buffers hold
+  std::vector<std::int64_t> owner_;         ///< [output virtual channel]: holding buffer or -1
+  // Per router, a bit per buffer (router-local number): it holds flits; its head packet has an
+  // output virtual channel (out_ >= 0). The allocators visit only the buffers that can act.
+  std::uint32_t mask_words_ = 1;          ///< 64-bit words per router
+  std::vector<std::uint64_t> occupied_;   ///< [router * mask_words_ + word]
+  std::vector<std::uint64_t> routed_;     ///< [router * mask_words_ + word]
+  std::vector<std::uint32_t> mask_word_;  ///< [buffer]: its word in occupied_ and routed_
+  std::vector<std::uint64_t> mask_bit_;   ///< [buffer]: its bit there
+  /// [buffer * max_routes_ ...]: the routes of the header at the buffer's head, once computed.
+  std::uint32_t max_routes_ = 1;
+  std::vector<Route> routes_;
+  std::vector<std::uint32_t> route_count_;  ///< [buffer]: routes + 1, 0 until routed
+  std::vector<Route> route_scratch_;        ///< routes_of's scratch
   NetworkInterfaces ni_;
   ChannelCounters channels_;
 
   std::vector<std::uint32_t> flits_per_router_;
-  std::vector<std::uint32_t> active_;  ///< routers with flits, in no particular order
+  std::vector<std::uint32_t> active_;  ///< routers with flits, in the order they became active
   std::vector<std::uint8_t> is_active_;
   std::uint64_t flits_in_routers_ = 0;
   sw::Cycle last_move_;
 
   // Per-cycle scratch, stamped with the cycle so nothing needs clearing.
-  std::vector<Route> routes_;  ///< the waiting headers' routes of this cycle
+  std::vector<Request> requests_;  ///< one router's requests
   std::vector<Move> moves_;
+  std::vector<std::pair<std::int64_t, Flit>> arrivals_;  ///< commit's, as many as moves_ at most
   std::vector<std::int64_t> mover_of_;  ///< [buffer]: index in moves_ of its departure
   std::vector<std::uint64_t> mover_stamp_;
-  std::vector<std::uint8_t> room_state_;  ///< 0 unknown, 1 in progress, 2 yes, 3 no
-  std::vector<std::uint64_t> room_stamp_;
+  /// [buffer]: full_buffer_frees' answer, (cycle + 1) << 2 | state (1 in progress, 2 yes, 3 no).
+  std::vector<std::uint64_t> room_;
   std::vector<std::uint8_t> feasible_state_;
   std::uint64_t current_stamp_ = 0;
   std::vector<std::uint64_t> port_used_stamp_;   ///< [out_port_base + output port]

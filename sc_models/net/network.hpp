@@ -83,7 +83,11 @@ class ChannelCounters {
   }
   /// Input port `input` of `router` holds `flits` flits (all its virtual channels).
   void held(std::uint32_t router, std::uint32_t input, std::uint32_t flits) {
-    std::uint32_t& peak = peak_[ports_->input_offset(router) + input];
+    held_at(ports_->input_offset(router) + input, flits);
+  }
+  /// held() by the input's flat number, RouterPorts::input_offset(router) + input.
+  void held_at(std::uint32_t input_slot, std::uint32_t flits) {
+    std::uint32_t& peak = peak_[input_slot];
     peak = peak > flits ? peak : flits;
   }
   [[nodiscard]] std::uint64_t max_contention() const;

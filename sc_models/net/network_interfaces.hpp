@@ -55,14 +55,15 @@ class NetworkInterfaces {
   /// of a message begins in the first cycle its first packet is at the front of its queue).
   template <typename Offer>
   void for_each_offer(sw::Cycle c, Offer&& offer) {
-    std::vector<std::uint32_t> still;
+    // The injectors that still hold packets stay in the list, in their order.
+    std::size_t kept = 0;
     for (const std::uint32_t i : injecting_) {
       Injector& inj = injectors_[i];
       if (inj.packets.empty()) {
         in_injecting_[i] = 0;
         continue;
       }
-      still.push_back(i);
+      injecting_[kept++] = i;
       if (!inj.started) {
         inj.started = true;
         inj.startup_end = packets_[inj.packets.front()].first_of_message ? c + startup_ : c;
@@ -71,7 +72,7 @@ class NetworkInterfaces {
         offer(i);
       }
     }
-    injecting_.swap(still);
+    injecting_.resize(kept);
   }
   /// The node and the injection channel of injector `i`.
   [[nodiscard]] std::uint32_t node_of(std::uint32_t i) const { return ports_->node_of_injector(i); }

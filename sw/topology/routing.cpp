@@ -19,19 +19,19 @@ namespace {
 /// docs/references.md).
 std::optional<Port> dimension_order_port(const Topology& t, std::uint32_t at, std::uint32_t dest,
                                          HalfRingTie tie) {
-  const std::vector<std::uint32_t> a = t.coordinates(at);
-  const std::vector<std::uint32_t> b = t.coordinates(dest);
   for (std::uint32_t i = 0; i < t.dimensions(); ++i) {
-    if (a[i] == b[i]) {
+    const std::uint32_t a = t.coordinate(at, i);
+    const std::uint32_t b = t.coordinate(dest, i);
+    if (a == b) {
       continue;
     }
     if (t.kind() != TopologyKind::Torus) {
-      return Port{i, b[i] > a[i]};
+      return Port{i, b > a};
     }
     const std::uint32_t k = t.radices()[i];
-    const std::uint32_t forward = (b[i] + k - a[i]) % k;
+    const std::uint32_t forward = (b + k - a) % k;
     if (forward == k - forward && tie == HalfRingTie::MeshPath) {
-      return Port{i, b[i] > a[i]};
+      return Port{i, b > a};
     }
     return Port{i, forward <= k - forward};
   }

@@ -213,6 +213,15 @@ std::vector<std::uint32_t> Topology::coordinates(std::uint32_t node) const {
   return coords;
 }
 
+std::uint32_t Topology::coordinate(std::uint32_t node, std::uint32_t dim) const {
+  check_node(node);
+  const std::uint32_t radix = radices_.at(dim);
+  for (std::uint32_t i = 0; i < dim; ++i) {
+    node /= radices_[i];
+  }
+  return node % radix;
+}
+
 std::uint32_t Topology::node_at(const std::vector<std::uint32_t>& coords) const {
   if (coords.size() != radices_.size()) {
     throw std::out_of_range(std::to_string(coords.size()) + " coordinates for the " + to_string());
@@ -339,7 +348,7 @@ bool Topology::crosses_dateline(std::uint32_t node, Port p) const {
   if (kind_ != TopologyKind::Torus) {
     return false;
   }
-  const std::uint32_t x = coordinates(node)[p.dim];
+  const std::uint32_t x = coordinate(node, p.dim);
   return p.positive ? x == radices_[p.dim] - 1 : x == 0;
 }
 

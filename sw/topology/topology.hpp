@@ -89,6 +89,9 @@ class Topology {
 
   /// The coordinates of a node, dimension 0 first. Throws std::out_of_range for node >= nodes().
   [[nodiscard]] std::vector<std::uint32_t> coordinates(std::uint32_t node) const;
+  /// coordinates(node)[dim], without building the vector (the routers ask it per header). Throws
+  /// std::out_of_range for node >= nodes() or dim >= dimensions().
+  [[nodiscard]] std::uint32_t coordinate(std::uint32_t node, std::uint32_t dim) const;
   /// The node at the given coordinates. Throws std::out_of_range for a wrong count or a
   /// coordinate outside its radix.
   [[nodiscard]] std::uint32_t node_at(const std::vector<std::uint32_t>& coords) const;

@@ -9,6 +9,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -104,6 +108,53 @@ TEST_F(ProgressCli, VersionPrintsEachField) {
   const std::string verilator = field(r.out, "Verilator");
   EXPECT_FALSE(verilator.empty() || verilator == "(missing)" || verilator == "unknown") << r.out;
   EXPECT_EQ(run("version").out, r.out);
+}
+
+// Every command whose --help offers --json prints the build's version as the first member of its
+// JSON (docs/cli.md, Version): the fields of --version, from the build's configuration.
+TEST_F(ProgressCli, EveryJsonOutputBeginsWithTheVersion) {
+  const std::string examples = ORTHOSIM_EXAMPLES_DIR;
+  std::filesystem::copy_file(examples + "/fig2_sample.mcp", dir_ / "fig2.mcp");
+  std::filesystem::copy_file(examples + "/variants/omp.yaml", dir_ / "omp.yaml");
+  ASSERT_EQ(run("run fig2.mcp --arch omp --trace fig2.trace").exit_code, 0);
+  // One quick command line per command; a new command with --json must be added here.
+  const std::map<std::string, std::string> json_lines = {
+      {"demo", "demo --out demo --json"},
+      {"map", "map fig2.mcp --arch omp --json"},
+      {"run", "run fig2.mcp --arch mesh --dims 4x4 --json"},
+      {"traffic", "traffic --topology mesh --dims 3x3 --rate 0.1 --cycles 100 --json"},
+      {"lcc", "lcc --dim 4 --pattern transpose --json"},
+      {"calmant", "calmant --mesh 4x4 --task 0,2 --json"},
+      {"embed", "embed --cube 4 --onto ring --dims 16 --scheme xor --json"},
+      {"exchange", "exchange --torus 4x4 --block 1 --algorithms a1 --json"},
+      {"access", "access --json"},
+      {"tables", "tables --topology torus --m 16 --n 4 --l 2 --json"},
+      {"sweep", "sweep fig2.mcp --variants omp.yaml --param alpha=8 --out s.csv --json"},
+      {"trace", "trace stats fig2.trace --json"}};
+  const Outcome version = run("--version");
+  const Outcome help = run("--help");
+  std::istringstream lines(help.out.substr(help.out.find("commands:\n") + 10));
+  int checked = 0;
+  for (std::string line; std::getline(lines, line) && line.rfind("  ", 0) == 0;) {
+    const std::string command = line.substr(2, line.find(' ', 2) - 2);
+    if (run(command + " --help").out.find("--json") == std::string::npos) {
+      continue;
+    }
+    const auto json_line = json_lines.find(command);
+    ASSERT_NE(json_line, json_lines.end()) << command << " has --json: give it a line here";
+    const Outcome r = run(json_line->second);
+    ASSERT_EQ(r.exit_code, 0) << json_line->second << "\n" << r.err;
+    EXPECT_EQ(r.out.rfind("{\n  \"version\": {", 0), 0u) << r.out.substr(0, 80);
+    const nlohmann::json v = nlohmann::json::parse(r.out).at("version");
+    EXPECT_EQ(v.at("orthosim"), ORTHOSIM_PROJECT_VERSION) << command;
+    EXPECT_EQ(v.at("commit"), field(version.out, "commit")) << command;
+    EXPECT_EQ(v.at("build_type"), ORTHOSIM_BUILD_TYPE) << command;
+    EXPECT_EQ(v.at("systemc"), ORTHOSIM_SYSTEMC_VERSION) << command;
+    EXPECT_EQ(v.at("verilator"), field(version.out, "Verilator")) << command;
+    EXPECT_EQ(v.size(), 5u) << command;
+    ++checked;
+  }
+  EXPECT_EQ(checked, static_cast<int>(json_lines.size()));
 }
 
 TEST_F(ProgressCli, NothingOnStandardErrorThatIsNotATerminal) {

@@ -193,6 +193,27 @@ TEST(FabricWithoutKernel, ASecondMessageQueuedBehindTheFirstArrivesStartupPlusFl
   }
 }
 
+// Two headers reach router 1 of a 3-node line in the same cycle and ask for its one channel
+// toward node 2: first come, first served, ties to the lower buffer (fabric.hpp; RouterPorts
+// numbers the network input ports before the injection channels), so node 0's header, arriving
+// from router 0, wins over node 1's, injected in the same cycle. By hand, 5-flit messages, D = 1,
+// t_s = 0: node 0's message arrives in its zero-load time (h+1) D + F = 3 + 5 = 8; its header
+// left router 1 in cycle 2 and its tail leaves in cycle 2 + 4 = 6, so node 1's header takes the
+// channel in cycle 7, five cycles after node 0's, and its message arrives at 8 + 5 = 13.
+TEST(FabricWithoutKernel, ATieForAnOutputChannelGoesToTheLowerBuffer) {
+  RecordingClient client;
+  sc::net::Fabric fabric(network(Topology::mesh({3}), 0, 1).validated(), client);
+  constexpr std::uint32_t kWords = 4;
+  fabric.submit(0, 0, 2, kWords);  // its header enters router 1 in cycle 1
+  fabric.begin_cycle(sw::Cycle{0});
+  fabric.submit(1, 1, 2, kWords);  // injected at router 1 in cycle 1
+  run_until_idle(fabric, 1);
+  EXPECT_EQ(client.arrival(0), 8u);
+  EXPECT_EQ(client.arrival(1), 13u);
+  EXPECT_TRUE(client.words_arrived_once(0, kWords));
+  EXPECT_TRUE(client.words_arrived_once(1, kWords));
+}
+
 // ---- P-cube, the partially adaptive routing of the hypercube ----------------------------------
 
 sw::NetworkConfig p_cube(std::uint32_t dim, std::uint64_t startup, std::uint32_t delay) {

@@ -92,6 +92,7 @@ TEST(Topology, CoordinatesRoundTripWithDimensionZeroFastest) {
       for (std::size_t i = c.size(); i-- > 0;) {
         ASSERT_LT(c[i], k[i]);
         expect = expect * k[i] + c[i];
+        EXPECT_EQ(t.coordinate(n, static_cast<std::uint32_t>(i)), c[i]);
       }
       EXPECT_EQ(expect, n);
       EXPECT_EQ(t.node_at(c), n);
@@ -99,6 +100,8 @@ TEST(Topology, CoordinatesRoundTripWithDimensionZeroFastest) {
     }
     EXPECT_EQ(seen.size(), t.nodes());
     EXPECT_THROW((void)t.coordinates(t.nodes()), std::out_of_range);
+    EXPECT_THROW((void)t.coordinate(t.nodes(), 0), std::out_of_range);
+    EXPECT_THROW((void)t.coordinate(0, t.dimensions()), std::out_of_range);
   }
   EXPECT_EQ(Topology::mesh({4, 3}).node_at({1, 2}), 9U);
   EXPECT_EQ(Topology::hypercube(4).coordinates(0b1010), (std::vector<std::uint32_t>{0, 1, 0, 1}));
