@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sw/calmant/calmant.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/exchange/collectives.hpp"
 #include "sw/exchange/complete_exchange.hpp"
@@ -114,8 +115,8 @@ std::vector<std::pair<std::string, Schedule>> native_collectives(const TablesSet
         out.emplace_back("recursive doubling", hypercube_recursive_doubling(d));
         break;
       case paper::TablePattern::AllToAllPersonalized:
-        // The CC-cube complete exchange ([CALMANT] section 5) belongs here; until it is wired in,
-        // the row sends every message directly.
+        out.emplace_back("CC-cube complete exchange", calmant::cc_cube_complete_exchange(d));
+        break;
       case paper::TablePattern::OneToOne:
         break;
     }

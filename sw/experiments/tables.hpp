@@ -101,8 +101,9 @@ struct TablesRun {
 /// algorithm), fastest measured kept: on the torus the all-to-all broadcast by a row-then-column
 /// gather and the all-to-all personalized by [A2A]'s A1, [6] and the two-phase exchange (k a
 /// power of two from 4 to 32); on the hypercube the one-to-all broadcast and scatter by a binomial
-/// tree from node 0 and the all-to-all broadcast by recursive doubling. None for the one-to-one,
-/// the torus' one-to-all rows and the hypercube's all-to-all personalized (sent directly).
+/// tree from node 0, the all-to-all broadcast by recursive doubling and the all-to-all
+/// personalized by the CC-cube complete exchange ([CALMANT] section 5.1, Johnsson and Ho's). None
+/// for the one-to-one and the torus' one-to-all rows (sent directly).
 [[nodiscard]] std::vector<std::pair<std::string, Schedule>> native_collectives(
     const TablesSetup& setup, paper::TablePattern pattern);
 
