@@ -16,28 +16,14 @@
 #include "sc_models/net/node_program_runner.hpp"
 #include "sw/calmant/calmant.hpp"
 #include "sw/schedule/schedule_program.hpp"
+#include "tests/support/runner_client.hpp"
 
 namespace orthosim {
 namespace {
 
 using sw::Cycle;
 
-class RunnerClient final : public sc::net::FabricClient {
- public:
-  void attach(sc::net::NodeProgramRunner& runner) { runner_ = &runner; }
-  sw::Word read_word(std::uint32_t message, std::uint32_t index) override {
-    return runner_->read_word(message, index);
-  }
-  void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override {
-    runner_->deliver_word(message, index, word);
-  }
-  void message_delivered(std::uint32_t message, Cycle at) override {
-    runner_->message_delivered(message, at);
-  }
-
- private:
-  sc::net::NodeProgramRunner* runner_ = nullptr;
-};
+using testing_support::RunnerClient;
 
 struct RunResult {
   std::vector<Cycle> step_ends;

@@ -18,6 +18,7 @@
 #include "sw/embedding/embedding.hpp"
 #include "sw/pattern/topology_programs.hpp"
 #include "sw/routed/routed_program.hpp"
+#include "tests/support/runner_client.hpp"
 
 namespace orthosim {
 namespace {
@@ -26,22 +27,7 @@ using sw::Cycle;
 using sw::EmbeddingScheme;
 using sw::Topology;
 
-class RunnerClient final : public sc::net::FabricClient {
- public:
-  void attach(sc::net::NodeProgramRunner& runner) { runner_ = &runner; }
-  sw::Word read_word(std::uint32_t message, std::uint32_t index) override {
-    return runner_->read_word(message, index);
-  }
-  void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override {
-    runner_->deliver_word(message, index, word);
-  }
-  void message_delivered(std::uint32_t message, Cycle at) override {
-    runner_->message_delivered(message, at);
-  }
-
- private:
-  sc::net::NodeProgramRunner* runner_ = nullptr;
-};
+using testing_support::RunnerClient;
 
 constexpr std::uint32_t kWords = 2;
 constexpr std::uint64_t kCompute = 3;

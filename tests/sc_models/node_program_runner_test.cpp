@@ -10,29 +10,14 @@
 
 #include "sc_models/net/fabric.hpp"
 #include "sc_models/net/node_program_runner.hpp"
+#include "tests/support/runner_client.hpp"
 
 namespace orthosim {
 namespace {
 
 using sw::Cycle;
 
-/// Hands the fabric's words and deliveries to the runner, as Multicomputer does for a program.
-class RunnerClient final : public sc::net::FabricClient {
- public:
-  void attach(sc::net::NodeProgramRunner& runner) { runner_ = &runner; }
-  sw::Word read_word(std::uint32_t message, std::uint32_t index) override {
-    return runner_->read_word(message, index);
-  }
-  void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override {
-    runner_->deliver_word(message, index, word);
-  }
-  void message_delivered(std::uint32_t message, Cycle at) override {
-    runner_->message_delivered(message, at);
-  }
-
- private:
-  sc::net::NodeProgramRunner* runner_ = nullptr;
-};
+using testing_support::RunnerClient;
 
 sw::Message message(std::uint32_t id, std::uint32_t src, std::uint32_t dst, std::uint32_t words) {
   sw::Message m;
