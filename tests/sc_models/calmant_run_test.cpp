@@ -44,17 +44,7 @@ RunResult run(const sw::RoutedProgram& program, const sw::NetworkConfig& config)
   sc::net::NodeProgramRunner runner(program, Cycle{0}, fabric, recorder,
                                     std::vector<traces::SourceId>(program.network_nodes, 0));
   client.attach(runner);
-  std::uint64_t stepped = 0;
-  for (std::optional<Cycle> next = Cycle{0}; next && stepped < 10'000'000; ++stepped) {
-    const Cycle c = *next;
-    runner.run_due(c);
-    fabric.begin_cycle(c);
-    next = fabric.next_cycle(c);
-    if (const std::optional<Cycle> due = runner.next_due()) {
-      const Cycle at = std::max(c + Cycle{1}, *due);
-      next = next ? std::min(*next, at) : at;
-    }
-  }
+  testing_support::step_until_idle(runner, fabric, Cycle{0}, 10'000'000);
   RunResult r;
   r.step_ends = runner.step_ends();
   r.step_contention = fabric.channels().max_contention_per_step();

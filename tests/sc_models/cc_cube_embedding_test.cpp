@@ -85,16 +85,7 @@ Cycle emulated_cycles(const Topology& t, const std::vector<std::uint32_t>& place
   sc::net::NodeProgramRunner runner(program, Cycle{0}, fabric, recorder,
                                     std::vector<traces::SourceId>(t.nodes(), 0));
   client.attach(runner);
-  for (std::optional<Cycle> next = Cycle{0}; next;) {
-    const Cycle c = *next;
-    runner.run_due(c);
-    fabric.begin_cycle(c);
-    next = fabric.next_cycle(c);
-    if (const std::optional<Cycle> due = runner.next_due()) {
-      const Cycle at = std::max(c + Cycle{1}, *due);
-      next = next ? std::min(*next, at) : at;
-    }
-  }
+  testing_support::step_until_idle(runner, fabric, Cycle{0}, std::uint64_t{1} << 40);
   EXPECT_TRUE(runner.unfinished().empty()) << t.to_string();
   const sw::DeliveryReport delivery = runner.check_delivery(true);
   EXPECT_EQ(delivery.messages_checked, std::uint64_t{d} * t.nodes()) << t.to_string();

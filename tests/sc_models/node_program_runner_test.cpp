@@ -65,18 +65,7 @@ TEST(NodeProgramRunnerWithoutKernel, APingPongEndsAfterTheComputesAndTwoZeroLoad
                                     std::vector<traces::SourceId>(4, 0));
   client.attach(runner);
 
-  // The network process: resume the nodes due, step the network, go to the next busy cycle.
-  std::uint64_t stepped = 0;
-  for (std::optional<Cycle> next = Cycle{kStart}; next && stepped < 10'000; ++stepped) {
-    const Cycle c = *next;
-    runner.run_due(c);
-    fabric.begin_cycle(c);
-    next = fabric.next_cycle(c);
-    if (const std::optional<Cycle> due = runner.next_due()) {
-      const Cycle at = std::max(c + Cycle{1}, *due);
-      next = next ? std::min(*next, at) : at;
-    }
-  }
+  testing_support::step_until_idle(runner, fabric, Cycle{kStart}, 10'000);
 
   const std::uint64_t latency = kStartup + (3 + 1) * kDelay + (kWords + 1);
   EXPECT_TRUE(runner.unfinished().empty());

@@ -1,9 +1,11 @@
 // The glue a kernel-free network test needs between a Fabric and the nodes' routed programs:
-// hands the fabric's words and deliveries to a NodeProgramRunner, as Multicomputer does for a
-// program (sc_models/net/multicomputer.cpp).
+// hands the fabric's words and deliveries to a NodeProgramRunner and steps both, as Multicomputer
+// does for a program (sc_models/net/multicomputer.cpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include "sc_models/net/fabric.hpp"
 #include "sc_models/net/node_program_runner.hpp"
@@ -26,5 +28,22 @@ class RunnerClient final : public sc::net::FabricClient {
  private:
   sc::net::NodeProgramRunner* runner_ = nullptr;
 };
+
+/// The network process without the kernel: from `start`, resume the nodes due, step the network,
+/// go to the next cycle either has work in; stops when neither has, or after `max_visits` visits.
+inline void step_until_idle(sc::net::NodeProgramRunner& runner, sc::net::Fabric& fabric,
+                            sw::Cycle start, std::uint64_t max_visits) {
+  std::uint64_t visits = 0;
+  for (std::optional<sw::Cycle> next = start; next && visits < max_visits; ++visits) {
+    const sw::Cycle c = *next;
+    runner.run_due(c);
+    fabric.begin_cycle(c);
+    next = fabric.next_cycle(c);
+    if (const std::optional<sw::Cycle> due = runner.next_due()) {
+      const sw::Cycle at = std::max(c + sw::Cycle{1}, *due);
+      next = next ? std::min(*next, at) : at;
+    }
+  }
+}
 
 }  // namespace orthosim::testing_support
