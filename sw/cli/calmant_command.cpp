@@ -181,12 +181,7 @@ int sweep_q(const po::variables_map& vm, Context& ctx, const calmant::CubeOnMesh
           : 1);
   calmant::PipelineProgram p;
   p.n_words = n;
-  p.compute_cycles = vm.count("compute")
-                         ? parse_count("--compute", vm["compute"].as<std::string>(), 0, kMaxCost)
-                         : 0;
-  p.barrier_cycles = vm.count("barrier")
-                         ? parse_count("--barrier", vm["barrier"].as<std::string>(), 0, kMaxCost)
-                         : 0;
+  read_pipeline_costs(vm, p);
   const Validated<NetworkConfig> validated = config.validated();
   std::vector<SweepRow> rows;
   std::vector<NetworkRunRequest> requests;
@@ -288,6 +283,15 @@ po::options_description calmant_mesh_options() {
                   "KxK or KxKxK, K a power of two >= 2: a 2-D or 3-D mesh")(
       "line", po::value<std::string>(), "K, a power of two >= 2: a line of K nodes");
   return o;
+}
+
+void read_pipeline_costs(const po::variables_map& vm, calmant::PipelineProgram& p) {
+  p.compute_cycles = vm.count("compute")
+                         ? parse_count("--compute", vm["compute"].as<std::string>(), 0, kMaxCost)
+                         : 0;
+  p.barrier_cycles = vm.count("barrier")
+                         ? parse_count("--barrier", vm["barrier"].as<std::string>(), 0, kMaxCost)
+                         : 0;
 }
 
 calmant::CubeOnMesh calmant_cube(const po::variables_map& vm) {

@@ -48,12 +48,7 @@ int run_gen_calmant(const po::variables_map& vm, Context& ctx) {
                          " (messages of N/Q words, [CALMANT] section 2.4)",
                      vm["pipeline"].as<std::string>());
   }
-  p.compute_cycles = vm.count("compute")
-                         ? parse_count("--compute", vm["compute"].as<std::string>(), 0, kMaxCost)
-                         : 0;
-  p.barrier_cycles = vm.count("barrier")
-                         ? parse_count("--barrier", vm["barrier"].as<std::string>(), 0, kMaxCost)
-                         : 0;
+  read_pipeline_costs(vm, p);
   if (vm.count("schedule")) {
     const std::string s = vm["schedule"].as<std::string>();
     if (s == "naive") {
