@@ -62,6 +62,15 @@ MESH_8x8 = 2 * 63 / 24 * 64 / 63
 TORUS_8x8 = 2 * 8 / 4 * 64 / 63
 CUBE_8 = 8 / 2 * 256 / 255
 CUBE_8_PERMUTATION = 4 * 256 / 240
+# BookSim2 also sends packets to the source itself (uniform draws any node, a permutation keeps
+# its fixed points): the same sums over all N sources, or all N^2 pairs.
+BOOKSIM_HOPS = {
+    ("8x8 mesh", "uniform"): 2 * 63 / 24,
+    ("8-cube", "uniform"): 8 / 2,
+    ("8-cube", "transpose"): 4,
+    ("8-cube", "bitrev"): 4,
+    ("8x8 torus", "uniform"): 2 * 8 / 4,
+}
 EXPECTED_HOPS = {
     ("8x8 mesh", "uniform"): MESH_8x8,
     ("8-cube", "uniform"): CUBE_8,
@@ -77,6 +86,8 @@ NODES = {"8x8 mesh": 64, "8x8 torus": 64, "8-cube": 256}
 
 
 FAKE_BOOKSIM = """#!/bin/sh
+echo "Packet latency average = 99.5"
+echo "Accepted flit rate average= 0.0999"
 echo "Time taken is 5000 cycles"
 echo "====== Overall Traffic Statistics ======"
 echo "Packet latency average = 41.5 (1 samples)"
@@ -155,6 +166,7 @@ class ComparePeers(unittest.TestCase):
             b = rows[(network, pattern, "BookSim2", load)]
             self.assertEqual((b["sim cycles"], b["accepted"], b["latency"]),
                              ("5000", "0.0123", "41.5"))
+            self.assertAlmostEqual(float(b["hops"]), BOOKSIM_HOPS[(network, pattern)], places=3)
             if network == "8x8 mesh":
                 n = rows[(network, pattern, "Noxim", load)]
                 self.assertEqual((n["sim cycles"], n["accepted"], n["latency"]),
