@@ -19,6 +19,7 @@ packages=(
   libexpat1-dev                  # the trace plot tests parse the SVG back (docs/traces.md)
   clang-14 libfuzzer-14-dev libclang-rt-14-dev  # the fuzz preset: libFuzzer targets of the readers (scripts/fuzz.sh)
   clang-format-14                # .clang-format (scripts/format.sh): one version, one layout
+  python3                        # bench/compare-peers and its test (tests/bench)
 )
 
 missing=()
