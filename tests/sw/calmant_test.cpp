@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <set>
+#include <tuple>
 #include <vector>
 
 #include "sw/calmant/calmant.hpp"
@@ -245,6 +246,46 @@ TEST(CalmantSchedule, LineSubtasksTakeSection32sSteps) {
     // 3.2.1: P<i,2>_1 = 2^(i+1); 3.2.2 (groups m mod 2^i): P<i,1>_1 = 2^i.
     EXPECT_EQ(sw::calmant::printed_subtask_schedule(line, Task{i, 2}).steps.size(), 2u << i);
     EXPECT_EQ(sw::calmant::printed_subtask_schedule(line, Task{i, 1}).steps.size(), 1u << i);
+  }
+}
+
+// Section 4.2.3 when x and LB are odd (<0,3>_2, <0,5>_3): a dimension k+c with k < 0 is alone on
+// its axis at line level 0 (distance 1), where the paper says only "using the approach proposed
+// for lines". As 3.2.2 does for <0,1>_1 (one group), every node of the axis exchanges in one step,
+// the first of its pair; the pair's second step stays empty and is left out, so the subtask takes
+// LB steps, one fewer than Property 3's 2 ceil(LB/2) (and section 4.3's formula with r = 1).
+TEST(CalmantSchedule, Section423sLoneLevelZeroDimensionTakesOneStepAndTheEmptyStepIsLeftOut) {
+  for (const auto& [d, c, x] : std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>>{
+           {4, 2, 3}, {8, 2, 3}, {6, 3, 5}, {9, 3, 5}}) {
+    const CubeOnMesh cube(d, c);
+    const Task t{0, x};
+    ASSERT_EQ(sw::calmant::rule_of(c, t), sw::calmant::Rule::MeshBetween);
+    ASSERT_EQ(lb(c, 0, x), x);  // lambda_max (Theorem 3) is 2 < x: LB = x, odd
+    const sw::Schedule s = sw::calmant::printed_subtask_schedule(cube, t);
+    const sw::ScheduleCheck check = sw::check_schedule(cube.mesh(), s);
+    EXPECT_TRUE(check.ok()) << "d=" << d << " c=" << c;
+    EXPECT_EQ(check.blocks_delivered, std::uint64_t{cube.nodes()} * x);
+    EXPECT_EQ(s.steps.size(), x) << "d=" << d << " c=" << c;  // not 2 ceil(LB/2) = x + 1
+    // The lone dimensions k + c, k = x - 2c .. -1: every node sends along each in one step.
+    for (std::uint32_t dim = x - c; dim < c; ++dim) {
+      std::set<std::size_t> steps;
+      std::uint32_t senders = 0;
+      for (std::size_t k = 0; k < s.steps.size(); ++k) {
+        for (const sw::ScheduledMessage& m : s.steps[k].messages) {
+          if ((cube.process_of(m.source) ^ cube.process_of(m.destination)) == (1u << dim)) {
+            steps.insert(k);
+            ++senders;
+          }
+        }
+      }
+      EXPECT_EQ(steps.size(), 1u) << "d=" << d << " c=" << c << " dimension " << dim;
+      EXPECT_EQ(senders, cube.nodes());
+    }
+    const sw::calmant::TaskSchedule ts = sw::calmant::task_schedule(cube, t);
+    ASSERT_EQ(ts.subtasks.size(), 1u);
+    EXPECT_EQ(ts.subtasks[0].printed_steps, x + 1);  // the rule spans ceil(LB/2) pairs
+    EXPECT_EQ(ts.steps(), x);
+    EXPECT_EQ(sw::calmant::steps_formula(c, t), x + 1);  // section 4.3: LB + r
   }
 }
 
