@@ -1,7 +1,9 @@
 #include "sw/calmant/calmant.hpp"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "sw/schedule/schedule_check.hpp"
 
@@ -379,6 +381,119 @@ Schedule first_fit(const Topology& net, const Schedule& schedule) {
   return out;
 }
 
+std::optional<Schedule> fit_in_steps(const Topology& net, const Schedule& schedule,
+                                     std::uint32_t steps, std::uint64_t budget) {
+  std::vector<const ScheduledMessage*> messages;
+  for (const ScheduleStep& step : schedule.steps) {
+    for (const ScheduledMessage& m : step.messages) {
+      messages.push_back(&m);
+    }
+  }
+  const std::size_t count = messages.size();
+  // The conflict graph: messages that share a sender, a receiver or a directed link.
+  const std::size_t ports = net.ports().size();
+  const std::size_t links = std::size_t{net.nodes()} * ports;
+  std::vector<std::vector<std::uint32_t>> users(links + 2 * std::size_t{net.nodes()});
+  for (std::uint32_t m = 0; m < count; ++m) {
+    for (const auto& [node, port] : net.route(messages[m]->source, messages[m]->destination)) {
+      users[node * ports + net.port_index(port)].push_back(m);
+    }
+    users[links + messages[m]->source].push_back(m);
+    users[links + net.nodes() + messages[m]->destination].push_back(m);
+  }
+  std::vector<std::vector<std::uint32_t>> conflicts(count);
+  for (const std::vector<std::uint32_t>& group : users) {
+    for (std::uint32_t a : group) {
+      for (std::uint32_t b : group) {
+        if (a != b) {
+          conflicts[a].push_back(b);
+        }
+      }
+    }
+  }
+  for (std::vector<std::uint32_t>& c : conflicts) {
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+  }
+  // DSATUR with backtracking: blocked[m][s] counts m's neighbours placed in step s; `open` holds
+  // the unplaced messages by (free steps, most conflicts first, index).
+  std::vector<int> step_of(count, -1);
+  std::vector<std::vector<std::uint32_t>> blocked(count, std::vector<std::uint32_t>(steps, 0));
+  std::vector<std::uint32_t> free(count, steps);
+  using Key = std::tuple<std::uint32_t, std::int64_t, std::uint32_t>;
+  const auto key = [&](std::uint32_t m) {
+    return Key{free[m], -static_cast<std::int64_t>(conflicts[m].size()), m};
+  };
+  std::set<Key> open;
+  for (std::uint32_t m = 0; m < count; ++m) {
+    open.insert(key(m));
+  }
+  const auto place = [&](std::uint32_t m, std::uint32_t s, bool on) {
+    step_of[m] = on ? static_cast<int>(s) : -1;
+    for (std::uint32_t n : conflicts[m]) {
+      const bool was_free = blocked[n][s] == 0;
+      blocked[n][s] = on ? blocked[n][s] + 1 : blocked[n][s] - 1;
+      if (step_of[n] < 0 && was_free != (blocked[n][s] == 0)) {
+        open.erase(key(n));
+        free[n] = on ? free[n] - 1 : free[n] + 1;
+        open.insert(key(n));
+      } else if (was_free != (blocked[n][s] == 0)) {
+        free[n] = on ? free[n] - 1 : free[n] + 1;
+      }
+    }
+  };
+  std::function<bool()> solve = [&]() {
+    if (open.empty()) {
+      return true;
+    }
+    const std::uint32_t next = std::get<2>(*open.begin());
+    if (free[next] == 0) {
+      return false;
+    }
+    open.erase(open.begin());
+    for (std::uint32_t s = 0; s < steps && budget > 0; ++s) {
+      if (blocked[next][s] != 0) {
+        continue;
+      }
+      --budget;
+      place(next, s, true);
+      if (solve()) {
+        return true;
+      }
+      place(next, s, false);
+    }
+    open.insert(key(next));
+    return false;
+  };
+  if (!solve()) {
+    return std::nullopt;
+  }
+  Schedule out;
+  out.name = schedule.name;
+  out.nodes = schedule.nodes;
+  out.blocks = schedule.blocks;
+  out.steps.resize(steps);
+  for (std::uint32_t m = 0; m < count; ++m) {
+    out.steps[static_cast<std::size_t>(step_of[m])].messages.push_back(*messages[m]);
+  }
+  out.steps.erase(std::remove_if(out.steps.begin(), out.steps.end(),
+                                 [](const ScheduleStep& step) { return step.messages.empty(); }),
+                  out.steps.end());
+  return out;
+}
+
+std::string to_string(Repair repair) {
+  switch (repair) {
+    case Repair::None:
+      return "none";
+    case Repair::Search:
+      return "search";
+    case Repair::FirstFit:
+      return "first fit";
+  }
+  return "?";
+}
+
 TaskSchedule task_schedule(const CubeOnMesh& cube, Task task, const BlockTag& tag) {
   TaskSchedule out;
   out.schedule.name = to_string(task, cube.c);
@@ -393,7 +508,14 @@ TaskSchedule task_schedule(const CubeOnMesh& cube, Task task, const BlockTag& ta
                                    allotted_steps(cube.c, sub), &plan.printed_steps);
     plan.printed_conflict_free = check_schedule(mesh, s).ok();
     if (!plan.printed_conflict_free) {
-      s = first_fit(mesh, s);
+      std::uint64_t messages = 0;
+      for (const ScheduleStep& step : s.steps) {
+        messages += step.messages.size();
+      }
+      std::optional<Schedule> fitted =
+          fit_in_steps(mesh, s, static_cast<std::uint32_t>(plan.lower_bound), 4 * messages);
+      plan.repair = fitted ? Repair::Search : Repair::FirstFit;
+      s = fitted ? std::move(*fitted) : first_fit(mesh, s);
     }
     plan.steps = static_cast<std::uint32_t>(s.steps.size());
     for (std::size_t k = 0; k < s.steps.size(); ++k) {

@@ -99,6 +99,7 @@ int report_task(const po::variables_map& vm, Context& ctx, const calmant::CubeOn
                           {"lower_bound", p.lower_bound},
                           {"printed_steps", p.printed_steps},
                           {"printed_conflict_free", p.printed_conflict_free},
+                          {"repair", to_string(p.repair)},
                           {"steps", p.steps}});
     }
     nlohmann::json schedule = nlohmann::json::array();
@@ -140,7 +141,11 @@ int report_task(const po::variables_map& vm, Context& ctx, const calmant::CubeOn
     ctx.out << "  " << std::left << std::setw(11) << calmant::to_string(p.task, c) << std::right
             << std::setw(6) << to_string(p.rule) << std::setw(5) << p.lower_bound << std::setw(15)
             << p.printed_steps << std::setw(7) << p.steps
-            << (p.printed_conflict_free ? "" : "  (the printed rule conflicts: first fit)") << '\n';
+            << (p.printed_conflict_free ? ""
+                : p.repair == calmant::Repair::Search
+                    ? "  (the printed rule conflicts: rescheduled in LB steps by search)"
+                    : "  (the printed rule conflicts: the search gave up, first fit)")
+            << '\n';
   }
   ctx.out << '\n';
   for (std::size_t k = 0; k < ts.schedule.steps.size(); ++k) {

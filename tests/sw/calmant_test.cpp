@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -290,8 +291,10 @@ TEST(CalmantSchedule, Section423sLoneLevelZeroDimensionTakesOneStepAndTheEmptySt
 }
 
 // Section 4.2.3 with c = 3, x = 4: three axes need a pair of steps each, but the rule has only
-// ceil(LB/2) = 2 pairs, so one node is asked to send twice in a step.
-TEST(CalmantSchedule, PrintedRuleOf423FailsForCEquals3XEquals4AndFirstFitRepairsIt) {
+// ceil(LB/2) = 2 pairs, so one node is asked to send twice in a step. The search reschedules it
+// in LB = 4 steps on 4x4x4 (every <i,4>_3 there) and for <i,4>_3, i <= 3, on 8x8x8; for <4,4>_3
+// and <5,4>_3 it gives up and first fit takes more than LB (and at most 2 LB) steps.
+TEST(CalmantSchedule, PrintedRuleOf423FailsForCEquals3XEquals4AndTheSearchRepairsItInLbSteps) {
   const CubeOnMesh cube(6, 3);
   const sw::Topology mesh = cube.mesh();
   const Task t{0, 4};
@@ -302,12 +305,28 @@ TEST(CalmantSchedule, PrintedRuleOf423FailsForCEquals3XEquals4AndFirstFitRepairs
   EXPECT_FALSE(check.ok());
   EXPECT_TRUE(check.has(sw::ViolationKind::SendsTwice));
 
-  const sw::calmant::TaskSchedule ts = sw::calmant::task_schedule(cube, t);
-  ASSERT_EQ(ts.subtasks.size(), 1u);
-  EXPECT_FALSE(ts.subtasks[0].printed_conflict_free);
-  EXPECT_EQ(ts.subtasks[0].printed_steps, 4u);  // 2 ceil(LB/2)
-  EXPECT_TRUE(sw::check_schedule(mesh, ts.schedule).ok());
-  EXPECT_GE(ts.steps(), 4u);
+  for (const auto& [d, i] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
+           {6, 0}, {6, 1}, {6, 2}, {9, 2}, {9, 3}, {9, 4}, {9, 5}}) {
+    const CubeOnMesh c3(d, 3);
+    const sw::calmant::TaskSchedule ts = sw::calmant::task_schedule(c3, Task{i, 4});
+    ASSERT_EQ(ts.subtasks.size(), 1u);
+    const sw::calmant::SubtaskPlan& plan = ts.subtasks[0];
+    EXPECT_FALSE(plan.printed_conflict_free);
+    EXPECT_EQ(plan.printed_steps, 4u);  // 2 ceil(LB/2)
+    EXPECT_EQ(plan.lower_bound, lb(3, i, 4));
+    EXPECT_EQ(plan.lower_bound, 4u);
+    const sw::ScheduleCheck repaired = sw::check_schedule(c3.mesh(), ts.schedule);
+    EXPECT_TRUE(repaired.ok()) << "d=" << d << " <" << i << ",4>_3";
+    EXPECT_EQ(repaired.blocks_delivered, std::uint64_t{c3.nodes()} * 4);
+    if (d == 6 || i <= 3) {
+      EXPECT_EQ(plan.repair, sw::calmant::Repair::Search) << "d=" << d << " <" << i << ",4>_3";
+      EXPECT_EQ(ts.steps(), 4u) << "d=" << d << " <" << i << ",4>_3";
+    } else {
+      EXPECT_EQ(plan.repair, sw::calmant::Repair::FirstFit) << "d=" << d << " <" << i << ",4>_3";
+      EXPECT_GT(ts.steps(), 4u);
+      EXPECT_LE(ts.steps(), 8u);
+    }
+  }
 
   // c = 2 never needs the repair.
   const CubeOnMesh square(8, 2);
@@ -316,6 +335,30 @@ TEST(CalmantSchedule, PrintedRuleOf423FailsForCEquals3XEquals4AndFirstFitRepairs
         sw::check_schedule(square.mesh(), sw::calmant::printed_subtask_schedule(square, {i, 3}))
             .ok());
   }
+}
+
+// fit_in_steps against the conflicts worked out by hand on a line of 4 (routes 0 -> 2 and
+// 1 -> 3 share the link 1 -> 2; 0 -> 2 and 3 -> 2 share the receiver 2; 1 -> 3 and 3 -> 2 share
+// nothing): two steps suffice, one does not; three messages that pairwise conflict need three,
+// and a budget of two placements finds nothing.
+TEST(CalmantSchedule, FitInStepsFindsAConflictFreeScheduleExactlyWhenOneExists) {
+  const sw::Topology line = sw::Topology::mesh({4});
+  sw::Schedule s{"t", 4, {{0, 2, 0}, {1, 3, 0}, {3, 2, 0}}, {}};
+  s.steps.push_back({"", {}, {{0, 2, {{0, 2, 0}}}, {1, 3, {{1, 3, 0}}}, {3, 2, {{3, 2, 0}}}}});
+  const std::optional<sw::Schedule> two = sw::calmant::fit_in_steps(line, s, 2, 100);
+  ASSERT_TRUE(two.has_value());
+  EXPECT_EQ(two->steps.size(), 2u);
+  EXPECT_TRUE(sw::check_schedule(line, *two).ok());
+  EXPECT_FALSE(sw::calmant::fit_in_steps(line, s, 1, 100).has_value());
+  // 0 -> 3, 1 -> 3 and 2 -> 3 share the receiver 3 (and the link 2 -> 3): three steps.
+  sw::Schedule t{"u", 4, {{0, 3, 0}, {1, 3, 0}, {2, 3, 0}}, {}};
+  t.steps.push_back({"", {}, {{0, 3, {{0, 3, 0}}}, {1, 3, {{1, 3, 0}}}, {2, 3, {{2, 3, 0}}}}});
+  EXPECT_FALSE(sw::calmant::fit_in_steps(line, t, 2, 1000).has_value());
+  const std::optional<sw::Schedule> three = sw::calmant::fit_in_steps(line, t, 3, 1000);
+  ASSERT_TRUE(three.has_value());
+  EXPECT_EQ(three->steps.size(), 3u);
+  EXPECT_TRUE(sw::check_schedule(line, *three).ok());
+  EXPECT_FALSE(sw::calmant::fit_in_steps(line, t, 3, 2).has_value());  // the budget runs out
 }
 
 TEST(CalmantSchedule, FirstFitKeepsEveryMessageAndPacksThemWithoutConflict) {
