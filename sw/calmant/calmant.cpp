@@ -1,9 +1,8 @@
 #include "sw/calmant/calmant.hpp"
 
 #include <algorithm>
-#include <set>
+#include <random>
 #include <stdexcept>
-#include <tuple>
 
 #include "sw/schedule/schedule_check.hpp"
 
@@ -383,10 +382,15 @@ Schedule first_fit(const Topology& net, const Schedule& schedule) {
 
 std::optional<Schedule> fit_in_steps(const Topology& net, const Schedule& schedule,
                                      std::uint32_t steps, std::uint64_t budget) {
+  if (steps == 0) {
+    return std::nullopt;
+  }
   std::vector<const ScheduledMessage*> messages;
-  for (const ScheduleStep& step : schedule.steps) {
-    for (const ScheduledMessage& m : step.messages) {
+  std::vector<std::uint32_t> step_of;  // the start: each message's own step, mod `steps`
+  for (std::size_t k = 0; k < schedule.steps.size(); ++k) {
+    for (const ScheduledMessage& m : schedule.steps[k].messages) {
       messages.push_back(&m);
+      step_of.push_back(static_cast<std::uint32_t>(k % steps));
     }
   }
   const std::size_t count = messages.size();
@@ -415,57 +419,79 @@ std::optional<Schedule> fit_in_steps(const Topology& net, const Schedule& schedu
     std::sort(c.begin(), c.end());
     c.erase(std::unique(c.begin(), c.end()), c.end());
   }
-  // DSATUR with backtracking: blocked[m][s] counts m's neighbours placed in step s; `open` holds
-  // the unplaced messages by (free steps, most conflicts first, index).
-  std::vector<int> step_of(count, -1);
-  std::vector<std::vector<std::uint32_t>> blocked(count, std::vector<std::uint32_t>(steps, 0));
-  std::vector<std::uint32_t> free(count, steps);
-  using Key = std::tuple<std::uint32_t, std::int64_t, std::uint32_t>;
-  const auto key = [&](std::uint32_t m) {
-    return Key{free[m], -static_cast<std::int64_t>(conflicts[m].size()), m};
-  };
-  std::set<Key> open;
+  // Tabu search (Hertz and de Werra's Tabucol): clash[m][s] counts m's conflicts in step s; each
+  // iteration moves a clashing message to the step that removes the most clashes, not back to a
+  // step it left within the tabu tenure unless that beats the best total so far.
+  std::vector<std::vector<std::uint32_t>> clash(count, std::vector<std::uint32_t>(steps, 0));
+  std::int64_t total = 0;
   for (std::uint32_t m = 0; m < count; ++m) {
-    open.insert(key(m));
-  }
-  const auto place = [&](std::uint32_t m, std::uint32_t s, bool on) {
-    step_of[m] = on ? static_cast<int>(s) : -1;
     for (std::uint32_t n : conflicts[m]) {
-      const bool was_free = blocked[n][s] == 0;
-      blocked[n][s] = on ? blocked[n][s] + 1 : blocked[n][s] - 1;
-      if (step_of[n] < 0 && was_free != (blocked[n][s] == 0)) {
-        open.erase(key(n));
-        free[n] = on ? free[n] - 1 : free[n] + 1;
-        open.insert(key(n));
-      } else if (was_free != (blocked[n][s] == 0)) {
-        free[n] = on ? free[n] - 1 : free[n] + 1;
-      }
+      ++clash[m][step_of[n]];
+    }
+    total += clash[m][step_of[m]];
+  }
+  total /= 2;
+  // The clashing messages, kept as a list with each one's place in it.
+  std::vector<std::uint32_t> clashing;
+  std::vector<std::int64_t> place(count, -1);
+  const auto update = [&](std::uint32_t m) {
+    const bool is = clash[m][step_of[m]] > 0;
+    if (is && place[m] < 0) {
+      place[m] = static_cast<std::int64_t>(clashing.size());
+      clashing.push_back(m);
+    } else if (!is && place[m] >= 0) {
+      const std::uint32_t last = clashing.back();
+      clashing[static_cast<std::size_t>(place[m])] = last;
+      place[last] = place[m];
+      clashing.pop_back();
+      place[m] = -1;
     }
   };
-  std::function<bool()> solve = [&]() {
-    if (open.empty()) {
-      return true;
-    }
-    const std::uint32_t next = std::get<2>(*open.begin());
-    if (free[next] == 0) {
-      return false;
-    }
-    open.erase(open.begin());
-    for (std::uint32_t s = 0; s < steps && budget > 0; ++s) {
-      if (blocked[next][s] != 0) {
-        continue;
+  for (std::uint32_t m = 0; m < count; ++m) {
+    update(m);
+  }
+  std::vector<std::vector<std::uint64_t>> tabu_until(count, std::vector<std::uint64_t>(steps, 0));
+  std::mt19937 random(1);  // fixed: the same schedule on every machine
+  std::int64_t best = total;
+  for (std::uint64_t iteration = 1; total > 0 && iteration <= budget; ++iteration) {
+    std::int64_t best_delta = 0;
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> move;
+    std::uint32_t ties = 0;
+    for (std::uint32_t m : clashing) {
+      for (std::uint32_t s = 0; s < steps; ++s) {
+        if (s == step_of[m]) {
+          continue;
+        }
+        const std::int64_t delta = std::int64_t{clash[m][s]} - clash[m][step_of[m]];
+        if (tabu_until[m][s] >= iteration && total + delta >= best) {
+          continue;
+        }
+        if (!move || delta < best_delta) {
+          best_delta = delta;
+          move = {m, s};
+          ties = 1;
+        } else if (delta == best_delta && random() % ++ties == 0) {
+          move = {m, s};
+        }
       }
-      --budget;
-      place(next, s, true);
-      if (solve()) {
-        return true;
-      }
-      place(next, s, false);
     }
-    open.insert(key(next));
-    return false;
-  };
-  if (!solve()) {
+    if (!move) {
+      continue;  // every move tabu: the tenures run out
+    }
+    const auto [m, s] = *move;
+    const std::uint32_t from = step_of[m];
+    step_of[m] = s;
+    total += best_delta;
+    best = std::min(best, total);
+    for (std::uint32_t n : conflicts[m]) {
+      --clash[n][from];
+      ++clash[n][s];
+      update(n);
+    }
+    update(m);
+    tabu_until[m][from] = iteration + random() % 10 + clashing.size() * 3 / 5;
+  }
+  if (total > 0) {
     return std::nullopt;
   }
   Schedule out;
@@ -474,7 +500,7 @@ std::optional<Schedule> fit_in_steps(const Topology& net, const Schedule& schedu
   out.blocks = schedule.blocks;
   out.steps.resize(steps);
   for (std::uint32_t m = 0; m < count; ++m) {
-    out.steps[static_cast<std::size_t>(step_of[m])].messages.push_back(*messages[m]);
+    out.steps[step_of[m]].messages.push_back(*messages[m]);
   }
   out.steps.erase(std::remove_if(out.steps.begin(), out.steps.end(),
                                  [](const ScheduleStep& step) { return step.messages.empty(); }),
@@ -513,7 +539,7 @@ TaskSchedule task_schedule(const CubeOnMesh& cube, Task task, const BlockTag& ta
         messages += step.messages.size();
       }
       std::optional<Schedule> fitted =
-          fit_in_steps(mesh, s, static_cast<std::uint32_t>(plan.lower_bound), 4 * messages);
+          fit_in_steps(mesh, s, static_cast<std::uint32_t>(plan.lower_bound), 200 * messages);
       plan.repair = fitted ? Repair::Search : Repair::FirstFit;
       s = fitted ? std::move(*fitted) : first_fit(mesh, s);
     }

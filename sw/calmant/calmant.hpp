@@ -15,7 +15,7 @@
 //   (x = M mod 2c), agreeing with Property 3.
 // - Section 4.2.3's step rule is not conflict-free for c = 3, x = 4; the checker reports it and
 //   task_schedule reschedules the same messages in LB steps by a search (fit_in_steps), or by
-//   first fit where the search gives up (<4,4>_3 and <5,4>_3).
+//   first fit where the search gives up.
 #pragma once
 
 #include <cstdint>
@@ -122,9 +122,9 @@ using BlockTag = std::function<std::uint32_t(std::uint32_t dimension)>;
 
 /// The messages of `schedule` in at most `steps` steps, no two of a step sharing a sender, a
 /// receiver or a directed link of their routes: a colouring of their conflict graph with `steps`
-/// colours by DSATUR (the message with the fewest free steps next, ties to the one with the most
-/// conflicts) with backtracking. std::nullopt when it finds none within `budget` placements (then
-/// one may still exist). Steps left empty are left out.
+/// colours by tabu search (Hertz and de Werra's Tabucol), starting from each message's own step
+/// mod `steps`, with a fixed seed (the same result everywhere). std::nullopt when it has not found
+/// one after `budget` moves (then one may still exist).
 [[nodiscard]] std::optional<Schedule> fit_in_steps(const Topology& net, const Schedule& schedule,
                                                    std::uint32_t steps, std::uint64_t budget);
 
@@ -151,8 +151,8 @@ struct SubtaskPlan {
 
 /// The task <i,M>_c performed subtask after subtask ([CALMANT] sections 3.2 and 4.2): each by its
 /// printed rule, checked by check_schedule; a subtask whose printed schedule is not conflict-free
-/// (section 4.2.3, c = 3, x = 4) is rescheduled in LB steps by fit_in_steps (a budget of four
-/// placements per message), or by first_fit where that search gives up.
+/// (section 4.2.3, c = 3, x = 4) is rescheduled in LB steps by fit_in_steps (a budget of 200
+/// moves per message), or by first_fit where that search gives up.
 struct TaskSchedule {
   Schedule schedule;
   std::vector<SubtaskPlan> subtasks;
