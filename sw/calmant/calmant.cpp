@@ -101,7 +101,7 @@ std::vector<Slot> printed_slots(const CubeOnMesh& cube, Task t) {
         line_pair(cube, n, t.first, 2 * g, slots);
         break;
       }
-      case Rule::LineSingle: {  // 3.2.2 (ERRATA): g'(m) = m mod 2^i, s'(m) = g'(m)
+      case Rule::LineSingle: {  // 3.2.2, read as g'(m) = m mod 2^i, s'(m) = g'(m)
         slots.push_back(Slot{n & ((1u << t.first) - 1u), n, t.first});
         break;
       }
