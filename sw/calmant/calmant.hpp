@@ -86,8 +86,8 @@ struct Task {
 /// Lemma 2's bound on the sum of the subtasks' lower bounds minus LB<i,M>_c: 2 for c = 2,
 /// M >= 7, i <= 1; 4 for c = 3, M >= 9, i <= 4; else 0 (the relation read as "<=").
 [[nodiscard]] std::uint64_t lemma2_bound(std::uint32_t c, Task task);
-/// Section 4.3's r for the remainder subtask <i, M mod 2c>_c (the reading of docs/calmant.md): 1 when
-/// c < x < 2c, x > lambda_max<i,x>_c and x is odd, else 0. Always 0 on a line.
+/// Section 4.3's r for the remainder subtask <i, M mod 2c>_c (the reading of docs/calmant.md):
+/// 1 when c < x < 2c, x > lambda_max<i,x>_c and x is odd, else 0. Always 0 on a line.
 [[nodiscard]] std::uint64_t correction_r(std::uint32_t c, Task task);
 /// Section 4.3: P<i,M>_c = sum of the subtasks' LB + r (section 3.3 on a line: LB<i,M>_1).
 [[nodiscard]] std::uint64_t steps_formula(std::uint32_t c, Task task);
