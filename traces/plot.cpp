@@ -7,6 +7,7 @@
 #include <iomanip>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -496,13 +497,14 @@ struct TrafficSweep {
   std::vector<TrafficPoint> points;
 };
 
-TrafficSweep read_traffic_json(const std::string& json_path) {
+/// The JSON document of a file; a syntax error throws InputError at its line and column, naming
+/// `what` the file should hold.
+nlohmann::json read_json_document(const std::string& json_path, const std::string& what) {
   sw::InputRules rules;
   rules.what = "JSON file";
   const std::string text = sw::read_input_file(json_path, rules);
-  nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     // The parser counts bytes; report the line and column of that byte.
     std::uint32_t line = 1;
@@ -511,9 +513,12 @@ TrafficSweep read_traffic_json(const std::string& json_path) {
       column = text[i - 1] == '\n' ? 1 : column + 1;
       line += text[i - 1] == '\n' ? 1 : 0;
     }
-    throw sw::InputError({json_path, line, column}, "the JSON of orthosim traffic --json",
-                         "a syntax error");
+    throw sw::InputError({json_path, line, column}, what, "a syntax error");
   }
+}
+
+TrafficSweep read_traffic_json(const std::string& json_path) {
+  nlohmann::json j = read_json_document(json_path, "the JSON of orthosim traffic --json");
   if (j.is_object() && !j.contains("points") && j.contains("latency_avg")) {
     j["points"] = nlohmann::json::array({j});  // one rate: the figures are at the top level
   }
@@ -561,6 +566,101 @@ void log_y_axis(SvgWriter& svg, double x, double top, double height, int low, in
     }
   }
   svg.text(x - 50, top - 10, label, 12, "start");
+}
+
+/// A point of a curve, already in SVG coordinates, with its tooltip.
+struct CurvePoint {
+  double x;
+  double y;
+  std::string tip;
+};
+struct Curve {
+  std::string label;
+  std::vector<CurvePoint> points;
+};
+
+/// The curves of a figure: the K-th in the group `curve-K` (its circles, its line, its key entry
+/// at (key_x, key_y + 16 (K - 1))), each in a colour of its own.
+void draw_curves(SvgWriter& svg, const std::vector<Curve>& curves, double key_x, double key_y) {
+  static const std::array<const char*, 8> kCurveColors = {"#4e79a7", "#e15759", "#59a14f",
+                                                          "#f28e2b", "#b07aa1", "#76b7b2",
+                                                          "#9c755f", "#edc948"};
+  for (std::size_t f = 0; f < curves.size(); ++f) {
+    const char* color = kCurveColors[f % kCurveColors.size()];
+    std::vector<std::pair<double, double>> line;
+    svg.open_group("curve-" + std::to_string(f + 1));
+    for (const CurvePoint& p : curves[f].points) {
+      line.emplace_back(p.x, p.y);
+      svg.circle(p.x, p.y, 4, color, p.tip);
+    }
+    svg.polyline(line, color);
+    const double y = key_y + 16 * static_cast<double>(f);
+    svg.rect(key_x, y, 10, 10, color);
+    svg.text(key_x + 14, y + 9, curves[f].label, 11);
+    svg.close_group();
+  }
+}
+
+/// A base-2 logarithmic axis from 2^low to 2^high: a tick at every power of two.
+void log2_x_axis(SvgWriter& svg, double y, double left, double width, int low, int high,
+                 const std::string& label) {
+  svg.line(left, y, left + width, y, "black");
+  for (int e = low; e <= high; ++e) {
+    const double x = left + width * (e - low) / std::max(1, high - low);
+    svg.line(x, y, x, y + 4, "black");
+    svg.text(x, y + 16, fmt(std::ldexp(1.0, e), 0), 10, "middle");
+  }
+  svg.text(left + width / 2, y + 32, label, 12, "middle");
+}
+
+/// One output of `orthosim calmant --complete-exchange --json`: per block size the cycles of the
+/// original CC-cube, of CALMANT at its best Q and of the direct method (when it ran).
+struct ExchangeSweep {
+  std::string network;
+  std::uint64_t startup = 0;
+  struct Point {
+    double block;
+    double cc_cube;
+    double calmant;
+    std::optional<double> direct;
+  };
+  std::vector<Point> points;
+};
+
+constexpr const char* kExchangeJson =
+    "the output of orthosim calmant --complete-exchange --json (\"complete_exchange\" with "
+    "block_words, cc_cube_cycles, calmant_cycles and direct per block size)";
+
+ExchangeSweep read_exchange_json(const std::string& json_path) {
+  const nlohmann::json j = read_json_document(json_path, kExchangeJson);
+  if (!j.is_object() || j.value("command", "") != "calmant" || !j.contains("complete_exchange") ||
+      !j["complete_exchange"].is_array() || j["complete_exchange"].empty()) {
+    throw sw::InputError({json_path, 1, 1}, kExchangeJson, "another document");
+  }
+  ExchangeSweep sweep;
+  sweep.network = j.value("network", std::string());
+  sweep.startup = j.value("startup", std::uint64_t{0});
+  for (const nlohmann::json& p : j["complete_exchange"]) {
+    const auto positive = [&p](const char* key) {
+      return p.contains(key) && p[key].is_number() && p[key].get<double>() > 0;
+    };
+    const bool direct = p.contains("direct") && p["direct"].is_object();
+    if (!positive("block_words") || !positive("cc_cube_cycles") || !positive("calmant_cycles") ||
+        (direct && !(p["direct"].contains("emulated_cycles") &&
+                     p["direct"]["emulated_cycles"].is_number()))) {
+      throw sw::InputError({json_path, 1, 1}, kExchangeJson, sw::json_text(p));
+    }
+    sweep.points.push_back(
+        {p["block_words"].get<double>(), p["cc_cube_cycles"].get<double>(),
+         p["calmant_cycles"].get<double>(),
+         direct ? std::optional<double>(p["direct"]["emulated_cycles"].get<double>())
+                : std::nullopt});
+  }
+  std::sort(sweep.points.begin(), sweep.points.end(),
+            [](const ExchangeSweep::Point& a, const ExchangeSweep::Point& b) {
+              return a.block < b.block;
+            });
+  return sweep;
 }
 
 }  // namespace
@@ -657,28 +757,98 @@ std::vector<std::string> plot_traffic_jsons(const std::vector<std::string>& json
     const double at = v > 0 ? (std::log10(v) - low) / (high - low) : 0;
     return top + height - height * std::clamp(at, 0.0, 1.0);
   };
-  static const std::array<const char*, 8> kCurveColors = {"#4e79a7", "#e15759", "#59a14f",
-                                                          "#f28e2b", "#b07aa1", "#76b7b2",
-                                                          "#9c755f", "#edc948"};
+  std::vector<Curve> curves;
   for (std::size_t f = 0; f < sweeps.size(); ++f) {
-    const char* color = kCurveColors[f % kCurveColors.size()];
-    std::vector<std::pair<double, double>> line;
-    svg.open_group("curve-" + std::to_string(f + 1));
+    Curve curve{labels[f], {}};
     for (const TrafficPoint& p : sweeps[f].points) {
-      line.emplace_back(sx(p.accepted), sy(p.mean));
-      svg.circle(sx(p.accepted), sy(p.mean), 4, color,
-                 labels[f] + ": offered " + fmt(p.offered, 4) + ", accepted " + fmt(p.accepted, 4) +
-                     ", mean " + fmt(p.mean, 2));
+      curve.points.push_back({sx(p.accepted), sy(p.mean),
+                              labels[f] + ": offered " + fmt(p.offered, 4) + ", accepted " +
+                                  fmt(p.accepted, 4) + ", mean " + fmt(p.mean, 2)});
     }
-    svg.polyline(line, color);
-    const double key_y = top + 6 + 16 * static_cast<double>(f);
-    svg.rect(left + 12, key_y, 10, 10, color);
-    svg.text(left + 26, key_y + 9, labels[f], 11);
-    svg.close_group();
+    curves.push_back(std::move(curve));
   }
+  draw_curves(svg, curves, left + 12, top + 6);
   x_axis(svg, top + height, max_x, "accepted throughput (flits per node per cycle)", left, width);
   log_y_axis(svg, left, top, height, low, high, "mean latency (cycles, logarithmic)");
   const std::string out = join(dir, "latency-throughput.svg");
+  svg.save(out);
+  return {out};
+}
+
+bool is_complete_exchange_json(const std::string& json_path) {
+  try {
+    const nlohmann::json j = read_json_document(json_path, kExchangeJson);
+    return j.is_object() && j.value("command", "") == "calmant" && j.contains("complete_exchange");
+  } catch (const std::exception&) {
+    return false;  // not JSON at all: the other readers say why
+  }
+}
+
+std::vector<std::string> plot_complete_exchange_jsons(const std::vector<std::string>& json_paths,
+                                                      const std::vector<std::string>& labels,
+                                                      const std::string& title,
+                                                      const std::string& dir) {
+  if (labels.size() != json_paths.size()) {
+    throw std::invalid_argument("plot_complete_exchange_jsons: one label per file");
+  }
+  std::vector<ExchangeSweep> sweeps;
+  for (const std::string& path : json_paths) {
+    sweeps.push_back(read_exchange_json(path));  // every file read before anything is drawn
+  }
+  double least = 0;
+  double most = 0;
+  double max_y = 1;
+  for (const ExchangeSweep& sweep : sweeps) {
+    for (const ExchangeSweep::Point& p : sweep.points) {
+      least = least > 0 ? std::min(least, p.block) : p.block;
+      most = std::max(most, p.block);
+      max_y = std::max(max_y, p.cc_cube / p.calmant);
+      if (p.direct) {
+        max_y = std::max(max_y, p.cc_cube / *p.direct);
+      }
+    }
+  }
+  const int low = static_cast<int>(std::floor(std::log2(least)));
+  const int high = std::max(low + 1, static_cast<int>(std::ceil(std::log2(most))));
+  max_y *= 1.1;
+  const double left = 90;
+  const double top = kTop + 30;
+  const double width = 700;
+  const double height = 400;
+  SvgWriter svg(left + width + 60, top + height + 90);
+  svg.text(left, 24,
+           title.empty() ? "Complete exchange: speed-up over the original CC-cube" : title, 14);
+  svg.text(left, 42,
+           "[CALMANT] section 5 on the emulated one-port wormhole mesh, lockstep steps; " +
+               std::to_string(sweeps.size()) + " runs",
+           12);
+  const auto sx = [&](double block) {
+    return left + width * (std::log2(block) - low) / (high - low);
+  };
+  const auto sy = [&](double v) { return top + height - height * v / max_y; };
+  svg.line(left, sy(1), left + width, sy(1), "#bbbbbb");  // the CC-cube itself
+  std::vector<Curve> curves;
+  for (std::size_t f = 0; f < sweeps.size(); ++f) {
+    Curve calmant{labels[f] + " CALMANT", {}};
+    Curve direct{labels[f] + " direct", {}};
+    for (const ExchangeSweep::Point& p : sweeps[f].points) {
+      const std::string at = labels[f] + ", B = " + fmt(p.block, 0) + ": ";
+      calmant.points.push_back({sx(p.block), sy(p.cc_cube / p.calmant),
+                                at + "CALMANT " + fmt(p.cc_cube / p.calmant, 2)});
+      if (p.direct) {
+        direct.points.push_back({sx(p.block), sy(p.cc_cube / *p.direct),
+                                 at + "direct " + fmt(p.cc_cube / *p.direct, 2)});
+      }
+    }
+    curves.push_back(std::move(calmant));
+    if (!direct.points.empty()) {
+      curves.push_back(std::move(direct));
+    }
+  }
+  draw_curves(svg, curves, left + 12, top + 6);
+  log2_x_axis(svg, top + height, left, width, low, high, "block size B (words, logarithmic)");
+  y_axis(svg, left, top, height, max_y, "speed-up over the original CC-cube");
+  const std::string out = join(dir, "speedup.svg");
   svg.save(out);
   return {out};
 }

@@ -29,4 +29,18 @@ std::vector<std::string> plot_traffic_jsons(const std::vector<std::string>& json
                                             const std::vector<std::string>& labels,
                                             const std::string& title, const std::string& dir);
 
+/// Whether the file is the output of `orthosim calmant --complete-exchange --json`.
+bool is_complete_exchange_json(const std::string& json_path);
+
+/// From one or more outputs of `orthosim calmant --complete-exchange ... --json`:
+/// DIR/speedup.svg, [CALMANT] Figs. 9 and 10's picture: against the block size B (a base-2
+/// logarithmic axis), the speed-up over the original CC-cube of CALMANT at its best Q and of the
+/// direct method (when it ran), two curves per file (`curve-K` groups, CALMANT's first), named
+/// "LABEL CALMANT" and "LABEL direct". Every file is read before anything is written; a bad one
+/// throws InputError naming it. Throws std::invalid_argument unless there is one label per file.
+std::vector<std::string> plot_complete_exchange_jsons(const std::vector<std::string>& json_paths,
+                                                      const std::vector<std::string>& labels,
+                                                      const std::string& title,
+                                                      const std::string& dir);
+
 }  // namespace orthosim::traces

@@ -1,6 +1,7 @@
 #include "sw/calmant/calmant.hpp"
 
 #include <algorithm>
+#include <random>
 #include <stdexcept>
 
 #include "sw/schedule/schedule_check.hpp"
@@ -100,7 +101,7 @@ std::vector<Slot> printed_slots(const CubeOnMesh& cube, Task t) {
         line_pair(cube, n, t.first, 2 * g, slots);
         break;
       }
-      case Rule::LineSingle: {  // 3.2.2 (ERRATA): g'(m) = m mod 2^i, s'(m) = g'(m)
+      case Rule::LineSingle: {  // 3.2.2, read as g'(m) = m mod 2^i, s'(m) = g'(m)
         slots.push_back(Slot{n & ((1u << t.first) - 1u), n, t.first});
         break;
       }
@@ -379,6 +380,146 @@ Schedule first_fit(const Topology& net, const Schedule& schedule) {
   return out;
 }
 
+std::optional<Schedule> fit_in_steps(const Topology& net, const Schedule& schedule,
+                                     std::uint32_t steps, std::uint64_t budget) {
+  if (steps == 0) {
+    return std::nullopt;
+  }
+  std::vector<const ScheduledMessage*> messages;
+  std::vector<std::uint32_t> step_of;  // the start: each message's own step, mod `steps`
+  for (std::size_t k = 0; k < schedule.steps.size(); ++k) {
+    for (const ScheduledMessage& m : schedule.steps[k].messages) {
+      messages.push_back(&m);
+      step_of.push_back(static_cast<std::uint32_t>(k % steps));
+    }
+  }
+  const std::size_t count = messages.size();
+  // The conflict graph: messages that share a sender, a receiver or a directed link.
+  const std::size_t ports = net.ports().size();
+  const std::size_t links = std::size_t{net.nodes()} * ports;
+  std::vector<std::vector<std::uint32_t>> users(links + 2 * std::size_t{net.nodes()});
+  for (std::uint32_t m = 0; m < count; ++m) {
+    for (const auto& [node, port] : net.route(messages[m]->source, messages[m]->destination)) {
+      users[node * ports + net.port_index(port)].push_back(m);
+    }
+    users[links + messages[m]->source].push_back(m);
+    users[links + net.nodes() + messages[m]->destination].push_back(m);
+  }
+  std::vector<std::vector<std::uint32_t>> conflicts(count);
+  for (const std::vector<std::uint32_t>& group : users) {
+    for (std::uint32_t a : group) {
+      for (std::uint32_t b : group) {
+        if (a != b) {
+          conflicts[a].push_back(b);
+        }
+      }
+    }
+  }
+  for (std::vector<std::uint32_t>& c : conflicts) {
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+  }
+  // Tabu search (Hertz and de Werra's Tabucol): clash[m][s] counts m's conflicts in step s; each
+  // iteration moves a clashing message to the step that removes the most clashes, not back to a
+  // step it left within the tabu tenure unless that beats the best total so far.
+  std::vector<std::vector<std::uint32_t>> clash(count, std::vector<std::uint32_t>(steps, 0));
+  std::int64_t total = 0;
+  for (std::uint32_t m = 0; m < count; ++m) {
+    for (std::uint32_t n : conflicts[m]) {
+      ++clash[m][step_of[n]];
+    }
+    total += clash[m][step_of[m]];
+  }
+  total /= 2;
+  // The clashing messages, kept as a list with each one's place in it.
+  std::vector<std::uint32_t> clashing;
+  std::vector<std::int64_t> place(count, -1);
+  const auto update = [&](std::uint32_t m) {
+    const bool is = clash[m][step_of[m]] > 0;
+    if (is && place[m] < 0) {
+      place[m] = static_cast<std::int64_t>(clashing.size());
+      clashing.push_back(m);
+    } else if (!is && place[m] >= 0) {
+      const std::uint32_t last = clashing.back();
+      clashing[static_cast<std::size_t>(place[m])] = last;
+      place[last] = place[m];
+      clashing.pop_back();
+      place[m] = -1;
+    }
+  };
+  for (std::uint32_t m = 0; m < count; ++m) {
+    update(m);
+  }
+  std::vector<std::vector<std::uint64_t>> tabu_until(count, std::vector<std::uint64_t>(steps, 0));
+  std::mt19937 random(1);  // fixed: the same schedule on every machine
+  std::int64_t best = total;
+  for (std::uint64_t iteration = 1; total > 0 && iteration <= budget; ++iteration) {
+    std::int64_t best_delta = 0;
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> move;
+    std::uint32_t ties = 0;
+    for (std::uint32_t m : clashing) {
+      for (std::uint32_t s = 0; s < steps; ++s) {
+        if (s == step_of[m]) {
+          continue;
+        }
+        const std::int64_t delta = std::int64_t{clash[m][s]} - clash[m][step_of[m]];
+        if (tabu_until[m][s] >= iteration && total + delta >= best) {
+          continue;
+        }
+        if (!move || delta < best_delta) {
+          best_delta = delta;
+          move = {m, s};
+          ties = 1;
+        } else if (delta == best_delta && random() % ++ties == 0) {
+          move = {m, s};
+        }
+      }
+    }
+    if (!move) {
+      continue;  // every move tabu: the tenures run out
+    }
+    const auto [m, s] = *move;
+    const std::uint32_t from = step_of[m];
+    step_of[m] = s;
+    total += best_delta;
+    best = std::min(best, total);
+    for (std::uint32_t n : conflicts[m]) {
+      --clash[n][from];
+      ++clash[n][s];
+      update(n);
+    }
+    update(m);
+    tabu_until[m][from] = iteration + random() % 10 + clashing.size() * 3 / 5;
+  }
+  if (total > 0) {
+    return std::nullopt;
+  }
+  Schedule out;
+  out.name = schedule.name;
+  out.nodes = schedule.nodes;
+  out.blocks = schedule.blocks;
+  out.steps.resize(steps);
+  for (std::uint32_t m = 0; m < count; ++m) {
+    out.steps[step_of[m]].messages.push_back(*messages[m]);
+  }
+  out.steps.erase(std::remove_if(out.steps.begin(), out.steps.end(),
+                                 [](const ScheduleStep& step) { return step.messages.empty(); }),
+                  out.steps.end());
+  return out;
+}
+
+std::string to_string(Repair repair) {
+  switch (repair) {
+    case Repair::None:
+      return "none";
+    case Repair::Search:
+      return "search";
+    case Repair::FirstFit:
+      return "first fit";
+  }
+  return "?";
+}
+
 TaskSchedule task_schedule(const CubeOnMesh& cube, Task task, const BlockTag& tag) {
   TaskSchedule out;
   out.schedule.name = to_string(task, cube.c);
@@ -393,7 +534,14 @@ TaskSchedule task_schedule(const CubeOnMesh& cube, Task task, const BlockTag& ta
                                    allotted_steps(cube.c, sub), &plan.printed_steps);
     plan.printed_conflict_free = check_schedule(mesh, s).ok();
     if (!plan.printed_conflict_free) {
-      s = first_fit(mesh, s);
+      std::uint64_t messages = 0;
+      for (const ScheduleStep& step : s.steps) {
+        messages += step.messages.size();
+      }
+      std::optional<Schedule> fitted =
+          fit_in_steps(mesh, s, static_cast<std::uint32_t>(plan.lower_bound), 200 * messages);
+      plan.repair = fitted ? Repair::Search : Repair::FirstFit;
+      s = fitted ? std::move(*fitted) : first_fit(mesh, s);
     }
     plan.steps = static_cast<std::uint32_t>(s.steps.size());
     for (std::size_t k = 0; k < s.steps.size(); ++k) {

@@ -14,11 +14,13 @@
 // - Section 4.3's correction r: 1 when c < x < 2c, x > lambda_max<i,x>_c and x is odd
 //   (x = M mod 2c), agreeing with Property 3.
 // - Section 4.2.3's step rule is not conflict-free for c = 3, x = 4; the checker reports it and
-//   task_schedule uses a first-fit schedule of the same messages instead.
+//   task_schedule reschedules the same messages in LB steps by a search (fit_in_steps), or by
+//   first fit where the search gives up.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -84,8 +86,8 @@ struct Task {
 /// Lemma 2's bound on the sum of the subtasks' lower bounds minus LB<i,M>_c: 2 for c = 2,
 /// M >= 7, i <= 1; 4 for c = 3, M >= 9, i <= 4; else 0 (the relation read as "<=").
 [[nodiscard]] std::uint64_t lemma2_bound(std::uint32_t c, Task task);
-/// Section 4.3's r for the remainder subtask <i, M mod 2c>_c (ERRATA reading): 1 when
-/// c < x < 2c, x > lambda_max<i,x>_c and x is odd, else 0. Always 0 on a line.
+/// Section 4.3's r for the remainder subtask <i, M mod 2c>_c (the reading of docs/calmant.md):
+/// 1 when c < x < 2c, x > lambda_max<i,x>_c and x is odd, else 0. Always 0 on a line.
 [[nodiscard]] std::uint64_t correction_r(std::uint32_t c, Task task);
 /// Section 4.3: P<i,M>_c = sum of the subtasks' LB + r (section 3.3 on a line: LB<i,M>_1).
 [[nodiscard]] std::uint64_t steps_formula(std::uint32_t c, Task task);
@@ -118,6 +120,22 @@ using BlockTag = std::function<std::uint32_t(std::uint32_t dimension)>;
 /// (first fit): a conflict-free schedule of the same messages.
 [[nodiscard]] Schedule first_fit(const Topology& net, const Schedule& schedule);
 
+/// The messages of `schedule` in at most `steps` steps, no two of a step sharing a sender, a
+/// receiver or a directed link of their routes: a colouring of their conflict graph with `steps`
+/// colours by tabu search (Hertz and de Werra's Tabucol), starting from each message's own step
+/// mod `steps`, with a fixed seed (the same result everywhere). std::nullopt when it has not found
+/// one after `budget` moves (then one may still exist).
+[[nodiscard]] std::optional<Schedule> fit_in_steps(const Topology& net, const Schedule& schedule,
+                                                   std::uint32_t steps, std::uint64_t budget);
+
+/// How a subtask's printed schedule was repaired where it conflicts.
+enum class Repair : std::uint8_t {
+  None,      ///< the printed rule is conflict-free
+  Search,    ///< fit_in_steps found LB steps
+  FirstFit,  ///< the search gave up: first_fit
+};
+[[nodiscard]] std::string to_string(Repair repair);
+
 /// One subtask in a task's schedule.
 struct SubtaskPlan {
   Task task;
@@ -126,13 +144,15 @@ struct SubtaskPlan {
   /// The steps the printed rule spans (2 ceil(LB/2) in section 4.2.3), empty ones included.
   std::uint32_t printed_steps = 0;
   bool printed_conflict_free = true;
+  Repair repair = Repair::None;
   std::uint32_t steps =
       0;  ///< the steps used: the printed rule's, or first fit's when it conflicts
 };
 
 /// The task <i,M>_c performed subtask after subtask ([CALMANT] sections 3.2 and 4.2): each by its
 /// printed rule, checked by check_schedule; a subtask whose printed schedule is not conflict-free
-/// (section 4.2.3, c = 3) is rescheduled by first_fit.
+/// (section 4.2.3, c = 3, x = 4) is rescheduled in LB steps by fit_in_steps (a budget of 200
+/// moves per message), or by first_fit where that search gives up.
 struct TaskSchedule {
   Schedule schedule;
   std::vector<SubtaskPlan> subtasks;

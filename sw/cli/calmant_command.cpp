@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,7 @@ int report_task(const po::variables_map& vm, Context& ctx, const calmant::CubeOn
                           {"lower_bound", p.lower_bound},
                           {"printed_steps", p.printed_steps},
                           {"printed_conflict_free", p.printed_conflict_free},
+                          {"repair", to_string(p.repair)},
                           {"steps", p.steps}});
     }
     nlohmann::json schedule = nlohmann::json::array();
@@ -139,7 +141,11 @@ int report_task(const po::variables_map& vm, Context& ctx, const calmant::CubeOn
     ctx.out << "  " << std::left << std::setw(11) << calmant::to_string(p.task, c) << std::right
             << std::setw(6) << to_string(p.rule) << std::setw(5) << p.lower_bound << std::setw(15)
             << p.printed_steps << std::setw(7) << p.steps
-            << (p.printed_conflict_free ? "" : "  (the printed rule conflicts: first fit)") << '\n';
+            << (p.printed_conflict_free ? ""
+                : p.repair == calmant::Repair::Search
+                    ? "  (the printed rule conflicts: rescheduled in LB steps by search)"
+                    : "  (the printed rule conflicts: the search gave up, first fit)")
+            << '\n';
   }
   ctx.out << '\n';
   for (std::size_t k = 0; k < ts.schedule.steps.size(); ++k) {
@@ -275,6 +281,246 @@ int sweep_q(const po::variables_map& vm, Context& ctx, const calmant::CubeOnMesh
   return ok ? kExitOk : kExitRunFailed;
 }
 
+/// --block B[,B...]: each 1 .. the words a .mcp message holds over the largest message's blocks
+/// (the CC-cube's 2^(d-1)), ascending, each once.
+std::vector<std::uint32_t> block_sizes(const po::variables_map& vm, std::uint32_t largest_blocks) {
+  const std::uint64_t most = kMaxMessageWords / largest_blocks;
+  const std::string expected = "B[,B...]: words per block, ascending, each 1.." +
+                               std::to_string(most) + " (a message of the CC-cube carries " +
+                               std::to_string(largest_blocks) + " blocks)";
+  if (!vm.count("block")) {
+    throw InputError({"--block"}, expected + " (--complete-exchange needs it)", "none");
+  }
+  const std::string text = vm["block"].as<std::string>();
+  std::vector<std::uint32_t> out;
+  std::stringstream list(text);
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    std::uint64_t b = 0;
+    try {
+      b = parse_count("--block", item, 1, most);
+    } catch (const InputError&) {
+      throw InputError({"--block"}, expected, "'" + text + "'");
+    }
+    if (!out.empty() && b <= out.back()) {
+      throw InputError({"--block"}, expected, "'" + text + "'");
+    }
+    out.push_back(static_cast<std::uint32_t>(b));
+  }
+  if (out.empty() || text.back() == ',') {
+    throw InputError({"--block"}, expected, "'" + text + "'");
+  }
+  return out;
+}
+
+/// Which programs of the complete exchange run on the emulated mesh.
+enum class Emulate : std::uint8_t { None, Direct, All };
+
+/// One pipelining degree of the CALMANT complete exchange at one block size.
+struct ExchangeRow {
+  std::uint32_t q = 0;
+  std::uint64_t steps = 0;
+  std::uint64_t predicted = 0;
+  std::optional<std::size_t> run;  ///< its index in the emulated runs
+};
+
+/// One block size: every Q, and the direct method.
+struct ExchangePoint {
+  std::uint32_t block = 0;
+  std::vector<ExchangeRow> calmant;  ///< Q = 1 (the original CC-cube), 2, 4, ..., 2^(d-1)
+  std::optional<std::size_t> direct_run;
+};
+
+/// The cycles of a row: emulated when it ran (equal to its prediction, else the run failed).
+std::uint64_t row_cycles(const ExchangeRow& row, const MixedRunResult& runs) {
+  return row.run ? runs.networks.at(*row.run).cycles.count() : row.predicted;
+}
+
+nlohmann::json optional_number(const std::optional<std::uint64_t>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+/// The step contention a run's steps reached at most.
+std::uint64_t max_step_contention(const NetworkRunSummary& summary) {
+  std::uint64_t most = 0;
+  for (std::uint64_t c : summary.step_max_channel_contention) {
+    most = std::max(most, c);
+  }
+  return most;
+}
+
+/// `calmant --complete-exchange`: [CALMANT] section 5 at each block size: the CC-cube complete
+/// exchange pipelined by CALMANT with every Q (Q = 1 the original CC-cube), each schedule proved
+/// conflict-free by the checker and timed by lockstep_cycles (the emulator's time of a
+/// conflict-free lockstep program, tested equal to it), and the direct method, whose rounds
+/// contend and are therefore emulated.
+int complete_exchange(const po::variables_map& vm, Context& ctx, const calmant::CubeOnMesh& cube) {
+  const std::uint32_t half = 1u << (cube.d - 1);
+  const std::vector<std::uint32_t> blocks = block_sizes(vm, half);
+  Emulate emulate = Emulate::Direct;
+  if (vm.count("emulate")) {
+    const std::string e = vm["emulate"].as<std::string>();
+    if (e == "none" || e == "direct" || e == "all") {
+      emulate = e == "none" ? Emulate::None : e == "direct" ? Emulate::Direct : Emulate::All;
+    } else {
+      throw InputError({"--emulate"}, "none, direct or all", "'" + e + "'");
+    }
+  }
+  const Topology mesh = cube.mesh();
+  NetworkConfig config;
+  config.topology = mesh;
+  config.ni.ports = NodePorts::One;
+  config.ni.startup = vm.count("startup")
+                          ? parse_count("--startup", vm["startup"].as<std::string>(), 0, kMaxCost)
+                          : 0;
+  config.router.delay = static_cast<std::uint32_t>(
+      vm.count("router-delay")
+          ? parse_count("--router-delay", vm["router-delay"].as<std::string>(), 1, 1000)
+          : 1);
+  const Validated<NetworkConfig> validated = config.validated();
+  const LockstepNetwork network{config.ni.startup, config.router.delay};
+
+  // The schedules do not depend on B: made and checked once.
+  std::vector<std::pair<std::uint32_t, Schedule>> schedules;
+  for (std::uint32_t q = 1; q <= half; q *= 2) {
+    Schedule s = calmant::calmant_complete_exchange(cube, q);
+    const ScheduleCheck check = check_schedule(mesh, s);
+    if (!check.ok()) {
+      throw std::logic_error("calmant --complete-exchange: Q = " + std::to_string(q) + ": " +
+                             check.violations.front().what);
+    }
+    schedules.emplace_back(q, std::move(s));
+  }
+  const Schedule direct = calmant::direct_complete_exchange(cube);
+
+  std::vector<ExchangePoint> points;
+  std::vector<NetworkRunRequest> requests;
+  const auto request = [&](const Schedule& s, std::uint32_t block) {
+    NetworkRunRequest r;
+    r.config = validated;
+    r.program = route_program(to_program(s, {block, Cycle{0}}), cube.nodes(),
+                              identity_embedding(cube.nodes()));
+    r.program.lockstep = true;
+    requests.push_back(std::move(r));
+    return requests.size() - 1;
+  };
+  for (std::uint32_t block : blocks) {
+    ExchangePoint point;
+    point.block = block;
+    for (const auto& [q, s] : schedules) {
+      ExchangeRow row;
+      row.q = q;
+      row.steps = s.steps.size();
+      row.predicted = lockstep_cycles(mesh, s, {block, Cycle{0}}, network).count();
+      if (emulate == Emulate::All) {
+        row.run = request(s, block);
+      }
+      point.calmant.push_back(row);
+    }
+    if (emulate != Emulate::None) {
+      point.direct_run = request(direct, block);
+    }
+    points.push_back(std::move(point));
+  }
+  // One elaboration: the networks run one after another.
+  const MixedRunResult runs =
+      requests.empty() ? MixedRunResult{} : ctx.runner.run_mixed({}, requests);
+
+  bool ok = true;
+  nlohmann::json list = nlohmann::json::array();
+  std::ostringstream table;
+  for (const ExchangePoint& point : points) {
+    const ExchangeRow* best = &point.calmant.front();
+    nlohmann::json rows = nlohmann::json::array();
+    for (const ExchangeRow& row : point.calmant) {
+      std::optional<std::uint64_t> emulated;
+      std::optional<std::uint64_t> contention;
+      nlohmann::json payload_ok = nullptr;
+      if (row.run) {
+        const NetworkRunSummary& summary = runs.networks.at(*row.run);
+        emulated = summary.cycles.count();
+        contention = max_step_contention(summary);
+        payload_ok = summary.payload_ok();
+        ok = ok && summary.payload_ok() && *emulated == row.predicted && *contention <= 1;
+      }
+      if (row_cycles(row, runs) < row_cycles(*best, runs)) {
+        best = &row;
+      }
+      rows.push_back({{"q", row.q},
+                      {"steps", row.steps},
+                      {"predicted_cycles", row.predicted},
+                      {"emulated_cycles", optional_number(emulated)},
+                      {"max_step_contention", optional_number(contention)},
+                      {"payload_ok", payload_ok}});
+    }
+    const std::uint64_t cc_cube = row_cycles(point.calmant.front(), runs);
+    const std::uint64_t calmant = row_cycles(*best, runs);
+    const double over_cc_cube = static_cast<double>(cc_cube) / static_cast<double>(calmant);
+    nlohmann::json direct_json = nullptr;
+    std::optional<double> over_direct;
+    std::string direct_text = "-";
+    if (point.direct_run) {
+      const NetworkRunSummary& summary = runs.networks.at(*point.direct_run);
+      ok = ok && summary.payload_ok();
+      direct_json = {{"steps", direct.steps.size()},
+                     {"emulated_cycles", summary.cycles.count()},
+                     {"max_step_contention", max_step_contention(summary)},
+                     {"payload_ok", summary.payload_ok()}};
+      over_direct = static_cast<double>(summary.cycles.count()) / static_cast<double>(calmant);
+      direct_text = std::to_string(summary.cycles.count());
+    }
+    list.push_back({{"block_words", point.block},
+                    {"calmant", rows},
+                    {"cc_cube_cycles", cc_cube},
+                    {"direct", direct_json},
+                    {"best_q", best->q},
+                    {"calmant_cycles", calmant},
+                    {"speedup_over_cc_cube", over_cc_cube},
+                    {"speedup_over_direct",
+                     over_direct ? nlohmann::json(*over_direct) : nlohmann::json(nullptr)}});
+    std::ostringstream best_text;
+    best_text << calmant << " (" << best->q << ")";
+    table << std::setw(7) << point.block << std::setw(12) << cc_cube << std::setw(12) << direct_text
+          << std::setw(16) << best_text.str() << std::setw(14) << std::fixed << std::setprecision(2)
+          << over_cc_cube << std::setw(13);
+    if (over_direct) {
+      table << *over_direct;
+    } else {
+      table << "-";
+    }
+    table << '\n';
+  }
+  const char* emulated_what = emulate == Emulate::All      ? "all"
+                              : emulate == Emulate::Direct ? "direct"
+                                                           : "none";
+  if (vm.count("json")) {
+    const nlohmann::json j = {{"command", "calmant"},
+                              {"network", mesh_text(cube)},
+                              {"d", cube.d},
+                              {"c", cube.c},
+                              {"startup", config.ni.startup},
+                              {"router_delay", config.router.delay},
+                              {"emulate", emulated_what},
+                              {"complete_exchange", list},
+                              {"agree", ok}};
+    ctx.out << json_text(j, 2) << '\n';
+    return ok ? kExitOk : kExitRunFailed;
+  }
+  ctx.out << "orthosim calmant: the complete exchange of the " << cube.d << "-cube on the "
+          << mesh_text(cube) << " ([CALMANT] section 5), t_s " << config.ni.startup
+          << ", router delay " << config.router.delay << ", one-port wormhole, lockstep steps\n"
+          << "  CC-cube (Q = 1) and CALMANT (best Q): the lockstep time of their conflict-free "
+             "schedules"
+          << (emulate == Emulate::All ? ", emulated and equal" : "")
+          << "; direct: " << (emulate == Emulate::None ? "not run" : "emulated") << "\n\n"
+          << "      B     CC-cube      direct     CALMANT (Q)  over CC-cube  over direct\n"
+          << table.str();
+  if (!ok) {
+    ctx.out << "\nan emulated run lost a word or differs from its lockstep time\n";
+  }
+  return ok ? kExitOk : kExitRunFailed;
+}
+
 }  // namespace
 
 po::options_description calmant_mesh_options() {
@@ -319,32 +565,56 @@ po::options_description calmant_options() {
                  "and emulated time")("len", po::value<std::string>(),
                                       "--sweep-q: N, the words of each vector x_i")(
       "startup", po::value<std::string>(),
-      "--sweep-q: t_s, start-up cycles (default 0)")("router-delay", po::value<std::string>(),
-                                                     "--sweep-q: router delay cycles (default 1)")(
+      "--sweep-q, --complete-exchange: t_s, start-up cycles (default 0)")(
+      "router-delay", po::value<std::string>(),
+      "--sweep-q, --complete-exchange: router delay cycles (default 1)")(
       "compute", po::value<std::string>(),
       "--sweep-q: cycles each node computes per iteration (default 0)")(
       "barrier", po::value<std::string>(),
-      "--sweep-q: cycles of the barrier after each iteration (default 0: none)");
+      "--sweep-q: cycles of the barrier after each iteration (default 0: none)")(
+      "complete-exchange",
+      "[CALMANT] section 5: the complete exchange by CALMANT (every Q), the original CC-cube "
+      "and the direct method, with their speed-ups")(
+      "block", po::value<std::string>(), "--complete-exchange: B[,B...], words per block")(
+      "emulate", po::value<std::string>(),
+      "--complete-exchange: none, direct (default) or all: the programs run on the emulated mesh");
   o.add(calmant_mesh_options()).add(common_options());
   return o;
 }
 
 int run_calmant(const po::variables_map& vm, Context& ctx) {
   const calmant::CubeOnMesh cube = calmant_cube(vm);
-  if (vm.count("task") == vm.count("sweep-q")) {
-    throw InputError({"--task"}, "either --task i,M or --sweep-q (with --len N)",
-                     vm.count("task") ? "both" : "neither");
+  const std::size_t modes = vm.count("task") + vm.count("sweep-q") + vm.count("complete-exchange");
+  if (modes != 1) {
+    throw InputError({"--task"},
+                     "one of --task i,M, --sweep-q (with --len N) and --complete-exchange (with "
+                     "--block B)",
+                     modes == 0 ? "neither" : "several");
   }
-  if (vm.count("task")) {
-    for (const char* sweep_only : {"len", "startup", "router-delay", "compute", "barrier"}) {
-      if (vm.count(sweep_only)) {
-        throw InputError({std::string("--") + sweep_only}, "--sweep-q, the option's command",
-                         "--task");
+  // Each mode's own options; another mode's are refused before anything runs.
+  const auto refuse = [&vm](std::initializer_list<const char*> options, const char* owner,
+                            const char* mode) {
+    for (const char* option : options) {
+      if (vm.count(option)) {
+        throw InputError({std::string("--") + option}, std::string(owner) + ", the option's mode",
+                         mode);
       }
     }
+  };
+  const char* sweep = "--sweep-q";
+  const char* exchange = "--complete-exchange";
+  if (vm.count("task")) {
+    refuse({"len", "compute", "barrier"}, sweep, "--task");
+    refuse({"startup", "router-delay"}, "--sweep-q or --complete-exchange", "--task");
+    refuse({"block", "emulate"}, exchange, "--task");
     return report_task(vm, ctx, cube);
   }
-  return sweep_q(vm, ctx, cube);
+  if (vm.count("sweep-q")) {
+    refuse({"block", "emulate"}, exchange, sweep);
+    return sweep_q(vm, ctx, cube);
+  }
+  refuse({"len", "compute", "barrier"}, sweep, exchange);
+  return complete_exchange(vm, ctx, cube);
 }
 
 }  // namespace orthosim::sw::cli

@@ -76,10 +76,12 @@ const std::vector<Subcommand>& subcommands() {
        "least under e-cube routing ([LCC]): contention before and after, the node relabeling",
        "", cli::lcc_options, cli::run_lcc},
       {"calmant",
-       "--mesh KxK[xK] | --line K (--task i,M | --len N --sweep-q [--startup S]) [--json]",
+       "--mesh KxK[xK] | --line K (--task i,M | --len N --sweep-q [--startup S] | "
+       "--complete-exchange --block B[,B...] [--startup S]) [--json]",
        "CC-cube algorithms on one-port meshes ([CALMANT]): a task's maximum link load, lower "
        "bound and conflict-free schedule; the pipelined CC-cube's time for every pipelining "
-       "degree Q, predicted and emulated",
+       "degree Q, predicted and emulated; the complete exchange's speed-ups over the CC-cube and "
+       "the direct method",
        "", cli::calmant_options, cli::run_calmant},
       {"embed",
        "--cube D --onto line|ring|mesh|torus|hypercube [--dims KxK] --scheme S [--loads] [--out "

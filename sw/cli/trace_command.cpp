@@ -35,9 +35,10 @@ po::options_description trace_options() {
                   "export: the Chrome/Perfetto trace-event JSON file")(
       "out", po::value<std::string>(), "plot: the folder for the SVG files (created if missing)")(
       "labels", po::value<std::string>(),
-      "plot of several traffic JSONs: the curves' names, comma-separated, one per file "
-      "(default: the file names)")("title", po::value<std::string>(),
-                                   "plot of several traffic JSONs: the figure's title");
+      "plot of several traffic JSONs or of calmant --complete-exchange JSONs: the curves' names, "
+      "comma-separated, one per file (default: the file names)")(
+      "title", po::value<std::string>(),
+      "plot of several traffic JSONs or of calmant --complete-exchange JSONs: the figure's title");
   o.add(common_options());
   return o;
 }
@@ -373,9 +374,13 @@ int run_trace(const po::variables_map& vm, Context& ctx) {
     }
     const std::vector<std::string> files(args.begin() + 1, args.end());
     const bool several = files.size() > 1;
-    if (!several && (vm.count("labels") || vm.count("title"))) {
+    // calmant --complete-exchange JSONs: one figure of their speed-ups, from one file or more.
+    const bool exchange = traces::is_complete_exchange_json(files[0]);
+    if (!several && !exchange && (vm.count("labels") || vm.count("title"))) {
       throw InputError({vm.count("labels") ? "--labels" : "--title"},
-                       "several traffic JSONs to plot in one figure", "one file");
+                       "several traffic JSONs (or calmant --complete-exchange JSONs) to plot in "
+                       "one figure",
+                       "one file");
     }
     for (const std::string& f : files) {
       if (several && traces::EventTraceReader::looks_like(f)) {
@@ -403,10 +408,11 @@ int run_trace(const po::variables_map& vm, Context& ctx) {
     std::vector<std::string> written;
     try {
       folders.create(dir);
-      if (several) {
-        written =
-            traces::plot_traffic_jsons(files, labels,
-                                       vm.count("title") ? vm["title"].as<std::string>() : "", dir);
+      const std::string title = vm.count("title") ? vm["title"].as<std::string>() : "";
+      if (exchange) {
+        written = traces::plot_complete_exchange_jsons(files, labels, title, dir);
+      } else if (several) {
+        written = traces::plot_traffic_jsons(files, labels, title, dir);
       } else {
         written = traces::EventTraceReader::looks_like(files[0])
                       ? traces::plot_event_trace(files[0], dir)

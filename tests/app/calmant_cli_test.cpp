@@ -86,4 +86,36 @@ TEST_F(Calmant, EveryCompleteExchangeDeliversEveryWord) {
   }
 }
 
+// `calmant --complete-exchange` times CALMANT's conflict-free schedules without running them
+// (lockstep_cycles): with --emulate all every Q runs too and the emulated time is the reported
+// one; the direct method's time is that of `run` on `gen complete-exchange --algorithm direct`.
+TEST_F(Calmant, TheCompleteExchangesReportedTimesAreTheEmulatedOnes) {
+  for (const std::string mesh : {"4x4", "8x8"}) {
+    const Outcome o = run("calmant --mesh " + mesh +
+                          " --complete-exchange --block 1,3 --startup 40 --emulate all --json");
+    ASSERT_EQ(o.exit_code, 0) << o.err << o.out;
+    const nlohmann::json j = nlohmann::json::parse(o.out);
+    EXPECT_TRUE(j["agree"]);
+    ASSERT_EQ(j["complete_exchange"].size(), 2u);
+    for (const auto& point : j["complete_exchange"]) {
+      for (const auto& row : point["calmant"]) {
+        EXPECT_EQ(row["emulated_cycles"], row["predicted_cycles"]) << mesh << row;
+        EXPECT_EQ(row["max_step_contention"], 1u) << mesh << row;
+        EXPECT_TRUE(row["payload_ok"]);
+      }
+      EXPECT_GT(point["direct"]["max_step_contention"], 1u);  // its rounds contend
+    }
+    const std::string cube = mesh == "4x4" ? "4" : "6";
+    ASSERT_EQ(run("gen complete-exchange --cube " + cube + " --block 3 --onto mesh --dims " + mesh +
+                  " --algorithm direct --out d.mcp")
+                  .exit_code,
+              0);
+    const Outcome direct =
+        run("run d.mcp --arch mesh --dims " + mesh + " --ports one --startup 40 --lockstep --json");
+    ASSERT_EQ(direct.exit_code, 0) << direct.err;
+    EXPECT_EQ(j["complete_exchange"][1]["direct"]["emulated_cycles"],
+              nlohmann::json::parse(direct.out)["total_cycles"]);
+  }
+}
+
 }  // namespace

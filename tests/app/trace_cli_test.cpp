@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "tests/support/cli_process.hpp"
 
@@ -836,9 +837,76 @@ TEST_F(TraceCli, PlotOfSeveralTrafficJsonsDrawsOneLabelledCurvePerFile) {
        "--labels: expected 2 names, one per file, comma-separated, found 3 in 'a,b,c'"},
       {"trace plot ecube.json ms.json --labels a, --out bad", "--labels: expected a non-empty"},
       {"trace plot ecube.json --labels a --out bad",
-       "--labels: expected several traffic JSONs to plot in one figure"},
+       "--labels: expected several traffic JSONs (or calmant --complete-exchange JSONs) to plot in "
+       "one figure"},
   };
   for (const auto& [args, error] : bad) {
+    const auto r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_NE(r.err.find(error), std::string::npos) << args << ": " << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "bad")) << args;
+  }
+}
+
+/// A calmant --complete-exchange JSON: per block size (B, CC-cube, CALMANT, direct or 0 for none).
+std::string exchange_json(const std::vector<std::tuple<int, double, double, double>>& points) {
+  json j = {{"command", "calmant"}, {"network", "mesh 4x4"}, {"startup", 100}};
+  j["complete_exchange"] = json::array();
+  for (const auto& [block, cc_cube, calmant, direct] : points) {
+    json p = {{"block_words", block}, {"cc_cube_cycles", cc_cube}, {"calmant_cycles", calmant}};
+    p["direct"] = direct > 0 ? json{{"emulated_cycles", direct}} : json(nullptr);
+    j["complete_exchange"].push_back(p);
+  }
+  return j.dump(2);
+}
+
+// [CALMANT] Figs. 9 and 10's picture from calmant --complete-exchange JSONs: per file a CALMANT
+// curve and (when direct ran) a direct curve, the speed-up over the original CC-cube (CC-cube
+// cycles over theirs) drawn linearly against the block size on a base-2 logarithmic axis.
+TEST_F(TraceCli, PlotOfCompleteExchangeJsonsDrawsTheSpeedUpsOverTheCcCubeAgainstTheBlockSize) {
+  // Speed-ups: CALMANT 1, 1.5, 2.5 at B = 1, 4, 16; direct 4, 2, 0.5; the second file 1.25 at 2
+  // and 2 at 32 with no direct run.
+  write("a.json", exchange_json({{4, 600, 400, 300}, {1, 100, 100, 25}, {16, 1000, 400, 2000}}));
+  write("b.json", exchange_json({{2, 500, 400, 0}, {32, 800, 400, 0}}));
+  ASSERT_EQ(run("trace plot a.json b.json --labels 4x4,8x8 --title Fig9 --out fig").exit_code, 0);
+  const std::string svg = slurp(dir_ / "fig" / "speedup.svg");
+  EXPECT_NE(svg.find("Fig9"), std::string::npos);
+  const std::map<std::string, CurveContent> curves = parse_curves(svg);
+  ASSERT_EQ(curves.size(), 3u);  // b.json has no direct curve
+  EXPECT_EQ(curves.at("curve-1").texts, std::vector<std::string>{"4x4 CALMANT"});
+  EXPECT_EQ(curves.at("curve-2").texts, std::vector<std::string>{"4x4 direct"});
+  EXPECT_EQ(curves.at("curve-3").texts, std::vector<std::string>{"8x8 CALMANT"});
+  // (log2 B, speed-up) of every circle, curve by curve, in block order.
+  const std::vector<std::pair<double, double>> given = {{0, 1}, {2, 1.5}, {4, 2.5},  {0, 4},
+                                                        {2, 2}, {4, 0.5}, {1, 1.25}, {5, 2}};
+  std::vector<std::pair<double, double>> drawn;
+  for (const char* id : {"curve-1", "curve-2", "curve-3"}) {
+    EXPECT_EQ(curves.at(id).polylines, 1u);
+    for (const auto& c : curves.at(id).circles) {
+      drawn.push_back(c);
+    }
+  }
+  ASSERT_EQ(drawn.size(), given.size());
+  const double x_scale = (drawn[7].first - drawn[0].first) / (given[7].first - given[0].first);
+  const double y_scale = (drawn[3].second - drawn[0].second) / (given[3].second - given[0].second);
+  EXPECT_GT(x_scale, 0);
+  EXPECT_LT(y_scale, 0) << "a higher speed-up is drawn higher up";
+  for (std::size_t k = 1; k < drawn.size(); ++k) {
+    EXPECT_NEAR(drawn[k].first - drawn[0].first, x_scale * (given[k].first - given[0].first), 0.1)
+        << "point " << k;
+    EXPECT_NEAR(drawn[k].second - drawn[0].second, y_scale * (given[k].second - given[0].second),
+                0.1)
+        << "point " << k;
+  }
+  // One file is a figure too; a file of another kind among them is named.
+  ASSERT_EQ(run("trace plot b.json --title one --out single").exit_code, 0);
+  EXPECT_EQ(parse_curves(slurp(dir_ / "single" / "speedup.svg")).size(), 1u);
+  write("task.json", R"({"command": "calmant", "complete_exchange": [{"block_words": 0}]})");
+  write("traffic.json", traffic_json({{0.1, 20}}));
+  for (const auto& [args, error] : std::vector<std::pair<std::string, std::string>>{
+           {"trace plot a.json task.json --out bad", "task.json:1:1: expected the output of "
+                                                     "orthosim calmant --complete-exchange"},
+           {"trace plot a.json traffic.json --out bad", "traffic.json:1:1: expected the output"}}) {
     const auto r = run(args);
     EXPECT_EQ(r.exit_code, 2) << args;
     EXPECT_NE(r.err.find(error), std::string::npos) << args << ": " << r.err;

@@ -128,6 +128,42 @@ TEST(CalmantOnTheMesh, EveryStepHasContentionOneThereArePStepsAndTheTimeIsTheFor
   }
 }
 
+// [CALMANT] section 5's complete exchange by CALMANT (every Q; Q = 1 the original CC-cube):
+// messages of 2^(d-1)/Q blocks of B words. The emulated lockstep time is lockstep_cycles, the
+// time `calmant --complete-exchange` reports without running, and equals the per-step formula
+// written here; every step's contention is 1 and every word arrives.
+TEST(CalmantOnTheMesh, TheCompleteExchangesEmulatedTimeIsItsLockstepTimeForEveryQ) {
+  for (const auto& [d, c, block, startup, delay] : std::vector<
+           std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t, std::uint32_t>>{
+           {4, 2, 3, 10, 1}, {4, 1, 1, 100, 1}, {6, 2, 2, 20, 2}, {6, 3, 1, 7, 1}}) {
+    const sw::calmant::CubeOnMesh cube(d, c);
+    const sw::Topology mesh = cube.mesh();
+    for (std::uint32_t q = 1; q <= (1u << (d - 1)); q *= 2) {
+      const sw::Schedule s = sw::calmant::calmant_complete_exchange(cube, q);
+      sw::RoutedProgram program =
+          sw::route_program(sw::to_program(s, {block, Cycle{0}}), cube.nodes(),
+                            sw::identity_embedding(cube.nodes()));
+      program.lockstep = true;
+      const RunResult r = run(program, mesh_config(mesh, startup, delay));
+      ASSERT_TRUE(r.finished);
+      EXPECT_TRUE(r.delivered);
+      ASSERT_EQ(r.step_ends.size(), s.steps.size());
+      const std::uint64_t words = std::uint64_t{block} * ((1u << (d - 1)) / q);
+      std::uint64_t expected = 0;
+      for (std::size_t k = 0; k < s.steps.size(); ++k) {
+        std::uint32_t longest = 0;
+        for (const sw::ScheduledMessage& m : s.steps[k].messages) {
+          longest = std::max(longest, mesh.hops(m.source, m.destination));
+        }
+        expected += startup + (longest + 1) * delay + words + 1;
+        EXPECT_EQ(r.step_contention.at(k), 1u) << "d=" << d << " Q=" << q << " step " << k;
+      }
+      EXPECT_EQ(r.step_ends.back(), Cycle{expected}) << "d=" << d << " c=" << c << " Q=" << q;
+      EXPECT_EQ(sw::lockstep_cycles(mesh, s, {block, Cycle{0}}, {startup, delay}), Cycle{expected});
+    }
+  }
+}
+
 // The naive program sends an iteration's messages at once: channels carry several of them.
 TEST(CalmantOnTheMesh, TheNaiveProgramContendsForChannels) {
   const sw::calmant::CubeOnMesh cube(6, 2);

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <set>
+#include <tuple>
 #include <vector>
 
 #include "sw/calmant/calmant.hpp"
@@ -248,9 +250,51 @@ TEST(CalmantSchedule, LineSubtasksTakeSection32sSteps) {
   }
 }
 
+// Section 4.2.3 when x and LB are odd (<0,3>_2, <0,5>_3): a dimension k+c with k < 0 is alone on
+// its axis at line level 0 (distance 1), where the paper says only "using the approach proposed
+// for lines". As 3.2.2 does for <0,1>_1 (one group), every node of the axis exchanges in one step,
+// the first of its pair; the pair's second step stays empty and is left out, so the subtask takes
+// LB steps, one fewer than Property 3's 2 ceil(LB/2) (and section 4.3's formula with r = 1).
+TEST(CalmantSchedule, Section423sLoneLevelZeroDimensionTakesOneStepAndTheEmptyStepIsLeftOut) {
+  for (const auto& [d, c, x] : std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>>{
+           {4, 2, 3}, {8, 2, 3}, {6, 3, 5}, {9, 3, 5}}) {
+    const CubeOnMesh cube(d, c);
+    const Task t{0, x};
+    ASSERT_EQ(sw::calmant::rule_of(c, t), sw::calmant::Rule::MeshBetween);
+    ASSERT_EQ(lb(c, 0, x), x);  // lambda_max (Theorem 3) is 2 < x: LB = x, odd
+    const sw::Schedule s = sw::calmant::printed_subtask_schedule(cube, t);
+    const sw::ScheduleCheck check = sw::check_schedule(cube.mesh(), s);
+    EXPECT_TRUE(check.ok()) << "d=" << d << " c=" << c;
+    EXPECT_EQ(check.blocks_delivered, std::uint64_t{cube.nodes()} * x);
+    EXPECT_EQ(s.steps.size(), x) << "d=" << d << " c=" << c;  // not 2 ceil(LB/2) = x + 1
+    // The lone dimensions k + c, k = x - 2c .. -1: every node sends along each in one step.
+    for (std::uint32_t dim = x - c; dim < c; ++dim) {
+      std::set<std::size_t> steps;
+      std::uint32_t senders = 0;
+      for (std::size_t k = 0; k < s.steps.size(); ++k) {
+        for (const sw::ScheduledMessage& m : s.steps[k].messages) {
+          if ((cube.process_of(m.source) ^ cube.process_of(m.destination)) == (1u << dim)) {
+            steps.insert(k);
+            ++senders;
+          }
+        }
+      }
+      EXPECT_EQ(steps.size(), 1u) << "d=" << d << " c=" << c << " dimension " << dim;
+      EXPECT_EQ(senders, cube.nodes());
+    }
+    const sw::calmant::TaskSchedule ts = sw::calmant::task_schedule(cube, t);
+    ASSERT_EQ(ts.subtasks.size(), 1u);
+    EXPECT_EQ(ts.subtasks[0].printed_steps, x + 1);  // the rule spans ceil(LB/2) pairs
+    EXPECT_EQ(ts.steps(), x);
+    EXPECT_EQ(sw::calmant::steps_formula(c, t), x + 1);  // section 4.3: LB + r
+  }
+}
+
 // Section 4.2.3 with c = 3, x = 4: three axes need a pair of steps each, but the rule has only
-// ceil(LB/2) = 2 pairs, so one node is asked to send twice in a step.
-TEST(CalmantSchedule, PrintedRuleOf423FailsForCEquals3XEquals4AndFirstFitRepairsIt) {
+// ceil(LB/2) = 2 pairs, so one node is asked to send twice in a step. The search reschedules
+// every such subtask on 4x4x4 and 8x8x8 in LB = 4 steps (first fit alone took 5 or 6 for
+// <i,4>_3, i >= 2).
+TEST(CalmantSchedule, PrintedRuleOf423FailsForCEquals3XEquals4AndTheSearchRepairsItInLbSteps) {
   const CubeOnMesh cube(6, 3);
   const sw::Topology mesh = cube.mesh();
   const Task t{0, 4};
@@ -261,12 +305,22 @@ TEST(CalmantSchedule, PrintedRuleOf423FailsForCEquals3XEquals4AndFirstFitRepairs
   EXPECT_FALSE(check.ok());
   EXPECT_TRUE(check.has(sw::ViolationKind::SendsTwice));
 
-  const sw::calmant::TaskSchedule ts = sw::calmant::task_schedule(cube, t);
-  ASSERT_EQ(ts.subtasks.size(), 1u);
-  EXPECT_FALSE(ts.subtasks[0].printed_conflict_free);
-  EXPECT_EQ(ts.subtasks[0].printed_steps, 4u);  // 2 ceil(LB/2)
-  EXPECT_TRUE(sw::check_schedule(mesh, ts.schedule).ok());
-  EXPECT_GE(ts.steps(), 4u);
+  for (const auto& [d, i] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
+           {6, 0}, {6, 1}, {6, 2}, {9, 0}, {9, 2}, {9, 3}, {9, 4}, {9, 5}}) {
+    const CubeOnMesh c3(d, 3);
+    const sw::calmant::TaskSchedule ts = sw::calmant::task_schedule(c3, Task{i, 4});
+    ASSERT_EQ(ts.subtasks.size(), 1u);
+    const sw::calmant::SubtaskPlan& plan = ts.subtasks[0];
+    EXPECT_FALSE(plan.printed_conflict_free);
+    EXPECT_EQ(plan.printed_steps, 4u);  // 2 ceil(LB/2)
+    EXPECT_EQ(plan.lower_bound, lb(3, i, 4));
+    EXPECT_EQ(plan.lower_bound, 4u);
+    const sw::ScheduleCheck repaired = sw::check_schedule(c3.mesh(), ts.schedule);
+    EXPECT_TRUE(repaired.ok()) << "d=" << d << " <" << i << ",4>_3";
+    EXPECT_EQ(repaired.blocks_delivered, std::uint64_t{c3.nodes()} * 4);
+    EXPECT_EQ(plan.repair, sw::calmant::Repair::Search) << "d=" << d << " <" << i << ",4>_3";
+    EXPECT_EQ(ts.steps(), 4u) << "d=" << d << " <" << i << ",4>_3";
+  }
 
   // c = 2 never needs the repair.
   const CubeOnMesh square(8, 2);
@@ -275,6 +329,30 @@ TEST(CalmantSchedule, PrintedRuleOf423FailsForCEquals3XEquals4AndFirstFitRepairs
         sw::check_schedule(square.mesh(), sw::calmant::printed_subtask_schedule(square, {i, 3}))
             .ok());
   }
+}
+
+// fit_in_steps against the conflicts worked out by hand on a line of 4 (routes 0 -> 2 and
+// 1 -> 3 share the link 1 -> 2; 0 -> 2 and 3 -> 2 share the receiver 2; 1 -> 3 and 3 -> 2 share
+// nothing): two steps suffice, one does not; three messages that pairwise conflict need three,
+// and without a move the search keeps its clashing start.
+TEST(CalmantSchedule, FitInStepsFindsAConflictFreeScheduleWhereOneExists) {
+  const sw::Topology line = sw::Topology::mesh({4});
+  sw::Schedule s{"t", 4, {{0, 2, 0}, {1, 3, 0}, {3, 2, 0}}, {}};
+  s.steps.push_back({"", {}, {{0, 2, {{0, 2, 0}}}, {1, 3, {{1, 3, 0}}}, {3, 2, {{3, 2, 0}}}}});
+  const std::optional<sw::Schedule> two = sw::calmant::fit_in_steps(line, s, 2, 100);
+  ASSERT_TRUE(two.has_value());
+  EXPECT_EQ(two->steps.size(), 2u);
+  EXPECT_TRUE(sw::check_schedule(line, *two).ok());
+  EXPECT_FALSE(sw::calmant::fit_in_steps(line, s, 1, 100).has_value());
+  // 0 -> 3, 1 -> 3 and 2 -> 3 share the receiver 3 (and the link 2 -> 3): three steps.
+  sw::Schedule t{"u", 4, {{0, 3, 0}, {1, 3, 0}, {2, 3, 0}}, {}};
+  t.steps.push_back({"", {}, {{0, 3, {{0, 3, 0}}}, {1, 3, {{1, 3, 0}}}, {2, 3, {{2, 3, 0}}}}});
+  EXPECT_FALSE(sw::calmant::fit_in_steps(line, t, 2, 1000).has_value());
+  const std::optional<sw::Schedule> three = sw::calmant::fit_in_steps(line, t, 3, 1000);
+  ASSERT_TRUE(three.has_value());
+  EXPECT_EQ(three->steps.size(), 3u);
+  EXPECT_TRUE(sw::check_schedule(line, *three).ok());
+  EXPECT_FALSE(sw::calmant::fit_in_steps(line, t, 3, 0).has_value());
 }
 
 TEST(CalmantSchedule, FirstFitKeepsEveryMessageAndPacksThemWithoutConflict) {

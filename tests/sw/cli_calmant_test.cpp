@@ -102,6 +102,65 @@ TEST(CliCalmant, TheSweepRunsEveryDivisorOfNInLockstepOnTheOnePortMesh) {
   }
 }
 
+// The complete exchange of the 4-cube on the 4x4 mesh. The original CC-cube (Q = 1) sends
+// dimension i in 2^(i div 2) steps of 2^(i div 2) hops ([CALMANT] section 2.3's D_i), each
+// message 2^(d-1) = 8 blocks: its time is written here per step as t_s + (h + 1) + 8B + 1.
+TEST(CliCalmant, TheCompleteExchangeTimesEveryQByItsScheduleAndEmulatesTheDirectMethod) {
+  FakeRunner runner;
+  const Result r = run({"calmant", "--mesh", "4x4", "--complete-exchange", "--block", "2,8",
+                        "--startup", "30", "--json"},
+                       runner);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["complete_exchange"].size(), 2u);
+  // Only the direct method runs by default: 15 xor rounds, one block per message.
+  ASSERT_EQ(runner.network_requests.size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const std::uint32_t block = k == 0 ? 2 : 8;
+    const nlohmann::json& point = j["complete_exchange"][k];
+    EXPECT_EQ(point["block_words"], block);
+    const std::uint64_t cc_cube = 2 * (30 + 2 + 8 * block + 1) + 4 * (30 + 3 + 8 * block + 1);
+    EXPECT_EQ(point["cc_cube_cycles"], cc_cube);
+    ASSERT_EQ(point["calmant"].size(), 4u);  // Q = 1, 2, 4, 8
+    EXPECT_EQ(point["calmant"][0]["predicted_cycles"], cc_cube);
+    EXPECT_EQ(point["calmant"][0]["steps"], 6u);
+    std::uint64_t least = cc_cube;
+    for (const auto& row : point["calmant"]) {
+      least = std::min(least, row["predicted_cycles"].get<std::uint64_t>());
+      EXPECT_TRUE(row["emulated_cycles"].is_null());
+    }
+    EXPECT_EQ(point["calmant_cycles"], least);
+    EXPECT_DOUBLE_EQ(point["speedup_over_cc_cube"].get<double>(),
+                     static_cast<double>(cc_cube) / static_cast<double>(least));
+    const sw::NetworkRunRequest& direct = runner.network_requests[k];
+    EXPECT_TRUE(direct.program.lockstep);
+    EXPECT_EQ(direct.config->ni.startup, 30u);
+    EXPECT_EQ(direct.config->ni.ports, sw::NodePorts::One);
+    EXPECT_EQ(direct.program.steps, 15u);
+    EXPECT_EQ(direct.program.manifest.messages.size(), 16u * 15u);
+    for (const sw::Message& m : direct.program.manifest.messages) {
+      EXPECT_EQ(m.words, block);
+    }
+    EXPECT_EQ(point["direct"]["steps"], 15u);
+  }
+
+  // --emulate all runs every Q too; the fake emulator's cycles are not the prediction.
+  FakeRunner all;
+  const Result e = run({"calmant", "--mesh", "4x4", "--complete-exchange", "--block", "2",
+                        "--emulate", "all", "--json"},
+                       all);
+  EXPECT_EQ(e.code, sw::kExitRunFailed) << e.err;
+  EXPECT_EQ(all.network_requests.size(), 5u);
+  EXPECT_FALSE(nlohmann::json::parse(e.out)["agree"]);
+  FakeRunner none;
+  const Result n =
+      run({"calmant", "--mesh", "4x4", "--complete-exchange", "--block", "2", "--emulate", "none"},
+          none);
+  EXPECT_EQ(n.code, 0) << n.err;
+  EXPECT_TRUE(none.network_requests.empty());
+  EXPECT_TRUE(contains(n.out, "direct: not run")) << n.out;
+}
+
 TEST(CliCalmant, GenCalmantWritesOneStepPerScheduleStepAndABarrierStepPerIteration) {
   const Result r = run({"gen", "calmant", "--line", "8", "--len", "6", "--pipeline", "3",
                         "--compute", "9", "--barrier", "4"});
@@ -167,9 +226,24 @@ TEST(CliCalmant, BadInputIsRefusedBeforeAnythingRuns) {
       {{"calmant", "--mesh", "4x4", "--task", "0,0"}, {"--task", "'0,0'"}},
       {{"calmant", "--mesh", "4x4", "--task", "two"}, {"--task", "'two'"}},
       {{"calmant", "--mesh", "4x4"}, {"--task", "--sweep-q", "neither"}},
-      {{"calmant", "--mesh", "4x4", "--task", "0,1", "--sweep-q"}, {"--task", "both"}},
+      {{"calmant", "--mesh", "4x4", "--task", "0,1", "--sweep-q"}, {"--task", "several"}},
       {{"calmant", "--mesh", "4x4", "--task", "0,1", "--len", "8"}, {"--len", "--sweep-q"}},
       {{"calmant", "--mesh", "4x4", "--sweep-q"}, {"--len", "none"}},
+      {{"calmant", "--mesh", "4x4", "--complete-exchange"}, {"--block", "none"}},
+      {{"calmant", "--mesh", "4x4", "--complete-exchange", "--block", "4,2"},
+       {"--block", "ascending", "'4,2'"}},
+      {{"calmant", "--mesh", "4x4", "--complete-exchange", "--block", "0"}, {"--block", "'0'"}},
+      {{"calmant", "--mesh", "4x4", "--complete-exchange", "--block", "1,"}, {"--block", "'1,'"}},
+      {{"calmant", "--mesh", "4x4", "--complete-exchange", "--block", "131073"},
+       {"--block", "1..131072", "8 blocks"}},
+      {{"calmant", "--mesh", "4x4", "--complete-exchange", "--block", "1", "--emulate", "x"},
+       {"--emulate", "none, direct or all", "'x'"}},
+      {{"calmant", "--mesh", "4x4", "--complete-exchange", "--block", "1", "--len", "8"},
+       {"--len", "--sweep-q", "--complete-exchange"}},
+      {{"calmant", "--mesh", "4x4", "--len", "8", "--sweep-q", "--block", "1"},
+       {"--block", "--complete-exchange", "--sweep-q"}},
+      {{"calmant", "--mesh", "4x4", "--task", "0,1", "--emulate", "all"}, {"--emulate", "--task"}},
+      {{"calmant", "--mesh", "4x4", "--task", "0,1", "--complete-exchange"}, {"--task", "several"}},
       {{"gen", "calmant", "--mesh", "4x4", "--len", "8"}, {"--pipeline", "required"}},
       {{"gen", "calmant", "--mesh", "4x4", "--pipeline", "2"}, {"--len", "none"}},
       {{"gen", "calmant", "--mesh", "4x4", "--len", "8", "--pipeline", "3"},
