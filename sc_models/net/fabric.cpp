@@ -75,11 +75,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
         buffer_base_[r] + description_.ports(r) * vcs_ + ports_->injection_port_of(i);
   }
   const std::size_t buffers = buffer_base_.back();
-  head_.assign(buffers, 0);
-  count_.assign(buffers, 0);
-  out_.assign(buffers, -1);
-  out_channel_.assign(buffers, 0);
-  target_.assign(buffers, -1);
+  state_.assign(buffers, BufferState{});
   flits_.resize(buffers * depth_);
   held_.assign(ports_->total_inputs(), 0);
   owner_.assign(out_vc_base_.back(), -1);
@@ -101,8 +97,8 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   flits_per_router_.assign(routers, 0);
   is_active_.assign(routers, 0);
   mover_of_.assign(buffers, -1);
-  mover_stamp_.assign(buffers, 0);
-  room_.assign(buffers, 0);
+  // A chain visits each buffer, and each move (one per buffer or injector), once at most.
+  chain_.assign(buffers + ports_->injectors(), 0);
   port_used_stamp_.assign(out_port_base_.back(), 0);
   input_used_stamp_.assign(ports_->total_inputs(), 0);
 }
@@ -123,9 +119,7 @@ std::string Fabric::channel_name(std::uint32_t router, std::uint32_t out_vc) con
 }
 
 void Fabric::reset() {
-  std::fill(head_.begin(), head_.end(), 0);
-  std::fill(count_.begin(), count_.end(), 0);
-  std::fill(out_.begin(), out_.end(), -1);
+  std::fill(state_.begin(), state_.end(), BufferState{});
   std::fill(held_.begin(), held_.end(), 0);
   std::fill(route_count_.begin(), route_count_.end(), 0);
   std::fill(occupied_.begin(), occupied_.end(), 0);
@@ -160,7 +154,7 @@ bool Fabric::header_ready(std::uint32_t b, const Flit& head, sw::Cycle c) const 
   }
   // Store-and-forward: the whole packet must be in this buffer first.
   const std::uint32_t flits = ni_.packet(head.packet).flits;
-  return count_[b] >= flits && c >= flit_at(b, flits - 1).pushed + delay_;
+  return state_[b].count >= flits && c >= flit_at(b, flits - 1).pushed + delay_;
 }
 
 void Fabric::append_routes(std::uint32_t b, std::vector<Route>& out) const {
@@ -263,9 +257,11 @@ bool Fabric::grant(std::uint32_t router, std::uint32_t buffer, const Route& rout
       continue;
     }
     owner = buffer;
-    out_[buffer] = static_cast<std::int32_t>(ov);
-    out_channel_[buffer] = base + ov;
-    target_[buffer] = out_target_[base + ov];
+    BufferState& s = state_[buffer];
+    s.out = static_cast<std::int32_t>(ov);
+    s.out_channel = base + ov;
+    s.target = static_cast<std::int32_t>(out_target_[base + ov]);
+    s.out_port = out_port_slot_[base + ov];
     routed_[mask_word_[buffer]] |= mask_bit_[buffer];
     route_count_[buffer] = 0;  // the next header in this buffer is routed afresh
     const NetworkInterfaces::Packet& p = ni_.packet(flits_[slot(buffer, 0)].packet);
@@ -277,29 +273,51 @@ bool Fabric::grant(std::uint32_t router, std::uint32_t buffer, const Route& rout
   return false;
 }
 
-bool Fabric::may_leave(std::uint32_t b, sw::Cycle c) {
-  if (count_[b] == 0 || out_[b] < 0 || flits_[slot(b, 0)].pushed >= c) {
-    return false;
-  }
-  return has_room(target_[b], c);
-}
-
 bool Fabric::has_room(std::int64_t target, sw::Cycle c) {
   if (target < 0) {
     return true;  // the interface takes every flit it is handed
   }
   const auto t = static_cast<std::uint32_t>(target);
-  return count_[t] < depth_ || full_buffer_frees(t, c);
+  return state_[t].count < depth_ || full_buffer_frees(t, c);
 }
 
+// The head of full buffer t may leave when its packet is routed and the buffer ahead has room,
+// which for a full buffer ahead is the same question one buffer further: the chain of full
+// buffers is followed to its end, and every buffer on it gets the end's answer. A chain that
+// comes back to a buffer on it is a ring of full buffers, which does not rotate.
 bool Fabric::full_buffer_frees(std::uint32_t t, sw::Cycle c) {
   const std::uint64_t stamp = (c.count() + 1) << 2;
-  if ((room_[t] & ~std::uint64_t{3}) == stamp) {
-    return (room_[t] & 3) == kYes;  // in progress: a ring of full buffers does not rotate
+  if ((state_[t].room & ~std::uint64_t{3}) == stamp) {
+    return (state_[t].room & 3) == kYes;  // in progress: a ring of full buffers does not rotate
   }
-  room_[t] = stamp | kInProgress;
-  const bool frees = may_leave(t, c);
-  room_[t] = stamp | (frees ? kYes : kNo);
+  std::uint32_t* const chain = chain_.data();
+  std::size_t length = 0;
+  std::uint32_t x = t;
+  bool frees = false;
+  for (;;) {
+    BufferState& s = state_[x];
+    s.room = stamp | kInProgress;
+    chain[length++] = x;
+    // may_leave(x): x holds flits (it is full), its head packet is routed, its head arrived
+    // before this cycle, and the buffer ahead has room.
+    if (s.out < 0 || flits_[slot(x, 0)].pushed >= c) {
+      break;
+    }
+    if (s.target < 0 || state_[static_cast<std::uint32_t>(s.target)].count < depth_) {
+      frees = true;
+      break;
+    }
+    x = static_cast<std::uint32_t>(s.target);
+    const std::uint64_t ahead = state_[x].room;
+    if ((ahead & ~std::uint64_t{3}) == stamp) {
+      frees = (ahead & 3) == kYes;
+      break;
+    }
+  }
+  const std::uint64_t answer = stamp | (frees ? kYes : kNo);
+  for (std::size_t k = 0; k < length; ++k) {
+    state_[chain[k]].room = answer;
+  }
   return frees;
 }
 
@@ -331,16 +349,17 @@ void Fabric::allocate_switches(sw::Cycle c) {
   for (const std::uint32_t r : active_) {
     requests_.clear();
     for_each_buffer(r, true, [&](std::uint32_t b) {
-      // may_leave(b, c), the buffer being routed and not empty
+      // The buffer is routed and not empty: its head may leave when the buffer ahead has room.
+      const BufferState& s = state_[b];
       const sw::Cycle arrived = flits_[slot(b, 0)].pushed;
-      const std::int64_t t = target_[b];
-      const bool full = t >= 0 && count_[static_cast<std::size_t>(t)] >= depth_;
+      const std::int32_t t = s.target;
+      const bool full = t >= 0 && state_[static_cast<std::uint32_t>(t)].count >= depth_;
       if (arrived >= c || (full && !full_buffer_frees(static_cast<std::uint32_t>(t), c))) {
         return;
       }
       Request q;
       q.speculative = full;
-      q.port = out_port_slot_[out_channel_[b]];
+      q.port = s.out_port;
       q.arrived = arrived;
       q.buffer = b;
       const auto before = [&q](const Request& x) {
@@ -364,9 +383,9 @@ void Fabric::allocate_switches(sw::Cycle c) {
       }
       out_used = stamp;
       in_used = stamp;
-      mover_of_[k.buffer] = static_cast<std::int64_t>(moves_.size());
-      mover_stamp_[k.buffer] = stamp;
-      moves_.push_back({k.buffer, target_[k.buffer], r, out_channel_[k.buffer]});
+      mover_of_[k.buffer] = static_cast<std::int32_t>(moves_.size());
+      const BufferState& s = state_[k.buffer];
+      moves_.push_back({k.buffer, s.target, r, s.out_channel});
     }
   }
   // Interfaces: one flit per injection channel per cycle, after the message's start-up.
@@ -378,27 +397,43 @@ void Fabric::allocate_switches(sw::Cycle c) {
   });
 }
 
+// A move into a full buffer happens when the departure from that buffer was granted and happens,
+// the same question one move further: the chain is followed to a move into a buffer with room
+// (or out of the network), or to a buffer whose head did not win the switch, or to a move already
+// decided; every move on the chain gets the end's answer. A chain that comes back to a move on it
+// is a ring of full buffers, which does not rotate.
 bool Fabric::feasible(std::size_t m) {
-  std::uint8_t& state = feasible_state_[m];
-  if (state == kYes || state == kNo) {
-    return state == kYes;
-  }
-  if (state == kInProgress) {
-    return false;
-  }
-  state = kInProgress;
+  std::uint32_t* const chain = chain_.data();
+  std::size_t length = 0;
+  std::size_t x = m;
   bool ok = true;
-  const std::int64_t to = moves_[m].to;
-  if (to >= 0 && count_[static_cast<std::size_t>(to)] >= depth_) {
-    const auto t = static_cast<std::size_t>(to);
-    ok = mover_stamp_[t] == current_stamp_ && feasible(static_cast<std::size_t>(mover_of_[t]));
+  for (;;) {
+    std::uint8_t& state = feasible_state_[x];
+    if (state != kUnknown) {
+      ok = state == kYes;  // in progress: a ring
+      break;
+    }
+    state = kInProgress;
+    chain[length++] = static_cast<std::uint32_t>(x);
+    const std::int64_t to = moves_[x].to;
+    if (to < 0 || state_[static_cast<std::size_t>(to)].count < depth_) {
+      break;
+    }
+    const std::int32_t next = mover_of_[static_cast<std::size_t>(to)];
+    if (next < 0) {
+      ok = false;
+      break;
+    }
+    x = static_cast<std::size_t>(next);
   }
-  state = ok ? kYes : kNo;
+  const std::uint8_t answer = ok ? kYes : kNo;
+  for (std::size_t k = 0; k < length; ++k) {
+    feasible_state_[chain[k]] = answer;
+  }
   return ok;
 }
 
 void Fabric::commit(sw::Cycle c) {
-  current_stamp_ = c.count() + 1;
   feasible_state_.assign(moves_.size(), kUnknown);
   if (arrivals_.size() < moves_.size()) {
     arrivals_.resize(moves_.size());
@@ -407,15 +442,16 @@ void Fabric::commit(sw::Cycle c) {
   for (std::size_t m = 0; m < moves_.size(); ++m) {
     const Move& mv = moves_[m];
     // A move into a buffer with room always happens (feasible() without the call).
-    if (mv.to >= 0 && count_[static_cast<std::size_t>(mv.to)] >= depth_ && !feasible(m)) {
+    if (mv.to >= 0 && state_[static_cast<std::size_t>(mv.to)].count >= depth_ && !feasible(m)) {
       continue;
     }
     Flit f;
     if (mv.from >= 0) {
       const auto b = static_cast<std::uint32_t>(mv.from);
-      f = flits_[slot(b, 0)];
-      head_[b] = head_[b] + 1 == depth_ ? 0 : head_[b] + 1;
-      if (--count_[b] == 0) {
+      BufferState& s = state_[b];
+      f = flits_[std::size_t{b} * depth_ + s.head];
+      s.head = s.head + 1 == depth_ ? 0 : s.head + 1;
+      if (--s.count == 0) {
         occupied_[mask_word_[b]] &= ~mask_bit_[b];
       }
       --held_[buffer_input_slot_[b]];
@@ -424,7 +460,7 @@ void Fabric::commit(sw::Cycle c) {
       --flits_in_routers_;
       if (f.index + 1 == ni_.packet(f.packet).flits) {
         owner_[mv.channel] = -1;
-        out_[b] = -1;
+        s.out = -1;
         routed_[mask_word_[b]] &= ~mask_bit_[b];
       }
       if (mv.to >= 0) {
@@ -444,6 +480,11 @@ void Fabric::commit(sw::Cycle c) {
       f.word = in.word;
     }
     arrivals_[arrived++] = {mv.to, f};
+  }
+  for (const Move& mv : moves_) {
+    if (mv.from >= 0) {
+      mover_of_[static_cast<std::size_t>(mv.from)] = -1;
+    }
   }
   for (std::size_t k = 0; k < arrived; ++k) {
     const auto& [to, f] = arrivals_[k];
@@ -472,13 +513,14 @@ void Fabric::commit(sw::Cycle c) {
 }
 
 void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
-  if (count_[b] >= depth_) {
+  BufferState& s = state_[b];
+  if (s.count >= depth_) {
     throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
   }
-  Flit& slot_flit = flits_[slot(b, count_[b])];
+  Flit& slot_flit = flits_[slot(b, s.count)];
   slot_flit = f;
   slot_flit.pushed = c;
-  if (count_[b]++ == 0) {
+  if (s.count++ == 0) {
     occupied_[mask_word_[b]] |= mask_bit_[b];
   }
   report_buffer(b, c);
@@ -501,7 +543,8 @@ void Fabric::report_observed_buffer(std::uint32_t b, sw::Cycle c) {
   }
   // Only a channel's far end puts flits into a network input buffer, so the buffer has a feeder.
   const sw::PortLink& upstream = *description_.feeder(r, in);
-  client_.buffer_changed(upstream.router, upstream.port, vc_of(b), count_[b], c + sw::Cycle{1});
+  client_.buffer_changed(upstream.router, upstream.port, vc_of(b), state_[b].count,
+                         c + sw::Cycle{1});
 }
 
 // ---- time ---------------------------------------------------------------------------------
@@ -518,8 +561,8 @@ std::optional<sw::Cycle> Fabric::next_cycle(sw::Cycle c) const {
 std::string Fabric::describe_deadlock() const {
   // Where each packet's header sits, and what a blocked header waits for.
   std::vector<std::int64_t> header_at(ni_.packet_slots(), -1);
-  for (std::uint32_t b = 0; b < count_.size(); ++b) {
-    for (std::uint32_t k = 0; k < count_[b]; ++k) {
+  for (std::uint32_t b = 0; b < state_.size(); ++b) {
+    for (std::uint32_t k = 0; k < state_[b].count; ++k) {
       if (flit_at(b, k).index == 0) {
         header_at[flit_at(b, k).packet] = b;
       }
@@ -528,7 +571,7 @@ std::string Fabric::describe_deadlock() const {
   // The output virtual channel a blocked header waits for (the first of its first route).
   std::vector<Route> routes;
   const auto wanted = [&](std::uint32_t b) -> std::int64_t {
-    if (count_[b] == 0 || out_[b] >= 0 || flit_at(b, 0).index != 0) {
+    if (state_[b].count == 0 || state_[b].out >= 0 || flit_at(b, 0).index != 0) {
       return -1;
     }
     routes.clear();
@@ -536,7 +579,7 @@ std::string Fabric::describe_deadlock() const {
     return routes.front().lo;
   };
   std::string blocked;
-  for (std::uint32_t start = 0; start < count_.size(); ++start) {
+  for (std::uint32_t start = 0; start < state_.size(); ++start) {
     if (wanted(start) < 0) {
       continue;
     }
@@ -549,7 +592,7 @@ std::string Fabric::describe_deadlock() const {
     // Follow: header -> the channel it wants -> the packet holding it -> that packet's header.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> chain;  // (router, out vc)
     std::uint32_t b = start;
-    for (std::size_t guard = 0; guard <= count_.size(); ++guard) {
+    for (std::size_t guard = 0; guard <= state_.size(); ++guard) {
       const std::int64_t w = wanted(b);
       if (w < 0) {
         break;

@@ -108,7 +108,7 @@ class Fabric final : public Network {
   [[nodiscard]] std::uint32_t out_port_of(std::uint32_t router, std::uint32_t out_vc) const;
   /// The slot of the flit `position` places behind the head of buffer `b` (position < depth_).
   [[nodiscard]] std::size_t slot(std::uint32_t b, std::uint32_t position) const {
-    const std::uint32_t at = head_[b] + position;
+    const std::uint32_t at = state_[b].head + position;
     return std::size_t{b} * depth_ + (at < depth_ ? at : at - depth_);
   }
   [[nodiscard]] const Flit& flit_at(std::uint32_t b, std::uint32_t position) const {
@@ -133,10 +133,13 @@ class Fabric final : public Network {
   /// false when all of them are held.
   bool grant(std::uint32_t router, std::uint32_t buffer, const Route& route);
   void allocate_switches(sw::Cycle c);
-  [[nodiscard]] bool may_leave(std::uint32_t b, sw::Cycle c);
+  /// Whether a flit may enter buffer `target` (-1: the ejection, always) in cycle c: it has a
+  /// free slot, or it is full and its head may leave in cycle c.
   [[nodiscard]] bool has_room(std::int64_t target, sw::Cycle c);
-  /// has_room() of a full buffer: whether its head may leave in cycle c (once per cycle).
+  /// has_room() of a full buffer: whether its head may leave in cycle c (its packet routed, and
+  /// room ahead of it), once per buffer and cycle.
   [[nodiscard]] bool full_buffer_frees(std::uint32_t t, sw::Cycle c);
+  /// Whether move `move`, granted into a full buffer, happens: the head of that buffer moves.
   [[nodiscard]] bool feasible(std::size_t move);
   void commit(sw::Cycle c);
   inline void push(std::uint32_t b, const Flit& f, sw::Cycle c);
@@ -171,16 +174,22 @@ class Fabric final : public Network {
   std::vector<std::uint32_t> injection_buffer_;  ///< [injector]: the buffer it feeds
   mutable sw::PortCandidates candidates_;        ///< append_routes' scratch
 
-  // The buffers, structure of arrays: what the allocators read of every buffer every cycle.
-  std::vector<std::uint32_t> head_;   ///< [buffer]: the slot of its oldest flit
-  std::vector<std::uint32_t> count_;  ///< [buffer]: flits held
-  /// [buffer]: output virtual channel (router-local) of the packet at the head, or -1.
-  std::vector<std::int32_t> out_;
-  std::vector<std::uint32_t> out_channel_;  ///< [buffer]: out_vc_base + out_, while out_ >= 0
-  std::vector<std::int64_t> target_;        ///< [buffer]: out_target_ of out_, while out_ >= 0
-  std::vector<Flit> flits_;                 ///< [buffer * depth + slot]
-  std::vector<std::uint32_t> held_;         ///< [input slot]: flits its buffers hold
-  std::vector<std::int64_t> owner_;         ///< [output virtual channel]: holding buffer or -1
+  /// What the allocators read and write of a buffer every cycle, together in one place.
+  struct BufferState {
+    std::uint32_t head = 0;   ///< the slot of its oldest flit
+    std::uint32_t count = 0;  ///< flits held
+    /// Output virtual channel (router-local) of the packet at the head, or -1.
+    std::int32_t out = -1;
+    std::int32_t target = -1;       ///< out_target_ of out, while out >= 0 (-1: ejection)
+    std::uint32_t out_channel = 0;  ///< out_vc_base + out, while out >= 0
+    std::uint32_t out_port = 0;     ///< out_port_slot_ of out_channel, while out >= 0
+    /// full_buffer_frees' answer, (cycle + 1) << 2 | state (1 in progress, 2 yes, 3 no).
+    std::uint64_t room = 0;
+  };
+  std::vector<BufferState> state_;   ///< [buffer]
+  std::vector<Flit> flits_;          ///< [buffer * depth + slot]
+  std::vector<std::uint32_t> held_;  ///< [input slot]: flits its buffers hold
+  std::vector<std::int64_t> owner_;  ///< [output virtual channel]: holding buffer or -1
   // Per router, a bit per buffer (router-local number): it holds flits; its head packet has an
   // output virtual channel (out_ >= 0). The allocators visit only the buffers that can act.
   std::uint32_t mask_words_ = 1;          ///< 64-bit words per router
@@ -206,12 +215,10 @@ class Fabric final : public Network {
   std::vector<Request> requests_;  ///< one router's requests
   std::vector<Move> moves_;
   std::vector<std::pair<std::int64_t, Flit>> arrivals_;  ///< commit's, as many as moves_ at most
-  std::vector<std::int64_t> mover_of_;  ///< [buffer]: index in moves_ of its departure
-  std::vector<std::uint64_t> mover_stamp_;
-  /// [buffer]: full_buffer_frees' answer, (cycle + 1) << 2 | state (1 in progress, 2 yes, 3 no).
-  std::vector<std::uint64_t> room_;
+  /// [buffer]: index in moves_ of its departure this cycle, or -1 (reset by commit).
+  std::vector<std::int32_t> mover_of_;
   std::vector<std::uint8_t> feasible_state_;
-  std::uint64_t current_stamp_ = 0;
+  std::vector<std::uint32_t> chain_;             ///< full_buffer_frees' and feasible's path
   std::vector<std::uint64_t> port_used_stamp_;   ///< [out_port_base + output port]
   std::vector<std::uint64_t> input_used_stamp_;  ///< [RouterPorts::input_offset + input port]
 
