@@ -24,6 +24,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
       depth_(config_.router.buffer_flits),
       delay_(config_.router.delay),
       wormhole_(config_.router.switching == sw::Switching::Wormhole),
+      single_vc_(vcs_ == 1),
       ni_(config_, ports_, client),
       channels_(ports_) {
   const std::uint32_t routers = description_.routers();
@@ -343,6 +344,11 @@ bool Fabric::full_buffer_frees(std::uint32_t t, sw::Cycle c) {
 // can move some flit does: only a real cyclic channel dependency can stop the network.
 // A router's candidates are few, so they are put in order by insertion (stable, so ties stay with
 // the lower buffer, the scan's order).
+// With one virtual channel per port no two candidates of a router share a port: an input port
+// has one buffer, an output port one output virtual channel held by one buffer (an ejection or
+// injection channel is a port of its own). Then every candidate is granted, so the head of a
+// full buffer that frees is granted too, and every granted move happens: the port checks and
+// commit's feasibility test are skipped, with the same moves in the same order.
 void Fabric::allocate_switches(sw::Cycle c) {
   moves_.clear();
   const std::uint64_t stamp = c.count() + 1;
@@ -376,14 +382,16 @@ void Fabric::allocate_switches(sw::Cycle c) {
     // Each output port passes one flit, each input port sends one: sure moves before speculative
     // ones, then the oldest flit first.
     for (const Request& k : requests_) {
-      std::uint64_t& out_used = port_used_stamp_[k.port];
-      std::uint64_t& in_used = input_used_stamp_[buffer_input_slot_[k.buffer]];
-      if (out_used == stamp || in_used == stamp) {
-        continue;
+      if (!single_vc_) {
+        std::uint64_t& out_used = port_used_stamp_[k.port];
+        std::uint64_t& in_used = input_used_stamp_[buffer_input_slot_[k.buffer]];
+        if (out_used == stamp || in_used == stamp) {
+          continue;
+        }
+        out_used = stamp;
+        in_used = stamp;
+        mover_of_[k.buffer] = static_cast<std::int32_t>(moves_.size());
       }
-      out_used = stamp;
-      in_used = stamp;
-      mover_of_[k.buffer] = static_cast<std::int32_t>(moves_.size());
       const BufferState& s = state_[k.buffer];
       moves_.push_back({k.buffer, s.target, r, s.out_channel});
     }
@@ -434,7 +442,9 @@ bool Fabric::feasible(std::size_t m) {
 }
 
 void Fabric::commit(sw::Cycle c) {
-  feasible_state_.assign(moves_.size(), kUnknown);
+  if (!single_vc_) {
+    feasible_state_.assign(moves_.size(), kUnknown);
+  }
   if (arrivals_.size() < moves_.size()) {
     arrivals_.resize(moves_.size());
   }
@@ -442,7 +452,8 @@ void Fabric::commit(sw::Cycle c) {
   for (std::size_t m = 0; m < moves_.size(); ++m) {
     const Move& mv = moves_[m];
     // A move into a buffer with room always happens (feasible() without the call).
-    if (mv.to >= 0 && state_[static_cast<std::size_t>(mv.to)].count >= depth_ && !feasible(m)) {
+    if (!single_vc_ && mv.to >= 0 && state_[static_cast<std::size_t>(mv.to)].count >= depth_ &&
+        !feasible(m)) {
       continue;
     }
     Flit f;
@@ -481,9 +492,11 @@ void Fabric::commit(sw::Cycle c) {
     }
     arrivals_[arrived++] = {mv.to, f};
   }
-  for (const Move& mv : moves_) {
-    if (mv.from >= 0) {
-      mover_of_[static_cast<std::size_t>(mv.from)] = -1;
+  if (!single_vc_) {
+    for (const Move& mv : moves_) {
+      if (mv.from >= 0) {
+        mover_of_[static_cast<std::size_t>(mv.from)] = -1;
+      }
     }
   }
   for (std::size_t k = 0; k < arrived; ++k) {

@@ -158,10 +158,13 @@ class Fabric final : public Network {
   const sw::TopologyDescription& description_;
   const sw::RoutingFunction& routing_;
   const sw::VcPolicy& vc_policy_;
-  const std::uint32_t vcs_;                   ///< V virtual channels per network port
-  const std::uint32_t depth_;                 ///< B flits per buffer
-  const sw::Cycle delay_;                     ///< D, the router delay
-  const bool wormhole_;                       ///< else store-and-forward
+  const std::uint32_t vcs_;    ///< V virtual channels per network port
+  const std::uint32_t depth_;  ///< B flits per buffer
+  const sw::Cycle delay_;      ///< D, the router delay
+  const bool wormhole_;        ///< else store-and-forward
+  /// One virtual channel per port: every switch request is granted and every granted move
+  /// happens (allocate_switches says why).
+  const bool single_vc_;
   std::vector<std::uint32_t> buffer_base_;    ///< [router]: its first buffer; one per router + 1
   std::vector<std::uint32_t> out_vc_base_;    ///< [router]: its first output virtual channel
   std::vector<std::uint32_t> out_port_base_;  ///< [router]: its first output port (P + E each)
