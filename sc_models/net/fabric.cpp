@@ -85,6 +85,10 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
     most_buffers = std::max(most_buffers, buffer_base_[r + 1] - buffer_base_[r]);
   }
   mask_words_ = (most_buffers + 63) / 64;
+  requests_.resize(most_buffers);
+  // Each buffer and each injector moves one flit per cycle at most.
+  moves_.resize(buffers + ports_->injectors());
+  arrivals_.resize(moves_.size());
   occupied_.assign(std::size_t{routers} * mask_words_, 0);
   routed_.assign(std::size_t{routers} * mask_words_, 0);
   for (std::uint32_t b = 0; b < buffers; ++b) {
@@ -189,44 +193,40 @@ void Fabric::append_routes(std::uint32_t b, std::vector<Route>& out) const {
 // insertion; the buffers are scanned in increasing order, so a stable insertion by arrival leaves
 // ties to the lower buffer. Routers grant only their own output channels, so serving router by
 // router gives the same grants as one queue of all requests ordered by router first.
-template <typename Visit>
-void Fabric::for_each_buffer(std::uint32_t r, bool routed, Visit&& visit) const {
-  const std::size_t first = std::size_t{r} * mask_words_;
-  for (std::uint32_t w = 0; w < mask_words_; ++w) {
-    std::uint64_t bits = occupied_[first + w] & (routed ? routed_[first + w] : ~routed_[first + w]);
-    while (bits != 0) {
-      const auto k = static_cast<std::uint32_t>(__builtin_ctzll(bits));
-      bits &= bits - 1;
-      visit(buffer_base_[r] + w * 64 + k);
-    }
-  }
-}
-
 void Fabric::allocate_virtual_channels(sw::Cycle c) {
+  Request* const requests = requests_.data();
   for (const std::uint32_t r : active_) {
     ++stats_.router_steps;
-    requests_.clear();
-    for_each_buffer(r, false, [&](std::uint32_t b) {
-      const Flit& head = flits_[slot(b, 0)];
-      if (head.index != 0 || !header_ready(b, head, c)) {
-        return;
+    // The occupied buffers whose head packet has no output virtual channel yet.
+    std::size_t count = 0;
+    const std::size_t first = std::size_t{r} * mask_words_;
+    for (std::uint32_t w = 0; w < mask_words_; ++w) {
+      std::uint64_t bits = occupied_[first + w] & ~routed_[first + w];
+      while (bits != 0) {
+        const std::uint32_t b =
+            buffer_base_[r] + w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        bits &= bits - 1;
+        const Flit& head = flits_[slot(b, 0)];
+        if (head.index != 0 || !header_ready(b, head, c)) {
+          continue;
+        }
+        Request q;
+        q.arrived = head.pushed;
+        q.buffer = b;
+        std::size_t at = count++;
+        for (; at > 0 && q.arrived < requests[at - 1].arrived; --at) {
+          requests[at] = requests[at - 1];
+        }
+        requests[at] = q;
       }
-      Request q;
-      q.arrived = head.pushed;
-      q.buffer = b;
-      requests_.push_back(q);
-      auto at = requests_.end() - 1;
-      for (; at != requests_.begin() && q.arrived < (at - 1)->arrived; --at) {
-        *at = *(at - 1);
-      }
-      *at = q;
-    });
-    for (const Request& q : requests_) {
-      std::uint32_t count = 0;
-      const Route* routes = routes_of(q.buffer, count);
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint32_t b = requests[k].buffer;
+      std::uint32_t routes = 0;
+      const Route* route = routes_of(b, routes);
       bool granted = false;
-      for (std::uint32_t k = 0; k < count && !granted; ++k) {
-        granted = grant(r, q.buffer, routes[k]);
+      for (std::uint32_t n = 0; n < routes && !granted; ++n) {
+        granted = grant(r, b, route[n]);
       }
       if (!granted) {
         ++stats_.header_wait_cycles;
@@ -299,9 +299,9 @@ bool Fabric::full_buffer_frees(std::uint32_t t, sw::Cycle c) {
     BufferState& s = state_[x];
     s.room = stamp | kInProgress;
     chain[length++] = x;
-    // may_leave(x): x holds flits (it is full), its head packet is routed, its head arrived
-    // before this cycle, and the buffer ahead has room.
-    if (s.out < 0 || flits_[slot(x, 0)].pushed >= c) {
+    // may_leave(x): x holds flits (it is full), its head packet is routed, and the buffer ahead
+    // has room. (Its head arrived before this cycle: commit pushes after the allocation.)
+    if (s.out < 0) {
       break;
     }
     if (s.target < 0 || state_[static_cast<std::uint32_t>(s.target)].count < depth_) {
@@ -350,59 +350,79 @@ bool Fabric::full_buffer_frees(std::uint32_t t, sw::Cycle c) {
 // full buffer that frees is granted too, and every granted move happens: the port checks and
 // commit's feasibility test are skipped, with the same moves in the same order.
 void Fabric::allocate_switches(sw::Cycle c) {
-  moves_.clear();
   const std::uint64_t stamp = c.count() + 1;
+  const std::uint64_t frees_stamp = stamp << 2;
+  // Raw pointers in locals: the compiler keeps them in registers across the stores below.
+  const BufferState* const state = state_.data();
+  const Flit* const flits = flits_.data();
+  Request* const requests = requests_.data();
+  Move* const moves = moves_.data();
+  const std::uint32_t depth = depth_;
+  std::size_t move_count = 0;
   for (const std::uint32_t r : active_) {
-    requests_.clear();
-    for_each_buffer(r, true, [&](std::uint32_t b) {
-      // The buffer is routed and not empty: its head may leave when the buffer ahead has room.
-      const BufferState& s = state_[b];
-      const sw::Cycle arrived = flits_[slot(b, 0)].pushed;
-      const std::int32_t t = s.target;
-      const bool full = t >= 0 && state_[static_cast<std::uint32_t>(t)].count >= depth_;
-      if (arrived >= c || (full && !full_buffer_frees(static_cast<std::uint32_t>(t), c))) {
-        return;
+    std::size_t count = 0;
+    const std::size_t first = std::size_t{r} * mask_words_;
+    const std::uint32_t base = buffer_base_[r];
+    for (std::uint32_t w = 0; w < mask_words_; ++w) {
+      std::uint64_t bits = occupied_[first + w] & routed_[first + w];
+      while (bits != 0) {
+        const std::uint32_t b = base + w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        bits &= bits - 1;
+        // The buffer is routed and not empty: its head may leave when the buffer ahead has room.
+        const BufferState& s = state[b];
+        const sw::Cycle arrived = flits[std::size_t{b} * depth + s.head].pushed;
+        const std::int32_t t = s.target;
+        const bool full = t >= 0 && state[t].count >= depth;
+        if (arrived >= c) {
+          continue;
+        }
+        if (full) {
+          // full_buffer_frees(t, c), its answer looked up here when known
+          const std::uint64_t room = state[t].room;
+          if ((room & ~std::uint64_t{3}) == frees_stamp
+                  ? (room & 3) != kYes
+                  : !full_buffer_frees(static_cast<std::uint32_t>(t), c)) {
+            continue;
+          }
+        }
+        const Request q{full, s.out_port, arrived, b};
+        std::size_t at = count++;
+        for (; at > 0 && std::tie(q.speculative, q.port, q.arrived) <
+                             std::tie(requests[at - 1].speculative, requests[at - 1].port,
+                                      requests[at - 1].arrived);
+             --at) {
+          requests[at] = requests[at - 1];
+        }
+        requests[at] = q;
       }
-      Request q;
-      q.speculative = full;
-      q.port = s.out_port;
-      q.arrived = arrived;
-      q.buffer = b;
-      const auto before = [&q](const Request& x) {
-        return std::tie(q.speculative, q.port, q.arrived) <
-               std::tie(x.speculative, x.port, x.arrived);
-      };
-      requests_.push_back(q);
-      auto at = requests_.end() - 1;
-      for (; at != requests_.begin() && before(*(at - 1)); --at) {
-        *at = *(at - 1);
-      }
-      *at = q;
-    });
+    }
     // Each output port passes one flit, each input port sends one: sure moves before speculative
     // ones, then the oldest flit first.
-    for (const Request& k : requests_) {
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint32_t b = requests[k].buffer;
       if (!single_vc_) {
-        std::uint64_t& out_used = port_used_stamp_[k.port];
-        std::uint64_t& in_used = input_used_stamp_[buffer_input_slot_[k.buffer]];
+        std::uint64_t& out_used = port_used_stamp_[requests[k].port];
+        std::uint64_t& in_used = input_used_stamp_[buffer_input_slot_[b]];
         if (out_used == stamp || in_used == stamp) {
           continue;
         }
         out_used = stamp;
         in_used = stamp;
-        mover_of_[k.buffer] = static_cast<std::int32_t>(moves_.size());
+        mover_of_[b] = static_cast<std::int32_t>(move_count);
       }
-      const BufferState& s = state_[k.buffer];
-      moves_.push_back({k.buffer, s.target, r, s.out_channel});
+      moves[move_count++] = {static_cast<std::int32_t>(b), state[b].target, r,
+                             state[b].out_channel};
     }
   }
   // Interfaces: one flit per injection channel per cycle, after the message's start-up.
   ni_.for_each_offer(c, [&](std::uint32_t i) {
     const std::uint32_t target = injection_buffer_[i];
     if (has_room(target, c)) {
-      moves_.push_back({-1 - static_cast<std::int64_t>(i), target, router_of_buffer(target), 0});
+      moves[move_count++] = {-1 - static_cast<std::int32_t>(i), static_cast<std::int32_t>(target),
+                             router_of_buffer(target), 0};
     }
   });
+  move_count_ = move_count;
 }
 
 // A move into a full buffer happens when the departure from that buffer was granted and happens,
@@ -423,7 +443,7 @@ bool Fabric::feasible(std::size_t m) {
     }
     state = kInProgress;
     chain[length++] = static_cast<std::uint32_t>(x);
-    const std::int64_t to = moves_[x].to;
+    const std::int32_t to = moves_[x].to;
     if (to < 0 || state_[static_cast<std::size_t>(to)].count < depth_) {
       break;
     }
@@ -442,40 +462,47 @@ bool Fabric::feasible(std::size_t m) {
 }
 
 void Fabric::commit(sw::Cycle c) {
+  const std::size_t moves = move_count_;
   if (!single_vc_) {
-    feasible_state_.assign(moves_.size(), kUnknown);
+    feasible_state_.assign(moves, kUnknown);
   }
-  if (arrivals_.size() < moves_.size()) {
-    arrivals_.resize(moves_.size());
-  }
+  BufferState* const state = state_.data();
+  Flit* const flits = flits_.data();
+  Arrival* const arrivals = arrivals_.data();
+  const std::uint32_t depth = depth_;
   std::size_t arrived = 0;
-  for (std::size_t m = 0; m < moves_.size(); ++m) {
-    const Move& mv = moves_[m];
+  std::uint64_t hops = 0;
+  std::uint64_t in_routers = flits_in_routers_;
+  for (std::size_t m = 0; m < moves; ++m) {
+    const Move mv = moves_[m];
     // A move into a buffer with room always happens (feasible() without the call).
-    if (!single_vc_ && mv.to >= 0 && state_[static_cast<std::size_t>(mv.to)].count >= depth_ &&
-        !feasible(m)) {
+    if (!single_vc_ && mv.to >= 0 && state[mv.to].count >= depth && !feasible(m)) {
       continue;
     }
-    Flit f;
+    Arrival& a = arrivals[arrived++];
+    a.to = mv.to;
+    Flit& f = a.flit;
     if (mv.from >= 0) {
       const auto b = static_cast<std::uint32_t>(mv.from);
-      BufferState& s = state_[b];
-      f = flits_[std::size_t{b} * depth_ + s.head];
-      s.head = s.head + 1 == depth_ ? 0 : s.head + 1;
+      BufferState& s = state[b];
+      f = flits[std::size_t{b} * depth + s.head];
+      s.head = s.head + 1 == depth ? 0 : s.head + 1;
       if (--s.count == 0) {
         occupied_[mask_word_[b]] &= ~mask_bit_[b];
       }
       --held_[buffer_input_slot_[b]];
-      report_buffer(b, c);
+      if (observed_) {
+        report_observed_buffer(b, c);
+      }
       --flits_per_router_[mv.router];
-      --flits_in_routers_;
+      --in_routers;
       if (f.index + 1 == ni_.packet(f.packet).flits) {
         owner_[mv.channel] = -1;
         s.out = -1;
         routed_[mask_word_[b]] &= ~mask_bit_[b];
       }
       if (mv.to >= 0) {
-        ++stats_.flit_hops;
+        ++hops;
         if (observed_ && f.index == 0) {
           const NetworkInterfaces::Packet& p = ni_.packet(f.packet);
           client_.packet_moved(FabricClient::PacketMove::Hop, p.message, mv.router,
@@ -490,26 +517,52 @@ void Fabric::commit(sw::Cycle c) {
       f.index = in.index;
       f.word = in.word;
     }
-    arrivals_[arrived++] = {mv.to, f};
   }
+  stats_.flit_hops += hops;
   if (!single_vc_) {
-    for (const Move& mv : moves_) {
-      if (mv.from >= 0) {
-        mover_of_[static_cast<std::size_t>(mv.from)] = -1;
+    for (std::size_t m = 0; m < moves; ++m) {
+      if (moves_[m].from >= 0) {
+        mover_of_[static_cast<std::size_t>(moves_[m].from)] = -1;
       }
     }
   }
   for (std::size_t k = 0; k < arrived; ++k) {
-    const auto& [to, f] = arrivals_[k];
-    if (to >= 0) {
-      push(static_cast<std::uint32_t>(to), f, c);
-    } else {
+    const Arrival& a = arrivals[k];
+    if (a.to < 0) {
+      flits_in_routers_ = in_routers;  // as the client may see it
       ++stats_.flits_ejected;
-      if (ni_.eject({f.packet, f.index, f.word}, c)) {
+      if (ni_.eject({a.flit.packet, a.flit.index, a.flit.word}, c)) {
         ++stats_.packets_delivered;
       }
+      continue;
     }
+    // push(a.to, a.flit, c)
+    const auto b = static_cast<std::uint32_t>(a.to);
+    BufferState& s = state[b];
+    if (s.count >= depth) {
+      throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
+    }
+    const std::uint32_t at = s.head + s.count;
+    Flit& slot_flit = flits[std::size_t{b} * depth + (at < depth ? at : at - depth)];
+    slot_flit = a.flit;
+    slot_flit.pushed = c;
+    if (s.count++ == 0) {
+      occupied_[mask_word_[b]] |= mask_bit_[b];
+    }
+    if (observed_) {
+      report_observed_buffer(b, c);
+    }
+    const std::uint32_t r = buffer_router_[b];
+    ++in_routers;
+    if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
+      is_active_[r] = 1;
+      active_.push_back(r);
+    }
+    // The flits of all virtual channels of the input port (an injection channel has one).
+    const std::uint32_t input = buffer_input_slot_[b];
+    channels_.held_at(input, ++held_[input]);
   }
+  flits_in_routers_ = in_routers;
   if (arrived > 0) {
     last_move_ = c;
     stats_.flits_moved += arrived;
@@ -523,29 +576,6 @@ void Fabric::commit(sw::Cycle c) {
                                  return true;
                                }),
                 active_.end());
-}
-
-void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
-  BufferState& s = state_[b];
-  if (s.count >= depth_) {
-    throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
-  }
-  Flit& slot_flit = flits_[slot(b, s.count)];
-  slot_flit = f;
-  slot_flit.pushed = c;
-  if (s.count++ == 0) {
-    occupied_[mask_word_[b]] |= mask_bit_[b];
-  }
-  report_buffer(b, c);
-  const std::uint32_t r = router_of_buffer(b);
-  ++flits_in_routers_;
-  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
-    is_active_[r] = 1;
-    active_.push_back(r);
-  }
-  // The flits of all virtual channels of the input port (an injection channel has one).
-  const std::uint32_t input = buffer_input_slot_[b];
-  channels_.held_at(input, ++held_[input]);
 }
 
 void Fabric::report_observed_buffer(std::uint32_t b, sw::Cycle c) {

@@ -76,8 +76,8 @@ class Fabric final : public Network {
   };
   /// A flit move decided for this cycle: from a buffer (or an injector) to a buffer (or out).
   struct Move {
-    std::int64_t from = -1;  ///< buffer id, or -1 - injector id (NetworkInterfaces)
-    std::int64_t to = -1;    ///< buffer id, or -1 for ejection
+    std::int32_t from = -1;  ///< buffer id, or -1 - injector id (NetworkInterfaces)
+    std::int32_t to = -1;    ///< buffer id, or -1 for ejection
     std::uint32_t router = 0;
     std::uint32_t channel = 0;  ///< the output virtual channel (global index) of router moves
   };
@@ -121,10 +121,6 @@ class Fabric final : public Network {
   void append_routes(std::uint32_t b, std::vector<Route>& out) const;
 
   // ---- the cycle --------------------------------------------------------------------------
-  /// Calls visit(b) for the buffers of router `r` that hold flits and whose head packet has an
-  /// output virtual channel (`routed`) or has none, in increasing order.
-  template <typename Visit>
-  void for_each_buffer(std::uint32_t r, bool routed, Visit&& visit) const;
   void allocate_virtual_channels(sw::Cycle c);
   /// The routes of the header at the head of buffer `b`, computed once per header and buffer
   /// (they depend only on the router, the input port and virtual channel, and the destination).
@@ -142,7 +138,6 @@ class Fabric final : public Network {
   /// Whether move `move`, granted into a full buffer, happens: the head of that buffer moves.
   [[nodiscard]] bool feasible(std::size_t move);
   void commit(sw::Cycle c);
-  inline void push(std::uint32_t b, const Flit& f, sw::Cycle c);
   /// Tells an observing client that network buffer `b` changed in cycle c.
   void report_buffer(std::uint32_t b, sw::Cycle c) {
     if (observed_) {
@@ -215,9 +210,15 @@ class Fabric final : public Network {
   sw::Cycle last_move_;
 
   // Per-cycle scratch, stamped with the cycle so nothing needs clearing.
-  std::vector<Request> requests_;  ///< one router's requests
-  std::vector<Move> moves_;
-  std::vector<std::pair<std::int64_t, Flit>> arrivals_;  ///< commit's, as many as moves_ at most
+  /// A flit on its way into buffer `to` (-1: out of the network), pushed after every departure.
+  struct Arrival {
+    std::int32_t to = -1;
+    Flit flit;
+  };
+  std::vector<Request> requests_;  ///< one router's requests (as many as its buffers at most)
+  std::vector<Move> moves_;        ///< this cycle's first move_count_ (one per buffer or injector)
+  std::size_t move_count_ = 0;
+  std::vector<Arrival> arrivals_;  ///< commit's, as many as moves_ at most
   /// [buffer]: index in moves_ of its departure this cycle, or -1 (reset by commit).
   std::vector<std::int32_t> mover_of_;
   std::vector<std::uint8_t> feasible_state_;
