@@ -473,10 +473,13 @@ void Fabric::commit(sw::Cycle c) {
   std::size_t arrived = 0;
   std::uint64_t hops = 0;
   std::uint64_t in_routers = flits_in_routers_;
+  const bool single_vc = single_vc_;
+  const bool observed = observed_;
+  const Move* const granted = moves_.data();
   for (std::size_t m = 0; m < moves; ++m) {
-    const Move mv = moves_[m];
+    const Move mv = granted[m];
     // A move into a buffer with room always happens (feasible() without the call).
-    if (!single_vc_ && mv.to >= 0 && state[mv.to].count >= depth && !feasible(m)) {
+    if (!single_vc && mv.to >= 0 && state[mv.to].count >= depth && !feasible(m)) {
       continue;
     }
     Arrival& a = arrivals[arrived++];
@@ -491,7 +494,7 @@ void Fabric::commit(sw::Cycle c) {
         occupied_[mask_word_[b]] &= ~mask_bit_[b];
       }
       --held_[buffer_input_slot_[b]];
-      if (observed_) {
+      if (observed) {
         report_observed_buffer(b, c);
       }
       --flits_per_router_[mv.router];
@@ -503,7 +506,7 @@ void Fabric::commit(sw::Cycle c) {
       }
       if (mv.to >= 0) {
         ++hops;
-        if (observed_ && f.index == 0) {
+        if (observed && f.index == 0) {
           const NetworkInterfaces::Packet& p = ni_.packet(f.packet);
           client_.packet_moved(FabricClient::PacketMove::Hop, p.message, mv.router,
                                mv.channel - out_vc_base_[mv.router], p.flits, c);
@@ -519,10 +522,10 @@ void Fabric::commit(sw::Cycle c) {
     }
   }
   stats_.flit_hops += hops;
-  if (!single_vc_) {
+  if (!single_vc) {
     for (std::size_t m = 0; m < moves; ++m) {
-      if (moves_[m].from >= 0) {
-        mover_of_[static_cast<std::size_t>(moves_[m].from)] = -1;
+      if (granted[m].from >= 0) {
+        mover_of_[static_cast<std::size_t>(granted[m].from)] = -1;
       }
     }
   }
@@ -549,7 +552,7 @@ void Fabric::commit(sw::Cycle c) {
     if (s.count++ == 0) {
       occupied_[mask_word_[b]] |= mask_bit_[b];
     }
-    if (observed_) {
+    if (observed) {
       report_observed_buffer(b, c);
     }
     const std::uint32_t r = buffer_router_[b];
