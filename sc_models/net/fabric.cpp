@@ -478,8 +478,10 @@ void Fabric::commit(sw::Cycle c) {
   const Move* const granted = moves_.data();
   for (std::size_t m = 0; m < moves; ++m) {
     const Move mv = granted[m];
-    // A move into a buffer with room always happens (feasible() without the call).
-    if (!single_vc && mv.to >= 0 && state[mv.to].count >= depth && !feasible(m)) {
+    // A move into a buffer with room always happens (feasible() without the call), and so does
+    // one found feasible on an earlier move's chain.
+    if (!single_vc && mv.to >= 0 && state[mv.to].count >= depth &&
+        (feasible_state_[m] == kUnknown ? !feasible(m) : feasible_state_[m] != kYes)) {
       continue;
     }
     Arrival& a = arrivals[arrived++];
