@@ -76,6 +76,9 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
         buffer_base_[r] + description_.ports(r) * vcs_ + ports_->injection_port_of(i);
   }
   const std::size_t buffers = buffer_base_.back();
+  if (buffers + ports_->injectors() > std::size_t{INT32_MAX}) {
+    throw std::logic_error("fabric: more buffers than a move's 32-bit buffer id can name");
+  }
   state_.assign(buffers, BufferState{});
   flits_.resize(buffers * depth_);
   held_.assign(ports_->total_inputs(), 0);

@@ -139,11 +139,6 @@ class Fabric final : public Network {
   [[nodiscard]] bool feasible(std::size_t move);
   void commit(sw::Cycle c);
   /// Tells an observing client that network buffer `b` changed in cycle c.
-  void report_buffer(std::uint32_t b, sw::Cycle c) {
-    if (observed_) {
-      report_observed_buffer(b, c);
-    }
-  }
   void report_observed_buffer(std::uint32_t b, sw::Cycle c);
   [[nodiscard]] bool header_ready(std::uint32_t b, const Flit& head, sw::Cycle c) const;
 
@@ -189,7 +184,7 @@ class Fabric final : public Network {
   std::vector<std::uint32_t> held_;  ///< [input slot]: flits its buffers hold
   std::vector<std::int64_t> owner_;  ///< [output virtual channel]: holding buffer or -1
   // Per router, a bit per buffer (router-local number): it holds flits; its head packet has an
-  // output virtual channel (out_ >= 0). The allocators visit only the buffers that can act.
+  // output virtual channel (out >= 0). The allocators visit only the buffers that can act.
   std::uint32_t mask_words_ = 1;          ///< 64-bit words per router
   std::vector<std::uint64_t> occupied_;   ///< [router * mask_words_ + word]
   std::vector<std::uint64_t> routed_;     ///< [router * mask_words_ + word]
