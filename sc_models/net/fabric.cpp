@@ -24,6 +24,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
       depth_(config_.router.buffer_flits),
       delay_(config_.router.delay),
       wormhole_(config_.router.switching == sw::Switching::Wormhole),
+      single_vc_(vcs_ == 1),
       ni_(config_, ports_, client),
       channels_(ports_) {
   const std::uint32_t routers = description_.routers();
@@ -75,11 +76,10 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
         buffer_base_[r] + description_.ports(r) * vcs_ + ports_->injection_port_of(i);
   }
   const std::size_t buffers = buffer_base_.back();
-  head_.assign(buffers, 0);
-  count_.assign(buffers, 0);
-  out_.assign(buffers, -1);
-  out_channel_.assign(buffers, 0);
-  target_.assign(buffers, -1);
+  if (buffers + ports_->injectors() > std::size_t{INT32_MAX}) {
+    throw std::logic_error("fabric: more buffers than a move's 32-bit buffer id can name");
+  }
+  state_.assign(buffers, BufferState{});
   flits_.resize(buffers * depth_);
   held_.assign(ports_->total_inputs(), 0);
   owner_.assign(out_vc_base_.back(), -1);
@@ -88,6 +88,10 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
     most_buffers = std::max(most_buffers, buffer_base_[r + 1] - buffer_base_[r]);
   }
   mask_words_ = (most_buffers + 63) / 64;
+  requests_.resize(most_buffers);
+  // Each buffer and each injector moves one flit per cycle at most.
+  moves_.resize(buffers + ports_->injectors());
+  arrivals_.resize(moves_.size());
   occupied_.assign(std::size_t{routers} * mask_words_, 0);
   routed_.assign(std::size_t{routers} * mask_words_, 0);
   for (std::uint32_t b = 0; b < buffers; ++b) {
@@ -101,8 +105,8 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   flits_per_router_.assign(routers, 0);
   is_active_.assign(routers, 0);
   mover_of_.assign(buffers, -1);
-  mover_stamp_.assign(buffers, 0);
-  room_.assign(buffers, 0);
+  // A chain visits each buffer, and each move (one per buffer or injector), once at most.
+  chain_.assign(buffers + ports_->injectors(), 0);
   port_used_stamp_.assign(out_port_base_.back(), 0);
   input_used_stamp_.assign(ports_->total_inputs(), 0);
 }
@@ -123,9 +127,7 @@ std::string Fabric::channel_name(std::uint32_t router, std::uint32_t out_vc) con
 }
 
 void Fabric::reset() {
-  std::fill(head_.begin(), head_.end(), 0);
-  std::fill(count_.begin(), count_.end(), 0);
-  std::fill(out_.begin(), out_.end(), -1);
+  std::fill(state_.begin(), state_.end(), BufferState{});
   std::fill(held_.begin(), held_.end(), 0);
   std::fill(route_count_.begin(), route_count_.end(), 0);
   std::fill(occupied_.begin(), occupied_.end(), 0);
@@ -160,7 +162,7 @@ bool Fabric::header_ready(std::uint32_t b, const Flit& head, sw::Cycle c) const 
   }
   // Store-and-forward: the whole packet must be in this buffer first.
   const std::uint32_t flits = ni_.packet(head.packet).flits;
-  return count_[b] >= flits && c >= flit_at(b, flits - 1).pushed + delay_;
+  return state_[b].count >= flits && c >= flit_at(b, flits - 1).pushed + delay_;
 }
 
 void Fabric::append_routes(std::uint32_t b, std::vector<Route>& out) const {
@@ -194,44 +196,40 @@ void Fabric::append_routes(std::uint32_t b, std::vector<Route>& out) const {
 // insertion; the buffers are scanned in increasing order, so a stable insertion by arrival leaves
 // ties to the lower buffer. Routers grant only their own output channels, so serving router by
 // router gives the same grants as one queue of all requests ordered by router first.
-template <typename Visit>
-void Fabric::for_each_buffer(std::uint32_t r, bool routed, Visit&& visit) const {
-  const std::size_t first = std::size_t{r} * mask_words_;
-  for (std::uint32_t w = 0; w < mask_words_; ++w) {
-    std::uint64_t bits = occupied_[first + w] & (routed ? routed_[first + w] : ~routed_[first + w]);
-    while (bits != 0) {
-      const auto k = static_cast<std::uint32_t>(__builtin_ctzll(bits));
-      bits &= bits - 1;
-      visit(buffer_base_[r] + w * 64 + k);
-    }
-  }
-}
-
 void Fabric::allocate_virtual_channels(sw::Cycle c) {
+  Request* const requests = requests_.data();
   for (const std::uint32_t r : active_) {
     ++stats_.router_steps;
-    requests_.clear();
-    for_each_buffer(r, false, [&](std::uint32_t b) {
-      const Flit& head = flits_[slot(b, 0)];
-      if (head.index != 0 || !header_ready(b, head, c)) {
-        return;
+    // The occupied buffers whose head packet has no output virtual channel yet.
+    std::size_t count = 0;
+    const std::size_t first = std::size_t{r} * mask_words_;
+    for (std::uint32_t w = 0; w < mask_words_; ++w) {
+      std::uint64_t bits = occupied_[first + w] & ~routed_[first + w];
+      while (bits != 0) {
+        const std::uint32_t b =
+            buffer_base_[r] + w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        bits &= bits - 1;
+        const Flit& head = flits_[slot(b, 0)];
+        if (head.index != 0 || !header_ready(b, head, c)) {
+          continue;
+        }
+        Request q;
+        q.arrived = head.pushed;
+        q.buffer = b;
+        std::size_t at = count++;
+        for (; at > 0 && q.arrived < requests[at - 1].arrived; --at) {
+          requests[at] = requests[at - 1];
+        }
+        requests[at] = q;
       }
-      Request q;
-      q.arrived = head.pushed;
-      q.buffer = b;
-      requests_.push_back(q);
-      auto at = requests_.end() - 1;
-      for (; at != requests_.begin() && q.arrived < (at - 1)->arrived; --at) {
-        *at = *(at - 1);
-      }
-      *at = q;
-    });
-    for (const Request& q : requests_) {
-      std::uint32_t count = 0;
-      const Route* routes = routes_of(q.buffer, count);
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint32_t b = requests[k].buffer;
+      std::uint32_t routes = 0;
+      const Route* route = routes_of(b, routes);
       bool granted = false;
-      for (std::uint32_t k = 0; k < count && !granted; ++k) {
-        granted = grant(r, q.buffer, routes[k]);
+      for (std::uint32_t n = 0; n < routes && !granted; ++n) {
+        granted = grant(r, b, route[n]);
       }
       if (!granted) {
         ++stats_.header_wait_cycles;
@@ -263,9 +261,11 @@ bool Fabric::grant(std::uint32_t router, std::uint32_t buffer, const Route& rout
       continue;
     }
     owner = buffer;
-    out_[buffer] = static_cast<std::int32_t>(ov);
-    out_channel_[buffer] = base + ov;
-    target_[buffer] = out_target_[base + ov];
+    BufferState& s = state_[buffer];
+    s.out = static_cast<std::int32_t>(ov);
+    s.out_channel = base + ov;
+    s.target = static_cast<std::int32_t>(out_target_[base + ov]);
+    s.out_port = out_port_slot_[base + ov];
     routed_[mask_word_[buffer]] |= mask_bit_[buffer];
     route_count_[buffer] = 0;  // the next header in this buffer is routed afresh
     const NetworkInterfaces::Packet& p = ni_.packet(flits_[slot(buffer, 0)].packet);
@@ -277,29 +277,51 @@ bool Fabric::grant(std::uint32_t router, std::uint32_t buffer, const Route& rout
   return false;
 }
 
-bool Fabric::may_leave(std::uint32_t b, sw::Cycle c) {
-  if (count_[b] == 0 || out_[b] < 0 || flits_[slot(b, 0)].pushed >= c) {
-    return false;
-  }
-  return has_room(target_[b], c);
-}
-
 bool Fabric::has_room(std::int64_t target, sw::Cycle c) {
   if (target < 0) {
     return true;  // the interface takes every flit it is handed
   }
   const auto t = static_cast<std::uint32_t>(target);
-  return count_[t] < depth_ || full_buffer_frees(t, c);
+  return state_[t].count < depth_ || full_buffer_frees(t, c);
 }
 
+// The head of full buffer t may leave when its packet is routed and the buffer ahead has room,
+// which for a full buffer ahead is the same question one buffer further: the chain of full
+// buffers is followed to its end, and every buffer on it gets the end's answer. A chain that
+// comes back to a buffer on it is a ring of full buffers, which does not rotate.
 bool Fabric::full_buffer_frees(std::uint32_t t, sw::Cycle c) {
   const std::uint64_t stamp = (c.count() + 1) << 2;
-  if ((room_[t] & ~std::uint64_t{3}) == stamp) {
-    return (room_[t] & 3) == kYes;  // in progress: a ring of full buffers does not rotate
+  if ((state_[t].room & ~std::uint64_t{3}) == stamp) {
+    return (state_[t].room & 3) == kYes;  // in progress: a ring of full buffers does not rotate
   }
-  room_[t] = stamp | kInProgress;
-  const bool frees = may_leave(t, c);
-  room_[t] = stamp | (frees ? kYes : kNo);
+  std::uint32_t* const chain = chain_.data();
+  std::size_t length = 0;
+  std::uint32_t x = t;
+  bool frees = false;
+  for (;;) {
+    BufferState& s = state_[x];
+    s.room = stamp | kInProgress;
+    chain[length++] = x;
+    // may_leave(x): x holds flits (it is full), its head packet is routed, and the buffer ahead
+    // has room. (Its head arrived before this cycle: commit pushes after the allocation.)
+    if (s.out < 0) {
+      break;
+    }
+    if (s.target < 0 || state_[static_cast<std::uint32_t>(s.target)].count < depth_) {
+      frees = true;
+      break;
+    }
+    x = static_cast<std::uint32_t>(s.target);
+    const std::uint64_t ahead = state_[x].room;
+    if ((ahead & ~std::uint64_t{3}) == stamp) {
+      frees = (ahead & 3) == kYes;
+      break;
+    }
+  }
+  const std::uint64_t answer = stamp | (frees ? kYes : kNo);
+  for (std::size_t k = 0; k < length; ++k) {
+    state_[chain[k]].room = answer;
+  }
   return frees;
 }
 
@@ -325,111 +347,171 @@ bool Fabric::full_buffer_frees(std::uint32_t t, sw::Cycle c) {
 // can move some flit does: only a real cyclic channel dependency can stop the network.
 // A router's candidates are few, so they are put in order by insertion (stable, so ties stay with
 // the lower buffer, the scan's order).
+// With one virtual channel per port no two candidates of a router share a port: an input port
+// has one buffer, an output port one output virtual channel held by one buffer (an ejection or
+// injection channel is a port of its own). Then every candidate is granted, so the head of a
+// full buffer that frees is granted too, and every granted move happens: the port checks and
+// commit's feasibility test are skipped, with the same moves in the same order.
 void Fabric::allocate_switches(sw::Cycle c) {
-  moves_.clear();
   const std::uint64_t stamp = c.count() + 1;
+  const std::uint64_t frees_stamp = stamp << 2;
+  // Raw pointers in locals: the compiler keeps them in registers across the stores below.
+  const BufferState* const state = state_.data();
+  const Flit* const flits = flits_.data();
+  Request* const requests = requests_.data();
+  Move* const moves = moves_.data();
+  const std::uint32_t depth = depth_;
+  std::size_t move_count = 0;
   for (const std::uint32_t r : active_) {
-    requests_.clear();
-    for_each_buffer(r, true, [&](std::uint32_t b) {
-      // may_leave(b, c), the buffer being routed and not empty
-      const sw::Cycle arrived = flits_[slot(b, 0)].pushed;
-      const std::int64_t t = target_[b];
-      const bool full = t >= 0 && count_[static_cast<std::size_t>(t)] >= depth_;
-      if (arrived >= c || (full && !full_buffer_frees(static_cast<std::uint32_t>(t), c))) {
-        return;
+    std::size_t count = 0;
+    const std::size_t first = std::size_t{r} * mask_words_;
+    const std::uint32_t base = buffer_base_[r];
+    for (std::uint32_t w = 0; w < mask_words_; ++w) {
+      std::uint64_t bits = occupied_[first + w] & routed_[first + w];
+      while (bits != 0) {
+        const std::uint32_t b = base + w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        bits &= bits - 1;
+        // The buffer is routed and not empty: its head may leave when the buffer ahead has room.
+        const BufferState& s = state[b];
+        const sw::Cycle arrived = flits[std::size_t{b} * depth + s.head].pushed;
+        const std::int32_t t = s.target;
+        const bool full = t >= 0 && state[t].count >= depth;
+        if (arrived >= c) {
+          continue;
+        }
+        if (full) {
+          // full_buffer_frees(t, c), its answer looked up here when known
+          const std::uint64_t room = state[t].room;
+          if ((room & ~std::uint64_t{3}) == frees_stamp
+                  ? (room & 3) != kYes
+                  : !full_buffer_frees(static_cast<std::uint32_t>(t), c)) {
+            continue;
+          }
+        }
+        const Request q{full, s.out_port, arrived, b};
+        std::size_t at = count++;
+        for (; at > 0 && std::tie(q.speculative, q.port, q.arrived) <
+                             std::tie(requests[at - 1].speculative, requests[at - 1].port,
+                                      requests[at - 1].arrived);
+             --at) {
+          requests[at] = requests[at - 1];
+        }
+        requests[at] = q;
       }
-      Request q;
-      q.speculative = full;
-      q.port = out_port_slot_[out_channel_[b]];
-      q.arrived = arrived;
-      q.buffer = b;
-      const auto before = [&q](const Request& x) {
-        return std::tie(q.speculative, q.port, q.arrived) <
-               std::tie(x.speculative, x.port, x.arrived);
-      };
-      requests_.push_back(q);
-      auto at = requests_.end() - 1;
-      for (; at != requests_.begin() && before(*(at - 1)); --at) {
-        *at = *(at - 1);
-      }
-      *at = q;
-    });
+    }
     // Each output port passes one flit, each input port sends one: sure moves before speculative
     // ones, then the oldest flit first.
-    for (const Request& k : requests_) {
-      std::uint64_t& out_used = port_used_stamp_[k.port];
-      std::uint64_t& in_used = input_used_stamp_[buffer_input_slot_[k.buffer]];
-      if (out_used == stamp || in_used == stamp) {
-        continue;
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint32_t b = requests[k].buffer;
+      if (!single_vc_) {
+        std::uint64_t& out_used = port_used_stamp_[requests[k].port];
+        std::uint64_t& in_used = input_used_stamp_[buffer_input_slot_[b]];
+        if (out_used == stamp || in_used == stamp) {
+          continue;
+        }
+        out_used = stamp;
+        in_used = stamp;
+        mover_of_[b] = static_cast<std::int32_t>(move_count);
       }
-      out_used = stamp;
-      in_used = stamp;
-      mover_of_[k.buffer] = static_cast<std::int64_t>(moves_.size());
-      mover_stamp_[k.buffer] = stamp;
-      moves_.push_back({k.buffer, target_[k.buffer], r, out_channel_[k.buffer]});
+      moves[move_count++] = {static_cast<std::int32_t>(b), state[b].target, r,
+                             state[b].out_channel};
     }
   }
   // Interfaces: one flit per injection channel per cycle, after the message's start-up.
   ni_.for_each_offer(c, [&](std::uint32_t i) {
     const std::uint32_t target = injection_buffer_[i];
     if (has_room(target, c)) {
-      moves_.push_back({-1 - static_cast<std::int64_t>(i), target, router_of_buffer(target), 0});
+      moves[move_count++] = {-1 - static_cast<std::int32_t>(i), static_cast<std::int32_t>(target),
+                             router_of_buffer(target), 0};
     }
   });
+  move_count_ = move_count;
 }
 
+// A move into a full buffer happens when the departure from that buffer was granted and happens,
+// the same question one move further: the chain is followed to a move into a buffer with room
+// (or out of the network), or to a buffer whose head did not win the switch, or to a move already
+// decided; every move on the chain gets the end's answer. A chain that comes back to a move on it
+// is a ring of full buffers, which does not rotate.
 bool Fabric::feasible(std::size_t m) {
-  std::uint8_t& state = feasible_state_[m];
-  if (state == kYes || state == kNo) {
-    return state == kYes;
-  }
-  if (state == kInProgress) {
-    return false;
-  }
-  state = kInProgress;
+  std::uint32_t* const chain = chain_.data();
+  std::size_t length = 0;
+  std::size_t x = m;
   bool ok = true;
-  const std::int64_t to = moves_[m].to;
-  if (to >= 0 && count_[static_cast<std::size_t>(to)] >= depth_) {
-    const auto t = static_cast<std::size_t>(to);
-    ok = mover_stamp_[t] == current_stamp_ && feasible(static_cast<std::size_t>(mover_of_[t]));
+  for (;;) {
+    std::uint8_t& state = feasible_state_[x];
+    if (state != kUnknown) {
+      ok = state == kYes;  // in progress: a ring
+      break;
+    }
+    state = kInProgress;
+    chain[length++] = static_cast<std::uint32_t>(x);
+    const std::int32_t to = moves_[x].to;
+    if (to < 0 || state_[static_cast<std::size_t>(to)].count < depth_) {
+      break;
+    }
+    const std::int32_t next = mover_of_[static_cast<std::size_t>(to)];
+    if (next < 0) {
+      ok = false;
+      break;
+    }
+    x = static_cast<std::size_t>(next);
   }
-  state = ok ? kYes : kNo;
+  const std::uint8_t answer = ok ? kYes : kNo;
+  for (std::size_t k = 0; k < length; ++k) {
+    feasible_state_[chain[k]] = answer;
+  }
   return ok;
 }
 
 void Fabric::commit(sw::Cycle c) {
-  current_stamp_ = c.count() + 1;
-  feasible_state_.assign(moves_.size(), kUnknown);
-  if (arrivals_.size() < moves_.size()) {
-    arrivals_.resize(moves_.size());
+  const std::size_t moves = move_count_;
+  if (!single_vc_) {
+    feasible_state_.assign(moves, kUnknown);
   }
+  BufferState* const state = state_.data();
+  Flit* const flits = flits_.data();
+  Arrival* const arrivals = arrivals_.data();
+  const std::uint32_t depth = depth_;
   std::size_t arrived = 0;
-  for (std::size_t m = 0; m < moves_.size(); ++m) {
-    const Move& mv = moves_[m];
-    // A move into a buffer with room always happens (feasible() without the call).
-    if (mv.to >= 0 && count_[static_cast<std::size_t>(mv.to)] >= depth_ && !feasible(m)) {
+  std::uint64_t hops = 0;
+  std::uint64_t in_routers = flits_in_routers_;
+  const bool single_vc = single_vc_;
+  const bool observed = observed_;
+  const Move* const granted = moves_.data();
+  for (std::size_t m = 0; m < moves; ++m) {
+    const Move mv = granted[m];
+    // A move into a buffer with room always happens (feasible() without the call), and so does
+    // one found feasible on an earlier move's chain.
+    if (!single_vc && mv.to >= 0 && state[mv.to].count >= depth &&
+        (feasible_state_[m] == kUnknown ? !feasible(m) : feasible_state_[m] != kYes)) {
       continue;
     }
-    Flit f;
+    Arrival& a = arrivals[arrived++];
+    a.to = mv.to;
+    Flit& f = a.flit;
     if (mv.from >= 0) {
       const auto b = static_cast<std::uint32_t>(mv.from);
-      f = flits_[slot(b, 0)];
-      head_[b] = head_[b] + 1 == depth_ ? 0 : head_[b] + 1;
-      if (--count_[b] == 0) {
+      BufferState& s = state[b];
+      f = flits[std::size_t{b} * depth + s.head];
+      s.head = s.head + 1 == depth ? 0 : s.head + 1;
+      if (--s.count == 0) {
         occupied_[mask_word_[b]] &= ~mask_bit_[b];
       }
       --held_[buffer_input_slot_[b]];
-      report_buffer(b, c);
+      if (observed) {
+        report_observed_buffer(b, c);
+      }
       --flits_per_router_[mv.router];
-      --flits_in_routers_;
+      --in_routers;
       if (f.index + 1 == ni_.packet(f.packet).flits) {
         owner_[mv.channel] = -1;
-        out_[b] = -1;
+        s.out = -1;
         routed_[mask_word_[b]] &= ~mask_bit_[b];
       }
       if (mv.to >= 0) {
-        ++stats_.flit_hops;
-        if (observed_ && f.index == 0) {
+        ++hops;
+        if (observed && f.index == 0) {
           const NetworkInterfaces::Packet& p = ni_.packet(f.packet);
           client_.packet_moved(FabricClient::PacketMove::Hop, p.message, mv.router,
                                mv.channel - out_vc_base_[mv.router], p.flits, c);
@@ -443,19 +525,52 @@ void Fabric::commit(sw::Cycle c) {
       f.index = in.index;
       f.word = in.word;
     }
-    arrivals_[arrived++] = {mv.to, f};
   }
-  for (std::size_t k = 0; k < arrived; ++k) {
-    const auto& [to, f] = arrivals_[k];
-    if (to >= 0) {
-      push(static_cast<std::uint32_t>(to), f, c);
-    } else {
-      ++stats_.flits_ejected;
-      if (ni_.eject({f.packet, f.index, f.word}, c)) {
-        ++stats_.packets_delivered;
+  stats_.flit_hops += hops;
+  if (!single_vc) {
+    for (std::size_t m = 0; m < moves; ++m) {
+      if (granted[m].from >= 0) {
+        mover_of_[static_cast<std::size_t>(granted[m].from)] = -1;
       }
     }
   }
+  for (std::size_t k = 0; k < arrived; ++k) {
+    const Arrival& a = arrivals[k];
+    if (a.to < 0) {
+      flits_in_routers_ = in_routers;  // as the client may see it
+      ++stats_.flits_ejected;
+      if (ni_.eject({a.flit.packet, a.flit.index, a.flit.word}, c)) {
+        ++stats_.packets_delivered;
+      }
+      continue;
+    }
+    // push(a.to, a.flit, c)
+    const auto b = static_cast<std::uint32_t>(a.to);
+    BufferState& s = state[b];
+    if (s.count >= depth) {
+      throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
+    }
+    const std::uint32_t at = s.head + s.count;
+    Flit& slot_flit = flits[std::size_t{b} * depth + (at < depth ? at : at - depth)];
+    slot_flit = a.flit;
+    slot_flit.pushed = c;
+    if (s.count++ == 0) {
+      occupied_[mask_word_[b]] |= mask_bit_[b];
+    }
+    if (observed) {
+      report_observed_buffer(b, c);
+    }
+    const std::uint32_t r = buffer_router_[b];
+    ++in_routers;
+    if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
+      is_active_[r] = 1;
+      active_.push_back(r);
+    }
+    // The flits of all virtual channels of the input port (an injection channel has one).
+    const std::uint32_t input = buffer_input_slot_[b];
+    channels_.held_at(input, ++held_[input]);
+  }
+  flits_in_routers_ = in_routers;
   if (arrived > 0) {
     last_move_ = c;
     stats_.flits_moved += arrived;
@@ -471,28 +586,6 @@ void Fabric::commit(sw::Cycle c) {
                 active_.end());
 }
 
-void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
-  if (count_[b] >= depth_) {
-    throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
-  }
-  Flit& slot_flit = flits_[slot(b, count_[b])];
-  slot_flit = f;
-  slot_flit.pushed = c;
-  if (count_[b]++ == 0) {
-    occupied_[mask_word_[b]] |= mask_bit_[b];
-  }
-  report_buffer(b, c);
-  const std::uint32_t r = router_of_buffer(b);
-  ++flits_in_routers_;
-  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
-    is_active_[r] = 1;
-    active_.push_back(r);
-  }
-  // The flits of all virtual channels of the input port (an injection channel has one).
-  const std::uint32_t input = buffer_input_slot_[b];
-  channels_.held_at(input, ++held_[input]);
-}
-
 void Fabric::report_observed_buffer(std::uint32_t b, sw::Cycle c) {
   const std::uint32_t r = router_of_buffer(b);
   const std::uint32_t in = input_port_of(b);
@@ -501,7 +594,8 @@ void Fabric::report_observed_buffer(std::uint32_t b, sw::Cycle c) {
   }
   // Only a channel's far end puts flits into a network input buffer, so the buffer has a feeder.
   const sw::PortLink& upstream = *description_.feeder(r, in);
-  client_.buffer_changed(upstream.router, upstream.port, vc_of(b), count_[b], c + sw::Cycle{1});
+  client_.buffer_changed(upstream.router, upstream.port, vc_of(b), state_[b].count,
+                         c + sw::Cycle{1});
 }
 
 // ---- time ---------------------------------------------------------------------------------
@@ -518,8 +612,8 @@ std::optional<sw::Cycle> Fabric::next_cycle(sw::Cycle c) const {
 std::string Fabric::describe_deadlock() const {
   // Where each packet's header sits, and what a blocked header waits for.
   std::vector<std::int64_t> header_at(ni_.packet_slots(), -1);
-  for (std::uint32_t b = 0; b < count_.size(); ++b) {
-    for (std::uint32_t k = 0; k < count_[b]; ++k) {
+  for (std::uint32_t b = 0; b < state_.size(); ++b) {
+    for (std::uint32_t k = 0; k < state_[b].count; ++k) {
       if (flit_at(b, k).index == 0) {
         header_at[flit_at(b, k).packet] = b;
       }
@@ -528,7 +622,7 @@ std::string Fabric::describe_deadlock() const {
   // The output virtual channel a blocked header waits for (the first of its first route).
   std::vector<Route> routes;
   const auto wanted = [&](std::uint32_t b) -> std::int64_t {
-    if (count_[b] == 0 || out_[b] >= 0 || flit_at(b, 0).index != 0) {
+    if (state_[b].count == 0 || state_[b].out >= 0 || flit_at(b, 0).index != 0) {
       return -1;
     }
     routes.clear();
@@ -536,7 +630,7 @@ std::string Fabric::describe_deadlock() const {
     return routes.front().lo;
   };
   std::string blocked;
-  for (std::uint32_t start = 0; start < count_.size(); ++start) {
+  for (std::uint32_t start = 0; start < state_.size(); ++start) {
     if (wanted(start) < 0) {
       continue;
     }
@@ -549,7 +643,7 @@ std::string Fabric::describe_deadlock() const {
     // Follow: header -> the channel it wants -> the packet holding it -> that packet's header.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> chain;  // (router, out vc)
     std::uint32_t b = start;
-    for (std::size_t guard = 0; guard <= count_.size(); ++guard) {
+    for (std::size_t guard = 0; guard <= state_.size(); ++guard) {
       const std::int64_t w = wanted(b);
       if (w < 0) {
         break;

@@ -76,8 +76,8 @@ class Fabric final : public Network {
   };
   /// A flit move decided for this cycle: from a buffer (or an injector) to a buffer (or out).
   struct Move {
-    std::int64_t from = -1;  ///< buffer id, or -1 - injector id (NetworkInterfaces)
-    std::int64_t to = -1;    ///< buffer id, or -1 for ejection
+    std::int32_t from = -1;  ///< buffer id, or -1 - injector id (NetworkInterfaces)
+    std::int32_t to = -1;    ///< buffer id, or -1 for ejection
     std::uint32_t router = 0;
     std::uint32_t channel = 0;  ///< the output virtual channel (global index) of router moves
   };
@@ -108,7 +108,7 @@ class Fabric final : public Network {
   [[nodiscard]] std::uint32_t out_port_of(std::uint32_t router, std::uint32_t out_vc) const;
   /// The slot of the flit `position` places behind the head of buffer `b` (position < depth_).
   [[nodiscard]] std::size_t slot(std::uint32_t b, std::uint32_t position) const {
-    const std::uint32_t at = head_[b] + position;
+    const std::uint32_t at = state_[b].head + position;
     return std::size_t{b} * depth_ + (at < depth_ ? at : at - depth_);
   }
   [[nodiscard]] const Flit& flit_at(std::uint32_t b, std::uint32_t position) const {
@@ -121,10 +121,6 @@ class Fabric final : public Network {
   void append_routes(std::uint32_t b, std::vector<Route>& out) const;
 
   // ---- the cycle --------------------------------------------------------------------------
-  /// Calls visit(b) for the buffers of router `r` that hold flits and whose head packet has an
-  /// output virtual channel (`routed`) or has none, in increasing order.
-  template <typename Visit>
-  void for_each_buffer(std::uint32_t r, bool routed, Visit&& visit) const;
   void allocate_virtual_channels(sw::Cycle c);
   /// The routes of the header at the head of buffer `b`, computed once per header and buffer
   /// (they depend only on the router, the input port and virtual channel, and the destination).
@@ -133,19 +129,16 @@ class Fabric final : public Network {
   /// false when all of them are held.
   bool grant(std::uint32_t router, std::uint32_t buffer, const Route& route);
   void allocate_switches(sw::Cycle c);
-  [[nodiscard]] bool may_leave(std::uint32_t b, sw::Cycle c);
+  /// Whether a flit may enter buffer `target` (-1: the ejection, always) in cycle c: it has a
+  /// free slot, or it is full and its head may leave in cycle c.
   [[nodiscard]] bool has_room(std::int64_t target, sw::Cycle c);
-  /// has_room() of a full buffer: whether its head may leave in cycle c (once per cycle).
+  /// has_room() of a full buffer: whether its head may leave in cycle c (its packet routed, and
+  /// room ahead of it), once per buffer and cycle.
   [[nodiscard]] bool full_buffer_frees(std::uint32_t t, sw::Cycle c);
+  /// Whether move `move`, granted into a full buffer, happens: the head of that buffer moves.
   [[nodiscard]] bool feasible(std::size_t move);
   void commit(sw::Cycle c);
-  inline void push(std::uint32_t b, const Flit& f, sw::Cycle c);
   /// Tells an observing client that network buffer `b` changed in cycle c.
-  void report_buffer(std::uint32_t b, sw::Cycle c) {
-    if (observed_) {
-      report_observed_buffer(b, c);
-    }
-  }
   void report_observed_buffer(std::uint32_t b, sw::Cycle c);
   [[nodiscard]] bool header_ready(std::uint32_t b, const Flit& head, sw::Cycle c) const;
 
@@ -155,10 +148,13 @@ class Fabric final : public Network {
   const sw::TopologyDescription& description_;
   const sw::RoutingFunction& routing_;
   const sw::VcPolicy& vc_policy_;
-  const std::uint32_t vcs_;                   ///< V virtual channels per network port
-  const std::uint32_t depth_;                 ///< B flits per buffer
-  const sw::Cycle delay_;                     ///< D, the router delay
-  const bool wormhole_;                       ///< else store-and-forward
+  const std::uint32_t vcs_;    ///< V virtual channels per network port
+  const std::uint32_t depth_;  ///< B flits per buffer
+  const sw::Cycle delay_;      ///< D, the router delay
+  const bool wormhole_;        ///< else store-and-forward
+  /// One virtual channel per port: every switch request is granted and every granted move
+  /// happens (allocate_switches says why).
+  const bool single_vc_;
   std::vector<std::uint32_t> buffer_base_;    ///< [router]: its first buffer; one per router + 1
   std::vector<std::uint32_t> out_vc_base_;    ///< [router]: its first output virtual channel
   std::vector<std::uint32_t> out_port_base_;  ///< [router]: its first output port (P + E each)
@@ -171,18 +167,24 @@ class Fabric final : public Network {
   std::vector<std::uint32_t> injection_buffer_;  ///< [injector]: the buffer it feeds
   mutable sw::PortCandidates candidates_;        ///< append_routes' scratch
 
-  // The buffers, structure of arrays: what the allocators read of every buffer every cycle.
-  std::vector<std::uint32_t> head_;   ///< [buffer]: the slot of its oldest flit
-  std::vector<std::uint32_t> count_;  ///< [buffer]: flits held
-  /// [buffer]: output virtual channel (router-local) of the packet at the head, or -1.
-  std::vector<std::int32_t> out_;
-  std::vector<std::uint32_t> out_channel_;  ///< [buffer]: out_vc_base + out_, while out_ >= 0
-  std::vector<std::int64_t> target_;        ///< [buffer]: out_target_ of out_, while out_ >= 0
-  std::vector<Flit> flits_;                 ///< [buffer * depth + slot]
-  std::vector<std::uint32_t> held_;         ///< [input slot]: flits its buffers hold
-  std::vector<std::int64_t> owner_;         ///< [output virtual channel]: holding buffer or -1
+  /// What the allocators read and write of a buffer every cycle, together in one place.
+  struct BufferState {
+    std::uint32_t head = 0;   ///< the slot of its oldest flit
+    std::uint32_t count = 0;  ///< flits held
+    /// Output virtual channel (router-local) of the packet at the head, or -1.
+    std::int32_t out = -1;
+    std::int32_t target = -1;       ///< out_target_ of out, while out >= 0 (-1: ejection)
+    std::uint32_t out_channel = 0;  ///< out_vc_base + out, while out >= 0
+    std::uint32_t out_port = 0;     ///< out_port_slot_ of out_channel, while out >= 0
+    /// full_buffer_frees' answer, (cycle + 1) << 2 | state (1 in progress, 2 yes, 3 no).
+    std::uint64_t room = 0;
+  };
+  std::vector<BufferState> state_;   ///< [buffer]
+  std::vector<Flit> flits_;          ///< [buffer * depth + slot]
+  std::vector<std::uint32_t> held_;  ///< [input slot]: flits its buffers hold
+  std::vector<std::int64_t> owner_;  ///< [output virtual channel]: holding buffer or -1
   // Per router, a bit per buffer (router-local number): it holds flits; its head packet has an
-  // output virtual channel (out_ >= 0). The allocators visit only the buffers that can act.
+  // output virtual channel (out >= 0). The allocators visit only the buffers that can act.
   std::uint32_t mask_words_ = 1;          ///< 64-bit words per router
   std::vector<std::uint64_t> occupied_;   ///< [router * mask_words_ + word]
   std::vector<std::uint64_t> routed_;     ///< [router * mask_words_ + word]
@@ -203,15 +205,19 @@ class Fabric final : public Network {
   sw::Cycle last_move_;
 
   // Per-cycle scratch, stamped with the cycle so nothing needs clearing.
-  std::vector<Request> requests_;  ///< one router's requests
-  std::vector<Move> moves_;
-  std::vector<std::pair<std::int64_t, Flit>> arrivals_;  ///< commit's, as many as moves_ at most
-  std::vector<std::int64_t> mover_of_;  ///< [buffer]: index in moves_ of its departure
-  std::vector<std::uint64_t> mover_stamp_;
-  /// [buffer]: full_buffer_frees' answer, (cycle + 1) << 2 | state (1 in progress, 2 yes, 3 no).
-  std::vector<std::uint64_t> room_;
+  /// A flit on its way into buffer `to` (-1: out of the network), pushed after every departure.
+  struct Arrival {
+    std::int32_t to = -1;
+    Flit flit;
+  };
+  std::vector<Request> requests_;  ///< one router's requests (as many as its buffers at most)
+  std::vector<Move> moves_;        ///< this cycle's first move_count_ (one per buffer or injector)
+  std::size_t move_count_ = 0;
+  std::vector<Arrival> arrivals_;  ///< commit's, as many as moves_ at most
+  /// [buffer]: index in moves_ of its departure this cycle, or -1 (reset by commit).
+  std::vector<std::int32_t> mover_of_;
   std::vector<std::uint8_t> feasible_state_;
-  std::uint64_t current_stamp_ = 0;
+  std::vector<std::uint32_t> chain_;             ///< full_buffer_frees' and feasible's path
   std::vector<std::uint64_t> port_used_stamp_;   ///< [out_port_base + output port]
   std::vector<std::uint64_t> input_used_stamp_;  ///< [RouterPorts::input_offset + input port]
 

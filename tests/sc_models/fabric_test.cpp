@@ -4,6 +4,7 @@
 // hypercube and on hand-built networks whose routers are apart from their nodes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -537,6 +539,81 @@ TEST(FabricWithoutKernel, HandBuiltNetworksDrainAllPairsSentAtOnce) {
       reported[r.name] = r.messages;
     }
     EXPECT_EQ(reported, expected);
+  }
+}
+
+/// Hears every change of a network input buffer (an observed fabric) and counts, per link and
+/// cycle, the flits that entered the buffers at its far end (all virtual channels) and the flits
+/// that left them.
+class LinkClient final : public sc::net::FabricClient {
+ public:
+  sw::Word read_word(std::uint32_t message, std::uint32_t index) override {
+    return word_of(message, index);
+  }
+  void deliver_word(std::uint32_t /*message*/, std::uint32_t /*index*/,
+                    sw::Word /*word*/) override {}
+  void message_delivered(std::uint32_t /*message*/, sw::Cycle /*at*/) override { ++delivered; }
+  void buffer_changed(std::uint32_t router, std::uint32_t port, std::uint32_t vc,
+                      std::uint32_t flits, sw::Cycle at) override {
+    std::uint32_t& held = held_[{router, port, vc}];
+    Moves& moves = moves_[{router, port, at.count()}];
+    ++(flits > held ? moves.in : moves.out);
+    held = flits;
+    std::uint32_t busy = 0;  // virtual channels of this link that hold flits now
+    for (const auto& [key, count] : held_) {
+      busy += std::get<0>(key) == router && std::get<1>(key) == port && count > 0 ? 1 : 0;
+    }
+    most_busy_vcs = std::max(most_busy_vcs, busy);
+  }
+  /// The most flits that entered, and that left, the buffers of one link in one cycle.
+  [[nodiscard]] std::pair<std::uint32_t, std::uint32_t> most_moves() const {
+    std::pair<std::uint32_t, std::uint32_t> most{0, 0};
+    for (const auto& [key, m] : moves_) {
+      most = {std::max(most.first, m.in), std::max(most.second, m.out)};
+    }
+    return most;
+  }
+  std::uint32_t delivered = 0;
+  std::uint32_t most_busy_vcs = 0;  ///< the most virtual channels of one link holding flits at once
+
+ private:
+  struct Moves {
+    std::uint32_t in = 0;
+    std::uint32_t out = 0;
+  };
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t> held_;
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, Moves> moves_;
+};
+
+// One flit per link per cycle and one per input port (fabric.hpp), whatever the virtual
+// channels: the buffers of all virtual channels at a link's far end gain one flit per cycle at
+// most (the link), and lose one at most (the input port's path through the switch). Every node
+// of a 4x4 torus (2 virtual channels) and of a 4x4 mesh with 2 and 4 sends 6 messages to random
+// nodes at once, so that the virtual channels of a link are busy together.
+TEST(FabricWithoutKernel, ALinkAndAnInputPortPassOneFlitPerCycleWhateverTheirVirtualChannels) {
+  for (const auto& [topology, vcs, depth] :
+       {std::tuple{Topology::torus({4, 4}), 2u, 1u}, std::tuple{Topology::torus({4, 4}), 2u, 3u},
+        std::tuple{Topology::mesh({4, 4}), 2u, 1u}, std::tuple{Topology::mesh({4, 4}), 4u, 2u}}) {
+    sw::NetworkConfig config = network(topology, 0, 1);
+    config.router.vcs = vcs;
+    config.router.buffer_flits = depth;
+    LinkClient client;
+    sc::net::Fabric fabric(config.validated(), client);
+    fabric.observe(true);
+    std::mt19937_64 rng(7);
+    std::uniform_int_distribution<std::uint32_t> other(1, topology.nodes() - 1);
+    std::uint32_t messages = 0;
+    for (std::uint32_t round = 0; round < 6; ++round) {
+      for (std::uint32_t src = 0; src < topology.nodes(); ++src) {
+        fabric.submit(messages++, src, (src + other(rng)) % topology.nodes(), 8);
+      }
+    }
+    run_until_idle(fabric, 0);
+    EXPECT_EQ(client.delivered, messages);
+    EXPECT_EQ(client.most_busy_vcs, vcs)
+        << "the virtual channels of a link were never busy at once";
+    EXPECT_EQ(client.most_moves(), std::make_pair(1u, 1u))
+        << vcs << " VCs, " << depth << "-flit buffers";
   }
 }
 
