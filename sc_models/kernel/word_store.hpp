@@ -37,7 +37,7 @@ class WordStore {
   /// data.
   [[nodiscard]] Word read(std::uint32_t address) const {
     check(address);
-    return held_at(address) ? words_[address - base_] : sw::kUnwrittenWord;
+    return stored(address) ? words_[address - base_] : sw::kUnwrittenWord;
   }
 
   void write(std::uint32_t address, Word value) {
@@ -57,16 +57,24 @@ class WordStore {
     tally(before);
   }
 
-  /// read(address + k) for k < count into out[k]: one range check, no call per word.
+  /// read(address + k) for k < count into out[k]: one range check, the stored words one copy.
   void read_range(std::uint32_t address, std::uint32_t count, Word* out) const {
     if (count == 0) {
       return;
     }
     check(address);
     check(address + (count - 1));
-    for (std::uint32_t k = 0; k < count; ++k) {
-      out[k] = held_at(address + k) ? words_[address + k - base_] : sw::kUnwrittenWord;
+    const std::uint64_t end = std::uint64_t{address} + count;
+    const std::uint64_t first = std::max<std::uint64_t>(address, base_);
+    const std::uint64_t last = std::min<std::uint64_t>(end, base_ + words_.size());
+    if (first >= last) {
+      std::fill(out, out + count, sw::kUnwrittenWord);
+      return;
     }
+    std::fill(out, out + (first - address), sw::kUnwrittenWord);
+    std::copy(words_.begin() + static_cast<std::ptrdiff_t>(first - base_),
+              words_.begin() + static_cast<std::ptrdiff_t>(last - base_), out + (first - address));
+    std::fill(out + (last - address), out + count, sw::kUnwrittenWord);
   }
 
   /// write(address + k, words[k]) for k < count, in that order: the storage grows once.
@@ -138,14 +146,20 @@ class WordStore {
       tally_->peak = std::max(tally_->peak, tally_->now);
     }
   }
+  /// In the storage: from base_ to the highest word written.
+  [[nodiscard]] bool stored(std::uint32_t address) const {
+    return address >= base_ && address - base_ < words_.size();
+  }
   [[nodiscard]] bool held_at(std::uint32_t address) const {
-    return address >= base_ && address - base_ < words_.size() && live_[address - base_];
+    return stored(address) && live_[address - base_];
   }
 
   std::uint32_t depth_;
-  std::uint32_t base_ = 0;   ///< the address of words_[0]
-  std::vector<Word> words_;  ///< from base_ up to the highest word written
-  std::vector<bool> live_;   ///< per word of words_: written and not forgotten
+  std::uint32_t base_ = 0;  ///< the address of words_[0]
+  /// From base_ up to the highest word written. A word not live holds sw::kUnwrittenWord (the
+  /// storage grows with it, forget() puts it back), so the stored words read as they are.
+  std::vector<Word> words_;
+  std::vector<bool> live_;  ///< per word of words_: written and not forgotten
   HeldWords* tally_;
 };
 
