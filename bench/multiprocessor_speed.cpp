@@ -2,11 +2,13 @@
 //   1. Back-to-back IWR steps on the omp ([PH91] Eq. 1 workload, every processor sends l = 16
 //      words to each of the others) at n = 4, 16, 64: simulated cycles and bus words per
 //      wall-clock second, and bus words per second of the process's CPU time (the fairer figure
-//      on a shared machine, where the wall clock also counts the time other jobs ran).
+//      on a shared machine, where the wall clock also counts the time other jobs ran); each the
+//      best of three runs.
 //   2. Cost per simulated cycle of a 64-processor and of a 4-processor omp with one active
 //      processor: the ratio shows what idle blocks cost (close to 1: nothing).
 // All systems are elaborated first (one elaboration per process), then run one after another;
 // the idle ones cost nothing while another runs.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -101,7 +103,15 @@ int sc_main(int, char*[]) {
     // About four million bus words per size.
     const std::uint32_t steps = std::max(1u, 4'000'000u / (2 * n * (n - 1) * l));
     const sw::AccessWorkload w{sw::WorkloadKind::Iwr, n - 1, l, steps};
-    const Measured m = run(*iwr_systems[i], sw::make_access_program(iwr_systems[i]->config(), w));
+    const sw::MachineProgram program = sw::make_access_program(iwr_systems[i]->config(), w);
+    // The best of three runs, so that a busy machine does not pass for the model's cost.
+    Measured m = run(*iwr_systems[i], program);
+    for (int trial = 1; trial < 3; ++trial) {
+      const Measured again = run(*iwr_systems[i], program);
+      m.seconds = std::min(m.seconds, again.seconds);
+      m.cpu_seconds = std::min(m.cpu_seconds, again.cpu_seconds);
+      m.ok = m.ok && again.ok && again.cycles == m.cycles && again.words == m.words;
+    }
     std::printf("%6u %8u %14llu %14llu %10.3f %16.0f %16.0f %10.3f %16.0f%s\n", n, steps,
                 static_cast<unsigned long long>(m.cycles), static_cast<unsigned long long>(m.words),
                 m.seconds, static_cast<double>(m.cycles) / m.seconds,
