@@ -77,6 +77,14 @@ class WordStore {
     std::fill(out + (last - address), out + count, sw::kUnwrittenWord);
   }
 
+  /// The words [address, address + count) in the storage, if all of them are stored (they read
+  /// as they are): valid until the next write or forget. Else nullptr (read_range fills them).
+  [[nodiscard]] const Word* stored_range(std::uint32_t address, std::uint32_t count) const {
+    return count > 0 && stored(address) && address - base_ + std::uint64_t{count} <= words_.size()
+               ? words_.data() + (address - base_)
+               : nullptr;
+  }
+
   /// write(address + k, words[k]) for k < count, in that order: the storage grows once.
   void write_range(std::uint32_t address, std::uint32_t count, const Word* words) {
     if (count == 0) {

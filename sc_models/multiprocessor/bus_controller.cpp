@@ -149,13 +149,16 @@ void BusController::move_words(Cycle now) {
   for (std::uint32_t pos = 0; pos < access_.degree(); ++pos) {
     WordStore& module = fabric_.modules[modules_[pos]];
     WordStore& buffer = manipulator_.buffer(manipulator_.buffer_for(access_.index_set, pos));
-    if (write) {
-      buffer.read_range(0, vectors, words_.data());
-      module.write_range(access_.address, vectors, words_.data());
-    } else {
-      module.read_range(access_.address, vectors, words_.data());
-      buffer.write_range(0, vectors, words_.data());
+    WordStore& from = write ? buffer : module;
+    WordStore& to = write ? module : buffer;
+    const std::uint32_t from_address = write ? 0 : access_.address;
+    // Straight from the source's storage where it holds every word, else through the scratch.
+    const Word* words = from.stored_range(from_address, vectors);
+    if (words == nullptr) {
+      from.read_range(from_address, vectors, words_.data());
+      words = words_.data();
     }
+    to.write_range(write ? access_.address : 0, vectors, words);
   }
   // Fig. 5: alpha, beta before every vector after the first, tau per word.
   Cycle end = now + Cycle{timing_.alpha};
