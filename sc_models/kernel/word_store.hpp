@@ -87,8 +87,17 @@ class WordStore {
 
   /// write(address + k, words[k]) for k < count, in that order: the storage grows once.
   void write_range(std::uint32_t address, std::uint32_t count, const Word* words) {
+    if (Word* to = fill_range(address, count)) {
+      std::copy(words, words + count, to);
+    }
+  }
+
+  /// The storage of words [address, address + count), grown and marked written as write_range
+  /// does, for the caller to write every one of them before the store is used again (nullptr if
+  /// count is 0).
+  [[nodiscard]] Word* fill_range(std::uint32_t address, std::uint32_t count) {
     if (count == 0) {
-      return;
+      return nullptr;
     }
     check(address);
     check(address + (count - 1));
@@ -103,9 +112,9 @@ class WordStore {
       words_.resize(std::size_t{last} + 1, sw::kUnwrittenWord);
       live_.resize(std::size_t{last} + 1, false);
     }
-    std::copy(words, words + count, words_.begin() + (address - base_));
     std::fill(live_.begin() + (address - base_), live_.begin() + (last + 1), true);
     tally(before);
+    return words_.data() + (address - base_);
   }
 
   /// Words [address, address + count) will not be read again: they read as unwritten from now
