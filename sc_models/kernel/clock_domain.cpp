@@ -16,13 +16,18 @@ ClockDomain::ClockDomain(std::uint32_t period_ns)
 
 Cycle ClockDomain::now() const {
   const std::uint64_t t = sc_core::sc_time_stamp().value();
+  if (t == last_time_) {
+    return last_cycle_;
+  }
   const std::uint64_t p = period_.value();
   if (t % p != 0) {
     throw std::logic_error("simulation time " + sc_core::sc_time_stamp().to_string() +
                            " is not on a clock edge of period " + std::to_string(period_ns_) +
                            " ns");
   }
-  return Cycle{t / p};
+  last_time_ = t;
+  last_cycle_ = Cycle{t / p};
+  return last_cycle_;
 }
 
 sc_core::sc_time ClockDomain::until(Cycle at) const {

@@ -29,6 +29,10 @@ class ClockDomain {
  private:
   std::uint32_t period_ns_;
   sc_core::sc_time period_;
+  // now()'s last answer: the blocks ask it many times a cycle, and a division costs tens of
+  // clock cycles of the host.
+  mutable std::uint64_t last_time_ = ~std::uint64_t{0};
+  mutable Cycle last_cycle_;
 };
 
 /// Sets the kernel's time resolution to 1 ns (the resolution every model and, later, the

@@ -37,7 +37,7 @@ class WordStore {
   /// data.
   [[nodiscard]] Word read(std::uint32_t address) const {
     check(address);
-    return held_at(address) ? words_[address - base_] : sw::kUnwrittenWord;
+    return stored(address) ? words_[address - base_] : sw::kUnwrittenWord;
   }
 
   void write(std::uint32_t address, Word value) {
@@ -57,22 +57,47 @@ class WordStore {
     tally(before);
   }
 
-  /// read(address + k) for k < count into out[k]: one range check, no call per word.
+  /// read(address + k) for k < count into out[k]: one range check, the stored words one copy.
   void read_range(std::uint32_t address, std::uint32_t count, Word* out) const {
     if (count == 0) {
       return;
     }
     check(address);
     check(address + (count - 1));
-    for (std::uint32_t k = 0; k < count; ++k) {
-      out[k] = held_at(address + k) ? words_[address + k - base_] : sw::kUnwrittenWord;
+    const std::uint64_t end = std::uint64_t{address} + count;
+    const std::uint64_t first = std::max<std::uint64_t>(address, base_);
+    const std::uint64_t last = std::min<std::uint64_t>(end, base_ + words_.size());
+    if (first >= last) {
+      std::fill(out, out + count, sw::kUnwrittenWord);
+      return;
     }
+    std::fill(out, out + (first - address), sw::kUnwrittenWord);
+    std::copy(words_.begin() + static_cast<std::ptrdiff_t>(first - base_),
+              words_.begin() + static_cast<std::ptrdiff_t>(last - base_), out + (first - address));
+    std::fill(out + (last - address), out + count, sw::kUnwrittenWord);
+  }
+
+  /// The words [address, address + count) in the storage, if all of them are stored (they read
+  /// as they are): valid until the next write or forget. Else nullptr (read_range fills them).
+  [[nodiscard]] const Word* stored_range(std::uint32_t address, std::uint32_t count) const {
+    return count > 0 && stored(address) && address - base_ + std::uint64_t{count} <= words_.size()
+               ? words_.data() + (address - base_)
+               : nullptr;
   }
 
   /// write(address + k, words[k]) for k < count, in that order: the storage grows once.
   void write_range(std::uint32_t address, std::uint32_t count, const Word* words) {
+    if (Word* to = fill_range(address, count)) {
+      std::copy(words, words + count, to);
+    }
+  }
+
+  /// The storage of words [address, address + count), grown and marked written as write_range
+  /// does, for the caller to write every one of them before the store is used again (nullptr if
+  /// count is 0).
+  [[nodiscard]] Word* fill_range(std::uint32_t address, std::uint32_t count) {
     if (count == 0) {
-      return;
+      return nullptr;
     }
     check(address);
     check(address + (count - 1));
@@ -87,9 +112,9 @@ class WordStore {
       words_.resize(std::size_t{last} + 1, sw::kUnwrittenWord);
       live_.resize(std::size_t{last} + 1, false);
     }
-    std::copy(words, words + count, words_.begin() + (address - base_));
     std::fill(live_.begin() + (address - base_), live_.begin() + (last + 1), true);
     tally(before);
+    return words_.data() + (address - base_);
   }
 
   /// Words [address, address + count) will not be read again: they read as unwritten from now
@@ -138,14 +163,20 @@ class WordStore {
       tally_->peak = std::max(tally_->peak, tally_->now);
     }
   }
+  /// In the storage: from base_ to the highest word written.
+  [[nodiscard]] bool stored(std::uint32_t address) const {
+    return address >= base_ && address - base_ < words_.size();
+  }
   [[nodiscard]] bool held_at(std::uint32_t address) const {
-    return address >= base_ && address - base_ < words_.size() && live_[address - base_];
+    return stored(address) && live_[address - base_];
   }
 
   std::uint32_t depth_;
-  std::uint32_t base_ = 0;   ///< the address of words_[0]
-  std::vector<Word> words_;  ///< from base_ up to the highest word written
-  std::vector<bool> live_;   ///< per word of words_: written and not forgotten
+  std::uint32_t base_ = 0;  ///< the address of words_[0]
+  /// From base_ up to the highest word written. A word not live holds sw::kUnwrittenWord (the
+  /// storage grows with it, forget() puts it back), so the stored words read as they are.
+  std::vector<Word> words_;
+  std::vector<bool> live_;  ///< per word of words_: written and not forgotten
   HeldWords* tally_;
 };
 

@@ -40,10 +40,12 @@ void BusController::start(const sw::MemoryAccess& access, Resumable& requester) 
   access_ = access;
   requester_ = &requester;
   const sw::MemoryOrganization& org = fabric_.organization;
+  modules_.clear();
   requested_.clear();
   requested_.push_back(fabric_.bus_resource[org.bus_index(access_.bus)]);
   for (std::uint32_t slot : access_.slots) {
-    requested_.push_back(fabric_.module_resource[org.module_at(access_.bus, slot)]);
+    modules_.push_back(org.module_at(access_.bus, slot));
+    requested_.push_back(fabric_.module_resource[modules_.back()]);
   }
   fabric_.grants.request(id_, requested_, access_, *this);
 }
@@ -92,7 +94,6 @@ void BusController::granted(Cycle now) {
     move_words(now);
     return;
   }
-  const sw::MemoryOrganization& org = fabric_.organization;
   ModelAccess schedule;
   const bool write = access_.direction == sw::Direction::Write;
   const auto on_bus = [this](Word word, Cycle beat) {
@@ -109,7 +110,7 @@ void BusController::granted(Cycle now) {
     const std::uint32_t address = access_.address + v;
     for (std::uint32_t pos = 0; pos < access_.degree(); ++pos) {
       // ... and one minor cycle tau per word streamed over the bus.
-      WordStore& module = fabric_.modules[org.module_at(access_.bus, access_.slots[pos])];
+      WordStore& module = fabric_.modules[modules_[pos]];
       Word word;
       if (write) {
         word = on_bus(manipulator_.on_write(access_.index_set, pos, v), t);
@@ -142,20 +143,22 @@ void BusController::granted(Cycle now) {
 // final value is the same; where two positions share a module or a buffer, the later position
 // still writes last.
 void BusController::move_words(Cycle now) {
-  const sw::MemoryOrganization& org = fabric_.organization;
   const bool write = access_.direction == sw::Direction::Write;
   const std::uint32_t vectors = access_.vectors;
   words_.resize(vectors);
   for (std::uint32_t pos = 0; pos < access_.degree(); ++pos) {
-    WordStore& module = fabric_.modules[org.module_at(access_.bus, access_.slots[pos])];
+    WordStore& module = fabric_.modules[modules_[pos]];
     WordStore& buffer = manipulator_.buffer(manipulator_.buffer_for(access_.index_set, pos));
-    if (write) {
-      buffer.read_range(0, vectors, words_.data());
-      module.write_range(access_.address, vectors, words_.data());
-    } else {
-      module.read_range(access_.address, vectors, words_.data());
-      buffer.write_range(0, vectors, words_.data());
+    WordStore& from = write ? buffer : module;
+    WordStore& to = write ? module : buffer;
+    const std::uint32_t from_address = write ? 0 : access_.address;
+    // Straight from the source's storage where it holds every word, else through the scratch.
+    const Word* words = from.stored_range(from_address, vectors);
+    if (words == nullptr) {
+      from.read_range(from_address, vectors, words_.data());
+      words = words_.data();
     }
+    to.write_range(write ? access_.address : 0, vectors, words);
   }
   // Fig. 5: alpha, beta before every vector after the first, tau per word.
   Cycle end = now + Cycle{timing_.alpha};
@@ -175,9 +178,7 @@ void BusController::end_access(Cycle grant, Cycle end, Cycle resume_in) {
   ending_trace_ = trace_;
   ending_consumed_.clear();
   if (access_.consumed > 0) {
-    for (std::uint32_t slot : access_.slots) {
-      ending_consumed_.push_back(fabric_.organization.module_at(access_.bus, slot));
-    }
+    ending_consumed_ = modules_;
     ending_address_ = access_.address;
     ending_words_ = access_.consumed;
   }

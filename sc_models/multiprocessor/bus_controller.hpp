@@ -95,6 +95,7 @@ class BusController : public sc_core::sc_module, public Grantee {
   // possibly before finish_access() has run in that cycle, and may start its next access then;
   // so the ending access keeps its own copy of what it releases.
   sw::MemoryAccess access_;
+  std::vector<sw::ModuleId> modules_;  ///< of access_, by stream position
   std::vector<ResourceId> requested_;
   Resumable* requester_ = nullptr;
   bool waiting_for_grant_ = false;

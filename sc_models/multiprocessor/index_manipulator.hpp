@@ -38,6 +38,19 @@ class DataBuffers {
       out[k] = read_word(b, word + k);
     }
   }
+  /// Buffer b's words [word, word + count) where they are plain storage holding them all, to be
+  /// read in place (a StoreBuffer without a copy); nullptr where read_words must be asked (a
+  /// verilated twin answers, or some words are not stored).
+  [[nodiscard]] virtual const Word* stored_words(std::uint32_t /*b*/, std::uint32_t /*word*/,
+                                                 std::uint32_t /*count*/) const {
+    return nullptr;
+  }
+  /// Buffer b's words [word, word + count) as plain storage for the caller to write at once, as
+  /// write_words would (a LoadBuffer without a copy); nullptr where write_words must be asked.
+  [[nodiscard]] virtual Word* words_to_fill(std::uint32_t /*b*/, std::uint32_t /*word*/,
+                                            std::uint32_t /*count*/) {
+    return nullptr;
+  }
 };
 
 class IndexManipulator final : public DataBuffers {
@@ -58,6 +71,14 @@ class IndexManipulator final : public DataBuffers {
   void read_words(std::uint32_t b, std::uint32_t word, std::uint32_t count,
                   Word* out) const override {
     buffer(b).read_range(word, count, out);
+  }
+  [[nodiscard]] const Word* stored_words(std::uint32_t b, std::uint32_t word,
+                                         std::uint32_t count) const override {
+    return buffer(b).stored_range(word, count);
+  }
+  [[nodiscard]] Word* words_to_fill(std::uint32_t b, std::uint32_t word,
+                                    std::uint32_t count) override {
+    return buffer(b).fill_range(word, count);
   }
 
   /// rho(position) of index set `set`.

@@ -1,7 +1,6 @@
 // Processor: the machine-program interpreter.
 #include "sc_models/multiprocessor/processor.hpp"
 
-#include <optional>
 #include <stdexcept>
 
 #include "sw/machine/describe.hpp"
@@ -222,28 +221,44 @@ bool Processor::step_op(const sw::WaitSync& op) {
   return true;
 }
 
-// The local memory and the message words are read (or written) word by word, the buffer in one
-// call: the buffers are neither read by a LoadBuffer's sources nor written by a StoreBuffer's
-// destinations, so the order of the two sides does not change a word.
+// The message words and the local memory are read (or written) a run at a time, the buffer in one
+// call, in place where the buffer is plain storage: the buffers are neither read by a
+// LoadBuffer's sources nor written by a StoreBuffer's destinations, so the order of the two sides
+// does not change a word.
 bool Processor::step_op(const sw::LoadBuffer& op) {
-  words_.resize(op.words);
-  for (std::uint32_t w = 0; w < op.words; ++w) {
-    const std::uint32_t address = op.local_address + w;
-    const std::optional<sw::Word> sent = messages_->sent(id_, address);
-    words_[w] = sent ? *sent : local_.read(address);
+  Word* in_buffer = manipulator_.words_to_fill(op.buffer, op.buffer_address, op.words);
+  if (in_buffer == nullptr) {
+    words_.resize(op.words);
   }
-  manipulator_.write_words(op.buffer, op.buffer_address, op.words, words_.data());
+  Word* out = in_buffer != nullptr ? in_buffer : words_.data();
+  for (std::uint32_t w = 0; w < op.words;) {
+    const std::uint32_t address = op.local_address + w;
+    const sw::MessageMemory::Run run = messages_->sent(id_, address, op.words - w, out + w);
+    if (!run.message) {
+      local_.read_range(address, run.words, out + w);
+    }
+    w += run.words;
+  }
+  if (in_buffer == nullptr) {
+    manipulator_.write_words(op.buffer, op.buffer_address, op.words, out);
+  }
   return true;
 }
 
 bool Processor::step_op(const sw::StoreBuffer& op) {
-  words_.resize(op.words);
-  manipulator_.read_words(op.buffer, op.buffer_address, op.words, words_.data());
-  for (std::uint32_t w = 0; w < op.words; ++w) {
+  const Word* words = manipulator_.stored_words(op.buffer, op.buffer_address, op.words);
+  if (words == nullptr) {
+    words_.resize(op.words);
+    manipulator_.read_words(op.buffer, op.buffer_address, op.words, words_.data());
+    words = words_.data();
+  }
+  for (std::uint32_t w = 0; w < op.words;) {
     const std::uint32_t address = op.local_address + w;
-    if (!messages_->receive(id_, address, words_[w])) {
-      local_.write(address, words_[w]);
+    const sw::MessageMemory::Run run = messages_->receive(id_, address, op.words - w, words + w);
+    if (!run.message) {
+      local_.write_range(address, run.words, words + w);
     }
+    w += run.words;
   }
   return true;
 }

@@ -28,14 +28,20 @@ ResourceArbiter::ResourceArbiter(const sc_core::sc_module_name& name,
             "cycles requests spent waiting for held resources");
 }
 
-void ResourceArbiter::request(sw::ProcId requester, std::vector<ResourceId> resources,
+void ResourceArbiter::request(sw::ProcId requester, const std::vector<ResourceId>& resources,
                               Grantee& grantee) {
   for (ResourceId r : resources) {
     if (r >= names_.size()) {
       throw std::logic_error(std::string(name()) + ": no resource " + std::to_string(r));
     }
   }
-  pending_.push_back({clock_.now(), requester, std::move(resources), &grantee});
+  std::vector<ResourceId> list;
+  if (!spare_lists_.empty()) {
+    list = std::move(spare_lists_.back());
+    spare_lists_.pop_back();
+  }
+  list.assign(resources.begin(), resources.end());
+  pending_.push_back({clock_.now(), requester, std::move(list), &grantee});
   ev_arbitrate_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -53,22 +59,25 @@ void ResourceArbiter::release(const std::vector<ResourceId>& resources) {
 
 void ResourceArbiter::arbitrate() {
   ++activations_;
-  std::stable_sort(pending_.begin(), pending_.end(), [](const Pending& a, const Pending& b) {
+  const auto earlier = [](const Pending& a, const Pending& b) {
     return std::tie(a.arrival, a.requester) < std::tie(b.arrival, b.requester);
-  });
+  };
+  // Requests arrive in time order, so the list is usually sorted already (a stable sort would
+  // leave it as it is).
+  if (!std::is_sorted(pending_.begin(), pending_.end(), earlier)) {
+    std::stable_sort(pending_.begin(), pending_.end(), earlier);
+  }
   const Cycle now = clock_.now();
   // Resources an earlier, still waiting request is queued for: later requests may not take them.
-  std::vector<bool> claimed(names_.size(), false);
-  std::vector<Pending> granted;
-  std::vector<Pending> waiting;
+  claimed_.assign(names_.size(), false);
   for (Pending& p : pending_) {
     const bool free = std::all_of(p.resources.begin(), p.resources.end(),
-                                  [&](ResourceId r) { return !busy_[r] && !claimed[r]; });
+                                  [&](ResourceId r) { return !busy_[r] && !claimed_[r]; });
     if (!free) {
       for (ResourceId r : p.resources) {
-        claimed[r] = true;
+        claimed_[r] = true;
       }
-      waiting.push_back(std::move(p));
+      waiting_.push_back(std::move(p));
       continue;
     }
     for (ResourceId r : p.resources) {
@@ -80,13 +89,18 @@ void ResourceArbiter::arbitrate() {
       ++conflicts_;
       conflict_wait_cycles_ += (now - p.arrival).count();
     }
-    granted.push_back(std::move(p));
+    granted_.push_back(std::move(p));
   }
-  pending_ = std::move(waiting);
+  pending_.swap(waiting_);
+  waiting_.clear();
   // Grantees run after the bookkeeping, in the same deterministic order.
-  for (Pending& p : granted) {
+  for (Pending& p : granted_) {
     p.grantee->granted(now);
   }
+  for (Pending& p : granted_) {
+    spare_lists_.push_back(std::move(p.resources));
+  }
+  granted_.clear();
 }
 
 void ResourceArbiter::reset() {

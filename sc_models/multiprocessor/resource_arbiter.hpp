@@ -31,7 +31,7 @@ class ResourceArbiter : public sc_core::sc_module {
 
   /// Asks for every resource in `resources` for `requester`; `grantee.granted()` is called once
   /// all are held. A requester has at most one request outstanding.
-  void request(sw::ProcId requester, std::vector<ResourceId> resources, Grantee& grantee);
+  void request(sw::ProcId requester, const std::vector<ResourceId>& resources, Grantee& grantee);
   /// Frees resources held since a grant.
   void release(const std::vector<ResourceId>& resources);
 
@@ -68,6 +68,13 @@ class ResourceArbiter : public sc_core::sc_module {
   std::vector<bool> busy_;
   std::vector<const Grantee*> holder_;  ///< [resource]: who holds it (named only in reports)
   std::vector<Pending> pending_;
+  // arbitrate()'s scratch, kept so that a pass allocates nothing: the resources an earlier,
+  // still waiting request is queued for, the requests granted and those still waiting, and the
+  // resource lists of granted requests, for the next requests to fill.
+  std::vector<bool> claimed_;
+  std::vector<Pending> granted_;
+  std::vector<Pending> waiting_;
+  std::vector<std::vector<ResourceId>> spare_lists_;
   sc_core::sc_event ev_arbitrate_;
 
   std::uint64_t grants_ = 0;

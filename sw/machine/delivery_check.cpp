@@ -115,6 +115,28 @@ void ArrivalCheck::arrive(const std::vector<Message>& manifest, std::size_t mess
   }
 }
 
+void ArrivalCheck::arrive(const std::vector<Message>& manifest, std::size_t message,
+                          std::uint32_t index, std::uint32_t count, const Word* words) {
+  const Message& m = manifest.at(message);
+  Arrivals& a = arrivals_.at(message);
+  std::uint32_t k = 0;
+  // Words that continue this delivery in order, none ahead of them: each would take arrive()'s
+  // in-order branch, so they are counted together up to the first wrong one.
+  if (a.fault == Arrivals::Fault::None && index == a.words % m.words &&
+      std::uint64_t{index} + count <= m.words &&
+      std::uint64_t{a.words} + count <= std::uint64_t{m.words} * deliveries_ &&
+      ahead_.count(message) == 0) {
+    const PayloadWords payload(m.payload);
+    while (k < count && words[k] == payload[index + k]) {
+      ++k;
+    }
+    a.words += k;
+  }
+  for (; k < count; ++k) {
+    arrive(manifest, message, index + k, words[k]);
+  }
+}
+
 DeliveryReport ArrivalCheck::report(const std::vector<Message>& manifest, bool run_ended) const {
   DeliveryReport report;
   for (std::size_t i = 0; i < manifest.size(); ++i) {
@@ -155,34 +177,50 @@ void MessageMemory::load(const std::vector<Message>& manifest, std::uint32_t pro
   arrivals_.reset(manifest.size(), deliveries);
 }
 
-const MessageMemory::Region* MessageMemory::find(const std::vector<Region>& regions,
-                                                 std::uint32_t address) const {
-  // The last region starting at or before the address; regions of one local memory are
-  // disjoint (validate), except a source's shared by messages of one payload, word for word.
+std::pair<const MessageMemory::Region*, MessageMemory::Run> MessageMemory::find(
+    const std::vector<Region>& regions, std::uint32_t address, std::uint32_t count) const {
+  // The last region starting at or before the address holds it, if any does; regions of one
+  // local memory are disjoint (validate), except a source's shared by messages of one payload,
+  // word for word. The same region is the last one for every word before the next region's
+  // begin, so the run ends there or at the region's end.
   auto after = std::upper_bound(regions.begin(), regions.end(), address,
                                 [](std::uint32_t a, const Region& r) { return a < r.begin; });
-  if (after == regions.begin()) {
-    return nullptr;
+  std::uint64_t end = std::uint64_t{address} + count;
+  if (after != regions.end()) {
+    end = std::min<std::uint64_t>(end, after->begin);
   }
-  const Region& r = *std::prev(after);
-  return address - r.begin < (*manifest_)[r.message].words ? &r : nullptr;
+  const Region* holder = nullptr;
+  if (after != regions.begin()) {
+    const Region& r = *std::prev(after);
+    const std::uint64_t region_end = std::uint64_t{r.begin} + (*manifest_)[r.message].words;
+    if (address < region_end) {
+      holder = &r;
+      end = std::min(end, region_end);
+    }
+  }
+  return {holder, Run{static_cast<std::uint32_t>(end - address), holder != nullptr}};
 }
 
-std::optional<Word> MessageMemory::sent(ProcId p, std::uint32_t address) const {
-  const Region* r = find(sources_.at(p), address);
-  if (r == nullptr) {
-    return std::nullopt;
+MessageMemory::Run MessageMemory::sent(ProcId p, std::uint32_t address, std::uint32_t count,
+                                       Word* out) const {
+  const auto [r, run] = find(sources_.at(p), address, count);
+  if (r != nullptr) {
+    const PayloadWords payload((*manifest_)[r->message].payload);
+    const std::uint32_t first = address - r->begin;
+    for (std::uint32_t k = 0; k < run.words; ++k) {
+      out[k] = payload[first + k];
+    }
   }
-  return payload_word((*manifest_)[r->message].payload, address - r->begin);
+  return run;
 }
 
-bool MessageMemory::receive(ProcId p, std::uint32_t address, Word word) {
-  const Region* r = find(destinations_.at(p), address);
-  if (r == nullptr) {
-    return false;
+MessageMemory::Run MessageMemory::receive(ProcId p, std::uint32_t address, std::uint32_t count,
+                                          const Word* words) {
+  const auto [r, run] = find(destinations_.at(p), address, count);
+  if (r != nullptr) {
+    arrivals_.arrive(*manifest_, r->message, address - r->begin, run.words, words);
   }
-  arrivals_.arrive(*manifest_, r->message, address - r->begin, word);
-  return true;
+  return run;
 }
 
 DeliveryReport MessageMemory::report(bool run_ended) const {

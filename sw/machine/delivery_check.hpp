@@ -4,9 +4,9 @@
 
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sw/machine/machine_program.hpp"
@@ -49,6 +49,11 @@ class ArrivalCheck {
   /// Word `index` of message `manifest[message]` arrived holding `word`.
   void arrive(const std::vector<Message>& manifest, std::size_t message, std::uint32_t index,
               Word word);
+  /// Words `index` + k of message `manifest[message]` arrived holding words[k], for k < count,
+  /// in that order: as many arrive() calls, with the words that continue the message in order
+  /// checked in one pass.
+  void arrive(const std::vector<Message>& manifest, std::size_t message, std::uint32_t index,
+              std::uint32_t count, const Word* words);
   /// The outcome over `manifest` (the one arrive() was given): as check_delivery's, with a
   /// message that arrived twice failed too. `run_ended` as check_delivery's.
   [[nodiscard]] DeliveryReport report(const std::vector<Message>& manifest,
@@ -83,11 +88,19 @@ class MessageMemory {
   /// forgets every arrival.
   void load(const std::vector<Message>& manifest, std::uint32_t processors,
             std::uint32_t deliveries = 1);
-  /// Word `address` of P(p)'s local memory where a message is sent from; nothing elsewhere.
-  [[nodiscard]] std::optional<Word> sent(ProcId p, std::uint32_t address) const;
-  /// `word` written to word `address` of P(p)'s local memory: checked when a message lands
-  /// there (true), else false (not a message's word).
-  bool receive(ProcId p, std::uint32_t address, Word word);
+  /// Consecutive words of a local memory that are all one message's or all nobody's.
+  struct Run {
+    std::uint32_t words = 0;
+    bool message = false;
+  };
+  /// The first run of words [address, address + count) of P(p)'s local memory (count >= 1):
+  /// where a message is sent from, its words are generated into out[0, words); elsewhere `out`
+  /// is left for the caller's own words.
+  Run sent(ProcId p, std::uint32_t address, std::uint32_t count, Word* out) const;
+  /// words[k] written to word `address` + k of P(p)'s local memory, k < count (count >= 1): the
+  /// first run of them. Where a message lands, its words are checked; elsewhere they are left
+  /// for the caller to store.
+  Run receive(ProcId p, std::uint32_t address, std::uint32_t count, const Word* words);
   /// The delivery check of the loaded manifest (ArrivalCheck::report).
   [[nodiscard]] DeliveryReport report(bool run_ended) const;
 
@@ -97,8 +110,11 @@ class MessageMemory {
     std::uint32_t begin = 0;
     std::uint32_t message = 0;  ///< index into the manifest
   };
-  /// The region of `regions` (sorted by begin) that holds `address`, if any.
-  [[nodiscard]] const Region* find(const std::vector<Region>& regions, std::uint32_t address) const;
+  /// The first run of [address, address + count) in `regions` (sorted by begin), and the region
+  /// that holds it (null if none does).
+  [[nodiscard]] std::pair<const Region*, Run> find(const std::vector<Region>& regions,
+                                                   std::uint32_t address,
+                                                   std::uint32_t count) const;
 
   const std::vector<Message>* manifest_ = nullptr;
   std::vector<std::vector<Region>> sources_;       ///< per processor

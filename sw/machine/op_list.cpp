@@ -78,15 +78,31 @@ class Encoder {
   std::vector<std::uint8_t>& bytes_;
 };
 
+/// Decodes from `offset` in `bytes` and moves `offset` past what it read when it is destroyed.
+/// It reads through its own pointers, so that the compiler keeps them in registers (a reference
+/// to the offset would be reloaded and stored for every byte).
 class Decoder {
  public:
   Decoder(const std::vector<std::uint8_t>& bytes, std::size_t& offset)
-      : bytes_(bytes), offset_(offset) {}
+      : begin_(bytes.data()),
+        at_(bytes.data() + offset),
+        end_(bytes.data() + bytes.size()),
+        offset_(offset) {}
+  Decoder(const Decoder&) = delete;
+  Decoder& operator=(const Decoder&) = delete;
+  ~Decoder() { offset_ = static_cast<std::size_t>(at_ - begin_); }
 
   std::uint64_t number() {
+    if (at_ != end_ && *at_ < 0x80u) {  // most fields fit in one byte
+      return *at_++;
+    }
     std::uint64_t value = 0;
     for (unsigned shift = 0;; shift += 7) {
-      const std::uint8_t byte = bytes_.at(offset_++);
+      if (at_ == end_) {
+        throw std::out_of_range("OpList: an op runs past the end at byte " +
+                                std::to_string(at_ - begin_));
+      }
+      const std::uint8_t byte = *at_++;
       value |= std::uint64_t{byte & 0x7Fu} << shift;
       if ((byte & 0x80u) == 0) {
         return value;
@@ -149,12 +165,14 @@ class Decoder {
       case index_of<StepMark>():
         return StepMark{word()};
       default:
-        throw std::logic_error("OpList: not an op at byte " + std::to_string(offset_ - 1));
+        throw std::logic_error("OpList: not an op at byte " + std::to_string(at_ - begin_ - 1));
     }
   }
 
  private:
-  const std::vector<std::uint8_t>& bytes_;
+  const std::uint8_t* begin_;
+  const std::uint8_t* at_;
+  const std::uint8_t* end_;
   std::size_t& offset_;
 };
 

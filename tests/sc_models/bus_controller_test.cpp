@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <map>
+#include <random>
 #include <systemc>
 #include <utility>
 #include <vector>
 
+#include "sc_models/kernel/word_store.hpp"
 #include "sc_models/multiprocessor/interfaces.hpp"
 #include "tests/support/block_bench.hpp"
 
@@ -30,6 +33,71 @@ class RecordingProcessor : public Resumable {
  private:
   const ClockDomain& clock_;
 };
+
+// The storage the controller copies between, against a map of the words written and not
+// forgotten: random writes (word by word, as a range, filled in place) and forgets, every word
+// then read one by one, as a range and, where the store hands out its storage, in place.
+TEST(WordStore, RangesReadAndWriteWhatWordByWordAccessWould) {
+  std::mt19937 rng(3);
+  const auto below = [&](std::uint32_t bound) { return static_cast<std::uint32_t>(rng() % bound); };
+  int in_place_reads = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    constexpr std::uint32_t kDepth = 48;
+    WordStore store(kDepth);
+    std::map<std::uint32_t, Word> held;
+    for (int op = 0; op < 30; ++op) {
+      const std::uint32_t address = below(kDepth);
+      const std::uint32_t count = 1 + below(kDepth - address);
+      switch (below(4)) {
+        case 0:
+          store.write(address, static_cast<Word>(rng()));
+          held[address] = store.read(address);
+          break;
+        case 1: {
+          std::vector<Word> words(count);
+          for (Word& w : words) {
+            w = static_cast<Word>(rng());
+          }
+          store.write_range(address, count, words.data());
+          for (std::uint32_t k = 0; k < count; ++k) {
+            held[address + k] = words[k];
+          }
+          break;
+        }
+        case 2: {
+          Word* to = store.fill_range(address, count);
+          for (std::uint32_t k = 0; k < count; ++k) {
+            to[k] = static_cast<Word>(rng());
+            held[address + k] = to[k];
+          }
+          break;
+        }
+        default:
+          store.forget(address, count);
+          for (std::uint32_t k = 0; k < count; ++k) {
+            held.erase(address + k);
+          }
+      }
+      std::vector<Word> range(kDepth);
+      store.read_range(0, kDepth, range.data());
+      for (std::uint32_t a = 0; a < kDepth; ++a) {
+        const auto it = held.find(a);
+        const Word expected = it == held.end() ? sw::kUnwrittenWord : it->second;
+        ASSERT_EQ(store.read(a), expected) << "trial " << trial << " op " << op << " word " << a;
+        ASSERT_EQ(range[a], expected) << "trial " << trial << " op " << op << " word " << a;
+      }
+      const std::uint32_t from = below(kDepth);
+      const std::uint32_t words = 1 + below(kDepth - from);
+      if (const Word* in_place = store.stored_range(from, words)) {
+        ++in_place_reads;
+        for (std::uint32_t k = 0; k < words; ++k) {
+          ASSERT_EQ(in_place[k], range[from + k]) << "trial " << trial << " op " << op;
+        }
+      }
+    }
+  }
+  EXPECT_GT(in_place_reads, 100);
+}
 
 sw::SystemConfig omp(const sw::BusTiming& timing) {
   sw::SystemConfig c;

@@ -791,46 +791,147 @@ TEST(ArrivalCheck, EachMessageArrivesAsManyTimesAsTheProgramDeliversIt) {
   }
 }
 
-// The local memories as the messages see them: a sender's words are the payload, generated, a
-// receiver's words are checked; every other word is nobody's (the caller stores it).
-TEST(MessageMemory, GeneratesTheSentWordsAndChecksTheReceivedOnes) {
+// A run of words arrives as its words one at a time would: random runs of three deliveries (most
+// continuing their message in order, others out of order, repeated, past the message's end, some
+// with a corrupted word) give the report of the same words arrived one by one, line for line.
+TEST(ArrivalCheck, ARunArrivesAsItsWordsOneAtATime) {
   const sw::MachineProgram p = three_messages();
+  constexpr std::uint32_t kDeliveries = 3;
+  std::mt19937_64 rng(11);
+  std::size_t ok = 0;
+  std::size_t failed = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    sw::ArrivalCheck by_run;
+    sw::ArrivalCheck by_word;
+    by_run.reset(p.messages.size(), kDeliveries);
+    by_word.reset(p.messages.size(), kDeliveries);
+    // One trial in four sends every message's deliveries in order and intact, in runs.
+    const bool clean = trial % 4 == 0;
+    std::vector<std::uint32_t> sent(p.messages.size(), 0);  // words sent in order so far
+    for (int run = 0; run < 40; ++run) {
+      const std::size_t i = rng() % p.messages.size();
+      const sw::Message& m = p.messages[i];
+      if (clean && sent[i] == m.words * kDeliveries) {
+        continue;
+      }
+      std::uint32_t index = sent[i] % m.words;
+      std::uint32_t count = 1 + static_cast<std::uint32_t>(rng() % (m.words - index));
+      if (!clean && rng() % 8 == 0) {  // anywhere, perhaps past the message's end
+        index = static_cast<std::uint32_t>(rng() % (m.words + 1));
+        count = 1 + static_cast<std::uint32_t>(rng() % 3);
+      } else {
+        sent[i] += count;
+      }
+      std::vector<sw::Word> words(count);
+      for (std::uint32_t k = 0; k < count; ++k) {
+        words[k] =
+            sw::payload_word(m.payload, index + k) ^ (!clean && rng() % 40 == 0 ? 0x10u : 0u);
+        by_word.arrive(p.messages, i, index + k, words[k]);
+      }
+      by_run.arrive(p.messages, i, index, count, words.data());
+    }
+    for (const bool run_ended : {true, false}) {
+      const sw::DeliveryReport expected = by_word.report(p.messages, run_ended);
+      const sw::DeliveryReport found = by_run.report(p.messages, run_ended);
+      EXPECT_EQ(found.messages_failed, expected.messages_failed) << trial;
+      EXPECT_EQ(found.failures, expected.failures) << trial;
+      ++(expected.ok() ? ok : failed);
+    }
+  }
+  EXPECT_GT(ok, 20u);       // some trials delivered every message three times ...
+  EXPECT_GT(failed, 100u);  // ... and many did not
+}
+
+// The local memories as the messages see them, a run at a time: a sender's words are the payload,
+// generated, a receiver's words are checked; every other word is nobody's (the caller stores it).
+// A run ends where the next word is another message's or nobody's: every start and length is
+// compared with the owner of each word, worked out word by word.
+TEST(MessageMemory, GeneratesTheSentWordsAndChecksTheReceivedOnesARunAtATime) {
+  // P0 sends two messages from adjacent regions, P1 receives them into adjacent regions, then
+  // one more after a gap; P3 sends one payload to two destinations from one region.
+  ProgramBuilder b(Arch::Omp, kN);
+  b.message(0, 1, 4, 0, 100, 0).message(0, 1, 3, 4, 104, 1).message(2, 1, 5, 16, 110, 2);
+  b.message(3, 0, 5, 16, 300, 2, true).message(3, 2, 5, 16, 300, 2, true);
+  const sw::MachineProgram p = b.build();
   sw::MessageMemory memory;
   memory.load(p.messages, kN);
-  std::map<std::pair<sw::ProcId, std::uint32_t>, sw::Word> sent;
-  std::set<std::pair<sw::ProcId, std::uint32_t>> received;
+  using Place = std::pair<sw::ProcId, std::uint32_t>;
+  struct Owner {
+    std::uint32_t key;  ///< the first message of the payload
+    std::uint32_t word;
+  };
+  std::map<Place, Owner> sources;
+  std::map<Place, Owner> destinations;
   for (const sw::Message& m : p.messages) {
     for (std::uint32_t w = 0; w < m.words; ++w) {
-      sent[{m.source, m.src_address + w}] = sw::payload_word(m.payload, w);
-      received.insert({m.destination, m.dst_address + w});
+      sources.insert({{m.source, m.src_address + w}, {m.id, w}});  // the first one of a payload
+      destinations[{m.destination, m.dst_address + w}] = {m.id, w};
     }
   }
+  constexpr std::uint32_t kEnd = 320;
+  // The length of the run from `address`, word by word: as long as the owner continues.
+  const auto run_length = [&](const std::map<Place, Owner>& owners, sw::ProcId q,
+                              std::uint32_t address, std::uint32_t count) {
+    const auto first = owners.find({q, address});
+    std::uint32_t k = 1;
+    for (; k < count; ++k) {
+      const auto next = owners.find({q, address + k});
+      if (first == owners.end() ? next != owners.end()
+                                : next == owners.end() || next->second.key != first->second.key ||
+                                      next->second.word != first->second.word + k) {
+        break;
+      }
+    }
+    return k;
+  };
+  std::vector<sw::Word> out(kEnd);
   for (sw::ProcId q = 0; q < kN; ++q) {
-    for (std::uint32_t address = 0; address < 400; ++address) {
-      const auto it = sent.find({q, address});
-      const std::optional<sw::Word> word = memory.sent(q, address);
-      ASSERT_EQ(word.has_value(), it != sent.end()) << "P" << q << " local[" << address << "]";
-      if (word) {
-        EXPECT_EQ(*word, it->second) << "P" << q << " local[" << address << "]";
+    for (std::uint32_t address = 0; address < kEnd; ++address) {
+      for (std::uint32_t count : {1u, 2u, 3u, kEnd - address}) {
+        const auto owner = sources.find({q, address});
+        const sw::MessageMemory::Run run = memory.sent(q, address, count, out.data());
+        const std::string where = "P" + std::to_string(q) + " local[" + std::to_string(address) +
+                                  "] count " + std::to_string(count);
+        ASSERT_EQ(run.message, owner != sources.end()) << where;
+        ASSERT_EQ(run.words, run_length(sources, q, address, count)) << where;
+        for (std::uint32_t k = 0; run.message && k < run.words; ++k) {
+          const sw::Message& m = p.messages[owner->second.key];
+          EXPECT_EQ(out[k], sw::payload_word(m.payload, owner->second.word + k)) << where;
+        }
+        ASSERT_EQ(memory.receive(q, address, count, out.data()).message,
+                  destinations.count({q, address}) == 1)
+            << where;
       }
     }
   }
-  EXPECT_FALSE(memory.report(true).ok()) << "nothing has arrived yet";
-  // Every sender's word written to its destination, in address order, and a word nobody expects.
-  for (const sw::Message& m : p.messages) {
-    for (std::uint32_t w = 0; w < m.words; ++w) {
-      EXPECT_TRUE(memory.receive(m.destination, m.dst_address + w,
-                                 *memory.sent(m.source, m.src_address + w)));
-    }
-  }
-  for (sw::ProcId q = 0; q < kN; ++q) {
-    for (std::uint32_t address = 0; address < 400; ++address) {
-      if (!received.count({q, address})) {
-        EXPECT_FALSE(memory.receive(q, address, 0)) << "P" << q << " local[" << address << "]";
+  // Every receiver's memory written from 0 in runs, the messages' words intact: delivered once;
+  // with one word wrong, that word of that message is reported.
+  for (const int wrong : {-1, 106}) {
+    memory.load(p.messages, kN);
+    for (sw::ProcId q = 0; q < kN; ++q) {
+      std::vector<sw::Word> words(kEnd, 0);
+      for (const auto& [place, owner] : destinations) {
+        if (place.first == q) {
+          words[place.second] = sw::payload_word(p.messages[owner.key].payload, owner.word) ^
+                                (q == 1 && static_cast<int>(place.second) == wrong ? 4u : 0u);
+        }
+      }
+      for (std::uint32_t address = 0; address < kEnd;) {
+        const sw::MessageMemory::Run run =
+            memory.receive(q, address, kEnd - address, words.data() + address);
+        EXPECT_EQ(run.words, run_length(destinations, q, address, kEnd - address));
+        address += run.words;
       }
     }
+    const sw::DeliveryReport r = memory.report(true);
+    if (wrong < 0) {
+      EXPECT_TRUE(r.ok()) << (r.failures.empty() ? "" : r.failures[0]);
+    } else {
+      ASSERT_EQ(r.failures.size(), 1u);
+      EXPECT_TRUE(contains(r.failures[0], "message 1 ")) << r.failures[0];
+      EXPECT_TRUE(contains(r.failures[0], "word 2 ")) << r.failures[0];
+    }
   }
-  EXPECT_TRUE(memory.report(true).ok());
 }
 
 }  // namespace
