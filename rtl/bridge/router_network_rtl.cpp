@@ -299,9 +299,8 @@ void RouterNetworkRtl::settle() {
 
 // The rising edge that ends the cycle. Every router's inputs are set from the other routers'
 // outputs before any of them is clocked, so that each sees the others as they were in the cycle.
-// A router without flits, offered none and next to no router with flits, neither receives a flit
-// nor sees a head leave the buffers it feeds (out_go): its state stays as it is, and it is left
-// alone.
+// A router without flits that is offered none, receives none and sees no head leave a buffer it
+// feeds (out_go, which its count of that buffer follows) keeps its state: it is left alone.
 void RouterNetworkRtl::edge() {
   clocked_.clear();
   for (std::uint32_t r = 0; r < nodes_.size(); ++r) {
@@ -310,8 +309,9 @@ void RouterNetworkRtl::edge() {
     for (std::uint32_t q = 0; q < kP && !wake; ++q) {
       const std::int64_t s = source_[std::size_t{r} * kP + q];
       const std::int64_t n = neighbor_[std::size_t{r} * kP + q];
-      wake = (s >= 0 && nodes_[static_cast<std::size_t>(s)]->dut.busy) ||
-             (n >= 0 && nodes_[static_cast<std::size_t>(n)]->dut.busy);
+      wake = (s >= 0 && ((nodes_[static_cast<std::size_t>(s)]->dut.out_valid >> q) & 1U) != 0) ||
+             (n >= 0 && ((nodes_[static_cast<std::size_t>(n)]->dut.in_acc_go >> (q * kV)) &
+                         ((1U << kV) - 1)) != 0);
     }
     if (wake) {
       clocked_.push_back(r);
