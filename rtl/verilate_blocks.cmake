@@ -40,8 +40,10 @@ endforeach()
 # channels, flits per buffer): the topology is run-time configuration, so one verilation serves
 # them all (docs/rtl.md, router; rtl/bridge/router_network_rtl.hpp checks the limits). Its arbitration
 # unrolls into very long functions: split into small ones, they compile in seconds instead of
-# minutes per file under the asan-ubsan preset.
-verilate(orthosim_rtl_verilated SYSTEMC TRACE_FST ${rtl_opt}
+# minutes per file under the asan-ubsan preset. A C++ model, not a SystemC module: the network
+# (bridge/router_network_rtl.cpp) sets its ports and evaluates it directly, once per cycle and
+# router plus the ready chain's re-evaluations, instead of through signals and delta cycles.
+verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
          SOURCES router.sv
          TOP_MODULE router PREFIX Vrouter
          VERILATOR_ARGS -f rtl.vc orthosim.vlt

@@ -1,11 +1,14 @@
-// The verilated routers bound to sc_signals and wired after the topology. The generated header
-// comes first: it pulls in systemc.h in the order Verilator 5.006 needs (toolchain fact 4).
-// sc_spawn (one wiring process per router) needs SystemC's dynamic processes, declared only with
-// this macro before the first SystemC header.
-#define SC_INCLUDE_DYNAMIC_PROCESSES
+// The verilated routers (C++ models of rtl/router.sv, one per node) stepped as one network: the
+// network sets their inputs, evaluates them and wires them in plain C++ (docs/rtl.md, "Stepping a
+// verilated unit"). The generated header comes first: it pulls in the Verilated headers in the
+// order Verilator 5.006 needs (toolchain fact 4). The router is a C++ model: systemc.h comes
+// first, before verilated.h, as fst_trace.cpp includes them, for the skeleton the bridges share.
+#include "verilated_sc.h"
+
 #include "Vrouter.h"
 #include "rtl/bridge/verilated_block.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "rtl/bridge/router_network_rtl.hpp"
@@ -22,23 +25,54 @@ constexpr std::uint32_t kFlit = kData + 2;  ///< FW
 constexpr std::uint32_t kCoord = 8;         ///< CW
 constexpr std::uint32_t kOccBits =          ///< OCW = clog2(VMAX * DMAX + 1)
     limits::address_bits(std::uint64_t{limits::kRouterVcs} * limits::kRouterDepth + 1);
-using FlitBus = sc_dt::sc_bv<kP * kFlit>;
+constexpr std::uint32_t kWord = 32;  ///< bits per word of a Verilated wide port (WData)
 static_assert(kV == 2, "out_vc and in_vc hold one bit per port (VW = 1)");
+
+/// A port of kMaxPorts flits, as Verilator lays out a wide port: words of 32 bits, bit 0 first.
+using FlitBus = std::remove_reference_t<decltype(std::declval<Vrouter>().in_flit)>;
+
+/// Bits [lo, lo + width) of `w`, width <= 64.
+std::uint64_t bits_of(const FlitBus& w, std::uint32_t lo, std::uint32_t width) {
+  std::uint64_t v = 0;
+  for (std::uint32_t done = 0; done < width;) {
+    const std::uint32_t bit = lo + done;
+    const std::uint32_t off = bit % kWord;
+    const std::uint32_t take = std::min(kWord - off, width - done);
+    v |= ((std::uint64_t{w.at(bit / kWord)} >> off) & ((std::uint64_t{1} << take) - 1)) << done;
+    done += take;
+  }
+  return v;
+}
+
+/// Sets bits [lo, lo + width) of `w` to `v`, width <= 64.
+void set_bits(FlitBus& w, std::uint32_t lo, std::uint32_t width, std::uint64_t v) {
+  for (std::uint32_t done = 0; done < width;) {
+    const std::uint32_t bit = lo + done;
+    const std::uint32_t off = bit % kWord;
+    const std::uint32_t take = std::min(kWord - off, width - done);
+    const std::uint64_t mask = ((std::uint64_t{1} << take) - 1) << off;
+    std::uint32_t& word = w.at(bit / kWord);
+    word = static_cast<std::uint32_t>((word & ~mask) | (((v >> done) << off) & mask));
+    done += take;
+  }
+}
 
 RouterFlit flit_at(const FlitBus& bus, std::uint32_t k) {
   const std::uint32_t lo = k * kFlit;
-  RouterFlit f;
-  f.data = bus.range(lo + kData - 1, lo).to_uint64();
-  f.head = bus[lo + kData].to_bool();
-  f.tail = bus[lo + kData + 1].to_bool();
-  return f;
+  const std::uint64_t marks = bits_of(bus, lo + kData, 2);
+  return {(marks & 1U) != 0, (marks & 2U) != 0, bits_of(bus, lo, kData)};
 }
 
 void put_flit(FlitBus& bus, std::uint32_t k, const RouterFlit& f) {
+  set_bits(bus, k * kFlit, kData, f.data);
+  set_bits(bus, k * kFlit + kData, 2, (f.head ? 1U : 0U) | (f.tail ? 2U : 0U));
+}
+
+/// Flit k of `from` into flit k of `to`.
+void copy_flit(FlitBus& to, const FlitBus& from, std::uint32_t k) {
   const std::uint32_t lo = k * kFlit;
-  bus.range(lo + kData - 1, lo) = sc_dt::sc_uint<64>(f.data);
-  bus[lo + kData] = f.head;
-  bus[lo + kData + 1] = f.tail;
+  set_bits(to, lo, kData, bits_of(from, lo, kData));
+  set_bits(to, lo + kData, 2, bits_of(from, lo + kData, 2));
 }
 
 std::uint32_t kind_code(sw::TopologyKind kind) {
@@ -55,68 +89,13 @@ std::uint32_t kind_code(sw::TopologyKind kind) {
 
 }  // namespace
 
-// A node's router and its signals, in a module named after the node.
-struct RouterNetworkRtl::Node : sc_core::sc_module {
-  Node(const sc_core::sc_module_name& name, const sc_core::sc_signal_in_if<bool>& clk,
-       sc_core::sc_signal<std::uint32_t>& now)
-      : sc_core::sc_module(name), dut("rtl") {
-    dut.clk(clk);
-    dut.rst_n(rst_n);
-    dut.cfg_kind(cfg_kind);
-    dut.cfg_dims(cfg_dims);
-    dut.cfg_radix(cfg_radix);
-    dut.cfg_coord(cfg_coord);
-    dut.cfg_vcs(cfg_vcs);
-    dut.cfg_depth(cfg_depth);
-    dut.cfg_delay(cfg_delay);
-    dut.cfg_saf(cfg_saf);
-    dut.cfg_dateline(cfg_dateline);
-    dut.cfg_all_port(cfg_all_port);
-    dut.now(now);
-    dut.in_valid(in_valid);
-    dut.in_vc(in_vc);
-    dut.in_flit(in_flit);
-    dut.in_acc_room(in_acc_room);
-    dut.in_acc_go(in_acc_go);
-    dut.out_valid(out_valid);
-    dut.out_vc(out_vc);
-    dut.out_flit(out_flit);
-    dut.out_room(out_room);
-    dut.out_go(out_go);
-    dut.inj_valid(inj_valid);
-    dut.inj_flit(inj_flit);
-    dut.inj_ready(inj_ready);
-    dut.ej_valid(ej_valid);
-    dut.ej_flit(ej_flit);
-    dut.hdr_waits(hdr_waits);
-    dut.occupancy(occupancy);
-    dut.busy(busy);
-  }
-
+// A node's verilated router (a C++ model, not a SystemC module: its ports are plain members that
+// the network sets and reads) and what its interface offers in this cycle.
+struct RouterNetworkRtl::Node {
+  explicit Node(const std::string& name) : dut(name.c_str()) {}
   Vrouter dut;
-  sc_core::sc_signal<bool> rst_n{"rst_n", false};
-  sc_core::sc_signal<std::uint32_t> cfg_kind{"cfg_kind"}, cfg_dims{"cfg_dims"},
-      cfg_radix{"cfg_radix"}, cfg_coord{"cfg_coord"}, cfg_vcs{"cfg_vcs"}, cfg_depth{"cfg_depth"},
-      cfg_delay{"cfg_delay"};
-  sc_core::sc_signal<bool> cfg_saf{"cfg_saf"}, cfg_dateline{"cfg_dateline"},
-      cfg_all_port{"cfg_all_port"};
-  sc_core::sc_signal<std::uint32_t> in_valid{"in_valid"}, in_vc{"in_vc"};
-  sc_core::sc_signal<FlitBus> in_flit{"in_flit"};
-  sc_core::sc_signal<std::uint32_t> in_acc_room{"in_acc_room"}, in_acc_go{"in_acc_go"};
-  sc_core::sc_signal<std::uint32_t> out_valid{"out_valid"}, out_vc{"out_vc"};
-  sc_core::sc_signal<FlitBus> out_flit{"out_flit"};
-  sc_core::sc_signal<std::uint32_t> out_room{"out_room"}, out_go{"out_go"};
-  sc_core::sc_signal<std::uint32_t> inj_valid{"inj_valid"};
-  sc_core::sc_signal<FlitBus> inj_flit{"inj_flit"};
-  sc_core::sc_signal<std::uint32_t> inj_ready{"inj_ready"}, ej_valid{"ej_valid"};
-  sc_core::sc_signal<FlitBus> ej_flit{"ej_flit"};
-  sc_core::sc_signal<std::uint32_t> hdr_waits{"hdr_waits"};
-  sc_core::sc_signal<std::uint64_t> occupancy{"occupancy"};
-  sc_core::sc_signal<bool> busy{"busy"};
-  // What the interface offers in this cycle, written to inj_* by drive_injections().
   std::uint32_t offer_valid = 0;
-  FlitBus offer_flit;
-  bool offered = false;  ///< inj_* hold offers that drive_injections() must withdraw
+  FlitBus offer_flit{};
 };
 
 void RouterNetworkRtl::check(const sw::NetworkConfig& config) {
@@ -180,6 +159,7 @@ RouterNetworkRtl::RouterNetworkRtl(const sc_core::sc_module_name& name,
                                    const sc_core::sc_signal_in_if<bool>& clk)
     : sc_core::sc_module(name), config_(config) {
   check(config_);
+  clk_.bind(clk);
   const sw::Topology& t = config_.topology;
   const std::vector<sw::Port> ports = t.ports();
   neighbor_.assign(std::size_t{t.nodes()} * kP, -1);
@@ -208,88 +188,165 @@ RouterNetworkRtl::RouterNetworkRtl(const sc_core::sc_module_name& name,
       }
       rn += ")";
     }
-    nodes_.push_back(std::make_unique<Node>(rn.c_str(), clk, now_));
-    Node& n = *nodes_.back();
-    n.cfg_kind.write(kind_code(t.kind()));
-    n.cfg_dims.write(t.dimensions());
-    n.cfg_radix.write(radix);
-    n.cfg_coord.write(static_cast<std::uint32_t>(header_data(t, r, 0, 0) & 0xffffffU));
-    n.cfg_vcs.write(config_.router.vcs);
-    n.cfg_depth.write(config_.router.buffer_flits);
-    n.cfg_delay.write(config_.router.delay);
-    n.cfg_saf.write(config_.router.switching == sw::Switching::StoreAndForward);
-    n.cfg_dateline.write(config_.router.dateline);
-    n.cfg_all_port.write(config_.ni.ports == sw::NodePorts::All);
+    names_.push_back(std::string(this->name()) + "." + rn);
+    // The waveform's scope of this router: `<network>.r(x,y).rtl`, as a SystemC module would be.
+    nodes_.push_back(std::make_unique<Node>(names_.back() + ".rtl"));
+    Vrouter& d = nodes_.back()->dut;
+    d.rst_n = 0;
+    d.cfg_kind = static_cast<CData>(kind_code(t.kind()));
+    d.cfg_dims = static_cast<CData>(t.dimensions());
+    d.cfg_radix = radix;
+    d.cfg_coord = static_cast<std::uint32_t>(header_data(t, r, 0, 0) & 0xffffffU);
+    d.cfg_vcs = static_cast<CData>(config_.router.vcs);
+    d.cfg_depth = static_cast<CData>(config_.router.buffer_flits);
+    d.cfg_delay = static_cast<CData>(config_.router.delay);
+    d.cfg_saf = config_.router.switching == sw::Switching::StoreAndForward;
+    d.cfg_dateline = config_.router.dateline;
+    d.cfg_all_port = config_.ni.ports == sw::NodePorts::All;
+    d.eval();
   }
-  // One wiring process per router, woken only by its own neighbours' outputs: a change in one
-  // router re-wires its neighbours, not the whole network (the ready chain settles in a few
-  // delta cycles, each of which would otherwise copy every router's inputs).
-  for (std::uint32_t r = 0; r < nodes_.size(); ++r) {
-    sc_core::sc_spawn_options options;
-    options.spawn_method();
-    for (std::uint32_t q = 0; q < kP; ++q) {
-      if (const std::int64_t s = source_[std::size_t{r} * kP + q]; s >= 0) {
-        const Node& from = *nodes_[static_cast<std::size_t>(s)];
-        options.set_sensitivity(&from.out_valid.value_changed_event());
-        options.set_sensitivity(&from.out_vc.value_changed_event());
-        options.set_sensitivity(&from.out_flit.value_changed_event());
-      }
-      if (const std::int64_t d = neighbor_[std::size_t{r} * kP + q]; d >= 0) {
-        const Node& to = *nodes_[static_cast<std::size_t>(d)];
-        options.set_sensitivity(&to.in_acc_room.value_changed_event());
-        options.set_sensitivity(&to.in_acc_go.value_changed_event());
-      }
-    }
-    sc_core::sc_spawn([this, r] { wire(r); }, sc_core::sc_gen_unique_name("wire"), &options);
-  }
+  queued_.assign(nodes_.size(), 0);
+  SC_METHOD(edge);
+  sensitive << clk_.pos();
+  dont_initialize();
 }
 
-RouterNetworkRtl::~RouterNetworkRtl() = default;
+RouterNetworkRtl::~RouterNetworkRtl() {
+  for (const auto& n : nodes_) {
+    n->dut.final();
+  }
+}
 
 std::uint32_t RouterNetworkRtl::routers() const {
   return static_cast<std::uint32_t>(nodes_.size());
 }
 
-std::string RouterNetworkRtl::router_name(std::uint32_t r) const { return nodes_.at(r)->name(); }
+std::string RouterNetworkRtl::router_name(std::uint32_t r) const { return names_.at(r); }
 
-// Each input port q of router r is output port q of its source; each output channel's room and go
-// are the neighbour's input buffer's.
-void RouterNetworkRtl::wire(std::uint32_t r) {
-  Node& n = *nodes_[r];
-  std::uint32_t valid = 0, vc = 0, room = 0, go = 0;
-  FlitBus flits;
+// The ready chain into router r: each output channel's room and go are those of the input buffer
+// it feeds in the neighbour.
+void RouterNetworkRtl::wire_ready(std::uint32_t r) {
+  Vrouter& d = nodes_[r]->dut;
+  std::uint32_t room = 0, go = 0;
   for (std::uint32_t q = 0; q < kP; ++q) {
-    const std::int64_t s = source_[std::size_t{r} * kP + q];
-    if (s >= 0) {
-      const Node& from = *nodes_[static_cast<std::size_t>(s)];
-      valid |= from.out_valid.read() & (1U << q);
-      vc |= from.out_vc.read() & (1U << q);
-      const std::uint32_t lo = q * kFlit;
-      flits.range(lo + kFlit - 1, lo) = from.out_flit.read().range(lo + kFlit - 1, lo);
-    }
-    const std::int64_t d = neighbor_[std::size_t{r} * kP + q];
-    if (d >= 0) {
-      const Node& to = *nodes_[static_cast<std::size_t>(d)];
+    if (const std::int64_t n = neighbor_[std::size_t{r} * kP + q]; n >= 0) {
+      const Vrouter& to = nodes_[static_cast<std::size_t>(n)]->dut;
       const std::uint32_t mask = ((1U << kV) - 1) << (q * kV);
-      room |= to.in_acc_room.read() & mask;
-      go |= to.in_acc_go.read() & mask;
+      room |= to.in_acc_room & mask;
+      go |= to.in_acc_go & mask;
     }
   }
-  n.in_valid.write(valid);
-  n.in_vc.write(vc);
-  n.in_flit.write(flits);
-  n.out_room.write(room);
-  n.out_go.write(go);
+  d.out_room = static_cast<std::uint16_t>(room);
+  d.out_go = static_cast<std::uint16_t>(go);
+}
+
+// Each input port q of router r is output port q of its source.
+void RouterNetworkRtl::wire_flits(std::uint32_t r) {
+  Vrouter& d = nodes_[r]->dut;
+  std::uint32_t valid = 0, vc = 0;
+  for (std::uint32_t q = 0; q < kP; ++q) {
+    if (const std::int64_t s = source_[std::size_t{r} * kP + q]; s >= 0) {
+      const Vrouter& from = nodes_[static_cast<std::size_t>(s)]->dut;
+      valid |= from.out_valid & (1U << q);
+      vc |= from.out_vc & (1U << q);
+      copy_flit(d.in_flit, from.out_flit, q);
+    }
+  }
+  d.in_valid = static_cast<std::uint8_t>(valid);
+  d.in_vc = static_cast<std::uint8_t>(vc);
+}
+
+// The combinational ready chain, settled in C++: every router that holds flits is evaluated with
+// its neighbours' readiness; whenever a router's own readiness (in_acc_room, in_acc_go) changes,
+// the routers that feed it are evaluated again. The chain is acyclic (rtl/router.sv: dimension-
+// ordered routing, the dateline on tori), so this ends. A router without flits needs no
+// evaluation: its readiness (every buffer has room, no head leaves) and its other outputs do not
+// depend on its inputs, and were computed at its last clock edge.
+void RouterNetworkRtl::settle() {
+  std::vector<std::uint32_t> now, next;
+  for (std::uint32_t r = 0; r < nodes_.size(); ++r) {
+    if (nodes_[r]->dut.busy) {
+      now.push_back(r);
+    }
+  }
+  while (!now.empty()) {
+    next.clear();
+    for (const std::uint32_t r : now) {
+      Vrouter& d = nodes_[r]->dut;
+      wire_ready(r);
+      const std::uint16_t room = d.in_acc_room;
+      const std::uint16_t go = d.in_acc_go;
+      d.clk = 0;
+      d.eval();
+      if (d.in_acc_room == room && d.in_acc_go == go) {
+        continue;
+      }
+      for (std::uint32_t q = 0; q < kP; ++q) {
+        const std::int64_t s = source_[std::size_t{r} * kP + q];
+        if (s >= 0 && nodes_[static_cast<std::size_t>(s)]->dut.busy &&
+            queued_[static_cast<std::size_t>(s)] == 0) {
+          queued_[static_cast<std::size_t>(s)] = 1;
+          next.push_back(static_cast<std::uint32_t>(s));
+        }
+      }
+    }
+    for (const std::uint32_t s : next) {
+      queued_[s] = 0;
+    }
+    std::swap(now, next);
+  }
+}
+
+// The rising edge that ends the cycle. Every router's inputs are set from the other routers'
+// outputs before any of them is clocked, so that each sees the others as they were in the cycle.
+// A router without flits that is offered none, receives none and sees no head leave a buffer it
+// feeds (out_go, which its count of that buffer follows) keeps its state: it is left alone.
+void RouterNetworkRtl::edge() {
+  clocked_.clear();
+  for (std::uint32_t r = 0; r < nodes_.size(); ++r) {
+    Vrouter& d = nodes_[r]->dut;
+    bool wake = d.busy || d.inj_valid != 0 || !d.rst_n;
+    for (std::uint32_t q = 0; q < kP && !wake; ++q) {
+      const std::int64_t s = source_[std::size_t{r} * kP + q];
+      const std::int64_t n = neighbor_[std::size_t{r} * kP + q];
+      wake = (s >= 0 && ((nodes_[static_cast<std::size_t>(s)]->dut.out_valid >> q) & 1U) != 0) ||
+             (n >= 0 && ((nodes_[static_cast<std::size_t>(n)]->dut.in_acc_go >> (q * kV)) &
+                         ((1U << kV) - 1)) != 0);
+    }
+    if (wake) {
+      clocked_.push_back(r);
+    }
+  }
+  for (const std::uint32_t r : clocked_) {
+    wire_ready(r);
+    wire_flits(r);
+  }
+  // Verilator sees a rising edge between two evaluations: a router not evaluated since its last
+  // edge (no flits, so not in settle()) first sees the clock low. Negative edges trigger nothing.
+  for (const std::uint32_t r : clocked_) {
+    Vrouter& d = nodes_[r]->dut;
+    if (d.clk != 0) {
+      d.clk = 0;
+      d.eval();
+    }
+    d.clk = 1;
+    d.eval();
+  }
+  if (traced_) {
+    settle();  // the waveform shows the chain settled after the edge, as the signals were
+  }
 }
 
 void RouterNetworkRtl::set_reset(bool active) {
   for (const auto& n : nodes_) {
-    n->rst_n.write(!active);
+    n->dut.rst_n = active ? 0 : 1;
   }
 }
 
 void RouterNetworkRtl::set_cycle(std::uint64_t c) {
-  now_.write(static_cast<std::uint32_t>(c));
+  for (const auto& n : nodes_) {
+    n->dut.now = static_cast<std::uint32_t>(c);
+  }
   clear_offers();
 }
 
@@ -307,57 +364,47 @@ void RouterNetworkRtl::offer(std::uint32_t r, std::uint32_t j, const RouterFlit&
 
 void RouterNetworkRtl::drive_injections() {
   for (const auto& n : nodes_) {
-    if (n->offer_valid != 0 || n->offered) {
-      n->inj_valid.write(n->offer_valid);
-      n->inj_flit.write(n->offer_flit);
-      n->offered = n->offer_valid != 0;
+    if (n->offer_valid != 0 || n->dut.inj_valid != 0) {
+      n->dut.inj_valid = static_cast<std::uint8_t>(n->offer_valid);
+      n->dut.inj_flit = n->offer_flit;
     }
   }
+  settle();
 }
 
 bool RouterNetworkRtl::inj_ready(std::uint32_t r, std::uint32_t j) const {
-  return ((nodes_.at(r)->inj_ready.read() >> j) & 1U) != 0;
+  return ((nodes_.at(r)->dut.inj_ready >> j) & 1U) != 0;
 }
 
 std::vector<std::pair<std::uint32_t, RouterFlit>> RouterNetworkRtl::ejections(
     std::uint32_t r) const {
   std::vector<std::pair<std::uint32_t, RouterFlit>> out;
-  const Node& n = *nodes_.at(r);
-  const std::uint32_t v = n.ej_valid.read();
-  if (v == 0) {
-    return out;
-  }
-  const FlitBus bus = n.ej_flit.read();
-  for (std::uint32_t e = 0; e < kP; ++e) {
-    if ((v >> e) & 1U) {
-      out.emplace_back(e, flit_at(bus, e));
+  const Vrouter& d = nodes_.at(r)->dut;
+  for (std::uint32_t e = 0; e < kP && d.ej_valid != 0; ++e) {
+    if ((d.ej_valid >> e) & 1U) {
+      out.emplace_back(e, flit_at(d.ej_flit, e));
     }
   }
   return out;
 }
 
 std::uint32_t RouterNetworkRtl::out_valid(std::uint32_t r) const {
-  return nodes_.at(r)->out_valid.read();
+  return nodes_.at(r)->dut.out_valid;
 }
 
 std::vector<RouterNetworkRtl::Departure> RouterNetworkRtl::departures(std::uint32_t r) const {
   std::vector<Departure> out;
-  const Node& n = *nodes_.at(r);
-  const std::uint32_t v = n.out_valid.read();
-  if (v == 0) {
-    return out;
-  }
-  const FlitBus bus = n.out_flit.read();
-  const std::uint32_t vcs = n.out_vc.read();
-  for (std::uint32_t q = 0; q < kP; ++q) {
-    if (((v >> q) & 1U) != 0) {
-      out.push_back({q, (vcs >> q) & 1U, flit_at(bus, q)});
+  const Vrouter& d = nodes_.at(r)->dut;
+  for (std::uint32_t q = 0; q < kP && d.out_valid != 0; ++q) {
+    if (((d.out_valid >> q) & 1U) != 0) {
+      out.push_back({q, (d.out_vc >> q) & 1U, flit_at(d.out_flit, q)});
     }
   }
   return out;
 }
 
 void RouterNetworkRtl::trace_to(FstTrace& fst) {
+  traced_ = true;
   for (const auto& n : nodes_) {
     bridge::trace_into(fst, n->dut);
   }
@@ -374,14 +421,14 @@ std::uint32_t RouterNetworkRtl::header_departures(std::uint32_t r) const {
 }
 
 std::uint32_t RouterNetworkRtl::hdr_waits(std::uint32_t r) const {
-  return nodes_.at(r)->hdr_waits.read();
+  return nodes_.at(r)->dut.hdr_waits;
 }
 
 std::uint32_t RouterNetworkRtl::occupancy(std::uint32_t r, std::uint32_t port) const {
-  return static_cast<std::uint32_t>((nodes_.at(r)->occupancy.read() >> (port * kOccBits)) &
+  return static_cast<std::uint32_t>((nodes_.at(r)->dut.occupancy >> (port * kOccBits)) &
                                     ((1U << kOccBits) - 1));
 }
 
-bool RouterNetworkRtl::busy(std::uint32_t r) const { return nodes_.at(r)->busy.read(); }
+bool RouterNetworkRtl::busy(std::uint32_t r) const { return nodes_.at(r)->dut.busy != 0; }
 
 }  // namespace orthosim::rtl

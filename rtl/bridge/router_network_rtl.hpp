@@ -1,16 +1,19 @@
-// A multicomputer network built of verilated routers (rtl/router.sv), one SystemC module per node,
-// wired after sw::Topology, with plain setters and getters so that nothing outside rtl/bridge
-// includes Verilated headers (toolchain fact 4).
+// A multicomputer network built of verilated routers (rtl/router.sv), one C++ model per node,
+// wired after sw::Topology and stepped by this class, with plain setters and getters so that
+// nothing outside rtl/bridge includes Verilated headers (toolchain fact 4).
 //
 // One verilation serves every network within the router's maxima (kMaxPorts, kMaxVcs, kMaxDepth,
 // kMaxRadix): check() says why a NetworkConfig does not fit. Output port q of router r drives
-// input port q of its neighbour, and the ready chain (in_acc_room / in_acc_go -> out_room /
-// out_go) goes through sc_signals, so a same-cycle hand-off settles in delta cycles (docs/rtl.md,
-// router).
+// input port q of its neighbour. The routers are not SystemC modules: no signal carries a port.
+// The network sets their inputs, evaluates them and settles the same-cycle ready chain
+// (in_acc_room / in_acc_go -> out_room / out_go) in C++, evaluating again only the routers whose
+// neighbours' readiness changed (docs/rtl.md, "Stepping a verilated unit").
 //
 // Clocking (cost follows activity): the owner drives `clk` (rising edge = end of a cycle) only
 // while flits are in flight or offered. Within cycle c: set_cycle(c) and the injection offers,
-// let the delta cycles settle, read inj_ready / ejections / counters, then raise the clock.
+// drive_injections() (which settles the ready chain), read inj_ready / ejections / counters, then
+// raise the clock: at the edge every router with flits, offered one or next to one with flits is
+// clocked, the others keep their state.
 #pragma once
 
 #include <cstdint>
@@ -53,8 +56,8 @@ class RouterNetworkRtl : public sc_core::sc_module {
   [[nodiscard]] static std::uint64_t header_data(const sw::Topology& topology, std::uint32_t dst,
                                                  std::uint32_t flits, std::uint32_t tag);
 
-  /// Calls check(); builds one router per node, a module named `r(x,y)` (coordinates) or
-  /// `r<node>` (hypercube) holding the verilated router `rtl`, clocked by `clk`.
+  /// Calls check(); builds one router per node, named `r(x,y)` (coordinates) or `r<node>`
+  /// (hypercube) below this module, clocked by `clk`.
   RouterNetworkRtl(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
                    const sc_core::sc_signal_in_if<bool>& clk);
   ~RouterNetworkRtl() override;
@@ -70,7 +73,8 @@ class RouterNetworkRtl : public sc_core::sc_module {
   void clear_offers();
   /// Offers `flit` on injection channel `j` of router `r` in this cycle.
   void offer(std::uint32_t r, std::uint32_t j, const RouterFlit& flit);
-  /// Writes this cycle's offers to the routers (after every offer()).
+  /// Writes this cycle's offers to the routers (after every offer()) and settles the routers'
+  /// ready chain: the outputs below are this cycle's from here to the clock edge.
   void drive_injections();
 
   [[nodiscard]] bool inj_ready(std::uint32_t r, std::uint32_t j) const;
@@ -94,19 +98,30 @@ class RouterNetworkRtl : public sc_core::sc_module {
   [[nodiscard]] std::uint32_t occupancy(std::uint32_t r, std::uint32_t port) const;
   [[nodiscard]] bool busy(std::uint32_t r) const;
 
-  /// Puts every router's signals into the FST waveform (--fst), during elaboration.
+  /// Puts every router's signals into the FST waveform (--fst), during elaboration: scope
+  /// `<router_name(r)>.rtl`. The chain is then also settled after each edge, for the waveform.
   void trace_to(FstTrace& fst);
 
  private:
   struct Node;
+  /// Router r's out_room / out_go from its neighbours' readiness.
+  void wire_ready(std::uint32_t r);
   /// Router r's inputs from its neighbours' outputs.
-  void wire(std::uint32_t r);
+  void wire_flits(std::uint32_t r);
+  /// Evaluates the routers with flits until their ready chain is settled.
+  void settle();
+  /// The clock's rising edge.
+  void edge();
 
   sw::NetworkConfig config_;
-  sc_core::sc_signal<std::uint32_t> now_{"now", 0};
+  sc_core::sc_in<bool> clk_{"clk"};
   std::vector<std::unique_ptr<Node>> nodes_;
+  std::vector<std::string> names_;
   std::vector<std::int64_t> neighbor_;  ///< [r * kMaxPorts + q]: the router port q leads to, or -1
   std::vector<std::int64_t> source_;    ///< [r * kMaxPorts + q]: the router whose port q leads to r
+  std::vector<char> queued_;            ///< settle(): router r is to be evaluated again
+  std::vector<std::uint32_t> clocked_;  ///< edge(): the routers clocked
+  bool traced_ = false;
 };
 
 }  // namespace orthosim::rtl

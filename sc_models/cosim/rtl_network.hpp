@@ -5,9 +5,9 @@
 //
 // A cycle c in two halves (docs/rtl.md, "Routers in the networks"):
 //   - begin_cycle(c), at the start of the cycle: the interfaces' offers are driven on the routers'
-//     injection channels (and, under cosim, the model network steps its whole cycle);
-//   - half a period later, when the delta cycles have settled the routers' combinational ready
-//     chain, end_cycle(c) takes the accepted offers, the ejected flits and the counters, compares
+//     injection channels, which settles the routers' combinational ready chain (and, under cosim,
+//     the model network steps its whole cycle);
+//   - half a period later end_cycle(c) takes the accepted offers, the ejected flits and the counters, compares
 //     with the model under cosim, tells the owner the cycle is done, and raises the clock: the
 //     edge ends the cycle. The clock falls at the start of the next cycle.
 // The clock has edges only in cycles with flits in the routers or offered (cost follows

@@ -4,9 +4,8 @@
 // (docs/architecture.md, contract "Model = RTL").
 //
 // begin_cycle(c) starts cycle c from the state at its start. The model does the whole cycle there;
-// a network whose cycle must first settle in SystemC's delta cycles (settles(): the verilated
-// routers) finishes it later in the same cycle and then calls its owner back (RtlNetwork's
-// cycle_done).
+// a network whose cycle ends on a clock edge later in the same cycle (settles(): the verilated
+// routers) finishes it there and then calls its owner back (RtlNetwork's cycle_done).
 #pragma once
 
 #include <algorithm>
