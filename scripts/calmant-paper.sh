@@ -12,16 +12,20 @@
 # CALMANT's and the original CC-cube's times are the lockstep times of their conflict-free
 # schedules (`calmant --complete-exchange`, equal to the emulated time: see docs/calmant.md); the
 # direct method runs on the emulated mesh, every word checked. ORTHOSIM names the binary (default
-# build/default/app/orthosim). Needs jq. Deterministic. About 3 minutes of one core, nearly all of
+# build/default/app/orthosim). Needs jq. Deterministic. About 2.5 minutes of one core, nearly all of
 # it the direct method on 16x16 with 256- and 1024-word blocks and the 8x8x8 schedules.
 set -euo pipefail
+# ORTHOSIM and OUT given relative are the caller's; the defaults are the checkout's.
+caller=$PWD
 cd "$(dirname "$0")/.."
-orthosim=${ORTHOSIM:-build/default/app/orthosim}
+orthosim=build/default/app/orthosim
+[ -z "${ORTHOSIM:-}" ] || orthosim=$(cd "$caller" && realpath -m "$ORTHOSIM")
 command -v jq >/dev/null || { echo "calmant-paper.sh: needs jq" >&2; exit 2; }
 [ -x "$orthosim" ] || { echo "calmant-paper.sh: no orthosim at $orthosim (build it, or set ORTHOSIM)" >&2; exit 2; }
 case "${1:-}" in -*) sed -n '2,16p' "$0" >&2; exit 2 ;; esac
 orthosim=$(realpath "$orthosim")
-out=${1:-docs/figures}
+out=docs/figures
+[ -z "${1:-}" ] || out=$(cd "$caller" && realpath -m "$1")
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

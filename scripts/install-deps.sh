@@ -20,6 +20,7 @@ packages=(
   clang-14 libfuzzer-14-dev libclang-rt-14-dev  # the fuzz preset: libFuzzer targets of the readers (scripts/fuzz.sh)
   clang-format-14                # .clang-format (scripts/format.sh): one version, one layout
   python3                        # bench/compare-peers and its test (tests/bench)
+  jq                             # the paper reproductions read orthosim's JSON (scripts/lcc-paper.sh, calmant-paper.sh)
 )
 
 missing=()

@@ -263,7 +263,9 @@ void RouterNetworkRtl::wire_flits(std::uint32_t r) {
 // evaluation: its readiness (every buffer has room, no head leaves) and its other outputs do not
 // depend on its inputs, and were computed at its last clock edge.
 void RouterNetworkRtl::settle() {
-  std::vector<std::uint32_t> now, next;
+  std::vector<std::uint32_t>& now = settle_now_;
+  std::vector<std::uint32_t>& next = settle_next_;
+  now.clear();
   for (std::uint32_t r = 0; r < nodes_.size(); ++r) {
     if (nodes_[r]->dut.busy) {
       now.push_back(r);

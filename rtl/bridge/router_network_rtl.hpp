@@ -121,6 +121,9 @@ class RouterNetworkRtl : public sc_core::sc_module {
   std::vector<std::int64_t> source_;    ///< [r * kMaxPorts + q]: the router whose port q leads to r
   std::vector<char> queued_;            ///< settle(): router r is to be evaluated again
   std::vector<std::uint32_t> clocked_;  ///< edge(): the routers clocked
+  /// settle(): the routers to evaluate in this round and the next (kept to spare allocations).
+  std::vector<std::uint32_t> settle_now_;
+  std::vector<std::uint32_t> settle_next_;
   bool traced_ = false;
 };
 

@@ -7,9 +7,9 @@
 //   - begin_cycle(c), at the start of the cycle: the interfaces' offers are driven on the routers'
 //     injection channels, which settles the routers' combinational ready chain (and, under cosim,
 //     the model network steps its whole cycle);
-//   - half a period later end_cycle(c) takes the accepted offers, the ejected flits and the counters, compares
-//     with the model under cosim, tells the owner the cycle is done, and raises the clock: the
-//     edge ends the cycle. The clock falls at the start of the next cycle.
+//   - half a period later end_cycle(c) takes the accepted offers, the ejected flits and the
+//     counters, compares with the model under cosim, tells the owner the cycle is done, and
+//     raises the clock: the edge ends the cycle. The clock falls at the start of the next cycle.
 // The clock has edges only in cycles with flits in the routers or offered (cost follows
 // activity). A reset pulse (rst_n low over one edge, a quarter period long, before the cycle's
 // second half) starts the first cycle after every reset(), so a run left with flits in the

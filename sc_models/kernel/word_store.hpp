@@ -62,8 +62,7 @@ class WordStore {
     if (count == 0) {
       return;
     }
-    check(address);
-    check(address + (count - 1));
+    check_range(address, count);
     const std::uint64_t end = std::uint64_t{address} + count;
     const std::uint64_t first = std::max<std::uint64_t>(address, base_);
     const std::uint64_t last = std::min<std::uint64_t>(end, base_ + words_.size());
@@ -99,8 +98,7 @@ class WordStore {
     if (count == 0) {
       return nullptr;
     }
-    check(address);
-    check(address + (count - 1));
+    check_range(address, count);
     const std::uint64_t before = held();
     if (address < base_) {
       words_.insert(words_.begin(), base_ - address, sw::kUnwrittenWord);
@@ -154,6 +152,14 @@ class WordStore {
     if (address >= depth_) {
       throw std::out_of_range("word address " + std::to_string(address) + " past depth " +
                               std::to_string(depth_));
+    }
+  }
+  /// Words [address, address + count), count > 0, all within the depth (in 64 bits: the last
+  /// address of a range near 2^32 must not wrap round to a small one).
+  void check_range(std::uint32_t address, std::uint32_t count) const {
+    if (std::uint64_t{address} + count > depth_) {
+      throw std::out_of_range("word address " + std::to_string(std::uint64_t{address} + count - 1) +
+                              " past depth " + std::to_string(depth_));
     }
   }
   /// Moves the tally from `before` words held to held().

@@ -302,8 +302,8 @@ bool Fabric::full_buffer_frees(std::uint32_t t, sw::Cycle c) {
     BufferState& s = state_[x];
     s.room = stamp | kInProgress;
     chain[length++] = x;
-    // may_leave(x): x holds flits (it is full), its head packet is routed, and the buffer ahead
-    // has room. (Its head arrived before this cycle: commit pushes after the allocation.)
+    // x's head may leave: x holds flits (it is full), its head packet is routed, and the buffer
+    // ahead has room. (Its head arrived before this cycle: commit pushes after the allocation.)
     if (s.out < 0) {
       break;
     }
@@ -544,7 +544,7 @@ void Fabric::commit(sw::Cycle c) {
       }
       continue;
     }
-    // push(a.to, a.flit, c)
+    // The flit enters its buffer at the tail.
     const auto b = static_cast<std::uint32_t>(a.to);
     BufferState& s = state[b];
     if (s.count >= depth) {

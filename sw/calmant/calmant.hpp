@@ -145,8 +145,8 @@ struct SubtaskPlan {
   std::uint32_t printed_steps = 0;
   bool printed_conflict_free = true;
   Repair repair = Repair::None;
-  std::uint32_t steps =
-      0;  ///< the steps used: the printed rule's, or first fit's when it conflicts
+  /// The steps used: the printed rule's, or the repair's (`repair`) when the rule conflicts.
+  std::uint32_t steps = 0;
 };
 
 /// The task <i,M>_c performed subtask after subtask ([CALMANT] sections 3.2 and 4.2): each by its

@@ -125,7 +125,8 @@ int report_task(const po::variables_map& vm, Context& ctx, const calmant::CubeOn
                               {"subtasks", subtasks},
                               {"schedule", schedule}};
     ctx.out << json_text(j, 2) << '\n';
-    return kExitOk;
+    // A conflicting schedule is a failed check in JSON as in text (docs/cli.md: exit 1).
+    return check.ok() ? kExitOk : kExitRunFailed;
   }
   ctx.out << "orthosim calmant: task " << calmant::to_string(task, c) << " of a " << cube.d
           << "-cube on the " << mesh_text(cube) << " (standard embedding)\n"

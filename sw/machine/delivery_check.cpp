@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
+#include <tuple>
 
 #include "sw/machine/payload.hpp"
 
@@ -169,8 +170,13 @@ void MessageMemory::load(const std::vector<Message>& manifest, std::uint32_t pro
   }
   for (auto* per_processor : {&sources_, &destinations_}) {
     for (std::vector<Region>& regions : *per_processor) {
-      std::sort(regions.begin(), regions.end(),
-                [](const Region& a, const Region& b) { return a.begin < b.begin; });
+      // Messages of one payload may share a source region from the same word on with different
+      // lengths (validate): the longest sorts last among them, so find() takes it and every
+      // shared word is found in it.
+      std::sort(regions.begin(), regions.end(), [&manifest](const Region& a, const Region& b) {
+        return std::tie(a.begin, manifest[a.message].words, a.message) <
+               std::tie(b.begin, manifest[b.message].words, b.message);
+      });
       regions.shrink_to_fit();
     }
   }

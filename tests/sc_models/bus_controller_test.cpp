@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <systemc>
 #include <utility>
 #include <vector>
@@ -97,6 +98,20 @@ TEST(WordStore, RangesReadAndWriteWhatWordByWordAccessWould) {
     }
   }
   EXPECT_GT(in_place_reads, 100);
+}
+
+// A range past the depth is refused as the word-by-word access of its last word would be, also
+// where address + count passes 2^32 (the last address must not wrap round to a small one).
+TEST(WordStore, RangesPastTheDepthAreRefused) {
+  WordStore store(48);
+  std::vector<Word> words(64, 1);
+  EXPECT_THROW(store.read_range(40, 9, words.data()), std::out_of_range);
+  EXPECT_THROW(store.write_range(40, 9, words.data()), std::out_of_range);
+  EXPECT_NO_THROW(store.write_range(40, 8, words.data()));
+  // 40 + (2^32 - 16) - 1 wraps round to 39, within the depth, in 32 bits.
+  constexpr std::uint32_t kWrapsRound = 0xFFFFFFF0u;
+  EXPECT_THROW(store.read_range(40, kWrapsRound, words.data()), std::out_of_range);
+  EXPECT_THROW(static_cast<void>(store.fill_range(40, kWrapsRound)), std::out_of_range);
 }
 
 sw::SystemConfig omp(const sw::BusTiming& timing) {

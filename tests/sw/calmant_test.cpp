@@ -306,7 +306,7 @@ TEST(CalmantSchedule, PrintedRuleOf423FailsForCEquals3XEquals4AndTheSearchRepair
   EXPECT_TRUE(check.has(sw::ViolationKind::SendsTwice));
 
   for (const auto& [d, i] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
-           {6, 0}, {6, 1}, {6, 2}, {9, 0}, {9, 2}, {9, 3}, {9, 4}, {9, 5}}) {
+           {6, 0}, {6, 1}, {6, 2}, {9, 0}, {9, 1}, {9, 2}, {9, 3}, {9, 4}, {9, 5}}) {
     const CubeOnMesh c3(d, 3);
     const sw::calmant::TaskSchedule ts = sw::calmant::task_schedule(c3, Task{i, 4});
     ASSERT_EQ(ts.subtasks.size(), 1u);

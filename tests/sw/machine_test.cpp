@@ -848,10 +848,12 @@ TEST(ArrivalCheck, ARunArrivesAsItsWordsOneAtATime) {
 // compared with the owner of each word, worked out word by word.
 TEST(MessageMemory, GeneratesTheSentWordsAndChecksTheReceivedOnesARunAtATime) {
   // P0 sends two messages from adjacent regions, P1 receives them into adjacent regions, then
-  // one more after a gap; P3 sends one payload to two destinations from one region.
+  // one more after a gap; P3 sends one payload to two destinations from one region, all of it
+  // to P0 and its first three words to P2 (listed last, so a region found by its start alone
+  // would be the shorter one and miss the last two words).
   ProgramBuilder b(Arch::Omp, kN);
   b.message(0, 1, 4, 0, 100, 0).message(0, 1, 3, 4, 104, 1).message(2, 1, 5, 16, 110, 2);
-  b.message(3, 0, 5, 16, 300, 2, true).message(3, 2, 5, 16, 300, 2, true);
+  b.message(3, 0, 5, 16, 300, 2, true).message(3, 2, 3, 16, 300, 2, true);
   const sw::MachineProgram p = b.build();
   sw::MessageMemory memory;
   memory.load(p.messages, kN);
