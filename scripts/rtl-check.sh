@@ -7,10 +7,11 @@
 #
 #   scripts/rtl-check.sh            everything
 #   KEEP=1 scripts/rtl-check.sh     keep the work folder (printed at the end)
+#   RTL_CHECK_ALL=1 scripts/rtl-check.sh   also build every bench under Verilator
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-blocks=(index_manipulator bus_controller module_array router)
+blocks=(index_manipulator bus_controller module_array router sync_unit)
 rtl=rtl
 vc=(-f "$rtl/rtl.vc" "$rtl/orthosim.vlt")
 
@@ -36,6 +37,7 @@ declare -A params=(
   [bus_controller]="-GN=3,-GL=5,-GS=3,-GDEPTH=10 -GN=8,-GL=32,-GS=16,-GDEPTH=64,-GW=64,-GTW=8"
   [module_array]="-GN=3,-GDEPTH=10 -GN=8,-GDEPTH=64,-GW=64"
   [router]="-GPMAX=4,-GVMAX=1,-GDMAX=1,-GDW=32 -GPMAX=10,-GVMAX=4,-GDMAX=8,-GCW=10,-GDW=96"
+  [sync_unit]="-GN=3,-GCW=5,-GTKW=2 -GN=16,-GCW=8,-GTKW=8"
 )
 for b in "${blocks[@]}"; do
   for g in "" ${params[$b]}; do
@@ -51,10 +53,18 @@ for b in "${blocks[@]}"; do
 done
 
 # ---- test benches ------------------------------------------------------------------------------
+# Every bench runs under Icarus (seconds). Verilator builds cost tens of seconds of CPU each, so
+# the default run builds the datapath and router benches; RTL_CHECK_ALL=1 builds every bench.
+benches=(tb_index_manipulator tb_bus_controller tb_router tb_sync_unit)
+verilator_benches=(tb_index_manipulator tb_bus_controller tb_router)
+if [ "${RTL_CHECK_ALL:-0}" = 1 ]; then
+  verilator_benches=("${benches[@]}")
+fi
 declare -A tb_sources=(
   [tb_index_manipulator]="$rtl/index_manipulator.sv $rtl/tb/tb_index_manipulator.sv"
   [tb_bus_controller]="$rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/tb/tb_bus_controller.sv"
   [tb_router]="$rtl/router.sv $rtl/tb/tb_router.sv"
+  [tb_sync_unit]="$rtl/sync_unit.sv $rtl/tb/tb_sync_unit.sv"
 )
 run_bench() {  # simulator, bench, command...
   local sim="$1" tb="$2"
@@ -68,7 +78,7 @@ run_bench() {  # simulator, bench, command...
 }
 
 echo "=== test benches: Icarus (iverilog -g2012, vvp)"
-for tb in tb_index_manipulator tb_bus_controller tb_router; do
+for tb in "${benches[@]}"; do
   # shellcheck disable=SC2086  # the source list
   if iverilog -g2012 -Wall -o "$work/$tb.vvp" -s "$tb" ${tb_sources[$tb]} >"$work/$tb.iverilog.log" 2>&1; then
     run_bench icarus "$tb" vvp -n "$work/$tb.vvp"
@@ -88,7 +98,7 @@ objcache=""
 if command -v ccache >/dev/null; then
   objcache="OBJCACHE=ccache"
 fi
-for tb in tb_index_manipulator tb_bus_controller tb_router; do
+for tb in "${verilator_benches[@]}"; do
   # shellcheck disable=SC2086  # the source list
   if verilator --binary --timing -j 2 "${vc[@]}" --unroll-count 4 \
       -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0 $objcache" \
