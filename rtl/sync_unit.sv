@@ -86,46 +86,30 @@ module sync_unit #(
   end
 
   // ---- interrupt bus: first-come arbitration of one resource --------------------------------
-  // As module_array's arbiter with every pair of requests in conflict: requests are ordered by
-  // the machine cycle they arrived in, ties to the lower id; the first one is granted when the
-  // bus is free. The holder keeps its request up until its delivery and is not a contender.
+  // Every pair of requests conflicts; a request is blocked while the bus is held. The holder
+  // keeps its request up until its delivery and is not a contender.
   logic holder_valid_q;
   logic [NB-1:0] holder_q;
   logic [CW-1:0] hold_cnt_q;  // cycles of the activate cost left
-  logic [N-1:0] waiting_q;  // requested in an earlier machine cycle, not granted yet
-  logic [N*N-1:0] older_q;  // [j*N+i]: waiting j arrived strictly before waiting i
-
   logic [N-1:0] pend;  // contending requests
-  logic [N*N-1:0] first;  // [j*N+i]: request j is ordered before request i
   logic deliver;
   for (genvar i = 0; i < N; i++) begin : g_pend
     assign pend[i] = act_req[i] && !(holder_valid_q && holder_q == NB'(i));
   end
 
-  always_comb begin
-    for (int i = 0; i < N; i++) begin
-      for (int j = 0; j < N; j++) begin
-        if (waiting_q[j] != waiting_q[i]) begin
-          first[j*N+i] = waiting_q[j];
-        end else if (waiting_q[j] && (older_q[j*N+i] || older_q[i*N+j])) begin
-          first[j*N+i] = older_q[j*N+i];
-        end else begin
-          first[j*N+i] = (j < i);
-        end
-      end
-    end
-  end
-
-  always_comb begin
-    for (int i = 0; i < N; i++) begin
-      act_grant[i] = pend[i] && !holder_valid_q;
-      for (int j = 0; j < N; j++) begin
-        if (j != i && pend[j] && first[j*N+i]) begin
-          act_grant[i] = 1'b0;
-        end
-      end
-    end
-  end
+  fcfs_arbiter #(
+      .N(N)
+  ) interrupt_bus (
+      .clk(clk),
+      .rst_n(rst_n),
+      .tick(tick),
+      .req(pend),
+      .conf({N * N{1'b1}}),
+      .blocked({N{holder_valid_q}}),
+      .grant(act_grant),
+      .wait_cycles(int_wait_cycles),
+      .conflicts(int_conflicts)
+  );
 
   assign deliver  = holder_valid_q && hold_cnt_q == '0;
   assign int_busy = holder_valid_q;
@@ -135,17 +119,13 @@ module sync_unit #(
 
   logic [NB-1:0] grant_id;
   logic [N-1:0] targets;  // the holder's targets
-  logic [31:0] n_targets, n_waiting, n_conflicts;
+  logic [31:0] n_targets;
   always_comb begin
     grant_id = '0;
-    n_waiting = '0;
-    n_conflicts = '0;
     for (int i = 0; i < N; i++) begin
       if (act_grant[i]) begin
         grant_id = NB'(i);
       end
-      n_waiting = n_waiting + 32'(pend[i] && !act_grant[i]);
-      n_conflicts = n_conflicts + 32'(act_grant[i] && waiting_q[i]);
     end
     targets = act_targets[holder_q*N+:N];
     n_targets = '0;
@@ -159,10 +139,6 @@ module sync_unit #(
       holder_valid_q <= 1'b0;
       holder_q <= '0;
       hold_cnt_q <= '0;
-      waiting_q <= '0;
-      older_q <= '0;
-      int_wait_cycles <= '0;
-      int_conflicts <= '0;
     end else begin
       if (|act_grant) begin
         holder_valid_q <= 1'b1;
@@ -172,20 +148,6 @@ module sync_unit #(
         holder_valid_q <= 1'b0;
       end else if (tick && holder_valid_q) begin
         hold_cnt_q <= hold_cnt_q - CW'(1);
-      end
-      int_conflicts <= (int_conflicts > ~n_conflicts) ? '1 : int_conflicts + n_conflicts;
-      if (tick) begin
-        // The requests left waiting at the end of the machine cycle keep their arrival order.
-        waiting_q <= pend & ~act_grant;
-        for (int j = 0; j < N; j++) begin
-          for (int i = 0; i < N; i++) begin
-            older_q[j*N+i] <= pend[j] && !act_grant[j] && pend[i] && !act_grant[i] &&
-                waiting_q[j] && (!waiting_q[i] || older_q[j*N+i]);
-          end
-        end
-        int_wait_cycles <= (int_wait_cycles > ~n_waiting) ? '1 : int_wait_cycles + n_waiting;
-      end else begin
-        waiting_q <= waiting_q & ~act_grant;
       end
     end
   end

@@ -11,8 +11,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-blocks=(index_manipulator bus_controller module_array router sync_unit)
+blocks=(index_manipulator bus_controller module_array router sync_unit crossbar_array)
 rtl=rtl
+# The files a block instantiates, besides its own.
+declare -A block_deps=(
+  [sync_unit]="$rtl/fcfs_arbiter.sv"
+  [crossbar_array]="$rtl/fcfs_arbiter.sv"
+)
 vc=(-f "$rtl/rtl.vc" "$rtl/orthosim.vlt")
 
 # ---- tools: verilator (5.006), iverilog (11), yosys (0.23), from the one list of dependencies ----
@@ -38,6 +43,7 @@ declare -A params=(
   [module_array]="-GN=3,-GDEPTH=10 -GN=8,-GDEPTH=64,-GW=64"
   [router]="-GPMAX=4,-GVMAX=1,-GDMAX=1,-GDW=32 -GPMAX=10,-GVMAX=4,-GDMAX=8,-GCW=10,-GDW=96"
   [sync_unit]="-GN=3,-GCW=5,-GTKW=2 -GN=16,-GCW=8,-GTKW=8"
+  [crossbar_array]="-GBUSES=1 -GN=3,-GBUSES=3,-GDEPTH=10 -GN=8,-GBUSES=8,-GDEPTH=64,-GW=64"
 )
 for b in "${blocks[@]}"; do
   for g in "" ${params[$b]}; do
@@ -55,7 +61,7 @@ done
 # ---- test benches ------------------------------------------------------------------------------
 # Every bench runs under Icarus (seconds). Verilator builds cost tens of seconds of CPU each, so
 # the default run builds the datapath and router benches; RTL_CHECK_ALL=1 builds every bench.
-benches=(tb_index_manipulator tb_bus_controller tb_router tb_sync_unit)
+benches=(tb_index_manipulator tb_bus_controller tb_router tb_sync_unit tb_crossbar_array)
 verilator_benches=(tb_index_manipulator tb_bus_controller tb_router)
 if [ "${RTL_CHECK_ALL:-0}" = 1 ]; then
   verilator_benches=("${benches[@]}")
@@ -64,7 +70,8 @@ declare -A tb_sources=(
   [tb_index_manipulator]="$rtl/index_manipulator.sv $rtl/tb/tb_index_manipulator.sv"
   [tb_bus_controller]="$rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/tb/tb_bus_controller.sv"
   [tb_router]="$rtl/router.sv $rtl/tb/tb_router.sv"
-  [tb_sync_unit]="$rtl/sync_unit.sv $rtl/tb/tb_sync_unit.sv"
+  [tb_sync_unit]="$rtl/sync_unit.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_sync_unit.sv"
+  [tb_crossbar_array]="$rtl/crossbar_array.sv $rtl/fcfs_arbiter.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/tb/tb_crossbar_array.sv"
 )
 run_bench() {  # simulator, bench, command...
   local sim="$1" tb="$2"
