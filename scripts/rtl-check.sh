@@ -71,7 +71,7 @@ declare -A tb_sources=(
   [tb_bus_controller]="$rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/tb/tb_bus_controller.sv"
   [tb_router]="$rtl/router.sv $rtl/tb/tb_router.sv"
   [tb_sync_unit]="$rtl/sync_unit.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_sync_unit.sv"
-  [tb_crossbar_array]="$rtl/crossbar_array.sv $rtl/fcfs_arbiter.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/tb/tb_crossbar_array.sv"
+  [tb_crossbar_array]="$rtl/crossbar_array.sv $rtl/fcfs_arbiter.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/tb/crossbar_bench.sv $rtl/tb/tb_crossbar_array.sv"
 )
 run_bench() {  # simulator, bench, command...
   local sim="$1" tb="$2"
