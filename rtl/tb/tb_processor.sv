@@ -385,7 +385,7 @@ module tb_processor;
   endtask
 
   task automatic load_and_run(input string name, input int a, input int b, input int t,
-                              input int g, input int act, input int bar, input int last);
+                              input int g, input int act, input int bar, input int last_cycle);
     // Reset, timing and cost registers, index sets, programs, local memories.
     rst_n = 1'b0;
     edge_(1'b1);
@@ -436,7 +436,7 @@ module tb_processor;
     go = 1'b1;
     edge_(1'b0);
     go = 1'b0;
-    for (cyc = 0; cyc <= last; cyc++) begin
+    for (cyc = 0; cyc <= last_cycle; cyc++) begin
       machine_cycle();
       cyc--;  // machine_cycle counts
     end
