@@ -11,7 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-blocks=(index_manipulator bus_controller module_array router sync_unit crossbar_array processor)
+blocks=(index_manipulator bus_controller module_array router sync_unit crossbar_array processor
+  network_interface)
 rtl=rtl
 # The files a block instantiates, besides its own.
 declare -A block_deps=(
@@ -44,6 +45,7 @@ declare -A params=(
   [router]="-GPMAX=4,-GVMAX=1,-GDMAX=1,-GDW=32 -GPMAX=10,-GVMAX=4,-GDMAX=8,-GCW=10,-GDW=96"
   [sync_unit]="-GN=3,-GCW=5,-GTKW=2 -GN=16,-GCW=8,-GTKW=8"
   [crossbar_array]="-GBUSES=1 -GN=3,-GBUSES=3,-GDEPTH=10 -GN=8,-GBUSES=8,-GDEPTH=64,-GW=64"
+  [network_interface]="-GPMAX=1,-GQD=1,-GRQ=1 -GPMAX=10,-GCW=10,-GDW=96,-GW=48,-GTGW=10,-GMWW=9,-GQD=3,-GRQ=5"
   [processor]="-GN=3,-GL=5,-GS=3,-GDEPTH=10,-GLOCAL=40,-GIMEM=20 -GN=16,-GL=256,-GS=512,-GDEPTH=4096,-GLOCAL=65536,-GIMEM=1024,-GCYW=32"
 )
 for b in "${blocks[@]}"; do
@@ -62,7 +64,8 @@ done
 # ---- test benches ------------------------------------------------------------------------------
 # Every bench runs under Icarus (seconds). Verilator builds cost tens of seconds of CPU each, so
 # the default run builds the datapath and router benches; RTL_CHECK_ALL=1 builds every bench.
-benches=(tb_index_manipulator tb_bus_controller tb_router tb_sync_unit tb_crossbar_array tb_processor)
+benches=(tb_index_manipulator tb_bus_controller tb_router tb_sync_unit tb_crossbar_array tb_processor
+  tb_network_interface)
 verilator_benches=(tb_index_manipulator tb_bus_controller tb_router)
 if [ "${RTL_CHECK_ALL:-0}" = 1 ]; then
   verilator_benches=("${benches[@]}")
@@ -72,6 +75,7 @@ declare -A tb_sources=(
   [tb_bus_controller]="$rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/tb/tb_bus_controller.sv"
   [tb_router]="$rtl/router.sv $rtl/tb/tb_router.sv"
   [tb_sync_unit]="$rtl/sync_unit.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_sync_unit.sv"
+  [tb_network_interface]="$rtl/network_interface.sv $rtl/tb/tb_network_interface.sv"
   [tb_processor]="$rtl/processor.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/sync_unit.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_processor.sv"
   [tb_crossbar_array]="$rtl/crossbar_array.sv $rtl/fcfs_arbiter.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/tb/crossbar_bench.sv $rtl/tb/tb_crossbar_array.sv"
 )
