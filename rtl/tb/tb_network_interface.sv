@@ -153,12 +153,20 @@ module tb_network_interface;
 
   int errors = 0;
   int checks = 0;
-  task automatic check(input string what, input longint got, input longint want);
+  task automatic check(input string what, input int got, input int want);
     checks++;
     if (got != want) begin
       errors++;
       if (errors <= 20) $display("FAIL %s: got %0d (0x%0h), expected %0d (0x%0h)", what, got, got,
                                  want, want);
+    end
+  endtask
+  task automatic check_data(input string what, input logic [DW-1:0] got,
+                            input logic [DW-1:0] want);
+    checks++;
+    if (got != want) begin
+      errors++;
+      if (errors <= 20) $display("FAIL %s: got 0x%0h, expected 0x%0h", what, got, want);
     end
   endtask
 
@@ -246,8 +254,8 @@ module tb_network_interface;
         cap_n[j]++;
       end
       if (dl_valid[j]) begin
-        check($sformatf("B ch %0d cycle %0d word", j, cyc), dl_word[j*W+:W],
-              word_at(100 * int'(dl_tag[j*TGW+:TGW]) + int'(dl_index[j*MWW+:MWW])));
+        check($sformatf("B ch %0d cycle %0d word", j, cyc), int'(dl_word[j*W+:W]),
+              int'(word_at(100 * int'(dl_tag[j*TGW+:TGW]) + int'(dl_index[j*MWW+:MWW]))));
         got_words[dl_tag[j*TGW+:TGW]]++;
       end
       if (dl_done[j]) begin
@@ -297,10 +305,10 @@ module tb_network_interface;
                   DW'({MWW'(first + i - 1), TGW'(s_tag[m]), word_at(s_addr[m] + first + i - 1)})};
         end
         f = cap_flit[ch][p];
-        check($sformatf("A tag %0d packet %0d flit %0d data", s_tag[m], k, i), f[DW-1:0],
-              want[DW-1:0]);
+        check_data($sformatf("A tag %0d packet %0d flit %0d data", s_tag[m], k, i), f[DW-1:0],
+                   want[DW-1:0]);
         check($sformatf("A tag %0d packet %0d flit %0d tail, head", s_tag[m], k, i),
-              f[DW+1:DW], want[DW+1:DW]);
+              int'(f[DW+1:DW]), int'(want[DW+1:DW]));
         check($sformatf("A tag %0d packet %0d flit %0d taken in", s_tag[m], k, i),
               cap_cyc[ch][p], c);
         last_take = c;
