@@ -8,6 +8,8 @@
 #   scripts/rtl-check.sh            everything
 #   KEEP=1 scripts/rtl-check.sh     keep the work folder (printed at the end)
 #   RTL_CHECK_ALL=1 scripts/rtl-check.sh   also build every bench under Verilator
+#   scripts/rtl-check.sh cost       only the cost table of docs/rtl.md (omp, crossbar, bus at
+#                                   n = 4, 8, 16; router + interface): long, not part of CI
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,6 +35,77 @@ fail() {
   echo "FAIL: $*"
   failures=$((failures + 1))
 }
+
+# synth NAME TOP "CHPARAM..." FILES...: yosys synth of TOP; sets $cells and $ffs (every flip-flop
+# kind yosys 0.23's generic library has: $_DFF_*, $_DFFE_*, $_SDFF*_, $_DFFSR*_, $_ALDFF*_).
+synth() {
+  local name="$1" top="$2" chparam="$3"
+  shift 3
+  cells=""
+  ffs=""
+  if yosys -q -l "$work/$name.yosys.log" -p "read_verilog -sv $*; $chparam synth -top $top; stat" \
+      >"$work/$name.yosys.out" 2>&1; then
+    # The last statistics block is the final netlist's.
+    local stats
+    stats="$(awk '/Printing statistics/ {s = ""} {s = s $0 "\n"} END {printf "%s", s}' "$work/$name.yosys.log")"
+    cells="$(echo "$stats" | awk '/Number of cells:/ {print $4}' | tail -n 1)"
+    ffs="$(echo "$stats" | awk '$1 ~ /^\$_(S|AL)?DFF/ {n += $2} END {print n + 0}')"
+    if grep -q "Number of processes: *[1-9]" <<<"$stats"; then
+      fail "$name: processes left after synthesis (not fully synthesizable)"
+    fi
+  else
+    tail -n 20 "$work/$name.yosys.out"
+    fail "$name: yosys"
+  fi
+}
+
+if [ "${1:-}" = cost ]; then
+  # The cost table of docs/rtl.md: every block a system instantiates, at small memories (W = 32,
+  # L = 8, S = 4, 4-word modules, 16-word local and instruction memories) so that the logic, not
+  # the storage, shows; a system's figure is the sum of its blocks.
+  mp="-set L 8 -set S 4 -set W 32"
+  echo "=== cost: yosys synth, cells / flip-flops per block and per system (docs/rtl.md)"
+  echo "| system | n | processors + controllers + index manipulators | sync unit | memory side | system cells | system flip-flops |"
+  echo "|---|---|---|---|---|---|---|"
+  for n in 4 8 16; do
+    synth "p$n" processor "chparam -set N $n $mp -set DEPTH 4 -set LOCAL 16 -set IMEM 16 processor;" "$rtl/processor.sv"
+    pc=$cells pf=$ffs
+    synth "bc$n" bus_controller "chparam -set N $n $mp -set DEPTH 4 bus_controller;" "$rtl/bus_controller.sv"
+    bcc=$cells bcf=$ffs
+    synth "im$n" index_manipulator "chparam -set N $n $mp index_manipulator;" "$rtl/index_manipulator.sv"
+    imc=$cells imf=$ffs
+    synth "sync$n" sync_unit "chparam -set N $n sync_unit;" "$rtl/sync_unit.sv" "$rtl/fcfs_arbiter.sv"
+    sc=$cells sf=$ffs
+    synth "ma$n" module_array "chparam -set N $n -set W 32 -set DEPTH 4 module_array;" "$rtl/module_array.sv"
+    mac=$cells maf=$ffs
+    synth "xb$n" crossbar_array "chparam -set N $n -set BUSES $n -set W 32 -set DEPTH 4 crossbar_array;" \
+      "$rtl/crossbar_array.sv" "$rtl/fcfs_arbiter.sv"
+    xbc=$cells xbf=$ffs
+    synth "sb$n" crossbar_array "chparam -set N $n -set BUSES 1 -set W 32 -set DEPTH 4 crossbar_array;" \
+      "$rtl/crossbar_array.sv" "$rtl/fcfs_arbiter.sv"
+    sbc=$cells sbf=$ffs
+    nodec=$((n * (pc + bcc + imc))) nodef=$((n * (pf + bcf + imf)))
+    for sys in omp crossbar bus; do
+      case $sys in
+        omp) mc=$mac mf=$maf what="module_array $mac / $maf" ;;
+        crossbar) mc=$xbc mf=$xbf what="crossbar_array $xbc / $xbf" ;;
+        bus) mc=$sbc mf=$sbf what="crossbar_array (1 bus) $sbc / $sbf" ;;
+      esac
+      echo "| $sys | $n | $n x ($pc + $bcc + $imc) / $n x ($pf + $bcf + $imf) | $sc / $sf | $what | $((nodec + sc + mc)) | $((nodef + sf + mf)) |"
+    done
+  done
+  echo
+  echo "| node | virtual channels | router | network_interface | node cells | node flip-flops |"
+  echo "|---|---|---|---|---|---|"
+  synth ni network_interface "chparam -set PMAX 4 network_interface;" "$rtl/network_interface.sv"
+  nic=$cells nif=$ffs
+  for v in 2 4; do
+    synth "r$v" router "chparam -set PMAX 4 -set VMAX $v -set DMAX 2 -set DW 64 -set TSW 16 router;" "$rtl/router.sv"
+    echo "| 2-D mesh, all-port | $v | $cells / $ffs | $nic / $nif | $((cells + nic)) | $((ffs + nif)) |"
+  done
+  exit $((failures != 0))
+fi
+
 
 # ---- lint ------------------------------------------------------------------------------------
 # Defaults, then odd sizes (n not a power of two, L > module depth) and a larger n, so that width
@@ -132,20 +205,9 @@ declare -A synth_params=(
 echo "=== synthesis: yosys synth -top <block>, default parameters (router: PMAX=4 VMAX=1 DMAX=1 DW=32 TSW=16)"
 printf "  %-20s %8s %8s\n" block cells "flip-flops"
 for b in "${blocks[@]}"; do
-  if yosys -q -l "$work/$b.yosys.log" -p "read_verilog -sv $rtl/$b.sv; ${synth_params[$b]:-} synth -top $b; stat" \
-      >"$work/$b.yosys.out" 2>&1; then
-    # The last statistics block is the final netlist's.
-    stats="$(awk '/Printing statistics/ {s = ""} {s = s $0 "\n"} END {printf "%s", s}' "$work/$b.yosys.log")"
-    cells="$(echo "$stats" | awk '/Number of cells:/ {print $4}' | tail -n 1)"
-    ffs="$(echo "$stats" | awk '$1 ~ /^\$_S?DFFE?_/ {n += $2} END {print n + 0}')"
-    printf "  %-20s %8s %8s\n" "$b" "$cells" "$ffs"
-    if grep -q "Number of processes: *[1-9]" <<<"$stats"; then
-      fail "$b: processes left after synthesis (not fully synthesizable)"
-    fi
-  else
-    tail -n 20 "$work/$b.yosys.out"
-    fail "$b: yosys"
-  fi
+  # shellcheck disable=SC2086  # the list of files
+  synth "$b" "$b" "${synth_params[$b]:-}" "$rtl/$b.sv" ${block_deps[$b]:-}
+  printf "  %-20s %8s %8s\n" "$b" "$cells" "$ffs"
 done
 
 if [ "${KEEP:-0}" = 1 ]; then
