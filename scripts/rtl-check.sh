@@ -49,7 +49,9 @@ synth() {
     local stats
     stats="$(awk '/Printing statistics/ {s = ""} {s = s $0 "\n"} END {printf "%s", s}' "$work/$name.yosys.log")"
     cells="$(echo "$stats" | awk '/Number of cells:/ {print $4}' | tail -n 1)"
-    ffs="$(echo "$stats" | awk '$1 ~ /^\$_(S|AL)?DFF/ {n += $2} END {print n + 0}')"
+    # With submodules the block ends with the design hierarchy's totals: count only those.
+    ffs="$(echo "$stats" | awk '/=== design hierarchy ===/ {n = 0} $1 ~ /^\$_(S|AL)?DFF/ {n += $2}
+      END {print n + 0}')"
     if grep -q "Number of processes: *[1-9]" <<<"$stats"; then
       fail "$name: processes left after synthesis (not fully synthesizable)"
     fi

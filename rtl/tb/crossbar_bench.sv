@@ -496,7 +496,13 @@ module crossbar_bench #(
 
     // Pseudo-random phases, other timings.
     for (int ph = 0; ph < 24; ph++) begin
-      if (ph % 8 == 0) set_timing(rnd(4), rnd(3), 1 + rnd(2));
+      if (ph % 8 == 0) begin
+        int ra, rb, rt;
+        ra = rnd(4);
+        rb = rnd(3);
+        rt = 1 + rnd(2);
+        set_timing(ra, rb, rt);
+      end
       none();
       for (int i = 0; i < N; i++) begin
         if (rnd(4) != 0) begin
