@@ -601,6 +601,12 @@ module tb_processor;
           want_end[1][0]);
     check("contention: syncs delivered", int'(syncs_delivered), 4);
 
+    // ---- 3. the bus field (B(b) on the crossbar) reaches acc_bus (crossbar_array's req_bus) ----
+    clear();
+    prog[0][0] = op_access(0, 0, 1, 0, 0, 1, 0) | (IW'(2) << 6);  // bus 2 at [6 +: NB]
+    load_and_run("bus field", al, be, ta, G, A, B, 0);  // stop in the access's first cycle
+    check("bus field: acc_bus while the access is current", int'(g_node[0].acc_bus), 2);
+
     if (errors != 0) begin
       $fatal(1, "tb_processor: %0d of %0d checks failed", errors, checks);
     end
