@@ -126,8 +126,9 @@ declare -A params=(
 for b in "${blocks[@]}"; do
   for g in "" ${params[$b]}; do
     g="${g//,/ }"
-    # shellcheck disable=SC2086  # $g is a list of -G options
-    if verilator --lint-only "${vc[@]}" $g --top-module "$b" "$rtl/$b.sv" >"$work/lint.log" 2>&1; then
+    # shellcheck disable=SC2086  # $g is a list of -G options, block_deps a list of files
+    if verilator --lint-only "${vc[@]}" $g --top-module "$b" "$rtl/$b.sv" ${block_deps[$b]:-} \
+        >"$work/lint.log" 2>&1; then
       echo "  $b ${g:-(defaults)}: clean"
     else
       cat "$work/lint.log"
