@@ -3,15 +3,24 @@
 # default and at other parameters, the self-checking test benches under Icarus and under
 # Verilator, and a yosys synthesis of every block with its cell count. Exits non-zero on any
 # failure. Small parameters (N = 4, L = 8, S = 4, module depth 16; the router bench: 16 routers):
-# about 2 minutes of CPU time on 2 cores.
+# about 3 minutes of CPU time on 2 cores (183 s user measured).
 #
 #   scripts/rtl-check.sh            everything
 #   KEEP=1 scripts/rtl-check.sh     keep the work folder (printed at the end)
+#   RTL_CHECK_ALL=1 scripts/rtl-check.sh   also build every bench under Verilator
+#   scripts/rtl-check.sh cost       only the cost table of docs/rtl.md (omp, crossbar, bus at
+#                                   n = 4, 8, 16; router + interface): long, not part of CI
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-blocks=(index_manipulator bus_controller module_array router)
+blocks=(index_manipulator bus_controller module_array router sync_unit crossbar_array processor
+  network_interface)
 rtl=rtl
+# The files a block instantiates, besides its own.
+declare -A block_deps=(
+  [sync_unit]="$rtl/fcfs_arbiter.sv"
+  [crossbar_array]="$rtl/fcfs_arbiter.sv"
+)
 vc=(-f "$rtl/rtl.vc" "$rtl/orthosim.vlt")
 
 # ---- tools: verilator (5.006), iverilog (11), yosys (0.23), from the one list of dependencies ----
@@ -27,6 +36,79 @@ fail() {
   failures=$((failures + 1))
 }
 
+# synth NAME TOP "CHPARAM..." FILES...: yosys synth of TOP; sets $cells and $ffs (every flip-flop
+# kind yosys 0.23's generic library has: $_DFF_*, $_DFFE_*, $_SDFF*_, $_DFFSR*_, $_ALDFF*_).
+synth() {
+  local name="$1" top="$2" chparam="$3"
+  shift 3
+  cells=""
+  ffs=""
+  if yosys -q -l "$work/$name.yosys.log" -p "read_verilog -sv $*; $chparam synth -top $top; stat" \
+      >"$work/$name.yosys.out" 2>&1; then
+    # The last statistics block is the final netlist's.
+    local stats
+    stats="$(awk '/Printing statistics/ {s = ""} {s = s $0 "\n"} END {printf "%s", s}' "$work/$name.yosys.log")"
+    cells="$(echo "$stats" | awk '/Number of cells:/ {print $4}' | tail -n 1)"
+    # With submodules the block ends with the design hierarchy's totals: count only those.
+    ffs="$(echo "$stats" | awk '/=== design hierarchy ===/ {n = 0} $1 ~ /^\$_(S|AL)?DFF/ {n += $2}
+      END {print n + 0}')"
+    if grep -q "Number of processes: *[1-9]" <<<"$stats"; then
+      fail "$name: processes left after synthesis (not fully synthesizable)"
+    fi
+  else
+    tail -n 20 "$work/$name.yosys.out"
+    fail "$name: yosys"
+  fi
+}
+
+if [ "${1:-}" = cost ]; then
+  # The cost table of docs/rtl.md: every block a system instantiates, at small memories (W = 32,
+  # L = 8, S = 4, 4-word modules, 16-word local and instruction memories) so that the logic, not
+  # the storage, shows; a system's figure is the sum of its blocks.
+  mp="-set L 8 -set S 4 -set W 32"
+  echo "=== cost: yosys synth, cells / flip-flops per block and per system (docs/rtl.md)"
+  echo "| system | n | processors + controllers + index manipulators | sync unit | memory side | system cells | system flip-flops |"
+  echo "|---|---|---|---|---|---|---|"
+  for n in 4 8 16; do
+    synth "p$n" processor "chparam -set N $n $mp -set DEPTH 4 -set LOCAL 16 -set IMEM 16 processor;" "$rtl/processor.sv"
+    pc=$cells pf=$ffs
+    synth "bc$n" bus_controller "chparam -set N $n $mp -set DEPTH 4 bus_controller;" "$rtl/bus_controller.sv"
+    bcc=$cells bcf=$ffs
+    synth "im$n" index_manipulator "chparam -set N $n $mp index_manipulator;" "$rtl/index_manipulator.sv"
+    imc=$cells imf=$ffs
+    synth "sync$n" sync_unit "chparam -set N $n sync_unit;" "$rtl/sync_unit.sv" "$rtl/fcfs_arbiter.sv"
+    sc=$cells sf=$ffs
+    synth "ma$n" module_array "chparam -set N $n -set W 32 -set DEPTH 4 module_array;" "$rtl/module_array.sv"
+    mac=$cells maf=$ffs
+    synth "xb$n" crossbar_array "chparam -set N $n -set BUSES $n -set W 32 -set DEPTH 4 crossbar_array;" \
+      "$rtl/crossbar_array.sv" "$rtl/fcfs_arbiter.sv"
+    xbc=$cells xbf=$ffs
+    synth "sb$n" crossbar_array "chparam -set N $n -set BUSES 1 -set W 32 -set DEPTH 4 crossbar_array;" \
+      "$rtl/crossbar_array.sv" "$rtl/fcfs_arbiter.sv"
+    sbc=$cells sbf=$ffs
+    nodec=$((n * (pc + bcc + imc))) nodef=$((n * (pf + bcf + imf)))
+    for sys in omp crossbar bus; do
+      case $sys in
+        omp) mc=$mac mf=$maf what="module_array $mac / $maf" ;;
+        crossbar) mc=$xbc mf=$xbf what="crossbar_array $xbc / $xbf" ;;
+        bus) mc=$sbc mf=$sbf what="crossbar_array (1 bus) $sbc / $sbf" ;;
+      esac
+      echo "| $sys | $n | $n x ($pc + $bcc + $imc) / $n x ($pf + $bcf + $imf) | $sc / $sf | $what | $((nodec + sc + mc)) | $((nodef + sf + mf)) |"
+    done
+  done
+  echo
+  echo "| node | virtual channels | router | network_interface | node cells | node flip-flops |"
+  echo "|---|---|---|---|---|---|"
+  synth ni network_interface "chparam -set PMAX 4 network_interface;" "$rtl/network_interface.sv"
+  nic=$cells nif=$ffs
+  for v in 2 4; do
+    synth "r$v" router "chparam -set PMAX 4 -set VMAX $v -set DMAX 2 -set DW 64 -set TSW 16 router;" "$rtl/router.sv"
+    echo "| 2-D mesh, all-port | $v | $cells / $ffs | $nic / $nif | $((cells + nic)) | $((ffs + nif)) |"
+  done
+  exit $((failures != 0))
+fi
+
+
 # ---- lint ------------------------------------------------------------------------------------
 # Defaults, then odd sizes (n not a power of two, L > module depth) and a larger n, so that width
 # arithmetic is checked beyond the one parameterisation the benches use.
@@ -36,12 +118,17 @@ declare -A params=(
   [bus_controller]="-GN=3,-GL=5,-GS=3,-GDEPTH=10 -GN=8,-GL=32,-GS=16,-GDEPTH=64,-GW=64,-GTW=8"
   [module_array]="-GN=3,-GDEPTH=10 -GN=8,-GDEPTH=64,-GW=64"
   [router]="-GPMAX=4,-GVMAX=1,-GDMAX=1,-GDW=32 -GPMAX=10,-GVMAX=4,-GDMAX=8,-GCW=10,-GDW=96"
+  [sync_unit]="-GN=3,-GCW=5,-GTKW=2 -GN=16,-GCW=8,-GTKW=8"
+  [crossbar_array]="-GBUSES=1 -GN=3,-GBUSES=3,-GDEPTH=10 -GN=8,-GBUSES=8,-GDEPTH=64,-GW=64"
+  [network_interface]="-GPMAX=1,-GQD=1,-GRQ=1 -GPMAX=10,-GCW=10,-GDW=96,-GW=48,-GTGW=10,-GMWW=9,-GQD=3,-GRQ=5"
+  [processor]="-GN=3,-GL=5,-GS=3,-GDEPTH=10,-GLOCAL=40,-GIMEM=20 -GN=16,-GL=256,-GS=512,-GDEPTH=4096,-GLOCAL=65536,-GIMEM=1024,-GCYW=32"
 )
 for b in "${blocks[@]}"; do
   for g in "" ${params[$b]}; do
     g="${g//,/ }"
-    # shellcheck disable=SC2086  # $g is a list of -G options
-    if verilator --lint-only "${vc[@]}" $g --top-module "$b" "$rtl/$b.sv" >"$work/lint.log" 2>&1; then
+    # shellcheck disable=SC2086  # $g is a list of -G options, block_deps a list of files
+    if verilator --lint-only "${vc[@]}" $g --top-module "$b" "$rtl/$b.sv" ${block_deps[$b]:-} \
+        >"$work/lint.log" 2>&1; then
       echo "  $b ${g:-(defaults)}: clean"
     else
       cat "$work/lint.log"
@@ -51,10 +138,22 @@ for b in "${blocks[@]}"; do
 done
 
 # ---- test benches ------------------------------------------------------------------------------
+# Every bench runs under Icarus (seconds). Verilator builds cost tens of seconds of CPU each, so
+# the default run builds the datapath and router benches; RTL_CHECK_ALL=1 builds every bench.
+benches=(tb_index_manipulator tb_bus_controller tb_router tb_sync_unit tb_crossbar_array tb_processor
+  tb_network_interface)
+verilator_benches=(tb_index_manipulator tb_bus_controller tb_router)
+if [ "${RTL_CHECK_ALL:-0}" = 1 ]; then
+  verilator_benches=("${benches[@]}")
+fi
 declare -A tb_sources=(
   [tb_index_manipulator]="$rtl/index_manipulator.sv $rtl/tb/tb_index_manipulator.sv"
   [tb_bus_controller]="$rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/tb/tb_bus_controller.sv"
   [tb_router]="$rtl/router.sv $rtl/tb/tb_router.sv"
+  [tb_sync_unit]="$rtl/sync_unit.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_sync_unit.sv"
+  [tb_network_interface]="$rtl/network_interface.sv $rtl/tb/tb_network_interface.sv"
+  [tb_processor]="$rtl/processor.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/sync_unit.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_processor.sv"
+  [tb_crossbar_array]="$rtl/crossbar_array.sv $rtl/fcfs_arbiter.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/tb/crossbar_bench.sv $rtl/tb/tb_crossbar_array.sv"
 )
 run_bench() {  # simulator, bench, command...
   local sim="$1" tb="$2"
@@ -68,7 +167,7 @@ run_bench() {  # simulator, bench, command...
 }
 
 echo "=== test benches: Icarus (iverilog -g2012, vvp)"
-for tb in tb_index_manipulator tb_bus_controller tb_router; do
+for tb in "${benches[@]}"; do
   # shellcheck disable=SC2086  # the source list
   if iverilog -g2012 -Wall -o "$work/$tb.vvp" -s "$tb" ${tb_sources[$tb]} >"$work/$tb.iverilog.log" 2>&1; then
     run_bench icarus "$tb" vvp -n "$work/$tb.vvp"
@@ -88,7 +187,7 @@ objcache=""
 if command -v ccache >/dev/null; then
   objcache="OBJCACHE=ccache"
 fi
-for tb in tb_index_manipulator tb_bus_controller tb_router; do
+for tb in "${verilator_benches[@]}"; do
   # shellcheck disable=SC2086  # the source list
   if verilator --binary --timing -j 2 "${vc[@]}" --unroll-count 4 \
       -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0 $objcache" \
@@ -109,20 +208,9 @@ declare -A synth_params=(
 echo "=== synthesis: yosys synth -top <block>, default parameters (router: PMAX=4 VMAX=1 DMAX=1 DW=32 TSW=16)"
 printf "  %-20s %8s %8s\n" block cells "flip-flops"
 for b in "${blocks[@]}"; do
-  if yosys -q -l "$work/$b.yosys.log" -p "read_verilog -sv $rtl/$b.sv; ${synth_params[$b]:-} synth -top $b; stat" \
-      >"$work/$b.yosys.out" 2>&1; then
-    # The last statistics block is the final netlist's.
-    stats="$(awk '/Printing statistics/ {s = ""} {s = s $0 "\n"} END {printf "%s", s}' "$work/$b.yosys.log")"
-    cells="$(echo "$stats" | awk '/Number of cells:/ {print $4}' | tail -n 1)"
-    ffs="$(echo "$stats" | awk '$1 ~ /^\$_S?DFFE?_/ {n += $2} END {print n + 0}')"
-    printf "  %-20s %8s %8s\n" "$b" "$cells" "$ffs"
-    if grep -q "Number of processes: *[1-9]" <<<"$stats"; then
-      fail "$b: processes left after synthesis (not fully synthesizable)"
-    fi
-  else
-    tail -n 20 "$work/$b.yosys.out"
-    fail "$b: yosys"
-  fi
+  # shellcheck disable=SC2086  # the list of files
+  synth "$b" "$b" "${synth_params[$b]:-}" "$rtl/$b.sv" ${block_deps[$b]:-}
+  printf "  %-20s %8s %8s\n" "$b" "$cells" "$ffs"
 done
 
 if [ "${KEEP:-0}" = 1 ]; then
