@@ -3,15 +3,34 @@
 # default and at other parameters, the self-checking test benches under Icarus and under
 # Verilator, and a yosys synthesis of every block with its cell count. Exits non-zero on any
 # failure. Small parameters (N = 4, L = 8, S = 4, module depth 16; the router bench: 16 routers):
-# about 3 minutes of CPU time on 2 cores (183 s user measured).
+# about 2.5 minutes of CPU time, most of it the router bench under Icarus and its Verilator build
+# (147 s user measured, the Verilator benches' objects in the compiler cache).
 #
 #   scripts/rtl-check.sh            everything
+#   scripts/rtl-check.sh STAGE...   only these of: lint, icarus (the benches under Icarus),
+#                                   verilator (the benches under Verilator), synth (yosys); CTest
+#                                   runs them as separate tests, side by side (tests/rtl)
 #   KEEP=1 scripts/rtl-check.sh     keep the work folder (printed at the end)
 #   RTL_CHECK_ALL=1 scripts/rtl-check.sh   also build every bench under Verilator
 #   scripts/rtl-check.sh cost       only the cost table of docs/rtl.md (omp, crossbar, bus at
 #                                   n = 4, 8, 16; router + interface): long, not part of CI
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+stages=("$@")
+if [ ${#stages[@]} -eq 0 ]; then
+  stages=(lint icarus verilator synth)
+fi
+for st in "${stages[@]}"; do
+  case "$st" in
+    lint | icarus | verilator | synth | cost) ;;
+    *)
+      echo "rtl-check.sh: unknown stage '$st' (expected lint, icarus, verilator, synth or cost)" >&2
+      exit 2
+      ;;
+  esac
+done
+wants() { [[ " ${stages[*]} " == *" $1 "* ]]; }
 
 blocks=(index_manipulator bus_controller module_array router sync_unit crossbar_array processor
   network_interface)
@@ -61,7 +80,7 @@ synth() {
   fi
 }
 
-if [ "${1:-}" = cost ]; then
+if wants cost; then
   # The cost table of docs/rtl.md: every block a system instantiates, at small memories (W = 32,
   # L = 8, S = 4, 4-word modules, 16-word local and instruction memories) so that the logic, not
   # the storage, shows; a system's figure is the sum of its blocks.
@@ -112,30 +131,32 @@ fi
 # ---- lint ------------------------------------------------------------------------------------
 # Defaults, then odd sizes (n not a power of two, L > module depth) and a larger n, so that width
 # arithmetic is checked beyond the one parameterisation the benches use.
-echo "=== lint: verilator --lint-only -Wall"
-declare -A params=(
-  [index_manipulator]="-GN=3,-GL=5,-GS=3 -GN=8,-GL=32,-GS=16,-GW=64"
-  [bus_controller]="-GN=3,-GL=5,-GS=3,-GDEPTH=10 -GN=8,-GL=32,-GS=16,-GDEPTH=64,-GW=64,-GTW=8"
-  [module_array]="-GN=3,-GDEPTH=10 -GN=8,-GDEPTH=64,-GW=64"
-  [router]="-GPMAX=4,-GVMAX=1,-GDMAX=1,-GDW=32 -GPMAX=10,-GVMAX=4,-GDMAX=8,-GCW=10,-GDW=96"
-  [sync_unit]="-GN=3,-GCW=5,-GTKW=2 -GN=16,-GCW=8,-GTKW=8"
-  [crossbar_array]="-GBUSES=1 -GN=3,-GBUSES=3,-GDEPTH=10 -GN=8,-GBUSES=8,-GDEPTH=64,-GW=64"
-  [network_interface]="-GPMAX=1,-GQD=1,-GRQ=1 -GPMAX=10,-GCW=10,-GDW=96,-GW=48,-GTGW=10,-GMWW=9,-GQD=3,-GRQ=5"
-  [processor]="-GN=3,-GL=5,-GS=3,-GDEPTH=10,-GLOCAL=40,-GIMEM=20 -GN=16,-GL=256,-GS=512,-GDEPTH=4096,-GLOCAL=65536,-GIMEM=1024,-GCYW=32"
-)
-for b in "${blocks[@]}"; do
-  for g in "" ${params[$b]}; do
-    g="${g//,/ }"
-    # shellcheck disable=SC2086  # $g is a list of -G options, block_deps a list of files
-    if verilator --lint-only "${vc[@]}" $g --top-module "$b" "$rtl/$b.sv" ${block_deps[$b]:-} \
-        >"$work/lint.log" 2>&1; then
-      echo "  $b ${g:-(defaults)}: clean"
-    else
-      cat "$work/lint.log"
-      fail "lint $b ${g:-(defaults)}"
-    fi
+if wants lint; then
+  echo "=== lint: verilator --lint-only -Wall"
+  declare -A params=(
+    [index_manipulator]="-GN=3,-GL=5,-GS=3 -GN=8,-GL=32,-GS=16,-GW=64"
+    [bus_controller]="-GN=3,-GL=5,-GS=3,-GDEPTH=10 -GN=8,-GL=32,-GS=16,-GDEPTH=64,-GW=64,-GTW=8"
+    [module_array]="-GN=3,-GDEPTH=10 -GN=8,-GDEPTH=64,-GW=64"
+    [router]="-GPMAX=4,-GVMAX=1,-GDMAX=1,-GDW=32 -GPMAX=10,-GVMAX=4,-GDMAX=8,-GCW=10,-GDW=96"
+    [sync_unit]="-GN=3,-GCW=5,-GTKW=2 -GN=16,-GCW=8,-GTKW=8"
+    [crossbar_array]="-GBUSES=1 -GN=3,-GBUSES=3,-GDEPTH=10 -GN=8,-GBUSES=8,-GDEPTH=64,-GW=64"
+    [network_interface]="-GPMAX=1,-GQD=1,-GRQ=1 -GPMAX=10,-GCW=10,-GDW=96,-GW=48,-GTGW=10,-GMWW=9,-GQD=3,-GRQ=5"
+    [processor]="-GN=3,-GL=5,-GS=3,-GDEPTH=10,-GLOCAL=40,-GIMEM=20 -GN=16,-GL=256,-GS=512,-GDEPTH=4096,-GLOCAL=65536,-GIMEM=1024,-GCYW=32"
+  )
+  for b in "${blocks[@]}"; do
+    for g in "" ${params[$b]}; do
+      g="${g//,/ }"
+      # shellcheck disable=SC2086  # $g is a list of -G options, block_deps a list of files
+      if verilator --lint-only "${vc[@]}" $g --top-module "$b" "$rtl/$b.sv" ${block_deps[$b]:-} \
+          >"$work/lint.log" 2>&1; then
+        echo "  $b ${g:-(defaults)}: clean"
+      else
+        cat "$work/lint.log"
+        fail "lint $b ${g:-(defaults)}"
+      fi
+    done
   done
-done
+fi
 
 # ---- test benches ------------------------------------------------------------------------------
 # Every bench runs under Icarus (seconds). Verilator builds cost tens of seconds of CPU each, so
@@ -166,38 +187,42 @@ run_bench() {  # simulator, bench, command...
   fi
 }
 
-echo "=== test benches: Icarus (iverilog -g2012, vvp)"
-for tb in "${benches[@]}"; do
-  # shellcheck disable=SC2086  # the source list
-  if iverilog -g2012 -Wall -o "$work/$tb.vvp" -s "$tb" ${tb_sources[$tb]} >"$work/$tb.iverilog.log" 2>&1; then
-    run_bench icarus "$tb" vvp -n "$work/$tb.vvp"
-  else
-    cat "$work/$tb.iverilog.log"
-    fail "$tb: iverilog"
-  fi
-done
+if wants icarus; then
+  echo "=== test benches: Icarus (iverilog -g2012, vvp)"
+  for tb in "${benches[@]}"; do
+    # shellcheck disable=SC2086  # the source list
+    if iverilog -g2012 -Wall -o "$work/$tb.vvp" -s "$tb" ${tb_sources[$tb]} >"$work/$tb.iverilog.log" 2>&1; then
+      run_bench icarus "$tb" vvp -n "$work/$tb.vvp"
+    else
+      cat "$work/$tb.iverilog.log"
+      fail "$tb: iverilog"
+    fi
+  done
+fi
 
 # The benches build at -O0 with bounded loop unrolling: the simulation takes well under a second,
 # while a default (-Os, fully unrolled) build of tb_bus_controller takes minutes.
-echo "=== test benches: Verilator (--binary --timing)"
-# Through the compiler cache when there is one (the generated code names the sources relative to
-# the checkout, never the scratch folder, so a later run reuses it: the router's bench is over a
-# minute of compiling).
-objcache=""
-if command -v ccache >/dev/null; then
-  objcache="OBJCACHE=ccache"
-fi
-for tb in "${verilator_benches[@]}"; do
-  # shellcheck disable=SC2086  # the source list
-  if verilator --binary --timing -j 2 "${vc[@]}" --unroll-count 4 \
-      -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0 $objcache" \
-      -Mdir "$work/obj_$tb" --top-module "$tb" ${tb_sources[$tb]} >"$work/$tb.verilate.log" 2>&1; then
-    run_bench verilator "$tb" "$work/obj_$tb/V$tb"
-  else
-    grep -E "%(Error|Warning)" -A4 "$work/$tb.verilate.log" | head -n 40 || tail -n 30 "$work/$tb.verilate.log"
-    fail "$tb: verilator build"
+if wants verilator; then
+  echo "=== test benches: Verilator (--binary --timing)"
+  # Through the compiler cache when there is one (the generated code names the sources relative to
+  # the checkout, never the scratch folder, so a later run reuses it: the router's bench is over a
+  # minute of compiling).
+  objcache=""
+  if command -v ccache >/dev/null; then
+    objcache="OBJCACHE=ccache"
   fi
-done
+  for tb in "${verilator_benches[@]}"; do
+    # shellcheck disable=SC2086  # the source list
+    if verilator --binary --timing -j 2 "${vc[@]}" --unroll-count 4 \
+        -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0 $objcache" \
+        -Mdir "$work/obj_$tb" --top-module "$tb" ${tb_sources[$tb]} >"$work/$tb.verilate.log" 2>&1; then
+      run_bench verilator "$tb" "$work/obj_$tb/V$tb"
+    else
+      grep -E "%(Error|Warning)" -A4 "$work/$tb.verilate.log" | head -n 40 || tail -n 30 "$work/$tb.verilate.log"
+      fail "$tb: verilator build"
+    fi
+  done
+fi
 
 # ---- synthesis -------------------------------------------------------------------------------
 # The router at its defaults (6 ports, 2 virtual channels, 64-bit flits) takes yosys over half an
@@ -205,13 +230,15 @@ done
 declare -A synth_params=(
   [router]="chparam -set PMAX 4 -set VMAX 1 -set DMAX 1 -set DW 32 -set TSW 16 router;"
 )
-echo "=== synthesis: yosys synth -top <block>, default parameters (router: PMAX=4 VMAX=1 DMAX=1 DW=32 TSW=16)"
-printf "  %-20s %8s %8s\n" block cells "flip-flops"
-for b in "${blocks[@]}"; do
-  # shellcheck disable=SC2086  # the list of files
-  synth "$b" "$b" "${synth_params[$b]:-}" "$rtl/$b.sv" ${block_deps[$b]:-}
-  printf "  %-20s %8s %8s\n" "$b" "$cells" "$ffs"
-done
+if wants synth; then
+  echo "=== synthesis: yosys synth -top <block>, default parameters (router: PMAX=4 VMAX=1 DMAX=1 DW=32 TSW=16)"
+  printf "  %-20s %8s %8s\n" block cells "flip-flops"
+  for b in "${blocks[@]}"; do
+    # shellcheck disable=SC2086  # the list of files
+    synth "$b" "$b" "${synth_params[$b]:-}" "$rtl/$b.sv" ${block_deps[$b]:-}
+    printf "  %-20s %8s %8s\n" "$b" "$cells" "$ffs"
+  done
+fi
 
 if [ "${KEEP:-0}" = 1 ]; then
   echo "work folder: $work"
