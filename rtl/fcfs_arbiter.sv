@@ -6,8 +6,8 @@
 // now or still waiting: a request never overtakes an earlier one on a resource they both want.
 // The grant is combinational.
 //
-// Used by sync_unit (the interrupt bus: one resource, every pair conflicts) and crossbar_array
-// (the crossbar's buses, the single bus). `tick` marks the edges that end a machine cycle: only
+// Used by module_array (the omp's modules), sync_unit (the interrupt bus: one resource, every
+// pair conflicts) and crossbar_array (the crossbar's buses, the single bus). `tick` marks the edges that end a machine cycle: only
 // they age the requests and count waiting cycles; an edge without it (a zero-time step,
 // sync_unit) only drops the requests it grants. Blocks clocked by machine cycles tie it high.
 module fcfs_arbiter #(

@@ -62,68 +62,36 @@ module module_array #(
     output logic [ W-1:0] host_rdata
 );
   // ---- arbitration --------------------------------------------------------------------------
-  logic [N-1:0] waiting_q;      // requested in an earlier cycle and not granted yet
-  logic [N*N-1:0] older_q;      // [j*N+i]: waiting j arrived strictly before waiting i
-  logic [N*N-1:0] conf;         // [i*N+j]: i and j want a common module
-  logic [N*N-1:0] first;        // [j*N+i]: request j is ordered before request i
+  // The modules are the resources: a request is blocked by a holder that wants a common module,
+  // and the first-come order among requests is fcfs_arbiter's, the one rule of ResourceArbiter
+  // that the sync unit and the crossbar use too. Every edge ends a machine cycle here (tick 1).
+  logic [N*N-1:0] conf;  // [i*N+j]: i and j want a common module
+  logic [  N-1:0] blocked;
 
   always_comb begin
     for (int i = 0; i < N; i++) begin
+      blocked[i] = 1'b0;
       for (int j = 0; j < N; j++) begin
         conf[i*N+j] = (i != j) && (req_col[i] != req_col[j]) && req_mask[i*N+j] &&
             req_mask[j*N+i];
-        if (waiting_q[j] != waiting_q[i]) begin
-          first[j*N+i] = waiting_q[j];  // the one that was already waiting came first
-        end else if (waiting_q[j] && (older_q[j*N+i] || older_q[i*N+j])) begin
-          first[j*N+i] = older_q[j*N+i];
-        end else begin
-          first[j*N+i] = (j < i);  // same arrival cycle: lower id first
-        end
+        blocked[i] = blocked[i] || (conf[i*N+j] && hold[j]);
       end
     end
   end
 
-  always_comb begin
-    for (int i = 0; i < N; i++) begin
-      grant[i] = req[i];
-      for (int j = 0; j < N; j++) begin
-        if (conf[i*N+j] && (hold[j] || (req[j] && first[j*N+i]))) begin
-          grant[i] = 1'b0;
-        end
-      end
-    end
-  end
-
-  logic [N-1:0] still_waiting;
-  logic [31:0] n_waiting, n_conflicts;
-  always_comb begin
-    still_waiting = req & ~grant;
-    n_waiting = '0;
-    n_conflicts = '0;
-    for (int i = 0; i < N; i++) begin
-      n_waiting = n_waiting + 32'(still_waiting[i]);
-      n_conflicts = n_conflicts + 32'(grant[i] && waiting_q[i]);
-    end
-  end
-
-  always_ff @(posedge clk) begin
-    if (!rst_n) begin
-      waiting_q   <= '0;
-      older_q     <= '0;
-      wait_cycles <= '0;
-      conflicts   <= '0;
-    end else begin
-      waiting_q <= still_waiting;
-      for (int j = 0; j < N; j++) begin
-        for (int i = 0; i < N; i++) begin
-          older_q[j*N+i] <= still_waiting[j] && still_waiting[i] && waiting_q[j] &&
-              (!waiting_q[i] || older_q[j*N+i]);
-        end
-      end
-      wait_cycles <= (wait_cycles > ~n_waiting) ? '1 : wait_cycles + n_waiting;
-      conflicts   <= (conflicts > ~n_conflicts) ? '1 : conflicts + n_conflicts;
-    end
-  end
+  fcfs_arbiter #(
+      .N(N)
+  ) arbiter (
+      .clk,
+      .rst_n,
+      .tick(1'b1),
+      .req,
+      .conf,
+      .blocked,
+      .grant,
+      .wait_cycles,
+      .conflicts
+  );
 
   // ---- modules ----------------------------------------------------------------------------
   // One array holds every module: M(a,b) word k is mem[(a*N+b)*DEPTH + k]. A bus addresses at

@@ -31,6 +31,7 @@ foreach(n IN LISTS ORTHOSIM_RTL_N)
   # bridge/module_array.vlt makes the storage reachable for clearing it before a program.
   verilate(orthosim_rtl_verilated SYSTEMC TRACE_FST ${rtl_opt}
            SOURCES module_array.sv
+                   fcfs_arbiter.sv
                    bridge/module_array.vlt
            TOP_MODULE module_array PREFIX Vmodule_array_n${n}
            VERILATOR_ARGS -f rtl.vc orthosim.vlt

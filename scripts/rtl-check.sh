@@ -37,6 +37,7 @@ blocks=(index_manipulator bus_controller module_array router sync_unit crossbar_
 rtl=rtl
 # The files a block instantiates, besides its own.
 declare -A block_deps=(
+  [module_array]="$rtl/fcfs_arbiter.sv"
   [sync_unit]="$rtl/fcfs_arbiter.sv"
   [crossbar_array]="$rtl/fcfs_arbiter.sv"
 )
@@ -97,7 +98,8 @@ if wants cost; then
     imc=$cells imf=$ffs
     synth "sync$n" sync_unit "chparam -set N $n sync_unit;" "$rtl/sync_unit.sv" "$rtl/fcfs_arbiter.sv"
     sc=$cells sf=$ffs
-    synth "ma$n" module_array "chparam -set N $n -set W 32 -set DEPTH 4 module_array;" "$rtl/module_array.sv"
+    synth "ma$n" module_array "chparam -set N $n -set W 32 -set DEPTH 4 module_array;" "$rtl/module_array.sv" \
+      "$rtl/fcfs_arbiter.sv"
     mac=$cells maf=$ffs
     synth "xb$n" crossbar_array "chparam -set N $n -set BUSES $n -set W 32 -set DEPTH 4 crossbar_array;" \
       "$rtl/crossbar_array.sv" "$rtl/fcfs_arbiter.sv"
@@ -169,7 +171,7 @@ if [ "${RTL_CHECK_ALL:-0}" = 1 ]; then
 fi
 declare -A tb_sources=(
   [tb_index_manipulator]="$rtl/index_manipulator.sv $rtl/tb/tb_index_manipulator.sv"
-  [tb_bus_controller]="$rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/tb/tb_bus_controller.sv"
+  [tb_bus_controller]="$rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_bus_controller.sv"
   [tb_router]="$rtl/router.sv $rtl/tb/tb_router.sv"
   [tb_sync_unit]="$rtl/sync_unit.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_sync_unit.sv"
   [tb_network_interface]="$rtl/network_interface.sv $rtl/tb/tb_network_interface.sv"
