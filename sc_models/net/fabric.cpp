@@ -41,6 +41,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
     out_vc_base_.push_back(out_vc_base_.back() + ports * vcs_ + channels);
     out_port_base_.push_back(out_port_base_.back() + ports + channels);
     max_routes_ = std::max(max_routes_, ports);
+    few_ports_ = few_ports_ && ports + channels <= 64;
     for (std::uint32_t in = 0; in < ports + channels; ++in) {
       for (std::uint32_t v = 0; v < (in < ports ? vcs_ : 1); ++v) {
         buffer_router_.push_back(r);
@@ -152,7 +153,11 @@ void Fabric::submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
 
 void Fabric::begin_cycle(sw::Cycle c) {
   allocate_virtual_channels(c);
-  allocate_switches(c);
+  if (single_vc_ && few_ports_) {
+    allocate_switches_one_vc(c);
+  } else {
+    allocate_switches(c);
+  }
   commit(c);
 }
 
@@ -417,7 +422,15 @@ void Fabric::allocate_switches(sw::Cycle c) {
                              state[b].out_channel};
     }
   }
-  // Interfaces: one flit per injection channel per cycle, after the message's start-up.
+  move_count_ = move_count;
+  add_injections(c);
+}
+
+// Interfaces: one flit per injection channel per cycle, after the message's start-up, after the
+// routers' moves.
+void Fabric::add_injections(sw::Cycle c) {
+  Move* const moves = moves_.data();
+  std::size_t move_count = move_count_;
   ni_.for_each_offer(c, [&](std::uint32_t i) {
     const std::uint32_t target = injection_buffer_[i];
     if (has_room(target, c)) {
@@ -426,6 +439,61 @@ void Fabric::allocate_switches(sw::Cycle c) {
     }
   });
   move_count_ = move_count;
+}
+
+// allocate_switches with one virtual channel per port: a router's candidates hold distinct
+// output ports (an output port has one output virtual channel, held by one buffer), so the order
+// of the general path (sure before speculative, then by output port, then by arrival) is the
+// order of the output ports within each pass, and every candidate is granted. The candidates are
+// collected in two masks of output ports, sure and speculative, and passed in bit order. The
+// head's arrival cycle is not read: it only ordered candidates of one port, and a flit pushed in
+// cycle c (commit) is asked about from cycle c + 1 on, so it has always arrived before the cycle.
+void Fabric::allocate_switches_one_vc(sw::Cycle c) {
+  const std::uint64_t frees_stamp = (c.count() + 1) << 2;
+  const BufferState* const state = state_.data();
+  Move* const moves = moves_.data();
+  const std::uint32_t depth = depth_;
+  std::size_t move_count = 0;
+  std::uint32_t by_port[64];
+  for (const std::uint32_t r : active_) {
+    std::uint64_t sure = 0;
+    std::uint64_t speculative = 0;
+    const std::size_t first = std::size_t{r} * mask_words_;
+    const std::uint32_t base = buffer_base_[r];
+    const std::uint32_t port_base = out_port_base_[r];
+    for (std::uint32_t w = 0; w < mask_words_; ++w) {
+      std::uint64_t bits = occupied_[first + w] & routed_[first + w];
+      while (bits != 0) {
+        const std::uint32_t b = base + w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        bits &= bits - 1;
+        const BufferState& s = state[b];
+        const std::int32_t t = s.target;
+        const std::uint32_t port = s.out_port - port_base;
+        by_port[port] = b;
+        if (t >= 0 && state[t].count >= depth) {
+          const std::uint64_t room = state[t].room;
+          if ((room & ~std::uint64_t{3}) == frees_stamp
+                  ? (room & 3) != kYes
+                  : !full_buffer_frees(static_cast<std::uint32_t>(t), c)) {
+            continue;
+          }
+          speculative |= std::uint64_t{1} << port;
+        } else {
+          sure |= std::uint64_t{1} << port;
+        }
+      }
+    }
+    for (std::uint64_t pass : {sure, speculative}) {
+      while (pass != 0) {
+        const std::uint32_t b = by_port[__builtin_ctzll(pass)];
+        pass &= pass - 1;
+        moves[move_count++] = {static_cast<std::int32_t>(b), state[b].target, r,
+                               state[b].out_channel};
+      }
+    }
+  }
+  move_count_ = move_count;
+  add_injections(c);
 }
 
 // A move into a full buffer happens when the departure from that buffer was granted and happens,
@@ -498,13 +566,15 @@ void Fabric::commit(sw::Cycle c) {
       if (--s.count == 0) {
         occupied_[mask_word_[b]] &= ~mask_bit_[b];
       }
-      --held_[buffer_input_slot_[b]];
+      if (!single_vc) {
+        --held_[buffer_input_slot_[b]];
+      }
       if (observed) {
         report_observed_buffer(b, c);
       }
       --flits_per_router_[mv.router];
       --in_routers;
-      if (f.index + 1 == ni_.packet(f.packet).flits) {
+      if (f.tail) {
         owner_[mv.channel] = -1;
         s.out = -1;
         routed_[mask_word_[b]] &= ~mask_bit_[b];
@@ -524,6 +594,7 @@ void Fabric::commit(sw::Cycle c) {
       f.packet = in.packet;
       f.index = in.index;
       f.word = in.word;
+      f.tail = in.index + 1 == ni_.packet(in.packet).flits;
     }
   }
   stats_.flit_hops += hops;
@@ -566,9 +637,10 @@ void Fabric::commit(sw::Cycle c) {
       is_active_[r] = 1;
       active_.push_back(r);
     }
-    // The flits of all virtual channels of the input port (an injection channel has one).
+    // The flits of all virtual channels of the input port (an injection channel has one; with
+    // one virtual channel the input port's one buffer holds them all).
     const std::uint32_t input = buffer_input_slot_[b];
-    channels_.held_at(input, ++held_[input]);
+    channels_.held_at(input, single_vc ? s.count : ++held_[input]);
   }
   flits_in_routers_ = in_routers;
   if (arrived > 0) {

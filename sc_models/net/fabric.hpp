@@ -66,6 +66,11 @@ class Fabric final : public Network {
     observed_ = on;
     ni_.observe(on);
   }
+  /// Tests: switch allocation and commit take the general path (port checks, sort by arrival,
+  /// feasibility chains) even with one virtual channel, where the one-VC shortcut gives the same
+  /// moves in the same order; a second implementation to compare it with.
+  /// Call it before the first cycle.
+  void use_general_path() { single_vc_ = false; }
 
  private:
   struct Flit {
@@ -73,6 +78,7 @@ class Fabric final : public Network {
     std::uint32_t index = 0;  ///< 0 = header
     sw::Cycle pushed;         ///< the cycle it entered its current buffer
     sw::Word word = 0;
+    bool tail = false;  ///< the packet's last flit (its departure frees the output channel)
   };
   /// A flit move decided for this cycle: from a buffer (or an injector) to a buffer (or out).
   struct Move {
@@ -129,6 +135,11 @@ class Fabric final : public Network {
   /// false when all of them are held.
   bool grant(std::uint32_t router, std::uint32_t buffer, const Route& route);
   void allocate_switches(sw::Cycle c);
+  /// allocate_switches with one virtual channel per port (single_vc_) and at most 64 output
+  /// ports per router: the same moves in the same order, without the sort (see there).
+  void allocate_switches_one_vc(sw::Cycle c);
+  /// Appends the interfaces' moves into their injection buffers to the routers' moves.
+  void add_injections(sw::Cycle c);
   /// Whether a flit may enter buffer `target` (-1: the ejection, always) in cycle c: it has a
   /// free slot, or it is full and its head may leave in cycle c.
   [[nodiscard]] bool has_room(std::int64_t target, sw::Cycle c);
@@ -154,7 +165,9 @@ class Fabric final : public Network {
   const bool wormhole_;        ///< else store-and-forward
   /// One virtual channel per port: every switch request is granted and every granted move
   /// happens (allocate_switches says why).
-  const bool single_vc_;
+  bool single_vc_;
+  /// Every router has at most 64 output ports: allocate_switches_one_vc's port masks fit a word.
+  bool few_ports_ = true;
   std::vector<std::uint32_t> buffer_base_;    ///< [router]: its first buffer; one per router + 1
   std::vector<std::uint32_t> out_vc_base_;    ///< [router]: its first output virtual channel
   std::vector<std::uint32_t> out_port_base_;  ///< [router]: its first output port (P + E each)
@@ -179,9 +192,11 @@ class Fabric final : public Network {
     /// full_buffer_frees' answer, (cycle + 1) << 2 | state (1 in progress, 2 yes, 3 no).
     std::uint64_t room = 0;
   };
-  std::vector<BufferState> state_;   ///< [buffer]
-  std::vector<Flit> flits_;          ///< [buffer * depth + slot]
-  std::vector<std::uint32_t> held_;  ///< [input slot]: flits its buffers hold
+  std::vector<BufferState> state_;  ///< [buffer]
+  std::vector<Flit> flits_;         ///< [buffer * depth + slot]
+  /// [input slot]: flits its buffers hold (kept with several virtual channels; with one it is
+  /// the count of the input port's one buffer)
+  std::vector<std::uint32_t> held_;
   std::vector<std::int64_t> owner_;  ///< [output virtual channel]: holding buffer or -1
   // Per router, a bit per buffer (router-local number): it holds flits; its head packet has an
   // output virtual channel (out >= 0). The allocators visit only the buffers that can act.
