@@ -25,6 +25,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
       delay_(config_.router.delay),
       wormhole_(config_.router.switching == sw::Switching::Wormhole),
       single_vc_(vcs_ == 1),
+      worm_capable_(vcs_ == 1 && depth_ == 1 && wormhole_),
       ni_(config_, ports_, client),
       channels_(ports_) {
   const std::uint32_t routers = description_.routers();
@@ -89,6 +90,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
     most_buffers = std::max(most_buffers, buffer_base_[r + 1] - buffer_base_[r]);
   }
   mask_words_ = (most_buffers + 63) / 64;
+  worm_capable_ = worm_capable_ && few_ports_;  // a front's order keeps its port in 7 bits
   requests_.resize(most_buffers);
   // Each buffer and each injector moves one flit per cycle at most.
   moves_.resize(buffers + ports_->injectors());
@@ -104,6 +106,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   routes_.resize(buffers * max_routes_);
   route_count_.assign(buffers, 0);
   flits_per_router_.assign(routers, 0);
+  activated_.assign(routers, 0);
   is_active_.assign(routers, 0);
   mover_of_.assign(buffers, -1);
   // A chain visits each buffer, and each move (one per buffer or injector), once at most.
@@ -139,6 +142,7 @@ void Fabric::reset() {
   std::fill(flits_per_router_.begin(), flits_per_router_.end(), 0);
   std::fill(is_active_.begin(), is_active_.end(), 0);
   active_.clear();
+  in_flight_.clear();
   flits_in_routers_ = 0;
 }
 
@@ -152,8 +156,17 @@ void Fabric::submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
 // ---- one cycle ----------------------------------------------------------------------------
 
 void Fabric::begin_cycle(sw::Cycle c) {
+  // The worms describe the flits only from an empty network on; the buffers' state is kept
+  // whole either way, so the general path can take over at any cycle.
+  if (flits_in_routers_ == 0) {
+    worms_on_ = worm_capable_ && !observed_;
+  } else if (observed_) {
+    worms_on_ = false;
+  }
   allocate_virtual_channels(c);
-  if (single_vc_ && few_ports_) {
+  if (worms_on_) {
+    move_worms(c);
+  } else if (single_vc_ && few_ports_) {
     allocate_switches_one_vc(c);
   } else {
     allocate_switches(c);
@@ -494,6 +507,202 @@ void Fabric::allocate_switches_one_vc(sw::Cycle c) {
   }
   move_count_ = move_count;
   add_injections(c);
+}
+
+// ---- whole worms ----------------------------------------------------------------------------
+//
+// With one virtual channel and one-flit buffers a worm's flits sit in consecutive buffers of its
+// route, one each, and move together: a body flit's buffer is routed (the worm holds its output
+// channel until the tail leaves), and the buffer ahead of it is full and frees exactly when the
+// flit ahead leaves, which allocate_switches_one_vc grants, so every flit of the worm moves when
+// its front does, and none when it does not; the interface feeding a worm that is still
+// injecting moves with it too. The buffer ahead of a front is empty, or holds the tail of another
+// worm (its flits came through the same output channel before this worm took it), so "the front
+// may move" is full_buffer_frees' chain taken a worm at a time.
+// A moving worm's flits shift one buffer along its path; only its two ends change a buffer's
+// count, a router's flits or a channel's owner. What the order of the moves decides is done in
+// that order: the routers that become active (fronts entering routers, in the order of their
+// moves, then the injections), the interfaces' words (injections, in their order) and the
+// ejections (in the order of their moves). The order of a front's move is its router's place in
+// active_ (the order of activation), then sure before speculative, then the output port, as in
+// allocate_switches_one_vc. Nothing else depends on the order, and this mode runs unobserved, so
+// the client hears the same calls in the same order and the counters end the same.
+void Fabric::move_worms(sw::Cycle c) {
+  const std::uint64_t stamp = (c.count() + 1) << 2;
+  BufferState* const state = state_.data();
+  Flit* const flits = flits_.data();
+  fronts_.clear();
+  for (const std::uint32_t p : in_flight_) {
+    if (!worm_moves(p, stamp)) {
+      continue;
+    }
+    const Worm& w = worms_[p];
+    const std::uint32_t f = w.path.back();
+    const BufferState& s = state[f];
+    const std::uint32_t r = buffer_router_[f];
+    const bool speculative = s.target >= 0 && state[s.target].count > 0;
+    fronts_.push_back(
+        {activated_[r] << 8 | (speculative ? 128U : 0U) | (s.out_port - out_port_base_[r]), p,
+         s.target, flits[f]});
+  }
+  injecting_now_.clear();
+  ni_.for_each_offer(c, [&](std::uint32_t i) {
+    const std::uint32_t t = injection_buffer_[i];
+    if (state[t].count == 0 || worm_moves(flits[t].packet, stamp)) {
+      injecting_now_.push_back(i);
+    }
+  });
+  // Shift: each flit into the buffer of the flit ahead; the oldest buffer empties (an injecting
+  // worm's is filled again below), and the tail leaving it frees its output channel.
+  std::uint64_t moved = 0;
+  std::uint64_t hops = 0;
+  std::uint64_t in_routers = flits_in_routers_;
+  for (const Front& front : fronts_) {
+    Worm& w = worms_[front.packet];
+    const std::uint32_t* const path = w.path.data();
+    const std::uint32_t begin = w.begin;
+    const auto end = static_cast<std::uint32_t>(w.path.size());
+    for (std::uint32_t k = end - 1; k > begin; --k) {
+      Flit& to = flits[path[k]];
+      to = flits[path[k - 1]];
+      to.pushed = c;
+    }
+    moved += end - begin;
+    hops += end - begin - (front.to < 0 ? 1 : 0);
+    const std::uint32_t oldest = path[begin];
+    BufferState& s = state[oldest];
+    s.count = 0;
+    occupied_[mask_word_[oldest]] &= ~mask_bit_[oldest];
+    --flits_per_router_[buffer_router_[oldest]];
+    --in_routers;
+    if (flits[oldest].tail) {
+      owner_[s.out_channel] = -1;
+      s.out = -1;
+      routed_[mask_word_[oldest]] &= ~mask_bit_[oldest];
+      if (++w.begin == w.path.size()) {
+        w.path.clear();
+        w.begin = 0;
+      }
+    }
+  }
+  // Fronts into buffers, in the order of their moves.
+  for (std::size_t k = 1; k < fronts_.size(); ++k) {
+    const Front x = fronts_[k];
+    std::size_t at = k;
+    for (; at > 0 && x.order < fronts_[at - 1].order; --at) {
+      fronts_[at] = fronts_[at - 1];
+    }
+    fronts_[at] = x;
+  }
+  for (const Front& front : fronts_) {
+    if (front.to >= 0) {
+      const auto t = static_cast<std::uint32_t>(front.to);
+      enter_worm_buffer(t, front.flit, c);
+      worms_[front.packet].path.push_back(t);
+      ++in_routers;
+    }
+  }
+  // The interfaces, in their order: a header starts a worm; a later flit refills its worm's
+  // oldest buffer, which stays on the worm's path.
+  for (const std::uint32_t i : injecting_now_) {
+    const NetworkInterfaces::Flit in = ni_.offered(i);
+    ni_.take(i, c);
+    Flit f;
+    f.packet = in.packet;
+    f.index = in.index;
+    f.word = in.word;
+    f.tail = in.index + 1 == ni_.packet(in.packet).flits;
+    const std::uint32_t t = injection_buffer_[i];
+    enter_worm_buffer(t, f, c);
+    ++in_routers;
+    if (in.index == 0) {
+      if (worms_.size() <= in.packet) {
+        worms_.resize(ni_.packet_slots());
+      }
+      Worm& w = worms_[in.packet];
+      w.path.assign(1, t);
+      w.begin = 0;
+      w.moves = 0;
+      in_flight_.push_back(in.packet);
+    }
+  }
+  flits_in_routers_ = in_routers;
+  for (const Front& front : fronts_) {
+    if (front.to < 0) {
+      ++stats_.flits_ejected;
+      if (ni_.eject({front.flit.packet, front.flit.index, front.flit.word}, c)) {
+        ++stats_.packets_delivered;
+      }
+    }
+  }
+  // Worms whose tail has left.
+  in_flight_.erase(std::remove_if(in_flight_.begin(), in_flight_.end(),
+                                  [this](std::uint32_t p) { return worms_[p].path.empty(); }),
+                   in_flight_.end());
+  stats_.flit_hops += hops;
+  const std::uint64_t arrived = moved + injecting_now_.size();
+  if (arrived > 0) {
+    last_move_ = c;
+    stats_.flits_moved += arrived;
+  }
+  active_.erase(std::remove_if(active_.begin(), active_.end(),
+                               [this](std::uint32_t r) {
+                                 if (flits_per_router_[r] > 0) {
+                                   return false;
+                                 }
+                                 is_active_[r] = 0;
+                                 return true;
+                               }),
+                active_.end());
+}
+
+void Fabric::enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
+  BufferState& s = state_[b];
+  if (s.count != 0) {
+    throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
+  }
+  Flit& slot_flit = flits_[b];
+  slot_flit = f;
+  slot_flit.pushed = c;
+  s.count = 1;
+  occupied_[mask_word_[b]] |= mask_bit_[b];
+  const std::uint32_t r = buffer_router_[b];
+  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
+    is_active_[r] = 1;
+    activated_[r] = ++activations_;
+    active_.push_back(r);
+  }
+  channels_.held_at(buffer_input_slot_[b], 1);
+}
+
+bool Fabric::worm_moves(std::uint32_t p, std::uint64_t stamp) {
+  std::uint32_t* const chain = chain_.data();
+  std::size_t length = 0;
+  std::uint32_t x = p;
+  bool moves = false;
+  for (;;) {
+    Worm& w = worms_[x];
+    if ((w.moves & ~std::uint64_t{3}) == stamp) {
+      moves = (w.moves & 3) == kYes;  // in progress: a ring of full buffers does not rotate
+      break;
+    }
+    w.moves = stamp | kInProgress;
+    chain[length++] = x;
+    const BufferState& s = state_[w.path.back()];
+    if (s.out < 0) {
+      break;  // the header waits for an output channel
+    }
+    if (s.target < 0 || state_[static_cast<std::uint32_t>(s.target)].count == 0) {
+      moves = true;
+      break;
+    }
+    x = flits_[static_cast<std::uint32_t>(s.target)].packet;
+  }
+  const std::uint64_t answer = stamp | (moves ? kYes : kNo);
+  for (std::size_t k = 0; k < length; ++k) {
+    worms_[chain[k]].moves = answer;
+  }
+  return moves;
 }
 
 // A move into a full buffer happens when the departure from that buffer was granted and happens,

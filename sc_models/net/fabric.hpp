@@ -70,7 +70,10 @@ class Fabric final : public Network {
   /// feasibility chains) even with one virtual channel, where the one-VC shortcut gives the same
   /// moves in the same order; a second implementation to compare it with.
   /// Call it before the first cycle.
-  void use_general_path() { single_vc_ = false; }
+  void use_general_path() {
+    single_vc_ = false;
+    worm_capable_ = false;
+  }
 
  private:
   struct Flit {
@@ -140,6 +143,14 @@ class Fabric final : public Network {
   void allocate_switches_one_vc(sw::Cycle c);
   /// Appends the interfaces' moves into their injection buffers to the routers' moves.
   void add_injections(sw::Cycle c);
+  /// Switch allocation and commit by whole worms (one virtual channel, one-flit buffers,
+  /// wormhole, unobserved): the same moves, events and counters (see there).
+  void move_worms(sw::Cycle c);
+  /// Whether the worm of packet `p` moves in the cycle of `stamp` ((cycle + 1) << 2): its front
+  /// is routed and the buffer ahead is empty, or holds the tail of a worm that moves.
+  [[nodiscard]] bool worm_moves(std::uint32_t p, std::uint64_t stamp);
+  /// A flit of a moving worm enters empty buffer `b` in cycle c.
+  void enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c);
   /// Whether a flit may enter buffer `target` (-1: the ejection, always) in cycle c: it has a
   /// free slot, or it is full and its head may leave in cycle c.
   [[nodiscard]] bool has_room(std::int64_t target, sw::Cycle c);
@@ -168,6 +179,12 @@ class Fabric final : public Network {
   bool single_vc_;
   /// Every router has at most 64 output ports: allocate_switches_one_vc's port masks fit a word.
   bool few_ports_ = true;
+  /// One virtual channel, one-flit buffers, wormhole: a worm's flits move all together or not at
+  /// all (move_worms), so the cycle can be done per worm.
+  bool worm_capable_ = false;
+  /// move_worms runs this cycle; chosen when the network holds no flits (worm_capable_ and not
+  /// observed), so that the worms below always describe every flit in the routers.
+  bool worms_on_ = false;
   std::vector<std::uint32_t> buffer_base_;    ///< [router]: its first buffer; one per router + 1
   std::vector<std::uint32_t> out_vc_base_;    ///< [router]: its first output virtual channel
   std::vector<std::uint32_t> out_port_base_;  ///< [router]: its first output port (P + E each)
@@ -214,6 +231,29 @@ class Fabric final : public Network {
   ChannelCounters channels_;
 
   std::vector<std::uint32_t> flits_per_router_;
+  /// [router]: when it last became active (a count): active_ is in this order.
+  std::vector<std::uint64_t> activated_;
+  std::uint64_t activations_ = 0;
+  /// A packet with flits in the routers, while worms_on_: the buffers its flits occupy, the
+  /// oldest (the flit nearest the tail) first, from `begin` on; each holds one flit.
+  struct Worm {
+    std::vector<std::uint32_t> path;
+    std::uint32_t begin = 0;
+    std::uint64_t moves = 0;  ///< worm_moves' answer, as BufferState::room
+  };
+  std::vector<Worm> worms_;               ///< [packet id]
+  std::vector<std::uint32_t> in_flight_;  ///< packet ids of the worms, in no particular order
+  /// A worm that moves this cycle: its front flit, where it goes (-1: out), and the order of its
+  /// move among the cycle's moves (the active position of its router, sure before speculative,
+  /// then the output port: allocate_switches' order).
+  struct Front {
+    std::uint64_t order = 0;
+    std::uint32_t packet = 0;
+    std::int32_t to = -1;
+    Flit flit;
+  };
+  std::vector<Front> fronts_;
+  std::vector<std::uint32_t> injecting_now_;  ///< injectors whose flit enters this cycle
   std::vector<std::uint32_t> active_;  ///< routers with flits, in the order they became active
   std::vector<std::uint8_t> is_active_;
   std::uint64_t flits_in_routers_ = 0;
