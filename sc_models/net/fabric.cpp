@@ -163,10 +163,13 @@ void Fabric::begin_cycle(sw::Cycle c) {
   } else if (observed_) {
     worms_on_ = false;
   }
-  allocate_virtual_channels(c);
   if (worms_on_) {
+    allocate_virtual_channels_of_worms(c);
     move_worms(c);
-  } else if (single_vc_ && few_ports_) {
+    return;
+  }
+  allocate_virtual_channels(c);
+  if (single_vc_ && few_ports_) {
     allocate_switches_one_vc(c);
   } else {
     allocate_switches(c);
@@ -241,19 +244,58 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
         requests[at] = q;
       }
     }
-    for (std::size_t k = 0; k < count; ++k) {
-      const std::uint32_t b = requests[k].buffer;
-      std::uint32_t routes = 0;
-      const Route* route = routes_of(b, routes);
-      bool granted = false;
-      for (std::uint32_t n = 0; n < routes && !granted; ++n) {
-        granted = grant(r, b, route[n]);
-      }
-      if (!granted) {
-        ++stats_.header_wait_cycles;
-      }
+    if (count > 0) {
+      serve_headers(requests, count);
     }
   }
+}
+
+void Fabric::serve_headers(const Request* requests, std::size_t count) {
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::uint32_t b = requests[k].buffer;
+    std::uint32_t routes = 0;
+    const Route* route = routes_of(b, routes);
+    bool granted = false;
+    for (std::uint32_t n = 0; n < routes && !granted; ++n) {
+      granted = grant(buffer_router_[b], b, route[n]);
+    }
+    if (!granted) {
+      ++stats_.header_wait_cycles;
+    }
+  }
+}
+
+// allocate_virtual_channels while the worms describe the flits: a header waiting for an output
+// channel is the front of its worm (a body flit's buffer is routed), so the worms are visited
+// instead of the active routers. Routers grant only their own channels, so the requests are put
+// in order by router, then arrival, then buffer: each router's in the order above.
+void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
+  stats_.router_steps += active_.size();
+  Request* const requests = worm_requests_.data();
+  std::size_t count = 0;
+  for (const std::uint32_t p : in_flight_) {
+    const std::uint32_t b = worms_[p].path.back();
+    if (state_[b].out >= 0) {
+      continue;
+    }
+    const Flit& head = flits_[b];
+    if (head.index != 0 || c < head.pushed + delay_) {
+      continue;
+    }
+    Request q;
+    q.port = buffer_router_[b];
+    q.arrived = head.pushed;
+    q.buffer = b;
+    std::size_t at = count++;
+    for (; at > 0 &&
+           std::tie(q.port, q.arrived, q.buffer) <
+               std::tie(requests[at - 1].port, requests[at - 1].arrived, requests[at - 1].buffer);
+         --at) {
+      requests[at] = requests[at - 1];
+    }
+    requests[at] = q;
+  }
+  serve_headers(requests, count);
 }
 
 const Fabric::Route* Fabric::routes_of(std::uint32_t b, std::uint32_t& count) {
@@ -624,6 +666,9 @@ void Fabric::move_worms(sw::Cycle c) {
       w.begin = 0;
       w.moves = 0;
       in_flight_.push_back(in.packet);
+      if (worm_requests_.size() < in_flight_.size()) {
+        worm_requests_.resize(2 * in_flight_.size());
+      }
     }
   }
   flits_in_routers_ = in_routers;

@@ -131,6 +131,10 @@ class Fabric final : public Network {
 
   // ---- the cycle --------------------------------------------------------------------------
   void allocate_virtual_channels(sw::Cycle c);
+  /// Gives each of the requests, in their order, the first free output virtual channel of its
+  /// routes; counts the headers that still wait.
+  void serve_headers(const Request* requests, std::size_t count);
+  void allocate_virtual_channels_of_worms(sw::Cycle c);
   /// The routes of the header at the head of buffer `b`, computed once per header and buffer
   /// (they depend only on the router, the input port and virtual channel, and the destination).
   [[nodiscard]] const Route* routes_of(std::uint32_t b, std::uint32_t& count);
@@ -254,6 +258,8 @@ class Fabric final : public Network {
   };
   std::vector<Front> fronts_;
   std::vector<std::uint32_t> injecting_now_;  ///< injectors whose flit enters this cycle
+  /// allocate_virtual_channels_of_worms' requests (`port` holds the router), one per worm.
+  std::vector<Request> worm_requests_;
   std::vector<std::uint32_t> active_;  ///< routers with flits, in the order they became active
   std::vector<std::uint8_t> is_active_;
   std::uint64_t flits_in_routers_ = 0;

@@ -651,9 +651,12 @@ class EventLog final : public sc::net::FabricClient {
 
 // With one virtual channel per port the Fabric skips the port checks, the sort by arrival and the
 // feasibility chains of switch allocation (Fabric::allocate_switches_one_vc says why that gives
-// the same moves in the same order). The general path, forced on the same networks and the same
-// traffic, is a second implementation: every call to the client, in order and with its cycle,
-// and every counter must agree, observed and unobserved, from light to saturating load.
+// the same moves in the same order), and with one-flit buffers, unobserved, it moves whole worms
+// (Fabric::move_worms). The general path, forced on the same networks and the same traffic, is
+// a second implementation: every call to the client, in order and with its cycle, and every
+// counter must agree, observed, unobserved, and observed from the middle of the saturating phase
+// on (the worms hand over to the buffer-by-buffer path with flits in flight), from light to
+// saturating load.
 TEST(FabricWithoutKernel, TheOneVirtualChannelShortcutMakesTheMovesOfTheGeneralPath) {
   struct Case {
     const char* name;
@@ -674,20 +677,27 @@ TEST(FabricWithoutKernel, TheOneVirtualChannelShortcutMakesTheMovesOfTheGeneralP
   cases.push_back({"4-cube, P-cube, all-port", p_cube(4, 1, 1)});
   cases.back().config.ni.ports = sw::NodePorts::All;
   for (const Case& test : cases) {
-    for (const bool observed : {false, true}) {
-      SCOPED_TRACE(std::string(test.name) + (observed ? ", observed" : ""));
+    for (const int observed : {0, 1, 2}) {  // never, always, from cycle 450 on
+      SCOPED_TRACE(std::string(test.name) + (observed == 1   ? ", observed"
+                                             : observed == 2 ? ", observed from cycle 450"
+                                                             : ""));
       EventLog shortcut_log;
       EventLog general_log;
       sc::net::Fabric shortcut(test.config.validated(), shortcut_log);
       sc::net::Fabric general(test.config.validated(), general_log);
       general.use_general_path();
-      shortcut.observe(observed);
-      general.observe(observed);
+      shortcut.observe(observed == 1);
+      general.observe(observed == 1);
       const std::uint32_t nodes = test.config.topology.nodes();
       std::mt19937_64 rng(11);
       std::uint32_t messages = 0;
       // A light phase (a message now and then) and a saturating one (every node, back to back).
       for (std::uint64_t c = 0; c < 600; ++c) {
+        if (observed == 2 && c == 450) {
+          ASSERT_TRUE(shortcut.has_flits());
+          shortcut.observe(true);
+          general.observe(true);
+        }
         const bool saturating = c >= 300;
         for (std::uint32_t src = 0; src < nodes; ++src) {
           if (rng() % (saturating ? 4 : 40) == 0) {
