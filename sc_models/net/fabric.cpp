@@ -282,20 +282,20 @@ void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
     if (head.index != 0 || c < head.pushed + delay_) {
       continue;
     }
-    Request q;
+    Request& q = requests[count++];
     q.port = buffer_router_[b];
     q.arrived = head.pushed;
     q.buffer = b;
-    std::size_t at = count++;
-    for (; at > 0 &&
-           std::tie(q.port, q.arrived, q.buffer) <
-               std::tie(requests[at - 1].port, requests[at - 1].arrived, requests[at - 1].buffer);
-         --at) {
-      requests[at] = requests[at - 1];
-    }
-    requests[at] = q;
   }
-  serve_headers(requests, count);
+  // The keys are distinct (one request per buffer).
+  if (count > 1) {
+    std::sort(requests, requests + count, [](const Request& x, const Request& y) {
+      return std::tie(x.port, x.arrived, x.buffer) < std::tie(y.port, y.arrived, y.buffer);
+    });
+  }
+  if (count > 0) {
+    serve_headers(requests, count);
+  }
 }
 
 const Fabric::Route* Fabric::routes_of(std::uint32_t b, std::uint32_t& count) {
@@ -583,9 +583,10 @@ void Fabric::move_worms(sw::Cycle c) {
     const BufferState& s = state[f];
     const std::uint32_t r = buffer_router_[f];
     const bool speculative = s.target >= 0 && state[s.target].count > 0;
+    const bool activates = s.target >= 0 && !is_active_[buffer_router_[s.target]];
     fronts_.push_back(
         {activated_[r] << 8 | (speculative ? 128U : 0U) | (s.out_port - out_port_base_[r]), p,
-         s.target, flits[f]});
+         s.target, activates, flits[f]});
   }
   injecting_now_.clear();
   ni_.for_each_offer(c, [&](std::uint32_t i) {
@@ -627,16 +628,29 @@ void Fabric::move_worms(sw::Cycle c) {
       }
     }
   }
-  // Fronts into buffers, in the order of their moves.
-  for (std::size_t k = 1; k < fronts_.size(); ++k) {
-    const Front x = fronts_[k];
-    std::size_t at = k;
-    for (; at > 0 && x.order < fronts_[at - 1].order; --at) {
-      fronts_[at] = fronts_[at - 1];
+  // Fronts into buffers. Only two kinds of move depend on their order: those that make a router
+  // active (into a router that held no flits at the start of the cycle) and the ejections; they
+  // are done in the order of their moves (their keys are distinct: one move per output port),
+  // the others as they come.
+  ordered_.clear();
+  for (std::uint32_t k = 0; k < fronts_.size(); ++k) {
+    const Front& front = fronts_[k];
+    if (front.to < 0 || front.activates) {
+      ordered_.push_back(k);
+      continue;
     }
-    fronts_[at] = x;
+    const auto t = static_cast<std::uint32_t>(front.to);
+    enter_worm_buffer(t, front.flit, c);
+    worms_[front.packet].path.push_back(t);
+    ++in_routers;
   }
-  for (const Front& front : fronts_) {
+  if (ordered_.size() > 1) {
+    std::sort(ordered_.begin(), ordered_.end(), [this](std::uint32_t x, std::uint32_t y) {
+      return fronts_[x].order < fronts_[y].order;
+    });
+  }
+  for (const std::uint32_t k : ordered_) {
+    const Front& front = fronts_[k];
     if (front.to >= 0) {
       const auto t = static_cast<std::uint32_t>(front.to);
       enter_worm_buffer(t, front.flit, c);
@@ -672,7 +686,8 @@ void Fabric::move_worms(sw::Cycle c) {
     }
   }
   flits_in_routers_ = in_routers;
-  for (const Front& front : fronts_) {
+  for (const std::uint32_t k : ordered_) {
+    const Front& front = fronts_[k];
     if (front.to < 0) {
       ++stats_.flits_ejected;
       if (ni_.eject({front.flit.packet, front.flit.index, front.flit.word}, c)) {

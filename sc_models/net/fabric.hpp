@@ -254,9 +254,11 @@ class Fabric final : public Network {
     std::uint64_t order = 0;
     std::uint32_t packet = 0;
     std::int32_t to = -1;
+    bool activates = false;  ///< into a router that holds no flits at the start of the cycle
     Flit flit;
   };
   std::vector<Front> fronts_;
+  std::vector<std::uint32_t> ordered_;        ///< fronts_ whose moves depend on their order
   std::vector<std::uint32_t> injecting_now_;  ///< injectors whose flit enters this cycle
   /// allocate_virtual_channels_of_worms' requests (`port` holds the router), one per worm.
   std::vector<Request> worm_requests_;
