@@ -9,6 +9,9 @@
 // at all when it is idle; a step visits only routers that hold flits (cost follows activity).
 // Decisions of a cycle depend only on the state at the start of the cycle and on fixed priorities,
 // never on the order in which routers are visited, so runs are deterministic.
+// With one virtual channel, one-flit buffers and wormhole switching a worm's flits move together
+// or not at all; unobserved, such a network is stepped worm by worm (move_worms), with the same
+// moves and events in the same order, at a cost per worm rather than per flit.
 //
 // Timing (a flit pushed into a buffer in cycle c can leave it in cycle c+1 at the earliest):
 //   - a message's interface spends the start-up t_s, then pushes one flit per cycle into its
