@@ -70,9 +70,9 @@ class Fabric final : public Network {
     ni_.observe(on);
   }
   /// Tests: switch allocation and commit take the general path (port checks, sort by arrival,
-  /// feasibility chains) even with one virtual channel, where the one-VC shortcut gives the same
-  /// moves in the same order; a second implementation to compare it with.
-  /// Call it before the first cycle.
+  /// feasibility chains, buffer by buffer) even with one virtual channel, where the one-VC
+  /// shortcut and the whole worms give the same moves in the same order; a second implementation
+  /// to compare them with. Call it before the first cycle.
   void use_general_path() {
     single_vc_ = false;
     worm_capable_ = false;
@@ -190,7 +190,8 @@ class Fabric final : public Network {
   /// all (move_worms), so the cycle can be done per worm.
   bool worm_capable_ = false;
   /// move_worms runs this cycle; chosen when the network holds no flits (worm_capable_ and not
-  /// observed), so that the worms below always describe every flit in the routers.
+  /// observed), so that the worms below always describe every flit in the routers, and left
+  /// at once when an observer attaches (the buffers' state is complete either way).
   bool worms_on_ = false;
   std::vector<std::uint32_t> buffer_base_;    ///< [router]: its first buffer; one per router + 1
   std::vector<std::uint32_t> out_vc_base_;    ///< [router]: its first output virtual channel
