@@ -15,7 +15,7 @@
 #   scripts/rtl-check.sh cost       only the cost tables of docs/rtl.md (omp, crossbar, bus at
 #                                   n = 4, 8, 16; router + interface at 2 and 4 virtual channels;
 #                                   their cycles): scripts/rtl-cost.sh with its defaults, about
-#                                   25 minutes of CPU, not part of CI
+#                                   15 minutes of CPU, not part of CI
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
