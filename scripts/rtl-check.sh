@@ -12,8 +12,10 @@
 #                                   runs them as separate tests, side by side (tests/rtl)
 #   KEEP=1 scripts/rtl-check.sh     keep the work folder (printed at the end)
 #   RTL_CHECK_ALL=1 scripts/rtl-check.sh   also build every bench under Verilator
-#   scripts/rtl-check.sh cost       only the cost table of docs/rtl.md (omp, crossbar, bus at
-#                                   n = 4, 8, 16; router + interface): long, not part of CI
+#   scripts/rtl-check.sh cost       only the cost tables of docs/rtl.md (omp, crossbar, bus at
+#                                   n = 4, 8, 16; router + interface at 2 and 4 virtual channels;
+#                                   their cycles): scripts/rtl-cost.sh with its defaults, about
+#                                   15 minutes of CPU, not part of CI
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,8 +58,8 @@ fail() {
   failures=$((failures + 1))
 }
 
-# synth NAME TOP "CHPARAM..." FILES...: yosys synth of TOP; sets $cells and $ffs (every flip-flop
-# kind yosys 0.23's generic library has: $_DFF_*, $_DFFE_*, $_SDFF*_, $_DFFSR*_, $_ALDFF*_).
+# synth NAME TOP "CHPARAM..." FILES...: yosys synth of TOP; sets $cells and $ffs (flip-flop bits,
+# the design hierarchy's totals for a block with submodules: scripts/yosys-stat.awk).
 synth() {
   local name="$1" top="$2" chparam="$3"
   shift 3
@@ -65,15 +67,10 @@ synth() {
   ffs=""
   if yosys -q -l "$work/$name.yosys.log" -p "read_verilog -sv $*; $chparam synth -top $top; stat" \
       >"$work/$name.yosys.out" 2>&1; then
-    # The last statistics block is the final netlist's.
-    local stats
-    stats="$(awk '/Printing statistics/ {s = ""} {s = s $0 "\n"} END {printf "%s", s}' "$work/$name.yosys.log")"
-    cells="$(echo "$stats" | awk '/Number of cells:/ {print $4}' | tail -n 1)"
-    # With submodules the block ends with the design hierarchy's totals: count only those.
-    ffs="$(echo "$stats" | awk '/=== design hierarchy ===/ {n = 0} $1 ~ /^\$_(S|AL)?DFF/ {n += $2}
-      END {print n + 0}')"
-    if grep -q "Number of processes: *[1-9]" <<<"$stats"; then
-      fail "$name: processes left after synthesis (not fully synthesizable)"
+    local processes memories
+    read -r cells ffs processes memories _ < <(awk -f scripts/yosys-stat.awk "$work/$name.yosys.log")
+    if [ "$processes" -ne 0 ] || [ "$memories" -ne 0 ]; then
+      fail "$name: processes or memories left after synthesis (not fully synthesizable)"
     fi
   else
     tail -n 20 "$work/$name.yosys.out"
@@ -82,51 +79,9 @@ synth() {
 }
 
 if wants cost; then
-  # The cost table of docs/rtl.md: every block a system instantiates, at small memories (W = 32,
-  # L = 8, S = 4, 4-word modules, 16-word local and instruction memories) so that the logic, not
-  # the storage, shows; a system's figure is the sum of its blocks.
-  mp="-set L 8 -set S 4 -set W 32"
-  echo "=== cost: yosys synth, cells / flip-flops per block and per system (docs/rtl.md)"
-  echo "| system | n | processors + controllers + index manipulators | sync unit | memory side | system cells | system flip-flops |"
-  echo "|---|---|---|---|---|---|---|"
-  for n in 4 8 16; do
-    synth "p$n" processor "chparam -set N $n $mp -set DEPTH 4 -set LOCAL 16 -set IMEM 16 processor;" "$rtl/processor.sv"
-    pc=$cells pf=$ffs
-    synth "bc$n" bus_controller "chparam -set N $n $mp -set DEPTH 4 bus_controller;" "$rtl/bus_controller.sv"
-    bcc=$cells bcf=$ffs
-    synth "im$n" index_manipulator "chparam -set N $n $mp index_manipulator;" "$rtl/index_manipulator.sv"
-    imc=$cells imf=$ffs
-    synth "sync$n" sync_unit "chparam -set N $n sync_unit;" "$rtl/sync_unit.sv" "$rtl/fcfs_arbiter.sv"
-    sc=$cells sf=$ffs
-    synth "ma$n" module_array "chparam -set N $n -set W 32 -set DEPTH 4 module_array;" "$rtl/module_array.sv" \
-      "$rtl/fcfs_arbiter.sv"
-    mac=$cells maf=$ffs
-    synth "xb$n" crossbar_array "chparam -set N $n -set BUSES $n -set W 32 -set DEPTH 4 crossbar_array;" \
-      "$rtl/crossbar_array.sv" "$rtl/fcfs_arbiter.sv"
-    xbc=$cells xbf=$ffs
-    synth "sb$n" crossbar_array "chparam -set N $n -set BUSES 1 -set W 32 -set DEPTH 4 crossbar_array;" \
-      "$rtl/crossbar_array.sv" "$rtl/fcfs_arbiter.sv"
-    sbc=$cells sbf=$ffs
-    nodec=$((n * (pc + bcc + imc))) nodef=$((n * (pf + bcf + imf)))
-    for sys in omp crossbar bus; do
-      case $sys in
-        omp) mc=$mac mf=$maf what="module_array $mac / $maf" ;;
-        crossbar) mc=$xbc mf=$xbf what="crossbar_array $xbc / $xbf" ;;
-        bus) mc=$sbc mf=$sbf what="crossbar_array (1 bus) $sbc / $sbf" ;;
-      esac
-      echo "| $sys | $n | $n x ($pc + $bcc + $imc) / $n x ($pf + $bcf + $imf) | $sc / $sf | $what | $((nodec + sc + mc)) | $((nodef + sf + mf)) |"
-    done
-  done
-  echo
-  echo "| node | virtual channels | router | network_interface | node cells | node flip-flops |"
-  echo "|---|---|---|---|---|---|"
-  synth ni network_interface "chparam -set PMAX 4 network_interface;" "$rtl/network_interface.sv"
-  nic=$cells nif=$ffs
-  for v in 2 4; do
-    synth "r$v" router "chparam -set PMAX 4 -set VMAX $v -set DMAX 2 -set DW 64 -set TSW 16 router;" "$rtl/router.sv"
-    echo "| 2-D mesh, all-port | $v | $cells / $ffs | $nic / $nif | $((cells + nic)) | $((ffs + nif)) |"
-  done
-  exit $((failures != 0))
+  # The tables of docs/rtl.md, "Cost of the systems and of a node" (options: scripts/rtl-cost.sh).
+  scripts/rtl-cost.sh
+  exit 0
 fi
 
 
