@@ -5,7 +5,8 @@
 // Injection. A message (destination, tag, words, the address of its first word in the node's
 // memory) is queued on one injection channel: channel 0 on a one-port node; on an all-port node
 // the channel of the first hop of its route, which its submitter picks (the route is decided in
-// one place, the router and sw::Topology::route). It is split into packets of at most
+// one place, the router and sw::Topology::route). Each channel has its own submission port, so
+// that an all-port node starts messages on several channels in one cycle, as the model does. It is split into packets of at most
 // cfg_packet_flits flits (0: one packet), a header and up to cfg_packet_flits - 1 payload flits,
 // one word each. The start-up t_s (cfg_startup) of a message begins in the first cycle its first
 // packet is at the front of its channel's queue; the packet is offered from t_s cycles later,
@@ -40,7 +41,6 @@ module network_interface #(
     parameter int SUW  = 16,  // start-up counter bits
     // Derived: leave at their defaults.
     parameter int FW = DW + 2,
-    parameter int PW = (PMAX > 1) ? $clog2(PMAX) : 1,
     parameter int QB = (QD > 1) ? $clog2(QD) : 1,
     parameter int QCW = $clog2(QD + 1),
     parameter int MD = AW + MWW + TGW + 3 * CW  // a queued message: {addr, words, tag, dst}
@@ -51,14 +51,13 @@ module network_interface #(
     input logic [SUW-1:0] cfg_startup,       // t_s
     input logic [    7:0] cfg_packet_flits,  // flits per packet, header included (0: one packet)
 
-    // Submission of a message.
-    input  logic            sub_valid,
-    input  logic [  PW-1:0] sub_channel,
-    input  logic [3*CW-1:0] sub_dst,
-    input  logic [ TGW-1:0] sub_tag,
-    input  logic [ MWW-1:0] sub_words,
-    input  logic [  AW-1:0] sub_addr,
-    output logic            sub_ready,  // sub_channel's queue has room (combinational)
+    // Submission of a message, per injection channel.
+    input  logic [     PMAX-1:0] sub_valid,
+    input  logic [PMAX*3*CW-1:0] sub_dst,
+    input  logic [ PMAX*TGW-1:0] sub_tag,
+    input  logic [ PMAX*MWW-1:0] sub_words,
+    input  logic [  PMAX*AW-1:0] sub_addr,
+    output logic [     PMAX-1:0] sub_ready,  // the channel's queue has room (combinational)
 
     // The node's memory, one read port per injection channel (combinational).
     output logic [PMAX*AW-1:0] rd_addr,
@@ -92,7 +91,6 @@ module network_interface #(
   // ---- injection ----------------------------------------------------------------------------
   logic [PMAX-1:0] take;
   assign take = inj_valid & inj_ready;
-  assign sub_ready = queued[32'(sub_channel)*QCW+:QCW] != QCW'(QD);
 
   for (genvar j = 0; j < PMAX; j++) begin : g_inj
     logic [MD-1:0] q[QD];
@@ -130,12 +128,14 @@ module network_interface #(
     assign inj_flit[j*FW+:FW] = (flit_q == 8'd0) ?
         {payload == '0, 1'b1, DW'({f_words, first_q, f_tag, 8'(payload + MWW'(1)), f_dst})} :
         {last_flit, 1'b0, DW'({index, f_tag, rd_data[j*W+:W]})};
-    assign push = sub_valid && sub_ready && 32'(sub_channel) == j;
+    assign sub_ready[j] = count_q != QCW'(QD);
+    assign push = sub_valid[j] && sub_ready[j];
     assign queued[j*QCW+:QCW] = count_q;
 
     always_ff @(posedge clk) begin
       if (push) begin
-        q[QB'((32'(head_q) + 32'(count_q)) % QD)] <= {sub_addr, sub_words, sub_tag, sub_dst};
+        q[QB'((32'(head_q) + 32'(count_q)) % QD)] <=
+            {sub_addr[j*AW+:AW], sub_words[j*MWW+:MWW], sub_tag[j*TGW+:TGW], sub_dst[j*3*CW+:3*CW]};
       end
     end
 
