@@ -42,7 +42,8 @@ struct NetworkInterfacesRtl::Node {
 };
 
 void NetworkInterfacesRtl::check(const sw::NetworkConfig& config) {
-  const std::string why = "--impl ni=rtl|cosim: the verilated interface (rtl/network_interface.sv) ";
+  const std::string why =
+      "--impl ni=rtl|cosim: the verilated interface (rtl/network_interface.sv) ";
   if (config.ni.startup > kMaxStartup) {
     throw sw::ConfigError(why + "counts a start-up of at most " + std::to_string(kMaxStartup) +
                           " cycles (--startup), got " + std::to_string(config.ni.startup));

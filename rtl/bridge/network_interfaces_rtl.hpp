@@ -32,9 +32,9 @@ class NetworkInterfacesRtl {
   static constexpr std::uint32_t kChannels = limits::kRouterPorts;  ///< PMAX
   static constexpr std::uint32_t kQueue = limits::kNiQueue;         ///< QD
   static constexpr std::uint32_t kReassembly = limits::kNiReassembly;
-  static constexpr std::uint32_t kTags = 256;         ///< TGW = 8
-  static constexpr std::uint32_t kMaxWords = 4095;    ///< MWW = 12
-  static constexpr std::uint32_t kIndexBits = 12;     ///< MWW
+  static constexpr std::uint32_t kTags = 256;          ///< TGW = 8
+  static constexpr std::uint32_t kMaxWords = 4095;     ///< MWW = 12
+  static constexpr std::uint32_t kIndexBits = 12;      ///< MWW
   static constexpr std::uint32_t kMaxStartup = 65535;  ///< SUW = 16
   static constexpr std::uint32_t kMaxPacketFlits = 255;
   /// Messages a node's queues hold at once: its memory is addressed by slot and word index.

@@ -35,8 +35,8 @@ std::uint64_t bits_of(const Port& w, std::uint32_t lo, std::uint32_t width) {
 template <class Port>
 void set_bits(Port& w, std::uint32_t lo, std::uint32_t width, std::uint64_t v) {
   if constexpr (std::is_integral_v<Port>) {
-    const std::uint64_t mask =
-        (width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1) << lo;
+    const std::uint64_t mask = (width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1)
+                               << lo;
     w = static_cast<Port>((static_cast<std::uint64_t>(w) & ~mask) | ((v << lo) & mask));
   } else {
     constexpr std::uint32_t kWord = 32;

@@ -212,8 +212,8 @@ void RtlInterfaces::eject(std::uint32_t n, std::uint32_t e, const rtl::RouterFli
   nis_.eject(n, e, flit);
 }
 
-void RtlInterfaces::fail(sw::Cycle c, std::uint32_t n, const char* signal,
-                         std::uint64_t expected, std::uint64_t got) {
+void RtlInterfaces::fail(sw::Cycle c, std::uint32_t n, const char* signal, std::uint64_t expected,
+                         std::uint64_t got) {
   if (!error_) {
     error_ = Mismatch{c.count(), nis_.name(n), signal, expected, got};
   }

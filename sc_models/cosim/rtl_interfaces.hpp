@@ -128,7 +128,8 @@ class RtlInterfaces {
   std::vector<std::vector<std::uint32_t>> free_tags_;   ///< [dst]
   std::vector<std::vector<std::uint32_t>> free_slots_;  ///< [node]
   std::vector<std::uint32_t> slot_message_;             ///< [node * kSlots + slot]
-  std::vector<std::uint32_t> ej_flits_;  ///< [node * kChannels + e]: the packet's flits, from its header
+  std::vector<std::uint32_t>
+      ej_flits_;  ///< [node * kChannels + e]: the packet's flits, from its header
   std::vector<std::uint32_t> active_;    ///< nodes with messages queued or waiting
   std::vector<std::uint32_t> ejecting_;  ///< nodes given ejections in this cycle
   std::vector<Outputs> outputs_;
