@@ -15,7 +15,7 @@
 // was taken, with no start-up. A message submitted in cycle c is in the queue from cycle c + 1.
 //
 // Flits are router.sv's {tail, head, data}. Header data: the destination at [3CW-1:0], the
-// packet's flits at [3CW +: 8], then the message's tag, the packet's first word index and the
+// packet's flits at [3CW +: 8] (saturated at 255: only store-and-forward reads it), then the message's tag, the packet's first word index and the
 // message's words (TGW, MWW, MWW bits). Payload data: the word at [W-1:0], then the tag and the
 // word's index in the message (TGW, MWW bits). So a word ejected carries where it belongs, and
 // reassembly needs no per-packet state.
@@ -98,7 +98,7 @@ module network_interface #(
     logic [QCW-1:0] count_q;
     logic started_q;  // the front packet has begun (its start-up counted, if it is a first)
     logic [SUW-1:0] su_q;  // start-up cycles left
-    logic [7:0] flit_q;  // the next flit of the packet (0: header)
+    logic [MWW-1:0] flit_q;  // the next flit of the packet (0: header); a packet has <= 2^MWW - 1 words
     logic [MWW-1:0] first_q;  // the packet's first word in the message
 
     logic [MD-1:0] front;
@@ -107,6 +107,7 @@ module network_interface #(
     logic [MWW-1:0] f_words, left, per_packet, payload, index;
     logic [AW-1:0] f_addr;
     logic [SUW-1:0] su_left;
+    logic [7:0] length;
     logic present, last_flit, push;
 
     assign front = q[head_q];
@@ -119,14 +120,16 @@ module network_interface #(
     assign left = f_words - first_q;
     assign per_packet = (cfg_packet_flits == 8'd0) ? f_words : MWW'(cfg_packet_flits) - MWW'(1);
     assign payload = (left < per_packet) ? left : per_packet;
-    assign index = first_q + MWW'(flit_q) - MWW'(1);
-    assign last_flit = MWW'(flit_q) == payload;
+    assign index = first_q + flit_q - MWW'(1);
+    assign last_flit = flit_q == payload;
     // Start-up: t_s for a message's first packet, counted from the cycle it reaches the front.
     assign su_left = started_q ? su_q : ((first_q == '0) ? cfg_startup : '0);
     assign inj_valid[j] = present && su_left == '0;
     assign rd_addr[j*AW+:AW] = f_addr + AW'(index);
-    assign inj_flit[j*FW+:FW] = (flit_q == 8'd0) ?
-        {payload == '0, 1'b1, DW'({f_words, first_q, f_tag, 8'(payload + MWW'(1)), f_dst})} :
+    // The header's length field (read by the router under store-and-forward only) saturates.
+    assign length = (payload >= MWW'(255)) ? 8'd255 : 8'(payload + MWW'(1));
+    assign inj_flit[j*FW+:FW] = (flit_q == '0) ?
+        {payload == '0, 1'b1, DW'({f_words, first_q, f_tag, length, f_dst})} :
         {last_flit, 1'b0, DW'({index, f_tag, rd_data[j*W+:W]})};
     assign sub_ready[j] = count_q != QCW'(QD);
     assign push = sub_valid[j] && sub_ready[j];
@@ -165,7 +168,7 @@ module network_interface #(
               first_q <= first_q + payload;
             end
           end else begin
-            flit_q <= flit_q + 8'd1;
+            flit_q <= flit_q + MWW'(1);
           end
         end
         count_q <= count_q + QCW'(push) - QCW'(take[j] && last_flit && first_q + payload == f_words);

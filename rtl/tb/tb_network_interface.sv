@@ -8,7 +8,8 @@
 //   s + 1 + t_s and its flits are taken one per ready cycle; the next packet of a message
 //   follows its predecessor's tail with no start-up; the next message starts its t_s in the
 //   cycle after the previous message's last tail was taken;
-//   a header carries the destination, the packet's flits, tag, first word and message words;
+//   a header carries the destination, the packet's flits (at most 255), tag, first word and
+//   message words;
 //   payload flit k of a packet carries word first + k - 1, read from address base + index;
 //   at B every payload word is delivered with its tag and index, and the message is complete
 //   with the last of its flits to arrive (a message of no words with its header).
@@ -27,7 +28,7 @@ module tb_network_interface;
   localparam int SUW = 16;
   localparam int FW = DW + 2;
   localparam int QCW = 2;
-  localparam int MAXF = 64;  // flits recorded per channel
+  localparam int MAXF = 320;  // flits recorded per channel
 
   logic clk = 1'b0;
   logic rst_n = 1'b0;
@@ -297,7 +298,8 @@ module tb_network_interface;
         while (!ready_in(c)) c++;
         if (i == 0) begin
           want = {payload == 0, 1'b1,
-                  DW'({MWW'(w), MWW'(first), TGW'(s_tag[m]), 8'(payload + 1), 24'(s_dst[m])})};
+                  DW'({MWW'(w), MWW'(first), TGW'(s_tag[m]), 8'((payload + 1 > 255) ? 255 : payload + 1),
+                       24'(s_dst[m])})};
         end else begin
           want = {i == payload, 1'b0,
                   DW'({MWW'(first + i - 1), TGW'(s_tag[m]), word_at(s_addr[m] + first + i - 1)})};
@@ -438,6 +440,15 @@ module tb_network_interface;
     s_n = 0;
     for (int c = 15; c < 30; c++) cycle_();
     check("B: overflow with RQ + 1 open messages", int'(b_overflow), 1);
+
+    // ---- 6. a packet longer than 255 flits (one packet per message) ---------------------------
+    reset_all(1, 0, 0);
+    s_n = 1;
+    s_at[0] = 0; s_ch[0] = 1; s_tag[0] = 40; s_words[0] = 300; s_addr[0] = 4000; s_dst[0] = 5;
+    for (int c = 0; c < 310; c++) cycle_();
+    check("A: a 300-word message is 301 flits", cap_n[1], 301);
+    expect_message(0, 0, 0 + 1 + 1, 0, pos, last0);
+    check("A: its header's length saturates", int'(cap_flit[1][0][3*CW+:8]), 255);
 
     if (errors != 0) begin
       $fatal(1, "tb_network_interface: %0d of %0d checks failed", errors, checks);

@@ -18,14 +18,22 @@ using Nis = rtl::NetworkInterfacesRtl;
 constexpr std::uint32_t kIndexBits = Nis::kIndexBits;
 constexpr std::uint64_t kIndexMask = (std::uint64_t{1} << kIndexBits) - 1;
 std::uint64_t dst_field(const rtl::RouterFlit& f) { return f.data & 0xffffffU; }
-std::uint32_t header_flits(const rtl::RouterFlit& f) {
-  return static_cast<std::uint32_t>((f.data >> 24) & 0xffU);
-}
 std::uint32_t tag_of(const rtl::RouterFlit& f) {
   return static_cast<std::uint32_t>((f.data >> 32) & 0xffU);
 }
 std::uint32_t header_first_word(const rtl::RouterFlit& f) {
   return static_cast<std::uint32_t>((f.data >> 40) & kIndexMask);
+}
+std::uint32_t header_words(const rtl::RouterFlit& f) {
+  return static_cast<std::uint32_t>((f.data >> 52) & kIndexMask);
+}
+/// The flits of a header's packet, from its message's words and its first word (the header's
+/// own length field saturates at 255).
+std::uint32_t header_flits(const sw::NetworkConfig& config, const rtl::RouterFlit& f) {
+  const std::uint32_t left = header_words(f) - header_first_word(f);
+  const std::uint32_t per_packet =
+      config.ni.packet_flits == 0 ? header_words(f) : config.ni.packet_flits - 1;
+  return std::min(left, per_packet) + 1;
 }
 
 std::vector<std::string> names_of(const sw::Topology& t, const std::string& prefix) {
@@ -86,14 +94,18 @@ void RtlInterfaces::reset() {
   error_.reset();
 }
 
+void RtlInterfaces::check_message(const std::string& what, std::uint64_t words) const {
+  if (words > Nis::kMaxWords) {
+    throw sw::ConfigError("--impl ni=rtl|cosim: the verilated interface (rtl/network_interface.sv) "
+                          "counts messages of at most " +
+                          std::to_string(Nis::kMaxWords) + " words; " + what + " has " +
+                          std::to_string(words));
+  }
+}
+
 void RtlInterfaces::submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
                            std::uint32_t words) {
-  if (words > Nis::kMaxWords) {
-    throw sw::ConfigError("--impl ni=rtl|cosim: the verilated interface's headers count messages "
-                          "of at most " +
-                          std::to_string(Nis::kMaxWords) + " words; message " +
-                          std::to_string(message) + " has " + std::to_string(words));
-  }
+  check_message("message " + std::to_string(message), words);
   const std::uint32_t j = injection_channel(*ports_, src, dst, first_hop_);
   channel(src, j).waiting.push_back({message, dst, words});
   if (waiting_per_node_[src]++ == 0) {
@@ -163,7 +175,8 @@ void RtlInterfaces::take(std::uint32_t n, std::uint32_t ready, sw::Cycle c) {
       out.inj_start |= 1U << j;
     }
     if (f.head && observed_) {
-      client_.packet_moved(FabricClient::PacketMove::Inject, q.message, n, 0, header_flits(f), c);
+      client_.packet_moved(FabricClient::PacketMove::Inject, q.message, n, 0,
+                           header_flits(config_, f), c);
     }
     if (f.tail) {
       --queued_packets_;
@@ -189,7 +202,7 @@ std::optional<RtlInterfaces::Header> RtlInterfaces::header(const rtl::RouterFlit
   if (message == 0) {
     return std::nullopt;
   }
-  return Header{message - 1, header_flits(flit), header_first_word(flit) == 0};
+  return Header{message - 1, header_flits(config_, flit), header_first_word(flit) == 0};
 }
 
 bool RtlInterfaces::arrives_at(std::uint32_t n, const rtl::RouterFlit& flit) const {
@@ -203,7 +216,7 @@ void RtlInterfaces::eject(std::uint32_t n, std::uint32_t e, const rtl::RouterFli
   }
   std::uint32_t& flits = ej_flits_[std::size_t{n} * Nis::kChannels + e];
   if (flit.head) {
-    flits = header_flits(flit);
+    flits = header_flits(config_, flit);
   }
   if (flit.tail && observed_) {
     client_.packet_moved(FabricClient::PacketMove::Eject, message_of(n, tag_of(flit)) - 1, n, 0,

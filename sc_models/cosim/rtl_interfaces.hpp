@@ -49,7 +49,9 @@ class RtlInterfaces {
                 FabricClient& client, const std::string& prefix);
 
   void reset();
-  /// Throws sw::ConfigError when the message has more words than a header can count.
+  /// Throws sw::ConfigError naming `what` when a message of `words` words has more than a
+  /// header can count.
+  void check_message(const std::string& what, std::uint64_t words) const;
   void submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst, std::uint32_t words);
   /// The start of cycle c: hands over the waiting messages, takes the interfaces' edge that
   /// ends the last stepped cycle and evaluates them: offers() are this cycle's.

@@ -121,6 +121,12 @@ RtlNetwork::RtlNetwork(const sc_core::sc_module_name& name,
 
 RtlNetwork::~RtlNetwork() = default;
 
+void RtlNetwork::check_message(const std::string& what, std::uint64_t words) const {
+  if (rtl_ni_) {
+    rtl_ni_->check_message(what, words);
+  }
+}
+
 void RtlNetwork::submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
                         std::uint32_t words) {
   if (rtl_ni_) {

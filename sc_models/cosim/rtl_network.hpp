@@ -75,6 +75,8 @@ class RtlNetwork final : public sc_core::sc_module, public Network {
              std::function<void(sw::Cycle)> cycle_done, rtl::FstTrace* fst);
   ~RtlNetwork() override;
 
+  /// With the verilated interfaces: at most rtl::NetworkInterfacesRtl::kMaxWords words.
+  void check_message(const std::string& what, std::uint64_t words) const override;
   void submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
               std::uint32_t words) override;
   void reset() override;

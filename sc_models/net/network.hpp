@@ -118,6 +118,9 @@ class Network {
  public:
   virtual ~Network() = default;
 
+  /// Throws sw::ConfigError naming `what` ("message 7") when this network cannot carry a message
+  /// of `words` words (the verilated interfaces count at most 4095): checked before a run starts.
+  virtual void check_message(const std::string& /*what*/, std::uint64_t /*words*/) const {}
   /// Queues message `message` of `words` words from `src` to `dst` (src != dst) at the source's
   /// interface; it is split into packets of at most packet_flits flits.
   virtual void submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,

@@ -294,6 +294,15 @@ TEST_F(RtlCli, BadChoicesAreRefusedNamingTheOption) {
   const Outcome ni = run("access --impl ni=rtl");
   EXPECT_EQ(ni.exit_code, 2);
   EXPECT_NE(ni.err.find("routers and interfaces belong to"), std::string::npos) << ni.err;
+  // The verilated interface's limits, before the run.
+  for (const auto& [args, says] : std::vector<std::pair<std::string, std::string>>{
+           {"--flits 5000", "counts messages of at most 4095 words; a packet of 5000 flits"},
+           {"--startup 70000", "at most 65535 cycles (--startup)"}}) {
+    const Outcome limit = run("traffic --topology mesh --dims 2x2 --impl rtl " + args);
+    EXPECT_EQ(limit.exit_code, 2) << args;
+    EXPECT_NE(limit.err.find(says), std::string::npos) << limit.err;
+    EXPECT_EQ(limit.out, "") << args;
+  }
   // The verilated interfaces exchange flits with verilated routers only.
   for (const std::string spec : {"ni=rtl", "ni=cosim,router=model"}) {
     const Outcome alone = run("traffic --topology mesh --dims 4x4 --impl " + spec);

@@ -419,6 +419,26 @@ INSTANTIATE_TEST_SUITE_P(
              "uniform", 0.1, 6}),
     [](const testing::TestParamInfo<Case>& p) { return p.param.name; });
 
+// Packets longer than 255 flits (one packet per message): the interface counts a packet's flits
+// in as many bits as a message's words.
+TEST(MulticomputerNiRtlLong, MessagesOfHundredsOfWordsInOnePacket) {
+  const sw::NetworkConfig c =
+      rtl_nodes(network(sw::Topology::mesh({2, 2}), 2, 1, sw::Impl::Rtl), sw::Impl::Rtl);
+  traces::Recorder silent;
+  sc::Multicomputer model("model", model_of(c).validated(), silent);
+  sc::Multicomputer rtl("rtl", c.validated(), silent, sc::net::verilated_routers(nullptr));
+  const sw::RoutedProgram routed =
+      sw::route_program(sw::generate_random(4, 2, 1, 600), 4, {0, 1, 2, 3});
+  model.load(routed);
+  rtl.load(routed);
+  sc_core::sc_start();
+  expect_same(model.result(), rtl.result(), "random program, up to 600 words per message");
+  sc::TrafficSpec spec = traffic(c.topology, "uniform", 0.05, 300, 3);
+  spec.warmup = 0;
+  spec.cycles = 2000;
+  traffic_agrees(model, rtl, spec, "300-flit packets");
+}
+
 /// Node 0's message starts in the model alone (its packets' first headers taken from its
 /// interface: traffic messages are one packet each).
 class NodeZeroStarts : public traces::Recorder {
