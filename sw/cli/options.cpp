@@ -302,9 +302,7 @@ std::optional<std::string> fst_path_from(const po::variables_map& vm, const Impl
   if (!vm.count("fst")) {
     return std::nullopt;
   }
-  if (impl.bus_controller == Impl::Model && impl.index_manipulator == Impl::Model &&
-      impl.memory == Impl::Model && impl.router == Impl::Model &&
-      impl.network_interface == Impl::Model) {
+  if (impl.all_model()) {
     throw InputError({"--fst"},
                      "needs --impl rtl or cosim for a verilated block (im, bus, memory, router "
                      "or ni): FST holds the verilated blocks' signals (the models' waveform is "
