@@ -157,8 +157,11 @@ TEST_F(RtlCli, FstReadsBackWithFst2vcdWithEveryBlocksSignalsChanging) {
 
 TEST_F(RtlCli, NetworksGiveTheSameResultsWithTheVerilatedRouters) {
   ASSERT_EQ(run("gen random --nodes 16 --steps 4 --seed 7 --out r.mcp").exit_code, 0);
+  std::filesystem::copy_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp",
+                             dir_ / "fig2.mcp");
   for (const std::string args :
-       {"run r.mcp --arch torus --dims 4x4 --startup 5",
+       {"run fig2.mcp --arch torus --dims 2x2 --startup 10",
+        "run r.mcp --arch torus --dims 4x4 --startup 5",
         "run r.mcp --arch mesh --dims 4x4 "
         "--packet-flits 3 --buffers 1",
         "run r.mcp --arch hypercube --dim 4 --ports all --router-delay 2",
