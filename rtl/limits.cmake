@@ -19,4 +19,4 @@ set(ORTHOSIM_RTL_ROUTER_DEPTH 4)      # DMAX: flits per virtual channel buffer
 # reassembled at once. Its flit fields fit the router's 64 data bits: 8-bit tags (256 messages in
 # flight to one node), 12-bit word indices (messages of up to 4095 words).
 set(ORTHOSIM_RTL_NI_QUEUE 4)          # QD: messages queued per injection channel
-set(ORTHOSIM_RTL_NI_REASSEMBLY 8)     # RQ: messages being reassembled at once per node
+set(ORTHOSIM_RTL_NI_REASSEMBLY 64)    # RQ: messages being reassembled at once per node
