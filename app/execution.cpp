@@ -25,11 +25,13 @@ namespace {
 
 /// Test-only (docs/rtl.md): ORTHOSIM_TEST_FAULT="B:flip:CYCLE:BIT" or "B:late:CYCLE" puts a
 /// deliberate error into the model's side of a co-simulation; --impl cosim must catch it. Read
-/// here, in the executable, not in the models.
+/// here, in the executable, not in the models. On a network, "ni:B:..." puts it into node B's
+/// interface instead of router B.
 struct TestFault {
   std::uint64_t block =
-      0;              ///< B: the processor P(B) of a multiprocessor, the router B of a network
-  bool flip = false;  ///< else late
+      0;                   ///< B: the processor P(B) of a multiprocessor, the router B of a network
+  bool interface = false;  ///< "ni:B:...": the network interface of node B
+  bool flip = false;       ///< else late
   std::uint64_t at = 0;
   std::uint32_t bit = 0;
 };
@@ -41,7 +43,7 @@ std::optional<TestFault> test_fault(std::uint64_t blocks) {
     return std::nullopt;
   }
   const std::string text = spec;
-  const char* expected = "B:flip:CYCLE:BIT or B:late:CYCLE";
+  const char* expected = "B:flip:CYCLE:BIT or B:late:CYCLE (on a network, ni:B:... too)";
   std::vector<std::string> parts;
   for (std::size_t start = 0;;) {
     const std::size_t colon = text.find(':', start);
@@ -59,6 +61,10 @@ std::optional<TestFault> test_fault(std::uint64_t blocks) {
     return std::stoull(s);
   };
   TestFault fault;
+  if (parts.front() == "ni") {
+    fault.interface = true;
+    parts.erase(parts.begin());
+  }
   if (parts.size() == 4 && parts[1] == "flip") {
     fault.flip = true;
     fault.bit = static_cast<std::uint32_t>(number(parts[3], 31));
@@ -78,6 +84,10 @@ std::unique_ptr<sc::BlockWiring> wiring_for(const sw::SystemConfig& config, rtl:
                                             bool test_fault_wanted) {
   auto wiring = std::make_unique<sc::CosimWiring>(fst);
   if (const std::optional<TestFault> f = test_fault_wanted ? test_fault(config.n) : std::nullopt) {
+    if (f->interface) {
+      throw sw::InputError({"ORTHOSIM_TEST_FAULT"}, "B:flip:CYCLE:BIT or B:late:CYCLE",
+                           "'ni:...' (network interfaces belong to the networks)");
+    }
     sc::ModelFault fault;
     fault.kind = f->flip ? sc::ModelFault::Kind::FlipBit : sc::ModelFault::Kind::ExtraCycle;
     fault.bit = f->bit;
@@ -88,10 +98,13 @@ std::unique_ptr<sc::BlockWiring> wiring_for(const sw::SystemConfig& config, rtl:
 }
 
 /// In a network under --impl router=cosim, the model's header departures of router B: bit BIT
-/// flipped in cycle CYCLE, or the first one at or after CYCLE reported one cycle late.
+/// flipped in cycle CYCLE, or the first one at or after CYCLE reported one cycle late; with
+/// "ni:" under ni=cosim, the model's flits taken from node B's interface (inj_take) with bit BIT
+/// flipped, or its first message start at or after CYCLE reported one cycle late.
 void inject_test_fault(sc::Multicomputer& system) {
   if (const std::optional<TestFault> f = test_fault(system.config().topology.nodes())) {
     sc::net::RtlNetwork::Fault fault;
+    fault.interface = f->interface;
     fault.kind = f->flip ? sc::net::RtlNetwork::Fault::Kind::FlipBit
                          : sc::net::RtlNetwork::Fault::Kind::LateHeader;
     fault.router = static_cast<std::uint32_t>(f->block);

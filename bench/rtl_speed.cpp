@@ -5,9 +5,10 @@
 //      module array as models, verilated in their place, and both in lockstep.
 //   2. An 8 x 8 torus at medium load (uniform traffic, 8-flit packets, 0.1 flits per node per
 //      cycle, about a third of its saturation throughput): the routers as models, verilated, and
-//      both in lockstep (--impl router=...).
-// All systems are elaborated first (SystemC elaborates once per process), then run one after
-// another, alternated, best of 3; the same program gives the same cycles on every system (the
+//      both in lockstep (--impl router=...), then routers and network interfaces verilated and
+//      both in lockstep (--impl rtl, cosim: a node is interface plus router in RTL).
+// `rtl_speed network` runs part 2 only. All systems are elaborated first (SystemC elaborates
+// once per process), then run one after another, alternated, best of 3; the same program gives the same cycles on every system (the
 // bench says so if not).
 #include <algorithm>
 #include <array>
@@ -66,11 +67,11 @@ Measured run_once(Multicomputer& system, const orthosim::sc::TrafficSpec& spec) 
 
 /// Best of `trials` per system, the systems alternated.
 template <typename System, typename Work>
-std::array<Measured, kImpls.size()> best_of(std::vector<std::unique_ptr<System>>& systems,
-                                            const Work& work, int trials) {
-  std::array<Measured, kImpls.size()> best;
+std::vector<Measured> best_of(std::vector<std::unique_ptr<System>>& systems, const Work& work,
+                              int trials) {
+  std::vector<Measured> best(systems.size());
   for (int trial = 0; trial < trials; ++trial) {
-    for (std::size_t i = 0; i < kImpls.size(); ++i) {
+    for (std::size_t i = 0; i < systems.size(); ++i) {
       const Measured m = run_once(*systems[i], work);
       const bool ok = best[i].ok && m.ok;
       best[i] = m.seconds < best[i].seconds ? m : best[i];
@@ -80,16 +81,17 @@ std::array<Measured, kImpls.size()> best_of(std::vector<std::unique_ptr<System>>
   return best;
 }
 
-void print_row(const char* what, const Measured& m, double model_rate) {
+void print_row(const std::string& what, const Measured& m, double model_rate) {
   const double rate = static_cast<double>(m.cycles) / m.seconds;
-  std::printf("%-8s %12llu %10.3f %14.0f %12.1f%s\n", what,
+  std::printf("%-11s %12llu %10.3f %14.0f %12.1f%s\n", what.c_str(),
               static_cast<unsigned long long>(m.cycles), m.seconds, rate, model_rate / rate,
               m.ok ? "" : "  (RUN FAILED)");
 }
 
 }  // namespace
 
-int sc_main(int, char*[]) {
+int sc_main(int argc, char* argv[]) {
+  const bool network_only = argc > 1 && std::string(argv[1]) == "network";
   orthosim::sc::init_kernel();
   orthosim::traces::Recorder silent;
   constexpr std::uint32_t n = 16;
@@ -109,21 +111,27 @@ int sc_main(int, char*[]) {
                                          c.validated(), silent,
                                          std::make_unique<orthosim::sc::CosimWiring>()));
   }
+  // The routers alone (router=model|rtl|cosim), then routers and interfaces (rtl, cosim).
   std::vector<std::unique_ptr<Multicomputer>> tori;
-  for (sw::Impl impl : kImpls) {
+  std::vector<std::string> torus_rows;
+  for (std::size_t k = 0; k < kImpls.size() + 2; ++k) {
+    const bool nodes = k >= kImpls.size();
+    const sw::Impl impl = nodes ? kImpls[k - kImpls.size() + 1] : kImpls[k];
     sw::NetworkConfig c;
     c.topology = sw::Topology::torus({8, 8});
     c.router.vcs = sw::default_vcs(c.topology);
     c.router.buffer_flits = 4;
     c.impl.router = impl;
-    tori.push_back(
-        std::make_unique<Multicomputer>((std::string("torus_") + sw::to_string(impl)).c_str(),
-                                        c.validated(), silent,
-                                        orthosim::sc::net::verilated_routers(nullptr)));
+    c.impl.network_interface = nodes ? impl : sw::Impl::Model;
+    torus_rows.push_back(std::string(sw::to_string(impl)) + (nodes ? "+ni" : ""));
+    tori.push_back(std::make_unique<Multicomputer>(("torus_" + std::to_string(k)).c_str(),
+                                                   c.validated(), silent,
+                                                   orthosim::sc::net::verilated_routers(nullptr)));
   }
 
   const sw::AccessWorkload w{sw::WorkloadKind::Iwr, n - 1, l, steps};
-  const std::array<Measured, kImpls.size()> omp = best_of(omps, w, trials);
+  const std::vector<Measured> omp =
+      network_only ? std::vector<Measured>{} : best_of(omps, w, trials);
 
   const sw::Topology torus = tori[0]->config().topology;
   orthosim::sc::TrafficSpec spec =
@@ -132,28 +140,33 @@ int sc_main(int, char*[]) {
   spec.flits = 8;
   spec.warmup = 200;
   spec.cycles = 2000;
-  const std::array<Measured, kImpls.size()> network = best_of(tori, spec, trials);
+  const std::vector<Measured> network = best_of(tori, spec, trials);
 
   std::printf("orthosim bench: model, rtl and cosim (--impl), best of %d, alternated\n\n", trials);
-  std::printf("1. omp, n = %u, %u back-to-back IWR steps, d = n-1, l = %u "
-              "(index manipulators, bus controllers, module array)\n",
-              n, steps, l);
-  std::printf("%-8s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s", "x model");
   bool ok = true;
-  const auto table = [&ok](const std::array<Measured, kImpls.size()>& best) {
+  const auto table = [&ok](const std::vector<Measured>& best,
+                           const std::vector<std::string>& rows) {
     const double model_rate = static_cast<double>(best[0].cycles) / best[0].seconds;
-    for (std::size_t i = 0; i < kImpls.size(); ++i) {
-      print_row(sw::to_string(kImpls[i]), best[i], model_rate);
+    for (std::size_t i = 0; i < best.size(); ++i) {
+      print_row(rows[i], best[i], model_rate);
       ok = ok && best[i].ok && best[i].cycles == best[0].cycles;
     }
   };
-  table(omp);
-  std::printf("\n2. torus 8x8, uniform traffic at %.2f flits/node/cycle, %u-flit packets, "
-              "%llu + %llu cycles, drained (routers)\n",
+  if (!network_only) {
+    std::printf("1. omp, n = %u, %u back-to-back IWR steps, d = n-1, l = %u "
+                "(index manipulators, bus controllers, module array)\n",
+                n, steps, l);
+    std::printf("%-11s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s",
+                "x model");
+    table(omp, {"model", "rtl", "cosim"});
+    std::printf("\n");
+  }
+  std::printf("2. torus 8x8, uniform traffic at %.2f flits/node/cycle, %u-flit packets, "
+              "%llu + %llu cycles, drained (routers; +ni: routers and interfaces)\n",
               spec.rate, spec.flits, static_cast<unsigned long long>(spec.warmup),
               static_cast<unsigned long long>(spec.cycles));
-  std::printf("%-8s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s", "x model");
-  table(network);
+  std::printf("%-11s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s", "x model");
+  table(network, torus_rows);
   if (!ok) {
     std::printf("(the implementations disagree: see the failed rows or the cycle counts)\n");
   }

@@ -14,3 +14,9 @@ set(ORTHOSIM_RTL_TIMING_BITS 16)      # TW: bits of each timing register (alpha,
 set(ORTHOSIM_RTL_ROUTER_PORTS 6)      # PMAX: network ports
 set(ORTHOSIM_RTL_ROUTER_VCS 2)        # VMAX: virtual channels
 set(ORTHOSIM_RTL_ROUTER_DEPTH 4)      # DMAX: flits per virtual channel buffer
+# The network interface of every node (network_interface.sv): one injection and one ejection
+# channel per router port (PMAX above), messages queued per injection channel and messages being
+# reassembled at once. Its flit fields fit the router's 64 data bits: 8-bit tags (256 messages in
+# flight to one node), 12-bit word indices (messages of up to 4095 words).
+set(ORTHOSIM_RTL_NI_QUEUE 4)          # QD: messages queued per injection channel
+set(ORTHOSIM_RTL_NI_REASSEMBLY 64)    # RQ: messages being reassembled at once per node

@@ -5,7 +5,8 @@
 // Injection. A message (destination, tag, words, the address of its first word in the node's
 // memory) is queued on one injection channel: channel 0 on a one-port node; on an all-port node
 // the channel of the first hop of its route, which its submitter picks (the route is decided in
-// one place, the router and sw::Topology::route). It is split into packets of at most
+// one place, the router and sw::Topology::route). Each channel has its own submission port, so
+// that an all-port node starts messages on several channels in one cycle, as the model does. It is split into packets of at most
 // cfg_packet_flits flits (0: one packet), a header and up to cfg_packet_flits - 1 payload flits,
 // one word each. The start-up t_s (cfg_startup) of a message begins in the first cycle its first
 // packet is at the front of its channel's queue; the packet is offered from t_s cycles later,
@@ -14,7 +15,7 @@
 // was taken, with no start-up. A message submitted in cycle c is in the queue from cycle c + 1.
 //
 // Flits are router.sv's {tail, head, data}. Header data: the destination at [3CW-1:0], the
-// packet's flits at [3CW +: 8], then the message's tag, the packet's first word index and the
+// packet's flits at [3CW +: 8] (saturated at 255: only store-and-forward reads it), then the message's tag, the packet's first word index and the
 // message's words (TGW, MWW, MWW bits). Payload data: the word at [W-1:0], then the tag and the
 // word's index in the message (TGW, MWW bits). So a word ejected carries where it belongs, and
 // reassembly needs no per-packet state.
@@ -40,7 +41,6 @@ module network_interface #(
     parameter int SUW  = 16,  // start-up counter bits
     // Derived: leave at their defaults.
     parameter int FW = DW + 2,
-    parameter int PW = (PMAX > 1) ? $clog2(PMAX) : 1,
     parameter int QB = (QD > 1) ? $clog2(QD) : 1,
     parameter int QCW = $clog2(QD + 1),
     parameter int MD = AW + MWW + TGW + 3 * CW  // a queued message: {addr, words, tag, dst}
@@ -51,14 +51,13 @@ module network_interface #(
     input logic [SUW-1:0] cfg_startup,       // t_s
     input logic [    7:0] cfg_packet_flits,  // flits per packet, header included (0: one packet)
 
-    // Submission of a message.
-    input  logic            sub_valid,
-    input  logic [  PW-1:0] sub_channel,
-    input  logic [3*CW-1:0] sub_dst,
-    input  logic [ TGW-1:0] sub_tag,
-    input  logic [ MWW-1:0] sub_words,
-    input  logic [  AW-1:0] sub_addr,
-    output logic            sub_ready,  // sub_channel's queue has room (combinational)
+    // Submission of a message, per injection channel.
+    input  logic [     PMAX-1:0] sub_valid,
+    input  logic [PMAX*3*CW-1:0] sub_dst,
+    input  logic [ PMAX*TGW-1:0] sub_tag,
+    input  logic [ PMAX*MWW-1:0] sub_words,
+    input  logic [  PMAX*AW-1:0] sub_addr,
+    output logic [     PMAX-1:0] sub_ready,  // the channel's queue has room (combinational)
 
     // The node's memory, one read port per injection channel (combinational).
     output logic [PMAX*AW-1:0] rd_addr,
@@ -92,7 +91,6 @@ module network_interface #(
   // ---- injection ----------------------------------------------------------------------------
   logic [PMAX-1:0] take;
   assign take = inj_valid & inj_ready;
-  assign sub_ready = queued[32'(sub_channel)*QCW+:QCW] != QCW'(QD);
 
   for (genvar j = 0; j < PMAX; j++) begin : g_inj
     logic [MD-1:0] q[QD];
@@ -100,7 +98,7 @@ module network_interface #(
     logic [QCW-1:0] count_q;
     logic started_q;  // the front packet has begun (its start-up counted, if it is a first)
     logic [SUW-1:0] su_q;  // start-up cycles left
-    logic [7:0] flit_q;  // the next flit of the packet (0: header)
+    logic [MWW-1:0] flit_q;  // the next flit of the packet (0: header); a packet has <= 2^MWW - 1 words
     logic [MWW-1:0] first_q;  // the packet's first word in the message
 
     logic [MD-1:0] front;
@@ -109,6 +107,7 @@ module network_interface #(
     logic [MWW-1:0] f_words, left, per_packet, payload, index;
     logic [AW-1:0] f_addr;
     logic [SUW-1:0] su_left;
+    logic [7:0] length;
     logic present, last_flit, push;
 
     assign front = q[head_q];
@@ -121,21 +120,25 @@ module network_interface #(
     assign left = f_words - first_q;
     assign per_packet = (cfg_packet_flits == 8'd0) ? f_words : MWW'(cfg_packet_flits) - MWW'(1);
     assign payload = (left < per_packet) ? left : per_packet;
-    assign index = first_q + MWW'(flit_q) - MWW'(1);
-    assign last_flit = MWW'(flit_q) == payload;
+    assign index = first_q + flit_q - MWW'(1);
+    assign last_flit = flit_q == payload;
     // Start-up: t_s for a message's first packet, counted from the cycle it reaches the front.
     assign su_left = started_q ? su_q : ((first_q == '0) ? cfg_startup : '0);
     assign inj_valid[j] = present && su_left == '0;
     assign rd_addr[j*AW+:AW] = f_addr + AW'(index);
-    assign inj_flit[j*FW+:FW] = (flit_q == 8'd0) ?
-        {payload == '0, 1'b1, DW'({f_words, first_q, f_tag, 8'(payload + MWW'(1)), f_dst})} :
+    // The header's length field (read by the router under store-and-forward only) saturates.
+    assign length = (payload >= MWW'(255)) ? 8'd255 : 8'(payload + MWW'(1));
+    assign inj_flit[j*FW+:FW] = (flit_q == '0) ?
+        {payload == '0, 1'b1, DW'({f_words, first_q, f_tag, length, f_dst})} :
         {last_flit, 1'b0, DW'({index, f_tag, rd_data[j*W+:W]})};
-    assign push = sub_valid && sub_ready && 32'(sub_channel) == j;
+    assign sub_ready[j] = count_q != QCW'(QD);
+    assign push = sub_valid[j] && sub_ready[j];
     assign queued[j*QCW+:QCW] = count_q;
 
     always_ff @(posedge clk) begin
       if (push) begin
-        q[QB'((32'(head_q) + 32'(count_q)) % QD)] <= {sub_addr, sub_words, sub_tag, sub_dst};
+        q[QB'((32'(head_q) + 32'(count_q)) % QD)] <=
+            {sub_addr[j*AW+:AW], sub_words[j*MWW+:MWW], sub_tag[j*TGW+:TGW], sub_dst[j*3*CW+:3*CW]};
       end
     end
 
@@ -165,7 +168,7 @@ module network_interface #(
               first_q <= first_q + payload;
             end
           end else begin
-            flit_q <= flit_q + 8'd1;
+            flit_q <= flit_q + MWW'(1);
           end
         end
         count_q <= count_q + QCW'(push) - QCW'(take[j] && last_flit && first_q + payload == f_words);

@@ -50,6 +50,16 @@ verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
          VERILATOR_ARGS -f rtl.vc orthosim.vlt
                         -GPMAX=${ORTHOSIM_RTL_ROUTER_PORTS} -GVMAX=${ORTHOSIM_RTL_ROUTER_VCS}
                         -GDMAX=${ORTHOSIM_RTL_ROUTER_DEPTH} --output-split 4000 --output-split-cfuncs 40)
+# The network interface of every node, one verilation for every network like the router (PMAX
+# injection and ejection channels; the network uses those of its router's ports). A C++ model
+# stepped with the routers (bridge/network_interfaces_rtl.cpp). Its node memory is addressed by
+# queue slot and word: AW = 12 word-index bits (MWW) + 5 slot bits (PMAX x QD = 24 messages).
+verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
+         SOURCES network_interface.sv
+         TOP_MODULE network_interface PREFIX Vnetwork_interface
+         VERILATOR_ARGS -f rtl.vc orthosim.vlt
+                        -GPMAX=${ORTHOSIM_RTL_ROUTER_PORTS} -GQD=${ORTHOSIM_RTL_NI_QUEUE}
+                        -GRQ=${ORTHOSIM_RTL_NI_REASSEMBLY} -GAW=17)
 target_link_libraries(orthosim_rtl_verilated PUBLIC PkgConfig::SYSTEMC)
 # Generated code is checked by the co-simulation against the models, not by the sanitizers: under
 # the asan-ubsan preset its instrumented build (the router's unrolled arbitration above all) takes

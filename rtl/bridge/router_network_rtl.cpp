@@ -7,6 +7,7 @@
 
 #include "Vrouter.h"
 #include "rtl/bridge/verilated_block.hpp"
+#include "rtl/bridge/wide_bits.hpp"
 
 #include <algorithm>
 #include <string>
@@ -20,53 +21,20 @@ namespace {
 
 constexpr std::uint32_t kP = RouterNetworkRtl::kMaxPorts;
 constexpr std::uint32_t kV = RouterNetworkRtl::kMaxVcs;
-constexpr std::uint32_t kData = 64;         ///< DW
-constexpr std::uint32_t kFlit = kData + 2;  ///< FW
-constexpr std::uint32_t kCoord = 8;         ///< CW
-constexpr std::uint32_t kOccBits =          ///< OCW = clog2(VMAX * DMAX + 1)
+constexpr std::uint32_t kData = kFlitDataBits;  ///< DW
+constexpr std::uint32_t kFlit = kData + 2;      ///< FW
+constexpr std::uint32_t kCoord = 8;             ///< CW
+constexpr std::uint32_t kOccBits =              ///< OCW = clog2(VMAX * DMAX + 1)
     limits::address_bits(std::uint64_t{limits::kRouterVcs} * limits::kRouterDepth + 1);
-constexpr std::uint32_t kWord = 32;  ///< bits per word of a Verilated wide port (WData)
 static_assert(kV == 2, "out_vc and in_vc hold one bit per port (VW = 1)");
 
 /// A port of kMaxPorts flits, as Verilator lays out a wide port: words of 32 bits, bit 0 first.
 using FlitBus = std::remove_reference_t<decltype(std::declval<Vrouter>().in_flit)>;
 
-/// Bits [lo, lo + width) of `w`, width <= 64.
-std::uint64_t bits_of(const FlitBus& w, std::uint32_t lo, std::uint32_t width) {
-  std::uint64_t v = 0;
-  for (std::uint32_t done = 0; done < width;) {
-    const std::uint32_t bit = lo + done;
-    const std::uint32_t off = bit % kWord;
-    const std::uint32_t take = std::min(kWord - off, width - done);
-    v |= ((std::uint64_t{w.at(bit / kWord)} >> off) & ((std::uint64_t{1} << take) - 1)) << done;
-    done += take;
-  }
-  return v;
-}
-
-/// Sets bits [lo, lo + width) of `w` to `v`, width <= 64.
-void set_bits(FlitBus& w, std::uint32_t lo, std::uint32_t width, std::uint64_t v) {
-  for (std::uint32_t done = 0; done < width;) {
-    const std::uint32_t bit = lo + done;
-    const std::uint32_t off = bit % kWord;
-    const std::uint32_t take = std::min(kWord - off, width - done);
-    const std::uint64_t mask = ((std::uint64_t{1} << take) - 1) << off;
-    std::uint32_t& word = w.at(bit / kWord);
-    word = static_cast<std::uint32_t>((word & ~mask) | (((v >> done) << off) & mask));
-    done += take;
-  }
-}
-
-RouterFlit flit_at(const FlitBus& bus, std::uint32_t k) {
-  const std::uint32_t lo = k * kFlit;
-  const std::uint64_t marks = bits_of(bus, lo + kData, 2);
-  return {(marks & 1U) != 0, (marks & 2U) != 0, bits_of(bus, lo, kData)};
-}
-
-void put_flit(FlitBus& bus, std::uint32_t k, const RouterFlit& f) {
-  set_bits(bus, k * kFlit, kData, f.data);
-  set_bits(bus, k * kFlit + kData, 2, (f.head ? 1U : 0U) | (f.tail ? 2U : 0U));
-}
+using bridge::bits_of;
+using bridge::flit_at;
+using bridge::put_flit;
+using bridge::set_bits;
 
 /// Flit k of `from` into flit k of `to`.
 void copy_flit(FlitBus& to, const FlitBus& from, std::uint32_t k) {
@@ -138,6 +106,18 @@ void RouterNetworkRtl::check(const sw::NetworkConfig& config) {
   }
 }
 
+std::string RouterNetworkRtl::node_label(const sw::Topology& topology, std::uint32_t node) {
+  if (topology.kind() == sw::TopologyKind::Hypercube) {
+    return std::to_string(node);
+  }
+  std::string label = "(";
+  const std::vector<std::uint32_t> x = topology.coordinates(node);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    label += (i ? "," : "") + std::to_string(x[i]);
+  }
+  return label + ")";
+}
+
 std::uint64_t RouterNetworkRtl::header_data(const sw::Topology& topology, std::uint32_t dst,
                                             std::uint32_t flits, std::uint32_t tag) {
   std::uint64_t where = 0;
@@ -177,18 +157,7 @@ RouterNetworkRtl::RouterNetworkRtl(const sc_core::sc_module_name& name,
     radix |= t.radices()[i] << (i * kCoord);
   }
   for (std::uint32_t r = 0; r < t.nodes(); ++r) {
-    std::string rn;
-    if (t.kind() == sw::TopologyKind::Hypercube) {
-      rn = "r" + std::to_string(r);
-    } else {
-      rn = "r(";
-      const std::vector<std::uint32_t> x = t.coordinates(r);
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        rn += (i ? "," : "") + std::to_string(x[i]);
-      }
-      rn += ")";
-    }
-    names_.push_back(std::string(this->name()) + "." + rn);
+    names_.push_back(std::string(this->name()) + ".r" + node_label(t, r));
     // The waveform's scope of this router: `<network>.r(x,y).rtl`, as a SystemC module would be.
     nodes_.push_back(std::make_unique<Node>(names_.back() + ".rtl"));
     Vrouter& d = nodes_.back()->dut;

@@ -29,6 +29,9 @@ namespace orthosim::rtl {
 
 class FstTrace;
 
+/// Data bits of a flit (router.sv's and network_interface.sv's DW).
+inline constexpr std::uint32_t kFlitDataBits = 64;
+
 /// One flit on the router's wires: {tail, head, data}. A header's data holds the destination
 /// (header_data()); the rest of the data is carried unchanged.
 struct RouterFlit {
@@ -55,6 +58,9 @@ class RouterNetworkRtl : public sc_core::sc_module {
   /// The data of a header flit for a packet of `flits` flits to `dst`, with `tag` in bits 63..32.
   [[nodiscard]] static std::uint64_t header_data(const sw::Topology& topology, std::uint32_t dst,
                                                  std::uint32_t flits, std::uint32_t tag);
+
+  /// A node's label in instance names: its coordinates "(2,5)", or its number on a hypercube.
+  [[nodiscard]] static std::string node_label(const sw::Topology& topology, std::uint32_t node);
 
   /// Calls check(); builds one router per node, named `r(x,y)` (coordinates) or `r<node>`
   /// (hypercube) below this module, clocked by `clk`.

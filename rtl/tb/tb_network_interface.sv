@@ -8,7 +8,8 @@
 //   s + 1 + t_s and its flits are taken one per ready cycle; the next packet of a message
 //   follows its predecessor's tail with no start-up; the next message starts its t_s in the
 //   cycle after the previous message's last tail was taken;
-//   a header carries the destination, the packet's flits, tag, first word and message words;
+//   a header carries the destination, the packet's flits (at most 255), tag, first word and
+//   message words;
 //   payload flit k of a packet carries word first + k - 1, read from address base + index;
 //   at B every payload word is delivered with its tag and index, and the message is complete
 //   with the last of its flits to arrive (a message of no words with its header).
@@ -26,21 +27,19 @@ module tb_network_interface;
   localparam int AW = 16;
   localparam int SUW = 16;
   localparam int FW = DW + 2;
-  localparam int PW = 2;
   localparam int QCW = 2;
-  localparam int MAXF = 64;  // flits recorded per channel
+  localparam int MAXF = 320;  // flits recorded per channel
 
   logic clk = 1'b0;
   logic rst_n = 1'b0;
   logic [SUW-1:0] cfg_startup = '0;
   logic [7:0] cfg_packet_flits = '0;
-  logic sub_valid = 1'b0;
-  logic [PW-1:0] sub_channel = '0;
-  logic [3*CW-1:0] sub_dst = '0;
-  logic [TGW-1:0] sub_tag = '0;
-  logic [MWW-1:0] sub_words = '0;
-  logic [AW-1:0] sub_addr = '0;
-  logic sub_ready;
+  logic [PMAX-1:0] sub_valid = '0;
+  logic [PMAX*3*CW-1:0] sub_dst = '0;
+  logic [PMAX*TGW-1:0] sub_tag = '0;
+  logic [PMAX*MWW-1:0] sub_words = '0;
+  logic [PMAX*AW-1:0] sub_addr = '0;
+  logic [PMAX-1:0] sub_ready;
   logic [PMAX*AW-1:0] rd_addr;
   logic [PMAX*W-1:0] rd_data;
   logic [PMAX-1:0] inj_valid, inj_ready;
@@ -59,7 +58,8 @@ module tb_network_interface;
   logic [PMAX*TGW-1:0] dl_tag;
   logic [PMAX*MWW-1:0] dl_index;
   logic [PMAX*W-1:0] dl_word;
-  logic b_overflow, b_sub_ready;
+  logic b_overflow;
+  logic [PMAX-1:0] b_sub_ready;
   logic [PMAX*AW-1:0] b_rd_addr;
   logic [PMAX-1:0] b_inj_valid;
   logic [PMAX*FW-1:0] b_inj_flit;
@@ -90,7 +90,6 @@ module tb_network_interface;
       .cfg_startup(cfg_startup),
       .cfg_packet_flits(cfg_packet_flits),
       .sub_valid(sub_valid),
-      .sub_channel(sub_channel),
       .sub_dst(sub_dst),
       .sub_tag(sub_tag),
       .sub_words(sub_words),
@@ -128,12 +127,11 @@ module tb_network_interface;
       .rst_n(rst_n),
       .cfg_startup(cfg_startup),
       .cfg_packet_flits(cfg_packet_flits),
-      .sub_valid(1'b0),
-      .sub_channel(PW'(0)),
-      .sub_dst((3 * CW)'(0)),
-      .sub_tag(TGW'(0)),
-      .sub_words(MWW'(0)),
-      .sub_addr(AW'(0)),
+      .sub_valid(PMAX'(0)),
+      .sub_dst((PMAX * 3 * CW)'(0)),
+      .sub_tag((PMAX * TGW)'(0)),
+      .sub_words((PMAX * MWW)'(0)),
+      .sub_addr((PMAX * AW)'(0)),
       .sub_ready(b_sub_ready),
       .rd_addr(b_rd_addr),
       .rd_data((PMAX * W)'(0)),
@@ -213,20 +211,21 @@ module tb_network_interface;
   int s_at[8], s_ch[8], s_tag[8], s_words[8], s_addr[8], s_dst[8];
   int s_n;
 
-  // One cycle: submit, offer B's scheduled flits, sample both interfaces, take the edge.
+  // One cycle: submit (one message per channel), offer B's scheduled flits, sample both
+  // interfaces, take the edge.
   task automatic cycle_;
     logic [PMAX-1:0] rdy, ev;
     logic [PMAX*FW-1:0] ef;
-    int k;
-    sub_valid = 1'b0;
+    int k, ch;
+    sub_valid = '0;
     for (int m = 0; m < s_n; m++) begin
       if (s_at[m] == cyc) begin
-        sub_valid = 1'b1;
-        sub_channel = PW'(s_ch[m]);
-        sub_tag = TGW'(s_tag[m]);
-        sub_words = MWW'(s_words[m]);
-        sub_addr = AW'(s_addr[m]);
-        sub_dst = (3 * CW)'(s_dst[m]);
+        ch = s_ch[m];
+        sub_valid[ch] = 1'b1;
+        sub_tag[ch*TGW+:TGW] = TGW'(s_tag[m]);
+        sub_words[ch*MWW+:MWW] = MWW'(s_words[m]);
+        sub_addr[ch*AW+:AW] = AW'(s_addr[m]);
+        sub_dst[ch*3*CW+:3*CW] = (3 * CW)'(s_dst[m]);
       end
     end
     rdy = '0;
@@ -299,7 +298,8 @@ module tb_network_interface;
         while (!ready_in(c)) c++;
         if (i == 0) begin
           want = {payload == 0, 1'b1,
-                  DW'({MWW'(w), MWW'(first), TGW'(s_tag[m]), 8'(payload + 1), 24'(s_dst[m])})};
+                  DW'({MWW'(w), MWW'(first), TGW'(s_tag[m]), 8'((payload + 1 > 255) ? 255 : payload + 1),
+                       24'(s_dst[m])})};
         end else begin
           want = {i == payload, 1'b0,
                   DW'({MWW'(first + i - 1), TGW'(s_tag[m]), word_at(s_addr[m] + first + i - 1)})};
@@ -366,7 +366,8 @@ module tb_network_interface;
     expect_message(2, pos, last1 + 1 + 3, 4, pos, last0);
     check("A: queue empty", int'(queued[0+:QCW]), 0);
 
-    // ---- 2. all-port: four channels at once, whole-message packets, t_s = 0, no backpressure ----
+    // ---- 2. all-port: four channels submitted in one cycle, whole-message packets, t_s = 0, no
+    //      backpressure: the four messages start together.
     reset_all(0, 0, 0);
     s_n = 4;
     for (int m = 0; m < 4; m++) begin
@@ -377,8 +378,6 @@ module tb_network_interface;
       s_addr[m] = 1000 + 10 * m;
       s_dst[m] = m;
     end
-    // (One submission per cycle: the others the next cycles.)
-    for (int m = 1; m < 4; m++) s_at[m] = 2 + m;
     for (int c = 0; c < 30; c++) cycle_();
     for (int m = 0; m < 4; m++) begin
       expect_message(m, 0, s_at[m] + 1, 0, pos, last0);
@@ -387,17 +386,16 @@ module tb_network_interface;
     // ---- 3. queue full ---------------------------------------------------------------------------
     reset_all(20, 0, 0);
     s_n = 0;
-    sub_channel = PW'(1);
-    sub_words = MWW'(1);
-    sub_valid = 1'b1;
+    sub_words = '0;
+    sub_words[1*MWW+:MWW] = MWW'(1);
+    sub_valid = 4'b0010;
     for (int m = 0; m < QD; m++) begin
-      #1 check($sformatf("queue room for message %0d", m), int'(sub_ready), 1);
+      #1 check($sformatf("queue room for message %0d", m), int'(sub_ready[1]), 1);
       edge_();
     end
-    #1 check("queue full after QD messages", int'(sub_ready), 0);
-    sub_channel = PW'(2);
-    #1 check("other channel has room", int'(sub_ready), 1);
-    sub_valid = 1'b0;
+    #1 check("queue full after QD messages", int'(sub_ready[1]), 0);
+    check("other channel has room", int'(sub_ready[2]), 1);
+    sub_valid = '0;
     check("queued on channel 1", int'(queued[1*QCW+:QCW]), QD);
 
     // ---- 4. reassembly at B: packets overtake, channels in parallel, empty message --------------
@@ -442,6 +440,15 @@ module tb_network_interface;
     s_n = 0;
     for (int c = 15; c < 30; c++) cycle_();
     check("B: overflow with RQ + 1 open messages", int'(b_overflow), 1);
+
+    // ---- 6. a packet longer than 255 flits (one packet per message) ---------------------------
+    reset_all(1, 0, 0);
+    s_n = 1;
+    s_at[0] = 0; s_ch[0] = 1; s_tag[0] = 40; s_words[0] = 300; s_addr[0] = 4000; s_dst[0] = 5;
+    for (int c = 0; c < 310; c++) cycle_();
+    check("A: a 300-word message is 301 flits", cap_n[1], 301);
+    expect_message(0, 0, 0 + 1 + 1, 0, pos, last0);
+    check("A: its header's length saturates", int'(cap_flit[1][0][3*CW+:8]), 255);
 
     if (errors != 0) begin
       $fatal(1, "tb_network_interface: %0d of %0d checks failed", errors, checks);

@@ -96,6 +96,7 @@ void Multicomputer::validate(const sw::RoutedProgram& program) const {
                           std::to_string(n));
   }
   for (const sw::Message& m : program.manifest.messages) {
+    network_->check_message("message " + std::to_string(m.id), m.words);
     const std::uint64_t packets = config_.message_packets(m.words);
     const std::uint64_t largest =
         config_.ni.packet_flits == 0
@@ -372,6 +373,8 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
                                  std::to_string(config_.router.buffer_flits) +
                                  " ({buffers}, or smaller packets with {flits})");
   }
+  network_->check_message("a packet of " + std::to_string(spec.flits) + " flits (--flits)",
+                          spec.flits - 1);
   if (config_.ni.packet_flits != 0 && spec.flits > config_.ni.packet_flits) {
     throw sw::ParameterError("flits", "packets of " + std::to_string(spec.flits) +
                                           " flits exceed {packet-flits} " +

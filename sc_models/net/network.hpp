@@ -43,6 +43,12 @@ class FabricClient {
   virtual void packet_moved(PacketMove /*what*/, std::uint32_t /*message*/,
                             std::uint32_t /*router*/, std::uint32_t /*out*/,
                             std::uint32_t /*flits*/, sw::Cycle /*at*/) {}
+  /// Told only while the network is observed: in cycle `at` the router took a flit from
+  /// injection channel `channel` of node `node`'s interface; `message_start` when it was the
+  /// header of a message's first packet (the message's injection began, after its start-up).
+  /// The co-simulation of the verilated interfaces compares these (sc_models/cosim).
+  virtual void flit_injected(std::uint32_t /*node*/, std::uint32_t /*channel*/,
+                             bool /*message_start*/, sw::Cycle /*at*/) {}
   /// Told only while the network is observed: from cycle `at` on, virtual channel `vc` of the
   /// input buffer fed by network output port `port` of `router` holds `flits` flits.
   virtual void buffer_changed(std::uint32_t /*router*/, std::uint32_t /*port*/,
@@ -112,6 +118,9 @@ class Network {
  public:
   virtual ~Network() = default;
 
+  /// Throws sw::ConfigError naming `what` ("message 7") when this network cannot carry a message
+  /// of `words` words (the verilated interfaces count at most 4095): checked before a run starts.
+  virtual void check_message(const std::string& /*what*/, std::uint64_t /*words*/) const {}
   /// Queues message `message` of `words` words from `src` to `dst` (src != dst) at the source's
   /// interface; it is split into packets of at most packet_flits flits.
   virtual void submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,

@@ -10,6 +10,18 @@
 
 namespace orthosim::sc::net {
 
+std::uint32_t injection_channel(const sw::RouterPorts& ports, std::uint32_t src, std::uint32_t dst,
+                                sw::PortCandidates& scratch) {
+  // All-port nodes inject on the channel of the first hop (none when both share a router).
+  const sw::TopologyDescription& d = ports.description();
+  const std::uint32_t router = d.attachment(src).router;
+  if (ports.channels_per_node(router) <= 1) {
+    return 0;
+  }
+  d.routing().route(d, router, std::nullopt, dst, scratch);
+  return scratch.empty() ? 0 : scratch.front();
+}
+
 NetworkInterfaces::NetworkInterfaces(const sw::NetworkConfig& config,
                                      std::shared_ptr<const sw::RouterPorts> ports,
                                      FabricClient& client)
@@ -39,14 +51,8 @@ void NetworkInterfaces::submit(std::uint32_t message, std::uint32_t src, std::ui
   const std::uint64_t packets = config_.message_packets(words);
   const std::uint32_t per_packet =
       config_.ni.packet_flits == 0 ? words : config_.ni.packet_flits - 1;
-  // All-port nodes inject on the channel of the first hop (none when both share a router).
-  const std::uint32_t router = d.attachment(src).router;
-  std::uint32_t channel = 0;
-  if (ports_->channels_per_node(router) > 1) {
-    d.routing().route(d, router, std::nullopt, dst, first_hop_);
-    channel = first_hop_.empty() ? 0 : first_hop_.front();
-  }
-  const std::uint32_t injector = ports_->injector_offset(src) + channel;
+  const std::uint32_t injector =
+      ports_->injector_offset(src) + injection_channel(*ports_, src, dst, first_hop_);
   Injector& inj = injectors_[injector];
   if (!in_injecting_[injector]) {
     in_injecting_[injector] = 1;
@@ -94,8 +100,11 @@ NetworkInterfaces::Flit NetworkInterfaces::offered(std::uint32_t i) {
 void NetworkInterfaces::take(std::uint32_t i, sw::Cycle c) {
   Injector& inj = injectors_[i];
   const Packet& p = packets_[inj.packets.front()];
-  if (observed_ && inj.next_flit == 0) {
-    client_.packet_moved(FabricClient::PacketMove::Inject, p.message, node_of(i), 0, p.flits, c);
+  if (observed_) {
+    client_.flit_injected(node_of(i), channel_of(i), inj.next_flit == 0 && p.first_of_message, c);
+    if (inj.next_flit == 0) {
+      client_.packet_moved(FabricClient::PacketMove::Inject, p.message, node_of(i), 0, p.flits, c);
+    }
   }
   if (++inj.next_flit == p.flits) {
     inj.packets.pop_front();

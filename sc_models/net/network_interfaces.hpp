@@ -21,6 +21,12 @@
 
 namespace orthosim::sc::net {
 
+/// The injection channel of node `src` for a message to `dst`: 0 on a one-port node, the channel
+/// of the route's first hop on an all-port node (the verilated interfaces are fed the same way).
+/// `scratch` holds the route's candidates.
+[[nodiscard]] std::uint32_t injection_channel(const sw::RouterPorts& ports, std::uint32_t src,
+                                              std::uint32_t dst, sw::PortCandidates& scratch);
+
 class NetworkInterfaces {
  public:
   struct Packet {

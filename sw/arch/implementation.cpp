@@ -11,7 +11,8 @@ namespace {
 
 constexpr std::array<BlockType, kBlockTypes> kAllBlocks = {BlockType::IndexManipulator,
                                                            BlockType::BusController,
-                                                           BlockType::Memory, BlockType::Router};
+                                                           BlockType::Memory, BlockType::Router,
+                                                           BlockType::NetworkInterface};
 
 std::optional<Impl> impl_named(const std::string& text) {
   for (Impl i : {Impl::Model, Impl::Rtl, Impl::Cosim}) {
@@ -55,6 +56,8 @@ const char* to_string(BlockType block) {
       return "memory";
     case BlockType::Router:
       return "router";
+    case BlockType::NetworkInterface:
+      return "ni";
   }
   return "?";
 }
@@ -69,6 +72,8 @@ Impl Implementations::of(BlockType block) const {
       return memory;
     case BlockType::Router:
       return router;
+    case BlockType::NetworkInterface:
+      return network_interface;
   }
   return Impl::Model;
 }
@@ -86,6 +91,9 @@ void Implementations::set(BlockType block, Impl impl) {
       break;
     case BlockType::Router:
       router = impl;
+      break;
+    case BlockType::NetworkInterface:
+      network_interface = impl;
       break;
   }
 }
@@ -141,7 +149,7 @@ Implementations Implementations::parse(const std::string& spec, const SourceLoca
     }
     const std::optional<BlockType> block = block_named(item.substr(0, eq));
     if (!block) {
-      throw InputError(where, "a block im, bus, memory or router",
+      throw InputError(where, "a block im, bus, memory, router or ni",
                        "'" + item.substr(0, eq) + "' in '" + spec + "'");
     }
     const std::optional<Impl> impl = impl_named(item.substr(eq + 1));

@@ -19,24 +19,27 @@ enum class BlockType : std::uint8_t {
   BusController,     ///< "bus": [PH91] Fig. 5 protocols, one per processor
   Memory,            ///< "memory": the omp's n x n modules with their arbiter
   Router,            ///< "router": the wormhole router of the multicomputers ([LCC] section 6)
+  NetworkInterface,  ///< "ni": a multicomputer node's network interface ([LCC] section 6)
 };
-inline constexpr std::uint32_t kBlockTypes = 4;
+inline constexpr std::uint32_t kBlockTypes = 5;
 
 struct Implementations {
   Impl index_manipulator = Impl::Model;
   Impl bus_controller = Impl::Model;
   Impl memory = Impl::Model;
   Impl router = Impl::Model;
+  Impl network_interface = Impl::Model;
 
   [[nodiscard]] Impl of(BlockType block) const;
   void set(BlockType block, Impl impl);
   /// Whether every block runs its model (no verilated code is involved).
   [[nodiscard]] bool all_model() const;
-  /// "model", "rtl", "cosim" when all blocks agree, else "im=rtl,bus=model,memory=model,router=cosim".
+  /// "model", "rtl", "cosim" when all blocks agree, else
+  /// "im=rtl,bus=model,memory=model,router=cosim,ni=model".
   [[nodiscard]] std::string to_string() const;
 
   /// Parses `model`, `rtl`, `cosim` (every block) or a comma list of `block=impl` with blocks
-  /// im, bus, memory, router, each at most once (the others keep their value in `base`). Errors
+  /// im, bus, memory, router, ni, each at most once (the others keep their value in `base`). Errors
   /// name `where`.
   static Implementations parse(const std::string& spec, const SourceLocation& where,
                                Implementations base);

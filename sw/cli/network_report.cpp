@@ -36,6 +36,9 @@ std::string describe(const NetworkConfig& c) {
   if (c.impl.router != Impl::Model) {
     s << ", " << to_string(c.impl.router) << " routers";
   }
+  if (c.impl.network_interface != Impl::Model) {
+    s << ", " << to_string(c.impl.network_interface) << " interfaces";
+  }
   return s.str();
 }
 
@@ -52,7 +55,8 @@ nlohmann::json network_json(const NetworkConfig& c) {
                       {"router_delay", c.router.delay},
                       {"packet_flits", c.ni.packet_flits},
                       {"clock_ns", c.clock_period_ns},
-                      {"impl", std::string("router=") + to_string(c.impl.router)}};
+                      {"impl", std::string("router=") + to_string(c.impl.router) +
+                                   ",ni=" + to_string(c.impl.network_interface)}};
   if (const std::optional<std::string> routing = chosen_routing(c)) {
     j["routing"] = *routing;
   }

@@ -249,7 +249,8 @@ po::options_description rtl_options() {
   po::options_description o("RTL (docs/rtl.md)");
   o.add_options()("impl", po::value<std::string>(),
                   "block implementation: model, rtl or cosim for every block, or per block type "
-                  "im=...,bus=... (multiprocessors) or router=... (networks) (default model)")(
+                  "im=...,bus=... (multiprocessors) or router=...,ni=... (networks) (default "
+                  "model)")(
       "fst", po::value<std::string>(),
       "write the verilated blocks' signals to this FST file (needs rtl or cosim blocks)");
   return o;
@@ -266,10 +267,11 @@ Implementations multiprocessor_impl(const po::variables_map& vm, Arch arch) {
       impl.memory = Impl::Model;
     }
     impl.router = Impl::Model;
-  } else if (impl.router != Impl::Model) {
+    impl.network_interface = Impl::Model;
+  } else if (impl.router != Impl::Model || impl.network_interface != Impl::Model) {
     throw InputError({"--impl"},
-                     "im=..., bus=... or memory=... (routers belong to the mesh, "
-                     "torus and hypercube)",
+                     "im=..., bus=... or memory=... (routers and interfaces belong to the "
+                     "mesh, torus and hypercube)",
                      "'" + spec + "'");
   }
   return impl;
@@ -286,12 +288,13 @@ Implementations network_impl(const po::variables_map& vm) {
   if (!uniform && (parsed.index_manipulator != Impl::Model ||
                    parsed.bus_controller != Impl::Model || parsed.memory != Impl::Model)) {
     throw InputError({"--impl"},
-                     "model, rtl, cosim or router=... (a network's verilated block "
-                     "is its router)",
+                     "model, rtl, cosim or router=...,ni=... (a network's verilated blocks "
+                     "are its routers and interfaces)",
                      "'" + spec + "'");
   }
   Implementations impl;
   impl.router = parsed.router;
+  impl.network_interface = parsed.network_interface;
   return impl;
 }
 
@@ -299,11 +302,10 @@ std::optional<std::string> fst_path_from(const po::variables_map& vm, const Impl
   if (!vm.count("fst")) {
     return std::nullopt;
   }
-  if (impl.bus_controller == Impl::Model && impl.index_manipulator == Impl::Model &&
-      impl.memory == Impl::Model && impl.router == Impl::Model) {
+  if (impl.all_model()) {
     throw InputError({"--fst"},
-                     "needs --impl rtl or cosim for a verilated block (im, bus, memory or "
-                     "router): FST holds the verilated blocks' signals (the models' waveform is "
+                     "needs --impl rtl or cosim for a verilated block (im, bus, memory, router "
+                     "or ni): FST holds the verilated blocks' signals (the models' waveform is "
                      "--vcd)");
   }
   return vm["fst"].as<std::string>();

@@ -61,10 +61,12 @@ po::options_description rtl_options();
 /// The blocks' implementations of `arch` from --impl (Implementations::parse). The uniform forms
 /// `rtl` and `cosim` select the verilated twin of every block the architecture has one of: im
 /// and bus, and on the omp its module array (memory; the crossbar's and the bus's memories have
-/// none). A per-block `router=` is an error: routers belong to the networks.
+/// none). A per-block `router=` or `ni=` is an error: routers and interfaces belong to the
+/// networks.
 Implementations multiprocessor_impl(const po::variables_map& vm, Arch arch);
-/// --impl of a network (run --arch mesh|torus|hypercube, traffic): its one verilated block type
-/// is the router, so `rtl`, `cosim` and `router=...` choose it; another block type is an error.
+/// --impl of a network (run --arch mesh|torus|hypercube, traffic): its verilated block types are
+/// the router and the network interface, so `rtl` and `cosim` choose both and `router=...`,
+/// `ni=...` each; another block type is an error. Which pairs run is NetworkConfig::validated's.
 Implementations network_impl(const po::variables_map& vm);
 /// --fst FILE, checked against the implementations: only verilated blocks are traced to FST.
 std::optional<std::string> fst_path_from(const po::variables_map& vm, const Implementations& impl);

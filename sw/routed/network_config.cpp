@@ -41,6 +41,12 @@ Validated<NetworkConfig> NetworkConfig::validated() const {
             "the RTL router that {impl} asks for routes " + runs.front() + " only; " + routing +
                 " runs on the model routers");
   }
+  // The verilated interfaces hand their flits to verilated routers and take theirs (a node is
+  // interface plus router in RTL); the model routers work with the model's interfaces.
+  require(impl.network_interface == Impl::Model || impl.router != Impl::Model, "impl",
+          std::string("ni=") + to_string(impl.network_interface) +
+              " needs router=rtl or router=cosim: the verilated interfaces exchange flits with "
+              "verilated routers, the model routers with the model's interfaces");
   if (const std::optional<std::string> why = vc_policy().check_vcs(router.vcs)) {
     require(false, "vcs", *why);
   }

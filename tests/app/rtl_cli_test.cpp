@@ -58,7 +58,8 @@ TEST_F(RtlCli, AccessGivesTheSameResultsWithTheRtlAsWithTheModels) {
     }
   }
   const nlohmann::json j = nlohmann::json::parse(run("access --impl rtl --json").out);
-  EXPECT_EQ(j["impl"], "im=rtl,bus=rtl,memory=rtl,router=model");  // the omp's module array too
+  EXPECT_EQ(j["impl"],
+            "im=rtl,bus=rtl,memory=rtl,router=model,ni=model");  // the omp's module array too
   EXPECT_NE(run("access --impl bus=cosim").out.find("implementation     im=model,bus=cosim"),
             std::string::npos);
 }
@@ -89,7 +90,7 @@ TEST_F(RtlCli, RunGivesTheSameResultsWithTheRtlAsWithTheModels) {
     // Only the omp's memory has a verilated twin (the module array).
     EXPECT_EQ(nlohmann::json::parse(rtl.out)["impl"], std::string("im=rtl,bus=rtl,memory=") +
                                                           (arch == "omp" ? "rtl" : "model") +
-                                                          ",router=model");
+                                                          ",router=model,ni=model");
   }
 }
 
@@ -156,8 +157,11 @@ TEST_F(RtlCli, FstReadsBackWithFst2vcdWithEveryBlocksSignalsChanging) {
 
 TEST_F(RtlCli, NetworksGiveTheSameResultsWithTheVerilatedRouters) {
   ASSERT_EQ(run("gen random --nodes 16 --steps 4 --seed 7 --out r.mcp").exit_code, 0);
+  std::filesystem::copy_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp",
+                             dir_ / "fig2.mcp");
   for (const std::string args :
-       {"run r.mcp --arch torus --dims 4x4 --startup 5",
+       {"run fig2.mcp --arch torus --dims 2x2 --startup 10",
+        "run r.mcp --arch torus --dims 4x4 --startup 5",
         "run r.mcp --arch mesh --dims 4x4 "
         "--packet-flits 3 --buffers 1",
         "run r.mcp --arch hypercube --dim 4 --ports all --router-delay 2",
@@ -166,12 +170,20 @@ TEST_F(RtlCli, NetworksGiveTheSameResultsWithTheVerilatedRouters) {
         "--cycles 600"}) {
     const Outcome model = run(args + " --json");
     ASSERT_EQ(model.exit_code, 0) << args << model.err;
-    for (const std::string impl : {"rtl", "cosim", "router=rtl"}) {
+    // The uniform choices take the interfaces too: routers and interfaces in RTL.
+    for (const auto& [impl, named] :
+         std::vector<std::pair<std::string, std::string>>{{"rtl", "router=rtl,ni=rtl"},
+                                                          {"cosim", "router=cosim,ni=cosim"},
+                                                          {"router=rtl", "router=rtl,ni=model"},
+                                                          {"ni=cosim,router=rtl",
+                                                           "router=rtl,ni=cosim"}}) {
+      if (impl == "ni=cosim,router=rtl" && args.rfind("traffic", 0) != 0) {
+        continue;  // a pair on traffic only: the CI budget
+      }
       const Outcome rtl = run(args + " --impl " + impl + " --json");
       ASSERT_EQ(rtl.exit_code, 0) << args << " --impl " << impl << ": " << rtl.err;
       EXPECT_EQ(results(rtl.out), results(model.out)) << args << " --impl " << impl;
-      EXPECT_EQ(nlohmann::json::parse(rtl.out)["impl"],
-                std::string("router=") + (impl == "cosim" ? "cosim" : "rtl"));
+      EXPECT_EQ(nlohmann::json::parse(rtl.out)["impl"], named);
     }
   }
 }
@@ -198,6 +210,16 @@ TEST_F(RtlCli, RouterCosimStopsAtAFaultWithCycleRouterSignalAndValues) {
   const Outcome rtl = run("traffic --topology torus --dims 4x4 --impl rtl");
   EXPECT_EQ(rtl.exit_code, 2);
   EXPECT_NE(rtl.err.find("cosim"), std::string::npos) << rtl.err;
+  // A node's interface: the flits its router takes (inj_take), bit 0 = injection channel 0.
+  setenv("ORTHOSIM_TEST_FAULT", "ni:0:flip:250:0", 1);
+  const Outcome ni = run(traffic);
+  EXPECT_EQ(ni.exit_code, 1);
+  EXPECT_NE(ni.err.find("cosim mismatch at cycle 250 in torus.rtl.ni(0,0): inj_take model 0x"),
+            std::string::npos)
+      << ni.err;
+  const Outcome ni_routers = run("traffic --topology torus --dims 4x4 --impl router=cosim,ni=rtl");
+  EXPECT_EQ(ni_routers.exit_code, 2);
+  EXPECT_NE(ni_routers.err.find("ni=cosim"), std::string::npos) << ni_routers.err;
 }
 
 TEST_F(RtlCli, RouterFstReadsBackWithEveryRouter) {
@@ -210,9 +232,11 @@ TEST_F(RtlCli, RouterFstReadsBackWithEveryRouter) {
                             .c_str()),
             0);
   const std::string vcd = slurp(dir_ / "n.vcd");
-  for (const std::string router : {"r(0,0)", "r(1,0)", "r(0,1)", "r(1,1)"}) {
-    EXPECT_NE(vcd.find("$scope module mesh.rtl.routers." + router + ".rtl $end"), std::string::npos)
-        << router;
+  for (const std::string node : {"(0,0)", "(1,0)", "(0,1)", "(1,1)"}) {
+    EXPECT_NE(vcd.find("$scope module mesh.rtl.routers.r" + node + ".rtl $end"), std::string::npos)
+        << node;
+    EXPECT_NE(vcd.find("$scope module mesh.rtl.ni" + node + ".rtl $end"), std::string::npos)
+        << node;
   }
   // The first router's inj_valid takes more than one value over the run.
   const std::size_t at = vcd.find(" inj_valid ");  // "$var wire 6 <code> inj_valid [5:0] $end"
@@ -248,7 +272,7 @@ TEST_F(RtlCli, AccessOnTheOmpGivesTheSameResultsWithTheModuleArray) {
   }
   const nlohmann::json j =
       nlohmann::json::parse(run("access --impl memory=rtl,bus=rtl --json").out);
-  EXPECT_EQ(j["impl"], "im=model,bus=rtl,memory=rtl,router=model");
+  EXPECT_EQ(j["impl"], "im=model,bus=rtl,memory=rtl,router=model,ni=model");
 }
 
 TEST_F(RtlCli, TheModuleArrayIsRefusedWhereItDoesNotFit) {
@@ -269,7 +293,27 @@ TEST_F(RtlCli, BadChoicesAreRefusedNamingTheOption) {
   EXPECT_NE(bus.err.find("router"), std::string::npos) << bus.err;
   const Outcome router = run("access --impl im=rtl,bus=rtl,router=rtl");
   EXPECT_EQ(router.exit_code, 2);
-  EXPECT_NE(router.err.find("routers belong to"), std::string::npos) << router.err;
+  EXPECT_NE(router.err.find("routers and interfaces belong to"), std::string::npos) << router.err;
+  const Outcome ni = run("access --impl ni=rtl");
+  EXPECT_EQ(ni.exit_code, 2);
+  EXPECT_NE(ni.err.find("routers and interfaces belong to"), std::string::npos) << ni.err;
+  // The verilated interface's limits, before the run.
+  for (const auto& [args, says] : std::vector<std::pair<std::string, std::string>>{
+           {"--flits 5000", "counts messages of at most 4095 words; a packet of 5000 flits"},
+           {"--startup 70000", "at most 65535 cycles (--startup)"}}) {
+    const Outcome limit = run("traffic --topology mesh --dims 2x2 --impl rtl " + args);
+    EXPECT_EQ(limit.exit_code, 2) << args;
+    EXPECT_NE(limit.err.find(says), std::string::npos) << limit.err;
+    EXPECT_EQ(limit.out, "") << args;
+  }
+  // The verilated interfaces exchange flits with verilated routers only.
+  for (const std::string spec : {"ni=rtl", "ni=cosim,router=model"}) {
+    const Outcome alone = run("traffic --topology mesh --dims 4x4 --impl " + spec);
+    EXPECT_EQ(alone.exit_code, 2) << spec;
+    EXPECT_NE(alone.err.find("--impl: invalid parameter impl: ni="), std::string::npos)
+        << alone.err;
+    EXPECT_NE(alone.err.find("needs router=rtl or router=cosim"), std::string::npos) << alone.err;
+  }
   const Outcome ports = run("traffic --topology hypercube --dim 7 --impl rtl");
   EXPECT_EQ(ports.exit_code, 2);
   EXPECT_NE(ports.err.find("network ports"), std::string::npos) << ports.err;

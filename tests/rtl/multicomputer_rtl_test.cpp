@@ -5,7 +5,8 @@
 // every traffic figure and every statistic must be equal. Meshes, tori and hypercubes up to 64
 // nodes; wormhole and store-and-forward; one- and all-port interfaces; messages of several
 // packets (--packet-flits). The co-simulation (--impl router=cosim) agrees on the same workloads
-// and catches a deliberate fault in the model at its cycle and signal.
+// and catches a deliberate fault in the model at its cycle and signal. The same with the
+// verilated network interfaces (--impl ni=rtl|cosim) beside the verilated routers.
 //
 // Each TEST elaborates its own systems (one elaboration per process, toolchain fact 2). Seeds are fixed,
 // plus one varied seed per test: ORTHOSIM_TEST_SEED if set, else the time, printed.
@@ -361,6 +362,231 @@ TEST(MulticomputerCosim, ATestFaultNeedsTheCosimulation) {
   sc::Multicomputer rtl("rtl", with_impl(kCosimNetwork, sw::Impl::Rtl).validated(), silent,
                         sc::net::verilated_routers(nullptr));
   EXPECT_THROW(sc::net::inject_fault(rtl, {}), sw::ConfigError);
+}
+
+// ---- the verilated network interfaces (--impl ni=rtl|cosim) -----------------------------------
+// A node is then interface plus router in RTL: the model only submits the messages (programs,
+// traffic) and checks what arrives; start-ups, packets, injection and reassembly are the RTL's.
+
+sw::NetworkConfig rtl_nodes(sw::NetworkConfig c, sw::Impl interfaces) {
+  c.impl.network_interface = interfaces;
+  return c;
+}
+
+sw::NetworkConfig model_of(sw::NetworkConfig c) {
+  c.impl = {};
+  return c;
+}
+
+class MulticomputerNiRtl : public testing::TestWithParam<Case> {};
+
+TEST_P(MulticomputerNiRtl, SameCyclesDataAndStatisticsOnProgramsAndTraffic) {
+  const Case& k = GetParam();
+  traces::Recorder silent;
+  sc::Multicomputer model("model", model_of(k.config).validated(), silent);
+  sc::Multicomputer rtl("rtl", k.config.validated(), silent, sc::net::verilated_routers(nullptr));
+  const std::uint64_t varied = varied_seed();
+  std::uint64_t cycles = 0;
+  for (const std::uint64_t seed : {std::uint64_t{1}, varied}) {
+    cycles += programs_agree(model, rtl, seed, 2);
+    cycles += traffic_agrees(model, rtl,
+                             traffic(k.config.topology, k.pattern, k.rate, k.flits, seed), k.name);
+  }
+  std::cout << k.name << ": " << cycles << " simulated cycles on each system\n";
+  EXPECT_GT(rtl.network().stats().flit_hops, 1000u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Networks, MulticomputerNiRtl,
+    testing::Values(
+        Case{"mesh4x4_one_port",
+             rtl_nodes(packets_of(network(sw::Topology::mesh({4, 4}), 2, 1, sw::Impl::Rtl), 3),
+                       sw::Impl::Rtl),
+             "uniform", 0.1, 3},
+        Case{"torus4x4_all_port_startup",
+             rtl_nodes(all_port(network(sw::Topology::torus({4, 4}), 2, 1, sw::Impl::Rtl), 5),
+                       sw::Impl::Rtl),
+             "transpose", 0.08, 5},
+        Case{"hypercube4_all_port_packets",
+             rtl_nodes(all_port(packets_of(network(sw::Topology::hypercube(4), 1, 2, sw::Impl::Rtl),
+                                           4),
+                                2),
+                       sw::Impl::Rtl),
+             "uniform", 0.1, 4},
+        Case{"torus2x2x2_one_port_cosim",
+             rtl_nodes(network(sw::Topology::torus({2, 2, 2}), 3, 1, sw::Impl::Cosim),
+                       sw::Impl::Cosim),
+             "uniform", 0.1, 6}),
+    [](const testing::TestParamInfo<Case>& p) { return p.param.name; });
+
+// Packets longer than 255 flits (one packet per message): the interface counts a packet's flits
+// in as many bits as a message's words.
+TEST(MulticomputerNiRtlLong, MessagesOfHundredsOfWordsInOnePacket) {
+  const sw::NetworkConfig c =
+      rtl_nodes(network(sw::Topology::mesh({2, 2}), 2, 1, sw::Impl::Rtl), sw::Impl::Rtl);
+  traces::Recorder silent;
+  sc::Multicomputer model("model", model_of(c).validated(), silent);
+  sc::Multicomputer rtl("rtl", c.validated(), silent, sc::net::verilated_routers(nullptr));
+  const sw::RoutedProgram routed =
+      sw::route_program(sw::generate_random(4, 2, 1, 600), 4, {0, 1, 2, 3});
+  model.load(routed);
+  rtl.load(routed);
+  sc_core::sc_start();
+  expect_same(model.result(), rtl.result(), "random program, up to 600 words per message");
+  sc::TrafficSpec spec = traffic(c.topology, "uniform", 0.05, 300, 3);
+  spec.warmup = 0;
+  spec.cycles = 2000;
+  traffic_agrees(model, rtl, spec, "300-flit packets");
+}
+
+// An all-to-all of multi-packet messages on a 4 x 4 torus: every node reassembles the 15
+// messages it receives at once, their packets interleaved on its ejection channel (the
+// interface's table holds 64).
+TEST(MulticomputerNiRtlLong, AnAllToAllOfManyPacketsReassemblesEveryMessage) {
+  sw::NetworkConfig c =
+      rtl_nodes(packets_of(network(sw::Topology::torus({4, 4}), 2, 1, sw::Impl::Rtl), 3),
+                sw::Impl::Rtl);
+  traces::Recorder silent;
+  sc::Multicomputer model("model", model_of(c).validated(), silent);
+  sc::Multicomputer rtl("rtl", c.validated(), silent, sc::net::verilated_routers(nullptr));
+  sw::PatternGenOptions o;
+  o.nodes = 16;
+  o.words = 12;
+  std::vector<std::uint32_t> all(16);
+  for (std::uint32_t k = 0; k < 16; ++k) {
+    all[k] = k;
+  }
+  const sw::RoutedProgram routed =
+      sw::route_program(sw::generate_pattern(sw::Pattern::C7, o), 16, all);
+  model.load(routed);
+  rtl.load(routed);
+  sc_core::sc_start();
+  expect_same(model.result(), rtl.result(), "all-to-all, 12 words in packets of 2");
+}
+
+/// Node 0's message starts in the model alone (its packets' first headers taken from its
+/// interface: traffic messages are one packet each).
+class NodeZeroStarts : public traces::Recorder {
+ public:
+  [[nodiscard]] bool enabled() const override { return true; }
+  void message(traces::Cycle at, const traces::MessageTrace& m) override {
+    if (m.what == traces::MessageEvent::Inject && m.node == 0) {
+      starts.push_back(at.count());
+    }
+  }
+  std::vector<std::uint64_t> starts;
+};
+
+/// 10^5 cycles of light traffic on a small network with every interface compared in every
+/// cycle the network is stepped (the verilated and the model interfaces agree on the figures).
+void long_cosim(const sw::Topology& t, sw::NodePorts ports) {
+  sw::NetworkConfig c = rtl_nodes(network(t, 2, 1, sw::Impl::Rtl), sw::Impl::Cosim);
+  c.ni.ports = ports;
+  c.ni.startup = 2;
+  traces::Recorder silent;
+  sc::Multicomputer model("model", model_of(c).validated(), silent);
+  sc::Multicomputer cosim("cosim", c.validated(), silent, sc::net::verilated_routers(nullptr));
+  sc::TrafficSpec spec = traffic(t, "uniform", 0.02, 3, 17);
+  spec.warmup = 0;
+  spec.cycles = 100'000;
+  model.start_traffic(spec);
+  cosim.start_traffic(spec);
+  sc_core::sc_start();
+  const sc::TrafficResult m = model.traffic_result();
+  expect_same(m, cosim.traffic_result(), t.to_string());
+  EXPECT_GE(m.sim_cycles, 100'000u);
+  // Four signals per interface in every stepped cycle; a message is stepped in at least its
+  // start-up and its flits' cycles.
+  const std::uint64_t compared =
+      dynamic_cast<const sc::net::RtlNetwork&>(cosim.network()).comparisons();
+  const std::uint64_t per_cycle = 4u * t.nodes();
+  EXPECT_EQ(compared % per_cycle, 0u);
+  EXPECT_GE(compared / per_cycle, m.flits_delivered / t.nodes());
+  std::cout << t.to_string() << ": " << m.sim_cycles << " cycles, " << compared / per_cycle
+            << " of them stepped and compared, " << m.flits_delivered << " flits\n";
+}
+
+TEST(MulticomputerNiCosim, AgreesOverAHundredThousandCyclesOnAMesh) {
+  long_cosim(sw::Topology::mesh({2, 2}), sw::NodePorts::One);
+}
+TEST(MulticomputerNiCosim, AgreesOverAHundredThousandCyclesOnATorus) {
+  long_cosim(sw::Topology::torus({2, 3}), sw::NodePorts::All);
+}
+TEST(MulticomputerNiCosim, AgreesOverAHundredThousandCyclesOnAHypercube) {
+  long_cosim(sw::Topology::hypercube(2), sw::NodePorts::All);
+}
+
+const sw::NetworkConfig kNiCosimNetwork =
+    rtl_nodes(packets_of(network(sw::Topology::torus({4, 4}), 2, 1, sw::Impl::Rtl), 4),
+              sw::Impl::Cosim);
+
+struct FaultyInterfaceRun {
+  std::optional<sc::Mismatch> mismatch;
+  std::vector<std::uint64_t> model_starts;
+};
+
+FaultyInterfaceRun faulty_interface(const sc::net::RtlNetwork::Fault& fault) {
+  NodeZeroStarts starts;
+  sc::Multicomputer model("model", model_of(kNiCosimNetwork).validated(), starts);
+  traces::Recorder silent;
+  sc::Multicomputer cosim("cosim", kNiCosimNetwork.validated(), silent,
+                          sc::net::verilated_routers(nullptr));
+  sc::net::inject_fault(cosim, fault);
+  const sc::TrafficSpec spec = traffic(kNiCosimNetwork.topology, "uniform", 0.15, 4, 5);
+  model.start_traffic(spec);
+  cosim.start_traffic(spec);
+  sc_core::sc_start();
+  return {dynamic_cast<const sc::net::RtlNetwork&>(cosim.network()).mismatch(), starts.starts};
+}
+
+TEST(MulticomputerNiCosim, AFlippedBitIsCaughtAtItsCycleSignalAndInterface) {
+  const FaultyInterfaceRun run = faulty_interface(
+      {sc::net::RtlNetwork::Fault::Kind::FlipBit, 0, sw::Cycle{700}, 0, /*interface=*/true});
+  ASSERT_TRUE(run.mismatch);
+  std::cout << run.mismatch->to_string() << "\n";
+  EXPECT_EQ(run.mismatch->cycle, 700u);
+  EXPECT_EQ(run.mismatch->signal, "inj_take");
+  EXPECT_EQ(run.mismatch->instance, "cosim.rtl.ni(0,0)");
+  EXPECT_EQ(run.mismatch->model ^ run.mismatch->rtl, 1u);
+}
+
+TEST(MulticomputerNiCosim, AMessageStartOneCycleLateIsCaughtWhereTheModelStartedIt) {
+  const std::uint64_t from = 900;
+  const FaultyInterfaceRun run = faulty_interface(
+      {sc::net::RtlNetwork::Fault::Kind::LateHeader, 0, sw::Cycle{from}, 0, /*interface=*/true});
+  ASSERT_TRUE(run.mismatch);
+  std::cout << run.mismatch->to_string() << "\n";
+  const auto first = std::lower_bound(run.model_starts.begin(), run.model_starts.end(), from);
+  ASSERT_NE(first, run.model_starts.end());
+  EXPECT_EQ(run.mismatch->cycle, *first);
+  EXPECT_EQ(run.mismatch->signal, "inj_start");
+  EXPECT_EQ(run.mismatch->instance, "cosim.rtl.ni(0,0)");
+  EXPECT_EQ(run.mismatch->model, 0u);
+  EXPECT_EQ(run.mismatch->rtl, 1u);
+}
+
+TEST(MulticomputerNiCosim, AnInterfaceFaultNeedsTheInterfacesCosimulation) {
+  traces::Recorder silent;
+  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), silent,
+                          sc::net::verilated_routers(nullptr));
+  sc::net::RtlNetwork::Fault fault;
+  fault.interface = true;
+  EXPECT_THROW(sc::net::inject_fault(cosim, fault), sw::ConfigError);
+}
+
+// The verilated interfaces exchange flits with verilated routers only.
+TEST(MulticomputerNiRtlConfig, InterfacesInRtlNeedRoutersInRtl) {
+  for (const sw::Impl ni : {sw::Impl::Rtl, sw::Impl::Cosim}) {
+    sw::NetworkConfig c = network(sw::Topology::mesh({2, 2}), 2, 1, sw::Impl::Model);
+    c.impl.network_interface = ni;
+    try {
+      (void)c.validated();
+      ADD_FAILURE() << "ni=" << sw::to_string(ni) << " with model routers was accepted";
+    } catch (const sw::ParameterError& e) {
+      EXPECT_NE(std::string(e.what()).find("needs router=rtl or router=cosim"), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 }  // namespace
