@@ -20,3 +20,13 @@ set(ORTHOSIM_RTL_ROUTER_DEPTH 4)      # DMAX: flits per virtual channel buffer
 # flight to one node), 12-bit word indices (messages of up to 4095 words).
 set(ORTHOSIM_RTL_NI_QUEUE 4)          # QD: messages queued per injection channel
 set(ORTHOSIM_RTL_NI_REASSEMBLY 64)    # RQ: messages being reassembled at once per node
+# The whole multiprocessor as one verilated unit (rtl/multiprocessor.sv, stepped by
+# rtl/bridge/multiprocessor_rtl.hpp): the (organisation, n) pairs verilated, at the sizes above
+# and these. Fewer than the blocks' n: each pair is a model of its own whose compile cost grows
+# with n (docs/rtl.md, "The multiprocessor as one unit"): n = 4 (the CLI's default, the tests)
+# for all three, n = 16 for the omp (bench/rtl_speed).
+set(ORTHOSIM_RTL_MP_MODELS omp:4 omp:16 crossbar:4 bus:4)
+set(ORTHOSIM_RTL_LOCAL_WORDS 4096)       # LOCAL: words of each processor's local memory
+set(ORTHOSIM_RTL_INSTRUCTION_WORDS 4096) # IMEM: instructions per processor
+set(ORTHOSIM_RTL_COMPUTE_BITS 24)        # CYW: bits of a compute op's cycle count
+set(ORTHOSIM_RTL_STEP_BITS 16)           # STW: bits of a step mark's step
