@@ -2,6 +2,7 @@
 #include "sc_models/cosim/program_image.hpp"
 
 #include <algorithm>
+#include <array>
 #include <type_traits>
 #include <variant>
 
@@ -10,42 +11,6 @@
 #include "sw/machine/payload.hpp"
 
 namespace orthosim::sc {
-
-namespace {
-
-/// clog2(values), at least 1: processor.sv's `(X > 1) ? $clog2(X) : 1`.
-unsigned index_bits(std::uint64_t values) {
-  unsigned bits = 0;
-  while ((std::uint64_t{1} << bits) < values) {
-    ++bits;
-  }
-  return std::max(bits, 1u);
-}
-
-/// clog2(values + 1): the bits of a count 0..values ($clog2(X + 1)).
-unsigned count_bits(std::uint64_t values) {
-  unsigned bits = 0;
-  while ((std::uint64_t{1} << bits) < values + 1) {
-    ++bits;
-  }
-  return bits;
-}
-
-}  // namespace
-
-unsigned ProcessorWidths::nb() const { return index_bits(n); }
-unsigned ProcessorWidths::ncw() const { return count_bits(n); }
-unsigned ProcessorWidths::lb() const { return index_bits(buffer_words); }
-unsigned ProcessorWidths::lcw() const { return count_bits(buffer_words); }
-unsigned ProcessorWidths::sb() const { return index_bits(index_sets); }
-unsigned ProcessorWidths::aw() const { return index_bits(module_words); }
-unsigned ProcessorWidths::law() const { return index_bits(local_words); }
-
-unsigned ProcessorWidths::instruction_bits() const {
-  const unsigned access = 2 + nb() + ncw() + n * nb() + aw() + lcw() + sb();
-  const unsigned copy = nb() + lb() + law() + lcw();
-  return 4 + std::max({access, cycle_bits, copy, step_bits, n});
-}
 
 std::uint32_t activity_class(traces::Activity activity) {
   switch (activity) {
@@ -74,14 +39,16 @@ std::uint32_t activity_class(traces::Activity activity) {
 
 namespace {
 
+using Opcode = rtl::RtlOp::Code;
+
 /// Writes one processor's instructions, op by op, field by field from bit 4 up.
 class Assembler {
  public:
   Assembler(const sw::MachineProgram& program, const sw::SystemConfig& config,
-            const ProcessorWidths& widths)
+            const rtl::MultiprocessorLimits& widths)
       : program_(program), org_(config.organization()), w_(widths) {}
 
-  std::vector<Instruction> processor(sw::ProcId p) {
+  std::vector<rtl::RtlInstruction> processor(sw::ProcId p) {
     proc_ = p;
     out_.clear();
     op_index_ = 0;
@@ -106,11 +73,11 @@ class Assembler {
  private:
   /// Starts an instruction with its opcode; fields follow from bit 4.
   void begin(Opcode opcode) {
-    if (out_.size() + 1 >= w_.imem_words && opcode != Opcode::Halt) {
+    if (out_.size() + 1 >= w_.instruction_words && opcode != Opcode::Halt) {
       fail("the program does not fit the RTL processor's instruction memory of " +
-           std::to_string(w_.imem_words) + " instructions (IMEM, a halt included)");
+           std::to_string(w_.instruction_words) + " instructions (IMEM, a halt included)");
     }
-    out_.emplace_back(w_.instruction_chunks(), 0u);
+    out_.emplace_back();
     bit_ = 0;
     put(static_cast<std::uint32_t>(opcode), 4, "opcode");
   }
@@ -122,10 +89,10 @@ class Assembler {
            std::to_string(bits) + "-bit field (at most " +
            std::to_string((std::uint64_t{1} << bits) - 1) + ")");
     }
-    Instruction& instruction = out_.back();
+    std::array<std::uint64_t, 2>& instruction = out_.back().bits;
     for (unsigned b = 0; b < bits; ++b, ++bit_) {
       if ((value >> b) & 1u) {
-        instruction[bit_ / 32] |= 1u << (bit_ % 32);
+        instruction.at(bit_ / 64) |= std::uint64_t{1} << (bit_ % 64);
       }
     }
   }
@@ -140,7 +107,7 @@ class Assembler {
 
   void encode(const sw::Compute& op) {
     begin(Opcode::Compute);
-    put(op.cycles.count(), w_.cycle_bits, "compute cycles (CYW)");
+    put(op.cycles.count(), w_.compute_bits, "compute cycles (CYW)");
   }
 
   void access(const sw::MemoryAccess& a) {
@@ -148,14 +115,14 @@ class Assembler {
     put(a.direction == sw::Direction::Write ? 1 : 0, 1, "direction");
     put(a.bus.kind == sw::BusKind::Column ? 1 : 0, 1, "column");
     // Only the crossbar's controllers choose a bus; on the omp BC(i) drives RB(i) and CB(i).
-    put(org_.arch() == sw::Arch::Crossbar ? a.bus.index : 0, w_.nb(), "bus");
-    put(a.degree(), w_.ncw(), "degree d");
+    put(org_.arch() == sw::Arch::Crossbar ? a.bus.index : 0, w_.slot_bits, "bus");
+    put(a.degree(), w_.degree_bits, "degree d");
     for (std::uint32_t p = 0; p < w_.n; ++p) {
-      put(p < a.slots.size() ? a.slots[p] : 0, w_.nb(), "slot");
+      put(p < a.slots.size() ? a.slots[p] : 0, w_.slot_bits, "slot");
     }
-    put(a.address, w_.aw(), "module address (DEPTH)");
-    put(a.vectors, w_.lcw(), "vectors l");
-    put(a.index_set, w_.sb(), "index set");
+    put(a.address, w_.address_bits, "module address (DEPTH)");
+    put(a.vectors, w_.vectors_bits, "vectors l");
+    put(a.index_set, w_.set_bits, "index set");
   }
 
   void encode(const sw::MemoryAccess& op) { access(op); }
@@ -181,7 +148,7 @@ class Assembler {
 
   void encode(const sw::WaitSync& op) {
     begin(Opcode::WaitSync);
-    put(op.source, w_.nb(), "source");
+    put(op.source, w_.slot_bits, "source");
   }
 
   template <class Copy>
@@ -193,10 +160,10 @@ class Assembler {
            " words (LOCAL)");
     }
     begin(opcode);
-    put(op.buffer, w_.nb(), "buffer");
-    put(op.buffer_address, w_.lb(), "buffer word");
-    put(op.local_address, w_.law(), "local address (LOCAL)");
-    put(op.words, w_.lcw(), "words");
+    put(op.buffer, w_.slot_bits, "buffer");
+    put(op.buffer_address, w_.vector_bits, "buffer word");
+    put(op.local_address, w_.local_bits, "local address (LOCAL)");
+    put(op.words, w_.vectors_bits, "words");
   }
 
   void encode(const sw::LoadBuffer& op) { copy(Opcode::LoadBuffer, op); }
@@ -209,21 +176,24 @@ class Assembler {
 
   const sw::MachineProgram& program_;
   const sw::MemoryOrganization org_;
-  const ProcessorWidths& w_;
+  const rtl::MultiprocessorLimits& w_;
   sw::ProcId proc_ = 0;
   std::size_t op_index_ = 0;
   const sw::Op* op_ = nullptr;
-  std::vector<Instruction> out_;
+  std::vector<rtl::RtlInstruction> out_;
   unsigned bit_ = 0;
 };
 
 /// Refuses a configuration larger than the verilated processor's sizes, naming the parameter.
-void check_sizes(const sw::SystemConfig& config, const ProcessorWidths& w) {
+void check_sizes(const sw::SystemConfig& config, const rtl::MultiprocessorLimits& w) {
   const auto require = [](bool ok, const std::string& parameter, const std::string& what) {
     if (!ok) {
       throw sw::ParameterError("impl", "invalid parameter " + parameter + " for the RTL: " + what);
     }
   };
+  require(w.instruction_bits <= 128, "n",
+          "instructions of " + std::to_string(w.instruction_bits) +
+              " bits, wider than the bridge's 128");
   require(config.n == w.n, "n",
           "the verilated processor has " + std::to_string(w.n) + " processors, got " +
               std::to_string(config.n));
@@ -241,7 +211,7 @@ void check_sizes(const sw::SystemConfig& config, const ProcessorWidths& w) {
 
 std::vector<ProcessorImage> assemble(const sw::MachineProgram& program,
                                      const sw::SystemConfig& config,
-                                     const ProcessorWidths& widths) {
+                                     const rtl::MultiprocessorLimits& widths) {
   check_sizes(config, widths);
   Assembler assembler(program, config, widths);
   std::vector<ProcessorImage> images(config.n);
@@ -250,16 +220,15 @@ std::vector<ProcessorImage> assemble(const sw::MachineProgram& program,
     images[p].index_sets = program.processors[p].index_sets;
   }
   for (const sw::Message& m : program.messages) {
-    for (const auto& [p, address] : {std::pair{m.source, m.src_address},
-                                     std::pair{m.destination, m.dst_address}}) {
+    for (const auto& [p, address] :
+         {std::pair{m.source, m.src_address}, std::pair{m.destination, m.dst_address}}) {
       if (std::uint64_t{address} + m.words > widths.local_words) {
-        throw sw::ConfigError("message " + std::to_string(m.id) + " from P" +
-                              std::to_string(m.source) + " to P" + std::to_string(m.destination) +
-                              ": P" + std::to_string(p) + "'s local words " +
-                              std::to_string(address) + ".." +
-                              std::to_string(std::uint64_t{address} + m.words - 1) +
-                              " are past the RTL processor's local memory of " +
-                              std::to_string(widths.local_words) + " words (LOCAL)");
+        throw sw::ConfigError(
+            "message " + std::to_string(m.id) + " from P" + std::to_string(m.source) + " to P" +
+            std::to_string(m.destination) + ": P" + std::to_string(p) + "'s local words " +
+            std::to_string(address) + ".." + std::to_string(std::uint64_t{address} + m.words - 1) +
+            " are past the RTL processor's local memory of " + std::to_string(widths.local_words) +
+            " words (LOCAL)");
       }
     }
     // A region shared by several messages of one payload (a broadcast's source) is loaded once

@@ -23,54 +23,69 @@ namespace {
 
 using Fields = std::vector<std::uint64_t>;  ///< opcode, then the op's fields in the table's order
 
-/// docs/rtl.md's widths: NB = clog2(N) (at least 1), NCW = clog2(N+1), ...
-struct DocWidths {
-  unsigned n, nb, ncw, lb, lcw, sb, aw, law, cyw, stw, iw;
-  explicit DocWidths(const sc::ProcessorWidths& p) {
-    const auto clog2 = [](std::uint64_t x) {
-      unsigned b = 0;
-      while ((std::uint64_t{1} << b) < x) {
-        ++b;
-      }
-      return b;
-    };
-    n = p.n;
-    nb = std::max(1u, clog2(p.n));
-    ncw = std::max(1u, clog2(p.n + 1));
-    lb = std::max(1u, clog2(p.buffer_words));
-    lcw = std::max(1u, clog2(p.buffer_words + 1));
-    sb = std::max(1u, clog2(p.index_sets));
-    aw = std::max(1u, clog2(p.module_words));
-    law = std::max(1u, clog2(p.local_words));
-    cyw = p.cycle_bits;
-    stw = p.step_bits;
-    iw = 4 + std::max({2 + nb + ncw + n * nb + aw + lcw + sb, cyw, nb + lb + law + lcw, stw, n});
-  }
-};
+/// The verilated sizes, with the field widths derived from them by docs/rtl.md's formulas:
+/// NB = clog2(N), NCW = clog2(N+1), LB = clog2(L), LCW = clog2(L+1), SB = clog2(S),
+/// AW = clog2(DEPTH), LAW = clog2(LOCAL), each at least 1, and
+/// IW = 4 + max(2 + NB + NCW + N NB + AW + LCW + SB, CYW, NB + LB + LAW + LCW, STW, N).
+rtl::MultiprocessorLimits limits(std::uint32_t n, std::uint32_t l, std::uint32_t s,
+                                 std::uint32_t depth, std::uint32_t local, std::uint32_t imem,
+                                 std::uint32_t cyw = 24, std::uint32_t stw = 16) {
+  const auto clog2 = [](std::uint64_t x) {
+    std::uint32_t b = 0;
+    while ((std::uint64_t{1} << b) < x) {
+      ++b;
+    }
+    return std::max(b, 1u);
+  };
+  rtl::MultiprocessorLimits w;
+  w.n = n;
+  w.buffer_words = l;
+  w.index_sets = s;
+  w.module_words = depth;
+  w.local_words = local;
+  w.instruction_words = imem;
+  w.compute_bits = cyw;
+  w.step_bits = stw;
+  w.slot_bits = clog2(n);
+  w.degree_bits = clog2(n + 1);
+  w.vector_bits = clog2(l);
+  w.vectors_bits = clog2(l + 1);
+  w.set_bits = clog2(s);
+  w.address_bits = clog2(depth);
+  w.local_bits = clog2(local);
+  w.instruction_bits =
+      4 + std::max({2 + w.slot_bits + w.degree_bits + n * w.slot_bits + w.address_bits +
+                        w.vectors_bits + w.set_bits,
+                    cyw, w.slot_bits + w.vector_bits + w.local_bits + w.vectors_bits, stw, n});
+  return w;
+}
+
+/// processor.sv's defaults: N = 4, L = 8, S = 4, DEPTH = 16, LOCAL = 64, IMEM = 64.
+rtl::MultiprocessorLimits small_limits() { return limits(4, 8, 4, 16, 64, 64); }
 
 /// Reads the table's fields back from an instruction.
-Fields decode(const sc::Instruction& instruction, const DocWidths& w) {
+Fields decode(const rtl::RtlInstruction& instruction, const rtl::MultiprocessorLimits& w) {
   unsigned at = 0;
   const auto take = [&](unsigned bits) {
     std::uint64_t v = 0;
     for (unsigned b = 0; b < bits; ++b, ++at) {
-      v |= std::uint64_t{(instruction.at(at / 32) >> (at % 32)) & 1u} << b;
+      v |= ((instruction.bits.at(at / 64) >> (at % 64)) & 1u) << b;
     }
     return v;
   };
   Fields f{take(4)};
   switch (f[0]) {
     case 1:  // compute: cycles
-      f.push_back(take(w.cyw));
+      f.push_back(take(w.compute_bits));
       break;
     case 2:  // access: write, col, bus, d, slots, address, l, index set
-      for (unsigned bits : {1u, 1u, w.nb, w.ncw}) {
+      for (unsigned bits : {1u, 1u, w.slot_bits, w.degree_bits}) {
         f.push_back(take(bits));
       }
       for (unsigned p = 0; p < w.n; ++p) {
-        f.push_back(take(w.nb));
+        f.push_back(take(w.slot_bits));
       }
-      for (unsigned bits : {w.aw, w.lcw, w.sb}) {
+      for (unsigned bits : {w.address_bits, w.vectors_bits, w.set_bits}) {
         f.push_back(take(bits));
       }
       break;
@@ -80,29 +95,29 @@ Fields decode(const sc::Instruction& instruction, const DocWidths& w) {
       f.push_back(take(w.n));
       break;
     case 6:  // wait-sync: source
-      f.push_back(take(w.nb));
+      f.push_back(take(w.slot_bits));
       break;
     case 7:  // load buffer: buffer, buffer word, local address, words
     case 8:  // store buffer
-      for (unsigned bits : {w.nb, w.lb, w.law, w.lcw}) {
+      for (unsigned bits : {w.slot_bits, w.vector_bits, w.local_bits, w.vectors_bits}) {
         f.push_back(take(bits));
       }
       break;
     case 9:  // step mark: step
-      f.push_back(take(w.stw));
+      f.push_back(take(w.step_bits));
       break;
     default:
       break;
   }
   // Nothing past the fields: the rest of the instruction is 0.
-  while (at < instruction.size() * 32) {
+  while (at < 128) {
     EXPECT_EQ(take(1), 0u) << "bit " << at - 1 << " set past the fields of opcode " << f[0];
   }
   return f;
 }
 
 /// What the table says each op becomes (an IWR step: three instructions).
-std::vector<Fields> expected(const sw::Op& op, sw::Arch arch, const DocWidths& w) {
+std::vector<Fields> expected(const sw::Op& op, sw::Arch arch, const rtl::MultiprocessorLimits& w) {
   const auto mask = [](const sw::ProcSet& s) {
     std::uint64_t m = 0;
     for (sw::ProcId p : s.members()) {
@@ -153,10 +168,8 @@ std::vector<Fields> expected(const sw::Op& op, sw::Arch arch, const DocWidths& w
 
 /// Assembles `program` and checks every processor's instructions against the table.
 void expect_encoded_as_documented(const sw::MachineProgram& program, const sw::SystemConfig& c,
-                                  const sc::ProcessorWidths& widths) {
-  const DocWidths w(widths);
-  ASSERT_EQ(widths.instruction_bits(), w.iw);
-  const std::vector<sc::ProcessorImage> images = sc::assemble(program, c, widths);
+                                  const rtl::MultiprocessorLimits& w) {
+  const std::vector<sc::ProcessorImage> images = sc::assemble(program, c, w);
   ASSERT_EQ(images.size(), c.n);
   for (sw::ProcId p = 0; p < c.n; ++p) {
     std::vector<Fields> want;
@@ -166,10 +179,9 @@ void expect_encoded_as_documented(const sw::MachineProgram& program, const sw::S
       }
     }
     want.push_back({0});  // the halt
-    const std::vector<sc::Instruction>& got = images[p].instructions;
+    const std::vector<rtl::RtlInstruction>& got = images[p].instructions;
     ASSERT_EQ(got.size(), want.size()) << "P" << p;
     for (std::size_t i = 0; i < got.size(); ++i) {
-      ASSERT_EQ(got[i].size(), (w.iw + 31) / 32);
       EXPECT_EQ(decode(got[i], w), want[i]) << "P" << p << " instruction " << i;
     }
     EXPECT_EQ(images[p].index_sets, program.processors[p].index_sets);
@@ -227,25 +239,19 @@ sw::SystemConfig small_config(sw::Arch arch, std::uint32_t n) {
 }
 
 TEST(ProgramImage, DefaultWidthsAreTheDocumented29Bits) {
-  // docs/rtl.md: 29 bits at N = 4, L = 8, S = 4, DEPTH = 16, CYW = 24.
-  EXPECT_EQ(sc::ProcessorWidths{}.instruction_bits(), 29u);
-  EXPECT_EQ(sc::ProcessorWidths{}.instruction_chunks(), 1u);
+  // docs/rtl.md: 29 bits at N = 4, L = 8, S = 4, DEPTH = 16, CYW = 24: the formulas above are
+  // the document's.
+  EXPECT_EQ(small_limits().instruction_bits, 29u);
 }
 
 TEST(ProgramImage, EveryOpDecodesAsTheTableSays) {
-  expect_encoded_as_documented(every_op(), small_config(sw::Arch::Omp, 4), sc::ProcessorWidths{});
+  expect_encoded_as_documented(every_op(), small_config(sw::Arch::Omp, 4), small_limits());
 }
 
 TEST(ProgramImage, WideInstructionsSpanSeveralWords) {
   // n = 16 at the verilated sizes: an access is 2 + 4 + 5 + 64 + 12 + 9 + 9 = 105 bits.
-  sc::ProcessorWidths w;
-  w.n = 16;
-  w.buffer_words = 256;
-  w.index_sets = 512;
-  w.module_words = 4096;
-  w.local_words = 1 << 16;
-  w.imem_words = 1 << 14;
-  ASSERT_EQ(w.instruction_bits(), 4u + 105u);
+  const rtl::MultiprocessorLimits w = limits(16, 256, 512, 4096, 1 << 16, 1 << 14);
+  ASSERT_EQ(w.instruction_bits, 4u + 105u);
   sw::SystemConfig c;
   c.arch = sw::Arch::Crossbar;
   c.n = 16;
@@ -263,12 +269,7 @@ TEST(ProgramImage, MappedRandomProgramsOnEveryConfiguration) {
     sw::SystemConfig c;
     c.arch = arch;
     c.n = 4;
-    sc::ProcessorWidths w;
-    w.buffer_words = 256;
-    w.index_sets = 512;
-    w.module_words = 4096;
-    w.local_words = 4096;
-    w.imem_words = 4096;
+    const rtl::MultiprocessorLimits w = limits(4, 256, 512, 4096, 4096, 4096);
     const sw::McProgram program = sw::generate_random(4, 4, rng());
     const sw::MachineProgram machine = sw::map_program(program, arch, 4).machine;
     ASSERT_FALSE(machine.messages.empty());
@@ -298,7 +299,7 @@ TEST(ProgramImage, MappedRandomProgramsOnEveryConfiguration) {
 
 /// The message of the ConfigError that assembling `m` throws ("" if none).
 std::string refusal(const sw::MachineProgram& m, const sw::SystemConfig& c,
-                    const sc::ProcessorWidths& w) {
+                    const rtl::MultiprocessorLimits& w) {
   try {
     (void)sc::assemble(m, c, w);
   } catch (const sw::ConfigError& e) {
@@ -309,7 +310,7 @@ std::string refusal(const sw::MachineProgram& m, const sw::SystemConfig& c,
 
 TEST(ProgramImage, ProgramsThatDoNotFitAreRefusedNamingTheLimit) {
   const sw::SystemConfig c = small_config(sw::Arch::Omp, 4);
-  const sc::ProcessorWidths w;
+  const rtl::MultiprocessorLimits w = small_limits();
   sw::MachineProgram m = every_op();
   EXPECT_EQ(refusal(m, c, w), "");
 
@@ -357,10 +358,11 @@ TEST(ProgramImage, ActivityClassesAreTheProcessorsOutput) {
   // docs/rtl.md, processor's `activity`: 0 idle, 1 compute, 2 read, 3 write, 4 bus switch,
   // 5 barrier, 6 activate-sync, 7 wait-sync.
   using A = traces::Activity;
-  const std::pair<A, std::uint32_t> classes[] = {
-      {A::Idle, 0},      {A::Compute, 1},   {A::Read, 2},         {A::IwrRead, 2},
-      {A::Write, 3},     {A::IwrWrite, 3},  {A::BusSwitch, 4},    {A::Barrier, 5},
-      {A::ActivateSync, 6}, {A::WaitSync, 7}};
+  const std::pair<A, std::uint32_t> classes[] = {{A::Idle, 0},         {A::Compute, 1},
+                                                 {A::Read, 2},         {A::IwrRead, 2},
+                                                 {A::Write, 3},        {A::IwrWrite, 3},
+                                                 {A::BusSwitch, 4},    {A::Barrier, 5},
+                                                 {A::ActivateSync, 6}, {A::WaitSync, 7}};
   for (const auto& [activity, value] : classes) {
     EXPECT_EQ(sc::activity_class(activity), value) << static_cast<int>(activity);
   }
