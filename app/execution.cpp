@@ -25,23 +25,29 @@ namespace {
 
 /// Test-only (docs/rtl.md): ORTHOSIM_TEST_FAULT="B:flip:CYCLE:BIT" or "B:late:CYCLE" puts a
 /// deliberate error into the model's side of a co-simulation; --impl cosim must catch it. Read
-/// here, in the executable, not in the models.
+/// here, in the executable, not in the models. B is a number (the processor P(B) of a
+/// multiprocessor, the router B of a network) or, for the whole machine (processor=cosim), a
+/// block of it: pB (processor P(B)), sync or arbiter.
 struct TestFault {
-  std::uint64_t block =
-      0;              ///< B: the processor P(B) of a multiprocessor, the router B of a network
-  bool flip = false;  ///< else late
+  enum class Block : std::uint8_t { Numbered, Processor, Sync, Arbiter };
+  Block kind = Block::Numbered;
+  std::uint64_t block = 0;  ///< Numbered, Processor: B
+  bool flip = false;        ///< else late
   std::uint64_t at = 0;
   std::uint32_t bit = 0;
 };
 
-/// The fault ORTHOSIM_TEST_FAULT asks for, if any; `blocks` bounds B.
-std::optional<TestFault> test_fault(std::uint64_t blocks) {
+/// The fault ORTHOSIM_TEST_FAULT asks for, if any; `blocks` bounds B. `machine_blocks`: whether
+/// pB, sync and arbiter are accepted.
+std::optional<TestFault> test_fault(std::uint64_t blocks, bool machine_blocks = false) {
   const char* spec = std::getenv("ORTHOSIM_TEST_FAULT");
   if (spec == nullptr) {
     return std::nullopt;
   }
   const std::string text = spec;
-  const char* expected = "B:flip:CYCLE:BIT or B:late:CYCLE";
+  const char* expected = machine_blocks ? "B:flip:CYCLE:BIT or B:late:CYCLE (B a processor's "
+                                          "number, pB, sync or arbiter)"
+                                        : "B:flip:CYCLE:BIT or B:late:CYCLE";
   std::vector<std::string> parts;
   for (std::size_t start = 0;;) {
     const std::size_t colon = text.find(':', start);
@@ -66,24 +72,51 @@ std::optional<TestFault> test_fault(std::uint64_t blocks) {
     throw sw::InputError({"ORTHOSIM_TEST_FAULT"}, expected, "'" + text + "'");
   }
   fault.at = number(parts[2], ~std::uint64_t{0} >> 1);
-  fault.block = number(parts[0], blocks - 1);
+  const std::string& block = parts[0];
+  if (machine_blocks && block == "sync" && fault.flip) {
+    fault.kind = TestFault::Block::Sync;
+  } else if (machine_blocks && block == "arbiter" && !fault.flip) {
+    fault.kind = TestFault::Block::Arbiter;
+  } else if (machine_blocks && block.size() > 1 && block[0] == 'p' && !fault.flip) {
+    fault.kind = TestFault::Block::Processor;
+    fault.block = number(block.substr(1), blocks - 1);
+  } else {
+    fault.block = number(block, blocks - 1);
+  }
   return fault;
 }
 
 /// The blocks of a multiprocessor as config.impl says (model, rtl or cosim), the verilated ones'
-/// signals to `fst`; when `test_fault_wanted`, the model bus controller of P(B) gets
-/// ORTHOSIM_TEST_FAULT's fault: bit BIT of the word on its bus in cycle CYCLE flipped, or one
-/// cycle more in the start-up of the access granted in cycle CYCLE.
+/// signals to `fst`; when `test_fault_wanted`, ORTHOSIM_TEST_FAULT's fault: with a number B, the
+/// model bus controller of P(B) gets bit BIT of the word on its bus in cycle CYCLE flipped, or
+/// one cycle more in the start-up of the access granted in cycle CYCLE; with the whole machine
+/// in cosim, pB:late:CYCLE shows the first activity change of P(B) at or after CYCLE one cycle
+/// late, sync:flip:CYCLE:BIT flips the interrupt bus's busy flag in CYCLE, arbiter:late:CYCLE
+/// shows the first grant at or after CYCLE one cycle late (all on the model's side).
 std::unique_ptr<sc::BlockWiring> wiring_for(const sw::SystemConfig& config, rtl::FstTrace* fst,
                                             bool test_fault_wanted) {
   auto wiring = std::make_unique<sc::CosimWiring>(fst);
-  if (const std::optional<TestFault> f = test_fault_wanted ? test_fault(config.n) : std::nullopt) {
+  const bool machine = config.impl.processor == sw::Impl::Cosim;
+  const std::optional<TestFault> f =
+      test_fault_wanted ? test_fault(config.n, machine) : std::nullopt;
+  if (!f) {
+    return wiring;
+  }
+  if (f->kind == TestFault::Block::Numbered) {
     sc::ModelFault fault;
     fault.kind = f->flip ? sc::ModelFault::Kind::FlipBit : sc::ModelFault::Kind::ExtraCycle;
     fault.bit = f->bit;
     fault.at = sw::Cycle{f->at};
     wiring->inject_fault(static_cast<sw::ProcId>(f->block), fault);
+    return wiring;
   }
+  sc::MachineFault fault;
+  fault.kind = f->kind == TestFault::Block::Processor ? sc::MachineFault::Kind::LateActivity
+               : f->kind == TestFault::Block::Sync    ? sc::MachineFault::Kind::FlipInterrupt
+                                                      : sc::MachineFault::Kind::LateGrant;
+  fault.block = static_cast<std::uint32_t>(f->block);
+  fault.at = sw::Cycle{f->at};
+  wiring->inject_machine_fault(fault);
   return wiring;
 }
 
@@ -354,6 +387,9 @@ RunOutcome execute(RunDescription d, sw::Progress& progress) {
   }
   for (std::size_t i = 0; i < d.networks.size(); ++i) {
     computers[i]->validate(d.networks[i].program);
+  }
+  for (std::size_t i = 0; i < processors.size(); ++i) {
+    processors[i]->check(d.systems[i].program);
   }
   files.open_fst_files();
 

@@ -48,9 +48,11 @@ class Assembler {
             const rtl::MultiprocessorLimits& widths)
       : program_(program), org_(config.organization()), w_(widths) {}
 
+  /// P(p)'s instructions, and the op index of each in op_of_.
   std::vector<rtl::RtlInstruction> processor(sw::ProcId p) {
     proc_ = p;
     out_.clear();
+    op_of_.clear();
     op_index_ = 0;
     for (const sw::Op& op : program_.processors[p].ops) {
       op_ = &op;
@@ -70,6 +72,8 @@ class Assembler {
     throw sw::ConfigError(where + ": " + what);
   }
 
+  std::vector<std::uint32_t> op_of_;
+
  private:
   /// Starts an instruction with its opcode; fields follow from bit 4.
   void begin(Opcode opcode) {
@@ -78,6 +82,7 @@ class Assembler {
            std::to_string(w_.instruction_words) + " instructions (IMEM, a halt included)");
     }
     out_.emplace_back();
+    op_of_.push_back(static_cast<std::uint32_t>(op_index_));
     bit_ = 0;
     put(static_cast<std::uint32_t>(opcode), 4, "opcode");
   }
@@ -217,6 +222,7 @@ std::vector<ProcessorImage> assemble(const sw::MachineProgram& program,
   std::vector<ProcessorImage> images(config.n);
   for (sw::ProcId p = 0; p < config.n; ++p) {
     images[p].instructions = assembler.processor(p);
+    images[p].op_of = std::move(assembler.op_of_);
     images[p].index_sets = program.processors[p].index_sets;
   }
   for (const sw::Message& m : program.messages) {

@@ -28,6 +28,9 @@ struct LocalWords {
 struct ProcessorImage {
   /// The program, ending with a halt (an IWR step is three instructions).
   std::vector<rtl::RtlInstruction> instructions;
+  /// The model's op index of each instruction (an IWR step's three are one op; the halt's is
+  /// the number of ops): what the model's processor calls its pc.
+  std::vector<std::uint32_t> op_of;
   /// The words of the local memory before the run: the messages this processor sends. Every
   /// other word is unwritten (sw::kUnwrittenWord, as the model's local memory reads it).
   std::vector<LocalWords> local;

@@ -9,9 +9,10 @@ namespace orthosim::sw {
 
 namespace {
 
-constexpr std::array<BlockType, kBlockTypes> kAllBlocks = {BlockType::IndexManipulator,
-                                                           BlockType::BusController,
-                                                           BlockType::Memory, BlockType::Router};
+constexpr std::array<BlockType, kBlockTypes> kAllBlocks = {
+    BlockType::IndexManipulator, BlockType::BusController, BlockType::Memory,
+    BlockType::Router,           BlockType::Processor,     BlockType::Sync,
+    BlockType::Interconnect};
 
 std::optional<Impl> impl_named(const std::string& text) {
   for (Impl i : {Impl::Model, Impl::Rtl, Impl::Cosim}) {
@@ -55,6 +56,12 @@ const char* to_string(BlockType block) {
       return "memory";
     case BlockType::Router:
       return "router";
+    case BlockType::Processor:
+      return "processor";
+    case BlockType::Sync:
+      return "sync";
+    case BlockType::Interconnect:
+      return "interconnect";
   }
   return "?";
 }
@@ -69,6 +76,12 @@ Impl Implementations::of(BlockType block) const {
       return memory;
     case BlockType::Router:
       return router;
+    case BlockType::Processor:
+      return processor;
+    case BlockType::Sync:
+      return sync;
+    case BlockType::Interconnect:
+      return interconnect;
   }
   return Impl::Model;
 }
@@ -86,6 +99,15 @@ void Implementations::set(BlockType block, Impl impl) {
       break;
     case BlockType::Router:
       router = impl;
+      break;
+    case BlockType::Processor:
+      processor = impl;
+      break;
+    case BlockType::Sync:
+      sync = impl;
+      break;
+    case BlockType::Interconnect:
+      interconnect = impl;
       break;
   }
 }
@@ -141,7 +163,7 @@ Implementations Implementations::parse(const std::string& spec, const SourceLoca
     }
     const std::optional<BlockType> block = block_named(item.substr(0, eq));
     if (!block) {
-      throw InputError(where, "a block im, bus, memory or router",
+      throw InputError(where, "a block im, bus, memory, router, processor, sync or interconnect",
                        "'" + item.substr(0, eq) + "' in '" + spec + "'");
     }
     const std::optional<Impl> impl = impl_named(item.substr(eq + 1));

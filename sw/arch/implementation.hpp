@@ -19,14 +19,23 @@ enum class BlockType : std::uint8_t {
   BusController,     ///< "bus": [PH91] Fig. 5 protocols, one per processor
   Memory,            ///< "memory": the omp's n x n modules with their arbiter
   Router,            ///< "router": the wormhole router of the multicomputers ([LCC] section 6)
+  // The rest of the multiprocessor (rtl/multiprocessor.sv): verilated only as one unit with the
+  // blocks above, since they talk to each other through pins there and through calls in the
+  // models (docs/rtl.md, "The whole machine in the systems").
+  Processor,     ///< "processor": P(i), the machine program's sequencer, one per processor
+  Sync,          ///< "sync": the interrupt bus, barriers and the IWR bus switch
+  Interconnect,  ///< "interconnect": the crossbar's and single bus's buses, arbiter and modules
 };
-inline constexpr std::uint32_t kBlockTypes = 4;
+inline constexpr std::uint32_t kBlockTypes = 7;
 
 struct Implementations {
   Impl index_manipulator = Impl::Model;
   Impl bus_controller = Impl::Model;
   Impl memory = Impl::Model;
   Impl router = Impl::Model;
+  Impl processor = Impl::Model;
+  Impl sync = Impl::Model;
+  Impl interconnect = Impl::Model;
 
   [[nodiscard]] Impl of(BlockType block) const;
   void set(BlockType block, Impl impl);
@@ -35,8 +44,11 @@ struct Implementations {
   /// "model", "rtl", "cosim" when all blocks agree, else "im=rtl,bus=model,memory=model,router=cosim".
   [[nodiscard]] std::string to_string() const;
 
+  /// Whether the whole multiprocessor runs verilated as one unit (processor = rtl or cosim).
+  [[nodiscard]] bool whole_machine() const { return processor != Impl::Model; }
+
   /// Parses `model`, `rtl`, `cosim` (every block) or a comma list of `block=impl` with blocks
-  /// im, bus, memory, router, each at most once (the others keep their value in `base`). Errors
+  /// im, bus, memory, router, processor, sync, interconnect, each at most once (the others keep their value in `base`). Errors
   /// name `where`.
   static Implementations parse(const std::string& spec, const SourceLocation& where,
                                Implementations base);

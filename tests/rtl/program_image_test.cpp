@@ -173,12 +173,18 @@ void expect_encoded_as_documented(const sw::MachineProgram& program, const sw::S
   ASSERT_EQ(images.size(), c.n);
   for (sw::ProcId p = 0; p < c.n; ++p) {
     std::vector<Fields> want;
+    std::vector<std::uint32_t> op_of;
+    std::uint32_t index = 0;
     for (const sw::Op& op : program.processors[p].ops) {
       for (Fields& f : expected(op, c.arch, w)) {
         want.push_back(std::move(f));
+        op_of.push_back(index);
       }
+      ++index;
     }
     want.push_back({0});  // the halt
+    op_of.push_back(index);
+    EXPECT_EQ(images[p].op_of, op_of) << "P" << p;
     const std::vector<rtl::RtlInstruction>& got = images[p].instructions;
     ASSERT_EQ(got.size(), want.size()) << "P" << p;
     for (std::size_t i = 0; i < got.size(); ++i) {
