@@ -166,10 +166,9 @@ void RtlMachine::step() {
   if (!running_) {
     return;  // a mismatch stopped the run
   }
-  const bool model_done = !cosim_ || std::all_of(model_.begin(), model_.end(),
-                                                 [](const ModelProcessor& m) {
-                                                   return m.finished;
-                                                 });
+  const bool model_done =
+      !cosim_ ||
+      std::all_of(model_.begin(), model_.end(), [](const ModelProcessor& m) { return m.finished; });
   if ((rtl_finished_ && model_done) || stuck_) {
     running_ = false;
     return;
@@ -268,7 +267,8 @@ void RtlMachine::compare(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
     const std::uint32_t rtl_op = r.pc < image.op_of.size() ? image.op_of[r.pc] : r.pc;
     LockstepChecker& check = processor_checks_[p];
     if (!check.check(c, "activity", m.activity, activity_class(r.activity)) ||
-        !check.check(c, "op", m.op, rtl_op) || !check.check(c, "finished", m.finished, r.finished)) {
+        !check.check(c, "op", m.op, rtl_op) ||
+        !check.check(c, "finished", m.finished, r.finished)) {
       keep(check);
     }
 
@@ -378,8 +378,7 @@ void RtlMachine::beat(Cycle at, Cycle length, traces::SourceId controller,
   }
 }
 
-void RtlMachine::interrupt_granted(Cycle at, traces::SourceId /*processor*/,
-                                   Cycle /*requested*/) {
+void RtlMachine::interrupt_granted(Cycle at, traces::SourceId /*processor*/, Cycle /*requested*/) {
   if (running_) {
     interrupt_grants_.push_back(at);
   }
@@ -400,10 +399,9 @@ void RtlMachine::result(sw::RunSummary& r) const {
       r.processor_end.push_back(end);
       cycles = std::max(cycles, end);
       if (!finish_[p] && !r.cycle_limit_reached) {
-        r.blocked.push_back("P" + std::to_string(p) + " at op " +
-                            std::to_string(images_[p].op_of.at(last_pc_[p])) +
-                            ": no progress in the verilated machine (" +
-                            std::to_string(quiet_) + " cycles)");
+        r.blocked.push_back(
+            "P" + std::to_string(p) + " at op " + std::to_string(images_[p].op_of.at(last_pc_[p])) +
+            ": no progress in the verilated machine (" + std::to_string(quiet_) + " cycles)");
       }
     }
     if (!r.cycle_limit_reached) {
@@ -432,8 +430,7 @@ void RtlMachine::figures(sw::RunSummary& r) const {
   for (sw::ProcId p = 0; p < config_.n && p < out.processors.size(); ++p) {
     const std::string proc = system_ + ".p" + std::to_string(p);
     const rtl::RtlProcessorCycle& pr = out.processors[p];
-    const std::uint32_t ops =
-        pr.pc < images_[p].op_of.size() ? images_[p].op_of[pr.pc] : pr.pc;
+    const std::uint32_t ops = pr.pc < images_[p].op_of.size() ? images_[p].op_of[pr.pc] : pr.pc;
     for (const auto& [name, value] :
          {std::pair<const char*, std::uint64_t>{"compute_cycles", pr.compute_cycles},
           {"memory_cycles", pr.memory_cycles},
@@ -458,8 +455,7 @@ void RtlMachine::figures(sw::RunSummary& r) const {
   const std::uint64_t conflicts = std::uint64_t{out.conflicts} + out.interrupt_conflicts;
   const std::uint64_t waited = std::uint64_t{out.wait_cycles} + out.interrupt_wait_cycles;
   for (const auto& [name, value, where] :
-       {std::tuple<std::string, std::uint64_t, std::string>{sync + ".barriers", out.barriers,
-                                                            sync},
+       {std::tuple<std::string, std::uint64_t, std::string>{sync + ".barriers", out.barriers, sync},
         {sync + ".bus_switches", out.bus_switches, sync},
         {sync + ".syncs_delivered", out.syncs_delivered, sync},
         {arbiter + ".conflicts", conflicts, arbiter},
@@ -488,9 +484,9 @@ void RtlMachine::figures(sw::RunSummary& r) const {
   for (std::size_t k = 0; k < rtl.size(); ++k) {
     for (const traces::StatEntry& entry : r.stats) {
       if (entry.name == rtl[k].first && entry.value != rtl[k].second) {
-        r.mismatch = Mismatch{r.cycles.count(), instance[k],
-                              entry.name.substr(instance[k].size() + 1), entry.value,
-                              rtl[k].second};
+        r.mismatch =
+            Mismatch{r.cycles.count(), instance[k], entry.name.substr(instance[k].size() + 1),
+                     entry.value, rtl[k].second};
         return;
       }
     }

@@ -54,8 +54,8 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   /// activities and step marks under the model processors' names.
   RtlMachine(const sc_core::sc_module_name& name, const sw::SystemConfig& config,
              const std::string& system, const ClockDomain& clock, traces::Recorder& recorder,
-             rtl::FstTrace* fst,
-             std::function<void(const Mismatch&)> on_mismatch, MachineFault fault);
+             rtl::FstTrace* fst, std::function<void(const Mismatch&)> on_mismatch,
+             MachineFault fault);
   ~RtlMachine() override;
 
   [[nodiscard]] bool beside_models() const override { return cosim_; }
