@@ -127,8 +127,7 @@ void expect_same(const sw::RunSummary& model, const sw::RunSummary& rtl, const s
   EXPECT_EQ(rtl.processor_end, model.processor_end) << what;
   EXPECT_EQ(rtl.step_ends, model.step_ends) << what;
   EXPECT_TRUE(rtl.delivery.ok()) << what << ": "
-                                 << (rtl.delivery.failures.empty() ? ""
-                                                                   : rtl.delivery.failures[0]);
+                                 << (rtl.delivery.failures.empty() ? "" : rtl.delivery.failures[0]);
   EXPECT_EQ(rtl.delivery.messages_checked, model.delivery.messages_checked) << what;
   EXPECT_EQ(rtl.conflicts, model.conflicts) << what;
   EXPECT_EQ(rtl.conflict_wait_cycles, model.conflict_wait_cycles) << what;
@@ -174,8 +173,7 @@ TEST_P(WholeMachine, SameCyclesDataAndStatisticsAsTheModels) {
   std::cout << "simulated cycles: " << cycles << "\n";
 }
 
-std::string case_name(
-    const testing::TestParamInfo<std::tuple<Arch, std::uint32_t, sw::Impl>>& p) {
+std::string case_name(const testing::TestParamInfo<std::tuple<Arch, std::uint32_t, sw::Impl>>& p) {
   return sw::to_string(std::get<0>(p.param)) + "_n" + std::to_string(std::get<1>(p.param)) + "_" +
          sw::to_string(std::get<2>(p.param));
 }
