@@ -14,3 +14,13 @@ set(ORTHOSIM_RTL_TIMING_BITS 16)      # TW: bits of each timing register (alpha,
 set(ORTHOSIM_RTL_ROUTER_PORTS 6)      # PMAX: network ports
 set(ORTHOSIM_RTL_ROUTER_VCS 2)        # VMAX: virtual channels
 set(ORTHOSIM_RTL_ROUTER_DEPTH 4)      # DMAX: flits per virtual channel buffer
+# The whole multiprocessor as one verilated unit (rtl/multiprocessor.sv, stepped by
+# rtl/bridge/multiprocessor_rtl.hpp), per organisation, at the sizes above and these. Fewer n than
+# the blocks: each (organisation, n) is a model of its own, and their compile cost grows with n
+# (docs/rtl.md, "The multiprocessor as one unit": n = 4 for the tests, n = 16 for the speed
+# benchmark).
+set(ORTHOSIM_RTL_MP_N 4 16)              # processors
+set(ORTHOSIM_RTL_LOCAL_WORDS 4096)       # LOCAL: words of each processor's local memory
+set(ORTHOSIM_RTL_INSTRUCTION_WORDS 4096) # IMEM: instructions per processor
+set(ORTHOSIM_RTL_COMPUTE_BITS 24)        # CYW: bits of a compute op's cycle count
+set(ORTHOSIM_RTL_STEP_BITS 16)           # STW: bits of a step mark's step

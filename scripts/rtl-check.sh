@@ -158,13 +158,27 @@ if wants lint; then
       fi
     done
   done
+  # The whole multiprocessor (every block above but the router and the interface), per
+  # organisation, at the defaults, odd sizes, and the sizes the simulator verilates (n = 16).
+  mp_files="$rtl/multiprocessor.sv $rtl/processor.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/crossbar_array.sv $rtl/fcfs_arbiter.sv $rtl/sync_unit.sv"
+  for g in -GARCH=0 -GARCH=1 -GARCH=2 -GARCH=0,-GN=3,-GL=5,-GS=3,-GDEPTH=7 -GARCH=2,-GN=3,-GL=5,-GS=3,-GDEPTH=7 \
+      -GARCH=1,-GN=8,-GW=64 -GARCH=1,-GN=16,-GL=256,-GS=512,-GDEPTH=4096,-GLOCAL=4096,-GIMEM=4096 -GARCH=0,-GN=2; do
+    g="${g//,/ }"
+    # shellcheck disable=SC2086  # $g is a list of -G options, mp_files a list of files
+    if verilator --lint-only "${vc[@]}" $g --top-module multiprocessor $mp_files >"$work/lint.log" 2>&1; then
+      echo "  multiprocessor $g: clean"
+    else
+      cat "$work/lint.log"
+      fail "lint multiprocessor $g"
+    fi
+  done
 fi
 
 # ---- test benches ------------------------------------------------------------------------------
 # Every bench runs under Icarus (seconds). Verilator builds cost tens of seconds of CPU each, so
 # the default run builds the datapath and router benches; RTL_CHECK_ALL=1 builds every bench.
 benches=(tb_index_manipulator tb_bus_controller tb_router tb_sync_unit tb_crossbar_array tb_processor
-  tb_network_interface)
+  tb_network_interface tb_multiprocessor)
 verilator_benches=(tb_index_manipulator tb_bus_controller tb_router)
 if [ "${RTL_CHECK_ALL:-0}" = 1 ]; then
   verilator_benches=("${benches[@]}")
@@ -176,6 +190,7 @@ declare -A tb_sources=(
   [tb_sync_unit]="$rtl/sync_unit.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_sync_unit.sv"
   [tb_network_interface]="$rtl/network_interface.sv $rtl/tb/tb_network_interface.sv"
   [tb_processor]="$rtl/processor.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/sync_unit.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_processor.sv"
+  [tb_multiprocessor]="$rtl/multiprocessor.sv $rtl/processor.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/crossbar_array.sv $rtl/sync_unit.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_multiprocessor.sv"
   [tb_crossbar_array]="$rtl/crossbar_array.sv $rtl/fcfs_arbiter.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/tb/crossbar_bench.sv $rtl/tb/tb_crossbar_array.sv"
 )
 run_bench() {  # simulator, bench, command...
