@@ -63,6 +63,9 @@ RtlMachine::RtlMachine(const sc_core::sc_module_name& name, const sw::SystemConf
   SC_METHOD(step);
   sensitive << ev_step_;
   dont_initialize();
+  SC_METHOD(end);
+  sensitive << ev_end_;
+  dont_initialize();
 }
 
 RtlMachine::~RtlMachine() = default;
@@ -131,6 +134,7 @@ void RtlMachine::load(const sw::MachineProgram& program) {
   busy_cycles_.assign(n, 0);
   last_mode_.assign(n, 0);
   activates_ = 0;
+  found_.clear();
   last_ = {};
   shown_.assign(n, {});
   model_.assign(n, {});
@@ -163,17 +167,21 @@ void RtlMachine::step() {
     show(out, c);
   }
   last_ = out;
-  if (!running_) {
-    return;  // a mismatch stopped the run
-  }
   const bool model_done =
       !cosim_ ||
       std::all_of(model_.begin(), model_.end(), [](const ModelProcessor& m) { return m.finished; });
-  if ((rtl_finished_ && model_done) || stuck_) {
+  if (!found_.empty() || (rtl_finished_ && model_done) || stuck_) {
     running_ = false;
+    ev_end_.notify(half_period(clock_));
     return;
   }
   ev_step_.notify(clock_.delay(Cycle{1}));
+}
+
+void RtlMachine::end() {
+  for (const Mismatch& m : found_) {
+    on_mismatch_(m);  // keeps the first by instance name and stops the run
+  }
 }
 
 void RtlMachine::account(const rtl::MultiprocessorCycle& out) {
@@ -249,7 +257,7 @@ void RtlMachine::show(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
 
 void RtlMachine::compare(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
   const Cycle now = start_ + Cycle{c};
-  std::vector<Mismatch> found;
+  std::vector<Mismatch>& found = found_;
   const auto keep = [&found](const LockstepChecker& checker) {
     if (checker.first_mismatch()) {
       found.push_back(*checker.first_mismatch());
@@ -313,12 +321,6 @@ void RtlMachine::compare(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
   }
   if (!sync_check_->check(c, "interrupt_busy", model_busy, out.interrupt_busy)) {
     keep(*sync_check_);
-  }
-  for (const Mismatch& m : found) {
-    on_mismatch_(m);  // keeps the first by instance name and stops the run
-  }
-  if (!found.empty()) {
-    running_ = false;
   }
 }
 

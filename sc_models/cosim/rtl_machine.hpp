@@ -71,6 +71,9 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
  private:
   /// One machine cycle of the verilated unit, half a period after the models' cycle began.
   void step();
+  /// At the start of the cycle after the last step: the run ends on a clock edge (the system's
+  /// results read the cycle there), stopped by the mismatch found, if any.
+  void end();
   /// The counters and the end of the run from one cycle's outputs.
   void account(const rtl::MultiprocessorCycle& out);
   /// processor = rtl: what the verilated processors did in cycle `c`, to the recorder.
@@ -103,6 +106,8 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   MachineFault fault_;
   std::unique_ptr<rtl::MultiprocessorRtl> rtl_;
   sc_core::sc_event ev_step_;
+  sc_core::sc_event ev_end_;
+  std::vector<Mismatch> found_;  ///< the mismatches of the last compared cycle
 
   const sw::MachineProgram* program_ = nullptr;
   std::vector<ProcessorImage> images_;

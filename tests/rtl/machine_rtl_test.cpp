@@ -320,7 +320,7 @@ std::string refusal(const sw::SystemConfig& c) {
 
 TEST(WholeMachine, OnlyTheWholeMachineIsVerilatedWithItsProcessors) {
   EXPECT_EQ(refusal(whole(Arch::Omp, 4, sw::Impl::Rtl)), "");
-  EXPECT_EQ(refusal(whole(Arch::Bus, 8, sw::Impl::Cosim)), "");
+  EXPECT_EQ(refusal(whole(Arch::Bus, 16, sw::Impl::Cosim)), "");
   sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Rtl);
   c.impl.index_manipulator = sw::Impl::Model;
   EXPECT_NE(refusal(c).find("invalid parameter im for the RTL: processor=rtl needs every block of "
@@ -342,7 +342,7 @@ TEST(WholeMachine, OnlyTheWholeMachineIsVerilatedWithItsProcessors) {
   c.impl.interconnect = sw::Impl::Rtl;
   EXPECT_NE(refusal(c).find("the omp's memory side is its module array"), std::string::npos)
       << refusal(c);
-  c = whole(Arch::Bus, 3, sw::Impl::Rtl);
+  c = whole(Arch::Bus, 8, sw::Impl::Rtl);
   EXPECT_NE(refusal(c).find("invalid parameter n for the RTL: the bus is verilated for n = "),
             std::string::npos)
       << refusal(c);
