@@ -446,7 +446,7 @@ RunOutcome execute(RunDescription d, sw::Progress& progress) {
   }
   sw::Cycle end;
   for (const auto& system : processors) {
-    end = std::max(end, system->clock().now());
+    end = std::max(end, system->end());
   }
   for (const auto& system : computers) {
     end = std::max(end, system->clock().now());

@@ -53,10 +53,6 @@ void validate_whole_machine(const sw::SystemConfig& config) {
                                        : config.arch == sw::Arch::Crossbar
                                            ? rtl::MultiprocessorArch::Crossbar
                                            : rtl::MultiprocessorArch::Bus;
-  require(config.clock_period_ns >= 2, "clock_period_ns",
-          "the verilated machine steps each cycle half a period after the models: at least 2 ns, "
-          "got " +
-              std::to_string(config.clock_period_ns));
   require(rtl::MultiprocessorRtl::built(arch, config.n), "n",
           "the " + sw::to_string(config.arch) + " is verilated for n = " +
               rtl::MultiprocessorRtl::built_list(arch) + ", got " + std::to_string(config.n));

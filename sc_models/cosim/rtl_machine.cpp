@@ -34,10 +34,6 @@ std::optional<std::uint32_t> index_after(const std::string& path, const std::str
   return static_cast<std::uint32_t>(std::stoul(path.substr(at + marker.size())));
 }
 
-/// A machine cycle's step runs half a period after the cycle's start, after the models' delta
-/// cycles of that cycle.
-sc_core::sc_time half_period(const ClockDomain& clock) { return clock.delay(Cycle{1}) / 2.0; }
-
 bool moving(traces::Activity a) {
   return a == traces::Activity::Compute || a == traces::Activity::Read ||
          a == traces::Activity::Write || a == traces::Activity::IwrWrite ||
@@ -62,9 +58,6 @@ RtlMachine::RtlMachine(const sc_core::sc_module_name& name, const sw::SystemConf
                                                     system + ".machine")) {
   SC_METHOD(step);
   sensitive << ev_step_;
-  dont_initialize();
-  SC_METHOD(end);
-  sensitive << ev_end_;
   dont_initialize();
 }
 
@@ -138,7 +131,7 @@ void RtlMachine::load(const sw::MachineProgram& program) {
   last_ = {};
   shown_.assign(n, {});
   model_.assign(n, {});
-  model_late_.assign(n, {});
+  model_events_.assign(n, {});
   for (sw::ProcId p = 0; p < n; ++p) {
     model_[p].finished = program.processors[p].ops.empty();
   }
@@ -153,7 +146,10 @@ void RtlMachine::load(const sw::MachineProgram& program) {
   }
   arbiter_check_.emplace(system_ + ".arbiter");
   sync_check_.emplace(system_ + ".sync");
-  ev_step_.notify(clock_.until(start_) + half_period(clock_));
+  // Cycle c is stepped at the start of cycle c + 1, when every model event of c has happened
+  // (the models' events of c + 1, in whatever order the kernel runs them, are told apart by
+  // their cycle). So the run also ends on a clock edge.
+  ev_step_.notify(clock_.until(start_ + Cycle{1}));
 }
 
 void RtlMachine::step() {
@@ -172,16 +168,12 @@ void RtlMachine::step() {
       std::all_of(model_.begin(), model_.end(), [](const ModelProcessor& m) { return m.finished; });
   if (!found_.empty() || (rtl_finished_ && model_done) || stuck_) {
     running_ = false;
-    ev_end_.notify(half_period(clock_));
+    for (const Mismatch& m : found_) {
+      on_mismatch_(m);  // keeps the first by instance name and stops the run
+    }
     return;
   }
   ev_step_.notify(clock_.delay(Cycle{1}));
-}
-
-void RtlMachine::end() {
-  for (const Mismatch& m : found_) {
-    on_mismatch_(m);  // keeps the first by instance name and stops the run
-  }
 }
 
 void RtlMachine::account(const rtl::MultiprocessorCycle& out) {
@@ -264,10 +256,10 @@ void RtlMachine::compare(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
     }
   };
   for (sw::ProcId p = 0; p < config_.n; ++p) {
-    // Changes held back by a LateActivity fault are seen now.
-    while (!model_late_[p].empty() && model_late_[p].front().at <= now) {
-      model_[p] = model_late_[p].front().state;
-      model_late_[p].pop_front();
+    // The model's changes up to this cycle (those held back by a LateActivity fault included).
+    while (!model_events_[p].empty() && model_events_[p].front().at <= now) {
+      model_[p] = model_events_[p].front().state;
+      model_events_[p].pop_front();
     }
     const ModelProcessor& m = model_[p];
     const rtl::RtlProcessorCycle& r = out.processors.at(p);
@@ -347,14 +339,13 @@ void RtlMachine::activity(Cycle at, traces::SourceId processor, traces::Activity
   if (fault_.kind == MachineFault::Kind::LateActivity && fault_.block == s.index &&
       at >= fault_.at) {
     fault_.kind = MachineFault::Kind::None;
-    model_late_[s.index].push_back({at + Cycle{1}, state});
+    model_events_[s.index].push_back({at + Cycle{1}, state});
     return;
   }
-  if (!model_late_[s.index].empty()) {
-    model_late_[s.index].push_back({at, state});  // after the late one, in order
-    return;
-  }
-  model_[s.index] = state;
+  // In order; one held back by the fault delays those after it.
+  const Cycle seen =
+      model_events_[s.index].empty() ? at : std::max(at, model_events_[s.index].back().at);
+  model_events_[s.index].push_back({seen, state});
 }
 
 void RtlMachine::access(Cycle start, Cycle /*end*/, traces::SourceId controller,

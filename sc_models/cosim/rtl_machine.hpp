@@ -62,6 +62,10 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   void check(const sw::MachineProgram& program) const override;
   void load(const sw::MachineProgram& program) override;
   [[nodiscard]] bool finished() const override { return !running_ && rtl_finished_; }
+  [[nodiscard]] std::optional<Cycle> last_cycle() const override {
+    return running_ || program_ == nullptr ? std::nullopt
+                                           : std::optional<Cycle>(start_ + Cycle{last_.cycle});
+  }
   void result(sw::RunSummary& summary) const override;
   [[nodiscard]] traces::Recorder* observer() override { return cosim_ ? this : nullptr; }
 
@@ -69,11 +73,8 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   [[nodiscard]] std::uint64_t rtl_cycles() const { return rtl_cycles_; }
 
  private:
-  /// One machine cycle of the verilated unit, half a period after the models' cycle began.
+  /// One machine cycle of the verilated unit, at the start of the next cycle.
   void step();
-  /// At the start of the cycle after the last step: the run ends on a clock edge (the system's
-  /// results read the cycle there), stopped by the mismatch found, if any.
-  void end();
   /// The counters and the end of the run from one cycle's outputs.
   void account(const rtl::MultiprocessorCycle& out);
   /// processor = rtl: what the verilated processors did in cycle `c`, to the recorder.
@@ -106,7 +107,6 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   MachineFault fault_;
   std::unique_ptr<rtl::MultiprocessorRtl> rtl_;
   sc_core::sc_event ev_step_;
-  sc_core::sc_event ev_end_;
   std::vector<Mismatch> found_;  ///< the mismatches of the last compared cycle
 
   const sw::MachineProgram* program_ = nullptr;
@@ -143,7 +143,9 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
     ModelProcessor state;
   };
   std::vector<ModelProcessor> model_;
-  std::vector<std::deque<Seen>> model_late_;  ///< LateActivity: changes seen later
+  /// The changes not applied yet: a step sees those of its cycle and before (a LateActivity
+  /// fault's change one cycle late).
+  std::vector<std::deque<Seen>> model_events_;
   struct Beat {
     Cycle at;
     Cycle length;

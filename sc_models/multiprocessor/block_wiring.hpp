@@ -44,6 +44,8 @@ class MachineTwin {
   /// Loads `program` (checked) and starts it now, in the cycle the models start theirs.
   virtual void load(const sw::MachineProgram& program) = 0;
   [[nodiscard]] virtual bool finished() const = 0;
+  /// The last cycle it stepped, once it has stopped; nothing while it runs or before a load.
+  [[nodiscard]] virtual std::optional<Cycle> last_cycle() const = 0;
   /// The twin's outcome over `summary`, which holds the models' (rtl: what the twin ran).
   virtual void result(sw::RunSummary& summary) const = 0;
   /// What hears the model blocks' events (their recorder calls) in cosim; null otherwise.

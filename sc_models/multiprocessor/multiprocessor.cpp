@@ -117,6 +117,10 @@ bool Multiprocessor::finished() const {
          (twin_ == nullptr || twin_->finished());
 }
 
+Cycle Multiprocessor::end() const {
+  return twin_ != nullptr && twin_->last_cycle() ? *twin_->last_cycle() : clock_.now();
+}
+
 Multiprocessor::Counters Multiprocessor::counters() const {
   Counters c;
   c.conflicts = arbiter_->conflicts();

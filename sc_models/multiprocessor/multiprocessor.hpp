@@ -65,6 +65,9 @@ class Multiprocessor : public sc_core::sc_module {
   [[nodiscard]] bool finished() const;
   /// The outcome of the loaded program, after the kernel has run.
   [[nodiscard]] sw::RunSummary result() const;
+  /// The cycle the run ended in, after the kernel has run: now, or the last cycle the verilated
+  /// machine stepped (it steps a cycle half a period in and stops the kernel at the next edge).
+  [[nodiscard]] Cycle end() const;
 
   /// The most words the memory modules held at once while the loaded program ran (WordStore::
   /// held): a mailbox's words are forgotten once read, so this follows the words in flight.
