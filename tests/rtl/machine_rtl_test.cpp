@@ -159,18 +159,53 @@ std::uint64_t run_and_compare(sc::Multiprocessor& model, sc::Multiprocessor& rtl
 
 class WholeMachine : public testing::TestWithParam<std::tuple<Arch, std::uint32_t, sw::Impl>> {};
 
+/// Other costs than the defaults: tau > 1 (a word on the bus for several cycles), a longer
+/// activate-sync and bus switch, a shorter barrier.
+sw::SystemConfig other_costs(sw::SystemConfig c) {
+  c.timing = {5, 3, 2, 3};
+  c.sync = {3, 1};
+  return c;
+}
+
 TEST_P(WholeMachine, SameCyclesDataAndStatisticsAsTheModels) {
   const auto [arch, n, impl] = GetParam();
   traces::Recorder silent;
   Wired model("model", whole(arch, n, sw::Impl::Model), silent);
   Wired rtl(sw::to_string(arch).c_str(), whole(arch, n, impl), silent);
+  Wired model_costs("model_costs", other_costs(whole(arch, n, sw::Impl::Model)), silent);
+  Wired rtl_costs("rtl_costs", other_costs(whole(arch, n, impl)), silent);
   const std::uint64_t varied = varied_seed();
   std::cout << "varied seed " << varied << " (ORTHOSIM_TEST_SEED=" << varied << " reproduces it)\n";
   std::uint64_t cycles = 0;
   for (std::uint64_t seed : {std::uint64_t{1}, varied}) {
     cycles += run_and_compare(model, rtl, seed);
   }
+  cycles += run_and_compare(model_costs, rtl_costs, varied + 1);
   std::cout << "simulated cycles: " << cycles << "\n";
+}
+
+// A program that cannot end (P1 waits for a sync P0 never activates) is stopped and reported
+// blocked, as the models' watchdog reports it, instead of running to the cycle limit.
+TEST(WholeMachine, ADeadlockIsReportedBlocked) {
+  traces::Recorder silent;
+  Wired model("model", whole(Arch::Omp, 4, sw::Impl::Model), silent);
+  Wired rtl("omp", whole(Arch::Omp, 4, sw::Impl::Rtl), silent);
+  sw::MachineProgram p;
+  p.arch = Arch::Omp;
+  p.n = 4;
+  p.processors.resize(4);
+  p.processors[1].ops = sw::OpList{sw::Compute{sw::Cycle{7}}, sw::WaitSync{0}};
+  model.load(p);
+  rtl.load(p);
+  sc::run_systems({&model, &rtl}, sw::Cycle{1'000'000});
+  const sw::RunSummary m = model.result();
+  const sw::RunSummary r = rtl.result();
+  EXPECT_FALSE(m.completed);
+  EXPECT_FALSE(r.completed);
+  EXPECT_FALSE(r.cycle_limit_reached);
+  ASSERT_EQ(r.blocked.size(), 1u);
+  EXPECT_EQ(r.blocked[0].rfind("P1 at op 1: ", 0), 0u) << r.blocked[0];
+  EXPECT_EQ(r.processor_end[0], sw::Cycle{0});
 }
 
 std::string case_name(const testing::TestParamInfo<std::tuple<Arch, std::uint32_t, sw::Impl>>& p) {
@@ -180,7 +215,7 @@ std::string case_name(const testing::TestParamInfo<std::tuple<Arch, std::uint32_
 
 INSTANTIATE_TEST_SUITE_P(AllConfigurations, WholeMachine,
                          testing::Combine(testing::Values(Arch::Omp, Arch::Crossbar, Arch::Bus),
-                                          testing::Values(4u),
+                                          testing::Values(4u, 16u),
                                           testing::Values(sw::Impl::Rtl, sw::Impl::Cosim)),
                          case_name);
 
