@@ -373,7 +373,7 @@ TEST_F(RtlCli, WholeMachineChoicesAndProgramsThatDoNotFitAreRefused) {
       {"access --arch crossbar --impl processor=rtl,sync=rtl,im=rtl,bus=rtl,memory=rtl",
        "the crossbar's and the bus's memory side is their interconnect"},
       {"traffic --topology mesh --dims 4x4 --impl processor=rtl", "router=..."},
-      {"access --impl rtl --repeat 100000", "does not fit the RTL processor's instruction memory"}};
+      {"access --impl rtl --repeat 1000", "does not fit the RTL processor's instruction memory"}};
   for (const auto& [args, expected] : cases) {
     const Outcome r = run(args);
     EXPECT_EQ(r.exit_code, 2) << args;
