@@ -363,6 +363,18 @@ TEST_F(RtlCli, DemoRunsAllThreeSystemsAsHardware) {
   }
 }
 
+TEST_F(RtlCli, TheWholeMachinesFstHasItsScope) {
+  const Outcome r = run("access --arch bus --impl rtl --fst m.fst");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(std::system(("fst2vcd '" + (dir_ / "m.fst").string() + "' > '" +
+                         (dir_ / "m.vcd").string() + "' 2>/dev/null")
+                            .c_str()),
+            0);
+  const std::string vcd = slurp(dir_ / "m.vcd");
+  EXPECT_NE(vcd.find("$scope module bus.machine $end"), std::string::npos);
+  EXPECT_NE(vcd.find(" bus_valid "), std::string::npos);
+}
+
 TEST_F(RtlCli, WholeMachineChoicesAndProgramsThatDoNotFitAreRefused) {
   const std::pair<const char*, const char*> cases[] = {
       {"access --impl processor=rtl",
