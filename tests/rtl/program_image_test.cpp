@@ -303,6 +303,110 @@ TEST(ProgramImage, MappedRandomProgramsOnEveryConfiguration) {
   }
 }
 
+/// The ops as the bridge's rtl::RtlOp (docs/rtl.md's lowering: an IWR step is three).
+std::vector<rtl::RtlOp> lowered(const sw::Op& op, sw::Arch arch) {
+  const auto mask = [](const sw::ProcSet& set) {
+    std::uint32_t m = 0;
+    for (sw::ProcId p : set.members()) {
+      m |= 1u << p;
+    }
+    return m;
+  };
+  const auto access = [&](const sw::MemoryAccess& a) {
+    rtl::RtlOp o;
+    o.code = rtl::RtlOp::Code::Access;
+    o.write = a.direction == sw::Direction::Write;
+    o.col = a.bus.kind == sw::BusKind::Column;
+    o.bus = arch == sw::Arch::Crossbar ? a.bus.index : 0;
+    o.slots = a.slots;
+    o.address = a.address;
+    o.vectors = a.vectors;
+    o.index_set = a.index_set;
+    return o;
+  };
+  const auto with_mask = [](rtl::RtlOp::Code code, std::uint32_t m) {
+    rtl::RtlOp o;
+    o.code = code;
+    o.mask = m;
+    return o;
+  };
+  if (const auto* o = std::get_if<sw::MemoryAccess>(&op)) {
+    return {access(*o)};
+  }
+  if (const auto* o = std::get_if<sw::Iwr>(&op)) {
+    return {access(o->write()), with_mask(rtl::RtlOp::Code::BusSwitch, mask(o->group())),
+            access(o->read())};
+  }
+  if (const auto* o = std::get_if<sw::BusSwitch>(&op)) {
+    return {with_mask(rtl::RtlOp::Code::BusSwitch, mask(o->group))};
+  }
+  if (const auto* o = std::get_if<sw::Barrier>(&op)) {
+    return {with_mask(rtl::RtlOp::Code::Barrier, mask(o->group))};
+  }
+  if (const auto* o = std::get_if<sw::ActivateSync>(&op)) {
+    return {with_mask(rtl::RtlOp::Code::ActivateSync, mask(o->targets))};
+  }
+  rtl::RtlOp r;
+  const auto copy = [&r](rtl::RtlOp::Code code, const auto& c) {
+    r.code = code;
+    r.buffer = c.buffer;
+    r.buffer_word = c.buffer_address;
+    r.local_address = c.local_address;
+    r.words = c.words;
+  };
+  if (const auto* o = std::get_if<sw::Compute>(&op)) {
+    r.code = rtl::RtlOp::Code::Compute;
+    r.cycles = o->cycles.count();
+  }
+  if (const auto* o = std::get_if<sw::WaitSync>(&op)) {
+    r.code = rtl::RtlOp::Code::WaitSync;
+    r.source = o->source;
+  }
+  if (const auto* o = std::get_if<sw::LoadBuffer>(&op)) {
+    copy(rtl::RtlOp::Code::LoadBuffer, *o);
+  }
+  if (const auto* o = std::get_if<sw::StoreBuffer>(&op)) {
+    copy(rtl::RtlOp::Code::StoreBuffer, *o);
+  }
+  if (const auto* o = std::get_if<sw::StepMark>(&op)) {
+    r.code = rtl::RtlOp::Code::StepMark;
+    r.step = o->step;
+  }
+  return {r};
+}
+
+// The bridge packs an RtlOp too (rtl::MultiprocessorRtl::encode, for its own tests): both
+// packings agree on mapped programs at the verilated sizes, on every architecture.
+TEST(ProgramImage, TheBridgesEncoderAgrees) {
+  std::mt19937_64 rng(5);
+  for (sw::Arch arch : {sw::Arch::Omp, sw::Arch::Crossbar, sw::Arch::Bus}) {
+    const rtl::MultiprocessorArch verilated = arch == sw::Arch::Omp ? rtl::MultiprocessorArch::Omp
+                                              : arch == sw::Arch::Crossbar
+                                                  ? rtl::MultiprocessorArch::Crossbar
+                                                  : rtl::MultiprocessorArch::Bus;
+    const rtl::MultiprocessorRtl bridge(verilated, 4);
+    sw::SystemConfig c;
+    c.arch = arch;
+    const sw::MachineProgram machine =
+        sw::map_program(sw::generate_random(4, 4, rng()), arch, 4).machine;
+    const std::vector<sc::ProcessorImage> images = sc::assemble(machine, c, bridge.limits());
+    for (sw::ProcId p = 0; p < 4; ++p) {
+      std::vector<rtl::RtlInstruction> want;
+      for (const sw::Op& op : machine.processors[p].ops) {
+        for (const rtl::RtlOp& o : lowered(op, arch)) {
+          want.push_back(bridge.encode(o));
+        }
+      }
+      want.push_back(bridge.encode(rtl::RtlOp{}));
+      ASSERT_EQ(images[p].instructions.size(), want.size()) << sw::to_string(arch) << " P" << p;
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        EXPECT_TRUE(images[p].instructions[i] == want[i])
+            << sw::to_string(arch) << " P" << p << " instruction " << i;
+      }
+    }
+  }
+}
+
 /// The message of the ConfigError that assembling `m` throws ("" if none).
 std::string refusal(const sw::MachineProgram& m, const sw::SystemConfig& c,
                     const rtl::MultiprocessorLimits& w) {
