@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "tests/support/cli_process.hpp"
+#include "tests/support/vcd_reader.hpp"
 
 namespace {
 
@@ -360,6 +361,26 @@ TEST_F(RtlCli, DemoRunsAllThreeSystemsAsHardware) {
           << impl << " system " << k;
       EXPECT_EQ(b["systems"][k]["payload_ok"], true) << impl << " system " << k;
     }
+  }
+}
+
+// With the whole machine verilated the waveform's processors are the RTL's: their op and pc
+// change as the model's do, cycle for cycle (the buses are in the FST).
+TEST_F(RtlCli, TheWholeMachinesProcessorsInTheWaveformAreTheModels) {
+  ASSERT_EQ(run("gen random --nodes 4 --steps 4 --len 5 --seed 9 --out r.mcp").exit_code, 0);
+  for (const std::string arch : {"omp", "crossbar", "bus"}) {
+    ASSERT_EQ(run("run r.mcp --arch " + arch + " --vcd m.vcd").exit_code, 0) << arch;
+    ASSERT_EQ(run("run r.mcp --arch " + arch + " --impl rtl --vcd r.vcd").exit_code, 0) << arch;
+    const orthosim::testing_support::VcdReader model((dir_ / "m.vcd").string());
+    const orthosim::testing_support::VcdReader rtl((dir_ / "r.vcd").string());
+    std::size_t compared = 0;
+    for (const std::string& path : model.paths()) {
+      if (path.find(".p") != std::string::npos) {
+        EXPECT_EQ(rtl.changes(path), model.changes(path)) << arch << " " << path;
+        compared += model.changes(path).size();
+      }
+    }
+    EXPECT_GT(compared, 20u) << arch;
   }
 }
 
