@@ -15,11 +15,11 @@ set(ORTHOSIM_RTL_ROUTER_PORTS 6)      # PMAX: network ports
 set(ORTHOSIM_RTL_ROUTER_VCS 2)        # VMAX: virtual channels
 set(ORTHOSIM_RTL_ROUTER_DEPTH 4)      # DMAX: flits per virtual channel buffer
 # The whole multiprocessor as one verilated unit (rtl/multiprocessor.sv, stepped by
-# rtl/bridge/multiprocessor_rtl.hpp), per organisation, at the sizes above and these. Fewer n than
-# the blocks: each (organisation, n) is a model of its own, and their compile cost grows with n
-# (docs/rtl.md, "The multiprocessor as one unit": n = 4 for the tests, n = 16 for the speed
-# benchmark).
-set(ORTHOSIM_RTL_MP_N 4 16)              # processors
+# rtl/bridge/multiprocessor_rtl.hpp): the (organisation, n) pairs verilated, at the sizes above
+# and these. Fewer than the blocks' n: each pair is a model of its own whose compile cost grows
+# with n (docs/rtl.md, "The multiprocessor as one unit"): n = 4 (the CLI's default, the tests)
+# for all three, n = 16 for the omp (bench/rtl_speed).
+set(ORTHOSIM_RTL_MP_MODELS omp:4 omp:16 crossbar:4 bus:4)
 set(ORTHOSIM_RTL_LOCAL_WORDS 4096)       # LOCAL: words of each processor's local memory
 set(ORTHOSIM_RTL_INSTRUCTION_WORDS 4096) # IMEM: instructions per processor
 set(ORTHOSIM_RTL_COMPUTE_BITS 24)        # CYW: bits of a compute op's cycle count

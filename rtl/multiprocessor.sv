@@ -33,6 +33,11 @@ module multiprocessor #(
     parameter int CYW   = 24,  // bits of a compute op's cycle count
     parameter int STW   = 16,  // bits of a step mark's step
     parameter int TKW   = 4,   // bits of each sync token counter
+    // 1: the host ports load and read the memories (benches). 0: they are tied off and the owner
+    // reaches the memories through the verilated model (rtl/bridge/multiprocessor.vlt): Verilator
+    // evaluates everything a top-level input reaches combinationally at every eval(), and the
+    // host ports reach the module array's and the local memories' read paths.
+    parameter int HOST  = 1,
     // Derived widths: leave at their defaults.
     parameter int BUSES = (ARCH == 2) ? 1 : N,  // the crossbar array's buses
     parameter int NB  = (N > 1) ? $clog2(N) : 1,
@@ -124,6 +129,32 @@ module multiprocessor #(
     output logic [31:0] conflicts,
     output logic        collision
 );
+  // The host ports, or constants (HOST = 0).
+  logic h_imem_we, h_lm_we, h_idx_we, h_mod_we;
+  logic [NB-1:0] h_proc, h_mod_a, h_mod_b;
+  logic [AW-1:0] h_mod_addr;
+  if (HOST != 0) begin : g_host
+    assign h_imem_we = imem_we;
+    assign h_lm_we = lm_we;
+    assign h_idx_we = idx_we;
+    assign h_mod_we = mod_we;
+    assign h_proc = host_proc;
+    assign h_mod_a = mod_a;
+    assign h_mod_b = mod_b;
+    assign h_mod_addr = mod_addr;
+  end else begin : g_no_host
+    assign h_imem_we = 1'b0;
+    assign h_lm_we = 1'b0;
+    assign h_idx_we = 1'b0;
+    assign h_mod_we = 1'b0;
+    assign h_proc = '0;
+    assign h_mod_a = '0;
+    assign h_mod_b = '0;
+    assign h_mod_addr = '0;
+    logic unused_host;
+    assign unused_host = ^{imem_we, lm_we, idx_we, mod_we, host_proc, mod_a, mod_b, mod_addr};
+  end
+
   // The machine-cycle blocks' clock: the tick edges only.
   logic mclk;
   assign mclk = clk & tick;
@@ -161,7 +192,7 @@ module multiprocessor #(
     logic im_we;
     logic [W-1:0] im_wdata, im_rdata;
     logic here;  // the host ports address P(i)
-    assign here = host_proc == NB'(i);
+    assign here = h_proc == NB'(i);
     // The crossbar's controllers drive their bus in row mode; only the omp has column buses.
     logic bc_col;
     assign bc_col = (ARCH == 0) ? acc_col : 1'b0;
@@ -180,7 +211,7 @@ module multiprocessor #(
         .clk(clk),
         .rst_n(rst_n),
         .tick(tick),
-        .imem_we(imem_we && here),
+        .imem_we(h_imem_we && here),
         .imem_addr(imem_addr),
         .imem_wdata(imem_wdata),
         .go(go),
@@ -191,7 +222,7 @@ module multiprocessor #(
         .settled(p_settled[i]),
         .mark(mark[i]),
         .mark_step(mark_step[i*STW+:STW]),
-        .lm_we(lm_we && here),
+        .lm_we(h_lm_we && here),
         .lm_addr(lm_addr),
         .lm_wdata(lm_wdata),
         .lm_rdata(lm_rdata_all[i*W+:W]),
@@ -294,7 +325,7 @@ module multiprocessor #(
         .W(W)
     ) im (
         .clk(clk),
-        .idx_we(idx_we && here),
+        .idx_we(h_idx_we && here),
         .idx_set(idx_set),
         .idx_pos(idx_pos),
         .idx_buf(idx_buf),
@@ -316,7 +347,7 @@ module multiprocessor #(
     assign unused_im_buf = ^im_buf;
   end
 
-  assign lm_rdata = lm_rdata_all[32'(host_proc)*W+:W];
+  assign lm_rdata = lm_rdata_all[32'(h_proc)*W+:W];
   assign bus_valid = bus_valid_w;
   assign bus_mode = bus_mode_w;
   assign bus_write = bus_write_w;
@@ -347,10 +378,10 @@ module multiprocessor #(
         .bus_write(bus_write_w),
         .bus_valid(bus_valid_w),
         .bus_rdata(bus_rdata),
-        .host_we(mod_we),
-        .host_row(mod_a),
-        .host_col(mod_b),
-        .host_addr(mod_addr),
+        .host_we(h_mod_we),
+        .host_row(h_mod_a),
+        .host_col(h_mod_b),
+        .host_addr(h_mod_addr),
         .host_wdata(mod_wdata),
         .host_rdata(mod_rdata)
     );
@@ -379,17 +410,17 @@ module multiprocessor #(
         .bus_write(bus_write_w),
         .bus_valid(bus_valid_w),
         .bus_rdata(bus_rdata),
-        .host_we(mod_we),
-        .host_bus((BUSES > 1) ? BB'(mod_a) : BB'(0)),
-        .host_slot(mod_b),
-        .host_addr(mod_addr),
+        .host_we(h_mod_we),
+        .host_bus((BUSES > 1) ? BB'(h_mod_a) : BB'(0)),
+        .host_slot(h_mod_b),
+        .host_addr(h_mod_addr),
         .host_wdata(mod_wdata),
         .host_rdata(mod_rdata)
     );
     // A bus's modules are reached through that bus: the column/row choice and the slot mask
     // matter on the omp only.
     logic unused_omp_request;
-    assign unused_omp_request = ^{req_col, req_mask, mod_a};
+    assign unused_omp_request = ^{req_col, req_mask, h_mod_a};
   end
 
   // ---- synchronization --------------------------------------------------------------------------

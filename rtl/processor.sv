@@ -164,7 +164,10 @@ module processor #(
 
   // ---- what happens at the coming edge --------------------------------------------------------
   logic advance;  // the op ends: pc moves on
-  logic enter;  // the op is entered (compute with cycles, access accepted at the tick)
+  // the op is entered: a compute with cycles at once, an access at the tick (the controller
+  // accepts it there). `tick` gates the register, not this signal, so that nothing combinational
+  // depends on it (a verilated owner's every eval() re-evaluates what its inputs reach).
+  logic enter;
   logic step;  // a buffer copy moves one word
   always_comb begin
     advance = 1'b0;
@@ -180,7 +183,7 @@ module processor #(
         end
       end
       OP_ACCESS: begin
-        enter = !entered_q && tick;
+        enter = !entered_q;
         advance = entered_q && bc_done;
       end
       OP_BUSSWITCH, OP_BARRIER: advance = rv_release;
@@ -220,7 +223,7 @@ module processor #(
       pc_q <= pc_q + PCW'(1);
       entered_q <= 1'b0;
       cnt_q <= '0;
-    end else if (enter) begin
+    end else if (enter && (tick || opcode != OP_ACCESS)) begin
       entered_q <= 1'b1;
       cnt_q <= c_cycles;
     end else if (step) begin

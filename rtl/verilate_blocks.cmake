@@ -39,27 +39,28 @@ foreach(n IN LISTS ORTHOSIM_RTL_N)
 endforeach()
 # The whole multiprocessor as one C++ model per organisation and n (rtl/multiprocessor.sv; ARCH 0
 # omp, 1 crossbar, 2 bus), stepped by bridge/multiprocessor_rtl.cpp; bridge/multiprocessor.vlt
-# opens its memories to the loads that take no time. Verilator specialises each controller's code
+# opens its memories to the loads that take no time, so its host ports are tied off (HOST=0). Verilator specialises each controller's code
 # per instance (its inputs come from its own processor), so a model is about n times a
 # controller's code: 1 MB of C++ at n = 4, 10 MB at n = 16 (docs/rtl.md, "The multiprocessor as
-# one unit", for the compile cost and why only these n).
+# one unit", for the compile cost and why only these pairs).
 set(mp_arch_omp 0)
 set(mp_arch_crossbar 1)
 set(mp_arch_bus 2)
-foreach(arch IN LISTS ORTHOSIM_RTL_MP_ARCHS)
-  foreach(n IN LISTS ORTHOSIM_RTL_MP_N)
-    verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
-             SOURCES multiprocessor.sv processor.sv bus_controller.sv index_manipulator.sv
-                     module_array.sv crossbar_array.sv fcfs_arbiter.sv sync_unit.sv
-                     bridge/multiprocessor.vlt
-             TOP_MODULE multiprocessor PREFIX Vmultiprocessor_${arch}_n${n}
-             VERILATOR_ARGS ${rtl_common_args} -GARCH=${mp_arch_${arch}} -GN=${n}
-                            -GDEPTH=${ORTHOSIM_RTL_MODULE_WORDS} -GTW=${ORTHOSIM_RTL_TIMING_BITS}
-                            -GLOCAL=${ORTHOSIM_RTL_LOCAL_WORDS}
-                            -GIMEM=${ORTHOSIM_RTL_INSTRUCTION_WORDS}
-                            -GCYW=${ORTHOSIM_RTL_COMPUTE_BITS} -GSTW=${ORTHOSIM_RTL_STEP_BITS}
-                            --output-split 20000)
-  endforeach()
+foreach(model IN LISTS ORTHOSIM_RTL_MP_MODELS)
+  string(REPLACE ":" ";" arch_n ${model})
+  list(GET arch_n 0 arch)
+  list(GET arch_n 1 n)
+  verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
+           SOURCES multiprocessor.sv processor.sv bus_controller.sv index_manipulator.sv
+                   module_array.sv crossbar_array.sv fcfs_arbiter.sv sync_unit.sv
+                   bridge/multiprocessor.vlt
+           TOP_MODULE multiprocessor PREFIX Vmultiprocessor_${arch}_n${n}
+           VERILATOR_ARGS ${rtl_common_args} -GARCH=${mp_arch_${arch}} -GN=${n} -GHOST=0
+                          -GDEPTH=${ORTHOSIM_RTL_MODULE_WORDS} -GTW=${ORTHOSIM_RTL_TIMING_BITS}
+                          -GLOCAL=${ORTHOSIM_RTL_LOCAL_WORDS}
+                          -GIMEM=${ORTHOSIM_RTL_INSTRUCTION_WORDS}
+                          -GCYW=${ORTHOSIM_RTL_COMPUTE_BITS} -GSTW=${ORTHOSIM_RTL_STEP_BITS}
+                          --output-split 20000)
 endforeach()
 # The router of every mesh, torus and hypercube within its maxima (limits.cmake: ports, virtual
 # channels, flits per buffer): the topology is run-time configuration, so one verilation serves

@@ -162,7 +162,8 @@ if wants lint; then
   # organisation, at the defaults, odd sizes, and the sizes the simulator verilates (n = 16).
   mp_files="$rtl/multiprocessor.sv $rtl/processor.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/crossbar_array.sv $rtl/fcfs_arbiter.sv $rtl/sync_unit.sv"
   for g in -GARCH=0 -GARCH=1 -GARCH=2 -GARCH=0,-GN=3,-GL=5,-GS=3,-GDEPTH=7 -GARCH=2,-GN=3,-GL=5,-GS=3,-GDEPTH=7 \
-      -GARCH=1,-GN=8,-GW=64 -GARCH=1,-GN=16,-GL=256,-GS=512,-GDEPTH=4096,-GLOCAL=4096,-GIMEM=4096 -GARCH=0,-GN=2; do
+      -GARCH=1,-GN=8,-GW=64 -GARCH=1,-GN=16,-GL=256,-GS=512,-GDEPTH=4096,-GLOCAL=4096,-GIMEM=4096 -GARCH=0,-GN=2 \
+      -GARCH=0,-GHOST=0 -GARCH=2,-GHOST=0,-GN=16; do
     g="${g//,/ }"
     # shellcheck disable=SC2086  # $g is a list of -G options, mp_files a list of files
     if verilator --lint-only "${vc[@]}" $g --top-module multiprocessor $mp_files >"$work/lint.log" 2>&1; then

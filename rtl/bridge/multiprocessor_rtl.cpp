@@ -387,8 +387,8 @@ MultiprocessorRtl::MultiprocessorRtl(MultiprocessorArch arch, std::uint32_t n, F
 #undef ORTHOSIM_MP_MODEL
   if (!dut_) {
     throw std::invalid_argument(std::string("no verilated multiprocessor for ") + arch_name(arch) +
-                                " with n = " + std::to_string(n) + " (built: " + built_list(arch) +
-                                ")");
+                                " with n = " + std::to_string(n) +
+                                " (built, organisation:n: " + limits::kMultiprocessorModels + ")");
   }
   reset();
 }

@@ -193,6 +193,7 @@ class MultiprocessorRtl {
   void set_costs(const MultiprocessorCosts& costs);
 
   // Loads and inspections take no machine cycle (the verilated memories are written directly).
+  // Load before start(): the model evaluates what a memory feeds at its next edge.
   /// Processor p's program from instruction 0; the rest of its memory is left. Throws
   /// std::invalid_argument when it is longer than limits().instruction_words.
   void load_program(std::uint32_t p, const std::vector<RtlInstruction>& program);

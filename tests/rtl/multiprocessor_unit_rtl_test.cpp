@@ -285,7 +285,9 @@ TEST(MultiprocessorUnit, ActivityAndBusWordsFollowTheAccess) {
                  copy(true, 0, 64, 1),
                  copy(true, 1, 65, 1)};
   LoadedUnit r(MultiprocessorArch::Omp, 4, kCosts, programs);
+  EXPECT_FALSE(r.mp.finished());
   r.run();
+  EXPECT_TRUE(r.mp.finished());
   const std::uint64_t dd = access_cycles(kCosts, 2, 1);
   ASSERT_EQ(dd, 9U);
   EXPECT_EQ(r.halt[0], static_cast<std::int64_t>(2 * dd + kCosts.gamma));
