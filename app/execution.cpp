@@ -25,25 +25,31 @@ namespace {
 
 /// Test-only (docs/rtl.md): ORTHOSIM_TEST_FAULT="B:flip:CYCLE:BIT" or "B:late:CYCLE" puts a
 /// deliberate error into the model's side of a co-simulation; --impl cosim must catch it. Read
-/// here, in the executable, not in the models. On a network, "ni:B:..." puts it into node B's
-/// interface instead of router B.
+/// here, in the executable, not in the models. B is a number (the processor P(B) of a
+/// multiprocessor, the router B of a network); on a network "ni:B:..." puts it into node B's
+/// interface instead of router B; for the whole machine (processor=cosim) B may also name a block
+/// of it: pB (processor P(B)), sync or arbiter.
 struct TestFault {
-  std::uint64_t block =
-      0;                   ///< B: the processor P(B) of a multiprocessor, the router B of a network
-  bool interface = false;  ///< "ni:B:...": the network interface of node B
-  bool flip = false;       ///< else late
+  enum class Block : std::uint8_t { Numbered, Interface, Processor, Sync, Arbiter };
+  Block kind = Block::Numbered;
+  std::uint64_t block = 0;  ///< Numbered, Interface, Processor: B
+  bool flip = false;        ///< else late
   std::uint64_t at = 0;
   std::uint32_t bit = 0;
 };
 
-/// The fault ORTHOSIM_TEST_FAULT asks for, if any; `blocks` bounds B.
-std::optional<TestFault> test_fault(std::uint64_t blocks) {
+/// The fault ORTHOSIM_TEST_FAULT asks for, if any; `blocks` bounds B. `machine_blocks`: whether
+/// pB, sync and arbiter are accepted.
+std::optional<TestFault> test_fault(std::uint64_t blocks, bool machine_blocks = false) {
   const char* spec = std::getenv("ORTHOSIM_TEST_FAULT");
   if (spec == nullptr) {
     return std::nullopt;
   }
   const std::string text = spec;
-  const char* expected = "B:flip:CYCLE:BIT or B:late:CYCLE (on a network, ni:B:... too)";
+  const char* expected = machine_blocks ? "B:flip:CYCLE:BIT or B:late:CYCLE (B a processor's "
+                                          "number, pB, sync or arbiter)"
+                                        : "B:flip:CYCLE:BIT or B:late:CYCLE (on a network, "
+                                          "ni:B:... too)";
   std::vector<std::string> parts;
   for (std::size_t start = 0;;) {
     const std::size_t colon = text.find(':', start);
@@ -62,7 +68,7 @@ std::optional<TestFault> test_fault(std::uint64_t blocks) {
   };
   TestFault fault;
   if (parts.front() == "ni") {
-    fault.interface = true;
+    fault.kind = TestFault::Block::Interface;
     parts.erase(parts.begin());
   }
   if (parts.size() == 4 && parts[1] == "flip") {
@@ -72,28 +78,57 @@ std::optional<TestFault> test_fault(std::uint64_t blocks) {
     throw sw::InputError({"ORTHOSIM_TEST_FAULT"}, expected, "'" + text + "'");
   }
   fault.at = number(parts[2], ~std::uint64_t{0} >> 1);
-  fault.block = number(parts[0], blocks - 1);
+  const std::string& block = parts[0];
+  if (fault.kind == TestFault::Block::Interface) {
+    fault.block = number(block, blocks - 1);
+  } else if (machine_blocks && block == "sync" && fault.flip) {
+    fault.kind = TestFault::Block::Sync;
+  } else if (machine_blocks && block == "arbiter" && !fault.flip) {
+    fault.kind = TestFault::Block::Arbiter;
+  } else if (machine_blocks && block.size() > 1 && block[0] == 'p' && !fault.flip) {
+    fault.kind = TestFault::Block::Processor;
+    fault.block = number(block.substr(1), blocks - 1);
+  } else {
+    fault.block = number(block, blocks - 1);
+  }
   return fault;
 }
 
 /// The blocks of a multiprocessor as config.impl says (model, rtl or cosim), the verilated ones'
-/// signals to `fst`; when `test_fault_wanted`, the model bus controller of P(B) gets
-/// ORTHOSIM_TEST_FAULT's fault: bit BIT of the word on its bus in cycle CYCLE flipped, or one
-/// cycle more in the start-up of the access granted in cycle CYCLE.
+/// signals to `fst`; when `test_fault_wanted`, ORTHOSIM_TEST_FAULT's fault: with a number B, the
+/// model bus controller of P(B) gets bit BIT of the word on its bus in cycle CYCLE flipped, or
+/// one cycle more in the start-up of the access granted in cycle CYCLE; with the whole machine
+/// in cosim, pB:late:CYCLE shows the first activity change of P(B) at or after CYCLE one cycle
+/// late, sync:flip:CYCLE:BIT flips the interrupt bus's busy flag in CYCLE, arbiter:late:CYCLE
+/// shows the first grant at or after CYCLE one cycle late (all on the model's side).
 std::unique_ptr<sc::BlockWiring> wiring_for(const sw::SystemConfig& config, rtl::FstTrace* fst,
                                             bool test_fault_wanted) {
   auto wiring = std::make_unique<sc::CosimWiring>(fst);
-  if (const std::optional<TestFault> f = test_fault_wanted ? test_fault(config.n) : std::nullopt) {
-    if (f->interface) {
-      throw sw::InputError({"ORTHOSIM_TEST_FAULT"}, "B:flip:CYCLE:BIT or B:late:CYCLE",
-                           "'ni:...' (network interfaces belong to the networks)");
-    }
+  const bool machine = config.impl.processor == sw::Impl::Cosim;
+  const std::optional<TestFault> f =
+      test_fault_wanted ? test_fault(config.n, machine) : std::nullopt;
+  if (!f) {
+    return wiring;
+  }
+  if (f->kind == TestFault::Block::Interface) {
+    throw sw::InputError({"ORTHOSIM_TEST_FAULT"}, "B:flip:CYCLE:BIT or B:late:CYCLE",
+                         "'ni:...' (network interfaces belong to the networks)");
+  }
+  if (f->kind == TestFault::Block::Numbered) {
     sc::ModelFault fault;
     fault.kind = f->flip ? sc::ModelFault::Kind::FlipBit : sc::ModelFault::Kind::ExtraCycle;
     fault.bit = f->bit;
     fault.at = sw::Cycle{f->at};
     wiring->inject_fault(static_cast<sw::ProcId>(f->block), fault);
+    return wiring;
   }
+  sc::MachineFault fault;
+  fault.kind = f->kind == TestFault::Block::Processor ? sc::MachineFault::Kind::LateActivity
+               : f->kind == TestFault::Block::Sync    ? sc::MachineFault::Kind::FlipInterrupt
+                                                      : sc::MachineFault::Kind::LateGrant;
+  fault.block = static_cast<std::uint32_t>(f->block);
+  fault.at = sw::Cycle{f->at};
+  wiring->inject_machine_fault(fault);
   return wiring;
 }
 
@@ -104,7 +139,7 @@ std::unique_ptr<sc::BlockWiring> wiring_for(const sw::SystemConfig& config, rtl:
 void inject_test_fault(sc::Multicomputer& system) {
   if (const std::optional<TestFault> f = test_fault(system.config().topology.nodes())) {
     sc::net::RtlNetwork::Fault fault;
-    fault.interface = f->interface;
+    fault.interface = f->kind == TestFault::Block::Interface;
     fault.kind = f->flip ? sc::net::RtlNetwork::Fault::Kind::FlipBit
                          : sc::net::RtlNetwork::Fault::Kind::LateHeader;
     fault.router = static_cast<std::uint32_t>(f->block);
@@ -368,6 +403,12 @@ RunOutcome execute(RunDescription d, sw::Progress& progress) {
   for (std::size_t i = 0; i < d.networks.size(); ++i) {
     computers[i]->validate(d.networks[i].program);
   }
+  // What the verilated machine cannot hold is bad input, refused before anything runs.
+  for (std::size_t i = 0; i < processors.size(); ++i) {
+    if (d.systems[i].config->impl.whole_machine()) {
+      processors[i]->check(d.systems[i].program);
+    }
+  }
   files.open_fst_files();
 
   // A co-simulation mismatch stops the run: the command fails with it (no exception, see above)
@@ -420,7 +461,7 @@ RunOutcome execute(RunDescription d, sw::Progress& progress) {
   }
   sw::Cycle end;
   for (const auto& system : processors) {
-    end = std::max(end, system->clock().now());
+    end = std::max(end, system->end());
   }
   for (const auto& system : computers) {
     end = std::max(end, system->clock().now());

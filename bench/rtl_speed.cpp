@@ -2,7 +2,8 @@
 // cosim), so that a user can choose. Prints figures; asserts nothing about time.
 //   1. An n = 16 omp running back-to-back IWR steps ([PH91] Eq. 1 workload, every processor
 //      sends l = 8 words to each of the others): the index manipulators, bus controllers and the
-//      module array as models, verilated in their place, and both in lockstep.
+//      module array as models, verilated in their place, and both in lockstep; then the whole
+//      machine verilated as one unit (processors, sync unit and all, --impl rtl and cosim).
 //   2. An 8 x 8 torus at medium load (uniform traffic, 8-flit packets, 0.1 flits per node per
 //      cycle, about a third of its saturation throughput): the routers as models, verilated, and
 //      both in lockstep (--impl router=...), then routers and network interfaces verilated and
@@ -100,6 +101,7 @@ int sc_main(int argc, char* argv[]) {
   constexpr int trials = 3;
 
   std::vector<std::unique_ptr<Multiprocessor>> omps;
+  std::vector<std::unique_ptr<Multiprocessor>> machines;  // model, rtl, cosim (whole machine)
   for (sw::Impl impl : kImpls) {
     sw::SystemConfig c;
     c.n = n;
@@ -108,6 +110,12 @@ int sc_main(int argc, char* argv[]) {
     c.impl.memory = impl;
     omps.push_back(
         std::make_unique<Multiprocessor>((std::string("omp_") + sw::to_string(impl)).c_str(),
+                                         c.validated(), silent,
+                                         std::make_unique<orthosim::sc::CosimWiring>()));
+    c.impl.processor = impl;
+    c.impl.sync = impl;
+    machines.push_back(
+        std::make_unique<Multiprocessor>((std::string("machine_") + sw::to_string(impl)).c_str(),
                                          c.validated(), silent,
                                          std::make_unique<orthosim::sc::CosimWiring>()));
   }
@@ -132,6 +140,8 @@ int sc_main(int argc, char* argv[]) {
   const sw::AccessWorkload w{sw::WorkloadKind::Iwr, n - 1, l, steps};
   const std::vector<Measured> omp =
       network_only ? std::vector<Measured>{} : best_of(omps, w, trials);
+  const std::vector<Measured> machine =
+      network_only ? std::vector<Measured>{} : best_of(machines, w, trials);
 
   const sw::Topology torus = tori[0]->config().topology;
   orthosim::sc::TrafficSpec spec =
@@ -159,6 +169,11 @@ int sc_main(int argc, char* argv[]) {
     std::printf("%-11s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s",
                 "x model");
     table(omp, {"model", "rtl", "cosim"});
+    std::printf("\n1b. the same, the whole machine verilated as one unit (processors, sync unit, "
+                "controllers, index manipulators, module array: --impl rtl, cosim)\n");
+    std::printf("%-11s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s",
+                "x model");
+    table(machine, {"model", "rtl", "cosim"});
     std::printf("\n");
   }
   std::printf("2. torus 8x8, uniform traffic at %.2f flits/node/cycle, %u-flit packets, "

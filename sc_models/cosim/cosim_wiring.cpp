@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "rtl/bridge/multiprocessor_rtl.hpp"
 #include "sw/core/diagnostic.hpp"
 
 namespace orthosim::sc {
@@ -18,10 +19,54 @@ void require(bool ok, const std::string& parameter, const std::string& what) {
   }
 }
 
+/// The whole machine verilated as one unit (rtl/multiprocessor.sv): the processors drive their
+/// bus controllers, index manipulators and the sync unit, and the controllers the memory side,
+/// through pins there and through calls in the models, so no block of it can be a model while
+/// another is verilated.
+void validate_whole_machine(const sw::SystemConfig& config) {
+  const sw::Implementations& impl = config.impl;
+  const bool omp = config.arch == sw::Arch::Omp;
+  require(omp || impl.memory == sw::Impl::Model, "memory",
+          "the crossbar's and the bus's memory side is their interconnect (use interconnect=)");
+  require(!omp || impl.interconnect == sw::Impl::Model, "interconnect",
+          "the omp's memory side is its module array (use memory=)");
+  const sw::Impl machine = impl.processor;
+  const char* memory_side = omp ? "memory" : "interconnect";
+  const std::string why =
+      " (the processors, sync unit, bus controllers, index manipulators and the memory side are "
+      "verilated as one unit, rtl/multiprocessor.sv: they talk through pins there and through "
+      "calls in the models)";
+  require(machine != sw::Impl::Model, impl.sync != sw::Impl::Model ? "sync" : "interconnect",
+          "sync=rtl|cosim and interconnect=rtl|cosim need processor= the same" + why);
+  const std::string need = std::string("processor=") + sw::to_string(machine) +
+                           " needs every block of the multiprocessor " + sw::to_string(machine) +
+                           ": im, bus, sync and " + memory_side + why;
+  const std::pair<const char*, sw::Impl> blocks[] = {{"sync", impl.sync},
+                                                     {"im", impl.index_manipulator},
+                                                     {"bus", impl.bus_controller},
+                                                     {memory_side,
+                                                      omp ? impl.memory : impl.interconnect}};
+  for (const auto& [name, block] : blocks) {
+    require(block == machine, name, need);
+  }
+  const rtl::MultiprocessorArch arch = config.arch == sw::Arch::Omp ? rtl::MultiprocessorArch::Omp
+                                       : config.arch == sw::Arch::Crossbar
+                                           ? rtl::MultiprocessorArch::Crossbar
+                                           : rtl::MultiprocessorArch::Bus;
+  require(rtl::MultiprocessorRtl::built(arch, config.n), "n",
+          "the " + sw::to_string(config.arch) + " is verilated for n = " +
+              rtl::MultiprocessorRtl::built_list(arch) + ", got " + std::to_string(config.n));
+}
+
 }  // namespace
 
 void validate_rtl(const sw::SystemConfig& config) {
   const sw::Implementations& impl = config.impl;
+  if (impl.processor != sw::Impl::Model || impl.sync != sw::Impl::Model ||
+      impl.interconnect != sw::Impl::Model) {
+    validate_whole_machine(config);
+    return;
+  }
   if (impl.memory != sw::Impl::Model) {
     require(config.arch == sw::Arch::Omp, "memory",
             "the module array (rtl/module_array.sv) is the omp's n x n modules on row and column "
@@ -203,7 +248,7 @@ MemoryGrants& CosimWiring::memory(const SystemParts& system) {
   for (sw::ProcId p = 0; p < config.n; ++p) {
     lanes_.push_back(std::make_unique<Lane>());
   }
-  if (config.impl.memory != sw::Impl::Model) {
+  if (config.impl.memory != sw::Impl::Model && !config.impl.whole_machine()) {
     // The verilated module array "modules" (<system>.modules.array.rtl in the FST).
     ResourceArbiter& arbiter = system.arbiter;
     memory_ = std::make_unique<RtlMemory>(
@@ -221,7 +266,7 @@ MemoryGrants& CosimWiring::memory(const SystemParts& system) {
 
 DataBuffers& CosimWiring::buffers(sw::ProcId p, IndexManipulator& model) {
   const sw::Impl im = system_->config.impl.index_manipulator;
-  if (im == sw::Impl::Model) {
+  if (im == sw::Impl::Model || system_->config.impl.whole_machine()) {
     return model;
   }
   Lane& lane = *lanes_.at(p);
@@ -237,7 +282,8 @@ void CosimWiring::attach(sw::ProcId p, BusController& controller, IndexManipulat
   if (const auto fault = faults_.find(p); fault != faults_.end()) {
     inject_fault(p, fault->second);
   }
-  const sw::Impl bus = config.impl.bus_controller;
+  // The whole machine verilated is one unit (machine()): no block of it is bridged alone.
+  const sw::Impl bus = config.impl.whole_machine() ? sw::Impl::Model : config.impl.bus_controller;
   if (bus != sw::Impl::Model) {
     const std::string id = std::to_string(p);
     // The datapath "bc<i>_rtl" (its verilated controller is <system>.bc<i>_rtl.bc.rtl in the FST)
@@ -265,7 +311,7 @@ void CosimWiring::attach(sw::ProcId p, BusController& controller, IndexManipulat
   if (lane.relay) {
     lane.relay->to(*lane.performer);
   }
-  const bool memory_cosim = config.impl.memory == sw::Impl::Cosim;
+  const bool memory_cosim = memory_ && config.impl.memory == sw::Impl::Cosim;
   if (bus == sw::Impl::Cosim || (memory_cosim && bus == sw::Impl::Model)) {
     lane.schedules =
         std::make_unique<ScheduleFanout>(memory_cosim ? memory_.get() : nullptr,
@@ -303,6 +349,18 @@ void CosimWiring::load() {
   if (memory_) {
     memory_->load();
   }
+}
+
+MachineTwin* CosimWiring::machine(const sw::SystemConfig& config, const std::string& name,
+                                  const ClockDomain& clock, traces::Recorder& recorder) {
+  if (!config.impl.whole_machine()) {
+    return nullptr;
+  }
+  // "machine" (its verilated unit is <system>.machine in the FST).
+  machine_ = std::make_unique<RtlMachine>(
+      "machine", config, name, clock, recorder, fst_, [this](const Mismatch& m) { on_mismatch(m); },
+      machine_fault_);
+  return machine_.get();
 }
 
 std::optional<Mismatch> CosimWiring::mismatch(Cycle now) const {

@@ -24,6 +24,7 @@
 #include "rtl/bridge/index_manipulator_rtl.hpp"
 #include "sc_models/cosim/model_fault.hpp"
 #include "sc_models/cosim/rtl_datapath.hpp"
+#include "sc_models/cosim/rtl_machine.hpp"
 #include "sc_models/cosim/rtl_memory.hpp"
 #include "sc_models/multiprocessor/block_wiring.hpp"
 
@@ -46,7 +47,15 @@ class CosimWiring final : public BlockWiring, private MemoryGrants {
   DataBuffers& buffers(sw::ProcId p, IndexManipulator& model) override;
   void attach(sw::ProcId p, BusController& controller, IndexManipulator& model) override;
   void load() override;
+  MachineTwin* machine(const sw::SystemConfig& config, const std::string& name,
+                       const ClockDomain& clock, traces::Recorder& recorder) override;
   [[nodiscard]] std::optional<Mismatch> mismatch(Cycle now) const override;
+
+  /// Test-only: a deliberate error on the model's side of the whole machine's co-simulation
+  /// (processor = cosim); before the system is built.
+  void inject_machine_fault(const MachineFault& fault) { machine_fault_ = fault; }
+  /// The whole machine verilated, if config.impl asks for it (after the system is built).
+  [[nodiscard]] RtlMachine* rtl_machine() const { return machine_.get(); }
 
   /// Test-only: a deliberate error in P(p)'s model bus controller, which cosim must catch
   /// (tests/rtl/multiprocessor_rtl_test.cpp, ORTHOSIM_TEST_FAULT); before or after the system
@@ -73,6 +82,8 @@ class CosimWiring final : public BlockWiring, private MemoryGrants {
   rtl::FstTrace* const fst_;
   std::optional<SystemParts> system_;
   std::unique_ptr<RtlMemory> memory_;
+  std::unique_ptr<RtlMachine> machine_;
+  MachineFault machine_fault_;
   std::vector<std::unique_ptr<Lane>> lanes_;  ///< by processor
   std::map<sw::ProcId, ModelFault> faults_;   ///< injected before the system was built
   std::optional<Mismatch> mismatch_;

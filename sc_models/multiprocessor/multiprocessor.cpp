@@ -12,7 +12,7 @@ namespace orthosim::sc {
 
 Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
                                const sw::Validated<sw::SystemConfig>& config,
-                               traces::Recorder& recorder, std::unique_ptr<BlockWiring> wiring)
+                               traces::Recorder& recorder_in, std::unique_ptr<BlockWiring> wiring)
     : sc_core::sc_module(name),
       config_(config),
       wiring_(std::move(wiring)),
@@ -20,6 +20,12 @@ Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
   wiring_->validate(config_);
   const sw::MemoryOrganization org = config_.organization();
   const std::string base = sc_core::sc_module::name();
+  twin_ = wiring_->machine(config_, base, clock_, recorder_in);
+  if (twin_ != nullptr && twin_->observer() != nullptr) {
+    observed_ = std::make_unique<traces::FanoutRecorder>(
+        std::vector<traces::Recorder*>{&recorder_in, twin_->observer()});
+  }
+  traces::Recorder& recorder = observed_ ? *observed_ : recorder_in;
 
   // Resource ids: the buses, then the modules, then the interrupt bus.
   std::vector<std::string> resources;
@@ -66,8 +72,15 @@ Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name,
 
 Multiprocessor::~Multiprocessor() = default;
 
-void Multiprocessor::load(sw::MachineProgram program) {
+void Multiprocessor::check(const sw::MachineProgram& program) const {
   sw::validate(program, config_);
+  if (twin_ != nullptr) {
+    twin_->check(program);
+  }
+}
+
+void Multiprocessor::load(sw::MachineProgram program) {
+  check(program);
   if (!finished() && sc_core::sc_pending_activity()) {
     throw std::logic_error(std::string(name()) + ": load() while a program is still running");
   }
@@ -87,14 +100,25 @@ void Multiprocessor::load(sw::MachineProgram program) {
   start_ = clock_.now();
   stopped_at_limit_.reset();
   messages_.load(program_.messages, config_.n, program_.deliveries);
+  // rtl: the verilated machine runs the program; the model processors get none.
+  static const sw::ProcessorProgram kNothing;
+  const bool models_run = twin_ == nullptr || twin_->beside_models();
   for (sw::ProcId i = 0; i < config_.n; ++i) {
-    processors_[i]->load(program_.processors[i], messages_);
+    processors_[i]->load(models_run ? program_.processors[i] : kNothing, messages_);
+  }
+  if (twin_ != nullptr) {
+    twin_->load(program_);
   }
 }
 
 bool Multiprocessor::finished() const {
   return std::all_of(processors_.begin(), processors_.end(),
-                     [](const auto& p) { return p->finished(); });
+                     [](const auto& p) { return p->finished(); }) &&
+         (twin_ == nullptr || twin_->finished());
+}
+
+Cycle Multiprocessor::end() const {
+  return twin_ != nullptr && twin_->last_cycle() ? *twin_->last_cycle() : clock_.now();
 }
 
 Multiprocessor::Counters Multiprocessor::counters() const {
@@ -140,6 +164,12 @@ sw::RunSummary Multiprocessor::result() const {
   r.conflicts = now.conflicts - counters_at_load_.conflicts;
   r.conflict_wait_cycles = now.conflict_wait_cycles - counters_at_load_.conflict_wait_cycles;
   r.bus_words_moved = now.bus_words_moved - counters_at_load_.bus_words_moved;
+  if (twin_ != nullptr) {
+    twin_->result(r);
+    if (!r.mismatch) {
+      r.mismatch = wiring_->mismatch(clock_.now());
+    }
+  }
   return r;
 }
 

@@ -27,6 +27,7 @@
 #include "sw/machine/delivery_check.hpp"
 #include "sw/machine/machine_program.hpp"
 #include "sw/run/run_summary.hpp"
+#include "traces/fanout_recorder.hpp"
 #include "traces/recorder.hpp"
 #include "traces/stats.hpp"
 
@@ -54,6 +55,9 @@ class Multiprocessor : public sc_core::sc_module {
   [[nodiscard]] static std::uint64_t footprint(const sw::MachineProgram& program,
                                                const sw::SystemConfig& config);
 
+  /// Validates the program against this system and what runs it (throws sw::ConfigError): what
+  /// load() checks first, callable before anything runs.
+  void check(const sw::MachineProgram& program) const;
   /// Validates the program against this system (throws sw::ConfigError), clears all memories,
   /// loads index sets and the senders' local memory, and starts every processor in the next delta.
   void load(sw::MachineProgram program);
@@ -61,6 +65,9 @@ class Multiprocessor : public sc_core::sc_module {
   [[nodiscard]] bool finished() const;
   /// The outcome of the loaded program, after the kernel has run.
   [[nodiscard]] sw::RunSummary result() const;
+  /// The cycle the run ended in, after the kernel has run: now, or the last cycle the verilated
+  /// machine stepped (it steps a cycle half a period in and stops the kernel at the next edge).
+  [[nodiscard]] Cycle end() const;
 
   /// The most words the memory modules held at once while the loaded program ran (WordStore::
   /// held): a mailbox's words are forgotten once read, so this follows the words in flight.
@@ -75,6 +82,10 @@ class Multiprocessor : public sc_core::sc_module {
   sw::SystemConfig config_;
   std::unique_ptr<BlockWiring> wiring_;
   ClockDomain clock_;
+  /// The whole machine verilated (the wiring's), else null.
+  MachineTwin* twin_ = nullptr;
+  /// The recorder and the twin's observer of the model blocks (cosim), else null.
+  std::unique_ptr<traces::FanoutRecorder> observed_;
   traces::StatsRegistry stats_;
   HeldWords module_words_;  ///< held by modules_
   std::vector<WordStore> modules_;

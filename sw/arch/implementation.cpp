@@ -11,8 +11,12 @@ namespace {
 
 constexpr std::array<BlockType, kBlockTypes> kAllBlocks = {BlockType::IndexManipulator,
                                                            BlockType::BusController,
-                                                           BlockType::Memory, BlockType::Router,
-                                                           BlockType::NetworkInterface};
+                                                           BlockType::Memory,
+                                                           BlockType::Router,
+                                                           BlockType::NetworkInterface,
+                                                           BlockType::Processor,
+                                                           BlockType::Sync,
+                                                           BlockType::Interconnect};
 
 std::optional<Impl> impl_named(const std::string& text) {
   for (Impl i : {Impl::Model, Impl::Rtl, Impl::Cosim}) {
@@ -58,6 +62,12 @@ const char* to_string(BlockType block) {
       return "router";
     case BlockType::NetworkInterface:
       return "ni";
+    case BlockType::Processor:
+      return "processor";
+    case BlockType::Sync:
+      return "sync";
+    case BlockType::Interconnect:
+      return "interconnect";
   }
   return "?";
 }
@@ -74,6 +84,12 @@ Impl Implementations::of(BlockType block) const {
       return router;
     case BlockType::NetworkInterface:
       return network_interface;
+    case BlockType::Processor:
+      return processor;
+    case BlockType::Sync:
+      return sync;
+    case BlockType::Interconnect:
+      return interconnect;
   }
   return Impl::Model;
 }
@@ -94,6 +110,15 @@ void Implementations::set(BlockType block, Impl impl) {
       break;
     case BlockType::NetworkInterface:
       network_interface = impl;
+      break;
+    case BlockType::Processor:
+      processor = impl;
+      break;
+    case BlockType::Sync:
+      sync = impl;
+      break;
+    case BlockType::Interconnect:
+      interconnect = impl;
       break;
   }
 }
@@ -149,7 +174,8 @@ Implementations Implementations::parse(const std::string& spec, const SourceLoca
     }
     const std::optional<BlockType> block = block_named(item.substr(0, eq));
     if (!block) {
-      throw InputError(where, "a block im, bus, memory, router or ni",
+      throw InputError(where,
+                       "a block im, bus, memory, router, ni, processor, sync or interconnect",
                        "'" + item.substr(0, eq) + "' in '" + spec + "'");
     }
     const std::optional<Impl> impl = impl_named(item.substr(eq + 1));

@@ -249,8 +249,8 @@ po::options_description rtl_options() {
   po::options_description o("RTL (docs/rtl.md)");
   o.add_options()("impl", po::value<std::string>(),
                   "block implementation: model, rtl or cosim for every block, or per block type "
-                  "im=...,bus=... (multiprocessors) or router=...,ni=... (networks) (default "
-                  "model)")(
+                  "im=...,bus=...,memory=...,processor=...,sync=...,interconnect=... "
+                  "(multiprocessors) or router=...,ni=... (networks) (default model)")(
       "fst", po::value<std::string>(),
       "write the verilated blocks' signals to this FST file (needs rtl or cosim blocks)");
   return o;
@@ -263,15 +263,19 @@ Implementations multiprocessor_impl(const po::variables_map& vm, Arch arch) {
   const std::string spec = vm["impl"].as<std::string>();
   Implementations impl = Implementations::parse(spec, {"--impl"});
   if (spec == to_string(Impl::Rtl) || spec == to_string(Impl::Cosim)) {
-    if (arch != Arch::Omp) {
+    // Every block of the system, verilated as one unit: the omp's memory side is its module
+    // array, the crossbar's and the bus's their interconnect.
+    if (arch == Arch::Omp) {
+      impl.interconnect = Impl::Model;
+    } else {
       impl.memory = Impl::Model;
     }
     impl.router = Impl::Model;
     impl.network_interface = Impl::Model;
   } else if (impl.router != Impl::Model || impl.network_interface != Impl::Model) {
     throw InputError({"--impl"},
-                     "im=..., bus=... or memory=... (routers and interfaces belong to the "
-                     "mesh, torus and hypercube)",
+                     "im=..., bus=..., memory=..., processor=..., sync=... or interconnect=... "
+                     "(routers and interfaces belong to the mesh, torus and hypercube)",
                      "'" + spec + "'");
   }
   return impl;
@@ -285,8 +289,10 @@ Implementations network_impl(const po::variables_map& vm) {
   const Implementations parsed = Implementations::parse(spec, {"--impl"});
   const bool uniform = spec == to_string(Impl::Model) || spec == to_string(Impl::Rtl) ||
                        spec == to_string(Impl::Cosim);
-  if (!uniform && (parsed.index_manipulator != Impl::Model ||
-                   parsed.bus_controller != Impl::Model || parsed.memory != Impl::Model)) {
+  if (!uniform &&
+      (parsed.index_manipulator != Impl::Model || parsed.bus_controller != Impl::Model ||
+       parsed.memory != Impl::Model || parsed.processor != Impl::Model ||
+       parsed.sync != Impl::Model || parsed.interconnect != Impl::Model)) {
     throw InputError({"--impl"},
                      "model, rtl, cosim or router=...,ni=... (a network's verilated blocks "
                      "are its routers and interfaces)",
@@ -303,10 +309,11 @@ std::optional<std::string> fst_path_from(const po::variables_map& vm, const Impl
     return std::nullopt;
   }
   if (impl.all_model()) {
-    throw InputError({"--fst"},
-                     "needs --impl rtl or cosim for a verilated block (im, bus, memory, router "
-                     "or ni): FST holds the verilated blocks' signals (the models' waveform is "
-                     "--vcd)");
+    throw InputError(
+        {"--fst"}, "needs --impl rtl or cosim for a verilated block (im, bus, memory, router, "
+                   "ni, processor, sync or interconnect): FST holds the verilated blocks' signals "
+                   "(the models' waveform is "
+                   "--vcd)");
   }
   return vm["fst"].as<std::string>();
 }

@@ -139,7 +139,8 @@ TEST_F(GtkwCli, ANetworksRoutersAreGroupedByCoordinate) {
 
 TEST_F(GtkwCli, TheFstsSaveFileNamesSignalsOfEveryVerilatedBlock) {
   // With a VCD of the same name: each has its own save file.
-  const Outcome r = run("run fig2.mcp --arch omp --impl rtl --fst w.fst --vcd w.vcd");
+  const Outcome r =
+      run("run fig2.mcp --arch omp --impl im=rtl,bus=rtl,memory=rtl --fst w.fst --vcd w.vcd");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_save_file(dir_ / "w.gtkw").dumpfile, "w.vcd");
   const SaveFile save = read_save_file(dir_ / "w.fst.gtkw");

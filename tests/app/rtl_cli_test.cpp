@@ -1,6 +1,7 @@
 // End-to-end: --impl and --fst of access, run, demo and traffic (docs/rtl.md) as a user runs
-// them. The verilated blocks (the multiprocessors' bus controllers and index manipulators, the
-// networks' routers) give the same cycles, words, conflicts and statistics as the models; cosim
+// them. The verilated blocks (the whole multiprocessor with --impl rtl, or its bus controllers,
+// index manipulators and module array alone, the networks' routers) give the same cycles, words,
+// conflicts and statistics as the models; cosim
 // stops with the cycle, block, signal and both values when the model is made wrong on purpose
 // (ORTHOSIM_TEST_FAULT, a test-only switch); the FST waveform reads back with GTKWave's fst2vcd
 // and holds the blocks' signals, changing; bad choices are refused naming the option.
@@ -10,8 +11,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "tests/support/cli_process.hpp"
+#include "tests/support/vcd_reader.hpp"
 
 namespace {
 
@@ -45,32 +48,44 @@ nlohmann::json results(const std::string& json) {
 }
 
 TEST_F(RtlCli, AccessGivesTheSameResultsWithTheRtlAsWithTheModels) {
-  for (const std::string args : {"--arch omp --n 4 --kind iwr --l 3 --repeat 4",
-                                 "--arch omp --n 16 --kind block --d 15 --l 6",
-                                 "--arch crossbar --n 8 --kind interleaved --d 5 --repeat 3",
-                                 "--arch bus --n 2 --kind scalar --repeat 5"}) {
+  // The whole machine is verilated for every organisation at n = 4 and the omp at 16
+  // (rtl/limits.cmake), the datapath blocks at n = 2, 4, 8 and 16.
+  for (const std::string args :
+       {"--arch omp --n 4 --kind iwr --l 3 --repeat 4",
+        "--arch omp --n 16 --kind block --d 15 --l 6",
+        "--arch crossbar --n 4 --kind interleaved --d 3 --repeat 3",
+        "--arch crossbar --n 8 --kind interleaved --d 5 --repeat 3",
+        "--arch bus --n 2 --kind scalar --repeat 5", "--arch bus --n 4 --kind scalar --repeat 5"}) {
     const Outcome model = run("access " + args + " --json");
     ASSERT_EQ(model.exit_code, 0) << args << model.err;
-    for (const std::string impl : {"rtl", "cosim", "im=model,bus=rtl"}) {
+    const bool machine =
+        args.find("--n 4 ") != std::string::npos || args.find("omp --n 16 ") != std::string::npos;
+    for (const std::string impl : {"rtl", "cosim", "im=model,bus=rtl", "im=rtl,bus=rtl"}) {
+      if (!machine && (impl == "rtl" || impl == "cosim")) {
+        continue;
+      }
       const Outcome rtl = run("access " + args + " --impl " + impl + " --json");
       ASSERT_EQ(rtl.exit_code, 0) << args << " --impl " << impl << ": " << rtl.err;
       EXPECT_EQ(results(rtl.out), results(model.out)) << args << " --impl " << impl;
     }
   }
   const nlohmann::json j = nlohmann::json::parse(run("access --impl rtl --json").out);
-  EXPECT_EQ(j["impl"],
-            "im=rtl,bus=rtl,memory=rtl,router=model,ni=model");  // the omp's module array too
+  // The whole machine: the omp's memory side is its module array.
+  EXPECT_EQ(
+      j["impl"],
+      "im=rtl,bus=rtl,memory=rtl,router=model,ni=model,processor=rtl,sync=rtl,interconnect=model");
   EXPECT_NE(run("access --impl bus=cosim").out.find("implementation     im=model,bus=cosim"),
             std::string::npos);
 }
 
-// The bus activity the RTL reports (each word when it is on the bus) makes the same waveform as
-// the model's, byte for byte, and the run ends in the same cycle.
+// The bus activity the RTL controllers report (each word when it is on the bus) makes the same
+// waveform as the model's, byte for byte, and the run ends in the same cycle; the whole machine
+// in cosim leaves the models' waveform as it is.
 TEST_F(RtlCli, TheWaveformOfTheRtlIsTheModels) {
   for (const std::string arch : {"omp", "crossbar", "bus"}) {
     const std::string args = "access --arch " + arch + " --kind block --d 3 --l 4 --repeat 2";
     ASSERT_EQ(run(args + " --vcd m.vcd").exit_code, 0) << arch;
-    ASSERT_EQ(run(args + " --impl rtl --vcd r.vcd").exit_code, 0) << arch;
+    ASSERT_EQ(run(args + " --impl im=rtl,bus=rtl --vcd r.vcd").exit_code, 0) << arch;
     ASSERT_EQ(run(args + " --impl cosim --vcd c.vcd").exit_code, 0) << arch;
     const std::string model = slurp(dir_ / "m.vcd");
     EXPECT_GT(model.size(), 1000u) << arch;
@@ -80,17 +95,19 @@ TEST_F(RtlCli, TheWaveformOfTheRtlIsTheModels) {
 }
 
 TEST_F(RtlCli, RunGivesTheSameResultsWithTheRtlAsWithTheModels) {
-  ASSERT_EQ(run("gen random --nodes 8 --steps 4 --len 5 --seed 3 --out r.mcp").exit_code, 0);
+  ASSERT_EQ(run("gen random --nodes 4 --steps 6 --len 5 --seed 3 --out r.mcp").exit_code, 0);
   for (const std::string arch : {"omp", "crossbar", "bus"}) {
     const Outcome model = run("run r.mcp --arch " + arch + " --json");
     ASSERT_EQ(model.exit_code, 0) << model.err;
     const Outcome rtl = run("run r.mcp --arch " + arch + " --impl rtl --json");
     ASSERT_EQ(rtl.exit_code, 0) << rtl.err;
     EXPECT_EQ(results(rtl.out), results(model.out)) << arch;
-    // Only the omp's memory has a verilated twin (the module array).
-    EXPECT_EQ(nlohmann::json::parse(rtl.out)["impl"], std::string("im=rtl,bus=rtl,memory=") +
-                                                          (arch == "omp" ? "rtl" : "model") +
-                                                          ",router=model,ni=model");
+    // The omp's memory side is its module array, the others' their interconnect.
+    const bool omp = arch == "omp";
+    EXPECT_EQ(nlohmann::json::parse(rtl.out)["impl"],
+              std::string("im=rtl,bus=rtl,memory=") + (omp ? "rtl" : "model") +
+                  ",router=model,ni=model,processor=rtl,sync=rtl,interconnect=" +
+                  (omp ? "model" : "rtl"));
   }
 }
 
@@ -122,7 +139,8 @@ TEST_F(RtlCli, CosimStopsAtACycleOfExtraLatency) {
 }
 
 TEST_F(RtlCli, FstReadsBackWithFst2vcdWithEveryBlocksSignalsChanging) {
-  const Outcome r = run("access --arch omp --n 4 --kind iwr --impl rtl --fst w.fst");
+  const Outcome r =
+      run("access --arch omp --n 4 --kind iwr --impl im=rtl,bus=rtl,memory=rtl --fst w.fst");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_TRUE(std::filesystem::exists(dir_ / "w.fst"));
   EXPECT_FALSE(std::filesystem::exists(dir_ / "w.fst.partial"));
@@ -272,7 +290,9 @@ TEST_F(RtlCli, AccessOnTheOmpGivesTheSameResultsWithTheModuleArray) {
   }
   const nlohmann::json j =
       nlohmann::json::parse(run("access --impl memory=rtl,bus=rtl --json").out);
-  EXPECT_EQ(j["impl"], "im=model,bus=rtl,memory=rtl,router=model,ni=model");
+  EXPECT_EQ(j["impl"],
+            "im=model,bus=rtl,memory=rtl,router=model,ni=model,processor=model,sync=model,"
+            "interconnect=model");
 }
 
 TEST_F(RtlCli, TheModuleArrayIsRefusedWhereItDoesNotFit) {
@@ -329,7 +349,7 @@ TEST_F(RtlCli, BadChoicesAreRefusedNamingTheOption) {
   const Outcome memory = run("access --impl memory=rtl");
   EXPECT_EQ(memory.exit_code, 2);
   EXPECT_NE(memory.err.find("memory"), std::string::npos) << memory.err;
-  const Outcome n = run("access --n 3 --impl rtl");
+  const Outcome n = run("access --n 3 --impl im=rtl,bus=rtl");
   EXPECT_EQ(n.exit_code, 2);
   EXPECT_NE(n.err.find("invalid parameter n for the RTL"), std::string::npos) << n.err;
   // Keyed by the implementation choice that asked for the RTL, placed at its option.
@@ -344,6 +364,106 @@ TEST_F(RtlCli, BadChoicesAreRefusedNamingTheOption) {
   const Outcome path = run("access --impl rtl --fst /nonexistent/w.fst");
   EXPECT_EQ(path.exit_code, 2);
   EXPECT_NE(path.err.find("--fst"), std::string::npos) << path.err;
+}
+
+// The whole machine in cosim: a fault on the model's side of a processor, the sync unit or the
+// arbiter is caught at its cycle and signal. The omp's IWR workload (every processor writes
+// l = 4 words to each of d = 3 modules, switches buses, reads) takes T = alpha + beta(l-1) +
+// d tau l = 16 + 6 + 12 = 34 cycles per half and gamma = 8 for the switch ([PH91] Fig. 5, Eq. 1).
+TEST_F(RtlCli, WholeMachineCosimCatchesAFaultInEachNewBlock) {
+  const std::string iwr = "access --kind iwr --impl cosim";
+  const std::pair<const char*, const char*> cases[] = {
+      {"p2:late:1", "cosim mismatch at cycle 34 in omp.p2: activity model 0x3 rtl 0x4"},
+      {"arbiter:late:1", "cosim mismatch at cycle 42 in omp.arbiter: grant[0] model 0x0 rtl 0x1"},
+      {"sync:flip:5:0", "cosim mismatch at cycle 5 in omp.sync: interrupt_busy model 0x1 rtl 0x0"}};
+  for (const auto& [fault, expected] : cases) {
+    setenv("ORTHOSIM_TEST_FAULT", fault, 1);
+    const Outcome r = run(iwr);
+    EXPECT_EQ(r.exit_code, 1) << fault;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << fault << ": " << r.err;
+    EXPECT_EQ(r.out, "") << fault;
+  }
+  // The whole machine's blocks exist in its co-simulation only.
+  setenv("ORTHOSIM_TEST_FAULT", "p2:late:1", 1);
+  const Outcome blocks = run("access --kind iwr --impl bus=cosim,im=cosim");
+  EXPECT_EQ(blocks.exit_code, 2);
+  EXPECT_NE(blocks.err.find("ORTHOSIM_TEST_FAULT"), std::string::npos) << blocks.err;
+}
+
+TEST_F(RtlCli, DemoRunsAllThreeSystemsAsHardware) {
+  const Outcome model = run("demo --json --out m");
+  ASSERT_EQ(model.exit_code, 0) << model.err;
+  for (const std::string impl : {"rtl", "cosim"}) {
+    const Outcome rtl = run("demo --json --out " + impl + " --impl " + impl);
+    ASSERT_EQ(rtl.exit_code, 0) << impl << ": " << rtl.err;
+    nlohmann::json a = nlohmann::json::parse(model.out);
+    nlohmann::json b = nlohmann::json::parse(rtl.out);
+    ASSERT_EQ(a["systems"].size(), 3u);
+    for (std::size_t k = 0; k < 3; ++k) {
+      EXPECT_EQ(results(b["systems"][k].dump())["cycles"],
+                results(a["systems"][k].dump())["cycles"])
+          << impl << " system " << k;
+      EXPECT_EQ(results(b["systems"][k].dump())["stats"], results(a["systems"][k].dump())["stats"])
+          << impl << " system " << k;
+      EXPECT_EQ(b["systems"][k]["payload_ok"], true) << impl << " system " << k;
+    }
+  }
+}
+
+// With the whole machine verilated the waveform's processors are the RTL's: their op and pc
+// change as the model's do, cycle for cycle (the buses are in the FST).
+TEST_F(RtlCli, TheWholeMachinesProcessorsInTheWaveformAreTheModels) {
+  ASSERT_EQ(run("gen random --nodes 4 --steps 4 --len 5 --seed 9 --out r.mcp").exit_code, 0);
+  for (const std::string arch : {"omp", "crossbar", "bus"}) {
+    ASSERT_EQ(run("run r.mcp --arch " + arch + " --vcd m.vcd").exit_code, 0) << arch;
+    ASSERT_EQ(run("run r.mcp --arch " + arch + " --impl rtl --vcd r.vcd").exit_code, 0) << arch;
+    const orthosim::testing_support::VcdReader model((dir_ / "m.vcd").string());
+    const orthosim::testing_support::VcdReader rtl((dir_ / "r.vcd").string());
+    std::size_t compared = 0;
+    for (const std::string& path : model.paths()) {
+      if (path.find(".p") != std::string::npos) {
+        EXPECT_EQ(rtl.changes(path), model.changes(path)) << arch << " " << path;
+        compared += model.changes(path).size();
+      }
+    }
+    EXPECT_GT(compared, 20u) << arch;
+  }
+}
+
+TEST_F(RtlCli, TheWholeMachinesFstHasItsScope) {
+  const Outcome r = run("access --arch bus --impl rtl --fst m.fst");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(std::system(("fst2vcd '" + (dir_ / "m.fst").string() + "' > '" +
+                         (dir_ / "m.vcd").string() + "' 2>/dev/null")
+                            .c_str()),
+            0);
+  const std::string vcd = slurp(dir_ / "m.vcd");
+  EXPECT_NE(vcd.find("$scope module bus.machine $end"), std::string::npos);
+  EXPECT_NE(vcd.find(" bus_valid "), std::string::npos);
+}
+
+TEST_F(RtlCli, WholeMachineChoicesAndProgramsThatDoNotFitAreRefused) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"access --impl processor=rtl",
+       "--impl: invalid parameter sync for the RTL: processor=rtl needs every block of the "
+       "multiprocessor rtl: im, bus, sync and memory"},
+      {"access --impl sync=cosim", "need processor= the same"},
+      {"access --impl interconnect=rtl", "the omp's memory side is its module array"},
+      {"access --arch crossbar --impl processor=rtl,sync=rtl,im=rtl,bus=rtl,memory=rtl",
+       "the crossbar's and the bus's memory side is their interconnect"},
+      {"traffic --topology mesh --dims 4x4 --impl processor=rtl", "router=..."},
+      {"access --impl rtl --repeat 1000", "does not fit the RTL processor's instruction memory"}};
+  for (const auto& [args, expected] : cases) {
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << args << ": " << r.err;
+    EXPECT_EQ(r.out, "") << args;
+  }
+  // Every block spelled out is the uniform choice.
+  const Outcome spelled =
+      run("access --arch bus --impl processor=rtl,sync=rtl,im=rtl,bus=rtl,interconnect=rtl --json");
+  ASSERT_EQ(spelled.exit_code, 0) << spelled.err;
+  EXPECT_EQ(results(spelled.out), results(run("access --arch bus --impl rtl --json").out));
 }
 
 }  // namespace

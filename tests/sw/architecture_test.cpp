@@ -399,7 +399,8 @@ TEST(Implementations, OneWordSetsEveryBlock) {
   const sw::Implementations rtl = sw::Implementations::parse("rtl", where);
   for (sw::BlockType b :
        {sw::BlockType::IndexManipulator, sw::BlockType::BusController, sw::BlockType::Memory,
-        sw::BlockType::Router, sw::BlockType::NetworkInterface}) {
+        sw::BlockType::Router, sw::BlockType::NetworkInterface, sw::BlockType::Processor,
+        sw::BlockType::Sync, sw::BlockType::Interconnect}) {
     EXPECT_EQ(rtl.of(b), sw::Impl::Rtl) << sw::to_string(b);
   }
   EXPECT_EQ(rtl.to_string(), "rtl");
@@ -416,7 +417,10 @@ TEST(Implementations, PairsChangeOnlyTheBlocksNamed) {
   EXPECT_EQ(i.index_manipulator, sw::Impl::Cosim);
   EXPECT_EQ(i.memory, sw::Impl::Cosim);
   EXPECT_EQ(i.network_interface, sw::Impl::Cosim);
-  EXPECT_EQ(i.to_string(), "im=cosim,bus=model,memory=cosim,router=rtl,ni=cosim");
+  EXPECT_EQ(i.processor, sw::Impl::Cosim);
+  EXPECT_EQ(i.to_string(),
+            "im=cosim,bus=model,memory=cosim,router=rtl,ni=cosim,processor=cosim,sync=cosim,"
+            "interconnect=cosim");
   EXPECT_EQ(sw::Implementations::parse(i.to_string(), where).to_string(), i.to_string());
 }
 

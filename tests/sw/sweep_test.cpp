@@ -33,7 +33,9 @@ TEST(VariantParser, ListsAndMappingsBecomeTheOptionsText) {
   const Variant v =
       parse_variant("arch: torus\ndims: [4, 8]\nimpl: {router: cosim}\nvcs: 2\n", "t.yaml");
   EXPECT_EQ(v.find("dims")->text, "4x8");
-  EXPECT_EQ(v.find("impl")->text, "im=model,bus=model,memory=model,router=cosim,ni=model");
+  EXPECT_EQ(v.find("impl")->text,
+            "im=model,bus=model,memory=model,router=cosim,ni=model,processor=model,sync=model,"
+            "interconnect=model");
   EXPECT_EQ(v.find("vcs")->text, "2");
   EXPECT_EQ(v.find("vcs")->where.to_string(), "t.yaml:4:6");
   EXPECT_EQ(v.find("vcs")->key_where.to_string(), "t.yaml:4:1");

@@ -1,0 +1,489 @@
+// The whole multiprocessor verilated: load, step, compare, report.
+#include "sc_models/cosim/rtl_machine.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "sw/core/diagnostic.hpp"
+#include "sw/machine/delivery_check.hpp"
+
+namespace orthosim::sc {
+
+namespace {
+
+rtl::MultiprocessorArch arch_of(sw::Arch arch) {
+  switch (arch) {
+    case sw::Arch::Omp:
+      return rtl::MultiprocessorArch::Omp;
+    case sw::Arch::Crossbar:
+      return rtl::MultiprocessorArch::Crossbar;
+    case sw::Arch::Bus:
+      break;
+  }
+  return rtl::MultiprocessorArch::Bus;
+}
+
+/// The number after `marker` at the end of `path` ("omp.p12", ".p" -> 12), if it ends so.
+std::optional<std::uint32_t> index_after(const std::string& path, const std::string& marker) {
+  const std::size_t at = path.rfind(marker);
+  if (at == std::string::npos || at + marker.size() >= path.size() ||
+      path.find_first_not_of("0123456789", at + marker.size()) != std::string::npos) {
+    return std::nullopt;
+  }
+  return static_cast<std::uint32_t>(std::stoul(path.substr(at + marker.size())));
+}
+
+bool moving(traces::Activity a) {
+  return a == traces::Activity::Compute || a == traces::Activity::Read ||
+         a == traces::Activity::Write || a == traces::Activity::IwrWrite ||
+         a == traces::Activity::IwrRead;
+}
+
+}  // namespace
+
+RtlMachine::RtlMachine(const sc_core::sc_module_name& name, const sw::SystemConfig& config,
+                       const std::string& system, const ClockDomain& clock,
+                       traces::Recorder& recorder, rtl::FstTrace* fst,
+                       std::function<void(const Mismatch&)> on_mismatch, MachineFault fault)
+    : sc_core::sc_module(name),
+      config_(config),
+      system_(system),
+      clock_(clock),
+      recorder_(recorder),
+      cosim_(config.impl.processor == sw::Impl::Cosim),
+      on_mismatch_(std::move(on_mismatch)),
+      fault_(fault),
+      rtl_(std::make_unique<rtl::MultiprocessorRtl>(arch_of(config.arch), config.n, fst,
+                                                    system + ".machine")) {
+  SC_METHOD(step);
+  sensitive << ev_step_;
+  dont_initialize();
+}
+
+RtlMachine::~RtlMachine() = default;
+
+void RtlMachine::check(const sw::MachineProgram& program) const {
+  const rtl::MultiprocessorLimits& limits = rtl_->limits();
+  const std::uint64_t timing_max = (std::uint64_t{1} << limits.timing_bits) - 1;
+  const std::uint64_t cost_max = (std::uint64_t{1} << limits.cost_bits) - 1;
+  const std::pair<const char*, std::pair<std::uint64_t, std::uint64_t>> costs[] = {
+      {"alpha", {config_.timing.alpha, timing_max}},
+      {"beta", {config_.timing.beta, timing_max}},
+      {"tau", {config_.timing.tau, timing_max}},
+      {"gamma", {config_.timing.gamma, std::min(timing_max, cost_max)}},
+      {"sync_cycles", {config_.sync.activate, cost_max}},
+      {"barrier_cycles", {config_.sync.barrier, cost_max}}};
+  for (const auto& [name, value] : costs) {
+    if (value.first > value.second) {
+      throw sw::ParameterError("impl", "invalid parameter " + std::string(name) +
+                                           " for the RTL: its registers hold at most " +
+                                           std::to_string(value.second) + " cycles, got " +
+                                           std::to_string(value.first));
+    }
+  }
+  (void)assemble(program, config_, limits);
+}
+
+void RtlMachine::load(const sw::MachineProgram& program) {
+  program_ = &program;
+  images_ = assemble(program, config_, rtl_->limits());
+  rtl_->reset();
+  rtl_->set_costs({static_cast<std::uint32_t>(config_.timing.alpha),
+                   static_cast<std::uint32_t>(config_.timing.beta),
+                   static_cast<std::uint32_t>(config_.timing.tau),
+                   static_cast<std::uint32_t>(config_.timing.gamma),
+                   static_cast<std::uint32_t>(config_.sync.activate),
+                   static_cast<std::uint32_t>(config_.sync.barrier)});
+  // Storage reads as the model's unwritten memory until written.
+  rtl_->fill_storage(sw::kUnwrittenWord);
+  for (sw::ProcId p = 0; p < config_.n; ++p) {
+    const ProcessorImage& image = images_[p];
+    rtl_->load_program(p, image.instructions);
+    for (std::uint32_t set = 0; set < image.index_sets.size(); ++set) {
+      for (std::uint32_t pos = 0; pos < image.index_sets[set].size(); ++pos) {
+        rtl_->write_index(p, set, pos, image.index_sets[set][pos]);
+      }
+    }
+    for (const LocalWords& run : image.local) {
+      for (std::uint32_t k = 0; k < run.words.size(); ++k) {
+        rtl_->write_local(p, run.address + k, run.words[k]);
+      }
+    }
+  }
+  rtl_->start();
+
+  const std::uint32_t n = config_.n;
+  start_ = clock_.now();
+  running_ = true;
+  rtl_finished_ = false;
+  quiet_ = 0;
+  stuck_ = false;
+  finish_.assign(n, std::nullopt);
+  last_pc_.assign(n, 0);
+  step_ends_.clear();
+  accesses_.assign(n, 0);
+  valid_cycles_.assign(n, 0);
+  busy_cycles_.assign(n, 0);
+  last_mode_.assign(n, 0);
+  activates_ = 0;
+  found_.clear();
+  last_ = {};
+  shown_.assign(n, {});
+  model_.assign(n, {});
+  model_events_.assign(n, {});
+  for (sw::ProcId p = 0; p < n; ++p) {
+    model_[p].finished = program.processors[p].ops.empty();
+  }
+  beats_.assign(n, {});
+  grants_.assign(n, {});
+  interrupt_grants_.clear();
+  processor_checks_.clear();
+  bus_checks_.clear();
+  for (sw::ProcId p = 0; p < n; ++p) {
+    processor_checks_.emplace_back(system_ + ".p" + std::to_string(p));
+    bus_checks_.emplace_back(system_ + ".bc" + std::to_string(p));
+  }
+  arbiter_check_.emplace(system_ + ".arbiter");
+  sync_check_.emplace(system_ + ".sync");
+  // Cycle c is stepped at the start of cycle c + 1, when every model event of c has happened
+  // (the models' events of c + 1, in whatever order the kernel runs them, are told apart by
+  // their cycle). So the run also ends on a clock edge.
+  ev_step_.notify(clock_.until(start_ + Cycle{1}));
+}
+
+void RtlMachine::step() {
+  const rtl::MultiprocessorCycle& out = rtl_->step_cycle();
+  ++rtl_cycles_;
+  account(out);
+  const std::uint64_t c = out.cycle;
+  if (cosim_) {
+    compare(out, c);
+  } else if (recorder_.enabled()) {
+    show(out, c);
+  }
+  last_ = out;
+  const bool model_done =
+      !cosim_ ||
+      std::all_of(model_.begin(), model_.end(), [](const ModelProcessor& m) { return m.finished; });
+  if (!found_.empty() || (rtl_finished_ && model_done) || stuck_) {
+    running_ = false;
+    for (const Mismatch& m : found_) {
+      on_mismatch_(m);  // keeps the first by instance name and stops the run
+    }
+    return;
+  }
+  ev_step_.notify(clock_.delay(Cycle{1}));
+}
+
+void RtlMachine::account(const rtl::MultiprocessorCycle& out) {
+  const std::uint64_t c = out.cycle;
+  bool moved = out.interrupt_busy;
+  bool all_finished = true;
+  for (sw::ProcId p = 0; p < config_.n; ++p) {
+    const rtl::RtlProcessorCycle& proc = out.processors.at(p);
+    if (proc.finished && !finish_[p]) {
+      finish_[p] = c;
+    }
+    all_finished = all_finished && proc.finished;
+    if (proc.pc != last_pc_[p]) {
+      moved = true;
+      // An activate-sync ended: one grant of the interrupt bus.
+      if (c > 0 && last_.processors.at(p).activity == traces::Activity::ActivateSync) {
+        ++activates_;
+      }
+      last_pc_[p] = proc.pc;
+    }
+    moved = moved || moving(proc.activity);
+    const rtl::RtlBusCycle& bus = out.buses.at(p);
+    accesses_[p] += bus.done ? 1 : 0;
+    valid_cycles_[p] += bus.valid ? 1 : 0;
+    busy_cycles_[p] += bus.mode != 0 ? 1 : 0;
+    moved = moved || bus.busy;
+  }
+  for (const auto& [p, step] : out.marks) {
+    if (step >= step_ends_.size()) {
+      step_ends_.resize(step + 1, 0);
+    }
+    step_ends_[step] = std::max(step_ends_[step], c);
+  }
+  rtl_finished_ = all_finished;
+  // Nothing moves and nothing can: every processor waits for a token or a rendezvous that no
+  // one will give (the model's watchdog sees its kernel run dry). A release delay (barrier,
+  // gamma) passes without movement, so the watchdog waits them out first.
+  quiet_ = moved ? 0 : quiet_ + 1;
+  stuck_ = !all_finished &&
+           quiet_ > config_.sync.barrier + config_.timing.gamma + config_.sync.activate + 2;
+}
+
+void RtlMachine::show(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
+  if (processor_sources_.empty()) {
+    const std::vector<traces::Source>& sources = recorder_.sources();
+    for (sw::ProcId p = 0; p < config_.n; ++p) {
+      const std::string path = system_ + ".p" + std::to_string(p);
+      const auto it = std::find_if(sources.begin(), sources.end(),
+                                   [&](const traces::Source& s) { return s.path == path; });
+      if (it == sources.end()) {
+        throw std::logic_error(path + " is not a source of the recorder");
+      }
+      processor_sources_.push_back(static_cast<traces::SourceId>(it - sources.begin()));
+    }
+  }
+  const Cycle now = start_ + Cycle{c};
+  for (sw::ProcId p = 0; p < config_.n; ++p) {
+    const rtl::RtlProcessorCycle& r = out.processors.at(p);
+    const std::uint32_t op = r.pc < images_[p].op_of.size() ? images_[p].op_of[r.pc] : r.pc;
+    const std::pair<traces::Activity, std::uint32_t> shown{r.activity, op};
+    if (c == 0 || shown != shown_[p]) {
+      // An empty program shows nothing, as the model's processor.
+      if (!program_->processors[p].ops.empty()) {
+        recorder_.activity(now, processor_sources_[p], r.activity, op);
+      }
+      shown_[p] = shown;
+    }
+  }
+  for (const auto& [p, step] : out.marks) {
+    recorder_.step_mark(now, processor_sources_.at(p), step);
+  }
+}
+
+void RtlMachine::compare(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
+  const Cycle now = start_ + Cycle{c};
+  std::vector<Mismatch>& found = found_;
+  const auto keep = [&found](const LockstepChecker& checker) {
+    if (checker.first_mismatch()) {
+      found.push_back(*checker.first_mismatch());
+    }
+  };
+  for (sw::ProcId p = 0; p < config_.n; ++p) {
+    // The model's changes up to this cycle (those held back by a LateActivity fault included).
+    while (!model_events_[p].empty() && model_events_[p].front().at <= now) {
+      model_[p] = model_events_[p].front().state;
+      model_events_[p].pop_front();
+    }
+    const ModelProcessor& m = model_[p];
+    const rtl::RtlProcessorCycle& r = out.processors.at(p);
+    const ProcessorImage& image = images_[p];
+    const std::uint32_t rtl_op = r.pc < image.op_of.size() ? image.op_of[r.pc] : r.pc;
+    LockstepChecker& check = processor_checks_[p];
+    if (!check.check(c, "activity", m.activity, activity_class(r.activity)) ||
+        !check.check(c, "op", m.op, rtl_op) ||
+        !check.check(c, "finished", m.finished, r.finished)) {
+      keep(check);
+    }
+
+    std::deque<Beat>& beats = beats_[p];
+    while (!beats.empty() && beats.front().at + beats.front().length <= now) {
+      beats.pop_front();
+    }
+    const Beat* beat = !beats.empty() && beats.front().at <= now ? &beats.front() : nullptr;
+    const rtl::RtlBusCycle& bus = out.buses.at(p);
+    LockstepChecker& bc = bus_checks_[p];
+    bool same = bc.check(c, "bus_valid", beat != nullptr, bus.valid);
+    if (same && beat != nullptr) {
+      same = bc.check(c, "bus_sel", beat->slot, bus.sel) &&
+             bc.check(c, "bus_addr", beat->address, bus.addr) &&
+             bc.check(c, "bus_data", beat->data, bus.data);
+    }
+    if (!same) {
+      keep(bc);
+    }
+
+    // BC(p) got its bus and modules in this cycle: its bus mode rose, or a new access began in
+    // the done cycle of the last one.
+    std::deque<Cycle>& grants = grants_[p];
+    while (!grants.empty() && grants.front() < now) {
+      grants.pop_front();
+    }
+    const bool model_grant = !grants.empty() && grants.front() == now;
+    const bool rtl_grant = bus.mode != 0 && (last_mode_[p] == 0 || bus.done || c == 0);
+    last_mode_[p] = bus.mode;
+    if (!arbiter_check_->check(c, ("grant[" + std::to_string(p) + "]").c_str(), model_grant,
+                               rtl_grant)) {
+      keep(*arbiter_check_);
+    }
+  }
+  while (!interrupt_grants_.empty() &&
+         interrupt_grants_.front() + Cycle{config_.sync.activate} <= now) {
+    interrupt_grants_.pop_front();
+  }
+  bool model_busy = !interrupt_grants_.empty() && interrupt_grants_.front() <= now;
+  if (fault_.kind == MachineFault::Kind::FlipInterrupt && fault_.at == now) {
+    model_busy = !model_busy;
+  }
+  if (!sync_check_->check(c, "interrupt_busy", model_busy, out.interrupt_busy)) {
+    keep(*sync_check_);
+  }
+}
+
+traces::SourceId RtlMachine::register_source(const std::string& path, traces::SourceKind kind) {
+  const traces::SourceId id = traces::Recorder::register_source(path, kind);
+  std::optional<std::uint32_t> index;
+  if (kind == traces::SourceKind::Processor) {
+    index = index_after(path, ".p");
+  } else if (kind == traces::SourceKind::BusController) {
+    index = index_after(path, ".bc");
+  }
+  sources_of_.push_back({kind, index.value_or(~0u)});
+  return id;
+}
+
+void RtlMachine::activity(Cycle at, traces::SourceId processor, traces::Activity what,
+                          std::uint32_t op_index) {
+  const SourceOf& s = sources_of_.at(processor);
+  if (!running_ || s.index >= model_.size()) {
+    return;
+  }
+  // The model shows Idle only once its processor has finished the program.
+  const ModelProcessor state{activity_class(what), op_index, what == traces::Activity::Idle};
+  if (fault_.kind == MachineFault::Kind::LateActivity && fault_.block == s.index &&
+      at >= fault_.at) {
+    fault_.kind = MachineFault::Kind::None;
+    model_events_[s.index].push_back({at + Cycle{1}, state});
+    return;
+  }
+  // In order; one held back by the fault delays those after it.
+  const Cycle seen =
+      model_events_[s.index].empty() ? at : std::max(at, model_events_[s.index].back().at);
+  model_events_[s.index].push_back({seen, state});
+}
+
+void RtlMachine::access(Cycle start, Cycle /*end*/, traces::SourceId controller,
+                        const traces::AccessTrace& /*a*/) {
+  const SourceOf& s = sources_of_.at(controller);
+  if (!running_ || s.index >= grants_.size()) {
+    return;
+  }
+  Cycle seen = start;
+  if (fault_.kind == MachineFault::Kind::LateGrant && start >= fault_.at) {
+    fault_.kind = MachineFault::Kind::None;
+    seen = start + Cycle{1};
+  }
+  grants_[s.index].push_back(seen);
+}
+
+void RtlMachine::beat(Cycle at, Cycle length, traces::SourceId controller,
+                      const traces::AccessTrace& /*a*/, std::uint32_t slot, std::uint32_t address,
+                      std::uint32_t data) {
+  const SourceOf& s = sources_of_.at(controller);
+  if (running_ && s.index < beats_.size()) {
+    beats_[s.index].push_back({at, length, slot, address, data});
+  }
+}
+
+void RtlMachine::interrupt_granted(Cycle at, traces::SourceId /*processor*/, Cycle /*requested*/) {
+  if (running_) {
+    interrupt_grants_.push_back(at);
+  }
+}
+
+void RtlMachine::result(sw::RunSummary& r) const {
+  if (program_ == nullptr) {
+    return;
+  }
+  if (!cosim_) {
+    // The verilated machine ran the program: its ends, steps and delivery.
+    r.processor_end.clear();
+    r.blocked.clear();
+    Cycle cycles;
+    const Cycle ran{rtl_->cycles()};
+    for (sw::ProcId p = 0; p < config_.n; ++p) {
+      const Cycle end = finish_[p] ? Cycle{*finish_[p]} : ran;
+      r.processor_end.push_back(end);
+      cycles = std::max(cycles, end);
+      if (!finish_[p] && !r.cycle_limit_reached) {
+        r.blocked.push_back(
+            "P" + std::to_string(p) + " at op " + std::to_string(images_[p].op_of.at(last_pc_[p])) +
+            ": no progress in the verilated machine (" + std::to_string(quiet_) + " cycles)");
+      }
+    }
+    if (!r.cycle_limit_reached) {
+      r.cycles = cycles;
+    }
+    r.step_ends.assign(step_ends_.size(), Cycle{0});
+    for (std::size_t k = 0; k < step_ends_.size(); ++k) {
+      r.step_ends[k] = Cycle{step_ends_[k]};
+    }
+    r.delivery = sw::check_delivery(
+        *program_,
+        [this](sw::ProcId p, std::uint32_t address) { return rtl_->read_local(p, address); },
+        !r.cycle_limit_reached);
+  }
+  figures(r);
+}
+
+void RtlMachine::figures(sw::RunSummary& r) const {
+  const rtl::MultiprocessorCycle& out = last_;
+  const std::uint64_t tau = std::max<std::uint64_t>(config_.timing.tau, 1);
+  std::uint64_t accesses = 0;
+  std::uint64_t words = 0;
+  // The model's names, the RTL's values.
+  std::vector<std::pair<std::string, std::uint64_t>> rtl;
+  std::vector<std::string> instance;
+  for (sw::ProcId p = 0; p < config_.n && p < out.processors.size(); ++p) {
+    const std::string proc = system_ + ".p" + std::to_string(p);
+    const rtl::RtlProcessorCycle& pr = out.processors[p];
+    const std::uint32_t ops = pr.pc < images_[p].op_of.size() ? images_[p].op_of[pr.pc] : pr.pc;
+    for (const auto& [name, value] :
+         {std::pair<const char*, std::uint64_t>{"compute_cycles", pr.compute_cycles},
+          {"memory_cycles", pr.memory_cycles},
+          {"sync_cycles", pr.sync_cycles},
+          {"ops", ops}}) {
+      rtl.emplace_back(proc + "." + name, value);
+      instance.push_back(proc);
+    }
+    const std::string bc = system_ + ".bc" + std::to_string(p);
+    for (const auto& [name, value] :
+         {std::pair<const char*, std::uint64_t>{"accesses", accesses_[p]},
+          {"words_moved", valid_cycles_[p] / tau},
+          {"busy_cycles", busy_cycles_[p]}}) {
+      rtl.emplace_back(bc + "." + name, value);
+      instance.push_back(bc);
+    }
+    accesses += accesses_[p];
+    words += valid_cycles_[p] / tau;
+  }
+  const std::string sync = system_ + ".sync";
+  const std::string arbiter = system_ + ".arbiter";
+  const std::uint64_t conflicts = std::uint64_t{out.conflicts} + out.interrupt_conflicts;
+  const std::uint64_t waited = std::uint64_t{out.wait_cycles} + out.interrupt_wait_cycles;
+  for (const auto& [name, value, where] :
+       {std::tuple<std::string, std::uint64_t, std::string>{sync + ".barriers", out.barriers, sync},
+        {sync + ".bus_switches", out.bus_switches, sync},
+        {sync + ".syncs_delivered", out.syncs_delivered, sync},
+        {arbiter + ".conflicts", conflicts, arbiter},
+        {arbiter + ".conflict_wait_cycles", waited, arbiter},
+        {arbiter + ".grants", accesses + activates_, arbiter}}) {
+    rtl.emplace_back(name, value);
+    instance.push_back(where);
+  }
+  if (!cosim_) {
+    for (traces::StatEntry& entry : r.stats) {
+      for (const auto& [name, value] : rtl) {
+        if (entry.name == name) {
+          entry.value = value;
+        }
+      }
+    }
+    r.conflicts = conflicts;
+    r.conflict_wait_cycles = waited;
+    r.bus_words_moved = words;
+    return;
+  }
+  if (r.mismatch) {
+    return;
+  }
+  // cosim: the model's figures against the RTL's, at the end of the run.
+  for (std::size_t k = 0; k < rtl.size(); ++k) {
+    for (const traces::StatEntry& entry : r.stats) {
+      if (entry.name == rtl[k].first && entry.value != rtl[k].second) {
+        r.mismatch =
+            Mismatch{r.cycles.count(), instance[k], entry.name.substr(instance[k].size() + 1),
+                     entry.value, rtl[k].second};
+        return;
+      }
+    }
+  }
+}
+
+}  // namespace orthosim::sc

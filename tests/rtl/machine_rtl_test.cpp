@@ -1,0 +1,403 @@
+// The whole multiprocessor verilated as one unit (processor = rtl | cosim: sc::RtlMachine over
+// rtl::MultiprocessorRtl, docs/rtl.md "The whole machine in the systems"). The omp, the crossbar
+// and the bus run [PH91] Fig. 2's sample program, mapped random programs and the access
+// workloads twice, side by side in one simulation: with the models, and with the verilated
+// machine in their place. Cycles, per-processor ends, step ends, delivered data, conflicts, wait
+// cycles and statistics must be equal. In cosim the models and the machine run in lockstep over
+// more than 10^5 cycles per configuration without a difference, and a fault put into the model's
+// side of each new block (processor, sync unit, arbiter) or into a model bus controller is caught
+// at the cycle and signal Fig. 5's costs give.
+//
+// Each TEST elaborates its own systems (one elaboration per process, toolchain fact 2). One seed
+// per test is varied: ORTHOSIM_TEST_SEED if set, else the time, printed.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "sc_models/cosim/cosim_wiring.hpp"
+#include "sc_models/multiprocessor/multiprocessor.hpp"
+#include "sw/core/diagnostic.hpp"
+#include "sw/mapping/mapping.hpp"
+#include "sw/pattern/generate.hpp"
+#include "sw/program/parser.hpp"
+#include "sw/workload/access_workload.hpp"
+
+namespace orthosim {
+namespace {
+
+using sw::Arch;
+
+std::uint64_t varied_seed() {
+  if (const char* s = std::getenv("ORTHOSIM_TEST_SEED")) {
+    return std::strtoull(s, nullptr, 10);
+  }
+  return static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count() %
+                                    1'000'000'007);
+}
+
+/// A system built by the co-simulation layer as its configuration says, with a test fault on
+/// the model's side of the whole machine.
+class Wired : public sc::Multiprocessor {
+ public:
+  Wired(const char* name, const sw::SystemConfig& c, traces::Recorder& recorder,
+        const sc::MachineFault& fault = {})
+      : Wired(name, c, recorder, faulted(fault)) {}
+
+ private:
+  static sc::CosimWiring* faulted(const sc::MachineFault& fault) {
+    auto* wiring = new sc::CosimWiring;
+    wiring->inject_machine_fault(fault);
+    return wiring;
+  }
+  Wired(const char* name, const sw::SystemConfig& c, traces::Recorder& recorder,
+        sc::CosimWiring* wiring)
+      : sc::Multiprocessor(name, c.validated(), recorder,
+                           std::unique_ptr<sc::BlockWiring>(wiring)) {}
+};
+
+/// Every block of the system as `impl`: the whole machine (docs/cli.md, Implementations).
+sw::SystemConfig whole(Arch arch, std::uint32_t n, sw::Impl impl) {
+  sw::SystemConfig c;
+  c.arch = arch;
+  c.n = n;
+  c.impl.processor = impl;
+  c.impl.sync = impl;
+  c.impl.index_manipulator = impl;
+  c.impl.bus_controller = impl;
+  (arch == Arch::Omp ? c.impl.memory : c.impl.interconnect) = impl;
+  return c;
+}
+
+sw::MachineProgram fig2(const sw::SystemConfig& c) {
+  std::ifstream in(ORTHOSIM_FIG2_PROGRAM);
+  std::stringstream text;
+  text << in.rdbuf();
+  const sw::McProgram program = sw::parse_program(text.str(), "fig2_sample.mcp");
+  return sw::map_program(program, c.arch, c.n).machine;
+}
+
+/// Fig. 2, the access workloads of every kind and mapped random programs.
+std::vector<std::pair<std::string, sw::MachineProgram>> programs(const sw::SystemConfig& c,
+                                                                 std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::pair<std::string, sw::MachineProgram>> out;
+  if (c.n == 4) {
+    out.emplace_back("Fig. 2", fig2(c));
+  }
+  for (sw::WorkloadKind kind : {sw::WorkloadKind::Scalar, sw::WorkloadKind::Interleaved,
+                                sw::WorkloadKind::Block, sw::WorkloadKind::Iwr}) {
+    sw::AccessWorkload w;
+    w.kind = kind;
+    const std::uint32_t max_d = kind == sw::WorkloadKind::Scalar ? 1 : c.n - 1;
+    w.d = 1 + static_cast<std::uint32_t>(rng() % std::max(1u, max_d));
+    w.l = kind == sw::WorkloadKind::Block || kind == sw::WorkloadKind::Iwr
+              ? 1 + static_cast<std::uint32_t>(rng() % 6)
+              : 1;
+    w.repetitions = 1 + static_cast<std::uint32_t>(rng() % 3);
+    out.emplace_back("access " + sw::to_string(kind), sw::make_access_program(c, w));
+  }
+  for (int k = 0; k < 2; ++k) {
+    const sw::McProgram program =
+        sw::generate_random(c.n, 2 + static_cast<std::uint32_t>(rng() % 3), rng());
+    out.emplace_back(program.name, sw::map_program(program, c.arch, c.n).machine);
+  }
+  return out;
+}
+
+bool is_activations(const std::string& name) {
+  return name.size() >= 12 && name.compare(name.size() - 12, 12, ".activations") == 0;
+}
+
+void expect_same(const sw::RunSummary& model, const sw::RunSummary& rtl, const std::string& what) {
+  ASSERT_TRUE(model.completed) << what;
+  ASSERT_TRUE(model.delivery.ok()) << what;
+  ASSERT_FALSE(rtl.mismatch.has_value()) << what << ": " << rtl.mismatch->to_string();
+  EXPECT_EQ(rtl.completed, model.completed) << what;
+  EXPECT_EQ(rtl.cycles, model.cycles) << what;
+  EXPECT_EQ(rtl.processor_end, model.processor_end) << what;
+  EXPECT_EQ(rtl.step_ends, model.step_ends) << what;
+  EXPECT_TRUE(rtl.delivery.ok()) << what << ": "
+                                 << (rtl.delivery.failures.empty() ? "" : rtl.delivery.failures[0]);
+  EXPECT_EQ(rtl.delivery.messages_checked, model.delivery.messages_checked) << what;
+  EXPECT_EQ(rtl.conflicts, model.conflicts) << what;
+  EXPECT_EQ(rtl.conflict_wait_cycles, model.conflict_wait_cycles) << what;
+  EXPECT_EQ(rtl.bus_words_moved, model.bus_words_moved) << what;
+  ASSERT_EQ(rtl.stats.size(), model.stats.size()) << what;
+  for (std::size_t i = 0; i < model.stats.size(); ++i) {
+    const std::string name = model.stats[i].name.substr(model.stats[i].name.find('.') + 1);
+    // Kernel activations are a cost of the simulation, not of the machine.
+    if (!is_activations(name)) {
+      EXPECT_EQ(rtl.stats[i].value, model.stats[i].value) << what << ": " << name;
+    }
+  }
+}
+
+/// Runs every program on both systems side by side; returns the simulated cycles.
+std::uint64_t run_and_compare(sc::Multiprocessor& model, sc::Multiprocessor& rtl,
+                              std::uint64_t seed) {
+  std::uint64_t cycles = 0;
+  for (const auto& [name, program] : programs(model.config(), seed)) {
+    model.load(program);
+    rtl.load(program);
+    sc::run_systems({&model, &rtl}, sw::Cycle{10'000'000});
+    expect_same(model.result(), rtl.result(),
+                name + " (seed " + std::to_string(seed) + ") on " + rtl.name());
+    cycles += model.result().cycles.count();
+  }
+  return cycles;
+}
+
+class WholeMachine : public testing::TestWithParam<std::tuple<Arch, std::uint32_t, sw::Impl>> {};
+
+/// Other costs than the defaults: tau > 1 (a word on the bus for several cycles), a longer
+/// activate-sync and bus switch, a shorter barrier.
+sw::SystemConfig other_costs(sw::SystemConfig c) {
+  c.timing = {5, 3, 2, 3};
+  c.sync = {3, 1};
+  return c;
+}
+
+TEST_P(WholeMachine, SameCyclesDataAndStatisticsAsTheModels) {
+  const auto [arch, n, impl] = GetParam();
+  traces::Recorder silent;
+  Wired model("model", whole(arch, n, sw::Impl::Model), silent);
+  Wired rtl(sw::to_string(arch).c_str(), whole(arch, n, impl), silent);
+  Wired model_costs("model_costs", other_costs(whole(arch, n, sw::Impl::Model)), silent);
+  Wired rtl_costs("rtl_costs", other_costs(whole(arch, n, impl)), silent);
+  const std::uint64_t varied = varied_seed();
+  std::cout << "varied seed " << varied << " (ORTHOSIM_TEST_SEED=" << varied << " reproduces it)\n";
+  std::uint64_t cycles = 0;
+  for (std::uint64_t seed : {std::uint64_t{1}, varied}) {
+    cycles += run_and_compare(model, rtl, seed);
+  }
+  cycles += run_and_compare(model_costs, rtl_costs, varied + 1);
+  std::cout << "simulated cycles: " << cycles << "\n";
+}
+
+// A program that cannot end (P1 waits for a sync P0 never activates) is stopped and reported
+// blocked, as the models' watchdog reports it, instead of running to the cycle limit.
+TEST(WholeMachine, ADeadlockIsReportedBlocked) {
+  traces::Recorder silent;
+  Wired model("model", whole(Arch::Omp, 4, sw::Impl::Model), silent);
+  Wired rtl("omp", whole(Arch::Omp, 4, sw::Impl::Rtl), silent);
+  sw::MachineProgram p;
+  p.arch = Arch::Omp;
+  p.n = 4;
+  p.processors.resize(4);
+  p.processors[1].ops = sw::OpList{sw::Compute{sw::Cycle{7}}, sw::WaitSync{0}};
+  model.load(p);
+  rtl.load(p);
+  sc::run_systems({&model, &rtl}, sw::Cycle{1'000'000});
+  const sw::RunSummary m = model.result();
+  const sw::RunSummary r = rtl.result();
+  EXPECT_FALSE(m.completed);
+  EXPECT_FALSE(r.completed);
+  EXPECT_FALSE(r.cycle_limit_reached);
+  ASSERT_EQ(r.blocked.size(), 1u);
+  EXPECT_EQ(r.blocked[0].rfind("P1 at op 1: ", 0), 0u) << r.blocked[0];
+  EXPECT_EQ(r.processor_end[0], sw::Cycle{0});
+}
+
+std::string case_name(const testing::TestParamInfo<std::tuple<Arch, std::uint32_t, sw::Impl>>& p) {
+  return sw::to_string(std::get<0>(p.param)) + "_n" + std::to_string(std::get<1>(p.param)) + "_" +
+         sw::to_string(std::get<2>(p.param));
+}
+
+// The verilated models: every organisation at n = 4, the omp at 16 too (rtl/limits.cmake).
+INSTANTIATE_TEST_SUITE_P(AllConfigurations, WholeMachine,
+                         testing::Combine(testing::Values(Arch::Omp, Arch::Crossbar, Arch::Bus),
+                                          testing::Values(4u),
+                                          testing::Values(sw::Impl::Rtl, sw::Impl::Cosim)),
+                         case_name);
+INSTANTIATE_TEST_SUITE_P(Omp16, WholeMachine,
+                         testing::Combine(testing::Values(Arch::Omp), testing::Values(16u),
+                                          testing::Values(sw::Impl::Rtl, sw::Impl::Cosim)),
+                         case_name);
+
+/// Fig. 2 after a long compute on every processor: the lockstep comparison over more than 10^5
+/// cycles, cheaply (the compute is one op).
+TEST(WholeMachineCosim, AgreesOverMoreThanAHundredThousandCycles) {
+  traces::Recorder silent;
+  std::vector<std::unique_ptr<Wired>> systems;
+  for (Arch arch : {Arch::Omp, Arch::Crossbar, Arch::Bus}) {
+    systems.push_back(std::make_unique<Wired>(sw::to_string(arch).c_str(),
+                                              whole(arch, 4, sw::Impl::Cosim), silent));
+  }
+  std::vector<sc::Multiprocessor*> side_by_side;
+  for (const auto& system : systems) {
+    sw::MachineProgram p = fig2(system->config());
+    for (sw::ProcessorProgram& processor : p.processors) {
+      std::vector<sw::Op> ops = processor.ops.decoded();
+      ops.insert(ops.begin(), sw::Compute{sw::Cycle{100'000}});
+      processor.ops = sw::OpList(ops);
+    }
+    system->load(p);
+    side_by_side.push_back(system.get());
+  }
+  sc::run_systems(side_by_side, sw::Cycle{10'000'000});
+  for (const auto& system : systems) {
+    const sw::RunSummary r = system->result();
+    ASSERT_FALSE(r.mismatch.has_value()) << r.mismatch->to_string();
+    EXPECT_TRUE(r.completed) << system->name();
+    EXPECT_TRUE(r.delivery.ok()) << system->name();
+    EXPECT_GT(r.cycles.count(), 100'000u) << system->name();
+    std::cout << system->name() << ": " << r.cycles.count() << " cycles in lockstep\n";
+  }
+}
+
+/// The omp's IWR workload at n = 4 (every P(i) writes l words to d modules over RB(i), switches
+/// buses, reads over CB(i)): each half is T = alpha + beta(l - 1) + d tau l cycles ([PH91]
+/// Fig. 5(c)), the bus switch gamma, every grant immediate (Eq. (1): 2T + gamma).
+sw::MachineProgram iwr_workload(const sw::SystemConfig& c) {
+  sw::AccessWorkload w;
+  w.kind = sw::WorkloadKind::Iwr;
+  w.d = c.n - 1;
+  w.l = 4;
+  return sw::make_access_program(c, w);
+}
+
+std::uint64_t half_cycles(const sw::SystemConfig& c) {
+  const sw::BusTiming& t = c.timing;
+  return t.alpha + t.beta * (4 - 1) + (c.n - 1) * t.tau * 4;
+}
+
+/// The first mismatch of the IWR workload with `fault` on the model's side.
+sc::Mismatch faulty_run(Arch arch, const sc::MachineFault& fault,
+                        const sc::ModelFault& bus_fault = {}) {
+  traces::Recorder silent;
+  const sw::SystemConfig c = whole(arch, 4, sw::Impl::Cosim);
+  auto* wiring = new sc::CosimWiring;
+  wiring->inject_machine_fault(fault);
+  if (bus_fault.kind != sc::ModelFault::Kind::None) {
+    wiring->inject_fault(1, bus_fault);
+  }
+  sc::Multiprocessor system(sw::to_string(arch).c_str(), c.validated(), silent,
+                            std::unique_ptr<sc::BlockWiring>(wiring));
+  system.load(iwr_workload(c));
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  const sw::RunSummary r = system.result();
+  EXPECT_TRUE(r.mismatch.has_value());
+  EXPECT_FALSE(r.completed) << "the first mismatch stops the run";
+  return r.mismatch.value_or(sc::Mismatch{});
+}
+
+TEST(WholeMachineCosim, AProcessorSeenLateIsCaughtWhenItsWriteEnds) {
+  const sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Cosim);
+  sc::MachineFault fault;
+  fault.kind = sc::MachineFault::Kind::LateActivity;
+  fault.block = 2;
+  fault.at = sw::Cycle{1};  // after the write began: its next change is the bus switch
+  const sc::Mismatch m = faulty_run(Arch::Omp, fault);
+  EXPECT_EQ(m.cycle, half_cycles(c));
+  EXPECT_EQ(m.instance, "omp.p2");
+  EXPECT_EQ(m.signal, "activity");
+  EXPECT_EQ(m.model, 3u);  // write
+  EXPECT_EQ(m.rtl, 4u);    // bus switch
+}
+
+TEST(WholeMachineCosim, AGrantSeenLateIsCaughtAtTheReadHalf) {
+  const sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Cosim);
+  sc::MachineFault fault;
+  fault.kind = sc::MachineFault::Kind::LateGrant;
+  fault.at = sw::Cycle{1};  // after the writes' grants: the reads', after T + gamma
+  const sc::Mismatch m = faulty_run(Arch::Omp, fault);
+  EXPECT_EQ(m.cycle, half_cycles(c) + c.timing.gamma);
+  EXPECT_EQ(m.instance, "omp.arbiter");
+  EXPECT_EQ(m.signal, "grant[0]");
+  EXPECT_EQ(m.model, 0u);
+  EXPECT_EQ(m.rtl, 1u);
+}
+
+/// The crossbar's and the bus's arbiter (crossbar_array.sv): the first grant, P0's write in
+/// cycle 0, seen a cycle late.
+void expect_late_first_grant(Arch arch) {
+  sc::MachineFault fault;
+  fault.kind = sc::MachineFault::Kind::LateGrant;
+  fault.at = sw::Cycle{0};
+  const sc::Mismatch m = faulty_run(arch, fault);
+  EXPECT_EQ(m.cycle, 0u);
+  EXPECT_EQ(m.instance, sw::to_string(arch) + ".arbiter");
+  EXPECT_EQ(m.signal, "grant[0]");
+  EXPECT_EQ(m.rtl, 1u);
+}
+
+TEST(WholeMachineCosim, TheCrossbarsArbiterToo) { expect_late_first_grant(Arch::Crossbar); }
+TEST(WholeMachineCosim, TheBussArbiterToo) { expect_late_first_grant(Arch::Bus); }
+
+TEST(WholeMachineCosim, AnInterruptBusFlippedIsCaughtInItsCycle) {
+  sc::MachineFault fault;
+  fault.kind = sc::MachineFault::Kind::FlipInterrupt;
+  fault.at = sw::Cycle{5};  // nobody holds the interrupt bus in the IWR workload
+  const sc::Mismatch m = faulty_run(Arch::Omp, fault);
+  EXPECT_EQ(m.cycle, 5u);
+  EXPECT_EQ(m.instance, "omp.sync");
+  EXPECT_EQ(m.signal, "interrupt_busy");
+  EXPECT_EQ(m.model, 1u);
+  EXPECT_EQ(m.rtl, 0u);
+}
+
+TEST(WholeMachineCosim, AFlippedWordOfAModelControllerIsCaughtOnItsBus) {
+  const sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Cosim);
+  sc::ModelFault fault;
+  fault.kind = sc::ModelFault::Kind::FlipBit;
+  fault.at = sw::Cycle{c.timing.alpha};  // P1's first word ([PH91] Fig. 5: after alpha)
+  fault.bit = 6;
+  const sc::Mismatch m = faulty_run(Arch::Omp, {}, fault);
+  EXPECT_EQ(m.cycle, c.timing.alpha);
+  EXPECT_EQ(m.instance, "omp.bc1");
+  EXPECT_EQ(m.signal, "bus_data");
+  EXPECT_EQ(m.model ^ m.rtl, 1u << 6);
+}
+
+/// The message of the sw::ConfigError building a system of `c` throws ("" if none).
+std::string refusal(const sw::SystemConfig& c) {
+  try {
+    sc::validate_rtl(c);
+  } catch (const sw::ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(WholeMachine, OnlyTheWholeMachineIsVerilatedWithItsProcessors) {
+  EXPECT_EQ(refusal(whole(Arch::Omp, 4, sw::Impl::Rtl)), "");
+  EXPECT_EQ(refusal(whole(Arch::Omp, 16, sw::Impl::Cosim)), "");
+  sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Rtl);
+  c.impl.index_manipulator = sw::Impl::Model;
+  EXPECT_NE(refusal(c).find("invalid parameter im for the RTL: processor=rtl needs every block of "
+                            "the multiprocessor rtl: im, bus, sync and memory"),
+            std::string::npos)
+      << refusal(c);
+  c = whole(Arch::Crossbar, 4, sw::Impl::Cosim);
+  c.impl.interconnect = sw::Impl::Rtl;
+  EXPECT_NE(refusal(c).find("invalid parameter interconnect for the RTL: processor=cosim needs"),
+            std::string::npos)
+      << refusal(c);
+  c = whole(Arch::Omp, 4, sw::Impl::Model);
+  c.impl.sync = sw::Impl::Rtl;
+  EXPECT_NE(refusal(c).find("invalid parameter sync for the RTL: sync=rtl|cosim and "
+                            "interconnect=rtl|cosim need processor= the same"),
+            std::string::npos)
+      << refusal(c);
+  c = whole(Arch::Omp, 4, sw::Impl::Rtl);
+  c.impl.interconnect = sw::Impl::Rtl;
+  EXPECT_NE(refusal(c).find("the omp's memory side is its module array"), std::string::npos)
+      << refusal(c);
+  c = whole(Arch::Bus, 8, sw::Impl::Rtl);
+  EXPECT_NE(refusal(c).find("invalid parameter n for the RTL: the bus is verilated for n = "),
+            std::string::npos)
+      << refusal(c);
+}
+
+}  // namespace
+}  // namespace orthosim
