@@ -88,15 +88,16 @@ std::uint64_t bits_of(const T& v, std::uint32_t lo, std::uint32_t width) {
   }
 }
 
-/// Bit k of `v` set: sets bit k of the packed field at `bit` of the instruction bits.
+/// `value` as bits [lo, lo + width) of `ins`; throws naming `field` when it is at least
+/// `bound` (0: 2^width, the field's own limit) or does not fit `width` bits.
 void put_field(RtlInstruction& ins, std::uint32_t lo, std::uint32_t width, std::uint64_t value,
-               const char* field, std::uint64_t max_value_plus_one = 0) {
-  const std::uint64_t limit = max_value_plus_one != 0 ? max_value_plus_one
-                              : width >= 64           ? ~std::uint64_t{0}
-                                                      : std::uint64_t{1} << width;
+               const std::string& field, std::uint64_t bound = 0) {
+  const std::uint64_t room = width >= 64 ? ~std::uint64_t{0} : std::uint64_t{1} << width;
+  const std::uint64_t limit = bound != 0 ? std::min(bound, room) : room;
   if (value >= limit) {
-    throw std::invalid_argument(std::string("RtlOp: ") + field + " = " + std::to_string(value) +
-                                " does not fit (at most " + std::to_string(limit - 1) + ")");
+    throw std::invalid_argument(field + " " + std::to_string(value) + " does not fit the RTL's " +
+                                std::to_string(width) + "-bit field (at most " +
+                                std::to_string(limit - 1) + ")");
   }
   for (std::uint32_t k = 0; k < width; ++k) {
     if (((value >> k) & 1U) != 0) {
@@ -156,6 +157,67 @@ struct Memory {
 };
 
 }  // namespace
+
+RtlInstruction encode(const RtlOp& op, const MultiprocessorLimits& limits,
+                      MultiprocessorArch arch) {
+  const MultiprocessorLimits& m = limits;
+  RtlInstruction ins;
+  put_field(ins, 0, 4, static_cast<std::uint32_t>(op.code), "opcode");
+  switch (op.code) {
+    case RtlOp::Code::Halt:
+      break;
+    case RtlOp::Code::Compute:
+      put_field(ins, 4, m.compute_bits, op.cycles, "compute cycles (CYW)");
+      break;
+    case RtlOp::Code::Access: {
+      std::uint32_t at = 4;
+      put_field(ins, at++, 1, op.write ? 1 : 0, "direction");
+      put_field(ins, at++, 1, op.col ? 1 : 0, "column");
+      put_field(ins, at, m.slot_bits, op.bus, "bus",
+                arch == MultiprocessorArch::Crossbar ? m.n : 1);
+      at += m.slot_bits;
+      put_field(ins, at, m.degree_bits, op.slots.size(), "degree d", m.n + 1);
+      at += m.degree_bits;
+      for (std::size_t p = 0; p < op.slots.size(); ++p) {
+        put_field(ins, at + static_cast<std::uint32_t>(p) * m.slot_bits, m.slot_bits, op.slots[p],
+                  "slot", m.n);
+      }
+      at += m.n * m.slot_bits;
+      put_field(ins, at, m.address_bits, op.address, "module address (DEPTH)", m.module_words);
+      at += m.address_bits;
+      put_field(ins, at, m.vectors_bits, op.vectors, "vectors l", m.buffer_words + 1);
+      at += m.vectors_bits;
+      put_field(ins, at, m.set_bits, op.index_set, "index set", m.index_sets);
+      break;
+    }
+    case RtlOp::Code::BusSwitch:
+    case RtlOp::Code::Barrier:
+      put_field(ins, 4, m.n, op.mask, "group");
+      break;
+    case RtlOp::Code::ActivateSync:
+      put_field(ins, 4, m.n, op.mask, "targets");
+      break;
+    case RtlOp::Code::WaitSync:
+      put_field(ins, 4, m.slot_bits, op.source, "source", m.n);
+      break;
+    case RtlOp::Code::LoadBuffer:
+    case RtlOp::Code::StoreBuffer: {
+      std::uint32_t at = 4;
+      put_field(ins, at, m.slot_bits, op.buffer, "buffer", m.n);
+      at += m.slot_bits;
+      put_field(ins, at, m.vector_bits, op.buffer_word, "buffer word", m.buffer_words);
+      at += m.vector_bits;
+      put_field(ins, at, m.local_bits, op.local_address, "local address (LOCAL)", m.local_words);
+      at += m.local_bits;
+      put_field(ins, at, m.vectors_bits, op.words, "words", m.buffer_words + 1);
+      break;
+    }
+    case RtlOp::Code::StepMark:
+      put_field(ins, 4, m.step_bits, op.step, "step (STW)");
+      break;
+  }
+  return ins;
+}
 
 // What the class needs of its verilated model, whichever (arch, n) it is.
 struct MultiprocessorRtl::Dut {
@@ -400,61 +462,7 @@ MultiprocessorArch MultiprocessorRtl::arch() const { return arch_; }
 const MultiprocessorLimits& MultiprocessorRtl::limits() const { return limits_; }
 
 RtlInstruction MultiprocessorRtl::encode(const RtlOp& op) const {
-  const MultiprocessorLimits& m = limits_;
-  RtlInstruction ins;
-  put_field(ins, 0, 4, static_cast<std::uint32_t>(op.code), "code");
-  switch (op.code) {
-    case RtlOp::Code::Halt:
-      break;
-    case RtlOp::Code::Compute:
-      put_field(ins, 4, m.compute_bits, op.cycles, "cycles");
-      break;
-    case RtlOp::Code::Access: {
-      std::uint32_t at = 4;
-      put_field(ins, at++, 1, op.write ? 1 : 0, "write");
-      put_field(ins, at++, 1, op.col ? 1 : 0, "col");
-      put_field(ins, at, m.slot_bits, op.bus, "bus",
-                arch_ == MultiprocessorArch::Crossbar ? m.n : 1);
-      at += m.slot_bits;
-      put_field(ins, at, m.degree_bits, op.slots.size(), "degree (slots)", m.n + 1);
-      at += m.degree_bits;
-      for (std::size_t p = 0; p < op.slots.size(); ++p) {
-        put_field(ins, at + static_cast<std::uint32_t>(p) * m.slot_bits, m.slot_bits, op.slots[p],
-                  "slot", m.n);
-      }
-      at += m.n * m.slot_bits;
-      put_field(ins, at, m.address_bits, op.address, "address", m.module_words);
-      at += m.address_bits;
-      put_field(ins, at, m.vectors_bits, op.vectors, "vectors", m.buffer_words + 1);
-      at += m.vectors_bits;
-      put_field(ins, at, m.set_bits, op.index_set, "index_set", m.index_sets);
-      break;
-    }
-    case RtlOp::Code::BusSwitch:
-    case RtlOp::Code::Barrier:
-    case RtlOp::Code::ActivateSync:
-      put_field(ins, 4, m.n, op.mask, "mask");
-      break;
-    case RtlOp::Code::WaitSync:
-      put_field(ins, 4, m.slot_bits, op.source, "source", m.n);
-      break;
-    case RtlOp::Code::LoadBuffer:
-    case RtlOp::Code::StoreBuffer: {
-      std::uint32_t at = 4;
-      put_field(ins, at, m.slot_bits, op.buffer, "buffer", m.n);
-      at += m.slot_bits;
-      put_field(ins, at, m.vector_bits, op.buffer_word, "buffer_word", m.buffer_words);
-      at += m.vector_bits;
-      put_field(ins, at, m.local_bits, op.local_address, "local_address", m.local_words);
-      at += m.local_bits;
-      put_field(ins, at, m.vectors_bits, op.words, "words", m.buffer_words + 1);
-      break;
-    }
-    case RtlOp::Code::StepMark:
-      put_field(ins, 4, m.step_bits, op.step, "step");
-      break;
-  }
-  return ins;
+  return rtl::encode(op, limits_, arch_);
 }
 
 void MultiprocessorRtl::reset() {

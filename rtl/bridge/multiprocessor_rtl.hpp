@@ -104,6 +104,17 @@ struct RtlOp {
   std::uint32_t step = 0;  ///< StepMark
 };
 
+/// `op` as processor.sv's instruction (docs/rtl.md, processor: op encoding): the opcode at
+/// [3:0], then the op's fields from bit 4 up at the widths of `limits`. The one packer of the
+/// encoding: MultiprocessorRtl::encode and the assembler (sc::assemble) call it, and it needs no
+/// verilated model, so the encoding is tested at any widths. Throws std::invalid_argument naming
+/// the field, its value, its bits and the most it takes: a value wider than its field, or past
+/// its bound (a slot or buffer past n - 1, a degree past n, a bus other than 0 off the crossbar,
+/// an address past DEPTH - 1, vectors or words past L, a buffer word past L - 1, a local
+/// address past LOCAL - 1, an index set past S - 1).
+[[nodiscard]] RtlInstruction encode(const RtlOp& op, const MultiprocessorLimits& limits,
+                                    MultiprocessorArch arch);
+
 /// Cost and timing registers (reset values: the bus controller's 16, 2, 1, 8 and the sync
 /// unit's 2, 2, gamma shared).
 struct MultiprocessorCosts {
@@ -182,8 +193,7 @@ class MultiprocessorRtl {
 
   [[nodiscard]] MultiprocessorArch arch() const;
   [[nodiscard]] const MultiprocessorLimits& limits() const;
-  /// Encodes `op` (docs/rtl.md, processor). Throws std::invalid_argument naming the field that
-  /// does not fit limits().
+  /// rtl::encode(op, limits(), arch()).
   [[nodiscard]] RtlInstruction encode(const RtlOp& op) const;
 
   /// rst_n over one tick edge: every processor stopped, the cost registers at their reset values,

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "rtl/bridge/multiprocessor_rtl.hpp"
+#include "sc_models/cosim/program_image.hpp"
 #include "sw/core/diagnostic.hpp"
 
 namespace orthosim::sc {
@@ -49,10 +50,7 @@ void validate_whole_machine(const sw::SystemConfig& config) {
   for (const auto& [name, block] : blocks) {
     require(block == machine, name, need);
   }
-  const rtl::MultiprocessorArch arch = config.arch == sw::Arch::Omp ? rtl::MultiprocessorArch::Omp
-                                       : config.arch == sw::Arch::Crossbar
-                                           ? rtl::MultiprocessorArch::Crossbar
-                                           : rtl::MultiprocessorArch::Bus;
+  const rtl::MultiprocessorArch arch = verilated_arch(config.arch);
   require(rtl::MultiprocessorRtl::built(arch, config.n), "n",
           "the " + sw::to_string(config.arch) + " is verilated for n = " +
               rtl::MultiprocessorRtl::built_list(arch) + ", got " + std::to_string(config.n));

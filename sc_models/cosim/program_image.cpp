@@ -1,9 +1,8 @@
 // The verilated processor's assembler: machine-program ops -> processor.sv's instruction words.
 #include "sc_models/cosim/program_image.hpp"
 
-#include <algorithm>
-#include <array>
-#include <type_traits>
+#include <stdexcept>
+#include <utility>
 #include <variant>
 
 #include "sw/core/diagnostic.hpp"
@@ -37,16 +36,31 @@ std::uint32_t activity_class(traces::Activity activity) {
   return 0;
 }
 
+rtl::MultiprocessorArch verilated_arch(sw::Arch arch) {
+  switch (arch) {
+    case sw::Arch::Omp:
+      return rtl::MultiprocessorArch::Omp;
+    case sw::Arch::Crossbar:
+      return rtl::MultiprocessorArch::Crossbar;
+    case sw::Arch::Bus:
+      break;
+  }
+  return rtl::MultiprocessorArch::Bus;
+}
+
 namespace {
 
 using Opcode = rtl::RtlOp::Code;
 
-/// Writes one processor's instructions, op by op, field by field from bit 4 up.
+/// Translates one processor's ops into rtl::RtlOps, op by op, and packs each with rtl::encode.
 class Assembler {
  public:
   Assembler(const sw::MachineProgram& program, const sw::SystemConfig& config,
             const rtl::MultiprocessorLimits& widths)
-      : program_(program), org_(config.organization()), w_(widths) {}
+      : program_(program),
+        org_(config.organization()),
+        arch_(verilated_arch(config.arch)),
+        w_(widths) {}
 
   /// P(p)'s instructions, and the op index of each in op_of_.
   std::vector<rtl::RtlInstruction> processor(sw::ProcId p) {
@@ -60,7 +74,7 @@ class Assembler {
       ++op_index_;
     }
     op_ = nullptr;
-    begin(Opcode::Halt);
+    emit(rtl::RtlOp{});  // the halt
     return std::move(out_);
   }
 
@@ -75,85 +89,75 @@ class Assembler {
   std::vector<std::uint32_t> op_of_;
 
  private:
-  /// Starts an instruction with its opcode; fields follow from bit 4.
-  void begin(Opcode opcode) {
-    if (out_.size() + 1 >= w_.instruction_words && opcode != Opcode::Halt) {
+  /// Appends `op`'s instruction, or fails naming the field rtl::encode refuses or IMEM.
+  void emit(const rtl::RtlOp& op) {
+    if (out_.size() + 1 >= w_.instruction_words && op.code != Opcode::Halt) {
       fail("the program does not fit the RTL processor's instruction memory of " +
            std::to_string(w_.instruction_words) + " instructions (IMEM, a halt included)");
     }
-    out_.emplace_back();
+    try {
+      out_.push_back(rtl::encode(op, w_, arch_));
+    } catch (const std::invalid_argument& e) {
+      fail(std::string("its ") + e.what());
+    }
     op_of_.push_back(static_cast<std::uint32_t>(op_index_));
-    bit_ = 0;
-    put(static_cast<std::uint32_t>(opcode), 4, "opcode");
   }
 
-  /// Appends `value` as the next `bits` bits of the current instruction, or fails naming `field`.
-  void put(std::uint64_t value, unsigned bits, const char* field) {
-    if (bits < 64 && (value >> bits) != 0) {
-      fail(std::string("its ") + field + " " + std::to_string(value) + " does not fit the RTL's " +
-           std::to_string(bits) + "-bit field (at most " +
-           std::to_string((std::uint64_t{1} << bits) - 1) + ")");
-    }
-    std::array<std::uint64_t, 2>& instruction = out_.back().bits;
-    for (unsigned b = 0; b < bits; ++b, ++bit_) {
-      if ((value >> b) & 1u) {
-        instruction.at(bit_ / 64) |= std::uint64_t{1} << (bit_ % 64);
-      }
-    }
+  static rtl::RtlOp of(Opcode code) {
+    rtl::RtlOp op;
+    op.code = code;
+    return op;
   }
 
-  std::uint64_t mask(const sw::ProcSet& set) const {
-    std::uint64_t m = 0;
+  static std::uint32_t mask(const sw::ProcSet& set) {
+    std::uint32_t m = 0;
     for (sw::ProcId p : set.members()) {
-      m |= std::uint64_t{1} << p;
+      m |= std::uint32_t{1} << p;  // p < n < 32: check_sizes keeps IW <= 128
     }
     return m;
   }
 
+  static rtl::RtlOp with_mask(Opcode code, const sw::ProcSet& set) {
+    rtl::RtlOp op = of(code);
+    op.mask = mask(set);
+    return op;
+  }
+
   void encode(const sw::Compute& op) {
-    begin(Opcode::Compute);
-    put(op.cycles.count(), w_.compute_bits, "compute cycles (CYW)");
+    rtl::RtlOp o = of(Opcode::Compute);
+    o.cycles = op.cycles.count();
+    emit(o);
   }
 
   void access(const sw::MemoryAccess& a) {
-    begin(Opcode::Access);
-    put(a.direction == sw::Direction::Write ? 1 : 0, 1, "direction");
-    put(a.bus.kind == sw::BusKind::Column ? 1 : 0, 1, "column");
+    rtl::RtlOp o = of(Opcode::Access);
+    o.write = a.direction == sw::Direction::Write;
+    o.col = a.bus.kind == sw::BusKind::Column;
     // Only the crossbar's controllers choose a bus; on the omp BC(i) drives RB(i) and CB(i).
-    put(org_.arch() == sw::Arch::Crossbar ? a.bus.index : 0, w_.slot_bits, "bus");
-    put(a.degree(), w_.degree_bits, "degree d");
-    for (std::uint32_t p = 0; p < w_.n; ++p) {
-      put(p < a.slots.size() ? a.slots[p] : 0, w_.slot_bits, "slot");
-    }
-    put(a.address, w_.address_bits, "module address (DEPTH)");
-    put(a.vectors, w_.vectors_bits, "vectors l");
-    put(a.index_set, w_.set_bits, "index set");
+    o.bus = org_.arch() == sw::Arch::Crossbar ? a.bus.index : 0;
+    o.slots = a.slots;
+    o.address = a.address;
+    o.vectors = a.vectors;
+    o.index_set = a.index_set;
+    emit(o);
   }
 
   void encode(const sw::MemoryAccess& op) { access(op); }
 
   void encode(const sw::Iwr& op) {
     access(op.write());
-    rendezvous(Opcode::BusSwitch, op.group());
+    emit(with_mask(Opcode::BusSwitch, op.group()));
     access(op.read());
   }
 
-  void rendezvous(Opcode opcode, const sw::ProcSet& group) {
-    begin(opcode);
-    put(mask(group), w_.n, "group");
-  }
-
-  void encode(const sw::BusSwitch& op) { rendezvous(Opcode::BusSwitch, op.group); }
-  void encode(const sw::Barrier& op) { rendezvous(Opcode::Barrier, op.group); }
-
-  void encode(const sw::ActivateSync& op) {
-    begin(Opcode::ActivateSync);
-    put(mask(op.targets), w_.n, "targets");
-  }
+  void encode(const sw::BusSwitch& op) { emit(with_mask(Opcode::BusSwitch, op.group)); }
+  void encode(const sw::Barrier& op) { emit(with_mask(Opcode::Barrier, op.group)); }
+  void encode(const sw::ActivateSync& op) { emit(with_mask(Opcode::ActivateSync, op.targets)); }
 
   void encode(const sw::WaitSync& op) {
-    begin(Opcode::WaitSync);
-    put(op.source, w_.slot_bits, "source");
+    rtl::RtlOp o = of(Opcode::WaitSync);
+    o.source = op.source;
+    emit(o);
   }
 
   template <class Copy>
@@ -164,29 +168,31 @@ class Assembler {
            " are past the RTL processor's local memory of " + std::to_string(w_.local_words) +
            " words (LOCAL)");
     }
-    begin(opcode);
-    put(op.buffer, w_.slot_bits, "buffer");
-    put(op.buffer_address, w_.vector_bits, "buffer word");
-    put(op.local_address, w_.local_bits, "local address (LOCAL)");
-    put(op.words, w_.vectors_bits, "words");
+    rtl::RtlOp o = of(opcode);
+    o.buffer = op.buffer;
+    o.buffer_word = op.buffer_address;
+    o.local_address = op.local_address;
+    o.words = op.words;
+    emit(o);
   }
 
   void encode(const sw::LoadBuffer& op) { copy(Opcode::LoadBuffer, op); }
   void encode(const sw::StoreBuffer& op) { copy(Opcode::StoreBuffer, op); }
 
   void encode(const sw::StepMark& op) {
-    begin(Opcode::StepMark);
-    put(op.step, w_.step_bits, "step (STW)");
+    rtl::RtlOp o = of(Opcode::StepMark);
+    o.step = op.step;
+    emit(o);
   }
 
   const sw::MachineProgram& program_;
   const sw::MemoryOrganization org_;
+  const rtl::MultiprocessorArch arch_;
   const rtl::MultiprocessorLimits& w_;
   sw::ProcId proc_ = 0;
   std::size_t op_index_ = 0;
   const sw::Op* op_ = nullptr;
   std::vector<rtl::RtlInstruction> out_;
-  unsigned bit_ = 0;
 };
 
 /// Refuses a configuration larger than the verilated processor's sizes, naming the parameter.

@@ -44,11 +44,14 @@ struct ProcessorImage {
 /// IMEM - 1 (the halt needs one), a field wider than its bits (a compute's cycles past CYW, a
 /// step past STW), a local address past LOCAL; and a sw::ParameterError (impl) for a
 /// configuration larger than the verilated sizes (n, buffer words, index sets, module words).
-/// The bits are packed here, not by MultiprocessorRtl::encode, so that the encoding is checked
-/// without a verilated model (tests/rtl/program_image_test.cpp, any widths).
+/// Each op becomes rtl::RtlOps packed by rtl::encode, the encoding's one packer, which needs no
+/// verilated model: tests/rtl/program_image_test.cpp checks it at any widths.
 [[nodiscard]] std::vector<ProcessorImage> assemble(const sw::MachineProgram& program,
                                                    const sw::SystemConfig& config,
                                                    const rtl::MultiprocessorLimits& limits);
+
+/// The verilated organisation of `arch`.
+[[nodiscard]] rtl::MultiprocessorArch verilated_arch(sw::Arch arch);
 
 /// The activity class processor.sv's `activity` output shows for the model's activity: the
 /// halves of an IWR step are a write and a read (0 idle, 1 compute, 2 read, 3 write, 4 bus

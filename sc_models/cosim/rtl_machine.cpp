@@ -12,18 +12,6 @@ namespace orthosim::sc {
 
 namespace {
 
-rtl::MultiprocessorArch arch_of(sw::Arch arch) {
-  switch (arch) {
-    case sw::Arch::Omp:
-      return rtl::MultiprocessorArch::Omp;
-    case sw::Arch::Crossbar:
-      return rtl::MultiprocessorArch::Crossbar;
-    case sw::Arch::Bus:
-      break;
-  }
-  return rtl::MultiprocessorArch::Bus;
-}
-
 /// The number after `marker` at the end of `path` ("omp.p12", ".p" -> 12), if it ends so.
 std::optional<std::uint32_t> index_after(const std::string& path, const std::string& marker) {
   const std::size_t at = path.rfind(marker);
@@ -54,7 +42,7 @@ RtlMachine::RtlMachine(const sc_core::sc_module_name& name, const sw::SystemConf
       cosim_(config.impl.processor == sw::Impl::Cosim),
       on_mismatch_(std::move(on_mismatch)),
       fault_(fault),
-      rtl_(std::make_unique<rtl::MultiprocessorRtl>(arch_of(config.arch), config.n, fst,
+      rtl_(std::make_unique<rtl::MultiprocessorRtl>(verilated_arch(config.arch), config.n, fst,
                                                     system + ".machine")) {
   SC_METHOD(step);
   sensitive << ev_step_;
