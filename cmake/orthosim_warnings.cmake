@@ -11,6 +11,19 @@ function(orthosim_warnings target)
   endif()
 endfunction()
 
+# ccache caches a source compiled with a precompiled header only under the sloppiness that says
+# the header's macros and __TIME__ need no check (ccache's manual, "Precompiled headers"). With
+# ccache as the compiler launcher, the targets that use precompiled headers (the tests,
+# cmake/orthosim_testing.cmake; the verilated blocks, rtl/CMakeLists.txt) run it with that
+# setting; other targets are untouched.
+function(orthosim_ccache_for_pch target)
+  if(CMAKE_CXX_COMPILER_LAUNCHER MATCHES "ccache")
+    set_property(TARGET ${target} PROPERTY CXX_COMPILER_LAUNCHER
+                 ${CMAKE_COMMAND} -E env CCACHE_SLOPPINESS=pch_defines,time_macros
+                 ${CMAKE_CXX_COMPILER_LAUNCHER})
+  endif()
+endfunction()
+
 # A target sees only the folders it is given, under their names from the root: its include
 # directory is a tree in the build folder, BUILD/layers/TARGET/, holding one link per folder
 # (BUILD/layers/orthosim_sw_core/sw/core -> sw/core). Includes still read "sw/core/cycle.hpp";

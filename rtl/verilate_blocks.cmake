@@ -11,8 +11,12 @@ add_library(orthosim::rtl_verilated ALIAS orthosim_rtl_verilated)
 # Verilator's own optimisation defaults for generated code: -Os for the per-cycle code, none for
 # the code run once at start (__Slow files). They compile in about half the time of -O2 and
 # simulate about as fast (measured on the router tests: compile of the largest files 8.5 s -> 5 s
-# (-Os) and 8 s -> 3.4 s (-O0, __Slow); run time within the noise of a shared machine).
-set(rtl_opt OPT_FAST -Os OPT_SLOW -O0)
+# (-Os) and 8 s -> 3.4 s (-O0, __Slow); run time within the noise of a shared machine). The
+# target's own level is the slow code's -O0, so that the slow files, which take no per-file
+# option, share the target's precompiled header (orthosim_verilated_pch, rtl/CMakeLists.txt);
+# Verilator's runtime (OPT_GLOBAL) keeps the -O2 it had.
+set(rtl_opt OPT_FAST -Os OPT_GLOBAL -O2)
+target_compile_options(orthosim_rtl_verilated PRIVATE -O0)
 set(rtl_common_args -f rtl.vc orthosim.vlt
                     -GL=${ORTHOSIM_RTL_BUFFER_WORDS} -GS=${ORTHOSIM_RTL_INDEX_SETS}
                     -GW=${ORTHOSIM_RTL_WORD_BITS})

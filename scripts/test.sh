@@ -7,14 +7,30 @@
 # reader is fuzzed for a fixed number of runs over its seed corpus (scripts/fuzz.sh --ci). After the
 # default build's tests, scripts/install-check.sh builds examples/embedding against the installed
 # package. Before all that, the sources' layout is checked (scripts/format.sh --check). Each stage prints the
-# seconds it took, so CI's time budget can be followed stage by stage.
+# seconds it took and the CPU seconds its processes used, so CI's time budget can be followed
+# stage by stage: on a shared machine the wall time says little, the CPU time divided by the
+# cores (2 on CI) is what the stage takes on CI's machine (docs/performance.md, "CI").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# children_cpu: the CPU seconds (user + system) of every process this script has waited for so
+# far. `times` runs in this shell, not in a pipe or $(...), whose subshell would count its own.
+times_file="$(mktemp)"
+trap 'rm -f "$times_file"' EXIT
+children_cpu=0
+count_children_cpu() {
+  times > "$times_file"
+  children_cpu=$(awk 'NR == 2 { split($1, u, "m"); split($2, s, "m")
+                                printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$times_file")
+}
 stage_start=$SECONDS
+stage_cpu=0
 stage_done() {
-  echo "=== $1: $((SECONDS - stage_start)) s (total $SECONDS s) ==="
+  count_children_cpu
+  echo "=== $1: $((SECONDS - stage_start)) s, CPU $((children_cpu - stage_cpu)) s" \
+       "(total $SECONDS s, CPU $children_cpu s) ==="
   stage_start=$SECONDS
+  stage_cpu=$children_cpu
 }
 
 ./scripts/install-deps.sh
