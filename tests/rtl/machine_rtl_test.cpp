@@ -12,7 +12,6 @@
 // per test is varied: ORTHOSIM_TEST_SEED if set, else the time, printed.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -31,19 +30,14 @@
 #include "sw/pattern/generate.hpp"
 #include "sw/program/parser.hpp"
 #include "sw/workload/access_workload.hpp"
+#include "tests/support/varied_seed.hpp"
 
 namespace orthosim {
 namespace {
 
-using sw::Arch;
+using testing_support::varied_seed;
 
-std::uint64_t varied_seed() {
-  if (const char* s = std::getenv("ORTHOSIM_TEST_SEED")) {
-    return std::strtoull(s, nullptr, 10);
-  }
-  return static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count() %
-                                    1'000'000'007);
-}
+using sw::Arch;
 
 /// A system built by the co-simulation layer as its configuration says, with a test fault on
 /// the model's side of the whole machine.
@@ -175,7 +169,6 @@ TEST_P(WholeMachine, SameCyclesDataAndStatisticsAsTheModels) {
   Wired model_costs("model_costs", other_costs(whole(arch, n, sw::Impl::Model)), silent);
   Wired rtl_costs("rtl_costs", other_costs(whole(arch, n, impl)), silent);
   const std::uint64_t varied = varied_seed();
-  std::cout << "varied seed " << varied << " (ORTHOSIM_TEST_SEED=" << varied << " reproduces it)\n";
   std::uint64_t cycles = 0;
   for (std::uint64_t seed : {std::uint64_t{1}, varied}) {
     cycles += run_and_compare(model, rtl, seed);

@@ -13,7 +13,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -26,21 +25,12 @@
 #include "sw/pattern/generate.hpp"
 #include "sw/routed/routed_program.hpp"
 #include "sw/traffic/traffic_pattern.hpp"
+#include "tests/support/varied_seed.hpp"
 
 namespace orthosim {
 namespace {
 
-std::uint64_t varied_seed() {
-  std::uint64_t seed = 0;
-  if (const char* s = std::getenv("ORTHOSIM_TEST_SEED")) {
-    seed = std::strtoull(s, nullptr, 10);
-  } else {
-    seed = static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count() %
-                                      1'000'000'007);
-  }
-  std::cout << "varied seed " << seed << " (ORTHOSIM_TEST_SEED=" << seed << " reproduces it)\n";
-  return seed;
-}
+using testing_support::varied_seed;
 
 sw::NetworkConfig network(sw::Topology t, std::uint32_t buffers, std::uint32_t delay,
                           sw::Impl router) {

@@ -15,7 +15,6 @@
 // failure can be reproduced with ORTHOSIM_TEST_SEED=<seed>.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
@@ -32,19 +31,14 @@
 #include "sw/mapping/mapping.hpp"
 #include "sw/pattern/generate.hpp"
 #include "sw/workload/access_workload.hpp"
+#include "tests/support/varied_seed.hpp"
 
 namespace orthosim {
 namespace {
 
-using sw::Arch;
+using testing_support::varied_seed;
 
-std::uint64_t varied_seed() {
-  if (const char* s = std::getenv("ORTHOSIM_TEST_SEED")) {
-    return std::strtoull(s, nullptr, 10);
-  }
-  return static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count() %
-                                    1'000'000'007);
-}
+using sw::Arch;
 
 /// A system whose blocks the co-simulation layer builds as its configuration says; blocks() is
 /// that layer's wiring (test faults, clock edges).
@@ -155,8 +149,6 @@ TEST_P(ModelEqualsRtl, SameCyclesDataAndStatisticsOnRandomWorkloadsAndPrograms) 
   Wired model("model", config_of(arch, n, sw::Impl::Model, sw::Impl::Model), silent);
   Wired rtl("rtl", config_of(arch, n, sw::Impl::Rtl, sw::Impl::Rtl), silent);
   const std::uint64_t varied = varied_seed();
-  std::cout << "varied seed " << varied << " (ORTHOSIM_TEST_SEED=" << varied << " reproduces it)\n";
-  RecordProperty("varied_seed", std::to_string(varied));
   std::uint64_t cycles = 0;
   for (std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3}, std::uint64_t{4},
                              std::uint64_t{5}, varied}) {
@@ -353,8 +345,6 @@ TEST_P(ModelEqualsRtlMemory, SameCyclesDataAndStatisticsOnRandomWorkloadsAndProg
   Wired rtl("rtl", memory_config(n, sw::Impl::Rtl, sw::Impl::Rtl, im), silent);
   Wired cosim("cosim", memory_config(n, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model), silent);
   const std::uint64_t varied = varied_seed();
-  std::cout << "varied seed " << varied << " (ORTHOSIM_TEST_SEED=" << varied << " reproduces it)\n";
-  RecordProperty("varied_seed", std::to_string(varied));
   std::uint64_t cycles = 0;
   std::uint64_t conflicts = 0;
   // Seeds 11..24 and the varied one: with n = 2, 4, 8, 16 together well over 10^5 cycles of the

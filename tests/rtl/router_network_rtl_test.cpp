@@ -31,9 +31,12 @@
 #include "sc_models/net/fabric.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/topology/topology_description.hpp"
+#include "tests/support/varied_seed.hpp"
 
 namespace orthosim {
 namespace {
+
+using testing_support::varied_seed;
 
 struct Message {
   std::uint32_t src = 0, dst = 0, words = 0;
@@ -385,20 +388,12 @@ std::vector<Message> random_messages(const sw::Topology& t, std::uint32_t count,
   return m;
 }
 
-/// `fixed`, unless ORTHOSIM_SEED is set (to reproduce a varied run).
+/// `fixed`, unless ORTHOSIM_TEST_SEED is set (to reproduce a varied run).
 std::uint64_t seed_for(std::uint64_t fixed) {
-  if (const char* v = std::getenv("ORTHOSIM_SEED"); v != nullptr && *v != '\0') {
+  if (const char* v = std::getenv("ORTHOSIM_TEST_SEED"); v != nullptr && *v != '\0') {
     return std::strtoull(v, nullptr, 10);
   }
   return fixed;
-}
-
-/// A new seed each run, printed so that a failure can be reproduced with ORTHOSIM_SEED.
-std::uint64_t varied_seed() {
-  const std::uint64_t s = seed_for(std::random_device{}());
-  std::printf("varied seed %llu (reproduce: ORTHOSIM_SEED=%llu)\n",
-              static_cast<unsigned long long>(s), static_cast<unsigned long long>(s));
-  return s;
 }
 
 struct Case {
