@@ -108,6 +108,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   flits_per_router_.assign(routers, 0);
   activated_.assign(routers, 0);
   is_active_.assign(routers, 0);
+  is_waiting_.assign(buffers, 0);
   mover_of_.assign(buffers, -1);
   // A chain visits each buffer, and each move (one per buffer or injector), once at most.
   chain_.assign(buffers + ports_->injectors(), 0);
@@ -142,6 +143,8 @@ void Fabric::reset() {
   std::fill(flits_per_router_.begin(), flits_per_router_.end(), 0);
   std::fill(is_active_.begin(), is_active_.end(), 0);
   active_.clear();
+  waiting_.clear();
+  std::fill(is_waiting_.begin(), is_waiting_.end(), 0);
   in_flight_.clear();
   flits_in_routers_ = 0;
 }
@@ -158,10 +161,14 @@ void Fabric::submit(std::uint32_t message, std::uint32_t src, std::uint32_t dst,
 void Fabric::begin_cycle(sw::Cycle c) {
   // The worms describe the flits only from an empty network on; the buffers' state is kept
   // whole either way, so the general path can take over at any cycle.
+  const bool worms_were_on = worms_on_;
   if (flits_in_routers_ == 0) {
     worms_on_ = worm_capable_ && !observed_;
   } else if (observed_) {
     worms_on_ = false;
+  }
+  if (worms_were_on && !worms_on_) {
+    rebuild_waiting();  // the worms do not keep the list
   }
   if (worms_on_) {
     allocate_virtual_channels_of_worms(c);
@@ -213,39 +220,59 @@ void Fabric::append_routes(std::uint32_t b, std::vector<Route>& out) const {
 // where their routes share an output port, so a deterministic routing gets the same grants as
 // when each output port served its own queue.
 //
-// The requests of one router are few (one per input buffer at most), so they are put in order by
-// insertion; the buffers are scanned in increasing order, so a stable insertion by arrival leaves
-// ties to the lower buffer. Routers grant only their own output channels, so serving router by
-// router gives the same grants as one queue of all requests ordered by router first.
+// The waiting headers are the buffers on waiting_ (the commit puts a buffer there when a header
+// becomes its head). Routers grant only their own output channels, so the requests are put in
+// order by router, then arrival, then buffer: each router's in the order above, and the same
+// grants as when the routers were served one by one.
 void Fabric::allocate_virtual_channels(sw::Cycle c) {
+  stats_.router_steps += active_.size();
+  if (waiting_.empty()) {
+    return;
+  }
+  if (requests_.size() < waiting_.size()) {
+    requests_.resize(2 * waiting_.size());
+  }
   Request* const requests = requests_.data();
-  for (const std::uint32_t r : active_) {
-    ++stats_.router_steps;
-    // The occupied buffers whose head packet has no output virtual channel yet.
-    std::size_t count = 0;
-    const std::size_t first = std::size_t{r} * mask_words_;
-    for (std::uint32_t w = 0; w < mask_words_; ++w) {
-      std::uint64_t bits = occupied_[first + w] & ~routed_[first + w];
-      while (bits != 0) {
-        const std::uint32_t b =
-            buffer_base_[r] + w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
-        bits &= bits - 1;
-        const Flit& head = flits_[slot(b, 0)];
-        if (head.index != 0 || !header_ready(b, head, c)) {
-          continue;
-        }
-        Request q;
-        q.arrived = head.pushed;
-        q.buffer = b;
-        std::size_t at = count++;
-        for (; at > 0 && q.arrived < requests[at - 1].arrived; --at) {
-          requests[at] = requests[at - 1];
-        }
-        requests[at] = q;
-      }
+  std::size_t count = 0;
+  for (const std::uint32_t b : waiting_) {
+    const Flit& head = flits_[slot(b, 0)];
+    if (head.index != 0 || !header_ready(b, head, c)) {
+      continue;
     }
-    if (count > 0) {
-      serve_headers(requests, count);
+    Request& q = requests[count++];
+    q.port = buffer_router_[b];
+    q.arrived = head.pushed;
+    q.buffer = b;
+  }
+  // The keys are distinct (one request per buffer).
+  if (count > 1) {
+    std::sort(requests, requests + count, [](const Request& x, const Request& y) {
+      return std::tie(x.port, x.arrived, x.buffer) < std::tie(y.port, y.arrived, y.buffer);
+    });
+  }
+  if (count > 0) {
+    serve_headers(requests, count);
+    // The granted headers leave the list.
+    std::uint8_t* const is_waiting = is_waiting_.data();
+    const BufferState* const state = state_.data();
+    waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
+                                  [&](std::uint32_t b) {
+                                    if (state[b].out < 0) {
+                                      return false;
+                                    }
+                                    is_waiting[b] = 0;
+                                    return true;
+                                  }),
+                   waiting_.end());
+  }
+}
+
+void Fabric::rebuild_waiting() {
+  waiting_.clear();
+  std::fill(is_waiting_.begin(), is_waiting_.end(), 0);
+  for (std::uint32_t b = 0; b < state_.size(); ++b) {
+    if (state_[b].count > 0 && state_[b].out < 0) {
+      add_waiting(b);
     }
   }
 }
@@ -847,6 +874,9 @@ void Fabric::commit(sw::Cycle c) {
         owner_[mv.channel] = -1;
         s.out = -1;
         routed_[mask_word_[b]] &= ~mask_bit_[b];
+        if (s.count > 0) {
+          add_waiting(b);  // the next packet's header
+        }
       }
       if (mv.to >= 0) {
         ++hops;
@@ -896,6 +926,9 @@ void Fabric::commit(sw::Cycle c) {
     slot_flit.pushed = c;
     if (s.count++ == 0) {
       occupied_[mask_word_[b]] |= mask_bit_[b];
+      if (s.out < 0) {
+        add_waiting(b);
+      }
     }
     if (observed) {
       report_observed_buffer(b, c);

@@ -134,6 +134,16 @@ class Fabric final : public Network {
 
   // ---- the cycle --------------------------------------------------------------------------
   void allocate_virtual_channels(sw::Cycle c);
+  /// Puts buffer `b`, whose head is a header without an output virtual channel, on the list of
+  /// waiting headers (once).
+  void add_waiting(std::uint32_t b) {
+    if (!is_waiting_[b]) {
+      is_waiting_[b] = 1;
+      waiting_.push_back(b);
+    }
+  }
+  /// The list of waiting headers from the buffers' state (after the worms described the flits).
+  void rebuild_waiting();
   /// Gives each of the requests, in their order, the first free output virtual channel of its
   /// routes; counts the headers that still wait.
   void serve_headers(const Request* requests, std::size_t count);
@@ -267,6 +277,11 @@ class Fabric final : public Network {
   /// allocate_virtual_channels_of_worms' requests (`port` holds the router), one per worm.
   std::vector<Request> worm_requests_;
   std::vector<std::uint32_t> active_;  ///< routers with flits, in the order they became active
+  /// The buffers whose head is a header without an output virtual channel (occupied, not
+  /// routed), in no particular order, kept by the commit: virtual-channel allocation visits
+  /// them instead of every active router's buffers.
+  std::vector<std::uint32_t> waiting_;
+  std::vector<std::uint8_t> is_waiting_;  ///< [buffer]: on waiting_
   std::vector<std::uint8_t> is_active_;
   std::uint64_t flits_in_routers_ = 0;
   sw::Cycle last_move_;
