@@ -92,6 +92,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   mask_words_ = (most_buffers + 63) / 64;
   worm_capable_ = worm_capable_ && few_ports_;  // a front's order keeps its port in 7 bits
   requests_.resize(most_buffers);
+  switch_candidates_.resize(most_buffers);
   // Each buffer and each injector moves one flit per cycle at most.
   moves_.resize(buffers + ports_->injectors());
   arrivals_.resize(moves_.size());
@@ -240,14 +241,14 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
       continue;
     }
     Request& q = requests[count++];
-    q.port = buffer_router_[b];
+    q.router = buffer_router_[b];
     q.arrived = head.pushed;
     q.buffer = b;
   }
   // The keys are distinct (one request per buffer).
   if (count > 1) {
     std::sort(requests, requests + count, [](const Request& x, const Request& y) {
-      return std::tie(x.port, x.arrived, x.buffer) < std::tie(y.port, y.arrived, y.buffer);
+      return std::tie(x.router, x.arrived, x.buffer) < std::tie(y.router, y.arrived, y.buffer);
     });
   }
   if (count > 0) {
@@ -310,14 +311,14 @@ void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
       continue;
     }
     Request& q = requests[count++];
-    q.port = buffer_router_[b];
+    q.router = buffer_router_[b];
     q.arrived = head.pushed;
     q.buffer = b;
   }
   // The keys are distinct (one request per buffer).
   if (count > 1) {
     std::sort(requests, requests + count, [](const Request& x, const Request& y) {
-      return std::tie(x.port, x.arrived, x.buffer) < std::tie(y.port, y.arrived, y.buffer);
+      return std::tie(x.router, x.arrived, x.buffer) < std::tie(y.router, y.arrived, y.buffer);
     });
   }
   if (count > 0) {
@@ -442,30 +443,40 @@ bool Fabric::full_buffer_frees(std::uint32_t t, sw::Cycle c) {
 void Fabric::allocate_switches(sw::Cycle c) {
   const std::uint64_t stamp = c.count() + 1;
   const std::uint64_t frees_stamp = stamp << 2;
-  // Raw pointers in locals: the compiler keeps them in registers across the stores below.
+  // Raw pointers and sizes in locals: the compiler keeps them in registers across the stores.
   const BufferState* const state = state_.data();
   const Flit* const flits = flits_.data();
-  Request* const requests = requests_.data();
+  const std::uint64_t* const occupied = occupied_.data();
+  const std::uint64_t* const routed = routed_.data();
+  const std::uint32_t* const input_slot = buffer_input_slot_.data();
+  std::uint64_t* const port_used = port_used_stamp_.data();
+  std::uint64_t* const input_used = input_used_stamp_.data();
+  std::int32_t* const mover_of = mover_of_.data();
+  Candidate* const candidates = switch_candidates_.data();
   Move* const moves = moves_.data();
   const std::uint32_t depth = depth_;
+  const std::uint32_t mask_words = mask_words_;
+  const bool single_vc = single_vc_;
+  // The head's arrival cycle orders only the candidates of one output port within a pass, so it
+  // is read only for them. (Every head arrived before this cycle: the commit pushes after the
+  // allocation.)
+  const auto arrived = [&](std::uint32_t b) {
+    return flits[std::size_t{b} * depth + state[b].head].pushed;
+  };
   std::size_t move_count = 0;
   for (const std::uint32_t r : active_) {
     std::size_t count = 0;
-    const std::size_t first = std::size_t{r} * mask_words_;
+    const std::size_t first = std::size_t{r} * mask_words;
     const std::uint32_t base = buffer_base_[r];
-    for (std::uint32_t w = 0; w < mask_words_; ++w) {
-      std::uint64_t bits = occupied_[first + w] & routed_[first + w];
+    for (std::uint32_t w = 0; w < mask_words; ++w) {
+      std::uint64_t bits = occupied[first + w] & routed[first + w];
       while (bits != 0) {
         const std::uint32_t b = base + w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
         bits &= bits - 1;
         // The buffer is routed and not empty: its head may leave when the buffer ahead has room.
         const BufferState& s = state[b];
-        const sw::Cycle arrived = flits[std::size_t{b} * depth + s.head].pushed;
         const std::int32_t t = s.target;
         const bool full = t >= 0 && state[t].count >= depth;
-        if (arrived >= c) {
-          continue;
-        }
         if (full) {
           // full_buffer_frees(t, c), its answer looked up here when known
           const std::uint64_t room = state[t].room;
@@ -475,30 +486,33 @@ void Fabric::allocate_switches(sw::Cycle c) {
             continue;
           }
         }
-        const Request q{full, s.out_port, arrived, b};
+        // Sure before speculative, then by output port, then by arrival; ties to the lower
+        // buffer (the scan's order: the insertion is stable).
+        const Candidate q{std::uint64_t{full} << 32 | s.out_port, b};
         std::size_t at = count++;
-        for (; at > 0 && std::tie(q.speculative, q.port, q.arrived) <
-                             std::tie(requests[at - 1].speculative, requests[at - 1].port,
-                                      requests[at - 1].arrived);
-             --at) {
-          requests[at] = requests[at - 1];
+        for (; at > 0; --at) {
+          const Candidate& before = candidates[at - 1];
+          if (q.key != before.key ? q.key > before.key : !(arrived(b) < arrived(before.buffer))) {
+            break;
+          }
+          candidates[at] = before;
         }
-        requests[at] = q;
+        candidates[at] = q;
       }
     }
     // Each output port passes one flit, each input port sends one: sure moves before speculative
     // ones, then the oldest flit first.
     for (std::size_t k = 0; k < count; ++k) {
-      const std::uint32_t b = requests[k].buffer;
-      if (!single_vc_) {
-        std::uint64_t& out_used = port_used_stamp_[requests[k].port];
-        std::uint64_t& in_used = input_used_stamp_[buffer_input_slot_[b]];
+      const std::uint32_t b = candidates[k].buffer;
+      if (!single_vc) {
+        std::uint64_t& out_used = port_used[static_cast<std::uint32_t>(candidates[k].key)];
+        std::uint64_t& in_used = input_used[input_slot[b]];
         if (out_used == stamp || in_used == stamp) {
           continue;
         }
         out_used = stamp;
         in_used = stamp;
-        mover_of_[b] = static_cast<std::int32_t>(move_count);
+        mover_of[b] = static_cast<std::int32_t>(move_count);
       }
       moves[move_count++] = {static_cast<std::int32_t>(b), state[b].target, r,
                              state[b].out_channel};

@@ -100,10 +100,9 @@ class Fabric final : public Network {
     std::uint32_t lo = 0;
     std::uint32_t hi = 0;
   };
-  /// A ready header asking for an output virtual channel, or a flit asking for the switch.
+  /// A ready header asking for an output virtual channel.
   struct Request {
-    bool speculative = false;  ///< switch: its next buffer is full (see allocate_switches)
-    std::uint32_t port = 0;    ///< switch: the output port (global index)
+    std::uint32_t router = 0;
     sw::Cycle arrived;
     std::uint32_t buffer = 0;
   };
@@ -274,7 +273,7 @@ class Fabric final : public Network {
   std::vector<Front> fronts_;
   std::vector<std::uint32_t> ordered_;        ///< fronts_ whose moves depend on their order
   std::vector<std::uint32_t> injecting_now_;  ///< injectors whose flit enters this cycle
-  /// allocate_virtual_channels_of_worms' requests (`port` holds the router), one per worm.
+  /// allocate_virtual_channels_of_worms' requests, one per worm.
   std::vector<Request> worm_requests_;
   std::vector<std::uint32_t> active_;  ///< routers with flits, in the order they became active
   /// The buffers whose head is a header without an output virtual channel (occupied, not
@@ -292,8 +291,14 @@ class Fabric final : public Network {
     std::int32_t to = -1;
     Flit flit;
   };
-  std::vector<Request> requests_;  ///< one router's requests (as many as its buffers at most)
-  std::vector<Move> moves_;        ///< this cycle's first move_count_ (one per buffer or injector)
+  std::vector<Request> requests_;  ///< virtual-channel allocation's requests
+  /// A flit asking for the switch: (speculative << 32 | output port), its buffer.
+  struct Candidate {
+    std::uint64_t key = 0;
+    std::uint32_t buffer = 0;
+  };
+  std::vector<Candidate> switch_candidates_;  ///< one router's (as many as its buffers at most)
+  std::vector<Move> moves_;  ///< this cycle's first move_count_ (one per buffer or injector)
   std::size_t move_count_ = 0;
   std::vector<Arrival> arrivals_;  ///< commit's, as many as moves_ at most
   /// [buffer]: index in moves_ of its departure this cycle, or -1 (reset by commit).
