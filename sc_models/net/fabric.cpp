@@ -178,6 +178,10 @@ void Fabric::begin_cycle(sw::Cycle c) {
   }
   allocate_virtual_channels(c);
   if (single_vc_ && few_ports_) {
+    if (!observed_) {
+      move_flits_one_vc(c);
+      return;
+    }
     allocate_switches_one_vc(c);
   } else {
     allocate_switches(c);
@@ -592,6 +596,148 @@ void Fabric::allocate_switches_one_vc(sw::Cycle c) {
   add_injections(c);
 }
 
+// allocate_switches_one_vc and commit in one pass, unobserved. With one virtual channel every
+// candidate is granted and every granted move happens, so a buffer's departure is done as soon as
+// its move is decided, and the arrivals after every decision. A departure only frees room: a
+// later decision that reads the buffer it left finds a free slot where the two passes found a
+// full buffer whose head leaves, and decides the same move (it only takes it for a sure move
+// instead of a speculative one, which changes nothing but its order). Unobserved, the order of
+// the moves is seen only where a flit enters a router that held no flits at the start of the
+// cycle (the order of active_) and at the ejections (the interfaces and the client); both are
+// sure moves (into an empty buffer, or out), ordered by their router's place in active_, then
+// their output port, as allocate_switches_one_vc orders them. They are done in that order, the
+// other arrivals as they come; the interfaces' injections after the routers' moves, and the
+// ejections last, as in commit.
+void Fabric::move_flits_one_vc(sw::Cycle c) {
+  const std::uint64_t frees_stamp = (c.count() + 1) << 2;
+  BufferState* const state = state_.data();
+  const Flit* const flits = flits_.data();
+  std::uint64_t* const occupied = occupied_.data();
+  std::uint64_t* const routed = routed_.data();
+  const std::uint32_t* const mask_word = mask_word_.data();
+  const std::uint64_t* const mask_bit = mask_bit_.data();
+  std::uint32_t* const flits_per_router = flits_per_router_.data();
+  const std::uint8_t* const is_active = is_active_.data();
+  const std::uint32_t* const buffer_router = buffer_router_.data();
+  Arrival* const arrivals = arrivals_.data();
+  const std::uint32_t depth = depth_;
+  const std::uint32_t mask_words = mask_words_;
+  std::size_t arrived = 0;
+  std::uint64_t hops = 0;
+  std::uint64_t in_routers = flits_in_routers_;
+  ordered_arrivals_.clear();
+  const std::size_t routers = active_.size();
+  for (std::size_t k = 0; k < routers; ++k) {
+    const std::uint32_t r = active_[k];
+    const std::size_t first = std::size_t{r} * mask_words;
+    const std::uint32_t base = buffer_base_[r];
+    const std::uint32_t port_base = out_port_base_[r];
+    for (std::uint32_t w = 0; w < mask_words; ++w) {
+      std::uint64_t bits = occupied[first + w] & routed[first + w];
+      while (bits != 0) {
+        const std::uint32_t b = base + w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        bits &= bits - 1;
+        BufferState& s = state[b];
+        const std::int32_t t = s.target;
+        if (t >= 0 && state[t].count >= depth) {
+          const std::uint64_t room = state[t].room;
+          if ((room & ~std::uint64_t{3}) == frees_stamp
+                  ? (room & 3) != kYes
+                  : !full_buffer_frees(static_cast<std::uint32_t>(t), c)) {
+            continue;
+          }
+        }
+        // The departure.
+        Arrival& a = arrivals[arrived];
+        a.to = t;
+        a.flit = flits[std::size_t{b} * depth + s.head];
+        s.head = s.head + 1 == depth ? 0 : s.head + 1;
+        if (--s.count == 0) {
+          occupied[mask_word[b]] &= ~mask_bit[b];
+        }
+        --flits_per_router[r];
+        --in_routers;
+        if (a.flit.tail) {
+          owner_[s.out_channel] = -1;
+          s.out = -1;
+          routed[mask_word[b]] &= ~mask_bit[b];
+          if (s.count > 0) {
+            add_waiting(b);  // the next packet's header
+          }
+        }
+        if (t >= 0) {
+          ++hops;
+        }
+        if (t < 0 || !is_active[buffer_router[t]]) {
+          ordered_arrivals_.push_back(
+              {k << 8 | (s.out_port - port_base), static_cast<std::uint32_t>(arrived)});
+        }
+        ++arrived;
+      }
+    }
+  }
+  const std::size_t router_moves = arrived;
+  // The interfaces, in their order, after the routers' moves.
+  ni_.for_each_offer(c, [&](std::uint32_t i) {
+    const std::uint32_t target = injection_buffer_[i];
+    if (!has_room(target, c)) {
+      return;
+    }
+    const NetworkInterfaces::Flit in = ni_.offered(i);
+    ni_.take(i, c);
+    Arrival& a = arrivals[arrived++];
+    a.to = static_cast<std::int32_t>(target);
+    a.flit.packet = in.packet;
+    a.flit.index = in.index;
+    a.flit.word = in.word;
+    a.flit.tail = in.index + 1 == ni_.packet(in.packet).flits;
+  });
+  stats_.flit_hops += hops;
+  OrderedArrival* const ordered = ordered_arrivals_.data();
+  const std::size_t ordered_count = ordered_arrivals_.size();
+  // The arrivals whose order is not seen, then those into idle routers in the order of their
+  // moves, then the injections.
+  std::size_t next_ordered = 0;
+  for (std::size_t m = 0; m < router_moves; ++m) {
+    if (next_ordered < ordered_count && ordered[next_ordered].arrival == m) {
+      ++next_ordered;
+      continue;
+    }
+    push(static_cast<std::uint32_t>(arrivals[m].to), arrivals[m].flit, c);
+    ++in_routers;
+  }
+  if (ordered_count > 1) {
+    std::sort(ordered, ordered + ordered_count,
+              [](const OrderedArrival& x, const OrderedArrival& y) { return x.order < y.order; });
+  }
+  for (std::size_t k = 0; k < ordered_count; ++k) {
+    const Arrival& a = arrivals[ordered[k].arrival];
+    if (a.to >= 0) {
+      push(static_cast<std::uint32_t>(a.to), a.flit, c);
+      ++in_routers;
+    }
+  }
+  for (std::size_t m = router_moves; m < arrived; ++m) {
+    push(static_cast<std::uint32_t>(arrivals[m].to), arrivals[m].flit, c);
+    ++in_routers;
+  }
+  flits_in_routers_ = in_routers;
+  for (std::size_t k = 0; k < ordered_count; ++k) {
+    const Arrival& a = arrivals[ordered[k].arrival];
+    if (a.to < 0) {
+      ++stats_.flits_ejected;
+      if (ni_.eject({a.flit.packet, a.flit.index, a.flit.word}, c)) {
+        ++stats_.packets_delivered;
+      }
+    }
+  }
+  if (arrived > 0) {
+    last_move_ = c;
+    stats_.flits_moved += arrived;
+  }
+  retire_idle_routers();
+}
+
 // ---- whole worms ----------------------------------------------------------------------------
 //
 // With one virtual channel and one-flit buffers a worm's flits sit in consecutive buffers of its
@@ -746,15 +892,7 @@ void Fabric::move_worms(sw::Cycle c) {
     last_move_ = c;
     stats_.flits_moved += arrived;
   }
-  active_.erase(std::remove_if(active_.begin(), active_.end(),
-                               [this](std::uint32_t r) {
-                                 if (flits_per_router_[r] > 0) {
-                                   return false;
-                                 }
-                                 is_active_[r] = 0;
-                                 return true;
-                               }),
-                active_.end());
+  retire_idle_routers();
 }
 
 void Fabric::enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
@@ -840,6 +978,37 @@ bool Fabric::feasible(std::size_t m) {
     feasible_state_[chain[k]] = answer;
   }
   return ok;
+}
+
+// The flit enters its buffer at the tail.
+inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
+  BufferState& s = state_[b];
+  const std::uint32_t depth = depth_;
+  if (s.count >= depth) {
+    throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
+  }
+  const std::uint32_t at = s.head + s.count;
+  Flit& slot_flit = flits_[std::size_t{b} * depth + (at < depth ? at : at - depth)];
+  slot_flit = f;
+  slot_flit.pushed = c;
+  if (s.count++ == 0) {
+    occupied_[mask_word_[b]] |= mask_bit_[b];
+    if (s.out < 0) {
+      add_waiting(b);
+    }
+  }
+  if (observed_) {
+    report_observed_buffer(b, c);
+  }
+  const std::uint32_t r = buffer_router_[b];
+  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
+    is_active_[r] = 1;
+    active_.push_back(r);
+  }
+  // The flits of all virtual channels of the input port (an injection channel has one; with
+  // one virtual channel the input port's one buffer holds them all).
+  const std::uint32_t input = buffer_input_slot_[b];
+  channels_.held_at(input, single_vc_ ? s.count : ++held_[input]);
 }
 
 void Fabric::commit(sw::Cycle c) {
@@ -928,41 +1097,18 @@ void Fabric::commit(sw::Cycle c) {
       }
       continue;
     }
-    // The flit enters its buffer at the tail.
-    const auto b = static_cast<std::uint32_t>(a.to);
-    BufferState& s = state[b];
-    if (s.count >= depth) {
-      throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
-    }
-    const std::uint32_t at = s.head + s.count;
-    Flit& slot_flit = flits[std::size_t{b} * depth + (at < depth ? at : at - depth)];
-    slot_flit = a.flit;
-    slot_flit.pushed = c;
-    if (s.count++ == 0) {
-      occupied_[mask_word_[b]] |= mask_bit_[b];
-      if (s.out < 0) {
-        add_waiting(b);
-      }
-    }
-    if (observed) {
-      report_observed_buffer(b, c);
-    }
-    const std::uint32_t r = buffer_router_[b];
+    push(static_cast<std::uint32_t>(a.to), a.flit, c);
     ++in_routers;
-    if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
-      is_active_[r] = 1;
-      active_.push_back(r);
-    }
-    // The flits of all virtual channels of the input port (an injection channel has one; with
-    // one virtual channel the input port's one buffer holds them all).
-    const std::uint32_t input = buffer_input_slot_[b];
-    channels_.held_at(input, single_vc ? s.count : ++held_[input]);
   }
   flits_in_routers_ = in_routers;
   if (arrived > 0) {
     last_move_ = c;
     stats_.flits_moved += arrived;
   }
+  retire_idle_routers();
+}
+
+void Fabric::retire_idle_routers() {
   active_.erase(std::remove_if(active_.begin(), active_.end(),
                                [this](std::uint32_t r) {
                                  if (flits_per_router_[r] > 0) {

@@ -157,6 +157,14 @@ class Fabric final : public Network {
   /// allocate_switches with one virtual channel per port (single_vc_) and at most 64 output
   /// ports per router: the same moves in the same order, without the sort (see there).
   void allocate_switches_one_vc(sw::Cycle c);
+  /// Switch allocation and commit in one pass, with one virtual channel per port and at most 64
+  /// output ports per router, unobserved: the same moves, calls and counters as
+  /// allocate_switches_one_vc and commit (see there).
+  void move_flits_one_vc(sw::Cycle c);
+  /// Pushes flit `f` into the tail of buffer `b` in cycle c (the commit's arrival).
+  void push(std::uint32_t b, const Flit& f, sw::Cycle c);
+  /// Takes the routers that hold no flits out of active_.
+  void retire_idle_routers();
   /// Appends the interfaces' moves into their injection buffers to the routers' moves.
   void add_injections(sw::Cycle c);
   /// Switch allocation and commit by whole worms (one virtual channel, one-flit buffers,
@@ -301,6 +309,13 @@ class Fabric final : public Network {
   std::vector<Move> moves_;  ///< this cycle's first move_count_ (one per buffer or injector)
   std::size_t move_count_ = 0;
   std::vector<Arrival> arrivals_;  ///< commit's, as many as moves_ at most
+  /// move_flits_one_vc's arrivals whose order is seen (ejections, and flits entering a router
+  /// that held none): the order of their moves, the arrival's index.
+  struct OrderedArrival {
+    std::uint64_t order = 0;
+    std::uint32_t arrival = 0;
+  };
+  std::vector<OrderedArrival> ordered_arrivals_;
   /// [buffer]: index in moves_ of its departure this cycle, or -1 (reset by commit).
   std::vector<std::int32_t> mover_of_;
   std::vector<std::uint8_t> feasible_state_;

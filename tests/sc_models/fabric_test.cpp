@@ -651,7 +651,8 @@ class EventLog final : public sc::net::FabricClient {
 
 // With one virtual channel per port the Fabric skips the port checks, the sort by arrival and the
 // feasibility chains of switch allocation (Fabric::allocate_switches_one_vc says why that gives
-// the same moves in the same order), and with one-flit buffers, unobserved, it moves whole worms
+// the same moves in the same order); unobserved, it decides and commits the moves in one pass
+// (Fabric::move_flits_one_vc), and with one-flit buffers it moves whole worms
 // (Fabric::move_worms). The general path, forced on the same networks and the same traffic, is
 // a second implementation: every call to the client, in order and with its cycle, and every
 // counter must agree, observed, unobserved, and observed from the middle of the saturating phase
@@ -673,6 +674,8 @@ TEST(FabricWithoutKernel, TheOneVirtualChannelShortcutMakesTheMovesOfTheGeneralP
   };
   add("mesh 4x4, 1-flit buffers", Topology::mesh({4, 4}), 1, 1, sw::Switching::Wormhole);
   add("mesh 4x4, 3-flit buffers, delay 2", Topology::mesh({4, 4}), 3, 2, sw::Switching::Wormhole);
+  add("mesh 4x4, 8-flit buffers", Topology::mesh({4, 4}), 8, 1, sw::Switching::Wormhole);
+  add("4-cube, 2-flit buffers", Topology::hypercube(4), 2, 1, sw::Switching::Wormhole);
   add("4-cube, store-and-forward", Topology::hypercube(4), 6, 1, sw::Switching::StoreAndForward);
   cases.push_back({"4-cube, P-cube, all-port", p_cube(4, 1, 1)});
   cases.back().config.ni.ports = sw::NodePorts::All;
