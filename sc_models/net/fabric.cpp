@@ -468,54 +468,64 @@ void Fabric::allocate_switches(sw::Cycle c) {
     return flits[std::size_t{b} * depth + state[b].head].pushed;
   };
   std::size_t move_count = 0;
+  std::size_t count = 0;  // the candidates of the router being visited
+  // The routed, occupied buffers of one mask word, numbered from `first_buffer`.
+  const auto collect = [&](std::uint64_t bits, std::uint32_t first_buffer) {
+    while (bits != 0) {
+      const std::uint32_t b = first_buffer + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+      bits &= bits - 1;
+      // The buffer is routed and not empty: its head may leave when the buffer ahead has room.
+      const BufferState& s = state[b];
+      const std::int32_t t = s.target;
+      const bool full = t >= 0 && state[t].count >= depth;
+      if (full) {
+        // full_buffer_frees(t, c), its answer looked up here when known
+        const std::uint64_t room = state[t].room;
+        if ((room & ~std::uint64_t{3}) == frees_stamp
+                ? (room & 3) != kYes
+                : !full_buffer_frees(static_cast<std::uint32_t>(t), c)) {
+          continue;
+        }
+      }
+      // Sure before speculative, then by output port, then by arrival; ties to the lower
+      // buffer (the scan's order: the insertion is stable).
+      const Candidate q{std::uint64_t{full} << 32 | s.out_port, b};
+      std::size_t at = count++;
+      for (; at > 0; --at) {
+        const Candidate& before = candidates[at - 1];
+        if (q.key != before.key ? q.key > before.key : !(arrived(b) < arrived(before.buffer))) {
+          break;
+        }
+        candidates[at] = before;
+      }
+      candidates[at] = q;
+    }
+  };
   for (const std::uint32_t r : active_) {
-    std::size_t count = 0;
-    const std::size_t first = std::size_t{r} * mask_words;
+    count = 0;
     const std::uint32_t base = buffer_base_[r];
-    for (std::uint32_t w = 0; w < mask_words; ++w) {
-      std::uint64_t bits = occupied[first + w] & routed[first + w];
-      while (bits != 0) {
-        const std::uint32_t b = base + w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
-        bits &= bits - 1;
-        // The buffer is routed and not empty: its head may leave when the buffer ahead has room.
-        const BufferState& s = state[b];
-        const std::int32_t t = s.target;
-        const bool full = t >= 0 && state[t].count >= depth;
-        if (full) {
-          // full_buffer_frees(t, c), its answer looked up here when known
-          const std::uint64_t room = state[t].room;
-          if ((room & ~std::uint64_t{3}) == frees_stamp
-                  ? (room & 3) != kYes
-                  : !full_buffer_frees(static_cast<std::uint32_t>(t), c)) {
-            continue;
-          }
-        }
-        // Sure before speculative, then by output port, then by arrival; ties to the lower
-        // buffer (the scan's order: the insertion is stable).
-        const Candidate q{std::uint64_t{full} << 32 | s.out_port, b};
-        std::size_t at = count++;
-        for (; at > 0; --at) {
-          const Candidate& before = candidates[at - 1];
-          if (q.key != before.key ? q.key > before.key : !(arrived(b) < arrived(before.buffer))) {
-            break;
-          }
-          candidates[at] = before;
-        }
-        candidates[at] = q;
+    if (mask_words == 1) {
+      collect(occupied[r] & routed[r], base);
+    } else {
+      const std::size_t first = std::size_t{r} * mask_words;
+      for (std::uint32_t w = 0; w < mask_words; ++w) {
+        collect(occupied[first + w] & routed[first + w], base + w * 64);
       }
     }
     // Each output port passes one flit, each input port sends one: sure moves before speculative
-    // ones, then the oldest flit first.
+    // ones, then the oldest flit first. (A router's ports are its own: its one candidate wins.)
     for (std::size_t k = 0; k < count; ++k) {
       const std::uint32_t b = candidates[k].buffer;
       if (!single_vc) {
-        std::uint64_t& out_used = port_used[static_cast<std::uint32_t>(candidates[k].key)];
-        std::uint64_t& in_used = input_used[input_slot[b]];
-        if (out_used == stamp || in_used == stamp) {
-          continue;
+        if (count > 1) {
+          std::uint64_t& out_used = port_used[static_cast<std::uint32_t>(candidates[k].key)];
+          std::uint64_t& in_used = input_used[input_slot[b]];
+          if (out_used == stamp || in_used == stamp) {
+            continue;
+          }
+          out_used = stamp;
+          in_used = stamp;
         }
-        out_used = stamp;
-        in_used = stamp;
         mover_of[b] = static_cast<std::int32_t>(move_count);
       }
       moves[move_count++] = {static_cast<std::int32_t>(b), state[b].target, r,
@@ -626,53 +636,63 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
   std::uint64_t hops = 0;
   std::uint64_t in_routers = flits_in_routers_;
   ordered_arrivals_.clear();
+  std::size_t place = 0;        // the place in active_ of the router being visited
+  std::uint32_t r = 0;          // that router
+  std::uint32_t port_base = 0;  // its first output port
+  // The routed, occupied buffers of one mask word, numbered from `first_buffer`.
+  const auto depart = [&](std::uint64_t bits, std::uint32_t first_buffer) {
+    while (bits != 0) {
+      const std::uint32_t b = first_buffer + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+      bits &= bits - 1;
+      BufferState& s = state[b];
+      const std::int32_t t = s.target;
+      if (t >= 0 && state[t].count >= depth) {
+        const std::uint64_t room = state[t].room;
+        if ((room & ~std::uint64_t{3}) == frees_stamp
+                ? (room & 3) != kYes
+                : !full_buffer_frees(static_cast<std::uint32_t>(t), c)) {
+          continue;
+        }
+      }
+      // The departure.
+      Arrival& a = arrivals[arrived];
+      a.to = t;
+      a.flit = flits[std::size_t{b} * depth + s.head];
+      s.head = s.head + 1 == depth ? 0 : s.head + 1;
+      if (--s.count == 0) {
+        occupied[mask_word[b]] &= ~mask_bit[b];
+      }
+      --flits_per_router[r];
+      --in_routers;
+      if (a.flit.tail) {
+        owner_[s.out_channel] = -1;
+        s.out = -1;
+        routed[mask_word[b]] &= ~mask_bit[b];
+        if (s.count > 0) {
+          add_waiting(b);  // the next packet's header
+        }
+      }
+      if (t >= 0) {
+        ++hops;
+      }
+      if (t < 0 || !is_active[buffer_router[t]]) {
+        ordered_arrivals_.push_back(
+            {place << 8 | (s.out_port - port_base), static_cast<std::uint32_t>(arrived)});
+      }
+      ++arrived;
+    }
+  };
   const std::size_t routers = active_.size();
-  for (std::size_t k = 0; k < routers; ++k) {
-    const std::uint32_t r = active_[k];
-    const std::size_t first = std::size_t{r} * mask_words;
+  for (place = 0; place < routers; ++place) {
+    r = active_[place];
+    port_base = out_port_base_[r];
     const std::uint32_t base = buffer_base_[r];
-    const std::uint32_t port_base = out_port_base_[r];
-    for (std::uint32_t w = 0; w < mask_words; ++w) {
-      std::uint64_t bits = occupied[first + w] & routed[first + w];
-      while (bits != 0) {
-        const std::uint32_t b = base + w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
-        bits &= bits - 1;
-        BufferState& s = state[b];
-        const std::int32_t t = s.target;
-        if (t >= 0 && state[t].count >= depth) {
-          const std::uint64_t room = state[t].room;
-          if ((room & ~std::uint64_t{3}) == frees_stamp
-                  ? (room & 3) != kYes
-                  : !full_buffer_frees(static_cast<std::uint32_t>(t), c)) {
-            continue;
-          }
-        }
-        // The departure.
-        Arrival& a = arrivals[arrived];
-        a.to = t;
-        a.flit = flits[std::size_t{b} * depth + s.head];
-        s.head = s.head + 1 == depth ? 0 : s.head + 1;
-        if (--s.count == 0) {
-          occupied[mask_word[b]] &= ~mask_bit[b];
-        }
-        --flits_per_router[r];
-        --in_routers;
-        if (a.flit.tail) {
-          owner_[s.out_channel] = -1;
-          s.out = -1;
-          routed[mask_word[b]] &= ~mask_bit[b];
-          if (s.count > 0) {
-            add_waiting(b);  // the next packet's header
-          }
-        }
-        if (t >= 0) {
-          ++hops;
-        }
-        if (t < 0 || !is_active[buffer_router[t]]) {
-          ordered_arrivals_.push_back(
-              {k << 8 | (s.out_port - port_base), static_cast<std::uint32_t>(arrived)});
-        }
-        ++arrived;
+    if (mask_words == 1) {
+      depart(occupied[r] & routed[r], base);
+    } else {
+      const std::size_t first = std::size_t{r} * mask_words;
+      for (std::uint32_t w = 0; w < mask_words; ++w) {
+        depart(occupied[first + w] & routed[first + w], base + w * 64);
       }
     }
   }
