@@ -45,10 +45,11 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
     few_ports_ = few_ports_ && ports + channels <= 64;
     for (std::uint32_t in = 0; in < ports + channels; ++in) {
       for (std::uint32_t v = 0; v < (in < ports ? vcs_ : 1); ++v) {
-        buffer_router_.push_back(r);
+        BufferState& b = state_.emplace_back();
+        b.router = r;
+        b.input_slot = ports_->input_offset(r) + in;
         buffer_input_.push_back(in);
         buffer_vc_.push_back(v);
-        buffer_input_slot_.push_back(ports_->input_offset(r) + in);
       }
     }
   }
@@ -81,7 +82,6 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   if (buffers + ports_->injectors() > std::size_t{INT32_MAX}) {
     throw std::logic_error("fabric: more buffers than a move's 32-bit buffer id can name");
   }
-  state_.assign(buffers, BufferState{});
   flits_.resize(buffers * depth_);
   held_.assign(ports_->total_inputs(), 0);
   owner_.assign(out_vc_base_.back(), -1);
@@ -99,10 +99,10 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   occupied_.assign(std::size_t{routers} * mask_words_, 0);
   routed_.assign(std::size_t{routers} * mask_words_, 0);
   for (std::uint32_t b = 0; b < buffers; ++b) {
-    const std::uint32_t r = buffer_router_[b];
-    const std::uint32_t local = b - buffer_base_[r];
-    mask_word_.push_back(r * mask_words_ + local / 64);
-    mask_bit_.push_back(std::uint64_t{1} << (local % 64));
+    BufferState& s = state_[b];
+    const std::uint32_t local = b - buffer_base_[s.router];
+    s.mask_word = s.router * mask_words_ + local / 64;
+    s.mask_bit = std::uint64_t{1} << (local % 64);
   }
   routes_.resize(buffers * max_routes_);
   route_count_.assign(buffers, 0);
@@ -133,7 +133,15 @@ std::string Fabric::channel_name(std::uint32_t router, std::uint32_t out_vc) con
 }
 
 void Fabric::reset() {
-  std::fill(state_.begin(), state_.end(), BufferState{});
+  for (BufferState& s : state_) {  // all but the fixed fields
+    s.room = 0;
+    s.head = 0;
+    s.count = 0;
+    s.out = -1;
+    s.target = -1;
+    s.out_channel = 0;
+    s.out_port = 0;
+  }
   std::fill(held_.begin(), held_.end(), 0);
   std::fill(route_count_.begin(), route_count_.end(), 0);
   std::fill(occupied_.begin(), occupied_.end(), 0);
@@ -245,7 +253,7 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
       continue;
     }
     Request& q = requests[count++];
-    q.router = buffer_router_[b];
+    q.router = state_[b].router;
     q.arrived = head.pushed;
     q.buffer = b;
   }
@@ -289,7 +297,7 @@ void Fabric::serve_headers(const Request* requests, std::size_t count) {
     const Route* route = routes_of(b, routes);
     bool granted = false;
     for (std::uint32_t n = 0; n < routes && !granted; ++n) {
-      granted = grant(buffer_router_[b], b, route[n]);
+      granted = grant(state_[b].router, b, route[n]);
     }
     if (!granted) {
       ++stats_.header_wait_cycles;
@@ -315,7 +323,7 @@ void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
       continue;
     }
     Request& q = requests[count++];
-    q.router = buffer_router_[b];
+    q.router = state_[b].router;
     q.arrived = head.pushed;
     q.buffer = b;
   }
@@ -358,7 +366,7 @@ bool Fabric::grant(std::uint32_t router, std::uint32_t buffer, const Route& rout
     s.out_channel = base + ov;
     s.target = static_cast<std::int32_t>(out_target_[base + ov]);
     s.out_port = out_port_slot_[base + ov];
-    routed_[mask_word_[buffer]] |= mask_bit_[buffer];
+    routed_[state_[buffer].mask_word] |= state_[buffer].mask_bit;
     route_count_[buffer] = 0;  // the next header in this buffer is routed afresh
     const NetworkInterfaces::Packet& p = ni_.packet(flits_[slot(buffer, 0)].packet);
     if (!is_ejection(router, ov) && p.first_of_message) {
@@ -452,7 +460,6 @@ void Fabric::allocate_switches(sw::Cycle c) {
   const Flit* const flits = flits_.data();
   const std::uint64_t* const occupied = occupied_.data();
   const std::uint64_t* const routed = routed_.data();
-  const std::uint32_t* const input_slot = buffer_input_slot_.data();
   std::uint64_t* const port_used = port_used_stamp_.data();
   std::uint64_t* const input_used = input_used_stamp_.data();
   std::int32_t* const mover_of = mover_of_.data();
@@ -519,7 +526,7 @@ void Fabric::allocate_switches(sw::Cycle c) {
       if (!single_vc) {
         if (count > 1) {
           std::uint64_t& out_used = port_used[static_cast<std::uint32_t>(candidates[k].key)];
-          std::uint64_t& in_used = input_used[input_slot[b]];
+          std::uint64_t& in_used = input_used[state[b].input_slot];
           if (out_used == stamp || in_used == stamp) {
             continue;
           }
@@ -624,11 +631,8 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
   const Flit* const flits = flits_.data();
   std::uint64_t* const occupied = occupied_.data();
   std::uint64_t* const routed = routed_.data();
-  const std::uint32_t* const mask_word = mask_word_.data();
-  const std::uint64_t* const mask_bit = mask_bit_.data();
   std::uint32_t* const flits_per_router = flits_per_router_.data();
   const std::uint8_t* const is_active = is_active_.data();
-  const std::uint32_t* const buffer_router = buffer_router_.data();
   Arrival* const arrivals = arrivals_.data();
   const std::uint32_t depth = depth_;
   const std::uint32_t mask_words = mask_words_;
@@ -660,14 +664,14 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
       a.flit = flits[std::size_t{b} * depth + s.head];
       s.head = s.head + 1 == depth ? 0 : s.head + 1;
       if (--s.count == 0) {
-        occupied[mask_word[b]] &= ~mask_bit[b];
+        occupied[s.mask_word] &= ~s.mask_bit;
       }
       --flits_per_router[r];
       --in_routers;
       if (a.flit.tail) {
         owner_[s.out_channel] = -1;
         s.out = -1;
-        routed[mask_word[b]] &= ~mask_bit[b];
+        routed[s.mask_word] &= ~s.mask_bit;
         if (s.count > 0) {
           add_waiting(b);  // the next packet's header
         }
@@ -675,7 +679,7 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
       if (t >= 0) {
         ++hops;
       }
-      if (t < 0 || !is_active[buffer_router[t]]) {
+      if (t < 0 || !is_active[state[t].router]) {
         ordered_arrivals_.push_back(
             {place << 8 | (s.out_port - port_base), static_cast<std::uint32_t>(arrived)});
       }
@@ -788,9 +792,9 @@ void Fabric::move_worms(sw::Cycle c) {
     const Worm& w = worms_[p];
     const std::uint32_t f = w.path.back();
     const BufferState& s = state[f];
-    const std::uint32_t r = buffer_router_[f];
+    const std::uint32_t r = state_[f].router;
     const bool speculative = s.target >= 0 && state[s.target].count > 0;
-    const bool activates = s.target >= 0 && !is_active_[buffer_router_[s.target]];
+    const bool activates = s.target >= 0 && !is_active_[state_[s.target].router];
     fronts_.push_back(
         {activated_[r] << 8 | (speculative ? 128U : 0U) | (s.out_port - out_port_base_[r]), p,
          s.target, activates, flits[f]});
@@ -822,13 +826,13 @@ void Fabric::move_worms(sw::Cycle c) {
     const std::uint32_t oldest = path[begin];
     BufferState& s = state[oldest];
     s.count = 0;
-    occupied_[mask_word_[oldest]] &= ~mask_bit_[oldest];
-    --flits_per_router_[buffer_router_[oldest]];
+    occupied_[s.mask_word] &= ~s.mask_bit;
+    --flits_per_router_[state_[oldest].router];
     --in_routers;
     if (flits[oldest].tail) {
       owner_[s.out_channel] = -1;
       s.out = -1;
-      routed_[mask_word_[oldest]] &= ~mask_bit_[oldest];
+      routed_[s.mask_word] &= ~s.mask_bit;
       if (++w.begin == w.path.size()) {
         w.path.clear();
         w.begin = 0;
@@ -924,14 +928,14 @@ void Fabric::enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
   slot_flit = f;
   slot_flit.pushed = c;
   s.count = 1;
-  occupied_[mask_word_[b]] |= mask_bit_[b];
-  const std::uint32_t r = buffer_router_[b];
+  occupied_[s.mask_word] |= s.mask_bit;
+  const std::uint32_t r = s.router;
   if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
     is_active_[r] = 1;
     activated_[r] = ++activations_;
     active_.push_back(r);
   }
-  channels_.held_at(buffer_input_slot_[b], 1);
+  channels_.held_at(s.input_slot, 1);
 }
 
 bool Fabric::worm_moves(std::uint32_t p, std::uint64_t stamp) {
@@ -1012,7 +1016,7 @@ inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
   slot_flit = f;
   slot_flit.pushed = c;
   if (s.count++ == 0) {
-    occupied_[mask_word_[b]] |= mask_bit_[b];
+    occupied_[s.mask_word] |= s.mask_bit;
     if (s.out < 0) {
       add_waiting(b);
     }
@@ -1020,14 +1024,14 @@ inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
   if (observed_) {
     report_observed_buffer(b, c);
   }
-  const std::uint32_t r = buffer_router_[b];
+  const std::uint32_t r = s.router;
   if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
     is_active_[r] = 1;
     active_.push_back(r);
   }
   // The flits of all virtual channels of the input port (an injection channel has one; with
   // one virtual channel the input port's one buffer holds them all).
-  const std::uint32_t input = buffer_input_slot_[b];
+  const std::uint32_t input = s.input_slot;
   channels_.held_at(input, single_vc_ ? s.count : ++held_[input]);
 }
 
@@ -1063,10 +1067,10 @@ void Fabric::commit(sw::Cycle c) {
       f = flits[std::size_t{b} * depth + s.head];
       s.head = s.head + 1 == depth ? 0 : s.head + 1;
       if (--s.count == 0) {
-        occupied_[mask_word_[b]] &= ~mask_bit_[b];
+        occupied_[s.mask_word] &= ~s.mask_bit;
       }
       if (!single_vc) {
-        --held_[buffer_input_slot_[b]];
+        --held_[s.input_slot];
       }
       if (observed) {
         report_observed_buffer(b, c);
@@ -1076,7 +1080,7 @@ void Fabric::commit(sw::Cycle c) {
       if (f.tail) {
         owner_[mv.channel] = -1;
         s.out = -1;
-        routed_[mask_word_[b]] &= ~mask_bit_[b];
+        routed_[s.mask_word] &= ~s.mask_bit;
         if (s.count > 0) {
           add_waiting(b);  // the next packet's header
         }

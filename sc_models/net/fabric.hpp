@@ -108,7 +108,7 @@ class Fabric final : public Network {
   };
 
   // ---- layout: per-router port tables, precomputed so that a flit move is table lookups ----
-  [[nodiscard]] std::uint32_t router_of_buffer(std::uint32_t b) const { return buffer_router_[b]; }
+  [[nodiscard]] std::uint32_t router_of_buffer(std::uint32_t b) const { return state_[b].router; }
   /// Input port of a buffer: network ports 0..P-1, injection channels P..P+J-1 (RouterPorts).
   [[nodiscard]] std::uint32_t input_port_of(std::uint32_t b) const { return buffer_input_[b]; }
   [[nodiscard]] std::uint32_t vc_of(std::uint32_t b) const { return buffer_vc_[b]; }
@@ -213,26 +213,29 @@ class Fabric final : public Network {
   std::vector<std::uint32_t> buffer_base_;    ///< [router]: its first buffer; one per router + 1
   std::vector<std::uint32_t> out_vc_base_;    ///< [router]: its first output virtual channel
   std::vector<std::uint32_t> out_port_base_;  ///< [router]: its first output port (P + E each)
-  std::vector<std::uint32_t> buffer_router_;  ///< [buffer]
   std::vector<std::uint32_t> buffer_input_;   ///< [buffer]: router-local input port
   std::vector<std::uint32_t> buffer_vc_;      ///< [buffer]
-  std::vector<std::uint32_t> buffer_input_slot_;  ///< [buffer]: RouterPorts::input_offset + input
   std::vector<std::int64_t> out_target_;  ///< [output virtual channel]: the buffer it feeds or -1
   std::vector<std::uint32_t> out_port_slot_;     ///< [output virtual channel]: out_port_base + port
   std::vector<std::uint32_t> injection_buffer_;  ///< [injector]: the buffer it feeds
   mutable sw::PortCandidates candidates_;        ///< append_routes' scratch
 
-  /// What the allocators read and write of a buffer every cycle, together in one place.
-  struct BufferState {
-    std::uint32_t head = 0;   ///< the slot of its oldest flit
-    std::uint32_t count = 0;  ///< flits held
+  /// What the allocators and the commit read and write of a buffer every cycle, together in one
+  /// cache line: a flit's move touches its two buffers' lines, not one line per table.
+  struct alignas(64) BufferState {
+    /// full_buffer_frees' answer, (cycle + 1) << 2 | state (1 in progress, 2 yes, 3 no).
+    std::uint64_t room = 0;
+    std::uint64_t mask_bit = 0;    ///< its bit in occupied_ and routed_ (fixed)
+    std::uint32_t mask_word = 0;   ///< its word there (fixed)
+    std::uint32_t router = 0;      ///< (fixed)
+    std::uint32_t input_slot = 0;  ///< RouterPorts::input_offset + input port (fixed)
+    std::uint32_t head = 0;        ///< the slot of its oldest flit
+    std::uint32_t count = 0;       ///< flits held
     /// Output virtual channel (router-local) of the packet at the head, or -1.
     std::int32_t out = -1;
     std::int32_t target = -1;       ///< out_target_ of out, while out >= 0 (-1: ejection)
     std::uint32_t out_channel = 0;  ///< out_vc_base + out, while out >= 0
     std::uint32_t out_port = 0;     ///< out_port_slot_ of out_channel, while out >= 0
-    /// full_buffer_frees' answer, (cycle + 1) << 2 | state (1 in progress, 2 yes, 3 no).
-    std::uint64_t room = 0;
   };
   std::vector<BufferState> state_;  ///< [buffer]
   std::vector<Flit> flits_;         ///< [buffer * depth + slot]
@@ -242,11 +245,9 @@ class Fabric final : public Network {
   std::vector<std::int64_t> owner_;  ///< [output virtual channel]: holding buffer or -1
   // Per router, a bit per buffer (router-local number): it holds flits; its head packet has an
   // output virtual channel (out >= 0). The allocators visit only the buffers that can act.
-  std::uint32_t mask_words_ = 1;          ///< 64-bit words per router
-  std::vector<std::uint64_t> occupied_;   ///< [router * mask_words_ + word]
-  std::vector<std::uint64_t> routed_;     ///< [router * mask_words_ + word]
-  std::vector<std::uint32_t> mask_word_;  ///< [buffer]: its word in occupied_ and routed_
-  std::vector<std::uint64_t> mask_bit_;   ///< [buffer]: its bit there
+  std::uint32_t mask_words_ = 1;         ///< 64-bit words per router
+  std::vector<std::uint64_t> occupied_;  ///< [router * mask_words_ + word]
+  std::vector<std::uint64_t> routed_;    ///< [router * mask_words_ + word]
   /// [buffer * max_routes_ ...]: the routes of the header at the buffer's head, once computed.
   std::uint32_t max_routes_ = 1;
   std::vector<Route> routes_;
