@@ -141,6 +141,7 @@ void Fabric::reset() {
     s.target = -1;
     s.out_channel = 0;
     s.out_port = 0;
+    s.departed = 0;
   }
   std::fill(held_.begin(), held_.end(), 0);
   std::fill(route_count_.begin(), route_count_.end(), 0);
@@ -185,13 +186,18 @@ void Fabric::begin_cycle(sw::Cycle c) {
     return;
   }
   allocate_virtual_channels(c);
+  const bool one_pass = one_pass_ && !observed_;
   if (single_vc_ && few_ports_) {
-    if (!observed_) {
+    if (one_pass) {
       move_flits_one_vc(c);
       return;
     }
     allocate_switches_one_vc(c);
   } else {
+    if (one_pass && !single_vc_) {
+      move_flits(c);
+      return;
+    }
     allocate_switches(c);
   }
   commit(c);
@@ -398,16 +404,24 @@ bool Fabric::full_buffer_frees(std::uint32_t t, sw::Cycle c) {
   std::size_t length = 0;
   std::uint32_t x = t;
   bool frees = false;
+  const std::uint64_t cycle_stamp = c.count() + 1;
   for (;;) {
     BufferState& s = state_[x];
     s.room = stamp | kInProgress;
     chain[length++] = x;
     // x's head may leave: x holds flits (it is full), its head packet is routed, and the buffer
     // ahead has room. (Its head arrived before this cycle: commit pushes after the allocation.)
+    // A head that already left in move_flits' pass could (its tail may have released the
+    // output channel since); the counts are those at the start of the cycle.
+    if (s.departed == cycle_stamp) {
+      frees = true;
+      break;
+    }
     if (s.out < 0) {
       break;
     }
-    if (s.target < 0 || state_[static_cast<std::uint32_t>(s.target)].count < depth_) {
+    if (s.target < 0 ||
+        count_at_start(static_cast<std::uint32_t>(s.target), cycle_stamp) < depth_) {
       frees = true;
       break;
     }
@@ -452,30 +466,22 @@ bool Fabric::full_buffer_frees(std::uint32_t t, sw::Cycle c) {
 // injection channel is a port of its own). Then every candidate is granted, so the head of a
 // full buffer that frees is granted too, and every granted move happens: the port checks and
 // commit's feasibility test are skipped, with the same moves in the same order.
-void Fabric::allocate_switches(sw::Cycle c) {
+// allocate_switches' candidates of router r in their order (below), from the state at the start
+// of the cycle (count_at_start: move_flits departs during its pass); returns their count.
+inline std::size_t Fabric::collect_switch_candidates(std::uint32_t r, sw::Cycle c) {
   const std::uint64_t stamp = c.count() + 1;
   const std::uint64_t frees_stamp = stamp << 2;
-  // Raw pointers and sizes in locals: the compiler keeps them in registers across the stores.
   const BufferState* const state = state_.data();
   const Flit* const flits = flits_.data();
-  const std::uint64_t* const occupied = occupied_.data();
-  const std::uint64_t* const routed = routed_.data();
-  std::uint64_t* const port_used = port_used_stamp_.data();
-  std::uint64_t* const input_used = input_used_stamp_.data();
-  std::int32_t* const mover_of = mover_of_.data();
   Candidate* const candidates = switch_candidates_.data();
-  Move* const moves = moves_.data();
   const std::uint32_t depth = depth_;
-  const std::uint32_t mask_words = mask_words_;
-  const bool single_vc = single_vc_;
   // The head's arrival cycle orders only the candidates of one output port within a pass, so it
   // is read only for them. (Every head arrived before this cycle: the commit pushes after the
   // allocation.)
   const auto arrived = [&](std::uint32_t b) {
     return flits[std::size_t{b} * depth + state[b].head].pushed;
   };
-  std::size_t move_count = 0;
-  std::size_t count = 0;  // the candidates of the router being visited
+  std::size_t count = 0;
   // The routed, occupied buffers of one mask word, numbered from `first_buffer`.
   const auto collect = [&](std::uint64_t bits, std::uint32_t first_buffer) {
     while (bits != 0) {
@@ -484,7 +490,7 @@ void Fabric::allocate_switches(sw::Cycle c) {
       // The buffer is routed and not empty: its head may leave when the buffer ahead has room.
       const BufferState& s = state[b];
       const std::int32_t t = s.target;
-      const bool full = t >= 0 && state[t].count >= depth;
+      const bool full = t >= 0 && count_at_start(static_cast<std::uint32_t>(t), stamp) >= depth;
       if (full) {
         // full_buffer_frees(t, c), its answer looked up here when known
         const std::uint64_t room = state[t].room;
@@ -508,17 +514,31 @@ void Fabric::allocate_switches(sw::Cycle c) {
       candidates[at] = q;
     }
   };
-  for (const std::uint32_t r : active_) {
-    count = 0;
-    const std::uint32_t base = buffer_base_[r];
-    if (mask_words == 1) {
-      collect(occupied[r] & routed[r], base);
-    } else {
-      const std::size_t first = std::size_t{r} * mask_words;
-      for (std::uint32_t w = 0; w < mask_words; ++w) {
-        collect(occupied[first + w] & routed[first + w], base + w * 64);
-      }
+  const std::uint32_t base = buffer_base_[r];
+  if (mask_words_ == 1) {
+    collect(occupied_[r] & routed_[r], base);
+  } else {
+    const std::size_t first = std::size_t{r} * mask_words_;
+    for (std::uint32_t w = 0; w < mask_words_; ++w) {
+      collect(occupied_[first + w] & routed_[first + w], base + w * 64);
     }
+  }
+  return count;
+}
+
+void Fabric::allocate_switches(sw::Cycle c) {
+  const std::uint64_t stamp = c.count() + 1;
+  // Raw pointers in locals: the compiler keeps them in registers across the stores.
+  const BufferState* const state = state_.data();
+  std::uint64_t* const port_used = port_used_stamp_.data();
+  std::uint64_t* const input_used = input_used_stamp_.data();
+  std::int32_t* const mover_of = mover_of_.data();
+  const Candidate* const candidates = switch_candidates_.data();
+  Move* const moves = moves_.data();
+  const bool single_vc = single_vc_;
+  std::size_t move_count = 0;
+  for (const std::uint32_t r : active_) {
+    const std::size_t count = collect_switch_candidates(r, c);
     // Each output port passes one flit, each input port sends one: sure moves before speculative
     // ones, then the oldest flit first. (A router's ports are its own: its one candidate wins.)
     for (std::size_t k = 0; k < count; ++k) {
@@ -755,6 +775,161 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
       }
     }
   }
+  if (arrived > 0) {
+    last_move_ = c;
+    stats_.flits_moved += arrived;
+  }
+  retire_idle_routers();
+}
+
+// allocate_switches and commit in one pass, with several virtual channels, unobserved. The
+// candidates, their order and the grants are allocate_switches', read from the state at the
+// start of the cycle: a buffer whose head left earlier in the pass is counted with that flit
+// (count_at_start), and full_buffer_frees answers yes for it. A granted move into a buffer with
+// room at the start always happens, and so does one into a full buffer whose head has already
+// left: both depart at once. A granted move into a full buffer whose head has not left (yet) is
+// deferred, and after the pass happens when that head has left, or when that head's own deferred
+// move happens (feasible()'s chain). Departures only take flits out, and the arrivals are pushed
+// after every departure, as in commit. Unobserved, the order of the moves is seen only where a
+// flit enters a router that held no flits at the start of the cycle and at the ejections; both
+// are moves into room (an empty buffer, or out), which depart at once, in the order of their
+// grants, so their arrivals stay in the order of the moves: the deferred moves and then the
+// interfaces' injections come after, as the injections do in commit.
+void Fabric::move_flits(sw::Cycle c) {
+  const std::uint64_t stamp = c.count() + 1;
+  BufferState* const state = state_.data();
+  const Flit* const flits = flits_.data();
+  std::uint64_t* const occupied = occupied_.data();
+  std::uint64_t* const routed = routed_.data();
+  std::uint64_t* const port_used = port_used_stamp_.data();
+  std::uint64_t* const input_used = input_used_stamp_.data();
+  std::int32_t* const mover_of = mover_of_.data();
+  std::uint32_t* const held = held_.data();
+  std::uint32_t* const flits_per_router = flits_per_router_.data();
+  const Candidate* const candidates = switch_candidates_.data();
+  Arrival* const arrivals = arrivals_.data();
+  const std::uint32_t depth = depth_;
+  std::size_t arrived = 0;
+  std::uint64_t hops = 0;
+  std::uint64_t in_routers = flits_in_routers_;
+  deferred_.clear();
+  const auto depart = [&](std::uint32_t b) {
+    BufferState& s = state[b];
+    Arrival& a = arrivals[arrived++];
+    a.to = s.target;
+    a.flit = flits[std::size_t{b} * depth + s.head];
+    s.head = s.head + 1 == depth ? 0 : s.head + 1;
+    if (--s.count == 0) {
+      occupied[s.mask_word] &= ~s.mask_bit;
+    }
+    s.departed = stamp;
+    --held[s.input_slot];
+    --flits_per_router[s.router];
+    --in_routers;
+    if (a.flit.tail) {
+      owner_[s.out_channel] = -1;
+      s.out = -1;
+      routed[s.mask_word] &= ~s.mask_bit;
+      if (s.count > 0) {
+        add_waiting(b);  // the next packet's header
+      }
+    }
+    if (a.to >= 0) {
+      ++hops;
+    }
+  };
+  for (const std::uint32_t r : active_) {
+    const std::size_t count = collect_switch_candidates(r, c);
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint32_t b = candidates[k].buffer;
+      if (count > 1) {
+        std::uint64_t& out_used = port_used[static_cast<std::uint32_t>(candidates[k].key)];
+        std::uint64_t& in_used = input_used[state[b].input_slot];
+        if (out_used == stamp || in_used == stamp) {
+          continue;
+        }
+        out_used = stamp;
+        in_used = stamp;
+      }
+      const bool speculative = (candidates[k].key >> 32) != 0;
+      if (!speculative || state[state[b].target].departed == stamp) {
+        depart(b);
+      } else {
+        mover_of[b] = static_cast<std::int32_t>(deferred_.size());
+        deferred_.push_back({b, kUnknown});
+      }
+    }
+  }
+  // The deferred moves: each happens when the head of the buffer ahead has left, or when that
+  // head's own deferred move happens; a chain that comes back to a move on it is a ring of full
+  // buffers, which does not rotate.
+  Deferred* const deferred = deferred_.data();
+  std::uint32_t* const chain = chain_.data();
+  for (std::size_t d = 0; d < deferred_.size(); ++d) {
+    std::size_t length = 0;
+    std::size_t x = d;
+    bool ok = false;
+    for (;;) {
+      if (deferred[x].state != kUnknown) {
+        ok = deferred[x].state == kYes;  // in progress: a ring
+        break;
+      }
+      deferred[x].state = kInProgress;
+      chain[length++] = static_cast<std::uint32_t>(x);
+      const auto ahead = static_cast<std::uint32_t>(state[deferred[x].from].target);
+      if (state[ahead].departed == stamp) {
+        ok = true;
+        break;
+      }
+      const std::int32_t next = mover_of[ahead];
+      if (next < 0) {
+        break;  // that head did not win the switch
+      }
+      x = static_cast<std::size_t>(next);
+    }
+    // The chain's moves happen from its end back, each freeing the buffer the one before enters.
+    for (std::size_t k = length; k-- > 0;) {
+      deferred[chain[k]].state = ok ? kYes : kNo;
+      if (ok) {
+        depart(deferred[chain[k]].from);
+      }
+    }
+  }
+  for (const Deferred& d : deferred_) {
+    mover_of[d.from] = -1;
+  }
+  // The interfaces, in their order, after the routers' moves: into room at the start of the
+  // cycle, or into a full buffer whose head may leave and has left.
+  ni_.for_each_offer(c, [&](std::uint32_t i) {
+    const std::uint32_t target = injection_buffer_[i];
+    if (count_at_start(target, stamp) >= depth &&
+        (!full_buffer_frees(target, c) || state[target].departed != stamp)) {
+      return;
+    }
+    const NetworkInterfaces::Flit in = ni_.offered(i);
+    ni_.take(i, c);
+    Arrival& a = arrivals[arrived++];
+    a.to = static_cast<std::int32_t>(target);
+    a.flit.packet = in.packet;
+    a.flit.index = in.index;
+    a.flit.word = in.word;
+    a.flit.tail = in.index + 1 == ni_.packet(in.packet).flits;
+  });
+  stats_.flit_hops += hops;
+  for (std::size_t k = 0; k < arrived; ++k) {
+    const Arrival& a = arrivals[k];
+    if (a.to < 0) {
+      flits_in_routers_ = in_routers;  // as the client may see it
+      ++stats_.flits_ejected;
+      if (ni_.eject({a.flit.packet, a.flit.index, a.flit.word}, c)) {
+        ++stats_.packets_delivered;
+      }
+      continue;
+    }
+    push(static_cast<std::uint32_t>(a.to), a.flit, c);
+    ++in_routers;
+  }
+  flits_in_routers_ = in_routers;
   if (arrived > 0) {
     last_move_ = c;
     stats_.flits_moved += arrived;

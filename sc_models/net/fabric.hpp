@@ -76,6 +76,7 @@ class Fabric final : public Network {
   void use_general_path() {
     single_vc_ = false;
     worm_capable_ = false;
+    one_pass_ = false;
   }
 
  private:
@@ -154,6 +155,9 @@ class Fabric final : public Network {
   /// false when all of them are held.
   bool grant(std::uint32_t router, std::uint32_t buffer, const Route& route);
   void allocate_switches(sw::Cycle c);
+  /// The switch candidates of router `r` in switch_candidates_, in allocate_switches' order;
+  /// returns their count.
+  std::size_t collect_switch_candidates(std::uint32_t r, sw::Cycle c);
   /// allocate_switches with one virtual channel per port (single_vc_) and at most 64 output
   /// ports per router: the same moves in the same order, without the sort (see there).
   void allocate_switches_one_vc(sw::Cycle c);
@@ -161,6 +165,13 @@ class Fabric final : public Network {
   /// output ports per router, unobserved: the same moves, calls and counters as
   /// allocate_switches_one_vc and commit (see there).
   void move_flits_one_vc(sw::Cycle c);
+  /// allocate_switches and commit in one pass, with several virtual channels, unobserved: the
+  /// same moves, calls and counters (see there).
+  void move_flits(sw::Cycle c);
+  /// The flits buffer `b` held at the start of cycle `stamp` - 1 (move_flits' departures).
+  [[nodiscard]] std::uint32_t count_at_start(std::uint32_t b, std::uint64_t stamp) const {
+    return state_[b].count + (state_[b].departed == stamp ? 1U : 0U);
+  }
   /// Pushes flit `f` into the tail of buffer `b` in cycle c (the commit's arrival).
   void push(std::uint32_t b, const Flit& f, sw::Cycle c);
   /// Takes the routers that hold no flits out of active_.
@@ -201,6 +212,8 @@ class Fabric final : public Network {
   /// One virtual channel per port: every switch request is granted and every granted move
   /// happens (allocate_switches says why).
   bool single_vc_;
+  /// Unobserved, switch allocation and commit may take one pass (move_flits_one_vc, move_flits).
+  bool one_pass_ = true;
   /// Every router has at most 64 output ports: allocate_switches_one_vc's port masks fit a word.
   bool few_ports_ = true;
   /// One virtual channel, one-flit buffers, wormhole: a worm's flits move all together or not at
@@ -236,6 +249,9 @@ class Fabric final : public Network {
     std::int32_t target = -1;       ///< out_target_ of out, while out >= 0 (-1: ejection)
     std::uint32_t out_channel = 0;  ///< out_vc_base + out, while out >= 0
     std::uint32_t out_port = 0;     ///< out_port_slot_ of out_channel, while out >= 0
+    /// cycle + 1 when its head left in move_flits' pass (which counts its flits at the start of
+    /// the cycle as count + 1 then), else older.
+    std::uint64_t departed = 0;
   };
   std::vector<BufferState> state_;  ///< [buffer]
   std::vector<Flit> flits_;         ///< [buffer * depth + slot]
@@ -317,6 +333,13 @@ class Fabric final : public Network {
     std::uint32_t arrival = 0;
   };
   std::vector<OrderedArrival> ordered_arrivals_;
+  /// move_flits' granted moves into buffers full at the start of the cycle whose head had not
+  /// left yet: decided after the pass (as feasible() does).
+  struct Deferred {
+    std::uint32_t from = 0;
+    std::uint8_t state = 0;  ///< unknown, in progress, yes, no (as feasible_state_)
+  };
+  std::vector<Deferred> deferred_;
   /// [buffer]: index in moves_ of its departure this cycle, or -1 (reset by commit).
   std::vector<std::int32_t> mover_of_;
   std::vector<std::uint8_t> feasible_state_;

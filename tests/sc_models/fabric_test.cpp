@@ -649,37 +649,18 @@ class EventLog final : public sc::net::FabricClient {
   std::vector<Event> log_;
 };
 
-// With one virtual channel per port the Fabric skips the port checks, the sort by arrival and the
-// feasibility chains of switch allocation (Fabric::allocate_switches_one_vc says why that gives
-// the same moves in the same order); unobserved, it decides and commits the moves in one pass
-// (Fabric::move_flits_one_vc), and with one-flit buffers it moves whole worms
-// (Fabric::move_worms). The general path, forced on the same networks and the same traffic, is
-// a second implementation: every call to the client, in order and with its cycle, and every
-// counter must agree, observed, unobserved, and observed from the middle of the saturating phase
-// on (the worms hand over to the buffer-by-buffer path with flits in flight), from light to
+struct PathCase {
+  const char* name;
+  sw::NetworkConfig config;
+};
+
+// The Fabric's own paths and the general path (use_general_path) on the same networks and the
+// same traffic: every call to the client, in order and with its cycle, and every counter must
+// agree, observed, unobserved, and observed from the middle of the saturating phase on (the
+// shortcuts hand over to the buffer-by-buffer path with flits in flight), from light to
 // saturating load.
-TEST(FabricWithoutKernel, TheOneVirtualChannelShortcutMakesTheMovesOfTheGeneralPath) {
-  struct Case {
-    const char* name;
-    sw::NetworkConfig config;
-  };
-  std::vector<Case> cases;
-  const auto add = [&cases](const char* name, const Topology& t, std::uint32_t depth,
-                            std::uint32_t delay, sw::Switching switching) {
-    sw::NetworkConfig c = network(t, 2, delay);
-    c.router.vcs = 1;
-    c.router.buffer_flits = depth;
-    c.router.switching = switching;
-    cases.push_back({name, c});
-  };
-  add("mesh 4x4, 1-flit buffers", Topology::mesh({4, 4}), 1, 1, sw::Switching::Wormhole);
-  add("mesh 4x4, 3-flit buffers, delay 2", Topology::mesh({4, 4}), 3, 2, sw::Switching::Wormhole);
-  add("mesh 4x4, 8-flit buffers", Topology::mesh({4, 4}), 8, 1, sw::Switching::Wormhole);
-  add("4-cube, 2-flit buffers", Topology::hypercube(4), 2, 1, sw::Switching::Wormhole);
-  add("4-cube, store-and-forward", Topology::hypercube(4), 6, 1, sw::Switching::StoreAndForward);
-  cases.push_back({"4-cube, P-cube, all-port", p_cube(4, 1, 1)});
-  cases.back().config.ni.ports = sw::NodePorts::All;
-  for (const Case& test : cases) {
+void expect_the_moves_of_the_general_path(const std::vector<PathCase>& cases) {
+  for (const PathCase& test : cases) {
     for (const int observed : {0, 1, 2}) {  // never, always, from cycle 450 on
       SCOPED_TRACE(std::string(test.name) + (observed == 1   ? ", observed"
                                              : observed == 2 ? ", observed from cycle 450"
@@ -735,6 +716,57 @@ TEST(FabricWithoutKernel, TheOneVirtualChannelShortcutMakesTheMovesOfTheGeneralP
       EXPECT_GT(shortcut.stats().header_wait_cycles, 0U) << "no contention: nothing compared";
     }
   }
+}
+
+// With one virtual channel per port the Fabric skips the port checks, the sort by arrival and the
+// feasibility chains of switch allocation (Fabric::allocate_switches_one_vc says why that gives
+// the same moves in the same order); unobserved, it decides and commits the moves in one pass
+// (Fabric::move_flits_one_vc), and with one-flit buffers it moves whole worms
+// (Fabric::move_worms). The general path, forced on the same networks and the same traffic, is
+// a second implementation.
+TEST(FabricWithoutKernel, TheOneVirtualChannelShortcutMakesTheMovesOfTheGeneralPath) {
+  std::vector<PathCase> cases;
+  const auto add = [&cases](const char* name, const Topology& t, std::uint32_t depth,
+                            std::uint32_t delay, sw::Switching switching) {
+    sw::NetworkConfig c = network(t, 2, delay);
+    c.router.vcs = 1;
+    c.router.buffer_flits = depth;
+    c.router.switching = switching;
+    cases.push_back({name, c});
+  };
+  add("mesh 4x4, 1-flit buffers", Topology::mesh({4, 4}), 1, 1, sw::Switching::Wormhole);
+  add("mesh 4x4, 3-flit buffers, delay 2", Topology::mesh({4, 4}), 3, 2, sw::Switching::Wormhole);
+  add("mesh 4x4, 8-flit buffers", Topology::mesh({4, 4}), 8, 1, sw::Switching::Wormhole);
+  add("4-cube, 2-flit buffers", Topology::hypercube(4), 2, 1, sw::Switching::Wormhole);
+  add("4-cube, store-and-forward", Topology::hypercube(4), 6, 1, sw::Switching::StoreAndForward);
+  cases.push_back({"4-cube, P-cube, all-port", p_cube(4, 1, 1)});
+  cases.back().config.ni.ports = sw::NodePorts::All;
+  expect_the_moves_of_the_general_path(cases);
+}
+
+// With several virtual channels, unobserved, the Fabric decides and commits the moves in one
+// pass, deferring the moves into full buffers whose head has not left yet (Fabric::move_flits).
+TEST(FabricWithoutKernel, TheOnePassOfSeveralVirtualChannelsMakesTheMovesOfTheGeneralPath) {
+  std::vector<PathCase> cases;
+  const auto add = [&cases](const char* name, const Topology& t, std::uint32_t vcs,
+                            std::uint32_t depth, std::uint32_t delay, sw::Switching switching) {
+    sw::NetworkConfig c = network(t, 2, delay);
+    c.router.vcs = vcs;
+    c.router.buffer_flits = depth;
+    c.router.switching = switching;
+    cases.push_back({name, c});
+  };
+  add("torus 4x4, 2 VCs, 1-flit buffers", Topology::torus({4, 4}), 2, 1, 1,
+      sw::Switching::Wormhole);
+  add("torus 4x4, 2 VCs, 2-flit buffers, delay 2", Topology::torus({4, 4}), 2, 2, 2,
+      sw::Switching::Wormhole);
+  add("mesh 4x4, 3 VCs, 4-flit buffers", Topology::mesh({4, 4}), 3, 4, 1, sw::Switching::Wormhole);
+  add("ring of 8, 4 VCs, store-and-forward", Topology::torus({8}), 4, 6, 1,
+      sw::Switching::StoreAndForward);
+  cases.push_back({"4-cube, P-cube, 2 VCs, all-port", p_cube(4, 1, 1)});
+  cases.back().config.router.vcs = 2;
+  cases.back().config.ni.ports = sw::NodePorts::All;
+  expect_the_moves_of_the_general_path(cases);
 }
 
 }  // namespace
