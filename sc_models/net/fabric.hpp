@@ -11,7 +11,9 @@
 // never on the order in which routers are visited, so runs are deterministic.
 // With one virtual channel, one-flit buffers and wormhole switching a worm's flits move together
 // or not at all; unobserved, such a network is stepped worm by worm (move_worms), with the same
-// moves and events in the same order, at a cost per worm rather than per flit.
+// moves and events in the same order, at a cost per worm rather than per flit. Other unobserved
+// networks take switch allocation and commit in one pass (move_flits_one_vc, move_flits), with
+// the same moves, calls and counters; observed runs take the two passes, buffer by buffer.
 //
 // Timing (a flit pushed into a buffer in cycle c can leave it in cycle c+1 at the earliest):
 //   - a message's interface spends the start-up t_s, then pushes one flit per cycle into its
