@@ -72,9 +72,10 @@ class Fabric final : public Network {
     ni_.observe(on);
   }
   /// Tests: switch allocation and commit take the general path (port checks, sort by arrival,
-  /// feasibility chains, buffer by buffer) even with one virtual channel, where the one-VC
-  /// shortcut and the whole worms give the same moves in the same order; a second implementation
-  /// to compare them with. Call it before the first cycle.
+  /// feasibility chains, two passes, buffer by buffer) even with one virtual channel and
+  /// unobserved, where the one-VC shortcut, the one-pass moves and the whole worms give the same
+  /// moves in the same order; a second implementation to compare them with. Call it before the
+  /// first cycle.
   void use_general_path() {
     single_vc_ = false;
     worm_capable_ = false;
