@@ -151,6 +151,10 @@ struct RtlBusCycle {
   std::uint32_t data = 0;  ///< the word in either direction (when valid)
   bool busy = false;
   bool done = false;  ///< the access ends in this cycle
+  /// The bus driven (when mode != 0): the omp's RB(i) or CB(i) (i; mode tells which), the
+  /// crossbar's B(bus), the single bus's 0. P(i)'s acc_bus, which processor.sv drives from the
+  /// instruction at its pc: the bus field of the access in progress.
+  std::uint32_t bus = 0;
 };
 
 /// Everything one machine cycle produced.
@@ -246,7 +250,12 @@ class MultiprocessorRtl {
   std::unique_ptr<Dut> dut_;
   MultiprocessorArch arch_;
   MultiprocessorLimits limits_;
-  std::vector<std::vector<RtlOp::Code>> programs_;  ///< per processor: each loaded op's code
+  /// What the bridge reads of a loaded instruction: its code, and an access's bus field.
+  struct LoadedOp {
+    RtlOp::Code code = RtlOp::Code::Halt;
+    std::uint32_t bus = 0;
+  };
+  std::vector<std::vector<LoadedOp>> programs_;  ///< per processor, per instruction
   MultiprocessorCycle out_;
   std::uint64_t cycles_ = 0;
 };

@@ -28,6 +28,24 @@ bool moving(traces::Activity a) {
          a == traces::Activity::IwrRead;
 }
 
+/// What the model's processor shows for the verilated one's activity `a` at instruction `pc`.
+/// The bridge calls every access next to a bus switch an IWR half; the model, only the halves of
+/// an IwrStep op, which the assembler makes three instructions of one op index. A Write, a
+/// BusSwitch and a Read op in a row (the crossbar's and the bus's IWR workload) are not one.
+traces::Activity model_activity(const ProcessorImage& image, std::uint32_t pc, traces::Activity a) {
+  const auto same_op = [&](std::int64_t k) {
+    return k >= 0 && static_cast<std::size_t>(k) < image.op_of.size() && pc < image.op_of.size() &&
+           image.op_of[static_cast<std::size_t>(k)] == image.op_of[pc];
+  };
+  if (a == traces::Activity::IwrWrite && !same_op(std::int64_t{pc} + 1)) {
+    return traces::Activity::Write;
+  }
+  if (a == traces::Activity::IwrRead && !same_op(std::int64_t{pc} - 1)) {
+    return traces::Activity::Read;
+  }
+  return a;
+}
+
 }  // namespace
 
 RtlMachine::RtlMachine(const sc_core::sc_module_name& name, const sw::SystemConfig& config,
@@ -118,6 +136,7 @@ void RtlMachine::load(const sw::MachineProgram& program) {
   found_.clear();
   last_ = {};
   shown_.assign(n, {});
+  shown_access_.assign(n, std::nullopt);
   model_.assign(n, {});
   model_events_.assign(n, {});
   for (sw::ProcId p = 0; p < n; ++p) {
@@ -204,34 +223,87 @@ void RtlMachine::account(const rtl::MultiprocessorCycle& out) {
            quiet_ > config_.sync.barrier + config_.timing.gamma + config_.sync.activate + 2;
 }
 
+traces::SourceId RtlMachine::source_named(const std::string& name) const {
+  const std::string path = system_ + "." + name;
+  const std::vector<traces::Source>& sources = recorder_.sources();
+  const auto it = std::find_if(sources.begin(), sources.end(),
+                               [&](const traces::Source& s) { return s.path == path; });
+  if (it == sources.end()) {
+    throw std::logic_error(path + " is not a source of the recorder");
+  }
+  return static_cast<traces::SourceId>(it - sources.begin());
+}
+
 void RtlMachine::show(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
   if (processor_sources_.empty()) {
-    const std::vector<traces::Source>& sources = recorder_.sources();
     for (sw::ProcId p = 0; p < config_.n; ++p) {
-      const std::string path = system_ + ".p" + std::to_string(p);
-      const auto it = std::find_if(sources.begin(), sources.end(),
-                                   [&](const traces::Source& s) { return s.path == path; });
-      if (it == sources.end()) {
-        throw std::logic_error(path + " is not a source of the recorder");
-      }
-      processor_sources_.push_back(static_cast<traces::SourceId>(it - sources.begin()));
+      processor_sources_.push_back(source_named("p" + std::to_string(p)));
+      controller_sources_.push_back(source_named("bc" + std::to_string(p)));
+    }
+    const sw::MemoryOrganization org = config_.organization();
+    for (const sw::BusRef& bus : org.buses()) {
+      bus_sources_.push_back(source_named(org.bus_tag(bus)));
     }
   }
   const Cycle now = start_ + Cycle{c};
   for (sw::ProcId p = 0; p < config_.n; ++p) {
     const rtl::RtlProcessorCycle& r = out.processors.at(p);
     const std::uint32_t op = r.pc < images_[p].op_of.size() ? images_[p].op_of[r.pc] : r.pc;
-    const std::pair<traces::Activity, std::uint32_t> shown{r.activity, op};
+    const std::pair<traces::Activity, std::uint32_t> shown{model_activity(images_[p], r.pc,
+                                                                          r.activity),
+                                                           op};
     if (c == 0 || shown != shown_[p]) {
       // An empty program shows nothing, as the model's processor.
       if (!program_->processors[p].ops.empty()) {
-        recorder_.activity(now, processor_sources_[p], r.activity, op);
+        recorder_.activity(now, processor_sources_[p], shown.first, op);
       }
       shown_[p] = shown;
     }
   }
   for (const auto& [p, step] : out.marks) {
     recorder_.step_mark(now, processor_sources_.at(p), step);
+  }
+  show_buses(out, now);
+}
+
+void RtlMachine::show_buses(const rtl::MultiprocessorCycle& out, Cycle now) {
+  const sw::MemoryOrganization org = config_.organization();
+  // The ends first: a model controller releases its bus and modules at the start of the cycle
+  // after its last, before anyone is granted them in that cycle.
+  for (sw::ProcId p = 0; p < config_.n; ++p) {
+    const rtl::RtlBusCycle& bus = out.buses.at(p);
+    std::optional<traces::AccessTrace>& open = shown_access_[p];
+    if (open && (bus.done || bus.mode == 0)) {
+      recorder_.access_end(now, controller_sources_[p], *open);
+      open.reset();
+    }
+  }
+  for (sw::ProcId p = 0; p < config_.n; ++p) {
+    const rtl::RtlBusCycle& bus = out.buses.at(p);
+    std::optional<traces::AccessTrace>& open = shown_access_[p];
+    if (!open && bus.mode != 0) {
+      // Granted in this cycle: BC(p) holds its bus (RB(p) or CB(p) on the omp, the access's
+      // B(b) on the crossbar, B0 on the bus) and the modules from now on.
+      const bool column = bus.mode == 2;
+      const sw::BusRef driven =
+          config_.arch == sw::Arch::Omp
+              ? sw::BusRef{column ? sw::BusKind::Column : sw::BusKind::Row, p}
+              : sw::BusRef{sw::BusKind::Shared, config_.arch == sw::Arch::Crossbar ? bus.bus : 0};
+      traces::AccessTrace t;
+      t.mode = column ? traces::BusMode::Column : traces::BusMode::Row;
+      t.bus = bus_sources_.at(org.bus_index(driven));
+      t.bus_index = driven.index;
+      t.master = p;
+      t.write = bus.write;
+      t.requested = now;
+      open = t;
+      recorder_.access_begin(now, controller_sources_[p], t);
+    }
+    // A word on the bus in this cycle; the model tells a word once for its tau cycles, which
+    // makes the same waveform (a word's signals change when the word does).
+    if (bus.valid && open) {
+      recorder_.beat(now, Cycle{1}, controller_sources_[p], *open, bus.sel, bus.addr, bus.data);
+    }
   }
 }
 

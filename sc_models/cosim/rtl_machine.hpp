@@ -13,6 +13,8 @@
 // and at the end the statistics (per processor compute, memory and sync cycles and ops; the sync
 // unit's barriers, bus switches and syncs delivered; the arbiter's conflicts and wait cycles).
 // The model side is what the model blocks tell their recorder, heard through an observer.
+// With processor = rtl the verilated blocks tell the recorder what the model blocks would: each
+// processor's activity and step marks, each controller's accesses and words, each bus's holder.
 #pragma once
 
 #include <cstdint>
@@ -77,8 +79,13 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   void step();
   /// The counters and the end of the run from one cycle's outputs.
   void account(const rtl::MultiprocessorCycle& out);
-  /// processor = rtl: what the verilated processors did in cycle `c`, to the recorder.
+  /// processor = rtl: what the verilated processors and bus controllers did in cycle `c`, to
+  /// the recorder, as the model blocks tell it (the same waveform signals, docs/waveforms.md).
   void show(const rtl::MultiprocessorCycle& out, std::uint64_t c);
+  /// show()'s bus controllers: an access ending, one beginning, the word on the bus.
+  void show_buses(const rtl::MultiprocessorCycle& out, Cycle now);
+  /// The recorder's id of the source named `<system>.<name>` (the model block's).
+  [[nodiscard]] traces::SourceId source_named(const std::string& name) const;
   /// The model's outputs of cycle `c` (relative to the load) against the RTL's.
   void compare(const rtl::MultiprocessorCycle& out, std::uint64_t c);
   /// End-of-run figures: model against RTL (cosim), or the RTL's into the summary (rtl).
@@ -99,9 +106,12 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   const std::string system_;
   const ClockDomain& clock_;
   traces::Recorder& recorder_;
-  /// The recorder's ids of the model processors (rtl), found by name at the first load.
-  std::vector<traces::SourceId> processor_sources_;
+  /// The recorder's ids of the model processors, bus controllers and buses (in
+  /// MemoryOrganization::buses() order) (rtl), found by name at the first cycle shown.
+  std::vector<traces::SourceId> processor_sources_, controller_sources_, bus_sources_;
   std::vector<std::pair<traces::Activity, std::uint32_t>> shown_;  ///< last told, per processor
+  /// Per bus controller, the access told begun and not yet ended.
+  std::vector<std::optional<traces::AccessTrace>> shown_access_;
   const bool cosim_;
   std::function<void(const Mismatch&)> on_mismatch_;
   MachineFault fault_;
