@@ -474,7 +474,13 @@ TEST_F(RtlCli, WholeMachineChoicesAndProgramsThatDoNotFitAreRefused) {
       {"access --arch crossbar --impl processor=rtl,sync=rtl,im=rtl,bus=rtl,memory=rtl",
        "the crossbar's and the bus's memory side is their interconnect"},
       {"traffic --topology mesh --dims 4x4 --impl processor=rtl", "router=..."},
-      {"access --impl rtl --repeat 1000", "does not fit the RTL processor's instruction memory"}};
+      {"access --impl rtl --repeat 1000", "does not fit the RTL processor's instruction memory"},
+      // An (organisation, n) this build did not verilate (the default build: rtl/limits.cmake):
+      // the pairs built and the configure option that adds one.
+      {"access --arch bus --n 8 --impl rtl",
+       "--impl: invalid parameter n for the RTL: the bus is verilated for n = 4, got 8 (this "
+       "build verilates omp:4 omp:16 crossbar:4 bus:4; to add bus:8, configure with "
+       "-DORTHOSIM_RTL_MP_MODELS=\"omp:4;omp:16;crossbar:4;bus:4;bus:8\" and build again)"}};
   for (const auto& [args, expected] : cases) {
     const Outcome r = run(args);
     EXPECT_EQ(r.exit_code, 2) << args;

@@ -12,6 +12,7 @@
 // per test is varied: ORTHOSIM_TEST_SEED if set, else the time, printed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -23,6 +24,8 @@
 #include <utility>
 #include <vector>
 
+#include "rtl/bridge/multiprocessor_rtl.hpp"
+#include "rtl/limits.hpp"
 #include "sc_models/cosim/cosim_wiring.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sw/core/diagnostic.hpp"
@@ -386,8 +389,22 @@ TEST(WholeMachine, OnlyTheWholeMachineIsVerilatedWithItsProcessors) {
   c.impl.interconnect = sw::Impl::Rtl;
   EXPECT_NE(refusal(c).find("the omp's memory side is its module array"), std::string::npos)
       << refusal(c);
+  // An (organisation, n) not verilated: the pairs built and the configure option that adds one
+  // (rtl/limits.cmake), or the RTL's n when n is none of them.
   c = whole(Arch::Bus, 8, sw::Impl::Rtl);
-  EXPECT_NE(refusal(c).find("invalid parameter n for the RTL: the bus is verilated for n = "),
+  const std::string built = rtl::limits::kMultiprocessorModels;
+  std::string option = rtl::limits::kMultiprocessorModels;
+  std::replace(option.begin(), option.end(), ' ', ';');
+  EXPECT_NE(refusal(c).find("invalid parameter n for the RTL: the bus is verilated for n = " +
+                            rtl::MultiprocessorRtl::built_list(rtl::MultiprocessorArch::Bus) +
+                            ", got 8 (this build verilates " + built + "; to add bus:8, " +
+                            "configure with -DORTHOSIM_RTL_MP_MODELS=\"" + option +
+                            ";bus:8\" and build again)"),
+            std::string::npos)
+      << refusal(c);
+  c = whole(Arch::Crossbar, 3, sw::Impl::Rtl);
+  EXPECT_NE(refusal(c).find("got 3 (this build verilates " + built + "; the RTL's n are " +
+                            rtl::limits::kProcessorList + ")"),
             std::string::npos)
       << refusal(c);
 }
