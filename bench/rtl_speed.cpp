@@ -6,16 +6,17 @@
 //      machine verilated as one unit (processors, sync unit and all, --impl rtl and cosim).
 //   1c. The omp, the crossbar and the bus at n = 4 as whole systems (model, the whole machine
 //      verilated, both in lockstep) on back-to-back IWR steps, d = n-1, l = 8: every processor
-//      busy in every step (on the crossbar and the bus the step is a write, a bus switch and
-//      the reads as ops of their own, [PH91] section 3), 10 runs of a program that fits the
-//      verilated processor's instruction memory.
+//      busy in every step (on the crossbar and the bus the step is a block write, a bus switch
+//      and d reads of one module each, as ops of their own: sw/workload/access_workload.hpp);
+//      10 runs of a program that fits the verilated processor's instruction memory.
 //   2. An 8 x 8 torus at medium load (uniform traffic, 8-flit packets, 0.1 flits per node per
 //      cycle, about a third of its saturation throughput): the routers as models, verilated, and
 //      both in lockstep (--impl router=...), then routers and network interfaces verilated and
 //      both in lockstep (--impl rtl, cosim: a node is interface plus router in RTL).
-// `rtl_speed network` runs part 2 only, `rtl_speed organisations` part 1c only. All systems are elaborated first (SystemC elaborates
-// once per process), then run one after another, alternated, best of 3; the same program gives the same cycles on every system (the
-// bench says so if not).
+// `rtl_speed network` runs part 2 only, `rtl_speed organisations` part 1c only. All systems are
+// elaborated first (SystemC elaborates once per process), then run one after another,
+// alternated, best of 3; the same program gives the same cycles on every system (the bench says
+// so if not).
 #include <algorithm>
 #include <array>
 #include <chrono>
