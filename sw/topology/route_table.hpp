@@ -31,8 +31,8 @@ class RouteTable {
   /// The table of d.routing() on d (which must outlive it); none when that routing is not
   /// deterministic, when a router has 254 network ports or more (an entry is one byte, two values
   /// reserved), or when routers x nodes exceeds `max_entries`.
-  [[nodiscard]] static std::optional<RouteTable> of(
-      const TopologyDescription& d, std::size_t max_entries = default_max_entries);
+  [[nodiscard]] static std::optional<RouteTable> of(const TopologyDescription& d,
+                                                    std::size_t max_entries = default_max_entries);
 
   /// The network output port of `router` toward node `dest`, or `eject`.
   [[nodiscard]] std::uint8_t port(std::uint32_t router, std::uint32_t dest) {
