@@ -105,6 +105,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
     mask_bit_.push_back(std::uint64_t{1} << (local % 64));
   }
   routes_.resize(buffers * max_routes_);
+  allowed_vcs_.assign(buffers * max_routes_, kVcsNotAsked);
   route_count_.assign(buffers, 0);
   flits_per_router_.assign(routers, 0);
   activated_.assign(routers, 0);
@@ -220,12 +221,18 @@ Fabric::Route Fabric::ejection_route(std::uint32_t router, std::uint32_t dst,
 }
 
 Fabric::Route Fabric::network_route(std::uint32_t b, std::uint32_t router, std::uint32_t q) const {
-  const std::uint32_t in = input_port_of(b);
-  const std::optional<std::uint32_t> from =
-      in < description_.ports(router) ? std::optional(in) : std::nullopt;
-  const sw::VcRange allowed = vc_policy_.allowed(description_, router, q, from, vc_of(b), vcs_);
-  const std::uint32_t lo = q * vcs_ + allowed.first;
-  return {q, lo, lo + allowed.count};
+  // The policy's answer depends on the buffer (its input port and virtual channel) and the
+  // output port only: asked once per pair.
+  std::uint16_t& known = allowed_vcs_[std::size_t{b} * max_routes_ + q];
+  if (known == kVcsNotAsked) {
+    const std::uint32_t in = input_port_of(b);
+    const std::optional<std::uint32_t> from =
+        in < description_.ports(router) ? std::optional(in) : std::nullopt;
+    const sw::VcRange allowed = vc_policy_.allowed(description_, router, q, from, vc_of(b), vcs_);
+    known = static_cast<std::uint16_t>(allowed.first << 8 | allowed.count);
+  }
+  const std::uint32_t lo = q * vcs_ + (known >> 8U);
+  return {q, lo, lo + (known & 0xFFU)};
 }
 
 // A waiting header takes, among its routes in the routing function's order, the first with a

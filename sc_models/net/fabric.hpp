@@ -224,6 +224,10 @@ class Fabric final : public Network {
   /// routes_of; none for an adaptive routing or a network above the table's bound, whose
   /// headers ask the routing function (append_routes).
   std::optional<sw::RouteTable> route_table_;
+  /// [buffer * max_routes_ + network output port]: the virtual channels the policy allows a
+  /// header of the buffer there, first << 8 | count (at most 16 each), once asked.
+  mutable std::vector<std::uint16_t> allowed_vcs_;
+  static constexpr std::uint16_t kVcsNotAsked = 0xFFFF;
 
   /// What the allocators read and write of a buffer every cycle, together in one place.
   struct BufferState {
