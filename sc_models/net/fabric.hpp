@@ -139,7 +139,8 @@ class Fabric final : public Network {
   /// (one for a deterministic routing, or the ejection channel), with the virtual channels the
   /// policy allows.
   void append_routes(std::uint32_t b, std::vector<Route>& out) const;
-  /// The one route of the header at the head of buffer `b`, append_routes' by route_table_.
+  /// The one route of the header at the head of buffer `b` (what append_routes gives under a
+  /// deterministic routing), its output port looked up in route_table_.
   [[nodiscard]] Route tabled_route(std::uint32_t b);
   /// The route of a header for node `dst`, attached to `router`, that arrived by input port `in`.
   [[nodiscard]] Route ejection_route(std::uint32_t router, std::uint32_t dst,
