@@ -234,6 +234,12 @@ class MultiprocessorRtl {
   const MultiprocessorCycle& step_cycle();
   /// The outputs of the last step_cycle().
   [[nodiscard]] const MultiprocessorCycle& outputs() const;
+  /// Instruction `pc` of P(p)'s loaded program, decoded from the bits written to its
+  /// instruction memory: the code and, for an access, its fields (write, col, bus, slots,
+  /// address, vectors, index_set); the other ops' fields are left at their defaults. A pc past
+  /// the program reads as a halt. What the unit does at that pc: the access P(p)'s bus
+  /// controller performs while its processor is there (the event trace's access records).
+  [[nodiscard]] const RtlOp& loaded_op(std::uint32_t p, std::uint32_t pc) const;
   /// Every processor is at its halt (as of now, after the last tick).
   [[nodiscard]] bool finished() const;
   /// Machine cycles since start() (the ticks step_cycle() took).
@@ -250,12 +256,8 @@ class MultiprocessorRtl {
   std::unique_ptr<Dut> dut_;
   MultiprocessorArch arch_;
   MultiprocessorLimits limits_;
-  /// What the bridge reads of a loaded instruction: its code, and an access's bus field.
-  struct LoadedOp {
-    RtlOp::Code code = RtlOp::Code::Halt;
-    std::uint32_t bus = 0;
-  };
-  std::vector<std::vector<LoadedOp>> programs_;  ///< per processor, per instruction
+  /// Per processor, per instruction: loaded_op().
+  std::vector<std::vector<RtlOp>> programs_;
   MultiprocessorCycle out_;
   std::uint64_t cycles_ = 0;
 };

@@ -127,6 +127,7 @@ void RtlMachine::load(const sw::MachineProgram& program) {
   stuck_ = false;
   finish_.assign(n, std::nullopt);
   last_pc_.assign(n, 0);
+  pc_since_.assign(n, 0);
   step_ends_.clear();
   accesses_.assign(n, 0);
   valid_cycles_.assign(n, 0);
@@ -137,6 +138,7 @@ void RtlMachine::load(const sw::MachineProgram& program) {
   last_ = {};
   shown_.assign(n, {});
   shown_access_.assign(n, std::nullopt);
+  shown_interrupt_.assign(n, std::nullopt);
   model_.assign(n, {});
   model_events_.assign(n, {});
   for (sw::ProcId p = 0; p < n; ++p) {
@@ -153,6 +155,10 @@ void RtlMachine::load(const sw::MachineProgram& program) {
   }
   arbiter_check_.emplace(system_ + ".arbiter");
   sync_check_.emplace(system_ + ".sync");
+  if (!cosim_ && recorder_.enabled()) {
+    find_sources();
+    claim_after(start_);
+  }
   // Cycle c is stepped at the start of cycle c + 1, when every model event of c has happened
   // (the models' events of c + 1, in whatever order the kernel runs them, are told apart by
   // their cycle). So the run also ends on a clock edge.
@@ -175,6 +181,9 @@ void RtlMachine::step() {
       std::all_of(model_.begin(), model_.end(), [](const ModelProcessor& m) { return m.finished; });
   if (!found_.empty() || (rtl_finished_ && model_done) || stuck_) {
     running_ = false;
+    if (!cosim_ && recorder_.enabled()) {
+      recorder_.claim(processor_sources_.front(), std::nullopt);
+    }
     for (const Mismatch& m : found_) {
       on_mismatch_(m);  // keeps the first by instance name and stops the run
     }
@@ -200,6 +209,7 @@ void RtlMachine::account(const rtl::MultiprocessorCycle& out) {
         ++activates_;
       }
       last_pc_[p] = proc.pc;
+      pc_since_[p] = c;
     }
     moved = moved || moving(proc.activity);
     const rtl::RtlBusCycle& bus = out.buses.at(p);
@@ -234,19 +244,29 @@ traces::SourceId RtlMachine::source_named(const std::string& name) const {
   return static_cast<traces::SourceId>(it - sources.begin());
 }
 
-void RtlMachine::show(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
-  if (processor_sources_.empty()) {
-    for (sw::ProcId p = 0; p < config_.n; ++p) {
-      processor_sources_.push_back(source_named("p" + std::to_string(p)));
-      controller_sources_.push_back(source_named("bc" + std::to_string(p)));
-    }
-    const sw::MemoryOrganization org = config_.organization();
-    for (const sw::BusRef& bus : org.buses()) {
-      bus_sources_.push_back(source_named(org.bus_tag(bus)));
-    }
+void RtlMachine::find_sources() {
+  if (!processor_sources_.empty()) {
+    return;
   }
+  for (sw::ProcId p = 0; p < config_.n; ++p) {
+    processor_sources_.push_back(source_named("p" + std::to_string(p)));
+    controller_sources_.push_back(source_named("bc" + std::to_string(p)));
+  }
+  const sw::MemoryOrganization org = config_.organization();
+  for (const sw::BusRef& bus : org.buses()) {
+    bus_sources_.push_back(source_named(org.bus_tag(bus)));
+  }
+}
+
+void RtlMachine::show(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
   const Cycle now = start_ + Cycle{c};
   for (sw::ProcId p = 0; p < config_.n; ++p) {
+    // A model processor passes a step mark before it enters the next op.
+    for (const auto& [marked, step] : out.marks) {
+      if (marked == p) {
+        recorder_.step_mark(now, processor_sources_[p], step);
+      }
+    }
     const rtl::RtlProcessorCycle& r = out.processors.at(p);
     const std::uint32_t op = r.pc < images_[p].op_of.size() ? images_[p].op_of[r.pc] : r.pc;
     const std::pair<traces::Activity, std::uint32_t> shown{model_activity(images_[p], r.pc,
@@ -259,52 +279,89 @@ void RtlMachine::show(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
       }
       shown_[p] = shown;
     }
-  }
-  for (const auto& [p, step] : out.marks) {
-    recorder_.step_mark(now, processor_sources_.at(p), step);
+    // An activate-sync asks for the interrupt bus when P(p) comes to it; the sync unit lets
+    // P(p) continue `activate` cycles after the grant (rtl/sync_unit.sv: granted in cycle G, it
+    // continues in G + activate), so the grant is known when P(p) leaves, and told then.
+    std::optional<std::pair<std::uint32_t, Cycle>>& asked = shown_interrupt_[p];
+    if (asked && r.pc != asked->first) {
+      recorder_.interrupt_granted(now - Cycle{config_.sync.activate}, processor_sources_[p],
+                                  asked->second);
+      asked.reset();
+    }
+    if (!asked && rtl_->loaded_op(p, r.pc).code == rtl::RtlOp::Code::ActivateSync) {
+      asked.emplace(r.pc, start_ + Cycle{pc_since_[p]});
+    }
   }
   show_buses(out, now);
+  claim_after(now + Cycle{1});
 }
 
 void RtlMachine::show_buses(const rtl::MultiprocessorCycle& out, Cycle now) {
   const sw::MemoryOrganization org = config_.organization();
   // The ends first: a model controller releases its bus and modules at the start of the cycle
-  // after its last, before anyone is granted them in that cycle.
+  // after its last, before anyone is granted them in that cycle. The access's record, dated at
+  // its grant, is told now that its end is known.
   for (sw::ProcId p = 0; p < config_.n; ++p) {
     const rtl::RtlBusCycle& bus = out.buses.at(p);
-    std::optional<traces::AccessTrace>& open = shown_access_[p];
+    std::optional<ShownAccess>& open = shown_access_[p];
     if (open && (bus.done || bus.mode == 0)) {
-      recorder_.access_end(now, controller_sources_[p], *open);
+      recorder_.access(open->grant, now, controller_sources_[p], open->trace);
+      recorder_.access_end(now, controller_sources_[p], open->trace);
       open.reset();
     }
   }
   for (sw::ProcId p = 0; p < config_.n; ++p) {
     const rtl::RtlBusCycle& bus = out.buses.at(p);
-    std::optional<traces::AccessTrace>& open = shown_access_[p];
+    std::optional<ShownAccess>& open = shown_access_[p];
     if (!open && bus.mode != 0) {
       // Granted in this cycle: BC(p) holds its bus (RB(p) or CB(p) on the omp, the access's
-      // B(b) on the crossbar, B0 on the bus) and the modules from now on.
+      // B(b) on the crossbar, B0 on the bus) and the modules from now on, for the access of the
+      // instruction P(p) is at, which it asked for when it came there.
       const bool column = bus.mode == 2;
       const sw::BusRef driven =
           config_.arch == sw::Arch::Omp
               ? sw::BusRef{column ? sw::BusKind::Column : sw::BusKind::Row, p}
               : sw::BusRef{sw::BusKind::Shared, config_.arch == sw::Arch::Crossbar ? bus.bus : 0};
+      const std::uint32_t pc = out.processors.at(p).pc;
+      const rtl::RtlOp& access = rtl_->loaded_op(p, pc);
       traces::AccessTrace t;
       t.mode = column ? traces::BusMode::Column : traces::BusMode::Row;
       t.bus = bus_sources_.at(org.bus_index(driven));
       t.bus_index = driven.index;
       t.master = p;
       t.write = bus.write;
-      t.requested = now;
-      open = t;
+      t.requested = start_ + Cycle{pc_since_[p]};
+      t.index_set = access.index_set;
+      t.address = access.address;
+      t.vectors = access.vectors;
+      t.slots = &access.slots;
+      open = ShownAccess{now, t};
       recorder_.access_begin(now, controller_sources_[p], t);
     }
     // A word on the bus in this cycle; the model tells a word once for its tau cycles, which
     // makes the same waveform (a word's signals change when the word does).
     if (bus.valid && open) {
-      recorder_.beat(now, Cycle{1}, controller_sources_[p], *open, bus.sel, bus.addr, bus.data);
+      recorder_.beat(now, Cycle{1}, controller_sources_[p], open->trace, bus.sel, bus.addr,
+                     bus.data);
     }
   }
+}
+
+void RtlMachine::claim_after(Cycle next) {
+  // The events of cycle c are told at the start of c + 1 (step()); an open access's record at
+  // its end; an activate-sync's grant when it is delivered.
+  Cycle from = next;
+  for (const std::optional<ShownAccess>& open : shown_access_) {
+    if (open) {
+      from = std::min(from, open->grant);
+    }
+  }
+  for (const auto& asked : shown_interrupt_) {
+    if (asked) {
+      from = std::min(from, asked->second);
+    }
+  }
+  recorder_.claim(processor_sources_.front(), from);
 }
 
 void RtlMachine::compare(const rtl::MultiprocessorCycle& out, std::uint64_t c) {

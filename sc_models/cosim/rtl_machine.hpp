@@ -14,7 +14,9 @@
 // unit's barriers, bus switches and syncs delivered; the arbiter's conflicts and wait cycles).
 // The model side is what the model blocks tell their recorder, heard through an observer.
 // With processor = rtl the verilated blocks tell the recorder what the model blocks would: each
-// processor's activity and step marks, each controller's accesses and words, each bus's holder.
+// processor's activity, step marks and interrupt grants, each controller's accesses (their
+// records too) and words, each bus's holder. What the RTL shows only later (an access's end, an
+// interrupt's grant) is told late under a claim (traces::Recorder::claim).
 #pragma once
 
 #include <cstdint>
@@ -84,6 +86,11 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   void show(const rtl::MultiprocessorCycle& out, std::uint64_t c);
   /// show()'s bus controllers: an access ending, one beginning, the word on the bus.
   void show_buses(const rtl::MultiprocessorCycle& out, Cycle now);
+  /// The recorder's claim (traces::Recorder::claim) once the events before `next` are told:
+  /// the earliest cycle of an event it may still tell.
+  void claim_after(Cycle next);
+  /// The recorder's ids of the model blocks, found by name (rtl, with a recorder).
+  void find_sources();
   /// The recorder's id of the source named `<system>.<name>` (the model block's).
   [[nodiscard]] traces::SourceId source_named(const std::string& name) const;
   /// The model's outputs of cycle `c` (relative to the load) against the RTL's.
@@ -107,11 +114,19 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   const ClockDomain& clock_;
   traces::Recorder& recorder_;
   /// The recorder's ids of the model processors, bus controllers and buses (in
-  /// MemoryOrganization::buses() order) (rtl), found by name at the first cycle shown.
+  /// MemoryOrganization::buses() order) (rtl), found by name at the first load.
   std::vector<traces::SourceId> processor_sources_, controller_sources_, bus_sources_;
   std::vector<std::pair<traces::Activity, std::uint32_t>> shown_;  ///< last told, per processor
-  /// Per bus controller, the access told begun and not yet ended.
-  std::vector<std::optional<traces::AccessTrace>> shown_access_;
+  /// An access told begun and not yet ended: its grant and its record (the slots are the
+  /// bridge's decoded instruction's, rtl::MultiprocessorRtl::loaded_op).
+  struct ShownAccess {
+    Cycle grant;
+    traces::AccessTrace trace;
+  };
+  std::vector<std::optional<ShownAccess>> shown_access_;  ///< per bus controller
+  /// Per processor, the activate-sync it waits in for the interrupt bus: its pc and the cycle it
+  /// asked (came to that pc).
+  std::vector<std::optional<std::pair<std::uint32_t, Cycle>>> shown_interrupt_;
   const bool cosim_;
   std::function<void(const Mismatch&)> on_mismatch_;
   MachineFault fault_;
@@ -131,6 +146,7 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   // What the RTL did, per processor and per bus controller.
   std::vector<std::optional<std::uint64_t>> finish_;
   std::vector<std::uint32_t> last_pc_;
+  std::vector<std::uint64_t> pc_since_;  ///< the cycle each processor came to its pc
   std::vector<std::uint64_t> step_ends_;
   std::vector<std::uint64_t> accesses_, valid_cycles_, busy_cycles_;
   std::vector<std::uint32_t> last_mode_;
