@@ -127,6 +127,7 @@ void RtlMachine::load(const sw::MachineProgram& program) {
   stuck_ = false;
   finish_.assign(n, std::nullopt);
   last_pc_.assign(n, 0);
+  pc_before_.assign(n, 0);
   pc_since_.assign(n, 0);
   step_ends_.clear();
   accesses_.assign(n, 0);
@@ -202,11 +203,14 @@ void RtlMachine::account(const rtl::MultiprocessorCycle& out) {
       finish_[p] = c;
     }
     all_finished = all_finished && proc.finished;
+    pc_before_[p] = last_pc_[p];
     if (proc.pc != last_pc_[p]) {
       moved = true;
-      // An activate-sync ended: one grant of the interrupt bus.
-      if (c > 0 && last_.processors.at(p).activity == traces::Activity::ActivateSync) {
-        ++activates_;
+      // Each activate-sync P(p) passed since the last cycle is one grant of the interrupt bus:
+      // the one it waited in and, with a zero-cost interrupt bus (--sync-cycles 0), those it
+      // passed in this cycle's zero-time steps (a program has no jumps: the pc only counts up).
+      for (std::uint32_t k = last_pc_[p]; k < proc.pc; ++k) {
+        activates_ += rtl_->loaded_op(p, k).code == rtl::RtlOp::Code::ActivateSync ? 1 : 0;
       }
       last_pc_[p] = proc.pc;
       pc_since_[p] = c;
@@ -261,13 +265,35 @@ void RtlMachine::find_sources() {
 void RtlMachine::show(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
   const Cycle now = start_ + Cycle{c};
   for (sw::ProcId p = 0; p < config_.n; ++p) {
-    // A model processor passes a step mark before it enters the next op.
-    for (const auto& [marked, step] : out.marks) {
-      if (marked == p) {
-        recorder_.step_mark(now, processor_sources_[p], step);
+    const rtl::RtlProcessorCycle& r = out.processors.at(p);
+    // The step marks and activate-syncs P(p) passed since the last cycle, in program order, as
+    // a model processor tells them before it enters the next op. An activate-sync asks for the
+    // interrupt bus when P(p) comes to it; the sync unit lets P(p) continue `activate` cycles
+    // after the grant (rtl/sync_unit.sv: granted in cycle G, it continues in G + activate), so
+    // the grant is known when P(p) leaves, and told then. One passed in this cycle's zero-time
+    // steps (a zero-cost interrupt bus) was asked for in this cycle too.
+    std::optional<std::pair<std::uint32_t, Cycle>>& asked = shown_interrupt_[p];
+    auto mark = out.marks.begin();
+    const auto tell_next_mark = [&] {
+      mark = std::find_if(mark, out.marks.end(), [p](const auto& m) { return m.first == p; });
+      if (mark != out.marks.end()) {
+        recorder_.step_mark(now, processor_sources_[p], mark->second);
+        ++mark;
+      }
+    };
+    for (std::uint32_t k = pc_before_[p]; k < r.pc; ++k) {
+      const rtl::RtlOp::Code code = rtl_->loaded_op(p, k).code;
+      if (code == rtl::RtlOp::Code::StepMark) {
+        tell_next_mark();
+      } else if (code == rtl::RtlOp::Code::ActivateSync) {
+        const Cycle requested = asked && asked->first == k ? asked->second : now;
+        recorder_.interrupt_granted(now - Cycle{config_.sync.activate}, processor_sources_[p],
+                                    requested);
       }
     }
-    const rtl::RtlProcessorCycle& r = out.processors.at(p);
+    while (mark != out.marks.end()) {
+      tell_next_mark();
+    }
     const std::uint32_t op = r.pc < images_[p].op_of.size() ? images_[p].op_of[r.pc] : r.pc;
     const std::pair<traces::Activity, std::uint32_t> shown{model_activity(images_[p], r.pc,
                                                                           r.activity),
@@ -279,13 +305,7 @@ void RtlMachine::show(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
       }
       shown_[p] = shown;
     }
-    // An activate-sync asks for the interrupt bus when P(p) comes to it; the sync unit lets
-    // P(p) continue `activate` cycles after the grant (rtl/sync_unit.sv: granted in cycle G, it
-    // continues in G + activate), so the grant is known when P(p) leaves, and told then.
-    std::optional<std::pair<std::uint32_t, Cycle>>& asked = shown_interrupt_[p];
     if (asked && r.pc != asked->first) {
-      recorder_.interrupt_granted(now - Cycle{config_.sync.activate}, processor_sources_[p],
-                                  asked->second);
       asked.reset();
     }
     if (!asked && rtl_->loaded_op(p, r.pc).code == rtl::RtlOp::Code::ActivateSync) {

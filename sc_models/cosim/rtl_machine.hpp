@@ -146,7 +146,8 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   // What the RTL did, per processor and per bus controller.
   std::vector<std::optional<std::uint64_t>> finish_;
   std::vector<std::uint32_t> last_pc_;
-  std::vector<std::uint64_t> pc_since_;  ///< the cycle each processor came to its pc
+  std::vector<std::uint64_t> pc_since_;   ///< the cycle each processor came to its pc
+  std::vector<std::uint32_t> pc_before_;  ///< each processor's pc before the last cycle stepped
   std::vector<std::uint64_t> step_ends_;
   std::vector<std::uint64_t> accesses_, valid_cycles_, busy_cycles_;
   std::vector<std::uint32_t> last_mode_;

@@ -515,10 +515,17 @@ TEST_F(RtlCli, TheWholeMachinesEventTraceIsTheModels) {
     EXPECT_GT(compared[kind], 10u) << kind;
   }
   EXPECT_GT(waited, 10u);
-  ASSERT_EQ(run("demo --trace m.trace").exit_code, 0);
-  const Outcome demo = run("demo --impl rtl --trace r.trace");
-  ASSERT_EQ(demo.exit_code, 0) << demo.err;
-  EXPECT_EQ(first_difference(lines_of(dir_ / "m.trace"), lines_of(dir_ / "r.trace")), "");
+  // The three systems in one file; with a zero-cost interrupt bus too, where a processor passes
+  // its activate-syncs (each one grant) and step marks in the zero-time steps of one cycle.
+  for (const std::string costs : {"", " --sync-cycles 0"}) {
+    ASSERT_EQ(run("demo --trace m.trace" + costs).exit_code, 0);
+    for (const std::string impl : {"rtl", "cosim"}) {
+      const Outcome demo = run("demo --impl " + impl + " --trace r.trace" + costs);
+      ASSERT_EQ(demo.exit_code, 0) << impl << costs << ": " << demo.err;
+      EXPECT_EQ(first_difference(lines_of(dir_ / "m.trace"), lines_of(dir_ / "r.trace")), "")
+          << impl << costs;
+    }
+  }
 }
 
 TEST_F(RtlCli, TheWholeMachinesFstHasItsScope) {
