@@ -22,10 +22,32 @@ set(ORTHOSIM_RTL_NI_QUEUE 4)          # QD: messages queued per injection channe
 set(ORTHOSIM_RTL_NI_REASSEMBLY 64)    # RQ: messages being reassembled at once per node
 # The whole multiprocessor as one verilated unit (rtl/multiprocessor.sv, stepped by
 # rtl/bridge/multiprocessor_rtl.hpp): the (organisation, n) pairs verilated, at the sizes above
-# and these. Fewer than the blocks' n: each pair is a model of its own whose compile cost grows
-# with n (docs/rtl.md, "The multiprocessor as one unit"): n = 4 (the CLI's default, the tests)
-# for all three, n = 16 for the omp (bench/rtl_speed).
-set(ORTHOSIM_RTL_MP_MODELS omp:4 omp:16 crossbar:4 bus:4)
+# and these. The user's choice (cmake -DORTHOSIM_RTL_MP_MODELS="omp:4;crossbar:8"): each pair is a
+# model of its own whose compile cost grows with n (docs/rtl.md, "The multiprocessor as one
+# unit"). The default: n = 4 (the CLI's default, the tests) for all three, n = 16 for the omp
+# (bench/rtl_speed); the tests expect these four.
+set(ORTHOSIM_RTL_MP_MODELS "omp:4;omp:16;crossbar:4;bus:4" CACHE STRING
+    "The whole multiprocessors verilated, organisation:n with organisation omp, crossbar or bus and n among ORTHOSIM_RTL_N (docs/rtl.md)")
+list(JOIN ORTHOSIM_RTL_N ", " allowed_n)
+if(NOT ORTHOSIM_RTL_MP_MODELS)
+  message(FATAL_ERROR "ORTHOSIM_RTL_MP_MODELS is empty: expected at least one organisation:n "
+                      "(organisation omp, crossbar or bus; n one of ${allowed_n}), e.g. omp:4")
+endif()
+set(seen_models "")
+foreach(model IN LISTS ORTHOSIM_RTL_MP_MODELS)
+  if(NOT model MATCHES "^(omp|crossbar|bus):([0-9]+)$")
+    message(FATAL_ERROR "ORTHOSIM_RTL_MP_MODELS: '${model}' is not organisation:n: expected "
+                        "omp, crossbar or bus, a colon and n (one of ${allowed_n}), e.g. omp:4")
+  endif()
+  if(NOT CMAKE_MATCH_2 IN_LIST ORTHOSIM_RTL_N)
+    message(FATAL_ERROR "ORTHOSIM_RTL_MP_MODELS: '${model}': n = ${CMAKE_MATCH_2} is not one of "
+                        "the RTL's n (ORTHOSIM_RTL_N in rtl/limits.cmake): ${allowed_n}")
+  endif()
+  if(model IN_LIST seen_models)
+    message(FATAL_ERROR "ORTHOSIM_RTL_MP_MODELS: '${model}' is listed twice")
+  endif()
+  list(APPEND seen_models ${model})
+endforeach()
 set(ORTHOSIM_RTL_LOCAL_WORDS 4096)       # LOCAL: words of each processor's local memory
 set(ORTHOSIM_RTL_INSTRUCTION_WORDS 4096) # IMEM: instructions per processor
 set(ORTHOSIM_RTL_COMPUTE_BITS 24)        # CYW: bits of a compute op's cycle count

@@ -1,6 +1,7 @@
 // Writing the event trace, and the names of its codes.
 #include "traces/event_trace.hpp"
 
+#include <algorithm>
 #include <array>
 #include <sstream>
 
@@ -68,28 +69,82 @@ void EventTraceRecorder::header_once() {
 
 std::ofstream& EventTraceRecorder::line(Cycle at) {
   header_once();
+  write_held(Cycle{~std::uint64_t{0}});
   out_ << at.count() << ' ';
   return out_;
 }
 
+void EventTraceRecorder::sourced_line(Cycle at, SourceId source, std::string text, bool activity) {
+  held_.push_back({at, source, activity, std::move(text)});
+  if (at > latest_) {
+    latest_ = at;
+    release();
+  }
+}
+
+void EventTraceRecorder::claim(SourceId source, std::optional<Cycle> from) {
+  if (from) {
+    claims_[source] = *from;
+  } else {
+    claims_.erase(source);
+  }
+  release();
+}
+
+void EventTraceRecorder::release() {
+  Cycle limit = latest_;
+  for (const auto& [source, from] : claims_) {
+    limit = std::min(limit, from);
+  }
+  write_held(limit);
+}
+
+void EventTraceRecorder::write_held(Cycle limit) {
+  if (held_.empty()) {
+    return;
+  }
+  header_once();
+  std::stable_sort(held_.begin(), held_.end(), [](const HeldLine& a, const HeldLine& b) {
+    return a.at != b.at ? a.at < b.at : a.source < b.source;
+  });
+  auto written = held_.begin();
+  for (; written != held_.end() && written->at < limit; ++written) {
+    const auto later_activity =
+        std::find_if(std::next(written), held_.end(), [&](const HeldLine& l) {
+          return l.at != written->at || l.source != written->source || l.activity;
+        });
+    const bool superseded = written->activity && later_activity != held_.end() &&
+                            later_activity->at == written->at &&
+                            later_activity->source == written->source;
+    if (!superseded) {
+      out_ << written->at.count() << ' ' << written->text << '\n';
+    }
+  }
+  held_.erase(held_.begin(), written);
+}
+
 void EventTraceRecorder::activity(Cycle at, SourceId processor, Activity what,
                                   std::uint32_t op_index) {
-  line(at) << "act " << processor << ' ' << activity_name(what) << ' ' << op_index << '\n';
+  sourced_line(at, processor,
+               "act " + std::to_string(processor) + ' ' + activity_name(what) + ' ' +
+                   std::to_string(op_index),
+               true);
 }
 
 void EventTraceRecorder::access(Cycle start, Cycle end, SourceId controller, const AccessTrace& a) {
-  line(start) << "acc "
-              << access_fields(end, std::to_string(controller), std::to_string(a.bus), a,
-                               a.slots == nullptr ? std::vector<std::uint32_t>{} : *a.slots)
-              << '\n';
+  sourced_line(start, controller,
+               "acc " +
+                   access_fields(end, std::to_string(controller), std::to_string(a.bus), a,
+                                 a.slots == nullptr ? std::vector<std::uint32_t>{} : *a.slots));
 }
 
 void EventTraceRecorder::interrupt_granted(Cycle at, SourceId processor, Cycle requested) {
-  line(at) << "intr " << processor << ' ' << requested.count() << '\n';
+  sourced_line(at, processor,
+               "intr " + std::to_string(processor) + ' ' + std::to_string(requested.count()));
 }
 
 void EventTraceRecorder::step_mark(Cycle at, SourceId processor, std::uint32_t step) {
-  line(at) << "step " << processor << ' ' << step << '\n';
+  sourced_line(at, processor, "step " + std::to_string(processor) + ' ' + std::to_string(step));
 }
 
 void EventTraceRecorder::run_begin(Cycle at, const std::string& label) {

@@ -56,6 +56,12 @@ void FanoutRecorder::interrupt_granted(Cycle at, SourceId p, Cycle requested) {
   }
 }
 
+void FanoutRecorder::claim(SourceId source, std::optional<Cycle> from) {
+  for (std::size_t t = 0; t < targets_.size(); ++t) {
+    targets_[t]->claim(ids_[t][source], from);
+  }
+}
+
 void FanoutRecorder::step_mark(Cycle at, SourceId p, std::uint32_t step) {
   for (std::size_t t = 0; t < targets_.size(); ++t) {
     targets_[t]->step_mark(at, ids_[t][p], step);

@@ -25,6 +25,7 @@ class FanoutRecorder : public Recorder {
   void access_end(Cycle at, SourceId c, const AccessTrace& a) override;
   void access(Cycle start, Cycle end, SourceId c, const AccessTrace& a) override;
   void interrupt_granted(Cycle at, SourceId p, Cycle requested) override;
+  void claim(SourceId source, std::optional<Cycle> from) override;
   void step_mark(Cycle at, SourceId p, std::uint32_t step) override;
   void run_begin(Cycle at, const std::string& label) override;
   void message(Cycle at, const MessageTrace& m) override;

@@ -5,10 +5,12 @@
 // Every call is made at the current simulation cycle `at`, except beat() and access_end(), which
 // a bus controller announces when its access is granted, for cycles up to the end of the access,
 // access(), which gives the whole access (grant to end) at its grant, and channel_occupancy(),
-// which the network announces in cycle `at` - 1, the cycle a flit entered or left the buffer.
+// which the network announces in cycle `at` - 1, the cycle a flit entered or left the buffer. A
+// block that learns an event only after it happened tells it late under a claim (claim()).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -109,6 +111,13 @@ class Recorder {
                       const AccessTrace& /*a*/) {}
   /// An activate-sync got the interrupt bus it asked for at `requested`.
   virtual void interrupt_granted(Cycle /*at*/, SourceId /*processor*/, Cycle /*requested*/) {}
+  /// A block that tells some events late claims, under one of its sources, the earliest cycle it
+  /// may still tell an event of: the verilated multiprocessor (sc::RtlMachine) tells the events
+  /// of a cycle at the start of the next, an access's record (dated at its grant) at the access's
+  /// last cycle, where the RTL shows its end, and an interrupt's grant once the interrupt is
+  /// delivered. A writer that keeps its file in cycle order holds back the events from the
+  /// earliest claim on. nullopt drops the claim.
+  virtual void claim(SourceId /*source*/, std::optional<Cycle> /*from*/) {}
   /// The processor passed the end of program step `step` (0-based).
   virtual void step_mark(Cycle /*at*/, SourceId /*processor*/, std::uint32_t /*step*/) {}
   /// A program or a traffic run starts; message ids count from 0 again.

@@ -20,6 +20,9 @@ namespace orthosim::rtl {
 namespace {
 
 constexpr std::uint32_t kStepLimit = 4096;  ///< zero-time steps in one cycle before giving up
+/// An access's bus field starts after the opcode [3:0], the direction and the column bit
+/// (docs/rtl.md, processor: op encoding).
+constexpr std::uint32_t kAccessBusBit = 6;
 
 const char* arch_name(MultiprocessorArch arch) {
   switch (arch) {
@@ -107,6 +110,44 @@ void put_field(RtlInstruction& ins, std::uint32_t lo, std::uint32_t width, std::
   }
 }
 
+/// Bits [lo, lo + width) of `ins` (width <= 64): put_field's inverse.
+std::uint64_t get_field(const RtlInstruction& ins, std::uint32_t lo, std::uint32_t width) {
+  std::uint64_t value = 0;
+  for (std::uint32_t k = 0; k < width; ++k) {
+    const std::uint32_t bit = lo + k;
+    value |= ((ins.bits.at(bit / 64) >> (bit % 64)) & 1U) << k;
+  }
+  return value;
+}
+
+/// The code of `ins` and, for an access, its fields, read back at encode()'s positions.
+RtlOp decode_access(const RtlInstruction& ins, const MultiprocessorLimits& m) {
+  RtlOp op;
+  op.code = static_cast<RtlOp::Code>(get_field(ins, 0, 4));
+  if (op.code != RtlOp::Code::Access) {
+    return op;
+  }
+  const auto field = [&](std::uint32_t& at, std::uint32_t width) {
+    const auto value = static_cast<std::uint32_t>(get_field(ins, at, width));
+    at += width;
+    return value;
+  };
+  op.write = get_field(ins, 4, 1) != 0;
+  op.col = get_field(ins, 5, 1) != 0;
+  std::uint32_t at = kAccessBusBit;
+  op.bus = field(at, m.slot_bits);
+  op.slots.resize(field(at, m.degree_bits));
+  for (std::size_t p = 0; p < op.slots.size(); ++p) {
+    op.slots[p] = static_cast<std::uint32_t>(
+        get_field(ins, at + static_cast<std::uint32_t>(p) * m.slot_bits, m.slot_bits));
+  }
+  at += m.n * m.slot_bits;
+  op.address = field(at, m.address_bits);
+  op.vectors = field(at, m.vectors_bits);
+  op.index_set = field(at, m.set_bits);
+  return op;
+}
+
 /// A verilated memory reached through its scope (public_flat_rw, rtl/bridge/multiprocessor.vlt):
 /// its words, each `entry` bytes, of `type`.
 struct Memory {
@@ -170,9 +211,9 @@ RtlInstruction encode(const RtlOp& op, const MultiprocessorLimits& limits,
       put_field(ins, 4, m.compute_bits, op.cycles, "compute cycles (CYW)");
       break;
     case RtlOp::Code::Access: {
-      std::uint32_t at = 4;
-      put_field(ins, at++, 1, op.write ? 1 : 0, "direction");
-      put_field(ins, at++, 1, op.col ? 1 : 0, "column");
+      put_field(ins, 4, 1, op.write ? 1 : 0, "direction");
+      put_field(ins, 5, 1, op.col ? 1 : 0, "column");
+      std::uint32_t at = kAccessBusBit;
       put_field(ins, at, m.slot_bits, op.bus, "bus",
                 arch == MultiprocessorArch::Crossbar ? m.n : 1);
       at += m.slot_bits;
@@ -239,7 +280,7 @@ struct MultiprocessorRtl::Dut {
 template <class V>
 struct MultiprocessorRtl::DutOf final : MultiprocessorRtl::Dut {
   DutOf(const std::string& name, const MultiprocessorLimits& limits, MultiprocessorArch arch,
-        const std::vector<std::vector<RtlOp::Code>>& codes)
+        const std::vector<std::vector<RtlOp>>& codes)
       : dut(name.c_str()), lim(limits), programs(codes) {
     const auto find = [&](const std::string& scope, const char* var, std::size_t depth,
                           std::uint32_t bits) {
@@ -319,9 +360,9 @@ struct MultiprocessorRtl::DutOf final : MultiprocessorRtl::Dut {
   [[nodiscard]] traces::Activity activity(std::uint32_t p, std::uint32_t pc,
                                           std::uint32_t raw) const {
     using traces::Activity;
-    const std::vector<RtlOp::Code>& prog = programs.at(p);
+    const std::vector<RtlOp>& prog = programs.at(p);
     const auto code_at = [&](std::int64_t k) {
-      return k >= 0 && static_cast<std::size_t>(k) < prog.size() ? prog[k] : RtlOp::Code::Halt;
+      return k >= 0 && static_cast<std::size_t>(k) < prog.size() ? prog[k].code : RtlOp::Code::Halt;
     };
     switch (raw) {
       case 1:
@@ -385,6 +426,7 @@ struct MultiprocessorRtl::DutOf final : MultiprocessorRtl::Dut {
       b.data = static_cast<std::uint32_t>(bits_of(dut.bus_data, p * lim.word_bits, lim.word_bits));
       b.busy = bits_of(dut.bc_busy, p, 1) != 0;
       b.done = bits_of(dut.bc_done, p, 1) != 0;
+      b.bus = pr.pc < programs.at(p).size() ? programs[p][pr.pc].bus : 0;
     }
     out.barriers = dut.barriers;
     out.bus_switches = dut.bus_switches;
@@ -401,7 +443,7 @@ struct MultiprocessorRtl::DutOf final : MultiprocessorRtl::Dut {
 
   V dut;
   MultiprocessorLimits lim;
-  const std::vector<std::vector<RtlOp::Code>>& programs;
+  const std::vector<std::vector<RtlOp>>& programs;
 };
 
 namespace {
@@ -497,11 +539,11 @@ void MultiprocessorRtl::load_program(std::uint32_t p, const std::vector<RtlInstr
                                 std::to_string(limits_.instruction_words));
   }
   const Memory& mem = dut_->imem.at(p);
-  std::vector<RtlOp::Code>& codes = programs_.at(p);
-  codes.clear();
+  std::vector<RtlOp>& ops = programs_.at(p);
+  ops.clear();
   for (std::size_t k = 0; k < program.size(); ++k) {
     mem.write(k, program[k].bits[0], program[k].bits[1]);
-    codes.push_back(static_cast<RtlOp::Code>(program[k].bits[0] & 0xFU));
+    ops.push_back(decode_access(program[k], limits_));
   }
 }
 
@@ -592,6 +634,12 @@ const MultiprocessorCycle& MultiprocessorRtl::step_cycle() {
 }
 
 const MultiprocessorCycle& MultiprocessorRtl::outputs() const { return out_; }
+
+const RtlOp& MultiprocessorRtl::loaded_op(std::uint32_t p, std::uint32_t pc) const {
+  static const RtlOp kHalt;
+  const std::vector<RtlOp>& ops = programs_.at(p);
+  return pc < ops.size() ? ops[pc] : kHalt;
+}
 
 bool MultiprocessorRtl::finished() const { return dut_->all_finished(); }
 

@@ -151,6 +151,10 @@ struct RtlBusCycle {
   std::uint32_t data = 0;  ///< the word in either direction (when valid)
   bool busy = false;
   bool done = false;  ///< the access ends in this cycle
+  /// The bus driven (when mode != 0): the omp's RB(i) or CB(i) (i; mode tells which), the
+  /// crossbar's B(bus), the single bus's 0. P(i)'s acc_bus, which processor.sv drives from the
+  /// instruction at its pc: the bus field of the access in progress.
+  std::uint32_t bus = 0;
 };
 
 /// Everything one machine cycle produced.
@@ -230,6 +234,12 @@ class MultiprocessorRtl {
   const MultiprocessorCycle& step_cycle();
   /// The outputs of the last step_cycle().
   [[nodiscard]] const MultiprocessorCycle& outputs() const;
+  /// Instruction `pc` of P(p)'s loaded program, decoded from the bits written to its
+  /// instruction memory: the code and, for an access, its fields (write, col, bus, slots,
+  /// address, vectors, index_set); the other ops' fields are left at their defaults. A pc past
+  /// the program reads as a halt. What the unit does at that pc: the access P(p)'s bus
+  /// controller performs while its processor is there (the event trace's access records).
+  [[nodiscard]] const RtlOp& loaded_op(std::uint32_t p, std::uint32_t pc) const;
   /// Every processor is at its halt (as of now, after the last tick).
   [[nodiscard]] bool finished() const;
   /// Machine cycles since start() (the ticks step_cycle() took).
@@ -246,7 +256,8 @@ class MultiprocessorRtl {
   std::unique_ptr<Dut> dut_;
   MultiprocessorArch arch_;
   MultiprocessorLimits limits_;
-  std::vector<std::vector<RtlOp::Code>> programs_;  ///< per processor: each loaded op's code
+  /// Per processor, per instruction: loaded_op().
+  std::vector<std::vector<RtlOp>> programs_;
   MultiprocessorCycle out_;
   std::uint64_t cycles_ = 0;
 };

@@ -1,10 +1,13 @@
 // The one place that builds a multiprocessor's blocks as model, rtl or cosim.
 #include "sc_models/cosim/cosim_wiring.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "rtl/bridge/multiprocessor_rtl.hpp"
+#include "rtl/limits.hpp"
 #include "sc_models/cosim/program_image.hpp"
 #include "sw/core/diagnostic.hpp"
 
@@ -51,9 +54,20 @@ void validate_whole_machine(const sw::SystemConfig& config) {
     require(block == machine, name, need);
   }
   const rtl::MultiprocessorArch arch = verilated_arch(config.arch);
+  const std::string built = rtl::MultiprocessorRtl::built_list(arch);
+  // Which pairs are verilated is a configure-time choice (rtl/limits.cmake, docs/rtl.md).
+  const std::string pair = sw::to_string(config.arch) + ":" + std::to_string(config.n);
+  const auto& ns = rtl::limits::kProcessors;
+  const std::string how = std::find(ns.begin(), ns.end(), config.n) != ns.end()
+                              ? "to add " + pair + ", configure with -DORTHOSIM_RTL_MP_MODELS=\"" +
+                                    rtl::limits::kMultiprocessorModelsOption + ";" + pair +
+                                    "\" and build again"
+                              : std::string("the RTL's n are ") + rtl::limits::kProcessorList;
   require(rtl::MultiprocessorRtl::built(arch, config.n), "n",
-          "the " + sw::to_string(config.arch) + " is verilated for n = " +
-              rtl::MultiprocessorRtl::built_list(arch) + ", got " + std::to_string(config.n));
+          "the " + sw::to_string(config.arch) + " is verilated " +
+              (built.empty() ? "at no n" : "for n = " + built) + ", got " +
+              std::to_string(config.n) + " (this build verilates " +
+              rtl::limits::kMultiprocessorModels + "; " + how + ")");
 }
 
 }  // namespace

@@ -28,6 +28,24 @@ bool moving(traces::Activity a) {
          a == traces::Activity::IwrRead;
 }
 
+/// What the model's processor shows for the verilated one's activity `a` at instruction `pc`.
+/// The bridge calls every access next to a bus switch an IWR half; the model, only the halves of
+/// an IwrStep op, which the assembler makes three instructions of one op index. A Write, a
+/// BusSwitch and a Read op in a row (the crossbar's and the bus's IWR workload) are not one.
+traces::Activity model_activity(const ProcessorImage& image, std::uint32_t pc, traces::Activity a) {
+  const auto same_op = [&](std::int64_t k) {
+    return k >= 0 && static_cast<std::size_t>(k) < image.op_of.size() && pc < image.op_of.size() &&
+           image.op_of[static_cast<std::size_t>(k)] == image.op_of[pc];
+  };
+  if (a == traces::Activity::IwrWrite && !same_op(std::int64_t{pc} + 1)) {
+    return traces::Activity::Write;
+  }
+  if (a == traces::Activity::IwrRead && !same_op(std::int64_t{pc} - 1)) {
+    return traces::Activity::Read;
+  }
+  return a;
+}
+
 }  // namespace
 
 RtlMachine::RtlMachine(const sc_core::sc_module_name& name, const sw::SystemConfig& config,
@@ -109,6 +127,8 @@ void RtlMachine::load(const sw::MachineProgram& program) {
   stuck_ = false;
   finish_.assign(n, std::nullopt);
   last_pc_.assign(n, 0);
+  pc_before_.assign(n, 0);
+  pc_since_.assign(n, 0);
   step_ends_.clear();
   accesses_.assign(n, 0);
   valid_cycles_.assign(n, 0);
@@ -118,6 +138,8 @@ void RtlMachine::load(const sw::MachineProgram& program) {
   found_.clear();
   last_ = {};
   shown_.assign(n, {});
+  shown_access_.assign(n, std::nullopt);
+  shown_interrupt_.assign(n, std::nullopt);
   model_.assign(n, {});
   model_events_.assign(n, {});
   for (sw::ProcId p = 0; p < n; ++p) {
@@ -134,6 +156,10 @@ void RtlMachine::load(const sw::MachineProgram& program) {
   }
   arbiter_check_.emplace(system_ + ".arbiter");
   sync_check_.emplace(system_ + ".sync");
+  if (!cosim_ && recorder_.enabled()) {
+    find_sources();
+    claim_after(start_);
+  }
   // Cycle c is stepped at the start of cycle c + 1, when every model event of c has happened
   // (the models' events of c + 1, in whatever order the kernel runs them, are told apart by
   // their cycle). So the run also ends on a clock edge.
@@ -156,6 +182,9 @@ void RtlMachine::step() {
       std::all_of(model_.begin(), model_.end(), [](const ModelProcessor& m) { return m.finished; });
   if (!found_.empty() || (rtl_finished_ && model_done) || stuck_) {
     running_ = false;
+    if (!cosim_ && recorder_.enabled()) {
+      recorder_.claim(processor_sources_.front(), std::nullopt);
+    }
     for (const Mismatch& m : found_) {
       on_mismatch_(m);  // keeps the first by instance name and stops the run
     }
@@ -174,13 +203,17 @@ void RtlMachine::account(const rtl::MultiprocessorCycle& out) {
       finish_[p] = c;
     }
     all_finished = all_finished && proc.finished;
+    pc_before_[p] = last_pc_[p];
     if (proc.pc != last_pc_[p]) {
       moved = true;
-      // An activate-sync ended: one grant of the interrupt bus.
-      if (c > 0 && last_.processors.at(p).activity == traces::Activity::ActivateSync) {
-        ++activates_;
+      // Each activate-sync P(p) passed since the last cycle is one grant of the interrupt bus:
+      // the one it waited in and, with a zero-cost interrupt bus (--sync-cycles 0), those it
+      // passed in this cycle's zero-time steps (a program has no jumps: the pc only counts up).
+      for (std::uint32_t k = last_pc_[p]; k < proc.pc; ++k) {
+        activates_ += rtl_->loaded_op(p, k).code == rtl::RtlOp::Code::ActivateSync ? 1 : 0;
       }
       last_pc_[p] = proc.pc;
+      pc_since_[p] = c;
     }
     moved = moved || moving(proc.activity);
     const rtl::RtlBusCycle& bus = out.buses.at(p);
@@ -204,35 +237,151 @@ void RtlMachine::account(const rtl::MultiprocessorCycle& out) {
            quiet_ > config_.sync.barrier + config_.timing.gamma + config_.sync.activate + 2;
 }
 
-void RtlMachine::show(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
-  if (processor_sources_.empty()) {
-    const std::vector<traces::Source>& sources = recorder_.sources();
-    for (sw::ProcId p = 0; p < config_.n; ++p) {
-      const std::string path = system_ + ".p" + std::to_string(p);
-      const auto it = std::find_if(sources.begin(), sources.end(),
-                                   [&](const traces::Source& s) { return s.path == path; });
-      if (it == sources.end()) {
-        throw std::logic_error(path + " is not a source of the recorder");
-      }
-      processor_sources_.push_back(static_cast<traces::SourceId>(it - sources.begin()));
-    }
+traces::SourceId RtlMachine::source_named(const std::string& name) const {
+  const std::string path = system_ + "." + name;
+  const std::vector<traces::Source>& sources = recorder_.sources();
+  const auto it = std::find_if(sources.begin(), sources.end(),
+                               [&](const traces::Source& s) { return s.path == path; });
+  if (it == sources.end()) {
+    throw std::logic_error(path + " is not a source of the recorder");
   }
+  return static_cast<traces::SourceId>(it - sources.begin());
+}
+
+void RtlMachine::find_sources() {
+  if (!processor_sources_.empty()) {
+    return;
+  }
+  for (sw::ProcId p = 0; p < config_.n; ++p) {
+    processor_sources_.push_back(source_named("p" + std::to_string(p)));
+    controller_sources_.push_back(source_named("bc" + std::to_string(p)));
+  }
+  const sw::MemoryOrganization org = config_.organization();
+  for (const sw::BusRef& bus : org.buses()) {
+    bus_sources_.push_back(source_named(org.bus_tag(bus)));
+  }
+}
+
+void RtlMachine::show(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
   const Cycle now = start_ + Cycle{c};
   for (sw::ProcId p = 0; p < config_.n; ++p) {
     const rtl::RtlProcessorCycle& r = out.processors.at(p);
+    // The step marks and activate-syncs P(p) passed since the last cycle, in program order, as
+    // a model processor tells them before it enters the next op. An activate-sync asks for the
+    // interrupt bus when P(p) comes to it; the sync unit lets P(p) continue `activate` cycles
+    // after the grant (rtl/sync_unit.sv: granted in cycle G, it continues in G + activate), so
+    // the grant is known when P(p) leaves, and told then. One passed in this cycle's zero-time
+    // steps (a zero-cost interrupt bus) was asked for in this cycle too.
+    std::optional<std::pair<std::uint32_t, Cycle>>& asked = shown_interrupt_[p];
+    auto mark = out.marks.begin();
+    const auto tell_next_mark = [&] {
+      mark = std::find_if(mark, out.marks.end(), [p](const auto& m) { return m.first == p; });
+      if (mark != out.marks.end()) {
+        recorder_.step_mark(now, processor_sources_[p], mark->second);
+        ++mark;
+      }
+    };
+    for (std::uint32_t k = pc_before_[p]; k < r.pc; ++k) {
+      const rtl::RtlOp::Code code = rtl_->loaded_op(p, k).code;
+      if (code == rtl::RtlOp::Code::StepMark) {
+        tell_next_mark();
+      } else if (code == rtl::RtlOp::Code::ActivateSync) {
+        const Cycle requested = asked && asked->first == k ? asked->second : now;
+        recorder_.interrupt_granted(now - Cycle{config_.sync.activate}, processor_sources_[p],
+                                    requested);
+      }
+    }
+    while (mark != out.marks.end()) {
+      tell_next_mark();
+    }
     const std::uint32_t op = r.pc < images_[p].op_of.size() ? images_[p].op_of[r.pc] : r.pc;
-    const std::pair<traces::Activity, std::uint32_t> shown{r.activity, op};
+    const std::pair<traces::Activity, std::uint32_t> shown{model_activity(images_[p], r.pc,
+                                                                          r.activity),
+                                                           op};
     if (c == 0 || shown != shown_[p]) {
       // An empty program shows nothing, as the model's processor.
       if (!program_->processors[p].ops.empty()) {
-        recorder_.activity(now, processor_sources_[p], r.activity, op);
+        recorder_.activity(now, processor_sources_[p], shown.first, op);
       }
       shown_[p] = shown;
     }
+    if (asked && r.pc != asked->first) {
+      asked.reset();
+    }
+    if (!asked && rtl_->loaded_op(p, r.pc).code == rtl::RtlOp::Code::ActivateSync) {
+      asked.emplace(r.pc, start_ + Cycle{pc_since_[p]});
+    }
   }
-  for (const auto& [p, step] : out.marks) {
-    recorder_.step_mark(now, processor_sources_.at(p), step);
+  show_buses(out, now);
+  claim_after(now + Cycle{1});
+}
+
+void RtlMachine::show_buses(const rtl::MultiprocessorCycle& out, Cycle now) {
+  const sw::MemoryOrganization org = config_.organization();
+  // The ends first: a model controller releases its bus and modules at the start of the cycle
+  // after its last, before anyone is granted them in that cycle. The access's record, dated at
+  // its grant, is told now that its end is known.
+  for (sw::ProcId p = 0; p < config_.n; ++p) {
+    const rtl::RtlBusCycle& bus = out.buses.at(p);
+    std::optional<ShownAccess>& open = shown_access_[p];
+    if (open && (bus.done || bus.mode == 0)) {
+      recorder_.access(open->grant, now, controller_sources_[p], open->trace);
+      recorder_.access_end(now, controller_sources_[p], open->trace);
+      open.reset();
+    }
   }
+  for (sw::ProcId p = 0; p < config_.n; ++p) {
+    const rtl::RtlBusCycle& bus = out.buses.at(p);
+    std::optional<ShownAccess>& open = shown_access_[p];
+    if (!open && bus.mode != 0) {
+      // Granted in this cycle: BC(p) holds its bus (RB(p) or CB(p) on the omp, the access's
+      // B(b) on the crossbar, B0 on the bus) and the modules from now on, for the access of the
+      // instruction P(p) is at, which it asked for when it came there.
+      const bool column = bus.mode == 2;
+      const sw::BusRef driven =
+          config_.arch == sw::Arch::Omp
+              ? sw::BusRef{column ? sw::BusKind::Column : sw::BusKind::Row, p}
+              : sw::BusRef{sw::BusKind::Shared, config_.arch == sw::Arch::Crossbar ? bus.bus : 0};
+      const std::uint32_t pc = out.processors.at(p).pc;
+      const rtl::RtlOp& access = rtl_->loaded_op(p, pc);
+      traces::AccessTrace t;
+      t.mode = column ? traces::BusMode::Column : traces::BusMode::Row;
+      t.bus = bus_sources_.at(org.bus_index(driven));
+      t.bus_index = driven.index;
+      t.master = p;
+      t.write = bus.write;
+      t.requested = start_ + Cycle{pc_since_[p]};
+      t.index_set = access.index_set;
+      t.address = access.address;
+      t.vectors = access.vectors;
+      t.slots = &access.slots;
+      open = ShownAccess{now, t};
+      recorder_.access_begin(now, controller_sources_[p], t);
+    }
+    // A word on the bus in this cycle; the model tells a word once for its tau cycles, which
+    // makes the same waveform (a word's signals change when the word does).
+    if (bus.valid && open) {
+      recorder_.beat(now, Cycle{1}, controller_sources_[p], open->trace, bus.sel, bus.addr,
+                     bus.data);
+    }
+  }
+}
+
+void RtlMachine::claim_after(Cycle next) {
+  // The events of cycle c are told at the start of c + 1 (step()); an open access's record at
+  // its end; an activate-sync's grant when it is delivered.
+  Cycle from = next;
+  for (const std::optional<ShownAccess>& open : shown_access_) {
+    if (open) {
+      from = std::min(from, open->grant);
+    }
+  }
+  for (const auto& asked : shown_interrupt_) {
+    if (asked) {
+      from = std::min(from, asked->second);
+    }
+  }
+  recorder_.claim(processor_sources_.front(), from);
 }
 
 void RtlMachine::compare(const rtl::MultiprocessorCycle& out, std::uint64_t c) {

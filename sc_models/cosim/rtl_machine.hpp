@@ -13,6 +13,10 @@
 // and at the end the statistics (per processor compute, memory and sync cycles and ops; the sync
 // unit's barriers, bus switches and syncs delivered; the arbiter's conflicts and wait cycles).
 // The model side is what the model blocks tell their recorder, heard through an observer.
+// With processor = rtl the verilated blocks tell the recorder what the model blocks would: each
+// processor's activity, step marks and interrupt grants, each controller's accesses (their
+// records too) and words, each bus's holder. What the RTL shows only later (an access's end, an
+// interrupt's grant) is told late under a claim (traces::Recorder::claim).
 #pragma once
 
 #include <cstdint>
@@ -77,8 +81,18 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   void step();
   /// The counters and the end of the run from one cycle's outputs.
   void account(const rtl::MultiprocessorCycle& out);
-  /// processor = rtl: what the verilated processors did in cycle `c`, to the recorder.
+  /// processor = rtl: what the verilated processors and bus controllers did in cycle `c`, to
+  /// the recorder, as the model blocks tell it (the same waveform signals, docs/waveforms.md).
   void show(const rtl::MultiprocessorCycle& out, std::uint64_t c);
+  /// show()'s bus controllers: an access ending, one beginning, the word on the bus.
+  void show_buses(const rtl::MultiprocessorCycle& out, Cycle now);
+  /// The recorder's claim (traces::Recorder::claim) once the events before `next` are told:
+  /// the earliest cycle of an event it may still tell.
+  void claim_after(Cycle next);
+  /// The recorder's ids of the model blocks, found by name (rtl, with a recorder).
+  void find_sources();
+  /// The recorder's id of the source named `<system>.<name>` (the model block's).
+  [[nodiscard]] traces::SourceId source_named(const std::string& name) const;
   /// The model's outputs of cycle `c` (relative to the load) against the RTL's.
   void compare(const rtl::MultiprocessorCycle& out, std::uint64_t c);
   /// End-of-run figures: model against RTL (cosim), or the RTL's into the summary (rtl).
@@ -99,9 +113,20 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   const std::string system_;
   const ClockDomain& clock_;
   traces::Recorder& recorder_;
-  /// The recorder's ids of the model processors (rtl), found by name at the first load.
-  std::vector<traces::SourceId> processor_sources_;
+  /// The recorder's ids of the model processors, bus controllers and buses (in
+  /// MemoryOrganization::buses() order) (rtl), found by name at the first load.
+  std::vector<traces::SourceId> processor_sources_, controller_sources_, bus_sources_;
   std::vector<std::pair<traces::Activity, std::uint32_t>> shown_;  ///< last told, per processor
+  /// An access told begun and not yet ended: its grant and its record (the slots are the
+  /// bridge's decoded instruction's, rtl::MultiprocessorRtl::loaded_op).
+  struct ShownAccess {
+    Cycle grant;
+    traces::AccessTrace trace;
+  };
+  std::vector<std::optional<ShownAccess>> shown_access_;  ///< per bus controller
+  /// Per processor, the activate-sync it waits in for the interrupt bus: its pc and the cycle it
+  /// asked (came to that pc).
+  std::vector<std::optional<std::pair<std::uint32_t, Cycle>>> shown_interrupt_;
   const bool cosim_;
   std::function<void(const Mismatch&)> on_mismatch_;
   MachineFault fault_;
@@ -121,6 +146,8 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   // What the RTL did, per processor and per bus controller.
   std::vector<std::optional<std::uint64_t>> finish_;
   std::vector<std::uint32_t> last_pc_;
+  std::vector<std::uint64_t> pc_since_;   ///< the cycle each processor came to its pc
+  std::vector<std::uint32_t> pc_before_;  ///< each processor's pc before the last cycle stepped
   std::vector<std::uint64_t> step_ends_;
   std::vector<std::uint64_t> accesses_, valid_cycles_, busy_cycles_;
   std::vector<std::uint32_t> last_mode_;

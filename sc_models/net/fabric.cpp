@@ -26,6 +26,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
       wormhole_(config_.router.switching == sw::Switching::Wormhole),
       single_vc_(vcs_ == 1),
       worm_capable_(vcs_ == 1 && depth_ == 1 && wormhole_),
+      route_table_(sw::RouteTable::of(description_)),
       ni_(config_, ports_, client),
       channels_(ports_) {
   const std::uint32_t routers = description_.routers();
@@ -105,6 +106,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
     s.mask_bit = std::uint64_t{1} << (local % 64);
   }
   routes_.resize(buffers * max_routes_);
+  allowed_vcs_.assign(buffers * max_routes_, kVcsNotAsked);
   route_count_.assign(buffers, 0);
   flits_per_router_.assign(routers, 0);
   activated_.assign(routers, 0);
@@ -215,21 +217,48 @@ bool Fabric::header_ready(std::uint32_t b, const Flit& head, sw::Cycle c) const 
 void Fabric::append_routes(std::uint32_t b, std::vector<Route>& out) const {
   const std::uint32_t r = router_of_buffer(b);
   const std::uint32_t dst = ni_.packet(flit_at(b, 0).packet).dst;
-  const std::uint32_t in = input_port_of(b);
-  const std::uint32_t ports = description_.ports(r);
   if (description_.attachment(dst).router == r) {
-    const std::uint32_t e = ports_->ejection_port(r, dst, in);
-    const std::uint32_t ov = ports * vcs_ + e;
-    out.push_back({ports + e, ov, ov + 1});
+    out.push_back(ejection_route(r, dst, input_port_of(b)));
     return;
   }
-  const std::optional<std::uint32_t> from = in < ports ? std::optional(in) : std::nullopt;
+  const std::uint32_t in = input_port_of(b);
+  const std::optional<std::uint32_t> from =
+      in < description_.ports(r) ? std::optional(in) : std::nullopt;
   routing_.route(description_, r, from, dst, candidates_);
   for (const std::uint32_t q : candidates_) {
-    const sw::VcRange allowed = vc_policy_.allowed(description_, r, q, from, vc_of(b), vcs_);
-    const std::uint32_t lo = q * vcs_ + allowed.first;
-    out.push_back({q, lo, lo + allowed.count});
+    out.push_back(network_route(b, r, q));
   }
+}
+
+Fabric::Route Fabric::tabled_route(std::uint32_t b) {
+  const std::uint32_t r = router_of_buffer(b);
+  const std::uint32_t dst = ni_.packet(flit_at(b, 0).packet).dst;
+  const std::uint8_t q = route_table_->port(r, dst);
+  return q == sw::RouteTable::eject ? ejection_route(r, dst, input_port_of(b))
+                                    : network_route(b, r, q);
+}
+
+Fabric::Route Fabric::ejection_route(std::uint32_t router, std::uint32_t dst,
+                                     std::uint32_t in) const {
+  const std::uint32_t ports = description_.ports(router);
+  const std::uint32_t e = ports_->ejection_port(router, dst, in);
+  const std::uint32_t ov = ports * vcs_ + e;
+  return {ports + e, ov, ov + 1};
+}
+
+Fabric::Route Fabric::network_route(std::uint32_t b, std::uint32_t router, std::uint32_t q) const {
+  // The policy's answer depends on the buffer (its input port and virtual channel) and the
+  // output port only: asked once per pair.
+  std::uint16_t& known = allowed_vcs_[std::size_t{b} * max_routes_ + q];
+  if (known == kVcsNotAsked) {
+    const std::uint32_t in = input_port_of(b);
+    const std::optional<std::uint32_t> from =
+        in < description_.ports(router) ? std::optional(in) : std::nullopt;
+    const sw::VcRange allowed = vc_policy_.allowed(description_, router, q, from, vc_of(b), vcs_);
+    known = static_cast<std::uint16_t>(allowed.first << 8 | allowed.count);
+  }
+  const std::uint32_t lo = q * vcs_ + (known >> 8U);
+  return {q, lo, lo + (known & 0xFFU)};
 }
 
 // A waiting header takes, among its routes in the routing function's order, the first with a
@@ -346,7 +375,10 @@ void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
 
 const Fabric::Route* Fabric::routes_of(std::uint32_t b, std::uint32_t& count) {
   Route* cached = &routes_[std::size_t{b} * max_routes_];
-  if (route_count_[b] == 0) {
+  if (route_count_[b] == 0 && route_table_) {
+    cached[0] = tabled_route(b);
+    route_count_[b] = 2;
+  } else if (route_count_[b] == 0) {
     route_scratch_.clear();
     append_routes(b, route_scratch_);
     if (route_scratch_.size() > max_routes_) {

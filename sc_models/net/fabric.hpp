@@ -42,6 +42,7 @@
 #include "sc_models/net/network.hpp"
 #include "sc_models/net/network_interfaces.hpp"
 #include "sw/routed/router_ports.hpp"
+#include "sw/topology/route_table.hpp"
 
 namespace orthosim::sc::net {
 
@@ -81,6 +82,13 @@ class Fabric final : public Network {
     worm_capable_ = false;
     one_pass_ = false;
   }
+  /// Whether a header's output port comes from a table per (router, destination) (a
+  /// deterministic routing on a network within sw::RouteTable's bound) rather than from a call
+  /// to the routing function per header.
+  [[nodiscard]] bool routes_from_table() const { return route_table_.has_value(); }
+  /// Tests: every header's route from the routing function, as above the table's bound; a second
+  /// implementation to compare the table with. Call it before the first cycle.
+  void compute_routes_per_header() { route_table_.reset(); }
 
  private:
   struct Flit {
@@ -134,6 +142,15 @@ class Fabric final : public Network {
   /// (one for a deterministic routing, or the ejection channel), with the virtual channels the
   /// policy allows.
   void append_routes(std::uint32_t b, std::vector<Route>& out) const;
+  /// The one route of the header at the head of buffer `b` (what append_routes gives under a
+  /// deterministic routing), its output port looked up in route_table_.
+  [[nodiscard]] Route tabled_route(std::uint32_t b);
+  /// The route of a header for node `dst`, attached to `router`, that arrived by input port `in`.
+  [[nodiscard]] Route ejection_route(std::uint32_t router, std::uint32_t dst,
+                                     std::uint32_t in) const;
+  /// The route by network output port `q` of the header at the head of buffer `b` of `router`:
+  /// the virtual channels the policy allows there.
+  [[nodiscard]] Route network_route(std::uint32_t b, std::uint32_t router, std::uint32_t q) const;
 
   // ---- the cycle --------------------------------------------------------------------------
   void allocate_virtual_channels(sw::Cycle c);
@@ -235,6 +252,14 @@ class Fabric final : public Network {
   std::vector<std::uint32_t> out_port_slot_;     ///< [output virtual channel]: out_port_base + port
   std::vector<std::uint32_t> injection_buffer_;  ///< [injector]: the buffer it feeds
   mutable sw::PortCandidates candidates_;        ///< append_routes' scratch
+  /// The deterministic routing's output port per (router, destination), looked up by
+  /// routes_of; none for an adaptive routing or a network above the table's bound, whose
+  /// headers ask the routing function (append_routes).
+  std::optional<sw::RouteTable> route_table_;
+  /// [buffer * max_routes_ + network output port]: the virtual channels the policy allows a
+  /// header of the buffer there, first << 8 | count (at most 16 each), once asked.
+  mutable std::vector<std::uint16_t> allowed_vcs_;
+  static constexpr std::uint16_t kVcsNotAsked = 0xFFFF;
 
   /// What the allocators and the commit read and write of a buffer every cycle, together in one
   /// cache line: a flit's move touches its two buffers' lines, not one line per table.

@@ -220,8 +220,7 @@ sw::NetworkRunSummary Multicomputer::result() const {
 
 sw::Word Multicomputer::read_word(std::uint32_t message, std::uint32_t index) {
   if (traffic_) {
-    const MessageState& m = messages_[message];
-    return sw::payload_word({m.src, m.dst, message}, index);
+    return messages_[message].payload[index];
   }
   return program_->read_word(message, index);
 }
@@ -231,8 +230,7 @@ void Multicomputer::deliver_word(std::uint32_t message, std::uint32_t index, sw:
     word ^= corrupted_deliveries_->second;
   }
   if (traffic_) {
-    const MessageState& m = messages_[message];
-    if (word != sw::payload_word({m.src, m.dst, message}, index)) {
+    if (word != messages_[message].payload[index]) {
       ++words_corrupted_;
     }
     return;
@@ -415,7 +413,7 @@ void Multicomputer::generate_traffic(Cycle c) {
   const bool measured = traffic_->measured(c);
   traffic_->create(c, [&](std::uint32_t node, std::uint32_t dst) {
     const auto id = static_cast<std::uint32_t>(messages_.size());
-    messages_.push_back({node, dst, flits - 1, c, measured});
+    messages_.push_back({node, dst, flits - 1, c, measured, sw::PayloadWords({node, dst, id})});
     if (measured) {
       window_flits_created_ += flits;
       ++measured_left_;

@@ -21,6 +21,7 @@
 #include "sc_models/net/node_program_runner.hpp"
 #include "sc_models/net/traffic_source.hpp"
 #include "sw/machine/delivery_check.hpp"
+#include "sw/machine/payload.hpp"
 #include "sw/routed/network_config.hpp"
 #include "sw/routed/routed_program.hpp"
 #include "sw/run/run_summary.hpp"
@@ -103,6 +104,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
     std::uint32_t words = 0;
     Cycle created;
     bool measured = false;
+    /// Its words, payload_word({src, dst, message id}, index), the key mixed once.
+    sw::PayloadWords payload;
   };
 
   void tick();

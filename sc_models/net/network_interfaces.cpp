@@ -88,56 +88,36 @@ void NetworkInterfaces::submit(std::uint32_t message, std::uint32_t src, std::ui
   }
 }
 
-NetworkInterfaces::Flit NetworkInterfaces::offered(std::uint32_t i) {
+void NetworkInterfaces::report_taken(std::uint32_t i, sw::Cycle c) {
   const Injector& inj = injectors_[i];
-  const std::uint32_t id = inj.packets.front();
-  const Packet& p = packets_[id];
-  Flit f{id, inj.next_flit, 0};
-  f.word = f.index == 0 ? 0 : client_.read_word(p.message, p.first_word + f.index - 1);
-  return f;
-}
-
-void NetworkInterfaces::take(std::uint32_t i, sw::Cycle c) {
-  Injector& inj = injectors_[i];
   const Packet& p = packets_[inj.packets.front()];
-  if (observed_) {
-    client_.flit_injected(node_of(i), channel_of(i), inj.next_flit == 0 && p.first_of_message, c);
-    if (inj.next_flit == 0) {
-      client_.packet_moved(FabricClient::PacketMove::Inject, p.message, node_of(i), 0, p.flits, c);
-    }
-  }
-  if (++inj.next_flit == p.flits) {
-    inj.packets.pop_front();
-    inj.next_flit = 0;
-    inj.started = false;
-    --queued_packets_;
+  client_.flit_injected(node_of(i), channel_of(i), inj.next_flit == 0 && p.first_of_message, c);
+  if (inj.next_flit == 0) {
+    client_.packet_moved(FabricClient::PacketMove::Inject, p.message, node_of(i), 0, p.flits, c);
   }
 }
 
-bool NetworkInterfaces::eject(const Flit& f, sw::Cycle c) {
-  const Packet p = packets_[f.packet];
-  if (f.index > 0) {
-    client_.deliver_word(p.message, p.first_word + f.index - 1, f.word);
-  }
-  if (f.index + 1 != p.flits) {
-    return false;
-  }
+void NetworkInterfaces::eject_tail(std::uint32_t id, sw::Cycle c) {
+  // A copy: the client's calls below may submit messages, which may grow packets_.
+  const Packet p = packets_[id];
   if (observed_) {
     client_.packet_moved(FabricClient::PacketMove::Eject, p.message, p.dst, 0, p.flits, c);
   }
-  free_packets_.push_back(f.packet);
-  packets_[f.packet].flits = 0;  // freed: no flit of it is in flight (RtlNetwork checks this)
+  free_packets_.push_back(id);
+  packets_[id].flits = 0;  // freed: no flit of it is in flight (RtlNetwork checks this)
   bool message_done = true;
-  if (const auto it = packets_left_.find(p.message); it != packets_left_.end()) {
-    message_done = --it->second == 0;
-    if (message_done) {
-      packets_left_.erase(it);
+  // Only a message of several packets has its count of packets still to arrive.
+  if (!(p.first_of_message && p.last_of_message)) {
+    if (const auto it = packets_left_.find(p.message); it != packets_left_.end()) {
+      message_done = --it->second == 0;
+      if (message_done) {
+        packets_left_.erase(it);
+      }
     }
   }
   if (message_done) {
     client_.message_delivered(p.message, c + sw::Cycle{1});
   }
-  return true;
 }
 
 std::optional<sw::Cycle> NetworkInterfaces::next_offer(sw::Cycle c) const {

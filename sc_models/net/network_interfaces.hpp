@@ -85,13 +85,44 @@ class NetworkInterfaces {
   [[nodiscard]] std::uint32_t channel_of(std::uint32_t i) const {
     return i - ports_->injector_offset(node_of(i));
   }
+  // offered, take and eject run for every flit the network carries: defined here so that the
+  // network's loops inline them, with the rarer work (observers, a packet's tail) out of line.
+
   /// The flit injector `i` offers, its word read from the client (at the sender, the cycle it is
   /// offered).
-  [[nodiscard]] Flit offered(std::uint32_t i);
+  [[nodiscard]] Flit offered(std::uint32_t i) {
+    const Injector& inj = injectors_[i];
+    const std::uint32_t id = inj.packets.front();
+    const Packet& p = packets_[id];
+    Flit f{id, inj.next_flit, 0};
+    f.word = f.index == 0 ? 0 : client_.read_word(p.message, p.first_word + f.index - 1);
+    return f;
+  }
   /// The router took injector i's offered flit in cycle c.
-  void take(std::uint32_t i, sw::Cycle c);
+  void take(std::uint32_t i, sw::Cycle c) {
+    if (observed_) {
+      report_taken(i, c);
+    }
+    Injector& inj = injectors_[i];
+    if (++inj.next_flit == packets_[inj.packets.front()].flits) {
+      inj.packets.pop_front();
+      inj.next_flit = 0;
+      inj.started = false;
+      --queued_packets_;
+    }
+  }
   /// A flit reached its destination's interface in cycle c; true when it was a packet's tail.
-  bool eject(const Flit& f, sw::Cycle c);
+  bool eject(const Flit& f, sw::Cycle c) {
+    const Packet& p = packets_[f.packet];
+    const bool tail = f.index + 1 == p.flits;
+    if (f.index > 0) {
+      client_.deliver_word(p.message, p.first_word + f.index - 1, f.word);
+    }
+    if (tail) {
+      eject_tail(f.packet, c);
+    }
+    return tail;
+  }
 
   /// The next cycle after c in which an interface offers a flit, if any is queued.
   [[nodiscard]] std::optional<sw::Cycle> next_offer(sw::Cycle c) const;
@@ -110,6 +141,12 @@ class NetworkInterfaces {
     sw::Cycle startup_end;
     std::uint32_t next_flit = 0;
   };
+
+  /// take() of an observed network: tells the client.
+  void report_taken(std::uint32_t i, sw::Cycle c);
+  /// The tail of packet `id` reached its destination's interface in cycle c: the packet is freed,
+  /// and its message delivered when it was the message's last packet to arrive.
+  void eject_tail(std::uint32_t id, sw::Cycle c);
 
   const sw::NetworkConfig& config_;
   FabricClient& client_;

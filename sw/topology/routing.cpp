@@ -64,6 +64,7 @@ class RegularRouting final : public RoutingFunction {
  public:
   explicit RegularRouting(const char* name) : name_(name) {}
   [[nodiscard]] std::string name() const override { return name_; }
+  [[nodiscard]] bool deterministic() const override { return true; }
   void route(const TopologyDescription& d, std::uint32_t router, std::optional<std::uint32_t>,
              std::uint32_t dest, PortCandidates& out) const override {
     out.clear();
@@ -90,6 +91,7 @@ class RegularRouting final : public RoutingFunction {
 class PCube final : public RoutingFunction {
  public:
   [[nodiscard]] std::string name() const override { return "p-cube"; }
+  [[nodiscard]] bool deterministic() const override { return false; }
   void route(const TopologyDescription& d, std::uint32_t router, std::optional<std::uint32_t>,
              std::uint32_t dest, PortCandidates& out) const override {
     out.clear();
@@ -153,6 +155,7 @@ class ShortestPath final : public RoutingFunction {
     }
   }
   [[nodiscard]] std::string name() const override { return "shortest-path"; }
+  [[nodiscard]] bool deterministic() const override { return true; }
   void route(const TopologyDescription& d, std::uint32_t router, std::optional<std::uint32_t>,
              std::uint32_t dest, PortCandidates& out) const override {
     out.clear();

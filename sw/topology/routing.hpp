@@ -33,6 +33,10 @@ class RoutingFunction {
   virtual void route(const TopologyDescription& d, std::uint32_t router,
                      std::optional<std::uint32_t> in, std::uint32_t dest,
                      PortCandidates& out) const = 0;
+  /// Whether route() gives one port at most and depends only on the router and the destination,
+  /// not on the input port: then a table per (router, destination) holds it (RouteTable,
+  /// sw/topology/route_table.hpp). False for an adaptive routing.
+  [[nodiscard]] virtual bool deterministic() const = 0;
 };
 
 /// The virtual channels [first, first + count) of an output port a header may request.

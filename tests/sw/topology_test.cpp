@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sw/core/diagnostic.hpp"
+#include "sw/topology/route_table.hpp"
 #include "sw/topology/routing.hpp"
 #include "sw/topology/topology.hpp"
 #include "sw/topology/topology_description.hpp"
@@ -708,6 +709,76 @@ TEST(TopologyDescription, ShortestPathRoutingTakesAShortestPath) {
   EXPECT_EQ(first, sw::PortCandidates{0});
   ring->routing().route(*ring, 0, std::nullopt, 3, first);
   EXPECT_EQ(first, sw::PortCandidates{1});
+}
+
+// The route table against Topology::route: from every router toward every node, following the
+// table's ports hop by hop over the description's channels visits the nodes and ports of the
+// whole route and ends with an ejection at the destination. On the hand-built ring, the table's
+// walk has the shortest-path routing's hop counts (ShortestPathRoutingTakesAShortestPath counts
+// them by hand).
+TEST(RouteTable, AgreesWithTheWholeRouteFromEveryRouterToEveryNode) {
+  std::vector<Topology> shapes = small_topologies();
+  shapes.push_back(Topology::mesh({8, 8}));
+  shapes.push_back(Topology::torus({8, 8}));
+  shapes.push_back(Topology::hypercube(8));
+  for (const Topology& t : shapes) {
+    SCOPED_TRACE(t.to_string());
+    const auto d = TopologyDescription::of(t);
+    std::optional<sw::RouteTable> table = sw::RouteTable::of(*d);
+    ASSERT_TRUE(table.has_value());
+    for (std::uint32_t r = 0; r < t.nodes(); ++r) {
+      for (std::uint32_t dest = 0; dest < t.nodes(); ++dest) {
+        std::uint32_t at = r;
+        for (const auto& [node, port] : t.route(r, dest)) {
+          ASSERT_EQ(at, node);
+          const std::uint8_t q = table->port(at, dest);
+          ASSERT_EQ(q, t.port_index(port)) << r << " -> " << dest << " at " << at;
+          at = d->link(at, q)->router;
+        }
+        EXPECT_EQ(at, dest);
+        EXPECT_EQ(table->port(at, dest), sw::RouteTable::eject) << r << " -> " << dest;
+      }
+    }
+  }
+  const auto ring = ring_with_chord();
+  std::optional<sw::RouteTable> table = sw::RouteTable::of(*ring);
+  ASSERT_TRUE(table.has_value());
+  for (std::uint32_t s = 0; s < ring->nodes(); ++s) {
+    for (std::uint32_t dest = 0; dest < ring->nodes(); ++dest) {
+      std::uint32_t at = ring->attachment(s).router;
+      std::uint32_t hops = 0;
+      for (; table->port(at, dest) != sw::RouteTable::eject && hops <= ring->routers(); ++hops) {
+        at = ring->link(at, table->port(at, dest))->router;
+      }
+      EXPECT_EQ(at, ring->attachment(dest).router) << s << " -> " << dest;
+      EXPECT_EQ(hops, routed_hops(*ring, s, dest)) << s << " -> " << dest;
+    }
+  }
+}
+
+// No table where it would not hold the routes or would be too large: an adaptive routing (P-cube
+// offers several ports, whatever the table would keep), a router with 254 ports (an entry is one
+// byte, two values reserved), more entries than the bound (routers x nodes; by default a 32x32 mesh is tabled and a
+// 64x64 one is not). The routers then compute each header's route (fabric_test.cpp).
+TEST(RouteTable, NoneForAdaptiveRoutingsHugeRoutersAndNetworksAboveTheBound) {
+  const Topology cube = Topology::hypercube(4);
+  EXPECT_FALSE(sw::RouteTable::of(*TopologyDescription::of(cube, sw::routing_function("p-cube"))));
+  EXPECT_TRUE(sw::RouteTable::of(*TopologyDescription::of(cube, sw::routing_function("e-cube"))));
+  const auto mesh = TopologyDescription::of(Topology::mesh({4, 3}));
+  EXPECT_TRUE(sw::RouteTable::of(*mesh, 12 * 12));
+  EXPECT_FALSE(sw::RouteTable::of(*mesh, 12 * 12 - 1));
+  EXPECT_TRUE(sw::RouteTable::of(*TopologyDescription::of(Topology::mesh({32, 32}))));
+  EXPECT_FALSE(sw::RouteTable::of(*TopologyDescription::of(Topology::mesh({64, 64}))));
+  for (const std::uint32_t ports : {253U, 254U}) {
+    TopologyDescription::Builder b("two routers");
+    b.add_router(ports);
+    b.add_router(1);
+    b.connect_both(0, ports - 1, 1, 0);
+    b.attach_node(0);
+    b.attach_node(1);
+    const auto wide = b.build();
+    EXPECT_EQ(sw::RouteTable::of(*wide).has_value(), ports < 254) << ports;
+  }
 }
 
 TEST(TopologyDescription, TheBuilderRefusesWhatIsNoNetwork) {

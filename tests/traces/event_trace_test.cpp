@@ -7,7 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "sw/core/diagnostic.hpp"
 #include "traces/event_trace.hpp"
@@ -245,6 +248,48 @@ TEST(FanoutRecorder, TranslatesIdsPerTarget) {
   EXPECT_EQ(shared.ids, (std::vector<SourceId>{1, 1, 2, 3}));
   EXPECT_EQ(shared.sources().at(3).path, "torus.r(0,0).x+");
   EXPECT_FALSE(FanoutRecorder({}).enabled());
+}
+
+// docs/traces.md, "Order within a cycle": a cycle's lines by source id, each source's in the
+// order told, of its act lines only the last; a record told late (an access's, at its end) goes
+// to its cycle while a claim holds the lines from the claim on.
+TEST(EventTrace, ACyclesLinesAreInSourceOrderAndALateRecordWaitsForItsClaim) {
+  const std::string path = temp_path("order");
+  {
+    EventTraceRecorder w(path, 50);
+    const SourceId p0 = w.register_source("omp.p0", SourceKind::Processor);
+    const SourceId bc0 = w.register_source("omp.bc0", SourceKind::BusController);
+    const SourceId p1 = w.register_source("omp.p1", SourceKind::Processor);
+    const SourceId rb0 = w.register_source("omp.rb0", SourceKind::Bus);
+    w.claim(p0, Cycle{0});
+    w.activity(Cycle{0}, p1, Activity::Compute, 0);
+    w.activity(Cycle{0}, p0, Activity::WaitSync, 0);  // took no time: superseded
+    w.activity(Cycle{0}, p0, Activity::Write, 1);
+    w.activity(Cycle{5}, p1, Activity::Idle, 1);
+    w.step_mark(Cycle{5}, p1, 0);
+    AccessTrace a;
+    a.mode = BusMode::Row;
+    a.bus = rb0;
+    a.write = true;
+    const std::vector<std::uint32_t> slots = {1};
+    a.slots = &slots;
+    w.access(Cycle{0}, Cycle{9}, bc0, a);
+    w.claim(p0, std::nullopt);
+    w.activity(Cycle{9}, p0, Activity::Idle, 2);
+    w.finish(Cycle{10});
+  }
+  std::ifstream in(path);
+  std::vector<std::string> events;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("orthosim-trace", 0) != 0 && line.rfind("clock-ns", 0) != 0 &&
+        line.rfind("source", 0) != 0) {
+      events.push_back(line);
+    }
+  }
+  EXPECT_EQ(events, (std::vector<std::string>{"0 act 0 write 1", "0 acc 9 1 3 row w 0 0 0 0 0 1",
+                                              "0 act 2 compute 0", "5 act 2 idle 1", "5 step 2 0",
+                                              "9 act 0 idle 2", "10 end"}));
+  std::filesystem::remove(path);
 }
 
 TEST(EventTrace, UnfinishedWriterLeavesNoFile) {
