@@ -169,13 +169,21 @@ module bus_controller #(
   assign req = accept || (st_q == S_REQ);
   assign hold = (st_q == S_ALPHA) || (st_q == S_BETA) || (st_q == S_WORD);
   assign req_col = e_col;
-  for (genvar s = 0; s < N; s++) begin : g_mask
-    logic [N-1:0] hit;
-    for (genvar p = 0; p < N; p++) begin : g_pos
-      assign hit[p] = (NCW'(p) < e_deg) && (e_slots[p*NB+:NB] == NB'(s));
+  // One decoded slot per stream position, ORed, not one comparator per (slot, position): a
+  // verilated owner evaluates this at every edge, and n controllers of n x n comparators grew as
+  // n^3. Continuous assignments: Icarus would make an always_comb that sets bits of a vector
+  // sensitive to its own writes and never settle.
+  for (genvar p = 0; p < N; p++) begin : g_mask
+    logic [N-1:0] upto;  // the slots of positions 0 .. p
+    logic [N-1:0] slot;
+    assign slot = (NCW'(p) < e_deg) ? N'(1) << e_slots[p*NB+:NB] : '0;
+    if (p == 0) begin : g_first
+      assign upto = slot;
+    end else begin : g_next
+      assign upto = g_mask[p-1].upto | slot;
     end
-    assign req_mask[s] = |hit;
   end
+  assign req_mask = g_mask[N-1].upto;
 
   // ---- phase in effect this cycle -----------------------------------------------------------
   // In the grant cycle the phase is the access's first one; otherwise the registered one.

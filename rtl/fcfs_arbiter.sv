@@ -24,32 +24,30 @@ module fcfs_arbiter #(
     output logic [   31:0] wait_cycles,  // sum over machine cycles of the requests left waiting
     output logic [   31:0] conflicts     // grants that had waited (saturating, like wait_cycles)
 );
+  // Per requester i, as N-bit rows (bit j of row i at [i*N + j]), so that a verilated owner
+  // evaluates N word operations per row instead of N * N single bits (docs/performance.md, "The
+  // whole machine verilated, round 2"). Only pairs that are both waiting read these rows; a row is
+  // rewritten at every tick, when waiting_q is.
   logic [N-1:0] waiting_q;  // requested in an earlier machine cycle and not granted yet
-  logic [N*N-1:0] older_q;  // [j*N+i]: waiting j arrived strictly before waiting i
-  logic [N*N-1:0] first;  // [j*N+i]: request j is ordered before request i
+  logic [N*N-1:0] older_q;  // row i: the waiting j that arrived strictly before waiting i
+  logic [N*N-1:0] same_q;  // row i: the waiting j != i that arrived in i's cycle
+  logic [N*N-1:0] first;  // row i: the requests j ordered before request i
 
+  // A request that was already waiting comes first; two that arrived in one cycle (both waiting
+  // or both new) go by id; two waiting ones from different cycles by their arrival.
   always_comb begin
     for (int i = 0; i < N; i++) begin
-      for (int j = 0; j < N; j++) begin
-        if (waiting_q[j] != waiting_q[i]) begin
-          first[j*N+i] = waiting_q[j];  // the one that was already waiting came first
-        end else if (waiting_q[j] && (older_q[j*N+i] || older_q[i*N+j])) begin
-          first[j*N+i] = older_q[j*N+i];
-        end else begin
-          first[j*N+i] = (j < i);  // same arrival cycle: lower id first
-        end
+      if (waiting_q[i]) begin
+        first[i*N+:N] = waiting_q & (older_q[i*N+:N] | (same_q[i*N+:N] & below(i)));
+      end else begin
+        first[i*N+:N] = waiting_q | below(i);
       end
     end
   end
 
   always_comb begin
     for (int i = 0; i < N; i++) begin
-      grant[i] = req[i] && !blocked[i];
-      for (int j = 0; j < N; j++) begin
-        if (j != i && conf[i*N+j] && req[j] && first[j*N+i]) begin
-          grant[i] = 1'b0;
-        end
-      end
+      grant[i] = req[i] && !blocked[i] && (conf[i*N+:N] & req & first[i*N+:N]) == '0;
     end
   end
 
@@ -69,16 +67,23 @@ module fcfs_arbiter #(
     if (!rst_n) begin
       waiting_q   <= '0;
       older_q     <= '0;
+      same_q      <= '0;
       wait_cycles <= '0;
       conflicts   <= '0;
     end else begin
       conflicts <= (conflicts > ~n_conflicts) ? '1 : conflicts + n_conflicts;
       if (tick) begin
         waiting_q <= still_waiting;
-        for (int j = 0; j < N; j++) begin
-          for (int i = 0; i < N; i++) begin
-            older_q[j*N+i] <= still_waiting[j] && still_waiting[i] && waiting_q[j] &&
-                (!waiting_q[i] || older_q[j*N+i]);
+        for (int i = 0; i < N; i++) begin
+          if (!still_waiting[i]) begin
+            older_q[i*N+:N] <= '0;
+            same_q[i*N+:N]  <= '0;
+          end else if (waiting_q[i]) begin  // keeps its order with those still waiting
+            older_q[i*N+:N] <= older_q[i*N+:N] & still_waiting & waiting_q;
+            same_q[i*N+:N]  <= same_q[i*N+:N] & still_waiting & waiting_q;
+          end else begin  // arrived in this cycle: after every earlier one, beside the others
+            older_q[i*N+:N] <= still_waiting & waiting_q;
+            same_q[i*N+:N]  <= still_waiting & ~waiting_q & ~(N'(1) << i);
           end
         end
         wait_cycles <= (wait_cycles > ~n_waiting) ? '1 : wait_cycles + n_waiting;
@@ -87,5 +92,10 @@ module fcfs_arbiter #(
       end
     end
   end
+
+  // The ids below i: the requests that precede i among those of one arrival cycle.
+  function automatic logic [N-1:0] below(int i);
+    return (N'(1) << i) - N'(1);
+  endfunction
 
 endmodule

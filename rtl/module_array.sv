@@ -65,17 +65,22 @@ module module_array #(
   // The modules are the resources: a request is blocked by a holder that wants a common module,
   // and the first-come order among requests is fcfs_arbiter's, the one rule of ResourceArbiter
   // that the sync unit and the crossbar use too. Every edge ends a machine cycle here (tick 1).
+  // Row i as one N-bit word (the other direction's requesters whose slot i is among i's slots
+  // and whose slots include i), so that a verilated owner evaluates N word operations per row.
   logic [N*N-1:0] conf;  // [i*N+j]: i and j want a common module
   logic [  N-1:0] blocked;
+  logic [N*N-1:0] mask_t;  // [i*N+j] = req_mask[j*N+i]: BC(j) wants slot i
 
   always_comb begin
     for (int i = 0; i < N; i++) begin
-      blocked[i] = 1'b0;
       for (int j = 0; j < N; j++) begin
-        conf[i*N+j] = (i != j) && (req_col[i] != req_col[j]) && req_mask[i*N+j] &&
-            req_mask[j*N+i];
-        blocked[i] = blocked[i] || (conf[i*N+j] && hold[j]);
+        mask_t[i*N+j] = req_mask[j*N+i];
       end
+    end
+    for (int i = 0; i < N; i++) begin
+      conf[i*N+:N] = (req_col[i] ? ~req_col : req_col) & req_mask[i*N+:N] & mask_t[i*N+:N] &
+          ~(N'(1) << i);
+      blocked[i] = (conf[i*N+:N] & hold) != '0;
     end
   end
 
@@ -108,30 +113,29 @@ module module_array #(
   logic [31:0] host_module;
   logic host_free;               // no bus addresses M(host_row, host_col)
   logic [N-1:0] both_hit;        // [i]: M(i, sel) is addressed by RB(i) and by its column bus
+  logic [N-1:0] col_hit;         // CB(i) addresses a module (column mode)
 
   // RB(i) in row mode with slot s addresses M(i,s); CB(i) in column mode with slot s, M(s,i).
   // Continuous assignments, not always_comb: Icarus would make an always_comb sensitive to what
   // it writes itself and never settle.
   for (genvar i = 0; i < N; i++) begin : g_bus
     assign hit[i] = bus_valid[i] && (bus_mode[2*i+:2] == 2'd1 || bus_mode[2*i+:2] == 2'd2);
+    assign col_hit[i] = bus_valid[i] && bus_mode[2*i+:2] == 2'd2;
     assign bus_module[i*32+:32] = (bus_mode[2*i+:2] == 2'd2) ? 32'(bus_sel[i*NB+:NB]) * N + i :
         i * N + 32'(bus_sel[i*NB+:NB]);
   end
   assign host_module = 32'(host_row) * N + 32'(host_col);
 
+  // M(i, s) on RB(i) is on column bus CB(s) too (a slot is below N): only BC(s) can address it
+  // from there, so one comparison per bus, not one per pair of buses.
   always_comb begin
     host_free = 1'b1;
     for (int i = 0; i < N; i++) begin
       if (hit[i] && bus_module[i*32+:32] == host_module) begin
         host_free = 1'b0;
       end
-      both_hit[i] = 1'b0;
-      for (int j = 0; j < N; j++) begin
-        if (hit[i] && bus_mode[2*i+:2] == 2'd1 && hit[j] && bus_mode[2*j+:2] == 2'd2 &&
-            bus_module[i*32+:32] == bus_module[j*32+:32]) begin
-          both_hit[i] = 1'b1;
-        end
-      end
+      both_hit[i] = hit[i] && bus_mode[2*i+:2] == 2'd1 && col_hit[bus_sel[i*NB+:NB]] &&
+          bus_sel[32'(bus_sel[i*NB+:NB])*NB+:NB] == NB'(i);
     end
   end
 

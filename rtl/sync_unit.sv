@@ -160,13 +160,18 @@ module sync_unit #(
     assign ws_ok[t] = ws_valid[t] && ws_here[t];
   end
 
+  // The token logic is written under `if` on its activity (a delivery, a consumption): a
+  // verilated owner evaluates what an `if` guards only when it holds, and the counters change
+  // only then (docs/performance.md, "The whole machine verilated, round 2").
   logic overflow;
   always_comb begin
     overflow = 1'b0;
-    for (int t = 0; t < N; t++) begin
-      if (deliver && targets[t] && tokens_q[(t*N+32'(holder_q))*TKW+:TKW] == '1 &&
-          !(ws_ok[t] && ws_src[t*NB+:NB] == holder_q)) begin
-        overflow = 1'b1;
+    if (deliver) begin
+      for (int t = 0; t < N; t++) begin
+        if (targets[t] && tokens_q[(t*N+32'(holder_q))*TKW+:TKW] == '1 &&
+            !(ws_ok[t] && ws_src[t*NB+:NB] == holder_q)) begin
+          overflow = 1'b1;
+        end
       end
     end
   end
@@ -177,16 +182,18 @@ module sync_unit #(
       syncs_delivered <= '0;
       token_overflow <= 1'b0;
     end else begin
-      for (int t = 0; t < N; t++) begin
-        for (int s = 0; s < N; s++) begin
-          if (deliver && targets[t] && holder_q == NB'(s) &&
-              !(ws_ok[t] && ws_src[t*NB+:NB] == NB'(s))) begin
-            if (tokens_q[(t*N+s)*TKW+:TKW] != '1) begin
-              tokens_q[(t*N+s)*TKW+:TKW] <= tokens_q[(t*N+s)*TKW+:TKW] + TKW'(1);
+      if (deliver || ws_ok != '0) begin
+        for (int t = 0; t < N; t++) begin
+          for (int s = 0; s < N; s++) begin
+            if (deliver && targets[t] && holder_q == NB'(s) &&
+                !(ws_ok[t] && ws_src[t*NB+:NB] == NB'(s))) begin
+              if (tokens_q[(t*N+s)*TKW+:TKW] != '1) begin
+                tokens_q[(t*N+s)*TKW+:TKW] <= tokens_q[(t*N+s)*TKW+:TKW] + TKW'(1);
+              end
+            end else if (!(deliver && targets[t] && holder_q == NB'(s)) && ws_ok[t] &&
+                         ws_src[t*NB+:NB] == NB'(s)) begin
+              tokens_q[(t*N+s)*TKW+:TKW] <= tokens_q[(t*N+s)*TKW+:TKW] - TKW'(1);
             end
-          end else if (!(deliver && targets[t] && holder_q == NB'(s)) && ws_ok[t] &&
-                       ws_src[t*NB+:NB] == NB'(s)) begin
-            tokens_q[(t*N+s)*TKW+:TKW] <= tokens_q[(t*N+s)*TKW+:TKW] - TKW'(1);
           end
         end
       end
@@ -207,20 +214,22 @@ module sync_unit #(
   logic [N*CW-1:0] rel_cnt_q;
   logic [N-1:0] arrived, complete, lowest;
   assign arrived = rv_valid & ~releasing_q;
+  // Under `if` on an arrival, as the tokens above: nothing is complete while no one has arrived.
   always_comb begin
-    for (int p = 0; p < N; p++) begin
-      complete[p] = arrived[p];
-      lowest[p] = 1'b1;
-      for (int m = 0; m < N; m++) begin
-        if (rv_group[p*N+m]) begin
-          if (!arrived[m] || rv_kind[m] != rv_kind[p] || rv_group[m*N+:N] != rv_group[p*N+:N]) begin
+    complete = '0;
+    if (arrived != '0) begin
+      for (int p = 0; p < N; p++) begin
+        complete[p] = arrived[p] && (rv_group[p*N+:N] & ~arrived) == '0;
+        for (int m = 0; m < N; m++) begin
+          if (rv_group[p*N+m] &&
+              (rv_kind[m] != rv_kind[p] || rv_group[m*N+:N] != rv_group[p*N+:N])) begin
             complete[p] = 1'b0;
-          end
-          if (m < p) begin
-            lowest[p] = 1'b0;
           end
         end
       end
+    end
+    for (int p = 0; p < N; p++) begin
+      lowest[p] = (rv_group[p*N+:N] & ((N'(1) << p) - N'(1))) == '0;
     end
   end
 
