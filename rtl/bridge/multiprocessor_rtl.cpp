@@ -74,11 +74,16 @@ MultiprocessorLimits limits_for(MultiprocessorArch arch, std::uint32_t n) {
 
 /// Bits [lo, lo + width) of a verilated port or variable (CData .. QData or VlWide), width <= 64.
 template <class T>
-std::uint64_t bits_of(const T& v, std::uint32_t lo, std::uint32_t width) {
+inline std::uint64_t bits_of(const T& v, std::uint32_t lo, std::uint32_t width) {
   const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
   if constexpr (std::is_integral_v<T>) {
     return (static_cast<std::uint64_t>(v) >> lo) & mask;
   } else {
+    // A field inside one 32-bit word (every per-processor field the bridge reads each cycle but
+    // the module-address-wide ones): one load, no loop.
+    if (lo % 32 + width <= 32) {
+      return (std::uint64_t{v.at(lo / 32)} >> (lo % 32)) & mask;
+    }
     std::uint64_t out = 0;
     for (std::uint32_t done = 0; done < width;) {
       const std::uint32_t bit = lo + done;
