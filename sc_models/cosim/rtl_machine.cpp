@@ -62,6 +62,9 @@ RtlMachine::RtlMachine(const sc_core::sc_module_name& name, const sw::SystemConf
       fault_(fault),
       rtl_(std::make_unique<rtl::MultiprocessorRtl>(verilated_arch(config.arch), config.n, fst,
                                                     system + ".machine")) {
+  for (sw::ProcId p = 0; p < config.n; ++p) {
+    grant_signals_.push_back("grant[" + std::to_string(p) + "]");
+  }
   SC_METHOD(step);
   sensitive << ev_step_;
   dont_initialize();
@@ -435,8 +438,7 @@ void RtlMachine::compare(const rtl::MultiprocessorCycle& out, std::uint64_t c) {
     const bool model_grant = !grants.empty() && grants.front() == now;
     const bool rtl_grant = bus.mode != 0 && (last_mode_[p] == 0 || bus.done || c == 0);
     last_mode_[p] = bus.mode;
-    if (!arbiter_check_->check(c, ("grant[" + std::to_string(p) + "]").c_str(), model_grant,
-                               rtl_grant)) {
+    if (!arbiter_check_->check(c, grant_signals_[p].c_str(), model_grant, rtl_grant)) {
       keep(*arbiter_check_);
     }
   }

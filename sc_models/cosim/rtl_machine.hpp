@@ -183,6 +183,8 @@ class RtlMachine final : public sc_core::sc_module, public MachineTwin, private 
   std::deque<Cycle> interrupt_grants_;
   std::vector<LockstepChecker> processor_checks_, bus_checks_;
   std::optional<LockstepChecker> arbiter_check_, sync_check_;
+  /// The arbiter's signal names, "grant[i]", made once: compare() runs every cycle.
+  std::vector<std::string> grant_signals_;
 };
 
 }  // namespace orthosim::sc
