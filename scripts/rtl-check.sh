@@ -133,8 +133,8 @@ fi
 # ---- test benches ------------------------------------------------------------------------------
 # Every bench runs under Icarus (seconds). Verilator builds cost tens of seconds of CPU each, so
 # the default run builds the datapath and router benches; RTL_CHECK_ALL=1 builds every bench.
-benches=(tb_index_manipulator tb_bus_controller tb_router tb_sync_unit tb_crossbar_array tb_processor
-  tb_network_interface tb_multiprocessor)
+benches=(tb_index_manipulator tb_bus_controller tb_router tb_fcfs_arbiter tb_sync_unit tb_crossbar_array
+  tb_processor tb_network_interface tb_multiprocessor)
 verilator_benches=(tb_index_manipulator tb_bus_controller tb_router)
 if [ "${RTL_CHECK_ALL:-0}" = 1 ]; then
   verilator_benches=("${benches[@]}")
@@ -143,6 +143,7 @@ declare -A tb_sources=(
   [tb_index_manipulator]="$rtl/index_manipulator.sv $rtl/tb/tb_index_manipulator.sv"
   [tb_bus_controller]="$rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_bus_controller.sv"
   [tb_router]="$rtl/router.sv $rtl/tb/tb_router.sv"
+  [tb_fcfs_arbiter]="$rtl/fcfs_arbiter.sv $rtl/tb/tb_fcfs_arbiter.sv"
   [tb_sync_unit]="$rtl/sync_unit.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_sync_unit.sv"
   [tb_network_interface]="$rtl/network_interface.sv $rtl/tb/tb_network_interface.sv"
   [tb_processor]="$rtl/processor.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/sync_unit.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_processor.sv"
