@@ -34,13 +34,18 @@ module fcfs_arbiter #(
   logic [N*N-1:0] first;  // row i: the requests j ordered before request i
 
   // A request that was already waiting comes first; two that arrived in one cycle (both waiting
-  // or both new) go by id; two waiting ones from different cycles by their arrival.
+  // or both new) go by id (below[i*N +: N]: the ids below i); two waiting ones from different
+  // cycles by their arrival.
+  logic [N*N-1:0] below;
+  for (genvar i = 0; i < N; i++) begin : g_below
+    assign below[i*N+:N] = (N'(1) << i) - N'(1);
+  end
   always_comb begin
     for (int i = 0; i < N; i++) begin
       if (waiting_q[i]) begin
-        first[i*N+:N] = waiting_q & (older_q[i*N+:N] | (same_q[i*N+:N] & below(i)));
+        first[i*N+:N] = waiting_q & (older_q[i*N+:N] | (same_q[i*N+:N] & below[i*N+:N]));
       end else begin
-        first[i*N+:N] = waiting_q | below(i);
+        first[i*N+:N] = waiting_q | below[i*N+:N];
       end
     end
   end
@@ -92,10 +97,5 @@ module fcfs_arbiter #(
       end
     end
   end
-
-  // The ids below i: the requests that precede i among those of one arrival cycle.
-  function automatic logic [N-1:0] below(int i);
-    return (N'(1) << i) - N'(1);
-  endfunction
 
 endmodule
