@@ -130,6 +130,15 @@ module tb_sync_unit;
     r_grp = '0;
     w_src = '0;
     for (int i = 0; i < N; i++) begin
+      // A processor drives its op's group and kind lines whatever its valid says (processor.sv:
+      // they are fields of the instruction word): a member not yet at its barrier shows the
+      // barrier's lines, any other op arbitrary ones. Only rv_valid says who has arrived.
+      r_kind[i] = 1'($urandom);
+      r_grp[i*N+:N] = N'($urandom);
+      if (idx[i] < K && (kind[i][idx[i]] == OP_BAR || kind[i][idx[i]] == OP_BSW)) begin
+        r_kind[i] = (kind[i][idx[i]] == OP_BSW);
+        r_grp[i*N+:N] = N'(arg[i][idx[i]]);
+      end
       if (idx[i] < K && kind[i][idx[i]] != OP_NONE && cyc >= at[i][idx[i]]) begin
         case (kind[i][idx[i]])
           OP_ACT: begin
