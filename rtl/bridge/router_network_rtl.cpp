@@ -6,17 +6,33 @@
 #include "verilated_sc.h"
 
 #include "Vrouter.h"
+#include "Vrouter___024root.h"
 #include "rtl/bridge/verilated_block.hpp"
 #include "rtl/bridge/wide_bits.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "rtl/bridge/router_network_rtl.hpp"
 #include "sw/core/diagnostic.hpp"
 
-namespace orthosim::rtl {
+// The clock edge of a router whose combinational logic is up to date with its inputs: Verilator
+// 5.006's eval() (V<prefix>___024root___eval, in the generated code) first runs the input-
+// combinational region (`ico`: all the combinational logic that reads an input, nearly all of
+// the router's) unconditionally, then the clocked regions. At the edge that first run is redundant when the router was evaluated after
+// its combinational inputs last changed: the network's flits, set just before the edge, are read
+// by the router's clocked logic only (rtl/router.sv). So the edge runs the rest of eval(): the
+// active and NBA regions as the generated scheduler runs them. These functions are Verilator's
+// internal scheduler, declared in the generated code, not in a header: with another Verilator
+// the network falls back to eval() (docs/rtl.md, "Stepping a verilated unit").
+#if VERILATOR_VERSION_INTEGER == 5006000  // global: the generated code's namespace
+void Vrouter___024root___eval_triggers__act(Vrouter___024root* vlSelf);
+void Vrouter___024root___eval_act(Vrouter___024root* vlSelf);
+void Vrouter___024root___eval_nba(Vrouter___024root* vlSelf);
+#endif
 
+namespace orthosim::rtl {
 namespace {
 
 constexpr std::uint32_t kP = RouterNetworkRtl::kMaxPorts;
@@ -55,6 +71,41 @@ std::uint32_t kind_code(sw::TopologyKind kind) {
   return 0;
 }
 
+/// Raises `clk` on a router evaluated with clk low after its combinational inputs last changed.
+void clock_edge(Vrouter& d) {
+  d.clk = 1;
+#if VERILATOR_VERSION_INTEGER == 5006000
+  // V<prefix>___024root___eval after its ico loop, as Verilator 5.006 generates it.
+  Vrouter___024root* const root = d.rootp;
+  for (std::uint32_t nba_iterations = 0;; ++nba_iterations) {
+    root->__VnbaTriggered.clear();
+    root->__VactIterCount = 0;
+    root->__VactContinue = 1;
+    while (root->__VactContinue) {
+      root->__VactContinue = 0;
+      Vrouter___024root___eval_triggers__act(root);
+      if (root->__VactTriggered.any()) {
+        root->__VactContinue = 1;
+        if (++root->__VactIterCount > 100) {
+          throw std::logic_error("router: active region did not converge");
+        }
+        root->__VnbaTriggered.set(root->__VactTriggered);
+        Vrouter___024root___eval_act(root);
+      }
+    }
+    if (!root->__VnbaTriggered.any()) {
+      break;
+    }
+    if (nba_iterations > 100) {
+      throw std::logic_error("router: NBA region did not converge");
+    }
+    Vrouter___024root___eval_nba(root);
+  }
+#else
+  d.eval();
+#endif
+}
+
 }  // namespace
 
 // A node's verilated router (a C++ model, not a SystemC module: its ports are plain members that
@@ -62,6 +113,8 @@ std::uint32_t kind_code(sw::TopologyKind kind) {
 struct RouterNetworkRtl::Node {
   explicit Node(const std::string& name) : dut(name.c_str()) {}
   Vrouter dut;
+  /// Evaluated after its combinational inputs (all but in_valid, in_vc, in_flit) last changed.
+  bool current = false;
   std::uint32_t offer_valid = 0;
   FlitBus offer_flit{};
 };
@@ -173,6 +226,7 @@ RouterNetworkRtl::RouterNetworkRtl(const sc_core::sc_module_name& name,
     d.cfg_dateline = config_.router.dateline;
     d.cfg_all_port = config_.ni.ports == sw::NodePorts::All;
     d.eval();
+    nodes_.back()->current = true;
   }
   queued_.assign(nodes_.size(), 0);
   SC_METHOD(edge);
@@ -205,8 +259,11 @@ void RouterNetworkRtl::wire_ready(std::uint32_t r) {
       go |= to.in_acc_go & mask;
     }
   }
-  d.out_room = static_cast<std::uint16_t>(room);
-  d.out_go = static_cast<std::uint16_t>(go);
+  if (d.out_room != room || d.out_go != go) {
+    d.out_room = static_cast<std::uint16_t>(room);
+    d.out_go = static_cast<std::uint16_t>(go);
+    nodes_[r]->current = false;
+  }
 }
 
 // Each input port q of router r is output port q of its source.
@@ -249,12 +306,16 @@ void RouterNetworkRtl::settle() {
       const std::uint16_t go = d.in_acc_go;
       d.clk = 0;
       d.eval();
-      if (d.in_acc_room == room && d.in_acc_go == go) {
+      nodes_[r]->current = true;
+      const std::uint32_t changed = (d.in_acc_room ^ room) | (d.in_acc_go ^ go);
+      if (changed == 0) {
         continue;
       }
+      // Only the router feeding input port q reads that port's buffers' readiness.
       for (std::uint32_t q = 0; q < kP; ++q) {
         const std::int64_t s = source_[std::size_t{r} * kP + q];
-        if (s >= 0 && nodes_[static_cast<std::size_t>(s)]->dut.busy &&
+        if (((changed >> (q * kV)) & ((1U << kV) - 1)) != 0 && s >= 0 &&
+            nodes_[static_cast<std::size_t>(s)]->dut.busy &&
             queued_[static_cast<std::size_t>(s)] == 0) {
           queued_[static_cast<std::size_t>(s)] = 1;
           next.push_back(static_cast<std::uint32_t>(s));
@@ -293,15 +354,22 @@ void RouterNetworkRtl::edge() {
     wire_flits(r);
   }
   // Verilator sees a rising edge between two evaluations: a router not evaluated since its last
-  // edge (no flits, so not in settle()) first sees the clock low. Negative edges trigger nothing.
+  // edge or since its inputs changed (no flits, so not in settle(); or a reset) is first
+  // evaluated with the clock low. Negative edges trigger nothing. A router settled with these
+  // inputs is clocked without evaluating its combinational logic again (clock_edge()).
   for (const std::uint32_t r : clocked_) {
-    Vrouter& d = nodes_[r]->dut;
-    if (d.clk != 0) {
-      d.clk = 0;
-      d.eval();
+    Node& n = *nodes_[r];
+    if (!n.current || n.dut.clk != 0) {
+      n.dut.clk = 0;
+      n.dut.eval();
     }
-    d.clk = 1;
-    d.eval();
+    if (traced_) {
+      n.dut.clk = 1;
+      n.dut.eval();  // with the waveform's activity flag, which clock_edge() leaves alone
+    } else {
+      clock_edge(n.dut);
+    }
+    n.current = true;
   }
   if (traced_) {
     settle();  // the waveform shows the chain settled after the edge, as the signals were
@@ -311,12 +379,16 @@ void RouterNetworkRtl::edge() {
 void RouterNetworkRtl::set_reset(bool active) {
   for (const auto& n : nodes_) {
     n->dut.rst_n = active ? 0 : 1;
+    n->current = false;
   }
 }
 
 void RouterNetworkRtl::set_cycle(std::uint64_t c) {
   for (const auto& n : nodes_) {
-    n->dut.now = static_cast<std::uint32_t>(c);
+    if (n->dut.now != static_cast<std::uint32_t>(c)) {
+      n->dut.now = static_cast<std::uint32_t>(c);
+      n->current = false;
+    }
   }
   clear_offers();
 }
@@ -338,6 +410,7 @@ void RouterNetworkRtl::drive_injections() {
     if (n->offer_valid != 0 || n->dut.inj_valid != 0) {
       n->dut.inj_valid = static_cast<std::uint8_t>(n->offer_valid);
       n->dut.inj_flit = n->offer_flit;
+      n->current = false;
     }
   }
   settle();
