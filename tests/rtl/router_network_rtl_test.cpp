@@ -531,6 +531,30 @@ TEST(RouterNetworkCosim, OneCycleLateHeaderIsCaughtAtItsCycle) {
   EXPECT_NE(run.mismatch->rtl, 0U);
 }
 
+// Two verilations of the router: a network with at most 4 ports (2 per grid dimension, 1 per
+// hypercube dimension) runs the one with PMAX = 4, the others the one with PMAX = 6. The tests
+// above run both: 2-D meshes and tori the small one, the 3-D torus and the 6-cube the other.
+TEST(RouterNetworkRtl, NetworksOfAtMostFourPortsRunTheSmallerVerilation) {
+  const std::vector<std::pair<sw::Topology, std::uint32_t>> cases = {
+      {sw::Topology::torus({8}), 4},       {sw::Topology::mesh({4, 4}), 4},
+      {sw::Topology::torus({8, 8}), 4},    {sw::Topology::mesh({2, 2, 2}), 6},
+      {sw::Topology::torus({4, 4, 4}), 6}, {sw::Topology::hypercube(2), 4},
+      {sw::Topology::hypercube(4), 4},     {sw::Topology::hypercube(5), 6},
+      {sw::Topology::hypercube(6), 6}};
+  for (const auto& [topology, pmax] : cases) {
+    EXPECT_EQ(rtl::RouterNetworkRtl::verilated_ports(network(topology, 1, 1)), pmax)
+        << topology.to_string();
+  }
+  sc_core::sc_signal<bool> clk("clk");
+  const rtl::RouterNetworkRtl grid("grid", network(sw::Topology::torus({4, 4}), 1, 1), clk);
+  const rtl::RouterNetworkRtl cube("cube", network(sw::Topology::hypercube(5), 1, 1), clk);
+  EXPECT_EQ(grid.verilated_ports(), 4U);
+  EXPECT_EQ(cube.verilated_ports(), 6U);
+  // Injection channel 0 is input port kMaxPorts in either: empty after construction.
+  EXPECT_EQ(grid.occupancy(0, rtl::RouterNetworkRtl::kMaxPorts), 0U);
+  EXPECT_EQ(grid.occupancy(0, 5), 0U);  // a port the 2-D torus does not have
+}
+
 TEST(RouterNetworkRtl, LimitsAreConfigErrors) {
   const auto fails = [](const sw::NetworkConfig& c, const std::string& what) {
     try {
