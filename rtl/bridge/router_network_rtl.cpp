@@ -29,9 +29,11 @@
 // redundant when the router was evaluated after its combinational inputs last changed: the
 // network's flits, set just before the edge, are read by the router's clocked logic only
 // (rtl/router.sv). So the edge runs the rest of eval(): the active and NBA regions as the
-// generated scheduler runs them. These functions are Verilator's internal scheduler, declared in
-// the generated code, not in a header: with another Verilator the network falls back to eval()
-// (docs/rtl.md, "Stepping a verilated unit").
+// generated scheduler runs them, without eval_step()'s bookkeeping around them (the waveform's
+// activity flag: a traced network calls eval(); the end-of-eval queue of messages that
+// $display-like tasks leave, which the router has none of). These functions are Verilator's
+// internal scheduler, declared in the generated code, not in a header: with another Verilator
+// the network falls back to eval() (docs/rtl.md, "Stepping a verilated unit").
 #if VERILATOR_VERSION_INTEGER == 5006000
 #define ORTHOSIM_ROUTER_SCHEDULER(V)                                         \
   void V##___024root___eval_triggers__act(V##___024root*);                   \
@@ -47,10 +49,12 @@
   };                                                                         \
   }
 namespace orthosim::rtl {
+/// The generated scheduler functions of the verilated model V, for clock_edge().
 template <class V>
 struct Scheduler;
-}
-// Global: the generated code's namespace.
+}  // namespace orthosim::rtl
+// Each declares model V's functions where the generated code defines them (the global namespace)
+// and names them in Scheduler<V>.
 ORTHOSIM_ROUTER_SCHEDULER(Vrouter)
 ORTHOSIM_ROUTER_SCHEDULER(Vrouter_small)
 #undef ORTHOSIM_ROUTER_SCHEDULER
