@@ -12,6 +12,10 @@ set(ORTHOSIM_RTL_WORD_BITS 32)        # W
 set(ORTHOSIM_RTL_TIMING_BITS 16)      # TW: bits of each timing register (alpha, beta, tau, gamma)
 # The router of every mesh, torus and hypercube within its maxima.
 set(ORTHOSIM_RTL_ROUTER_PORTS 6)      # PMAX: network ports
+# A second verilation of the router for the networks of at most this many ports (2-D meshes and
+# tori, rings, hypercubes up to d = 4): about half the arbitration logic per evaluation of PMAX 6
+# (docs/performance.md, "The verilated network, round 2").
+set(ORTHOSIM_RTL_ROUTER_SMALL_PORTS 4)
 set(ORTHOSIM_RTL_ROUTER_VCS 2)        # VMAX: virtual channels
 set(ORTHOSIM_RTL_ROUTER_DEPTH 4)      # DMAX: flits per virtual channel buffer
 # The network interface of every node (network_interface.sv): one injection and one ejection

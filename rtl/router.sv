@@ -132,8 +132,8 @@ module router #(
   logic [NB*OW-1:0] range_lo;          // first output channel of the request's range
   logic [NB*VCW-1:0] range_n;          // channels in the range
   logic [NB*NB-1:0] older;             // [b*NB+j]: head of j came before head of b
-  logic [NB-1:0] push, moving;         // a flit enters / leaves buffer b at the next edge
-  logic [NB*FW-1:0] push_flit;
+  logic [NB-1:0] moving;               // a flit leaves buffer b at the next edge
+  logic [PMAX-1:0] inj_push;           // a flit enters injection buffer PV + j at the next edge
 
   // Slot arithmetic modulo DMAX.
   function automatic logic [DB-1:0] slot_add(input logic [DB-1:0] a, input logic [DCW-1:0] n);
@@ -192,6 +192,20 @@ module router #(
     route = {at_dest, crosses, dim, q};
   endfunction
 
+  // Whether a flit enters buffer b at this edge, and which: read by the clocked logic only. No
+  // combinational logic reads the network input ports (in_valid, in_vc, in_flit), so a simulator
+  // that set them just before the edge needs no combinational evaluation for them (docs/rtl.md,
+  // "Stepping a verilated unit").
+  function automatic logic arrives(input int b, input logic [PMAX-1:0] valid,
+                                   input logic [PMAX*VW-1:0] vc, input logic [PMAX-1:0] injected);
+    if (b < PV) arrives = valid[b/VMAX] && 32'(vc[(b/VMAX)*VW+:VW]) == b % VMAX;
+    else arrives = injected[b-PV];
+  endfunction
+  function automatic logic [FW-1:0] arriving(input int b, input logic [PMAX*FW-1:0] net,
+                                             input logic [PMAX*FW-1:0] inj);
+    arriving = (b < PV) ? net[(b/VMAX)*FW+:FW] : inj[(b-PV)*FW+:FW];
+  endfunction
+
   for (genvar b = 0; b < NB; b++) begin : g_buf
     localparam int IN = (b < PV) ? b / VMAX : PMAX + (b - PV);  // input port
     localparam int VC = (b < PV) ? b % VMAX : 0;
@@ -223,12 +237,13 @@ module router #(
         head_q[b*DB+:DB] <= '0;
         count_q[b*DCW+:DCW] <= '0;
       end else begin
-        if (push[b]) begin
-          mem_flit[slot_add(hd, cnt)] <= push_flit[b*FW+:FW];
+        if (arrives(b, in_valid, in_vc, inj_push)) begin
+          mem_flit[slot_add(hd, cnt)] <= arriving(b, in_flit, inj_flit);
           mem_time[slot_add(hd, cnt)] <= now;
         end
         if (moving[b]) head_q[b*DB+:DB] <= slot_add(hd, DCW'(1));
-        count_q[b*DCW+:DCW] <= cnt + DCW'(push[b]) - DCW'(moving[b]);
+        count_q[b*DCW+:DCW] <= cnt + DCW'(arrives(b, in_valid, in_vc, inj_push)) -
+                               DCW'(moving[b]);
       end
     end
     assign ready = cfg_saf ? ({{(8 - DCW) {1'b0}}, cnt} >= len &&
@@ -432,15 +447,7 @@ module router #(
   assign busy = nonempty != '0;
 
   // ---- state update ------------------------------------------------------------------------
-  for (genvar b = 0; b < NB; b++) begin : g_push
-    if (b < PV) begin : g_net
-      assign push[b] = in_valid[b/VMAX] && 32'(in_vc[(b/VMAX)*VW+:VW]) == b % VMAX;
-      assign push_flit[b*FW+:FW] = in_flit[(b/VMAX)*FW+:FW];
-    end else begin : g_inj
-      assign push[b] = inj_valid[b-PV] && inj_ready[b-PV];
-      assign push_flit[b*FW+:FW] = inj_flit[(b-PV)*FW+:FW];
-    end
-  end
+  assign inj_push = inj_valid & inj_ready;
 
   logic [NO-1:0] release_ch, take_ch;
   logic [NB-1:0] routed_next;

@@ -68,17 +68,27 @@ foreach(model IN LISTS ORTHOSIM_RTL_MP_MODELS)
 endforeach()
 # The router of every mesh, torus and hypercube within its maxima (limits.cmake: ports, virtual
 # channels, flits per buffer): the topology is run-time configuration, so one verilation serves
-# them all (docs/rtl.md, router; rtl/bridge/router_network_rtl.hpp checks the limits). Its arbitration
-# unrolls into very long functions: split into small ones, they compile in seconds instead of
-# minutes per file under the asan-ubsan preset. A C++ model, not a SystemC module: the network
+# them all (docs/rtl.md, router; rtl/bridge/router_network_rtl.hpp checks the limits). Its
+# functions are not split (no --output-split-cfuncs): split into functions of 40 statements, its
+# combinational logic was about 900 calls per evaluation, and the verilated network ran at half
+# the speed, for 45 instead of 56 CPU-s of compiling (docs/performance.md, "The verilated network,
+# round 2"; the split was for the asan-ubsan preset, which now links these objects uninstrumented).
+# A C++ model, not a SystemC module: the network
 # (bridge/router_network_rtl.cpp) sets its ports and evaluates it directly, once per cycle and
 # router plus the ready chain's re-evaluations, instead of through signals and delta cycles.
-verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
-         SOURCES router.sv
-         TOP_MODULE router PREFIX Vrouter
-         VERILATOR_ARGS -f rtl.vc orthosim.vlt
-                        -GPMAX=${ORTHOSIM_RTL_ROUTER_PORTS} -GVMAX=${ORTHOSIM_RTL_ROUTER_VCS}
-                        -GDMAX=${ORTHOSIM_RTL_ROUTER_DEPTH} --output-split 4000 --output-split-cfuncs 40)
+# Two verilations: at PMAX ports (Vrouter) and at the fewer ports of 2-D grids (Vrouter_small,
+# limits.cmake), which the bridge chooses per network.
+foreach(ports_prefix IN ITEMS "${ORTHOSIM_RTL_ROUTER_PORTS};Vrouter"
+                              "${ORTHOSIM_RTL_ROUTER_SMALL_PORTS};Vrouter_small")
+  list(GET ports_prefix 0 ports)
+  list(GET ports_prefix 1 prefix)
+  verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
+           SOURCES router.sv
+           TOP_MODULE router PREFIX ${prefix}
+           VERILATOR_ARGS -f rtl.vc orthosim.vlt
+                          -GPMAX=${ports} -GVMAX=${ORTHOSIM_RTL_ROUTER_VCS}
+                          -GDMAX=${ORTHOSIM_RTL_ROUTER_DEPTH} --output-split 4000)
+endforeach()
 # The network interface of every node, one verilation for every network like the router (PMAX
 # injection and ejection channels; the network uses those of its router's ports). A C++ model
 # stepped with the routers (bridge/network_interfaces_rtl.cpp). Its node memory is addressed by

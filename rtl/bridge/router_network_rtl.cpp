@@ -1,25 +1,68 @@
 // The verilated routers (C++ models of rtl/router.sv, one per node) stepped as one network: the
 // network sets their inputs, evaluates them and wires them in plain C++ (docs/rtl.md, "Stepping a
-// verilated unit"). The generated header comes first: it pulls in the Verilated headers in the
+// verilated unit"). The generated headers come first: they pull in the Verilated headers in the
 // order Verilator 5.006 needs (toolchain fact 4). The router is a C++ model: systemc.h comes
 // first, before verilated.h, as fst_trace.cpp includes them, for the skeleton the bridges share.
 #include "verilated_sc.h"
 
 #include "Vrouter.h"
+#include "Vrouter___024root.h"
+#include "Vrouter_small.h"
+#include "Vrouter_small___024root.h"
 #include "rtl/bridge/verilated_block.hpp"
 #include "rtl/bridge/wide_bits.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "rtl/bridge/router_network_rtl.hpp"
 #include "sw/core/diagnostic.hpp"
 
+// The clock edge of a router whose combinational logic is up to date with its inputs: Verilator
+// 5.006's eval() (V<prefix>___024root___eval, in the generated code) first runs the input-
+// combinational region (`ico`: all the combinational logic that reads an input, nearly all of
+// the router's) unconditionally, then the clocked regions. At the edge that first run is
+// redundant when the router was evaluated after its combinational inputs last changed: the
+// network's flits, set just before the edge, are read by the router's clocked logic only
+// (rtl/router.sv). So the edge runs the rest of eval(): the active and NBA regions as the
+// generated scheduler runs them, without eval_step()'s bookkeeping around them (the waveform's
+// activity flag: a traced network calls eval(); the end-of-eval queue of messages that
+// $display-like tasks leave, which the router has none of). These functions are Verilator's
+// internal scheduler, declared in the generated code, not in a header: with another Verilator
+// the network falls back to eval() (docs/rtl.md, "Stepping a verilated unit").
+#if VERILATOR_VERSION_INTEGER == 5006000
+#define ORTHOSIM_ROUTER_SCHEDULER(V)                                         \
+  void V##___024root___eval_triggers__act(V##___024root*);                   \
+  void V##___024root___eval_act(V##___024root*);                             \
+  void V##___024root___eval_nba(V##___024root*);                             \
+  namespace orthosim::rtl {                                                  \
+  template <>                                                                \
+  struct Scheduler<V> {                                                      \
+    using Root = V##___024root;                                              \
+    static void triggers(Root* r) { V##___024root___eval_triggers__act(r); } \
+    static void act(Root* r) { V##___024root___eval_act(r); }                \
+    static void nba(Root* r) { V##___024root___eval_nba(r); }                \
+  };                                                                         \
+  }
 namespace orthosim::rtl {
+/// The generated scheduler functions of the verilated model V, for clock_edge().
+template <class V>
+struct Scheduler;
+}  // namespace orthosim::rtl
+// Each declares model V's functions where the generated code defines them (the global namespace)
+// and names them in Scheduler<V>.
+ORTHOSIM_ROUTER_SCHEDULER(Vrouter)
+ORTHOSIM_ROUTER_SCHEDULER(Vrouter_small)
+#undef ORTHOSIM_ROUTER_SCHEDULER
+#endif
 
+namespace orthosim::rtl {
 namespace {
 
-constexpr std::uint32_t kP = RouterNetworkRtl::kMaxPorts;
 constexpr std::uint32_t kV = RouterNetworkRtl::kMaxVcs;
 constexpr std::uint32_t kData = kFlitDataBits;  ///< DW
 constexpr std::uint32_t kFlit = kData + 2;      ///< FW
@@ -28,16 +71,15 @@ constexpr std::uint32_t kOccBits =              ///< OCW = clog2(VMAX * DMAX + 1
     limits::address_bits(std::uint64_t{limits::kRouterVcs} * limits::kRouterDepth + 1);
 static_assert(kV == 2, "out_vc and in_vc hold one bit per port (VW = 1)");
 
-/// A port of kMaxPorts flits, as Verilator lays out a wide port: words of 32 bits, bit 0 first.
-using FlitBus = std::remove_reference_t<decltype(std::declval<Vrouter>().in_flit)>;
-
 using bridge::bits_of;
 using bridge::flit_at;
 using bridge::put_flit;
 using bridge::set_bits;
 
-/// Flit k of `from` into flit k of `to`.
-void copy_flit(FlitBus& to, const FlitBus& from, std::uint32_t k) {
+/// Flit k of `from` into flit k of `to` (ports of flits, as Verilator lays out a wide port:
+/// words of 32 bits, bit 0 first).
+template <class Bus>
+void copy_flit(Bus& to, const Bus& from, std::uint32_t k) {
   const std::uint32_t lo = k * kFlit;
   set_bits(to, lo, kData, bits_of(from, lo, kData));
   set_bits(to, lo + kData, 2, bits_of(from, lo + kData, 2));
@@ -55,16 +97,126 @@ std::uint32_t kind_code(sw::TopologyKind kind) {
   return 0;
 }
 
+/// Raises `clk` on a router evaluated with clk low after its combinational inputs last changed.
+template <class V>
+void clock_edge(V& d) {
+  d.clk = 1;
+#if VERILATOR_VERSION_INTEGER == 5006000
+  // V<prefix>___024root___eval after its ico loop, as Verilator 5.006 generates it.
+  using S = Scheduler<V>;
+  typename S::Root* const root = d.rootp;
+  for (std::uint32_t nba_iterations = 0;; ++nba_iterations) {
+    root->__VnbaTriggered.clear();
+    root->__VactIterCount = 0;
+    root->__VactContinue = 1;
+    while (root->__VactContinue) {
+      root->__VactContinue = 0;
+      S::triggers(root);
+      if (root->__VactTriggered.any()) {
+        root->__VactContinue = 1;
+        if (++root->__VactIterCount > 100) {
+          throw std::logic_error("router: active region did not converge");
+        }
+        root->__VnbaTriggered.set(root->__VactTriggered);
+        S::act(root);
+      }
+    }
+    if (!root->__VnbaTriggered.any()) {
+      break;
+    }
+    if (nba_iterations > 100) {
+      throw std::logic_error("router: NBA region did not converge");
+    }
+    S::nba(root);
+  }
+#else
+  d.eval();
+#endif
+}
+
 }  // namespace
 
-// A node's verilated router (a C++ model, not a SystemC module: its ports are plain members that
-// the network sets and reads) and what its interface offers in this cycle.
-struct RouterNetworkRtl::Node {
-  explicit Node(const std::string& name) : dut(name.c_str()) {}
-  Vrouter dut;
-  std::uint32_t offer_valid = 0;
-  FlitBus offer_flit{};
+// The routers of one network, of one verilation: V, the model Verilator generated for router.sv
+// at P network ports (PMAX). Router r's ports q < P are the topology's ports; its injection
+// channel j is its input port P + j, which the network's owner calls kMaxPorts + j.
+class RouterNetworkRtl::Routers {
+ public:
+  virtual ~Routers() = default;
+  virtual void set_reset(bool active) = 0;
+  virtual void set_cycle(std::uint64_t c) = 0;
+  virtual void clear_offers() = 0;
+  virtual void offer(std::uint32_t r, std::uint32_t j, const RouterFlit& flit) = 0;
+  virtual void drive_injections() = 0;
+  virtual void edge() = 0;
+  virtual void trace_to(FstTrace& fst) = 0;
+  [[nodiscard]] virtual bool inj_ready(std::uint32_t r, std::uint32_t j) const = 0;
+  [[nodiscard]] virtual std::vector<std::pair<std::uint32_t, RouterFlit>> ejections(
+      std::uint32_t r) const = 0;
+  [[nodiscard]] virtual std::vector<Departure> departures(std::uint32_t r) const = 0;
+  [[nodiscard]] virtual std::uint32_t out_valid(std::uint32_t r) const = 0;
+  [[nodiscard]] virtual std::uint32_t hdr_waits(std::uint32_t r) const = 0;
+  [[nodiscard]] virtual std::uint32_t occupancy(std::uint32_t r, std::uint32_t port) const = 0;
+  [[nodiscard]] virtual bool busy(std::uint32_t r) const = 0;
 };
+
+namespace {
+
+template <class V, std::uint32_t P>
+class RoutersOf final : public RouterNetworkRtl::Routers {
+ public:
+  RoutersOf(const sw::NetworkConfig& config, const std::vector<std::string>& names);
+  ~RoutersOf() override;
+  RoutersOf(const RoutersOf&) = delete;
+  RoutersOf& operator=(const RoutersOf&) = delete;
+
+  void set_reset(bool active) override;
+  void set_cycle(std::uint64_t c) override;
+  void clear_offers() override;
+  void offer(std::uint32_t r, std::uint32_t j, const RouterFlit& flit) override;
+  void drive_injections() override;
+  void edge() override;
+  void trace_to(FstTrace& fst) override;
+  [[nodiscard]] bool inj_ready(std::uint32_t r, std::uint32_t j) const override;
+  [[nodiscard]] std::vector<std::pair<std::uint32_t, RouterFlit>> ejections(
+      std::uint32_t r) const override;
+  [[nodiscard]] std::vector<RouterNetworkRtl::Departure> departures(std::uint32_t r) const override;
+  [[nodiscard]] std::uint32_t out_valid(std::uint32_t r) const override;
+  [[nodiscard]] std::uint32_t hdr_waits(std::uint32_t r) const override;
+  [[nodiscard]] std::uint32_t occupancy(std::uint32_t r, std::uint32_t port) const override;
+  [[nodiscard]] bool busy(std::uint32_t r) const override;
+
+ private:
+  /// A port of P flits.
+  using FlitBus = std::remove_reference_t<decltype(std::declval<V>().in_flit)>;
+  // A node's verilated router (a C++ model, not a SystemC module: its ports are plain members
+  // that the network sets and reads) and what its interface offers in this cycle.
+  struct Node {
+    explicit Node(const std::string& name) : dut(name.c_str()) {}
+    V dut;
+    /// Evaluated after its combinational inputs (all but in_valid, in_vc, in_flit) last changed.
+    bool current = false;
+    std::uint32_t offer_valid = 0;
+    FlitBus offer_flit{};
+  };
+  /// Router r's out_room / out_go from its neighbours' readiness.
+  void wire_ready(std::uint32_t r);
+  /// Router r's inputs from its neighbours' outputs.
+  void wire_flits(std::uint32_t r);
+  /// Evaluates the routers with flits until their ready chain is settled.
+  void settle();
+
+  std::vector<std::unique_ptr<Node>> nodes_;
+  std::vector<std::int64_t> neighbor_;  ///< [r * P + q]: the router port q leads to, or -1
+  std::vector<std::int64_t> source_;    ///< [r * P + q]: the router whose port q leads to r
+  std::vector<char> queued_;            ///< settle(): router r is to be evaluated again
+  std::vector<std::uint32_t> clocked_;  ///< edge(): the routers clocked
+  /// settle(): the routers to evaluate in this round and the next (kept to spare allocations).
+  std::vector<std::uint32_t> settle_now_;
+  std::vector<std::uint32_t> settle_next_;
+  bool traced_ = false;
+};
+
+}  // namespace
 
 void RouterNetworkRtl::check(const sw::NetworkConfig& config) {
   const sw::Topology& t = config.topology;
@@ -134,21 +286,19 @@ std::uint64_t RouterNetworkRtl::header_data(const sw::Topology& topology, std::u
   return where | (length << (3 * kCoord)) | (std::uint64_t{tag} << 32);
 }
 
-RouterNetworkRtl::RouterNetworkRtl(const sc_core::sc_module_name& name,
-                                   const sw::NetworkConfig& config,
-                                   const sc_core::sc_signal_in_if<bool>& clk)
-    : sc_core::sc_module(name), config_(config) {
-  check(config_);
-  clk_.bind(clk);
-  const sw::Topology& t = config_.topology;
+namespace {
+
+template <class V, std::uint32_t P>
+RoutersOf<V, P>::RoutersOf(const sw::NetworkConfig& config, const std::vector<std::string>& names) {
+  const sw::Topology& t = config.topology;
   const std::vector<sw::Port> ports = t.ports();
-  neighbor_.assign(std::size_t{t.nodes()} * kP, -1);
-  source_.assign(std::size_t{t.nodes()} * kP, -1);
+  neighbor_.assign(std::size_t{t.nodes()} * P, -1);
+  source_.assign(std::size_t{t.nodes()} * P, -1);
   for (std::uint32_t r = 0; r < t.nodes(); ++r) {
     for (std::uint32_t q = 0; q < ports.size(); ++q) {
       if (const auto n = t.neighbor(r, ports[q])) {
-        neighbor_[std::size_t{r} * kP + q] = *n;
-        source_[std::size_t{*n} * kP + q] = r;
+        neighbor_[std::size_t{r} * P + q] = *n;
+        source_[std::size_t{*n} * P + q] = r;
       }
     }
   }
@@ -157,65 +307,62 @@ RouterNetworkRtl::RouterNetworkRtl(const sc_core::sc_module_name& name,
     radix |= t.radices()[i] << (i * kCoord);
   }
   for (std::uint32_t r = 0; r < t.nodes(); ++r) {
-    names_.push_back(std::string(this->name()) + ".r" + node_label(t, r));
     // The waveform's scope of this router: `<network>.r(x,y).rtl`, as a SystemC module would be.
-    nodes_.push_back(std::make_unique<Node>(names_.back() + ".rtl"));
-    Vrouter& d = nodes_.back()->dut;
+    nodes_.push_back(std::make_unique<Node>(names[r] + ".rtl"));
+    V& d = nodes_.back()->dut;
     d.rst_n = 0;
     d.cfg_kind = static_cast<CData>(kind_code(t.kind()));
     d.cfg_dims = static_cast<CData>(t.dimensions());
     d.cfg_radix = radix;
-    d.cfg_coord = static_cast<std::uint32_t>(header_data(t, r, 0, 0) & 0xffffffU);
-    d.cfg_vcs = static_cast<CData>(config_.router.vcs);
-    d.cfg_depth = static_cast<CData>(config_.router.buffer_flits);
-    d.cfg_delay = static_cast<CData>(config_.router.delay);
-    d.cfg_saf = config_.router.switching == sw::Switching::StoreAndForward;
-    d.cfg_dateline = config_.router.dateline;
-    d.cfg_all_port = config_.ni.ports == sw::NodePorts::All;
+    d.cfg_coord = static_cast<std::uint32_t>(RouterNetworkRtl::header_data(t, r, 0, 0) & 0xffffffU);
+    d.cfg_vcs = static_cast<CData>(config.router.vcs);
+    d.cfg_depth = static_cast<CData>(config.router.buffer_flits);
+    d.cfg_delay = static_cast<CData>(config.router.delay);
+    d.cfg_saf = config.router.switching == sw::Switching::StoreAndForward;
+    d.cfg_dateline = config.router.dateline;
+    d.cfg_all_port = config.ni.ports == sw::NodePorts::All;
     d.eval();
+    nodes_.back()->current = true;
   }
   queued_.assign(nodes_.size(), 0);
-  SC_METHOD(edge);
-  sensitive << clk_.pos();
-  dont_initialize();
 }
 
-RouterNetworkRtl::~RouterNetworkRtl() {
+template <class V, std::uint32_t P>
+RoutersOf<V, P>::~RoutersOf() {
   for (const auto& n : nodes_) {
     n->dut.final();
   }
 }
 
-std::uint32_t RouterNetworkRtl::routers() const {
-  return static_cast<std::uint32_t>(nodes_.size());
-}
-
-std::string RouterNetworkRtl::router_name(std::uint32_t r) const { return names_.at(r); }
-
 // The ready chain into router r: each output channel's room and go are those of the input buffer
 // it feeds in the neighbour.
-void RouterNetworkRtl::wire_ready(std::uint32_t r) {
-  Vrouter& d = nodes_[r]->dut;
+template <class V, std::uint32_t P>
+void RoutersOf<V, P>::wire_ready(std::uint32_t r) {
+  V& d = nodes_[r]->dut;
   std::uint32_t room = 0, go = 0;
-  for (std::uint32_t q = 0; q < kP; ++q) {
-    if (const std::int64_t n = neighbor_[std::size_t{r} * kP + q]; n >= 0) {
-      const Vrouter& to = nodes_[static_cast<std::size_t>(n)]->dut;
+  for (std::uint32_t q = 0; q < P; ++q) {
+    if (const std::int64_t n = neighbor_[std::size_t{r} * P + q]; n >= 0) {
+      const V& to = nodes_[static_cast<std::size_t>(n)]->dut;
       const std::uint32_t mask = ((1U << kV) - 1) << (q * kV);
       room |= to.in_acc_room & mask;
       go |= to.in_acc_go & mask;
     }
   }
-  d.out_room = static_cast<std::uint16_t>(room);
-  d.out_go = static_cast<std::uint16_t>(go);
+  if (d.out_room != room || d.out_go != go) {
+    d.out_room = static_cast<std::remove_reference_t<decltype(d.out_room)>>(room);
+    d.out_go = static_cast<std::remove_reference_t<decltype(d.out_go)>>(go);
+    nodes_[r]->current = false;
+  }
 }
 
 // Each input port q of router r is output port q of its source.
-void RouterNetworkRtl::wire_flits(std::uint32_t r) {
-  Vrouter& d = nodes_[r]->dut;
+template <class V, std::uint32_t P>
+void RoutersOf<V, P>::wire_flits(std::uint32_t r) {
+  V& d = nodes_[r]->dut;
   std::uint32_t valid = 0, vc = 0;
-  for (std::uint32_t q = 0; q < kP; ++q) {
-    if (const std::int64_t s = source_[std::size_t{r} * kP + q]; s >= 0) {
-      const Vrouter& from = nodes_[static_cast<std::size_t>(s)]->dut;
+  for (std::uint32_t q = 0; q < P; ++q) {
+    if (const std::int64_t s = source_[std::size_t{r} * P + q]; s >= 0) {
+      const V& from = nodes_[static_cast<std::size_t>(s)]->dut;
       valid |= from.out_valid & (1U << q);
       vc |= from.out_vc & (1U << q);
       copy_flit(d.in_flit, from.out_flit, q);
@@ -231,7 +378,8 @@ void RouterNetworkRtl::wire_flits(std::uint32_t r) {
 // ordered routing, the dateline on tori), so this ends. A router without flits needs no
 // evaluation: its readiness (every buffer has room, no head leaves) and its other outputs do not
 // depend on its inputs, and were computed at its last clock edge.
-void RouterNetworkRtl::settle() {
+template <class V, std::uint32_t P>
+void RoutersOf<V, P>::settle() {
   std::vector<std::uint32_t>& now = settle_now_;
   std::vector<std::uint32_t>& next = settle_next_;
   now.clear();
@@ -243,18 +391,22 @@ void RouterNetworkRtl::settle() {
   while (!now.empty()) {
     next.clear();
     for (const std::uint32_t r : now) {
-      Vrouter& d = nodes_[r]->dut;
+      V& d = nodes_[r]->dut;
       wire_ready(r);
-      const std::uint16_t room = d.in_acc_room;
-      const std::uint16_t go = d.in_acc_go;
+      const std::uint32_t room = d.in_acc_room;
+      const std::uint32_t go = d.in_acc_go;
       d.clk = 0;
       d.eval();
-      if (d.in_acc_room == room && d.in_acc_go == go) {
+      nodes_[r]->current = true;
+      const std::uint32_t changed = (d.in_acc_room ^ room) | (d.in_acc_go ^ go);
+      if (changed == 0) {
         continue;
       }
-      for (std::uint32_t q = 0; q < kP; ++q) {
-        const std::int64_t s = source_[std::size_t{r} * kP + q];
-        if (s >= 0 && nodes_[static_cast<std::size_t>(s)]->dut.busy &&
+      // Only the router feeding input port q reads that port's buffers' readiness.
+      for (std::uint32_t q = 0; q < P; ++q) {
+        const std::int64_t s = source_[std::size_t{r} * P + q];
+        if (((changed >> (q * kV)) & ((1U << kV) - 1)) != 0 && s >= 0 &&
+            nodes_[static_cast<std::size_t>(s)]->dut.busy &&
             queued_[static_cast<std::size_t>(s)] == 0) {
           queued_[static_cast<std::size_t>(s)] = 1;
           next.push_back(static_cast<std::uint32_t>(s));
@@ -272,14 +424,15 @@ void RouterNetworkRtl::settle() {
 // outputs before any of them is clocked, so that each sees the others as they were in the cycle.
 // A router without flits that is offered none, receives none and sees no head leave a buffer it
 // feeds (out_go, which its count of that buffer follows) keeps its state: it is left alone.
-void RouterNetworkRtl::edge() {
+template <class V, std::uint32_t P>
+void RoutersOf<V, P>::edge() {
   clocked_.clear();
   for (std::uint32_t r = 0; r < nodes_.size(); ++r) {
-    Vrouter& d = nodes_[r]->dut;
+    V& d = nodes_[r]->dut;
     bool wake = d.busy || d.inj_valid != 0 || !d.rst_n;
-    for (std::uint32_t q = 0; q < kP && !wake; ++q) {
-      const std::int64_t s = source_[std::size_t{r} * kP + q];
-      const std::int64_t n = neighbor_[std::size_t{r} * kP + q];
+    for (std::uint32_t q = 0; q < P && !wake; ++q) {
+      const std::int64_t s = source_[std::size_t{r} * P + q];
+      const std::int64_t n = neighbor_[std::size_t{r} * P + q];
       wake = (s >= 0 && ((nodes_[static_cast<std::size_t>(s)]->dut.out_valid >> q) & 1U) != 0) ||
              (n >= 0 && ((nodes_[static_cast<std::size_t>(n)]->dut.in_acc_go >> (q * kV)) &
                          ((1U << kV) - 1)) != 0);
@@ -293,65 +446,92 @@ void RouterNetworkRtl::edge() {
     wire_flits(r);
   }
   // Verilator sees a rising edge between two evaluations: a router not evaluated since its last
-  // edge (no flits, so not in settle()) first sees the clock low. Negative edges trigger nothing.
+  // edge or since its inputs changed (no flits, so not in settle(); or a reset) is first
+  // evaluated with the clock low. Negative edges trigger nothing. A router settled with these
+  // inputs is clocked without evaluating its combinational logic again (clock_edge()).
   for (const std::uint32_t r : clocked_) {
-    Vrouter& d = nodes_[r]->dut;
-    if (d.clk != 0) {
-      d.clk = 0;
-      d.eval();
+    Node& n = *nodes_[r];
+    if (!n.current || n.dut.clk != 0) {
+      n.dut.clk = 0;
+      n.dut.eval();
     }
-    d.clk = 1;
-    d.eval();
+    if (traced_) {
+      n.dut.clk = 1;
+      n.dut.eval();  // with the waveform's activity flag, which clock_edge() leaves alone
+    } else {
+      clock_edge(n.dut);
+    }
+    n.current = true;
   }
   if (traced_) {
     settle();  // the waveform shows the chain settled after the edge, as the signals were
   }
 }
 
-void RouterNetworkRtl::set_reset(bool active) {
+template <class V, std::uint32_t P>
+void RoutersOf<V, P>::set_reset(bool active) {
   for (const auto& n : nodes_) {
     n->dut.rst_n = active ? 0 : 1;
+    n->current = false;
   }
 }
 
-void RouterNetworkRtl::set_cycle(std::uint64_t c) {
+template <class V, std::uint32_t P>
+void RoutersOf<V, P>::set_cycle(std::uint64_t c) {
   for (const auto& n : nodes_) {
-    n->dut.now = static_cast<std::uint32_t>(c);
+    if (n->dut.now != static_cast<std::uint32_t>(c)) {
+      n->dut.now = static_cast<std::uint32_t>(c);
+      n->current = false;
+    }
   }
   clear_offers();
 }
 
-void RouterNetworkRtl::clear_offers() {
+template <class V, std::uint32_t P>
+void RoutersOf<V, P>::clear_offers() {
   for (const auto& n : nodes_) {
     n->offer_valid = 0;
   }
 }
 
-void RouterNetworkRtl::offer(std::uint32_t r, std::uint32_t j, const RouterFlit& flit) {
+template <class V, std::uint32_t P>
+void RoutersOf<V, P>::offer(std::uint32_t r, std::uint32_t j, const RouterFlit& flit) {
   Node& n = *nodes_.at(r);
   n.offer_valid |= 1U << j;
   put_flit(n.offer_flit, j, flit);
 }
 
-void RouterNetworkRtl::drive_injections() {
+template <class V, std::uint32_t P>
+void RoutersOf<V, P>::drive_injections() {
   for (const auto& n : nodes_) {
     if (n->offer_valid != 0 || n->dut.inj_valid != 0) {
       n->dut.inj_valid = static_cast<std::uint8_t>(n->offer_valid);
       n->dut.inj_flit = n->offer_flit;
+      n->current = false;
     }
   }
   settle();
 }
 
-bool RouterNetworkRtl::inj_ready(std::uint32_t r, std::uint32_t j) const {
+template <class V, std::uint32_t P>
+void RoutersOf<V, P>::trace_to(FstTrace& fst) {
+  traced_ = true;
+  for (const auto& n : nodes_) {
+    bridge::trace_into(fst, n->dut);
+  }
+}
+
+template <class V, std::uint32_t P>
+bool RoutersOf<V, P>::inj_ready(std::uint32_t r, std::uint32_t j) const {
   return ((nodes_.at(r)->dut.inj_ready >> j) & 1U) != 0;
 }
 
-std::vector<std::pair<std::uint32_t, RouterFlit>> RouterNetworkRtl::ejections(
+template <class V, std::uint32_t P>
+std::vector<std::pair<std::uint32_t, RouterFlit>> RoutersOf<V, P>::ejections(
     std::uint32_t r) const {
   std::vector<std::pair<std::uint32_t, RouterFlit>> out;
-  const Vrouter& d = nodes_.at(r)->dut;
-  for (std::uint32_t e = 0; e < kP && d.ej_valid != 0; ++e) {
+  const V& d = nodes_.at(r)->dut;
+  for (std::uint32_t e = 0; e < P && d.ej_valid != 0; ++e) {
     if ((d.ej_valid >> e) & 1U) {
       out.emplace_back(e, flit_at(d.ej_flit, e));
     }
@@ -359,14 +539,16 @@ std::vector<std::pair<std::uint32_t, RouterFlit>> RouterNetworkRtl::ejections(
   return out;
 }
 
-std::uint32_t RouterNetworkRtl::out_valid(std::uint32_t r) const {
+template <class V, std::uint32_t P>
+std::uint32_t RoutersOf<V, P>::out_valid(std::uint32_t r) const {
   return nodes_.at(r)->dut.out_valid;
 }
 
-std::vector<RouterNetworkRtl::Departure> RouterNetworkRtl::departures(std::uint32_t r) const {
-  std::vector<Departure> out;
-  const Vrouter& d = nodes_.at(r)->dut;
-  for (std::uint32_t q = 0; q < kP && d.out_valid != 0; ++q) {
+template <class V, std::uint32_t P>
+std::vector<RouterNetworkRtl::Departure> RoutersOf<V, P>::departures(std::uint32_t r) const {
+  std::vector<RouterNetworkRtl::Departure> out;
+  const V& d = nodes_.at(r)->dut;
+  for (std::uint32_t q = 0; q < P && d.out_valid != 0; ++q) {
     if (((d.out_valid >> q) & 1U) != 0) {
       out.push_back({q, (d.out_vc >> q) & 1U, flit_at(d.out_flit, q)});
     }
@@ -374,12 +556,95 @@ std::vector<RouterNetworkRtl::Departure> RouterNetworkRtl::departures(std::uint3
   return out;
 }
 
-void RouterNetworkRtl::trace_to(FstTrace& fst) {
-  traced_ = true;
-  for (const auto& n : nodes_) {
-    bridge::trace_into(fst, n->dut);
-  }
+template <class V, std::uint32_t P>
+std::uint32_t RoutersOf<V, P>::hdr_waits(std::uint32_t r) const {
+  return nodes_.at(r)->dut.hdr_waits;
 }
+
+// `port`: network port q < kMaxPorts, injection channel j as kMaxPorts + j. A network port
+// beyond this verilation's P holds nothing (the network does not use it).
+template <class V, std::uint32_t P>
+std::uint32_t RoutersOf<V, P>::occupancy(std::uint32_t r, std::uint32_t port) const {
+  constexpr std::uint32_t kMax = RouterNetworkRtl::kMaxPorts;
+  if (port >= P && port < kMax) {
+    return 0;
+  }
+  const std::uint32_t input = port < P ? port : P + (port - kMax);
+  return static_cast<std::uint32_t>(
+      (bridge::bits_of(nodes_.at(r)->dut.occupancy, input * kOccBits, kOccBits)));
+}
+
+template <class V, std::uint32_t P>
+bool RoutersOf<V, P>::busy(std::uint32_t r) const {
+  return nodes_.at(r)->dut.busy != 0;
+}
+
+}  // namespace
+
+std::uint32_t RouterNetworkRtl::verilated_ports(const sw::NetworkConfig& config) {
+  const auto ports = static_cast<std::uint32_t>(config.topology.ports().size());
+  return ports <= kSmallPorts ? kSmallPorts : kMaxPorts;
+}
+
+RouterNetworkRtl::RouterNetworkRtl(const sc_core::sc_module_name& name,
+                                   const sw::NetworkConfig& config,
+                                   const sc_core::sc_signal_in_if<bool>& clk)
+    : sc_core::sc_module(name), config_(config) {
+  check(config_);
+  clk_.bind(clk);
+  const sw::Topology& t = config_.topology;
+  for (std::uint32_t r = 0; r < t.nodes(); ++r) {
+    names_.push_back(std::string(this->name()) + ".r" + node_label(t, r));
+  }
+  ports_ = verilated_ports(config_);
+  if (ports_ == kSmallPorts) {
+    routers_ = std::make_unique<RoutersOf<Vrouter_small, kSmallPorts>>(config_, names_);
+  } else {
+    routers_ = std::make_unique<RoutersOf<Vrouter, kMaxPorts>>(config_, names_);
+  }
+  SC_METHOD(edge);
+  sensitive << clk_.pos();
+  dont_initialize();
+}
+
+RouterNetworkRtl::~RouterNetworkRtl() = default;
+
+std::uint32_t RouterNetworkRtl::routers() const {
+  return static_cast<std::uint32_t>(names_.size());
+}
+
+std::string RouterNetworkRtl::router_name(std::uint32_t r) const { return names_.at(r); }
+
+void RouterNetworkRtl::edge() { routers_->edge(); }
+
+void RouterNetworkRtl::set_reset(bool active) { routers_->set_reset(active); }
+
+void RouterNetworkRtl::set_cycle(std::uint64_t c) { routers_->set_cycle(c); }
+
+void RouterNetworkRtl::clear_offers() { routers_->clear_offers(); }
+
+void RouterNetworkRtl::offer(std::uint32_t r, std::uint32_t j, const RouterFlit& flit) {
+  routers_->offer(r, j, flit);
+}
+
+void RouterNetworkRtl::drive_injections() { routers_->drive_injections(); }
+
+bool RouterNetworkRtl::inj_ready(std::uint32_t r, std::uint32_t j) const {
+  return routers_->inj_ready(r, j);
+}
+
+std::vector<std::pair<std::uint32_t, RouterFlit>> RouterNetworkRtl::ejections(
+    std::uint32_t r) const {
+  return routers_->ejections(r);
+}
+
+std::uint32_t RouterNetworkRtl::out_valid(std::uint32_t r) const { return routers_->out_valid(r); }
+
+std::vector<RouterNetworkRtl::Departure> RouterNetworkRtl::departures(std::uint32_t r) const {
+  return routers_->departures(r);
+}
+
+void RouterNetworkRtl::trace_to(FstTrace& fst) { routers_->trace_to(fst); }
 
 std::uint32_t RouterNetworkRtl::header_departures(std::uint32_t r) const {
   std::uint32_t heads = 0;
@@ -391,15 +656,12 @@ std::uint32_t RouterNetworkRtl::header_departures(std::uint32_t r) const {
   return heads;
 }
 
-std::uint32_t RouterNetworkRtl::hdr_waits(std::uint32_t r) const {
-  return nodes_.at(r)->dut.hdr_waits;
-}
+std::uint32_t RouterNetworkRtl::hdr_waits(std::uint32_t r) const { return routers_->hdr_waits(r); }
 
 std::uint32_t RouterNetworkRtl::occupancy(std::uint32_t r, std::uint32_t port) const {
-  return static_cast<std::uint32_t>((nodes_.at(r)->dut.occupancy >> (port * kOccBits)) &
-                                    ((1U << kOccBits) - 1));
+  return routers_->occupancy(r, port);
 }
 
-bool RouterNetworkRtl::busy(std::uint32_t r) const { return nodes_.at(r)->dut.busy != 0; }
+bool RouterNetworkRtl::busy(std::uint32_t r) const { return routers_->busy(r); }
 
 }  // namespace orthosim::rtl

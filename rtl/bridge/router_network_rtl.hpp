@@ -2,8 +2,11 @@
 // wired after sw::Topology and stepped by this class, with plain setters and getters so that
 // nothing outside rtl/bridge includes Verilated headers (toolchain fact 4).
 //
-// One verilation serves every network within the router's maxima (kMaxPorts, kMaxVcs, kMaxDepth,
-// kMaxRadix): check() says why a NetworkConfig does not fit. Output port q of router r drives
+// Two verilations serve every network within the router's maxima (kMaxPorts, kMaxVcs, kMaxDepth,
+// kMaxRadix): check() says why a NetworkConfig does not fit. A network of at most kSmallPorts
+// ports (2-D meshes and tori, rings, hypercubes up to d = 4) runs the router verilated at
+// kSmallPorts ports, whose arbitration is about half the logic per evaluation; the others run it
+// at kMaxPorts (verilated_ports()). Output port q of router r drives
 // input port q of its neighbour. The routers are not SystemC modules: no signal carries a port.
 // The network sets their inputs, evaluates them and settles the same-cycle ready chain
 // (in_acc_room / in_acc_go -> out_room / out_go) in C++, evaluating again only the routers whose
@@ -44,6 +47,8 @@ class RouterNetworkRtl : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(RouterNetworkRtl);
   static constexpr std::uint32_t kMaxPorts = limits::kRouterPorts;  ///< PMAX
+  /// PMAX of the smaller verilation, for the networks with at most this many ports.
+  static constexpr std::uint32_t kSmallPorts = limits::kRouterSmallPorts;
   static constexpr std::uint32_t kMaxVcs = limits::kRouterVcs;      ///< VMAX
   static constexpr std::uint32_t kMaxDepth = limits::kRouterDepth;  ///< DMAX
   static constexpr std::uint32_t kMaxRadix = 255;                   ///< CW = 8 bits per coordinate
@@ -54,6 +59,10 @@ class RouterNetworkRtl : public sc_core::sc_module {
   /// buffers deeper than 4 flits, a radix above 255, a delay above 255, or a torus without its
   /// dateline (docs/rtl.md: the ready chain would close into a ring).
   static void check(const sw::NetworkConfig& config);
+
+  /// PMAX of the verilation that runs `config`'s network: kSmallPorts when its topology has at
+  /// most that many ports, else kMaxPorts.
+  [[nodiscard]] static std::uint32_t verilated_ports(const sw::NetworkConfig& config);
 
   /// The data of a header flit for a packet of `flits` flits to `dst`, with `tag` in bits 63..32.
   [[nodiscard]] static std::uint64_t header_data(const sw::Topology& topology, std::uint32_t dst,
@@ -69,6 +78,8 @@ class RouterNetworkRtl : public sc_core::sc_module {
   ~RouterNetworkRtl() override;
 
   [[nodiscard]] std::uint32_t routers() const;
+  /// PMAX of the verilation this network runs (verilated_ports(config)).
+  [[nodiscard]] std::uint32_t verilated_ports() const { return ports_; }
   /// The hierarchical name of router `r`, e.g. "torus.r(2,5)".
   [[nodiscard]] std::string router_name(std::uint32_t r) const;
 
@@ -108,29 +119,18 @@ class RouterNetworkRtl : public sc_core::sc_module {
   /// `<router_name(r)>.rtl`. The chain is then also settled after each edge, for the waveform.
   void trace_to(FstTrace& fst);
 
+  /// The routers of one verilation and their stepping (opaque: router_network_rtl.cpp).
+  class Routers;
+
  private:
-  struct Node;
-  /// Router r's out_room / out_go from its neighbours' readiness.
-  void wire_ready(std::uint32_t r);
-  /// Router r's inputs from its neighbours' outputs.
-  void wire_flits(std::uint32_t r);
-  /// Evaluates the routers with flits until their ready chain is settled.
-  void settle();
   /// The clock's rising edge.
   void edge();
 
   sw::NetworkConfig config_;
   sc_core::sc_in<bool> clk_{"clk"};
-  std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::string> names_;
-  std::vector<std::int64_t> neighbor_;  ///< [r * kMaxPorts + q]: the router port q leads to, or -1
-  std::vector<std::int64_t> source_;    ///< [r * kMaxPorts + q]: the router whose port q leads to r
-  std::vector<char> queued_;            ///< settle(): router r is to be evaluated again
-  std::vector<std::uint32_t> clocked_;  ///< edge(): the routers clocked
-  /// settle(): the routers to evaluate in this round and the next (kept to spare allocations).
-  std::vector<std::uint32_t> settle_now_;
-  std::vector<std::uint32_t> settle_next_;
-  bool traced_ = false;
+  std::uint32_t ports_ = kMaxPorts;
+  std::unique_ptr<Routers> routers_;
 };
 
 }  // namespace orthosim::rtl
