@@ -776,7 +776,7 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
   // The arrivals whose order is not seen, then those into idle routers in the order of their
   // moves, then the injections.
   for (std::size_t m = 0; m < router_moves; ++m) {
-    push(static_cast<std::uint32_t>(arrivals[m].to), arrivals[m].flit, c);
+    push<true>(static_cast<std::uint32_t>(arrivals[m].to), arrivals[m].flit, c);
   }
   in_routers += router_moves;
   if (ordered_count > 1) {
@@ -786,12 +786,12 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
   for (std::size_t k = 0; k < ordered_count; ++k) {
     const Arrival& a = arrivals[ordered[k].arrival];
     if (a.to >= 0) {
-      push(static_cast<std::uint32_t>(a.to), a.flit, c);
+      push<true>(static_cast<std::uint32_t>(a.to), a.flit, c);
       ++in_routers;
     }
   }
   for (std::size_t m = router_moves; m < arrived; ++m) {
-    push(static_cast<std::uint32_t>(arrivals[m].to), arrivals[m].flit, c);
+    push<true>(static_cast<std::uint32_t>(arrivals[m].to), arrivals[m].flit, c);
     ++in_routers;
   }
   flits_in_routers_ = in_routers;
@@ -1210,6 +1210,7 @@ bool Fabric::feasible(std::size_t m) {
 }
 
 // The flit enters its buffer at the tail.
+template <bool kOneVcUnobserved>
 inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
   BufferState& s = state_[b];
   const std::uint32_t depth = depth_;
@@ -1226,7 +1227,7 @@ inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
       add_waiting(b);
     }
   }
-  if (observed_) {
+  if (!kOneVcUnobserved && observed_) {
     report_observed_buffer(b, c);
   }
   const std::uint32_t r = s.router;
@@ -1237,7 +1238,7 @@ inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
   // The flits of all virtual channels of the input port (an injection channel has one; with
   // one virtual channel the input port's one buffer holds them all).
   const std::uint32_t input = s.input_slot;
-  channels_.held_at(input, single_vc_ ? s.count : ++held_[input]);
+  channels_.held_at(input, kOneVcUnobserved || single_vc_ ? s.count : ++held_[input]);
 }
 
 void Fabric::commit(sw::Cycle c) {
