@@ -688,7 +688,8 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
   Arrival* const arrivals = arrivals_.data();
   const std::uint32_t depth = depth_;
   const std::uint32_t mask_words = mask_words_;
-  std::size_t arrived = 0;
+  std::size_t arrived = 0;             // arrivals [0, arrived): pushed in their order
+  std::size_t top = arrivals_.size();  // arrivals [top, size): ordered_arrivals_
   std::uint64_t hops = 0;
   std::uint64_t in_routers = flits_in_routers_;
   ordered_arrivals_.clear();
@@ -710,8 +711,10 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
           continue;
         }
       }
-      // The departure.
-      Arrival& a = arrivals[arrived];
+      // The departure. An arrival whose order is seen goes to the top of arrivals, the others
+      // to the bottom in the order of their moves (the injections follow them).
+      const bool seen = t < 0 || !is_active[state[t].router];
+      Arrival& a = seen ? arrivals[--top] : arrivals[arrived++];
       a.to = t;
       a.flit = flits[std::size_t{b} * depth + s.head];
       s.head = s.head + 1 == depth ? 0 : s.head + 1;
@@ -731,11 +734,10 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
       if (t >= 0) {
         ++hops;
       }
-      if (t < 0 || !is_active[state[t].router]) {
+      if (seen) {
         ordered_arrivals_.push_back(
-            {place << 8 | (s.out_port - port_base), static_cast<std::uint32_t>(arrived)});
+            {place << 8 | (s.out_port - port_base), static_cast<std::uint32_t>(top)});
       }
-      ++arrived;
     }
   };
   const std::size_t routers = active_.size();
@@ -773,15 +775,10 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
   const std::size_t ordered_count = ordered_arrivals_.size();
   // The arrivals whose order is not seen, then those into idle routers in the order of their
   // moves, then the injections.
-  std::size_t next_ordered = 0;
   for (std::size_t m = 0; m < router_moves; ++m) {
-    if (next_ordered < ordered_count && ordered[next_ordered].arrival == m) {
-      ++next_ordered;
-      continue;
-    }
-    push(static_cast<std::uint32_t>(arrivals[m].to), arrivals[m].flit, c);
-    ++in_routers;
+    push<true>(static_cast<std::uint32_t>(arrivals[m].to), arrivals[m].flit, c);
   }
+  in_routers += router_moves;
   if (ordered_count > 1) {
     std::sort(ordered, ordered + ordered_count,
               [](const OrderedArrival& x, const OrderedArrival& y) { return x.order < y.order; });
@@ -789,12 +786,12 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
   for (std::size_t k = 0; k < ordered_count; ++k) {
     const Arrival& a = arrivals[ordered[k].arrival];
     if (a.to >= 0) {
-      push(static_cast<std::uint32_t>(a.to), a.flit, c);
+      push<true>(static_cast<std::uint32_t>(a.to), a.flit, c);
       ++in_routers;
     }
   }
   for (std::size_t m = router_moves; m < arrived; ++m) {
-    push(static_cast<std::uint32_t>(arrivals[m].to), arrivals[m].flit, c);
+    push<true>(static_cast<std::uint32_t>(arrivals[m].to), arrivals[m].flit, c);
     ++in_routers;
   }
   flits_in_routers_ = in_routers;
@@ -807,9 +804,10 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
       }
     }
   }
-  if (arrived > 0) {
+  const std::size_t moved = arrived + ordered_count;
+  if (moved > 0) {
     last_move_ = c;
-    stats_.flits_moved += arrived;
+    stats_.flits_moved += moved;
   }
   retire_idle_routers();
 }
@@ -1212,6 +1210,7 @@ bool Fabric::feasible(std::size_t m) {
 }
 
 // The flit enters its buffer at the tail.
+template <bool kOneVcUnobserved>
 inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
   BufferState& s = state_[b];
   const std::uint32_t depth = depth_;
@@ -1228,7 +1227,7 @@ inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
       add_waiting(b);
     }
   }
-  if (observed_) {
+  if (!kOneVcUnobserved && observed_) {
     report_observed_buffer(b, c);
   }
   const std::uint32_t r = s.router;
@@ -1239,7 +1238,7 @@ inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
   // The flits of all virtual channels of the input port (an injection channel has one; with
   // one virtual channel the input port's one buffer holds them all).
   const std::uint32_t input = s.input_slot;
-  channels_.held_at(input, single_vc_ ? s.count : ++held_[input]);
+  channels_.held_at(input, kOneVcUnobserved || single_vc_ ? s.count : ++held_[input]);
 }
 
 void Fabric::commit(sw::Cycle c) {

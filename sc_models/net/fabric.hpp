@@ -192,7 +192,9 @@ class Fabric final : public Network {
   [[nodiscard]] std::uint32_t count_at_start(std::uint32_t b, std::uint64_t stamp) const {
     return state_[b].count + (state_[b].departed == stamp ? 1U : 0U);
   }
-  /// Pushes flit `f` into the tail of buffer `b` in cycle c (the commit's arrival).
+  /// Pushes flit `f` into the tail of buffer `b` in cycle c (the commit's arrival); with
+  /// kOneVcUnobserved (move_flits_one_vc) without the observers' and the virtual channels' work.
+  template <bool kOneVcUnobserved = false>
   void push(std::uint32_t b, const Flit& f, sw::Cycle c);
   /// Takes the routers that hold no flits out of active_.
   void retire_idle_routers();

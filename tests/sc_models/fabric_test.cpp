@@ -736,8 +736,12 @@ TEST(FabricWithoutKernel, TheOneVirtualChannelShortcutMakesTheMovesOfTheGeneralP
   };
   add("mesh 4x4, 1-flit buffers", Topology::mesh({4, 4}), 1, 1, sw::Switching::Wormhole);
   add("mesh 4x4, 3-flit buffers, delay 2", Topology::mesh({4, 4}), 3, 2, sw::Switching::Wormhole);
+  add("mesh 4x4, 2-flit buffers", Topology::mesh({4, 4}), 2, 1, sw::Switching::Wormhole);
+  add("mesh 4x4, 4-flit buffers", Topology::mesh({4, 4}), 4, 1, sw::Switching::Wormhole);
   add("mesh 4x4, 8-flit buffers", Topology::mesh({4, 4}), 8, 1, sw::Switching::Wormhole);
   add("4-cube, 2-flit buffers", Topology::hypercube(4), 2, 1, sw::Switching::Wormhole);
+  add("4-cube, 4-flit buffers", Topology::hypercube(4), 4, 1, sw::Switching::Wormhole);
+  add("4-cube, 8-flit buffers", Topology::hypercube(4), 8, 1, sw::Switching::Wormhole);
   add("4-cube, store-and-forward", Topology::hypercube(4), 6, 1, sw::Switching::StoreAndForward);
   cases.push_back({"4-cube, P-cube, all-port", p_cube(4, 1, 1)});
   cases.back().config.ni.ports = sw::NodePorts::All;
