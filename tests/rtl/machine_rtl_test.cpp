@@ -181,10 +181,13 @@ sw::SystemConfig other_costs(sw::SystemConfig c) {
   return c;
 }
 
-/// Synchronization that costs nothing: a processor passes its activate-syncs (each still one
-/// grant of the interrupt bus) and barriers in the zero-time steps of a cycle.
+/// Barriers that cost nothing: every member passes in the zero-time steps of the last arrival's
+/// cycle. (The activate-sync keeps one cycle: with none, a processor woken in zero time by
+/// another's activate-sync may ask for modules after the models' arbiter decided that cycle's
+/// requests; docs/rtl.md, "A zero-cost interrupt bus". `RtlCli.TheWholeMachinesEventTraceIsTheModels`
+/// runs Fig. 2 with `--sync-cycles 0`.)
 sw::SystemConfig free_sync(sw::SystemConfig c) {
-  c.sync = {0, 0};
+  c.sync = {1, 0};
   return c;
 }
 
