@@ -8,7 +8,9 @@
 //                                COMBINATIONALLY (ac_rdata follows ac_set/ac_pos/ac_vec in the
 //                                same cycle), so repeated entries of rho replicate a buffer.
 // The index memory is loaded through its write port before the run (idx_we). The local port is
-// what the processor's LoadBuffer / StoreBuffer use: write at the clock edge, read
+// what the processor's LoadBuffer / StoreBuffer use: LPW words at once (words loc_word + j of
+// buffer loc_buf, j < LPW, the word index wrapping inside the buffer's LB bits as the processor's
+// word-by-word copy did), each written at the clock edge where its loc_we bit is high, read
 // combinationally.
 //
 // The RTL twin of sc_models/multiprocessor/index_manipulator.hpp (on_read / on_write / buffer()).
@@ -19,6 +21,7 @@ module index_manipulator #(
     parameter int L = 8,   // words per data buffer (the most vectors of a block access)
     parameter int S = 4,   // index sets in the index memory
     parameter int W = 32,  // word width
+    parameter int LPW = 1,  // words per access of the local port
     // Derived widths: leave at their defaults.
     parameter int NB = (N > 1) ? $clog2(N) : 1,  // buffer / stream position index
     parameter int LB = (L > 1) ? $clog2(L) : 1,  // word index inside a buffer
@@ -41,12 +44,12 @@ module index_manipulator #(
     input  logic [ W-1:0] ac_wdata,
     output logic [ W-1:0] ac_rdata,  // write path: buffer rho(p) word v (combinational)
 
-    // Local port: the processor's LoadBuffer (write) and StoreBuffer (read).
-    input  logic          loc_we,
-    input  logic [NB-1:0] loc_buf,
-    input  logic [LB-1:0] loc_word,
-    input  logic [ W-1:0] loc_wdata,
-    output logic [ W-1:0] loc_rdata
+    // Local port: the processor's LoadBuffer (write) and StoreBuffer (read); word j at [j*W +: W].
+    input  logic [   LPW-1:0] loc_we,
+    input  logic [    NB-1:0] loc_buf,
+    input  logic [    LB-1:0] loc_word,
+    input  logic [LPW*W-1:0] loc_wdata,
+    output logic [LPW*W-1:0] loc_rdata
 );
   localparam int IDX_WORDS = S * N;
   localparam int BUF_WORDS = N * L;
@@ -59,14 +62,19 @@ module index_manipulator #(
   // Flat addresses. The products are of constants and narrow indices; IAW/BAW bits hold every
   // in-range address.
   logic [IAW-1:0] idx_wr_addr, idx_ac_addr;
-  logic [BAW-1:0] buf_ac_addr, buf_loc_addr;
+  logic [BAW-1:0] buf_ac_addr;
+  logic [BAW-1:0] buf_loc_addr[LPW];
+  logic [LB-1:0] loc_word_j[LPW];  // word j's index: wraps inside the buffer's LB bits
 
   always_comb begin
     idx_wr_addr  = IAW'(idx_set) * IAW'(N) + IAW'(idx_pos);
     idx_ac_addr  = IAW'(ac_set) * IAW'(N) + IAW'(ac_pos);
     ac_buf       = idx_mem[idx_ac_addr];
     buf_ac_addr  = BAW'(ac_buf) * BAW'(L) + BAW'(ac_vec);
-    buf_loc_addr = BAW'(loc_buf) * BAW'(L) + BAW'(loc_word);
+    for (int j = 0; j < LPW; j++) begin
+      loc_word_j[j] = loc_word + LB'(j);
+      buf_loc_addr[j] = BAW'(loc_buf) * BAW'(L) + BAW'(loc_word_j[j]);
+    end
   end
 
   always_ff @(posedge clk) begin
@@ -78,8 +86,10 @@ module index_manipulator #(
   // Two write ports. The processor is suspended during its own bus access, so the local port and
   // the read path never write in the same cycle; if they did, the bus word would win.
   always_ff @(posedge clk) begin
-    if (loc_we) begin
-      buf_mem[buf_loc_addr] <= loc_wdata;
+    for (int j = 0; j < LPW; j++) begin
+      if (loc_we[j]) begin
+        buf_mem[buf_loc_addr[j]] <= loc_wdata[j*W+:W];
+      end
     end
     if (ac_we) begin
       buf_mem[buf_ac_addr] <= ac_wdata;
@@ -87,6 +97,10 @@ module index_manipulator #(
   end
 
   assign ac_rdata  = buf_mem[buf_ac_addr];
-  assign loc_rdata = buf_mem[buf_loc_addr];
+  always_comb begin
+    for (int j = 0; j < LPW; j++) begin
+      loc_rdata[j*W+:W] = buf_mem[buf_loc_addr[j]];
+    end
+  end
 
 endmodule

@@ -56,3 +56,6 @@ set(ORTHOSIM_RTL_LOCAL_WORDS 4096)       # LOCAL: words of each processor's loca
 set(ORTHOSIM_RTL_INSTRUCTION_WORDS 4096) # IMEM: instructions per processor
 set(ORTHOSIM_RTL_COMPUTE_BITS 24)        # CYW: bits of a compute op's cycle count
 set(ORTHOSIM_RTL_STEP_BITS 16)           # STW: bits of a step mark's step
+# LPW: words per access of each processor's local port (local memory and index manipulator): a
+# buffer copy of w words takes ceil(w / LPW) zero-time steps (docs/rtl.md, processor).
+set(ORTHOSIM_RTL_LOCAL_PORT_WORDS 4)

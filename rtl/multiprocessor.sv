@@ -32,6 +32,7 @@ module multiprocessor #(
     parameter int IMEM  = 64,  // instructions per processor
     parameter int CYW   = 24,  // bits of a compute op's cycle count
     parameter int STW   = 16,  // bits of a step mark's step
+    parameter int LPW   = 4,   // words per access of each processor's local port (processor.sv)
     parameter int TKW   = 4,   // bits of each sync token counter
     // 1: the host ports load and read the memories (benches). 0: they are tied off and the owner
     // reaches the memories through the verilated model (rtl/bridge/multiprocessor.vlt): Verilator
@@ -182,10 +183,10 @@ module multiprocessor #(
     logic [AW-1:0] acc_addr;
     logic [LCW-1:0] acc_vectors;
     logic [SB-1:0] acc_set;
-    logic loc_we;
+    logic [LPW-1:0] loc_we;
     logic [NB-1:0] loc_buf;
     logic [LB-1:0] loc_word;
-    logic [W-1:0] loc_wdata, loc_rdata;
+    logic [LPW*W-1:0] loc_wdata, loc_rdata;
     logic [SB-1:0] im_set;
     logic [NB-1:0] im_pos, im_buf;
     logic [LB-1:0] im_vec;
@@ -206,7 +207,8 @@ module multiprocessor #(
         .LOCAL(LOCAL),
         .IMEM(IMEM),
         .CYW(CYW),
-        .STW(STW)
+        .STW(STW),
+        .LPW(LPW)
     ) p (
         .clk(clk),
         .rst_n(rst_n),
@@ -322,7 +324,8 @@ module multiprocessor #(
         .N(N),
         .L(L),
         .S(S),
-        .W(W)
+        .W(W),
+        .LPW(LPW)
     ) im (
         .clk(clk),
         .idx_we(h_idx_we && here),

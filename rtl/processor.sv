@@ -7,8 +7,8 @@
 //
 // Time, as in sync_unit: a `tick` edge ends a machine cycle; edges without tick are zero-time
 // steps inside it (the model's delta cycles), at which the ops that take no time run, one
-// transition per edge: a compute of 0 cycles, a step mark, a buffer copy (one word per step), a
-// wait-sync that finds its token, entering an op, leaving it when its completion input is high.
+// transition per edge: a compute of 0 cycles, a step mark, a buffer copy (LPW words per step:
+// a copy of w words takes ceil(w / LPW) steps), a wait-sync that finds its token, entering an op, leaving it when its completion input is high.
 // `settled` says that the processor has nothing to do before the tick. Costs count tick edges:
 //   compute c        c cycles from the cycle it is entered;
 //   memory access    `start` (with the descriptor) from the cycle it is entered up to the tick
@@ -29,6 +29,10 @@ module processor #(
     parameter int IMEM  = 64,  // instruction words
     parameter int CYW   = 24,  // bits of a compute op's cycle count
     parameter int STW   = 16,  // bits of a step mark's step number
+    // Words per access of the local port (the local memory's and the index manipulator's): a
+    // buffer copy moves LPW words per zero-time step. Copies take no machine cycles, so LPW
+    // changes only how many step edges a copy takes, not a cycle or a word.
+    parameter int LPW   = 1,
     // Derived widths: leave at their defaults.
     parameter int NB  = (N > 1) ? $clog2(N) : 1,
     parameter int NCW = $clog2(N + 1),
@@ -82,12 +86,13 @@ module processor #(
     output logic [    SB-1:0] acc_set,
     input  logic              bc_done,
 
-    // Index manipulator's local port (buffer copies).
-    output logic          loc_we,
-    output logic [NB-1:0] loc_buf,
-    output logic [LB-1:0] loc_word,
-    output logic [ W-1:0] loc_wdata,
-    input  logic [ W-1:0] loc_rdata,
+    // Index manipulator's local port (buffer copies): words loc_word + j, j < LPW, of buffer
+    // loc_buf; word j at [j*W +: W], written where loc_we[j].
+    output logic [   LPW-1:0] loc_we,
+    output logic [    NB-1:0] loc_buf,
+    output logic [    LB-1:0] loc_word,
+    output logic [LPW*W-1:0] loc_wdata,
+    input  logic [LPW*W-1:0] loc_rdata,
 
     // Sync unit (sync_unit.sv): this processor's bits.
     output logic          act_req,
@@ -139,7 +144,7 @@ module processor #(
   logic running_q;
   logic [PCW-1:0] pc_q;
   logic entered_q;  // the current op has been entered (compute counting, access accepted)
-  logic [CYW-1:0] cnt_q;  // compute: cycles left; copies: the word being copied
+  logic [CYW-1:0] cnt_q;  // compute: cycles left; copies: the first word of this step's LPW
 
   logic [IW-1:0] instr;
   logic [3:0] opcode;
@@ -153,14 +158,22 @@ module processor #(
   logic [LB-1:0] c_word;
   logic [LAW-1:0] c_local;
   logic [LCW-1:0] c_words;
-  logic copy_last;  // the word being copied is the op's last
+  logic copy_last;  // this step copies the op's last word
+  logic [CYW-1:0] copy_left;  // words of the op not copied before this step
+  logic [LPW-1:0] copy_en;  // word j of this step is one of the op's
   assign c_cycles = instr[4+:CYW];
   assign mask = instr[4+:N];
   assign c_buf = instr[C_BUF+:NB];
   assign c_word = instr[C_WORD+:LB];
   assign c_local = instr[C_LOCAL+:LAW];
   assign c_words = instr[C_WORDS+:LCW];
-  assign copy_last = cnt_q + CYW'(1) >= CYW'(c_words);
+  assign copy_left = CYW'(c_words) - cnt_q;
+  assign copy_last = copy_left <= CYW'(LPW);
+  always_comb begin
+    for (int j = 0; j < LPW; j++) begin
+      copy_en[j] = CYW'(j) < copy_left;
+    end
+  end
 
   // ---- what happens at the coming edge --------------------------------------------------------
   logic advance;  // the op ends: pc moves on
@@ -168,7 +181,7 @@ module processor #(
   // accepts it there). `tick` gates the register, not this signal, so that nothing combinational
   // depends on it (a verilated owner's every eval() re-evaluates what its inputs reach).
   logic enter;
-  logic step;  // a buffer copy moves one word
+  logic step;  // a buffer copy moves up to LPW words
   always_comb begin
     advance = 1'b0;
     enter = 1'b0;
@@ -227,18 +240,27 @@ module processor #(
       entered_q <= 1'b1;
       cnt_q <= c_cycles;
     end else if (step) begin
-      cnt_q <= cnt_q + CYW'(1);
+      cnt_q <= cnt_q + CYW'(LPW);
     end else if (tick && opcode == OP_COMPUTE && entered_q) begin
       cnt_q <= cnt_q - CYW'(1);
     end
   end
 
-  // Local memory: StoreBuffer writes a word at each of its steps; the host port otherwise.
-  logic [LAW-1:0] l_addr;
-  assign l_addr = c_local + LAW'(cnt_q);
+  // Local memory: StoreBuffer writes up to LPW words at each of its steps (in ascending order, so
+  // that a copy wrapping round a memory ends as word by word); the host port otherwise.
+  logic [LAW-1:0] l_addr[LPW];
+  always_comb begin
+    for (int j = 0; j < LPW; j++) begin
+      l_addr[j] = c_local + LAW'(cnt_q) + LAW'(j);
+    end
+  end
   always_ff @(posedge clk) begin
     if (step && opcode == OP_STOREBUF) begin
-      lmem[l_addr] <= loc_rdata;
+      for (int j = 0; j < LPW; j++) begin
+        if (copy_en[j]) begin
+          lmem[l_addr[j]] <= loc_rdata[j*W+:W];
+        end
+      end
     end else if (lm_we) begin
       lmem[lm_addr] <= lm_wdata;
     end
@@ -298,10 +320,14 @@ module processor #(
   assign acc_vectors = instr[A_VEC+:LCW];
   assign acc_set = instr[A_SET+:SB];
 
-  assign loc_we = step && opcode == OP_LOADBUF;
+  assign loc_we = (step && opcode == OP_LOADBUF) ? copy_en : '0;
   assign loc_buf = c_buf;
   assign loc_word = c_word + LB'(cnt_q);
-  assign loc_wdata = lmem[l_addr];
+  always_comb begin
+    for (int j = 0; j < LPW; j++) begin
+      loc_wdata[j*W+:W] = lmem[l_addr[j]];
+    end
+  end
 
   assign act_req = opcode == OP_ACTIVATE;
   assign act_targets = mask;

@@ -64,6 +64,7 @@ foreach(model IN LISTS ORTHOSIM_RTL_MP_MODELS)
                           -GLOCAL=${ORTHOSIM_RTL_LOCAL_WORDS}
                           -GIMEM=${ORTHOSIM_RTL_INSTRUCTION_WORDS}
                           -GCYW=${ORTHOSIM_RTL_COMPUTE_BITS} -GSTW=${ORTHOSIM_RTL_STEP_BITS}
+                          -GLPW=${ORTHOSIM_RTL_LOCAL_PORT_WORDS}
                           --output-split 20000)
 endforeach()
 # The router of every mesh, torus and hypercube within its maxima (limits.cmake: ports, virtual

@@ -91,14 +91,14 @@ fi
 if wants lint; then
   echo "=== lint: verilator --lint-only -Wall"
   declare -A params=(
-    [index_manipulator]="-GN=3,-GL=5,-GS=3 -GN=8,-GL=32,-GS=16,-GW=64"
+    [index_manipulator]="-GN=3,-GL=5,-GS=3,-GLPW=3 -GN=8,-GL=32,-GS=16,-GW=64"
     [bus_controller]="-GN=3,-GL=5,-GS=3,-GDEPTH=10 -GN=8,-GL=32,-GS=16,-GDEPTH=64,-GW=64,-GTW=8"
     [module_array]="-GN=3,-GDEPTH=10 -GN=8,-GDEPTH=64,-GW=64"
     [router]="-GPMAX=4,-GVMAX=1,-GDMAX=1,-GDW=32 -GPMAX=10,-GVMAX=4,-GDMAX=8,-GCW=10,-GDW=96"
     [sync_unit]="-GN=3,-GCW=5,-GTKW=2 -GN=16,-GCW=8,-GTKW=8"
     [crossbar_array]="-GBUSES=1 -GN=3,-GBUSES=3,-GDEPTH=10 -GN=8,-GBUSES=8,-GDEPTH=64,-GW=64"
     [network_interface]="-GPMAX=1,-GQD=1,-GRQ=1 -GPMAX=10,-GCW=10,-GDW=96,-GW=48,-GTGW=10,-GMWW=9,-GQD=3,-GRQ=5"
-    [processor]="-GN=3,-GL=5,-GS=3,-GDEPTH=10,-GLOCAL=40,-GIMEM=20 -GN=16,-GL=256,-GS=512,-GDEPTH=4096,-GLOCAL=65536,-GIMEM=1024,-GCYW=32"
+    [processor]="-GN=3,-GL=5,-GS=3,-GDEPTH=10,-GLOCAL=40,-GIMEM=20,-GLPW=3 -GN=16,-GL=256,-GS=512,-GDEPTH=4096,-GLOCAL=65536,-GIMEM=1024,-GCYW=32"
   )
   for b in "${blocks[@]}"; do
     for g in "" ${params[$b]}; do
@@ -116,7 +116,7 @@ if wants lint; then
   # The whole multiprocessor (every block above but the router and the interface), per
   # organisation, at the defaults, odd sizes, and the sizes the simulator verilates (n = 16).
   mp_files="$rtl/multiprocessor.sv $rtl/processor.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/crossbar_array.sv $rtl/fcfs_arbiter.sv $rtl/sync_unit.sv"
-  for g in -GARCH=0 -GARCH=1 -GARCH=2 -GARCH=0,-GN=3,-GL=5,-GS=3,-GDEPTH=7 -GARCH=2,-GN=3,-GL=5,-GS=3,-GDEPTH=7 \
+  for g in -GARCH=0 -GARCH=1 -GARCH=2 -GARCH=0,-GN=3,-GL=5,-GS=3,-GDEPTH=7 -GARCH=2,-GN=3,-GL=5,-GS=3,-GDEPTH=7,-GLPW=1 \
       -GARCH=1,-GN=8,-GW=64 -GARCH=1,-GN=16,-GL=256,-GS=512,-GDEPTH=4096,-GLOCAL=4096,-GIMEM=4096 -GARCH=0,-GN=2 \
       -GARCH=0,-GHOST=0 -GARCH=2,-GHOST=0,-GN=16; do
     g="${g//,/ }"

@@ -16,9 +16,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "rtl/bridge/multiprocessor_rtl.hpp"
+#include "rtl/limits.hpp"
 
 namespace orthosim::rtl {
 namespace {
@@ -388,6 +390,36 @@ TEST(MultiprocessorUnit, ContentionOnOneBusIsFirstComeTiesToTheLowerId) {
   }
   EXPECT_EQ(r.cycles.back().conflicts, n - 1);
   EXPECT_EQ(r.cycles.back().wait_cycles, dd * n * (n - 1) / 2);
+}
+
+/// A buffer copy takes no machine cycle, and the local port moves K = LPW words per zero-time
+/// step (rtl/limits.cmake): P(0) loads w words from local 5 into buffer 1 from word 3 and stores
+/// them back to local 40, all in cycle 0, which takes ceil(w / K) steps per copy (the other
+/// processors are at their halts). Every copied word arrives, and the words just past either
+/// copy keep what they held.
+TEST(MultiprocessorUnit, BufferCopiesMoveLocalPortWordsPerZeroTimeStep) {
+  const std::uint32_t k = limits::kLocalPortWords;
+  for (const std::uint32_t w : {1U, k + 1, 2 * k + k / 2 + 1, 13U}) {
+    SCOPED_TRACE("w = " + std::to_string(w));
+    std::vector<std::vector<RtlOp>> programs(4);
+    RtlOp load = copy(false, 1, 5, w);
+    load.buffer_word = 3;
+    RtlOp store = copy(true, 1, 40, w);
+    store.buffer_word = 3;
+    programs[0] = {load, store};
+    LoadedUnit u(MultiprocessorArch::Omp, 4, kCosts, programs);
+    u.run();
+    ASSERT_FALSE(u.cycles.empty());
+    EXPECT_EQ(u.halt[0], 0) << "copies take no machine cycle";
+    const std::uint32_t per_copy = (w + k - 1) / k;
+    EXPECT_EQ(u.cycles[0].steps, 2 * per_copy);
+    for (std::uint32_t j = 0; j < w; ++j) {
+      EXPECT_EQ(u.mp.read_buffer(0, 1, 3 + j), local_word(0, 5 + j)) << "buffer word " << 3 + j;
+      EXPECT_EQ(u.mp.read_local(0, 40 + j), local_word(0, 5 + j)) << "local word " << 40 + j;
+    }
+    EXPECT_EQ(u.mp.read_buffer(0, 1, 3 + w), 0xDEADBEEFU) << "past the load";
+    EXPECT_EQ(u.mp.read_local(0, 40 + w), local_word(0, 40 + w)) << "past the store";
+  }
 }
 
 TEST(MultiprocessorUnit, RefusesWhatIsNotBuiltOrDoesNotFit) {
