@@ -101,6 +101,14 @@ verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
                         -GPMAX=${ORTHOSIM_RTL_ROUTER_PORTS} -GQD=${ORTHOSIM_RTL_NI_QUEUE}
                         -GRQ=${ORTHOSIM_RTL_NI_REASSEMBLY} -GAW=17)
 target_link_libraries(orthosim_rtl_verilated PUBLIC PkgConfig::SYSTEMC)
+# verilate() runs Verilator at configure time to list the files it generates. After an RTL edit
+# that makes Verilator split a model into fewer files, the build would still compile the stale
+# ones of the old list (and fail on them, their members gone) until the next configure: so an
+# edit of the RTL or its configuration files configures again first.
+file(GLOB verilated_inputs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.sv
+     ${CMAKE_CURRENT_SOURCE_DIR}/*.vlt ${CMAKE_CURRENT_SOURCE_DIR}/*.vc
+     ${CMAKE_CURRENT_SOURCE_DIR}/bridge/*.vlt)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${verilated_inputs})
 # Generated code is checked by the co-simulation against the models, not by the sanitizers: under
 # the asan-ubsan preset its instrumented build (the router's unrolled arbitration above all) takes
 # minutes per file. Our code around it, the bridges included, stays instrumented.
