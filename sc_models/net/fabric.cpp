@@ -946,25 +946,7 @@ void Fabric::move_flits(sw::Cycle c) {
     a.flit.tail = in.index + 1 == ni_.packet(in.packet).flits;
   });
   stats_.flit_hops += hops;
-  for (std::size_t k = 0; k < arrived; ++k) {
-    const Arrival& a = arrivals[k];
-    if (a.to < 0) {
-      flits_in_routers_ = in_routers;  // as the client may see it
-      ++stats_.flits_ejected;
-      if (ni_.eject({a.flit.packet, a.flit.index, a.flit.word}, c)) {
-        ++stats_.packets_delivered;
-      }
-      continue;
-    }
-    push(static_cast<std::uint32_t>(a.to), a.flit, c);
-    ++in_routers;
-  }
-  flits_in_routers_ = in_routers;
-  if (arrived > 0) {
-    last_move_ = c;
-    stats_.flits_moved += arrived;
-  }
-  retire_idle_routers();
+  deliver_arrivals(arrived, in_routers, c);
 }
 
 // ---- whole worms ----------------------------------------------------------------------------
@@ -1317,6 +1299,13 @@ void Fabric::commit(sw::Cycle c) {
       }
     }
   }
+  deliver_arrivals(arrived, in_routers, c);
+}
+
+// The arrivals of move_flits and commit, in the order of their moves: ejected flits to the
+// interfaces, the others into their buffers; then the routers left without flits retire.
+void Fabric::deliver_arrivals(std::size_t arrived, std::uint64_t in_routers, sw::Cycle c) {
+  const Arrival* const arrivals = arrivals_.data();
   for (std::size_t k = 0; k < arrived; ++k) {
     const Arrival& a = arrivals[k];
     if (a.to < 0) {
