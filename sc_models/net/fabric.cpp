@@ -292,12 +292,6 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
     q.arrived = head.pushed;
     q.buffer = b;
   }
-  // The keys are distinct (one request per buffer).
-  if (count > 1) {
-    std::sort(requests, requests + count, [](const Request& x, const Request& y) {
-      return std::tie(x.router, x.arrived, x.buffer) < std::tie(y.router, y.arrived, y.buffer);
-    });
-  }
   if (count > 0) {
     serve_headers(requests, count);
     // The granted headers leave the list.
@@ -325,7 +319,13 @@ void Fabric::rebuild_waiting() {
   }
 }
 
-void Fabric::serve_headers(const Request* requests, std::size_t count) {
+void Fabric::serve_headers(Request* requests, std::size_t count) {
+  // In order by router, arrival, buffer; the keys are distinct (one request per buffer).
+  if (count > 1) {
+    std::sort(requests, requests + count, [](const Request& x, const Request& y) {
+      return std::tie(x.router, x.arrived, x.buffer) < std::tie(y.router, y.arrived, y.buffer);
+    });
+  }
   for (std::size_t k = 0; k < count; ++k) {
     const std::uint32_t b = requests[k].buffer;
     std::uint32_t routes = 0;
@@ -361,12 +361,6 @@ void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
     q.router = state_[b].router;
     q.arrived = head.pushed;
     q.buffer = b;
-  }
-  // The keys are distinct (one request per buffer).
-  if (count > 1) {
-    std::sort(requests, requests + count, [](const Request& x, const Request& y) {
-      return std::tie(x.router, x.arrived, x.buffer) < std::tie(y.router, y.arrived, y.buffer);
-    });
   }
   if (count > 0) {
     serve_headers(requests, count);

@@ -164,9 +164,10 @@ class Fabric final : public Network {
   }
   /// The list of waiting headers from the buffers' state (after the worms described the flits).
   void rebuild_waiting();
-  /// Gives each of the requests, in their order, the first free output virtual channel of its
-  /// routes; counts the headers that still wait.
-  void serve_headers(const Request* requests, std::size_t count);
+  /// Puts the requests in order (router, arrival, buffer: each router's first come first) and
+  /// gives each the first free output virtual channel of its routes; counts the headers that
+  /// still wait.
+  void serve_headers(Request* requests, std::size_t count);
   void allocate_virtual_channels_of_worms(sw::Cycle c);
   /// The routes of the header at the head of buffer `b`, computed once per header and buffer
   /// (they depend only on the router, the input port and virtual channel, and the destination).
