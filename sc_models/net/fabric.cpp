@@ -671,6 +671,18 @@ void Fabric::allocate_switches_one_vc(sw::Cycle c) {
 // their output port, as allocate_switches_one_vc orders them. They are done in that order, the
 // other arrivals as they come; the interfaces' injections after the routers' moves, and the
 // ejections last, as in commit.
+// The flit interface i offers, taken from it in cycle c.
+Fabric::Flit Fabric::take_injected(std::uint32_t i, sw::Cycle c) {
+  const NetworkInterfaces::Flit in = ni_.offered(i);
+  ni_.take(i, c);
+  Flit f;
+  f.packet = in.packet;
+  f.index = in.index;
+  f.word = in.word;
+  f.tail = in.index + 1 == ni_.packet(in.packet).flits;
+  return f;
+}
+
 void Fabric::move_flits_one_vc(sw::Cycle c) {
   const std::uint64_t frees_stamp = (c.count() + 1) << 2;
   BufferState* const state = state_.data();
@@ -755,14 +767,9 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
     if (!has_room(target, c)) {
       return;
     }
-    const NetworkInterfaces::Flit in = ni_.offered(i);
-    ni_.take(i, c);
     Arrival& a = arrivals[arrived++];
     a.to = static_cast<std::int32_t>(target);
-    a.flit.packet = in.packet;
-    a.flit.index = in.index;
-    a.flit.word = in.word;
-    a.flit.tail = in.index + 1 == ni_.packet(in.packet).flits;
+    a.flit = take_injected(i, c);
   });
   stats_.flit_hops += hops;
   OrderedArrival* const ordered = ordered_arrivals_.data();
@@ -930,14 +937,9 @@ void Fabric::move_flits(sw::Cycle c) {
         (!full_buffer_frees(target, c) || state[target].departed != stamp)) {
       return;
     }
-    const NetworkInterfaces::Flit in = ni_.offered(i);
-    ni_.take(i, c);
     Arrival& a = arrivals[arrived++];
     a.to = static_cast<std::int32_t>(target);
-    a.flit.packet = in.packet;
-    a.flit.index = in.index;
-    a.flit.word = in.word;
-    a.flit.tail = in.index + 1 == ni_.packet(in.packet).flits;
+    a.flit = take_injected(i, c);
   });
   stats_.flit_hops += hops;
   deliver_arrivals(arrived, in_routers, c);
@@ -1053,25 +1055,19 @@ void Fabric::move_worms(sw::Cycle c) {
   // The interfaces, in their order: a header starts a worm; a later flit refills its worm's
   // oldest buffer, which stays on the worm's path.
   for (const std::uint32_t i : injecting_now_) {
-    const NetworkInterfaces::Flit in = ni_.offered(i);
-    ni_.take(i, c);
-    Flit f;
-    f.packet = in.packet;
-    f.index = in.index;
-    f.word = in.word;
-    f.tail = in.index + 1 == ni_.packet(in.packet).flits;
+    const Flit f = take_injected(i, c);
     const std::uint32_t t = injection_buffer_[i];
     enter_worm_buffer(t, f, c);
     ++in_routers;
-    if (in.index == 0) {
-      if (worms_.size() <= in.packet) {
+    if (f.index == 0) {
+      if (worms_.size() <= f.packet) {
         worms_.resize(ni_.packet_slots());
       }
-      Worm& w = worms_[in.packet];
+      Worm& w = worms_[f.packet];
       w.path.assign(1, t);
       w.begin = 0;
       w.moves = 0;
-      in_flight_.push_back(in.packet);
+      in_flight_.push_back(f.packet);
       if (worm_requests_.size() < in_flight_.size()) {
         worm_requests_.resize(2 * in_flight_.size());
       }
@@ -1277,12 +1273,7 @@ void Fabric::commit(sw::Cycle c) {
       }
     } else {
       const auto injector = static_cast<std::uint32_t>(-1 - mv.from);
-      const NetworkInterfaces::Flit in = ni_.offered(injector);
-      ni_.take(injector, c);
-      f.packet = in.packet;
-      f.index = in.index;
-      f.word = in.word;
-      f.tail = in.index + 1 == ni_.packet(in.packet).flits;
+      f = take_injected(injector, c);
     }
   }
   stats_.flit_hops += hops;

@@ -197,6 +197,8 @@ class Fabric final : public Network {
   /// kOneVcUnobserved (move_flits_one_vc) without the observers' and the virtual channels' work.
   template <bool kOneVcUnobserved = false>
   void push(std::uint32_t b, const Flit& f, sw::Cycle c);
+  /// Takes the flit interface `i` offers in cycle c (an injection).
+  Flit take_injected(std::uint32_t i, sw::Cycle c);
   /// The first `arrived` of arrivals_, of move_flits or commit: ejections and pushes in order.
   void deliver_arrivals(std::size_t arrived, std::uint64_t in_routers, sw::Cycle c);
   /// Takes the routers that hold no flits out of active_.
