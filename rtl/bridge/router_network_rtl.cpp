@@ -97,14 +97,18 @@ std::uint32_t kind_code(sw::TopologyKind kind) {
   return 0;
 }
 
-/// Raises `clk` on a router evaluated with clk low after its combinational inputs last changed.
+/// Raises `clk` on a router whose combinational logic is up to date with its inputs (evaluated,
+/// with the clock low or high, after its combinational inputs last changed).
 template <class V>
 void clock_edge(V& d) {
-  d.clk = 1;
 #if VERILATOR_VERSION_INTEGER == 5006000
-  // V<prefix>___024root___eval after its ico loop, as Verilator 5.006 generates it.
+  // V<prefix>___024root___eval after its ico loop, as Verilator 5.006 generates it. A router
+  // last evaluated at its previous edge still has clk high: the edge detector is told what an
+  // evaluation with clk low would have recorded (nothing else reads clk).
   using S = Scheduler<V>;
   typename S::Root* const root = d.rootp;
+  root->__Vtrigrprev__TOP__clk = 0;
+  d.clk = 1;
   for (std::uint32_t nba_iterations = 0;; ++nba_iterations) {
     root->__VnbaTriggered.clear();
     root->__VactIterCount = 0;
@@ -130,6 +134,11 @@ void clock_edge(V& d) {
     S::nba(root);
   }
 #else
+  if (d.clk != 0) {
+    d.clk = 0;
+    d.eval();
+  }
+  d.clk = 1;
   d.eval();
 #endif
 }
@@ -393,6 +402,9 @@ void RoutersOf<V, P>::settle() {
     for (const std::uint32_t r : now) {
       V& d = nodes_[r]->dut;
       wire_ready(r);
+      if (nodes_[r]->current) {
+        continue;  // its outputs answer these inputs already (evaluated at its edge)
+      }
       const std::uint32_t room = d.in_acc_room;
       const std::uint32_t go = d.in_acc_go;
       d.clk = 0;
@@ -445,13 +457,14 @@ void RoutersOf<V, P>::edge() {
     wire_ready(r);
     wire_flits(r);
   }
-  // Verilator sees a rising edge between two evaluations: a router not evaluated since its last
-  // edge or since its inputs changed (no flits, so not in settle(); or a reset) is first
-  // evaluated with the clock low. Negative edges trigger nothing. A router settled with these
-  // inputs is clocked without evaluating its combinational logic again (clock_edge()).
+  // A router whose inputs changed since its last evaluation (an idle one next to a busy one; a
+  // reset) is first evaluated with the clock low. A router current with these inputs (settled,
+  // or not changed since its last edge) is clocked without evaluating its combinational logic
+  // again (clock_edge()); with a waveform, eval() sees the clock low first. Negative edges
+  // trigger nothing.
   for (const std::uint32_t r : clocked_) {
     Node& n = *nodes_[r];
-    if (!n.current || n.dut.clk != 0) {
+    if (!n.current || (traced_ && n.dut.clk != 0)) {
       n.dut.clk = 0;
       n.dut.eval();
     }
@@ -479,10 +492,8 @@ void RoutersOf<V, P>::set_reset(bool active) {
 template <class V, std::uint32_t P>
 void RoutersOf<V, P>::set_cycle(std::uint64_t c) {
   for (const auto& n : nodes_) {
-    if (n->dut.now != static_cast<std::uint32_t>(c)) {
-      n->dut.now = static_cast<std::uint32_t>(c);
-      n->current = false;
-    }
+    // Only the clocked logic reads `now` (rtl/router.sv): the router stays current.
+    n->dut.now = static_cast<std::uint32_t>(c);
   }
   clear_offers();
 }
