@@ -116,7 +116,6 @@ module router #(
   localparam logic [1:0] KIND_CUBE = 2'd2;
   localparam int DCX = DCW + 1;
   localparam logic [DCW:0] DMAX_X = DCX'(DMAX);
-  localparam int BIW = (NB > 1) ? $clog2(NB) : 1;  // buffer index
   localparam int DNW = (PV > 1) ? $clog2(PV) : 1;  // network output channel index
 
   // How the logic is laid out (the cycles do not depend on it; a simulator's cost does). Three
@@ -250,6 +249,7 @@ module router #(
   // allocation (a waiting header or a routed packet); zero for the others.
   logic [NB*NB-1:0] older;
   logic [NO-1:0] take_ch;  // output channels granted in this cycle
+  logic [NP*NB-1:0] to_port;  // [o*NB+b]: buffer b holds a routed packet that leaves by port o
 
   // 1. Virtual-channel allocation: a header at the head of a buffer without an output channel,
   //    `delay` cycles after it was pushed (store-and-forward: after its tail was pushed), asks for
@@ -348,7 +348,7 @@ module router #(
           end
         end
         grant[b] = g;
-        if (g) take_ch[ch] = 1'b1;
+        if (g) take_ch = take_ch | (NO'(1) << ch);
         else hdr_waits = hdr_waits + NCW'(1);
       end
       routed[b] = routed_q[b] || grant[b];
@@ -360,6 +360,12 @@ module router #(
     end
     for (int ov = 0; ov < PV; ov++) dn_free[ov] = dn_q[ov] < depth_q;
     for (int b = 0; b < NB; b++) sure[b] = eject[b] || dn_free[dnch[b*DNW+:DNW]];
+    to_port = '0;
+    if (want != '0) begin
+      for (int o = 0; o < NP; o++) begin
+        for (int b = 0; b < NB; b++) to_port[o*NB+b] = want[b] && 32'(oport[b*PW+:PW]) == o;
+      end
+    end
     // Flits held per input port.
     for (int i = 0; i < NP; i++) begin
       held = '0;
@@ -384,41 +390,40 @@ module router #(
   logic [NB-1:0] may_leave, moving;
   logic [NO-1:0] release_ch;  // output channels whose packet's tail leaves in this cycle
   always @* begin : switch_comb
-    logic [NP*NB-1:0] cand;  // [o*NB+b]: b is a candidate for output port o
-    logic [NB-1:0] blocked, elig;
+    logic [NB-1:0] go, blocked, elig, w;
     logic [NP-1:0] port_won;
-    logic [BIW-1:0] best;
-    logic found;
-    int p;
+    logic [NB-1:0] mv;
+    logic [FW-1:0] fl;
+    logic [OW-1:0] ch;
+    go = '0;
+    blocked = '0;
     elig = '0;
-    best = '0;
-    found = 1'b0;
-    p = 0;
+    w = '0;
+    port_won = '0;
+    mv = '0;
+    fl = '0;
+    ch = '0;
     moving = '0;
     release_ch = '0;
-    blocked = '0;
-    port_won = '0;
-    cand = '0;
     for (int b = 0; b < NB; b++) begin
       may_leave[b] = want[b] && (eject[b] || out_room[dnch[b*DNW+:DNW]]);
-      if (may_leave[b]) cand[32'(oport[b*PW+:PW])*NB+b] = 1'b1;
+      go[b] = sure[b] || out_go[dnch[b*DNW+:DNW]];
     end
     if (may_leave != '0) begin
+      // Stage s = pass * NP + o: output port o passes its oldest eligible candidate, whose input
+      // port is then used.
       for (int pass = 0; pass < 2; pass++) begin
         for (int o = 0; o < NP; o++) begin
-          elig = cand[o*NB+:NB] & ~blocked & ((pass == 0) ? sure : ~sure);
-          if (elig != '0 && (pass == 0 || !port_won[o])) begin
-            best = '0;
-            found = 1'b0;
-            for (int b = 0; b < NB; b++) begin
-              if (elig[b] && (!found || older[32'(best)*NB+b])) begin
-                best = BIW'(b);
-                found = 1'b1;
-              end
-            end
+          elig = (pass == 0 || !port_won[o])
+                 ? to_port[o*NB+:NB] & may_leave & ~blocked & ((pass == 0) ? sure : ~sure)
+                 : '0;
+          if (elig != '0) begin
             port_won[o] = 1'b1;
-            blocked = blocked | same_port[32'(best)*NB+:NB];
-            if (sure[best] || out_go[dnch[best*DNW+:DNW]]) moving[best] = 1'b1;
+            for (int b = 0; b < NB; b++) begin
+              w[b] = elig[b] && ((elig & older[b*NB+:NB]) == '0);
+              if (w[b]) blocked = blocked | same_port[b*NB+:NB];
+            end
+            moving = moving | (w & go);
           end
         end
       end
@@ -435,17 +440,25 @@ module router #(
     ej_flit = '0;
     if (moving != '0) begin
       for (int b = 0; b < NB; b++) begin
-        if (moving[b]) begin
-          if (tails[b]) release_ch[chan[b*OW+:OW]] = 1'b1;
-          p = 32'(oport[b*PW+:PW]);
+        if (moving[b] && tails[b]) release_ch = release_ch | (NO'(1) << chan[b*OW+:OW]);
+      end
+      for (int p = 0; p < NP; p++) begin
+        mv = moving & to_port[p*NB+:NB];
+        if (mv != '0) begin
+          for (int b = 0; b < NB; b++) begin
+            if (mv[b]) begin
+              fl = hflit[b*FW+:FW];
+              ch = chan[b*OW+:OW];
+            end
+          end
           if (p < PMAX) begin
             out_valid[p] = 1'b1;
-            out_vc[p*VW+:VW] = VW'(32'(chan[b*OW+:OW]) % VMAX);
-            out_flit[p*FW+:FW] = hflit[b*FW+:FW];
+            out_vc[p*VW+:VW] = VW'(32'(ch) % VMAX);
+            out_flit[p*FW+:FW] = fl;
           end else begin
             // An ejection channel has no virtual channels: its number is the port's.
             ej_valid[p-PMAX] = 1'b1;
-            ej_flit[(p-PMAX)*FW+:FW] = hflit[b*FW+:FW];
+            ej_flit[(p-PMAX)*FW+:FW] = fl;
           end
         end
       end
