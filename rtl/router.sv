@@ -238,6 +238,7 @@ module router #(
   // ---- from the registers: heads, virtual-channel allocation, switch candidates --------------
   logic [NB*FW-1:0] hflit;  // head flit of buffer b
   logic [NB*TSW-1:0] htime;  // the cycle it was pushed
+  logic [NB*TSW-1:0] tail_time;  // store-and-forward: the cycle the header's packet's tail was pushed
   logic [NB-1:0] nonempty, full, tails, hdr_ready, grant, routed, eject, sure, want;
   logic [NB*OW-1:0] range_lo;  // first output channel of a waiting header's range
   logic [NB*VCW-1:0] range_n;  // channels in the range
@@ -251,6 +252,18 @@ module router #(
   logic [NO-1:0] take_ch;  // output channels granted in this cycle
   logic [NP*NB-1:0] to_port;  // [o*NB+b]: buffer b holds a routed packet that leaves by port o
 
+  // The buffers' memories are read by continuous assignments, outside the processes: a read
+  // under the processes' conditions made yosys's resource sharing explode (it weighs sharing
+  // each read against every other under their conditions).
+  for (genvar b = 0; b < NB; b++) begin : g_head
+    logic [DB-1:0] hd;
+    assign hd = head_q[b];
+    assign hflit[b*FW+:FW] = mem_flit[b][hd];
+    assign htime[b*TSW+:TSW] = mem_time[b][hd];
+    assign tails[b] = mem_flit[b][hd][TAIL];
+    assign tail_time[b*TSW+:TSW] = mem_time[b][slot_add(hd, DCW'(mem_flit[b][hd][3*CW+:8]) - DCW'(1))];
+  end
+
   // 1. Virtual-channel allocation: a header at the head of a buffer without an output channel,
   //    `delay` cycles after it was pushed (store-and-forward: after its tail was pushed), asks for
   //    the channels of its dimension-ordered route (with the dateline class on a torus). Ranges
@@ -258,7 +271,6 @@ module router #(
   //    requests for one range are served first come, ties to the lower buffer: a request gets the
   //    m-th free channel of its range, m = the earlier requests for the same range.
   always @* begin : state_comb
-    logic [DB-1:0] hd;
     logic [7:0] len;
     logic [TSW-1:0] tail_t;
     logic ready, cls;
@@ -270,7 +282,6 @@ module router #(
     logic [OW-1:0] ch;
     logic [OCW-1:0] held;
     // Temporaries start from zero: no value is kept from the last evaluation (no latch).
-    hd = '0;
     len = '0;
     tail_t = '0;
     ready = 1'b0;
@@ -287,10 +298,6 @@ module router #(
     half = vcs_q >> 1;
     cls_n = (kind_q == KIND_TORUS && dateline_q) ? half : vcs_q;
     for (int b = 0; b < NB; b++) begin
-      hd = head_q[b];
-      hflit[b*FW+:FW] = mem_flit[b][hd];
-      htime[b*TSW+:TSW] = mem_time[b][hd];
-      tails[b] = hflit[b*FW+TAIL];
       nonempty[b] = count_q[b] != '0;
       full[b] = count_q[b] >= depth_q;
       hdr_ready[b] = 1'b0;
@@ -298,7 +305,7 @@ module router #(
       range_n[b*VCW+:VCW] = '0;
       if (nonempty[b] && !routed_q[b] && hflit[b*FW+HEAD]) begin
         len = hflit[b*FW+3*CW+:8];
-        tail_t = mem_time[b][slot_add(hd, DCW'(len) - DCW'(1))];
+        tail_t = tail_time[b*TSW+:TSW];
         ready = saf_q ? ({{(8 - DCW) {1'b0}}, count_q[b]} >= len &&
                          (now_q - tail_t) >= TSW'(delay_q))
                       : (now_q - htime[b*TSW+:TSW]) >= TSW'(delay_q);
