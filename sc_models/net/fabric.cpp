@@ -92,7 +92,10 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   }
   mask_words_ = (most_buffers + 63) / 64;
   worm_capable_ = worm_capable_ && few_ports_;  // a front's order keeps its port in 7 bits
-  deep_worm_capable_ = vcs_ == 1 && depth_ > 1 && wormhole_ && few_ports_;
+  // With a router delay above one cycle a header waits at every router, the flits behind it
+  // bunch into runs of about `delay` flits, and a worm moves about as many runs as flits: there
+  // the flit-by-flit path runs faster (docs/performance.md, round 6).
+  deep_worm_capable_ = deep_worms_possible() && delay_ == sw::Cycle{1};
   requests_.resize(most_buffers);
   switch_candidates_.resize(most_buffers);
   // Each buffer and each injector moves one flit per cycle at most.

@@ -86,6 +86,10 @@ class Fabric final : public Network {
     one_pass_ = false;
   }
 
+  /// Tests: worms in deep buffers (move_deep_worms) whatever the router delay, where they are
+  /// taken with a delay of one cycle only (see deep_worm_capable_); the general path is the
+  /// second implementation to compare them with. Call it before the first cycle.
+  void move_deep_worms_at_any_delay() { deep_worm_capable_ = deep_worms_possible(); }
   /// Whether a header's output port comes from a table per (router, destination) (a
   /// deterministic routing on a network within sw::RouteTable's bound) rather than from a call
   /// to the routing function per header.
@@ -155,6 +159,12 @@ class Fabric final : public Network {
   /// The route by network output port `q` of the header at the head of buffer `b` of `router`:
   /// the virtual channels the policy allows there.
   [[nodiscard]] Route network_route(std::uint32_t b, std::uint32_t router, std::uint32_t q) const;
+
+  /// One virtual channel, buffers deeper than one flit, wormhole, at most 64 ports a router:
+  /// move_deep_worms gives the moves of move_flits_one_vc.
+  [[nodiscard]] bool deep_worms_possible() const {
+    return vcs_ == 1 && depth_ > 1 && wormhole_ && few_ports_;
+  }
 
   // ---- the cycle --------------------------------------------------------------------------
   void allocate_virtual_channels(sw::Cycle c);
@@ -268,9 +278,9 @@ class Fabric final : public Network {
   /// observed), so that the worms below always describe every flit in the routers, and left
   /// at once when an observer attaches (the buffers' state is complete either way).
   bool worms_on_ = false;
-  /// One virtual channel, buffers deeper than one flit, wormhole: a worm's flits fill a run of
-  /// consecutive buffers of its route, and most cycles only its two ends change a count
-  /// (move_deep_worms).
+  /// One virtual channel, buffers deeper than one flit, wormhole, a router delay of one cycle: a
+  /// worm's flits fill a run of consecutive buffers of its route, and most cycles only its two
+  /// ends change a count (move_deep_worms).
   bool deep_worm_capable_ = false;
   /// move_deep_worms runs this cycle; chosen as worms_on_ is.
   bool deep_worms_on_ = false;

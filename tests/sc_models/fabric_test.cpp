@@ -663,7 +663,8 @@ struct PathCase {
 // cycles on average, in the saturating phase one every 4.
 void expect_the_moves_of_the_general_path(const std::vector<PathCase>& cases,
                                           std::uint32_t most_words = 5,
-                                          std::uint32_t light_every = 40) {
+                                          std::uint32_t light_every = 40,
+                                          bool deep_worms_at_any_delay = false) {
   for (const PathCase& test : cases) {
     for (const int observed : {0, 1, 2}) {  // never, always, from cycle 450 on
       SCOPED_TRACE(std::string(test.name) + (observed == 1   ? ", observed"
@@ -674,6 +675,9 @@ void expect_the_moves_of_the_general_path(const std::vector<PathCase>& cases,
       sc::net::Fabric shortcut(test.config.validated(), shortcut_log);
       sc::net::Fabric general(test.config.validated(), general_log);
       general.use_general_path();
+      if (deep_worms_at_any_delay) {
+        shortcut.move_deep_worms_at_any_delay();
+      }
       shortcut.observe(observed == 1);
       general.observe(observed == 1);
       const std::uint32_t nodes = test.config.topology.nodes();
@@ -767,7 +771,9 @@ TEST(FabricWithoutKernel, TheOneVirtualChannelShortcutMakesTheMovesOfTheGeneralP
 // channel, or behind a blocked front, and stretching again when it moves; sharing a buffer with
 // the tail of the worm ahead or the header of the worm behind. Packets from 2 to 31 flits, shorter
 // and longer than the buffers, light and saturating load, and the hand-over to the general path
-// with flits in flight (observed from cycle 450).
+// with flits in flight (observed from cycle 450). The worms are taken with router delays above
+// one cycle too (Fabric::move_deep_worms_at_any_delay), where the Fabric would take the flits one
+// by one.
 TEST(FabricWithoutKernel, TheDeepBufferWormsMakeTheMovesOfTheGeneralPath) {
   std::vector<PathCase> cases;
   const auto add = [&cases](const char* name, const Topology& t, std::uint32_t depth,
@@ -784,7 +790,7 @@ TEST(FabricWithoutKernel, TheDeepBufferWormsMakeTheMovesOfTheGeneralPath) {
   add("mesh 8, 5-flit buffers, delay 2", Topology::mesh({8}), 5, 2);
   add("4-cube, 4-flit buffers, delay 2, all-port", Topology::hypercube(4), 4, 2);
   cases.back().config.ni.ports = sw::NodePorts::All;
-  expect_the_moves_of_the_general_path(cases, 30, 200);
+  expect_the_moves_of_the_general_path(cases, 30, 200, true);
 }
 
 // With several virtual channels, unobserved, the Fabric decides and commits the moves in one
