@@ -201,8 +201,13 @@ void Fabric::begin_cycle(sw::Cycle c) {
     move_deep_worms(c);
     return;
   }
-  allocate_virtual_channels(c);
   const bool one_pass = one_pass_ && !observed_;
+  if (single_vc_ && few_ports_ && one_pass && wormhole_) {
+    allocate_virtual_channels_one_vc(c);
+    move_flits_one_vc(c);
+    return;
+  }
+  allocate_virtual_channels(c);
   if (single_vc_ && few_ports_) {
     if (one_pass) {
       move_flits_one_vc(c);
@@ -323,12 +328,13 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
   }
 }
 
-// allocate_virtual_channels of move_deep_worms (one virtual channel, wormhole). Grants only take
-// output channels, and the moves that free them come after, so a waiting header whose routes'
-// channels are all held at the start of the cycle gets none: it waits without a request, and
-// the others' requests are served as there (a header that takes nothing changes no other
-// grant). At medium load most waiting headers wait so, for a channel that another worm holds
-// for many cycles, and they skip the sort and serve_headers.
+// allocate_virtual_channels of the unobserved one-virtual-channel wormhole networks that
+// move_worms does not step (move_deep_worms, move_flits_one_vc). Grants only take output
+// channels, and the moves that free them come after, so a waiting header whose routes' channels
+// are all held at the start of the cycle gets none: it waits without a request, and the others'
+// requests are served as there (a header that takes nothing changes no other grant). Most
+// waiting headers wait so, for a channel that another worm holds for many cycles, and they skip
+// the sort and serve_headers.
 void Fabric::allocate_virtual_channels_one_vc(sw::Cycle c) {
   stats_.router_steps += active_.size();
   if (waiting_.empty()) {

@@ -183,8 +183,8 @@ class Fabric final : public Network {
   /// still wait.
   void serve_headers(Request* requests, std::size_t count);
   void allocate_virtual_channels_of_worms(sw::Cycle c);
-  /// allocate_virtual_channels with one virtual channel and wormhole switching, without the
-  /// requests of the headers whose channels are all held (see there).
+  /// allocate_virtual_channels with one virtual channel and wormhole switching, unobserved,
+  /// without the requests of the headers whose channels are all held (see there).
   void allocate_virtual_channels_one_vc(sw::Cycle c);
   /// The routes of the header at the head of buffer `b`, computed once per header and buffer
   /// (they depend only on the router, the input port and virtual channel, and the destination).
