@@ -1227,6 +1227,7 @@ void Fabric::move_vc_worms(sw::Cycle c) {
       std::uint64_t& in_used = input_used[state[b].input_slot];
       if (out_used == cycle_stamp || in_used == cycle_stamp) {
         lost_[b] = cycle_stamp;
+        vc_worms_[flits[b].packet].lost = cycle_stamp;
         continue;
       }
       out_used = cycle_stamp;
@@ -1288,7 +1289,12 @@ void Fabric::move_vc_worms(sw::Cycle c) {
         vc_runs_scratch_.push_back({run.lo, from});
       }
     }
-    if (vc_runs_scratch_.size() != runs || runs > 1 || vc_runs_scratch_[0].lo != w.runs[0].lo) {
+    if (runs == 1 && vc_runs_scratch_.size() == 1) {
+      w.runs[0] = vc_runs_scratch_[0];  // a run that moved whole, or stayed
+      if (w.runs[0].lo == w.runs[0].hi) {
+        w.runs.clear();  // its last flit left
+      }
+    } else {
       // Runs that met close their gap; a run whose flits all left is gone.
       w.runs.clear();
       for (const VcRun run : vc_runs_scratch_) {
@@ -1301,8 +1307,6 @@ void Fabric::move_vc_worms(sw::Cycle c) {
           w.runs.push_back(run);
         }
       }
-    } else {
-      w.runs[0] = vc_runs_scratch_[0];
     }
   }
   // Fronts into buffers: into routers active at the start of the cycle as they come; into idle
@@ -1345,6 +1349,7 @@ void Fabric::move_vc_worms(sw::Cycle c) {
       w.runs.assign(1, {0, 1});
       w.may = 0;
       w.decided = 0;
+      w.lost = 0;
       vc_in_flight_.push_back(f.packet);
     } else if (w.path.empty() || w.path.front() != t) {
       throw std::logic_error("fabric: a packet's flit injected behind no worm");
@@ -1424,6 +1429,9 @@ std::uint32_t Fabric::vc_run_granted_from(std::uint32_t p, std::size_t run, std:
     return r.hi;
   }
   const std::uint64_t cycle_stamp = stamp >> 2;
+  if (w.lost != cycle_stamp) {
+    return r.lo;  // none of its candidates lost a port
+  }
   for (std::uint32_t k = r.hi; k > r.lo; --k) {
     if (lost_[w.path[k - 1]] == cycle_stamp) {
       return k;

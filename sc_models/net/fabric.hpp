@@ -377,6 +377,7 @@ class Fabric final : public Network {
     std::uint64_t may = 0;         ///< vc_worm_may_move's answer, as BufferState::room
     std::uint64_t decided = 0;     ///< (cycle + 1) << 2 | 1 deciding, | 2 decided: front_from
     std::uint32_t front_from = 0;  ///< vc_front_moves_from's answer
+    std::uint64_t lost = 0;        ///< the cycle + 1 in which a candidate of it lost a port
   };
   std::vector<VcWorm> vc_worms_;             ///< [packet id]
   std::vector<std::uint32_t> vc_in_flight_;  ///< packet ids of the VC worms, in no order
