@@ -11,7 +11,9 @@ namespace orthosim::sc::net {
 
 namespace {
 constexpr std::uint8_t kUnknown = 0, kInProgress = 1, kYes = 2, kNo = 3;
-}
+/// Fabric::VcWorm::decided's states.
+constexpr std::uint64_t kDeciding = 1, kDecided = 2;
+}  // namespace
 
 Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& client)
     : config_(config),
@@ -1191,15 +1193,25 @@ void Fabric::move_vc_worms(sw::Cycle c) {
   const std::uint64_t stamp = cycle_stamp << 2;
   BufferState* const state = state_.data();
   Flit* const flits = flits_.data();
-  // The candidates: the buffers of the runs that may move. Two on one port contend.
+  // The candidates: the buffers of the runs that may move. Two on one port contend. A front
+  // run's move is decided here when no chain decides it (it moves from its last flit on unless
+  // one of its candidates loses a port, which undoes the decision below).
   contended_.clear();
   for (const std::uint32_t p : vc_in_flight_) {
-    const VcWorm& w = vc_worms_[p];
+    VcWorm& w = vc_worms_[p];
     const auto end = static_cast<std::uint32_t>(w.path.size());
     for (std::size_t i = 0; i < w.runs.size(); ++i) {
       const VcRun run = w.runs[i];
-      if (i == 0 && run.hi == end && !vc_worm_may_move(p, stamp)) {
-        continue;
+      if (i == 0) {
+        const bool may = run.hi < end || vc_worm_may_move(p, stamp);
+        const std::int32_t t = state[w.path[run.hi - 1]].target;
+        if (!may || run.hi < end || t < 0 || state[t].count == 0) {
+          w.front_from = may ? run.lo : run.hi;
+          w.decided = stamp | kDecided;
+        }
+        if (!may) {
+          continue;
+        }
       }
       for (std::uint32_t k = run.lo; k < run.hi; ++k) {
         const BufferState& s = state[w.path[k]];
@@ -1227,7 +1239,9 @@ void Fabric::move_vc_worms(sw::Cycle c) {
       std::uint64_t& in_used = input_used[state[b].input_slot];
       if (out_used == cycle_stamp || in_used == cycle_stamp) {
         lost_[b] = cycle_stamp;
-        vc_worms_[flits[b].packet].lost = cycle_stamp;
+        VcWorm& loser = vc_worms_[flits[b].packet];
+        loser.lost = cycle_stamp;
+        loser.decided = 0;  // decided above without the loss
         continue;
       }
       out_used = cycle_stamp;
@@ -1236,7 +1250,9 @@ void Fabric::move_vc_worms(sw::Cycle c) {
   }
   // Every front run's move is decided before any run moves (the chains read the runs ahead).
   for (const std::uint32_t p : vc_in_flight_) {
-    static_cast<void>(vc_front_moves_from(p, stamp));
+    if (vc_worms_[p].decided != (stamp | kDecided)) {
+      static_cast<void>(vc_front_moves_from(p, stamp));
+    }
   }
   // The interfaces, in their order: into an empty injection buffer, or one whose flit leaves.
   injecting_now_.clear();
@@ -1259,8 +1275,9 @@ void Fabric::move_vc_worms(sw::Cycle c) {
     const std::size_t runs = w.runs.size();
     for (std::size_t i = 0; i < runs; ++i) {
       const VcRun run = w.runs[i];
-      const std::uint32_t from =
-          i == 0 ? vc_front_moves_from(p, stamp) : vc_run_granted_from(p, i, stamp);
+      const std::uint32_t from = i == 0                  ? w.front_from
+                                 : w.lost != cycle_stamp ? run.lo
+                                                         : vc_run_granted_from(p, i, stamp);
       if (from == run.hi) {
         vc_runs_scratch_.push_back(run);
         continue;
@@ -1311,23 +1328,22 @@ void Fabric::move_vc_worms(sw::Cycle c) {
   }
   // Fronts into buffers: into routers active at the start of the cycle as they come; into idle
   // routers and out, in the order of their moves (their keys are distinct: one per output port).
-  ordered_.clear();
+  ordered_arrivals_.clear();
   for (std::uint32_t k = 0; k < fronts_.size(); ++k) {
     const Front& front = fronts_[k];
     if (front.to < 0 || front.activates) {
-      ordered_.push_back(k);
+      ordered_arrivals_.push_back({front.order, k});
       continue;
     }
     enter_vc_worm_buffer(static_cast<std::uint32_t>(front.to), front.flit, c);
     ++in_routers;
   }
-  if (ordered_.size() > 1) {
-    std::sort(ordered_.begin(), ordered_.end(), [this](std::uint32_t x, std::uint32_t y) {
-      return fronts_[x].order < fronts_[y].order;
-    });
+  if (ordered_arrivals_.size() > 1) {
+    std::sort(ordered_arrivals_.begin(), ordered_arrivals_.end(),
+              [](const OrderedArrival& x, const OrderedArrival& y) { return x.order < y.order; });
   }
-  for (const std::uint32_t k : ordered_) {
-    const Front& front = fronts_[k];
+  for (const OrderedArrival& o : ordered_arrivals_) {
+    const Front& front = fronts_[o.arrival];
     if (front.to >= 0) {
       enter_vc_worm_buffer(static_cast<std::uint32_t>(front.to), front.flit, c);
       ++in_routers;
@@ -1360,8 +1376,8 @@ void Fabric::move_vc_worms(sw::Cycle c) {
     }
   }
   flits_in_routers_ = in_routers;
-  for (const std::uint32_t k : ordered_) {
-    const Front& front = fronts_[k];
+  for (const OrderedArrival& o : ordered_arrivals_) {
+    const Front& front = fronts_[o.arrival];
     if (front.to < 0) {
       ++stats_.flits_ejected;
       if (ni_.eject({front.flit.packet, front.flit.index, front.flit.word}, c)) {
@@ -1379,7 +1395,10 @@ void Fabric::move_vc_worms(sw::Cycle c) {
     last_move_ = c;
     stats_.flits_moved += arrived;
   }
-  retire_idle_routers();
+  if (vc_router_emptied_) {
+    vc_router_emptied_ = false;
+    retire_idle_routers();
+  }
 }
 
 bool Fabric::vc_worm_may_move(std::uint32_t p, std::uint64_t stamp) {
@@ -1441,8 +1460,22 @@ std::uint32_t Fabric::vc_run_granted_from(std::uint32_t p, std::size_t run, std:
 }
 
 std::uint32_t Fabric::vc_front_moves_from(std::uint32_t p, std::uint64_t stamp) {
-  constexpr std::uint64_t kDeciding = 1;
-  constexpr std::uint64_t kDecided = 2;
+  {
+    // No chain: decided, or none moves, or the front moves into a gap, out or an empty buffer.
+    VcWorm& w = vc_worms_[p];
+    if (w.decided == (stamp | kDecided)) {
+      return w.front_from;
+    }
+    const VcRun run = w.runs.front();
+    const std::uint32_t from = vc_run_granted_from(p, 0, stamp);
+    const std::int32_t t = state_[w.path[run.hi - 1]].target;
+    if (from == run.hi || run.hi < w.path.size() || t < 0 ||
+        state_[static_cast<std::uint32_t>(t)].count == 0) {
+      w.front_from = from;
+      w.decided = stamp | kDecided;
+      return from;
+    }
+  }
   std::uint32_t* const chain = chain_.data();
   std::size_t length = 0;
   std::uint32_t x = p;
@@ -1527,7 +1560,9 @@ void Fabric::leave_vc_worm_buffer(std::uint32_t b, const Flit& f) {
   s.count = 0;
   occupied_[s.mask_word] &= ~s.mask_bit;
   --held_[s.input_slot];
-  --flits_per_router_[s.router];
+  if (--flits_per_router_[s.router] == 0) {
+    vc_router_emptied_ = true;
+  }
   if (f.tail) {
     owner_[s.out_channel] = -1;
     s.out = -1;
