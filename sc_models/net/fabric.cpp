@@ -1203,11 +1203,21 @@ void Fabric::move_vc_worms(sw::Cycle c) {
     for (std::size_t i = 0; i < w.runs.size(); ++i) {
       const VcRun run = w.runs[i];
       if (i == 0) {
-        const bool may = run.hi < end || vc_worm_may_move(p, stamp);
-        const std::int32_t t = state[w.path[run.hi - 1]].target;
-        if (!may || run.hi < end || t < 0 || state[t].count == 0) {
+        // vc_worm_may_move without its chain where the front does not wait for a worm ahead.
+        const BufferState& front = state[w.path[run.hi - 1]];
+        const std::int32_t t = front.target;
+        bool may = true;
+        if (run.hi < end || t < 0 || front.out < 0 || state[t].count == 0) {
+          may = run.hi < end || front.out >= 0;
+          w.may = stamp | (may ? kYes : kNo);
           w.front_from = may ? run.lo : run.hi;
           w.decided = stamp | kDecided;
+        } else {
+          may = vc_worm_may_move(p, stamp);
+          if (!may) {
+            w.front_from = run.hi;
+            w.decided = stamp | kDecided;
+          }
         }
         if (!may) {
           continue;
