@@ -166,6 +166,11 @@ void Fabric::reset() {
   std::fill(is_waiting_.begin(), is_waiting_.end(), 0);
   in_flight_.clear();
   vc_in_flight_.clear();
+  // move_vc_worms' stamps, should the cycles start again from 0
+  std::fill(out_claim_.begin(), out_claim_.end(), 0);
+  std::fill(in_claim_.begin(), in_claim_.end(), 0);
+  std::fill(router_contended_.begin(), router_contended_.end(), 0);
+  std::fill(lost_.begin(), lost_.end(), 0);
   flits_in_routers_ = 0;
 }
 
