@@ -99,6 +99,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   in_claim_.assign(ports_->total_inputs(), 0);
   router_contended_.assign(routers, 0);
   lost_.assign(buffers, 0);
+  active_place_.assign(routers, 0);
   requests_.resize(most_buffers);
   switch_candidates_.resize(most_buffers);
   // Each buffer and each injector moves one flit per cycle at most.
@@ -210,6 +211,11 @@ void Fabric::begin_cycle(sw::Cycle c) {
     }
     move_vc_worms(c);
     return;
+  }
+  if (vc_worms_were_on) {
+    // move_vc_worms keeps the active routers in no order: the order of their activation again.
+    std::sort(active_.begin(), active_.end(),
+              [this](std::uint32_t x, std::uint32_t y) { return activated_[x] < activated_[y]; });
   }
   const bool one_pass = one_pass_ && !observed_;
   if (single_vc_ && few_ports_) {
@@ -1410,10 +1416,18 @@ void Fabric::move_vc_worms(sw::Cycle c) {
     last_move_ = c;
     stats_.flits_moved += arrived;
   }
-  if (vc_router_emptied_) {
-    vc_router_emptied_ = false;
-    retire_idle_routers();
+  // The routers left without flits retire; their order in active_ is not kept (the activation
+  // numbers keep it), so each leaves by a swap with the last.
+  for (const std::uint32_t r : vc_emptied_) {
+    if (flits_per_router_[r] == 0) {
+      is_active_[r] = 0;
+      const std::uint32_t last = active_.back();
+      active_[active_place_[r]] = last;
+      active_place_[last] = active_place_[r];
+      active_.pop_back();
+    }
   }
+  vc_emptied_.clear();
 }
 
 bool Fabric::vc_worm_may_move(std::uint32_t p, std::uint64_t stamp) {
@@ -1565,6 +1579,7 @@ void Fabric::enter_vc_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
   if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
     is_active_[r] = 1;
     activated_[r] = ++activations_;
+    active_place_[r] = static_cast<std::uint32_t>(active_.size());
     active_.push_back(r);
   }
   channels_.held_at(s.input_slot, ++held_[s.input_slot]);
@@ -1576,7 +1591,7 @@ void Fabric::leave_vc_worm_buffer(std::uint32_t b, const Flit& f) {
   occupied_[s.mask_word] &= ~s.mask_bit;
   --held_[s.input_slot];
   if (--flits_per_router_[s.router] == 0) {
-    vc_router_emptied_ = true;
+    vc_emptied_.push_back(s.router);
   }
   if (f.tail) {
     owner_[s.out_channel] = -1;

@@ -388,8 +388,11 @@ class Fabric final : public Network {
   std::vector<std::uint64_t> in_claim_;
   std::vector<std::uint64_t> router_contended_;  ///< [router]: the cycle + 1 it was contended
   std::vector<std::uint32_t> contended_;         ///< this cycle's contended routers
-  std::vector<std::uint64_t> lost_;           ///< [buffer]: the cycle + 1 its candidate lost a port
-  bool vc_router_emptied_ = false;            ///< a router's last flit left in move_vc_worms' cycle
+  std::vector<std::uint64_t> lost_;  ///< [buffer]: the cycle + 1 its candidate lost a port
+  /// move_vc_worms: the routers whose last flit left in the cycle; each active router's place in
+  /// active_ (which it keeps in no order while it runs).
+  std::vector<std::uint32_t> vc_emptied_;
+  std::vector<std::uint32_t> active_place_;
   std::vector<std::uint32_t> ordered_;        ///< fronts_ whose moves depend on their order
   std::vector<std::uint32_t> injecting_now_;  ///< injectors whose flit enters this cycle
   /// allocate_virtual_channels_of_worms' requests, one per worm.
