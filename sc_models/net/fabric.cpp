@@ -1197,8 +1197,9 @@ bool Fabric::worm_moves(std::uint32_t p, std::uint64_t stamp) {
 // done before the arrivals (as in commit), so the input ports' peaks are those of move_flits.
 // What the order of the moves decides is done in that order, as move_worms does: fronts into
 // routers that held no flits at the start of the cycle and the ejections, in the order of their
-// moves (all sure moves: their router's place in active_, then the output port), then the
-// interfaces' injections in their order, then the ejections.
+// moves (all sure moves: their router's activation number, its place in the general path's
+// active_, then the output port), then the interfaces' injections in their order, then the
+// ejections.
 void Fabric::move_vc_worms(sw::Cycle c) {
   const std::uint64_t cycle_stamp = c.count() + 1;
   const std::uint64_t stamp = cycle_stamp << 2;
@@ -1217,7 +1218,7 @@ void Fabric::move_vc_worms(sw::Cycle c) {
         // vc_worm_may_move without its chain where the front does not wait for a worm ahead.
         const BufferState& front = state[w.path[run.hi - 1]];
         const std::int32_t t = front.target;
-        bool may = true;
+        bool may = false;
         if (run.hi < end || t < 0 || front.out < 0 || state[t].count == 0) {
           may = run.hi < end || front.out >= 0;
           w.may = stamp | (may ? kYes : kNo);

@@ -397,7 +397,9 @@ class Fabric final : public Network {
   std::vector<std::uint32_t> injecting_now_;  ///< injectors whose flit enters this cycle
   /// allocate_virtual_channels_of_worms' requests, one per worm.
   std::vector<Request> worm_requests_;
-  std::vector<std::uint32_t> active_;  ///< routers with flits, in the order they became active
+  /// Routers with flits, in the order they became active (in no order while move_vc_worms runs:
+  /// activated_ keeps it).
+  std::vector<std::uint32_t> active_;
   /// The buffers whose head is a header without an output virtual channel (occupied, not
   /// routed), in no particular order, kept by the commit: virtual-channel allocation visits
   /// them instead of every active router's buffers.
