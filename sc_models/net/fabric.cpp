@@ -11,7 +11,9 @@ namespace orthosim::sc::net {
 
 namespace {
 constexpr std::uint8_t kUnknown = 0, kInProgress = 1, kYes = 2, kNo = 3;
-}
+/// Fabric::VcWorm::decided's states.
+constexpr std::uint64_t kDeciding = 1, kDecided = 2;
+}  // namespace
 
 Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& client)
     : config_(config),
@@ -96,6 +98,12 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   // bunch into runs of about `delay` flits, and a worm moves about as many runs as flits: there
   // the flit-by-flit path runs faster (docs/performance.md, round 6).
   deep_worm_capable_ = deep_worms_possible() && delay_ == sw::Cycle{1};
+  vc_worm_capable_ = vcs_ > 1 && depth_ == 1 && wormhole_ && few_ports_;
+  out_claim_.assign(out_port_base_.back(), 0);
+  in_claim_.assign(ports_->total_inputs(), 0);
+  router_contended_.assign(routers, 0);
+  lost_.assign(buffers, 0);
+  active_place_.assign(routers, 0);
   requests_.resize(most_buffers);
   switch_candidates_.resize(most_buffers);
   // Each buffer and each injector moves one flit per cycle at most.
@@ -162,6 +170,12 @@ void Fabric::reset() {
   waiting_.clear();
   std::fill(is_waiting_.begin(), is_waiting_.end(), 0);
   in_flight_.clear();
+  vc_in_flight_.clear();
+  // move_vc_worms' stamps, should the cycles start again from 0
+  std::fill(out_claim_.begin(), out_claim_.end(), 0);
+  std::fill(in_claim_.begin(), in_claim_.end(), 0);
+  std::fill(router_contended_.begin(), router_contended_.end(), 0);
+  std::fill(lost_.begin(), lost_.end(), 0);
   flits_in_routers_ = 0;
 }
 
@@ -178,15 +192,18 @@ void Fabric::begin_cycle(sw::Cycle c) {
   // The worms describe the flits only from an empty network on; the buffers' state is kept
   // whole either way, so the general path can take over at any cycle.
   const bool worms_were_on = worms_on_;
+  const bool vc_worms_were_on = vc_worms_on_;
   if (flits_in_routers_ == 0) {
     if (!worms_on_ && !deep_worms_on_) {
       clear_worms();  // left by a hand-over to the general path
     }
     worms_on_ = worm_capable_ && !observed_;
     deep_worms_on_ = deep_worm_capable_ && !observed_;
+    vc_worms_on_ = vc_worm_capable_ && !observed_;
   } else if (observed_) {
     worms_on_ = false;
     deep_worms_on_ = false;
+    vc_worms_on_ = false;
   }
   if (worms_were_on && !worms_on_) {
     rebuild_waiting();  // the worms do not keep the list
@@ -208,6 +225,18 @@ void Fabric::begin_cycle(sw::Cycle c) {
     return;
   }
   allocate_virtual_channels(c);
+  if (vc_worms_on_) {
+    if (!vc_worms_were_on) {
+      vc_in_flight_.clear();  // worms of an earlier unobserved stretch, left behind
+    }
+    move_vc_worms(c);
+    return;
+  }
+  if (vc_worms_were_on) {
+    // move_vc_worms keeps the active routers in no order: the order of their activation again.
+    std::sort(active_.begin(), active_.end(),
+              [this](std::uint32_t x, std::uint32_t y) { return activated_[x] < activated_[y]; });
+  }
   if (single_vc_ && few_ports_) {
     if (one_pass) {
       move_flits_one_vc(c);
@@ -1431,6 +1460,433 @@ bool Fabric::worm_moves(std::uint32_t p, std::uint64_t stamp) {
     worms_[chain[k]].moves = answer;
   }
   return moves;
+}
+
+// ---- runs of worms, several virtual channels ---------------------------------------------------
+//
+// With one-flit buffers a packet's flits lie in buffers of its route, one each, in order; the
+// buffers it has entered and its tail has not left are held by it (their output channel is the
+// packet's). Where its flits sit in consecutive buffers they form a run, and a run is what
+// move_flits' rules move together: each of its buffers is routed, and the buffer ahead of each
+// flit but the front is full and frees exactly when the flit ahead leaves. So every buffer of a
+// run is a switch candidate or none is: full_buffer_frees asks, for the run's front, whether the
+// buffer ahead is empty (a gap of the packet's own, or a buffer no packet holds a flit in) or
+// holds the rear flit of another packet whose rear run may move (vc_worm_may_move). With several
+// virtual channels two candidates may ask for one port (two virtual channels of a link, or of an
+// input port); where no two do, every candidate is granted, and the run moves as one when its
+// front's move happens (into an empty buffer, out, or into a full buffer whose flit leaves). A
+// router where two candidates meet is contended: its candidates are served as move_flits serves
+// them, and a run that loses a port at one of its buffers moves only ahead of that buffer (the
+// flits behind it fail move_flits' feasibility chain): the run splits, and an empty buffer opens
+// between the two. A run behind a gap moves into it (a sure move), and closes it when the run
+// ahead stops.
+// A moving run's flits shift one buffer along its path: only its two ends change a buffer's
+// count, a router's flits, an input port's held flits or a channel's owner. The departures are
+// done before the arrivals (as in commit), so the input ports' peaks are those of move_flits.
+// What the order of the moves decides is done in that order, as move_worms does: fronts into
+// routers that held no flits at the start of the cycle and the ejections, in the order of their
+// moves (all sure moves: their router's activation number, its place in the general path's
+// active_, then the output port), then the interfaces' injections in their order, then the
+// ejections.
+void Fabric::move_vc_worms(sw::Cycle c) {
+  const std::uint64_t cycle_stamp = c.count() + 1;
+  const std::uint64_t stamp = cycle_stamp << 2;
+  BufferState* const state = state_.data();
+  Flit* const flits = flits_.data();
+  // The candidates: the buffers of the runs that may move. Two on one port contend. A front
+  // run's move is decided here when no chain decides it (it moves from its last flit on unless
+  // one of its candidates loses a port, which undoes the decision below).
+  contended_.clear();
+  for (const std::uint32_t p : vc_in_flight_) {
+    VcWorm& w = vc_worms_[p];
+    const auto end = static_cast<std::uint32_t>(w.path.size());
+    for (std::size_t i = 0; i < w.runs.size(); ++i) {
+      const VcRun run = w.runs[i];
+      if (i == 0) {
+        // vc_worm_may_move without its chain where the front does not wait for a worm ahead.
+        const BufferState& front = state[w.path[run.hi - 1]];
+        const std::int32_t t = front.target;
+        bool may = false;
+        if (run.hi < end || t < 0 || front.out < 0 || state[t].count == 0) {
+          may = run.hi < end || front.out >= 0;
+          w.may = stamp | (may ? kYes : kNo);
+          w.front_from = may ? run.lo : run.hi;
+          w.decided = stamp | kDecided;
+        } else {
+          may = vc_worm_may_move(p, stamp);
+          if (!may) {
+            w.front_from = run.hi;
+            w.decided = stamp | kDecided;
+          }
+        }
+        if (!may) {
+          continue;
+        }
+      }
+      for (std::uint32_t k = run.lo; k < run.hi; ++k) {
+        const BufferState& s = state[w.path[k]];
+        std::uint64_t& out = out_claim_[s.out_port];
+        std::uint64_t& in = in_claim_[s.input_slot];
+        if ((out == cycle_stamp || in == cycle_stamp) &&
+            router_contended_[s.router] != cycle_stamp) {
+          router_contended_[s.router] = cycle_stamp;
+          contended_.push_back(s.router);
+        }
+        out = cycle_stamp;
+        in = cycle_stamp;
+      }
+    }
+  }
+  // The contended routers' switch allocation, as in move_flits: the candidates that lose a port.
+  std::uint64_t* const port_used = port_used_stamp_.data();
+  std::uint64_t* const input_used = input_used_stamp_.data();
+  const Candidate* const candidates = switch_candidates_.data();
+  for (const std::uint32_t r : contended_) {
+    const std::size_t count = collect_switch_candidates(r, c);
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint32_t b = candidates[k].buffer;
+      std::uint64_t& out_used = port_used[static_cast<std::uint32_t>(candidates[k].key)];
+      std::uint64_t& in_used = input_used[state[b].input_slot];
+      if (out_used == cycle_stamp || in_used == cycle_stamp) {
+        lost_[b] = cycle_stamp;
+        VcWorm& loser = vc_worms_[flits[b].packet];
+        loser.lost = cycle_stamp;
+        loser.decided = 0;  // decided above without the loss
+        continue;
+      }
+      out_used = cycle_stamp;
+      in_used = cycle_stamp;
+    }
+  }
+  // Every front run's move is decided before any run moves (the chains read the runs ahead).
+  for (const std::uint32_t p : vc_in_flight_) {
+    if (vc_worms_[p].decided != (stamp | kDecided)) {
+      static_cast<void>(vc_front_moves_from(p, stamp));
+    }
+  }
+  // The interfaces, in their order: into an empty injection buffer, or one whose flit leaves.
+  injecting_now_.clear();
+  ni_.for_each_offer(c, [&](std::uint32_t i) {
+    const std::uint32_t t = injection_buffer_[i];
+    if (state[t].count == 0 || vc_rear_moves(t, stamp)) {
+      injecting_now_.push_back(i);
+    }
+  });
+  // The runs move: the flits from the first that moves on shift one buffer along the path; the
+  // front's flit is set aside for its arrival, after every departure.
+  fronts_.clear();
+  std::uint64_t moved = 0;
+  std::uint64_t hops = 0;
+  std::uint64_t in_routers = flits_in_routers_;
+  for (const std::uint32_t p : vc_in_flight_) {
+    VcWorm& w = vc_worms_[p];
+    const auto end = static_cast<std::uint32_t>(w.path.size());
+    vc_runs_scratch_.clear();
+    const std::size_t runs = w.runs.size();
+    for (std::size_t i = 0; i < runs; ++i) {
+      const VcRun run = w.runs[i];
+      const std::uint32_t from = i == 0                  ? w.front_from
+                                 : w.lost != cycle_stamp ? run.lo
+                                                         : vc_run_granted_from(p, i, stamp);
+      if (from == run.hi) {
+        vc_runs_scratch_.push_back(run);
+        continue;
+      }
+      const std::uint32_t front = w.path[run.hi - 1];
+      const BufferState& fs = state[front];
+      const std::int32_t to = run.hi < end ? static_cast<std::int32_t>(w.path[run.hi]) : fs.target;
+      const std::uint32_t r = fs.router;
+      fronts_.push_back({activated_[r] << 8 | (fs.out_port - out_port_base_[r]), p, to,
+                         to >= 0 && !is_active_[state[to].router], flits[front]});
+      for (std::uint32_t k = run.hi - 1; k > from; --k) {
+        Flit& f = flits[w.path[k]];
+        f = flits[w.path[k - 1]];
+        f.pushed = c;
+      }
+      leave_vc_worm_buffer(w.path[from],
+                           from + 1 < run.hi ? flits[w.path[from + 1]] : fronts_.back().flit);
+      --in_routers;
+      moved += run.hi - from;
+      hops += run.hi - from - (to < 0 ? 1U : 0U);
+      if (to >= 0 && run.hi == end) {
+        w.path.push_back(static_cast<std::uint32_t>(to));
+      }
+      vc_runs_scratch_.push_back({from + 1, to < 0 ? run.hi : run.hi + 1});
+      if (from > run.lo) {
+        vc_runs_scratch_.push_back({run.lo, from});
+      }
+    }
+    if (runs == 1 && vc_runs_scratch_.size() == 1) {
+      w.runs[0] = vc_runs_scratch_[0];  // a run that moved whole, or stayed
+      if (w.runs[0].lo == w.runs[0].hi) {
+        w.runs.clear();  // its last flit left
+      }
+    } else {
+      // Runs that met close their gap; a run whose flits all left is gone.
+      w.runs.clear();
+      for (const VcRun run : vc_runs_scratch_) {
+        if (run.lo == run.hi) {
+          continue;
+        }
+        if (!w.runs.empty() && w.runs.back().lo == run.hi) {
+          w.runs.back().lo = run.lo;
+        } else {
+          w.runs.push_back(run);
+        }
+      }
+    }
+  }
+  // Fronts into buffers: into routers active at the start of the cycle as they come; into idle
+  // routers and out, in the order of their moves (their keys are distinct: one per output port).
+  ordered_arrivals_.clear();
+  for (std::uint32_t k = 0; k < fronts_.size(); ++k) {
+    const Front& front = fronts_[k];
+    if (front.to < 0 || front.activates) {
+      ordered_arrivals_.push_back({front.order, k});
+      continue;
+    }
+    enter_vc_worm_buffer(static_cast<std::uint32_t>(front.to), front.flit, c);
+    ++in_routers;
+  }
+  if (ordered_arrivals_.size() > 1) {
+    std::sort(ordered_arrivals_.begin(), ordered_arrivals_.end(),
+              [](const OrderedArrival& x, const OrderedArrival& y) { return x.order < y.order; });
+  }
+  for (const OrderedArrival& o : ordered_arrivals_) {
+    const Front& front = fronts_[o.arrival];
+    if (front.to >= 0) {
+      enter_vc_worm_buffer(static_cast<std::uint32_t>(front.to), front.flit, c);
+      ++in_routers;
+    }
+  }
+  // The interfaces, in their order: a header starts a worm, a later flit joins its worm's rear
+  // in the injection buffer, the first of its path.
+  for (const std::uint32_t i : injecting_now_) {
+    const Flit f = take_injected(i, c);
+    const std::uint32_t t = injection_buffer_[i];
+    enter_vc_worm_buffer(t, f, c);
+    ++in_routers;
+    if (vc_worms_.size() <= f.packet) {
+      vc_worms_.resize(ni_.packet_slots());
+    }
+    VcWorm& w = vc_worms_[f.packet];
+    if (f.index == 0) {
+      w.path.assign(1, t);
+      w.runs.assign(1, {0, 1});
+      w.may = 0;
+      w.decided = 0;
+      w.lost = 0;
+      vc_in_flight_.push_back(f.packet);
+    } else if (w.path.empty() || w.path.front() != t) {
+      throw std::logic_error("fabric: a packet's flit injected behind no worm");
+    } else if (!w.runs.empty() && w.runs.back().lo == 1) {
+      w.runs.back().lo = 0;
+    } else {
+      w.runs.push_back({0, 1});
+    }
+  }
+  flits_in_routers_ = in_routers;
+  for (const OrderedArrival& o : ordered_arrivals_) {
+    const Front& front = fronts_[o.arrival];
+    if (front.to < 0) {
+      ++stats_.flits_ejected;
+      if (ni_.eject({front.flit.packet, front.flit.index, front.flit.word}, c)) {
+        ++stats_.packets_delivered;
+      }
+    }
+  }
+  // Worms whose tail has left.
+  vc_in_flight_.erase(std::remove_if(vc_in_flight_.begin(), vc_in_flight_.end(),
+                                     [this](std::uint32_t p) { return vc_worms_[p].runs.empty(); }),
+                      vc_in_flight_.end());
+  stats_.flit_hops += hops;
+  const std::uint64_t arrived = moved + injecting_now_.size();
+  if (arrived > 0) {
+    last_move_ = c;
+    stats_.flits_moved += arrived;
+  }
+  // The routers left without flits retire; their order in active_ is not kept (the activation
+  // numbers keep it), so each leaves by a swap with the last.
+  for (const std::uint32_t r : vc_emptied_) {
+    if (flits_per_router_[r] == 0) {
+      is_active_[r] = 0;
+      const std::uint32_t last = active_.back();
+      active_[active_place_[r]] = last;
+      active_place_[last] = active_place_[r];
+      active_.pop_back();
+    }
+  }
+  vc_emptied_.clear();
+}
+
+bool Fabric::vc_worm_may_move(std::uint32_t p, std::uint64_t stamp) {
+  std::uint32_t* const chain = chain_.data();
+  std::size_t length = 0;
+  std::uint32_t x = p;
+  bool may = false;
+  for (;;) {
+    VcWorm& w = vc_worms_[x];
+    if ((w.may & ~std::uint64_t{3}) == stamp) {
+      may = (w.may & 3) == kYes;  // in progress: a ring of full buffers does not rotate
+      break;
+    }
+    w.may = stamp | kInProgress;
+    chain[length++] = x;
+    const VcRun run = w.runs.front();
+    if (run.hi < w.path.size()) {
+      may = true;  // a gap of its own ahead
+      break;
+    }
+    const BufferState& s = state_[w.path[run.hi - 1]];
+    if (s.out < 0) {
+      break;  // the header waits for an output channel
+    }
+    if (s.target < 0 || state_[static_cast<std::uint32_t>(s.target)].count == 0) {
+      may = true;
+      break;
+    }
+    // The rear flit of the worm ahead: its rear run has a gap ahead, or is its front run.
+    x = flits_[static_cast<std::uint32_t>(s.target)].packet;
+    if (vc_worms_[x].runs.size() > 1) {
+      may = true;
+      break;
+    }
+  }
+  const std::uint64_t answer = stamp | (may ? kYes : kNo);
+  for (std::size_t k = 0; k < length; ++k) {
+    vc_worms_[chain[k]].may = answer;
+  }
+  return may;
+}
+
+std::uint32_t Fabric::vc_run_granted_from(std::uint32_t p, std::size_t run, std::uint64_t stamp) {
+  const VcWorm& w = vc_worms_[p];
+  const VcRun r = w.runs[run];
+  if (run == 0 && r.hi == w.path.size() && !vc_worm_may_move(p, stamp)) {
+    return r.hi;
+  }
+  const std::uint64_t cycle_stamp = stamp >> 2;
+  if (w.lost != cycle_stamp) {
+    return r.lo;  // none of its candidates lost a port
+  }
+  for (std::uint32_t k = r.hi; k > r.lo; --k) {
+    if (lost_[w.path[k - 1]] == cycle_stamp) {
+      return k;
+    }
+  }
+  return r.lo;
+}
+
+std::uint32_t Fabric::vc_front_moves_from(std::uint32_t p, std::uint64_t stamp) {
+  {
+    // No chain: decided, or none moves, or the front moves into a gap, out or an empty buffer.
+    VcWorm& w = vc_worms_[p];
+    if (w.decided == (stamp | kDecided)) {
+      return w.front_from;
+    }
+    const VcRun run = w.runs.front();
+    const std::uint32_t from = vc_run_granted_from(p, 0, stamp);
+    const std::int32_t t = state_[w.path[run.hi - 1]].target;
+    if (from == run.hi || run.hi < w.path.size() || t < 0 ||
+        state_[static_cast<std::uint32_t>(t)].count == 0) {
+      w.front_from = from;
+      w.decided = stamp | kDecided;
+      return from;
+    }
+  }
+  std::uint32_t* const chain = chain_.data();
+  std::size_t length = 0;
+  std::uint32_t x = p;
+  bool last_happens = true;  // whether the last move on the chain, into a full buffer, happens
+  for (;;) {
+    VcWorm& w = vc_worms_[x];
+    if ((w.decided & ~std::uint64_t{3}) == stamp) {
+      // Decided; or being decided: a ring of full buffers, which does not rotate.
+      last_happens = (w.decided & 3) == kDecided && w.front_from == w.runs.front().lo;
+      break;
+    }
+    w.decided = stamp | kDeciding;
+    chain[length++] = x;
+    const VcRun run = w.runs.front();
+    w.front_from = vc_run_granted_from(x, 0, stamp);
+    if (w.front_from == run.hi || run.hi < w.path.size()) {
+      break;  // none moves, or the front moves into a gap of its own
+    }
+    const BufferState& s = state_[w.path[run.hi - 1]];
+    if (s.target < 0 || state_[static_cast<std::uint32_t>(s.target)].count == 0) {
+      break;  // out, or into an empty buffer
+    }
+    // Into a full buffer: when the rear flit there moves.
+    const std::uint32_t q = flits_[static_cast<std::uint32_t>(s.target)].packet;
+    const VcWorm& ahead = vc_worms_[q];
+    if (ahead.runs.size() > 1) {
+      last_happens = vc_run_granted_from(q, ahead.runs.size() - 1, stamp) == ahead.runs.back().lo;
+      break;
+    }
+    x = q;
+  }
+  if (length == 0) {
+    return vc_worms_[p].front_from;
+  }
+  // From the chain's end back: each front moves when the rear flit of the worm ahead does.
+  for (std::size_t k = length; k-- > 0;) {
+    VcWorm& w = vc_worms_[chain[k]];
+    const bool happens = k + 1 == length ? last_happens
+                                         : vc_worms_[chain[k + 1]].front_from ==
+                                               vc_worms_[chain[k + 1]].runs.front().lo;
+    if (!happens) {
+      w.front_from = w.runs.front().hi;
+    }
+    w.decided = stamp | kDecided;
+  }
+  return vc_worms_[p].front_from;
+}
+
+bool Fabric::vc_rear_moves(std::uint32_t t, std::uint64_t stamp) {
+  const std::uint32_t q = flits_[t].packet;
+  const VcWorm& w = vc_worms_[q];
+  const std::size_t rear = w.runs.size() - 1;
+  const std::uint32_t from =
+      rear == 0 ? vc_front_moves_from(q, stamp) : vc_run_granted_from(q, rear, stamp);
+  return from == w.runs[rear].lo;
+}
+
+void Fabric::enter_vc_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
+  BufferState& s = state_[b];
+  if (s.count != 0) {
+    throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
+  }
+  Flit& slot_flit = flits_[b];
+  slot_flit = f;
+  slot_flit.pushed = c;
+  s.count = 1;
+  occupied_[s.mask_word] |= s.mask_bit;
+  if (s.out < 0) {
+    add_waiting(b);
+  }
+  const std::uint32_t r = s.router;
+  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
+    is_active_[r] = 1;
+    activated_[r] = ++activations_;
+    active_place_[r] = static_cast<std::uint32_t>(active_.size());
+    active_.push_back(r);
+  }
+  channels_.held_at(s.input_slot, ++held_[s.input_slot]);
+}
+
+void Fabric::leave_vc_worm_buffer(std::uint32_t b, const Flit& f) {
+  BufferState& s = state_[b];
+  s.count = 0;
+  occupied_[s.mask_word] &= ~s.mask_bit;
+  --held_[s.input_slot];
+  if (--flits_per_router_[s.router] == 0) {
+    vc_emptied_.push_back(s.router);
+  }
+  if (f.tail) {
+    owner_[s.out_channel] = -1;
+    s.out = -1;
+    routed_[s.mask_word] &= ~s.mask_bit;
+  }
 }
 
 // A move into a full buffer happens when the departure from that buffer was granted and happens,

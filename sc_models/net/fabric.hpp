@@ -11,11 +11,13 @@
 // never on the order in which routers are visited, so runs are deterministic.
 // With one virtual channel, one-flit buffers and wormhole switching a worm's flits move together
 // or not at all; unobserved, such a network is stepped worm by worm (move_worms), with the same
-// moves and events in the same order, at a cost per worm rather than per flit. Other unobserved
+// moves and events in the same order, at a cost per worm rather than per flit; with several
+// virtual channels, one-flit buffers and wormhole switching, by runs of a worm's consecutive
+// flits, flit by flit only at routers where two of them contend (move_vc_worms). Other unobserved
 // networks take switch allocation and commit in one pass (move_flits_one_vc, move_flits), with
-// the same moves, calls and counters, and with one virtual channel and deeper buffers by worms
-// again, whose flits fill runs of buffers (move_deep_worms); observed runs take the two passes,
-// buffer by buffer.
+// the same moves, calls and counters, and with one virtual channel, deeper buffers and a router
+// delay of one cycle by worms again, whose flits fill runs of buffers (move_deep_worms); observed
+// runs take the two passes, buffer by buffer.
 //
 // Timing (a flit pushed into a buffer in cycle c can leave it in cycle c+1 at the earliest):
 //   - a message's interface spends the start-up t_s, then pushes one flit per cycle into its
@@ -83,6 +85,7 @@ class Fabric final : public Network {
     single_vc_ = false;
     worm_capable_ = false;
     deep_worm_capable_ = false;
+    vc_worm_capable_ = false;
     one_pass_ = false;
   }
 
@@ -241,6 +244,28 @@ class Fabric final : public Network {
   void move_deep_worms(sw::Cycle c);
   /// Forgets the worms (their flits left the routers, or another path moved them).
   void clear_worms();
+  /// Switch allocation and commit by runs of worms (several virtual channels, one-flit buffers,
+  /// wormhole, unobserved): the same moves, calls and counters as move_flits (see there).
+  void move_vc_worms(sw::Cycle c);
+  /// Whether the front run of VC worm `p` may move in the cycle of `stamp` (full_buffer_frees'
+  /// question for its buffers): its front is routed and the buffer ahead is empty, or holds the
+  /// rear flit of a worm whose rear run may move.
+  [[nodiscard]] bool vc_worm_may_move(std::uint32_t p, std::uint64_t stamp);
+  /// The first position of run `run` of VC worm `p` whose flit moves this cycle (the run's `hi`:
+  /// none), from the switch's grants alone: the flits ahead of a candidate that lost its port
+  /// move, it and those behind it stay.
+  [[nodiscard]] std::uint32_t vc_run_granted_from(std::uint32_t p, std::size_t run,
+                                                  std::uint64_t stamp);
+  /// vc_run_granted_from for the front run of `p`, and whether its front's move into a full
+  /// buffer happens (the rear flit of the worm there moves), in the cycle of `stamp`.
+  [[nodiscard]] std::uint32_t vc_front_moves_from(std::uint32_t p, std::uint64_t stamp);
+  /// Whether the flit in buffer `t` (the rear flit of its VC worm) moves in the cycle of `stamp`.
+  [[nodiscard]] bool vc_rear_moves(std::uint32_t t, std::uint64_t stamp);
+  /// A flit enters empty buffer `b` in cycle c (move_vc_worms): push's work for one-flit
+  /// buffers, the router's activation numbered.
+  void enter_vc_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c);
+  /// The buffer `b`'s flit left it in move_vc_worms (the flit was `f`).
+  void leave_vc_worm_buffer(std::uint32_t b, const Flit& f);
   /// Whether a flit may enter buffer `target` (-1: the ejection, always) in cycle c: it has a
   /// free slot, or it is full and its head may leave in cycle c.
   [[nodiscard]] bool has_room(std::int64_t target, sw::Cycle c);
@@ -274,6 +299,12 @@ class Fabric final : public Network {
   /// One virtual channel, one-flit buffers, wormhole: a worm's flits move all together or not at
   /// all (move_worms), so the cycle can be done per worm.
   bool worm_capable_ = false;
+  /// Several virtual channels, one-flit buffers, wormhole, at most 64 ports per router: a worm's
+  /// flits lie in runs of consecutive buffers of its route, and a run moves together unless one
+  /// of its buffers loses a port to another worm (move_vc_worms).
+  bool vc_worm_capable_ = false;
+  /// move_vc_worms runs this cycle; chosen, and left, as worms_on_.
+  bool vc_worms_on_ = false;
   /// move_worms runs this cycle; chosen when the network holds no flits (worm_capable_ and not
   /// observed), so that the worms below always describe every flit in the routers, and left
   /// at once when an observer attaches (the buffers' state is complete either way).
@@ -367,11 +398,44 @@ class Fabric final : public Network {
     Flit flit;
   };
   std::vector<Front> fronts_;
+  /// A packet with flits in the routers, while vc_worms_on_: the buffers of its route from its
+  /// injection buffer on, each held by the packet until its tail leaves it, and the runs of
+  /// consecutive buffers its flits occupy (one flit each; positions [lo, hi) of path, the front
+  /// run first). The buffers between runs are empty (a run behind lost a port while the run
+  /// ahead moved).
+  struct VcRun {
+    std::uint32_t lo = 0;
+    std::uint32_t hi = 0;
+  };
+  struct VcWorm {
+    std::vector<std::uint32_t> path;
+    std::vector<VcRun> runs;
+    std::uint64_t may = 0;         ///< vc_worm_may_move's answer, as BufferState::room
+    std::uint64_t decided = 0;     ///< (cycle + 1) << 2 | 1 deciding, | 2 decided: front_from
+    std::uint32_t front_from = 0;  ///< vc_front_moves_from's answer
+    std::uint64_t lost = 0;        ///< the cycle + 1 in which a candidate of it lost a port
+  };
+  std::vector<VcWorm> vc_worms_;             ///< [packet id]
+  std::vector<std::uint32_t> vc_in_flight_;  ///< packet ids of the VC worms, in no order
+  std::vector<VcRun> vc_runs_scratch_;
+  /// [out_port_base + output port], [input slot]: the cycle + 1 in which a candidate of a
+  /// moving run claimed it; a second claim makes its router contended.
+  std::vector<std::uint64_t> out_claim_;
+  std::vector<std::uint64_t> in_claim_;
+  std::vector<std::uint64_t> router_contended_;  ///< [router]: the cycle + 1 it was contended
+  std::vector<std::uint32_t> contended_;         ///< this cycle's contended routers
+  std::vector<std::uint64_t> lost_;  ///< [buffer]: the cycle + 1 its candidate lost a port
+  /// move_vc_worms: the routers whose last flit left in the cycle; each active router's place in
+  /// active_ (which it keeps in no order while it runs).
+  std::vector<std::uint32_t> vc_emptied_;
+  std::vector<std::uint32_t> active_place_;
   std::vector<std::uint32_t> ordered_;        ///< fronts_ whose moves depend on their order
   std::vector<std::uint32_t> injecting_now_;  ///< injectors whose flit enters this cycle
   /// allocate_virtual_channels_of_worms' requests, one per worm.
   std::vector<Request> worm_requests_;
-  std::vector<std::uint32_t> active_;  ///< routers with flits, in the order they became active
+  /// Routers with flits, in the order they became active (in no order while move_vc_worms runs:
+  /// activated_ keeps it).
+  std::vector<std::uint32_t> active_;
   /// The buffers whose head is a header without an output virtual channel (occupied, not
   /// routed), in no particular order, kept by the commit: virtual-channel allocation visits
   /// them instead of every active router's buffers.

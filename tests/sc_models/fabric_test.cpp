@@ -793,8 +793,9 @@ TEST(FabricWithoutKernel, TheDeepBufferWormsMakeTheMovesOfTheGeneralPath) {
   expect_the_moves_of_the_general_path(cases, 30, 200, true);
 }
 
-// With several virtual channels, unobserved, the Fabric decides and commits the moves in one
-// pass, deferring the moves into full buffers whose head has not left yet (Fabric::move_flits).
+// With several virtual channels and buffers deeper than one flit (or store-and-forward),
+// unobserved, the Fabric decides and commits the moves in one pass, deferring the moves into full
+// buffers whose head has not left yet (Fabric::move_flits).
 TEST(FabricWithoutKernel, TheOnePassOfSeveralVirtualChannelsMakesTheMovesOfTheGeneralPath) {
   std::vector<PathCase> cases;
   const auto add = [&cases](const char* name, const Topology& t, std::uint32_t vcs,
@@ -805,16 +806,44 @@ TEST(FabricWithoutKernel, TheOnePassOfSeveralVirtualChannelsMakesTheMovesOfTheGe
     c.router.switching = switching;
     cases.push_back({name, c});
   };
-  add("torus 4x4, 2 VCs, 1-flit buffers", Topology::torus({4, 4}), 2, 1, 1,
+  add("torus 4x4, 2 VCs, 3-flit buffers", Topology::torus({4, 4}), 2, 3, 1,
       sw::Switching::Wormhole);
   add("torus 4x4, 2 VCs, 2-flit buffers, delay 2", Topology::torus({4, 4}), 2, 2, 2,
       sw::Switching::Wormhole);
   add("mesh 4x4, 3 VCs, 4-flit buffers", Topology::mesh({4, 4}), 3, 4, 1, sw::Switching::Wormhole);
   add("ring of 8, 4 VCs, store-and-forward", Topology::torus({8}), 4, 6, 1,
       sw::Switching::StoreAndForward);
-  cases.push_back({"4-cube, P-cube, 2 VCs, all-port", p_cube(4, 1, 1)});
+  cases.push_back({"4-cube, P-cube, 2 VCs, 2-flit buffers, all-port", p_cube(4, 1, 1)});
   cases.back().config.router.vcs = 2;
+  cases.back().config.router.buffer_flits = 2;
   cases.back().config.ni.ports = sw::NodePorts::All;
+  expect_the_moves_of_the_general_path(cases);
+}
+
+// With several virtual channels, one-flit buffers and wormhole switching, unobserved, the Fabric
+// moves runs of consecutive flits of a packet together, and serves only the contended routers
+// flit by flit (Fabric::move_vc_worms): the dateline's classes and more virtual channels on tori,
+// meshes with several virtual channels, router delays, packets of several per message, all-port
+// interfaces and P-cube, light then saturating.
+TEST(FabricWithoutKernel, TheRunsOfWormsOfSeveralVirtualChannelsMakeTheMovesOfTheGeneralPath) {
+  std::vector<PathCase> cases;
+  const auto add = [&cases](const char* name, const Topology& t, std::uint32_t vcs,
+                            std::uint32_t delay) {
+    sw::NetworkConfig c = network(t, 1, delay);
+    c.router.vcs = vcs;
+    c.router.buffer_flits = 1;
+    cases.push_back({name, c});
+  };
+  add("torus 4x4, 2 VCs", Topology::torus({4, 4}), 2, 1);
+  add("torus 5x5, 4 VCs, delay 2", Topology::torus({5, 5}), 4, 2);
+  add("torus 3x3x3, 2 VCs", Topology::torus({3, 3, 3}), 2, 1);
+  add("mesh 4x4, 3 VCs", Topology::mesh({4, 4}), 3, 1);
+  add("ring of 8, 2 VCs, 3-flit packets, delay 3", Topology::torus({8}), 2, 3);
+  cases.back().config.ni.packet_flits = 3;
+  add("torus 4x4, 2 VCs, all-port", Topology::torus({4, 4}), 2, 1);
+  cases.back().config.ni.ports = sw::NodePorts::All;
+  cases.push_back({"4-cube, P-cube, 3 VCs", p_cube(4, 0, 1)});
+  cases.back().config.router.vcs = 3;
   expect_the_moves_of_the_general_path(cases);
 }
 
