@@ -94,6 +94,10 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   }
   mask_words_ = (most_buffers + 63) / 64;
   worm_capable_ = worm_capable_ && few_ports_;  // a front's order keeps its port in 7 bits
+  // With a router delay above one cycle a header waits at every router, the flits behind it
+  // bunch into runs of about `delay` flits, and a worm moves about as many runs as flits: there
+  // the flit-by-flit path runs faster (docs/performance.md, round 6).
+  deep_worm_capable_ = deep_worms_possible() && delay_ == sw::Cycle{1};
   vc_worm_capable_ = vcs_ > 1 && depth_ == 1 && wormhole_ && few_ports_;
   out_claim_.assign(out_port_base_.back(), 0);
   in_claim_.assign(ports_->total_inputs(), 0);
@@ -190,10 +194,15 @@ void Fabric::begin_cycle(sw::Cycle c) {
   const bool worms_were_on = worms_on_;
   const bool vc_worms_were_on = vc_worms_on_;
   if (flits_in_routers_ == 0) {
+    if (!worms_on_ && !deep_worms_on_) {
+      clear_worms();  // left by a hand-over to the general path
+    }
     worms_on_ = worm_capable_ && !observed_;
+    deep_worms_on_ = deep_worm_capable_ && !observed_;
     vc_worms_on_ = vc_worm_capable_ && !observed_;
   } else if (observed_) {
     worms_on_ = false;
+    deep_worms_on_ = false;
     vc_worms_on_ = false;
   }
   if (worms_were_on && !worms_on_) {
@@ -202,6 +211,17 @@ void Fabric::begin_cycle(sw::Cycle c) {
   if (worms_on_) {
     allocate_virtual_channels_of_worms(c);
     move_worms(c);
+    return;
+  }
+  if (deep_worms_on_) {
+    allocate_virtual_channels_one_vc(c);
+    move_deep_worms(c);
+    return;
+  }
+  const bool one_pass = one_pass_ && !observed_;
+  if (single_vc_ && few_ports_ && one_pass && wormhole_) {
+    allocate_virtual_channels_one_vc(c);
+    move_flits_one_vc(c);
     return;
   }
   allocate_virtual_channels(c);
@@ -217,7 +237,6 @@ void Fabric::begin_cycle(sw::Cycle c) {
     std::sort(active_.begin(), active_.end(),
               [this](std::uint32_t x, std::uint32_t y) { return activated_[x] < activated_[y]; });
   }
-  const bool one_pass = one_pass_ && !observed_;
   if (single_vc_ && few_ports_) {
     if (one_pass) {
       move_flits_one_vc(c);
@@ -326,6 +345,69 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
     // The granted headers leave the list.
     std::uint8_t* const is_waiting = is_waiting_.data();
     const BufferState* const state = state_.data();
+    waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
+                                  [&](std::uint32_t b) {
+                                    if (state[b].out < 0) {
+                                      return false;
+                                    }
+                                    is_waiting[b] = 0;
+                                    return true;
+                                  }),
+                   waiting_.end());
+  }
+}
+
+// allocate_virtual_channels of the unobserved one-virtual-channel wormhole networks that
+// move_worms does not step (move_deep_worms, move_flits_one_vc). Grants only take output
+// channels, and the moves that free them come after, so a waiting header whose routes' channels
+// are all held at the start of the cycle gets none: it waits without a request, and the others'
+// requests are served as there (a header that takes nothing changes no other grant). Most
+// waiting headers wait so, for a channel that another worm holds for many cycles, and they skip
+// the sort and serve_headers.
+void Fabric::allocate_virtual_channels_one_vc(sw::Cycle c) {
+  stats_.router_steps += active_.size();
+  if (waiting_.empty()) {
+    return;
+  }
+  if (requests_.size() < waiting_.size()) {
+    requests_.resize(2 * waiting_.size());
+  }
+  Request* const requests = requests_.data();
+  const BufferState* const state = state_.data();
+  const std::int64_t* const owner = owner_.data();
+  std::size_t count = 0;
+  std::uint64_t held = 0;
+  for (const std::uint32_t b : waiting_) {
+    const Flit& head = flits_[slot(b, 0)];
+    if (head.index != 0 || c < head.pushed + delay_) {
+      continue;
+    }
+    const BufferState& s = state[b];
+    if (const std::uint32_t routes = route_count_[b]; routes != 0) {
+      // The routes are known (asked in an earlier cycle): is any of their channels free?
+      const Route* const route = &routes_[std::size_t{b} * max_routes_];
+      const std::int64_t* const channels = owner + out_vc_base_[s.router];
+      bool free = false;
+      for (std::uint32_t n = 0; n + 1 < routes && !free; ++n) {
+        for (std::uint32_t ov = route[n].lo; ov < route[n].hi && !free; ++ov) {
+          free = channels[ov] < 0;
+        }
+      }
+      if (!free) {
+        ++held;
+        continue;
+      }
+    }
+    Request& q = requests[count++];
+    q.router = s.router;
+    q.arrived = head.pushed;
+    q.buffer = b;
+  }
+  stats_.header_wait_cycles += held;
+  if (count > 0) {
+    serve_headers(requests, count);
+    // The granted headers leave the list.
+    std::uint8_t* const is_waiting = is_waiting_.data();
     waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
                                   [&](std::uint32_t b) {
                                     if (state[b].out < 0) {
@@ -801,6 +883,12 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
     a.flit = take_injected(i, c);
   });
   stats_.flit_hops += hops;
+  deliver_one_vc_arrivals(router_moves, arrived, 0, in_routers, c);
+}
+
+void Fabric::deliver_one_vc_arrivals(std::size_t router_moves, std::size_t arrived,
+                                     std::uint64_t direct, std::uint64_t in_routers, sw::Cycle c) {
+  const Arrival* const arrivals = arrivals_.data();
   OrderedArrival* const ordered = ordered_arrivals_.data();
   const std::size_t ordered_count = ordered_arrivals_.size();
   // The arrivals whose order is not seen, then those into idle routers in the order of their
@@ -834,7 +922,7 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
       }
     }
   }
-  const std::size_t moved = arrived + ordered_count;
+  const std::uint64_t moved = arrived + ordered_count + direct;
   if (moved > 0) {
     last_move_ = c;
     stats_.flits_moved += moved;
@@ -1142,6 +1230,206 @@ void Fabric::enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
     active_.push_back(r);
   }
   channels_.held_at(s.input_slot, 1);
+}
+
+// ---- worms in deep buffers ----------------------------------------------------------------
+//
+// With one virtual channel and buffers deeper than one flit a worm's flits fill a run of
+// consecutive buffers of its route (its segments, one or more flits each, the oldest segment
+// first): a buffer passes the output channel to the next packet only after the tail of the one
+// before has left, so within a buffer the worms queue whole, and only the oldest segment of a
+// worm may share its buffer with a newer worm behind, and only the newest with an older worm
+// ahead. Every segment's head is routed (the worm holds its output channels until its tail has
+// left), except while the header at the newest segment's head waits for one. So the moves of
+// move_flits_one_vc are, worm by worm: the newest segment's head moves when it is the worm's and
+// routed and the buffer ahead has room (has_room); each other segment's head moves when the
+// buffer of the segment ahead has a free slot or its head moves. The segments that move are the
+// oldest up to the highest that does (each segment below one that moves finds room), and only
+// three buffers change their count: the oldest (its head leaves), the one above the highest
+// (a flit enters it, or the front's flit leaves the worm into the next buffer or out), and the
+// others each pass their head on and take the flit behind it, which only shifts the flits. A
+// free-flowing worm (its front moving, or its header waiting with room behind it) thus costs the
+// copy of one flit per segment and the bookkeeping of its two ends, instead of a router visit
+// and two buffers' counts, masks and arrival records per flit.
+//
+// The decisions are move_flits_one_vc's, from the state at the start of the cycle, whatever
+// the order of the worms: a worm reads the counts of its own buffers, the count of the buffer
+// ahead of its front (another worm's oldest, or empty) and, when that buffer is full,
+// full_buffer_frees' chain, which enters other worms only at their oldest segment. A worm moved
+// earlier in the pass has there either not moved (its buffers are as at the start) or moved its
+// oldest flit (a free slot, as when that head leaves); arrivals into another worm's buffers are
+// pushed after the pass; the flits entering a worm's own buffer above its highest moving
+// segment (whose head stays) only that worm reads. The moves whose order is seen are ordered as
+// in move_flits_one_vc: the fronts into routers idle at the start of the cycle and the ejections
+// by their router's activation (activated_: active_'s order) and output port; the interfaces'
+// injections after the routers' moves, in their order.
+void Fabric::move_deep_worms(sw::Cycle c) {
+  BufferState* const state = state_.data();
+  Flit* const flits = flits_.data();
+  std::uint64_t* const occupied = occupied_.data();
+  std::uint64_t* const routed = routed_.data();
+  std::uint32_t* const flits_per_router = flits_per_router_.data();
+  const std::uint8_t* const is_active = is_active_.data();
+  Arrival* const arrivals = arrivals_.data();
+  const std::uint32_t depth = depth_;
+  // The slot `at` places behind the slot `head` of buffer b (at < 2 depth).
+  const auto slot_at = [depth](std::uint32_t b, std::uint32_t at) {
+    return std::size_t{b} * depth + (at < depth ? at : at - depth);
+  };
+  std::size_t arrived = 0;             // arrivals [0, arrived): pushed in their order
+  std::size_t top = arrivals_.size();  // arrivals [top, size): ordered_arrivals_
+  std::uint64_t hops = 0;
+  std::uint64_t direct = 0;  // moves within a worm's own buffers, done in place
+  std::uint64_t in_routers = flits_in_routers_;
+  ordered_arrivals_.clear();
+  for (const std::uint32_t p : in_flight_) {
+    Worm& w = worms_[p];
+    const auto size = static_cast<std::uint32_t>(w.path.size());
+    const std::uint32_t* const path = w.path.data() + w.begin;
+    const std::int32_t newest = static_cast<std::int32_t>(size - w.begin) - 1;
+    const std::uint32_t front = path[newest];
+    const BufferState& fs = state[front];
+    const bool front_is_own = flits[std::size_t{front} * depth + fs.head].packet == p;
+    // The highest segment whose head moves (-1: none).
+    std::int32_t highest = newest;
+    if (!front_is_own || fs.out < 0 ||
+        (fs.target >= 0 && state[fs.target].count >= depth &&
+         !full_buffer_frees(static_cast<std::uint32_t>(fs.target), c))) {
+      // The front stays: the segment below moves if the front's buffer has a free slot, or
+      // (another worm's oldest at its head) that head leaves; each lower one if the buffer above
+      // it has a free slot.
+      highest = newest - 1;
+      if (highest >= 0 && fs.count >= depth && (front_is_own || !full_buffer_frees(front, c))) {
+        --highest;
+        while (highest >= 0 && state[path[highest + 1]].count >= depth) {
+          --highest;
+        }
+      }
+    }
+    if (highest < 0) {
+      continue;
+    }
+    // From the highest moving segment down: each head into the buffer above, whose head left.
+    bool tail_left = false;
+    std::int32_t extends = -1;  // the buffer the front entered
+    for (std::int32_t k = highest; k >= 0; --k) {
+      const std::uint32_t x = path[k];
+      BufferState& s = state[x];
+      const Flit& f = flits[std::size_t{x} * depth + s.head];
+      tail_left = f.tail;
+      s.head = s.head + 1 == depth ? 0 : s.head + 1;
+      if (k < highest) {
+        const std::uint32_t y = path[k + 1];
+        const BufferState& above = state[y];
+        Flit& to = flits[slot_at(y, above.head + above.count - 1)];
+        to = f;
+        to.pushed = c;
+        ++direct;
+        continue;
+      }
+      if (k == newest) {
+        // The front leaves the worm's buffers: into the next buffer, or out.
+        const std::int32_t t = s.target;
+        const bool seen = t < 0 || !is_active[state[t].router];
+        Arrival& a = seen ? arrivals[--top] : arrivals[arrived++];
+        a.to = t;
+        a.flit = f;
+        if (seen) {
+          const std::uint32_t r = s.router;
+          ordered_arrivals_.push_back({activated_[r] << 8 | (s.out_port - out_port_base_[r]),
+                                       static_cast<std::uint32_t>(top)});
+        }
+        if (t >= 0) {
+          ++hops;
+          extends = t;
+        }
+        continue;
+      }
+      // Into the buffer above, whose head stays: in place when it is the worm's own head; after
+      // the pass when another worm's oldest flit is at its head (that flit may leave in this
+      // cycle, later in the pass: the buffer's peak occupancy is counted after it left).
+      ++hops;
+      const std::uint32_t y = path[k + 1];
+      BufferState& above = state[y];
+      if (k + 1 < newest || front_is_own) {
+        Flit& to = flits[slot_at(y, above.head + above.count)];
+        to = f;
+        to.pushed = c;
+        ++above.count;
+        channels_.held_at(above.input_slot, above.count);
+        ++flits_per_router[above.router];
+        ++in_routers;
+        ++direct;
+      } else {
+        Arrival& a = arrivals[arrived++];
+        a.to = static_cast<std::int32_t>(y);
+        a.flit = f;
+      }
+    }
+    hops += static_cast<std::uint64_t>(highest);  // the moves below the highest, into buffers
+    // The oldest segment's head left.
+    const std::uint32_t oldest = path[0];
+    BufferState& s = state[oldest];
+    --flits_per_router[s.router];
+    --in_routers;
+    if (--s.count == 0) {
+      occupied[s.mask_word] &= ~s.mask_bit;
+    }
+    if (tail_left) {
+      owner_[s.out_channel] = -1;
+      s.out = -1;
+      routed[s.mask_word] &= ~s.mask_bit;
+      if (s.count > 0) {
+        add_waiting(oldest);  // the next packet's header
+      }
+    }
+    // The worm leaves its oldest buffer with its tail. (While the interface still injects the
+    // worm, that buffer is its injection buffer, and when it empties the interface pushes the
+    // next flit in the same cycle: an interface offers its packet's flits in every cycle once
+    // it began, NetworkInterfaces::for_each_offer, and the buffer has room.)
+    if (tail_left && ++w.begin == size) {
+      w.path.clear();
+      w.begin = 0;
+    }
+    if (extends >= 0) {
+      w.path.push_back(static_cast<std::uint32_t>(extends));
+    }
+  }
+  const std::size_t router_moves = arrived;
+  // The interfaces, in their order, after the routers' moves: a header starts a worm, a later
+  // flit joins its worm's oldest segment, the injection buffer.
+  ni_.for_each_offer(c, [&](std::uint32_t i) {
+    const std::uint32_t target = injection_buffer_[i];
+    if (!has_room(target, c)) {
+      return;
+    }
+    Arrival& a = arrivals[arrived++];
+    a.to = static_cast<std::int32_t>(target);
+    a.flit = take_injected(i, c);
+    const std::uint32_t p = a.flit.packet;
+    if (a.flit.index == 0) {
+      if (worms_.size() <= p) {
+        worms_.resize(ni_.packet_slots());
+      }
+      worms_[p].path.assign(1, target);
+      worms_[p].begin = 0;
+      in_flight_.push_back(p);
+    }
+  });
+  stats_.flit_hops += hops;
+  deliver_one_vc_arrivals(router_moves, arrived, direct, in_routers, c);
+  // Worms whose tail has left.
+  in_flight_.erase(std::remove_if(in_flight_.begin(), in_flight_.end(),
+                                  [this](std::uint32_t p) { return worms_[p].path.empty(); }),
+                   in_flight_.end());
+}
+
+void Fabric::clear_worms() {
+  for (const std::uint32_t p : in_flight_) {
+    worms_[p].path.clear();
+    worms_[p].begin = 0;
+  }
+  in_flight_.clear();
 }
 
 bool Fabric::worm_moves(std::uint32_t p, std::uint64_t stamp) {
@@ -1661,6 +1949,9 @@ inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
   const std::uint32_t r = s.router;
   if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
     is_active_[r] = 1;
+    if (kOneVcUnobserved) {
+      activated_[r] = ++activations_;  // move_deep_worms' order of the active routers
+    }
     active_.push_back(r);
   }
   // The flits of all virtual channels of the input port (an injection channel has one; with

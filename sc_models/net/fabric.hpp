@@ -15,7 +15,9 @@
 // virtual channels, one-flit buffers and wormhole switching, by runs of a worm's consecutive
 // flits, flit by flit only at routers where two of them contend (move_vc_worms). Other unobserved
 // networks take switch allocation and commit in one pass (move_flits_one_vc, move_flits), with
-// the same moves, calls and counters; observed runs take the two passes, buffer by buffer.
+// the same moves, calls and counters, and with one virtual channel, deeper buffers and a router
+// delay of one cycle by worms again, whose flits fill runs of buffers (move_deep_worms); observed
+// runs take the two passes, buffer by buffer.
 //
 // Timing (a flit pushed into a buffer in cycle c can leave it in cycle c+1 at the earliest):
 //   - a message's interface spends the start-up t_s, then pushes one flit per cycle into its
@@ -82,9 +84,15 @@ class Fabric final : public Network {
   void use_general_path() {
     single_vc_ = false;
     worm_capable_ = false;
+    deep_worm_capable_ = false;
     vc_worm_capable_ = false;
     one_pass_ = false;
   }
+
+  /// Tests: worms in deep buffers (move_deep_worms) whatever the router delay, where they are
+  /// taken with a delay of one cycle only (see deep_worm_capable_); the general path is the
+  /// second implementation to compare them with. Call it before the first cycle.
+  void move_deep_worms_at_any_delay() { deep_worm_capable_ = deep_worms_possible(); }
   /// Whether a header's output port comes from a table per (router, destination) (a
   /// deterministic routing on a network within sw::RouteTable's bound) rather than from a call
   /// to the routing function per header.
@@ -155,6 +163,12 @@ class Fabric final : public Network {
   /// the virtual channels the policy allows there.
   [[nodiscard]] Route network_route(std::uint32_t b, std::uint32_t router, std::uint32_t q) const;
 
+  /// One virtual channel, buffers deeper than one flit, wormhole, at most 64 ports a router:
+  /// move_deep_worms gives the moves of move_flits_one_vc.
+  [[nodiscard]] bool deep_worms_possible() const {
+    return vcs_ == 1 && depth_ > 1 && wormhole_ && few_ports_;
+  }
+
   // ---- the cycle --------------------------------------------------------------------------
   void allocate_virtual_channels(sw::Cycle c);
   /// Puts buffer `b`, whose head is a header without an output virtual channel, on the list of
@@ -172,6 +186,9 @@ class Fabric final : public Network {
   /// still wait.
   void serve_headers(Request* requests, std::size_t count);
   void allocate_virtual_channels_of_worms(sw::Cycle c);
+  /// allocate_virtual_channels with one virtual channel and wormhole switching, unobserved,
+  /// without the requests of the headers whose channels are all held (see there).
+  void allocate_virtual_channels_one_vc(sw::Cycle c);
   /// The routes of the header at the head of buffer `b`, computed once per header and buffer
   /// (they depend only on the router, the input port and virtual channel, and the destination).
   [[nodiscard]] const Route* routes_of(std::uint32_t b, std::uint32_t& count);
@@ -204,6 +221,12 @@ class Fabric final : public Network {
   Flit take_injected(std::uint32_t i, sw::Cycle c);
   /// The first `arrived` of arrivals_, of move_flits or commit: ejections and pushes in order.
   void deliver_arrivals(std::size_t arrived, std::uint64_t in_routers, sw::Cycle c);
+  /// The arrivals of move_flits_one_vc and move_deep_worms: arrivals_ [0, router_moves) the
+  /// routers' moves whose order is not seen, [router_moves, arrived) the injections, and those
+  /// of ordered_arrivals_ (at the top of arrivals_) in their order; `direct` moves more were
+  /// done in place (move_deep_worms).
+  void deliver_one_vc_arrivals(std::size_t router_moves, std::size_t arrived, std::uint64_t direct,
+                               std::uint64_t in_routers, sw::Cycle c);
   /// Takes the routers that hold no flits out of active_.
   void retire_idle_routers();
   /// Appends the interfaces' moves into their injection buffers to the routers' moves.
@@ -216,6 +239,11 @@ class Fabric final : public Network {
   [[nodiscard]] bool worm_moves(std::uint32_t p, std::uint64_t stamp);
   /// A flit of a moving worm enters empty buffer `b` in cycle c.
   void enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c);
+  /// move_flits_one_vc by worms (one virtual channel, buffers deeper than one flit, wormhole,
+  /// unobserved): the same moves, calls and counters (see there).
+  void move_deep_worms(sw::Cycle c);
+  /// Forgets the worms (their flits left the routers, or another path moved them).
+  void clear_worms();
   /// Switch allocation and commit by runs of worms (several virtual channels, one-flit buffers,
   /// wormhole, unobserved): the same moves, calls and counters as move_flits (see there).
   void move_vc_worms(sw::Cycle c);
@@ -281,6 +309,12 @@ class Fabric final : public Network {
   /// observed), so that the worms below always describe every flit in the routers, and left
   /// at once when an observer attaches (the buffers' state is complete either way).
   bool worms_on_ = false;
+  /// One virtual channel, buffers deeper than one flit, wormhole, a router delay of one cycle: a
+  /// worm's flits fill a run of consecutive buffers of its route, and most cycles only its two
+  /// ends change a count (move_deep_worms).
+  bool deep_worm_capable_ = false;
+  /// move_deep_worms runs this cycle; chosen as worms_on_ is.
+  bool deep_worms_on_ = false;
   std::vector<std::uint32_t> buffer_base_;    ///< [router]: its first buffer; one per router + 1
   std::vector<std::uint32_t> out_vc_base_;    ///< [router]: its first output virtual channel
   std::vector<std::uint32_t> out_port_base_;  ///< [router]: its first output port (P + E each)
@@ -342,8 +376,10 @@ class Fabric final : public Network {
   /// [router]: when it last became active (a count): active_ is in this order.
   std::vector<std::uint64_t> activated_;
   std::uint64_t activations_ = 0;
-  /// A packet with flits in the routers, while worms_on_: the buffers its flits occupy, the
-  /// oldest (the flit nearest the tail) first, from `begin` on; each holds one flit.
+  /// A packet with flits in the routers, while worms_on_ or deep_worms_on_: the buffers its
+  /// flits occupy, the oldest (the flit nearest the tail) first, from `begin` on; each holds one
+  /// flit (worms_on_) or one or more (deep_worms_on_: the buffer ahead of the oldest may also
+  /// hold another packet's flits behind, the newest another packet's flits ahead).
   struct Worm {
     std::vector<std::uint32_t> path;
     std::uint32_t begin = 0;
