@@ -362,6 +362,23 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
   }
 }
 
+inline bool Fabric::known_routes_held(std::uint32_t b) const {
+  const std::uint32_t routes = route_count_[b];
+  if (routes == 0) {
+    return false;  // not asked yet
+  }
+  const Route* const route = &routes_[std::size_t{b} * max_routes_];
+  const std::int64_t* const channels = owner_.data() + out_vc_base_[state_[b].router];
+  for (std::uint32_t n = 0; n + 1 < routes; ++n) {
+    for (std::uint32_t ov = route[n].lo; ov < route[n].hi; ++ov) {
+      if (channels[ov] < 0) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 // allocate_virtual_channels of the unobserved one-virtual-channel wormhole networks that
 // move_worms does not step (move_deep_worms, move_flits_one_vc). Grants only take output
 // channels, and the moves that free them come after, so a waiting header whose routes' channels
@@ -379,7 +396,6 @@ void Fabric::allocate_virtual_channels_one_vc(sw::Cycle c) {
   }
   Request* const requests = requests_.data();
   const BufferState* const state = state_.data();
-  const std::int64_t* const owner = owner_.data();
   std::size_t count = 0;
   std::uint64_t held = 0;
   for (const std::uint32_t b : waiting_) {
@@ -388,20 +404,9 @@ void Fabric::allocate_virtual_channels_one_vc(sw::Cycle c) {
       continue;
     }
     const BufferState& s = state[b];
-    if (const std::uint32_t routes = route_count_[b]; routes != 0) {
-      // The routes are known (asked in an earlier cycle): is any of their channels free?
-      const Route* const route = &routes_[std::size_t{b} * max_routes_];
-      const std::int64_t* const channels = owner + out_vc_base_[s.router];
-      bool free = false;
-      for (std::uint32_t n = 0; n + 1 < routes && !free; ++n) {
-        for (std::uint32_t ov = route[n].lo; ov < route[n].hi && !free; ++ov) {
-          free = channels[ov] < 0;
-        }
-      }
-      if (!free) {
-        ++held;
-        continue;
-      }
+    if (known_routes_held(b)) {
+      ++held;
+      continue;
     }
     Request& q = requests[count++];
     q.router = s.router;
@@ -459,11 +464,13 @@ void Fabric::serve_headers(Request* requests, std::size_t count) {
 // allocate_virtual_channels while the worms describe the flits: a header waiting for an output
 // channel is the front of its worm (a body flit's buffer is routed), so the worms are visited
 // instead of the active routers. Routers grant only their own channels, so the requests are put
-// in order by router, then arrival, then buffer: each router's in the order above.
+// in order by router, then arrival, then buffer: each router's in the order above. A header whose
+// routes' channels are all held waits without a request (allocate_virtual_channels_one_vc).
 void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
   stats_.router_steps += active_.size();
   Request* const requests = worm_requests_.data();
   std::size_t count = 0;
+  std::uint64_t held = 0;
   for (const std::uint32_t p : in_flight_) {
     const std::uint32_t b = worms_[p].path.back();
     if (state_[b].out >= 0) {
@@ -473,11 +480,16 @@ void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
     if (head.index != 0 || c < head.pushed + delay_) {
       continue;
     }
+    if (known_routes_held(b)) {
+      ++held;
+      continue;
+    }
     Request& q = requests[count++];
     q.router = state_[b].router;
     q.arrived = head.pushed;
     q.buffer = b;
   }
+  stats_.header_wait_cycles += held;
   if (count > 0) {
     serve_headers(requests, count);
   }

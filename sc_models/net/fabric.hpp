@@ -189,6 +189,9 @@ class Fabric final : public Network {
   /// allocate_virtual_channels with one virtual channel and wormhole switching, unobserved,
   /// without the requests of the headers whose channels are all held (see there).
   void allocate_virtual_channels_one_vc(sw::Cycle c);
+  /// Whether the routes of the header at the head of buffer `b` are known (asked in an earlier
+  /// cycle) and all their output virtual channels held: its request could not win.
+  [[nodiscard]] bool known_routes_held(std::uint32_t b) const;
   /// The routes of the header at the head of buffer `b`, computed once per header and buffer
   /// (they depend only on the router, the input port and virtual channel, and the destination).
   [[nodiscard]] const Route* routes_of(std::uint32_t b, std::uint32_t& count);
