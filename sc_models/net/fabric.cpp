@@ -838,7 +838,7 @@ void Fabric::allocate_switches_one_vc(sw::Cycle c) {
 // other arrivals as they come; the interfaces' injections after the routers' moves, and the
 // ejections last, as in commit.
 // The flit interface i offers, taken from it in cycle c.
-Fabric::Flit Fabric::take_injected(std::uint32_t i, sw::Cycle c) {
+inline Fabric::Flit Fabric::take_injected(std::uint32_t i, sw::Cycle c) {
   const NetworkInterfaces::Flit in = ni_.offered(i);
   ni_.take(i, c);
   Flit f;
@@ -1124,6 +1124,26 @@ void Fabric::move_flits(sw::Cycle c) {
   deliver_arrivals(arrived, in_routers, c);
 }
 
+inline void Fabric::enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
+  BufferState& s = state_[b];
+  if (s.count != 0) {
+    throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
+  }
+  Flit& slot_flit = flits_[b];
+  slot_flit = f;
+  slot_flit.pushed = c;
+  s.count = 1;
+  occupied_[s.mask_word] |= s.mask_bit;
+  const std::uint32_t r = s.router;
+  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
+    is_active_[r] = 1;
+    activated_[r] = ++activations_;
+    active_place_[r] = static_cast<std::uint32_t>(active_.size());
+    active_.push_back(r);
+  }
+  channels_.held_at(s.input_slot, 1);
+}
+
 // ---- whole worms ----------------------------------------------------------------------------
 //
 // With one virtual channel and one-flit buffers a worm's flits sit in consecutive buffers of its
@@ -1146,9 +1166,22 @@ void Fabric::move_worms(sw::Cycle c) {
   const std::uint64_t stamp = (c.count() + 1) << 2;
   BufferState* const state = state_.data();
   Flit* const flits = flits_.data();
+  // worm_moves' answer, without its chain where it is known or the front's move is sure.
+  const auto moves = [&](std::uint32_t p) {
+    Worm& w = worms_[p];
+    if ((w.moves & ~std::uint64_t{3}) == stamp) {
+      return (w.moves & 3) == kYes;
+    }
+    const BufferState& s = state[w.path.back()];
+    if (s.out >= 0 && (s.target < 0 || state[s.target].count == 0)) {
+      w.moves = stamp | kYes;
+      return true;
+    }
+    return worm_moves(p, stamp);
+  };
   fronts_.clear();
   for (const std::uint32_t p : in_flight_) {
-    if (!worm_moves(p, stamp)) {
+    if (!moves(p)) {
       continue;
     }
     const Worm& w = worms_[p];
@@ -1167,7 +1200,7 @@ void Fabric::move_worms(sw::Cycle c) {
   injecting_now_.clear();
   ni_.for_each_offer(c, [&](std::uint32_t i) {
     const std::uint32_t t = injection_buffer_[i];
-    if (state[t].count == 0 || worm_moves(flits[t].packet, stamp)) {
+    if (state[t].count == 0 || moves(flits[t].packet)) {
       injecting_now_.push_back(i);
     }
   });
@@ -1271,26 +1304,6 @@ void Fabric::move_worms(sw::Cycle c) {
     stats_.flits_moved += arrived;
   }
   retire_emptied_routers();
-}
-
-void Fabric::enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
-  BufferState& s = state_[b];
-  if (s.count != 0) {
-    throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
-  }
-  Flit& slot_flit = flits_[b];
-  slot_flit = f;
-  slot_flit.pushed = c;
-  s.count = 1;
-  occupied_[s.mask_word] |= s.mask_bit;
-  const std::uint32_t r = s.router;
-  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
-    is_active_[r] = 1;
-    activated_[r] = ++activations_;
-    active_place_[r] = static_cast<std::uint32_t>(active_.size());
-    active_.push_back(r);
-  }
-  channels_.held_at(s.input_slot, 1);
 }
 
 // ---- worms in deep buffers ----------------------------------------------------------------
