@@ -102,6 +102,7 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   out_claim_.assign(out_port_base_.back(), 0);
   in_claim_.assign(ports_->total_inputs(), 0);
   router_contended_.assign(routers, 0);
+  router_served_.assign(routers, 0);
   lost_.assign(buffers, 0);
   active_place_.assign(routers, 0);
   ejected_.resize(buffers);
@@ -441,11 +442,22 @@ void Fabric::rebuild_waiting() {
 }
 
 void Fabric::serve_headers(Request* requests, std::size_t count) {
-  // In order by router, arrival, buffer; the keys are distinct (one request per buffer).
+  // In order by router, arrival, buffer; the keys are distinct (one request per buffer). A router
+  // grants only its own channels, so only the order of each router's requests decides anything:
+  // when no router has two, they are served as they come.
   if (count > 1) {
-    std::sort(requests, requests + count, [](const Request& x, const Request& y) {
-      return std::tie(x.router, x.arrived, x.buffer) < std::tie(y.router, y.arrived, y.buffer);
-    });
+    const std::uint64_t stamp = ++serve_count_;
+    bool shared = false;
+    for (std::size_t k = 0; k < count; ++k) {
+      std::uint64_t& served = router_served_[requests[k].router];
+      shared = shared || served == stamp;
+      served = stamp;
+    }
+    if (shared) {
+      std::sort(requests, requests + count, [](const Request& x, const Request& y) {
+        return std::tie(x.router, x.arrived, x.buffer) < std::tie(y.router, y.arrived, y.buffer);
+      });
+    }
   }
   for (std::size_t k = 0; k < count; ++k) {
     const std::uint32_t b = requests[k].buffer;

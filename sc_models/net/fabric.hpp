@@ -477,6 +477,9 @@ class Fabric final : public Network {
     Flit flit;
   };
   std::vector<Request> requests_;  ///< virtual-channel allocation's requests
+  /// serve_headers: its calls, and [router] the call in which the router last had a request.
+  std::uint64_t serve_count_ = 0;
+  std::vector<std::uint64_t> router_served_;
   /// A flit asking for the switch: (speculative << 32 | output port), its buffer.
   struct Candidate {
     std::uint64_t key = 0;
