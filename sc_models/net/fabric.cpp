@@ -175,6 +175,7 @@ void Fabric::reset() {
   vc_in_flight_.clear();
   emptied_.clear();
   ejecting_.clear();
+  std::fill(ejected_.begin(), ejected_.end(), Ejected{});  // stamps of the cycles before
   // move_vc_worms' stamps, should the cycles start again from 0
   std::fill(out_claim_.begin(), out_claim_.end(), 0);
   std::fill(in_claim_.begin(), in_claim_.end(), 0);
