@@ -3,8 +3,9 @@
 // receives, step by step) or synthetic traffic (every node injects packets at a rate: its
 // TrafficSource), on its network: the model (Fabric) or, given a factory of them, the verilated
 // routers (sc_models/cosim/rtl_network.hpp, config.impl.router rtl or cosim). One SystemC
-// process steps it once per cycle while anything is in flight and never while the network and
-// every node are idle.
+// process steps it once per cycle while anything is in flight (under run_traffic, several cycles
+// per activation when nothing else is due before them) and never while the network and every
+// node are idle.
 #pragma once
 
 #include <cstdint>
