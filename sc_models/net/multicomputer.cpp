@@ -155,7 +155,8 @@ void Multicomputer::load(sw::RoutedProgram program) {
   messages_.clear();
   messages_.shrink_to_fit();
   start_ = next_start();
-  if (recorder_.enabled()) {
+  recording_ = recorder_.enabled();
+  if (recording_) {
     recorder_.run_begin(start_, "program " + program.name);
   }
   std::vector<std::uint32_t> step_of;
@@ -244,7 +245,7 @@ std::uint32_t Multicomputer::destination_of(std::uint32_t message) const {
 }
 
 void Multicomputer::record(Cycle at, const traces::MessageTrace& m) {
-  if (recorder_.enabled()) {
+  if (recording_) {
     recorder_.message(at, m);
   }
 }
@@ -416,7 +417,8 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
   window_flits_created_ = measured_left_ = words_corrupted_ = 0;
   start_ = next_start();
   traffic_.emplace(std::move(spec), config_.nodes(), start_);
-  if (recorder_.enabled()) {
+  recording_ = recorder_.enabled();
+  if (recording_) {
     std::ostringstream label;
     label << "traffic rate=" << traffic_->spec().rate;
     recorder_.run_begin(start_, label.str());

@@ -151,6 +151,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   const sw::NetworkConfig config_;
   ClockDomain clock_;
   traces::Recorder& recorder_;
+  /// recorder_.enabled() when the current run started (asked once per run, not per message).
+  bool recording_ = false;
   std::vector<traces::SourceId> node_sources_;
   /// [TopologyDescription::port_offset(router) + port]: the recorder's source of each router output
   /// port.
