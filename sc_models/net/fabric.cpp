@@ -102,8 +102,10 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   out_claim_.assign(out_port_base_.back(), 0);
   in_claim_.assign(ports_->total_inputs(), 0);
   router_contended_.assign(routers, 0);
+  router_served_.assign(routers, 0);
   lost_.assign(buffers, 0);
   active_place_.assign(routers, 0);
+  ejected_.resize(buffers);
   requests_.resize(most_buffers);
   switch_candidates_.resize(most_buffers);
   // Each buffer and each injector moves one flit per cycle at most.
@@ -171,6 +173,9 @@ void Fabric::reset() {
   std::fill(is_waiting_.begin(), is_waiting_.end(), 0);
   in_flight_.clear();
   vc_in_flight_.clear();
+  emptied_.clear();
+  ejecting_.clear();
+  std::fill(ejected_.begin(), ejected_.end(), Ejected{});  // stamps of the cycles before
   // move_vc_worms' stamps, should the cycles start again from 0
   std::fill(out_claim_.begin(), out_claim_.end(), 0);
   std::fill(in_claim_.begin(), in_claim_.end(), 0);
@@ -193,10 +198,12 @@ void Fabric::begin_cycle(sw::Cycle c) {
   // whole either way, so the general path can take over at any cycle.
   const bool worms_were_on = worms_on_;
   const bool vc_worms_were_on = vc_worms_on_;
+  const bool unordered_were_on = worms_on_ || deep_worms_on_ || vc_worms_on_;
   if (flits_in_routers_ == 0) {
     if (!worms_on_ && !deep_worms_on_) {
       clear_worms();  // left by a hand-over to the general path
     }
+    ejecting_.clear();  // an empty network holds no channels
     worms_on_ = worm_capable_ && !observed_;
     deep_worms_on_ = deep_worm_capable_ && !observed_;
     vc_worms_on_ = vc_worm_capable_ && !observed_;
@@ -207,6 +214,11 @@ void Fabric::begin_cycle(sw::Cycle c) {
   }
   if (worms_were_on && !worms_on_) {
     rebuild_waiting();  // the worms do not keep the list
+  }
+  if (unordered_were_on && !worms_on_ && !deep_worms_on_ && !vc_worms_on_) {
+    // The worms keep the active routers in no order: the order of their activation again.
+    std::sort(active_.begin(), active_.end(),
+              [this](std::uint32_t x, std::uint32_t y) { return activated_[x] < activated_[y]; });
   }
   if (worms_on_) {
     allocate_virtual_channels_of_worms(c);
@@ -231,11 +243,6 @@ void Fabric::begin_cycle(sw::Cycle c) {
     }
     move_vc_worms(c);
     return;
-  }
-  if (vc_worms_were_on) {
-    // move_vc_worms keeps the active routers in no order: the order of their activation again.
-    std::sort(active_.begin(), active_.end(),
-              [this](std::uint32_t x, std::uint32_t y) { return activated_[x] < activated_[y]; });
   }
   if (single_vc_ && few_ports_) {
     if (one_pass) {
@@ -357,6 +364,23 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
   }
 }
 
+inline bool Fabric::known_routes_held(std::uint32_t b) const {
+  const std::uint32_t routes = route_count_[b];
+  if (routes == 0) {
+    return false;  // not asked yet
+  }
+  const Route* const route = &routes_[std::size_t{b} * max_routes_];
+  const std::int64_t* const channels = owner_.data() + out_vc_base_[state_[b].router];
+  for (std::uint32_t n = 0; n + 1 < routes; ++n) {
+    for (std::uint32_t ov = route[n].lo; ov < route[n].hi; ++ov) {
+      if (channels[ov] < 0) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 // allocate_virtual_channels of the unobserved one-virtual-channel wormhole networks that
 // move_worms does not step (move_deep_worms, move_flits_one_vc). Grants only take output
 // channels, and the moves that free them come after, so a waiting header whose routes' channels
@@ -374,7 +398,6 @@ void Fabric::allocate_virtual_channels_one_vc(sw::Cycle c) {
   }
   Request* const requests = requests_.data();
   const BufferState* const state = state_.data();
-  const std::int64_t* const owner = owner_.data();
   std::size_t count = 0;
   std::uint64_t held = 0;
   for (const std::uint32_t b : waiting_) {
@@ -383,20 +406,9 @@ void Fabric::allocate_virtual_channels_one_vc(sw::Cycle c) {
       continue;
     }
     const BufferState& s = state[b];
-    if (const std::uint32_t routes = route_count_[b]; routes != 0) {
-      // The routes are known (asked in an earlier cycle): is any of their channels free?
-      const Route* const route = &routes_[std::size_t{b} * max_routes_];
-      const std::int64_t* const channels = owner + out_vc_base_[s.router];
-      bool free = false;
-      for (std::uint32_t n = 0; n + 1 < routes && !free; ++n) {
-        for (std::uint32_t ov = route[n].lo; ov < route[n].hi && !free; ++ov) {
-          free = channels[ov] < 0;
-        }
-      }
-      if (!free) {
-        ++held;
-        continue;
-      }
+    if (known_routes_held(b)) {
+      ++held;
+      continue;
     }
     Request& q = requests[count++];
     q.router = s.router;
@@ -431,11 +443,22 @@ void Fabric::rebuild_waiting() {
 }
 
 void Fabric::serve_headers(Request* requests, std::size_t count) {
-  // In order by router, arrival, buffer; the keys are distinct (one request per buffer).
+  // In order by router, arrival, buffer; the keys are distinct (one request per buffer). A router
+  // grants only its own channels, so only the order of each router's requests decides anything:
+  // when no router has two, they are served as they come.
   if (count > 1) {
-    std::sort(requests, requests + count, [](const Request& x, const Request& y) {
-      return std::tie(x.router, x.arrived, x.buffer) < std::tie(y.router, y.arrived, y.buffer);
-    });
+    const std::uint64_t stamp = ++serve_count_;
+    bool shared = false;
+    for (std::size_t k = 0; k < count; ++k) {
+      std::uint64_t& served = router_served_[requests[k].router];
+      shared = shared || served == stamp;
+      served = stamp;
+    }
+    if (shared) {
+      std::sort(requests, requests + count, [](const Request& x, const Request& y) {
+        return std::tie(x.router, x.arrived, x.buffer) < std::tie(y.router, y.arrived, y.buffer);
+      });
+    }
   }
   for (std::size_t k = 0; k < count; ++k) {
     const std::uint32_t b = requests[k].buffer;
@@ -454,11 +477,13 @@ void Fabric::serve_headers(Request* requests, std::size_t count) {
 // allocate_virtual_channels while the worms describe the flits: a header waiting for an output
 // channel is the front of its worm (a body flit's buffer is routed), so the worms are visited
 // instead of the active routers. Routers grant only their own channels, so the requests are put
-// in order by router, then arrival, then buffer: each router's in the order above.
+// in order by router, then arrival, then buffer: each router's in the order above. A header whose
+// routes' channels are all held waits without a request (allocate_virtual_channels_one_vc).
 void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
   stats_.router_steps += active_.size();
   Request* const requests = worm_requests_.data();
   std::size_t count = 0;
+  std::uint64_t held = 0;
   for (const std::uint32_t p : in_flight_) {
     const std::uint32_t b = worms_[p].path.back();
     if (state_[b].out >= 0) {
@@ -468,11 +493,16 @@ void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
     if (head.index != 0 || c < head.pushed + delay_) {
       continue;
     }
+    if (known_routes_held(b)) {
+      ++held;
+      continue;
+    }
     Request& q = requests[count++];
     q.router = state_[b].router;
     q.arrived = head.pushed;
     q.buffer = b;
   }
+  stats_.header_wait_cycles += held;
   if (count > 0) {
     serve_headers(requests, count);
   }
@@ -512,12 +542,50 @@ bool Fabric::grant(std::uint32_t router, std::uint32_t buffer, const Route& rout
     routed_[state_[buffer].mask_word] |= state_[buffer].mask_bit;
     route_count_[buffer] = 0;  // the next header in this buffer is routed afresh
     const NetworkInterfaces::Packet& p = ni_.packet(flits_[slot(buffer, 0)].packet);
-    if (!is_ejection(router, ov) && p.first_of_message) {
+    if (is_ejection(router, ov)) {
+      if (worms_on_ || deep_worms_on_) {
+        list_ejecting(buffer);
+      }
+    } else if (p.first_of_message) {
       channels_.routed(router, ov / vcs_, p.message);
     }
     return true;
   }
   return false;
+}
+
+// While the worms run (move_worms, move_deep_worms) the ejections are put in the order of their
+// moves without a sort: a buffer that takes an ejection channel joins ejecting_ at its place, and
+// keeps it until its packet's tail has left (its router holds flits until then, so its activation
+// number stays). The ejections of a cycle are then its listed buffers that ejected, in order.
+void Fabric::list_ejecting(std::uint32_t b) {
+  const BufferState& s = state_[b];
+  const std::uint64_t order = activated_[s.router] << 8 | (s.out_port - out_port_base_[s.router]);
+  const auto at = std::lower_bound(ejecting_.begin(), ejecting_.end(), order,
+                                   [](const Ejecting& e, std::uint64_t o) { return e.order < o; });
+  ejecting_.insert(at, {order, b});
+}
+
+std::uint64_t Fabric::eject_listed(sw::Cycle c) {
+  const std::uint64_t stamp = c.count() + 1;
+  std::uint64_t count = 0;
+  std::size_t kept = 0;
+  for (const Ejecting e : ejecting_) {
+    const Ejected& x = ejected_[e.buffer];
+    if (x.stamp == stamp) {
+      ++count;
+      ++stats_.flits_ejected;
+      if (ni_.eject({x.flit.packet, x.flit.index, x.flit.word}, c)) {
+        ++stats_.packets_delivered;
+      }
+      if (x.flit.tail) {
+        continue;  // the channel is free again
+      }
+    }
+    ejecting_[kept++] = e;
+  }
+  ejecting_.resize(kept);
+  return count;
 }
 
 bool Fabric::has_room(std::int64_t target, sw::Cycle c) {
@@ -783,7 +851,7 @@ void Fabric::allocate_switches_one_vc(sw::Cycle c) {
 // other arrivals as they come; the interfaces' injections after the routers' moves, and the
 // ejections last, as in commit.
 // The flit interface i offers, taken from it in cycle c.
-Fabric::Flit Fabric::take_injected(std::uint32_t i, sw::Cycle c) {
+inline Fabric::Flit Fabric::take_injected(std::uint32_t i, sw::Cycle c) {
   const NetworkInterfaces::Flit in = ni_.offered(i);
   ni_.take(i, c);
   Flit f;
@@ -922,12 +990,19 @@ void Fabric::deliver_one_vc_arrivals(std::size_t router_moves, std::size_t arriv
       }
     }
   }
-  const std::uint64_t moved = arrived + ordered_count + direct;
+  std::uint64_t moved = arrived + ordered_count + direct;
+  if (deep_worms_on_) {
+    moved += eject_listed(c);  // the ejections of move_deep_worms, in order
+  }
   if (moved > 0) {
     last_move_ = c;
     stats_.flits_moved += moved;
   }
-  retire_idle_routers();
+  if (deep_worms_on_) {
+    retire_emptied_routers();
+  } else {
+    retire_idle_routers();
+  }
 }
 
 // allocate_switches and commit in one pass, with several virtual channels, unobserved. The
@@ -1062,6 +1137,26 @@ void Fabric::move_flits(sw::Cycle c) {
   deliver_arrivals(arrived, in_routers, c);
 }
 
+inline void Fabric::enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
+  BufferState& s = state_[b];
+  if (s.count != 0) {
+    throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
+  }
+  Flit& slot_flit = flits_[b];
+  slot_flit = f;
+  slot_flit.pushed = c;
+  s.count = 1;
+  occupied_[s.mask_word] |= s.mask_bit;
+  const std::uint32_t r = s.router;
+  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
+    is_active_[r] = 1;
+    activated_[r] = ++activations_;
+    active_place_[r] = static_cast<std::uint32_t>(active_.size());
+    active_.push_back(r);
+  }
+  channels_.held_at(s.input_slot, 1);
+}
+
 // ---- whole worms ----------------------------------------------------------------------------
 //
 // With one virtual channel and one-flit buffers a worm's flits sit in consecutive buffers of its
@@ -1084,9 +1179,22 @@ void Fabric::move_worms(sw::Cycle c) {
   const std::uint64_t stamp = (c.count() + 1) << 2;
   BufferState* const state = state_.data();
   Flit* const flits = flits_.data();
+  // worm_moves' answer, without its chain where it is known or the front's move is sure.
+  const auto moves = [&](std::uint32_t p) {
+    Worm& w = worms_[p];
+    if ((w.moves & ~std::uint64_t{3}) == stamp) {
+      return (w.moves & 3) == kYes;
+    }
+    const BufferState& s = state[w.path.back()];
+    if (s.out >= 0 && (s.target < 0 || state[s.target].count == 0)) {
+      w.moves = stamp | kYes;
+      return true;
+    }
+    return worm_moves(p, stamp);
+  };
   fronts_.clear();
   for (const std::uint32_t p : in_flight_) {
-    if (!worm_moves(p, stamp)) {
+    if (!moves(p)) {
       continue;
     }
     const Worm& w = worms_[p];
@@ -1095,6 +1203,9 @@ void Fabric::move_worms(sw::Cycle c) {
     const std::uint32_t r = state_[f].router;
     const bool speculative = s.target >= 0 && state[s.target].count > 0;
     const bool activates = s.target >= 0 && !is_active_[state_[s.target].router];
+    if (s.target < 0) {
+      ejected_[f] = {c.count() + 1, flits[f]};  // ejected in order by eject_listed
+    }
     fronts_.push_back(
         {activated_[r] << 8 | (speculative ? 128U : 0U) | (s.out_port - out_port_base_[r]), p,
          s.target, activates, flits[f]});
@@ -1102,7 +1213,7 @@ void Fabric::move_worms(sw::Cycle c) {
   injecting_now_.clear();
   ni_.for_each_offer(c, [&](std::uint32_t i) {
     const std::uint32_t t = injection_buffer_[i];
-    if (state[t].count == 0 || worm_moves(flits[t].packet, stamp)) {
+    if (state[t].count == 0 || moves(flits[t].packet)) {
       injecting_now_.push_back(i);
     }
   });
@@ -1127,7 +1238,9 @@ void Fabric::move_worms(sw::Cycle c) {
     BufferState& s = state[oldest];
     s.count = 0;
     occupied_[s.mask_word] &= ~s.mask_bit;
-    --flits_per_router_[state_[oldest].router];
+    if (--flits_per_router_[s.router] == 0) {
+      emptied_.push_back(s.router);
+    }
     --in_routers;
     if (flits[oldest].tail) {
       owner_[s.out_channel] = -1;
@@ -1141,12 +1254,15 @@ void Fabric::move_worms(sw::Cycle c) {
   }
   // Fronts into buffers. Only two kinds of move depend on their order: those that make a router
   // active (into a router that held no flits at the start of the cycle) and the ejections; they
-  // are done in the order of their moves (their keys are distinct: one move per output port),
-  // the others as they come.
+  // are done in the order of their moves (their keys are distinct: one move per output port;
+  // the ejections by eject_listed), the others as they come.
   ordered_.clear();
   for (std::uint32_t k = 0; k < fronts_.size(); ++k) {
     const Front& front = fronts_[k];
-    if (front.to < 0 || front.activates) {
+    if (front.to < 0) {
+      continue;
+    }
+    if (front.activates) {
       ordered_.push_back(k);
       continue;
     }
@@ -1162,12 +1278,10 @@ void Fabric::move_worms(sw::Cycle c) {
   }
   for (const std::uint32_t k : ordered_) {
     const Front& front = fronts_[k];
-    if (front.to >= 0) {
-      const auto t = static_cast<std::uint32_t>(front.to);
-      enter_worm_buffer(t, front.flit, c);
-      worms_[front.packet].path.push_back(t);
-      ++in_routers;
-    }
+    const auto t = static_cast<std::uint32_t>(front.to);
+    enter_worm_buffer(t, front.flit, c);
+    worms_[front.packet].path.push_back(t);
+    ++in_routers;
   }
   // The interfaces, in their order: a header starts a worm; a later flit refills its worm's
   // oldest buffer, which stays on the worm's path.
@@ -1191,15 +1305,7 @@ void Fabric::move_worms(sw::Cycle c) {
     }
   }
   flits_in_routers_ = in_routers;
-  for (const std::uint32_t k : ordered_) {
-    const Front& front = fronts_[k];
-    if (front.to < 0) {
-      ++stats_.flits_ejected;
-      if (ni_.eject({front.flit.packet, front.flit.index, front.flit.word}, c)) {
-        ++stats_.packets_delivered;
-      }
-    }
-  }
+  eject_listed(c);
   // Worms whose tail has left.
   in_flight_.erase(std::remove_if(in_flight_.begin(), in_flight_.end(),
                                   [this](std::uint32_t p) { return worms_[p].path.empty(); }),
@@ -1210,26 +1316,7 @@ void Fabric::move_worms(sw::Cycle c) {
     last_move_ = c;
     stats_.flits_moved += arrived;
   }
-  retire_idle_routers();
-}
-
-void Fabric::enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
-  BufferState& s = state_[b];
-  if (s.count != 0) {
-    throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
-  }
-  Flit& slot_flit = flits_[b];
-  slot_flit = f;
-  slot_flit.pushed = c;
-  s.count = 1;
-  occupied_[s.mask_word] |= s.mask_bit;
-  const std::uint32_t r = s.router;
-  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
-    is_active_[r] = 1;
-    activated_[r] = ++activations_;
-    active_.push_back(r);
-  }
-  channels_.held_at(s.input_slot, 1);
+  retire_emptied_routers();
 }
 
 // ---- worms in deep buffers ----------------------------------------------------------------
@@ -1330,7 +1417,11 @@ void Fabric::move_deep_worms(sw::Cycle c) {
       if (k == newest) {
         // The front leaves the worm's buffers: into the next buffer, or out.
         const std::int32_t t = s.target;
-        const bool seen = t < 0 || !is_active[state[t].router];
+        if (t < 0) {
+          ejected_[x] = {c.count() + 1, f};  // ejected in order by eject_listed
+          continue;
+        }
+        const bool seen = !is_active[state[t].router];
         Arrival& a = seen ? arrivals[--top] : arrivals[arrived++];
         a.to = t;
         a.flit = f;
@@ -1339,10 +1430,8 @@ void Fabric::move_deep_worms(sw::Cycle c) {
           ordered_arrivals_.push_back({activated_[r] << 8 | (s.out_port - out_port_base_[r]),
                                        static_cast<std::uint32_t>(top)});
         }
-        if (t >= 0) {
-          ++hops;
-          extends = t;
-        }
+        ++hops;
+        extends = t;
         continue;
       }
       // Into the buffer above, whose head stays: in place when it is the worm's own head; after
@@ -1370,7 +1459,9 @@ void Fabric::move_deep_worms(sw::Cycle c) {
     // The oldest segment's head left.
     const std::uint32_t oldest = path[0];
     BufferState& s = state[oldest];
-    --flits_per_router[s.router];
+    if (--flits_per_router[s.router] == 0) {
+      emptied_.push_back(s.router);
+    }
     --in_routers;
     if (--s.count == 0) {
       occupied[s.mask_word] &= ~s.mask_bit;
@@ -1705,10 +1796,12 @@ void Fabric::move_vc_worms(sw::Cycle c) {
     last_move_ = c;
     stats_.flits_moved += arrived;
   }
-  // The routers left without flits retire; their order in active_ is not kept (the activation
-  // numbers keep it), so each leaves by a swap with the last.
-  for (const std::uint32_t r : vc_emptied_) {
-    if (flits_per_router_[r] == 0) {
+  retire_emptied_routers();
+}
+
+void Fabric::retire_emptied_routers() {
+  for (const std::uint32_t r : emptied_) {
+    if (flits_per_router_[r] == 0 && is_active_[r]) {
       is_active_[r] = 0;
       const std::uint32_t last = active_.back();
       active_[active_place_[r]] = last;
@@ -1716,7 +1809,7 @@ void Fabric::move_vc_worms(sw::Cycle c) {
       active_.pop_back();
     }
   }
-  vc_emptied_.clear();
+  emptied_.clear();
 }
 
 bool Fabric::vc_worm_may_move(std::uint32_t p, std::uint64_t stamp) {
@@ -1880,7 +1973,7 @@ void Fabric::leave_vc_worm_buffer(std::uint32_t b, const Flit& f) {
   occupied_[s.mask_word] &= ~s.mask_bit;
   --held_[s.input_slot];
   if (--flits_per_router_[s.router] == 0) {
-    vc_emptied_.push_back(s.router);
+    emptied_.push_back(s.router);
   }
   if (f.tail) {
     owner_[s.out_channel] = -1;
@@ -1951,6 +2044,7 @@ inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
     is_active_[r] = 1;
     if (kOneVcUnobserved) {
       activated_[r] = ++activations_;  // move_deep_worms' order of the active routers
+      active_place_[r] = static_cast<std::uint32_t>(active_.size());
     }
     active_.push_back(r);
   }

@@ -189,6 +189,9 @@ class Fabric final : public Network {
   /// allocate_virtual_channels with one virtual channel and wormhole switching, unobserved,
   /// without the requests of the headers whose channels are all held (see there).
   void allocate_virtual_channels_one_vc(sw::Cycle c);
+  /// Whether the routes of the header at the head of buffer `b` are known (asked in an earlier
+  /// cycle) and all their output virtual channels held: its request could not win.
+  [[nodiscard]] bool known_routes_held(std::uint32_t b) const;
   /// The routes of the header at the head of buffer `b`, computed once per header and buffer
   /// (they depend only on the router, the input port and virtual channel, and the destination).
   [[nodiscard]] const Route* routes_of(std::uint32_t b, std::uint32_t& count);
@@ -227,8 +230,16 @@ class Fabric final : public Network {
   /// done in place (move_deep_worms).
   void deliver_one_vc_arrivals(std::size_t router_moves, std::size_t arrived, std::uint64_t direct,
                                std::uint64_t in_routers, sw::Cycle c);
+  /// Buffer `b` took an ejection channel while the worms run: it joins ejecting_ at its place.
+  void list_ejecting(std::uint32_t b);
+  /// The ejections of the cycle while the worms run (the listed buffers that ejected, ejected_),
+  /// in the order of their moves; the buffers whose tail left leave the list. Returns their count.
+  std::uint64_t eject_listed(sw::Cycle c);
   /// Takes the routers that hold no flits out of active_.
   void retire_idle_routers();
+  /// retire_idle_routers for the routers of emptied_ while the worms run: each leaves active_ by a
+  /// swap with the last (the activation numbers keep the order, begin_cycle restores it).
+  void retire_emptied_routers();
   /// Appends the interfaces' moves into their injection buffers to the routers' moves.
   void add_injections(sw::Cycle c);
   /// Switch allocation and commit by whole worms (one virtual channel, one-flit buffers,
@@ -425,15 +436,29 @@ class Fabric final : public Network {
   std::vector<std::uint64_t> router_contended_;  ///< [router]: the cycle + 1 it was contended
   std::vector<std::uint32_t> contended_;         ///< this cycle's contended routers
   std::vector<std::uint64_t> lost_;  ///< [buffer]: the cycle + 1 its candidate lost a port
-  /// move_vc_worms: the routers whose last flit left in the cycle; each active router's place in
-  /// active_ (which it keeps in no order while it runs).
-  std::vector<std::uint32_t> vc_emptied_;
+  /// The worms (move_worms, move_deep_worms, move_vc_worms): the routers whose last flit left in
+  /// the cycle; each active router's place in active_ (which they keep in no order).
+  std::vector<std::uint32_t> emptied_;
   std::vector<std::uint32_t> active_place_;
-  std::vector<std::uint32_t> ordered_;        ///< fronts_ whose moves depend on their order
+  std::vector<std::uint32_t> ordered_;  ///< fronts_ whose moves depend on their order
+  /// While move_worms or move_deep_worms runs: the buffers that hold an ejection channel, in the
+  /// order of their moves (activated_ of their router << 8 | output port), kept by grant and
+  /// eject_listed.
+  struct Ejecting {
+    std::uint64_t order = 0;
+    std::uint32_t buffer = 0;
+  };
+  std::vector<Ejecting> ejecting_;
+  /// [buffer]: the flit it ejected in the cycle of `stamp` (cycle + 1), for eject_listed.
+  struct Ejected {
+    std::uint64_t stamp = 0;
+    Flit flit;
+  };
+  std::vector<Ejected> ejected_;
   std::vector<std::uint32_t> injecting_now_;  ///< injectors whose flit enters this cycle
   /// allocate_virtual_channels_of_worms' requests, one per worm.
   std::vector<Request> worm_requests_;
-  /// Routers with flits, in the order they became active (in no order while move_vc_worms runs:
+  /// Routers with flits, in the order they became active (in no order while the worms run:
   /// activated_ keeps it).
   std::vector<std::uint32_t> active_;
   /// The buffers whose head is a header without an output virtual channel (occupied, not
@@ -452,6 +477,9 @@ class Fabric final : public Network {
     Flit flit;
   };
   std::vector<Request> requests_;  ///< virtual-channel allocation's requests
+  /// serve_headers: its calls, and [router] the call in which the router last had a request.
+  std::uint64_t serve_count_ = 0;
+  std::vector<std::uint64_t> router_served_;
   /// A flit asking for the switch: (speculative << 32 | output port), its buffer.
   struct Candidate {
     std::uint64_t key = 0;
