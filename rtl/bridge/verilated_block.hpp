@@ -1,6 +1,5 @@
-// The skeleton every bridge shares, written once: the signal type of a verilated port, writing
-// it, one verilated model per n of rtl/limits.cmake chosen at run time, and the hookup of its
-// signals to the FST waveform. Include it after the generated V*.h headers (toolchain fact 4):
+// The skeleton every bridge shares, written once: a verilated C++ model stepped by its bridge, one verilated model per n of rtl/limits.cmake
+// chosen at run time, and the hookup of its signals to the FST waveform. Include it after the generated V*.h headers (toolchain fact 4):
 // only rtl/bridge/*.cpp do.
 #pragma once
 
@@ -12,22 +11,59 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "rtl/bridge/fst_trace.hpp"
 #include "rtl/limits.hpp"
 
 namespace orthosim::rtl::bridge {
 
-/// The signal that binds to a verilated port (Verilator's mapping: 1 bit bool, up to 32 bits
-/// uint32_t, up to 64 bits uint64_t, wider sc_bv<W>).
-template <class Port>
-using SignalFor = sc_core::sc_signal<typename std::remove_reference_t<Port>::data_type>;
+/// A verilated C++ model (verilate() without SYSTEMC) that its bridge steps (docs/rtl.md,
+/// "Stepping a verilated unit"): inputs are plain members set through set(), the combinational
+/// outputs are evaluated by settle() only when an input changed since the last evaluation, and
+/// the rising edge is a call, edge(), not a clock signal and its delta cycles.
+template <class V>
+struct SteppedModel {
+  explicit SteppedModel(const std::string& name) : dut(name.c_str()) {}
+  ~SteppedModel() { dut.final(); }
+  SteppedModel(const SteppedModel&) = delete;
+  SteppedModel& operator=(const SteppedModel&) = delete;
 
-/// Writes `v` converted to the signal's own type.
-template <class Signal>
-void put(Signal& s, std::uint64_t v) {
-  s.write(static_cast<std::decay_t<decltype(s.read())>>(v));
-}
+  /// Sets input `port` to `v` (converted to the port's type); a changed value makes the
+  /// combinational outputs stale until the next settle() or edge().
+  template <class Port>
+  void set(Port& port, std::uint64_t v) {
+    const auto value = static_cast<std::decay_t<Port>>(v);
+    if (port != value) {
+      port = value;
+      current = false;
+    }
+  }
+  /// The storage changed through the backdoor (the outputs that read it are stale).
+  void touch() { current = false; }
+  /// Evaluates the combinational outputs if an input changed since the last evaluation.
+  void settle() {
+    if (!current) {
+      dut.clk = 0;
+      dut.eval();
+      current = true;
+    }
+  }
+  /// The rising edge: Verilator sees an edge between two evaluations, so a model not evaluated
+  /// with the clock low since its inputs changed (or since its last edge) first is.
+  void edge() {
+    if (!current || dut.clk != 0) {
+      dut.clk = 0;
+      dut.eval();
+    }
+    dut.clk = 1;
+    dut.eval();
+    current = true;
+  }
+
+  V dut;
+  bool current = false;  ///< evaluated since the last change of an input
+};
 
 /// Registers a verilated model's signals, every level of its hierarchy, with the waveform.
 template <class V>

@@ -314,8 +314,7 @@ void CosimWiring::attach(sw::ProcId p, BusController& controller, IndexManipulat
     const sw::Impl im = config.impl.index_manipulator;
     if (im != sw::Impl::Model) {
       lane.manipulator =
-          std::make_unique<rtl::IndexManipulatorRtl>(("im" + id).c_str(), config.n,
-                                                     lane.datapath->clock_signal(), fst_);
+          std::make_unique<rtl::IndexManipulatorRtl>(("im" + id).c_str(), config.n, fst_);
       lane.datapath->attach_index_manipulator(*lane.manipulator, im, system_->name + ".im" + id);
       lane.buffers->set_twin(*lane.manipulator);
     }

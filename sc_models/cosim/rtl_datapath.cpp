@@ -25,7 +25,7 @@ RtlDatapath::RtlDatapath(const sc_core::sc_module_name& name, std::string instan
       modules_(modules),
       manipulator_(manipulator),
       on_mismatch_(std::move(on_mismatch)),
-      bc_(std::make_unique<rtl::BusControllerRtl>("bc", config.n, clk_, fst)),
+      bc_(std::make_unique<rtl::BusControllerRtl>("bc", config.n, fst)),
       bc_checker_(std::move(instance)) {
   SC_THREAD(clocking);
 }
@@ -65,17 +65,13 @@ void RtlDatapath::shadow(const sw::MemoryAccess& access, ModelAccess expected) {
   ev_start_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void RtlDatapath::settle() {
-  for (int i = 0; i < kSettleDeltas; ++i) {
-    sc_core::wait(sc_core::SC_ZERO_TIME);
-  }
-}
-
 void RtlDatapath::edge() {
-  clk_.write(true);
-  settle();
-  clk_.write(false);
-  settle();
+  // Both models' inputs were set in the cycle (the index manipulator's from the controller's
+  // outputs), so the order of the two edges does not matter.
+  bc_->edge();
+  if (im_ != nullptr) {
+    im_->edge();
+  }
   ++edges_;
 }
 
@@ -150,16 +146,9 @@ void RtlDatapath::apply_start() {
   started_this_cycle_ = true;
   last_announced_ = false;
   beat_open_ = false;
-  if (im_ != nullptr) {
-    // The backdoor loads (LoadBuffer, index sets) change no input: a changed local-port
-    // address makes the verilated model evaluate its combinational outputs again.
-    kick_ = !kick_;
-    im_->set_local(false, 0, kick_ ? 1 : 0, 0);
-  }
 }
 
 void RtlDatapath::settle_cycle() {
-  settle();
   const rtl::BusControllerOutputs o = bc_->outputs();
   const bool read_word = o.bus_valid && !o.bus_write;
   const bool write_word = o.bus_valid && o.bus_write;
@@ -176,12 +165,10 @@ void RtlDatapath::settle_cycle() {
     im_->set_access(o.im_set, o.im_pos, o.im_vec, o.im_we, bus_rdata);
   }
   if (im_impl_ == sw::Impl::Rtl) {
-    settle();
     bc_->set_im_rdata(im_->access_rdata());
   } else {
     bc_->set_im_rdata(write_word ? manipulator_.on_write(o.im_set, o.im_pos, o.im_vec) : 0);
   }
-  settle();
   // The outputs of cycle c are final here: the inputs change only with a start, and a start
   // comes with a new settle_cycle(). Later in this cycle the processor may already run its
   // next op (when the model's access ended at c), so compare what is true now.

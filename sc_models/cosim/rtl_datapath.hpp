@@ -12,11 +12,13 @@
 //   im = cosim   the RTL index manipulator runs beside the model one on the same port values;
 //   im = rtl     it replaces the model one (only with bus = rtl).
 //
-// Cost follows activity (modeling rule 2): the RTL's clock is a signal this module toggles only in
-// the cycles of an access (from its grant to the cycle of `done`); an idle datapath is never
-// activated and its verilated models never evaluated. The edge that ends cycle c happens in
-// delta cycles at the start of cycle c + 1, so every model-side effect (module write, buffer
-// write, the end of the access) lands in the same cycle and delta as in the model.
+// Cost follows activity (modeling rule 2): this module clocks the RTL only in the cycles of an
+// access (from its grant to the cycle of `done`); an idle datapath is never activated and its
+// verilated models never evaluated. The verilated models are C++ models (docs/rtl.md, "Stepping
+// a verilated unit"): this module sets their inputs, reads their outputs (evaluated when an input
+// changed) and takes their rising edge by a call, with no clock signal and no delta cycle. The
+// edge that ends cycle c happens at the start of cycle c + 1, so every model-side effect (module
+// write, buffer write, the end of the access) lands in the same cycle as in the model.
 #pragma once
 
 #include <cstdint>
@@ -38,10 +40,6 @@
 #include "sw/machine/machine_program.hpp"
 
 namespace orthosim::sc {
-
-/// Delta cycles for the verilated models to see an input change and publish their outputs:
-/// signal update, evaluation, output update (and once more for the index manipulator's reply).
-inline constexpr int kSettleDeltas = 3;
 
 class RtlMemory;
 
@@ -68,9 +66,8 @@ class RtlDatapath : public sc_core::sc_module {
               MismatchHandler on_mismatch);
   ~RtlDatapath() override;
 
-  /// The clock of this datapath's verilated blocks (for the index manipulator's bridge).
-  [[nodiscard]] const sc_core::sc_signal<bool>& clock_signal() const { return clk_; }
-  /// The verilated index manipulator, running in place of the model (rtl) or beside it (cosim).
+  /// The verilated index manipulator, running in place of the model (rtl) or beside it (cosim),
+  /// clocked with the controller (built without a clock of its own).
   void attach_index_manipulator(rtl::IndexManipulatorRtl& im, sw::Impl impl, std::string instance);
 
   /// The verilated module array: it takes this controller's bus every cycle (memory = cosim or
@@ -91,7 +88,7 @@ class RtlDatapath : public sc_core::sc_module {
   [[nodiscard]] Cycle cycle() const;
   void clocking();
   void apply_start();
-  void settle();
+  /// The rising edge of the controller and the index manipulator, which ends the cycle.
   void edge();
   /// The combinational inputs of the current cycle, then its effects on the model side.
   void settle_cycle();
@@ -110,7 +107,6 @@ class RtlDatapath : public sc_core::sc_module {
   IndexManipulator& manipulator_;
   MismatchHandler on_mismatch_;
 
-  sc_core::sc_signal<bool> clk_{"clk"};
   std::unique_ptr<rtl::BusControllerRtl> bc_;
   rtl::IndexManipulatorRtl* im_ = nullptr;
   RtlMemory* memory_ = nullptr;
@@ -133,7 +129,6 @@ class RtlDatapath : public sc_core::sc_module {
   Cycle open_cycle_;          ///< that cycle
   bool beat_open_ = false;
   std::uint32_t beat_pos_ = 0, beat_vec_ = 0;
-  bool kick_ = false;
   bool reported_ = false;
   struct Comparison {
     bool im;  ///< the index manipulator's checker, else the controller's

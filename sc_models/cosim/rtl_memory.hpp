@@ -110,7 +110,6 @@ class RtlMemory : public sc_core::sc_module {
   void clocking();
   [[nodiscard]] bool active() const;
   void wait_until(sc_core::sc_time at);
-  void settle();
   void edge();
   void arbitrate(Cycle c);
   void move_words(Cycle c);
@@ -125,7 +124,6 @@ class RtlMemory : public sc_core::sc_module {
   MismatchHandler on_mismatch_;
   FigureSink figures_;
 
-  sc_core::sc_signal<bool> clk_{"clk"};
   std::unique_ptr<rtl::ModuleArrayRtl> array_;
   LockstepChecker checker_;
   bool mismatch_found_ = false;
