@@ -42,6 +42,32 @@
 namespace orthosim::sc {
 
 class RtlMemory;
+class RtlDatapath;
+
+/// The one process that clocks a system's verilated datapaths: at the start of each cycle in
+/// which any of them runs an access it steps every running one, in processor order, and in the
+/// delta after a start it starts the granted ones. One process per system instead of one per
+/// processor: a SystemC thread switch and timed wait per processor and cycle cost more than the
+/// verilated controller's evaluation (docs/performance.md, "The verilated datapath blocks").
+/// The datapaths of one system depend on each other through nothing within a cycle (the
+/// arbiter gives no two of them a module in the same cycle), so the order is free.
+class DatapathStepper : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(DatapathStepper);
+  DatapathStepper(const sc_core::sc_module_name& name, const ClockDomain& clock);
+
+  /// Each datapath once, before the simulation starts.
+  void add(RtlDatapath& datapath) { datapaths_.push_back(&datapath); }
+  /// A datapath has a start pending: it is started in the next delta cycle.
+  void wake() { ev_start_.notify(sc_core::SC_ZERO_TIME); }
+
+ private:
+  void stepping();
+
+  const ClockDomain& clock_;
+  std::vector<RtlDatapath*> datapaths_;
+  sc_core::sc_event ev_start_;
+};
 
 /// How the RTL reports an access it performs in place of the model (bus = rtl).
 class RtlAccessListener {
@@ -59,11 +85,11 @@ class RtlDatapath : public sc_core::sc_module {
   using MismatchHandler = std::function<void(const Mismatch&)>;
 
   /// `instance` names the controller in mismatch reports ("omp.bc3"); `modules` and the bus of
-  /// each access give the words the bus reads and writes.
+  /// each access give the words the bus reads and writes; `stepper` clocks it.
   RtlDatapath(const sc_core::sc_module_name& name, std::string instance, sw::ProcId id,
               const sw::SystemConfig& config, const ClockDomain& clock,
               std::vector<WordStore>& modules, IndexManipulator& manipulator, rtl::FstTrace* fst,
-              MismatchHandler on_mismatch);
+              MismatchHandler on_mismatch, DatapathStepper& stepper);
   ~RtlDatapath() override;
 
   /// The verilated index manipulator, running in place of the model (rtl) or beside it (cosim),
@@ -83,10 +109,22 @@ class RtlDatapath : public sc_core::sc_module {
   [[nodiscard]] std::uint64_t edges() const { return edges_; }
 
  private:
+  friend class DatapathStepper;
   struct Expected;
   /// The current cycle, also between edges: with memory = rtl an access starts at half a cycle.
   [[nodiscard]] Cycle cycle() const;
-  void clocking();
+  // The stepper's calls.
+  /// Reset, then the timing registers, before the first access can be granted.
+  void reset();
+  /// Running an access: from its start to the cycle before its done cycle.
+  [[nodiscard]] bool running() const { return running_; }
+  [[nodiscard]] bool start_pending() const { return pending_; }
+  /// The pending start, in the current cycle.
+  void start();
+  /// Cycle c begins (running): the edge that ends c - 1, then cycle c.
+  void begin_cycle(Cycle c);
+  /// Cycle c with the inputs of its start, if any: settled, and (idle again) compared.
+  void enter_cycle(Cycle c);
   void apply_start();
   /// The rising edge of the controller and the index manipulator, which ends the cycle.
   void edge();
@@ -119,6 +157,8 @@ class RtlDatapath : public sc_core::sc_module {
   bool shadowing_ = false;
   sw::MemoryAccess access_;
   RtlAccessListener* listener_ = nullptr;
+  DatapathStepper& stepper_;
+  bool running_ = false;
   ModelAccess model_;
   std::size_t next_beat_ = 0;
   Cycle model_done_;  ///< the model's last done cycle
@@ -136,7 +176,6 @@ class RtlDatapath : public sc_core::sc_module {
     std::uint64_t model, rtl;
   };
   std::vector<Comparison> checks_;  ///< a mismatch went to on_mismatch_ (only the first does)
-  sc_core::sc_event ev_start_;
   std::uint64_t edges_ = 0;
 };
 
