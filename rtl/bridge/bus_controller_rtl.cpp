@@ -1,12 +1,22 @@
 // The verilated bus controller, a C++ model stepped by this bridge. The generated headers come
 // first (toolchain fact 4).
 #include "Vbus_controller_n16.h"
+#include "Vbus_controller_n16___024root.h"
 #include "Vbus_controller_n2.h"
+#include "Vbus_controller_n2___024root.h"
 #include "Vbus_controller_n4.h"
+#include "Vbus_controller_n4___024root.h"
 #include "Vbus_controller_n8.h"
+#include "Vbus_controller_n8___024root.h"
 #include "rtl/bridge/verilated_block.hpp"
 
 #include "rtl/bridge/bus_controller_rtl.hpp"
+
+// The edge without the input-combinational region (bridge::clock_edge).
+ORTHOSIM_VERILATED_SCHEDULER(Vbus_controller_n2)
+ORTHOSIM_VERILATED_SCHEDULER(Vbus_controller_n4)
+ORTHOSIM_VERILATED_SCHEDULER(Vbus_controller_n8)
+ORTHOSIM_VERILATED_SCHEDULER(Vbus_controller_n16)
 
 namespace orthosim::rtl {
 

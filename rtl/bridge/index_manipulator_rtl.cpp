@@ -12,6 +12,12 @@
 
 #include "rtl/bridge/index_manipulator_rtl.hpp"
 
+// The edge without the input-combinational region (bridge::clock_edge).
+ORTHOSIM_VERILATED_SCHEDULER(Vindex_manipulator_n2)
+ORTHOSIM_VERILATED_SCHEDULER(Vindex_manipulator_n4)
+ORTHOSIM_VERILATED_SCHEDULER(Vindex_manipulator_n8)
+ORTHOSIM_VERILATED_SCHEDULER(Vindex_manipulator_n16)
+
 namespace orthosim::rtl {
 
 /// The parameterisation-independent view of one verilated model.

@@ -15,6 +15,12 @@
 
 #include "rtl/bridge/module_array_rtl.hpp"
 
+// The edge without the input-combinational region (bridge::clock_edge).
+ORTHOSIM_VERILATED_SCHEDULER(Vmodule_array_n2)
+ORTHOSIM_VERILATED_SCHEDULER(Vmodule_array_n4)
+ORTHOSIM_VERILATED_SCHEDULER(Vmodule_array_n8)
+ORTHOSIM_VERILATED_SCHEDULER(Vmodule_array_n16)
+
 namespace orthosim::rtl {
 
 namespace {
