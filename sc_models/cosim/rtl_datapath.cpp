@@ -132,7 +132,7 @@ void RtlDatapath::start() {
   if (running_) {
     // A start within the cycle of a running access (with memory = rtl, at half a cycle).
     apply_start();
-    settle_cycle();
+    static_cast<void>(settle_cycle());
     return;
   }
   // The done cycle of the previous access was left open (no edge, in case a start came in
@@ -159,8 +159,7 @@ void RtlDatapath::enter_cycle(Cycle c) {
   if (pending_) {
     apply_start();
   }
-  settle_cycle();
-  const rtl::BusControllerOutputs o = bc_->outputs();
+  const rtl::BusControllerOutputs o = settle_cycle();
   running_ = ended_early_ || o.busy || pending_ || (shadowing_ && c < model_.end);
   if (!running_) {
     // Idle (the done cycle): compare it now, take its edge only when a start comes, so that
@@ -186,7 +185,7 @@ void RtlDatapath::apply_start() {
   beat_open_ = false;
 }
 
-void RtlDatapath::settle_cycle() {
+rtl::BusControllerOutputs RtlDatapath::settle_cycle() {
   const rtl::BusControllerOutputs o = bc_->outputs();
   const bool read_word = o.bus_valid && !o.bus_write;
   const bool write_word = o.bus_valid && o.bus_write;
@@ -211,8 +210,8 @@ void RtlDatapath::settle_cycle() {
   // comes with a new settle_cycle(). Later in this cycle the processor may already run its
   // next op (when the model's access ended at c), so compare what is true now.
   const Cycle c = cycle();
-  collect(c);
   const rtl::BusControllerOutputs s = bc_->outputs();
+  collect(c, s);
   if (memory_ != nullptr && !shadowing_) {
     BusLane lane;
     lane.pins.mode = s.bus_mode;
@@ -251,6 +250,7 @@ void RtlDatapath::settle_cycle() {
     end_cycle(c);
     ended_early_ = true;
   }
+  return s;
 }
 
 void RtlDatapath::end_cycle(Cycle c) {
@@ -281,9 +281,8 @@ RtlDatapath::Expected RtlDatapath::expected_at(Cycle c) {
   return e;
 }
 
-void RtlDatapath::collect(Cycle c) {
+void RtlDatapath::collect(Cycle c, const rtl::BusControllerOutputs& o) {
   checks_.clear();
-  const rtl::BusControllerOutputs o = bc_->outputs();
   auto add = [this](bool im, const char* signal, std::uint64_t model, std::uint64_t rtl) {
     checks_.push_back({im, signal, model, rtl});
   };

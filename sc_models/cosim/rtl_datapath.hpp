@@ -129,9 +129,10 @@ class RtlDatapath : public sc_core::sc_module {
   /// The rising edge of the controller and the index manipulator, which ends the cycle.
   void edge();
   /// The combinational inputs of the current cycle, then its effects on the model side.
-  void settle_cycle();
+  /// Returns the settled outputs of the cycle.
+  rtl::BusControllerOutputs settle_cycle();
   /// The comparisons of cycle c (cosim), from the settled outputs; finish_cycle() makes them.
-  void collect(Cycle c);
+  void collect(Cycle c, const rtl::BusControllerOutputs& o);
   void finish_cycle(Cycle c);
   /// Compares cycle c, takes the edge that ends it and drops `start`.
   void end_cycle(Cycle c);

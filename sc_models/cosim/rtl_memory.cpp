@@ -157,7 +157,8 @@ void RtlMemory::clocking() {
 }
 
 void RtlMemory::arbitrate(Cycle c) {
-  std::vector<rtl::ModuleArrayRequest> requests(n_);
+  std::vector<rtl::ModuleArrayRequest>& requests = requests_;
+  requests.resize(n_);
   for (std::uint32_t i = 0; i < n_; ++i) {
     const Port& port = ports_[i];
     // req: waiting, including the grant cycle; hold: from the cycle after the grant to the last
@@ -223,8 +224,10 @@ BusLane RtlMemory::lane_of(Port& port, Cycle c) const {
 }
 
 void RtlMemory::move_words(Cycle c) {
-  std::vector<BusLane> lanes;
-  std::vector<rtl::ModuleArrayLane> pins;
+  std::vector<BusLane>& lanes = lanes_;
+  std::vector<rtl::ModuleArrayLane>& pins = pins_;
+  lanes.clear();
+  pins.clear();
   for (Port& port : ports_) {
     lanes.push_back(lane_of(port, c));
     pins.push_back(lanes.back().pins);
