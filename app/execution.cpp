@@ -10,7 +10,6 @@
 #include "rtl/bridge/fst_trace.hpp"
 #include "sc_models/cosim/cosim_wiring.hpp"
 #include "sc_models/cosim/rtl_network.hpp"
-#include "sc_models/kernel/sliced_run.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sc_models/net/multicomputer.hpp"
 #include "sw/core/diagnostic.hpp"
@@ -450,7 +449,7 @@ RunOutcome execute(RunDescription d, sw::Progress& progress) {
         d.traffic->rates.size() > 1
             ? "rate " + std::to_string(i + 1) + "/" + std::to_string(d.traffic->rates.size()) + ", "
             : "";
-    sc::run_in_slices(std::nullopt, traffic_network->clock().delay(sc::kFirstProgressSlice), [&] {
+    traffic_network->run_traffic([&] {
       report_traffic_phase(progress, rate, spec, (traffic_network->clock().now() - begun).count());
     });
     out.traffic.push_back(traffic_network->traffic_result());

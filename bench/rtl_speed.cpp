@@ -13,7 +13,8 @@
 //      cycle, about a third of its saturation throughput): the routers as models, verilated, and
 //      both in lockstep (--impl router=...), then routers and network interfaces verilated and
 //      both in lockstep (--impl rtl, cosim: a node is interface plus router in RTL).
-// `rtl_speed network` runs part 2 only, `rtl_speed organisations` part 1c only. All systems are
+// `rtl_speed network` runs part 2 only, `rtl_speed organisations` part 1c only, `rtl_speed
+// datapath` part 1 only (the per-block datapath, without 1b). All systems are
 // elaborated first (SystemC elaborates once per process), then run one after another,
 // alternated, best of 3; the same program gives the same cycles on every system (the bench says
 // so if not).
@@ -119,6 +120,7 @@ int sc_main(int argc, char* argv[]) {
   const std::string only = argc > 1 ? argv[1] : "";
   const bool network_only = only == "network";
   const bool organisations_only = only == "organisations";
+  const bool datapath_only = only == "datapath";
   orthosim::sc::init_kernel();
   orthosim::traces::Recorder silent;
   constexpr std::uint32_t n = 16;
@@ -187,14 +189,14 @@ int sc_main(int argc, char* argv[]) {
   const sw::AccessWorkload w{sw::WorkloadKind::Iwr, n - 1, l, steps};
   const std::vector<Measured> omp = part1 ? best_of(omps, w, trials) : std::vector<Measured>{};
   const std::vector<Measured> machine =
-      part1 ? best_of(machines, w, trials) : std::vector<Measured>{};
+      part1 && !datapath_only ? best_of(machines, w, trials) : std::vector<Measured>{};
   // As many steps as the crossbar's and the bus's programs (about 11 instructions a step) fit
   // in the verilated processor's 4096 instructions.
   constexpr std::uint32_t small_steps = 300;
   constexpr int rounds = 10;
   const Rounds small_w{{sw::WorkloadKind::Iwr, small_n - 1, l, small_steps}, rounds};
   std::vector<std::vector<Measured>> organisation;
-  if (!network_only) {
+  if (!network_only && !datapath_only) {
     for (auto& systems : organisations) {
       organisation.push_back(best_of(systems, small_w, trials));
     }
@@ -208,7 +210,7 @@ int sc_main(int argc, char* argv[]) {
   spec.warmup = 200;
   spec.cycles = 2000;
   const std::vector<Measured> network =
-      organisations_only ? std::vector<Measured>{} : best_of(tori, spec, trials);
+      organisations_only || datapath_only ? std::vector<Measured>{} : best_of(tori, spec, trials);
 
   std::printf("orthosim bench: model, rtl and cosim (--impl), best of %d, alternated\n\n", trials);
   bool ok = true;
@@ -227,6 +229,10 @@ int sc_main(int argc, char* argv[]) {
     std::printf("%-14s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s",
                 "x model");
     table(omp, {"model", "rtl", "cosim"});
+    if (datapath_only) {
+      std::printf("\n");
+      return ok ? 0 : 1;
+    }
     std::printf("\n1b. the same, the whole machine verilated as one unit (processors, sync unit, "
                 "controllers, index manipulators, module array: --impl rtl, cosim)\n");
     std::printf("%-14s %12s %10s %14s %12s\n", "impl", "sim cycles", "wall s", "cycles/s",

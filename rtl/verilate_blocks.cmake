@@ -30,6 +30,10 @@ add_library(orthosim::rtl_verilated ALIAS orthosim_rtl_verilated)
 # The multiprocessor's blocks at every n the systems run with the RTL, at the sizes of
 # limits.cmake. bridge/backdoor.vlt makes the index manipulator's memories reachable for
 # the loads that take no time in the model (index sets before the run, LoadBuffer, StoreBuffer).
+# C++ models, not SystemC modules: their bridges (bridge/*_rtl.cpp) set the ports as plain members
+# and evaluate a model only when its inputs changed or at its clock edge, which sc::RtlDatapath
+# and sc::RtlMemory take by a call instead of through a clock signal and delta cycles
+# (docs/performance.md, "The verilated datapath blocks").
 # Paths reach Verilator relative to this folder (verilate() runs it here): the generated code then
 # names `router.sv`, not a checkout's absolute path, so it is byte-identical in every clone and the
 # compiler cache (scripts/test.sh) reuses it across checkouts and CI runs.
@@ -46,19 +50,19 @@ set(rtl_common_args -f rtl.vc orthosim.vlt
                     -GL=${ORTHOSIM_RTL_BUFFER_WORDS} -GS=${ORTHOSIM_RTL_INDEX_SETS}
                     -GW=${ORTHOSIM_RTL_WORD_BITS})
 foreach(n IN LISTS ORTHOSIM_RTL_N)
-  orthosim_verilate(orthosim_rtl_verilated SYSTEMC TRACE_FST ${rtl_opt}
+  orthosim_verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
            SOURCES index_manipulator.sv
                    bridge/backdoor.vlt
            TOP_MODULE index_manipulator PREFIX Vindex_manipulator_n${n}
            VERILATOR_ARGS ${rtl_common_args} -GN=${n})
-  orthosim_verilate(orthosim_rtl_verilated SYSTEMC TRACE_FST ${rtl_opt}
+  orthosim_verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
            SOURCES bus_controller.sv
            TOP_MODULE bus_controller PREFIX Vbus_controller_n${n}
            VERILATOR_ARGS ${rtl_common_args} -GN=${n} -GDEPTH=${ORTHOSIM_RTL_MODULE_WORDS}
                           -GTW=${ORTHOSIM_RTL_TIMING_BITS})
   # The omp's n x n modules with their arbiter (memory=rtl|cosim);
   # bridge/module_array.vlt makes the storage reachable for clearing it before a program.
-  orthosim_verilate(orthosim_rtl_verilated SYSTEMC TRACE_FST ${rtl_opt}
+  orthosim_verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
            SOURCES module_array.sv
                    fcfs_arbiter.sv
                    bridge/module_array.vlt

@@ -1,9 +1,10 @@
 // The verilated bus controller (rtl/bus_controller.sv) as a SystemC module with plain setters and
 // getters, so that nothing outside rtl/bridge includes Verilated headers (toolchain fact 4). One
 // parameterisation per n in {2, 4, 8, 16} (rtl/CMakeLists.txt): L = 256 words per buffer,
-// S = 512 index sets, 4096-word modules, 16-bit timing registers. Inputs are sampled at the
-// rising edge of `clk`; outputs settle within the delta cycles after an input changes. Ports and
-// timing: docs/rtl.md.
+// S = 512 index sets, 4096-word modules, 16-bit timing registers. A verilated C++ model stepped by
+// its owner (sc::RtlDatapath; docs/rtl.md, "Stepping a verilated unit"): outputs() evaluates the
+// combinational outputs if an input changed since, and edge() is the rising edge that samples the
+// inputs. Ports and timing: docs/rtl.md.
 #pragma once
 
 #include <cstdint>
@@ -52,9 +53,11 @@ class BusControllerRtl : public sc_core::sc_module {
 
   /// Throws std::invalid_argument if !supports(n). With `fst`, the model's signals go to that
   /// waveform.
-  BusControllerRtl(const sc_core::sc_module_name& name, std::uint32_t n,
-                   const sc_core::sc_signal_in_if<bool>& clk, FstTrace* fst = nullptr);
+  BusControllerRtl(const sc_core::sc_module_name& name, std::uint32_t n, FstTrace* fst = nullptr);
   ~BusControllerRtl() override;
+
+  /// The rising edge that ends the cycle.
+  void edge();
 
   void set_reset(bool active);
   void set_timing(bool we, std::uint32_t alpha, std::uint32_t beta, std::uint32_t tau,
@@ -65,6 +68,7 @@ class BusControllerRtl : public sc_core::sc_module {
   void set_bus_rdata(std::uint32_t word);
   void set_im_rdata(std::uint32_t word);
 
+  /// The outputs of the current inputs and state.
   [[nodiscard]] BusControllerOutputs outputs() const;
 
  private:

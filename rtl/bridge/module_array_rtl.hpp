@@ -1,9 +1,10 @@
 // The verilated module array (rtl/module_array.sv: the omp's n x n memory modules with their
 // arbiter) as a SystemC module with plain setters and getters, so that nothing outside rtl/bridge
 // includes Verilated headers (toolchain fact 4). One parameterisation per n in {2, 4, 8, 16}
-// (rtl/CMakeLists.txt), each with 4096-word modules. Inputs are sampled at the rising edge of
-// `clk`; grant and bus_rdata are combinational and settle within the delta cycles after an input
-// changes. Ports and timing: docs/rtl.md, module_array.
+// (rtl/CMakeLists.txt), each with 4096-word modules. A verilated C++ model stepped by its owner
+// (sc::RtlMemory; docs/rtl.md, "Stepping a verilated unit"): grant and bus_rdata are
+// combinational, evaluated when read after an input changed; edge() is the rising edge that
+// samples the inputs. Ports and timing: docs/rtl.md, module_array.
 //
 // The backdoor (word, set_word, fill) reaches the storage without a clock edge: clearing the
 // modules before a program, which the model does in no time, takes no cycle in the RTL either.
@@ -46,9 +47,11 @@ class ModuleArrayRtl : public sc_core::sc_module {
 
   /// Throws std::invalid_argument if !supports(n). With `fst`, the model's signals go to that
   /// waveform.
-  ModuleArrayRtl(const sc_core::sc_module_name& name, std::uint32_t n,
-                 const sc_core::sc_signal_in_if<bool>& clk, FstTrace* fst = nullptr);
+  ModuleArrayRtl(const sc_core::sc_module_name& name, std::uint32_t n, FstTrace* fst = nullptr);
   ~ModuleArrayRtl() override;
+
+  /// The rising edge that ends the cycle.
+  void edge();
 
   void set_reset(bool active);
   /// One entry per controller.

@@ -1,6 +1,5 @@
-// The skeleton every bridge shares, written once: the signal type of a verilated port, writing
-// it, one verilated model per n of rtl/limits.cmake chosen at run time, and the hookup of its
-// signals to the FST waveform. Include it after the generated V*.h headers (toolchain fact 4):
+// The skeleton every bridge shares, written once: a verilated C++ model stepped by its bridge, one verilated model per n of rtl/limits.cmake
+// chosen at run time, and the hookup of its signals to the FST waveform. Include it after the generated V*.h headers (toolchain fact 4):
 // only rtl/bridge/*.cpp do.
 #pragma once
 
@@ -12,22 +11,138 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "rtl/bridge/fst_trace.hpp"
 #include "rtl/limits.hpp"
 
 namespace orthosim::rtl::bridge {
 
-/// The signal that binds to a verilated port (Verilator's mapping: 1 bit bool, up to 32 bits
-/// uint32_t, up to 64 bits uint64_t, wider sc_bv<W>).
-template <class Port>
-using SignalFor = sc_core::sc_signal<typename std::remove_reference_t<Port>::data_type>;
+/// The generated scheduler functions of the verilated model V, declared and named by
+/// ORTHOSIM_VERILATED_SCHEDULER(V) in the bridge that steps V (Verilator 5.006 only).
+template <class V>
+struct Scheduler;
 
-/// Writes `v` converted to the signal's own type.
-template <class Signal>
-void put(Signal& s, std::uint64_t v) {
-  s.write(static_cast<std::decay_t<decltype(s.read())>>(v));
+/// Raises `clk` on a model evaluated with clk low after its inputs last changed: the rest of
+/// Verilator 5.006's eval() after its input-combinational region (`ico`, the combinational logic
+/// that reads an input, which eval() runs unconditionally first and which is up to date here),
+/// that is the active and NBA regions as the generated V<prefix>___024root___eval runs them,
+/// without eval_step()'s bookkeeping around them (the waveform's activity flag: a traced model
+/// calls eval(); the end-of-eval message queue, which the datapath blocks leave empty: they have
+/// no $display-like task). These functions are Verilator's internals, declared in the generated
+/// code, not in a header: with another Verilator this is eval() (docs/rtl.md, "Stepping a
+/// verilated unit").
+template <class V>
+void clock_edge(V& d) {
+  d.clk = 1;
+#if VERILATOR_VERSION_INTEGER == 5006000
+  using S = Scheduler<V>;
+  typename S::Root* const root = d.rootp;
+  for (std::uint32_t nba_iterations = 0;; ++nba_iterations) {
+    root->__VnbaTriggered.clear();
+    root->__VactIterCount = 0;
+    root->__VactContinue = 1;
+    while (root->__VactContinue) {
+      root->__VactContinue = 0;
+      S::triggers(root);
+      if (root->__VactTriggered.any()) {
+        root->__VactContinue = 1;
+        if (++root->__VactIterCount > 100) {
+          throw std::logic_error("verilated model: active region did not converge");
+        }
+        root->__VnbaTriggered.set(root->__VactTriggered);
+        S::act(root);
+      }
+    }
+    if (!root->__VnbaTriggered.any()) {
+      break;
+    }
+    if (nba_iterations > 100) {
+      throw std::logic_error("verilated model: NBA region did not converge");
+    }
+    S::nba(root);
+  }
+#else
+  d.eval();
+#endif
 }
+
+/// A verilated C++ model (verilate() without SYSTEMC) that its bridge steps (docs/rtl.md,
+/// "Stepping a verilated unit"): inputs are plain members set through set(), the combinational
+/// outputs are evaluated by settle() only when an input changed since the last evaluation, and
+/// the rising edge is a call, edge(), not a clock signal and its delta cycles.
+template <class V>
+struct SteppedModel {
+  explicit SteppedModel(const std::string& name) : dut(name.c_str()) {}
+  ~SteppedModel() { dut.final(); }
+  SteppedModel(const SteppedModel&) = delete;
+  SteppedModel& operator=(const SteppedModel&) = delete;
+
+  /// Sets input `port` to `v` (converted to the port's type); a changed value makes the
+  /// combinational outputs stale until the next settle() or edge().
+  template <class Port>
+  void set(Port& port, std::uint64_t v) {
+    const auto value = static_cast<std::decay_t<Port>>(v);
+    if (port != value) {
+      port = value;
+      current = false;
+    }
+  }
+  /// The storage changed through the backdoor (the outputs that read it are stale).
+  void touch() { current = false; }
+  /// Evaluates the combinational outputs if an input changed since the last evaluation.
+  void settle() {
+    if (!current) {
+      dut.clk = 0;
+      dut.eval();
+      current = true;
+    }
+  }
+  /// The rising edge: Verilator sees an edge between two evaluations, so a model not evaluated
+  /// with the clock low since its inputs changed (or since its last edge) first is. The edge
+  /// itself then runs only the clocked regions (clock_edge()), unless the model is traced.
+  void edge() {
+    if (!current || dut.clk != 0) {
+      dut.clk = 0;
+      dut.eval();
+    }
+    if (traced) {
+      dut.clk = 1;
+      dut.eval();  // with the waveform's activity flag, which clock_edge() leaves alone
+    } else {
+      clock_edge(dut);
+    }
+    current = true;
+  }
+
+  V dut;
+  bool current = false;  ///< evaluated since the last change of an input
+  bool traced = false;   ///< its signals go to a waveform
+};
+
+}  // namespace orthosim::rtl::bridge
+
+/// Declares the generated scheduler functions of the verilated model V (in the global namespace,
+/// where the generated code defines them) and names them in bridge::Scheduler<V>.
+#if VERILATOR_VERSION_INTEGER == 5006000
+#define ORTHOSIM_VERILATED_SCHEDULER(V)                                      \
+  void V##___024root___eval_triggers__act(V##___024root*);                   \
+  void V##___024root___eval_act(V##___024root*);                             \
+  void V##___024root___eval_nba(V##___024root*);                             \
+  namespace orthosim::rtl::bridge {                                          \
+  template <>                                                                \
+  struct Scheduler<V> {                                                      \
+    using Root = V##___024root;                                              \
+    static void triggers(Root* r) { V##___024root___eval_triggers__act(r); } \
+    static void act(Root* r) { V##___024root___eval_act(r); }                \
+    static void nba(Root* r) { V##___024root___eval_nba(r); }                \
+  };                                                                         \
+  }
+#else
+#define ORTHOSIM_VERILATED_SCHEDULER(V)
+#endif
+
+namespace orthosim::rtl::bridge {
 
 /// Registers a verilated model's signals, every level of its hierarchy, with the waveform.
 template <class V>
@@ -70,6 +185,7 @@ std::unique_ptr<Dut> instantiate(std::uint32_t n, const char* block, FstTrace* f
     auto dut = std::make_unique<DutOf<Model>>(args...);
     if (fst != nullptr) {
       trace_into(*fst, dut->dut);
+      dut->model.traced = true;
     }
     made = std::move(dut);
     return true;

@@ -300,10 +300,13 @@ void CosimWiring::attach(sw::ProcId p, BusController& controller, IndexManipulat
     const std::string id = std::to_string(p);
     // The datapath "bc<i>_rtl" (its verilated controller is <system>.bc<i>_rtl.bc.rtl in the FST)
     // and the index manipulator "im<i>" (<system>.im<i>.rtl).
+    if (!stepper_) {
+      stepper_ = std::make_unique<DatapathStepper>("datapaths", system_->clock);
+    }
     lane.datapath =
         std::make_unique<RtlDatapath>(("bc" + id + "_rtl").c_str(), system_->name + ".bc" + id, p,
                                       config, system_->clock, system_->modules, model, fst_,
-                                      [this](const Mismatch& m) { on_mismatch(m); });
+                                      [this](const Mismatch& m) { on_mismatch(m); }, *stepper_);
     if (memory_) {
       lane.datapath->attach_memory(*memory_);
     }
@@ -314,8 +317,7 @@ void CosimWiring::attach(sw::ProcId p, BusController& controller, IndexManipulat
     const sw::Impl im = config.impl.index_manipulator;
     if (im != sw::Impl::Model) {
       lane.manipulator =
-          std::make_unique<rtl::IndexManipulatorRtl>(("im" + id).c_str(), config.n,
-                                                     lane.datapath->clock_signal(), fst_);
+          std::make_unique<rtl::IndexManipulatorRtl>(("im" + id).c_str(), config.n, fst_);
       lane.datapath->attach_index_manipulator(*lane.manipulator, im, system_->name + ".im" + id);
       lane.buffers->set_twin(*lane.manipulator);
     }

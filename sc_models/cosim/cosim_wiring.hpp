@@ -82,6 +82,7 @@ class CosimWiring final : public BlockWiring, private MemoryGrants {
   rtl::FstTrace* const fst_;
   std::optional<SystemParts> system_;
   std::unique_ptr<RtlMemory> memory_;
+  std::unique_ptr<DatapathStepper> stepper_;  ///< clocks every RtlDatapath
   std::unique_ptr<RtlMachine> machine_;
   MachineFault machine_fault_;
   std::vector<std::unique_ptr<Lane>> lanes_;  ///< by processor

@@ -16,7 +16,7 @@ struct RtlDatapath::Expected {
 RtlDatapath::RtlDatapath(const sc_core::sc_module_name& name, std::string instance, sw::ProcId id,
                          const sw::SystemConfig& config, const ClockDomain& clock,
                          std::vector<WordStore>& modules, IndexManipulator& manipulator,
-                         rtl::FstTrace* fst, MismatchHandler on_mismatch)
+                         rtl::FstTrace* fst, MismatchHandler on_mismatch, DatapathStepper& stepper)
     : sc_core::sc_module(name),
       id_(id),
       organization_(config.organization()),
@@ -25,9 +25,10 @@ RtlDatapath::RtlDatapath(const sc_core::sc_module_name& name, std::string instan
       modules_(modules),
       manipulator_(manipulator),
       on_mismatch_(std::move(on_mismatch)),
-      bc_(std::make_unique<rtl::BusControllerRtl>("bc", config.n, clk_, fst)),
-      bc_checker_(std::move(instance)) {
-  SC_THREAD(clocking);
+      bc_(std::make_unique<rtl::BusControllerRtl>("bc", config.n, fst)),
+      bc_checker_(std::move(instance)),
+      stepper_(stepper) {
+  stepper_.add(*this);
 }
 
 RtlDatapath::~RtlDatapath() = default;
@@ -52,7 +53,7 @@ void RtlDatapath::run(const sw::MemoryAccess& access, RtlAccessListener& listene
   listener_ = &listener;
   shadowing_ = false;
   pending_ = true;
-  ev_start_.notify(sc_core::SC_ZERO_TIME);
+  stepper_.wake();
 }
 
 void RtlDatapath::shadow(const sw::MemoryAccess& access, ModelAccess expected) {
@@ -62,27 +63,60 @@ void RtlDatapath::shadow(const sw::MemoryAccess& access, ModelAccess expected) {
   model_ = std::move(expected);
   next_beat_ = 0;
   pending_ = true;
-  ev_start_.notify(sc_core::SC_ZERO_TIME);
-}
-
-void RtlDatapath::settle() {
-  for (int i = 0; i < kSettleDeltas; ++i) {
-    sc_core::wait(sc_core::SC_ZERO_TIME);
-  }
+  stepper_.wake();
 }
 
 void RtlDatapath::edge() {
-  clk_.write(true);
-  settle();
-  clk_.write(false);
-  settle();
+  // Both models' inputs were set in the cycle (the index manipulator's from the controller's
+  // outputs), so the order of the two edges does not matter.
+  bc_->edge();
+  if (im_ != nullptr) {
+    im_->edge();
+  }
   ++edges_;
 }
 
-void RtlDatapath::clocking() {
-  // Reset, then the timing registers ([PH91] Fig. 5's alpha, beta, tau, gamma), in delta
-  // cycles before the first access can be granted. The arbiter is the model's: the controller's
-  // grant input is always high, and `start` comes only with a grant.
+DatapathStepper::DatapathStepper(const sc_core::sc_module_name& name, const ClockDomain& clock)
+    : sc_core::sc_module(name), clock_(clock) {
+  SC_THREAD(stepping);
+}
+
+void DatapathStepper::stepping() {
+  for (RtlDatapath* d : datapaths_) {
+    d->reset();
+  }
+  for (;;) {
+    bool running = false;
+    for (RtlDatapath* d : datapaths_) {
+      if (d->start_pending()) {
+        d->start();
+      }
+      running = running || d->running();
+    }
+    if (!running) {
+      sc_core::wait(ev_start_);  // idle: no edge, no evaluation
+      continue;
+    }
+    // The rest of the current cycle (with memory = rtl an access starts at half a cycle):
+    // starts, then the next cycle's begin.
+    const Cycle c{sc_core::sc_time_stamp().value() / clock_.delay(Cycle{1}).value()};
+    const sc_core::sc_time edge_at = clock_.delay(c + Cycle{1});
+    sc_core::wait(edge_at - sc_core::sc_time_stamp(), ev_start_);
+    if (sc_core::sc_time_stamp() == edge_at) {
+      // Cycle c is over (a start notified at c + 1 comes in a later delta than this).
+      for (RtlDatapath* d : datapaths_) {
+        if (d->running()) {
+          d->begin_cycle(c + Cycle{1});
+        }
+      }
+    }
+  }
+}
+
+void RtlDatapath::reset() {
+  // Reset, then the timing registers ([PH91] Fig. 5's alpha, beta, tau, gamma), before the
+  // first access can be granted. The arbiter is the model's: the controller's grant input is
+  // always high, and `start` comes only with a grant.
   bc_->set_reset(true);
   edge();
   bc_->set_reset(false);
@@ -92,48 +126,47 @@ void RtlDatapath::clocking() {
   bc_->set_grant(true);
   edge();
   bc_->set_timing(false, 0, 0, 0, 0);
-  for (;;) {
-    while (!pending_) {
-      sc_core::wait(ev_start_);  // idle: no edge, no evaluation
-    }
-    // The done cycle of the previous access was left open (no edge, in case a start came in
-    // it); when it is over, its edge clears `done`. Idle is a fixed point after that edge, so
-    // the idle cycles since cost nothing.
-    if (done_open_ && cycle() > open_cycle_) {
-      edge();
-    }
-    done_open_ = false;
-    for (;;) {
-      const Cycle c = cycle();
-      if (pending_) {
-        apply_start();
-      }
-      settle_cycle();
-      const rtl::BusControllerOutputs o = bc_->outputs();
-      if (!ended_early_ && !o.busy && !pending_ && !(shadowing_ && c < model_.end)) {
-        // Idle (the done cycle): compare it now, take its edge only when a start comes, so that
-        // a run ends where the model's does.
-        finish_cycle(c);
-        done_open_ = o.done;
-        open_cycle_ = c;
-        break;
-      }
-      // The rest of cycle c.
-      const sc_core::sc_time edge_at = clock_.delay(c + Cycle{1});
-      while (sc_core::sc_time_stamp() < edge_at) {
-        if (pending_) {
-          apply_start();
-          settle_cycle();
-          continue;
-        }
-        sc_core::wait(edge_at - sc_core::sc_time_stamp(), ev_start_);
-      }
-      // Cycle c is over: compare it, then the edge that ends it (unless taken early, below).
-      if (!ended_early_) {
-        end_cycle(c);
-      }
-      ended_early_ = false;
-    }
+}
+
+void RtlDatapath::start() {
+  if (running_) {
+    // A start within the cycle of a running access (with memory = rtl, at half a cycle).
+    apply_start();
+    static_cast<void>(settle_cycle());
+    return;
+  }
+  // The done cycle of the previous access was left open (no edge, in case a start came in
+  // it); when it is over, its edge clears `done`. Idle is a fixed point after that edge, so
+  // the idle cycles since cost nothing.
+  if (done_open_ && cycle() > open_cycle_) {
+    edge();
+  }
+  done_open_ = false;
+  enter_cycle(cycle());
+}
+
+void RtlDatapath::begin_cycle(Cycle c) {
+  // Cycle c - 1 is over: compare it, then the edge that ends it (unless taken early, at
+  // `last`).
+  if (!ended_early_) {
+    end_cycle(c - Cycle{1});
+  }
+  ended_early_ = false;
+  enter_cycle(c);
+}
+
+void RtlDatapath::enter_cycle(Cycle c) {
+  if (pending_) {
+    apply_start();
+  }
+  const rtl::BusControllerOutputs o = settle_cycle();
+  running_ = ended_early_ || o.busy || pending_ || (shadowing_ && c < model_.end);
+  if (!running_) {
+    // Idle (the done cycle): compare it now, take its edge only when a start comes, so that
+    // a run ends where the model's does.
+    finish_cycle(c);
+    done_open_ = o.done;
+    open_cycle_ = c;
   }
 }
 
@@ -150,16 +183,9 @@ void RtlDatapath::apply_start() {
   started_this_cycle_ = true;
   last_announced_ = false;
   beat_open_ = false;
-  if (im_ != nullptr) {
-    // The backdoor loads (LoadBuffer, index sets) change no input: a changed local-port
-    // address makes the verilated model evaluate its combinational outputs again.
-    kick_ = !kick_;
-    im_->set_local(false, 0, kick_ ? 1 : 0, 0);
-  }
 }
 
-void RtlDatapath::settle_cycle() {
-  settle();
+rtl::BusControllerOutputs RtlDatapath::settle_cycle() {
   const rtl::BusControllerOutputs o = bc_->outputs();
   const bool read_word = o.bus_valid && !o.bus_write;
   const bool write_word = o.bus_valid && o.bus_write;
@@ -176,18 +202,16 @@ void RtlDatapath::settle_cycle() {
     im_->set_access(o.im_set, o.im_pos, o.im_vec, o.im_we, bus_rdata);
   }
   if (im_impl_ == sw::Impl::Rtl) {
-    settle();
     bc_->set_im_rdata(im_->access_rdata());
   } else {
     bc_->set_im_rdata(write_word ? manipulator_.on_write(o.im_set, o.im_pos, o.im_vec) : 0);
   }
-  settle();
   // The outputs of cycle c are final here: the inputs change only with a start, and a start
   // comes with a new settle_cycle(). Later in this cycle the processor may already run its
   // next op (when the model's access ended at c), so compare what is true now.
   const Cycle c = cycle();
-  collect(c);
   const rtl::BusControllerOutputs s = bc_->outputs();
+  collect(c, s);
   if (memory_ != nullptr && !shadowing_) {
     BusLane lane;
     lane.pins.mode = s.bus_mode;
@@ -226,6 +250,7 @@ void RtlDatapath::settle_cycle() {
     end_cycle(c);
     ended_early_ = true;
   }
+  return s;
 }
 
 void RtlDatapath::end_cycle(Cycle c) {
@@ -256,9 +281,8 @@ RtlDatapath::Expected RtlDatapath::expected_at(Cycle c) {
   return e;
 }
 
-void RtlDatapath::collect(Cycle c) {
+void RtlDatapath::collect(Cycle c, const rtl::BusControllerOutputs& o) {
   checks_.clear();
-  const rtl::BusControllerOutputs o = bc_->outputs();
   auto add = [this](bool im, const char* signal, std::uint64_t model, std::uint64_t rtl) {
     checks_.push_back({im, signal, model, rtl});
   };

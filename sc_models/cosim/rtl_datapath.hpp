@@ -12,11 +12,13 @@
 //   im = cosim   the RTL index manipulator runs beside the model one on the same port values;
 //   im = rtl     it replaces the model one (only with bus = rtl).
 //
-// Cost follows activity (modeling rule 2): the RTL's clock is a signal this module toggles only in
-// the cycles of an access (from its grant to the cycle of `done`); an idle datapath is never
-// activated and its verilated models never evaluated. The edge that ends cycle c happens in
-// delta cycles at the start of cycle c + 1, so every model-side effect (module write, buffer
-// write, the end of the access) lands in the same cycle and delta as in the model.
+// Cost follows activity (modeling rule 2): this module clocks the RTL only in the cycles of an
+// access (from its grant to the cycle of `done`); an idle datapath is never activated and its
+// verilated models never evaluated. The verilated models are C++ models (docs/rtl.md, "Stepping
+// a verilated unit"): this module sets their inputs, reads their outputs (evaluated when an input
+// changed) and takes their rising edge by a call, with no clock signal and no delta cycle. The
+// edge that ends cycle c happens at the start of cycle c + 1, so every model-side effect (module
+// write, buffer write, the end of the access) lands in the same cycle as in the model.
 #pragma once
 
 #include <cstdint>
@@ -39,11 +41,33 @@
 
 namespace orthosim::sc {
 
-/// Delta cycles for the verilated models to see an input change and publish their outputs:
-/// signal update, evaluation, output update (and once more for the index manipulator's reply).
-inline constexpr int kSettleDeltas = 3;
-
 class RtlMemory;
+class RtlDatapath;
+
+/// The one process that clocks a system's verilated datapaths: at the start of each cycle in
+/// which any of them runs an access it steps every running one, in processor order, and in the
+/// delta after a start it starts the granted ones. One process per system instead of one per
+/// processor: a SystemC thread switch and timed wait per processor and cycle cost more than the
+/// verilated controller's evaluation (docs/performance.md, "The verilated datapath blocks").
+/// The datapaths of one system depend on each other through nothing within a cycle (the
+/// arbiter gives no two of them a module in the same cycle), so the order is free.
+class DatapathStepper : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(DatapathStepper);
+  DatapathStepper(const sc_core::sc_module_name& name, const ClockDomain& clock);
+
+  /// Each datapath once, before the simulation starts.
+  void add(RtlDatapath& datapath) { datapaths_.push_back(&datapath); }
+  /// A datapath has a start pending: it is started in the next delta cycle.
+  void wake() { ev_start_.notify(sc_core::SC_ZERO_TIME); }
+
+ private:
+  void stepping();
+
+  const ClockDomain& clock_;
+  std::vector<RtlDatapath*> datapaths_;
+  sc_core::sc_event ev_start_;
+};
 
 /// How the RTL reports an access it performs in place of the model (bus = rtl).
 class RtlAccessListener {
@@ -61,16 +85,15 @@ class RtlDatapath : public sc_core::sc_module {
   using MismatchHandler = std::function<void(const Mismatch&)>;
 
   /// `instance` names the controller in mismatch reports ("omp.bc3"); `modules` and the bus of
-  /// each access give the words the bus reads and writes.
+  /// each access give the words the bus reads and writes; `stepper` clocks it.
   RtlDatapath(const sc_core::sc_module_name& name, std::string instance, sw::ProcId id,
               const sw::SystemConfig& config, const ClockDomain& clock,
               std::vector<WordStore>& modules, IndexManipulator& manipulator, rtl::FstTrace* fst,
-              MismatchHandler on_mismatch);
+              MismatchHandler on_mismatch, DatapathStepper& stepper);
   ~RtlDatapath() override;
 
-  /// The clock of this datapath's verilated blocks (for the index manipulator's bridge).
-  [[nodiscard]] const sc_core::sc_signal<bool>& clock_signal() const { return clk_; }
-  /// The verilated index manipulator, running in place of the model (rtl) or beside it (cosim).
+  /// The verilated index manipulator, running in place of the model (rtl) or beside it (cosim),
+  /// clocked with the controller (built without a clock of its own).
   void attach_index_manipulator(rtl::IndexManipulatorRtl& im, sw::Impl impl, std::string instance);
 
   /// The verilated module array: it takes this controller's bus every cycle (memory = cosim or
@@ -86,17 +109,30 @@ class RtlDatapath : public sc_core::sc_module {
   [[nodiscard]] std::uint64_t edges() const { return edges_; }
 
  private:
+  friend class DatapathStepper;
   struct Expected;
   /// The current cycle, also between edges: with memory = rtl an access starts at half a cycle.
   [[nodiscard]] Cycle cycle() const;
-  void clocking();
+  // The stepper's calls.
+  /// Reset, then the timing registers, before the first access can be granted.
+  void reset();
+  /// Running an access: from its start to the cycle before its done cycle.
+  [[nodiscard]] bool running() const { return running_; }
+  [[nodiscard]] bool start_pending() const { return pending_; }
+  /// The pending start, in the current cycle.
+  void start();
+  /// Cycle c begins (running): the edge that ends c - 1, then cycle c.
+  void begin_cycle(Cycle c);
+  /// Cycle c with the inputs of its start, if any: settled, and (idle again) compared.
+  void enter_cycle(Cycle c);
   void apply_start();
-  void settle();
+  /// The rising edge of the controller and the index manipulator, which ends the cycle.
   void edge();
   /// The combinational inputs of the current cycle, then its effects on the model side.
-  void settle_cycle();
+  /// Returns the settled outputs of the cycle.
+  rtl::BusControllerOutputs settle_cycle();
   /// The comparisons of cycle c (cosim), from the settled outputs; finish_cycle() makes them.
-  void collect(Cycle c);
+  void collect(Cycle c, const rtl::BusControllerOutputs& o);
   void finish_cycle(Cycle c);
   /// Compares cycle c, takes the edge that ends it and drops `start`.
   void end_cycle(Cycle c);
@@ -110,7 +146,6 @@ class RtlDatapath : public sc_core::sc_module {
   IndexManipulator& manipulator_;
   MismatchHandler on_mismatch_;
 
-  sc_core::sc_signal<bool> clk_{"clk"};
   std::unique_ptr<rtl::BusControllerRtl> bc_;
   rtl::IndexManipulatorRtl* im_ = nullptr;
   RtlMemory* memory_ = nullptr;
@@ -123,6 +158,8 @@ class RtlDatapath : public sc_core::sc_module {
   bool shadowing_ = false;
   sw::MemoryAccess access_;
   RtlAccessListener* listener_ = nullptr;
+  DatapathStepper& stepper_;
+  bool running_ = false;
   ModelAccess model_;
   std::size_t next_beat_ = 0;
   Cycle model_done_;  ///< the model's last done cycle
@@ -133,7 +170,6 @@ class RtlDatapath : public sc_core::sc_module {
   Cycle open_cycle_;          ///< that cycle
   bool beat_open_ = false;
   std::uint32_t beat_pos_ = 0, beat_vec_ = 0;
-  bool kick_ = false;
   bool reported_ = false;
   struct Comparison {
     bool im;  ///< the index manipulator's checker, else the controller's
@@ -141,7 +177,6 @@ class RtlDatapath : public sc_core::sc_module {
     std::uint64_t model, rtl;
   };
   std::vector<Comparison> checks_;  ///< a mismatch went to on_mismatch_ (only the first does)
-  sc_core::sc_event ev_start_;
   std::uint64_t edges_ = 0;
 };
 

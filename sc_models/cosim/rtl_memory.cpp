@@ -15,7 +15,7 @@ RtlMemory::RtlMemory(const sc_core::sc_module_name& name, std::string instance,
       period_ns_(clock.period_ns()),
       on_mismatch_(std::move(on_mismatch)),
       figures_(std::move(figures)),
-      array_(std::make_unique<rtl::ModuleArrayRtl>("array", config.n, clk_, fst)),
+      array_(std::make_unique<rtl::ModuleArrayRtl>("array", config.n, fst)),
       checker_(std::move(instance)),
       ports_(config.n) {
   for (std::uint32_t i = 0; i < n_; ++i) {
@@ -107,17 +107,8 @@ void RtlMemory::wait_until(sc_core::sc_time at) {
   }
 }
 
-void RtlMemory::settle() {
-  for (int i = 0; i < kSettleDeltas; ++i) {
-    sc_core::wait(sc_core::SC_ZERO_TIME);
-  }
-}
-
 void RtlMemory::edge() {
-  clk_.write(true);
-  settle();
-  clk_.write(false);
-  settle();
+  array_->edge();
   ++edges_;
 }
 
@@ -166,7 +157,8 @@ void RtlMemory::clocking() {
 }
 
 void RtlMemory::arbitrate(Cycle c) {
-  std::vector<rtl::ModuleArrayRequest> requests(n_);
+  std::vector<rtl::ModuleArrayRequest>& requests = requests_;
+  requests.resize(n_);
   for (std::uint32_t i = 0; i < n_; ++i) {
     const Port& port = ports_[i];
     // req: waiting, including the grant cycle; hold: from the cycle after the grant to the last
@@ -177,7 +169,6 @@ void RtlMemory::arbitrate(Cycle c) {
     requests[i].mask = port.mask;
   }
   array_->set_arbitration(requests);
-  settle();
   const std::uint32_t grant = array_->grant();
   if (impl_ == sw::Impl::Cosim) {
     for (std::uint32_t i = 0; i < n_; ++i) {
@@ -233,14 +224,15 @@ BusLane RtlMemory::lane_of(Port& port, Cycle c) const {
 }
 
 void RtlMemory::move_words(Cycle c) {
-  std::vector<BusLane> lanes;
-  std::vector<rtl::ModuleArrayLane> pins;
+  std::vector<BusLane>& lanes = lanes_;
+  std::vector<rtl::ModuleArrayLane>& pins = pins_;
+  lanes.clear();
+  pins.clear();
   for (Port& port : ports_) {
     lanes.push_back(lane_of(port, c));
     pins.push_back(lanes.back().pins);
   }
   array_->set_buses(pins);
-  settle();
   if (impl_ != sw::Impl::Cosim) {
     return;
   }

@@ -110,7 +110,6 @@ class RtlMemory : public sc_core::sc_module {
   void clocking();
   [[nodiscard]] bool active() const;
   void wait_until(sc_core::sc_time at);
-  void settle();
   void edge();
   void arbitrate(Cycle c);
   void move_words(Cycle c);
@@ -125,7 +124,6 @@ class RtlMemory : public sc_core::sc_module {
   MismatchHandler on_mismatch_;
   FigureSink figures_;
 
-  sc_core::sc_signal<bool> clk_{"clk"};
   std::unique_ptr<rtl::ModuleArrayRtl> array_;
   LockstepChecker checker_;
   bool mismatch_found_ = false;
@@ -133,6 +131,10 @@ class RtlMemory : public sc_core::sc_module {
   std::vector<std::string> grant_names_, rdata_names_;
 
   std::vector<Port> ports_;
+  // The array's inputs of the cycle, kept so that a cycle allocates nothing.
+  std::vector<rtl::ModuleArrayRequest> requests_;
+  std::vector<BusLane> lanes_;
+  std::vector<rtl::ModuleArrayLane> pins_;
   bool reset_pending_ = false;  ///< a stopped run left requests: reset before the next cycle
   sc_core::sc_event ev_activity_;
   std::uint64_t edges_ = 0;

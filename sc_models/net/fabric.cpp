@@ -11,7 +11,9 @@ namespace orthosim::sc::net {
 
 namespace {
 constexpr std::uint8_t kUnknown = 0, kInProgress = 1, kYes = 2, kNo = 3;
-}
+/// Fabric::VcWorm::decided's states.
+constexpr std::uint64_t kDeciding = 1, kDecided = 2;
+}  // namespace
 
 Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& client)
     : config_(config),
@@ -92,6 +94,18 @@ Fabric::Fabric(const sw::Validated<sw::NetworkConfig>& config, FabricClient& cli
   }
   mask_words_ = (most_buffers + 63) / 64;
   worm_capable_ = worm_capable_ && few_ports_;  // a front's order keeps its port in 7 bits
+  // With a router delay above one cycle a header waits at every router, the flits behind it
+  // bunch into runs of about `delay` flits, and a worm moves about as many runs as flits: there
+  // the flit-by-flit path runs faster (docs/performance.md, round 6).
+  deep_worm_capable_ = deep_worms_possible() && delay_ == sw::Cycle{1};
+  vc_worm_capable_ = vcs_ > 1 && depth_ == 1 && wormhole_ && few_ports_;
+  out_claim_.assign(out_port_base_.back(), 0);
+  in_claim_.assign(ports_->total_inputs(), 0);
+  router_contended_.assign(routers, 0);
+  router_served_.assign(routers, 0);
+  lost_.assign(buffers, 0);
+  active_place_.assign(routers, 0);
+  ejected_.resize(buffers);
   requests_.resize(most_buffers);
   switch_candidates_.resize(most_buffers);
   // Each buffer and each injector moves one flit per cycle at most.
@@ -158,6 +172,15 @@ void Fabric::reset() {
   waiting_.clear();
   std::fill(is_waiting_.begin(), is_waiting_.end(), 0);
   in_flight_.clear();
+  vc_in_flight_.clear();
+  emptied_.clear();
+  ejecting_.clear();
+  std::fill(ejected_.begin(), ejected_.end(), Ejected{});  // stamps of the cycles before
+  // move_vc_worms' stamps, should the cycles start again from 0
+  std::fill(out_claim_.begin(), out_claim_.end(), 0);
+  std::fill(in_claim_.begin(), in_claim_.end(), 0);
+  std::fill(router_contended_.begin(), router_contended_.end(), 0);
+  std::fill(lost_.begin(), lost_.end(), 0);
   flits_in_routers_ = 0;
 }
 
@@ -174,21 +197,53 @@ void Fabric::begin_cycle(sw::Cycle c) {
   // The worms describe the flits only from an empty network on; the buffers' state is kept
   // whole either way, so the general path can take over at any cycle.
   const bool worms_were_on = worms_on_;
+  const bool vc_worms_were_on = vc_worms_on_;
+  const bool unordered_were_on = worms_on_ || deep_worms_on_ || vc_worms_on_;
   if (flits_in_routers_ == 0) {
+    if (!worms_on_ && !deep_worms_on_) {
+      clear_worms();  // left by a hand-over to the general path
+    }
+    ejecting_.clear();  // an empty network holds no channels
     worms_on_ = worm_capable_ && !observed_;
+    deep_worms_on_ = deep_worm_capable_ && !observed_;
+    vc_worms_on_ = vc_worm_capable_ && !observed_;
   } else if (observed_) {
     worms_on_ = false;
+    deep_worms_on_ = false;
+    vc_worms_on_ = false;
   }
   if (worms_were_on && !worms_on_) {
     rebuild_waiting();  // the worms do not keep the list
+  }
+  if (unordered_were_on && !worms_on_ && !deep_worms_on_ && !vc_worms_on_) {
+    // The worms keep the active routers in no order: the order of their activation again.
+    std::sort(active_.begin(), active_.end(),
+              [this](std::uint32_t x, std::uint32_t y) { return activated_[x] < activated_[y]; });
   }
   if (worms_on_) {
     allocate_virtual_channels_of_worms(c);
     move_worms(c);
     return;
   }
-  allocate_virtual_channels(c);
+  if (deep_worms_on_) {
+    allocate_virtual_channels_one_vc(c);
+    move_deep_worms(c);
+    return;
+  }
   const bool one_pass = one_pass_ && !observed_;
+  if (single_vc_ && few_ports_ && one_pass && wormhole_) {
+    allocate_virtual_channels_one_vc(c);
+    move_flits_one_vc(c);
+    return;
+  }
+  allocate_virtual_channels(c);
+  if (vc_worms_on_) {
+    if (!vc_worms_were_on) {
+      vc_in_flight_.clear();  // worms of an earlier unobserved stretch, left behind
+    }
+    move_vc_worms(c);
+    return;
+  }
   if (single_vc_ && few_ports_) {
     if (one_pass) {
       move_flits_one_vc(c);
@@ -309,6 +364,74 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
   }
 }
 
+inline bool Fabric::known_routes_held(std::uint32_t b) const {
+  const std::uint32_t routes = route_count_[b];
+  if (routes == 0) {
+    return false;  // not asked yet
+  }
+  const Route* const route = &routes_[std::size_t{b} * max_routes_];
+  const std::int64_t* const channels = owner_.data() + out_vc_base_[state_[b].router];
+  for (std::uint32_t n = 0; n + 1 < routes; ++n) {
+    for (std::uint32_t ov = route[n].lo; ov < route[n].hi; ++ov) {
+      if (channels[ov] < 0) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// allocate_virtual_channels of the unobserved one-virtual-channel wormhole networks that
+// move_worms does not step (move_deep_worms, move_flits_one_vc). Grants only take output
+// channels, and the moves that free them come after, so a waiting header whose routes' channels
+// are all held at the start of the cycle gets none: it waits without a request, and the others'
+// requests are served as there (a header that takes nothing changes no other grant). Most
+// waiting headers wait so, for a channel that another worm holds for many cycles, and they skip
+// the sort and serve_headers.
+void Fabric::allocate_virtual_channels_one_vc(sw::Cycle c) {
+  stats_.router_steps += active_.size();
+  if (waiting_.empty()) {
+    return;
+  }
+  if (requests_.size() < waiting_.size()) {
+    requests_.resize(2 * waiting_.size());
+  }
+  Request* const requests = requests_.data();
+  const BufferState* const state = state_.data();
+  std::size_t count = 0;
+  std::uint64_t held = 0;
+  for (const std::uint32_t b : waiting_) {
+    const Flit& head = flits_[slot(b, 0)];
+    if (head.index != 0 || c < head.pushed + delay_) {
+      continue;
+    }
+    const BufferState& s = state[b];
+    if (known_routes_held(b)) {
+      ++held;
+      continue;
+    }
+    Request& q = requests[count++];
+    q.router = s.router;
+    q.arrived = head.pushed;
+    q.buffer = b;
+  }
+  stats_.header_wait_cycles += held;
+  if (count > 0) {
+    serve_headers(requests, count);
+    // The granted headers leave the list.
+    std::uint8_t* const is_waiting = is_waiting_.data();
+    waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
+                                  [&](std::uint32_t b) {
+                                    if (state[b].out < 0) {
+                                      return false;
+                                    }
+                                    is_waiting[b] = 0;
+                                    return true;
+                                  }),
+                   waiting_.end());
+  }
+}
+
 void Fabric::rebuild_waiting() {
   waiting_.clear();
   std::fill(is_waiting_.begin(), is_waiting_.end(), 0);
@@ -320,11 +443,22 @@ void Fabric::rebuild_waiting() {
 }
 
 void Fabric::serve_headers(Request* requests, std::size_t count) {
-  // In order by router, arrival, buffer; the keys are distinct (one request per buffer).
+  // In order by router, arrival, buffer; the keys are distinct (one request per buffer). A router
+  // grants only its own channels, so only the order of each router's requests decides anything:
+  // when no router has two, they are served as they come.
   if (count > 1) {
-    std::sort(requests, requests + count, [](const Request& x, const Request& y) {
-      return std::tie(x.router, x.arrived, x.buffer) < std::tie(y.router, y.arrived, y.buffer);
-    });
+    const std::uint64_t stamp = ++serve_count_;
+    bool shared = false;
+    for (std::size_t k = 0; k < count; ++k) {
+      std::uint64_t& served = router_served_[requests[k].router];
+      shared = shared || served == stamp;
+      served = stamp;
+    }
+    if (shared) {
+      std::sort(requests, requests + count, [](const Request& x, const Request& y) {
+        return std::tie(x.router, x.arrived, x.buffer) < std::tie(y.router, y.arrived, y.buffer);
+      });
+    }
   }
   for (std::size_t k = 0; k < count; ++k) {
     const std::uint32_t b = requests[k].buffer;
@@ -343,11 +477,13 @@ void Fabric::serve_headers(Request* requests, std::size_t count) {
 // allocate_virtual_channels while the worms describe the flits: a header waiting for an output
 // channel is the front of its worm (a body flit's buffer is routed), so the worms are visited
 // instead of the active routers. Routers grant only their own channels, so the requests are put
-// in order by router, then arrival, then buffer: each router's in the order above.
+// in order by router, then arrival, then buffer: each router's in the order above. A header whose
+// routes' channels are all held waits without a request (allocate_virtual_channels_one_vc).
 void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
   stats_.router_steps += active_.size();
   Request* const requests = worm_requests_.data();
   std::size_t count = 0;
+  std::uint64_t held = 0;
   for (const std::uint32_t p : in_flight_) {
     const std::uint32_t b = worms_[p].path.back();
     if (state_[b].out >= 0) {
@@ -357,11 +493,16 @@ void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
     if (head.index != 0 || c < head.pushed + delay_) {
       continue;
     }
+    if (known_routes_held(b)) {
+      ++held;
+      continue;
+    }
     Request& q = requests[count++];
     q.router = state_[b].router;
     q.arrived = head.pushed;
     q.buffer = b;
   }
+  stats_.header_wait_cycles += held;
   if (count > 0) {
     serve_headers(requests, count);
   }
@@ -401,12 +542,50 @@ bool Fabric::grant(std::uint32_t router, std::uint32_t buffer, const Route& rout
     routed_[state_[buffer].mask_word] |= state_[buffer].mask_bit;
     route_count_[buffer] = 0;  // the next header in this buffer is routed afresh
     const NetworkInterfaces::Packet& p = ni_.packet(flits_[slot(buffer, 0)].packet);
-    if (!is_ejection(router, ov) && p.first_of_message) {
+    if (is_ejection(router, ov)) {
+      if (worms_on_ || deep_worms_on_) {
+        list_ejecting(buffer);
+      }
+    } else if (p.first_of_message) {
       channels_.routed(router, ov / vcs_, p.message);
     }
     return true;
   }
   return false;
+}
+
+// While the worms run (move_worms, move_deep_worms) the ejections are put in the order of their
+// moves without a sort: a buffer that takes an ejection channel joins ejecting_ at its place, and
+// keeps it until its packet's tail has left (its router holds flits until then, so its activation
+// number stays). The ejections of a cycle are then its listed buffers that ejected, in order.
+void Fabric::list_ejecting(std::uint32_t b) {
+  const BufferState& s = state_[b];
+  const std::uint64_t order = activated_[s.router] << 8 | (s.out_port - out_port_base_[s.router]);
+  const auto at = std::lower_bound(ejecting_.begin(), ejecting_.end(), order,
+                                   [](const Ejecting& e, std::uint64_t o) { return e.order < o; });
+  ejecting_.insert(at, {order, b});
+}
+
+std::uint64_t Fabric::eject_listed(sw::Cycle c) {
+  const std::uint64_t stamp = c.count() + 1;
+  std::uint64_t count = 0;
+  std::size_t kept = 0;
+  for (const Ejecting e : ejecting_) {
+    const Ejected& x = ejected_[e.buffer];
+    if (x.stamp == stamp) {
+      ++count;
+      ++stats_.flits_ejected;
+      if (ni_.eject({x.flit.packet, x.flit.index, x.flit.word}, c)) {
+        ++stats_.packets_delivered;
+      }
+      if (x.flit.tail) {
+        continue;  // the channel is free again
+      }
+    }
+    ejecting_[kept++] = e;
+  }
+  ejecting_.resize(kept);
+  return count;
 }
 
 bool Fabric::has_room(std::int64_t target, sw::Cycle c) {
@@ -672,7 +851,7 @@ void Fabric::allocate_switches_one_vc(sw::Cycle c) {
 // other arrivals as they come; the interfaces' injections after the routers' moves, and the
 // ejections last, as in commit.
 // The flit interface i offers, taken from it in cycle c.
-Fabric::Flit Fabric::take_injected(std::uint32_t i, sw::Cycle c) {
+inline Fabric::Flit Fabric::take_injected(std::uint32_t i, sw::Cycle c) {
   const NetworkInterfaces::Flit in = ni_.offered(i);
   ni_.take(i, c);
   Flit f;
@@ -772,6 +951,12 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
     a.flit = take_injected(i, c);
   });
   stats_.flit_hops += hops;
+  deliver_one_vc_arrivals(router_moves, arrived, 0, in_routers, c);
+}
+
+void Fabric::deliver_one_vc_arrivals(std::size_t router_moves, std::size_t arrived,
+                                     std::uint64_t direct, std::uint64_t in_routers, sw::Cycle c) {
+  const Arrival* const arrivals = arrivals_.data();
   OrderedArrival* const ordered = ordered_arrivals_.data();
   const std::size_t ordered_count = ordered_arrivals_.size();
   // The arrivals whose order is not seen, then those into idle routers in the order of their
@@ -805,12 +990,19 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
       }
     }
   }
-  const std::size_t moved = arrived + ordered_count;
+  std::uint64_t moved = arrived + ordered_count + direct;
+  if (deep_worms_on_) {
+    moved += eject_listed(c);  // the ejections of move_deep_worms, in order
+  }
   if (moved > 0) {
     last_move_ = c;
     stats_.flits_moved += moved;
   }
-  retire_idle_routers();
+  if (deep_worms_on_) {
+    retire_emptied_routers();
+  } else {
+    retire_idle_routers();
+  }
 }
 
 // allocate_switches and commit in one pass, with several virtual channels, unobserved. The
@@ -945,6 +1137,26 @@ void Fabric::move_flits(sw::Cycle c) {
   deliver_arrivals(arrived, in_routers, c);
 }
 
+inline void Fabric::enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
+  BufferState& s = state_[b];
+  if (s.count != 0) {
+    throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
+  }
+  Flit& slot_flit = flits_[b];
+  slot_flit = f;
+  slot_flit.pushed = c;
+  s.count = 1;
+  occupied_[s.mask_word] |= s.mask_bit;
+  const std::uint32_t r = s.router;
+  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
+    is_active_[r] = 1;
+    activated_[r] = ++activations_;
+    active_place_[r] = static_cast<std::uint32_t>(active_.size());
+    active_.push_back(r);
+  }
+  channels_.held_at(s.input_slot, 1);
+}
+
 // ---- whole worms ----------------------------------------------------------------------------
 //
 // With one virtual channel and one-flit buffers a worm's flits sit in consecutive buffers of its
@@ -967,9 +1179,22 @@ void Fabric::move_worms(sw::Cycle c) {
   const std::uint64_t stamp = (c.count() + 1) << 2;
   BufferState* const state = state_.data();
   Flit* const flits = flits_.data();
+  // worm_moves' answer, without its chain where it is known or the front's move is sure.
+  const auto moves = [&](std::uint32_t p) {
+    Worm& w = worms_[p];
+    if ((w.moves & ~std::uint64_t{3}) == stamp) {
+      return (w.moves & 3) == kYes;
+    }
+    const BufferState& s = state[w.path.back()];
+    if (s.out >= 0 && (s.target < 0 || state[s.target].count == 0)) {
+      w.moves = stamp | kYes;
+      return true;
+    }
+    return worm_moves(p, stamp);
+  };
   fronts_.clear();
   for (const std::uint32_t p : in_flight_) {
-    if (!worm_moves(p, stamp)) {
+    if (!moves(p)) {
       continue;
     }
     const Worm& w = worms_[p];
@@ -978,6 +1203,9 @@ void Fabric::move_worms(sw::Cycle c) {
     const std::uint32_t r = state_[f].router;
     const bool speculative = s.target >= 0 && state[s.target].count > 0;
     const bool activates = s.target >= 0 && !is_active_[state_[s.target].router];
+    if (s.target < 0) {
+      ejected_[f] = {c.count() + 1, flits[f]};  // ejected in order by eject_listed
+    }
     fronts_.push_back(
         {activated_[r] << 8 | (speculative ? 128U : 0U) | (s.out_port - out_port_base_[r]), p,
          s.target, activates, flits[f]});
@@ -985,7 +1213,7 @@ void Fabric::move_worms(sw::Cycle c) {
   injecting_now_.clear();
   ni_.for_each_offer(c, [&](std::uint32_t i) {
     const std::uint32_t t = injection_buffer_[i];
-    if (state[t].count == 0 || worm_moves(flits[t].packet, stamp)) {
+    if (state[t].count == 0 || moves(flits[t].packet)) {
       injecting_now_.push_back(i);
     }
   });
@@ -1010,7 +1238,9 @@ void Fabric::move_worms(sw::Cycle c) {
     BufferState& s = state[oldest];
     s.count = 0;
     occupied_[s.mask_word] &= ~s.mask_bit;
-    --flits_per_router_[state_[oldest].router];
+    if (--flits_per_router_[s.router] == 0) {
+      emptied_.push_back(s.router);
+    }
     --in_routers;
     if (flits[oldest].tail) {
       owner_[s.out_channel] = -1;
@@ -1024,12 +1254,15 @@ void Fabric::move_worms(sw::Cycle c) {
   }
   // Fronts into buffers. Only two kinds of move depend on their order: those that make a router
   // active (into a router that held no flits at the start of the cycle) and the ejections; they
-  // are done in the order of their moves (their keys are distinct: one move per output port),
-  // the others as they come.
+  // are done in the order of their moves (their keys are distinct: one move per output port;
+  // the ejections by eject_listed), the others as they come.
   ordered_.clear();
   for (std::uint32_t k = 0; k < fronts_.size(); ++k) {
     const Front& front = fronts_[k];
-    if (front.to < 0 || front.activates) {
+    if (front.to < 0) {
+      continue;
+    }
+    if (front.activates) {
       ordered_.push_back(k);
       continue;
     }
@@ -1045,12 +1278,10 @@ void Fabric::move_worms(sw::Cycle c) {
   }
   for (const std::uint32_t k : ordered_) {
     const Front& front = fronts_[k];
-    if (front.to >= 0) {
-      const auto t = static_cast<std::uint32_t>(front.to);
-      enter_worm_buffer(t, front.flit, c);
-      worms_[front.packet].path.push_back(t);
-      ++in_routers;
-    }
+    const auto t = static_cast<std::uint32_t>(front.to);
+    enter_worm_buffer(t, front.flit, c);
+    worms_[front.packet].path.push_back(t);
+    ++in_routers;
   }
   // The interfaces, in their order: a header starts a worm; a later flit refills its worm's
   // oldest buffer, which stays on the worm's path.
@@ -1074,15 +1305,7 @@ void Fabric::move_worms(sw::Cycle c) {
     }
   }
   flits_in_routers_ = in_routers;
-  for (const std::uint32_t k : ordered_) {
-    const Front& front = fronts_[k];
-    if (front.to < 0) {
-      ++stats_.flits_ejected;
-      if (ni_.eject({front.flit.packet, front.flit.index, front.flit.word}, c)) {
-        ++stats_.packets_delivered;
-      }
-    }
-  }
+  eject_listed(c);
   // Worms whose tail has left.
   in_flight_.erase(std::remove_if(in_flight_.begin(), in_flight_.end(),
                                   [this](std::uint32_t p) { return worms_[p].path.empty(); }),
@@ -1093,26 +1316,211 @@ void Fabric::move_worms(sw::Cycle c) {
     last_move_ = c;
     stats_.flits_moved += arrived;
   }
-  retire_idle_routers();
+  retire_emptied_routers();
 }
 
-void Fabric::enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
-  BufferState& s = state_[b];
-  if (s.count != 0) {
-    throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
+// ---- worms in deep buffers ----------------------------------------------------------------
+//
+// With one virtual channel and buffers deeper than one flit a worm's flits fill a run of
+// consecutive buffers of its route (its segments, one or more flits each, the oldest segment
+// first): a buffer passes the output channel to the next packet only after the tail of the one
+// before has left, so within a buffer the worms queue whole, and only the oldest segment of a
+// worm may share its buffer with a newer worm behind, and only the newest with an older worm
+// ahead. Every segment's head is routed (the worm holds its output channels until its tail has
+// left), except while the header at the newest segment's head waits for one. So the moves of
+// move_flits_one_vc are, worm by worm: the newest segment's head moves when it is the worm's and
+// routed and the buffer ahead has room (has_room); each other segment's head moves when the
+// buffer of the segment ahead has a free slot or its head moves. The segments that move are the
+// oldest up to the highest that does (each segment below one that moves finds room), and only
+// three buffers change their count: the oldest (its head leaves), the one above the highest
+// (a flit enters it, or the front's flit leaves the worm into the next buffer or out), and the
+// others each pass their head on and take the flit behind it, which only shifts the flits. A
+// free-flowing worm (its front moving, or its header waiting with room behind it) thus costs the
+// copy of one flit per segment and the bookkeeping of its two ends, instead of a router visit
+// and two buffers' counts, masks and arrival records per flit.
+//
+// The decisions are move_flits_one_vc's, from the state at the start of the cycle, whatever
+// the order of the worms: a worm reads the counts of its own buffers, the count of the buffer
+// ahead of its front (another worm's oldest, or empty) and, when that buffer is full,
+// full_buffer_frees' chain, which enters other worms only at their oldest segment. A worm moved
+// earlier in the pass has there either not moved (its buffers are as at the start) or moved its
+// oldest flit (a free slot, as when that head leaves); arrivals into another worm's buffers are
+// pushed after the pass; the flits entering a worm's own buffer above its highest moving
+// segment (whose head stays) only that worm reads. The moves whose order is seen are ordered as
+// in move_flits_one_vc: the fronts into routers idle at the start of the cycle and the ejections
+// by their router's activation (activated_: active_'s order) and output port; the interfaces'
+// injections after the routers' moves, in their order.
+void Fabric::move_deep_worms(sw::Cycle c) {
+  BufferState* const state = state_.data();
+  Flit* const flits = flits_.data();
+  std::uint64_t* const occupied = occupied_.data();
+  std::uint64_t* const routed = routed_.data();
+  std::uint32_t* const flits_per_router = flits_per_router_.data();
+  const std::uint8_t* const is_active = is_active_.data();
+  Arrival* const arrivals = arrivals_.data();
+  const std::uint32_t depth = depth_;
+  // The slot `at` places behind the slot `head` of buffer b (at < 2 depth).
+  const auto slot_at = [depth](std::uint32_t b, std::uint32_t at) {
+    return std::size_t{b} * depth + (at < depth ? at : at - depth);
+  };
+  std::size_t arrived = 0;             // arrivals [0, arrived): pushed in their order
+  std::size_t top = arrivals_.size();  // arrivals [top, size): ordered_arrivals_
+  std::uint64_t hops = 0;
+  std::uint64_t direct = 0;  // moves within a worm's own buffers, done in place
+  std::uint64_t in_routers = flits_in_routers_;
+  ordered_arrivals_.clear();
+  for (const std::uint32_t p : in_flight_) {
+    Worm& w = worms_[p];
+    const auto size = static_cast<std::uint32_t>(w.path.size());
+    const std::uint32_t* const path = w.path.data() + w.begin;
+    const std::int32_t newest = static_cast<std::int32_t>(size - w.begin) - 1;
+    const std::uint32_t front = path[newest];
+    const BufferState& fs = state[front];
+    const bool front_is_own = flits[std::size_t{front} * depth + fs.head].packet == p;
+    // The highest segment whose head moves (-1: none).
+    std::int32_t highest = newest;
+    if (!front_is_own || fs.out < 0 ||
+        (fs.target >= 0 && state[fs.target].count >= depth &&
+         !full_buffer_frees(static_cast<std::uint32_t>(fs.target), c))) {
+      // The front stays: the segment below moves if the front's buffer has a free slot, or
+      // (another worm's oldest at its head) that head leaves; each lower one if the buffer above
+      // it has a free slot.
+      highest = newest - 1;
+      if (highest >= 0 && fs.count >= depth && (front_is_own || !full_buffer_frees(front, c))) {
+        --highest;
+        while (highest >= 0 && state[path[highest + 1]].count >= depth) {
+          --highest;
+        }
+      }
+    }
+    if (highest < 0) {
+      continue;
+    }
+    // From the highest moving segment down: each head into the buffer above, whose head left.
+    bool tail_left = false;
+    std::int32_t extends = -1;  // the buffer the front entered
+    for (std::int32_t k = highest; k >= 0; --k) {
+      const std::uint32_t x = path[k];
+      BufferState& s = state[x];
+      const Flit& f = flits[std::size_t{x} * depth + s.head];
+      tail_left = f.tail;
+      s.head = s.head + 1 == depth ? 0 : s.head + 1;
+      if (k < highest) {
+        const std::uint32_t y = path[k + 1];
+        const BufferState& above = state[y];
+        Flit& to = flits[slot_at(y, above.head + above.count - 1)];
+        to = f;
+        to.pushed = c;
+        ++direct;
+        continue;
+      }
+      if (k == newest) {
+        // The front leaves the worm's buffers: into the next buffer, or out.
+        const std::int32_t t = s.target;
+        if (t < 0) {
+          ejected_[x] = {c.count() + 1, f};  // ejected in order by eject_listed
+          continue;
+        }
+        const bool seen = !is_active[state[t].router];
+        Arrival& a = seen ? arrivals[--top] : arrivals[arrived++];
+        a.to = t;
+        a.flit = f;
+        if (seen) {
+          const std::uint32_t r = s.router;
+          ordered_arrivals_.push_back({activated_[r] << 8 | (s.out_port - out_port_base_[r]),
+                                       static_cast<std::uint32_t>(top)});
+        }
+        ++hops;
+        extends = t;
+        continue;
+      }
+      // Into the buffer above, whose head stays: in place when it is the worm's own head; after
+      // the pass when another worm's oldest flit is at its head (that flit may leave in this
+      // cycle, later in the pass: the buffer's peak occupancy is counted after it left).
+      ++hops;
+      const std::uint32_t y = path[k + 1];
+      BufferState& above = state[y];
+      if (k + 1 < newest || front_is_own) {
+        Flit& to = flits[slot_at(y, above.head + above.count)];
+        to = f;
+        to.pushed = c;
+        ++above.count;
+        channels_.held_at(above.input_slot, above.count);
+        ++flits_per_router[above.router];
+        ++in_routers;
+        ++direct;
+      } else {
+        Arrival& a = arrivals[arrived++];
+        a.to = static_cast<std::int32_t>(y);
+        a.flit = f;
+      }
+    }
+    hops += static_cast<std::uint64_t>(highest);  // the moves below the highest, into buffers
+    // The oldest segment's head left.
+    const std::uint32_t oldest = path[0];
+    BufferState& s = state[oldest];
+    if (--flits_per_router[s.router] == 0) {
+      emptied_.push_back(s.router);
+    }
+    --in_routers;
+    if (--s.count == 0) {
+      occupied[s.mask_word] &= ~s.mask_bit;
+    }
+    if (tail_left) {
+      owner_[s.out_channel] = -1;
+      s.out = -1;
+      routed[s.mask_word] &= ~s.mask_bit;
+      if (s.count > 0) {
+        add_waiting(oldest);  // the next packet's header
+      }
+    }
+    // The worm leaves its oldest buffer with its tail. (While the interface still injects the
+    // worm, that buffer is its injection buffer, and when it empties the interface pushes the
+    // next flit in the same cycle: an interface offers its packet's flits in every cycle once
+    // it began, NetworkInterfaces::for_each_offer, and the buffer has room.)
+    if (tail_left && ++w.begin == size) {
+      w.path.clear();
+      w.begin = 0;
+    }
+    if (extends >= 0) {
+      w.path.push_back(static_cast<std::uint32_t>(extends));
+    }
   }
-  Flit& slot_flit = flits_[b];
-  slot_flit = f;
-  slot_flit.pushed = c;
-  s.count = 1;
-  occupied_[s.mask_word] |= s.mask_bit;
-  const std::uint32_t r = s.router;
-  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
-    is_active_[r] = 1;
-    activated_[r] = ++activations_;
-    active_.push_back(r);
+  const std::size_t router_moves = arrived;
+  // The interfaces, in their order, after the routers' moves: a header starts a worm, a later
+  // flit joins its worm's oldest segment, the injection buffer.
+  ni_.for_each_offer(c, [&](std::uint32_t i) {
+    const std::uint32_t target = injection_buffer_[i];
+    if (!has_room(target, c)) {
+      return;
+    }
+    Arrival& a = arrivals[arrived++];
+    a.to = static_cast<std::int32_t>(target);
+    a.flit = take_injected(i, c);
+    const std::uint32_t p = a.flit.packet;
+    if (a.flit.index == 0) {
+      if (worms_.size() <= p) {
+        worms_.resize(ni_.packet_slots());
+      }
+      worms_[p].path.assign(1, target);
+      worms_[p].begin = 0;
+      in_flight_.push_back(p);
+    }
+  });
+  stats_.flit_hops += hops;
+  deliver_one_vc_arrivals(router_moves, arrived, direct, in_routers, c);
+  // Worms whose tail has left.
+  in_flight_.erase(std::remove_if(in_flight_.begin(), in_flight_.end(),
+                                  [this](std::uint32_t p) { return worms_[p].path.empty(); }),
+                   in_flight_.end());
+}
+
+void Fabric::clear_worms() {
+  for (const std::uint32_t p : in_flight_) {
+    worms_[p].path.clear();
+    worms_[p].begin = 0;
   }
-  channels_.held_at(s.input_slot, 1);
+  in_flight_.clear();
 }
 
 bool Fabric::worm_moves(std::uint32_t p, std::uint64_t stamp) {
@@ -1143,6 +1551,435 @@ bool Fabric::worm_moves(std::uint32_t p, std::uint64_t stamp) {
     worms_[chain[k]].moves = answer;
   }
   return moves;
+}
+
+// ---- runs of worms, several virtual channels ---------------------------------------------------
+//
+// With one-flit buffers a packet's flits lie in buffers of its route, one each, in order; the
+// buffers it has entered and its tail has not left are held by it (their output channel is the
+// packet's). Where its flits sit in consecutive buffers they form a run, and a run is what
+// move_flits' rules move together: each of its buffers is routed, and the buffer ahead of each
+// flit but the front is full and frees exactly when the flit ahead leaves. So every buffer of a
+// run is a switch candidate or none is: full_buffer_frees asks, for the run's front, whether the
+// buffer ahead is empty (a gap of the packet's own, or a buffer no packet holds a flit in) or
+// holds the rear flit of another packet whose rear run may move (vc_worm_may_move). With several
+// virtual channels two candidates may ask for one port (two virtual channels of a link, or of an
+// input port); where no two do, every candidate is granted, and the run moves as one when its
+// front's move happens (into an empty buffer, out, or into a full buffer whose flit leaves). A
+// router where two candidates meet is contended: its candidates are served as move_flits serves
+// them, and a run that loses a port at one of its buffers moves only ahead of that buffer (the
+// flits behind it fail move_flits' feasibility chain): the run splits, and an empty buffer opens
+// between the two. A run behind a gap moves into it (a sure move), and closes it when the run
+// ahead stops.
+// A moving run's flits shift one buffer along its path: only its two ends change a buffer's
+// count, a router's flits, an input port's held flits or a channel's owner. The departures are
+// done before the arrivals (as in commit), so the input ports' peaks are those of move_flits.
+// What the order of the moves decides is done in that order, as move_worms does: fronts into
+// routers that held no flits at the start of the cycle and the ejections, in the order of their
+// moves (all sure moves: their router's activation number, its place in the general path's
+// active_, then the output port), then the interfaces' injections in their order, then the
+// ejections.
+void Fabric::move_vc_worms(sw::Cycle c) {
+  const std::uint64_t cycle_stamp = c.count() + 1;
+  const std::uint64_t stamp = cycle_stamp << 2;
+  BufferState* const state = state_.data();
+  Flit* const flits = flits_.data();
+  // The candidates: the buffers of the runs that may move. Two on one port contend. A front
+  // run's move is decided here when no chain decides it (it moves from its last flit on unless
+  // one of its candidates loses a port, which undoes the decision below).
+  contended_.clear();
+  for (const std::uint32_t p : vc_in_flight_) {
+    VcWorm& w = vc_worms_[p];
+    const auto end = static_cast<std::uint32_t>(w.path.size());
+    for (std::size_t i = 0; i < w.runs.size(); ++i) {
+      const VcRun run = w.runs[i];
+      if (i == 0) {
+        // vc_worm_may_move without its chain where the front does not wait for a worm ahead.
+        const BufferState& front = state[w.path[run.hi - 1]];
+        const std::int32_t t = front.target;
+        bool may = false;
+        if (run.hi < end || t < 0 || front.out < 0 || state[t].count == 0) {
+          may = run.hi < end || front.out >= 0;
+          w.may = stamp | (may ? kYes : kNo);
+          w.front_from = may ? run.lo : run.hi;
+          w.decided = stamp | kDecided;
+        } else {
+          may = vc_worm_may_move(p, stamp);
+          if (!may) {
+            w.front_from = run.hi;
+            w.decided = stamp | kDecided;
+          }
+        }
+        if (!may) {
+          continue;
+        }
+      }
+      for (std::uint32_t k = run.lo; k < run.hi; ++k) {
+        const BufferState& s = state[w.path[k]];
+        std::uint64_t& out = out_claim_[s.out_port];
+        std::uint64_t& in = in_claim_[s.input_slot];
+        if ((out == cycle_stamp || in == cycle_stamp) &&
+            router_contended_[s.router] != cycle_stamp) {
+          router_contended_[s.router] = cycle_stamp;
+          contended_.push_back(s.router);
+        }
+        out = cycle_stamp;
+        in = cycle_stamp;
+      }
+    }
+  }
+  // The contended routers' switch allocation, as in move_flits: the candidates that lose a port.
+  std::uint64_t* const port_used = port_used_stamp_.data();
+  std::uint64_t* const input_used = input_used_stamp_.data();
+  const Candidate* const candidates = switch_candidates_.data();
+  for (const std::uint32_t r : contended_) {
+    const std::size_t count = collect_switch_candidates(r, c);
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint32_t b = candidates[k].buffer;
+      std::uint64_t& out_used = port_used[static_cast<std::uint32_t>(candidates[k].key)];
+      std::uint64_t& in_used = input_used[state[b].input_slot];
+      if (out_used == cycle_stamp || in_used == cycle_stamp) {
+        lost_[b] = cycle_stamp;
+        VcWorm& loser = vc_worms_[flits[b].packet];
+        loser.lost = cycle_stamp;
+        loser.decided = 0;  // decided above without the loss
+        continue;
+      }
+      out_used = cycle_stamp;
+      in_used = cycle_stamp;
+    }
+  }
+  // Every front run's move is decided before any run moves (the chains read the runs ahead).
+  for (const std::uint32_t p : vc_in_flight_) {
+    if (vc_worms_[p].decided != (stamp | kDecided)) {
+      static_cast<void>(vc_front_moves_from(p, stamp));
+    }
+  }
+  // The interfaces, in their order: into an empty injection buffer, or one whose flit leaves.
+  injecting_now_.clear();
+  ni_.for_each_offer(c, [&](std::uint32_t i) {
+    const std::uint32_t t = injection_buffer_[i];
+    if (state[t].count == 0 || vc_rear_moves(t, stamp)) {
+      injecting_now_.push_back(i);
+    }
+  });
+  // The runs move: the flits from the first that moves on shift one buffer along the path; the
+  // front's flit is set aside for its arrival, after every departure.
+  fronts_.clear();
+  std::uint64_t moved = 0;
+  std::uint64_t hops = 0;
+  std::uint64_t in_routers = flits_in_routers_;
+  for (const std::uint32_t p : vc_in_flight_) {
+    VcWorm& w = vc_worms_[p];
+    const auto end = static_cast<std::uint32_t>(w.path.size());
+    vc_runs_scratch_.clear();
+    const std::size_t runs = w.runs.size();
+    for (std::size_t i = 0; i < runs; ++i) {
+      const VcRun run = w.runs[i];
+      const std::uint32_t from = i == 0                  ? w.front_from
+                                 : w.lost != cycle_stamp ? run.lo
+                                                         : vc_run_granted_from(p, i, stamp);
+      if (from == run.hi) {
+        vc_runs_scratch_.push_back(run);
+        continue;
+      }
+      const std::uint32_t front = w.path[run.hi - 1];
+      const BufferState& fs = state[front];
+      const std::int32_t to = run.hi < end ? static_cast<std::int32_t>(w.path[run.hi]) : fs.target;
+      const std::uint32_t r = fs.router;
+      fronts_.push_back({activated_[r] << 8 | (fs.out_port - out_port_base_[r]), p, to,
+                         to >= 0 && !is_active_[state[to].router], flits[front]});
+      for (std::uint32_t k = run.hi - 1; k > from; --k) {
+        Flit& f = flits[w.path[k]];
+        f = flits[w.path[k - 1]];
+        f.pushed = c;
+      }
+      leave_vc_worm_buffer(w.path[from],
+                           from + 1 < run.hi ? flits[w.path[from + 1]] : fronts_.back().flit);
+      --in_routers;
+      moved += run.hi - from;
+      hops += run.hi - from - (to < 0 ? 1U : 0U);
+      if (to >= 0 && run.hi == end) {
+        w.path.push_back(static_cast<std::uint32_t>(to));
+      }
+      vc_runs_scratch_.push_back({from + 1, to < 0 ? run.hi : run.hi + 1});
+      if (from > run.lo) {
+        vc_runs_scratch_.push_back({run.lo, from});
+      }
+    }
+    if (runs == 1 && vc_runs_scratch_.size() == 1) {
+      w.runs[0] = vc_runs_scratch_[0];  // a run that moved whole, or stayed
+      if (w.runs[0].lo == w.runs[0].hi) {
+        w.runs.clear();  // its last flit left
+      }
+    } else {
+      // Runs that met close their gap; a run whose flits all left is gone.
+      w.runs.clear();
+      for (const VcRun run : vc_runs_scratch_) {
+        if (run.lo == run.hi) {
+          continue;
+        }
+        if (!w.runs.empty() && w.runs.back().lo == run.hi) {
+          w.runs.back().lo = run.lo;
+        } else {
+          w.runs.push_back(run);
+        }
+      }
+    }
+  }
+  // Fronts into buffers: into routers active at the start of the cycle as they come; into idle
+  // routers and out, in the order of their moves (their keys are distinct: one per output port).
+  ordered_arrivals_.clear();
+  for (std::uint32_t k = 0; k < fronts_.size(); ++k) {
+    const Front& front = fronts_[k];
+    if (front.to < 0 || front.activates) {
+      ordered_arrivals_.push_back({front.order, k});
+      continue;
+    }
+    enter_vc_worm_buffer(static_cast<std::uint32_t>(front.to), front.flit, c);
+    ++in_routers;
+  }
+  if (ordered_arrivals_.size() > 1) {
+    std::sort(ordered_arrivals_.begin(), ordered_arrivals_.end(),
+              [](const OrderedArrival& x, const OrderedArrival& y) { return x.order < y.order; });
+  }
+  for (const OrderedArrival& o : ordered_arrivals_) {
+    const Front& front = fronts_[o.arrival];
+    if (front.to >= 0) {
+      enter_vc_worm_buffer(static_cast<std::uint32_t>(front.to), front.flit, c);
+      ++in_routers;
+    }
+  }
+  // The interfaces, in their order: a header starts a worm, a later flit joins its worm's rear
+  // in the injection buffer, the first of its path.
+  for (const std::uint32_t i : injecting_now_) {
+    const Flit f = take_injected(i, c);
+    const std::uint32_t t = injection_buffer_[i];
+    enter_vc_worm_buffer(t, f, c);
+    ++in_routers;
+    if (vc_worms_.size() <= f.packet) {
+      vc_worms_.resize(ni_.packet_slots());
+    }
+    VcWorm& w = vc_worms_[f.packet];
+    if (f.index == 0) {
+      w.path.assign(1, t);
+      w.runs.assign(1, {0, 1});
+      w.may = 0;
+      w.decided = 0;
+      w.lost = 0;
+      vc_in_flight_.push_back(f.packet);
+    } else if (w.path.empty() || w.path.front() != t) {
+      throw std::logic_error("fabric: a packet's flit injected behind no worm");
+    } else if (!w.runs.empty() && w.runs.back().lo == 1) {
+      w.runs.back().lo = 0;
+    } else {
+      w.runs.push_back({0, 1});
+    }
+  }
+  flits_in_routers_ = in_routers;
+  for (const OrderedArrival& o : ordered_arrivals_) {
+    const Front& front = fronts_[o.arrival];
+    if (front.to < 0) {
+      ++stats_.flits_ejected;
+      if (ni_.eject({front.flit.packet, front.flit.index, front.flit.word}, c)) {
+        ++stats_.packets_delivered;
+      }
+    }
+  }
+  // Worms whose tail has left.
+  vc_in_flight_.erase(std::remove_if(vc_in_flight_.begin(), vc_in_flight_.end(),
+                                     [this](std::uint32_t p) { return vc_worms_[p].runs.empty(); }),
+                      vc_in_flight_.end());
+  stats_.flit_hops += hops;
+  const std::uint64_t arrived = moved + injecting_now_.size();
+  if (arrived > 0) {
+    last_move_ = c;
+    stats_.flits_moved += arrived;
+  }
+  retire_emptied_routers();
+}
+
+void Fabric::retire_emptied_routers() {
+  for (const std::uint32_t r : emptied_) {
+    if (flits_per_router_[r] == 0 && is_active_[r]) {
+      is_active_[r] = 0;
+      const std::uint32_t last = active_.back();
+      active_[active_place_[r]] = last;
+      active_place_[last] = active_place_[r];
+      active_.pop_back();
+    }
+  }
+  emptied_.clear();
+}
+
+bool Fabric::vc_worm_may_move(std::uint32_t p, std::uint64_t stamp) {
+  std::uint32_t* const chain = chain_.data();
+  std::size_t length = 0;
+  std::uint32_t x = p;
+  bool may = false;
+  for (;;) {
+    VcWorm& w = vc_worms_[x];
+    if ((w.may & ~std::uint64_t{3}) == stamp) {
+      may = (w.may & 3) == kYes;  // in progress: a ring of full buffers does not rotate
+      break;
+    }
+    w.may = stamp | kInProgress;
+    chain[length++] = x;
+    const VcRun run = w.runs.front();
+    if (run.hi < w.path.size()) {
+      may = true;  // a gap of its own ahead
+      break;
+    }
+    const BufferState& s = state_[w.path[run.hi - 1]];
+    if (s.out < 0) {
+      break;  // the header waits for an output channel
+    }
+    if (s.target < 0 || state_[static_cast<std::uint32_t>(s.target)].count == 0) {
+      may = true;
+      break;
+    }
+    // The rear flit of the worm ahead: its rear run has a gap ahead, or is its front run.
+    x = flits_[static_cast<std::uint32_t>(s.target)].packet;
+    if (vc_worms_[x].runs.size() > 1) {
+      may = true;
+      break;
+    }
+  }
+  const std::uint64_t answer = stamp | (may ? kYes : kNo);
+  for (std::size_t k = 0; k < length; ++k) {
+    vc_worms_[chain[k]].may = answer;
+  }
+  return may;
+}
+
+std::uint32_t Fabric::vc_run_granted_from(std::uint32_t p, std::size_t run, std::uint64_t stamp) {
+  const VcWorm& w = vc_worms_[p];
+  const VcRun r = w.runs[run];
+  if (run == 0 && r.hi == w.path.size() && !vc_worm_may_move(p, stamp)) {
+    return r.hi;
+  }
+  const std::uint64_t cycle_stamp = stamp >> 2;
+  if (w.lost != cycle_stamp) {
+    return r.lo;  // none of its candidates lost a port
+  }
+  for (std::uint32_t k = r.hi; k > r.lo; --k) {
+    if (lost_[w.path[k - 1]] == cycle_stamp) {
+      return k;
+    }
+  }
+  return r.lo;
+}
+
+std::uint32_t Fabric::vc_front_moves_from(std::uint32_t p, std::uint64_t stamp) {
+  {
+    // No chain: decided, or none moves, or the front moves into a gap, out or an empty buffer.
+    VcWorm& w = vc_worms_[p];
+    if (w.decided == (stamp | kDecided)) {
+      return w.front_from;
+    }
+    const VcRun run = w.runs.front();
+    const std::uint32_t from = vc_run_granted_from(p, 0, stamp);
+    const std::int32_t t = state_[w.path[run.hi - 1]].target;
+    if (from == run.hi || run.hi < w.path.size() || t < 0 ||
+        state_[static_cast<std::uint32_t>(t)].count == 0) {
+      w.front_from = from;
+      w.decided = stamp | kDecided;
+      return from;
+    }
+  }
+  std::uint32_t* const chain = chain_.data();
+  std::size_t length = 0;
+  std::uint32_t x = p;
+  bool last_happens = true;  // whether the last move on the chain, into a full buffer, happens
+  for (;;) {
+    VcWorm& w = vc_worms_[x];
+    if ((w.decided & ~std::uint64_t{3}) == stamp) {
+      // Decided; or being decided: a ring of full buffers, which does not rotate.
+      last_happens = (w.decided & 3) == kDecided && w.front_from == w.runs.front().lo;
+      break;
+    }
+    w.decided = stamp | kDeciding;
+    chain[length++] = x;
+    const VcRun run = w.runs.front();
+    w.front_from = vc_run_granted_from(x, 0, stamp);
+    if (w.front_from == run.hi || run.hi < w.path.size()) {
+      break;  // none moves, or the front moves into a gap of its own
+    }
+    const BufferState& s = state_[w.path[run.hi - 1]];
+    if (s.target < 0 || state_[static_cast<std::uint32_t>(s.target)].count == 0) {
+      break;  // out, or into an empty buffer
+    }
+    // Into a full buffer: when the rear flit there moves.
+    const std::uint32_t q = flits_[static_cast<std::uint32_t>(s.target)].packet;
+    const VcWorm& ahead = vc_worms_[q];
+    if (ahead.runs.size() > 1) {
+      last_happens = vc_run_granted_from(q, ahead.runs.size() - 1, stamp) == ahead.runs.back().lo;
+      break;
+    }
+    x = q;
+  }
+  if (length == 0) {
+    return vc_worms_[p].front_from;
+  }
+  // From the chain's end back: each front moves when the rear flit of the worm ahead does.
+  for (std::size_t k = length; k-- > 0;) {
+    VcWorm& w = vc_worms_[chain[k]];
+    const bool happens = k + 1 == length ? last_happens
+                                         : vc_worms_[chain[k + 1]].front_from ==
+                                               vc_worms_[chain[k + 1]].runs.front().lo;
+    if (!happens) {
+      w.front_from = w.runs.front().hi;
+    }
+    w.decided = stamp | kDecided;
+  }
+  return vc_worms_[p].front_from;
+}
+
+bool Fabric::vc_rear_moves(std::uint32_t t, std::uint64_t stamp) {
+  const std::uint32_t q = flits_[t].packet;
+  const VcWorm& w = vc_worms_[q];
+  const std::size_t rear = w.runs.size() - 1;
+  const std::uint32_t from =
+      rear == 0 ? vc_front_moves_from(q, stamp) : vc_run_granted_from(q, rear, stamp);
+  return from == w.runs[rear].lo;
+}
+
+void Fabric::enter_vc_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
+  BufferState& s = state_[b];
+  if (s.count != 0) {
+    throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
+  }
+  Flit& slot_flit = flits_[b];
+  slot_flit = f;
+  slot_flit.pushed = c;
+  s.count = 1;
+  occupied_[s.mask_word] |= s.mask_bit;
+  if (s.out < 0) {
+    add_waiting(b);
+  }
+  const std::uint32_t r = s.router;
+  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
+    is_active_[r] = 1;
+    activated_[r] = ++activations_;
+    active_place_[r] = static_cast<std::uint32_t>(active_.size());
+    active_.push_back(r);
+  }
+  channels_.held_at(s.input_slot, ++held_[s.input_slot]);
+}
+
+void Fabric::leave_vc_worm_buffer(std::uint32_t b, const Flit& f) {
+  BufferState& s = state_[b];
+  s.count = 0;
+  occupied_[s.mask_word] &= ~s.mask_bit;
+  --held_[s.input_slot];
+  if (--flits_per_router_[s.router] == 0) {
+    emptied_.push_back(s.router);
+  }
+  if (f.tail) {
+    owner_[s.out_channel] = -1;
+    s.out = -1;
+    routed_[s.mask_word] &= ~s.mask_bit;
+  }
 }
 
 // A move into a full buffer happens when the departure from that buffer was granted and happens,
@@ -1205,6 +2042,10 @@ inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
   const std::uint32_t r = s.router;
   if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
     is_active_[r] = 1;
+    if (kOneVcUnobserved) {
+      activated_[r] = ++activations_;  // move_deep_worms' order of the active routers
+      active_place_[r] = static_cast<std::uint32_t>(active_.size());
+    }
     active_.push_back(r);
   }
   // The flits of all virtual channels of the input port (an injection channel has one; with

@@ -11,9 +11,13 @@
 // never on the order in which routers are visited, so runs are deterministic.
 // With one virtual channel, one-flit buffers and wormhole switching a worm's flits move together
 // or not at all; unobserved, such a network is stepped worm by worm (move_worms), with the same
-// moves and events in the same order, at a cost per worm rather than per flit. Other unobserved
+// moves and events in the same order, at a cost per worm rather than per flit; with several
+// virtual channels, one-flit buffers and wormhole switching, by runs of a worm's consecutive
+// flits, flit by flit only at routers where two of them contend (move_vc_worms). Other unobserved
 // networks take switch allocation and commit in one pass (move_flits_one_vc, move_flits), with
-// the same moves, calls and counters; observed runs take the two passes, buffer by buffer.
+// the same moves, calls and counters, and with one virtual channel, deeper buffers and a router
+// delay of one cycle by worms again, whose flits fill runs of buffers (move_deep_worms); observed
+// runs take the two passes, buffer by buffer.
 //
 // Timing (a flit pushed into a buffer in cycle c can leave it in cycle c+1 at the earliest):
 //   - a message's interface spends the start-up t_s, then pushes one flit per cycle into its
@@ -80,8 +84,15 @@ class Fabric final : public Network {
   void use_general_path() {
     single_vc_ = false;
     worm_capable_ = false;
+    deep_worm_capable_ = false;
+    vc_worm_capable_ = false;
     one_pass_ = false;
   }
+
+  /// Tests: worms in deep buffers (move_deep_worms) whatever the router delay, where they are
+  /// taken with a delay of one cycle only (see deep_worm_capable_); the general path is the
+  /// second implementation to compare them with. Call it before the first cycle.
+  void move_deep_worms_at_any_delay() { deep_worm_capable_ = deep_worms_possible(); }
   /// Whether a header's output port comes from a table per (router, destination) (a
   /// deterministic routing on a network within sw::RouteTable's bound) rather than from a call
   /// to the routing function per header.
@@ -152,6 +163,12 @@ class Fabric final : public Network {
   /// the virtual channels the policy allows there.
   [[nodiscard]] Route network_route(std::uint32_t b, std::uint32_t router, std::uint32_t q) const;
 
+  /// One virtual channel, buffers deeper than one flit, wormhole, at most 64 ports a router:
+  /// move_deep_worms gives the moves of move_flits_one_vc.
+  [[nodiscard]] bool deep_worms_possible() const {
+    return vcs_ == 1 && depth_ > 1 && wormhole_ && few_ports_;
+  }
+
   // ---- the cycle --------------------------------------------------------------------------
   void allocate_virtual_channels(sw::Cycle c);
   /// Puts buffer `b`, whose head is a header without an output virtual channel, on the list of
@@ -169,6 +186,12 @@ class Fabric final : public Network {
   /// still wait.
   void serve_headers(Request* requests, std::size_t count);
   void allocate_virtual_channels_of_worms(sw::Cycle c);
+  /// allocate_virtual_channels with one virtual channel and wormhole switching, unobserved,
+  /// without the requests of the headers whose channels are all held (see there).
+  void allocate_virtual_channels_one_vc(sw::Cycle c);
+  /// Whether the routes of the header at the head of buffer `b` are known (asked in an earlier
+  /// cycle) and all their output virtual channels held: its request could not win.
+  [[nodiscard]] bool known_routes_held(std::uint32_t b) const;
   /// The routes of the header at the head of buffer `b`, computed once per header and buffer
   /// (they depend only on the router, the input port and virtual channel, and the destination).
   [[nodiscard]] const Route* routes_of(std::uint32_t b, std::uint32_t& count);
@@ -201,8 +224,22 @@ class Fabric final : public Network {
   Flit take_injected(std::uint32_t i, sw::Cycle c);
   /// The first `arrived` of arrivals_, of move_flits or commit: ejections and pushes in order.
   void deliver_arrivals(std::size_t arrived, std::uint64_t in_routers, sw::Cycle c);
+  /// The arrivals of move_flits_one_vc and move_deep_worms: arrivals_ [0, router_moves) the
+  /// routers' moves whose order is not seen, [router_moves, arrived) the injections, and those
+  /// of ordered_arrivals_ (at the top of arrivals_) in their order; `direct` moves more were
+  /// done in place (move_deep_worms).
+  void deliver_one_vc_arrivals(std::size_t router_moves, std::size_t arrived, std::uint64_t direct,
+                               std::uint64_t in_routers, sw::Cycle c);
+  /// Buffer `b` took an ejection channel while the worms run: it joins ejecting_ at its place.
+  void list_ejecting(std::uint32_t b);
+  /// The ejections of the cycle while the worms run (the listed buffers that ejected, ejected_),
+  /// in the order of their moves; the buffers whose tail left leave the list. Returns their count.
+  std::uint64_t eject_listed(sw::Cycle c);
   /// Takes the routers that hold no flits out of active_.
   void retire_idle_routers();
+  /// retire_idle_routers for the routers of emptied_ while the worms run: each leaves active_ by a
+  /// swap with the last (the activation numbers keep the order, begin_cycle restores it).
+  void retire_emptied_routers();
   /// Appends the interfaces' moves into their injection buffers to the routers' moves.
   void add_injections(sw::Cycle c);
   /// Switch allocation and commit by whole worms (one virtual channel, one-flit buffers,
@@ -213,6 +250,33 @@ class Fabric final : public Network {
   [[nodiscard]] bool worm_moves(std::uint32_t p, std::uint64_t stamp);
   /// A flit of a moving worm enters empty buffer `b` in cycle c.
   void enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c);
+  /// move_flits_one_vc by worms (one virtual channel, buffers deeper than one flit, wormhole,
+  /// unobserved): the same moves, calls and counters (see there).
+  void move_deep_worms(sw::Cycle c);
+  /// Forgets the worms (their flits left the routers, or another path moved them).
+  void clear_worms();
+  /// Switch allocation and commit by runs of worms (several virtual channels, one-flit buffers,
+  /// wormhole, unobserved): the same moves, calls and counters as move_flits (see there).
+  void move_vc_worms(sw::Cycle c);
+  /// Whether the front run of VC worm `p` may move in the cycle of `stamp` (full_buffer_frees'
+  /// question for its buffers): its front is routed and the buffer ahead is empty, or holds the
+  /// rear flit of a worm whose rear run may move.
+  [[nodiscard]] bool vc_worm_may_move(std::uint32_t p, std::uint64_t stamp);
+  /// The first position of run `run` of VC worm `p` whose flit moves this cycle (the run's `hi`:
+  /// none), from the switch's grants alone: the flits ahead of a candidate that lost its port
+  /// move, it and those behind it stay.
+  [[nodiscard]] std::uint32_t vc_run_granted_from(std::uint32_t p, std::size_t run,
+                                                  std::uint64_t stamp);
+  /// vc_run_granted_from for the front run of `p`, and whether its front's move into a full
+  /// buffer happens (the rear flit of the worm there moves), in the cycle of `stamp`.
+  [[nodiscard]] std::uint32_t vc_front_moves_from(std::uint32_t p, std::uint64_t stamp);
+  /// Whether the flit in buffer `t` (the rear flit of its VC worm) moves in the cycle of `stamp`.
+  [[nodiscard]] bool vc_rear_moves(std::uint32_t t, std::uint64_t stamp);
+  /// A flit enters empty buffer `b` in cycle c (move_vc_worms): push's work for one-flit
+  /// buffers, the router's activation numbered.
+  void enter_vc_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c);
+  /// The buffer `b`'s flit left it in move_vc_worms (the flit was `f`).
+  void leave_vc_worm_buffer(std::uint32_t b, const Flit& f);
   /// Whether a flit may enter buffer `target` (-1: the ejection, always) in cycle c: it has a
   /// free slot, or it is full and its head may leave in cycle c.
   [[nodiscard]] bool has_room(std::int64_t target, sw::Cycle c);
@@ -246,10 +310,22 @@ class Fabric final : public Network {
   /// One virtual channel, one-flit buffers, wormhole: a worm's flits move all together or not at
   /// all (move_worms), so the cycle can be done per worm.
   bool worm_capable_ = false;
+  /// Several virtual channels, one-flit buffers, wormhole, at most 64 ports per router: a worm's
+  /// flits lie in runs of consecutive buffers of its route, and a run moves together unless one
+  /// of its buffers loses a port to another worm (move_vc_worms).
+  bool vc_worm_capable_ = false;
+  /// move_vc_worms runs this cycle; chosen, and left, as worms_on_.
+  bool vc_worms_on_ = false;
   /// move_worms runs this cycle; chosen when the network holds no flits (worm_capable_ and not
   /// observed), so that the worms below always describe every flit in the routers, and left
   /// at once when an observer attaches (the buffers' state is complete either way).
   bool worms_on_ = false;
+  /// One virtual channel, buffers deeper than one flit, wormhole, a router delay of one cycle: a
+  /// worm's flits fill a run of consecutive buffers of its route, and most cycles only its two
+  /// ends change a count (move_deep_worms).
+  bool deep_worm_capable_ = false;
+  /// move_deep_worms runs this cycle; chosen as worms_on_ is.
+  bool deep_worms_on_ = false;
   std::vector<std::uint32_t> buffer_base_;    ///< [router]: its first buffer; one per router + 1
   std::vector<std::uint32_t> out_vc_base_;    ///< [router]: its first output virtual channel
   std::vector<std::uint32_t> out_port_base_;  ///< [router]: its first output port (P + E each)
@@ -311,8 +387,10 @@ class Fabric final : public Network {
   /// [router]: when it last became active (a count): active_ is in this order.
   std::vector<std::uint64_t> activated_;
   std::uint64_t activations_ = 0;
-  /// A packet with flits in the routers, while worms_on_: the buffers its flits occupy, the
-  /// oldest (the flit nearest the tail) first, from `begin` on; each holds one flit.
+  /// A packet with flits in the routers, while worms_on_ or deep_worms_on_: the buffers its
+  /// flits occupy, the oldest (the flit nearest the tail) first, from `begin` on; each holds one
+  /// flit (worms_on_) or one or more (deep_worms_on_: the buffer ahead of the oldest may also
+  /// hold another packet's flits behind, the newest another packet's flits ahead).
   struct Worm {
     std::vector<std::uint32_t> path;
     std::uint32_t begin = 0;
@@ -331,11 +409,58 @@ class Fabric final : public Network {
     Flit flit;
   };
   std::vector<Front> fronts_;
-  std::vector<std::uint32_t> ordered_;        ///< fronts_ whose moves depend on their order
+  /// A packet with flits in the routers, while vc_worms_on_: the buffers of its route from its
+  /// injection buffer on, each held by the packet until its tail leaves it, and the runs of
+  /// consecutive buffers its flits occupy (one flit each; positions [lo, hi) of path, the front
+  /// run first). The buffers between runs are empty (a run behind lost a port while the run
+  /// ahead moved).
+  struct VcRun {
+    std::uint32_t lo = 0;
+    std::uint32_t hi = 0;
+  };
+  struct VcWorm {
+    std::vector<std::uint32_t> path;
+    std::vector<VcRun> runs;
+    std::uint64_t may = 0;         ///< vc_worm_may_move's answer, as BufferState::room
+    std::uint64_t decided = 0;     ///< (cycle + 1) << 2 | 1 deciding, | 2 decided: front_from
+    std::uint32_t front_from = 0;  ///< vc_front_moves_from's answer
+    std::uint64_t lost = 0;        ///< the cycle + 1 in which a candidate of it lost a port
+  };
+  std::vector<VcWorm> vc_worms_;             ///< [packet id]
+  std::vector<std::uint32_t> vc_in_flight_;  ///< packet ids of the VC worms, in no order
+  std::vector<VcRun> vc_runs_scratch_;
+  /// [out_port_base + output port], [input slot]: the cycle + 1 in which a candidate of a
+  /// moving run claimed it; a second claim makes its router contended.
+  std::vector<std::uint64_t> out_claim_;
+  std::vector<std::uint64_t> in_claim_;
+  std::vector<std::uint64_t> router_contended_;  ///< [router]: the cycle + 1 it was contended
+  std::vector<std::uint32_t> contended_;         ///< this cycle's contended routers
+  std::vector<std::uint64_t> lost_;  ///< [buffer]: the cycle + 1 its candidate lost a port
+  /// The worms (move_worms, move_deep_worms, move_vc_worms): the routers whose last flit left in
+  /// the cycle; each active router's place in active_ (which they keep in no order).
+  std::vector<std::uint32_t> emptied_;
+  std::vector<std::uint32_t> active_place_;
+  std::vector<std::uint32_t> ordered_;  ///< fronts_ whose moves depend on their order
+  /// While move_worms or move_deep_worms runs: the buffers that hold an ejection channel, in the
+  /// order of their moves (activated_ of their router << 8 | output port), kept by grant and
+  /// eject_listed.
+  struct Ejecting {
+    std::uint64_t order = 0;
+    std::uint32_t buffer = 0;
+  };
+  std::vector<Ejecting> ejecting_;
+  /// [buffer]: the flit it ejected in the cycle of `stamp` (cycle + 1), for eject_listed.
+  struct Ejected {
+    std::uint64_t stamp = 0;
+    Flit flit;
+  };
+  std::vector<Ejected> ejected_;
   std::vector<std::uint32_t> injecting_now_;  ///< injectors whose flit enters this cycle
   /// allocate_virtual_channels_of_worms' requests, one per worm.
   std::vector<Request> worm_requests_;
-  std::vector<std::uint32_t> active_;  ///< routers with flits, in the order they became active
+  /// Routers with flits, in the order they became active (in no order while the worms run:
+  /// activated_ keeps it).
+  std::vector<std::uint32_t> active_;
   /// The buffers whose head is a header without an output virtual channel (occupied, not
   /// routed), in no particular order, kept by the commit: virtual-channel allocation visits
   /// them instead of every active router's buffers.
@@ -352,6 +477,9 @@ class Fabric final : public Network {
     Flit flit;
   };
   std::vector<Request> requests_;  ///< virtual-channel allocation's requests
+  /// serve_headers: its calls, and [router] the call in which the router last had a request.
+  std::uint64_t serve_count_ = 0;
+  std::vector<std::uint64_t> router_served_;
   /// A flit asking for the switch: (speculative << 32 | output port), its buffer.
   struct Candidate {
     std::uint64_t key = 0;

@@ -155,7 +155,8 @@ void Multicomputer::load(sw::RoutedProgram program) {
   messages_.clear();
   messages_.shrink_to_fit();
   start_ = next_start();
-  if (recorder_.enabled()) {
+  recording_ = recorder_.enabled();
+  if (recording_) {
     recorder_.run_begin(start_, "program " + program.name);
   }
   std::vector<std::uint32_t> step_of;
@@ -244,7 +245,7 @@ std::uint32_t Multicomputer::destination_of(std::uint32_t message) const {
 }
 
 void Multicomputer::record(Cycle at, const traces::MessageTrace& m) {
-  if (recorder_.enabled()) {
+  if (recording_) {
     recorder_.message(at, m);
   }
 }
@@ -296,7 +297,33 @@ void Multicomputer::message_delivered(std::uint32_t message, Cycle at) {
 
 void Multicomputer::tick() {
   tick_pending_ = false;
-  const Cycle c = now();
+  Cycle c = now();
+  // The kernel's next event other than this process's: cycles before it may be stepped here.
+  const sc_core::sc_time horizon =
+      step_ahead_ ? sc_core::sc_time_stamp() + sc_core::sc_time_to_pending_activity()
+                  : sc_core::SC_ZERO_TIME;
+  for (std::uint32_t stepped = 1;; ++stepped) {
+    step(c);
+    if (network_->settles()) {
+      return;  // the network calls finish_cycle back when its cycle ends
+    }
+    const std::optional<Cycle> next = next_tick(c);
+    if (!next) {
+      if (c > now()) {
+        ev_last_cycle_.notify(clock_.until(c));
+      }
+      return;
+    }
+    if (stepped < kCyclesPerActivation && clock_.delay(*next) < horizon) {
+      c = *next;
+      continue;
+    }
+    request_tick(*next);
+    return;
+  }
+}
+
+void Multicomputer::step(Cycle c) {
   last_cycle_ = c;
   stepped_ = true;
   if (traffic_) {
@@ -306,14 +333,17 @@ void Multicomputer::tick() {
     program_->run_due(c);
   }
   network_->begin_cycle(c);
-  if (!network_->settles()) {
-    finish_cycle(c);
-  }
 }
 
 void Multicomputer::finish_cycle(Cycle c) {
+  if (const std::optional<Cycle> next = next_tick(c)) {
+    request_tick(*next);
+  }
+}
+
+std::optional<Cycle> Multicomputer::next_tick(Cycle c) {
   if (network_->mismatch()) {
-    return;  // the co-simulation failed: the run stops here
+    return std::nullopt;  // the co-simulation failed: the run stops here
   }
   const Cycle last_move = network_->last_move();
   if (network_->has_flits() && c >= last_move + Cycle{config_.watchdog_cycles}) {
@@ -321,7 +351,7 @@ void Multicomputer::finish_cycle(Cycle c) {
     deadlock_ = network_->describe_deadlock() + " (no flit moved for " +
                 std::to_string((c - last_move).count()) + " cycles, at cycle " +
                 std::to_string((c - start_).count()) + ")";
-    return;  // the run stops: nothing more is scheduled
+    return std::nullopt;  // the run stops: nothing more is scheduled
   }
   std::optional<Cycle> next = network_->next_cycle(c);
   const auto consider = [&next](Cycle at) { next = next ? std::min(*next, at) : at; };
@@ -348,13 +378,11 @@ void Multicomputer::finish_cycle(Cycle c) {
       const Cycle drain_limit = window_end + Cycle{4 * spec.cycles + 10'000};
       const bool stop = window_ended_ && (!spec.drain || measured_left_ == 0 || c >= drain_limit);
       if (stop) {
-        return;
+        return std::nullopt;
       }
     }
   }
-  if (next) {
-    request_tick(*next);
-  }
+  return next;
 }
 
 // ---- synthetic traffic --------------------------------------------------------------------
@@ -389,7 +417,8 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
   window_flits_created_ = measured_left_ = words_corrupted_ = 0;
   start_ = next_start();
   traffic_.emplace(std::move(spec), config_.nodes(), start_);
-  if (recorder_.enabled()) {
+  recording_ = recorder_.enabled();
+  if (recording_) {
     std::ostringstream label;
     label << "traffic rate=" << traffic_->spec().rate;
     recorder_.run_begin(start_, label.str());
@@ -421,6 +450,17 @@ void Multicomputer::generate_traffic(Cycle c) {
     record(c, {traces::MessageEvent::Send, id, node, dst, flits - 1, 0, 0, measured});
     network_->submit(id, node, dst, flits - 1);
   });
+}
+
+void Multicomputer::run_traffic(const std::function<void()>& between) {
+  step_ahead_ = true;
+  try {
+    run_in_slices(std::nullopt, clock_.delay(kFirstProgressSlice), between);
+  } catch (...) {
+    step_ahead_ = false;
+    throw;
+  }
+  step_ahead_ = false;
 }
 
 TrafficResult Multicomputer::traffic_result() const {

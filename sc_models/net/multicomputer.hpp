@@ -3,8 +3,9 @@
 // receives, step by step) or synthetic traffic (every node injects packets at a rate: its
 // TrafficSource), on its network: the model (Fabric) or, given a factory of them, the verilated
 // routers (sc_models/cosim/rtl_network.hpp, config.impl.router rtl or cosim). One SystemC
-// process steps it once per cycle while anything is in flight and never while the network and
-// every node are idle.
+// process steps it once per cycle while anything is in flight (under run_traffic, several cycles
+// per activation when nothing else is due before them) and never while the network and every
+// node are idle.
 #pragma once
 
 #include <cstdint>
@@ -78,8 +79,20 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   void run(Cycle limit, const std::function<void()>& between = {});
   [[nodiscard]] sw::NetworkRunSummary result() const;
 
-  /// Starts synthetic traffic in the next delta cycle; run the kernel, then traffic_result().
+  /// Starts synthetic traffic in the next delta cycle; run the kernel (sc_start(), or
+  /// run_traffic()), then traffic_result().
   void start_traffic(TrafficSpec spec);
+  /// Runs the kernel until the traffic started last ends, as sc_start() does, calling `between`
+  /// every so often (sc::run_in_slices): its progress. Meanwhile, when the kernel holds no other
+  /// event before the network process's next cycle, the process steps that cycle in the same
+  /// activation (up to kCyclesPerActivation of them) instead of waking the kernel for each: a
+  /// model network at load asks for a step every cycle, and the kernel's round trip per cycle
+  /// costs about as much as the traffic source and the interfaces together. Nothing else can run
+  /// in between, so the cycles, traces and results are those of sc_start(); the kernel's time
+  /// still ends at the last cycle stepped.
+  void run_traffic(const std::function<void()>& between);
+  /// The most cycles one activation of the network process steps under run_traffic().
+  static constexpr std::uint32_t kCyclesPerActivation = 1024;
   /// The figures of the traffic run started last (std::logic_error when a program was loaded
   /// after it, or none was started).
   [[nodiscard]] TrafficResult traffic_result() const;
@@ -109,8 +122,12 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   };
 
   void tick();
+  /// Cycle c of the network process: the traffic's packets, the program's nodes, the network.
+  void step(Cycle c);
   /// The rest of cycle c once the network has finished it: the watchdog and the next tick.
   void finish_cycle(Cycle c);
+  /// The watchdog after cycle c, and the cycle of the next tick (none: the run has ended).
+  [[nodiscard]] std::optional<Cycle> next_tick(Cycle c);
   /// Schedules the network process for cycle `at` unless it is already due no later.
   void request_tick(Cycle at);
   /// The window's counters and the traffic source's packets of cycle c.
@@ -134,6 +151,8 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   const sw::NetworkConfig config_;
   ClockDomain clock_;
   traces::Recorder& recorder_;
+  /// recorder_.enabled() when the current run started (asked once per run, not per message).
+  bool recording_ = false;
   std::vector<traces::SourceId> node_sources_;
   /// [TopologyDescription::port_offset(router) + port]: the recorder's source of each router output
   /// port.
@@ -145,6 +164,11 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   sc_core::sc_event ev_tick_;
   bool tick_pending_ = false;
   Cycle tick_at_;
+  /// Under run_traffic(): the process may step cycles ahead of the kernel's time.
+  bool step_ahead_ = false;
+  /// Notified at the last cycle stepped ahead when the run ends there, so that the kernel's time
+  /// ends where it would have (nothing waits on it).
+  sc_core::sc_event ev_last_cycle_;
 
   Cycle start_;  ///< the current run's first cycle
 

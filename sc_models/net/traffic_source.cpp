@@ -14,7 +14,10 @@ double unit(std::mt19937_64& rng) {
 }  // namespace
 
 TrafficSource::TrafficSource(TrafficSpec spec, std::uint32_t nodes, sw::Cycle start)
-    : spec_(std::move(spec)), start_(start) {
+    : spec_(std::move(spec)),
+      start_(start),
+      lambda_(std::min(1.0, spec_.rate / static_cast<double>(spec_.flits))),
+      log_miss_(std::log1p(-lambda_)) {
   for (std::uint32_t node = 0; node < nodes; ++node) {
     rngs_.emplace_back(spec_.seed * 0x9E3779B97F4A7C15ull + node);
   }
@@ -38,7 +41,7 @@ TrafficSource::TrafficSource(TrafficSpec spec, std::uint32_t nodes, sw::Cycle st
 }
 
 void TrafficSource::schedule(std::uint32_t node) {
-  const double lambda = std::min(1.0, spec_.rate / static_cast<double>(spec_.flits));
+  const double lambda = lambda_;
   if (lambda <= 0.0) {
     return;
   }
@@ -49,29 +52,13 @@ void TrafficSource::schedule(std::uint32_t node) {
     t += 1.0;
   } else {
     // Bernoulli trials per cycle: the gap to the next success is geometric.
-    t += 1.0 + std::floor(std::log(unit(rngs_[node])) / std::log1p(-lambda));
+    t += 1.0 + std::floor(std::log(unit(rngs_[node])) / log_miss_);
   }
   // A packet arriving at time t in [c, c + 1) is created in cycle c. Compared as a double first:
   // at a tiny rate the gap can exceed what a cycle count holds.
   const double offset = std::floor(t);
   if (offset < static_cast<double>(spec_.warmup + spec_.cycles)) {
     arrivals_.push({start_ + sw::Cycle{static_cast<std::uint64_t>(offset)}, node});
-  }
-}
-
-void TrafficSource::create(sw::Cycle c,
-                           const std::function<void(std::uint32_t, std::uint32_t)>& send) {
-  while (!arrivals_.empty() && arrivals_.top().first <= c) {
-    const std::uint32_t node = arrivals_.top().second;
-    arrivals_.pop();
-    const std::uint32_t dst =
-        spec_.fixed_destinations ? fixed_dst_[node] : spec_.destination(node, rngs_[node]);
-    if (!spec_.one_round) {
-      schedule(node);
-    }
-    if (dst != node) {
-      send(node, dst);
-    }
   }
 }
 

@@ -51,8 +51,23 @@ class TrafficSource {
 
   /// Creates the packets due by cycle c, node by node in the order of their creation times
   /// (ties to the lower node), calling send(src, dst) for each; a packet a node would send to
-  /// itself is dropped.
-  void create(sw::Cycle c, const std::function<void(std::uint32_t, std::uint32_t)>& send);
+  /// itself is dropped. A template, so that the owner's per-packet work inlines here and no
+  /// callable is built per cycle (the network process calls it every cycle it steps).
+  template <typename Send>
+  void create(sw::Cycle c, Send&& send) {
+    while (!arrivals_.empty() && arrivals_.top().first <= c) {
+      const std::uint32_t node = arrivals_.top().second;
+      arrivals_.pop();
+      const std::uint32_t dst =
+          spec_.fixed_destinations ? fixed_dst_[node] : spec_.destination(node, rngs_[node]);
+      if (!spec_.one_round) {
+        schedule(node);
+      }
+      if (dst != node) {
+        send(node, dst);
+      }
+    }
+  }
   /// The cycle of the next packet to create, if any is left.
   [[nodiscard]] std::optional<sw::Cycle> next_creation() const;
 
@@ -62,6 +77,10 @@ class TrafficSource {
 
   const TrafficSpec spec_;
   const sw::Cycle start_;
+  /// Packets per node per cycle (at most 1), and log(1 - lambda_) for the Bernoulli gaps: fixed
+  /// for the run, computed once.
+  const double lambda_;
+  const double log_miss_;
   std::vector<std::mt19937_64> rngs_;
   /// Continuous time of each node's last packet (before its first: of a virtual one before it).
   std::vector<double> last_arrival_;

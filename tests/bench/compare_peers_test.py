@@ -8,6 +8,8 @@ columns. The stand-in peers are small shell scripts that print what BookSim2 and
 the parsing and the ratios are checked without the real simulators.
 """
 
+import importlib.machinery
+import importlib.util
 import os
 import re
 import stat
@@ -182,6 +184,15 @@ class ComparePeers(unittest.TestCase):
         self.assertIn("orthosim / BookSim2", summary[0])
         self.assertIn("orthosim / Noxim", summary[0])
         self.assertNotIn("No peer simulator given", r.stdout)
+
+    def test_figures_take_their_prefix_after_rounding_to_three_digits(self):
+        loader = importlib.machinery.SourceFileLoader("compare_peers", SCRIPT)
+        spec = importlib.util.spec_from_loader("compare_peers", loader)
+        script = importlib.util.module_from_spec(spec)
+        loader.exec_module(script)
+        for value, text in ((999_600.0, "1 M"), (999_400.0, "999 k"), (1_234.0, "1.23 k"),
+                            (999.7, "1 k"), (12.5, "12.5"), (2.5e9, "2.5 G"), (None, "-")):
+            self.assertEqual(script.si(value), text, value)
 
     def test_bad_options_exit_2_with_one_line_naming_the_option(self):
         for args, option in ((["--runs", "0"], "--runs"), (["--cycles", "x"], "--cycles"),

@@ -659,7 +659,12 @@ struct PathCase {
 // agree, observed, unobserved, and observed from the middle of the saturating phase on (the
 // shortcuts hand over to the buffer-by-buffer path with flits in flight), from light to
 // saturating load.
-void expect_the_moves_of_the_general_path(const std::vector<PathCase>& cases) {
+// Messages of 1 to `most_words` words; in the light phase a node sends one every `light_every`
+// cycles on average, in the saturating phase one every 4.
+void expect_the_moves_of_the_general_path(const std::vector<PathCase>& cases,
+                                          std::uint32_t most_words = 5,
+                                          std::uint32_t light_every = 40,
+                                          bool deep_worms_at_any_delay = false) {
   for (const PathCase& test : cases) {
     for (const int observed : {0, 1, 2}) {  // never, always, from cycle 450 on
       SCOPED_TRACE(std::string(test.name) + (observed == 1   ? ", observed"
@@ -670,6 +675,9 @@ void expect_the_moves_of_the_general_path(const std::vector<PathCase>& cases) {
       sc::net::Fabric shortcut(test.config.validated(), shortcut_log);
       sc::net::Fabric general(test.config.validated(), general_log);
       general.use_general_path();
+      if (deep_worms_at_any_delay) {
+        shortcut.move_deep_worms_at_any_delay();
+      }
       shortcut.observe(observed == 1);
       general.observe(observed == 1);
       const std::uint32_t nodes = test.config.topology.nodes();
@@ -684,9 +692,9 @@ void expect_the_moves_of_the_general_path(const std::vector<PathCase>& cases) {
         }
         const bool saturating = c >= 300;
         for (std::uint32_t src = 0; src < nodes; ++src) {
-          if (rng() % (saturating ? 4 : 40) == 0) {
+          if (rng() % (saturating ? 4 : light_every) == 0) {
             const auto dst = static_cast<std::uint32_t>((src + 1 + rng() % (nodes - 1)) % nodes);
-            const auto words = static_cast<std::uint32_t>(1 + rng() % 5);
+            const auto words = static_cast<std::uint32_t>(1 + rng() % most_words);
             shortcut.submit(messages, src, dst, words);
             general.submit(messages, src, dst, words);
             ++messages;
@@ -713,6 +721,15 @@ void expect_the_moves_of_the_general_path(const std::vector<PathCase>& cases) {
                                           f.channels().max_contention()};
       };
       EXPECT_EQ(counters(shortcut), counters(general));
+      // Each channel's peak occupancy and its messages.
+      const auto channels = [](const sc::net::Fabric& f) {
+        std::vector<std::tuple<std::string, std::uint32_t, std::uint64_t>> out;
+        for (const sw::ChannelSummary& channel : f.channels().reports()) {
+          out.emplace_back(channel.name, channel.peak_flits, channel.messages);
+        }
+        return out;
+      };
+      EXPECT_EQ(channels(shortcut), channels(general));
       EXPECT_GT(shortcut.stats().header_wait_cycles, 0U) << "no contention: nothing compared";
     }
   }
@@ -721,8 +738,8 @@ void expect_the_moves_of_the_general_path(const std::vector<PathCase>& cases) {
 // With one virtual channel per port the Fabric skips the port checks, the sort by arrival and the
 // feasibility chains of switch allocation (Fabric::allocate_switches_one_vc says why that gives
 // the same moves in the same order); unobserved, it decides and commits the moves in one pass
-// (Fabric::move_flits_one_vc), and with one-flit buffers it moves whole worms
-// (Fabric::move_worms). The general path, forced on the same networks and the same traffic, is
+// (Fabric::move_flits_one_vc), and moves worms: whole with one-flit buffers (Fabric::move_worms),
+// in runs of buffers with deeper ones (Fabric::move_deep_worms). The general path, forced on the same networks and the same traffic, is
 // a second implementation.
 TEST(FabricWithoutKernel, TheOneVirtualChannelShortcutMakesTheMovesOfTheGeneralPath) {
   std::vector<PathCase> cases;
@@ -748,8 +765,37 @@ TEST(FabricWithoutKernel, TheOneVirtualChannelShortcutMakesTheMovesOfTheGeneralP
   expect_the_moves_of_the_general_path(cases);
 }
 
-// With several virtual channels, unobserved, the Fabric decides and commits the moves in one
-// pass, deferring the moves into full buffers whose head has not left yet (Fabric::move_flits).
+// With one virtual channel and buffers deeper than one flit, unobserved, the Fabric moves worms
+// whose flits fill runs of consecutive buffers (Fabric::move_deep_worms): stretched, one flit a
+// buffer, while they flow; compressed behind a header that waits for its router delay or for a
+// channel, or behind a blocked front, and stretching again when it moves; sharing a buffer with
+// the tail of the worm ahead or the header of the worm behind. Packets from 2 to 31 flits, shorter
+// and longer than the buffers, light and saturating load, and the hand-over to the general path
+// with flits in flight (observed from cycle 450). The worms are taken with router delays above
+// one cycle too (Fabric::move_deep_worms_at_any_delay), where the Fabric would take the flits one
+// by one.
+TEST(FabricWithoutKernel, TheDeepBufferWormsMakeTheMovesOfTheGeneralPath) {
+  std::vector<PathCase> cases;
+  const auto add = [&cases](const char* name, const Topology& t, std::uint32_t depth,
+                            std::uint32_t delay) {
+    sw::NetworkConfig c = network(t, 2, delay);
+    c.router.vcs = 1;
+    c.router.buffer_flits = depth;
+    cases.push_back({name, c});
+  };
+  add("mesh 4x4, 2-flit buffers", Topology::mesh({4, 4}), 2, 1);
+  add("mesh 4x4, 3-flit buffers, delay 4", Topology::mesh({4, 4}), 3, 4);
+  add("mesh 4x4, 8-flit buffers, delay 4", Topology::mesh({4, 4}), 8, 4);
+  add("mesh 4x4, 16-flit buffers", Topology::mesh({4, 4}), 16, 1);
+  add("mesh 8, 5-flit buffers, delay 2", Topology::mesh({8}), 5, 2);
+  add("4-cube, 4-flit buffers, delay 2, all-port", Topology::hypercube(4), 4, 2);
+  cases.back().config.ni.ports = sw::NodePorts::All;
+  expect_the_moves_of_the_general_path(cases, 30, 200, true);
+}
+
+// With several virtual channels and buffers deeper than one flit (or store-and-forward),
+// unobserved, the Fabric decides and commits the moves in one pass, deferring the moves into full
+// buffers whose head has not left yet (Fabric::move_flits).
 TEST(FabricWithoutKernel, TheOnePassOfSeveralVirtualChannelsMakesTheMovesOfTheGeneralPath) {
   std::vector<PathCase> cases;
   const auto add = [&cases](const char* name, const Topology& t, std::uint32_t vcs,
@@ -760,16 +806,44 @@ TEST(FabricWithoutKernel, TheOnePassOfSeveralVirtualChannelsMakesTheMovesOfTheGe
     c.router.switching = switching;
     cases.push_back({name, c});
   };
-  add("torus 4x4, 2 VCs, 1-flit buffers", Topology::torus({4, 4}), 2, 1, 1,
+  add("torus 4x4, 2 VCs, 3-flit buffers", Topology::torus({4, 4}), 2, 3, 1,
       sw::Switching::Wormhole);
   add("torus 4x4, 2 VCs, 2-flit buffers, delay 2", Topology::torus({4, 4}), 2, 2, 2,
       sw::Switching::Wormhole);
   add("mesh 4x4, 3 VCs, 4-flit buffers", Topology::mesh({4, 4}), 3, 4, 1, sw::Switching::Wormhole);
   add("ring of 8, 4 VCs, store-and-forward", Topology::torus({8}), 4, 6, 1,
       sw::Switching::StoreAndForward);
-  cases.push_back({"4-cube, P-cube, 2 VCs, all-port", p_cube(4, 1, 1)});
+  cases.push_back({"4-cube, P-cube, 2 VCs, 2-flit buffers, all-port", p_cube(4, 1, 1)});
   cases.back().config.router.vcs = 2;
+  cases.back().config.router.buffer_flits = 2;
   cases.back().config.ni.ports = sw::NodePorts::All;
+  expect_the_moves_of_the_general_path(cases);
+}
+
+// With several virtual channels, one-flit buffers and wormhole switching, unobserved, the Fabric
+// moves runs of consecutive flits of a packet together, and serves only the contended routers
+// flit by flit (Fabric::move_vc_worms): the dateline's classes and more virtual channels on tori,
+// meshes with several virtual channels, router delays, packets of several per message, all-port
+// interfaces and P-cube, light then saturating.
+TEST(FabricWithoutKernel, TheRunsOfWormsOfSeveralVirtualChannelsMakeTheMovesOfTheGeneralPath) {
+  std::vector<PathCase> cases;
+  const auto add = [&cases](const char* name, const Topology& t, std::uint32_t vcs,
+                            std::uint32_t delay) {
+    sw::NetworkConfig c = network(t, 1, delay);
+    c.router.vcs = vcs;
+    c.router.buffer_flits = 1;
+    cases.push_back({name, c});
+  };
+  add("torus 4x4, 2 VCs", Topology::torus({4, 4}), 2, 1);
+  add("torus 5x5, 4 VCs, delay 2", Topology::torus({5, 5}), 4, 2);
+  add("torus 3x3x3, 2 VCs", Topology::torus({3, 3, 3}), 2, 1);
+  add("mesh 4x4, 3 VCs", Topology::mesh({4, 4}), 3, 1);
+  add("ring of 8, 2 VCs, 3-flit packets, delay 3", Topology::torus({8}), 2, 3);
+  cases.back().config.ni.packet_flits = 3;
+  add("torus 4x4, 2 VCs, all-port", Topology::torus({4, 4}), 2, 1);
+  cases.back().config.ni.ports = sw::NodePorts::All;
+  cases.push_back({"4-cube, P-cube, 3 VCs", p_cube(4, 0, 1)});
+  cases.back().config.router.vcs = 3;
   expect_the_moves_of_the_general_path(cases);
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <variant>
 
 #include "sc_models/net/multicomputer.hpp"
@@ -632,6 +633,88 @@ TEST(Traffic, CountsEveryWordThatArrivesCorrupted) {
   EXPECT_EQ(f.words_corrupted, faulty_deliveries.delivered[4] * (kFlits - 1));
   EXPECT_EQ(c.words_corrupted, 0u);
   EXPECT_EQ(clean_deliveries.total, faulty_deliveries.total) << "the fault changed the traffic";
+}
+
+/// Every message event of a network, its cycle counted from the run's first.
+class MessageLog : public traces::Recorder {
+ public:
+  [[nodiscard]] bool enabled() const override { return true; }
+  void run_begin(sw::Cycle at, const std::string& /*label*/) override { start_ = at; }
+  void message(sw::Cycle at, const traces::MessageTrace& m) override {
+    events.push_back({(at - start_).count(), static_cast<int>(m.what), m.message, m.node, m.dst,
+                      m.size, m.channel, m.vc, m.measured});
+  }
+  std::vector<std::tuple<std::uint64_t, int, std::uint32_t, std::uint32_t, std::uint32_t,
+                         std::uint32_t, traces::SourceId, std::uint32_t, bool>>
+      events;
+
+ private:
+  sw::Cycle start_;
+};
+
+// run_traffic() steps the cycles that nothing else in the kernel precedes in one activation of
+// the network process; sc_start() wakes the process once per cycle. Both make the same run:
+// every message event in the same cycle, the same figures, and the kernel's time ending at the
+// run's last cycle (start + sim_cycles - 1). The cases have idle gaps between packets (a low rate
+// on a mesh), a loaded torus with two virtual channels, and runs longer than the cycles one
+// activation steps.
+TEST(Traffic, SteppingAheadOfTheKernelMakesTheRunOfOneActivationPerCycle) {
+  struct Case {
+    Topology topology;
+    double rate;
+    std::uint64_t cycles;
+  };
+  const std::vector<Case> cases = {{Topology::mesh({4, 4}), 0.02, 3000},
+                                   {Topology::torus({4, 4}), 0.3, 2500},
+                                   {Topology::hypercube(4), 0.15, 400}};
+  // Modules exist before the kernel first runs: every system is built first.
+  std::vector<std::unique_ptr<MessageLog>> logs;
+  std::vector<std::unique_ptr<sc::Multicomputer>> systems;
+  for (std::size_t i = 0; i < 2 * cases.size(); ++i) {
+    logs.push_back(std::make_unique<MessageLog>());
+    systems.push_back(
+        std::make_unique<sc::Multicomputer>(("ahead_or_plain" + std::to_string(i)).c_str(),
+                                            network(cases[i / 2].topology).validated(),
+                                            *logs.back()));
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case& k = cases[i];
+    SCOPED_TRACE(k.topology.to_string());
+    sc::Multicomputer& ahead = *systems[2 * i];
+    sc::Multicomputer& plain = *systems[2 * i + 1];
+    const MessageLog& ahead_log = *logs[2 * i];
+    const MessageLog& plain_log = *logs[2 * i + 1];
+    sc::TrafficSpec spec = traffic("uniform", k.topology, k.rate, 6);
+    spec.warmup = 200;
+    spec.cycles = k.cycles;
+
+    const sw::Cycle ahead_begun = ahead.clock().now();
+    ahead.start_traffic(spec);
+    ahead.run_traffic({});
+    const sc::TrafficResult a = ahead.traffic_result();
+    EXPECT_EQ((ahead.clock().now() - ahead_begun).count(), a.sim_cycles - 1);
+
+    const sw::Cycle plain_begun = plain.clock().now();
+    plain.start_traffic(spec);
+    sc_core::sc_start();
+    const sc::TrafficResult p = plain.traffic_result();
+    EXPECT_EQ((plain.clock().now() - plain_begun).count(), p.sim_cycles - 1);
+
+    ASSERT_FALSE(a.deadlocked) << a.deadlock;
+    ASSERT_GT(a.flits_delivered, 100u);
+    EXPECT_EQ(a.sim_cycles, p.sim_cycles);
+    EXPECT_EQ(a.offered, p.offered);
+    EXPECT_EQ(a.accepted, p.accepted);
+    EXPECT_EQ(a.latency_avg, p.latency_avg);
+    EXPECT_EQ(a.latency_max, p.latency_max);
+    EXPECT_EQ(a.measured_packets, p.measured_packets);
+    EXPECT_EQ(a.flits_delivered, p.flits_delivered);
+    EXPECT_EQ(a.flit_hops, p.flit_hops);
+    EXPECT_EQ(a.source_queue_end, p.source_queue_end);
+    EXPECT_EQ(a.peak_channel_occupancy, p.peak_channel_occupancy);
+    EXPECT_EQ(ahead_log.events.size(), plain_log.events.size());
+    EXPECT_TRUE(ahead_log.events == plain_log.events);
+  }
 }
 
 // The delivery check of a routed program examines what arrived: with node 2's interface flipping
