@@ -69,7 +69,7 @@ module router #(
     input logic clk,
     input logic rst_n,  // synchronous, active low: empties the buffers, frees every channel
 
-    // Configuration (constant during a run).
+    // Configuration, taken while rst_n is low (constant during a run).
     input logic [      1:0] cfg_kind,      // 0 mesh, 1 torus, 2 hypercube
     input logic [      2:0] cfg_dims,      // c (1..3) on a mesh or torus, d (1..PMAX) on a hypercube
     input logic [ 3*CW-1:0] cfg_radix,     // k_i at [i*CW +: CW] (mesh, torus)
@@ -80,7 +80,7 @@ module router #(
     input logic             cfg_saf,       // store-and-forward, else wormhole
     input logic             cfg_dateline,  // torus: two virtual-channel classes at the dateline
     input logic             cfg_all_port,  // one injection/ejection channel per network port
-    input logic [  TSW-1:0] now,           // the current cycle c
+    input logic [  TSW-1:0] now,           // the current cycle c (read at the edge)
 
     // Network input ports (from the neighbours' output ports q).
     input  logic [  PMAX-1:0] in_valid,
@@ -116,24 +116,43 @@ module router #(
   localparam logic [1:0] KIND_CUBE = 2'd2;
   localparam int DCX = DCW + 1;
   localparam logic [DCW:0] DMAX_X = DCX'(DMAX);
+  localparam int DNW = (PV > 1) ? $clog2(PV) : 1;  // network output channel index
+
+  // How the logic is laid out (the cycles do not depend on it; a simulator's cost does). Three
+  // processes: `state_comb` reads registers only (the heads, virtual-channel allocation, the
+  // candidates for the switch), `switch_comb` reads the ready chain and the interface's offers
+  // (out_room, out_go, inj_valid) and allocates the switch, and the clocked process reads the
+  // network's flits and `now`. So a simulator that evaluates a router again while the ready chain
+  // settles (rtl/bridge, docs/rtl.md "Stepping a verilated unit") repeats only the switch
+  // allocation; and the loops skip empty buffers and ports without candidates, so a router's
+  // evaluation costs what it holds, not its maxima. The two combinational processes are
+  // `always @*`, not `always_comb`: under Icarus 11 two always_comb processes that set a vector to
+  // zero and then some of its bits (as these do) wake each other without end in the router bench;
+  // @* means the same here (the functions they call read only their arguments).
 
   // ---- state --------------------------------------------------------------------------------
-  // Per buffer (in g_buf): DMAX slots of flit and push cycle, a head slot and a count.
-  logic [ NB*DB-1:0] head_q;
-  logic [NB*DCW-1:0] count_q;
-  logic [   NB-1:0] routed_q;          // the head packet holds an output channel
-  logic [ NB*OW-1:0] chan_q;           // which one
-  logic [   NO-1:0] owned_q;           // output channel held by a packet
-
-  // ---- per buffer: head flit, route, requests ----------------------------------------------
-  logic [NB*FW-1:0] hflit;             // head flit of buffer b
-  logic [NB*TSW-1:0] htime;            // the cycle it was pushed
-  logic [NB-1:0] nonempty, full, hdr_ready, tails;
-  logic [NB*OW-1:0] range_lo;          // first output channel of the request's range
-  logic [NB*VCW-1:0] range_n;          // channels in the range
-  logic [NB*NB-1:0] older;             // [b*NB+j]: head of j came before head of b
-  logic [NB-1:0] moving;               // a flit leaves buffer b at the next edge
-  logic [PMAX-1:0] inj_push;           // a flit enters injection buffer PV + j at the next edge
+  // Configuration, taken at every edge while rst_n is low.
+  logic [1:0] kind_q;
+  logic [2:0] dims_q;
+  logic [3*CW-1:0] radix_q, coord_q;
+  logic [VCW-1:0] vcs_q;
+  logic [DCW-1:0] depth_q;
+  logic [7:0] delay_q;
+  logic saf_q, dateline_q, all_port_q;
+  // The number of the cycle that follows the last edge. A router that holds flits is clocked in
+  // every cycle, so while it holds any this is `now`, and the combinational logic reads no input
+  // but the ready chain and the offers.
+  logic [TSW-1:0] now_q;
+  // Per buffer b: DMAX slots of flit and push cycle, the head slot, the count.
+  logic [FW-1:0] mem_flit[NB][DMAX];
+  logic [TSW-1:0] mem_time[NB][DMAX];  // the cycle the flit was pushed
+  logic [DB-1:0] head_q[NB];
+  logic [DCW-1:0] count_q[NB];
+  logic [NB-1:0] routed_q;  // the head packet holds an output channel
+  logic [OW-1:0] chan_q[NB];  // which one
+  logic [NO-1:0] owned_q;  // output channel held by a packet
+  // Flits in the neighbour's buffer that output channel ov feeds, as of the start of the cycle.
+  logic [DCW-1:0] dn_q[PV];
 
   // Slot arithmetic modulo DMAX.
   function automatic logic [DB-1:0] slot_add(input logic [DB-1:0] a, input logic [DCW-1:0] n);
@@ -143,10 +162,34 @@ module router #(
     slot_add = s[DB-1:0];
   endfunction
 
+  // The input port of buffer b: network port b / VMAX, or injection channel PMAX + (b - PV).
+  function automatic int in_port(input int b);
+    in_port = (b < PV) ? b / VMAX : PMAX + (b - PV);
+  endfunction
+
+  // [b*NB+j]: buffers b and j belong to the same input port (constant).
+  logic [NB*NB-1:0] same_port;
+  for (genvar b = 0; b < NB; b++) begin : g_same_port
+    for (genvar j = 0; j < NB; j++) begin : g_j
+      assign same_port[b*NB+j] = ((b < PV) ? b / VMAX : PMAX + (b - PV)) ==
+                                 ((j < PV) ? j / VMAX : PMAX + (j - PV));
+    end
+  end
+
+  // Whether the head of buffer j came before the head of buffer k: pushed earlier, or in the same
+  // cycle with j < k. Wrap-safe: the sign of the difference of two push cycles less than
+  // 2^(TSW-1) apart.
+  function automatic logic came_before(input logic [TSW-1:0] tj, input logic [TSW-1:0] tk,
+                                       input logic j_lower);
+    logic [TSW-1:0] diff;
+    diff = tj - tk;
+    came_before = diff[TSW-1] || (diff == '0 && j_lower);
+  endfunction
+
   // Dimension-ordered routing (Topology::next_port): at_dest, and the output port otherwise,
   // with whether that port crosses the torus dateline (Topology::crosses_dateline) and its
-  // dimension. The configuration is passed in, not read from the ports, so that a simulator that
-  // re-evaluates a function call only when its arguments change (Icarus) sees a new topology.
+  // dimension. The configuration is passed in, not read from the registers, so that a simulator
+  // that re-evaluates a function call only when its arguments change (Icarus) sees a new topology.
   function automatic logic [PW+4:0] route(input logic [3*CW-1:0] dst, input logic [1:0] kind,
                                           input logic [2:0] dims, input logic [3*CW-1:0] coord,
                                           input logic [3*CW-1:0] radix);
@@ -192,10 +235,248 @@ module router #(
     route = {at_dest, crosses, dim, q};
   endfunction
 
-  // Whether a flit enters buffer b at this edge, and which: read by the clocked logic only. No
-  // combinational logic reads the network input ports (in_valid, in_vc, in_flit), so a simulator
-  // that set them just before the edge needs no combinational evaluation for them (docs/rtl.md,
-  // "Stepping a verilated unit").
+  // ---- from the registers: heads, virtual-channel allocation, switch candidates --------------
+  logic [NB*FW-1:0] hflit;  // head flit of buffer b
+  logic [NB*TSW-1:0] htime;  // the cycle it was pushed
+  logic [NB*TSW-1:0] tail_time;  // store-and-forward: the cycle the header's packet's tail was pushed
+  logic [NB-1:0] nonempty, full, tails, hdr_ready, grant, routed, eject, sure, want;
+  logic [NB*OW-1:0] range_lo;  // first output channel of a waiting header's range
+  logic [NB*VCW-1:0] range_n;  // channels in the range
+  logic [NB*OW-1:0] chan;  // the output channel of buffer b's packet (held or granted now)
+  logic [NB*PW-1:0] oport;  // its output port: network port, or PMAX + ejection channel
+  logic [NB*DNW-1:0] dnch;  // the network output channel whose room it needs
+  logic [PV-1:0] dn_free;  // the neighbour's buffer that channel ov feeds has a free slot
+  // [b*NB+j]: the head of j came before the head of b, for the buffers that may take part in an
+  // allocation (a waiting header or a routed packet); zero for the others.
+  logic [NB*NB-1:0] older;
+  logic [NO-1:0] take_ch;  // output channels granted in this cycle
+  logic [NP*NB-1:0] to_port;  // [o*NB+b]: buffer b holds a routed packet that leaves by port o
+
+  // The buffers' memories are read by continuous assignments, outside the processes: a read
+  // under the processes' conditions made yosys's resource sharing explode (it weighs sharing
+  // each read against every other under their conditions).
+  for (genvar b = 0; b < NB; b++) begin : g_head
+    logic [DB-1:0] hd;
+    assign hd = head_q[b];
+    assign hflit[b*FW+:FW] = mem_flit[b][hd];
+    assign htime[b*TSW+:TSW] = mem_time[b][hd];
+    assign tails[b] = mem_flit[b][hd][TAIL];
+    assign tail_time[b*TSW+:TSW] = mem_time[b][slot_add(hd, DCW'(mem_flit[b][hd][3*CW+:8]) - DCW'(1))];
+  end
+
+  // 1. Virtual-channel allocation: a header at the head of a buffer without an output channel,
+  //    `delay` cycles after it was pushed (store-and-forward: after its tail was pushed), asks for
+  //    the channels of its dimension-ordered route (with the dateline class on a torus). Ranges
+  //    are equal or disjoint (a whole port, one dateline class, one ejection channel), and
+  //    requests for one range are served first come, ties to the lower buffer: a request gets the
+  //    m-th free channel of its range, m = the earlier requests for the same range.
+  always @* begin : state_comb
+    logic [7:0] len;
+    logic [TSW-1:0] tail_t;
+    logic ready, cls;
+    logic [PW+4:0] r;
+    logic [VCW-1:0] half, cls_n;
+    logic [2:0] in_dim;
+    logic [NCW-1:0] m, seen;
+    logic g;
+    logic [OW-1:0] ch;
+    logic [OCW-1:0] held;
+    // Temporaries start from zero: no value is kept from the last evaluation (no latch).
+    len = '0;
+    tail_t = '0;
+    ready = 1'b0;
+    cls = 1'b0;
+    r = '0;
+    in_dim = '0;
+    m = '0;
+    seen = '0;
+    g = 1'b0;
+    ch = '0;
+    held = '0;
+    hdr_waits = '0;
+    take_ch = '0;
+    half = vcs_q >> 1;
+    cls_n = (kind_q == KIND_TORUS && dateline_q) ? half : vcs_q;
+    for (int b = 0; b < NB; b++) begin
+      nonempty[b] = count_q[b] != '0;
+      full[b] = count_q[b] >= depth_q;
+      hdr_ready[b] = 1'b0;
+      range_lo[b*OW+:OW] = '0;
+      range_n[b*VCW+:VCW] = '0;
+      if (nonempty[b] && !routed_q[b] && hflit[b*FW+HEAD]) begin
+        len = hflit[b*FW+3*CW+:8];
+        tail_t = tail_time[b*TSW+:TSW];
+        ready = saf_q ? ({{(8 - DCW) {1'b0}}, count_q[b]} >= len &&
+                         (now_q - tail_t) >= TSW'(delay_q))
+                      : (now_q - htime[b*TSW+:TSW]) >= TSW'(delay_q);
+        if (ready) begin
+          hdr_ready[b] = 1'b1;
+          r = route(hflit[b*FW+:3*CW], kind_q, dims_q, coord_q, radix_q);
+          // Topology::dateline_vc: class 1 on a dateline channel, the arrival class while the
+          // packet stays in its dimension, class 0 when it starts a new one (or at its source).
+          in_dim = (kind_q == KIND_CUBE) ? 3'(in_port(b)) : 3'(in_port(b) / 2);
+          cls = r[PW+3] || (b < PV && in_dim == r[PW+2:PW] && VCW'(b % VMAX) >= half);
+          // At the destination: the ejection channel of the input port on an all-port node,
+          // else 0.
+          range_lo[b*OW+:OW] = r[PW+4] ? ((all_port_q && b < PV) ? OW'(PV + in_port(b)) : OW'(PV))
+                                : OW'(32'(r[PW-1:0]) * VMAX) +
+                                  ((kind_q == KIND_TORUS && dateline_q && cls) ? OW'(half) : '0);
+          range_n[b*VCW+:VCW] = r[PW+4] ? VCW'(1) : cls_n;
+        end
+      end
+    end
+    older = '0;
+    for (int b = 0; b < NB; b++) begin
+      if (hdr_ready[b] || (nonempty[b] && routed_q[b])) begin
+        for (int j = 0; j < NB; j++) begin
+          if (j != b && (hdr_ready[j] || (nonempty[j] && routed_q[j])))
+            older[b*NB+j] = came_before(htime[j*TSW+:TSW], htime[b*TSW+:TSW], j < b);
+        end
+      end
+    end
+    for (int b = 0; b < NB; b++) begin
+      grant[b] = 1'b0;
+      ch = '0;
+      if (hdr_ready[b]) begin
+        m = '0;
+        for (int j = 0; j < NB; j++) begin
+          if (hdr_ready[j] && older[b*NB+j] && range_lo[j*OW+:OW] == range_lo[b*OW+:OW])
+            m = m + NCW'(1);
+        end
+        seen = '0;
+        g = 1'b0;
+        for (int v = 0; v < VMAX; v++) begin
+          if (!g && VCW'(v) < range_n[b*VCW+:VCW] && !owned_q[32'(range_lo[b*OW+:OW])+v]) begin
+            if (seen == m) begin
+              g = 1'b1;
+              ch = range_lo[b*OW+:OW] + OW'(v);
+            end
+            seen = seen + NCW'(1);
+          end
+        end
+        grant[b] = g;
+        if (g) take_ch = take_ch | (NO'(1) << ch);
+        else hdr_waits = hdr_waits + NCW'(1);
+      end
+      routed[b] = routed_q[b] || grant[b];
+      chan[b*OW+:OW] = routed_q[b] ? chan_q[b] : ch;
+      eject[b] = 32'(chan[b*OW+:OW]) >= PV;
+      oport[b*PW+:PW] = eject[b] ? PW'(PMAX + 32'(chan[b*OW+:OW]) - PV) : PW'(32'(chan[b*OW+:OW]) / VMAX);
+      dnch[b*DNW+:DNW] = DNW'(32'(chan[b*OW+:OW]) % PV);
+      want[b] = nonempty[b] && routed[b];
+    end
+    for (int ov = 0; ov < PV; ov++) dn_free[ov] = dn_q[ov] < depth_q;
+    for (int b = 0; b < NB; b++) sure[b] = eject[b] || dn_free[dnch[b*DNW+:DNW]];
+    to_port = '0;
+    if (want != '0) begin
+      for (int o = 0; o < NP; o++) begin
+        for (int b = 0; b < NB; b++) to_port[o*NB+b] = want[b] && 32'(oport[b*PW+:PW]) == o;
+      end
+    end
+    // Flits held per input port.
+    for (int i = 0; i < NP; i++) begin
+      held = '0;
+      for (int b = 0; b < NB; b++) begin
+        if (in_port(b) == i) held = held + OCW'(count_q[b]);
+      end
+      occupancy[i*OCW+:OCW] = held;
+    end
+    busy = nonempty != '0;
+  end
+
+  // ---- from the ready chain and the offers: switch allocation, moves, outputs ---------------
+  // 2. Switch allocation: a head flit of a routed packet whose channel's next buffer has room,
+  //    or is full with a head that may itself leave (out_room), is a candidate; it is sure if it
+  //    ejects or its next buffer has a free slot, else speculative. Pass 1: output ports in order
+  //    each pass their oldest sure candidate whose input port has not sent yet; pass 2: the
+  //    output ports pass 1 left unused each pass their oldest speculative candidate whose input
+  //    port has not sent yet (Fabric::allocate_switches: a failed speculative grant must not take
+  //    a port from a move that would succeed, or the ports, which couple the dateline classes,
+  //    can freeze a torus with no cyclic channel dependency).
+  // 3. A winner moves if its next buffer is not full or that buffer's head moves (out_go).
+  logic [NB-1:0] may_leave, moving;
+  logic [NO-1:0] release_ch;  // output channels whose packet's tail leaves in this cycle
+  always @* begin : switch_comb
+    logic [NB-1:0] go, blocked, elig, w;
+    logic [NP-1:0] port_won;
+    logic [NB-1:0] mv;
+    logic [FW-1:0] fl;
+    logic [OW-1:0] ch;
+    go = '0;
+    blocked = '0;
+    elig = '0;
+    w = '0;
+    port_won = '0;
+    mv = '0;
+    fl = '0;
+    ch = '0;
+    moving = '0;
+    release_ch = '0;
+    for (int b = 0; b < NB; b++) begin
+      may_leave[b] = want[b] && (eject[b] || out_room[dnch[b*DNW+:DNW]]);
+      go[b] = sure[b] || out_go[dnch[b*DNW+:DNW]];
+    end
+    if (may_leave != '0) begin
+      // Stage s = pass * NP + o: output port o passes its oldest eligible candidate, whose input
+      // port is then used.
+      for (int pass = 0; pass < 2; pass++) begin
+        for (int o = 0; o < NP; o++) begin
+          elig = (pass == 0 || !port_won[o])
+                 ? to_port[o*NB+:NB] & may_leave & ~blocked & ((pass == 0) ? sure : ~sure)
+                 : '0;
+          if (elig != '0) begin
+            port_won[o] = 1'b1;
+            for (int b = 0; b < NB; b++) begin
+              w[b] = elig[b] && ((elig & older[b*NB+:NB]) == '0);
+              if (w[b]) blocked = blocked | same_port[b*NB+:NB];
+            end
+            moving = moving | (w & go);
+          end
+        end
+      end
+    end
+    // What this router tells its upstream neighbours and its interface.
+    in_acc_room = ~full[PV-1:0] | may_leave[PV-1:0];
+    in_acc_go = moving[PV-1:0];
+    for (int j = 0; j < PMAX; j++) inj_ready[j] = !full[PV+j] || moving[PV+j];
+    // Output and ejection ports: the flit of the buffer that moves through them.
+    out_valid = '0;
+    out_vc = '0;
+    out_flit = '0;
+    ej_valid = '0;
+    ej_flit = '0;
+    if (moving != '0) begin
+      for (int b = 0; b < NB; b++) begin
+        if (moving[b] && tails[b]) release_ch = release_ch | (NO'(1) << chan[b*OW+:OW]);
+      end
+      for (int p = 0; p < NP; p++) begin
+        mv = moving & to_port[p*NB+:NB];
+        if (mv != '0) begin
+          for (int b = 0; b < NB; b++) begin
+            if (mv[b]) begin
+              fl = hflit[b*FW+:FW];
+              ch = chan[b*OW+:OW];
+            end
+          end
+          if (p < PMAX) begin
+            out_valid[p] = 1'b1;
+            out_vc[p*VW+:VW] = VW'(32'(ch) % VMAX);
+            out_flit[p*FW+:FW] = fl;
+          end else begin
+            // An ejection channel has no virtual channels: its number is the port's.
+            ej_valid[p-PMAX] = 1'b1;
+            ej_flit[(p-PMAX)*FW+:FW] = fl;
+          end
+        end
+      end
+    end
+  end
+
+  // ---- state update ------------------------------------------------------------------------
+  // Whether a flit enters buffer b at this edge, and which. Only this process reads the network
+  // input ports (in_valid, in_vc, in_flit) and `now`, so a simulator that set them just before
+  // the edge needs no combinational evaluation for them (docs/rtl.md, "Stepping a verilated
+  // unit").
   function automatic logic arrives(input int b, input logic [PMAX-1:0] valid,
                                    input logic [PMAX*VW-1:0] vc, input logic [PMAX-1:0] injected);
     if (b < PV) arrives = valid[b/VMAX] && 32'(vc[(b/VMAX)*VW+:VW]) == b % VMAX;
@@ -206,270 +487,56 @@ module router #(
     arriving = (b < PV) ? net[(b/VMAX)*FW+:FW] : inj[(b-PV)*FW+:FW];
   endfunction
 
-  for (genvar b = 0; b < NB; b++) begin : g_buf
-    localparam int IN = (b < PV) ? b / VMAX : PMAX + (b - PV);  // input port
-    localparam int VC = (b < PV) ? b % VMAX : 0;
-    logic [FW-1:0] f;
-    logic [TSW-1:0] t, tail_t;
-    logic [PW+4:0] r;
-    logic [7:0] len;
-    logic ready;
-    logic [VCW-1:0] half, cls_n;
-    logic cls;
-    logic [2:0] in_dim;
-    logic [FW-1:0] mem_flit[DMAX];
-    logic [TSW-1:0] mem_time[DMAX];  // the cycle the flit was pushed
-    logic [DB-1:0] hd;
-    logic [DCW-1:0] cnt;
-    assign hd = head_q[b*DB+:DB];
-    assign cnt = count_q[b*DCW+:DCW];
-    assign f = mem_flit[hd];
-    assign t = mem_time[hd];
-    assign len = f[3*CW+:8];
-    assign tail_t = mem_time[slot_add(hd, DCW'(len) - DCW'(1))];
-    assign hflit[b*FW+:FW] = f;
-    assign tails[b] = f[TAIL];
-    assign htime[b*TSW+:TSW] = t;
-    assign nonempty[b] = cnt != '0;
-    assign full[b] = cnt >= cfg_depth;
-    always_ff @(posedge clk) begin
-      if (!rst_n) begin
-        head_q[b*DB+:DB] <= '0;
-        count_q[b*DCW+:DCW] <= '0;
-      end else begin
-        if (arrives(b, in_valid, in_vc, inj_push)) begin
-          mem_flit[slot_add(hd, cnt)] <= arriving(b, in_flit, inj_flit);
-          mem_time[slot_add(hd, cnt)] <= now;
-        end
-        if (moving[b]) head_q[b*DB+:DB] <= slot_add(hd, DCW'(1));
-        count_q[b*DCW+:DCW] <= cnt + DCW'(arrives(b, in_valid, in_vc, inj_push)) -
-                               DCW'(moving[b]);
-      end
-    end
-    assign ready = cfg_saf ? ({{(8 - DCW) {1'b0}}, cnt} >= len &&
-                              (now - tail_t) >= TSW'(cfg_delay))
-                           : (now - t) >= TSW'(cfg_delay);
-    assign hdr_ready[b] = nonempty[b] && !routed_q[b] && f[HEAD] && ready;
-    assign r = route(f[3*CW-1:0], cfg_kind, cfg_dims, cfg_coord, cfg_radix);
-    // Topology::dateline_vc: class 1 on a dateline channel, the arrival class while the packet
-    // stays in its dimension, class 0 when it starts a new one (or at its source).
-    assign half = cfg_vcs >> 1;
-    assign in_dim = (cfg_kind == KIND_CUBE) ? 3'(IN) : 3'(IN / 2);
-    assign cls = r[PW+3] || (IN < PMAX && in_dim == r[PW+2:PW] && VCW'(VC) >= half);
-    assign cls_n = (cfg_kind == KIND_TORUS && cfg_dateline) ? half : cfg_vcs;
-    // At the destination: the ejection channel of the input port on an all-port node, else 0.
-    assign range_lo[b*OW+:OW] =
-        r[PW+4] ? ((cfg_all_port && IN < PMAX) ? OW'(PV + IN) : OW'(PV))
-                : OW'(32'(r[PW-1:0]) * VMAX) +
-                  ((cfg_kind == KIND_TORUS && cfg_dateline && cls) ? OW'(half) : '0);
-    assign range_n[b*VCW+:VCW] = r[PW+4] ? VCW'(1) : cls_n;
-    // Wrap-safe: the sign of the difference of two push cycles less than 2^(TSW-1) apart.
-    for (genvar j = 0; j < NB; j++) begin : g_older
-      logic [TSW-1:0] diff;
-      assign diff = htime[j*TSW+:TSW] - htime[b*TSW+:TSW];
-      assign older[b*NB+j] = diff[TSW-1] || (diff == '0 && j < b);
-    end
-  end
-
-  // ---- virtual-channel allocation ----------------------------------------------------------
-  // Requests for one range are served in first-come order; ranges are equal or disjoint (a whole
-  // port, one dateline class, one ejection channel), so a request gets the m-th free channel of
-  // its range, m = the earlier requests for the same range.
-  logic [NB-1:0] grant;
-  logic [NB*OW-1:0] grant_ch;
-  for (genvar b = 0; b < NB; b++) begin : g_vca
-    logic [NCW-1:0] m, seen;
-    logic g;
-    logic [OW-1:0] ch;
-    always_comb begin
-      m = '0;
-      for (int j = 0; j < NB; j++) begin
-        if (hdr_ready[j] && older[b*NB+j] && range_lo[j*OW+:OW] == range_lo[b*OW+:OW]) begin
-          m = m + NCW'(1);
-        end
-      end
-      seen = '0;
-      g = 1'b0;
-      ch = '0;
-      for (int v = 0; v < VMAX; v++) begin
-        if (!g && VCW'(v) < range_n[b*VCW+:VCW] &&
-            !owned_q[32'(range_lo[b*OW+:OW])+v]) begin
-          if (seen == m) begin
-            g = 1'b1;
-            ch = range_lo[b*OW+:OW] + OW'(v);
-          end
-          seen = seen + NCW'(1);
-        end
-      end
-    end
-    assign grant[b] = hdr_ready[b] && g;
-    assign grant_ch[b*OW+:OW] = ch;
-  end
-
-  always_comb begin
-    hdr_waits = '0;
-    for (int b = 0; b < NB; b++) begin
-      if (hdr_ready[b] && !grant[b]) hdr_waits = hdr_waits + NCW'(1);
-    end
-  end
-
-  // ---- switch allocation -------------------------------------------------------------------
-  logic [NB-1:0] routed, may_leave, eject;
-  logic [NB*OW-1:0] chan;
-  logic [NB*PW-1:0] oport;
-  logic [NB-1:0] room, go, sure;
-  // Flits in the neighbour's buffer that output channel ov feeds, as of the start of the cycle.
-  logic [PV*DCW-1:0] dn_q;
-  logic [PV-1:0] dn_free;
-  for (genvar ov = 0; ov < PV; ov++) begin : g_dn
-    logic [DCW-1:0] n;
-    logic sent;
-    assign n = dn_q[ov*DCW+:DCW];
-    assign sent = out_valid[ov/VMAX] && 32'(out_vc[(ov/VMAX)*VW+:VW]) == ov % VMAX;
-    assign dn_free[ov] = n < cfg_depth;
-    always_ff @(posedge clk) begin
-      if (!rst_n) dn_q[ov*DCW+:DCW] <= '0;
-      else dn_q[ov*DCW+:DCW] <= n + DCW'(sent) - DCW'(out_go[ov]);
-    end
-  end
-  for (genvar b = 0; b < NB; b++) begin : g_cand
-    logic [OW-1:0] c;
-    assign routed[b] = routed_q[b] || grant[b];
-    assign c = routed_q[b] ? chan_q[b*OW+:OW] : grant_ch[b*OW+:OW];
-    assign chan[b*OW+:OW] = c;
-    assign eject[b] = 32'(c) >= PV;
-    assign oport[b*PW+:PW] = eject[b] ? PW'(PMAX + 32'(c) - PV) : PW'(32'(c) / VMAX);
-    assign room[b] = eject[b] || out_room[32'(c)%PV];
-    assign sure[b] = eject[b] || dn_free[32'(c)%PV];
-    assign go[b] = sure[b] || out_go[32'(c)%PV];
-    assign may_leave[b] = nonempty[b] && routed[b] && room[b];
-  end
-
-  // Two passes over the output ports in order (stage s: port s % NP; sure candidates in stages
-  // 0..NP-1, speculative ones in NP..2NP-1 on the ports left unused), each passing its oldest
-  // candidate whose input port is still free.
-  // Split for Verilator: stage s reads stage s-1, which is no loop.
-  localparam int NS = 2 * NP;  // stages
-  logic [(NS-1)*NP-1:0] in_used  /*verilator split_var*/;  // [s*NP+i]: i sent in a stage <= s
-  // [s*NB+b]: b passes in stage s, through output port s % NP
-  logic [NS*NB-1:0] win  /*verilator split_var*/;
-  for (genvar s = 0; s < NS; s++) begin : g_sa
-    localparam int O = s % NP;
-    logic [NB-1:0] elig, w;
-    logic [NP-1:0] used_before;
-    logic pass_open;  // pass 1, or pass 2 on a port that pass 1 left unused
-    if (s == 0) begin : g_first
-      assign used_before = '0;
-    end else begin : g_next
-      assign used_before = in_used[(s-1)*NP+:NP];
-    end
-    if (s < NP) begin : g_sure
-      assign pass_open = 1'b1;
-    end else begin : g_spec
-      assign pass_open = win[(s-NP)*NB+:NB] == '0;
-    end
-    for (genvar b = 0; b < NB; b++) begin : g_elig
-      localparam int IN = (b < PV) ? b / VMAX : PMAX + (b - PV);
-      assign elig[b] = may_leave[b] && 32'(oport[b*PW+:PW]) == O && !used_before[IN] &&
-                       pass_open && (sure[b] == (s < NP));
-      assign w[b] = elig[b] && ((elig & older[b*NB+:NB]) == '0);
-    end
-    if (s < NS - 1) begin : g_used
-      logic [NP-1:0] used;
-      always_comb begin
-        used = used_before;
-        for (int b = 0; b < NB; b++) begin
-          if (w[b]) used = used | (NP'(1) << ((b < PV) ? b / VMAX : PMAX + (b - PV)));
-        end
-      end
-      assign in_used[s*NP+:NP] = used;
-    end
-    assign win[s*NB+:NB] = w;
-  end
-
-  for (genvar b = 0; b < NB; b++) begin : g_move
-    logic [NS-1:0] w;
-    for (genvar s = 0; s < NS; s++) begin : g_stage
-      assign w[s] = win[s*NB+b];
-    end
-    assign moving[b] = (w != '0) && go[b];
-  end
-
-  // What this router tells its upstream neighbours and its interface.
-  for (genvar b = 0; b < PV; b++) begin : g_acc
-    assign in_acc_room[b] = !full[b] || may_leave[b];
-    assign in_acc_go[b] = moving[b];
-  end
-  for (genvar j = 0; j < PMAX; j++) begin : g_inj
-    assign inj_ready[j] = !full[PV+j] || moving[PV+j];
-  end
-
-  // Output and ejection ports: the flit of the buffer that moves through them.
-  for (genvar p = 0; p < NP; p++) begin : g_out
-    logic v;
-    logic [FW-1:0] fl;
-    logic [OW-1:0] ch;
-    always_comb begin
-      v = 1'b0;
-      fl = '0;
-      ch = '0;
-      for (int b = 0; b < NB; b++) begin
-        if (moving[b] && 32'(oport[b*PW+:PW]) == p) begin
-          v = 1'b1;
-          fl = hflit[b*FW+:FW];
-          ch = chan[b*OW+:OW];
-        end
-      end
-    end
-    if (p < PMAX) begin : g_net
-      assign out_valid[p] = v;
-      assign out_flit[p*FW+:FW] = fl;
-      assign out_vc[p*VW+:VW] = VW'(32'(ch) % VMAX);
-    end else begin : g_ej
-      assign ej_valid[p-PMAX] = v;
-      assign ej_flit[(p-PMAX)*FW+:FW] = fl;
-      // An ejection channel has no virtual channels: its number is the port's.
-      logic unused_ch;
-      assign unused_ch = ^ch;
-    end
-  end
-
-  for (genvar i = 0; i < NP; i++) begin : g_occ
-    logic [OCW-1:0] n;
-    always_comb begin
-      n = '0;
-      for (int b = 0; b < NB; b++) begin
-        if (((b < PV) ? b / VMAX : PMAX + (b - PV)) == i) n = n + OCW'(count_q[b*DCW+:DCW]);
-      end
-    end
-    assign occupancy[i*OCW+:OCW] = n;
-  end
-  assign busy = nonempty != '0;
-
-  // ---- state update ------------------------------------------------------------------------
-  assign inj_push = inj_valid & inj_ready;
-
-  logic [NO-1:0] release_ch, take_ch;
-  logic [NB-1:0] routed_next;
-  always_comb begin
-    release_ch = '0;
-    take_ch = '0;
-    for (int b = 0; b < NB; b++) begin
-      if (grant[b]) take_ch = take_ch | (NO'(1) << chan[b*OW+:OW]);
-      if (moving[b] && hflit[b*FW+TAIL]) release_ch = release_ch | (NO'(1) << chan[b*OW+:OW]);
-    end
-  end
-  assign routed_next = routed & ~(moving & tails);
-
   always_ff @(posedge clk) begin
+    now_q <= now + TSW'(1);
     if (!rst_n) begin
+      kind_q <= cfg_kind;
+      dims_q <= cfg_dims;
+      radix_q <= cfg_radix;
+      coord_q <= cfg_coord;
+      vcs_q <= cfg_vcs;
+      depth_q <= cfg_depth;
+      delay_q <= cfg_delay;
+      saf_q <= cfg_saf;
+      dateline_q <= cfg_dateline;
+      all_port_q <= cfg_all_port;
       routed_q <= '0;
-      chan_q <= '0;
       owned_q <= '0;
     end else begin
-      routed_q <= routed_next;
-      chan_q <= chan;
+      routed_q <= routed & ~(moving & tails);
+      // A channel is taken at its grant and freed when its packet's tail leaves.
       owned_q <= (owned_q | take_ch) & ~release_ch;
+    end
+  end
+
+  for (genvar b = 0; b < NB; b++) begin : g_buf
+    always_ff @(posedge clk) begin
+      if (!rst_n) begin
+        head_q[b] <= '0;
+        count_q[b] <= '0;
+        chan_q[b] <= '0;
+      end else begin
+        if (arrives(b, in_valid, in_vc, inj_valid & inj_ready)) begin
+          mem_flit[b][slot_add(head_q[b], count_q[b])] <= arriving(b, in_flit, inj_flit);
+          mem_time[b][slot_add(head_q[b], count_q[b])] <= now;
+          if (!moving[b]) count_q[b] <= count_q[b] + DCW'(1);
+        end else if (moving[b]) begin
+          count_q[b] <= count_q[b] - DCW'(1);
+        end
+        if (moving[b]) head_q[b] <= slot_add(head_q[b], DCW'(1));
+        if (grant[b]) chan_q[b] <= chan[b*OW+:OW];
+      end
+    end
+  end
+
+  // The neighbour's count: + the flit this router sends it, - the flit it passes on.
+  for (genvar ov = 0; ov < PV; ov++) begin : g_dn
+    always_ff @(posedge clk) begin
+      if (!rst_n) dn_q[ov] <= '0;
+      else
+        dn_q[ov] <= dn_q[ov] +
+                    DCW'(out_valid[ov/VMAX] && 32'(out_vc[(ov/VMAX)*VW+:VW]) == ov % VMAX) -
+                    DCW'(out_go[ov]);
     end
   end
 endmodule

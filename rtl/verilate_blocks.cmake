@@ -1,5 +1,30 @@
 # The verilated blocks, verilated and compiled by this build (included by rtl/CMakeLists.txt
 # unless ORTHOSIM_VERILATED_FROM names another build whose blocks it links instead).
+# verilate() lists a model's generated files at configure time from its last verilation, and
+# runs Verilator there only when the model's command line changed, not when its sources did. After
+# an RTL edit that makes Verilator split a model into other files, the build then compiled the
+# stale files of the old list (and failed on them, their members gone), in every build until the
+# files were removed. So an edit of the RTL or its configuration files configures again
+# (CMAKE_CONFIGURE_DEPENDS below), and orthosim_verilate() makes that configure verilate again
+# every model whose sources are newer than its last verilation (its PREFIX.cmake), by removing
+# verilate()'s record of the last command line.
+file(GLOB verilated_inputs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.sv
+     ${CMAKE_CURRENT_SOURCE_DIR}/*.vlt ${CMAKE_CURRENT_SOURCE_DIR}/*.vc
+     ${CMAKE_CURRENT_SOURCE_DIR}/bridge/*.vlt)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${verilated_inputs})
+function(orthosim_verilate target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PREFIX" "SOURCES")
+  set(vdir ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${target}.dir/${arg_PREFIX}.dir)
+  if(EXISTS ${vdir}/${arg_PREFIX}.cmake)
+    foreach(input IN LISTS arg_SOURCES ITEMS rtl.vc orthosim.vlt)
+      if(${CMAKE_CURRENT_SOURCE_DIR}/${input} IS_NEWER_THAN ${vdir}/${arg_PREFIX}.cmake)
+        file(REMOVE ${vdir}/verilator_args.txt)
+        break()
+      endif()
+    endforeach()
+  endif()
+  verilate(${target} ${ARGN})
+endfunction()
 add_library(orthosim_rtl_verilated STATIC)
 add_library(orthosim::rtl_verilated ALIAS orthosim_rtl_verilated)
 # The multiprocessor's blocks at every n the systems run with the RTL, at the sizes of
@@ -25,19 +50,19 @@ set(rtl_common_args -f rtl.vc orthosim.vlt
                     -GL=${ORTHOSIM_RTL_BUFFER_WORDS} -GS=${ORTHOSIM_RTL_INDEX_SETS}
                     -GW=${ORTHOSIM_RTL_WORD_BITS})
 foreach(n IN LISTS ORTHOSIM_RTL_N)
-  verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
+  orthosim_verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
            SOURCES index_manipulator.sv
                    bridge/backdoor.vlt
            TOP_MODULE index_manipulator PREFIX Vindex_manipulator_n${n}
            VERILATOR_ARGS ${rtl_common_args} -GN=${n})
-  verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
+  orthosim_verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
            SOURCES bus_controller.sv
            TOP_MODULE bus_controller PREFIX Vbus_controller_n${n}
            VERILATOR_ARGS ${rtl_common_args} -GN=${n} -GDEPTH=${ORTHOSIM_RTL_MODULE_WORDS}
                           -GTW=${ORTHOSIM_RTL_TIMING_BITS})
   # The omp's n x n modules with their arbiter (memory=rtl|cosim);
   # bridge/module_array.vlt makes the storage reachable for clearing it before a program.
-  verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
+  orthosim_verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
            SOURCES module_array.sv
                    fcfs_arbiter.sv
                    bridge/module_array.vlt
@@ -58,7 +83,7 @@ foreach(model IN LISTS ORTHOSIM_RTL_MP_MODELS)
   string(REPLACE ":" ";" arch_n ${model})
   list(GET arch_n 0 arch)
   list(GET arch_n 1 n)
-  verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
+  orthosim_verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
            SOURCES multiprocessor.sv processor.sv bus_controller.sv index_manipulator.sv
                    module_array.sv crossbar_array.sv fcfs_arbiter.sv sync_unit.sv
                    bridge/multiprocessor.vlt
@@ -87,7 +112,7 @@ foreach(ports_prefix IN ITEMS "${ORTHOSIM_RTL_ROUTER_PORTS};Vrouter"
                               "${ORTHOSIM_RTL_ROUTER_SMALL_PORTS};Vrouter_small")
   list(GET ports_prefix 0 ports)
   list(GET ports_prefix 1 prefix)
-  verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
+  orthosim_verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
            SOURCES router.sv
            TOP_MODULE router PREFIX ${prefix}
            VERILATOR_ARGS -f rtl.vc orthosim.vlt
@@ -98,21 +123,13 @@ endforeach()
 # injection and ejection channels; the network uses those of its router's ports). A C++ model
 # stepped with the routers (bridge/network_interfaces_rtl.cpp). Its node memory is addressed by
 # queue slot and word: AW = 12 word-index bits (MWW) + 5 slot bits (PMAX x QD = 24 messages).
-verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
+orthosim_verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
          SOURCES network_interface.sv
          TOP_MODULE network_interface PREFIX Vnetwork_interface
          VERILATOR_ARGS -f rtl.vc orthosim.vlt
                         -GPMAX=${ORTHOSIM_RTL_ROUTER_PORTS} -GQD=${ORTHOSIM_RTL_NI_QUEUE}
                         -GRQ=${ORTHOSIM_RTL_NI_REASSEMBLY} -GAW=17)
 target_link_libraries(orthosim_rtl_verilated PUBLIC PkgConfig::SYSTEMC)
-# verilate() runs Verilator at configure time to list the files it generates. After an RTL edit
-# that makes Verilator split a model into fewer files, the build would still compile the stale
-# ones of the old list (and fail on them, their members gone) until the next configure: so an
-# edit of the RTL or its configuration files configures again first.
-file(GLOB verilated_inputs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.sv
-     ${CMAKE_CURRENT_SOURCE_DIR}/*.vlt ${CMAKE_CURRENT_SOURCE_DIR}/*.vc
-     ${CMAKE_CURRENT_SOURCE_DIR}/bridge/*.vlt)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${verilated_inputs})
 # Generated code is checked by the co-simulation against the models, not by the sanitizers: under
 # the asan-ubsan preset its instrumented build (the router's unrolled arbitration above all) takes
 # minutes per file. Our code around it, the bridges included, stays instrumented.

@@ -58,14 +58,15 @@ fail() {
   failures=$((failures + 1))
 }
 
-# synth NAME TOP "CHPARAM..." FILES...: yosys synth of TOP; sets $cells and $ffs (flip-flop bits,
-# the design hierarchy's totals for a block with submodules: scripts/yosys-stat.awk).
+# synth NAME TOP "CHPARAM..." "SYNTH OPTIONS" FILES...: yosys synth of TOP; sets $cells and $ffs
+# (flip-flop bits, the design hierarchy's totals for a block with submodules:
+# scripts/yosys-stat.awk).
 synth() {
-  local name="$1" top="$2" chparam="$3"
-  shift 3
+  local name="$1" top="$2" chparam="$3" options="$4"
+  shift 4
   cells=""
   ffs=""
-  if yosys -q -l "$work/$name.yosys.log" -p "read_verilog -sv $*; $chparam synth -top $top; stat" \
+  if yosys -q -l "$work/$name.yosys.log" -p "read_verilog -sv $*; $chparam synth -top $top $options; stat" \
       >"$work/$name.yosys.out" 2>&1; then
     local processes memories
     read -r cells ffs processes memories _ < <(awk -f scripts/yosys-stat.awk "$work/$name.yosys.log")
@@ -200,16 +201,21 @@ fi
 
 # ---- synthesis -------------------------------------------------------------------------------
 # The router at its defaults (6 ports, 2 virtual channels, 64-bit flits) takes yosys over half an
-# hour; its count is taken at a 2-D mesh router's sizes (docs/rtl.md).
+# hour; its count is taken at a 2-D mesh router's sizes (docs/rtl.md). It is synthesized without
+# resource sharing, as scripts/rtl-cost.sh synthesizes every block: yosys's `share` weighs every
+# two of its memory reads under the switch allocation's conditions and ran out of 24 GB.
 declare -A synth_params=(
   [router]="chparam -set PMAX 4 -set VMAX 1 -set DMAX 1 -set DW 32 -set TSW 16 router;"
+)
+declare -A synth_options=(
+  [router]="-noshare"
 )
 if wants synth; then
   echo "=== synthesis: yosys synth -top <block>, default parameters (router: PMAX=4 VMAX=1 DMAX=1 DW=32 TSW=16)"
   printf "  %-20s %8s %8s\n" block cells "flip-flops"
   for b in "${blocks[@]}"; do
     # shellcheck disable=SC2086  # the list of files
-    synth "$b" "$b" "${synth_params[$b]:-}" "$rtl/$b.sv" ${block_deps[$b]:-}
+    synth "$b" "$b" "${synth_params[$b]:-}" "${synth_options[$b]:-}" "$rtl/$b.sv" ${block_deps[$b]:-}
     printf "  %-20s %8s %8s\n" "$b" "$cells" "$ffs"
   done
 fi

@@ -22,43 +22,12 @@
 #include "rtl/bridge/router_network_rtl.hpp"
 #include "sw/core/diagnostic.hpp"
 
-// The clock edge of a router whose combinational logic is up to date with its inputs: Verilator
-// 5.006's eval() (V<prefix>___024root___eval, in the generated code) first runs the input-
-// combinational region (`ico`: all the combinational logic that reads an input, nearly all of
-// the router's) unconditionally, then the clocked regions. At the edge that first run is
-// redundant when the router was evaluated after its combinational inputs last changed: the
-// network's flits, set just before the edge, are read by the router's clocked logic only
-// (rtl/router.sv). So the edge runs the rest of eval(): the active and NBA regions as the
-// generated scheduler runs them, without eval_step()'s bookkeeping around them (the waveform's
-// activity flag: a traced network calls eval(); the end-of-eval queue of messages that
-// $display-like tasks leave, which the router has none of). These functions are Verilator's
-// internal scheduler, declared in the generated code, not in a header: with another Verilator
-// the network falls back to eval() (docs/rtl.md, "Stepping a verilated unit").
-#if VERILATOR_VERSION_INTEGER == 5006000
-#define ORTHOSIM_ROUTER_SCHEDULER(V)                                         \
-  void V##___024root___eval_triggers__act(V##___024root*);                   \
-  void V##___024root___eval_act(V##___024root*);                             \
-  void V##___024root___eval_nba(V##___024root*);                             \
-  namespace orthosim::rtl {                                                  \
-  template <>                                                                \
-  struct Scheduler<V> {                                                      \
-    using Root = V##___024root;                                              \
-    static void triggers(Root* r) { V##___024root___eval_triggers__act(r); } \
-    static void act(Root* r) { V##___024root___eval_act(r); }                \
-    static void nba(Root* r) { V##___024root___eval_nba(r); }                \
-  };                                                                         \
-  }
-namespace orthosim::rtl {
-/// The generated scheduler functions of the verilated model V, for clock_edge().
-template <class V>
-struct Scheduler;
-}  // namespace orthosim::rtl
-// Each declares model V's functions where the generated code defines them (the global namespace)
-// and names them in Scheduler<V>.
-ORTHOSIM_ROUTER_SCHEDULER(Vrouter)
-ORTHOSIM_ROUTER_SCHEDULER(Vrouter_small)
-#undef ORTHOSIM_ROUTER_SCHEDULER
-#endif
+// The routers' generated scheduler functions, for bridge::clock_edge() (verilated_block.hpp):
+// a router is clocked without its combinational logic when it was evaluated after its
+// combinational inputs last changed, because the network's flits and `now`, set just before the
+// edge, are read by its clocked logic only (rtl/router.sv).
+ORTHOSIM_VERILATED_SCHEDULER(Vrouter)
+ORTHOSIM_VERILATED_SCHEDULER(Vrouter_small)
 
 namespace orthosim::rtl {
 namespace {
@@ -72,6 +41,7 @@ constexpr std::uint32_t kOccBits =              ///< OCW = clog2(VMAX * DMAX + 1
 static_assert(kV == 2, "out_vc and in_vc hold one bit per port (VW = 1)");
 
 using bridge::bits_of;
+using bridge::clock_edge;
 using bridge::flit_at;
 using bridge::put_flit;
 using bridge::set_bits;
@@ -95,43 +65,6 @@ std::uint32_t kind_code(sw::TopologyKind kind) {
       return 2;
   }
   return 0;
-}
-
-/// Raises `clk` on a router evaluated with clk low after its combinational inputs last changed.
-template <class V>
-void clock_edge(V& d) {
-  d.clk = 1;
-#if VERILATOR_VERSION_INTEGER == 5006000
-  // V<prefix>___024root___eval after its ico loop, as Verilator 5.006 generates it.
-  using S = Scheduler<V>;
-  typename S::Root* const root = d.rootp;
-  for (std::uint32_t nba_iterations = 0;; ++nba_iterations) {
-    root->__VnbaTriggered.clear();
-    root->__VactIterCount = 0;
-    root->__VactContinue = 1;
-    while (root->__VactContinue) {
-      root->__VactContinue = 0;
-      S::triggers(root);
-      if (root->__VactTriggered.any()) {
-        root->__VactContinue = 1;
-        if (++root->__VactIterCount > 100) {
-          throw std::logic_error("router: active region did not converge");
-        }
-        root->__VnbaTriggered.set(root->__VactTriggered);
-        S::act(root);
-      }
-    }
-    if (!root->__VnbaTriggered.any()) {
-      break;
-    }
-    if (nba_iterations > 100) {
-      throw std::logic_error("router: NBA region did not converge");
-    }
-    S::nba(root);
-  }
-#else
-  d.eval();
-#endif
 }
 
 }  // namespace
@@ -393,6 +326,9 @@ void RoutersOf<V, P>::settle() {
     for (const std::uint32_t r : now) {
       V& d = nodes_[r]->dut;
       wire_ready(r);
+      if (nodes_[r]->current) {
+        continue;  // its outputs answer these inputs already (evaluated at its edge)
+      }
       const std::uint32_t room = d.in_acc_room;
       const std::uint32_t go = d.in_acc_go;
       d.clk = 0;
@@ -445,13 +381,14 @@ void RoutersOf<V, P>::edge() {
     wire_ready(r);
     wire_flits(r);
   }
-  // Verilator sees a rising edge between two evaluations: a router not evaluated since its last
-  // edge or since its inputs changed (no flits, so not in settle(); or a reset) is first
-  // evaluated with the clock low. Negative edges trigger nothing. A router settled with these
-  // inputs is clocked without evaluating its combinational logic again (clock_edge()).
+  // A router whose inputs changed since its last evaluation (an idle one next to a busy one; a
+  // reset) is first evaluated with the clock low. A router current with these inputs (settled,
+  // or not changed since its last edge) is clocked without evaluating its combinational logic
+  // again (clock_edge()); with a waveform, eval() sees the clock low first. Negative edges
+  // trigger nothing.
   for (const std::uint32_t r : clocked_) {
     Node& n = *nodes_[r];
-    if (!n.current || n.dut.clk != 0) {
+    if (!n.current || (traced_ && n.dut.clk != 0)) {
       n.dut.clk = 0;
       n.dut.eval();
     }
@@ -479,10 +416,8 @@ void RoutersOf<V, P>::set_reset(bool active) {
 template <class V, std::uint32_t P>
 void RoutersOf<V, P>::set_cycle(std::uint64_t c) {
   for (const auto& n : nodes_) {
-    if (n->dut.now != static_cast<std::uint32_t>(c)) {
-      n->dut.now = static_cast<std::uint32_t>(c);
-      n->current = false;
-    }
+    // Only the clocked logic reads `now` (rtl/router.sv): the router stays current.
+    n->dut.now = static_cast<std::uint32_t>(c);
   }
   clear_offers();
 }

@@ -23,7 +23,8 @@ namespace orthosim::rtl::bridge {
 template <class V>
 struct Scheduler;
 
-/// Raises `clk` on a model evaluated with clk low after its inputs last changed: the rest of
+/// Raises `clk` on a model evaluated (clk low, or high at its last edge) after its inputs last
+/// changed: the rest of
 /// Verilator 5.006's eval() after its input-combinational region (`ico`, the combinational logic
 /// that reads an input, which eval() runs unconditionally first and which is up to date here),
 /// that is the active and NBA regions as the generated V<prefix>___024root___eval runs them,
@@ -34,10 +35,13 @@ struct Scheduler;
 /// verilated unit").
 template <class V>
 void clock_edge(V& d) {
-  d.clk = 1;
 #if VERILATOR_VERSION_INTEGER == 5006000
   using S = Scheduler<V>;
   typename S::Root* const root = d.rootp;
+  // A model last evaluated at its previous edge still has clk high: the edge detector is told what
+  // an evaluation with clk low would have recorded (nothing else reads clk).
+  root->__Vtrigrprev__TOP__clk = 0;
+  d.clk = 1;
   for (std::uint32_t nba_iterations = 0;; ++nba_iterations) {
     root->__VnbaTriggered.clear();
     root->__VactIterCount = 0;
@@ -63,6 +67,11 @@ void clock_edge(V& d) {
     S::nba(root);
   }
 #else
+  if (d.clk != 0) {
+    d.clk = 0;
+    d.eval();
+  }
+  d.clk = 1;
   d.eval();
 #endif
 }
@@ -98,11 +107,11 @@ struct SteppedModel {
       current = true;
     }
   }
-  /// The rising edge: Verilator sees an edge between two evaluations, so a model not evaluated
-  /// with the clock low since its inputs changed (or since its last edge) first is. The edge
-  /// itself then runs only the clocked regions (clock_edge()), unless the model is traced.
+  /// The rising edge: a model not evaluated since its inputs changed first is, with the clock
+  /// low. The edge itself then runs only the clocked regions (clock_edge()), unless the model is
+  /// traced (eval() then sees the clock low first).
   void edge() {
-    if (!current || dut.clk != 0) {
+    if (!current || (traced && dut.clk != 0)) {
       dut.clk = 0;
       dut.eval();
     }
