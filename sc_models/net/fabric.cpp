@@ -1523,34 +1523,45 @@ void Fabric::clear_worms() {
   in_flight_.clear();
 }
 
-bool Fabric::worm_moves(std::uint32_t p, std::uint64_t stamp) {
+template <class W, std::uint64_t W::*Memo, class Link>
+bool Fabric::decide_chain(std::vector<W>& worms, std::uint32_t p, std::uint64_t stamp, Link link) {
   std::uint32_t* const chain = chain_.data();
   std::size_t length = 0;
   std::uint32_t x = p;
-  bool moves = false;
+  bool yes = false;
   for (;;) {
-    Worm& w = worms_[x];
-    if ((w.moves & ~std::uint64_t{3}) == stamp) {
-      moves = (w.moves & 3) == kYes;  // in progress: a ring of full buffers does not rotate
+    W& w = worms[x];
+    if (((w.*Memo) & ~std::uint64_t{3}) == stamp) {
+      yes = ((w.*Memo) & 3) == kYes;  // in progress: a ring of full buffers does not rotate
       break;
     }
-    w.moves = stamp | kInProgress;
+    w.*Memo = stamp | kInProgress;
     chain[length++] = x;
+    const ChainLink next = link(w);
+    if (next.decided) {
+      yes = next.yes;
+      break;
+    }
+    x = next.ahead;
+  }
+  const std::uint64_t answer = stamp | (yes ? kYes : kNo);
+  for (std::size_t k = 0; k < length; ++k) {
+    worms[chain[k]].*Memo = answer;
+  }
+  return yes;
+}
+
+bool Fabric::worm_moves(std::uint32_t p, std::uint64_t stamp) {
+  return decide_chain<Worm, &Worm::moves>(worms_, p, stamp, [this](const Worm& w) {
     const BufferState& s = state_[w.path.back()];
     if (s.out < 0) {
-      break;  // the header waits for an output channel
+      return ChainLink{true, false, 0};  // the header waits for an output channel
     }
     if (s.target < 0 || state_[static_cast<std::uint32_t>(s.target)].count == 0) {
-      moves = true;
-      break;
+      return ChainLink{true, true, 0};
     }
-    x = flits_[static_cast<std::uint32_t>(s.target)].packet;
-  }
-  const std::uint64_t answer = stamp | (moves ? kYes : kNo);
-  for (std::size_t k = 0; k < length; ++k) {
-    worms_[chain[k]].moves = answer;
-  }
-  return moves;
+    return ChainLink{false, false, flits_[static_cast<std::uint32_t>(s.target)].packet};
+  });
 }
 
 // ---- runs of worms, several virtual channels ---------------------------------------------------
@@ -1813,43 +1824,25 @@ void Fabric::retire_emptied_routers() {
 }
 
 bool Fabric::vc_worm_may_move(std::uint32_t p, std::uint64_t stamp) {
-  std::uint32_t* const chain = chain_.data();
-  std::size_t length = 0;
-  std::uint32_t x = p;
-  bool may = false;
-  for (;;) {
-    VcWorm& w = vc_worms_[x];
-    if ((w.may & ~std::uint64_t{3}) == stamp) {
-      may = (w.may & 3) == kYes;  // in progress: a ring of full buffers does not rotate
-      break;
-    }
-    w.may = stamp | kInProgress;
-    chain[length++] = x;
+  return decide_chain<VcWorm, &VcWorm::may>(vc_worms_, p, stamp, [this](const VcWorm& w) {
     const VcRun run = w.runs.front();
     if (run.hi < w.path.size()) {
-      may = true;  // a gap of its own ahead
-      break;
+      return ChainLink{true, true, 0};  // a gap of its own ahead
     }
     const BufferState& s = state_[w.path[run.hi - 1]];
     if (s.out < 0) {
-      break;  // the header waits for an output channel
+      return ChainLink{true, false, 0};  // the header waits for an output channel
     }
     if (s.target < 0 || state_[static_cast<std::uint32_t>(s.target)].count == 0) {
-      may = true;
-      break;
+      return ChainLink{true, true, 0};
     }
     // The rear flit of the worm ahead: its rear run has a gap ahead, or is its front run.
-    x = flits_[static_cast<std::uint32_t>(s.target)].packet;
-    if (vc_worms_[x].runs.size() > 1) {
-      may = true;
-      break;
+    const std::uint32_t ahead = flits_[static_cast<std::uint32_t>(s.target)].packet;
+    if (vc_worms_[ahead].runs.size() > 1) {
+      return ChainLink{true, true, 0};
     }
-  }
-  const std::uint64_t answer = stamp | (may ? kYes : kNo);
-  for (std::size_t k = 0; k < length; ++k) {
-    vc_worms_[chain[k]].may = answer;
-  }
-  return may;
+    return ChainLink{false, false, ahead};
+  });
 }
 
 std::uint32_t Fabric::vc_run_granted_from(std::uint32_t p, std::size_t run, std::uint64_t stamp) {

@@ -248,6 +248,21 @@ class Fabric final : public Network {
   /// Whether the worm of packet `p` moves in the cycle of `stamp` ((cycle + 1) << 2): its front
   /// is routed and the buffer ahead is empty, or holds the tail of a worm that moves.
   [[nodiscard]] bool worm_moves(std::uint32_t p, std::uint64_t stamp);
+  /// One worm's part in a chain's decision: decided (it moves or not), or the worm `ahead`
+  /// decides it.
+  struct ChainLink {
+    bool decided = false;
+    bool yes = false;
+    std::uint32_t ahead = 0;
+  };
+  /// The walk down a chain of worms each waiting on the one ahead (worm_moves,
+  /// vc_worm_may_move), once per cycle of `stamp`: `link(worm)` decides a worm or names the worm
+  /// ahead, whose answer is its own. Each worm of the chain keeps the answer in its member Memo
+  /// (as BufferState::room); a chain that comes back to a worm in progress is a ring of full
+  /// buffers, which does not rotate.
+  template <class W, std::uint64_t W::*Memo, class Link>
+  [[nodiscard]] bool decide_chain(std::vector<W>& worms, std::uint32_t p, std::uint64_t stamp,
+                                  Link link);
   /// A flit of a moving worm enters empty buffer `b` in cycle c.
   void enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c);
   /// move_flits_one_vc by worms (one virtual channel, buffers deeper than one flit, wormhole,
