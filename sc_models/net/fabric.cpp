@@ -770,6 +770,21 @@ void Fabric::allocate_switches(sw::Cycle c) {
 
 // Interfaces: one flit per injection channel per cycle, after the message's start-up, after the
 // routers' moves.
+template <class Admits, class Then>
+inline void Fabric::inject_arrivals(Arrival* arrivals, std::size_t& arrived, sw::Cycle c,
+                                    Admits admits, Then then) {
+  ni_.for_each_offer(c, [&](std::uint32_t i) {
+    const std::uint32_t target = injection_buffer_[i];
+    if (!admits(target)) {
+      return;
+    }
+    Arrival& a = arrivals[arrived++];
+    a.to = static_cast<std::int32_t>(target);
+    a.flit = take_injected(i, c);
+    then(a);
+  });
+}
+
 void Fabric::add_injections(sw::Cycle c) {
   Move* const moves = moves_.data();
   std::size_t move_count = move_count_;
@@ -941,15 +956,9 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
   }
   const std::size_t router_moves = arrived;
   // The interfaces, in their order, after the routers' moves.
-  ni_.for_each_offer(c, [&](std::uint32_t i) {
-    const std::uint32_t target = injection_buffer_[i];
-    if (!has_room(target, c)) {
-      return;
-    }
-    Arrival& a = arrivals[arrived++];
-    a.to = static_cast<std::int32_t>(target);
-    a.flit = take_injected(i, c);
-  });
+  inject_arrivals(
+      arrivals, arrived, c, [&](std::uint32_t target) { return has_room(target, c); },
+      [](const Arrival&) {});
   stats_.flit_hops += hops;
   deliver_one_vc_arrivals(router_moves, arrived, 0, in_routers, c);
 }
@@ -1123,16 +1132,13 @@ void Fabric::move_flits(sw::Cycle c) {
   }
   // The interfaces, in their order, after the routers' moves: into room at the start of the
   // cycle, or into a full buffer whose head may leave and has left.
-  ni_.for_each_offer(c, [&](std::uint32_t i) {
-    const std::uint32_t target = injection_buffer_[i];
-    if (count_at_start(target, stamp) >= depth &&
-        (!full_buffer_frees(target, c) || state[target].departed != stamp)) {
-      return;
-    }
-    Arrival& a = arrivals[arrived++];
-    a.to = static_cast<std::int32_t>(target);
-    a.flit = take_injected(i, c);
-  });
+  inject_arrivals(
+      arrivals, arrived, c,
+      [&](std::uint32_t target) {
+        return count_at_start(target, stamp) < depth ||
+               (full_buffer_frees(target, c) && state[target].departed == stamp);
+      },
+      [](const Arrival&) {});
   stats_.flit_hops += hops;
   deliver_arrivals(arrived, in_routers, c);
 }
@@ -1489,24 +1495,19 @@ void Fabric::move_deep_worms(sw::Cycle c) {
   const std::size_t router_moves = arrived;
   // The interfaces, in their order, after the routers' moves: a header starts a worm, a later
   // flit joins its worm's oldest segment, the injection buffer.
-  ni_.for_each_offer(c, [&](std::uint32_t i) {
-    const std::uint32_t target = injection_buffer_[i];
-    if (!has_room(target, c)) {
-      return;
-    }
-    Arrival& a = arrivals[arrived++];
-    a.to = static_cast<std::int32_t>(target);
-    a.flit = take_injected(i, c);
-    const std::uint32_t p = a.flit.packet;
-    if (a.flit.index == 0) {
-      if (worms_.size() <= p) {
-        worms_.resize(ni_.packet_slots());
-      }
-      worms_[p].path.assign(1, target);
-      worms_[p].begin = 0;
-      in_flight_.push_back(p);
-    }
-  });
+  inject_arrivals(
+      arrivals, arrived, c, [&](std::uint32_t target) { return has_room(target, c); },
+      [&](const Arrival& a) {
+        const std::uint32_t p = a.flit.packet;
+        if (a.flit.index == 0) {
+          if (worms_.size() <= p) {
+            worms_.resize(ni_.packet_slots());
+          }
+          worms_[p].path.assign(1, static_cast<std::uint32_t>(a.to));
+          worms_[p].begin = 0;
+          in_flight_.push_back(p);
+        }
+      });
   stats_.flit_hops += hops;
   deliver_one_vc_arrivals(router_moves, arrived, direct, in_routers, c);
   // Worms whose tail has left.

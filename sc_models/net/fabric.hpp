@@ -242,6 +242,13 @@ class Fabric final : public Network {
   void retire_emptied_routers();
   /// Appends the interfaces' moves into their injection buffers to the routers' moves.
   void add_injections(sw::Cycle c);
+  /// The interfaces' flits into their injection buffers, in the interfaces' order, after the
+  /// routers' moves of the one-pass and worm paths: each offer whose buffer `admits(buffer)` is
+  /// taken and appended to `arrivals`, then `then(arrival)` (a worm's bookkeeping).
+  struct Arrival;
+  template <class Admits, class Then>
+  void inject_arrivals(Arrival* arrivals, std::size_t& arrived, sw::Cycle c, Admits admits,
+                       Then then);
   /// Switch allocation and commit by whole worms (one virtual channel, one-flit buffers,
   /// wormhole, unobserved): the same moves, events and counters (see there).
   void move_worms(sw::Cycle c);
