@@ -47,32 +47,79 @@ struct ActivityClock {
 
 }  // namespace
 
-LatencySummary summarize_latencies(std::vector<std::uint64_t> values, std::uint32_t bins) {
+void LatencyCounts::add(std::uint64_t latency) {
+  if (latency < kDense) {
+    if (latency >= dense_.size()) {
+      dense_.resize(static_cast<std::size_t>(latency) + 1, 0);
+    }
+    ++dense_[static_cast<std::size_t>(latency)];
+  } else {
+    ++sparse_[latency];
+  }
+  ++count_;
+}
+
+void LatencyCounts::clear() {
+  dense_.clear();
+  sparse_.clear();
+  count_ = 0;
+}
+
+template <class F>
+void LatencyCounts::for_each(F f) const {
+  for (std::size_t v = 0; v < dense_.size(); ++v) {
+    if (dense_[v] != 0) {
+      f(std::uint64_t{v}, dense_[v]);
+    }
+  }
+  for (const auto& [v, n] : sparse_) {
+    f(v, n);
+  }
+}
+
+LatencySummary LatencyCounts::summary(std::uint32_t bins) const {
   LatencySummary s;
-  if (values.empty()) {
+  if (count_ == 0) {
     return s;
   }
-  std::sort(values.begin(), values.end());
-  s.count = values.size();
-  s.min = values.front();
-  s.max = values.back();
+  s.count = count_;
+  bool first = true;
   double sum = 0;
-  for (std::uint64_t v : values) {
-    sum += static_cast<double>(v);
-  }
-  s.mean = sum / static_cast<double>(values.size());
+  for_each([&](std::uint64_t v, std::uint64_t n) {
+    if (first) {
+      s.min = v;
+      first = false;
+    }
+    s.max = v;
+    for (std::uint64_t k = 0; k < n; ++k) {
+      sum += static_cast<double>(v);
+    }
+  });
+  s.mean = sum / static_cast<double>(count_);
+  // The ceil(q n)-th smallest value.
   const auto rank = [&](double q) {
-    const auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
-    return values[std::max<std::size_t>(k, 1) - 1];
+    const auto k = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(count_)));
+    const std::uint64_t index = std::max<std::uint64_t>(k, 1) - 1;
+    std::uint64_t below = 0;
+    std::uint64_t found = s.max;
+    bool done = false;
+    for_each([&](std::uint64_t v, std::uint64_t n) {
+      if (!done && index < below + n) {
+        found = v;
+        done = true;
+      }
+      below += n;
+    });
+    return found;
   };
   s.p50 = rank(0.50);
   s.p99 = rank(0.99);
   const std::uint64_t span = s.max - s.min + 1;
   s.bin_width = std::max<std::uint64_t>(1, (span + bins - 1) / bins);
   s.histogram.assign(static_cast<std::size_t>((span + s.bin_width - 1) / s.bin_width), 0);
-  for (std::uint64_t v : values) {
-    ++s.histogram[static_cast<std::size_t>((v - s.min) / s.bin_width)];
-  }
+  for_each([&](std::uint64_t v, std::uint64_t n) {
+    s.histogram[static_cast<std::size_t>((v - s.min) / s.bin_width)] += n;
+  });
   return s;
 }
 
@@ -97,7 +144,7 @@ TraceStats event_trace_stats(sw::InputFile input) {
     bool measured = false;
   };
   std::map<std::uint32_t, Sent> in_flight;  ///< messages of the current run sent, not delivered
-  std::vector<std::uint64_t> latencies;
+  LatencyCounts latencies;
   std::uint64_t run_start = 0;
   bool first_run = true;
   TraceEvent e;
@@ -160,7 +207,7 @@ TraceStats event_trace_stats(sw::InputFile input) {
             const auto it = in_flight.find(e.message.message);
             if (it != in_flight.end()) {
               if (it->second.measured) {
-                latencies.push_back(e.message.visible.count() - it->second.at);
+                latencies.add(e.message.visible.count() - it->second.at);
               }
               in_flight.erase(it);
             }
@@ -200,7 +247,7 @@ TraceStats event_trace_stats(sw::InputFile input) {
         break;
     }
   }
-  st.latency = summarize_latencies(std::move(latencies), 20);
+  st.latency = latencies.summary(20);
   return st;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -71,8 +72,26 @@ struct TraceStats {
 /// The VCD reader on any input, e.g. an sw::InputFile::from_text.
 [[nodiscard]] TraceStats vcd_stats(sw::InputFile input);
 
-/// Min, mean, ranks and a histogram of `bins` bins; sorts `values`.
-[[nodiscard]] LatencySummary summarize_latencies(std::vector<std::uint64_t> values,
-                                                 std::uint32_t bins);
+/// A multiset of latencies (cycles) held as a count per value, so that what a run keeps follows
+/// the spread of its latencies rather than the number of its packets: a count per cycle below
+/// kDense, a map entry per distinct value above.
+class LatencyCounts {
+ public:
+  void add(std::uint64_t latency);
+  [[nodiscard]] std::uint64_t count() const { return count_; }
+  /// Min, mean, ranks and a histogram of `bins` bins. The mean adds the values one by one in
+  /// increasing order, as a sum over the sorted values does, to the same last bit.
+  [[nodiscard]] LatencySummary summary(std::uint32_t bins) const;
+  void clear();
+
+ private:
+  static constexpr std::uint64_t kDense = 1 << 16;
+  /// f(value, how many) for every value held, in increasing order.
+  template <class F>
+  void for_each(F f) const;
+  std::vector<std::uint64_t> dense_;  ///< [latency < kDense]
+  std::map<std::uint64_t, std::uint64_t> sparse_;
+  std::uint64_t count_ = 0;
+};
 
 }  // namespace orthosim::traces

@@ -221,7 +221,7 @@ sw::NetworkRunSummary Multicomputer::result() const {
 
 sw::Word Multicomputer::read_word(std::uint32_t message, std::uint32_t index) {
   if (traffic_) {
-    return messages_[message].payload[index];
+    return message_state(message).payload[index];
   }
   return program_->read_word(message, index);
 }
@@ -231,7 +231,7 @@ void Multicomputer::deliver_word(std::uint32_t message, std::uint32_t index, sw:
     word ^= corrupted_deliveries_->second;
   }
   if (traffic_) {
-    if (word != messages_[message].payload[index]) {
+    if (word != message_state(message).payload[index]) {
       ++words_corrupted_;
     }
     return;
@@ -240,7 +240,7 @@ void Multicomputer::deliver_word(std::uint32_t message, std::uint32_t index, sw:
 }
 
 std::uint32_t Multicomputer::destination_of(std::uint32_t message) const {
-  return traffic_ ? messages_[message].dst
+  return traffic_ ? message_state(message).dst
                   : program_->program().manifest.messages[message].destination;
 }
 
@@ -283,11 +283,13 @@ void Multicomputer::message_delivered(std::uint32_t message, Cycle at) {
   record(at - Cycle{1},
          {traces::MessageEvent::Deliver, message, destination_of(message), 0, 0, 0, 0, true, at});
   if (traffic_) {
-    const MessageState& m = messages_[message];
+    MessageState& m = message_state(message);
     if (m.measured) {
-      latencies_.push_back((at - m.created).count());
+      latencies_.add((at - m.created).count());
       --measured_left_;
     }
+    m.delivered = true;
+    forget_delivered_messages();
     return;
   }
   program_->message_delivered(message, at);
@@ -410,7 +412,9 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
   baseline_ = network_->stats();
   deadlocked_ = false;
   deadlock_.clear();
-  messages_.clear();
+  messages_.assign(64, MessageState{});
+  oldest_message_ = next_message_ = 0;
+  peak_message_span_ = 0;
   latencies_.clear();
   program_.reset();
   window_started_ = window_ended_ = false;
@@ -441,8 +445,8 @@ void Multicomputer::generate_traffic(Cycle c) {
   const std::uint32_t flits = traffic_->spec().flits;
   const bool measured = traffic_->measured(c);
   traffic_->create(c, [&](std::uint32_t node, std::uint32_t dst) {
-    const auto id = static_cast<std::uint32_t>(messages_.size());
-    messages_.push_back({node, dst, flits - 1, c, measured, sw::PayloadWords({node, dst, id})});
+    const std::uint32_t id = add_message(
+        {node, dst, flits - 1, c, measured, sw::PayloadWords({node, dst, next_message_}), false});
     if (measured) {
       window_flits_created_ += flits;
       ++measured_left_;
@@ -450,6 +454,27 @@ void Multicomputer::generate_traffic(Cycle c) {
     record(c, {traces::MessageEvent::Send, id, node, dst, flits - 1, 0, 0, measured});
     network_->submit(id, node, dst, flits - 1);
   });
+}
+
+std::uint32_t Multicomputer::add_message(MessageState m) {
+  if (next_message_ - oldest_message_ == messages_.size()) {
+    // Full: twice the slots, each message at its id's place in the larger ring.
+    std::vector<MessageState> larger(2 * messages_.size());
+    for (std::uint32_t id = oldest_message_; id != next_message_; ++id) {
+      larger[id & (larger.size() - 1)] = message_state(id);
+    }
+    messages_.swap(larger);
+  }
+  const std::uint32_t id = next_message_++;
+  message_state(id) = m;
+  peak_message_span_ = std::max<std::uint64_t>(peak_message_span_, next_message_ - oldest_message_);
+  return id;
+}
+
+void Multicomputer::forget_delivered_messages() {
+  while (oldest_message_ != next_message_ && message_state(oldest_message_).delivered) {
+    ++oldest_message_;
+  }
 }
 
 void Multicomputer::run_traffic(const std::function<void()>& between) {
@@ -487,7 +512,7 @@ TrafficResult Multicomputer::traffic_result() const {
           ? static_cast<double>(network_->stats().flits_ejected - baseline_.flits_ejected) /
                 (n * window)
           : static_cast<double>(ejected_end - ejected_at_window_start_) / (n * window);
-  const traces::LatencySummary latency = traces::summarize_latencies(latencies_, 1);
+  const traces::LatencySummary latency = latencies_.summary(1);
   r.measured_packets = latency.count + measured_left_;
   r.undelivered_measured = measured_left_;
   if (latency.count > 0) {

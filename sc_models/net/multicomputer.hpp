@@ -30,6 +30,7 @@
 #include "sw/traffic/traffic_point.hpp"
 #include "traces/recorder.hpp"
 #include "traces/stats.hpp"
+#include "traces/trace_stats.hpp"
 
 namespace orthosim::sc {
 
@@ -109,6 +110,10 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
   [[nodiscard]] std::uint64_t peak_words_in_flight() const {
     return program_ ? program_->peak_words_in_flight() : 0;
   }
+  /// A traffic run's most messages at once from its oldest undelivered one to its newest, and the
+  /// message states it holds room for: tests see them follow the messages in flight.
+  [[nodiscard]] std::uint64_t peak_message_span() const { return peak_message_span_; }
+  [[nodiscard]] std::size_t message_slots() const { return messages_.size(); }
 
  private:
   struct MessageState {
@@ -118,8 +123,17 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
     Cycle created;
     bool measured = false;
     /// Its words, payload_word({src, dst, message id}, index), the key mixed once.
-    sw::PayloadWords payload;
+    sw::PayloadWords payload{sw::PayloadKey{}};
+    bool delivered = false;
   };
+  /// The state of traffic message `id` (held while it or an older message is in flight).
+  MessageState& message_state(std::uint32_t id) { return messages_[id & (messages_.size() - 1)]; }
+  [[nodiscard]] const MessageState& message_state(std::uint32_t id) const {
+    return messages_[id & (messages_.size() - 1)];
+  }
+  /// Holds a new traffic message: its id.
+  std::uint32_t add_message(MessageState m);
+  void forget_delivered_messages();
 
   void tick();
   /// Cycle c of the network process: the traffic's packets, the program's nodes, the network.
@@ -180,8 +194,14 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
 
   // Traffic: the source while a traffic run is loaded, and its packets.
   std::optional<net::TrafficSource> traffic_;
+  /// Its messages from the oldest not yet delivered to the newest, by id, in a ring of a power of
+  /// two slots that doubles when full: what a run holds follows the messages in flight (and the
+  /// spread of their latencies, latencies_), not the length of the run.
   std::vector<MessageState> messages_;
-  std::vector<std::uint64_t> latencies_;
+  std::uint32_t oldest_message_ = 0;  ///< the oldest not delivered, or next_message_
+  std::uint32_t next_message_ = 0;
+  std::uint64_t peak_message_span_ = 0;
+  traces::LatencyCounts latencies_;
   std::uint64_t window_flits_created_ = 0;
   std::uint64_t ejected_at_window_start_ = 0;
   std::uint64_t ejected_at_window_end_ = 0;

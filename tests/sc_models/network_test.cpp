@@ -180,6 +180,30 @@ sc::TrafficSpec traffic(const std::string& pattern, const Topology& t, double ra
   return spec;
 }
 
+// Memory follows the work in flight: a traffic run holds the state of its messages from the
+// oldest undelivered one to the newest only, so a long run at a steady load holds room for a
+// small multiple of the messages in flight at once, not for every message it created.
+TEST(Traffic, AMessagesStateIsForgottenOnceItAndTheOlderOnesAreDelivered) {
+  traces::Recorder silent;
+  const sw::NetworkConfig c = network(Topology::mesh({8, 8}));
+  sc::Multicomputer system("steady", c.validated(), silent);
+  sc::TrafficSpec spec = traffic("uniform", c.topology, 0.16, 4);
+  spec.warmup = 0;
+  spec.cycles = 15'000;
+  system.start_traffic(spec);
+  sc_core::sc_start();
+  const sc::TrafficResult r = system.traffic_result();
+  ASSERT_FALSE(r.deadlocked);
+  ASSERT_EQ(r.undelivered_measured, 0u);
+  EXPECT_EQ(r.words_corrupted, 0u) << "a message read or checked at another's place";
+  // 64 nodes x 15,000 cycles x 0.16 / 4 packets per node and cycle: about 38,000 messages.
+  EXPECT_GT(r.measured_packets, 36'000u);
+  EXPECT_GT(system.peak_message_span(), 64u) << "the ring must grow for the test to show it";
+  EXPECT_LT(system.peak_message_span() * 20, r.measured_packets);
+  // The ring doubles only when full: at most twice the span, and never below its first 64.
+  EXPECT_LE(system.message_slots(), std::max<std::uint64_t>(64, 2 * system.peak_message_span()));
+}
+
 // A rate far below one packet per window (1e-18 flits per node per cycle: the gap to a node's
 // next packet is around 2e19 cycles, past what a cycle count holds) runs to the end of the
 // window with no packet: 16 nodes x 10^4 cycles x 5e-20 packets per cycle make 8e-15 expected.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -184,34 +185,63 @@ TEST(EventTrace, StatsOfAHandMadeTrace) {
   std::filesystem::remove(path);
 }
 
-TEST(EventTrace, LatencySummaryMatchesBruteForce) {
+// LatencyCounts against the definitions on the sorted values: the ceil(q n)-th smallest for the
+// ranks, the mean as the sum of the sorted values (to the last bit), and each bin's count; with
+// values in the dense range and above it (a saturated network's latencies), repeated values, a
+// single value, and none.
+TEST(EventTrace, LatencyCountsMatchTheSortedValues) {
   std::mt19937_64 rng(7);
-  std::vector<std::uint64_t> values;
-  for (int i = 0; i < 1001; ++i) {
-    values.push_back(20 + rng() % 300);
+  const std::vector<std::vector<std::uint64_t>> cases = [&] {
+    std::vector<std::uint64_t> small;
+    std::vector<std::uint64_t> wide;
+    for (int i = 0; i < 1001; ++i) {
+      small.push_back(20 + rng() % 300);
+      wide.push_back(i % 3 == 0 ? 70'000 + rng() % 5'000'000 : rng() % 100);
+    }
+    return std::vector<std::vector<std::uint64_t>>{small, wide, {65'536}, {}};
+  }();
+  for (const std::vector<std::uint64_t>& values : cases) {
+    LatencyCounts counts;
+    for (const std::uint64_t v : values) {
+      counts.add(v);
+    }
+    const LatencySummary s = counts.summary(20);
+    std::vector<std::uint64_t> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    ASSERT_EQ(s.count, values.size());
+    if (values.empty()) {
+      EXPECT_TRUE(s.histogram.empty());
+      continue;
+    }
+    EXPECT_EQ(s.min, sorted.front());
+    EXPECT_EQ(s.max, sorted.back());
+    const auto rank = [&](double q) {
+      const auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
+      return sorted[std::max<std::size_t>(k, 1) - 1];
+    };
+    EXPECT_EQ(s.p50, rank(0.50));
+    EXPECT_EQ(s.p99, rank(0.99));
+    double sum = 0;
+    for (const std::uint64_t v : sorted) {
+      sum += static_cast<double>(v);
+    }
+    EXPECT_EQ(s.mean, sum / static_cast<double>(sorted.size()));
+    ASSERT_LE(s.histogram.size(), 20u);
+    std::uint64_t binned = 0;
+    for (std::size_t k = 0; k < s.histogram.size(); ++k) {
+      const std::uint64_t lo = s.min + k * s.bin_width;
+      const auto n = static_cast<std::uint64_t>(
+          std::count_if(values.begin(), values.end(),
+                        [&](std::uint64_t v) { return v >= lo && v < lo + s.bin_width; }));
+      EXPECT_EQ(s.histogram[k], n) << "bin " << k;
+      binned += s.histogram[k];
+    }
+    EXPECT_EQ(binned, values.size());
   }
-  const LatencySummary s = summarize_latencies(values, 20);
-  std::vector<std::uint64_t> sorted = values;
-  std::sort(sorted.begin(), sorted.end());
-  EXPECT_EQ(s.count, values.size());
-  EXPECT_EQ(s.min, sorted.front());
-  EXPECT_EQ(s.max, sorted.back());
-  // ceil(q n)-th smallest: n = 1001, p50 the 501st, p99 the 991st.
-  EXPECT_EQ(s.p50, sorted[500]);
-  EXPECT_EQ(s.p99, sorted[990]);
-  double sum = 0;
-  for (std::uint64_t v : values) {
-    sum += static_cast<double>(v);
-  }
-  EXPECT_DOUBLE_EQ(s.mean, sum / 1001.0);
-  ASSERT_LE(s.histogram.size(), 20u);
-  for (std::size_t k = 0; k < s.histogram.size(); ++k) {
-    const std::uint64_t lo = s.min + k * s.bin_width;
-    const auto n = static_cast<std::uint64_t>(
-        std::count_if(values.begin(), values.end(),
-                      [&](std::uint64_t v) { return v >= lo && v < lo + s.bin_width; }));
-    EXPECT_EQ(s.histogram[k], n) << "bin " << k;
-  }
+  LatencyCounts cleared;
+  cleared.add(5);
+  cleared.clear();
+  EXPECT_EQ(cleared.summary(1).count, 0u);
 }
 
 /// Records which source ids it was called with.
