@@ -267,8 +267,10 @@ ProgressSettings progress_settings(bool stderr_is_terminal, const char* after_ms
   return settings;
 }
 
-int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& out,
-            std::ostream& err, const ProgressSettings& progress) {
+namespace {
+
+int run_command(const std::vector<std::string>& args, Runner& runner, std::ostream& out,
+                std::ostream& err, const ProgressSettings& progress) {
   if (args.empty()) {
     print_usage(err);
     return kExitBadInput;
@@ -370,6 +372,20 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
     err << prefix << "error: " << e.what() << '\n';
     return kExitRunFailed;
   }
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& out,
+            std::ostream& err, const ProgressSettings& progress) {
+  const int code = run_command(args, runner, out, err, progress);
+  // A table or JSON cut short (a full disk, a closed pipe) must not look like a success.
+  out.flush();
+  if (!out) {
+    err << "orthosim: error: the output could not be written in full (standard output)\n";
+    return code == kExitOk ? kExitRunFailed : code;
+  }
+  return code;
 }
 
 int check_cli(const std::vector<std::string>& args, std::ostream& err) {

@@ -30,7 +30,8 @@ struct ProgressSettings {
 /// not a number of milliseconds.
 ProgressSettings progress_settings(bool stderr_is_terminal, const char* after_ms);
 
-/// Runs `orthosim args...` (args exclude the program name) and returns the exit code.
+/// Runs `orthosim args...` (args exclude the program name) and returns the exit code: kExitRunFailed
+/// too, with a line on `err`, when `out` could not take the whole output.
 int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& out,
             std::ostream& err, const ProgressSettings& progress = {});
 

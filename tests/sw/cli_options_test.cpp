@@ -34,6 +34,52 @@ TEST(Cli, HelpListsTheCommands) {
   }
 }
 
+/// An output that takes `room` characters and then refuses the rest, as a full disk does.
+class FullAfter : public std::streambuf {
+ public:
+  explicit FullAfter(std::size_t room) : room_(room) {}
+  std::string taken;
+
+ protected:
+  int_type overflow(int_type ch) override {
+    if (traits_type::eq_int_type(ch, traits_type::eof()) || taken.size() >= room_) {
+      return traits_type::eof();
+    }
+    taken.push_back(traits_type::to_char_type(ch));
+    return ch;
+  }
+
+ private:
+  std::size_t room_;
+};
+
+// An output cut short is a failed run, whatever the command, with a line that says so; an output
+// with room for it all is not; bad input keeps its own code.
+TEST(Cli, AnOutputThatCannotBeWrittenInFullFailsTheRun) {
+  const std::vector<std::vector<std::string>> commands = {{"--help"},
+                                                          {"access", "--arch", "omp", "--n", "4",
+                                                           "--kind", "iwr", "--d", "2", "--l", "2",
+                                                           "--json"}};
+  for (const std::vector<std::string>& args : commands) {
+    for (const std::size_t room : {std::size_t{0}, std::size_t{40}, std::size_t{1} << 20}) {
+      FakeRunner runner;
+      FullAfter full(room);
+      std::ostream out(&full);
+      std::ostringstream err;
+      const int code = sw::run_cli(args, runner, out, err);
+      const bool fits = room == std::size_t{1} << 20;
+      EXPECT_EQ(code, fits ? sw::kExitOk : sw::kExitRunFailed) << joined(args) << room;
+      EXPECT_EQ(contains(err.str(), "could not be written in full"), !fits) << err.str();
+    }
+  }
+  FullAfter none(0);
+  std::ostream out(&none);
+  std::ostringstream err;
+  FakeRunner runner;
+  EXPECT_EQ(sw::run_cli({"access", "--n", "zero"}, runner, out, err), sw::kExitBadInput);
+  EXPECT_FALSE(contains(err.str(), "could not be written")) << err.str();
+}
+
 TEST(Cli, NoCommandIsBadInput) {
   const Result r = run({});
   EXPECT_EQ(r.code, sw::kExitBadInput);
