@@ -33,7 +33,9 @@ struct IndexManipulatorRtl::Dut {
   [[nodiscard]] virtual std::uint32_t access_rdata() = 0;
   [[nodiscard]] virtual std::uint32_t local_rdata() = 0;
   virtual void set_index_entry(std::uint32_t flat, std::uint32_t buffer) = 0;
-  virtual std::uint32_t& buffer_word(std::uint32_t flat) = 0;
+  /// A data buffer word through the backdoor.
+  [[nodiscard]] virtual std::uint32_t read_word(std::uint32_t flat) = 0;
+  virtual void write_word(std::uint32_t flat, std::uint32_t value) = 0;
   virtual void edge() = 0;
 };
 
@@ -82,9 +84,12 @@ struct IndexManipulatorRtl::DutOf final : IndexManipulatorRtl::Dut {
     dut.rootp->index_manipulator__DOT__idx_mem[flat] = static_cast<CData>(buffer);
     model.touch();
   }
-  std::uint32_t& buffer_word(std::uint32_t flat) override {
-    model.touch();  // a write through the reference changes what the read paths return
+  std::uint32_t read_word(std::uint32_t flat) override {
     return dut.rootp->index_manipulator__DOT__buf_mem[flat];
+  }
+  void write_word(std::uint32_t flat, std::uint32_t value) override {
+    dut.rootp->index_manipulator__DOT__buf_mem[flat] = value;
+    model.touch_outputs();  // only the read paths read the buffers (the edge only writes them)
   }
   void edge() override {
     // The index manipulator's only state is its two memories, written at an edge only with a
@@ -174,16 +179,16 @@ void IndexManipulatorRtl::set_index_set(std::uint32_t set, const std::vector<std
 }
 
 void IndexManipulatorRtl::set_word(std::uint32_t buffer, std::uint32_t word, std::uint32_t value) {
-  dut_->buffer_word(flat_word(buffer, word)) = value;
+  dut_->write_word(flat_word(buffer, word), value);
 }
 
 std::uint32_t IndexManipulatorRtl::word(std::uint32_t buffer, std::uint32_t word) const {
-  return dut_->buffer_word(flat_word(buffer, word));
+  return dut_->read_word(flat_word(buffer, word));
 }
 
 void IndexManipulatorRtl::fill(std::uint32_t value) {
   for (std::uint32_t i = 0; i < n_ * kWords; ++i) {
-    dut_->buffer_word(i) = value;
+    dut_->write_word(i, value);
   }
 }
 
