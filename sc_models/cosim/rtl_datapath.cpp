@@ -81,16 +81,22 @@ DatapathStepper::DatapathStepper(const sc_core::sc_module_name& name, const Cloc
   SC_THREAD(stepping);
 }
 
+void DatapathStepper::start_pending() {
+  for (RtlDatapath* d : datapaths_) {
+    if (d->start_pending()) {
+      d->start();
+    }
+  }
+}
+
 void DatapathStepper::stepping() {
   for (RtlDatapath* d : datapaths_) {
     d->reset();
   }
   for (;;) {
+    start_pending();
     bool running = false;
     for (RtlDatapath* d : datapaths_) {
-      if (d->start_pending()) {
-        d->start();
-      }
       running = running || d->running();
     }
     if (!running) {

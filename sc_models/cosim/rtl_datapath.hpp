@@ -58,8 +58,12 @@ class DatapathStepper : public sc_core::sc_module {
 
   /// Each datapath once, before the simulation starts.
   void add(RtlDatapath& datapath) { datapaths_.push_back(&datapath); }
-  /// A datapath has a start pending: it is started in the next delta cycle.
+  /// A datapath has a start pending: it is started in the next delta cycle, or earlier by
+  /// start_pending().
   void wake() { ev_start_.notify(sc_core::SC_ZERO_TIME); }
+  /// Starts every datapath with a start pending, now (the module array, memory = rtl, in the
+  /// activation of its grants, so that their buses of the grant cycle reach its edge then).
+  void start_pending();
 
  private:
   void stepping();
