@@ -405,6 +405,29 @@ TEST(MemoryCosim, AgreesWithRtlAndCosimControllers) {
   EXPECT_GT(with_cosim.blocks().module_array_edges(), 0u) << "the module array never ran";
 }
 
+// With alpha = 0 an access's first word is on the bus in its grant cycle, which the array
+// decides at half a period: the controllers it grants start there, before it takes the buses and
+// the edge that ends the cycle, so that the word reaches a module (or is read from one) in that
+// very cycle.
+TEST(MemoryRtl, AWordOnTheBusInItsGrantCycleReachesTheArray) {
+  traces::Recorder silent;
+  sw::SystemConfig model_config = config_of(Arch::Omp, 4, sw::Impl::Model, sw::Impl::Model);
+  sw::SystemConfig rtl_config = memory_config(4, sw::Impl::Rtl, sw::Impl::Rtl, sw::Impl::Rtl);
+  model_config.timing.alpha = 0;
+  rtl_config.timing.alpha = 0;
+  Wired model("model", model_config, silent);
+  Wired rtl("rtl", rtl_config, silent);
+  std::uint64_t words = 0;
+  for (const auto& [name, program] : programs(model_config, 31)) {
+    model.load(program);
+    rtl.load(program);
+    sc::run_systems({&model, &rtl}, sw::Cycle{100'000'000});
+    expect_same(model.result(), rtl.result(), name + " with alpha = 0");
+    words += model.result().delivery.words_checked;
+  }
+  EXPECT_GT(words, 0u);
+}
+
 /// one_write, then P(1) reads the word back: the read is granted when the write ends (alpha +
 /// tau) and its word is on the bus alpha cycles later.
 sw::MachineProgram write_then_read(const sw::SystemConfig& c) {
