@@ -139,4 +139,12 @@ void BusControllerRtl::set_words(std::uint32_t bus_rdata, std::uint32_t im_rdata
 BusControllerOutputs BusControllerRtl::control_outputs() const { return dut_->control_outputs(); }
 void BusControllerRtl::read_words(BusControllerOutputs& o) const { dut_->read_words(o); }
 
+void BusControllerRtl::wire_words(BusControllerOutputs& o, std::uint32_t bus_rdata,
+                                  std::uint32_t im_rdata) {
+  // bus_write is the access's direction while bus_valid is high.
+  o.bus_wdata = o.bus_valid && o.bus_write ? im_rdata : 0;
+  o.bus_data = !o.bus_valid ? 0 : o.bus_write ? im_rdata : bus_rdata;
+  o.im_wdata = bus_rdata;
+}
+
 }  // namespace orthosim::rtl

@@ -75,6 +75,11 @@ class BusControllerRtl : public sc_core::sc_module {
   [[nodiscard]] BusControllerOutputs control_outputs() const;
   /// The word outputs of the current inputs and state, into `o` (of control_outputs()).
   void read_words(BusControllerOutputs& o) const;
+  /// The word outputs as bus_controller.sv wires them (its "outputs" section: the words given,
+  /// gated by bus_valid and the access's direction), into `o` (of control_outputs()), without
+  /// evaluating the controller: for an owner that moves the words and neither compares nor traces
+  /// them. read_words() gives the same (tests/rtl: BusControllerRtl.WiredWordsAreTheRtls).
+  static void wire_words(BusControllerOutputs& o, std::uint32_t bus_rdata, std::uint32_t im_rdata);
 
  private:
   struct Dut;

@@ -26,6 +26,7 @@ RtlDatapath::RtlDatapath(const sc_core::sc_module_name& name, std::string instan
       manipulator_(manipulator),
       on_mismatch_(std::move(on_mismatch)),
       bc_(std::make_unique<rtl::BusControllerRtl>("bc", config.n, fst)),
+      words_from_rtl_(config.impl.bus_controller == sw::Impl::Cosim || fst != nullptr),
       bc_checker_(std::move(instance)),
       stepper_(stepper) {
   stepper_.add(*this);
@@ -186,6 +187,11 @@ void RtlDatapath::apply_start() {
   pins.vectors = access_.vectors;
   pins.index_set = access_.index_set;
   bc_->set_start(true, pins);
+  // The module behind each slot of the access's bus, once per access, not per word.
+  slot_modules_.clear();
+  for (std::uint32_t slot = 0; slot < organization_.n(); ++slot) {
+    slot_modules_.push_back(organization_.module_at(access_.bus, slot));
+  }
   started_this_cycle_ = true;
   last_announced_ = false;
   beat_open_ = false;
@@ -197,8 +203,7 @@ rtl::BusControllerOutputs RtlDatapath::settle_cycle() {
   rtl::BusControllerOutputs s = bc_->control_outputs();
   const bool read_word = s.bus_valid && !s.bus_write;
   const bool write_word = s.bus_valid && s.bus_write;
-  const sw::ModuleId module_id =
-      s.bus_valid ? organization_.module_at(access_.bus, s.bus_sel) : sw::ModuleId{0};
+  const sw::ModuleId module_id = s.bus_valid ? slot_modules_.at(s.bus_sel) : sw::ModuleId{0};
   WordStore* module = s.bus_valid ? &modules_.at(module_id) : nullptr;
   const bool rtl_memory = memory_ != nullptr && memory_->impl() == sw::Impl::Rtl;
   Word bus_rdata = 0;
@@ -212,12 +217,18 @@ rtl::BusControllerOutputs RtlDatapath::settle_cycle() {
                         : write_word ? manipulator_.on_write(s.im_set, s.im_pos, s.im_vec)
                                      : 0;
   bc_->set_words(bus_rdata, im_rdata);
-  bc_->read_words(s);
+  if (words_from_rtl_) {
+    bc_->read_words(s);
+  } else {
+    rtl::BusControllerRtl::wire_words(s, bus_rdata, im_rdata);
+  }
   // The outputs of cycle c are final here: the inputs change only with a start, and a start
   // comes with a new settle_cycle(). Later in this cycle the processor may already run its
   // next op (when the model's access ended at c), so compare what is true now.
   const Cycle c = cycle();
-  collect(c, s);
+  if (shadowing_ || im_checker_) {
+    collect(c, s);
+  }
   if (memory_ != nullptr && !shadowing_) {
     BusLane lane;
     lane.pins.mode = s.bus_mode;

@@ -151,6 +151,11 @@ class RtlDatapath : public sc_core::sc_module {
   MismatchHandler on_mismatch_;
 
   std::unique_ptr<rtl::BusControllerRtl> bc_;
+  /// The controller's word outputs are evaluated (bus = cosim compares them, a waveform shows
+  /// them); otherwise they are taken as its wires give them (BusControllerRtl::wire_words): the
+  /// words are the only outputs that read the words fed in, so the controller is evaluated at
+  /// its edges only.
+  bool words_from_rtl_;
   rtl::IndexManipulatorRtl* im_ = nullptr;
   RtlMemory* memory_ = nullptr;
   sw::Impl im_impl_ = sw::Impl::Model;
@@ -161,6 +166,7 @@ class RtlDatapath : public sc_core::sc_module {
   bool pending_ = false;
   bool shadowing_ = false;
   sw::MemoryAccess access_;
+  std::vector<sw::ModuleId> slot_modules_;  ///< the module of each slot of access_'s bus
   RtlAccessListener* listener_ = nullptr;
   DatapathStepper& stepper_;
   bool running_ = false;

@@ -180,7 +180,10 @@ void RtlMemory::arbitrate(Cycle c) {
     requests[i].column = port.column;
     requests[i].mask = port.mask;
   }
-  array_->set_arbitration(requests);
+  if (requests != applied_) {  // mostly they hold from one cycle to the next
+    array_->set_arbitration(requests);
+    applied_ = requests;
+  }
   const std::uint32_t grant = array_->grant();
   if (impl_ == sw::Impl::Cosim) {
     for (std::uint32_t i = 0; i < n_; ++i) {

@@ -136,7 +136,7 @@ class RtlMemory : public sc_core::sc_module {
 
   std::vector<Port> ports_;
   // The array's inputs of the cycle, kept so that a cycle allocates nothing.
-  std::vector<rtl::ModuleArrayRequest> requests_;
+  std::vector<rtl::ModuleArrayRequest> requests_, applied_;  ///< applied_: the array's inputs
   std::vector<BusLane> lanes_;
   std::vector<rtl::ModuleArrayLane> pins_;
   bool reset_pending_ = false;  ///< a stopped run left requests: reset before the next cycle

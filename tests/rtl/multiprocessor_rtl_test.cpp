@@ -25,6 +25,7 @@
 #include <variant>
 #include <vector>
 
+#include "rtl/bridge/bus_controller_rtl.hpp"
 #include "sc_models/cosim/cosim_wiring.hpp"
 #include "sc_models/kernel/lockstep_checker.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
@@ -321,6 +322,51 @@ TEST(Gating, TheRtlClockRunsOnlyDuringAccesses) {
   const std::uint64_t access = sw::BusTiming{}.alpha + sw::BusTiming{}.tau;
   EXPECT_EQ(r.cycles.count(), 1'000'000 + access);
   EXPECT_EQ(system.blocks().rtl_edges(), 2 * c.n + access);
+}
+
+// The controller's word outputs as BusControllerRtl::wire_words gives them without evaluating
+// the controller (bus = rtl without a waveform) are the RTL's (read_words) in every cycle of a
+// write and of a read (start-up, address increments, words, the done cycle), for random words fed
+// in.
+TEST(BusControllerRtl, WiredWordsAreTheRtls) {
+  rtl::BusControllerRtl bc("bc", 4);
+  bc.set_reset(true);
+  bc.edge();
+  bc.set_reset(false);
+  bc.set_timing(true, 2, 1, 2, 3);
+  bc.set_grant(true);  // granted in the cycle of the start
+  bc.edge();
+  bc.set_timing(false, 0, 0, 0, 0);
+  std::mt19937 rng(7);
+  std::uint32_t word_cycles = 0;
+  for (const bool write : {true, false}) {
+    rtl::BusAccessPins access;
+    access.write = write;
+    access.column = !write;
+    access.slots = {1, 3, 0};
+    access.address = 5;
+    access.vectors = 3;
+    bc.set_start(true, access);
+    // alpha + beta (l - 1) + d tau l = 2 + 2 + 18 cycles, then the done cycle and idle ones.
+    for (int cycle = 0; cycle < 26; ++cycle) {
+      rtl::BusControllerOutputs rtl = bc.control_outputs();
+      const std::uint32_t bus_rdata = static_cast<std::uint32_t>(rng());
+      const std::uint32_t im_rdata = static_cast<std::uint32_t>(rng());
+      bc.set_words(bus_rdata, im_rdata);
+      rtl::BusControllerOutputs wired = rtl;
+      rtl::BusControllerRtl::wire_words(wired, bus_rdata, im_rdata);
+      bc.read_words(rtl);
+      const std::string when =
+          (write ? "write" : "read") + std::string(", cycle ") + std::to_string(cycle);
+      EXPECT_EQ(wired.bus_wdata, rtl.bus_wdata) << when;
+      EXPECT_EQ(wired.bus_data, rtl.bus_data) << when;
+      EXPECT_EQ(wired.im_wdata, rtl.im_wdata) << when;
+      word_cycles += rtl.bus_valid ? 1 : 0;
+      bc.edge();
+      bc.set_start(false, {});
+    }
+  }
+  EXPECT_EQ(word_cycles, 2u * 18u);  // d tau l of each access
 }
 
 // ---- the module array (memory = rtl | cosim, omp only) --------------------------------------
