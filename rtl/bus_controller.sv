@@ -169,21 +169,28 @@ module bus_controller #(
   assign req = accept || (st_q == S_REQ);
   assign hold = (st_q == S_ALPHA) || (st_q == S_BETA) || (st_q == S_WORD);
   assign req_col = e_col;
-  // One decoded slot per stream position, ORed, not one comparator per (slot, position): a
-  // verilated owner evaluates this at every edge, and n controllers of n x n comparators grew as
-  // n^3. Continuous assignments: Icarus would make an always_comb that sets bits of a vector
-  // sensitive to its own writes and never settle.
-  for (genvar p = 0; p < N; p++) begin : g_mask
-    logic [N-1:0] upto;  // the slots of positions 0 .. p
-    logic [N-1:0] slot;
-    assign slot = (NCW'(p) < e_deg) ? N'(1) << e_slots[p*NB+:NB] : '0;
-    if (p == 0) begin : g_first
-      assign upto = slot;
-    end else begin : g_next
-      assign upto = g_mask[p-1].upto | slot;
+  // The slots of an access: one decoded slot per stream position, ORed, not one comparator per
+  // (slot, position) (n controllers of n x n comparators grew as n^3 in a verilated machine).
+  function automatic logic [N-1:0] slot_mask(input logic [N*NB-1:0] slots,
+                                             input logic [NCW-1:0] degree);
+    slot_mask = '0;
+    for (int p = 0; p < N; p++) begin
+      if (NCW'(p) < degree) begin
+        slot_mask = slot_mask | (N'(1) << slots[p*NB+:NB]);
+      end
+    end
+  endfunction
+  // Decoded from the start's descriptor while idle, otherwise the mask of the access under way,
+  // registered when it was accepted (or its IWR read half became current): a verilated owner then
+  // decodes the slots in the cycles of a start only, not at every evaluation.
+  logic [N-1:0] mask_q;
+  always_comb begin
+    if (st_q == S_IDLE) begin
+      req_mask = slot_mask(acc_slots, acc_degree);
+    end else begin
+      req_mask = mask_q;
     end
   end
-  assign req_mask = g_mask[N-1].upto;
 
   // ---- phase in effect this cycle -----------------------------------------------------------
   // In the grant cycle the phase is the access's first one; otherwise the registered one.
@@ -320,6 +327,7 @@ module bus_controller #(
   // Descriptors: data registers, no reset needed (written at every accepted start).
   always_ff @(posedge clk) begin
     if (n_switch) begin
+      mask_q    <= slot_mask(accept ? rd_slots : p_slots_q, accept ? rd_degree : p_deg_q);
       d_write_q <= 1'b0;
       d_col_q   <= accept ? rd_col : p_col_q;
       d_deg_q   <= accept ? rd_degree : p_deg_q;
@@ -328,6 +336,7 @@ module bus_controller #(
       d_vecs_q  <= accept ? rd_vectors : p_vecs_q;
       d_set_q   <= accept ? rd_set : p_set_q;
     end else if (accept) begin
+      mask_q    <= req_mask;
       d_write_q <= e_write;
       d_col_q   <= e_col;
       d_deg_q   <= e_deg;

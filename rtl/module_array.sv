@@ -107,47 +107,67 @@ module module_array #(
   localparam int MODULES = N * N;
   logic [W-1:0] mem[MODULES*DEPTH];
 
+  // A bus's decoding, a function of its ports alone. The read path below decodes the buses into
+  // `hit` and `bus_module`; the clocked logic decodes the ports itself (the synthesised logic is
+  // the same), so that it reads no combinational signal of the buses: a verilated owner that
+  // changed only the buses since it last evaluated the array takes the edge without evaluating
+  // the combinational logic again (docs/rtl.md, "Stepping a verilated unit").
+  // RB(i) in row mode with slot s addresses M(i,s); CB(i) in column mode with slot s, M(s,i).
+  function automatic logic addresses(input logic valid, input logic [1:0] mode);
+    addresses = valid && (mode == 2'd1 || mode == 2'd2);
+  endfunction
+  function automatic logic [31:0] module_on(input int i, input logic [1:0] mode,
+                                            input logic [NB-1:0] sel);
+    module_on = (mode == 2'd2) ? 32'(sel) * N + 32'(i) : 32'(i) * N + 32'(sel);
+  endfunction
+  // No bus addresses module m (the host port may write it).
+  function automatic logic unaddressed(input logic [31:0] m, input logic [N-1:0] valid,
+                                       input logic [2*N-1:0] mode, input logic [N*NB-1:0] sel);
+    unaddressed = 1'b1;
+    for (int i = 0; i < N; i++) begin
+      if (addresses(valid[i], mode[2*i+:2]) && module_on(i, mode[2*i+:2], sel[i*NB+:NB]) == m)
+      begin
+        unaddressed = 1'b0;
+      end
+    end
+  endfunction
+  // Some M(i, s) is addressed by RB(i) and by CB(s) at once. M(i, s) on RB(i) is on column bus
+  // CB(s) too (a slot is below N): only BC(s) can address it from there, so one comparison per
+  // bus, not one per pair of buses.
+  function automatic logic both_buses(input logic [N-1:0] valid, input logic [2*N-1:0] mode,
+                                      input logic [N*NB-1:0] sel);
+    both_buses = 1'b0;
+    for (int i = 0; i < N; i++) begin
+      if (valid[i] && mode[2*i+:2] == 2'd1 && valid[sel[i*NB+:NB]] &&
+          mode[2*32'(sel[i*NB+:NB])+:2] == 2'd2 && sel[32'(sel[i*NB+:NB])*NB+:NB] == NB'(i)) begin
+        both_buses = 1'b1;
+      end
+    end
+  endfunction
+
   logic [N-1:0] hit;             // BC(i)'s bus addresses a module this cycle
   logic [N*32-1:0] bus_module;   // the module it addresses, a*N+b, at [i*32 +: 32] (flat: Icarus
                                  // has no unpacked arrays in always_comb, yosys no packed 2-D)
   logic [31:0] host_module;
-  logic host_free;               // no bus addresses M(host_row, host_col)
-  logic [N-1:0] both_hit;        // [i]: M(i, sel) is addressed by RB(i) and by its column bus
-  logic [N-1:0] col_hit;         // CB(i) addresses a module (column mode)
 
-  // RB(i) in row mode with slot s addresses M(i,s); CB(i) in column mode with slot s, M(s,i).
   // Continuous assignments, not always_comb: Icarus would make an always_comb sensitive to what
   // it writes itself and never settle.
   for (genvar i = 0; i < N; i++) begin : g_bus
-    assign hit[i] = bus_valid[i] && (bus_mode[2*i+:2] == 2'd1 || bus_mode[2*i+:2] == 2'd2);
-    assign col_hit[i] = bus_valid[i] && bus_mode[2*i+:2] == 2'd2;
-    assign bus_module[i*32+:32] = (bus_mode[2*i+:2] == 2'd2) ? 32'(bus_sel[i*NB+:NB]) * N + i :
-        i * N + 32'(bus_sel[i*NB+:NB]);
+    assign hit[i] = addresses(bus_valid[i], bus_mode[2*i+:2]);
+    assign bus_module[i*32+:32] = module_on(i, bus_mode[2*i+:2], bus_sel[i*NB+:NB]);
   end
   assign host_module = 32'(host_row) * N + 32'(host_col);
-
-  // M(i, s) on RB(i) is on column bus CB(s) too (a slot is below N): only BC(s) can address it
-  // from there, so one comparison per bus, not one per pair of buses.
-  always_comb begin
-    host_free = 1'b1;
-    for (int i = 0; i < N; i++) begin
-      if (hit[i] && bus_module[i*32+:32] == host_module) begin
-        host_free = 1'b0;
-      end
-      both_hit[i] = hit[i] && bus_mode[2*i+:2] == 2'd1 && col_hit[bus_sel[i*NB+:NB]] &&
-          bus_sel[32'(bus_sel[i*NB+:NB])*NB+:NB] == NB'(i);
-    end
-  end
 
   // A write happens at every edge of a valid write word; the host port writes only a module no
   // bus addresses.
   always_ff @(posedge clk) begin
     for (int i = 0; i < N; i++) begin
-      if (hit[i] && bus_write[i]) begin
-        mem[bus_module[i*32+:32]*DEPTH+32'(bus_addr[i*AW+:AW])] <= bus_wdata[i*W+:W];
+      if (addresses(bus_valid[i], bus_mode[2*i+:2]) && bus_write[i]) begin
+        mem[module_on(i, bus_mode[2*i+:2], bus_sel[i*NB+:NB])*DEPTH+32'(bus_addr[i*AW+:AW])] <=
+            bus_wdata[i*W+:W];
       end
     end
-    if (host_we && host_free) begin
+    if (host_we && unaddressed(host_module, bus_valid, bus_mode, bus_sel)) begin
       mem[host_module*DEPTH+32'(host_addr)] <= host_wdata;
     end
   end
@@ -164,7 +184,7 @@ module module_array #(
   always_ff @(posedge clk) begin
     if (!rst_n) begin
       collision <= 1'b0;
-    end else if (|both_hit) begin
+    end else if (both_buses(bus_valid, bus_mode, bus_sel)) begin
       collision <= 1'b1;
     end
   end

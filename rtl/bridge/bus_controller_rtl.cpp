@@ -27,9 +27,9 @@ struct BusControllerRtl::Dut {
                           std::uint32_t gamma) = 0;
   virtual void set_start(bool start, const BusAccessPins& access) = 0;
   virtual void set_grant(bool grant) = 0;
-  virtual void set_bus_rdata(std::uint32_t word) = 0;
-  virtual void set_im_rdata(std::uint32_t word) = 0;
-  [[nodiscard]] virtual BusControllerOutputs outputs() = 0;
+  virtual void set_words(std::uint32_t bus_rdata, std::uint32_t im_rdata) = 0;
+  [[nodiscard]] virtual BusControllerOutputs control_outputs() = 0;
+  virtual void read_words(BusControllerOutputs& o) = 0;
   virtual void edge() = 0;
 };
 
@@ -69,31 +69,38 @@ struct BusControllerRtl::DutOf final : BusControllerRtl::Dut {
     model.set(dut.acc_set, a.index_set);
   }
   void set_grant(bool g) override { model.set(dut.grant, g); }
-  void set_bus_rdata(std::uint32_t w) override { model.set(dut.bus_rdata, w); }
-  void set_im_rdata(std::uint32_t w) override { model.set(dut.im_rdata, w); }
-  BusControllerOutputs outputs() override {
-    model.settle();
+  void set_words(std::uint32_t bus_rdata, std::uint32_t im_rdata) override {
+    model.set_sampled(dut.bus_rdata, bus_rdata);
+    model.set_sampled(dut.im_rdata, im_rdata);
+  }
+  BusControllerOutputs control_outputs() override {
+    model.settle_control();
+    const auto& r = *dut.rootp;
     BusControllerOutputs o;
-    o.req = dut.req;
-    o.hold = dut.hold;
-    o.req_col = dut.req_col;
-    o.req_mask = dut.req_mask;
-    o.bus_valid = dut.bus_valid;
-    o.bus_mode = dut.bus_mode;
-    o.bus_write = dut.bus_write;
-    o.bus_sel = dut.bus_sel;
-    o.bus_addr = dut.bus_addr;
-    o.bus_wdata = dut.bus_wdata;
-    o.bus_data = dut.bus_data;
-    o.busy = dut.busy;
-    o.done = dut.done;
-    o.last = dut.last;
-    o.im_set = dut.im_set;
-    o.im_pos = dut.im_pos;
-    o.im_vec = dut.im_vec;
-    o.im_we = dut.im_we;
-    o.im_wdata = dut.im_wdata;
+    o.req = r.req;
+    o.hold = r.hold;
+    o.req_col = r.req_col;
+    o.req_mask = r.req_mask;
+    o.bus_valid = r.bus_valid;
+    o.bus_mode = r.bus_mode;
+    o.bus_write = r.bus_write;
+    o.bus_sel = r.bus_sel;
+    o.bus_addr = r.bus_addr;
+    o.busy = r.busy;
+    o.done = r.done;
+    o.last = r.last;
+    o.im_set = r.im_set;
+    o.im_pos = r.im_pos;
+    o.im_vec = r.im_vec;
+    o.im_we = r.im_we;
     return o;
+  }
+  void read_words(BusControllerOutputs& o) override {
+    model.settle();
+    const auto& r = *dut.rootp;
+    o.bus_wdata = r.bus_wdata;
+    o.bus_data = r.bus_data;
+    o.im_wdata = r.im_wdata;
   }
   void edge() override { model.edge(); }
 
@@ -126,8 +133,18 @@ void BusControllerRtl::set_start(bool start, const BusAccessPins& access) {
   dut_->set_start(start, access);
 }
 void BusControllerRtl::set_grant(bool grant) { dut_->set_grant(grant); }
-void BusControllerRtl::set_bus_rdata(std::uint32_t word) { dut_->set_bus_rdata(word); }
-void BusControllerRtl::set_im_rdata(std::uint32_t word) { dut_->set_im_rdata(word); }
-BusControllerOutputs BusControllerRtl::outputs() const { return dut_->outputs(); }
+void BusControllerRtl::set_words(std::uint32_t bus_rdata, std::uint32_t im_rdata) {
+  dut_->set_words(bus_rdata, im_rdata);
+}
+BusControllerOutputs BusControllerRtl::control_outputs() const { return dut_->control_outputs(); }
+void BusControllerRtl::read_words(BusControllerOutputs& o) const { dut_->read_words(o); }
+
+void BusControllerRtl::wire_words(BusControllerOutputs& o, std::uint32_t bus_rdata,
+                                  std::uint32_t im_rdata) {
+  // bus_write is the access's direction while bus_valid is high.
+  o.bus_wdata = o.bus_valid && o.bus_write ? im_rdata : 0;
+  o.bus_data = !o.bus_valid ? 0 : o.bus_write ? im_rdata : bus_rdata;
+  o.im_wdata = bus_rdata;
+}
 
 }  // namespace orthosim::rtl

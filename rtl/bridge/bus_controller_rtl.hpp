@@ -2,9 +2,9 @@
 // getters, so that nothing outside rtl/bridge includes Verilated headers (toolchain fact 4). One
 // parameterisation per n in {2, 4, 8, 16} (rtl/CMakeLists.txt): L = 256 words per buffer,
 // S = 512 index sets, 4096-word modules, 16-bit timing registers. A verilated C++ model stepped by
-// its owner (sc::RtlDatapath; docs/rtl.md, "Stepping a verilated unit"): outputs() evaluates the
-// combinational outputs if an input changed since, and edge() is the rising edge that samples the
-// inputs. Ports and timing: docs/rtl.md.
+// its owner (sc::RtlDatapath; docs/rtl.md, "Stepping a verilated unit"): control_outputs() and
+// read_words() evaluate the combinational outputs they read if an input they depend on changed
+// since, and edge() is the rising edge that samples the inputs. Ports and timing: docs/rtl.md.
 #pragma once
 
 #include <cstdint>
@@ -65,11 +65,21 @@ class BusControllerRtl : public sc_core::sc_module {
   /// start and the acc_* descriptor (iwr stays low: IWR steps run as two accesses, docs/rtl.md).
   void set_start(bool start, const BusAccessPins& access);
   void set_grant(bool grant);
-  void set_bus_rdata(std::uint32_t word);
-  void set_im_rdata(std::uint32_t word);
+  /// The data inputs: `bus_rdata`, the word the module returns, and `im_rdata`, the index
+  /// manipulator's buffer word. Sampled inputs (bridge::SteppedModel): no register of the
+  /// controller depends on them, only its word outputs do (bus_data, bus_wdata, im_wdata).
+  void set_words(std::uint32_t bus_rdata, std::uint32_t im_rdata);
 
-  /// The outputs of the current inputs and state.
-  [[nodiscard]] BusControllerOutputs outputs() const;
+  /// Every output of the current inputs and state but the words, which are left 0: these do not
+  /// read the data inputs, so a new word needs no evaluation for them.
+  [[nodiscard]] BusControllerOutputs control_outputs() const;
+  /// The word outputs of the current inputs and state, into `o` (of control_outputs()).
+  void read_words(BusControllerOutputs& o) const;
+  /// The word outputs as bus_controller.sv wires them (its "outputs" section: the words given,
+  /// gated by bus_valid and the access's direction), into `o` (of control_outputs()), without
+  /// evaluating the controller: for an owner that moves the words and neither compares nor traces
+  /// them. read_words() gives the same (tests/rtl: BusControllerRtl.WiredWordsAreTheRtls).
+  static void wire_words(BusControllerOutputs& o, std::uint32_t bus_rdata, std::uint32_t im_rdata);
 
  private:
   struct Dut;

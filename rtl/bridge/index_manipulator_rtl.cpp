@@ -10,6 +10,8 @@
 #include "Vindex_manipulator_n8___024root.h"
 #include "rtl/bridge/verilated_block.hpp"
 
+#include <algorithm>
+
 #include "rtl/bridge/index_manipulator_rtl.hpp"
 
 // The edge without the input-combinational region (bridge::clock_edge).
@@ -33,7 +35,12 @@ struct IndexManipulatorRtl::Dut {
   [[nodiscard]] virtual std::uint32_t access_rdata() = 0;
   [[nodiscard]] virtual std::uint32_t local_rdata() = 0;
   virtual void set_index_entry(std::uint32_t flat, std::uint32_t buffer) = 0;
-  virtual std::uint32_t& buffer_word(std::uint32_t flat) = 0;
+  /// A data buffer word through the backdoor.
+  [[nodiscard]] virtual std::uint32_t read_word(std::uint32_t flat) = 0;
+  virtual void write_word(std::uint32_t flat, std::uint32_t value) = 0;
+  virtual void read_words(std::uint32_t flat, std::uint32_t count, std::uint32_t* out) = 0;
+  virtual void write_words(std::uint32_t flat, std::uint32_t count,
+                           const std::uint32_t* values) = 0;
   virtual void edge() = 0;
 };
 
@@ -82,9 +89,21 @@ struct IndexManipulatorRtl::DutOf final : IndexManipulatorRtl::Dut {
     dut.rootp->index_manipulator__DOT__idx_mem[flat] = static_cast<CData>(buffer);
     model.touch();
   }
-  std::uint32_t& buffer_word(std::uint32_t flat) override {
-    model.touch();  // a write through the reference changes what the read paths return
+  std::uint32_t read_word(std::uint32_t flat) override {
     return dut.rootp->index_manipulator__DOT__buf_mem[flat];
+  }
+  void write_word(std::uint32_t flat, std::uint32_t value) override {
+    dut.rootp->index_manipulator__DOT__buf_mem[flat] = value;
+    model.touch_outputs();  // only the read paths read the buffers (the edge only writes them)
+  }
+  void read_words(std::uint32_t flat, std::uint32_t count, std::uint32_t* out) override {
+    const auto& mem = dut.rootp->index_manipulator__DOT__buf_mem;
+    std::copy(&mem[flat], &mem[flat] + count, out);
+  }
+  void write_words(std::uint32_t flat, std::uint32_t count, const std::uint32_t* values) override {
+    auto& mem = dut.rootp->index_manipulator__DOT__buf_mem;
+    std::copy(values, values + count, &mem[flat]);
+    model.touch_outputs();
   }
   void edge() override {
     // The index manipulator's only state is its two memories, written at an edge only with a
@@ -174,16 +193,32 @@ void IndexManipulatorRtl::set_index_set(std::uint32_t set, const std::vector<std
 }
 
 void IndexManipulatorRtl::set_word(std::uint32_t buffer, std::uint32_t word, std::uint32_t value) {
-  dut_->buffer_word(flat_word(buffer, word)) = value;
+  dut_->write_word(flat_word(buffer, word), value);
 }
 
 std::uint32_t IndexManipulatorRtl::word(std::uint32_t buffer, std::uint32_t word) const {
-  return dut_->buffer_word(flat_word(buffer, word));
+  return dut_->read_word(flat_word(buffer, word));
+}
+
+void IndexManipulatorRtl::set_words(std::uint32_t buffer, std::uint32_t word, std::uint32_t count,
+                                    const std::uint32_t* values) {
+  if (count > 0) {
+    static_cast<void>(flat_word(buffer, word + count - 1));  // the last word is in range
+    dut_->write_words(flat_word(buffer, word), count, values);
+  }
+}
+
+void IndexManipulatorRtl::words(std::uint32_t buffer, std::uint32_t word, std::uint32_t count,
+                                std::uint32_t* out) const {
+  if (count > 0) {
+    static_cast<void>(flat_word(buffer, word + count - 1));
+    dut_->read_words(flat_word(buffer, word), count, out);
+  }
 }
 
 void IndexManipulatorRtl::fill(std::uint32_t value) {
   for (std::uint32_t i = 0; i < n_ * kWords; ++i) {
-    dut_->buffer_word(i) = value;
+    dut_->write_word(i, value);
   }
 }
 

@@ -7,7 +7,7 @@
 // or the rising edge of a clock signal given at construction (the edge is taken before any input
 // set in that delta is seen, as with signals).
 //
-// The backdoor (index_set, set_word, word) reaches the index memory and the data buffers without
+// The backdoor (index_set, set_word, word, set_words, words) reaches the index memory and the data buffers without
 // a clock edge: the loads the model performs in no time (index sets before the run, the
 // processor's LoadBuffer and StoreBuffer) take no cycle in the RTL either.
 #pragma once
@@ -59,6 +59,12 @@ class IndexManipulatorRtl : public sc_core::sc_module {
   /// Backdoor: buffer `buffer` word `word`.
   void set_word(std::uint32_t buffer, std::uint32_t word, std::uint32_t value);
   [[nodiscard]] std::uint32_t word(std::uint32_t buffer, std::uint32_t word) const;
+  /// Backdoor: words [word, word + count) of buffer `buffer`, from `values` or into `out` (the
+  /// processor's LoadBuffer and StoreBuffer, one call per op).
+  void set_words(std::uint32_t buffer, std::uint32_t word, std::uint32_t count,
+                 const std::uint32_t* values);
+  void words(std::uint32_t buffer, std::uint32_t word, std::uint32_t count,
+             std::uint32_t* out) const;
   /// Fills every buffer word with `value` (the model's unwritten-word marker after a load).
   void fill(std::uint32_t value);
 

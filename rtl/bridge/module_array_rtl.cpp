@@ -11,7 +11,8 @@
 #include "rtl/bridge/verilated_block.hpp"
 #include "rtl/bridge/wide_bits.hpp"
 
-#include <cstring>
+#include <type_traits>
+#include <utility>
 
 #include "rtl/bridge/module_array_rtl.hpp"
 
@@ -46,7 +47,9 @@ struct ModuleArrayRtl::Dut {
   [[nodiscard]] virtual std::uint32_t wait_cycles() = 0;
   [[nodiscard]] virtual std::uint32_t conflicts() = 0;
   [[nodiscard]] virtual bool collision() = 0;
-  virtual std::uint32_t& word(std::uint32_t flat) = 0;
+  /// The storage through the backdoor.
+  [[nodiscard]] virtual std::uint32_t read(std::uint32_t flat) = 0;
+  virtual void write(std::uint32_t flat, std::uint32_t value) = 0;
   virtual void edge() = 0;
 };
 
@@ -58,37 +61,68 @@ struct ModuleArrayRtl::DutOf final : ModuleArrayRtl::Dut {
                           "the modules");
     model.set(dut.rst_n, 1);
   }
-  /// Field k of `width` bits of each of `count` entries, as one flat port value, to `port`.
+  /// Field k of `width` bits (at most 32) of each of `count` entries, packed from bit 0 as one
+  /// flat port value (the bits past the fields 0).
   template <class Port, class Field>
-  void put_fields(Port& port, std::size_t count, unsigned width, Field field) {
+  static Port pack(std::size_t count, unsigned width, Field field) {
     Port value{};
-    for (std::size_t k = 0; k < count; ++k) {
-      bridge::set_bits(value, static_cast<std::uint32_t>(k * width), width, field(k));
+    const std::uint64_t mask = (std::uint64_t{1} << width) - 1;
+    if constexpr (std::is_integral_v<Port>) {
+      std::uint64_t bits = 0;
+      for (std::size_t k = 0; k < count; ++k) {
+        bits |= (std::uint64_t{field(k)} & mask) << (k * width);
+      }
+      value = static_cast<Port>(bits);
+    } else {
+      // Whole 32-bit words, as the fields fill them.
+      std::uint64_t pending = 0;
+      unsigned pending_bits = 0;
+      std::size_t word = 0;
+      for (std::size_t k = 0; k < count; ++k) {
+        pending |= (std::uint64_t{field(k)} & mask) << pending_bits;
+        pending_bits += width;
+        if (pending_bits >= 32) {
+          value.at(word++) = static_cast<std::uint32_t>(pending);
+          pending >>= 32;
+          pending_bits -= 32;
+        }
+      }
+      if (pending_bits > 0) {
+        value.at(word) = static_cast<std::uint32_t>(pending);
+      }
     }
-    if (std::memcmp(&value, &port, sizeof(Port)) != 0) {
-      port = value;
-      model.touch();
-    }
+    return value;
   }
   void set_reset(bool active) override { model.set(dut.rst_n, !active); }
   void set_arbitration(const std::vector<ModuleArrayRequest>& requests) override {
     const std::size_t count = requests.size();
-    put_fields(dut.req, count, 1, [&](std::size_t k) { return requests[k].req; });
-    put_fields(dut.hold, count, 1, [&](std::size_t k) { return requests[k].hold; });
-    put_fields(dut.req_col, count, 1, [&](std::size_t k) { return requests[k].column; });
-    put_fields(dut.req_mask, count, n, [&](std::size_t k) { return requests[k].mask; });
+    model.put(dut.req, pack<Req>(count, 1, [&](std::size_t k) { return requests[k].req; }));
+    model.put(dut.hold, pack<Req>(count, 1, [&](std::size_t k) { return requests[k].hold; }));
+    model.put(dut.req_col, pack<Req>(count, 1, [&](std::size_t k) { return requests[k].column; }));
+    model.put(dut.req_mask, pack<Mask>(count, n, [&](std::size_t k) { return requests[k].mask; }));
   }
+  // The buses are sampled inputs (bridge::SteppedModel): the array's clocked logic decodes the
+  // ports themselves (rtl/module_array.sv), so a new bus word makes stale only the read words
+  // (bus_rdata), and the edge needs no evaluation for it.
   void set_buses(const std::vector<ModuleArrayLane>& lanes) override {
     const std::size_t count = lanes.size();
-    put_fields(dut.bus_mode, count, 2, [&](std::size_t k) { return lanes[k].mode; });
-    put_fields(dut.bus_sel, count, slot_bits, [&](std::size_t k) { return lanes[k].sel; });
-    put_fields(dut.bus_addr, count, kAddressBits, [&](std::size_t k) { return lanes[k].addr; });
-    put_fields(dut.bus_wdata, count, 32, [&](std::size_t k) { return lanes[k].wdata; });
-    put_fields(dut.bus_write, count, 1, [&](std::size_t k) { return lanes[k].write; });
-    put_fields(dut.bus_valid, count, 1, [&](std::size_t k) { return lanes[k].valid; });
+    model.put_sampled(dut.bus_mode,
+                      pack<Mode>(count, 2, [&](std::size_t k) { return lanes[k].mode; }));
+    model.put_sampled(dut.bus_sel,
+                      pack<Sel>(count, slot_bits, [&](std::size_t k) { return lanes[k].sel; }));
+    model.put_sampled(dut.bus_addr, pack<Addr>(count, kAddressBits,
+                                               [&](std::size_t k) { return lanes[k].addr; }));
+    model.put_sampled(dut.bus_wdata,
+                      pack<Data>(count, 32, [&](std::size_t k) { return lanes[k].wdata; }));
+    model.put_sampled(dut.bus_write,
+                      pack<Req>(count, 1, [&](std::size_t k) { return lanes[k].write; }));
+    model.put_sampled(dut.bus_valid,
+                      pack<Req>(count, 1, [&](std::size_t k) { return lanes[k].valid; }));
   }
+  // grant reads the arbitration inputs and the arbiter's registers, the counters and collision
+  // are registers: none reads a bus.
   std::uint32_t grant() override {
-    model.settle();
+    model.settle_control();
     return static_cast<std::uint32_t>(bridge::bits_of(dut.grant, 0, n));
   }
   std::uint32_t bus_rdata(std::uint32_t i) override {
@@ -96,24 +130,34 @@ struct ModuleArrayRtl::DutOf final : ModuleArrayRtl::Dut {
     return static_cast<std::uint32_t>(bridge::bits_of(dut.bus_rdata, i * 32, 32));
   }
   std::uint32_t wait_cycles() override {
-    model.settle();
+    model.settle_control();
     return dut.wait_cycles;
   }
   std::uint32_t conflicts() override {
-    model.settle();
+    model.settle_control();
     return dut.conflicts;
   }
   bool collision() override {
-    model.settle();
+    model.settle_control();
     return dut.collision != 0;
   }
-  std::uint32_t& word(std::uint32_t flat) override {
-    model.touch();  // a write through the reference changes what the buses read
+  std::uint32_t read(std::uint32_t flat) override {
     return dut.rootp->module_array__DOT__mem[flat];
+  }
+  void write(std::uint32_t flat, std::uint32_t value) override {
+    dut.rootp->module_array__DOT__mem[flat] = value;
+    model.touch_outputs();  // only the read words read the storage (the edge only writes it)
   }
   void edge() override { model.edge(); }
 
   static constexpr unsigned kAddressBits = limits::address_bits(limits::kModuleWords);
+  // The verilated port types.
+  using Req = std::decay_t<decltype(std::declval<V>().req)>;
+  using Mask = std::decay_t<decltype(std::declval<V>().req_mask)>;
+  using Mode = std::decay_t<decltype(std::declval<V>().bus_mode)>;
+  using Sel = std::decay_t<decltype(std::declval<V>().bus_sel)>;
+  using Addr = std::decay_t<decltype(std::declval<V>().bus_addr)>;
+  using Data = std::decay_t<decltype(std::declval<V>().bus_wdata)>;
   const std::uint32_t n;
   const unsigned slot_bits;
   bridge::SteppedModel<V> model;
@@ -149,16 +193,16 @@ std::uint32_t ModuleArrayRtl::conflicts() const { return dut_->conflicts(); }
 bool ModuleArrayRtl::collision() const { return dut_->collision(); }
 
 std::uint32_t ModuleArrayRtl::word(std::uint32_t module, std::uint32_t address) const {
-  return dut_->word(flat(module, address));
+  return dut_->read(flat(module, address));
 }
 
 void ModuleArrayRtl::set_word(std::uint32_t module, std::uint32_t address, std::uint32_t value) {
-  dut_->word(flat(module, address)) = value;
+  dut_->write(flat(module, address), value);
 }
 
 void ModuleArrayRtl::fill(std::uint32_t value) {
   for (std::uint32_t i = 0; i < n_ * n_ * kModuleWords; ++i) {
-    dut_->word(i) = value;
+    dut_->write(i, value);
   }
 }
 

@@ -27,6 +27,10 @@ struct ModuleArrayRequest {
   bool hold = false;       ///< holding its modules (the cycles after the grant, up to the last)
   bool column = false;     ///< CB(i), else RB(i)
   std::uint32_t mask = 0;  ///< bit s: slot s (M(i,s) on RB(i), M(s,i) on CB(i))
+  bool operator==(const ModuleArrayRequest& o) const {
+    return req == o.req && hold == o.hold && column == o.column && mask == o.mask;
+  }
+  bool operator!=(const ModuleArrayRequest& o) const { return !(*this == o); }
 };
 
 /// BC(i)'s bus in one cycle.

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -22,6 +23,36 @@ namespace orthosim::rtl::bridge {
 /// ORTHOSIM_VERILATED_SCHEDULER(V) in the bridge that steps V (Verilator 5.006 only).
 template <class V>
 struct Scheduler;
+
+/// Evaluates the combinational logic of a model with `clk` low: Verilator 5.006's eval() without
+/// its clocked regions, which a low clock does not trigger, that is its input-combinational
+/// region (`ico`, every piece of combinational logic that reads an input) as the generated
+/// V<prefix>___024root___eval runs it, without eval_step()'s bookkeeping around it (as
+/// clock_edge()). The edge detector then records the clock low, as the active region's trigger
+/// evaluation would. With another Verilator this is eval() (docs/rtl.md, "Stepping a verilated
+/// unit").
+template <class V>
+void evaluate_low(V& d) {
+  d.clk = 0;
+#if VERILATOR_VERSION_INTEGER == 5006000
+  using S = Scheduler<V>;
+  typename S::Root* const root = d.rootp;
+  root->__VicoIterCount = 0;
+  for (;;) {
+    S::ico_triggers(root);
+    if (!root->__VicoTriggered.any()) {
+      break;
+    }
+    if (++root->__VicoIterCount > 100) {
+      throw std::logic_error("verilated model: input-combinational region did not converge");
+    }
+    S::ico(root);
+  }
+  root->__Vtrigrprev__TOP__clk = 0;
+#else
+  d.eval();
+#endif
+}
 
 /// Raises `clk` on a model evaluated (clk low, or high at its last edge) after its inputs last
 /// changed: the rest of
@@ -80,6 +111,12 @@ void clock_edge(V& d) {
 /// "Stepping a verilated unit"): inputs are plain members set through set(), the combinational
 /// outputs are evaluated by settle() only when an input changed since the last evaluation, and
 /// the rising edge is a call, edge(), not a clock signal and its delta cycles.
+///
+/// A *sampled* input (set_sampled()) is one that the clocked logic reads only as the port itself,
+/// never through combinational logic, though combinational logic may read it on the way to an
+/// output (the module array's buses: its writes decode the ports, its read words are
+/// combinational). A change of one makes stale only the outputs that read it: the edge needs no
+/// evaluation for it, nor do the outputs that read no sampled input (settle_control()).
 template <class V>
 struct SteppedModel {
   explicit SteppedModel(const std::string& name) : dut(name.c_str()) {}
@@ -95,38 +132,95 @@ struct SteppedModel {
     if (port != value) {
       port = value;
       current = false;
+      control_current = false;
     }
   }
-  /// The storage changed through the backdoor (the outputs that read it are stale).
-  void touch() { current = false; }
+  /// Sets sampled input `port` to `v`: a changed value makes stale only the outputs that read
+  /// a sampled input (settle()).
+  template <class Port>
+  void set_sampled(Port& port, std::uint64_t v) {
+    const auto value = static_cast<std::decay_t<Port>>(v);
+    if (port != value) {
+      port = value;
+      current = false;
+    }
+  }
+  /// Sampled input `port` (a wide one too) becomes `value`, as set_sampled().
+  template <class Port>
+  void put_sampled(Port& port, const Port& value) {
+    if (std::memcmp(&port, &value, sizeof(Port)) != 0) {
+      port = value;
+      current = false;
+    }
+  }
+  /// Input `port` (a wide one too) becomes `value`, as set().
+  template <class Port>
+  void put(Port& port, const Port& value) {
+    if (std::memcmp(&port, &value, sizeof(Port)) != 0) {
+      port = value;
+      touch();
+    }
+  }
+  /// The state changed through the backdoor (the outputs that read it are stale).
+  void touch() {
+    current = false;
+    control_current = false;
+  }
+  /// State that only outputs read combinationally, never on the way to the clocked logic (a
+  /// memory's read port), changed through the backdoor.
+  void touch_outputs() { current = false; }
   /// Evaluates the combinational outputs if an input changed since the last evaluation.
   void settle() {
     if (!current) {
-      dut.clk = 0;
-      dut.eval();
-      current = true;
+      evaluate();
     }
   }
-  /// The rising edge: a model not evaluated since its inputs changed first is, with the clock
-  /// low. The edge itself then runs only the clocked regions (clock_edge()), unless the model is
-  /// traced (eval() then sees the clock low first).
-  void edge() {
-    if (!current || (traced && dut.clk != 0)) {
-      dut.clk = 0;
-      dut.eval();
+  /// Evaluates the outputs that read no sampled input if an input other than a sampled one
+  /// changed since the last evaluation.
+  void settle_control() {
+    if (!control_current) {
+      evaluate();
     }
+  }
+  /// The rising edge: a model whose clocked logic may read a combinational value that is stale
+  /// (an input other than a sampled one changed since its last evaluation) is first evaluated
+  /// with the clock low. The edge itself then runs only the clocked regions (clock_edge()), unless
+  /// the model is traced (eval() then sees the clock low first). The outputs that read a sampled
+  /// input changed since the last evaluation stay stale.
+  void edge() {
     if (traced) {
+      if (!current || dut.clk != 0) {
+        dut.clk = 0;
+        dut.eval();
+      }
       dut.clk = 1;
       dut.eval();  // with the waveform's activity flag, which clock_edge() leaves alone
-    } else {
-      clock_edge(dut);
+      current = true;
+      control_current = true;
+      return;
     }
-    current = true;
+    if (!control_current) {
+      evaluate();
+    }
+    clock_edge(dut);
   }
 
   V dut;
-  bool current = false;  ///< evaluated since the last change of an input
-  bool traced = false;   ///< its signals go to a waveform
+  bool current = false;          ///< evaluated since the last change of any input
+  bool control_current = false;  ///< evaluated since the last change of an input not sampled
+  bool traced = false;           ///< its signals go to a waveform
+
+ private:
+  void evaluate() {
+    if (traced) {
+      dut.clk = 0;
+      dut.eval();  // with the waveform's activity flag
+    } else {
+      evaluate_low(dut);
+    }
+    current = true;
+    control_current = true;
+  }
 };
 
 }  // namespace orthosim::rtl::bridge
@@ -134,18 +228,22 @@ struct SteppedModel {
 /// Declares the generated scheduler functions of the verilated model V (in the global namespace,
 /// where the generated code defines them) and names them in bridge::Scheduler<V>.
 #if VERILATOR_VERSION_INTEGER == 5006000
-#define ORTHOSIM_VERILATED_SCHEDULER(V)                                      \
-  void V##___024root___eval_triggers__act(V##___024root*);                   \
-  void V##___024root___eval_act(V##___024root*);                             \
-  void V##___024root___eval_nba(V##___024root*);                             \
-  namespace orthosim::rtl::bridge {                                          \
-  template <>                                                                \
-  struct Scheduler<V> {                                                      \
-    using Root = V##___024root;                                              \
-    static void triggers(Root* r) { V##___024root___eval_triggers__act(r); } \
-    static void act(Root* r) { V##___024root___eval_act(r); }                \
-    static void nba(Root* r) { V##___024root___eval_nba(r); }                \
-  };                                                                         \
+#define ORTHOSIM_VERILATED_SCHEDULER(V)                                          \
+  void V##___024root___eval_triggers__ico(V##___024root*);                       \
+  void V##___024root___eval_ico(V##___024root*);                                 \
+  void V##___024root___eval_triggers__act(V##___024root*);                       \
+  void V##___024root___eval_act(V##___024root*);                                 \
+  void V##___024root___eval_nba(V##___024root*);                                 \
+  namespace orthosim::rtl::bridge {                                              \
+  template <>                                                                    \
+  struct Scheduler<V> {                                                          \
+    using Root = V##___024root;                                                  \
+    static void ico_triggers(Root* r) { V##___024root___eval_triggers__ico(r); } \
+    static void ico(Root* r) { V##___024root___eval_ico(r); }                    \
+    static void triggers(Root* r) { V##___024root___eval_triggers__act(r); }     \
+    static void act(Root* r) { V##___024root___eval_act(r); }                    \
+    static void nba(Root* r) { V##___024root___eval_nba(r); }                    \
+  };                                                                             \
   }
 #else
 #define ORTHOSIM_VERILATED_SCHEDULER(V)

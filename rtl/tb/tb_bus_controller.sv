@@ -307,6 +307,21 @@ module tb_bus_controller;
     end
   endtask
 
+  // While BC(i) requests or holds (req or hold), its request shows the current half's bus and
+  // slots: req_col and req_mask (the read half's after an IWR step's bus switch).
+  task automatic expect_request(input int i, input string where, input desc_t d);
+    logic [N-1:0] want_mask;
+    want_mask = '0;
+    for (int p = 0; p < int'(d.deg); p++) begin
+      want_mask = want_mask | (N'(1) << slot_of(d, p));
+    end
+    checks++;
+    if (req_col[i] !== d.col || req_mask[i*N+:N] !== want_mask) begin
+      fail($sformatf("BC(%0d) %s: req_col=%0d req_mask=%b, expected %0d %b", i, where, req_col[i],
+                     req_mask[i*N+:N], d.col, want_mask));
+    end
+  endtask
+
   // A cycle without an access on the bus: waiting for the grant, bus switch, done, idle.
   function automatic obs_t off(input bit want_req, input bit want_busy, input bit want_done);
     obs_t o;
@@ -429,6 +444,7 @@ module tb_bus_controller;
       end
       while (!grant[i]) begin
         expect_obs(i, "waiting for the grant", off(1, 1, expect_done && cyc == t_req));
+        expect_request(i, $sformatf("half %0d waiting for the grant", h), hd);
         waited++;
         step(i);
       end
@@ -463,6 +479,7 @@ module tb_bus_controller;
           end
         end
         expect_obs(i, $sformatf("half %0d t=%0d p=%0d v=%0d", h, t, p, v), want);
+        expect_request(i, $sformatf("half %0d t=%0d", h, t), hd);
       end
     end
     t_done = cyc + 1;

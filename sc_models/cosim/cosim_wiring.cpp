@@ -92,9 +92,8 @@ void validate_rtl(const sw::SystemConfig& config) {
     require(config.module_words <= rtl::ModuleArrayRtl::kModuleWords, "module_words",
             "at most " + std::to_string(rtl::ModuleArrayRtl::kModuleWords) + ", got " +
                 std::to_string(config.module_words));
-    require(config.clock_period_ns >= 4, "clock_period_ns",
-            "the module array is evaluated at a half and three quarters of a cycle: at least "
-            "4 ns, got " +
+    require(config.clock_period_ns >= 2, "clock_period_ns",
+            "the module array is evaluated at half a cycle: at least 2 ns, got " +
                 std::to_string(config.clock_period_ns));
   }
   if (impl.bus_controller == sw::Impl::Model) {
@@ -155,6 +154,18 @@ class TwinnedBuffers final : public DataBuffers {
   [[nodiscard]] Word read_word(std::uint32_t b, std::uint32_t word) const override {
     const Word model = model_.read_word(b, word);  // checks the address
     return twin_answers_ ? twin_->word(b, word) : model;
+  }
+  void write_words(std::uint32_t b, std::uint32_t word, std::uint32_t count,
+                   const Word* values) override {
+    model_.write_words(b, word, count, values);
+    twin_->set_words(b, word, count, values);
+  }
+  void read_words(std::uint32_t b, std::uint32_t word, std::uint32_t count,
+                  Word* out) const override {
+    model_.read_words(b, word, count, out);  // checks the addresses
+    if (twin_answers_) {
+      twin_->words(b, word, count, out);
+    }
   }
 
  private:
@@ -309,6 +320,7 @@ void CosimWiring::attach(sw::ProcId p, BusController& controller, IndexManipulat
                                       [this](const Mismatch& m) { on_mismatch(m); }, *stepper_);
     if (memory_) {
       lane.datapath->attach_memory(*memory_);
+      memory_->attach_stepper(*stepper_);
     }
     if (bus == sw::Impl::Rtl) {
       lane.rtl_controller = std::make_unique<RtlController>(controller, *lane.datapath);

@@ -26,6 +26,7 @@ RtlDatapath::RtlDatapath(const sc_core::sc_module_name& name, std::string instan
       manipulator_(manipulator),
       on_mismatch_(std::move(on_mismatch)),
       bc_(std::make_unique<rtl::BusControllerRtl>("bc", config.n, fst)),
+      words_from_rtl_(config.impl.bus_controller == sw::Impl::Cosim || fst != nullptr),
       bc_checker_(std::move(instance)),
       stepper_(stepper) {
   stepper_.add(*this);
@@ -81,16 +82,22 @@ DatapathStepper::DatapathStepper(const sc_core::sc_module_name& name, const Cloc
   SC_THREAD(stepping);
 }
 
+void DatapathStepper::start_pending() {
+  for (RtlDatapath* d : datapaths_) {
+    if (d->start_pending()) {
+      d->start();
+    }
+  }
+}
+
 void DatapathStepper::stepping() {
   for (RtlDatapath* d : datapaths_) {
     d->reset();
   }
   for (;;) {
+    start_pending();
     bool running = false;
     for (RtlDatapath* d : datapaths_) {
-      if (d->start_pending()) {
-        d->start();
-      }
       running = running || d->running();
     }
     if (!running) {
@@ -180,38 +187,48 @@ void RtlDatapath::apply_start() {
   pins.vectors = access_.vectors;
   pins.index_set = access_.index_set;
   bc_->set_start(true, pins);
+  // The module behind each slot of the access's bus, once per access, not per word.
+  slot_modules_.clear();
+  for (std::uint32_t slot = 0; slot < organization_.n(); ++slot) {
+    slot_modules_.push_back(organization_.module_at(access_.bus, slot));
+  }
   started_this_cycle_ = true;
   last_announced_ = false;
   beat_open_ = false;
 }
 
 rtl::BusControllerOutputs RtlDatapath::settle_cycle() {
-  const rtl::BusControllerOutputs o = bc_->outputs();
-  const bool read_word = o.bus_valid && !o.bus_write;
-  const bool write_word = o.bus_valid && o.bus_write;
-  const sw::ModuleId module_id =
-      o.bus_valid ? organization_.module_at(access_.bus, o.bus_sel) : sw::ModuleId{0};
-  WordStore* module = o.bus_valid ? &modules_.at(module_id) : nullptr;
+  // The controller's outputs but its words read no data input: after its edge they are read
+  // without evaluating it again; only the words wait for the words fed in.
+  rtl::BusControllerOutputs s = bc_->control_outputs();
+  const bool read_word = s.bus_valid && !s.bus_write;
+  const bool write_word = s.bus_valid && s.bus_write;
+  const sw::ModuleId module_id = s.bus_valid ? slot_modules_.at(s.bus_sel) : sw::ModuleId{0};
+  WordStore* module = s.bus_valid ? &modules_.at(module_id) : nullptr;
   const bool rtl_memory = memory_ != nullptr && memory_->impl() == sw::Impl::Rtl;
   Word bus_rdata = 0;
   if (read_word) {
-    bus_rdata = rtl_memory ? memory_->read(module_id, o.bus_addr) : module->read(o.bus_addr);
+    bus_rdata = rtl_memory ? memory_->read(module_id, s.bus_addr) : module->read(s.bus_addr);
   }
-  bc_->set_bus_rdata(bus_rdata);
   if (im_ != nullptr) {
-    im_->set_access(o.im_set, o.im_pos, o.im_vec, o.im_we, bus_rdata);
+    im_->set_access(s.im_set, s.im_pos, s.im_vec, s.im_we, bus_rdata);
   }
-  if (im_impl_ == sw::Impl::Rtl) {
-    bc_->set_im_rdata(im_->access_rdata());
+  const Word im_rdata = im_impl_ == sw::Impl::Rtl ? im_->access_rdata()
+                        : write_word ? manipulator_.on_write(s.im_set, s.im_pos, s.im_vec)
+                                     : 0;
+  bc_->set_words(bus_rdata, im_rdata);
+  if (words_from_rtl_) {
+    bc_->read_words(s);
   } else {
-    bc_->set_im_rdata(write_word ? manipulator_.on_write(o.im_set, o.im_pos, o.im_vec) : 0);
+    rtl::BusControllerRtl::wire_words(s, bus_rdata, im_rdata);
   }
   // The outputs of cycle c are final here: the inputs change only with a start, and a start
   // comes with a new settle_cycle(). Later in this cycle the processor may already run its
   // next op (when the model's access ended at c), so compare what is true now.
   const Cycle c = cycle();
-  const rtl::BusControllerOutputs s = bc_->outputs();
-  collect(c, s);
+  if (shadowing_ || im_checker_) {
+    collect(c, s);
+  }
   if (memory_ != nullptr && !shadowing_) {
     BusLane lane;
     lane.pins.mode = s.bus_mode;

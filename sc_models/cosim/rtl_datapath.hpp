@@ -58,8 +58,12 @@ class DatapathStepper : public sc_core::sc_module {
 
   /// Each datapath once, before the simulation starts.
   void add(RtlDatapath& datapath) { datapaths_.push_back(&datapath); }
-  /// A datapath has a start pending: it is started in the next delta cycle.
+  /// A datapath has a start pending: it is started in the next delta cycle, or earlier by
+  /// start_pending().
   void wake() { ev_start_.notify(sc_core::SC_ZERO_TIME); }
+  /// Starts every datapath with a start pending, now (the module array, memory = rtl, in the
+  /// activation of its grants, so that their buses of the grant cycle reach its edge then).
+  void start_pending();
 
  private:
   void stepping();
@@ -147,6 +151,11 @@ class RtlDatapath : public sc_core::sc_module {
   MismatchHandler on_mismatch_;
 
   std::unique_ptr<rtl::BusControllerRtl> bc_;
+  /// The controller's word outputs are evaluated (bus = cosim compares them, a waveform shows
+  /// them); otherwise they are taken as its wires give them (BusControllerRtl::wire_words): the
+  /// words are the only outputs that read the words fed in, so the controller is evaluated at
+  /// its edges only.
+  bool words_from_rtl_;
   rtl::IndexManipulatorRtl* im_ = nullptr;
   RtlMemory* memory_ = nullptr;
   sw::Impl im_impl_ = sw::Impl::Model;
@@ -157,6 +166,7 @@ class RtlDatapath : public sc_core::sc_module {
   bool pending_ = false;
   bool shadowing_ = false;
   sw::MemoryAccess access_;
+  std::vector<sw::ModuleId> slot_modules_;  ///< the module of each slot of access_'s bus
   RtlAccessListener* listener_ = nullptr;
   DatapathStepper& stepper_;
   bool running_ = false;

@@ -2,6 +2,8 @@
 // check, the clock gated on requests and holds.
 #include "sc_models/cosim/rtl_memory.hpp"
 
+#include <algorithm>
+
 namespace orthosim::sc {
 
 RtlMemory::RtlMemory(const sc_core::sc_module_name& name, std::string instance,
@@ -117,13 +119,24 @@ void RtlMemory::clocking() {
   edge();
   array_->set_reset(false);
   const sc_core::sc_time half(period_ns_ / 2, sc_core::SC_NS);
-  const sc_core::sc_time three_quarters(period_ns_ * 3 / 4, sc_core::SC_NS);
+  Cycle next{0};  // the first cycle not clocked yet
   for (;;) {
-    while (!active()) {
-      sc_core::wait(ev_activity_);  // no request, no hold: no edge, no evaluation
+    if (!active()) {
+      // No request, no hold: no edge, no evaluation. The process waits for a request on a cycle
+      // boundary, where a run can end and be read.
+      wait_until(clock_.delay(next));
+      while (!active()) {
+        sc_core::wait(ev_activity_);
+      }
+      next = std::max(clock_.now(), next);
     }
-    const Cycle c = clock_.now();
+    const Cycle c = next;
     wait_until(clock_.delay(c) + half);
+    next = c + Cycle{1};
+    // The boundary that ends c has an event even when nothing else happens there: the kernel
+    // stops a slice of the run only at an event, and a run pauses and is read on boundaries
+    // (ClockDomain::now). No process waits on it.
+    ev_boundary_.notify(clock_.delay(next) - sc_core::sc_time_stamp());
     if (!active()) {
       continue;  // the holds ended at the start of c and nothing was requested
     }
@@ -137,7 +150,6 @@ void RtlMemory::clocking() {
       wait_seen_ = wait_at_load_ = conflicts_seen_ = conflicts_at_load_ = 0;
     }
     arbitrate(c);
-    wait_until(clock_.delay(c) + three_quarters);
     move_words(c);
     edge();
     const std::uint32_t wait = array_->wait_cycles();
@@ -147,9 +159,9 @@ void RtlMemory::clocking() {
     }
     wait_seen_ = wait;
     conflicts_seen_ = conflicts;
-    wait_until(clock_.delay(c + Cycle{1}));
     if (mismatch_found_ && !reported_) {
       // Reported on a cycle boundary, where the run can stop and be read.
+      wait_until(clock_.delay(next));
       reported_ = true;
       on_mismatch_(*checker_.first_mismatch());
     }
@@ -168,7 +180,10 @@ void RtlMemory::arbitrate(Cycle c) {
     requests[i].column = port.column;
     requests[i].mask = port.mask;
   }
-  array_->set_arbitration(requests);
+  if (requests != applied_) {  // mostly they hold from one cycle to the next
+    array_->set_arbitration(requests);
+    applied_ = requests;
+  }
   const std::uint32_t grant = array_->grant();
   if (impl_ == sw::Impl::Cosim) {
     for (std::uint32_t i = 0; i < n_; ++i) {
@@ -188,9 +203,13 @@ void RtlMemory::arbitrate(Cycle c) {
     }
   }
   figures_(granted.size(), 0, 0);
-  // The controllers start in this cycle, after the bookkeeping, in processor order.
+  // The controllers start in this cycle, after the bookkeeping, in processor order, before the
+  // array takes their buses.
   for (Grantee* g : granted) {
     g->granted(c);
+  }
+  if (stepper_ != nullptr) {
+    stepper_->start_pending();
   }
 }
 

@@ -12,13 +12,14 @@
 //                   cycles come from its counters. Needs bus = rtl (the RTL controllers move the
 //                   words cycle by cycle).
 //
-// A cycle in two halves. The array's grant is combinational across all n controllers, so it is
+// One point per cycle. The array's grant is combinational across all n controllers, so it is
 // evaluated once everything of the cycle is known: at half a period the requests and holds of
 // cycle c are settled (the model arbiter's grants, the processors' requests, the releases, all
 // made at the start of c); the array arbitrates and (memory = rtl) grants, and the granted
-// controllers start in the same cycle. At three quarters of a period every controller's bus of
-// cycle c is settled; the array gets the bus words, returns the read words and takes the edge
-// that ends c (its writes, its arbitration state and counters). Periods need at least 4 ns.
+// controllers start there and then (DatapathStepper::start_pending), so that every controller's
+// bus of cycle c is settled: the array gets the bus words, returns the read words and takes the
+// edge that ends c (its writes, its arbitration state and counters), in the same activation of
+// its process. Periods need at least 2 ns.
 //
 // Cost follows activity (modeling rule 2): the array's clock has an edge only in cycles in which a
 // controller requests or holds modules; otherwise the process waits on an event. Skipping the
@@ -81,6 +82,8 @@ class RtlMemory : public sc_core::sc_module {
   void schedule(sw::ProcId p, const ModelAccess& access);
   /// An RTL controller's bus in the current cycle (its outputs hold until its next edge).
   void lane(sw::ProcId p, const BusLane& lane);
+  /// The stepper of the system's RTL controllers: memory = rtl starts the granted ones at once.
+  void attach_stepper(DatapathStepper& stepper) { stepper_ = &stepper; }
   /// memory = rtl: the word a read takes from module `module` (combinational, as bus_rdata).
   [[nodiscard]] Word read(sw::ModuleId module, std::uint32_t address) const;
 
@@ -124,6 +127,7 @@ class RtlMemory : public sc_core::sc_module {
   MismatchHandler on_mismatch_;
   FigureSink figures_;
 
+  DatapathStepper* stepper_ = nullptr;
   std::unique_ptr<rtl::ModuleArrayRtl> array_;
   LockstepChecker checker_;
   bool mismatch_found_ = false;
@@ -132,11 +136,12 @@ class RtlMemory : public sc_core::sc_module {
 
   std::vector<Port> ports_;
   // The array's inputs of the cycle, kept so that a cycle allocates nothing.
-  std::vector<rtl::ModuleArrayRequest> requests_;
+  std::vector<rtl::ModuleArrayRequest> requests_, applied_;  ///< applied_: the array's inputs
   std::vector<BusLane> lanes_;
   std::vector<rtl::ModuleArrayLane> pins_;
   bool reset_pending_ = false;  ///< a stopped run left requests: reset before the next cycle
   sc_core::sc_event ev_activity_;
+  sc_core::sc_event ev_boundary_;  ///< at the end of each clocked cycle (clocking())
   std::uint64_t edges_ = 0;
   // The array's counters at the last edge and at load(); the model's figures since load().
   std::uint32_t wait_seen_ = 0, conflicts_seen_ = 0;

@@ -25,6 +25,7 @@
 #include <variant>
 #include <vector>
 
+#include "rtl/bridge/bus_controller_rtl.hpp"
 #include "sc_models/cosim/cosim_wiring.hpp"
 #include "sc_models/kernel/lockstep_checker.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
@@ -323,6 +324,51 @@ TEST(Gating, TheRtlClockRunsOnlyDuringAccesses) {
   EXPECT_EQ(system.blocks().rtl_edges(), 2 * c.n + access);
 }
 
+// The controller's word outputs as BusControllerRtl::wire_words gives them without evaluating
+// the controller (bus = rtl without a waveform) are the RTL's (read_words) in every cycle of a
+// write and of a read (start-up, address increments, words, the done cycle), for random words fed
+// in.
+TEST(BusControllerRtl, WiredWordsAreTheRtls) {
+  rtl::BusControllerRtl bc("bc", 4);
+  bc.set_reset(true);
+  bc.edge();
+  bc.set_reset(false);
+  bc.set_timing(true, 2, 1, 2, 3);
+  bc.set_grant(true);  // granted in the cycle of the start
+  bc.edge();
+  bc.set_timing(false, 0, 0, 0, 0);
+  std::mt19937 rng(7);
+  std::uint32_t word_cycles = 0;
+  for (const bool write : {true, false}) {
+    rtl::BusAccessPins access;
+    access.write = write;
+    access.column = !write;
+    access.slots = {1, 3, 0};
+    access.address = 5;
+    access.vectors = 3;
+    bc.set_start(true, access);
+    // alpha + beta (l - 1) + d tau l = 2 + 2 + 18 cycles, then the done cycle and idle ones.
+    for (int cycle = 0; cycle < 26; ++cycle) {
+      rtl::BusControllerOutputs rtl = bc.control_outputs();
+      const std::uint32_t bus_rdata = static_cast<std::uint32_t>(rng());
+      const std::uint32_t im_rdata = static_cast<std::uint32_t>(rng());
+      bc.set_words(bus_rdata, im_rdata);
+      rtl::BusControllerOutputs wired = rtl;
+      rtl::BusControllerRtl::wire_words(wired, bus_rdata, im_rdata);
+      bc.read_words(rtl);
+      const std::string when =
+          (write ? "write" : "read") + std::string(", cycle ") + std::to_string(cycle);
+      EXPECT_EQ(wired.bus_wdata, rtl.bus_wdata) << when;
+      EXPECT_EQ(wired.bus_data, rtl.bus_data) << when;
+      EXPECT_EQ(wired.im_wdata, rtl.im_wdata) << when;
+      word_cycles += rtl.bus_valid ? 1 : 0;
+      bc.edge();
+      bc.set_start(false, {});
+    }
+  }
+  EXPECT_EQ(word_cycles, 2u * 18u);  // d tau l of each access
+}
+
 // ---- the module array (memory = rtl | cosim, omp only) --------------------------------------
 
 sw::SystemConfig memory_config(std::uint32_t n, sw::Impl memory, sw::Impl bus, sw::Impl im) {
@@ -403,6 +449,29 @@ TEST(MemoryCosim, AgreesWithRtlAndCosimControllers) {
   }
   EXPECT_GT(cycles, 1000u) << "the workloads should keep the modules busy";
   EXPECT_GT(with_cosim.blocks().module_array_edges(), 0u) << "the module array never ran";
+}
+
+// With alpha = 0 an access's first word is on the bus in its grant cycle, which the array
+// decides at half a period: the controllers it grants start there, before it takes the buses and
+// the edge that ends the cycle, so that the word reaches a module (or is read from one) in that
+// very cycle.
+TEST(MemoryRtl, AWordOnTheBusInItsGrantCycleReachesTheArray) {
+  traces::Recorder silent;
+  sw::SystemConfig model_config = config_of(Arch::Omp, 4, sw::Impl::Model, sw::Impl::Model);
+  sw::SystemConfig rtl_config = memory_config(4, sw::Impl::Rtl, sw::Impl::Rtl, sw::Impl::Rtl);
+  model_config.timing.alpha = 0;
+  rtl_config.timing.alpha = 0;
+  Wired model("model", model_config, silent);
+  Wired rtl("rtl", rtl_config, silent);
+  std::uint64_t words = 0;
+  for (const auto& [name, program] : programs(model_config, 31)) {
+    model.load(program);
+    rtl.load(program);
+    sc::run_systems({&model, &rtl}, sw::Cycle{100'000'000});
+    expect_same(model.result(), rtl.result(), name + " with alpha = 0");
+    words += model.result().delivery.words_checked;
+  }
+  EXPECT_GT(words, 0u);
 }
 
 /// one_write, then P(1) reads the word back: the read is granted when the write ends (alpha +
@@ -501,8 +570,10 @@ TEST(Validation, ConfigurationsOutsideTheVerilatedSizesAreRefused) {
   c.impl.memory = sw::Impl::Cosim;
   c.impl.bus_controller = sw::Impl::Model;
   sc::validate_rtl(c);
-  c.clock_period_ns = 2;  // the array works at a half and three quarters of a cycle
+  c.clock_period_ns = 1;  // the array works at half a cycle: a whole nanosecond
   EXPECT_THROW(sc::validate_rtl(c), sw::ConfigError);
+  c.clock_period_ns = 2;
+  sc::validate_rtl(c);
   c.clock_period_ns = 50;
   c.impl.memory = sw::Impl::Model;
   c.impl.bus_controller = sw::Impl::Model;
