@@ -1003,10 +1003,7 @@ void Fabric::deliver_one_vc_arrivals(std::size_t router_moves, std::size_t arriv
   if (deep_worms_on_) {
     moved += eject_listed(c);  // the ejections of move_deep_worms, in order
   }
-  if (moved > 0) {
-    last_move_ = c;
-    stats_.flits_moved += moved;
-  }
+  count_moves(moved, c);
   if (deep_worms_on_) {
     retire_emptied_routers();
   } else {
@@ -1317,11 +1314,7 @@ void Fabric::move_worms(sw::Cycle c) {
                                   [this](std::uint32_t p) { return worms_[p].path.empty(); }),
                    in_flight_.end());
   stats_.flit_hops += hops;
-  const std::uint64_t arrived = moved + injecting_now_.size();
-  if (arrived > 0) {
-    last_move_ = c;
-    stats_.flits_moved += arrived;
-  }
+  count_moves(moved + injecting_now_.size(), c);
   retire_emptied_routers();
 }
 
@@ -1803,11 +1796,7 @@ void Fabric::move_vc_worms(sw::Cycle c) {
                                      [this](std::uint32_t p) { return vc_worms_[p].runs.empty(); }),
                       vc_in_flight_.end());
   stats_.flit_hops += hops;
-  const std::uint64_t arrived = moved + injecting_now_.size();
-  if (arrived > 0) {
-    last_move_ = c;
-    stats_.flits_moved += arrived;
-  }
+  count_moves(moved + injecting_now_.size(), c);
   retire_emptied_routers();
 }
 
@@ -2140,10 +2129,7 @@ void Fabric::deliver_arrivals(std::size_t arrived, std::uint64_t in_routers, sw:
     ++in_routers;
   }
   flits_in_routers_ = in_routers;
-  if (arrived > 0) {
-    last_move_ = c;
-    stats_.flits_moved += arrived;
-  }
+  count_moves(arrived, c);
   retire_idle_routers();
 }
 

@@ -235,6 +235,14 @@ class Fabric final : public Network {
   /// The ejections of the cycle while the worms run (the listed buffers that ejected, ejected_),
   /// in the order of their moves; the buffers whose tail left leave the list. Returns their count.
   std::uint64_t eject_listed(sw::Cycle c);
+  /// `moved` flits moved in cycle c (into buffers, out, or into the network): the counters the
+  /// watchdog and the statistics read.
+  void count_moves(std::uint64_t moved, sw::Cycle c) {
+    if (moved > 0) {
+      last_move_ = c;
+      stats_.flits_moved += moved;
+    }
+  }
   /// Takes the routers that hold no flits out of active_.
   void retire_idle_routers();
   /// retire_idle_routers for the routers of emptied_ while the worms run: each leaves active_ by a
