@@ -3,9 +3,9 @@
 #include "sw/machine/validate.hpp"
 
 #include <algorithm>
-#include <set>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/describe.hpp"
@@ -14,10 +14,33 @@ namespace orthosim::sw {
 
 namespace {
 
+/// Values below a bound seen since the last clear(): a stamp per value, so that a clear costs
+/// nothing (the checks below run for every access of every op of a program).
+class SeenValues {
+ public:
+  explicit SeenValues(std::size_t bound) : stamp_(bound, 0) {}
+  void clear() { ++now_; }
+  /// Marks v (below the bound); false when it was marked since the last clear().
+  bool insert(std::uint32_t v) {
+    if (stamp_[v] == now_) {
+      return false;
+    }
+    stamp_[v] = now_;
+    return true;
+  }
+
+ private:
+  std::vector<std::uint64_t> stamp_;
+  std::uint64_t now_ = 1;
+};
+
 class Checker {
  public:
   Checker(const MachineProgram& program, const SystemConfig& config)
-      : program_(program), config_(config), org_(config.organization()) {}
+      : program_(program),
+        config_(config),
+        org_(config.organization()),
+        seen_(std::max<std::size_t>(org_.slots_per_bus(), config.n)) {}
 
   void run() {
     if (program_.arch != config_.arch) {
@@ -78,13 +101,13 @@ class Checker {
     if (a.slots.empty()) {
       fail_op("an access names at least one module");
     }
-    std::set<std::uint32_t> seen;
+    seen_.clear();
     for (std::uint32_t s : a.slots) {
       if (s >= org_.slots_per_bus()) {
         fail_op("slot " + std::to_string(s) + " is past the " +
                 std::to_string(org_.slots_per_bus()) + " modules of the bus");
       }
-      if (!seen.insert(s).second) {
+      if (!seen_.insert(s)) {
         fail_op("module slot " + std::to_string(s) + " appears twice in one interleaved access");
       }
     }
@@ -117,9 +140,10 @@ class Checker {
     if (a.direction == Direction::Read) {
       // Replication is a write feature (Fig. 6): on a read, two words into one buffer would lose
       // the first one.
-      std::set<std::uint32_t> targets;
+      // (check_processor checked every index set's buffers against n first.)
+      seen_.clear();
       for (std::size_t pos = 0; pos < a.slots.size(); ++pos) {
-        if (!targets.insert(rho[pos]).second) {
+        if (!seen_.insert(rho[pos])) {
           fail_op("a read cannot send two modules' words to buffer " + std::to_string(rho[pos]));
         }
       }
@@ -259,6 +283,7 @@ class Checker {
   const MachineProgram& program_;
   const SystemConfig& config_;
   MemoryOrganization org_;
+  SeenValues seen_;  ///< an access's slots, then a read's buffers
   ProcId proc_ = 0;
   std::size_t op_index_ = 0;
 };
