@@ -200,24 +200,22 @@ std::uint64_t Multiprocessor::footprint(const sw::MachineProgram& program,
       bytes += sizeof(sw::IndexSet) + set.size() * sizeof(std::uint32_t);
     }
     std::vector<std::uint64_t> buffer_top(config.n, 0);
+    // One pass over the ops (each is decoded from the program's bytes as it is read).
     for (const sw::Op& op : pp.ops) {
+      const sw::MemoryAccess* read = nullptr;
       if (const auto* access = std::get_if<sw::MemoryAccess>(&op)) {
         written(*access);
+        read = access;
       } else if (const auto* iwr = std::get_if<sw::Iwr>(&op)) {
         written(iwr->write());
         written(iwr->read());
+        read = &iwr->read();
       } else if (const auto* load = std::get_if<sw::LoadBuffer>(&op);
                  load != nullptr && load->buffer < buffer_top.size()) {
         std::uint64_t& top = buffer_top[load->buffer];
         top = std::max(top, std::uint64_t{load->buffer_address} + load->words);
       }
-    }
-    // A read access fills the buffers of its index set up to its vectors.
-    for (const sw::Op& op : pp.ops) {
-      const sw::MemoryAccess* read = std::get_if<sw::MemoryAccess>(&op);
-      if (const auto* iwr = std::get_if<sw::Iwr>(&op)) {
-        read = &iwr->read();
-      }
+      // A read access fills the buffers of its index set up to its vectors.
       if (read != nullptr && read->direction == sw::Direction::Read &&
           read->index_set < pp.index_sets.size()) {
         for (std::uint32_t b : pp.index_sets[read->index_set]) {

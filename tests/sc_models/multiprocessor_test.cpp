@@ -411,6 +411,31 @@ TEST(Watchdog, TheProgramAfterADeadlockRunsCleanly) {
   EXPECT_EQ(r.conflicts, 0u);
 }
 
+// The memory estimate counts the words a program can leave in the modules and the data buffers:
+// a write raises its modules' tops to its last address, a read (an IWR step's read half too) the
+// buffers of its index set to its vectors. Three more vectors on two modules or two buffers are
+// six words more, whichever op carries them.
+TEST(Footprint, AWriteCountsItsModulesWordsAndAReadItsBuffersWords) {
+  const auto footprint = [](const sw::Op& op) {
+    ProgramBuilder b(Arch::Omp, 4);
+    b.proc(0).index_sets = {{0, 2}};
+    b.op(0, op);
+    return sc::Multiprocessor::footprint(b.build(), config(Arch::Omp, 4));
+  };
+  const auto write = [](std::uint32_t l) { return access(Direction::Write, row(0), {1, 3}, 4, l); };
+  const auto read = [](std::uint32_t l) {
+    return access(Direction::Read, column(0), {1, 3}, 4, l);
+  };
+  const auto iwr = [&](std::uint32_t lw, std::uint32_t lr) {
+    return sw::Iwr(write(lw), read(lr), sw::ProcSet::all(4));
+  };
+  const std::uint64_t six_words = 6 * sizeof(sw::Word);
+  EXPECT_EQ(footprint(write(5)) - footprint(write(2)), six_words);
+  EXPECT_EQ(footprint(read(5)) - footprint(read(2)), six_words);
+  EXPECT_EQ(footprint(iwr(5, 2)) - footprint(iwr(2, 2)), six_words);
+  EXPECT_EQ(footprint(iwr(2, 5)) - footprint(iwr(2, 2)), six_words);
+}
+
 TEST(Validation, AProgramThatDrivesAnotherProcessorsBusIsRejectedBeforeRunning) {
   traces::Recorder silent;
   sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
