@@ -226,13 +226,13 @@ void Fabric::begin_cycle(sw::Cycle c) {
     return;
   }
   if (deep_worms_on_) {
-    allocate_virtual_channels_one_vc(c);
+    allocate_virtual_channels(c);
     move_deep_worms(c);
     return;
   }
   const bool one_pass = one_pass_ && !observed_;
   if (single_vc_ && few_ports_ && one_pass && wormhole_) {
-    allocate_virtual_channels_one_vc(c);
+    allocate_virtual_channels(c);
     move_flits_one_vc(c);
     return;
   }
@@ -327,6 +327,12 @@ Fabric::Route Fabric::network_route(std::uint32_t b, std::uint32_t router, std::
 // becomes its head). Routers grant only their own output channels, so the requests are put in
 // order by router, then arrival, then buffer: each router's in the order above, and the same
 // grants as when the routers were served one by one.
+//
+// Grants only take output channels, and the moves that free them come after (in every path), so
+// a ready header whose known routes' channels are all held at the start of the cycle gets none:
+// it waits without a request, and the others' requests are served as they would be (a header
+// that takes nothing changes no other grant). Most waiting headers wait so, for a channel that
+// another worm holds for many cycles, and they skip the sort and serve_headers.
 void Fabric::allocate_virtual_channels(sw::Cycle c) {
   stats_.router_steps += active_.size();
   if (waiting_.empty()) {
@@ -336,22 +342,28 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
     requests_.resize(2 * waiting_.size());
   }
   Request* const requests = requests_.data();
+  const BufferState* const state = state_.data();
   std::size_t count = 0;
+  std::uint64_t held = 0;
   for (const std::uint32_t b : waiting_) {
     const Flit& head = flits_[slot(b, 0)];
     if (head.index != 0 || !header_ready(b, head, c)) {
       continue;
     }
+    if (known_routes_held(b)) {
+      ++held;
+      continue;
+    }
     Request& q = requests[count++];
-    q.router = state_[b].router;
+    q.router = state[b].router;
     q.arrived = head.pushed;
     q.buffer = b;
   }
+  stats_.header_wait_cycles += held;
   if (count > 0) {
     serve_headers(requests, count);
     // The granted headers leave the list.
     std::uint8_t* const is_waiting = is_waiting_.data();
-    const BufferState* const state = state_.data();
     waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
                                   [&](std::uint32_t b) {
                                     if (state[b].out < 0) {
@@ -379,57 +391,6 @@ inline bool Fabric::known_routes_held(std::uint32_t b) const {
     }
   }
   return true;
-}
-
-// allocate_virtual_channels of the unobserved one-virtual-channel wormhole networks that
-// move_worms does not step (move_deep_worms, move_flits_one_vc). Grants only take output
-// channels, and the moves that free them come after, so a waiting header whose routes' channels
-// are all held at the start of the cycle gets none: it waits without a request, and the others'
-// requests are served as there (a header that takes nothing changes no other grant). Most
-// waiting headers wait so, for a channel that another worm holds for many cycles, and they skip
-// the sort and serve_headers.
-void Fabric::allocate_virtual_channels_one_vc(sw::Cycle c) {
-  stats_.router_steps += active_.size();
-  if (waiting_.empty()) {
-    return;
-  }
-  if (requests_.size() < waiting_.size()) {
-    requests_.resize(2 * waiting_.size());
-  }
-  Request* const requests = requests_.data();
-  const BufferState* const state = state_.data();
-  std::size_t count = 0;
-  std::uint64_t held = 0;
-  for (const std::uint32_t b : waiting_) {
-    const Flit& head = flits_[slot(b, 0)];
-    if (head.index != 0 || c < head.pushed + delay_) {
-      continue;
-    }
-    const BufferState& s = state[b];
-    if (known_routes_held(b)) {
-      ++held;
-      continue;
-    }
-    Request& q = requests[count++];
-    q.router = s.router;
-    q.arrived = head.pushed;
-    q.buffer = b;
-  }
-  stats_.header_wait_cycles += held;
-  if (count > 0) {
-    serve_headers(requests, count);
-    // The granted headers leave the list.
-    std::uint8_t* const is_waiting = is_waiting_.data();
-    waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(),
-                                  [&](std::uint32_t b) {
-                                    if (state[b].out < 0) {
-                                      return false;
-                                    }
-                                    is_waiting[b] = 0;
-                                    return true;
-                                  }),
-                   waiting_.end());
-  }
 }
 
 void Fabric::rebuild_waiting() {
@@ -478,7 +439,7 @@ void Fabric::serve_headers(Request* requests, std::size_t count) {
 // channel is the front of its worm (a body flit's buffer is routed), so the worms are visited
 // instead of the active routers. Routers grant only their own channels, so the requests are put
 // in order by router, then arrival, then buffer: each router's in the order above. A header whose
-// routes' channels are all held waits without a request (allocate_virtual_channels_one_vc).
+// routes' channels are all held waits without a request (allocate_virtual_channels).
 void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
   stats_.router_steps += active_.size();
   Request* const requests = worm_requests_.data();

@@ -186,9 +186,6 @@ class Fabric final : public Network {
   /// still wait.
   void serve_headers(Request* requests, std::size_t count);
   void allocate_virtual_channels_of_worms(sw::Cycle c);
-  /// allocate_virtual_channels with one virtual channel and wormhole switching, unobserved,
-  /// without the requests of the headers whose channels are all held (see there).
-  void allocate_virtual_channels_one_vc(sw::Cycle c);
   /// Whether the routes of the header at the head of buffer `b` are known (asked in an earlier
   /// cycle) and all their output virtual channels held: its request could not win.
   [[nodiscard]] bool known_routes_held(std::uint32_t b) const;
