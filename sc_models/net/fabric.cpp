@@ -170,6 +170,8 @@ void Fabric::reset() {
   std::fill(is_active_.begin(), is_active_.end(), 0);
   active_.clear();
   waiting_.clear();
+  pending_.clear();
+  pending_first_ = 0;
   std::fill(is_waiting_.begin(), is_waiting_.end(), 0);
   in_flight_.clear();
   vc_in_flight_.clear();
@@ -324,7 +326,9 @@ Fabric::Route Fabric::network_route(std::uint32_t b, std::uint32_t router, std::
 // when each output port served its own queue.
 //
 // The waiting headers are the buffers on waiting_ (the commit puts a buffer there when a header
-// becomes its head). Routers grant only their own output channels, so the requests are put in
+// becomes its head). A wormhole header pushed into an empty buffer in cycle c asks nothing
+// before c + delay (header_ready), so it waits on pending_ until then instead: at a router delay
+// of 4 most waiting headers are such, and the cycles before do not visit them. Routers grant only their own output channels, so the requests are put in
 // order by router, then arrival, then buffer: each router's in the order above, and the same
 // grants as when the routers were served one by one.
 //
@@ -335,6 +339,7 @@ Fabric::Route Fabric::network_route(std::uint32_t b, std::uint32_t router, std::
 // another worm holds for many cycles, and they skip the sort and serve_headers.
 void Fabric::allocate_virtual_channels(sw::Cycle c) {
   stats_.router_steps += active_.size();
+  admit_pending(c);
   if (waiting_.empty()) {
     return;
   }
@@ -393,8 +398,26 @@ inline bool Fabric::known_routes_held(std::uint32_t b) const {
   return true;
 }
 
+inline void Fabric::admit_pending(sw::Cycle c) {
+  const std::size_t end = pending_.size();
+  std::size_t k = pending_first_;
+  for (; k < end && pending_[k].ready <= c; ++k) {
+    waiting_.push_back(pending_[k].buffer);
+  }
+  if (k == end) {
+    pending_.clear();
+    k = 0;
+  } else if (k > 4096 && 2 * k > end) {
+    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(k));
+    k = 0;
+  }
+  pending_first_ = k;
+}
+
 void Fabric::rebuild_waiting() {
   waiting_.clear();
+  pending_.clear();
+  pending_first_ = 0;
   std::fill(is_waiting_.begin(), is_waiting_.end(), 0);
   for (std::uint32_t b = 0; b < state_.size(); ++b) {
     if (state_[b].count > 0 && state_[b].out < 0) {
@@ -1977,7 +2000,11 @@ inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
   if (s.count++ == 0) {
     occupied_[s.mask_word] |= s.mask_bit;
     if (s.out < 0) {
-      add_waiting(b);
+      if (wormhole_) {
+        add_pending(b, c + delay_);
+      } else {
+        add_waiting(b);  // it asks once its packet is in the buffer (header_ready)
+      }
     }
   }
   if (!kOneVcUnobserved && observed_) {

@@ -179,6 +179,15 @@ class Fabric final : public Network {
       waiting_.push_back(b);
     }
   }
+  /// Puts buffer `b`, into which a wormhole header without an output virtual channel was just
+  /// pushed, on the list of waiting headers in cycle `ready` (its push + the router delay): it
+  /// asks nothing before, so the cycles before do not visit it.
+  void add_pending(std::uint32_t b, sw::Cycle ready) {
+    is_waiting_[b] = 1;
+    pending_.push_back({ready, b});
+  }
+  /// Moves the pending headers whose cycle has come to the list of waiting headers.
+  void admit_pending(sw::Cycle c);
   /// The list of waiting headers from the buffers' state (after the worms described the flits).
   void rebuild_waiting();
   /// Puts the requests in order (router, arrival, buffer: each router's first come first) and
@@ -492,7 +501,16 @@ class Fabric final : public Network {
   /// routed), in no particular order, kept by the commit: virtual-channel allocation visits
   /// them instead of every active router's buffers.
   std::vector<std::uint32_t> waiting_;
-  std::vector<std::uint8_t> is_waiting_;  ///< [buffer]: on waiting_
+  /// Headers pushed into empty buffers (wormhole) that may ask for an output virtual channel from
+  /// cycle `ready` on, in the order of that cycle (each was pushed `delay_` cycles before it),
+  /// from pending_first_ on: they join waiting_ in that cycle.
+  struct Pending {
+    sw::Cycle ready;
+    std::uint32_t buffer = 0;
+  };
+  std::vector<Pending> pending_;
+  std::size_t pending_first_ = 0;
+  std::vector<std::uint8_t> is_waiting_;  ///< [buffer]: on waiting_ or pending_
   std::vector<std::uint8_t> is_active_;
   std::uint64_t flits_in_routers_ = 0;
   sw::Cycle last_move_;
