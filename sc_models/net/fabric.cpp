@@ -327,8 +327,9 @@ Fabric::Route Fabric::network_route(std::uint32_t b, std::uint32_t router, std::
 //
 // The waiting headers are the buffers on waiting_ (the commit puts a buffer there when a header
 // becomes its head). A wormhole header pushed into an empty buffer in cycle c asks nothing
-// before c + delay (header_ready), so it waits on pending_ until then instead: at a router delay
-// of 4 most waiting headers are such, and the cycles before do not visit them. Routers grant only their own output channels, so the requests are put in
+// before c + delay (header_ready), so with a delay of two cycles or more it waits on pending_
+// until then instead: at a router delay of 4 most waiting headers are such, and the cycles
+// before do not visit them. Routers grant only their own output channels, so the requests are put in
 // order by router, then arrival, then buffer: each router's in the order above, and the same
 // grants as when the routers were served one by one.
 //
@@ -2000,10 +2001,10 @@ inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
   if (s.count++ == 0) {
     occupied_[s.mask_word] |= s.mask_bit;
     if (s.out < 0) {
-      if (wormhole_) {
+      if (wormhole_ && delay_ > sw::Cycle{1}) {
         add_pending(b, c + delay_);
       } else {
-        add_waiting(b);  // it asks once its packet is in the buffer (header_ready)
+        add_waiting(b);  // it asks in the next cycle, or once its packet is in (header_ready)
       }
     }
   }
