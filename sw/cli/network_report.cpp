@@ -242,13 +242,15 @@ void print_traffic(const TrafficRequest& request, const std::vector<TrafficPoint
       << "  sustainable\n";
   for (const TrafficPoint& p : points) {
     out << std::fixed << std::setprecision(4) << std::setw(8) << p.rate << std::setw(10)
-        << p.offered << std::setw(10) << p.accepted << std::setprecision(1) << std::setw(10)
-        << p.latency_avg << std::setw(8) << p.latency_p50 << std::setw(8) << p.latency_p99
-        << std::setw(9) << p.latency_max << "  "
-        << (p.deadlocked    ? "DEADLOCK"
-            : p.sustainable ? "yes"
-                            : "no")
-        << '\n';
+        << p.offered << std::setw(10) << p.accepted << std::setprecision(1);
+    if (p.measured_packets > p.undelivered_measured) {
+      out << std::setw(10) << p.latency_avg << std::setw(8) << p.latency_p50 << std::setw(8)
+          << p.latency_p99 << std::setw(9) << p.latency_max;
+    } else {  // no packet of the window arrived: no latency to show (not a latency of 0)
+      out << std::setw(10) << "-" << std::setw(8) << "-" << std::setw(8) << "-" << std::setw(9)
+          << "-";
+    }
+    out << "  " << (p.deadlocked ? "DEADLOCK" : p.sustainable ? "yes" : "no") << '\n';
     out.unsetf(std::ios::floatfield);
     if (p.deadlocked) {
       out << "    " << p.deadlock << '\n';

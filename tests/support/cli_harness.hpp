@@ -70,6 +70,11 @@ class FakeRunner : public sw::Runner {
     for (double rate : request.rates) {
       sw::TrafficPoint p;
       p.rate = p.offered = p.accepted = rate;
+      if (rate > 0) {  // a window's packets, all of the same latency
+        p.measured_packets = 100;
+        p.latency_avg = 12.0;
+        p.latency_p50 = p.latency_p99 = p.latency_max = 12;
+      }
       p.sustainable = true;
       p.deadlocked = outcome_ == Outcome::Deadlock;
       points.push_back(p);

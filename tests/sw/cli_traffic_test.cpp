@@ -83,6 +83,31 @@ TEST(CliTraffic, TrafficHandsTheRunnerThePatternRatesPacketsInjectionWindowAndSe
   EXPECT_FALSE(j.contains("offered"));  // a sweep reports per point
 }
 
+TEST(CliTraffic, APointWithoutAnArrivedPacketShowsNoLatency) {
+  // The fake runner delivers the packets of every rate above 0 (latency 12) and none at 0: the
+  // table shows dashes there, not a latency of 0 cycles, and the numbers where packets arrived.
+  Result r;
+  only_traffic({"traffic", "--topology", "mesh", "--dims", "4x4", "--rates", "0,0.1"}, &r);
+  std::istringstream lines(r.out);
+  std::string line;
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    std::vector<std::string> row;
+    for (std::string f; fields >> f;) {
+      row.push_back(f);
+    }
+    if (!row.empty() && (row[0] == "0.0000" || row[0] == "0.1000")) {
+      rows.push_back(row);
+    }
+  }
+  ASSERT_EQ(rows.size(), 2u) << r.out;
+  EXPECT_EQ(rows[0],
+            (std::vector<std::string>{"0.0000", "0.0000", "0.0000", "-", "-", "-", "-", "yes"}));
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"0.1000", "0.1000", "0.1000", "12.0", "12", "12",
+                                               "12", "yes"}));
+}
+
 TEST(CliTraffic, SeedTakesEverySixtyFourBitValueAndNothingBeyond) {
   constexpr std::uint64_t kLargest = std::numeric_limits<std::uint64_t>::max();
   for (const std::uint64_t seed : {std::uint64_t{0}, kLargest / 10 + 1, kLargest - 1, kLargest}) {
