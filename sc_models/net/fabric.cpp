@@ -287,7 +287,7 @@ void Fabric::append_routes(std::uint32_t b, std::vector<Route>& out) const {
   }
 }
 
-Fabric::Route Fabric::tabled_route(std::uint32_t b) {
+inline Fabric::Route Fabric::tabled_route(std::uint32_t b) {
   const std::uint32_t r = router_of_buffer(b);
   const std::uint32_t dst = ni_.packet(flit_at(b, 0).packet).dst;
   const std::uint8_t q = route_table_->port(r, dst);
@@ -493,7 +493,7 @@ void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
   }
 }
 
-const Fabric::Route* Fabric::routes_of(std::uint32_t b, std::uint32_t& count) {
+inline const Fabric::Route* Fabric::routes_of(std::uint32_t b, std::uint32_t& count) {
   Route* cached = &routes_[std::size_t{b} * max_routes_];
   if (route_count_[b] == 0 && route_table_) {
     cached[0] = tabled_route(b);
