@@ -658,9 +658,24 @@ bool Fabric::full_buffer_frees(std::uint32_t t, sw::Cycle c) {
 // commit's feasibility test are skipped, with the same moves in the same order.
 // allocate_switches' candidates of router r in their order (below), from the state at the start
 // of the cycle (count_at_start: move_flits departs during its pass); returns their count.
-inline std::size_t Fabric::collect_switch_candidates(std::uint32_t r, sw::Cycle c) {
+// The switch request of the head of routed, occupied buffer b in cycle c, from the state at the
+// start of the cycle (count_at_start: move_flits departs during its pass): its head may leave
+// when the buffer ahead has room.
+inline Fabric::SwitchRequest Fabric::switch_request(std::uint32_t b, sw::Cycle c) {
   const std::uint64_t stamp = c.count() + 1;
-  const std::uint64_t frees_stamp = stamp << 2;
+  const std::int32_t t = state_[b].target;
+  if (t < 0 || count_at_start(static_cast<std::uint32_t>(t), stamp) < depth_) {
+    return SwitchRequest::kSure;
+  }
+  // full_buffer_frees(t, c), its answer looked up here when known
+  const std::uint64_t room = state_[t].room;
+  const bool frees = (room & ~std::uint64_t{3}) == stamp << 2
+                         ? (room & 3) == kYes
+                         : full_buffer_frees(static_cast<std::uint32_t>(t), c);
+  return frees ? SwitchRequest::kSpeculative : SwitchRequest::kNone;
+}
+
+inline std::size_t Fabric::collect_switch_candidates(std::uint32_t r, sw::Cycle c) {
   const BufferState* const state = state_.data();
   const Flit* const flits = flits_.data();
   Candidate* const candidates = switch_candidates_.data();
@@ -677,19 +692,12 @@ inline std::size_t Fabric::collect_switch_candidates(std::uint32_t r, sw::Cycle 
     while (bits != 0) {
       const std::uint32_t b = first_buffer + static_cast<std::uint32_t>(__builtin_ctzll(bits));
       bits &= bits - 1;
-      // The buffer is routed and not empty: its head may leave when the buffer ahead has room.
-      const BufferState& s = state[b];
-      const std::int32_t t = s.target;
-      const bool full = t >= 0 && count_at_start(static_cast<std::uint32_t>(t), stamp) >= depth;
-      if (full) {
-        // full_buffer_frees(t, c), its answer looked up here when known
-        const std::uint64_t room = state[t].room;
-        if ((room & ~std::uint64_t{3}) == frees_stamp
-                ? (room & 3) != kYes
-                : !full_buffer_frees(static_cast<std::uint32_t>(t), c)) {
-          continue;
-        }
+      const SwitchRequest request = switch_request(b, c);
+      if (request == SwitchRequest::kNone) {
+        continue;
       }
+      const BufferState& s = state[b];
+      const bool full = request == SwitchRequest::kSpeculative;
       // Sure before speculative, then by output port, then by arrival; ties to the lower
       // buffer (the scan's order: the insertion is stable).
       const Candidate q{std::uint64_t{full} << 32 | s.out_port, b};
@@ -948,6 +956,22 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
   deliver_one_vc_arrivals(router_moves, arrived, 0, in_routers, c);
 }
 
+// A cycle's ordered arrivals are few (the ejections and the entries into idle routers) and come
+// nearly in order (the routers are visited in it; a router's moves by buffer, not output port),
+// so they are put in order by insertion; their orders are distinct (one move per output port).
+inline void Fabric::sort_ordered_arrivals() {
+  OrderedArrival* const ordered = ordered_arrivals_.data();
+  const std::size_t count = ordered_arrivals_.size();
+  for (std::size_t k = 1; k < count; ++k) {
+    const OrderedArrival x = ordered[k];
+    std::size_t at = k;
+    for (; at > 0 && x.order < ordered[at - 1].order; --at) {
+      ordered[at] = ordered[at - 1];
+    }
+    ordered[at] = x;
+  }
+}
+
 void Fabric::deliver_one_vc_arrivals(std::size_t router_moves, std::size_t arrived,
                                      std::uint64_t direct, std::uint64_t in_routers, sw::Cycle c) {
   const Arrival* const arrivals = arrivals_.data();
@@ -959,10 +983,7 @@ void Fabric::deliver_one_vc_arrivals(std::size_t router_moves, std::size_t arriv
     push<true>(static_cast<std::uint32_t>(arrivals[m].to), arrivals[m].flit, c);
   }
   in_routers += router_moves;
-  if (ordered_count > 1) {
-    std::sort(ordered, ordered + ordered_count,
-              [](const OrderedArrival& x, const OrderedArrival& y) { return x.order < y.order; });
-  }
+  sort_ordered_arrivals();
   for (std::size_t k = 0; k < ordered_count; ++k) {
     const Arrival& a = arrivals[ordered[k].arrival];
     if (a.to >= 0) {
@@ -1052,7 +1073,33 @@ void Fabric::move_flits(sw::Cycle c) {
       ++hops;
     }
   };
+  // A granted move departs at once, or is deferred (above).
+  const auto move = [&](std::uint32_t b, bool speculative) {
+    if (!speculative || state[state[b].target].departed == stamp) {
+      depart(b);
+    } else {
+      mover_of[b] = static_cast<std::int32_t>(deferred_.size());
+      deferred_.push_back({b, kUnknown});
+    }
+  };
+  const bool one_mask_word = mask_words_ == 1;
   for (const std::uint32_t r : active_) {
+    if (one_mask_word) {
+      // A router with one routed, occupied buffer at most: its request, if any, is the router's
+      // only one and is granted (the candidates and the ports' checks below give the same).
+      const std::uint64_t bits = occupied[r] & routed[r];
+      if ((bits & (bits - 1)) == 0) {
+        if (bits != 0) {
+          const std::uint32_t b =
+              buffer_base_[r] + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+          const SwitchRequest request = switch_request(b, c);
+          if (request != SwitchRequest::kNone) {
+            move(b, request == SwitchRequest::kSpeculative);
+          }
+        }
+        continue;
+      }
+    }
     const std::size_t count = collect_switch_candidates(r, c);
     for (std::size_t k = 0; k < count; ++k) {
       const std::uint32_t b = candidates[k].buffer;
@@ -1065,13 +1112,7 @@ void Fabric::move_flits(sw::Cycle c) {
         out_used = stamp;
         in_used = stamp;
       }
-      const bool speculative = (candidates[k].key >> 32) != 0;
-      if (!speculative || state[state[b].target].departed == stamp) {
-        depart(b);
-      } else {
-        mover_of[b] = static_cast<std::int32_t>(deferred_.size());
-        deferred_.push_back({b, kUnknown});
-      }
+      move(b, (candidates[k].key >> 32) != 0);
     }
   }
   // The deferred moves: each happens when the head of the buffer ahead has left, or when that
@@ -1729,10 +1770,7 @@ void Fabric::move_vc_worms(sw::Cycle c) {
     enter_vc_worm_buffer(static_cast<std::uint32_t>(front.to), front.flit, c);
     ++in_routers;
   }
-  if (ordered_arrivals_.size() > 1) {
-    std::sort(ordered_arrivals_.begin(), ordered_arrivals_.end(),
-              [](const OrderedArrival& x, const OrderedArrival& y) { return x.order < y.order; });
-  }
+  sort_ordered_arrivals();
   for (const OrderedArrival& o : ordered_arrivals_) {
     const Front& front = fronts_[o.arrival];
     if (front.to >= 0) {

@@ -205,6 +205,11 @@ class Fabric final : public Network {
   /// false when all of them are held.
   bool grant(std::uint32_t router, std::uint32_t buffer, const Route& route);
   void allocate_switches(sw::Cycle c);
+  /// What the head of a routed, occupied buffer asks of the switch in a cycle: nothing (the
+  /// buffer ahead is full and its head stays), a sure move (the buffer ahead has a free slot, or
+  /// the head ejects), or a speculative one (the buffer ahead is full and its head may leave).
+  enum class SwitchRequest : std::uint8_t { kNone, kSure, kSpeculative };
+  [[nodiscard]] SwitchRequest switch_request(std::uint32_t b, sw::Cycle c);
   /// The switch candidates of router `r` in switch_candidates_, in allocate_switches' order;
   /// returns their count.
   std::size_t collect_switch_candidates(std::uint32_t r, sw::Cycle c);
@@ -236,6 +241,8 @@ class Fabric final : public Network {
   /// done in place (move_deep_worms).
   void deliver_one_vc_arrivals(std::size_t router_moves, std::size_t arrived, std::uint64_t direct,
                                std::uint64_t in_routers, sw::Cycle c);
+  /// Puts ordered_arrivals_ in the order of their moves.
+  void sort_ordered_arrivals();
   /// Buffer `b` took an ejection channel while the worms run: it joins ejecting_ at its place.
   void list_ejecting(std::uint32_t b);
   /// The ejections of the cycle while the worms run (the listed buffers that ejected, ejected_),
