@@ -883,8 +883,7 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
   const std::uint32_t mask_words = mask_words_;
   std::size_t arrived = 0;             // arrivals [0, arrived): pushed in their order
   std::size_t top = arrivals_.size();  // arrivals [top, size): ordered_arrivals_
-  std::uint64_t hops = 0;
-  std::uint64_t in_routers = flits_in_routers_;
+  std::uint64_t ejections = 0;
   ordered_arrivals_.clear();
   std::size_t place = 0;        // the place in active_ of the router being visited
   std::uint32_t r = 0;          // that router
@@ -915,7 +914,6 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
         occupied[s.mask_word] &= ~s.mask_bit;
       }
       --flits_per_router[r];
-      --in_routers;
       if (a.flit.tail) {
         owner_[s.out_channel] = -1;
         s.out = -1;
@@ -924,10 +922,8 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
           add_waiting(b);  // the next packet's header
         }
       }
-      if (t >= 0) {
-        ++hops;
-      }
       if (seen) {
+        ejections += t < 0 ? 1 : 0;
         ordered_arrivals_.push_back(
             {place << 8 | (s.out_port - port_base), static_cast<std::uint32_t>(top)});
       }
@@ -948,12 +944,14 @@ void Fabric::move_flits_one_vc(sw::Cycle c) {
     }
   }
   const std::size_t router_moves = arrived;
+  // Every departure is an arrival of the cycle (into a buffer, or out).
+  const std::uint64_t departures = arrived + (arrivals_.size() - top);
   // The interfaces, in their order, after the routers' moves.
   inject_arrivals(
       arrivals, arrived, c, [&](std::uint32_t target) { return has_room(target, c); },
       [](const Arrival&) {});
-  stats_.flit_hops += hops;
-  deliver_one_vc_arrivals(router_moves, arrived, 0, in_routers, c);
+  stats_.flit_hops += departures - ejections;
+  deliver_one_vc_arrivals(router_moves, arrived, 0, flits_in_routers_ - departures, c);
 }
 
 // A cycle's ordered arrivals are few (the ejections and the entries into idle routers) and come

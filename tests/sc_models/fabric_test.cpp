@@ -485,61 +485,75 @@ TEST(FabricWithoutKernel, HandBuiltNetworksDeliverEveryPairInTheZeroLoadTimeOfIt
 }
 
 // All pairs at once: the network drains, every word arrives once and in order, and the channels
-// carry exactly the flits and the messages of the shortest paths.
+// carry exactly the flits and the messages of the shortest paths. The routers as the paths of
+// the fabric take them: one-flit buffers at a delay of one cycle (worms), deeper buffers at a
+// longer delay (the flit-by-flit pass), with one or two virtual channels.
+struct Routers {
+  std::uint32_t buffers = 1;
+  std::uint32_t delay = 1;
+  std::uint32_t vcs = 1;
+};
+
 TEST(FabricWithoutKernel, HandBuiltNetworksDrainAllPairsSentAtOnce) {
   RecordingClient client;
   for (const Wiring& w : {concentrated_mesh(), ring_with_chord()}) {
-    SCOPED_TRACE(w.name);
-    client.clear();
-    sc::net::Fabric fabric(hand_built(w, sw::NodePorts::One, 1, 1).validated(), client);
-    constexpr std::uint32_t kWords = 4;
-    const auto nodes = static_cast<std::uint32_t>(w.node_router.size());
-    std::uint32_t message = 0;
-    std::uint64_t hops = 0;
-    for (std::uint32_t src = 0; src < nodes; ++src) {
-      const std::vector<std::uint32_t> h = w.hops_from(w.node_router[src]);
-      for (std::uint32_t dst = 0; dst < nodes; ++dst) {
-        if (dst != src) {
-          fabric.submit(message++, src, dst, kWords);
-          hops += h[w.node_router[dst]];
-        }
-      }
-    }
-    run_until_idle(fabric, 0);
-    for (std::uint32_t m = 0; m < message; ++m) {
-      (void)client.arrival(m);
-      EXPECT_TRUE(client.words_arrived_once(m, kWords)) << m;
-    }
-    EXPECT_TRUE(client.in_order());
-    EXPECT_EQ(fabric.stats().flit_hops, hops * (kWords + 1));
-    EXPECT_FALSE(fabric.has_flits());
-    // One report per channel of the wiring, named by its router and port, counting the messages
-    // whose path takes it: the test's own shortest paths, the lowest port on a tie.
-    std::map<std::string, std::uint64_t> expected;
-    for (const Wiring::Channel& c : w.channels) {
-      expected["r" + std::to_string(c.from) + ".p" + std::to_string(c.out_port)] = 0;
-    }
-    for (std::uint32_t src = 0; src < nodes; ++src) {
-      for (std::uint32_t dst = 0; dst < nodes; ++dst) {
-        const std::uint32_t target = w.node_router[dst];
-        for (std::uint32_t at = w.node_router[src]; src != dst && at != target;) {
-          const Wiring::Channel* next = nullptr;
-          for (const Wiring::Channel& c : w.channels) {
-            if (c.from == at && w.hops_from(c.to)[target] + 1 == w.hops_from(at)[target] &&
-                (next == nullptr || c.out_port < next->out_port)) {
-              next = &c;
-            }
+    for (const Routers routers : {Routers{1, 1, 1}, Routers{4, 3, 1}, Routers{3, 2, 2}}) {
+      SCOPED_TRACE(w.name + ", " + std::to_string(routers.buffers) + "-flit buffers, delay " +
+                   std::to_string(routers.delay) + ", " + std::to_string(routers.vcs) + " VCs");
+      client.clear();
+      sw::NetworkConfig config = hand_built(w, sw::NodePorts::One, 1, routers.delay);
+      config.router.buffer_flits = routers.buffers;
+      config.router.vcs = routers.vcs;
+      sc::net::Fabric fabric(config.validated(), client);
+      constexpr std::uint32_t kWords = 4;
+      const auto nodes = static_cast<std::uint32_t>(w.node_router.size());
+      std::uint32_t message = 0;
+      std::uint64_t hops = 0;
+      for (std::uint32_t src = 0; src < nodes; ++src) {
+        const std::vector<std::uint32_t> h = w.hops_from(w.node_router[src]);
+        for (std::uint32_t dst = 0; dst < nodes; ++dst) {
+          if (dst != src) {
+            fabric.submit(message++, src, dst, kWords);
+            hops += h[w.node_router[dst]];
           }
-          ++expected["r" + std::to_string(at) + ".p" + std::to_string(next->out_port)];
-          at = next->to;
         }
       }
+      run_until_idle(fabric, 0);
+      for (std::uint32_t m = 0; m < message; ++m) {
+        (void)client.arrival(m);
+        EXPECT_TRUE(client.words_arrived_once(m, kWords)) << m;
+      }
+      EXPECT_TRUE(client.in_order());
+      EXPECT_EQ(fabric.stats().flit_hops, hops * (kWords + 1));
+      EXPECT_FALSE(fabric.has_flits());
+      // One report per channel of the wiring, named by its router and port, counting the messages
+      // whose path takes it: the test's own shortest paths, the lowest port on a tie.
+      std::map<std::string, std::uint64_t> expected;
+      for (const Wiring::Channel& c : w.channels) {
+        expected["r" + std::to_string(c.from) + ".p" + std::to_string(c.out_port)] = 0;
+      }
+      for (std::uint32_t src = 0; src < nodes; ++src) {
+        for (std::uint32_t dst = 0; dst < nodes; ++dst) {
+          const std::uint32_t target = w.node_router[dst];
+          for (std::uint32_t at = w.node_router[src]; src != dst && at != target;) {
+            const Wiring::Channel* next = nullptr;
+            for (const Wiring::Channel& c : w.channels) {
+              if (c.from == at && w.hops_from(c.to)[target] + 1 == w.hops_from(at)[target] &&
+                  (next == nullptr || c.out_port < next->out_port)) {
+                next = &c;
+              }
+            }
+            ++expected["r" + std::to_string(at) + ".p" + std::to_string(next->out_port)];
+            at = next->to;
+          }
+        }
+      }
+      std::map<std::string, std::uint64_t> reported;
+      for (const sw::ChannelSummary& r : fabric.channels().reports()) {
+        reported[r.name] = r.messages;
+      }
+      EXPECT_EQ(reported, expected);
     }
-    std::map<std::string, std::uint64_t> reported;
-    for (const sw::ChannelSummary& r : fabric.channels().reports()) {
-      reported[r.name] = r.messages;
-    }
-    EXPECT_EQ(reported, expected);
   }
 }
 
