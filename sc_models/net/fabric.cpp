@@ -1044,7 +1044,6 @@ void Fabric::move_flits(sw::Cycle c) {
   const std::uint32_t depth = depth_;
   std::size_t arrived = 0;
   std::uint64_t hops = 0;
-  std::uint64_t in_routers = flits_in_routers_;
   deferred_.clear();
   const auto depart = [&](std::uint32_t b) {
     BufferState& s = state[b];
@@ -1058,7 +1057,6 @@ void Fabric::move_flits(sw::Cycle c) {
     s.departed = stamp;
     --held[s.input_slot];
     --flits_per_router[s.router];
-    --in_routers;
     if (a.flit.tail) {
       owner_[s.out_channel] = -1;
       s.out = -1;
@@ -1153,6 +1151,8 @@ void Fabric::move_flits(sw::Cycle c) {
   }
   // The interfaces, in their order, after the routers' moves: into room at the start of the
   // cycle, or into a full buffer whose head may leave and has left.
+  // Every departure is an arrival of the cycle (into a buffer, or out).
+  const std::uint64_t in_routers = flits_in_routers_ - arrived;
   inject_arrivals(
       arrivals, arrived, c,
       [&](std::uint32_t target) {
