@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -354,6 +355,29 @@ TEST(Embedding, Theorem10ForThreeCubesByExhaustion) {
   EXPECT_DOUBLE_EQ(metrics(ring, EmbeddingScheme::Std).average_dilation, 7.0 / 3.0);
 }
 
+// A line of 4 with nodes 2 and 3 swapped: dimension 0 links 0-1 and 3-2 (distance 1 each),
+// dimension 1 links 0-3 (distance 3) and 1-2 (distance 1): only the last dimension varies.
+TEST(Embedding, ConstantDistancesAsksEveryDimensionUpToTheLast) {
+  const sw::EmbeddingMetrics m = sw::embedding_metrics(Topology::mesh({4}), {0, 1, 3, 2});
+  EXPECT_EQ(m.distance_min(0), 1u);
+  EXPECT_EQ(m.distance_max(0), 1u);
+  EXPECT_EQ(m.distance_min(1), 1u);
+  EXPECT_EQ(m.distance_max(1), 3u);
+  EXPECT_FALSE(m.constant_distances());
+  EXPECT_TRUE(sw::embedding_metrics(Topology::mesh({4}), {0, 1, 2, 3}).constant_distances());
+}
+
+// The metrics take a bijection onto all 2^d nodes of the network.
+TEST(Embedding, MetricsRefuseAPlacementThatIsNotABijectionOntoTwoToTheDNodes) {
+  EXPECT_THROW((void)sw::embedding_metrics(Topology::mesh({4}), {0, 1, 1, 2}),
+               std::invalid_argument);
+  EXPECT_THROW((void)sw::embedding_metrics(Topology::mesh({4}), {0, 1, 2, 4}),
+               std::invalid_argument);
+  EXPECT_THROW((void)sw::embedding_metrics(Topology::mesh({4}), {0, 1, 2}), std::invalid_argument);
+  EXPECT_THROW((void)sw::embedding_metrics(Topology::mesh({6}), {0, 1, 2, 3, 4, 5}),
+               std::invalid_argument);
+}
+
 TEST(Embedding, RefusalsNameTheParameter) {
   const auto key = [](auto&& f) {
     try {
@@ -371,6 +395,10 @@ TEST(Embedding, RefusalsNameTheParameter) {
               (void)sw::embed_hypercube(5, Topology::torus({4, 4}), EmbeddingScheme::Xor);
             }),
             "cube");
+  EXPECT_EQ(key([] {
+              (void)sw::embed_hypercube(3, Topology::torus({4, 4}), EmbeddingScheme::Std);
+            }),
+            "cube");  // a smaller cube than the network is refused too
   EXPECT_EQ(key([] {
               (void)sw::embed_hypercube(4, Topology::torus({4, 4}), EmbeddingScheme::Identity);
             }),
