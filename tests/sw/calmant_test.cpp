@@ -402,6 +402,21 @@ TEST(CalmantSchedule, FirstFitKeepsEveryMessageAndPacksThemWithoutConflict) {
   EXPECT_EQ(packed.steps[0].messages.size(), 1u);  // 3 -> 2 would receive with 0 -> 2
   EXPECT_EQ(packed.steps[1].messages.size(), 2u);
   EXPECT_TRUE(sw::check_schedule(sw::Topology::mesh({4}), packed).ok());
+  // 1 -> 0 and 1 -> 2 share only the sender (one-port: two steps); 3 -> 1 and 2 -> 0 share
+  // only the link 2 -> 1, the negative way (two steps).
+  for (const auto& [a, b] :
+       std::vector<std::pair<std::pair<sw::NodeId, sw::NodeId>, std::pair<sw::NodeId, sw::NodeId>>>{
+           {{1, 0}, {1, 2}}, {{3, 1}, {2, 0}}}) {
+    sw::Schedule t{"v", 4, {{a.first, a.second, 0}, {b.first, b.second, 0}}, {}};
+    t.steps.push_back({"",
+                       {},
+                       {{a.first, a.second, {{a.first, a.second, 0}}},
+                        {b.first, b.second, {{b.first, b.second, 0}}}}});
+    const sw::Schedule apart = sw::calmant::first_fit(sw::Topology::mesh({4}), t);
+    EXPECT_EQ(apart.steps.size(), 2u)
+        << a.first << "->" << a.second << ", " << b.first << "->" << b.second;
+    EXPECT_TRUE(sw::check_schedule(sw::Topology::mesh({4}), apart).ok());
+  }
 }
 
 // Section 2.4: shallow and deep pipelining.
@@ -634,6 +649,15 @@ TEST(CalmantCompleteExchange, TheDirectMethodSendsEveryBlockStraightInXorRounds)
   EXPECT_TRUE(check.ok());
   EXPECT_EQ(check.blocks_delivered, 16u * 15u);
   EXPECT_EQ(check.blocks_sent, 16u * 15u);  // each block one message
+  // Round r: process n (at mesh node node_of(n)) sends its block for process n xor r.
+  for (std::uint32_t r = 1; r < 16; ++r) {
+    ASSERT_EQ(s.steps[r - 1].messages.size(), 16u);
+    for (const sw::ScheduledMessage& m : s.steps[r - 1].messages) {
+      const std::uint32_t n = cube.process_of(m.source);
+      EXPECT_EQ(m.destination, cube.node_of(n ^ r)) << "round " << r << " process " << n;
+      EXPECT_EQ(m.blocks, (std::vector<sw::Block>{{m.source, m.destination, 0}}));
+    }
+  }
   // Its rounds share links: round 3 sends along x both 1 and 2 columns at once.
   EXPECT_FALSE(sw::check_schedule(cube.mesh(), s).ok());
 }
