@@ -371,6 +371,35 @@ TEST(CompleteExchange, ANMinus1sMergeHandsEachSlaveItsBlocksAsSection22Says) {
   }
 }
 
+/// [A2A] section 2.2: the exchange stage is a complete exchange on each level-(n-1) subnetwork, a
+/// 2 x 2 torus of stride N/2 (P_{i,j} with i = j mod N/2: the 2N last masters), in two steps as
+/// a basic cell's: along the row (column j + N/2), then along the column (row i + N/2), each of
+/// the 2N sending in both.
+TEST(CompleteExchange, ANMinus1sExchangeStageGoesAlongTheRowThenTheColumn) {
+  for (std::uint32_t side : {4u, 8u, 16u}) {
+    const sw::Schedule s = sw::complete_exchange_schedule(ExchangeAlgorithm::ANMinus1, side);
+    std::size_t steps = 0;
+    for (const sw::ScheduleStep& step : s.steps) {
+      const bool rows = step.label == "exchange step 1";
+      if (!rows && step.label != "exchange step 2") {
+        continue;
+      }
+      ++steps;
+      EXPECT_EQ(step.messages.size(), 2 * side) << step.label;
+      for (const sw::ScheduledMessage& m : step.messages) {
+        const std::uint32_t i = m.source / side;
+        const std::uint32_t j = m.source % side;
+        EXPECT_EQ(i % (side / 2), j % (side / 2)) << "N=" << side << " from " << m.source;
+        const std::uint32_t to_row = rows ? i : (i + side / 2) % side;
+        const std::uint32_t to_column = rows ? (j + side / 2) % side : j;
+        EXPECT_EQ(m.destination, to_row * side + to_column)
+            << "N=" << side << " " << step.label << " from " << m.source;
+      }
+    }
+    EXPECT_EQ(steps, 2u);
+  }
+}
+
 /// The links of A1's and [6]'s 4-group moves are shared exactly where the move is half a ring:
 /// A1's "8 hops" at N = 16 and [6]'s 4 hops at N = 8 both go the positive way for the - classes.
 TEST(CompleteExchange, StageTwoSharesLinksOnlyWhereItsLongMoveIsHalfARing) {
