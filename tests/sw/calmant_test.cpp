@@ -66,6 +66,16 @@ TEST(CalmantEmbedding, StandardEmbeddingPutsDimensionKOnAxisKModCAtDistanceTwoTo
   EXPECT_THROW((void)CubeOnMesh::of(sw::Topology::mesh({6, 6})), std::invalid_argument);
 }
 
+// The largest cube accepted has 2^16 = 65536 nodes (d = 16); c must be 1..3 and divide d.
+TEST(CalmantEmbedding, CubesOfUpTo16DimensionsAreAccepted) {
+  EXPECT_EQ(CubeOnMesh(16, 1).nodes(), 1u << 16);
+  EXPECT_EQ(CubeOnMesh(16, 2).side(), 1u << 8);
+  EXPECT_THROW(CubeOnMesh(17, 1), std::invalid_argument);
+  EXPECT_THROW(CubeOnMesh(18, 3), std::invalid_argument);
+  EXPECT_THROW(CubeOnMesh(6, 4), std::invalid_argument);
+  EXPECT_THROW(CubeOnMesh(5, 2), std::invalid_argument);
+}
+
 /// The loads of a task as the sum of its dimensions' loads, each dimension routed once.
 std::vector<std::uint32_t> summed_loads(const std::vector<std::vector<std::uint32_t>>& per_dim,
                                         std::uint32_t i, std::uint32_t m) {
@@ -128,7 +138,7 @@ TEST(CalmantLoad, LambdaMaxRoutedOfEveryTaskOnSmallMeshesIsTheorems1And3) {
 
 TEST(CalmantDecomposition, SubtasksCoverTheDimensionsOnceAndLemma1And2Hold) {
   for (std::uint32_t c = 1; c <= 3; ++c) {
-    const std::uint32_t d = 12;
+    const std::uint32_t d = 16;  // Lemma 2's edge i = 4, M = 9 for c = 3 needs d >= 13
     for (std::uint32_t i = 0; i < d; ++i) {
       for (std::uint32_t m = 1; i + m <= d; ++m) {
         std::vector<std::uint32_t> dims;
@@ -250,6 +260,34 @@ TEST(CalmantSchedule, LineSubtasksTakeSection32sSteps) {
   }
 }
 
+// Section 3.2.1 and Fig. 3, as the prose says: node m of group g(m) = m mod 2^i communicates in
+// steps 2 g(m) and 2 g(m) + 1; in the first, the nodes whose bits i and i+1 are equal send along
+// dimension i+1 (and receive along i), the others send along i. Fig. 4 is <1,2>_1 on 16 nodes.
+TEST(CalmantSchedule, Fig3SendsAlongIPlusOneFirstWhereBitsIAndIPlusOneAreEqual) {
+  for (const auto& [d, i] :
+       std::vector<std::pair<std::uint32_t, std::uint32_t>>{{4, 1}, {4, 0}, {4, 2}, {6, 3}}) {
+    const CubeOnMesh line(d, 1);
+    const sw::Schedule s = sw::calmant::printed_subtask_schedule(line, Task{i, 2});
+    ASSERT_EQ(s.steps.size(), 2u << i);
+    std::uint32_t messages = 0;
+    for (std::uint32_t step = 0; step < s.steps.size(); ++step) {
+      for (const sw::ScheduledMessage& msg : s.steps[step].messages) {
+        const std::uint32_t m = line.process_of(msg.source);
+        const std::uint32_t g = m & ((1u << i) - 1u);
+        const bool equal = ((m >> i) & 1u) == ((m >> (i + 1)) & 1u);
+        const std::uint32_t first = equal ? i + 1 : i;
+        const std::uint32_t along = first == i ? i + 1 : i;
+        const std::uint32_t dimension = step == 2 * g ? first : along;
+        EXPECT_TRUE(step == 2 * g || step == 2 * g + 1) << "node " << m << " step " << step;
+        EXPECT_EQ(line.process_of(msg.destination), m ^ (1u << dimension))
+            << "d=" << d << " <" << i << ",2>_1 node " << m << " step " << step;
+        ++messages;
+      }
+    }
+    EXPECT_EQ(messages, 2u << d);
+  }
+}
+
 // Section 4.2.3 when x and LB are odd (<0,3>_2, <0,5>_3): a dimension k+c with k < 0 is alone on
 // its axis at line level 0 (distance 1), where the paper says only "using the approach proposed
 // for lines". As 3.2.2 does for <0,1>_1 (one group), every node of the axis exchanges in one step,
@@ -364,6 +402,21 @@ TEST(CalmantSchedule, FirstFitKeepsEveryMessageAndPacksThemWithoutConflict) {
   EXPECT_EQ(packed.steps[0].messages.size(), 1u);  // 3 -> 2 would receive with 0 -> 2
   EXPECT_EQ(packed.steps[1].messages.size(), 2u);
   EXPECT_TRUE(sw::check_schedule(sw::Topology::mesh({4}), packed).ok());
+  // 1 -> 0 and 1 -> 2 share only the sender (one-port: two steps); 3 -> 1 and 2 -> 0 share
+  // only the link 2 -> 1, the negative way (two steps).
+  for (const auto& [a, b] :
+       std::vector<std::pair<std::pair<sw::NodeId, sw::NodeId>, std::pair<sw::NodeId, sw::NodeId>>>{
+           {{1, 0}, {1, 2}}, {{3, 1}, {2, 0}}}) {
+    sw::Schedule t{"v", 4, {{a.first, a.second, 0}, {b.first, b.second, 0}}, {}};
+    t.steps.push_back({"",
+                       {},
+                       {{a.first, a.second, {{a.first, a.second, 0}}},
+                        {b.first, b.second, {{b.first, b.second, 0}}}}});
+    const sw::Schedule apart = sw::calmant::first_fit(sw::Topology::mesh({4}), t);
+    EXPECT_EQ(apart.steps.size(), 2u)
+        << a.first << "->" << a.second << ", " << b.first << "->" << b.second;
+    EXPECT_TRUE(sw::check_schedule(sw::Topology::mesh({4}), apart).ok());
+  }
 }
 
 // Section 2.4: shallow and deep pipelining.
@@ -458,6 +511,47 @@ TEST(CalmantPipeline, ScheduleOfAPipelineDeliversEveryPacketConflictFree) {
   }
   EXPECT_THROW((void)sw::calmant::pipeline_schedule(CubeOnMesh(4, 2), {10, 3, 0, 0, {}}),
                std::invalid_argument);
+}
+
+// Each iteration: every node computes before it sends (in the iteration's first step only),
+// then the barrier step, however short (one cycle).
+TEST(CalmantPipeline, EachIterationComputesInItsFirstStepAndEndsWithItsBarrier) {
+  const CubeOnMesh cube(4, 2);
+  sw::calmant::PipelineProgram p;
+  p.n_words = 4;
+  p.q = 2;
+  p.compute_cycles = 3;
+  p.barrier_cycles = 1;
+  const sw::calmant::PipelineSchedule ps = sw::calmant::pipeline_schedule(cube, p);
+  const auto every_node_for = [&](const sw::ScheduleStep& step, std::uint64_t cycles) {
+    std::set<sw::NodeId> nodes;
+    for (const sw::LocalWork& w : step.local) {
+      EXPECT_EQ(w.compute, sw::Cycle{cycles});
+      nodes.insert(w.node);
+    }
+    return nodes.size() == cube.nodes() && step.local.size() == cube.nodes();
+  };
+  std::size_t k = 0;
+  bool several = false;
+  for (std::size_t t = 0; t < ps.iterations.size(); ++t) {
+    several = several || ps.iteration_steps[t] > 1;
+    for (std::uint32_t j = 0; j < ps.iteration_steps[t]; ++j, ++k) {
+      ASSERT_LT(k, ps.schedule.steps.size());
+      const sw::ScheduleStep& step = ps.schedule.steps[k];
+      EXPECT_FALSE(step.messages.empty());
+      if (j == 0) {
+        EXPECT_TRUE(every_node_for(step, 3)) << "iteration " << t;
+      } else {
+        EXPECT_TRUE(step.local.empty()) << "iteration " << t << " step " << j;
+      }
+    }
+    ASSERT_LT(k, ps.schedule.steps.size());
+    EXPECT_TRUE(ps.schedule.steps[k].messages.empty());
+    EXPECT_TRUE(every_node_for(ps.schedule.steps[k], 1)) << "barrier " << t;
+    ++k;
+  }
+  EXPECT_EQ(k, ps.schedule.steps.size());
+  EXPECT_TRUE(several);
 }
 
 TEST(CalmantPipeline, CostIsStepsTimesBetaPlusLTauPlusBarriers) {
@@ -555,6 +649,15 @@ TEST(CalmantCompleteExchange, TheDirectMethodSendsEveryBlockStraightInXorRounds)
   EXPECT_TRUE(check.ok());
   EXPECT_EQ(check.blocks_delivered, 16u * 15u);
   EXPECT_EQ(check.blocks_sent, 16u * 15u);  // each block one message
+  // Round r: process n (at mesh node node_of(n)) sends its block for process n xor r.
+  for (std::uint32_t r = 1; r < 16; ++r) {
+    ASSERT_EQ(s.steps[r - 1].messages.size(), 16u);
+    for (const sw::ScheduledMessage& m : s.steps[r - 1].messages) {
+      const std::uint32_t n = cube.process_of(m.source);
+      EXPECT_EQ(m.destination, cube.node_of(n ^ r)) << "round " << r << " process " << n;
+      EXPECT_EQ(m.blocks, (std::vector<sw::Block>{{m.source, m.destination, 0}}));
+    }
+  }
   // Its rounds share links: round 3 sends along x both 1 and 2 columns at once.
   EXPECT_FALSE(sw::check_schedule(cube.mesh(), s).ok());
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -300,6 +301,45 @@ TEST(Embedding, CcCubeRecurrenceByHandWithWaitingIntervals) {
   EXPECT_EQ(sw::cc_cube_time(distance, {0, 1}, [](std::uint32_t h) { return 10 + 3ULL * h; }), 35U);
 }
 
+// The wait of stage i is for the partner along dimension i, which carries earlier waits on: a
+// 3-cube with D_0 = 10 for nodes 0 and 1 (1 elsewhere), D_1 = 1, and D_2 = 100 for the pair 2-6
+// (1 elsewhere). Stage 0 ends at 10, 10, 1, ...; stage 1 pairs 0 with 2 and 1 with 3, so nodes 0
+// to 3 end at 11 (4 to 7 at 2); stage 2 pairs 2 with 6: 100 + max(11, 2) = 111.
+TEST(Embedding, CcCubeRecurrenceWaitsForThePartnerAlongEachStagesDimension) {
+  const std::vector<std::vector<std::uint32_t>> distance = {{10, 10, 1, 1, 1, 1, 1, 1},
+                                                            {1, 1, 1, 1, 1, 1, 1, 1},
+                                                            {1, 1, 100, 1, 1, 1, 100, 1}};
+  EXPECT_EQ(sw::cc_cube_time(distance, {0, 1, 2}, [](std::uint32_t h) { return std::uint64_t{h}; }),
+            111U);
+}
+
+// [XOR] section IV counts each link once, routed from its end with bit i = 0. On a 2 x 2 mesh with
+// the 2-cube's dimension-0 links placed diagonally (0 at mesh node 0, 1 at 3, 2 at 1, 3 at 2), the
+// two ways round a diagonal pass different corners, so the loads say which end the route left.
+TEST(Embedding, EachLinkIsRoutedFromItsEndWithBitIZero) {
+  const Topology mesh = Topology::mesh({2, 2});
+  const std::vector<std::uint32_t> place = {0, 3, 1, 2};
+  const auto loads_from = [&](bool low_end) {
+    std::vector<std::uint64_t> loads(4, 0);
+    for (std::uint32_t i = 0; i < 2; ++i) {
+      for (std::uint32_t n = 0; n < 4; ++n) {
+        if ((n >> i) & 1U) {
+          continue;
+        }
+        const std::uint32_t a = place[n];
+        const std::uint32_t b = place[n ^ (1U << i)];
+        const auto route = low_end ? mesh.route(a, b) : mesh.route(b, a);
+        for (std::size_t h = 1; h < route.size(); ++h) {  // the nodes passed
+          ++loads[route[h].first];
+        }
+      }
+    }
+    return loads;
+  };
+  ASSERT_NE(loads_from(true), loads_from(false));
+  EXPECT_EQ(sw::embedding_metrics(mesh, place).loads, loads_from(true));
+}
+
 TEST(Embedding, AllTenRowsOfXorTableI) {
   struct Row {
     std::uint32_t k1, k2;
@@ -354,6 +394,29 @@ TEST(Embedding, Theorem10ForThreeCubesByExhaustion) {
   EXPECT_DOUBLE_EQ(metrics(ring, EmbeddingScheme::Std).average_dilation, 7.0 / 3.0);
 }
 
+// A line of 4 with nodes 2 and 3 swapped: dimension 0 links 0-1 and 3-2 (distance 1 each),
+// dimension 1 links 0-3 (distance 3) and 1-2 (distance 1): only the last dimension varies.
+TEST(Embedding, ConstantDistancesAsksEveryDimensionUpToTheLast) {
+  const sw::EmbeddingMetrics m = sw::embedding_metrics(Topology::mesh({4}), {0, 1, 3, 2});
+  EXPECT_EQ(m.distance_min(0), 1u);
+  EXPECT_EQ(m.distance_max(0), 1u);
+  EXPECT_EQ(m.distance_min(1), 1u);
+  EXPECT_EQ(m.distance_max(1), 3u);
+  EXPECT_FALSE(m.constant_distances());
+  EXPECT_TRUE(sw::embedding_metrics(Topology::mesh({4}), {0, 1, 2, 3}).constant_distances());
+}
+
+// The metrics take a bijection onto all 2^d nodes of the network.
+TEST(Embedding, MetricsRefuseAPlacementThatIsNotABijectionOntoTwoToTheDNodes) {
+  EXPECT_THROW((void)sw::embedding_metrics(Topology::mesh({4}), {0, 1, 1, 2}),
+               std::invalid_argument);
+  EXPECT_THROW((void)sw::embedding_metrics(Topology::mesh({4}), {0, 1, 2, 4}),
+               std::invalid_argument);
+  EXPECT_THROW((void)sw::embedding_metrics(Topology::mesh({4}), {0, 1, 2}), std::invalid_argument);
+  EXPECT_THROW((void)sw::embedding_metrics(Topology::mesh({6}), {0, 1, 2, 3, 4, 5}),
+               std::invalid_argument);
+}
+
 TEST(Embedding, RefusalsNameTheParameter) {
   const auto key = [](auto&& f) {
     try {
@@ -371,6 +434,10 @@ TEST(Embedding, RefusalsNameTheParameter) {
               (void)sw::embed_hypercube(5, Topology::torus({4, 4}), EmbeddingScheme::Xor);
             }),
             "cube");
+  EXPECT_EQ(key([] {
+              (void)sw::embed_hypercube(3, Topology::torus({4, 4}), EmbeddingScheme::Std);
+            }),
+            "cube");  // a smaller cube than the network is refused too
   EXPECT_EQ(key([] {
               (void)sw::embed_hypercube(4, Topology::torus({4, 4}), EmbeddingScheme::Identity);
             }),

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -232,6 +234,172 @@ TEST(CompleteExchange, TheLiteralA1ReadingLosesBlocksAndTheCheckerSaysWhich) {
   EXPECT_TRUE(must_move.ok());
 }
 
+/// The literal reading of A1 (docs/complete-exchange.md, reading 3) run block by block on the
+/// listing (a1_listing): the destination master of P_{r,c} is local (r/2, c/2) on the masters'
+/// torus of row parity r mod 2; stage 1 moves a block towards the master of its cell with that
+/// parity (along the row, then along the column); a stage-2 step of 2h torus hops moves the blocks
+/// whose destination master differs from the sender's local coordinate along the step's axis in
+/// the bit h corrects (h = 4: the bits above 1; h = 2: bit 1; h = 1: bit 0); stage 3 hands a
+/// block to the slave it is for. Every block decides on the holdings at the step's start.
+/// Returns, per step, each sender's destination and blocks.
+using StepMessages = std::map<sw::NodeId, std::pair<sw::NodeId, std::vector<sw::Block>>>;
+std::vector<StepMessages> literal_a1_by_block(std::uint32_t side,
+                                              const std::vector<std::string>& labels) {
+  const std::int64_t n = side;
+  const std::vector<sw::Block> blocks = sw::complete_exchange_blocks(side * side);
+  std::vector<sw::NodeId> holder;
+  for (const sw::Block& b : blocks) {
+    holder.push_back(b.origin);
+  }
+  std::vector<StepMessages> out;
+  for (const std::string& label : labels) {
+    const bool stage2 = label.rfind("stage 2", 0) == 0;
+    const std::int64_t bits = label.rfind("stage 2 phase 3", 0) == 0   ? 2
+                              : label.rfind("stage 2 phase 4", 0) == 0 ? 1
+                                                                       : ~std::int64_t{3};
+    std::vector<std::optional<sw::NodeId>> partner(side * side);  // none: not a sender
+    for (std::int64_t i = 0; i < n; ++i) {
+      for (std::int64_t j = 0; j < n; ++j) {
+        const bool master = i % 2 == j % 2;
+        if ((label == "stage 1 step 2" && master) || ((stage2 || label == "stage 3") && !master)) {
+          continue;
+        }
+        const auto [pi, pj] = a1_listing(label, i, j);
+        partner[i * n + j] = static_cast<sw::NodeId>(((pi + n) % n) * n + (pj + n) % n);
+      }
+    }
+    StepMessages step;
+    std::vector<sw::NodeId> next = holder;
+    for (std::size_t k = 0; k < blocks.size(); ++k) {
+      if (!partner[holder[k]]) {
+        continue;
+      }
+      const sw::NodeId to = *partner[holder[k]];
+      const std::int64_t i = holder[k] / n;
+      const std::int64_t j = holder[k] % n;
+      const std::int64_t r = blocks[k].destination / n;
+      const std::int64_t c = blocks[k].destination % n;
+      bool moves = false;
+      if (label == "stage 1 step 1") {
+        moves = 2 * (j / 2) + r % 2 != j;
+      } else if (label == "stage 1 step 2") {
+        moves = 2 * (i / 2) + r % 2 != i;
+      } else if (stage2) {
+        const bool along_row = static_cast<std::int64_t>(to / n) == i;
+        const std::int64_t own = along_row ? j / 2 : i / 2;
+        const std::int64_t wanted = along_row ? c / 2 : r / 2;
+        moves = ((own ^ wanted) & bits) != 0;
+      } else {
+        moves = blocks[k].destination == to;
+      }
+      if (moves) {
+        auto& message = step[holder[k]];
+        message.first = to;
+        message.second.push_back(blocks[k]);
+        next[k] = to;
+      }
+    }
+    holder = next;
+    for (auto& [from, message] : step) {
+      std::sort(message.second.begin(), message.second.end());
+    }
+    out.push_back(std::move(step));
+  }
+  return out;
+}
+
+// N = 16: the first side with phases 1 and 2 (N/8 - 1 steps of 8 hops).
+TEST(CompleteExchange, TheLiteralA1ReadingMovesTheBlocksItsRuleNamesBlockByBlock) {
+  const std::uint32_t side = 16;
+  std::vector<std::string> labels;  // the reachable reading keeps every step of the pattern
+  for (const sw::ScheduleStep& step : sw::a1_schedule(side, A1BlockChoice::MustMove).steps) {
+    labels.push_back(step.label);
+  }
+  const std::vector<StepMessages> want = literal_a1_by_block(side, labels);
+  const sw::Schedule literal = sw::a1_schedule(side, A1BlockChoice::DestinationBit);
+  ASSERT_EQ(literal.steps.size(), want.size()) << "N=" << side;
+  for (std::size_t t = 0; t < want.size(); ++t) {
+    EXPECT_EQ(literal.steps[t].label, labels[t]);
+    StepMessages got;
+    for (const sw::ScheduledMessage& m : literal.steps[t].messages) {
+      std::vector<sw::Block> sorted = m.blocks;
+      std::sort(sorted.begin(), sorted.end());
+      got[m.source] = {m.destination, sorted};
+    }
+    EXPECT_TRUE(got == want[t]) << "N=" << side << " " << labels[t];
+  }
+}
+
+/// [A2A] section 2.2: in merge phase k the masters of each level-(k-1) subnetwork (stride
+/// s = 2^(k-1); P_{i,j} with i = j mod s, local (i/s, j/s)) hand their slaves their blocks, the
+/// upper left master (local u, v even) to (u, v + 1), the lower right (odd) to (u, v - 1): "in
+/// phase 3, master nodes P_{0,0} and P_{4,4} distribute messages to slave nodes P_{0,4} and
+/// P_{4,0}" (N = 16).
+TEST(CompleteExchange, ANMinus1sMergeHandsEachSlaveItsBlocksAsSection22Says) {
+  for (std::uint32_t side : {8u, 16u}) {
+    const sw::Schedule s = sw::complete_exchange_schedule(ExchangeAlgorithm::ANMinus1, side);
+    std::size_t merges = 0;
+    for (const sw::ScheduleStep& step : s.steps) {
+      if (step.label.rfind("merge phase ", 0) != 0) {
+        continue;
+      }
+      ++merges;
+      const std::uint32_t k = static_cast<std::uint32_t>(std::stoul(step.label.substr(12)));
+      const std::uint32_t stride = 1u << (k - 1);
+      EXPECT_EQ(step.messages.size(), side * side / (2 * stride)) << step.label;
+      for (const sw::ScheduledMessage& m : step.messages) {
+        const std::uint32_t i = m.source / side;
+        const std::uint32_t j = m.source % side;
+        ASSERT_EQ(i % stride, j % stride) << step.label << " from " << m.source;
+        const std::uint32_t u = i / stride;
+        const std::uint32_t v = j / stride;
+        ASSERT_EQ(u % 2, v % 2) << step.label << " from " << m.source << " (a slave)";
+        const std::uint32_t to_column = u % 2 == 0 ? j + stride : j + side - stride;
+        EXPECT_EQ(m.destination, i * side + to_column % side) << step.label << " from " << m.source;
+      }
+      if (side == 16 && k == 3) {
+        const auto sends = [&step](sw::NodeId from, sw::NodeId to) {
+          return std::any_of(step.messages.begin(), step.messages.end(), [&](const auto& m) {
+            return m.source == from && m.destination == to;
+          });
+        };
+        EXPECT_TRUE(sends(0 * 16 + 0, 0 * 16 + 4));
+        EXPECT_TRUE(sends(4 * 16 + 4, 4 * 16 + 0));
+      }
+    }
+    EXPECT_EQ(merges, log2_of(side) - 1);
+  }
+}
+
+/// [A2A] section 2.2: the exchange stage is a complete exchange on each level-(n-1) subnetwork, a
+/// 2 x 2 torus of stride N/2 (P_{i,j} with i = j mod N/2: the 2N last masters), in two steps as
+/// a basic cell's: along the row (column j + N/2), then along the column (row i + N/2), each of
+/// the 2N sending in both.
+TEST(CompleteExchange, ANMinus1sExchangeStageGoesAlongTheRowThenTheColumn) {
+  for (std::uint32_t side : {4u, 8u, 16u}) {
+    const sw::Schedule s = sw::complete_exchange_schedule(ExchangeAlgorithm::ANMinus1, side);
+    std::size_t steps = 0;
+    for (const sw::ScheduleStep& step : s.steps) {
+      const bool rows = step.label == "exchange step 1";
+      if (!rows && step.label != "exchange step 2") {
+        continue;
+      }
+      ++steps;
+      EXPECT_EQ(step.messages.size(), 2 * side) << step.label;
+      for (const sw::ScheduledMessage& m : step.messages) {
+        const std::uint32_t i = m.source / side;
+        const std::uint32_t j = m.source % side;
+        EXPECT_EQ(i % (side / 2), j % (side / 2)) << "N=" << side << " from " << m.source;
+        const std::uint32_t to_row = rows ? i : (i + side / 2) % side;
+        const std::uint32_t to_column = rows ? (j + side / 2) % side : j;
+        EXPECT_EQ(m.destination, to_row * side + to_column)
+            << "N=" << side << " " << step.label << " from " << m.source;
+      }
+    }
+    EXPECT_EQ(steps, 2u);
+  }
+}
+
 /// The links of A1's and [6]'s 4-group moves are shared exactly where the move is half a ring:
 /// A1's "8 hops" at N = 16 and [6]'s 4 hops at N = 8 both go the positive way for the - classes.
 TEST(CompleteExchange, StageTwoSharesLinksOnlyWhereItsLongMoveIsHalfARing) {
@@ -327,6 +495,16 @@ TEST(Collectives, TheTorusGatherGoesAlongTheRowsThenTheColumnsOneLinkAtATime) {
       }
     }
   }
+}
+
+TEST(Collectives, RefuseWhatTheyCannotSchedule) {
+  EXPECT_NO_THROW((void)sw::hypercube_binomial_broadcast(16, (1u << 16) - 1));
+  EXPECT_THROW((void)sw::hypercube_binomial_broadcast(17, 0), std::invalid_argument);
+  EXPECT_THROW((void)sw::hypercube_binomial_broadcast(0, 0), std::invalid_argument);
+  EXPECT_THROW((void)sw::hypercube_binomial_scatter(3, 8), std::invalid_argument);
+  EXPECT_NO_THROW((void)sw::hypercube_binomial_scatter(3, 7));
+  EXPECT_THROW((void)sw::torus_row_column_gather(1, 4), std::invalid_argument);
+  EXPECT_THROW((void)sw::torus_row_column_gather(4, 1), std::invalid_argument);
 }
 
 TEST(Collectives, BinomialTreesAndRecursiveDoublingTakeDStepsOnTheCube) {

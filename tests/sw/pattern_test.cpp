@@ -430,6 +430,50 @@ TEST(PatternClassify, BroadcastGroups) {
             (std::vector<Pattern>{Pattern::C8, Pattern::C1}));
 }
 
+// Rule 7 of docs/patterns.md on 6 nodes: 0 -> {1,3}, 2 -> 1, 4 -> 1 is one connected component
+// (through nodes 0 and 1) and no pattern (3 sources, 2 destinations, 4 != 3*2 messages), so it is
+// split by source: C9, C1, C1, not C9 + C10 (which would cover 2 -> 1, 4 -> 1 as a part).
+TEST(PatternClassify, AComponentJoinedThroughASourcesEarlierDestinationStaysWhole) {
+  EXPECT_EQ(classify_patterns({send(0, {1, 3}), send(2, {1}), send(4, {1})}, 6),
+            (std::vector<Pattern>{Pattern::C9, Pattern::C1, Pattern::C1}));
+}
+
+// Broadcast groups on a tie take the D found first in statement order (docs/patterns.md): 1 ->
+// {0,2} and 0 -> {1,2} are complete over D = {0,1,2} (found first, at 1's group), 0 -> {1,2} and
+// 3 -> {1,2} over D = {1,2}; both have two groups. So C11 of 1 and 0, then 3 alone (C8).
+TEST(PatternClassify, BroadcastGroupsTieGoesToTheDestinationSetFoundFirst) {
+  const auto found = sw::classify({bcast(1, {0, 2}), bcast(0, {1, 2}), bcast(3, {1, 2})}, 5);
+  ASSERT_EQ(patterns_of(found), (std::vector<Pattern>{Pattern::C11, Pattern::C8}));
+  ASSERT_EQ(found[0].transfers.size(), 2u);
+  EXPECT_EQ(found[0].transfers[0].source, 1u);
+  EXPECT_EQ(found[0].transfers[1].source, 0u);
+  EXPECT_EQ(found[1].transfers[0].source, 3u);
+}
+
+// C6 needs the sources and D to be all m nodes: on 4 nodes 0 -> {1,2,3} and each of 1, 2, 3 to
+// the rest of {1,2,3} are 4 = m groups complete over D = {1,2,3}, but D is not all nodes: C11.
+TEST(PatternClassify, AllMSourcesOverASmallerDestinationSetAreC11NotC6) {
+  EXPECT_EQ(classify_patterns({bcast(0, {1, 2, 3}), bcast(1, {2, 3}), bcast(2, {1, 3}),
+                               bcast(3, {1, 2})},
+                              4),
+            std::vector<Pattern>{Pattern::C11});
+}
+
+// A transfer without destinations carries no message: it is in no instance and is not a
+// broadcast of its source (so N0's real broadcast is its only one).
+TEST(PatternClassify, ATransferWithoutDestinationsBelongsToNoPattern) {
+  const auto found = sw::classify({bcast(0, {}), bcast(0, {1, 2, 3}), send(2, {})}, 4);
+  ASSERT_EQ(patterns_of(found), std::vector<Pattern>{Pattern::C3});
+  EXPECT_EQ(found[0].transfers[0].destinations, (std::vector<NodeId>{1, 2, 3}));
+}
+
+// Instances come in the order of their first transfer: the C10 of transfers 0 and 2 before the
+// C8 of transfer 1 (its last transfer comes after the C8's).
+TEST(PatternClassify, InstancesAreOrderedByTheirFirstTransfer) {
+  EXPECT_EQ(classify_patterns({send(0, {1}), bcast(2, {3, 4}), send(5, {1})}, 7),
+            (std::vector<Pattern>{Pattern::C10, Pattern::C8}));
+}
+
 TEST(PatternClassify, RejectsInvalidSteps) {
   EXPECT_THROW((void)sw::classify({send(0, {4})}, 4), sw::InputError);
   EXPECT_THROW((void)sw::classify({send(4, {0})}, 4), sw::InputError);
@@ -647,6 +691,59 @@ TEST(PatternGenerate, GeneratedProgramsPassTheParser) {
     EXPECT_EQ(dump(back).substr(dump(back).find('\n')), dump(prog).substr(dump(prog).find('\n')))
         << prog.name;
   }
+}
+
+// C2 with no nodes given is a random derangement of all m nodes, drawn uniformly: on 4 nodes
+// all 9 derangements (6 four-cycles, 3 pairs of swaps) turn up over 200 seeds (a uniform draw
+// misses one with probability below 200 (8/9)^200 < 1e-8; a shuffle that only makes cycles
+// never gives the pairs of swaps).
+TEST(PatternGenerate, APermutationIsAnyDerangementOfTheNodes) {
+  std::set<std::vector<NodeId>> seen;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    sw::PatternGenOptions o;
+    o.nodes = 4;
+    o.seed = seed;
+    const McProgram p = sw::generate_pattern(Pattern::C2, o);
+    std::vector<NodeId> to(4, 4);
+    for (const Transfer& t : p.steps.at(0).transfers) {
+      ASSERT_EQ(t.destinations.size(), 1u);
+      to.at(t.source) = t.destinations[0];
+    }
+    seen.insert(to);
+  }
+  std::set<std::vector<NodeId>> derangements;
+  std::vector<NodeId> v{0, 1, 2, 3};
+  do {
+    if (v[0] != 0 && v[1] != 1 && v[2] != 2 && v[3] != 3) {
+      derangements.insert(v);
+    }
+  } while (std::next_permutation(v.begin(), v.end()));
+  EXPECT_EQ(derangements.size(), 9u);
+  EXPECT_EQ(seen, derangements);
+}
+
+// A random step: one in five is a whole Table 1 pattern (labelled with its name, and it
+// classifies as that one pattern); in the others a source may make two transfers (a broadcast
+// and a send, or two sends), on 3 nodes one to each other node.
+TEST(PatternGenerate, RandomProgramsHoldWholePatternsAndSourcesWithTwoTransfers) {
+  std::size_t whole = 0;
+  std::size_t two_transfers = 0;
+  const McProgram prog = sw::generate_random(3, 100, 7, 4);
+  for (const auto& step : prog.steps) {
+    if (!step.label.empty()) {
+      const auto found = sw::classify(step.transfers, 3);
+      ASSERT_EQ(found.size(), 1u) << step.label;
+      EXPECT_EQ(sw::to_string(found[0].pattern), step.label);
+      ++whole;
+      continue;
+    }
+    std::map<NodeId, std::size_t> per_source;
+    for (const Transfer& t : step.transfers) {
+      two_transfers += ++per_source[t.source] == 2 ? 1 : 0;
+    }
+  }
+  EXPECT_GT(whole, 0u);
+  EXPECT_GT(two_transfers, 0u);
 }
 
 TEST(PatternGenerate, Deterministic) {

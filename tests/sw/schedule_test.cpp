@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -121,6 +122,99 @@ TEST(Schedule, ABlockReceivedInAStepMovesOnOnlyFromTheNextStep) {
   const sw::ScheduleCheck check = sw::check_schedule(Topology::hypercube(2), two_steps);
   EXPECT_TRUE(check.ok());
   EXPECT_EQ(check.blocks_sent, 2u);
+}
+
+// Two receivers-only conflicts: 0 -> 1 and 2 -> 1 (no node sends twice), so only
+// ReceivesTwice; the converse (0 -> 1, 0 -> 2) only SendsTwice.
+TEST(Schedule, OnePortNamesTheSideThatIsUsedTwice) {
+  Schedule in{"in", 4, {Block{0, 1, 0}, Block{2, 1, 0}}, {}};
+  in.steps.push_back(ScheduleStep{"",
+                                  {},
+                                  {ScheduledMessage{0, 1, {Block{0, 1, 0}}},
+                                   ScheduledMessage{2, 1, {Block{2, 1, 0}}}}});
+  const sw::ScheduleCheck twice_in = sw::check_schedule(Topology::hypercube(2), in);
+  EXPECT_TRUE(twice_in.has(ViolationKind::ReceivesTwice));
+  EXPECT_FALSE(twice_in.has(ViolationKind::SendsTwice));
+  Schedule out{"out", 4, {Block{0, 1, 0}, Block{0, 2, 0}}, {}};
+  out.steps.push_back(ScheduleStep{"",
+                                   {},
+                                   {ScheduledMessage{0, 1, {Block{0, 1, 0}}},
+                                    ScheduledMessage{0, 2, {Block{0, 2, 0}}}}});
+  const sw::ScheduleCheck twice_out = sw::check_schedule(Topology::hypercube(2), out);
+  EXPECT_TRUE(twice_out.has(ViolationKind::SendsTwice));
+  EXPECT_FALSE(twice_out.has(ViolationKind::ReceivesTwice));
+}
+
+// A broadcast block is copied, so the "already sent in this step" rule does not apply to it:
+// relayed 0 -> 1 -> 3 within one step, node 1 does not hold it yet when the step starts.
+TEST(Schedule, ABroadcastBlockReceivedInAStepMovesOnOnlyFromTheNextStep) {
+  const Block b{0, Block::kEveryNode, 0};
+  Schedule relay{"relay", 4, {b}, {}};
+  relay.steps.push_back(
+      ScheduleStep{"", {}, {ScheduledMessage{0, 1, {b}}, ScheduledMessage{1, 3, {b}}}});
+  const sw::ScheduleCheck check = sw::check_schedule(Topology::hypercube(2), relay);
+  ASSERT_EQ(check.violations.size(), 2u);  // not held at 1; never reaches 2 (nor 3)
+  EXPECT_EQ(check.violations[0].kind, ViolationKind::BlockNotHeld);
+  EXPECT_NE(check.violations[0].what.find("node 1 does not hold"), std::string::npos);
+  EXPECT_EQ(check.violations[1].kind, ViolationKind::BlockNotArrived);
+}
+
+// A step's figures: its largest message (blocks), its busiest sender's rearrangement (the
+// largest local rearrangement, not the last or the sum), and every block counted once per move.
+TEST(Schedule, StepFiguresAreTheLargestMessageAndTheLargestRearrangement) {
+  Schedule s{"figures", 4, sw::complete_exchange_blocks(4), {}};
+  s.steps.push_back(
+      ScheduleStep{"",
+                   {sw::LocalWork{0, 5, sw::Cycle{0}}, sw::LocalWork{2, 2, sw::Cycle{0}}},
+                   {ScheduledMessage{0, 1, {Block{0, 1, 0}, Block{0, 3, 0}}},
+                    ScheduledMessage{2, 3, {Block{2, 3, 0}}}}});
+  const sw::ScheduleCheck check = sw::check_schedule(Topology::hypercube(2), s);
+  ASSERT_EQ(check.steps.size(), 1u);
+  EXPECT_EQ(check.steps[0].largest_message_blocks, 2u);
+  EXPECT_EQ(check.steps[0].most_rearranged_blocks, 5u);
+  EXPECT_EQ(check.rearranged_blocks(), 5u);
+  EXPECT_EQ(check.transmission_blocks(), 2u);
+  EXPECT_EQ(check.blocks_sent, 3u);
+  EXPECT_EQ(check.blocks_delivered, 2u);  // (0, 1) and (2, 3); (0, 3) waits at node 1
+}
+
+// Node numbers are 0..m-1: m itself is out of range for a block, a message, local work; a
+// message to its own sender carries nothing anywhere.
+TEST(Schedule, NodeMIsOutOfRangeAndAMessageToItselfIsEmpty) {
+  EXPECT_THROW((void)sw::check_schedule(Topology::hypercube(2), Schedule{"", 4, {{4, 0, 0}}, {}}),
+               std::invalid_argument);
+  EXPECT_THROW((void)sw::check_schedule(Topology::hypercube(2), Schedule{"", 4, {{0, 4, 0}}, {}}),
+               std::invalid_argument);
+  Schedule s{"range", 4, {Block{0, 1, 0}}, {}};
+  s.steps.push_back(ScheduleStep{"", {sw::LocalWork{4, 1, sw::Cycle{0}}}, {}});
+  s.steps.push_back(ScheduleStep{"", {}, {ScheduledMessage{0, 4, {Block{0, 1, 0}}}}});
+  s.steps.push_back(ScheduleStep{"", {}, {ScheduledMessage{0, 0, {Block{0, 1, 0}}}}});
+  const sw::ScheduleCheck check = sw::check_schedule(Topology::hypercube(2), s);
+  ASSERT_EQ(check.violations.size(), 4u);
+  EXPECT_EQ(check.violations[0].kind, ViolationKind::NodeOutOfRange);
+  EXPECT_EQ(check.violations[0].step, 0u);
+  EXPECT_EQ(check.violations[1].kind, ViolationKind::NodeOutOfRange);
+  EXPECT_EQ(check.violations[1].step, 1u);
+  EXPECT_EQ(check.violations[2].kind, ViolationKind::EmptyMessage);
+  EXPECT_EQ(check.violations[2].step, 2u);
+  EXPECT_EQ(check.violations[3].kind, ViolationKind::BlockNotArrived);
+  EXPECT_EQ(check.blocks_sent, 0u);
+}
+
+// At most kMaxViolations are kept, then `truncated` says more were found.
+TEST(Schedule, ViolationsStopAtTheirLimitAndSayTheyWereTruncated) {
+  const std::size_t limit = sw::ScheduleCheck::kMaxViolations;
+  Schedule s{"many", 4, {}, {}};
+  for (std::size_t k = 0; k < limit; ++k) {
+    s.steps.push_back(ScheduleStep{"", {}, {ScheduledMessage{0, 0, {Block{0, 1, 0}}}}});
+  }
+  const sw::ScheduleCheck exactly = sw::check_schedule(Topology::hypercube(2), s);
+  EXPECT_EQ(exactly.violations.size(), limit);
+  EXPECT_FALSE(exactly.truncated);
+  s.steps.push_back(s.steps.back());
+  const sw::ScheduleCheck more = sw::check_schedule(Topology::hypercube(2), s);
+  EXPECT_EQ(more.violations.size(), limit);
+  EXPECT_TRUE(more.truncated);
 }
 
 TEST(Schedule, BroadcastBlocksAreCopiedAndMustReachEveryNode) {
