@@ -729,32 +729,6 @@ Schedule cc_cube_complete_exchange(std::uint32_t d) {
   return s;
 }
 
-Schedule relabeled(const Schedule& schedule, const std::function<NodeId(NodeId)>& node_of) {
-  Schedule out = schedule;
-  const auto rename = [&node_of](Block& b) {
-    b.origin = node_of(b.origin);
-    if (!b.broadcast()) {
-      b.destination = node_of(b.destination);
-    }
-  };
-  for (Block& b : out.blocks) {
-    rename(b);
-  }
-  for (ScheduleStep& step : out.steps) {
-    for (LocalWork& w : step.local) {
-      w.node = node_of(w.node);
-    }
-    for (ScheduledMessage& m : step.messages) {
-      m.source = node_of(m.source);
-      m.destination = node_of(m.destination);
-      for (Block& b : m.blocks) {
-        rename(b);
-      }
-    }
-  }
-  return out;
-}
-
 Schedule calmant_complete_exchange(const CubeOnMesh& cube, std::uint32_t q) {
   const std::uint32_t d = cube.d;
   const std::uint32_t half = 1u << (d - 1);  // blocks of each x_i

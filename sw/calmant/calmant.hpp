@@ -232,10 +232,6 @@ struct PipelineSchedule {
 /// (complete_exchange_blocks). Throws std::invalid_argument for d outside 1..16.
 [[nodiscard]] Schedule cc_cube_complete_exchange(std::uint32_t d);
 
-/// `schedule` with every node n renamed node_of(n) (its blocks' origins and destinations too).
-[[nodiscard]] Schedule relabeled(const Schedule& schedule,
-                                 const std::function<NodeId(NodeId)>& node_of);
-
 /// The complete exchange on the mesh by CALMANT: the CC-cube of section 5.1 pipelined with degree
 /// Q (packets of 2^(d-1)/Q blocks, Q dividing 2^(d-1)), each iteration scheduled by
 /// task_schedule; Q = 1 is the original CC-cube, dimension after dimension, each in
