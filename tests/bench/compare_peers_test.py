@@ -194,8 +194,22 @@ class ComparePeers(unittest.TestCase):
                             (999.7, "1 k"), (12.5, "12.5"), (2.5e9, "2.5 G"), (None, "-")):
             self.assertEqual(script.si(value), text, value)
 
+    def test_orthosim_scale_multiplies_orthosims_cycles_only(self):
+        # --quick: 200 + 800 cycles per row, then the drain; --orthosim-scale 3 runs orthosim
+        # 600 + 2400, the peers (here none) the row's own.
+        scaled = run("--quick", "--orthosim-scale", "3", "--orthosim", ORTHOSIM)
+        self.assertEqual(scaled.returncode, 0, scaled.stderr)
+        self.assertIn("orthosim runs 3 times each row's cycles", scaled.stdout)
+        self.assertIn("orthosim runs 1 times each row's cycles", self.alone.stdout)
+        for key, row in detail_rows(scaled.stdout).items():
+            alone = int(detail_rows(self.alone.stdout)[key]["sim cycles"])
+            self.assertGreaterEqual(alone, 1000, key)
+            self.assertGreaterEqual(int(row["sim cycles"]), 3000, key)
+            self.assertLess(int(row["sim cycles"]), 3000 + (alone - 1000) + 1000, key)
+
     def test_bad_options_exit_2_with_one_line_naming_the_option(self):
         for args, option in ((["--runs", "0"], "--runs"), (["--cycles", "x"], "--cycles"),
+                             (["--orthosim-scale", "0"], "--orthosim-scale"),
                              (["--orthosim", "/nonexistent/orthosim"], "--orthosim")):
             r = run(*args)
             self.assertEqual(r.returncode, 2, args)
