@@ -329,9 +329,9 @@ Fabric::Route Fabric::network_route(std::uint32_t b, std::uint32_t router, std::
 // becomes its head). A wormhole header pushed into an empty buffer in cycle c asks nothing
 // before c + delay (header_ready), so with a delay of two cycles or more it waits on pending_
 // until then instead: at a router delay of 4 most waiting headers are such, and the cycles
-// before do not visit them. Routers grant only their own output channels, so the requests are put in
-// order by router, then arrival, then buffer: each router's in the order above, and the same
-// grants as when the routers were served one by one.
+// before do not visit them. Routers grant only their own output channels, so the requests are
+// put in order by router, then arrival, then buffer: each router's in the order above, and the
+// same grants as when the routers were served one by one.
 //
 // Grants only take output channels, and the moves that free them come after (in every path), so
 // a ready header whose known routes' channels are all held at the start of the cycle gets none:
@@ -656,8 +656,6 @@ bool Fabric::full_buffer_frees(std::uint32_t t, sw::Cycle c) {
 // injection channel is a port of its own). Then every candidate is granted, so the head of a
 // full buffer that frees is granted too, and every granted move happens: the port checks and
 // commit's feasibility test are skipped, with the same moves in the same order.
-// allocate_switches' candidates of router r in their order (below), from the state at the start
-// of the cycle (count_at_start: move_flits departs during its pass); returns their count.
 // The switch request of the head of routed, occupied buffer b in cycle c, from the state at the
 // start of the cycle (count_at_start: move_flits departs during its pass): its head may leave
 // when the buffer ahead has room.
@@ -675,6 +673,8 @@ inline Fabric::SwitchRequest Fabric::switch_request(std::uint32_t b, sw::Cycle c
   return frees ? SwitchRequest::kSpeculative : SwitchRequest::kNone;
 }
 
+// allocate_switches' candidates of router r in their order (below), from the state at the start
+// of the cycle (count_at_start: move_flits departs during its pass); returns their count.
 inline std::size_t Fabric::collect_switch_candidates(std::uint32_t r, sw::Cycle c) {
   const BufferState* const state = state_.data();
   const Flit* const flits = flits_.data();
