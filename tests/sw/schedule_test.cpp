@@ -127,20 +127,19 @@ TEST(Schedule, ABlockReceivedInAStepMovesOnOnlyFromTheNextStep) {
 // Two receivers-only conflicts: 0 -> 1 and 2 -> 1 (no node sends twice), so only
 // ReceivesTwice; the converse (0 -> 1, 0 -> 2) only SendsTwice.
 TEST(Schedule, OnePortNamesTheSideThatIsUsedTwice) {
-  Schedule in{"in", 4, {Block{0, 1, 0}, Block{2, 1, 0}}, {}};
-  in.steps.push_back(ScheduleStep{"",
-                                  {},
-                                  {ScheduledMessage{0, 1, {Block{0, 1, 0}}},
-                                   ScheduledMessage{2, 1, {Block{2, 1, 0}}}}});
-  const sw::ScheduleCheck twice_in = sw::check_schedule(Topology::hypercube(2), in);
+  // One step of the two messages a -> b and c -> d, each carrying its own block.
+  const auto one_step = [](NodeId a, NodeId b, NodeId c, NodeId d) {
+    Schedule s{"two", 4, {Block{a, b, 0}, Block{c, d, 0}}, {}};
+    s.steps.push_back(ScheduleStep{"",
+                                   {},
+                                   {ScheduledMessage{a, b, {Block{a, b, 0}}},
+                                    ScheduledMessage{c, d, {Block{c, d, 0}}}}});
+    return sw::check_schedule(Topology::hypercube(2), s);
+  };
+  const sw::ScheduleCheck twice_in = one_step(0, 1, 2, 1);
   EXPECT_TRUE(twice_in.has(ViolationKind::ReceivesTwice));
   EXPECT_FALSE(twice_in.has(ViolationKind::SendsTwice));
-  Schedule out{"out", 4, {Block{0, 1, 0}, Block{0, 2, 0}}, {}};
-  out.steps.push_back(ScheduleStep{"",
-                                   {},
-                                   {ScheduledMessage{0, 1, {Block{0, 1, 0}}},
-                                    ScheduledMessage{0, 2, {Block{0, 2, 0}}}}});
-  const sw::ScheduleCheck twice_out = sw::check_schedule(Topology::hypercube(2), out);
+  const sw::ScheduleCheck twice_out = one_step(0, 1, 0, 2);
   EXPECT_TRUE(twice_out.has(ViolationKind::SendsTwice));
   EXPECT_FALSE(twice_out.has(ViolationKind::ReceivesTwice));
 }
