@@ -295,7 +295,8 @@ class Mapper {
     for (Parcel& parcel : parcels) {
       by_source[parcel.source].push_back(&parcel);
     }
-    for (auto& [source, mine] : by_source) {
+    for (auto& entry : by_source) {
+      const std::vector<Parcel*>& mine = entry.second;  // a named reference: lambdas may take it
       const auto same_payloads = [&](const Parcel* x) {
         const Parcel& first = *mine.front();
         if (x->pieces.size() != first.pieces.size()) {
