@@ -1,18 +1,7 @@
 # What `orthosim --version` reports (docs/cli.md), found at configure time: the project version,
-# the git commit of the source tree ("unknown" outside a git checkout: the build never needs git),
-# the build type, and the SystemC and Verilator versions the build uses. Sets
-# ORTHOSIM_GIT_COMMIT, ORTHOSIM_BUILD_TYPE_NAME and ORTHOSIM_VERILATOR_VERSION.
-set(ORTHOSIM_GIT_COMMIT "unknown")
-find_package(Git QUIET)
-if(GIT_FOUND)
-  execute_process(COMMAND ${GIT_EXECUTABLE} -C ${PROJECT_SOURCE_DIR} rev-parse --short=12 HEAD
-                  OUTPUT_VARIABLE commit RESULT_VARIABLE status
-                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-  if(status EQUAL 0 AND commit)
-    set(ORTHOSIM_GIT_COMMIT "${commit}")
-  endif()
-endif()
-
+# the build type, and the SystemC and Verilator versions the build uses (the git commit is found
+# at build time: orthosim_git_commit.cmake). Sets ORTHOSIM_BUILD_TYPE_NAME and
+# ORTHOSIM_VERILATOR_VERSION.
 set(ORTHOSIM_BUILD_TYPE_NAME "${CMAKE_BUILD_TYPE}")
 if(NOT ORTHOSIM_BUILD_TYPE_NAME)
   set(ORTHOSIM_BUILD_TYPE_NAME "none")

@@ -8,12 +8,14 @@
 #include <fcntl.h>
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/support/cli_process.hpp"
@@ -93,15 +95,48 @@ std::string field(const std::string& text, const std::string& name) {
   return text.substr(begin, text.find('\n', begin) - begin);
 }
 
+/// What `command` prints on standard output, and whether it exited 0.
+std::pair<std::string, bool> shell_output(const std::string& command) {
+  std::string text;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    return {text, false};
+  }
+  char chunk[256];
+  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, pipe)) > 0;) {
+    text.append(chunk, n);
+  }
+  return {text, pclose(pipe) == 0};
+}
+
+// The commit is the source tree's at build time, not at configure time: git's own answer for the
+// tree the test binary was built from (a build after a commit or an edit reports it).
+TEST_F(ProgressCli, VersionReportsTheCommitOfTheBuiltTree) {
+  const std::string git = "git -C '" ORTHOSIM_SOURCE_DIR "' ";
+  auto [head, checkout] = shell_output(git + "rev-parse --short=12 HEAD 2>/dev/null");
+  const std::string commit = field(run("--version").out, "commit");
+  if (!checkout) {
+    EXPECT_EQ(commit, "unknown") << "not a git checkout (or no git): " ORTHOSIM_SOURCE_DIR;
+    return;
+  }
+  head.erase(head.find_last_not_of('\n') + 1);
+  const auto [changes, status_ok] =
+      shell_output(git + "status --porcelain --untracked-files=no 2>/dev/null");
+  EXPECT_EQ(commit, head + (changes.empty() && status_ok ? "" : "-dirty"))
+      << "rebuild after editing the tree";
+}
+
 TEST_F(ProgressCli, VersionPrintsEachField) {
   const Outcome r = run("--version");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')), std::string("orthosim ") + ORTHOSIM_PROJECT_VERSION);
   const std::string commit = field(r.out, "commit");
-  EXPECT_TRUE(
-      commit == "unknown" ||
-      (commit.size() == 12 && commit.find_first_not_of("0123456789abcdef") == std::string::npos))
+  const std::string hash = commit.substr(0, commit.find('-'));
+  EXPECT_TRUE(commit == "unknown" ||
+              (hash.size() == 12 &&
+               hash.find_first_not_of("0123456789abcdef") == std::string::npos &&
+               (commit == hash || commit == hash + "-dirty")))
       << commit;
   EXPECT_EQ(field(r.out, "build type"), ORTHOSIM_BUILD_TYPE);
   EXPECT_EQ(field(r.out, "SystemC"), ORTHOSIM_SYSTEMC_VERSION);
