@@ -203,7 +203,13 @@ CommandForm run_form(const po::variables_map& vm) {
     return {"network", "run on the " + arch};
   }
   Arch parsed{};
-  return {parse_arch(arch, parsed) ? "multiprocessor" : "", "run on the " + arch};
+  if (!parse_arch(arch, parsed)) {
+    // run takes both families: naming only the multiprocessors (as map and access do) would
+    // tell a user who typed `Torus` that networks cannot be run.
+    throw InputError({"--arch"}, "one of omp, crossbar, bus, mesh, torus, hypercube",
+                     "'" + arch + "'");
+  }
+  return {"multiprocessor", "run on the " + arch};
 }
 
 int run_run(const po::variables_map& vm, Context& ctx) {

@@ -246,7 +246,11 @@ TEST_F(CliProgram, BadInputOfTheProgramCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"run", typo}, {typo + ":3:1:", "sned"}},
       {{"run", no_step}, {no_step + ":2:1:"}},
       {{"map", fig2_, "--arch", "ring"}, {"--arch", "ring"}},
-      {{"run", fig2_, "--arch", "ring"}, {"--arch", "ring"}},
+      // run takes the networks too: its refusal lists them (a misspelled `Torus` is not told
+      // that only the multiprocessors run).
+      {{"run", fig2_, "--arch", "ring"}, {"--arch", "omp, crossbar, bus, mesh, torus, hypercube"}},
+      {{"run", fig2_, "--arch", "Torus", "--dims", "4x4"},
+       {"--arch", "torus, hypercube", "'Torus'"}},
       {{"map", fig2_, "--n", "0"}, {"--n"}},
       {{"run", fig2_, "--n", "0"}, {"--n"}},
       {{"run", fig2_, "--n", "257"}, {"--n"}},
