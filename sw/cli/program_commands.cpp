@@ -411,14 +411,18 @@ CommandForm gen_form(const po::variables_map& vm) {
 }
 
 int run_gen(const po::variables_map& vm, Context& ctx) {
+  const std::string expected =
+      "a pattern (C1..C12, a Table 1 name, exchange, shift, cc-cube, fft, complete-exchange, "
+      "calmant or random)";
   if (!vm.count("pattern")) {
-    throw InputError(
-        {"PATTERN"},
-        "a pattern (C1..C12, a Table 1 name, exchange, shift, cc-cube, fft, complete-exchange, "
-        "calmant or random)",
-        "none");
+    throw InputError({"PATTERN"}, expected, "none");
   }
   const std::string what = vm["pattern"].as<std::string>();
+  // A misspelled PATTERN is named before the options of any form are read: `gen shfit --torus
+  // 4x4` would otherwise be told it lacks --nodes, an option of a form the user never meant.
+  if (gen_form(vm).key.empty()) {
+    throw InputError({"PATTERN"}, expected, "'" + what + "'");
+  }
   const auto words = [&vm](std::uint32_t fallback) {
     return static_cast<std::uint32_t>(
         vm.count("len") ? parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords)
@@ -492,12 +496,7 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
                         : 8);
     program = generate_random(nodes, steps, seed, len);
   } else {
-    const std::optional<Pattern> pattern = parse_pattern(what);
-    if (!pattern) {
-      throw InputError({"PATTERN"},
-                       "C1..C12, a Table 1 name (one-to-one, permutation, ...) or random",
-                       "'" + what + "'");
-    }
+    const Pattern pattern = *parse_pattern(what);  // gen_form accepted it above
     PatternGenOptions o;
     o.nodes = nodes;
     o.sources = node_list(vm, "sources");
@@ -506,7 +505,7 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
         vm.count("len") ? parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords)
                         : 1);
     o.seed = seed;
-    program = generate_pattern(*pattern, o);
+    program = generate_pattern(pattern, o);
   }
   return write_program(vm, ctx, program);
 }

@@ -264,6 +264,11 @@ TEST_F(CliProgram, BadInputOfTheProgramCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"map", fig2_, "stray"}, {"positional"}},
       {{"gen"}, {"PATTERN"}},
       {{"gen", "C13", "--nodes", "4"}, {"PATTERN", "C13"}},
+      // A misspelled pattern is named first, with every form gen writes, not the options of a
+      // form the user did not mean (--nodes).
+      {{"gen", "C13"}, {"PATTERN", "'C13'"}},
+      {{"gen", "shfit", "--torus", "4x4", "--direction", "east"},
+       {"PATTERN", "'shfit'", "shift, cc-cube, fft, complete-exchange, calmant"}},
       {{"gen", "one-to-some", "--nodes", "4"}, {"PATTERN", "one-to-some"}},
       {{"gen", "C1"}, {"--nodes"}},
       {{"gen", "random", "--steps", "3"}, {"--nodes"}},
