@@ -228,6 +228,13 @@ class ProgressAttachment {
   Runner& runner_;
 };
 
+/// The name the usage gives the bare argument: "PROGRAM" of "PROGRAM --arch ...", "PATTERN" of
+/// "PATTERN|random|...".
+std::string bare_argument_name(const Subcommand& command) {
+  const std::size_t end = command.usage.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+  return command.usage.substr(0, end);
+}
+
 /// Refuses an option the command line gave that does not apply to the form it takes.
 void check_scopes(const Subcommand& command, const po::variables_map& vm) {
   if (!command.form) {
@@ -322,6 +329,13 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
       }
       positional.add(command->positional.c_str(), command->many ? -1 : 1);
     }
+    // The bare arguments no positional option takes, refused below by name (Boost's own refusal
+    // says "too many positional options" and names neither the argument nor what was expected).
+    const char* const extra = "extra-arguments";
+    if (!command->many) {
+      options.add_options()(extra, po::value<std::vector<std::string>>(), "(extra arguments)");
+      positional.add(extra, -1);
+    }
     po::variables_map vm;
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     // Without allow_guessing: Boost would take `--alp 20` for --alpha, so a typo could run with
@@ -333,6 +347,16 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
                          ~po::command_line_style::allow_guessing)
                   .run(),
               vm);
+    if (vm.count(extra)) {
+      const std::string& first = vm[extra].as<std::vector<std::string>>().front();
+      const std::string takes = command->positional.empty()
+                                    ? "orthosim " + command->name + " takes no bare argument"
+                                    : "orthosim " + command->name + " takes one bare argument, " +
+                                          bare_argument_name(*command);
+      throw InputError({"'" + first + "'"},
+                       "an option (" + takes + "; see orthosim " + command->name + " --help)",
+                       command->positional.empty() ? "a bare argument" : "a second bare argument");
+    }
     po::notify(vm);
     if (vm.count("help")) {
       out << "usage: orthosim " << command->name << " " << command->usage << "\n"

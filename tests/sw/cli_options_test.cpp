@@ -225,7 +225,7 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheOptionAndNoOutput) {
       {{"access", "--kind", "vector"}, {"--kind", "vector"}},
       {{"access", "--frobnicate", "1"}, {"frobnicate"}},
       {{"access", "--impl", "fast"}, {"--impl", "fast"}},
-      {{"access", "stray"}, {"positional"}},
+      {{"access", "stray"}, {"'stray'", "orthosim access takes no bare argument"}},
       {{"demo", "--n", "0"}, {"--n"}},
       {{"demo", "--arch", "omp"}, {"arch"}},
   };

@@ -261,7 +261,7 @@ TEST_F(CliProgram, BadInputOfTheProgramCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"gen", "random", "--nodes", "4", "--steps", "2", "--sources", "1"}, {"--sources"}},
       {{"gen", "C3", "--nodes", "4", "--steps", "2"}, {"--steps"}},
       {{"gen", "C3", "--nodes", "4", "--json"}, {"json"}},
-      {{"map", fig2_, "stray"}, {"positional"}},
+      {{"map", fig2_, "stray"}, {"'stray'", "takes one bare argument, PROGRAM", "a second"}},
       {{"gen"}, {"PATTERN"}},
       {{"gen", "C13", "--nodes", "4"}, {"PATTERN", "C13"}},
       // A misspelled pattern is named first, with every form gen writes, not the options of a
@@ -285,7 +285,7 @@ TEST_F(CliProgram, BadInputOfTheProgramCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"gen", "C1", "--nodes", "4", "--out", out_under_file}, {"--out"}},
       {{"gen", "C1", "--nodes", "4", "--out", folder}, {"--out"}},
       {{"demo", "--tau", "0"}, {"--tau"}},
-      {{"demo", "stray"}, {"positional"}},
+      {{"demo", "stray"}, {"'stray'", "orthosim demo takes no bare argument"}},
   };
   expect_refused_before_running(cases);
   EXPECT_FALSE(fs::exists(out_under_file));
@@ -703,7 +703,7 @@ TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
       {traffic({"--seed", "x"}), {"--seed", "x"}},
       {traffic({"--n", "4"}), {"unknown option --n"}},
       {traffic({"--switching", "cut"}), {"--switching", "cut"}},
-      {traffic({"stray"}), {"positional"}},
+      {traffic({"stray"}), {"'stray'", "orthosim traffic takes no bare argument"}},
   };
   expect_refused_before_running(cases);
 }
