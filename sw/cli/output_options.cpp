@@ -1,10 +1,39 @@
 // Output options checked up front.
 #include "sw/cli/output_options.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <utility>
+#include <vector>
+
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/output_file.hpp"
 
 namespace orthosim::sw::cli {
+
+namespace {
+
+/// Whether `path` is the file standard output writes to (/dev/stdout, or a file the shell
+/// redirected the output into): the command line's report goes to std::cout, file descriptor 1.
+bool is_standard_output(const std::string& path) {
+  struct stat target {};
+  struct stat out {};
+  return ::stat(path.c_str(), &target) == 0 && ::fstat(STDOUT_FILENO, &out) == 0 &&
+         target.st_dev == out.st_dev && target.st_ino == out.st_ino;
+}
+
+/// The path as the file system will resolve it, to compare two outputs' paths ("x.vcd" and
+/// "./x.vcd" are one file).
+std::filesystem::path resolved(const std::string& path) {
+  const std::filesystem::path absolute = std::filesystem::absolute(path).lexically_normal();
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::weakly_canonical(absolute, ec);
+  return ec ? absolute : p;
+}
+
+}  // namespace
 
 void check_output_options(const std::string& command,
                           const boost::program_options::variables_map& vm) {
@@ -12,6 +41,9 @@ void check_output_options(const std::string& command,
   const bool creates_folders = command == "run" || command == "demo";
   // For these commands --out is the folder the files go into.
   const bool out_is_folder = command == "demo" || command == "trace";
+  // The files written as PATH.partial and renamed, by option: two on one path would both write
+  // PATH.partial, and the second rename fails after the run.
+  std::vector<std::pair<std::string, std::filesystem::path>> replaced;
   for (const std::string name : {"vcd", "trace", "perfetto", "fst", "out"}) {
     if (!vm.count(name)) {
       continue;
@@ -28,10 +60,26 @@ void check_output_options(const std::string& command,
     OutputNeeds needs;
     needs.seekable = name == "fst";
     needs.may_create_folder = creates_folders;
+    OutputMode mode{};
     try {
-      classify_output(path, needs);
+      mode = classify_output(path, needs);
     } catch (const OutputPathError& e) {
       throw InputError({"--" + name}, "a writable file path", e.what());
+    }
+    // The JSON on standard output must stay JSON: a waveform or trace streamed into it would not.
+    if (vm.count("json") && is_standard_output(path)) {
+      throw InputError({"--" + name}, "a path other than standard output, where --json writes",
+                       "'" + path + "'");
+    }
+    if (mode == OutputMode::Replace) {
+      const std::filesystem::path file = resolved(path);
+      for (const auto& [other, other_file] : replaced) {
+        if (other_file == file) {
+          throw InputError({"--" + name}, "a path of its own (--" + other + " writes that file)",
+                           "'" + path + "'");
+        }
+      }
+      replaced.emplace_back(name, file);
     }
   }
 }
