@@ -590,7 +590,7 @@ int run_calmant(const po::variables_map& vm, Context& ctx) {
     throw InputError({"--task"},
                      "one of --task i,M, --sweep-q (with --len N) and --complete-exchange (with "
                      "--block B)",
-                     modes == 0 ? "neither" : "several");
+                     modes == 0 ? "none" : "several");
   }
   // Each mode's own options; another mode's are refused before anything runs.
   const auto refuse = [&vm](std::initializer_list<const char*> options, const char* owner,

@@ -225,7 +225,7 @@ TEST(CliCalmant, BadInputIsRefusedBeforeAnythingRuns) {
       {{"calmant", "--mesh", "4x4", "--task", "3,2"}, {"--task", "i + M <= 4", "'3,2'"}},
       {{"calmant", "--mesh", "4x4", "--task", "0,0"}, {"--task", "'0,0'"}},
       {{"calmant", "--mesh", "4x4", "--task", "two"}, {"--task", "'two'"}},
-      {{"calmant", "--mesh", "4x4"}, {"--task", "--sweep-q", "neither"}},
+      {{"calmant", "--mesh", "4x4"}, {"--task", "--sweep-q", "found none"}},
       {{"calmant", "--mesh", "4x4", "--task", "0,1", "--sweep-q"}, {"--task", "several"}},
       {{"calmant", "--mesh", "4x4", "--task", "0,1", "--len", "8"}, {"--len", "--sweep-q"}},
       {{"calmant", "--mesh", "4x4", "--sweep-q"}, {"--len", "none"}},
