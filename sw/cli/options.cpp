@@ -55,14 +55,19 @@ std::uint32_t get32(const po::variables_map& vm, const std::string& name, std::u
 }
 }  // namespace
 
-po::options_description system_options() {
+po::options_description system_options(bool processors_from_program) {
   const SystemConfig d;
   po::options_description o("System");
   auto text = [](const std::string& help, std::uint64_t def) {
     return help + " (default " + std::to_string(def) + ")";
   };
-  o.add_options()("n", po::value<std::string>(), text("processors", d.n).c_str())(
-      "alpha", po::value<std::string>(), text("access start-up, cycles", d.timing.alpha).c_str())(
+  const std::string processors = processors_from_program
+                                     ? "processors (default: one per node of the program; fewer "
+                                       "cluster the nodes)"
+                                     : text("processors", d.n);
+  o.add_options()("n", po::value<std::string>(),
+                  processors.c_str())("alpha", po::value<std::string>(),
+                                      text("access start-up, cycles", d.timing.alpha).c_str())(
       "beta", po::value<std::string>(),
       text("address increment per vector, cycles", d.timing.beta).c_str())(
       "tau", po::value<std::string>(),

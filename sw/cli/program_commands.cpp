@@ -156,7 +156,10 @@ Validated<SystemConfig> fitted_config(const po::variables_map& vm, const MappedP
 
 po::options_description map_options() {
   po::options_description o("orthosim map");
-  o.add(arch_option(false)).add(clustering_options()).add(system_options()).add(common_options());
+  o.add(arch_option(false))
+      .add(clustering_options())
+      .add(system_options(true))
+      .add(common_options());
   return o;
 }
 
@@ -190,7 +193,7 @@ po::options_description run_options() {
       .add(rtl_options())
       .add(trace_output_option())
       .add(clustering_options())
-      .add(system_options())
+      .add(system_options(true))
       .add(network_options())
       .add(variant_options())
       .add(common_options());
@@ -517,7 +520,7 @@ po::options_description demo_options() {
   o.add_options()("out", po::value<std::string>()->default_value("orthosim-demo"),
                   "folder for the waveforms, one VCD per configuration (created if missing)");
   o.add(rtl_options())
-      .add(system_options())
+      .add(system_options(true))
       .add(trace_output_option())
       .add(variant_options())
       .add(common_options());

@@ -161,6 +161,25 @@ TEST_F(CliProgram, RunWithFewerProcessorsThanNodesClustersButKeepsEveryMessage) 
   }
 }
 
+// --help says what --n is when it is not given: for map, run and demo one processor per node of
+// the program (8 for an 8-node program), for access SystemConfig's 4. The help said "default 4"
+// for all of them.
+TEST_F(CliProgram, HelpGivesTheProcessorsDefaultEachCommandUses) {
+  const std::string eight = file("eight.mcp", "nodes 8\nstep s\n  send 0 -> 7\n");
+  EXPECT_EQ(only_system({"run", eight}).config->n, 8u);
+  const auto n_line = [](const std::string& command) {
+    const std::string help = run({command, "--help"}).out;
+    const std::size_t at = help.find("  --n ");
+    return at == std::string::npos ? std::string("(no --n)")
+                                   : help.substr(at, help.find('\n', at) - at);
+  };
+  for (const std::string command : {"map", "run", "demo"}) {
+    EXPECT_TRUE(contains(n_line(command), "(default: one per node of the program"))
+        << command << ": " << n_line(command);
+  }
+  EXPECT_TRUE(contains(n_line("access"), "(default 4)")) << n_line("access");
+}
+
 TEST_F(CliProgram, RunRaisesTheSizesTheUserLeftOpenAndKeepsTheOnesFixed) {
   const sw::SystemConfig defaults;
   // 4-word messages fit the defaults, which are never lowered.
