@@ -259,12 +259,14 @@ void print_diff(const traces::TraceDiff& d, const std::string& a, const std::str
           << '\n';
     }
   }
+  // Wide enough for the longest label, "network messages delivered", so the columns stay.
+  constexpr int kLabelWidth = 28;
   out << '\n'
-      << std::left << std::setw(20) << "" << std::right << std::setw(12) << "A" << std::setw(12)
-      << "B" << '\n';
+      << std::left << std::setw(kLabelWidth) << "" << std::right << std::setw(12) << "A"
+      << std::setw(12) << "B" << '\n';
   const auto row = [&out](const std::string& name, std::uint64_t x, std::uint64_t y) {
-    out << std::left << std::setw(20) << name << std::right << std::setw(12) << x << std::setw(12)
-        << y << '\n';
+    out << std::left << std::setw(kLabelWidth) << name << std::right << std::setw(12) << x
+        << std::setw(12) << y << '\n';
   };
   row("cycles", d.a.cycles, d.b.cycles);
   row("events", d.events_a, d.events_b);

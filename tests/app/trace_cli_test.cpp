@@ -427,6 +427,31 @@ TEST_F(TraceCli, SameRunSameBytes) {
   EXPECT_TRUE(d["first_divergence"].is_null());
 }
 
+// The totals of trace diff are a table: every row as wide as its header, so that A and B stay in
+// their columns (the longest label, "network messages delivered", pushed its numbers right).
+TEST_F(TraceCli, DiffTotalsKeepTheirColumns) {
+  ASSERT_EQ(run("access --n 2 --trace x.trace").exit_code, 0);
+  const auto d = run("trace diff x.trace x.trace");
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  std::istringstream in(d.out);
+  std::string line;
+  std::size_t header = 0;
+  std::vector<std::string> rows;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(' ') != std::string::npos && line[0] == ' ' &&
+        line.substr(line.find_first_not_of(' ')).rfind("A ", 0) == 0) {
+      header = line.size();
+    } else if (header > 0 && !line.empty()) {
+      rows.push_back(line);
+    }
+  }
+  ASSERT_GT(header, 0u) << d.out;
+  ASSERT_EQ(rows.size(), 6u) << d.out;
+  for (const std::string& row : rows) {
+    EXPECT_EQ(row.size(), header) << row;
+  }
+}
+
 TEST_F(TraceCli, DiffOfTwoConfigurationsOneCycleApart) {
   // Scalar accesses (Fig. 5(a), alpha + tau): each processor writes, then reads back, so alpha
   // 16 against alpha 17 costs one cycle more per access, two in all.
