@@ -149,9 +149,10 @@ void print_network_run(const NetworkProgramRun& r, std::ostream& out) {
       << s.delivery.messages_checked - s.delivery.messages_failed << " of "
       << s.delivery.messages_checked << " messages delivered intact (" << s.delivery.words_checked
       << " words)" << run_end_note(s) << '\n';
-  out << "max channel contention: " << r.summary.max_channel_contention
-      << " messages through one channel\n";
-  out << "peak channel occupancy: " << r.summary.peak_channel_occupancy << " flits\n";
+  out << "max channel contention: " << r.summary.max_channel_contention << " message"
+      << (r.summary.max_channel_contention == 1 ? "" : "s") << " through one channel\n";
+  out << "peak channel occupancy: " << r.summary.peak_channel_occupancy << " flit"
+      << (r.summary.peak_channel_occupancy == 1 ? "" : "s") << " in one input buffer\n";
   const std::vector<ChannelSummary> top = busiest(r.summary.channels, 6);
   if (!top.empty() && top.front().messages > 0) {
     out << "busiest channels:";
