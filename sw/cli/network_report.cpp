@@ -257,6 +257,8 @@ void print_traffic(const TrafficRequest& request, const std::vector<TrafficPoint
       out << "    " << p.deadlock << '\n';
     }
   }
+  out << "  rate, offered, accepted: flits per node per cycle; latency: cycles from a packet's "
+         "creation to its tail's arrival\n";
   const TrafficPoint& last = points.back();
   out << "\nflits delivered " << last.flits_delivered << ", max channel contention "
       << last.max_channel_contention << " messages (last point)\n";
