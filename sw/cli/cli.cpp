@@ -283,6 +283,10 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
     return kExitBadInput;
   }
   if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    if (args.size() > 1) {
+      // `orthosim help run` is `orthosim run --help`, as git and cargo read it.
+      return run_command({args[1], "--help"}, runner, out, err, progress);
+    }
     print_usage(out);
     return kExitOk;
   }

@@ -24,6 +24,20 @@ namespace {
 
 using namespace cli_test;
 
+// `orthosim help COMMAND` is that command's --help (it printed the list of commands again);
+// an unknown COMMAND is named as an unknown command.
+TEST(Cli, HelpOfACommandIsItsHelp) {
+  for (const std::string flag : {"help", "--help", "-h"}) {
+    const Result r = run({flag, "traffic"});
+    EXPECT_EQ(r.code, sw::kExitOk) << flag << ": " << r.err;
+    EXPECT_EQ(r.out, run({"traffic", "--help"}).out) << flag;
+  }
+  const Result unknown = run({"help", "frobnicate"});
+  EXPECT_EQ(unknown.code, sw::kExitBadInput);
+  EXPECT_TRUE(contains(unknown.err, "unknown command 'frobnicate'")) << unknown.err;
+  EXPECT_EQ(unknown.out, "");
+}
+
 TEST(Cli, HelpListsTheCommands) {
   for (const std::string flag : {"--help", "-h", "help"}) {
     const Result r = run({flag});
