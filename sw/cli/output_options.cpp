@@ -10,6 +10,7 @@
 
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/output_file.hpp"
+#include "traces/gtkw.hpp"
 
 namespace orthosim::sw::cli {
 
@@ -41,8 +42,8 @@ void check_output_options(const std::string& command,
   const bool creates_folders = command == "run" || command == "demo";
   // For these commands --out is the folder the files go into.
   const bool out_is_folder = command == "demo" || command == "trace";
-  // The files written as PATH.partial and renamed, by option: two on one path would both write
-  // PATH.partial, and the second rename fails after the run.
+  // The files written as PATH.partial and renamed, and who writes each ("--vcd"): two on one path
+  // would both write PATH.partial, and the second rename fails after the run.
   std::vector<std::pair<std::string, std::filesystem::path>> replaced;
   for (const std::string name : {"vcd", "trace", "perfetto", "fst", "out"}) {
     if (!vm.count(name)) {
@@ -73,13 +74,18 @@ void check_output_options(const std::string& command,
     }
     if (mode == OutputMode::Replace) {
       const std::filesystem::path file = resolved(path);
-      for (const auto& [other, other_file] : replaced) {
+      for (const auto& [writer, other_file] : replaced) {
         if (other_file == file) {
-          throw InputError({"--" + name}, "a path of its own (--" + other + " writes that file)",
+          throw InputError({"--" + name}, "a path of its own (" + writer + " writes that file)",
                            "'" + path + "'");
         }
       }
-      replaced.emplace_back(name, file);
+      replaced.emplace_back("--" + name, file);
+      // A waveform written to a file brings its GTKWave save file beside it (traces/gtkw.hpp).
+      if (name == "vcd" && traces::gtkw_path(path) != path) {
+        replaced.emplace_back("--vcd, as the waveform's GTKWave save file",
+                              resolved(traces::gtkw_path(path)));
+      }
     }
   }
 }

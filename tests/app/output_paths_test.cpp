@@ -225,6 +225,9 @@ TEST_F(OutputPaths, TwoOutputsOnOneFileAreRefusedBeforeTheRun) {
       {"run fig2.mcp --arch omp --vcd one.out --trace ./one.out", "--trace", "--vcd"},
       {"access --n 2 --vcd sub/../one.out --trace one.out", "--trace", "--vcd"},
       {"run fig2.mcp --arch mesh --dims 2x2 --vcd kept.out --trace kept.out", "--trace", "--vcd"},
+      // The waveform's GTKWave save file, w.gtkw beside w.vcd, is the --vcd's too.
+      {"run fig2.mcp --arch omp --vcd w.vcd --trace w.gtkw", "--trace",
+       "--vcd, as the waveform's GTKWave save file"},
   };
   for (const Case& c : cases) {
     const Outcome o = run(c.command);
