@@ -29,7 +29,8 @@ std::uint64_t parse_count(const std::string& option, const std::string& text, st
     }
     const auto digit = static_cast<std::uint64_t>(c - '0');
     if (value > (kLargest - digit) / 10) {  // the number does not fit 64 bits
-      throw InputError({option}, expected, found);
+      throw InputError({option}, expected,
+                       found + ", more than the largest, " + std::to_string(kLargest));
     }
     value = value * 10 + digit;
   }
@@ -364,9 +365,17 @@ std::optional<std::uint64_t> memory_limit_from(const po::variables_map& vm) {
     if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
       throw InputError({"--memory-limit"}, expected, "'" + text + "'");
     }
-    return parse_count("--memory-limit", digits, 1,
-                       std::numeric_limits<std::uint64_t>::max() / scale) *
-           scale;
+    try {
+      return parse_count("--memory-limit", digits, 1,
+                         std::numeric_limits<std::uint64_t>::max() / scale) *
+             scale;
+    } catch (const InputError&) {
+      // Said in bytes with the size as given: the count alone ("found '99'" of "99G", a range in
+      // gibibytes) reads as bytes.
+      throw InputError({"--memory-limit"},
+                       "a size from 1 byte to 2^64 - 1 bytes, e.g. 2048, 512K, 800M or 4G",
+                       "'" + text + "'");
+    }
   }
   std::ifstream meminfo("/proc/meminfo");
   std::string key;

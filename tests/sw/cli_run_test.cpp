@@ -275,6 +275,13 @@ TEST_F(CliProgram, BadInputOfTheProgramCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"run", fig2_, "--n", "257"}, {"--n"}},
       {{"run", fig2_, "--alpha", "-1"}, {"--alpha"}},
       {{"run", fig2_, "--tau", "0"}, {"--tau"}},
+      // A size is refused as given, unit and all, and the limit in bytes.
+      {{"run", fig2_, "--memory-limit", "99999999999G"},
+       {"--memory-limit", "2^64 - 1 bytes", "'99999999999G'"}},
+      {{"run", fig2_, "--memory-limit", "0K"}, {"--memory-limit", "'0K'"}},
+      // A number past 64 bits is not told it should be ">= 0".
+      {{"gen", "C3", "--nodes", "4", "--seed", "18446744073709551616"},
+       {"--seed", "'18446744073709551616', more than the largest, 18446744073709551615"}},
       {{"run", fig2_, "--impl", "bus=fast"}, {"--impl", "fast"}},
       {{"map", fig2_, "--alpha", "x"}, {"--alpha", "x"}},
       {{"gen", "random", "--nodes", "4", "--steps", "2", "--sources", "1"}, {"--sources"}},
