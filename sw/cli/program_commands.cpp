@@ -79,7 +79,8 @@ SyncMode sync_for(const po::variables_map& vm) {
 /// How the program's nodes are grouped onto the processors: --torus, --collapse, or blocks.
 Clustering clustering_for(const po::variables_map& vm, const McProgram& program) {
   if (vm.count("cluster") && !vm.count("torus")) {
-    throw InputError({"--cluster"}, "--torus, the grid the columns and rows belong to");
+    throw InputError({"--cluster"},
+                     "needs --torus CxR, the grid whose columns or rows go one to a processor");
   }
   if (vm.count("torus")) {
     if (vm.count("collapse")) {

@@ -271,6 +271,8 @@ TEST_F(CliProgram, BadInputOfTheProgramCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"run", fig2_, "--arch", "Torus", "--dims", "4x4"},
        {"--arch", "torus, hypercube", "'Torus'"}},
       {{"map", fig2_, "--n", "0"}, {"--n"}},
+      // Says what is missing, not only the name of the other option.
+      {{"map", fig2_, "--cluster", "rows"}, {"--cluster: needs --torus CxR"}},
       {{"run", fig2_, "--n", "0"}, {"--n"}},
       {{"run", fig2_, "--n", "257"}, {"--n"}},
       {{"run", fig2_, "--alpha", "-1"}, {"--alpha"}},
