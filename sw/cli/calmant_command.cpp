@@ -128,7 +128,7 @@ int report_task(const po::variables_map& vm, Context& ctx, const calmant::CubeOn
     // A conflicting schedule is a failed check in JSON as in text (docs/cli.md: exit 1).
     return check.ok() ? kExitOk : kExitRunFailed;
   }
-  ctx.out << "orthosim calmant: task " << calmant::to_string(task, c) << " of a " << cube.d
+  ctx.out << "orthosim calmant: task " << calmant::to_string(task, c) << " of the " << cube.d
           << "-cube on the " << mesh_text(cube) << " (standard embedding)\n"
           << "  lambda_max " << routed << " routed, " << calmant::lambda_max(c, task)
           << " by Theorem " << (c == 1 ? 1 : 3) << "\n"
