@@ -50,6 +50,11 @@ void check_output_options(const std::string& command,
       continue;
     }
     const std::string path = vm[name].as<std::string>();
+    // '-' reads standard input as a PROGRAM; as an output it would quietly become a file named '-'.
+    if (path == "-") {
+      throw InputError({"--" + name}, "a path ('-' is not standard output here; /dev/stdout is)",
+                       "'-'");
+    }
     if (name == "out" && out_is_folder) {
       try {
         check_output_folder(path);

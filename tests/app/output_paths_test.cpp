@@ -245,6 +245,24 @@ TEST_F(OutputPaths, TwoOutputsOnOneFileAreRefusedBeforeTheRun) {
   EXPECT_EQ(both.exit_code, 0) << both.err;
 }
 
+// '-' is standard input for a PROGRAM; an output named '-' was written to a file of that name.
+TEST_F(OutputPaths, ADashIsNotTakenForStandardOutput) {
+  make_trace();
+  const std::vector<std::string> before = entries();
+  for (const Family& f : file_families()) {
+    const Outcome o = run(with(f.command, "-"));
+    EXPECT_EQ(o.exit_code, 2) << f.command << ": " << o.err;
+    EXPECT_EQ(o.out, "") << f.command;
+    EXPECT_NE(o.err.find(": " + f.option + ": expected a path ('-' is not standard output here; " +
+                         "/dev/stdout is), found '-'\n"),
+              std::string::npos)
+        << f.command << ": " << o.err;
+    EXPECT_EQ(entries(), before) << f.command;
+  }
+  EXPECT_EQ(run("demo --out -").exit_code, 2);
+  EXPECT_FALSE(fs::exists(dir_ / "-"));
+}
+
 // --json prints JSON on standard output; an output streamed there too (/dev/stdout, or the file
 // the shell redirected standard output into) would make it something else.
 TEST_F(OutputPaths, WithJsonNoOutputIsStandardOutput) {
