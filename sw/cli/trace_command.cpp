@@ -293,7 +293,9 @@ std::vector<std::string> arguments(const po::variables_map& vm) {
 void expect_files(const std::vector<std::string>& args, std::size_t n, const std::string& what) {
   if (args.size() != n + 1) {
     // Keyed by the action alone: the command line's prefix already says "orthosim trace".
-    throw InputError({args[0]}, what, std::to_string(args.size() - 1) + " file arguments");
+    const std::size_t files = args.size() - 1;
+    throw InputError({args[0]}, what,
+                     std::to_string(files) + (files == 1 ? " file argument" : " file arguments"));
   }
 }
 

@@ -582,6 +582,9 @@ TEST_F(TraceCli, BadArgumentsAreRejected) {
   EXPECT_EQ(run("trace frobnicate x").exit_code, 2);
   EXPECT_EQ(run("trace stats").exit_code, 2);
   EXPECT_EQ(run("trace diff one").exit_code, 2);
+  EXPECT_NE(
+      run("trace diff one").err.find("expected two event trace files, found 1 file argument\n"),
+      std::string::npos);
   const auto missing = run("trace stats nothing.trace");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("nothing.trace"), std::string::npos);
