@@ -18,11 +18,17 @@ namespace {
 
 /// Whether `path` is the file standard output writes to (/dev/stdout, or a file the shell
 /// redirected the output into): the command line's report goes to std::cout, file descriptor 1.
+/// The null device does not count: what both write there is discarded, nothing is mixed.
 bool is_standard_output(const std::string& path) {
   struct stat target {};
   struct stat out {};
-  return ::stat(path.c_str(), &target) == 0 && ::fstat(STDOUT_FILENO, &out) == 0 &&
-         target.st_dev == out.st_dev && target.st_ino == out.st_ino;
+  struct stat null {};
+  if (::stat(path.c_str(), &target) != 0 || ::fstat(STDOUT_FILENO, &out) != 0 ||
+      target.st_dev != out.st_dev || target.st_ino != out.st_ino) {
+    return false;
+  }
+  return !(S_ISCHR(target.st_mode) && ::stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
+           target.st_rdev == null.st_rdev);
 }
 
 /// The path as the file system will resolve it, to compare two outputs' paths ("x.vcd" and

@@ -3,8 +3,10 @@
 // leaves it what it was; directories, empty paths and devices for --fst are refused before the
 // run with exit 2; a command that fails leaves no FILE.partial and no folder it created.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -283,6 +285,11 @@ TEST_F(OutputPaths, WithJsonNoOutputIsStandardOutput) {
     EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << command << ": " << o.err;
     EXPECT_EQ(entries(), before) << command;
   }
+  // Standard output on the null device with an output there too: both discarded, nothing mixed.
+  const int discarded = std::system(("cd '" + dir_.string() + "' && '" ORTHOSIM_BIN +
+                                     "' access --n 2 --json --trace /dev/null >/dev/null 2>&1")
+                                        .c_str());
+  EXPECT_TRUE(WIFEXITED(discarded) && WEXITSTATUS(discarded) == 0) << discarded;
   // Without --json the documented stream to /dev/stdout stays (docs/cli.md, "Output files").
   const Outcome table = run("access --n 2 --trace /dev/stdout");
   EXPECT_EQ(table.exit_code, 0) << table.err;
