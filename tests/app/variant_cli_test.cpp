@@ -191,8 +191,8 @@ TEST_F(Variant, AMissingFileAndAFieldTheArchitectureOnTheCommandLineDoesNotTakeA
       << missing.err;
   const Outcome other = run("access --arch omp --variant " + kExamples + "/torus-8x8.yaml");
   EXPECT_EQ(other.exit_code, 2);
-  EXPECT_NE(other.err.find("torus-8x8.yaml:4:1: a field of the omp (the architecture set by "
-                           "--arch); dims belongs to mesh, torus"),
+  EXPECT_NE(other.err.find("torus-8x8.yaml:4:1: expected a field of the omp (the architecture set "
+                           "by --arch; dims belongs to mesh, torus), found 'dims'\n"),
             std::string::npos)
       << other.err;
 }
