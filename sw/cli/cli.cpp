@@ -291,6 +291,14 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
     return kExitOk;
   }
   if (args[0] == "--version" || args[0] == "version") {
+    if (args.size() > 1) {  // not ignored: `version --json` would look answered in JSON
+      err << "orthosim " << args[0] << ": "
+          << InputError({"'" + args[1] + "'"}, "no argument (the version is printed as text)",
+                        "an argument")
+                 .what()
+          << '\n';
+      return kExitBadInput;
+    }
     cli::print_version(out);
     return kExitOk;
   }

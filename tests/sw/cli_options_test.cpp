@@ -38,6 +38,19 @@ TEST(Cli, HelpOfACommandIsItsHelp) {
   EXPECT_EQ(unknown.out, "");
 }
 
+// The version takes no argument: `version --json` is refused, not answered in text as if JSON.
+TEST(Cli, TheVersionTakesNoArgument) {
+  EXPECT_EQ(run({"version"}).code, sw::kExitOk);
+  for (const std::string flag : {"--version", "version"}) {
+    const Result r = run({flag, "--json"});
+    EXPECT_EQ(r.code, sw::kExitBadInput) << flag;
+    EXPECT_EQ(r.out, "") << flag;
+    EXPECT_EQ(r.err, "orthosim " + flag +
+                         ": '--json': expected no argument (the version is printed as text), "
+                         "found an argument\n");
+  }
+}
+
 TEST(Cli, HelpListsTheCommands) {
   for (const std::string flag : {"--help", "-h", "help"}) {
     const Result r = run({flag});
