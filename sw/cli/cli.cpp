@@ -282,8 +282,11 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
     print_usage(err);
     return kExitBadInput;
   }
-  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    if (args.size() > 1) {
+  const auto is_help = [](const std::string& word) {
+    return word == "--help" || word == "-h" || word == "help";
+  };
+  if (is_help(args[0])) {
+    if (args.size() > 1 && !is_help(args[1])) {
       // `orthosim help run` is `orthosim run --help`, as git and cargo read it.
       return run_command({args[1], "--help"}, runner, out, err, progress);
     }

@@ -32,6 +32,9 @@ TEST(Cli, HelpOfACommandIsItsHelp) {
     EXPECT_EQ(r.code, sw::kExitOk) << flag << ": " << r.err;
     EXPECT_EQ(r.out, run({"traffic", "--help"}).out) << flag;
   }
+  // Help of help is the list of commands (not a help of itself without end).
+  EXPECT_EQ(run({"help", "--help"}).out, run({"--help"}).out);
+  EXPECT_EQ(run({"--help", "help"}).code, sw::kExitOk);
   const Result unknown = run({"help", "frobnicate"});
   EXPECT_EQ(unknown.code, sw::kExitBadInput);
   EXPECT_TRUE(contains(unknown.err, "unknown command 'frobnicate'")) << unknown.err;
