@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "sw/cli/commands.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/output_file.hpp"
 #include "traces/gtkw.hpp"
@@ -51,6 +52,19 @@ void check_output_options(const std::string& command,
   // The files written as PATH.partial and renamed, and who writes each ("--vcd"): two on one path
   // would both write PATH.partial, and the second rename fails after the run.
   std::vector<std::pair<std::string, std::filesystem::path>> replaced;
+  const auto add_waveform = [&replaced](const std::string& writer, const std::string& vcd) {
+    replaced.emplace_back(writer, resolved(vcd));
+    // A waveform written to a file brings its GTKWave save file beside it (traces/gtkw.hpp).
+    if (traces::gtkw_path(vcd) != vcd) {
+      replaced.emplace_back(writer + ", as a waveform's GTKWave save file",
+                            resolved(traces::gtkw_path(vcd)));
+    }
+  };
+  if (command == "demo") {  // the waveforms in its --out folder
+    for (const Arch arch : kDemoArchs) {
+      add_waveform("--out", demo_waveform(vm["out"].as<std::string>(), arch));
+    }
+  }
   for (const std::string name : {"vcd", "trace", "perfetto", "fst", "out"}) {
     if (!vm.count(name)) {
       continue;
@@ -91,11 +105,10 @@ void check_output_options(const std::string& command,
                            "'" + path + "'");
         }
       }
-      replaced.emplace_back("--" + name, file);
-      // A waveform written to a file brings its GTKWave save file beside it (traces/gtkw.hpp).
-      if (name == "vcd" && traces::gtkw_path(path) != path) {
-        replaced.emplace_back("--vcd, as the waveform's GTKWave save file",
-                              resolved(traces::gtkw_path(path)));
+      if (name == "vcd") {
+        add_waveform("--vcd", path);
+      } else {
+        replaced.emplace_back("--" + name, file);
       }
     }
   }

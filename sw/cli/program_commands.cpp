@@ -528,6 +528,10 @@ po::options_description demo_options() {
   return o;
 }
 
+std::string demo_waveform(const std::string& out_dir, Arch arch) {
+  return out_dir + "/" + to_string(arch) + ".vcd";
+}
+
 int run_demo(const po::variables_map& vm, Context& ctx) {
   const McProgram program = parse_program(kFig2SampleProgram, "fig2_sample.mcp");
   const SystemConfig base = config_from(vm);
@@ -535,14 +539,14 @@ int run_demo(const po::variables_map& vm, Context& ctx) {
   const std::string out_dir = vm["out"].as<std::string>();
   std::vector<MappedProgram> mapped;
   std::vector<SystemRun> systems;
-  for (Arch arch : {Arch::Omp, Arch::Crossbar, Arch::Bus}) {
+  for (Arch arch : kDemoArchs) {
     mapped.push_back(map_program(program, arch, n));
     SystemConfig c = base;
     c.arch = arch;
     c.impl = multiprocessor_impl(vm, arch);
     const Validated<SystemConfig> fitted = fitted_config(vm, mapped.back(), c);
-    systems.push_back({fitted, mapped.back().machine, out_dir + "/" + to_string(arch) + ".vcd",
-                       "out", trace_path_from(vm), fst_path_from(vm, fitted->impl)});
+    systems.push_back({fitted, mapped.back().machine, demo_waveform(out_dir, arch), "out",
+                       trace_path_from(vm), fst_path_from(vm, fitted->impl)});
   }
   const std::vector<RunSummary> summaries = ctx.runner.run_programs(systems);
   if (report_cosim_mismatch(summaries, ctx.err)) {

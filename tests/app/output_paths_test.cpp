@@ -229,7 +229,11 @@ TEST_F(OutputPaths, TwoOutputsOnOneFileAreRefusedBeforeTheRun) {
       {"run fig2.mcp --arch mesh --dims 2x2 --vcd kept.out --trace kept.out", "--trace", "--vcd"},
       // The waveform's GTKWave save file, w.gtkw beside w.vcd, is the --vcd's too.
       {"run fig2.mcp --arch omp --vcd w.vcd --trace w.gtkw", "--trace",
-       "--vcd, as the waveform's GTKWave save file"},
+       "--vcd, as a waveform's GTKWave save file"},
+      // demo's waveforms in its --out folder are its own.
+      {"demo --out sub --trace sub/omp.vcd", "--trace", "--out"},
+      {"demo --trace orthosim-demo/../orthosim-demo/bus.gtkw", "--trace",
+       "--out, as a waveform's GTKWave save file"},
   };
   for (const Case& c : cases) {
     const Outcome o = run(c.command);
