@@ -35,8 +35,9 @@ bool is_standard_output(const std::string& path) {
 /// The path as the file system will resolve it, to compare two outputs' paths ("x.vcd" and
 /// "./x.vcd" are one file).
 std::filesystem::path resolved(const std::string& path) {
-  const std::filesystem::path absolute = std::filesystem::absolute(path).lexically_normal();
   std::error_code ec;
+  std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  absolute = (ec ? std::filesystem::path(path) : absolute).lexically_normal();
   const std::filesystem::path p = std::filesystem::weakly_canonical(absolute, ec);
   return ec ? absolute : p;
 }
