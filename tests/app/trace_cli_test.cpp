@@ -581,6 +581,14 @@ TEST_F(TraceCli, BadArgumentsAreRejected) {
   EXPECT_EQ(run("trace").exit_code, 2);
   EXPECT_EQ(run("trace frobnicate x").exit_code, 2);
   EXPECT_EQ(run("trace stats").exit_code, 2);
+  // A file that is neither an event trace nor a VCD (here a program) is told both were expected.
+  std::ofstream(dir_ / "p.mcp") << "# a program\nnodes 2\n";
+  const auto program = run("trace stats p.mcp");
+  EXPECT_EQ(program.exit_code, 2);
+  EXPECT_NE(program.err.find("p.mcp:1:1: expected '$version' (a VCD) or an event trace's first "
+                             "line, found '#'\n"),
+            std::string::npos)
+      << program.err;
   EXPECT_EQ(run("trace diff one").exit_code, 2);
   EXPECT_NE(
       run("trace diff one").err.find("expected two event trace files, found 1 file argument\n"),
