@@ -390,7 +390,15 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
     // Erased and detached from the runner before any error below is printed.
     ProgressLine line(err, ctx.progress_shown, progress.after);
     const ProgressAttachment attached(runner, line);
-    return command->run(vm, ctx);
+    const int code = command->run(vm, ctx);
+    // The runner writes the event trace, no report does: the table names it here, as the reports
+    // name their waveforms, so that a run that wrote one says where.
+    if (code == kExitOk && vm.count("json") == 0) {
+      if (const std::optional<std::string> trace = cli::trace_path_from(vm)) {
+        out << "event trace: " << *trace << '\n';
+      }
+    }
+    return code;
   } catch (const po::unknown_option& e) {
     err << prefix << "unknown option " << e.get_option_name() << " (see orthosim " << command->name
         << " --help)\n";

@@ -41,6 +41,29 @@ TEST(Cli, HelpOfACommandIsItsHelp) {
   EXPECT_EQ(unknown.out, "");
 }
 
+// A table says where the run's event trace went, as it says where the waveform went; the JSON
+// is left as it is.
+TEST(Cli, ATableNamesTheEventTraceItsRunWrote) {
+  const std::string trace = (std::filesystem::temp_directory_path() /
+                             ("orthosim_cli_" + std::to_string(getpid()) + ".trace"))
+                                .string();
+  const std::vector<std::vector<std::string>> commands = {
+      {"access", "--trace", trace},
+      {"traffic", "--topology", "mesh", "--dims", "2x2", "--trace", trace},
+  };
+  for (const std::vector<std::string>& args : commands) {
+    const Result table = run(args);
+    ASSERT_EQ(table.code, sw::kExitOk) << table.err;
+    EXPECT_TRUE(contains(table.out, "\nevent trace: " + trace + "\n")) << table.out;
+    std::vector<std::string> json = args;
+    json.push_back("--json");
+    const Result j = run(json);
+    ASSERT_EQ(j.code, sw::kExitOk) << j.err;
+    EXPECT_FALSE(contains(j.out, "event trace:")) << j.out;
+  }
+  EXPECT_FALSE(contains(run({"access"}).out, "event trace:"));
+}
+
 // The version takes no argument: `version --json` is refused, not answered in text as if JSON.
 TEST(Cli, TheVersionTakesNoArgument) {
   EXPECT_EQ(run({"version"}).code, sw::kExitOk);
