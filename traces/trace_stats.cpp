@@ -334,7 +334,9 @@ TraceStats vcd_stats(sw::InputFile input) {
   std::uint64_t timescale_ns = 0;
   std::string t;
   if (!in.next(t) || t != "$version") {
-    in.fail("'$version' (a VCD)", t.empty() ? "end of file" : "'" + t + "'");
+    // Read as a VCD because it is no event trace (trace_stats): either would have done.
+    in.fail("'$version' (a VCD) or an event trace's first line",
+            t.empty() ? "end of file" : "'" + t + "'");
   }
   while (in.expect("$end") != "$end") {
   }

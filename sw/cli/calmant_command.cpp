@@ -128,7 +128,7 @@ int report_task(const po::variables_map& vm, Context& ctx, const calmant::CubeOn
     // A conflicting schedule is a failed check in JSON as in text (docs/cli.md: exit 1).
     return check.ok() ? kExitOk : kExitRunFailed;
   }
-  ctx.out << "orthosim calmant: task " << calmant::to_string(task, c) << " of a " << cube.d
+  ctx.out << "orthosim calmant: task " << calmant::to_string(task, c) << " of the " << cube.d
           << "-cube on the " << mesh_text(cube) << " (standard embedding)\n"
           << "  lambda_max " << routed << " routed, " << calmant::lambda_max(c, task)
           << " by Theorem " << (c == 1 ? 1 : 3) << "\n"
@@ -590,7 +590,7 @@ int run_calmant(const po::variables_map& vm, Context& ctx) {
     throw InputError({"--task"},
                      "one of --task i,M, --sweep-q (with --len N) and --complete-exchange (with "
                      "--block B)",
-                     modes == 0 ? "neither" : "several");
+                     modes == 0 ? "none" : "several");
   }
   // Each mode's own options; another mode's are refused before anything runs.
   const auto refuse = [&vm](std::initializer_list<const char*> options, const char* owner,

@@ -228,6 +228,13 @@ class ProgressAttachment {
   Runner& runner_;
 };
 
+/// The name the usage gives the bare argument: "PROGRAM" of "PROGRAM --arch ...", "PATTERN" of
+/// "PATTERN|random|...".
+std::string bare_argument_name(const Subcommand& command) {
+  const std::size_t end = command.usage.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+  return command.usage.substr(0, end);
+}
+
 /// Refuses an option the command line gave that does not apply to the form it takes.
 void check_scopes(const Subcommand& command, const po::variables_map& vm) {
   if (!command.form) {
@@ -275,11 +282,26 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
     print_usage(err);
     return kExitBadInput;
   }
-  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+  const auto is_help = [](const std::string& word) {
+    return word == "--help" || word == "-h" || word == "help";
+  };
+  if (is_help(args[0])) {
+    if (args.size() > 1 && !is_help(args[1])) {
+      // `orthosim help run` is `orthosim run --help`, as git and cargo read it.
+      return run_command({args[1], "--help"}, runner, out, err, progress);
+    }
     print_usage(out);
     return kExitOk;
   }
   if (args[0] == "--version" || args[0] == "version") {
+    if (args.size() > 1) {  // not ignored: `version --json` would look answered in JSON
+      err << "orthosim " << args[0] << ": "
+          << InputError({"'" + args[1] + "'"}, "no argument (the version is printed as text)",
+                        "an argument")
+                 .what()
+          << '\n';
+      return kExitBadInput;
+    }
     cli::print_version(out);
     return kExitOk;
   }
@@ -322,6 +344,13 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
       }
       positional.add(command->positional.c_str(), command->many ? -1 : 1);
     }
+    // The bare arguments no positional option takes, refused below by name (Boost's own refusal
+    // says "too many positional options" and names neither the argument nor what was expected).
+    const char* const extra = "extra-arguments";
+    if (!command->many) {
+      options.add_options()(extra, po::value<std::vector<std::string>>(), "(extra arguments)");
+      positional.add(extra, -1);
+    }
     po::variables_map vm;
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     // Without allow_guessing: Boost would take `--alp 20` for --alpha, so a typo could run with
@@ -333,6 +362,16 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
                          ~po::command_line_style::allow_guessing)
                   .run(),
               vm);
+    if (vm.count(extra)) {
+      const std::string& first = vm[extra].as<std::vector<std::string>>().front();
+      const std::string takes = command->positional.empty()
+                                    ? "orthosim " + command->name + " takes no bare argument"
+                                    : "orthosim " + command->name + " takes one bare argument, " +
+                                          bare_argument_name(*command);
+      throw InputError({"'" + first + "'"},
+                       "an option (" + takes + "; see orthosim " + command->name + " --help)",
+                       command->positional.empty() ? "a bare argument" : "a second bare argument");
+    }
     po::notify(vm);
     if (vm.count("help")) {
       out << "usage: orthosim " << command->name << " " << command->usage << "\n"
@@ -351,7 +390,15 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
     // Erased and detached from the runner before any error below is printed.
     ProgressLine line(err, ctx.progress_shown, progress.after);
     const ProgressAttachment attached(runner, line);
-    return command->run(vm, ctx);
+    const int code = command->run(vm, ctx);
+    // The runner writes the event trace, no report does: the table names it here, as the reports
+    // name their waveforms, so that a run that wrote one says where.
+    if (code == kExitOk && vm.count("json") == 0) {
+      if (const std::optional<std::string> trace = cli::trace_path_from(vm)) {
+        out << "event trace: " << *trace << '\n';
+      }
+    }
+    return code;
   } catch (const po::unknown_option& e) {
     err << prefix << "unknown option " << e.get_option_name() << " (see orthosim " << command->name
         << " --help)\n";

@@ -107,6 +107,10 @@ int write_program(const po::variables_map& vm, Context& ctx, const McProgram& pr
 
 po::options_description demo_options();
 int run_demo(const po::variables_map& vm, Context& ctx);
+/// The waveform demo writes for `arch` into its --out folder `out_dir` (DIR/omp.vcd, ...).
+std::string demo_waveform(const std::string& out_dir, Arch arch);
+/// The systems demo runs side by side, in its order.
+inline constexpr Arch kDemoArchs[] = {Arch::Omp, Arch::Crossbar, Arch::Bus};
 
 /// --trace FILE of the running commands, and the path it gives (docs/traces.md).
 po::options_description trace_output_option();

@@ -149,9 +149,10 @@ void print_network_run(const NetworkProgramRun& r, std::ostream& out) {
       << s.delivery.messages_checked - s.delivery.messages_failed << " of "
       << s.delivery.messages_checked << " messages delivered intact (" << s.delivery.words_checked
       << " words)" << run_end_note(s) << '\n';
-  out << "max channel contention: " << r.summary.max_channel_contention
-      << " messages through one channel\n";
-  out << "peak channel occupancy: " << r.summary.peak_channel_occupancy << " flits\n";
+  out << "max channel contention: " << r.summary.max_channel_contention << " message"
+      << (r.summary.max_channel_contention == 1 ? "" : "s") << " through one channel\n";
+  out << "peak channel occupancy: " << r.summary.peak_channel_occupancy << " flit"
+      << (r.summary.peak_channel_occupancy == 1 ? "" : "s") << " in one input buffer\n";
   const std::vector<ChannelSummary> top = busiest(r.summary.channels, 6);
   if (!top.empty() && top.front().messages > 0) {
     out << "busiest channels:";
@@ -256,6 +257,8 @@ void print_traffic(const TrafficRequest& request, const std::vector<TrafficPoint
       out << "    " << p.deadlock << '\n';
     }
   }
+  out << "  rate, offered, accepted: flits per node per cycle; latency: cycles from a packet's "
+         "creation to its tail's arrival\n";
   const TrafficPoint& last = points.back();
   out << "\nflits delivered " << last.flits_delivered << ", max channel contention "
       << last.max_channel_contention << " messages (last point)\n";

@@ -29,7 +29,8 @@ std::uint64_t parse_count(const std::string& option, const std::string& text, st
     }
     const auto digit = static_cast<std::uint64_t>(c - '0');
     if (value > (kLargest - digit) / 10) {  // the number does not fit 64 bits
-      throw InputError({option}, expected, found);
+      throw InputError({option}, expected,
+                       found + ", more than the largest, " + std::to_string(kLargest));
     }
     value = value * 10 + digit;
   }
@@ -55,14 +56,19 @@ std::uint32_t get32(const po::variables_map& vm, const std::string& name, std::u
 }
 }  // namespace
 
-po::options_description system_options() {
+po::options_description system_options(bool processors_from_program) {
   const SystemConfig d;
   po::options_description o("System");
   auto text = [](const std::string& help, std::uint64_t def) {
     return help + " (default " + std::to_string(def) + ")";
   };
-  o.add_options()("n", po::value<std::string>(), text("processors", d.n).c_str())(
-      "alpha", po::value<std::string>(), text("access start-up, cycles", d.timing.alpha).c_str())(
+  const std::string processors = processors_from_program
+                                     ? "processors (default: one per node of the program; fewer "
+                                       "cluster the nodes)"
+                                     : text("processors", d.n);
+  o.add_options()("n", po::value<std::string>(),
+                  processors.c_str())("alpha", po::value<std::string>(),
+                                      text("access start-up, cycles", d.timing.alpha).c_str())(
       "beta", po::value<std::string>(),
       text("address increment per vector, cycles", d.timing.beta).c_str())(
       "tau", po::value<std::string>(),
@@ -359,9 +365,17 @@ std::optional<std::uint64_t> memory_limit_from(const po::variables_map& vm) {
     if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
       throw InputError({"--memory-limit"}, expected, "'" + text + "'");
     }
-    return parse_count("--memory-limit", digits, 1,
-                       std::numeric_limits<std::uint64_t>::max() / scale) *
-           scale;
+    try {
+      return parse_count("--memory-limit", digits, 1,
+                         std::numeric_limits<std::uint64_t>::max() / scale) *
+             scale;
+    } catch (const InputError&) {
+      // Said in bytes with the size as given: the count alone ("found '99'" of "99G", a range in
+      // gibibytes) reads as bytes.
+      throw InputError({"--memory-limit"},
+                       "a size from 1 byte to 2^64 - 1 bytes, e.g. 2048, 512K, 800M or 4G",
+                       "'" + text + "'");
+    }
   }
   std::ifstream meminfo("/proc/meminfo");
   std::string key;

@@ -24,8 +24,10 @@ std::uint64_t parse_count(const std::string& option, const std::string& text, st
                           std::uint64_t max);
 
 /// --n, --alpha, --beta, --tau, --gamma, --clock-ns, --sync-cycles, --barrier-cycles,
-/// --buffer-words, --module-words, --local-words. (--arch is per command.)
-po::options_description system_options();
+/// --buffer-words, --module-words, --local-words. (--arch is per command.) With
+/// `processors_from_program` (map, run, demo) --n's help gives their default, a processor per
+/// program node, rather than SystemConfig's.
+po::options_description system_options(bool processors_from_program = false);
 /// Applies the system options present in `vm` to `config`.
 void apply_system_options(const po::variables_map& vm, SystemConfig& config);
 /// Applies --alpha, --beta, --tau and --gamma present in `vm` to `timing`: the one parser of the

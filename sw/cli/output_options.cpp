@@ -1,10 +1,48 @@
 // Output options checked up front.
 #include "sw/cli/output_options.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <utility>
+#include <vector>
+
+#include "sw/cli/commands.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/output_file.hpp"
+#include "traces/gtkw.hpp"
 
 namespace orthosim::sw::cli {
+
+namespace {
+
+/// Whether `path` is the file standard output writes to (/dev/stdout, or a file the shell
+/// redirected the output into): the command line's report goes to std::cout, file descriptor 1.
+/// The null device does not count: what both write there is discarded, nothing is mixed.
+bool is_standard_output(const std::string& path) {
+  struct stat target {};
+  struct stat out {};
+  struct stat null {};
+  if (::stat(path.c_str(), &target) != 0 || ::fstat(STDOUT_FILENO, &out) != 0 ||
+      target.st_dev != out.st_dev || target.st_ino != out.st_ino) {
+    return false;
+  }
+  return !(S_ISCHR(target.st_mode) && ::stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
+           target.st_rdev == null.st_rdev);
+}
+
+/// The path as the file system will resolve it, to compare two outputs' paths ("x.vcd" and
+/// "./x.vcd" are one file).
+std::filesystem::path resolved(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  absolute = (ec ? std::filesystem::path(path) : absolute).lexically_normal();
+  const std::filesystem::path p = std::filesystem::weakly_canonical(absolute, ec);
+  return ec ? absolute : p;
+}
+
+}  // namespace
 
 void check_output_options(const std::string& command,
                           const boost::program_options::variables_map& vm) {
@@ -12,11 +50,32 @@ void check_output_options(const std::string& command,
   const bool creates_folders = command == "run" || command == "demo";
   // For these commands --out is the folder the files go into.
   const bool out_is_folder = command == "demo" || command == "trace";
+  // The files written as PATH.partial and renamed, and who writes each ("--vcd"): two on one path
+  // would both write PATH.partial, and the second rename fails after the run.
+  std::vector<std::pair<std::string, std::filesystem::path>> replaced;
+  const auto add_waveform = [&replaced](const std::string& writer, const std::string& vcd) {
+    replaced.emplace_back(writer, resolved(vcd));
+    // A waveform written to a file brings its GTKWave save file beside it (traces/gtkw.hpp).
+    if (traces::gtkw_path(vcd) != vcd) {
+      replaced.emplace_back(writer + ", as a waveform's GTKWave save file",
+                            resolved(traces::gtkw_path(vcd)));
+    }
+  };
+  if (command == "demo") {  // the waveforms in its --out folder
+    for (const Arch arch : kDemoArchs) {
+      add_waveform("--out", demo_waveform(vm["out"].as<std::string>(), arch));
+    }
+  }
   for (const std::string name : {"vcd", "trace", "perfetto", "fst", "out"}) {
     if (!vm.count(name)) {
       continue;
     }
     const std::string path = vm[name].as<std::string>();
+    // '-' reads standard input as a PROGRAM; as an output it would quietly become a file named '-'.
+    if (path == "-") {
+      throw InputError({"--" + name}, "a path ('-' is not standard output here; /dev/stdout is)",
+                       "'-'");
+    }
     if (name == "out" && out_is_folder) {
       try {
         check_output_folder(path);
@@ -28,10 +87,30 @@ void check_output_options(const std::string& command,
     OutputNeeds needs;
     needs.seekable = name == "fst";
     needs.may_create_folder = creates_folders;
+    OutputMode mode{};
     try {
-      classify_output(path, needs);
+      mode = classify_output(path, needs);
     } catch (const OutputPathError& e) {
       throw InputError({"--" + name}, "a writable file path", e.what());
+    }
+    // The JSON on standard output must stay JSON: a waveform or trace streamed into it would not.
+    if (vm.count("json") && is_standard_output(path)) {
+      throw InputError({"--" + name}, "a path other than standard output, where --json writes",
+                       "'" + path + "'");
+    }
+    if (mode == OutputMode::Replace) {
+      const std::filesystem::path file = resolved(path);
+      for (const auto& [writer, other_file] : replaced) {
+        if (other_file == file) {
+          throw InputError({"--" + name}, "a path of its own (" + writer + " writes that file)",
+                           "'" + path + "'");
+        }
+      }
+      if (name == "vcd") {
+        add_waveform("--vcd", path);
+      } else {
+        replaced.emplace_back("--" + name, file);
+      }
     }
   }
 }

@@ -79,7 +79,8 @@ SyncMode sync_for(const po::variables_map& vm) {
 /// How the program's nodes are grouped onto the processors: --torus, --collapse, or blocks.
 Clustering clustering_for(const po::variables_map& vm, const McProgram& program) {
   if (vm.count("cluster") && !vm.count("torus")) {
-    throw InputError({"--cluster"}, "--torus, the grid the columns and rows belong to");
+    throw InputError({"--cluster"},
+                     "needs --torus CxR, the grid whose columns or rows go one to a processor");
   }
   if (vm.count("torus")) {
     if (vm.count("collapse")) {
@@ -156,7 +157,10 @@ Validated<SystemConfig> fitted_config(const po::variables_map& vm, const MappedP
 
 po::options_description map_options() {
   po::options_description o("orthosim map");
-  o.add(arch_option(false)).add(clustering_options()).add(system_options()).add(common_options());
+  o.add(arch_option(false))
+      .add(clustering_options())
+      .add(system_options(true))
+      .add(common_options());
   return o;
 }
 
@@ -190,7 +194,7 @@ po::options_description run_options() {
       .add(rtl_options())
       .add(trace_output_option())
       .add(clustering_options())
-      .add(system_options())
+      .add(system_options(true))
       .add(network_options())
       .add(variant_options())
       .add(common_options());
@@ -203,7 +207,13 @@ CommandForm run_form(const po::variables_map& vm) {
     return {"network", "run on the " + arch};
   }
   Arch parsed{};
-  return {parse_arch(arch, parsed) ? "multiprocessor" : "", "run on the " + arch};
+  if (!parse_arch(arch, parsed)) {
+    // run takes both families: naming only the multiprocessors (as map and access do) would
+    // tell a user who typed `Torus` that networks cannot be run.
+    throw InputError({"--arch"}, "one of omp, crossbar, bus, mesh, torus, hypercube",
+                     "'" + arch + "'");
+  }
+  return {"multiprocessor", "run on the " + arch};
 }
 
 int run_run(const po::variables_map& vm, Context& ctx) {
@@ -405,14 +415,18 @@ CommandForm gen_form(const po::variables_map& vm) {
 }
 
 int run_gen(const po::variables_map& vm, Context& ctx) {
+  const std::string expected =
+      "a pattern (C1..C12, a Table 1 name, exchange, shift, cc-cube, fft, complete-exchange, "
+      "calmant or random)";
   if (!vm.count("pattern")) {
-    throw InputError(
-        {"PATTERN"},
-        "a pattern (C1..C12, a Table 1 name, exchange, shift, cc-cube, fft, complete-exchange, "
-        "calmant or random)",
-        "none");
+    throw InputError({"PATTERN"}, expected, "none");
   }
   const std::string what = vm["pattern"].as<std::string>();
+  // A misspelled PATTERN is named before the options of any form are read: `gen shfit --torus
+  // 4x4` would otherwise be told it lacks --nodes, an option of a form the user never meant.
+  if (gen_form(vm).key.empty()) {
+    throw InputError({"PATTERN"}, expected, "'" + what + "'");
+  }
   const auto words = [&vm](std::uint32_t fallback) {
     return static_cast<std::uint32_t>(
         vm.count("len") ? parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords)
@@ -486,12 +500,7 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
                         : 8);
     program = generate_random(nodes, steps, seed, len);
   } else {
-    const std::optional<Pattern> pattern = parse_pattern(what);
-    if (!pattern) {
-      throw InputError({"PATTERN"},
-                       "C1..C12, a Table 1 name (one-to-one, permutation, ...) or random",
-                       "'" + what + "'");
-    }
+    const Pattern pattern = *parse_pattern(what);  // gen_form accepted it above
     PatternGenOptions o;
     o.nodes = nodes;
     o.sources = node_list(vm, "sources");
@@ -500,7 +509,7 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
         vm.count("len") ? parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords)
                         : 1);
     o.seed = seed;
-    program = generate_pattern(*pattern, o);
+    program = generate_pattern(pattern, o);
   }
   return write_program(vm, ctx, program);
 }
@@ -512,11 +521,15 @@ po::options_description demo_options() {
   o.add_options()("out", po::value<std::string>()->default_value("orthosim-demo"),
                   "folder for the waveforms, one VCD per configuration (created if missing)");
   o.add(rtl_options())
-      .add(system_options())
+      .add(system_options(true))
       .add(trace_output_option())
       .add(variant_options())
       .add(common_options());
   return o;
+}
+
+std::string demo_waveform(const std::string& out_dir, Arch arch) {
+  return out_dir + "/" + to_string(arch) + ".vcd";
 }
 
 int run_demo(const po::variables_map& vm, Context& ctx) {
@@ -526,14 +539,14 @@ int run_demo(const po::variables_map& vm, Context& ctx) {
   const std::string out_dir = vm["out"].as<std::string>();
   std::vector<MappedProgram> mapped;
   std::vector<SystemRun> systems;
-  for (Arch arch : {Arch::Omp, Arch::Crossbar, Arch::Bus}) {
+  for (Arch arch : kDemoArchs) {
     mapped.push_back(map_program(program, arch, n));
     SystemConfig c = base;
     c.arch = arch;
     c.impl = multiprocessor_impl(vm, arch);
     const Validated<SystemConfig> fitted = fitted_config(vm, mapped.back(), c);
-    systems.push_back({fitted, mapped.back().machine, out_dir + "/" + to_string(arch) + ".vcd",
-                       "out", trace_path_from(vm), fst_path_from(vm, fitted->impl)});
+    systems.push_back({fitted, mapped.back().machine, demo_waveform(out_dir, arch), "out",
+                       trace_path_from(vm), fst_path_from(vm, fitted->impl)});
   }
   const std::vector<RunSummary> summaries = ctx.runner.run_programs(systems);
   if (report_cosim_mismatch(summaries, ctx.err)) {

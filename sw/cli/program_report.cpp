@@ -292,10 +292,12 @@ void write_run_json(const ProgramRun& r, std::ostream& out) {
 namespace {
 
 /// The line under a table of measured and predicted cycles: what the prediction is and why a
-/// measured step can beat it (docs/mapping.md, "Timing and the cost model").
+/// measured step can beat it or exceed it (docs/mapping.md, "Timing and the cost model"): on the
+/// single bus of Fig. 2, P3 runs ahead and writes its step-2 message before P0's step-1 read.
 constexpr const char* kPredictionNote =
     "predicted: each step's cost estimated alone (docs/mapping.md); processors run ahead into the "
-    "next step, so measured steps can beat it";
+    "next step, so a measured step can beat it, or wait for the next step's accesses on a shared "
+    "bus";
 
 }  // namespace
 

@@ -259,12 +259,14 @@ void print_diff(const traces::TraceDiff& d, const std::string& a, const std::str
           << '\n';
     }
   }
+  // Wide enough for the longest label, "network messages delivered", so the columns stay.
+  constexpr int kLabelWidth = 28;
   out << '\n'
-      << std::left << std::setw(20) << "" << std::right << std::setw(12) << "A" << std::setw(12)
-      << "B" << '\n';
+      << std::left << std::setw(kLabelWidth) << "" << std::right << std::setw(12) << "A"
+      << std::setw(12) << "B" << '\n';
   const auto row = [&out](const std::string& name, std::uint64_t x, std::uint64_t y) {
-    out << std::left << std::setw(20) << name << std::right << std::setw(12) << x << std::setw(12)
-        << y << '\n';
+    out << std::left << std::setw(kLabelWidth) << name << std::right << std::setw(12) << x
+        << std::setw(12) << y << '\n';
   };
   row("cycles", d.a.cycles, d.b.cycles);
   row("events", d.events_a, d.events_b);
@@ -291,7 +293,9 @@ std::vector<std::string> arguments(const po::variables_map& vm) {
 void expect_files(const std::vector<std::string>& args, std::size_t n, const std::string& what) {
   if (args.size() != n + 1) {
     // Keyed by the action alone: the command line's prefix already says "orthosim trace".
-    throw InputError({args[0]}, what, std::to_string(args.size() - 1) + " file arguments");
+    const std::size_t files = args.size() - 1;
+    throw InputError({args[0]}, what,
+                     std::to_string(files) + (files == 1 ? " file argument" : " file arguments"));
   }
 }
 

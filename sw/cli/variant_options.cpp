@@ -56,9 +56,10 @@ VariantOrigins apply_variant(const po::options_description& options, po::variabl
     const std::string option = value.key == "arch" ? arch_option : value.key;
     const VariantFieldSpec& spec = *find_variant_field(value.key);
     if (bit != 0 && (spec.archs & bit) == 0) {
-      throw InputError(value.key_where, "a field of the " + arch + " (the architecture set by " +
-                                            arch_from + "); " + value.key + " belongs to " +
-                                            arch_names(spec.archs));
+      throw InputError(value.key_where,
+                       "a field of the " + arch + " (the architecture set by " + arch_from + "; " +
+                           value.key + " belongs to " + arch_names(spec.archs) + ")",
+                       "'" + value.key + "'");
     }
     const po::option_description* description = options.find_nothrow(option, false);
     if (description == nullptr) {

@@ -154,7 +154,8 @@ Lcc Lcc::parse(const std::string& text, std::uint32_t d) {
   }
   if (row_texts.size() != d) {
     throw ParameterError("pattern", "A with " + std::to_string(d) + " rows (one per address bit)",
-                         std::to_string(row_texts.size()) + " rows in '" + text + "'");
+                         std::to_string(row_texts.size()) +
+                             (row_texts.size() == 1 ? " row in '" : " rows in '") + text + "'");
   }
   Lcc out;
   out.d = d;

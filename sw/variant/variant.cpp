@@ -229,7 +229,7 @@ Variant parse_variant(const std::string& text, const std::string& path) {
     refuse_second_document(text, path);
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    throw InputError(at(path, e.mark), "well-formed YAML (" + e.msg + ")");
+    throw InputError(at(path, e.mark), "well-formed YAML", "a syntax error: " + e.msg);
   }
   if (!root.IsMap()) {
     throw InputError(at(path, root.Mark()), "a mapping of fields such as 'arch: omp'",

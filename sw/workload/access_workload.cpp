@@ -43,8 +43,15 @@ void validate_workload(const SystemConfig& config, const AccessWorkload& w) {
   if (w.l < 1) {
     throw ParameterError("l", "a vector count of at least 1", std::to_string(w.l));
   }
-  if (w.kind == WorkloadKind::Scalar && (w.d != 1 || w.l != 1)) {
-    throw ParameterError("kind", "a scalar access moves one word: d = 1 and l = 1");
+  // A scalar access moves one word: the value at odds with that is named, as for interleaved.
+  if (w.kind == WorkloadKind::Scalar && w.d != 1) {
+    throw ParameterError("d",
+                         "d = 1 for a scalar access (use {kind} interleaved or block for d > 1)",
+                         std::to_string(w.d));
+  }
+  if (w.kind == WorkloadKind::Scalar && w.l != 1) {
+    throw ParameterError("l", "l = 1 for a scalar access (use {kind} block for l > 1)",
+                         std::to_string(w.l));
   }
   if (w.kind == WorkloadKind::Interleaved && w.l != 1) {
     throw ParameterError("l", "l = 1 for an interleaved access (use {kind} block for l > 1)",

@@ -141,7 +141,8 @@ TEST_F(Orthosim, BadArgumentsGiveOneErrorLineAndExitCode2) {
       {"access --gamma x", "--gamma"},
       {"access --tau 0", "--tau"},
       {"access --kind vector", "--kind"},
-      {"access --kind scalar --d 2", "scalar"},
+      {"access --kind scalar --d 2", "--d: expected d = 1 for a scalar access"},
+      {"access --kind scalar --l 5", "--l: expected l = 1 for a scalar access"},
       {"access --impl fast", "--impl"},
       {"access --bogus 1", "bogus"},
       {"access --vcd /nonexistent-orthosim-dir/w.vcd", "--vcd"},
@@ -604,6 +605,28 @@ std::map<std::string, std::uint64_t> used_channels(const nlohmann::json& j) {
     }
   }
   return out;
+}
+
+// One message over one link with 1-flit buffers: one message went through the channel and no
+// input buffer held more than its one flit; the report says so in the singular, and says where.
+TEST_F(Orthosim, ANetworkRunsReportCountsItsMessagesAndFlitsInWords) {
+  std::ofstream(dir_ / "one.mcp") << "nodes 2\nstep s\n  send 0 -> 1 words 3\n";
+  const auto one = run("run one.mcp --arch mesh --dims 2");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_NE(one.out.find("\nmax channel contention: 1 message through one channel\n"),
+            std::string::npos)
+      << one.out;
+  EXPECT_NE(one.out.find("\npeak channel occupancy: 1 flit in one input buffer\n"),
+            std::string::npos)
+      << one.out;
+  // Two messages down the same link, deeper buffers: the plural.
+  std::ofstream(dir_ / "two.mcp")
+      << "nodes 3\nstep s\n  send 0 -> 2 words 3\n  send 1 -> 2 words 3\n";
+  const auto two = run("run two.mcp --arch mesh --dims 3 --buffers 4 --ports all");
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_NE(two.out.find("\nmax channel contention: 2 messages through one channel\n"),
+            std::string::npos)
+      << two.out;
 }
 
 TEST_F(Orthosim, OneMessageOnAnIdleNetworkTakesTheZeroLoadTime) {

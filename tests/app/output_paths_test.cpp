@@ -3,8 +3,10 @@
 // leaves it what it was; directories, empty paths and devices for --fst are refused before the
 // run with exit 2; a command that fails leaves no FILE.partial and no folder it created.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -210,6 +212,92 @@ TEST_F(OutputPaths, FailingCommandsLeaveNoPartialFileAndNoFolderTheyCreated) {
     EXPECT_EQ(o.out, "") << command;
     EXPECT_EQ(entries(), before) << command << ": " << o.err;
   }
+}
+
+// Two outputs on one file would both write FILE.partial: the run went through and failed at the
+// second rename (exit 1, one output lost). Spelled differently, the path is still one file.
+TEST_F(OutputPaths, TwoOutputsOnOneFileAreRefusedBeforeTheRun) {
+  std::ofstream(dir_ / "kept.out") << "mine\n";
+  fs::create_directories(dir_ / "sub");
+  const std::vector<std::string> before = entries();
+  struct Case {
+    std::string command, second, first;
+  };
+  const std::vector<Case> cases = {
+      {"run fig2.mcp --arch omp --vcd one.out --trace ./one.out", "--trace", "--vcd"},
+      {"access --n 2 --vcd sub/../one.out --trace one.out", "--trace", "--vcd"},
+      {"run fig2.mcp --arch mesh --dims 2x2 --vcd kept.out --trace kept.out", "--trace", "--vcd"},
+      // The waveform's GTKWave save file, w.gtkw beside w.vcd, is the --vcd's too.
+      {"run fig2.mcp --arch omp --vcd w.vcd --trace w.gtkw", "--trace",
+       "--vcd, as a waveform's GTKWave save file"},
+      // demo's waveforms in its --out folder are its own.
+      {"demo --out sub --trace sub/omp.vcd", "--trace", "--out"},
+      {"demo --trace orthosim-demo/../orthosim-demo/bus.gtkw", "--trace",
+       "--out, as a waveform's GTKWave save file"},
+  };
+  for (const Case& c : cases) {
+    const Outcome o = run(c.command);
+    EXPECT_EQ(o.exit_code, 2) << c.command << ": " << o.err;
+    EXPECT_EQ(o.out, "") << c.command;
+    EXPECT_NE(o.err.find(": " + c.second + ": expected a path of its own (" + c.first +
+                         " writes that file), found '"),
+              std::string::npos)
+        << c.command << ": " << o.err;
+    EXPECT_EQ(entries(), before) << c.command;
+  }
+  EXPECT_EQ(slurp(dir_ / "kept.out"), "mine\n");
+  // A device is a stream, not a file written and renamed: two outputs may share it.
+  const Outcome both = run("access --n 2 --vcd /dev/null --trace /dev/null");
+  EXPECT_EQ(both.exit_code, 0) << both.err;
+}
+
+// '-' is standard input for a PROGRAM; an output named '-' was written to a file of that name.
+TEST_F(OutputPaths, ADashIsNotTakenForStandardOutput) {
+  make_trace();
+  const std::vector<std::string> before = entries();
+  for (const Family& f : file_families()) {
+    const Outcome o = run(with(f.command, "-"));
+    EXPECT_EQ(o.exit_code, 2) << f.command << ": " << o.err;
+    EXPECT_EQ(o.out, "") << f.command;
+    EXPECT_NE(o.err.find(": " + f.option + ": expected a path ('-' is not standard output here; " +
+                         "/dev/stdout is), found '-'\n"),
+              std::string::npos)
+        << f.command << ": " << o.err;
+    EXPECT_EQ(entries(), before) << f.command;
+  }
+  EXPECT_EQ(run("demo --out -").exit_code, 2);
+  EXPECT_FALSE(fs::exists(dir_ / "-"));
+}
+
+// --json prints JSON on standard output; an output streamed there too (/dev/stdout, or the file
+// the shell redirected standard output into) would make it something else.
+TEST_F(OutputPaths, WithJsonNoOutputIsStandardOutput) {
+  const std::vector<std::string> before = entries();
+  // run() captures standard output in the file "stdout" of the test's folder.
+  const std::vector<std::string> commands = {
+      "run fig2.mcp --arch omp --json --vcd /dev/stdout",
+      "access --n 2 --json --trace stdout",
+      "lcc --dim 4 --pattern bitrev --json --out /dev/stdout",
+  };
+  for (const std::string& command : commands) {
+    const Outcome o = run(command);
+    EXPECT_EQ(o.exit_code, 2) << command << ": " << o.err;
+    EXPECT_EQ(o.out, "") << command;
+    EXPECT_NE(o.err.find("expected a path other than standard output, where --json writes"),
+              std::string::npos)
+        << command << ": " << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << command << ": " << o.err;
+    EXPECT_EQ(entries(), before) << command;
+  }
+  // Standard output on the null device with an output there too: both discarded, nothing mixed.
+  const int discarded = std::system(("cd '" + dir_.string() + "' && '" ORTHOSIM_BIN +
+                                     "' access --n 2 --json --trace /dev/null >/dev/null 2>&1")
+                                        .c_str());
+  EXPECT_TRUE(WIFEXITED(discarded) && WEXITSTATUS(discarded) == 0) << discarded;
+  // Without --json the documented stream to /dev/stdout stays (docs/cli.md, "Output files").
+  const Outcome table = run("access --n 2 --trace /dev/stdout");
+  EXPECT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("cycles (measured)"), std::string::npos) << table.out;
 }
 
 TEST_F(OutputPaths, TheErrorNamesTheOptionThePathAndWhatItIs) {

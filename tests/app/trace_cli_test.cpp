@@ -427,6 +427,31 @@ TEST_F(TraceCli, SameRunSameBytes) {
   EXPECT_TRUE(d["first_divergence"].is_null());
 }
 
+// The totals of trace diff are a table: every row as wide as its header, so that A and B stay in
+// their columns (the longest label, "network messages delivered", pushed its numbers right).
+TEST_F(TraceCli, DiffTotalsKeepTheirColumns) {
+  ASSERT_EQ(run("access --n 2 --trace x.trace").exit_code, 0);
+  const auto d = run("trace diff x.trace x.trace");
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  std::istringstream in(d.out);
+  std::string line;
+  std::size_t header = 0;
+  std::vector<std::string> rows;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(' ') != std::string::npos && line[0] == ' ' &&
+        line.substr(line.find_first_not_of(' ')).rfind("A ", 0) == 0) {
+      header = line.size();
+    } else if (header > 0 && !line.empty()) {
+      rows.push_back(line);
+    }
+  }
+  ASSERT_GT(header, 0u) << d.out;
+  ASSERT_EQ(rows.size(), 6u) << d.out;
+  for (const std::string& row : rows) {
+    EXPECT_EQ(row.size(), header) << row;
+  }
+}
+
 TEST_F(TraceCli, DiffOfTwoConfigurationsOneCycleApart) {
   // Scalar accesses (Fig. 5(a), alpha + tau): each processor writes, then reads back, so alpha
   // 16 against alpha 17 costs one cycle more per access, two in all.
@@ -556,7 +581,18 @@ TEST_F(TraceCli, BadArgumentsAreRejected) {
   EXPECT_EQ(run("trace").exit_code, 2);
   EXPECT_EQ(run("trace frobnicate x").exit_code, 2);
   EXPECT_EQ(run("trace stats").exit_code, 2);
+  // A file that is neither an event trace nor a VCD (here a program) is told both were expected.
+  std::ofstream(dir_ / "p.mcp") << "# a program\nnodes 2\n";
+  const auto program = run("trace stats p.mcp");
+  EXPECT_EQ(program.exit_code, 2);
+  EXPECT_NE(program.err.find("p.mcp:1:1: expected '$version' (a VCD) or an event trace's first "
+                             "line, found '#'\n"),
+            std::string::npos)
+      << program.err;
   EXPECT_EQ(run("trace diff one").exit_code, 2);
+  EXPECT_NE(
+      run("trace diff one").err.find("expected two event trace files, found 1 file argument\n"),
+      std::string::npos);
   const auto missing = run("trace stats nothing.trace");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("nothing.trace"), std::string::npos);

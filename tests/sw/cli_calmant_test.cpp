@@ -70,6 +70,8 @@ TEST(CliCalmant, ATasksJsonHasTheoremThreesLoadItsBoundAndASchedulOfEveryMessage
 TEST(CliCalmant, ALinesTaskReportsTheorem1AndTheStepsInText) {
   const Result r = run({"calmant", "--line", "16", "--task", "0,3"});
   ASSERT_EQ(r.code, 0) << r.err;
+  // The header names the one cube the line holds, as the sweep's and the exchange's do.
+  EXPECT_TRUE(contains(r.out, "task <0,3>_1 of the 4-cube on the line 16")) << r.out;
   EXPECT_TRUE(contains(r.out, "lambda_max " + std::to_string(theorem1(0, 3)) + " routed")) << r.out;
   EXPECT_TRUE(contains(r.out, "steps P = 5")) << r.out;  // LB = lambda_max on a line
   EXPECT_TRUE(contains(r.out, "<0,1>_1")) << r.out;      // 3.2.2's subtask
@@ -225,7 +227,7 @@ TEST(CliCalmant, BadInputIsRefusedBeforeAnythingRuns) {
       {{"calmant", "--mesh", "4x4", "--task", "3,2"}, {"--task", "i + M <= 4", "'3,2'"}},
       {{"calmant", "--mesh", "4x4", "--task", "0,0"}, {"--task", "'0,0'"}},
       {{"calmant", "--mesh", "4x4", "--task", "two"}, {"--task", "'two'"}},
-      {{"calmant", "--mesh", "4x4"}, {"--task", "--sweep-q", "neither"}},
+      {{"calmant", "--mesh", "4x4"}, {"--task", "--sweep-q", "found none"}},
       {{"calmant", "--mesh", "4x4", "--task", "0,1", "--sweep-q"}, {"--task", "several"}},
       {{"calmant", "--mesh", "4x4", "--task", "0,1", "--len", "8"}, {"--len", "--sweep-q"}},
       {{"calmant", "--mesh", "4x4", "--sweep-q"}, {"--len", "none"}},

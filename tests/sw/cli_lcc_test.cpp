@@ -230,6 +230,7 @@ TEST_F(CliProgram, LccBadInputIsRefusedBeforeAnythingIsWritten) {
       {{"lcc", "--dim", "7", "--pattern", "transpose"}, {"--pattern", "even dimension"}},
       {{"lcc", "--dim", "4", "--pattern", bad_row, "--out", out}, {"--pattern", "row 1", "'01x0'"}},
       {{"lcc", "--dim", "4", "--pattern", "lcc:1000/0100/0010,0000"}, {"--pattern", "4 rows"}},
+      {{"lcc", "--dim", "4", "--pattern", "lcc:1000,0000"}, {"--pattern", "found 1 row in"}},
       {{"lcc", "--dim", "4", "--pattern", "lcc:1000/0100/0010/0001"}, {"--pattern", "'A,b'"}},
       {{"lcc", "--dim", "4", "--pattern", "bitrev", "--pattern", "lcc:1/0,0", "--out", kept},
        {"--pattern (2 of 2)", "4 rows"}},

@@ -24,6 +24,59 @@ namespace {
 
 using namespace cli_test;
 
+// `orthosim help COMMAND` is that command's --help (it printed the list of commands again);
+// an unknown COMMAND is named as an unknown command.
+TEST(Cli, HelpOfACommandIsItsHelp) {
+  for (const std::string flag : {"help", "--help", "-h"}) {
+    const Result r = run({flag, "traffic"});
+    EXPECT_EQ(r.code, sw::kExitOk) << flag << ": " << r.err;
+    EXPECT_EQ(r.out, run({"traffic", "--help"}).out) << flag;
+  }
+  // Help of help is the list of commands (not a help of itself without end).
+  EXPECT_EQ(run({"help", "--help"}).out, run({"--help"}).out);
+  EXPECT_EQ(run({"--help", "help"}).code, sw::kExitOk);
+  const Result unknown = run({"help", "frobnicate"});
+  EXPECT_EQ(unknown.code, sw::kExitBadInput);
+  EXPECT_TRUE(contains(unknown.err, "unknown command 'frobnicate'")) << unknown.err;
+  EXPECT_EQ(unknown.out, "");
+}
+
+// A table says where the run's event trace went, as it says where the waveform went; the JSON
+// is left as it is.
+TEST(Cli, ATableNamesTheEventTraceItsRunWrote) {
+  const std::string trace = (std::filesystem::temp_directory_path() /
+                             ("orthosim_cli_" + std::to_string(getpid()) + ".trace"))
+                                .string();
+  const std::vector<std::vector<std::string>> commands = {
+      {"access", "--trace", trace},
+      {"traffic", "--topology", "mesh", "--dims", "2x2", "--trace", trace},
+  };
+  for (const std::vector<std::string>& args : commands) {
+    const Result table = run(args);
+    ASSERT_EQ(table.code, sw::kExitOk) << table.err;
+    EXPECT_TRUE(contains(table.out, "\nevent trace: " + trace + "\n")) << table.out;
+    std::vector<std::string> json = args;
+    json.push_back("--json");
+    const Result j = run(json);
+    ASSERT_EQ(j.code, sw::kExitOk) << j.err;
+    EXPECT_FALSE(contains(j.out, "event trace:")) << j.out;
+  }
+  EXPECT_FALSE(contains(run({"access"}).out, "event trace:"));
+}
+
+// The version takes no argument: `version --json` is refused, not answered in text as if JSON.
+TEST(Cli, TheVersionTakesNoArgument) {
+  EXPECT_EQ(run({"version"}).code, sw::kExitOk);
+  for (const std::string flag : {"--version", "version"}) {
+    const Result r = run({flag, "--json"});
+    EXPECT_EQ(r.code, sw::kExitBadInput) << flag;
+    EXPECT_EQ(r.out, "") << flag;
+    EXPECT_EQ(r.err, "orthosim " + flag +
+                         ": '--json': expected no argument (the version is printed as text), "
+                         "found an argument\n");
+  }
+}
+
 TEST(Cli, HelpListsTheCommands) {
   for (const std::string flag : {"--help", "-h", "help"}) {
     const Result r = run({flag});
@@ -225,7 +278,7 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheOptionAndNoOutput) {
       {{"access", "--kind", "vector"}, {"--kind", "vector"}},
       {{"access", "--frobnicate", "1"}, {"frobnicate"}},
       {{"access", "--impl", "fast"}, {"--impl", "fast"}},
-      {{"access", "stray"}, {"positional"}},
+      {{"access", "stray"}, {"'stray'", "orthosim access takes no bare argument"}},
       {{"demo", "--n", "0"}, {"--n"}},
       {{"demo", "--arch", "omp"}, {"arch"}},
   };

@@ -161,6 +161,25 @@ TEST_F(CliProgram, RunWithFewerProcessorsThanNodesClustersButKeepsEveryMessage) 
   }
 }
 
+// --help says what --n is when it is not given: for map, run and demo one processor per node of
+// the program (8 for an 8-node program), for access SystemConfig's 4. The help said "default 4"
+// for all of them.
+TEST_F(CliProgram, HelpGivesTheProcessorsDefaultEachCommandUses) {
+  const std::string eight = file("eight.mcp", "nodes 8\nstep s\n  send 0 -> 7\n");
+  EXPECT_EQ(only_system({"run", eight}).config->n, 8u);
+  const auto n_line = [](const std::string& command) {
+    const std::string help = run({command, "--help"}).out;
+    const std::size_t at = help.find("  --n ");
+    return at == std::string::npos ? std::string("(no --n)")
+                                   : help.substr(at, help.find('\n', at) - at);
+  };
+  for (const std::string command : {"map", "run", "demo"}) {
+    EXPECT_TRUE(contains(n_line(command), "(default: one per node of the program"))
+        << command << ": " << n_line(command);
+  }
+  EXPECT_TRUE(contains(n_line("access"), "(default 4)")) << n_line("access");
+}
+
 TEST_F(CliProgram, RunRaisesTheSizesTheUserLeftOpenAndKeepsTheOnesFixed) {
   const sw::SystemConfig defaults;
   // 4-word messages fit the defaults, which are never lowered.
@@ -246,20 +265,38 @@ TEST_F(CliProgram, BadInputOfTheProgramCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"run", typo}, {typo + ":3:1:", "sned"}},
       {{"run", no_step}, {no_step + ":2:1:"}},
       {{"map", fig2_, "--arch", "ring"}, {"--arch", "ring"}},
-      {{"run", fig2_, "--arch", "ring"}, {"--arch", "ring"}},
+      // run takes the networks too: its refusal lists them (a misspelled `Torus` is not told
+      // that only the multiprocessors run).
+      {{"run", fig2_, "--arch", "ring"}, {"--arch", "omp, crossbar, bus, mesh, torus, hypercube"}},
+      {{"run", fig2_, "--arch", "Torus", "--dims", "4x4"},
+       {"--arch", "torus, hypercube", "'Torus'"}},
       {{"map", fig2_, "--n", "0"}, {"--n"}},
+      // Says what is missing, not only the name of the other option.
+      {{"map", fig2_, "--cluster", "rows"}, {"--cluster: needs --torus CxR"}},
       {{"run", fig2_, "--n", "0"}, {"--n"}},
       {{"run", fig2_, "--n", "257"}, {"--n"}},
       {{"run", fig2_, "--alpha", "-1"}, {"--alpha"}},
       {{"run", fig2_, "--tau", "0"}, {"--tau"}},
+      // A size is refused as given, unit and all, and the limit in bytes.
+      {{"run", fig2_, "--memory-limit", "99999999999G"},
+       {"--memory-limit", "2^64 - 1 bytes", "'99999999999G'"}},
+      {{"run", fig2_, "--memory-limit", "0K"}, {"--memory-limit", "'0K'"}},
+      // A number past 64 bits is not told it should be ">= 0".
+      {{"gen", "C3", "--nodes", "4", "--seed", "18446744073709551616"},
+       {"--seed", "'18446744073709551616', more than the largest, 18446744073709551615"}},
       {{"run", fig2_, "--impl", "bus=fast"}, {"--impl", "fast"}},
       {{"map", fig2_, "--alpha", "x"}, {"--alpha", "x"}},
       {{"gen", "random", "--nodes", "4", "--steps", "2", "--sources", "1"}, {"--sources"}},
       {{"gen", "C3", "--nodes", "4", "--steps", "2"}, {"--steps"}},
       {{"gen", "C3", "--nodes", "4", "--json"}, {"json"}},
-      {{"map", fig2_, "stray"}, {"positional"}},
+      {{"map", fig2_, "stray"}, {"'stray'", "takes one bare argument, PROGRAM", "a second"}},
       {{"gen"}, {"PATTERN"}},
       {{"gen", "C13", "--nodes", "4"}, {"PATTERN", "C13"}},
+      // A misspelled pattern is named first, with every form gen writes, not the options of a
+      // form the user did not mean (--nodes).
+      {{"gen", "C13"}, {"PATTERN", "'C13'"}},
+      {{"gen", "shfit", "--torus", "4x4", "--direction", "east"},
+       {"PATTERN", "'shfit'", "shift, cc-cube, fft, complete-exchange, calmant"}},
       {{"gen", "one-to-some", "--nodes", "4"}, {"PATTERN", "one-to-some"}},
       {{"gen", "C1"}, {"--nodes"}},
       {{"gen", "random", "--steps", "3"}, {"--nodes"}},
@@ -276,7 +313,7 @@ TEST_F(CliProgram, BadInputOfTheProgramCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"gen", "C1", "--nodes", "4", "--out", out_under_file}, {"--out"}},
       {{"gen", "C1", "--nodes", "4", "--out", folder}, {"--out"}},
       {{"demo", "--tau", "0"}, {"--tau"}},
-      {{"demo", "stray"}, {"positional"}},
+      {{"demo", "stray"}, {"'stray'", "orthosim demo takes no bare argument"}},
   };
   expect_refused_before_running(cases);
   EXPECT_FALSE(fs::exists(out_under_file));
@@ -694,7 +731,7 @@ TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
       {traffic({"--seed", "x"}), {"--seed", "x"}},
       {traffic({"--n", "4"}), {"unknown option --n"}},
       {traffic({"--switching", "cut"}), {"--switching", "cut"}},
-      {traffic({"stray"}), {"positional"}},
+      {traffic({"stray"}), {"'stray'", "orthosim traffic takes no bare argument"}},
   };
   expect_refused_before_running(cases);
 }

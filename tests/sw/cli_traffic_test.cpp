@@ -102,6 +102,10 @@ TEST(CliTraffic, APointWithoutAnArrivedPacketShowsNoLatency) {
     }
   }
   ASSERT_EQ(rows.size(), 2u) << r.out;
+  // The table says its units: the rates are not percentages, the latencies not nanoseconds.
+  EXPECT_NE(r.out.find("rate, offered, accepted: flits per node per cycle; latency: cycles"),
+            std::string::npos)
+      << r.out;
   EXPECT_EQ(rows[0],
             (std::vector<std::string>{"0.0000", "0.0000", "0.0000", "-", "-", "-", "-", "yes"}));
   EXPECT_EQ(rows[1], (std::vector<std::string>{"0.1000", "0.1000", "0.1000", "12.0", "12", "12",
