@@ -13,8 +13,10 @@ if(GIT_FOUND)
                   OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   if(status EQUAL 0 AND head)
     set(commit "${head}")
-    execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SOURCE_DIR} status --porcelain
-                            --untracked-files=no
+    # --no-optional-locks: builds running side by side must not fail on each other's index lock
+    # (a status that fails anyway counts as dirty: the build cannot tell).
+    execute_process(COMMAND ${GIT_EXECUTABLE} --no-optional-locks -C ${SOURCE_DIR} status
+                            --porcelain --untracked-files=no
                     OUTPUT_VARIABLE changes RESULT_VARIABLE status ERROR_QUIET)
     if(NOT status EQUAL 0 OR changes)
       set(commit "${commit}-dirty")
