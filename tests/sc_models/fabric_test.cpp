@@ -217,6 +217,129 @@ TEST(FabricWithoutKernel, ATieForAnOutputChannelGoesToTheLowerBuffer) {
   EXPECT_TRUE(client.words_arrived_once(1, kWords));
 }
 
+// The counters of a tie, by hand, on every path of the Fabric (the worms, the deep worms, the runs
+// of VC worms, the one-pass moves, and the general path): nodes 0 and 2 of a 3-node line each
+// send F = 5 flits to node 1 in cycle 0, t_s = 0, D = 1. Both headers enter router 1 in cycle 1
+// and ask for its one ejection channel in cycle 2; one wins and arrives in its zero-load time
+// (h+1) D + F = 2 + F, its tail ejecting in cycle F + 1; the other's header waits the F cycles
+// 2..F+1 (header_wait_cycles = F, the first of them lost to the winner in the same cycle's
+// allocation, the others to a channel held from the start of the cycle) and arrives F later.
+// Each flit moves h + 2 = 3 times (injection, hop, ejection). With one-flit buffers the routers
+// hold flits at the start of these cycles (router_steps, one per router and cycle): router 0
+// from cycle 1 until the winner's tail leaves it in cycle F (F cycles), router 1 from 2 until
+// the loser's tail ejects in 2F + 1 (2F), router 2 from 1 until the loser's tail leaves in 2F
+// (2F; the flits behind the waiting header stay in the injection buffer and the interface).
+TEST(FabricWithoutKernel, AHeaderThatLosesATieWaitsOneCycleForEachFlitOfTheWinner) {
+  constexpr std::uint32_t kWords = 4;
+  constexpr std::uint64_t kFlits = kWords + 1;
+  for (const auto& [vcs, depth] : {std::pair{1u, 1u}, std::pair{1u, 2u}, std::pair{1u, 4u},
+                                   std::pair{2u, 1u}, std::pair{2u, 3u}}) {
+    for (const int path : {0, 1, 2}) {  // its own unobserved, observed, the general path
+      SCOPED_TRACE(std::to_string(vcs) + " VCs, " + std::to_string(depth) + "-flit buffers, " +
+                   (path == 0   ? "unobserved"
+                    : path == 1 ? "observed"
+                                : "general path"));
+      sw::NetworkConfig config = network(Topology::mesh({3}), 0, 1);
+      config.router.vcs = vcs;
+      config.router.buffer_flits = depth;
+      RecordingClient client;
+      sc::net::Fabric fabric(config.validated(), client);
+      fabric.observe(path == 1);
+      if (path == 2) {
+        fabric.use_general_path();
+      }
+      fabric.submit(0, 0, 1, kWords);
+      fabric.submit(1, 2, 1, kWords);
+      run_until_idle(fabric, 0);
+      const std::uint64_t first = std::min(client.arrival(0), client.arrival(1));
+      const std::uint64_t second = std::max(client.arrival(0), client.arrival(1));
+      EXPECT_EQ(first, 2 + kFlits);
+      EXPECT_EQ(second, 2 + 2 * kFlits);
+      EXPECT_TRUE(client.words_arrived_once(0, kWords));
+      EXPECT_TRUE(client.words_arrived_once(1, kWords));
+      const sc::net::FabricStats& s = fabric.stats();
+      EXPECT_EQ(s.header_wait_cycles, kFlits);
+      EXPECT_EQ(s.flit_hops, 2 * kFlits);
+      EXPECT_EQ(s.flits_moved, 2 * 3 * kFlits);
+      EXPECT_EQ(s.flits_ejected, 2 * kFlits);
+      EXPECT_EQ(s.packets_delivered, 2u);
+      if (depth == 1) {
+        EXPECT_EQ(s.router_steps, kFlits + 2 * kFlits + 2 * kFlits);
+      }
+      EXPECT_EQ(fabric.channels().max_contention(), 1u);
+    }
+  }
+}
+
+// First come, first served (fabric.hpp): the older of two waiting headers wins a channel, whatever
+// their buffers. On a 3x3 mesh, node 3 sends F = 10 flits to node 4 (the centre) in cycle 0: its
+// header takes router 4's ejection channel in cycle 2 and its tail ejects in cycle F + 1, so it
+// arrives in 2 + F = 12. Nodes 5 and 1 send 5 flits each to node 4 in cycles 1 and 3, in both
+// orders: their headers enter router 4 in cycles 2 and 4 (from two different input ports, one
+// of them the lower buffer) and wait for the channel. The first sent takes it in cycle F + 2 and
+// arrives 5 cycles later, in 17; the second takes it then and arrives in 22. Their headers wait
+// from their first ready cycle (3 and 5) to the cycle before their grants (11 and 16): 9 + 12.
+TEST(FabricWithoutKernel, TheOlderOfTwoWaitingHeadersTakesTheChannelFirst) {
+  for (const auto& [first, second] : {std::pair{5u, 1u}, std::pair{1u, 5u}}) {
+    for (const auto& [vcs, depth] :
+         {std::pair{1u, 1u}, std::pair{1u, 3u}, std::pair{2u, 1u}, std::pair{2u, 2u}}) {
+      for (const int path : {0, 1, 2}) {  // its own unobserved, observed, the general path
+        SCOPED_TRACE("nodes " + std::to_string(first) + " then " + std::to_string(second) + ", " +
+                     std::to_string(vcs) + " VCs, " + std::to_string(depth) + "-flit buffers, " +
+                     (path == 0   ? "unobserved"
+                      : path == 1 ? "observed"
+                                  : "general path"));
+        sw::NetworkConfig config = network(Topology::mesh({3, 3}), 0, 1);
+        config.router.vcs = vcs;
+        config.router.buffer_flits = depth;
+        RecordingClient client;
+        sc::net::Fabric fabric(config.validated(), client);
+        fabric.observe(path == 1);
+        if (path == 2) {
+          fabric.use_general_path();
+        }
+        fabric.submit(0, 3, 4, 9);
+        fabric.begin_cycle(sw::Cycle{0});
+        fabric.submit(1, first, 4, 4);
+        fabric.begin_cycle(sw::Cycle{1});
+        fabric.begin_cycle(sw::Cycle{2});
+        fabric.submit(2, second, 4, 4);
+        run_until_idle(fabric, 3);
+        EXPECT_EQ(client.arrival(0), 12u);
+        EXPECT_EQ(client.arrival(1), 17u);
+        EXPECT_EQ(client.arrival(2), 22u);
+        EXPECT_EQ(fabric.stats().header_wait_cycles, 9u + 12u);
+        EXPECT_TRUE(client.words_arrived_once(1, 4));
+        EXPECT_TRUE(client.words_arrived_once(2, 4));
+      }
+    }
+  }
+}
+
+// A message is one path through each channel it takes, however many packets carry it ([LCC]
+// counts paths): a message of 7 words in packets of 3 flits (two words each, 4 packets) from
+// node 0 to node 3 of a 4-node line counts once on each of its 3 channels, and nothing else does.
+TEST(FabricWithoutKernel, AMessageOfSeveralPacketsCountsOnceOnEachChannelItTakes) {
+  sw::NetworkConfig config = network(Topology::mesh({4}), 0, 1);
+  config.ni.packet_flits = 3;
+  RecordingClient client;
+  sc::net::Fabric fabric(config.validated(), client);
+  fabric.submit(0, 0, 3, 7);
+  run_until_idle(fabric, 0);
+  EXPECT_TRUE(client.words_arrived_once(0, 7));
+  EXPECT_EQ(fabric.stats().packets_delivered, 4u);
+  EXPECT_EQ(fabric.stats().flit_hops, 3u * (7 + 4));
+  std::map<std::string, std::uint64_t> taken;
+  for (const sw::ChannelSummary& r : fabric.channels().reports()) {
+    if (r.messages > 0) {
+      taken[r.name] = r.messages;
+    }
+  }
+  const std::map<std::string, std::uint64_t> expected = {{"n0.x+", 1}, {"n1.x+", 1}, {"n2.x+", 1}};
+  EXPECT_EQ(taken, expected);
+  EXPECT_EQ(fabric.channels().max_contention(), 1u);
+}
+
 // ---- P-cube, the partially adaptive routing of the hypercube ----------------------------------
 
 sw::NetworkConfig p_cube(std::uint32_t dim, std::uint64_t startup, std::uint32_t delay) {
