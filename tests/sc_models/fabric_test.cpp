@@ -786,6 +786,162 @@ class EventLog final : public sc::net::FabricClient {
   std::vector<Event> log_;
 };
 
+// The client calls of an observed network for one message alone, by hand: mesh 4 (a line), node 0
+// to node 3 (h = 3 links), t_s = 2, D = 2, 1-flit buffers, 3 words in packets of 3 flits (two
+// packets, of 3 and 2 flits). The first packet's header is taken from the interface in cycle
+// t_s = 2, leaves router k (k = 0, 1, 2) by its x+ channel in cycle t_s + (k+1) D = 4, 6, 8 and
+// enters router k+1 then: the buffer that channel feeds holds one flit from the next cycle on
+// (5, 7, 9). Its tail leaves the network in cycle t_s + (h+1) D + F - 1 = 12 (the zero-load time
+// less the cycle to the interface). Of the 5 flits taken from the interface, only the first is
+// a message's start.
+class MoveLog final : public sc::net::FabricClient {
+ public:
+  struct Move {
+    PacketMove what;
+    std::uint32_t router = 0;
+    std::uint32_t out = 0;
+    std::uint32_t flits = 0;
+    std::uint64_t at = 0;
+  };
+  struct BufferChange {
+    std::uint32_t flits = 0;
+    std::uint64_t at = 0;
+  };
+  sw::Word read_word(std::uint32_t message, std::uint32_t index) override {
+    return word_of(message, index);
+  }
+  void deliver_word(std::uint32_t, std::uint32_t, sw::Word) override {}
+  void message_delivered(std::uint32_t, sw::Cycle) override {}
+  void packet_moved(PacketMove what, std::uint32_t, std::uint32_t router, std::uint32_t out,
+                    std::uint32_t flits, sw::Cycle at) override {
+    moves.push_back({what, router, out, flits, at.count()});
+  }
+  void buffer_changed(std::uint32_t router, std::uint32_t port, std::uint32_t vc,
+                      std::uint32_t flits, sw::Cycle at) override {
+    buffers[{router, port, vc}].push_back({flits, at.count()});
+  }
+  void flit_injected(std::uint32_t, std::uint32_t, bool message_start, sw::Cycle at) override {
+    injected.emplace_back(message_start, at.count());
+  }
+  std::vector<Move> moves;
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::vector<BufferChange>>
+      buffers;
+  std::vector<std::pair<bool, std::uint64_t>> injected;
+};
+
+TEST(FabricWithoutKernel, AnObservedWormTellsItsHopsAndBuffersInTheCyclesTheyHappen) {
+  using PacketMove = sc::net::FabricClient::PacketMove;
+  constexpr std::uint64_t kStartup = 2;
+  constexpr std::uint32_t kDelay = 2;
+  for (const bool general : {false, true}) {
+    SCOPED_TRACE(general ? "general path" : "observed");
+    sw::NetworkConfig config = network(Topology::mesh({4}), kStartup, kDelay);
+    config.ni.packet_flits = 3;
+    MoveLog log;
+    sc::net::Fabric fabric(config.validated(), log);
+    fabric.observe(true);
+    if (general) {
+      fabric.use_general_path();
+    }
+    fabric.submit(0, 0, 3, 3);
+    run_until_idle(fabric, 0);
+    std::vector<std::tuple<std::string, std::uint64_t>> first_packet_hops;
+    std::vector<std::uint64_t> first_packet_injects;
+    std::vector<std::uint64_t> first_packet_ejects;
+    std::uint32_t hops = 0;
+    for (const MoveLog::Move& m : log.moves) {
+      if (m.what == PacketMove::Hop) {
+        ++hops;
+      }
+      if (m.flits != 3) {
+        continue;  // the second packet
+      }
+      if (m.what == PacketMove::Hop) {
+        first_packet_hops.emplace_back(fabric.description().channel_name(m.router, m.out), m.at);
+      } else if (m.what == PacketMove::Inject) {
+        first_packet_injects.push_back(m.at);
+      } else {
+        first_packet_ejects.push_back(m.at);
+      }
+    }
+    const std::vector<std::tuple<std::string, std::uint64_t>> hops_expected = {
+        {"n0.x+", kStartup + 1 * kDelay},
+        {"n1.x+", kStartup + 2 * kDelay},
+        {"n2.x+", kStartup + 3 * kDelay}};
+    EXPECT_EQ(first_packet_hops, hops_expected);
+    EXPECT_EQ(hops, 2u * 3u);  // each packet's header, once per link
+    EXPECT_EQ(first_packet_injects, std::vector<std::uint64_t>{kStartup});
+    EXPECT_EQ(first_packet_ejects, std::vector<std::uint64_t>{kStartup + 4 * kDelay + 3 - 1});
+    ASSERT_EQ(log.buffers.size(), 3u) << "one buffer per link of the path";
+    std::uint32_t k = 0;
+    for (const auto& [buffer, changes] : log.buffers) {
+      ASSERT_FALSE(changes.empty());
+      EXPECT_EQ(fabric.description().channel_name(std::get<0>(buffer), std::get<1>(buffer)),
+                "n" + std::to_string(k) + ".x+");
+      EXPECT_EQ(changes.front().flits, 1u);
+      EXPECT_EQ(changes.front().at, kStartup + (k + 1) * kDelay + 1);
+      EXPECT_EQ(changes.back().flits, 0u) << "the buffer left holding flits";
+      ++k;
+    }
+    ASSERT_EQ(log.injected.size(), 5u);
+    EXPECT_EQ(std::count_if(log.injected.begin(), log.injected.end(),
+                            [](const auto& i) { return i.first; }),
+              1);
+    EXPECT_EQ(log.injected.front(), std::make_pair(true, kStartup));
+  }
+}
+
+// An interface is stepped in the first cycle it may offer a flit, not in the cycles of a
+// start-up: one message of F = 4 flits over h = 3 links with t_s = 100 steps cycle 0 (its
+// start-up begins), then the (h+1) D + F = 8 cycles from cycle 100 on, and arrives in its
+// zero-load time 108. Two interfaces whose start-ups began in cycles 0 and 1 (nodes 0 and 3 of the
+// line, disjoint paths) each offer at the end of their own: the next cycle after cycle 1 is 100,
+// the earlier end, and the messages arrive 108 and 109.
+TEST(FabricWithoutKernel, TheCyclesOfAStartUpAreNotSteppedAndEachInterfaceEndsItsOwn) {
+  constexpr std::uint64_t kStartup = 100;
+  const sw::NetworkConfig config = network(Topology::mesh({4}), kStartup, 1);
+  {
+    RecordingClient client;
+    sc::net::Fabric fabric(config.validated(), client);
+    fabric.submit(0, 0, 3, 3);
+    EXPECT_EQ(run_until_idle(fabric, 0), 1u + (3 + 1) * 1 + 4);
+    EXPECT_EQ(client.arrival(0), kStartup + (3 + 1) * 1 + 4);
+  }
+  {
+    RecordingClient client;
+    sc::net::Fabric fabric(config.validated(), client);
+    fabric.submit(0, 0, 3, 3);
+    fabric.begin_cycle(sw::Cycle{0});
+    fabric.submit(1, 3, 0, 3);
+    fabric.begin_cycle(sw::Cycle{1});
+    EXPECT_EQ(fabric.next_cycle(sw::Cycle{1}), sw::Cycle{kStartup});
+    run_until_idle(fabric, kStartup);
+    EXPECT_EQ(client.arrival(0), kStartup + (3 + 1) * 1 + 4);
+    EXPECT_EQ(client.arrival(1), 1 + kStartup + (3 + 1) * 1 + 4);
+  }
+}
+
+// A reset forgets the packets the interfaces still queue (the traffic runs read their count at
+// the window's edges), and the network then delivers a new message in its zero-load time.
+TEST(FabricWithoutKernel, AResetForgetsTheQueuedPackets) {
+  sw::NetworkConfig config = network(Topology::mesh({4}), 5, 1);
+  config.ni.packet_flits = 2;
+  RecordingClient client;
+  sc::net::Fabric fabric(config.validated(), client);
+  fabric.submit(0, 0, 3, 3);  // 3 packets of one word
+  fabric.submit(1, 1, 2, 1);
+  fabric.begin_cycle(sw::Cycle{0});
+  EXPECT_EQ(fabric.queued_packets(), 4u);
+  fabric.reset();
+  EXPECT_EQ(fabric.queued_packets(), 0u);
+  EXPECT_EQ(fabric.next_cycle(sw::Cycle{1}), std::nullopt);
+  fabric.submit(2, 0, 3, 1);
+  EXPECT_EQ(fabric.queued_packets(), 1u);
+  run_until_idle(fabric, 10);
+  EXPECT_EQ(client.arrival(2), 10 + 5 + (3 + 1) * 1 + 2);
+  EXPECT_EQ(fabric.queued_packets(), 0u);
+}
+
 struct PathCase {
   const char* name;
   sw::NetworkConfig config;
