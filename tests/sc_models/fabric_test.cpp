@@ -1058,6 +1058,46 @@ TEST(FabricWithoutKernel, TheOneVirtualChannelShortcutMakesTheMovesOfTheGeneralP
   expect_the_moves_of_the_general_path(cases);
 }
 
+// Routers activated in one cycle take their places in the order of the moves that activated
+// them (the output port, not the buffer the flit left), and their ejections of a later cycle come
+// in that order. On the 4-cube (e-cube, 1 VC, 2-flit buffers, D = 2: the one-pass moves of
+// move_flits_one_vc, unobserved) message 0 goes 1 -> 0 -> 8 and message 1 goes 2 -> 0 -> 4, sent
+// together: both headers leave router 0 in one cycle, message 0's from the lower input buffer
+// (d0) by the higher output port (d3), message 1's from d1 by d2, into idle routers 8 and 4,
+// and their flits eject in the same cycles. So each cycle's word of message 1 (router 4,
+// activated first) is delivered before message 0's, as on the general path; also on the other
+// unobserved paths (deep worms at D = 1, whole worms, and with 2 VCs the runs of VC worms and the
+// one-pass moves).
+TEST(FabricWithoutKernel, RoutersActivatedInOneCycleEjectInTheOrderOfTheirActivatingMoves) {
+  for (const auto& [vcs, depth, delay] :
+       {std::tuple{1u, 2u, 2u}, std::tuple{1u, 2u, 1u}, std::tuple{1u, 1u, 1u},
+        std::tuple{2u, 1u, 1u}, std::tuple{2u, 2u, 1u}}) {
+    SCOPED_TRACE(std::to_string(vcs) + " VCs, " + std::to_string(depth) +
+                 "-flit buffers, D = " + std::to_string(delay));
+    sw::NetworkConfig config = network(Topology::hypercube(4), 0, delay);
+    config.router.vcs = vcs;
+    config.router.buffer_flits = depth;
+    EventLog shortcut_log;
+    EventLog general_log;
+    sc::net::Fabric shortcut(config.validated(), shortcut_log);
+    sc::net::Fabric general(config.validated(), general_log);
+    general.use_general_path();
+    for (sc::net::Fabric* fabric : {&shortcut, &general}) {
+      fabric->submit(0, 1, 8, 4);
+      fabric->submit(1, 2, 4, 4);
+      run_until_idle(*fabric, 0);
+    }
+    std::vector<std::uint64_t> delivered;  // the message of each word, in the order delivered
+    for (const EventLog::Event& e : shortcut_log.log()) {
+      if (e[0] == 1) {
+        delivered.push_back(e[1]);
+      }
+    }
+    EXPECT_EQ(delivered, (std::vector<std::uint64_t>{1, 0, 1, 0, 1, 0, 1, 0}));
+    EXPECT_TRUE(shortcut_log.log() == general_log.log());
+  }
+}
+
 // With one virtual channel and buffers deeper than one flit, unobserved, the Fabric moves worms
 // whose flits fill runs of consecutive buffers (Fabric::move_deep_worms): stretched, one flit a
 // buffer, while they flow; compressed behind a header that waits for its router delay or for a
