@@ -268,6 +268,92 @@ TEST(Traffic, ExponentialArrivalsBeforeTimeOneAreCreatedInCycleZero) {
   EXPECT_LE(r.measured_packets, 256u + 5u * 16u);
 }
 
+// The traffic statistics of a contention-free permutation, by hand: on the 3-cube every node x
+// sends to x XOR 1 (dimension 0), so every path is one channel of its own (h = 1) and every
+// packet arrives in the zero-load time L = t_s + (h+1) D + F ([LCC] section 6; fabric.hpp).
+// One round (every node one packet at cycle 0): each latency is L, the run lasts L cycles (the
+// last tails eject in cycle L - 1), and 8 F flits are offered and accepted over 8 nodes x L
+// cycles, each crossing one link. Windowed, at rate = F (a packet per node every cycle) and
+// t_s = 0: each interface streams one flit per cycle (a worm follows the one before without a
+// gap, fabric_test's ASecondMessageQueuedBehindTheFirst...), so once the first worms arrived
+// every node accepts exactly one flit per cycle of the window, and offers F.
+TEST(Traffic, AContentionFreePermutationHasTheZeroLoadStatistics) {
+  traces::Recorder silent;
+  sw::NetworkConfig c = network(Topology::hypercube(3));
+  c.ni.startup = 3;
+  c.router.delay = 2;
+  sw::NetworkConfig streaming = network(Topology::hypercube(3));
+  sc::Multicomputer round("round", c.validated(), silent);
+  sc::Multicomputer window("window", streaming.validated(), silent);
+  sc::Multicomputer edge("edge", streaming.validated(), silent);
+  const auto flip_bit_0 = [](std::uint32_t flits, double rate) {
+    sc::TrafficSpec spec;
+    spec.destination = [](std::uint32_t src, std::mt19937_64&) { return src ^ 1U; };
+    spec.fixed_destinations = true;
+    spec.flits = flits;
+    spec.rate = rate;
+    return spec;
+  };
+  constexpr std::uint32_t kFlits = 6;
+  sc::TrafficSpec one = flip_bit_0(kFlits, 0);
+  one.one_round = true;
+  round.start_traffic(one);
+  sc_core::sc_start();
+  const sc::TrafficResult r = round.traffic_result();
+  const std::uint64_t zero_load = c.ni.startup + (1 + 1) * c.router.delay + kFlits;
+  ASSERT_FALSE(r.deadlocked);
+  EXPECT_EQ(r.measured_packets, 8u);
+  EXPECT_EQ(r.undelivered_measured, 0u);
+  EXPECT_DOUBLE_EQ(r.latency_avg, static_cast<double>(zero_load));
+  EXPECT_EQ(r.latency_p50, zero_load);
+  EXPECT_EQ(r.latency_p99, zero_load);
+  EXPECT_EQ(r.latency_max, zero_load);
+  EXPECT_EQ(r.sim_cycles, zero_load);
+  EXPECT_DOUBLE_EQ(r.offered, static_cast<double>(kFlits) / static_cast<double>(zero_load));
+  EXPECT_DOUBLE_EQ(r.accepted, static_cast<double>(kFlits) / static_cast<double>(zero_load));
+  EXPECT_EQ(r.flits_delivered, 8u * kFlits);
+  EXPECT_EQ(r.flit_hops, 8u * kFlits);
+  EXPECT_EQ(r.max_channel_contention, 1u);
+  EXPECT_EQ(r.peak_channel_occupancy, 1u);
+  EXPECT_EQ(r.words_corrupted, 0u);
+  // The same round again on the same network: the counters of this run only.
+  round.start_traffic(one);
+  sc_core::sc_start();
+  const sc::TrafficResult again = round.traffic_result();
+  EXPECT_EQ(again.flits_delivered, 8u * kFlits);
+  EXPECT_EQ(again.flit_hops, 8u * kFlits);
+  EXPECT_EQ(again.measured_packets, 8u);
+  EXPECT_EQ(again.latency_max, zero_load);
+
+  sc::TrafficSpec saturating = flip_bit_0(kFlits, kFlits);
+  saturating.warmup = 50;
+  saturating.cycles = 200;
+  saturating.drain = false;
+  window.start_traffic(saturating);
+  sc_core::sc_start();
+  const sc::TrafficResult w = window.traffic_result();
+  ASSERT_FALSE(w.deadlocked);
+  EXPECT_DOUBLE_EQ(w.offered, static_cast<double>(kFlits));
+  EXPECT_DOUBLE_EQ(w.accepted, 1.0);
+  EXPECT_EQ(w.measured_packets, 8u * 200u);
+  // Each node creates a packet per cycle and sends one per F cycles (its last flit taken in cycle
+  // F k + F - 1): at the window's start (cycle 50) 50 created, 50 / F fully sent; at its end
+  // (cycle 250) 250 and 250 / F.
+  EXPECT_EQ(w.source_queue_start, 8u * (50 - 50 / kFlits));
+  EXPECT_EQ(w.source_queue_end, 8u * (250 - 250 / kFlits));
+  EXPECT_FALSE(w.sustainable);
+  // A window of one cycle: each queue grows by its one new packet, a packet per node, which is
+  // still sustainable ([LCC] section 6: "small and bounded").
+  sc::TrafficSpec one_cycle = saturating;
+  one_cycle.cycles = 1;
+  edge.start_traffic(one_cycle);
+  sc_core::sc_start();
+  const sc::TrafficResult e = edge.traffic_result();
+  EXPECT_EQ(e.source_queue_end, e.source_queue_start + 8u);
+  EXPECT_TRUE(e.sustainable);
+  EXPECT_DOUBLE_EQ(e.accepted, 1.0);
+}
+
 // The network models do not link the verilated routers: without their factory
 // (sc_models/cosim), a multicomputer with --impl router=rtl is refused when it is built.
 TEST(Impl, VerilatedRoutersNeedTheirFactory) {

@@ -3,9 +3,11 @@
 // one-round rule.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -62,6 +64,33 @@ TEST(TrafficSource, EveryTrialSucceedsAtRateEqualToFlitsFromTheFirstCycleOn) {
   EXPECT_TRUE(source.measured(sw::Cycle{kStart + 2}));
   EXPECT_TRUE(source.measured(sw::Cycle{kStart + 4}));
   EXPECT_FALSE(source.measured(sw::Cycle{kStart + 5}));
+}
+
+// Bernoulli arrivals at lambda = rate / flits = 1/2 packet per node per cycle: a node creates at
+// most one packet in a cycle (a trial per cycle), and over 4 nodes x 20,000 cycles the count of
+// successes is binomial, mean 40,000, standard deviation sqrt(80,000 x 1/4) = 141: the bounds are
+// five deviations either way. (A gap one cycle short, the geometric gap from 0, would create a
+// packet per cycle on average, several in some cycles.)
+TEST(TrafficSource, BernoulliArrivalsMakeOneTrialPerNodeAndCycle) {
+  constexpr std::uint32_t kNodes = 4;
+  constexpr std::uint64_t kCycles = 20'000;
+  sc::TrafficSpec spec = spec_with(kNodes, 1);
+  spec.rate = 2.0;
+  spec.flits = 4;
+  spec.warmup = 0;
+  spec.cycles = kCycles;
+  sc::net::TrafficSource source(spec, kNodes, sw::Cycle{0});
+  const std::vector<std::vector<std::uint32_t>> packets = created(source, 0, kCycles);
+  std::set<std::pair<std::uint32_t, std::uint32_t>> trials;  // (cycle, node)
+  for (const std::vector<std::uint32_t>& p : packets) {
+    EXPECT_TRUE(trials.insert({p[0], p[1]}).second)
+        << "two packets of node " << p[1] << " in cycle " << p[0];
+  }
+  const auto made = static_cast<double>(kNodes * kCycles);
+  const double expected = made * 0.5;
+  const double deviation = std::sqrt(made * 0.25);
+  EXPECT_GT(static_cast<double>(packets.size()), expected - 5 * deviation);
+  EXPECT_LT(static_cast<double>(packets.size()), expected + 5 * deviation);
 }
 
 // One round: every node that the pattern does not map onto itself sends exactly one packet, at
