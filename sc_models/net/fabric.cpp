@@ -183,6 +183,9 @@ void Fabric::reset() {
   std::fill(in_claim_.begin(), in_claim_.end(), 0);
   std::fill(router_contended_.begin(), router_contended_.end(), 0);
   std::fill(lost_.begin(), lost_.end(), 0);
+  // the switch allocators' port stamps (allocate_switches, move_flits, move_vc_worms), likewise
+  std::fill(port_used_stamp_.begin(), port_used_stamp_.end(), 0);
+  std::fill(input_used_stamp_.begin(), input_used_stamp_.end(), 0);
   flits_in_routers_ = 0;
 }
 
