@@ -814,5 +814,86 @@ TEST(TopologyDescription, TheBuilderRefusesWhatIsNoNetwork) {
   EXPECT_NE(refused([](auto& b) { b.attach_node(7); }).find("router 7"), std::string::npos);
 }
 
+// The builder's bounds at their edges: a channel from a router to itself is refused whatever its
+// ports, a network of one node is none, and a node on the first router past the last is refused
+// (router 2 of routers 0 and 1).
+TEST(TopologyDescription, TheBuilderRefusesSelfLoopsALoneNodeAndTheRouterPastTheLast) {
+  const auto build = [](const std::function<void(TopologyDescription::Builder&)>& wire) {
+    TopologyDescription::Builder b("t");
+    b.add_router(2);
+    b.add_router(2);
+    wire(b);
+    try {
+      (void)b.build();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("built");
+  };
+  EXPECT_NE(build([](auto& b) {
+              b.connect(0, 0, 0, 1);
+              b.attach_node(0);
+              b.attach_node(1);
+            }).find("from router 0 to itself"),
+            std::string::npos);
+  EXPECT_NE(build([](auto& b) {
+              b.connect_both(0, 0, 1, 0);
+              b.attach_node(0);
+            }).find("at least two nodes"),
+            std::string::npos);
+  EXPECT_NE(build([](auto& b) {
+              b.connect_both(0, 0, 1, 0);
+              b.attach_node(0);
+              b.attach_node(2);
+            }).find("router 2, which does not exist"),
+            std::string::npos);
+}
+
+// node_at(router, local) is the inverse of attachment(node): every node is found at its router and
+// place there, and each router's places 0..concentration-1 hold distinct nodes attached to it. The
+// hand-built networks attach their nodes out of router order (the ring's node 5 shares router 4,
+// and the second network attaches to routers 2, 0, 2, 1, 0).
+TEST(TopologyDescription, NodeAtARoutersPlaceIsTheNodeAttachedThere) {
+  TopologyDescription::Builder b("a line of 3 with 5 nodes");
+  b.add_router(1);
+  b.add_router(2);
+  b.add_router(1);
+  b.connect_both(0, 0, 1, 0).connect_both(1, 1, 2, 0);
+  for (const std::uint32_t r : {2U, 0U, 2U, 1U, 0U}) {
+    b.attach_node(r);
+  }
+  std::vector<std::shared_ptr<const TopologyDescription>> networks = {ring_with_chord(), b.build(),
+                                                                      TopologyDescription::of(
+                                                                          Topology::torus({3, 2}))};
+  for (const auto& d : networks) {
+    SCOPED_TRACE(d->name());
+    std::uint32_t places = 0;
+    for (std::uint32_t node = 0; node < d->nodes(); ++node) {
+      const sw::NodeAttachment& a = d->attachment(node);
+      ASSERT_LT(a.local, d->concentration(a.router));
+      EXPECT_EQ(d->node_at(a.router, a.local), node);
+    }
+    for (std::uint32_t r = 0; r < d->routers(); ++r) {
+      std::set<std::uint32_t> seen;
+      for (std::uint32_t local = 0; local < d->concentration(r); ++local) {
+        const std::uint32_t node = d->node_at(r, local);
+        EXPECT_EQ(d->attachment(node).router, r);
+        seen.insert(node);
+        ++places;
+      }
+      EXPECT_EQ(seen.size(), d->concentration(r));
+    }
+    EXPECT_EQ(places, d->nodes());
+  }
+  // The second network by hand: router 0 holds nodes 1 and 4, router 1 node 3, router 2 nodes 0
+  // and 2, in the order they were attached.
+  const auto& line = networks[1];
+  EXPECT_EQ(line->node_at(0, 0), 1U);
+  EXPECT_EQ(line->node_at(0, 1), 4U);
+  EXPECT_EQ(line->node_at(1, 0), 3U);
+  EXPECT_EQ(line->node_at(2, 0), 0U);
+  EXPECT_EQ(line->node_at(2, 1), 2U);
+}
+
 }  // namespace
 }  // namespace orthosim
