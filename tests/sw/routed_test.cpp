@@ -35,7 +35,8 @@ TEST(NetworkConfig, AMessageIsCutIntoPacketsOfAHeaderAndPacketFlitsLessOneWords)
       std::uint64_t packets = 0;
       std::uint64_t left = words;
       do {
-        const std::uint64_t take = packet_flits == 0 ? left : std::min<std::uint64_t>(left, packet_flits - 1);
+        const std::uint64_t take =
+            packet_flits == 0 ? left : std::min<std::uint64_t>(left, packet_flits - 1);
         left -= take;
         ++packets;
       } while (left > 0);
@@ -141,14 +142,15 @@ TEST(NetworkConfig, ValidationRefusesTheFirstValueBeyondEachBoundByName) {
 }
 
 /// A line of three routers: router 0 with one network port and nodes 1 and 3, router 1 with two
-/// ports and node 0, router 2 with one port and nodes 2 and 4 (attached out of router order).
+/// ports and nodes 0 and 5 (so all-port gives its second node channels 2 and 3), router 2 with
+/// one port and nodes 2 and 4 (attached out of router order).
 std::shared_ptr<const sw::TopologyDescription> line_of_three() {
   sw::TopologyDescription::Builder b("line of 3");
   b.add_router(1);
   b.add_router(2);
   b.add_router(1);
   b.connect_both(0, 0, 1, 0).connect_both(1, 1, 2, 0);
-  for (const std::uint32_t r : {1U, 0U, 2U, 0U, 2U}) {
+  for (const std::uint32_t r : {1U, 0U, 2U, 0U, 2U, 1U}) {
     b.attach_node(r);
   }
   return b.build();
