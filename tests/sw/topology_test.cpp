@@ -578,6 +578,27 @@ TEST(Topology, ParseErrorsNameTheParameter) {
                          "'eight'");
 }
 
+// The parser's limits at their edges. A radix or dimension of 10 digits could wrap round 2^32
+// (4294967300 would read as 4), so it is refused as text; the largest dimension, 10, is accepted.
+// The count of nodes named in the error is exact up to 2^64 - 1: 42009217 x 6700417 x 65535 is
+// (2^64 - 1) exactly, since 2^64 - 1 = 3 * 5 * 17 * 257 * 641 * 65537 * 6700417 and
+// 65535 = 3 * 5 * 17 * 257.
+TEST(Topology, ParseLimitsAtTheirEdges) {
+  const std::optional<std::string> none;
+  auto s = [](const char* text) { return std::optional<std::string>(text); };
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("4294967300x4"), none); }, "dims",
+                         "'4294967300x4'");
+  expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s("4294967297")); }, "dim",
+                         "'4294967297'");
+  const Topology largest = Topology::parse("hypercube", none, s("10"));
+  EXPECT_EQ(largest.nodes(), 1024U);
+  EXPECT_EQ(Topology::parse("mesh", s("000000004x4"), none).nodes(), 16U);  // 9 digits
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("42009217x6700417x65535"), none); },
+                         "dims", "at most 65536 nodes, found 18446744073709551615 nodes");
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("42009217x6700417x65536"), none); },
+                         "dims", "at most 65536 nodes, found more than 2^64 nodes");
+}
+
 // ---- the general description ----------------------------------------------------------------
 
 using sw::TopologyDescription;
@@ -847,6 +868,36 @@ TEST(TopologyDescription, TheBuilderRefusesSelfLoopsALoneNodeAndTheRouterPastThe
               b.attach_node(2);
             }).find("router 2, which does not exist"),
             std::string::npos);
+}
+
+// A channel's two ends agree: the feeder of input port link(r, q).port of router link(r, q).router
+// is output port q of router r, and every fed input port is the end of that output's channel, on
+// the regular networks (where output q lands on input q) and the hand-built ring.
+TEST(TopologyDescription, EachChannelsFeederIsTheOutputPortItLeaves) {
+  std::vector<std::shared_ptr<const TopologyDescription>> networks = {ring_with_chord()};
+  for (const Topology& t : small_topologies()) {
+    networks.push_back(TopologyDescription::of(t));
+  }
+  for (const auto& d : networks) {
+    SCOPED_TRACE(d->name());
+    std::uint32_t links = 0;
+    std::uint32_t feeders = 0;
+    for (std::uint32_t r = 0; r < d->routers(); ++r) {
+      for (std::uint32_t q = 0; q < d->ports(r); ++q) {
+        if (const std::optional<sw::PortLink>& to = d->link(r, q)) {
+          ++links;
+          const std::optional<sw::PortLink>& back = d->feeder(to->router, to->port);
+          ASSERT_TRUE(back.has_value()) << r << "." << q;
+          EXPECT_EQ(back->router, r) << r << "." << q;
+          EXPECT_EQ(back->port, q) << r << "." << q;
+        }
+        if (d->feeder(r, q)) {
+          ++feeders;
+        }
+      }
+    }
+    EXPECT_EQ(feeders, links);
+  }
 }
 
 // node_at(router, local) is the inverse of attachment(node): every node is found at its router and
