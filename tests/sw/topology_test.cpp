@@ -870,6 +870,30 @@ TEST(TopologyDescription, TheBuilderRefusesSelfLoopsALoneNodeAndTheRouterPastThe
             std::string::npos);
 }
 
+// The routers keep one candidate list and hand it to every call (sc_models/net/fabric.cpp): each
+// routing function's answer must be the call's own, whatever the list held. A list reused over
+// every (router, destination) pair, starting from a stale port, equals a fresh list per call.
+TEST(Routing, EachCallAnswersInAListOfItsOwnWhateverTheListHeld) {
+  std::vector<std::shared_ptr<const sw::TopologyDescription>> networks = {
+      sw::TopologyDescription::of(Topology::mesh({3, 2})),
+      sw::TopologyDescription::of(Topology::torus({4, 3})),
+      sw::TopologyDescription::of(Topology::hypercube(3)),
+      sw::TopologyDescription::of(Topology::hypercube(3), sw::routing_function("p-cube")),
+      ring_with_chord()};
+  for (const auto& d : networks) {
+    SCOPED_TRACE(d->name() + " " + d->routing().name());
+    sw::PortCandidates reused{0};
+    for (std::uint32_t r = 0; r < d->routers(); ++r) {
+      for (std::uint32_t dest = 0; dest < d->nodes(); ++dest) {
+        sw::PortCandidates fresh;
+        d->routing().route(*d, r, std::nullopt, dest, fresh);
+        d->routing().route(*d, r, std::nullopt, dest, reused);
+        EXPECT_EQ(reused, fresh) << r << " -> " << dest;
+      }
+    }
+  }
+}
+
 // A channel's two ends agree: the feeder of input port link(r, q).port of router link(r, q).router
 // is output port q of router r, and every fed input port is the end of that output's channel, on
 // the regular networks (where output q lands on input q) and the hand-built ring.
