@@ -578,6 +578,27 @@ TEST(Topology, ParseErrorsNameTheParameter) {
                          "'eight'");
 }
 
+// The parser's limits at their edges. A radix or dimension of 10 digits could wrap round 2^32
+// (4294967300 would read as 4), so it is refused as text; the largest dimension, 10, is accepted.
+// The count of nodes named in the error is exact up to 2^64 - 1: 42009217 x 6700417 x 65535 is
+// (2^64 - 1) exactly, since 2^64 - 1 = 3 * 5 * 17 * 257 * 641 * 65537 * 6700417 and
+// 65535 = 3 * 5 * 17 * 257.
+TEST(Topology, ParseLimitsAtTheirEdges) {
+  const std::optional<std::string> none;
+  auto s = [](const char* text) { return std::optional<std::string>(text); };
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("4294967300x4"), none); }, "dims",
+                         "'4294967300x4'");
+  expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s("4294967297")); }, "dim",
+                         "'4294967297'");
+  const Topology largest = Topology::parse("hypercube", none, s("10"));
+  EXPECT_EQ(largest.nodes(), 1024U);
+  EXPECT_EQ(Topology::parse("mesh", s("000000004x4"), none).nodes(), 16U);  // 9 digits
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("42009217x6700417x65535"), none); },
+                         "dims", "at most 65536 nodes, found 18446744073709551615 nodes");
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("42009217x6700417x65536"), none); },
+                         "dims", "at most 65536 nodes, found more than 2^64 nodes");
+}
+
 // ---- the general description ----------------------------------------------------------------
 
 using sw::TopologyDescription;
@@ -812,6 +833,141 @@ TEST(TopologyDescription, TheBuilderRefusesWhatIsNoNetwork) {
   EXPECT_NE(refused([](auto& b) { b.connect(0, 0, 1, 0); }).find("no path from router 1"),
             std::string::npos);
   EXPECT_NE(refused([](auto& b) { b.attach_node(7); }).find("router 7"), std::string::npos);
+}
+
+// The builder's bounds at their edges: a channel from a router to itself is refused whatever its
+// ports, a network of one node is none, and a node on the first router past the last is refused
+// (router 2 of routers 0 and 1).
+TEST(TopologyDescription, TheBuilderRefusesSelfLoopsALoneNodeAndTheRouterPastTheLast) {
+  const auto build = [](const std::function<void(TopologyDescription::Builder&)>& wire) {
+    TopologyDescription::Builder b("t");
+    b.add_router(2);
+    b.add_router(2);
+    wire(b);
+    try {
+      (void)b.build();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("built");
+  };
+  EXPECT_NE(build([](auto& b) {
+              b.connect(0, 0, 0, 1);
+              b.attach_node(0);
+              b.attach_node(1);
+            }).find("from router 0 to itself"),
+            std::string::npos);
+  EXPECT_NE(build([](auto& b) {
+              b.connect_both(0, 0, 1, 0);
+              b.attach_node(0);
+            }).find("at least two nodes"),
+            std::string::npos);
+  EXPECT_NE(build([](auto& b) {
+              b.connect_both(0, 0, 1, 0);
+              b.attach_node(0);
+              b.attach_node(2);
+            }).find("router 2, which does not exist"),
+            std::string::npos);
+}
+
+// The routers keep one candidate list and hand it to every call (sc_models/net/fabric.cpp): each
+// routing function's answer must be the call's own, whatever the list held. A list reused over
+// every (router, destination) pair, starting from a stale port, equals a fresh list per call.
+TEST(Routing, EachCallAnswersInAListOfItsOwnWhateverTheListHeld) {
+  std::vector<std::shared_ptr<const sw::TopologyDescription>> networks = {
+      sw::TopologyDescription::of(Topology::mesh({3, 2})),
+      sw::TopologyDescription::of(Topology::torus({4, 3})),
+      sw::TopologyDescription::of(Topology::hypercube(3)),
+      sw::TopologyDescription::of(Topology::hypercube(3), sw::routing_function("p-cube")),
+      ring_with_chord()};
+  for (const auto& d : networks) {
+    SCOPED_TRACE(d->name() + " " + d->routing().name());
+    sw::PortCandidates reused{0};
+    for (std::uint32_t r = 0; r < d->routers(); ++r) {
+      for (std::uint32_t dest = 0; dest < d->nodes(); ++dest) {
+        sw::PortCandidates fresh;
+        d->routing().route(*d, r, std::nullopt, dest, fresh);
+        d->routing().route(*d, r, std::nullopt, dest, reused);
+        EXPECT_EQ(reused, fresh) << r << " -> " << dest;
+      }
+    }
+  }
+}
+
+// A channel's two ends agree: the feeder of input port link(r, q).port of router link(r, q).router
+// is output port q of router r, and every fed input port is the end of that output's channel, on
+// the regular networks (where output q lands on input q) and the hand-built ring.
+TEST(TopologyDescription, EachChannelsFeederIsTheOutputPortItLeaves) {
+  std::vector<std::shared_ptr<const TopologyDescription>> networks = {ring_with_chord()};
+  for (const Topology& t : small_topologies()) {
+    networks.push_back(TopologyDescription::of(t));
+  }
+  for (const auto& d : networks) {
+    SCOPED_TRACE(d->name());
+    std::uint32_t links = 0;
+    std::uint32_t feeders = 0;
+    for (std::uint32_t r = 0; r < d->routers(); ++r) {
+      for (std::uint32_t q = 0; q < d->ports(r); ++q) {
+        if (const std::optional<sw::PortLink>& to = d->link(r, q)) {
+          ++links;
+          const std::optional<sw::PortLink>& back = d->feeder(to->router, to->port);
+          ASSERT_TRUE(back.has_value()) << r << "." << q;
+          EXPECT_EQ(back->router, r) << r << "." << q;
+          EXPECT_EQ(back->port, q) << r << "." << q;
+        }
+        if (d->feeder(r, q)) {
+          ++feeders;
+        }
+      }
+    }
+    EXPECT_EQ(feeders, links);
+  }
+}
+
+// node_at(router, local) is the inverse of attachment(node): every node is found at its router and
+// place there, and each router's places 0..concentration-1 hold distinct nodes attached to it. The
+// hand-built networks attach their nodes out of router order (the ring's node 5 shares router 4,
+// and the second network attaches to routers 2, 0, 2, 1, 0).
+TEST(TopologyDescription, NodeAtARoutersPlaceIsTheNodeAttachedThere) {
+  TopologyDescription::Builder b("a line of 3 with 5 nodes");
+  b.add_router(1);
+  b.add_router(2);
+  b.add_router(1);
+  b.connect_both(0, 0, 1, 0).connect_both(1, 1, 2, 0);
+  for (const std::uint32_t r : {2U, 0U, 2U, 1U, 0U}) {
+    b.attach_node(r);
+  }
+  std::vector<std::shared_ptr<const TopologyDescription>> networks = {ring_with_chord(), b.build(),
+                                                                      TopologyDescription::of(
+                                                                          Topology::torus({3, 2}))};
+  for (const auto& d : networks) {
+    SCOPED_TRACE(d->name());
+    std::uint32_t places = 0;
+    for (std::uint32_t node = 0; node < d->nodes(); ++node) {
+      const sw::NodeAttachment& a = d->attachment(node);
+      ASSERT_LT(a.local, d->concentration(a.router));
+      EXPECT_EQ(d->node_at(a.router, a.local), node);
+    }
+    for (std::uint32_t r = 0; r < d->routers(); ++r) {
+      std::set<std::uint32_t> seen;
+      for (std::uint32_t local = 0; local < d->concentration(r); ++local) {
+        const std::uint32_t node = d->node_at(r, local);
+        EXPECT_EQ(d->attachment(node).router, r);
+        seen.insert(node);
+        ++places;
+      }
+      EXPECT_EQ(seen.size(), d->concentration(r));
+    }
+    EXPECT_EQ(places, d->nodes());
+  }
+  // The second network by hand: router 0 holds nodes 1 and 4, router 1 node 3, router 2 nodes 0
+  // and 2, in the order they were attached.
+  const auto& line = networks[1];
+  EXPECT_EQ(line->node_at(0, 0), 1U);
+  EXPECT_EQ(line->node_at(0, 1), 4U);
+  EXPECT_EQ(line->node_at(1, 0), 3U);
+  EXPECT_EQ(line->node_at(2, 0), 0U);
+  EXPECT_EQ(line->node_at(2, 1), 2U);
 }
 
 }  // namespace

@@ -442,6 +442,19 @@ TEST(TrafficPattern, APlacedPatternSendsEachNodesPlacementToItsDestinationsPlace
   EXPECT_THROW((void)sw::placed(p, {0, 1}, h), std::invalid_argument);
 }
 
+// A node map naming the node one past the last is no permutation (its slot would be written out
+// of range), and a pattern placed on one network is refused on a network of another size.
+TEST(TrafficPattern, APlacementIsRefusedOutsideItsNodesAndItsNetwork) {
+  const Topology h = Topology::hypercube(2);
+  const TrafficPattern bitrev = sw::parse_traffic_pattern("bitrev", h);
+  EXPECT_THROW((void)sw::placed(bitrev, {0, 1, 2, 4}, h), std::invalid_argument);
+  EXPECT_NO_THROW((void)sw::placed(bitrev, {3, 1, 2, 0}, h));
+  const TrafficPattern u = sw::placed(sw::parse_traffic_pattern("uniform", h), {3, 1, 2, 0}, h);
+  std::mt19937_64 rng(1);
+  EXPECT_NO_THROW((void)sw::destination(u, h, 0, rng));
+  EXPECT_THROW((void)sw::destination(u, Topology::hypercube(3), 0, rng), std::invalid_argument);
+}
+
 TEST(TrafficPattern, OneRoundsContentionIsTheoremOnesTOnTheRoutes) {
   const Topology cube = Topology::hypercube(8);
   const auto ecube = sw::TopologyDescription::of(cube);  // e-cube routing
