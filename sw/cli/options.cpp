@@ -144,9 +144,11 @@ namespace {
 /// without the hyphen ("pcube").
 std::string routing_option(const Topology& topology, const std::string& text) {
   if (topology.kind() != TopologyKind::Hypercube) {
-    throw InputError({"--routing"}, "no --routing on a " + to_string(topology.kind()) +
-                                        ": meshes and tori route dimension-order (--routing "
-                                        "ecube|pcube belongs to the hypercube)");
+    throw InputError({"--routing"},
+                     "no --routing on a " + to_string(topology.kind()) +
+                         ": meshes and tori route dimension-order (ecube and pcube are the "
+                         "hypercube's)",
+                     "'" + text + "'");
   }
   for (const std::string& name : routing_names(topology)) {
     std::string unhyphenated = name;

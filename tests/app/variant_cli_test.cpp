@@ -249,8 +249,9 @@ TEST_F(Variant, ALowerLayersRefusalOfAFileValueIsPlacedAtTheField) {
        "nanoseconds"},
       // The RTL router computes e-cube in hardware: it has no P-cube to run.
       {"sw/routed", "arch: hypercube\ndim: 3\nrouting: pcube\nimpl: router=rtl\n", "traffic",
-       "orthosim traffic: v.yaml:3:10: routing: invalid parameter routing: the RTL router that "
-       "impl at v.yaml:4:7 asks for routes e-cube only; p-cube runs on the model routers"},
+       "orthosim traffic: v.yaml:3:10: routing: expected e-cube, the one routing of the RTL "
+       "router that impl at v.yaml:4:7 asks for (p-cube runs on the model routers), found "
+       "'p-cube'"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.layer);
