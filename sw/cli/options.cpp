@@ -253,12 +253,20 @@ AccessWorkload workload_from(const po::variables_map& vm, const SystemConfig& co
   return w;
 }
 
-po::options_description rtl_options() {
+po::options_description rtl_options(ImplBlocks blocks) {
+  constexpr const char* kMultiprocessorBlocks =
+      "im=...,bus=...,memory=...,processor=...,sync=...,interconnect=...";
+  constexpr const char* kNetworkBlocks = "router=...,ni=...";
+  const std::string per_type = blocks == ImplBlocks::Multiprocessor ? kMultiprocessorBlocks
+                               : blocks == ImplBlocks::Network
+                                   ? kNetworkBlocks
+                                   : std::string(kMultiprocessorBlocks) + " (multiprocessors) or " +
+                                         kNetworkBlocks + " (networks)";
+  const std::string help =
+      "block implementation: model, rtl or cosim for every block, or per block type " + per_type +
+      " (default model)";
   po::options_description o("RTL (docs/rtl.md)");
-  o.add_options()("impl", po::value<std::string>(),
-                  "block implementation: model, rtl or cosim for every block, or per block type "
-                  "im=...,bus=...,memory=...,processor=...,sync=...,interconnect=... "
-                  "(multiprocessors) or router=...,ni=... (networks) (default model)")(
+  o.add_options()("impl", po::value<std::string>(), help.c_str())(
       "fst", po::value<std::string>(),
       "write the verilated blocks' signals to this FST file (needs rtl or cosim blocks)");
   return o;
