@@ -61,6 +61,7 @@ int run_access(const po::variables_map& vm, Context& ctx) {
     ctx.out << json_text(access_json(run), 2) << '\n';
   } else {
     print_access(run, ctx.out);
+    ctx.table_names_trace = true;
   }
   return run_ok(run.summary, run.formula_cycles) ? kExitOk : kExitRunFailed;
 }
