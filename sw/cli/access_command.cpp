@@ -34,7 +34,7 @@ po::options_description access_options() {
   o.add_options()("arch", po::value<std::string>(),
                   "omp | crossbar | bus (default omp)")("vcd", po::value<std::string>(),
                                                         "write a VCD waveform to this file");
-  o.add(rtl_options())
+  o.add(rtl_options(ImplBlocks::Multiprocessor))
       .add(workload_options())
       .add(system_options())
       .add(trace_output_option())
@@ -61,6 +61,7 @@ int run_access(const po::variables_map& vm, Context& ctx) {
     ctx.out << json_text(access_json(run), 2) << '\n';
   } else {
     print_access(run, ctx.out);
+    ctx.table_names_trace = true;
   }
   return run_ok(run.summary, run.formula_cycles) ? kExitOk : kExitRunFailed;
 }

@@ -391,9 +391,10 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
     ProgressLine line(err, ctx.progress_shown, progress.after);
     const ProgressAttachment attached(runner, line);
     const int code = command->run(vm, ctx);
-    // The runner writes the event trace, no report does: the table names it here, as the reports
-    // name their waveforms, so that a run that wrote one says where.
-    if (code == kExitOk && vm.count("json") == 0) {
+    // The runner writes the event trace, the reports do not: the table names it here, as the
+    // reports name their waveforms, so that a run that wrote one says where (access's table names
+    // it in a row of its own, aligned with its waveform's).
+    if (code == kExitOk && vm.count("json") == 0 && !ctx.table_names_trace) {
       if (const std::optional<std::string> trace = cli::trace_path_from(vm)) {
         out << "event trace: " << *trace << '\n';
       }

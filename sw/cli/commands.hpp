@@ -24,6 +24,9 @@ struct Context {
   std::ostream& err;
   /// Whether progress is shown on `err`: a terminal, and no --quiet.
   bool progress_shown = false;
+  /// Whether the command's table named the event trace in its own rows (access): otherwise
+  /// cli.cpp ends the table with `event trace: FILE`.
+  bool table_names_trace = false;
 };
 
 /// The form a command line takes where it decides which options apply: gen's kind of program,

@@ -85,7 +85,7 @@ po::options_description traffic_options() {
       "node map: pattern node i runs on the i-th network node of FILE (e.g. from orthosim lcc "
       "--out)");
   o.add(network_options())
-      .add(rtl_options())
+      .add(rtl_options(ImplBlocks::Network))
       .add(trace_output_option())
       .add(variant_options())
       .add(common_options());

@@ -144,9 +144,11 @@ namespace {
 /// without the hyphen ("pcube").
 std::string routing_option(const Topology& topology, const std::string& text) {
   if (topology.kind() != TopologyKind::Hypercube) {
-    throw InputError({"--routing"}, "no --routing on a " + to_string(topology.kind()) +
-                                        ": meshes and tori route dimension-order (--routing "
-                                        "ecube|pcube belongs to the hypercube)");
+    throw InputError({"--routing"},
+                     "no --routing on a " + to_string(topology.kind()) +
+                         ": meshes and tori route dimension-order (ecube and pcube are the "
+                         "hypercube's)",
+                     "'" + text + "'");
   }
   for (const std::string& name : routing_names(topology)) {
     std::string unhyphenated = name;
@@ -251,12 +253,20 @@ AccessWorkload workload_from(const po::variables_map& vm, const SystemConfig& co
   return w;
 }
 
-po::options_description rtl_options() {
+po::options_description rtl_options(ImplBlocks blocks) {
+  constexpr const char* kMultiprocessorBlocks =
+      "im=...,bus=...,memory=...,processor=...,sync=...,interconnect=...";
+  constexpr const char* kNetworkBlocks = "router=...,ni=...";
+  const std::string per_type = blocks == ImplBlocks::Multiprocessor ? kMultiprocessorBlocks
+                               : blocks == ImplBlocks::Network
+                                   ? kNetworkBlocks
+                                   : std::string(kMultiprocessorBlocks) + " (multiprocessors) or " +
+                                         kNetworkBlocks + " (networks)";
+  const std::string help =
+      "block implementation: model, rtl or cosim for every block, or per block type " + per_type +
+      " (default model)";
   po::options_description o("RTL (docs/rtl.md)");
-  o.add_options()("impl", po::value<std::string>(),
-                  "block implementation: model, rtl or cosim for every block, or per block type "
-                  "im=...,bus=...,memory=...,processor=...,sync=...,interconnect=... "
-                  "(multiprocessors) or router=...,ni=... (networks) (default model)")(
+  o.add_options()("impl", po::value<std::string>(), help.c_str())(
       "fst", po::value<std::string>(),
       "write the verilated blocks' signals to this FST file (needs rtl or cosim blocks)");
   return o;

@@ -58,8 +58,13 @@ po::options_description memory_limit_option();
 /// the machine's available memory (MemAvailable of /proc/meminfo), else none.
 std::optional<std::uint64_t> memory_limit_from(const po::variables_map& vm);
 
+/// The blocks a command's --impl can name: a multiprocessor's (access, demo), a network's
+/// (traffic) or both (run).
+enum class ImplBlocks { Multiprocessor, Network, Both };
+
 /// --impl and --fst of the commands that run systems (access, run, demo, traffic): docs/rtl.md.
-po::options_description rtl_options();
+/// The help of --impl lists the block types of `blocks` only.
+po::options_description rtl_options(ImplBlocks blocks);
 /// The blocks' implementations of `arch` from --impl (Implementations::parse). The uniform forms
 /// `rtl` and `cosim` select the verilated twin of every block the architecture has one of: im
 /// and bus, and on the omp its module array (memory; the crossbar's and the bus's memories have

@@ -32,17 +32,15 @@ bool is_standard_output(const std::string& path) {
            target.st_rdev == null.st_rdev);
 }
 
-/// The path as the file system will resolve it, to compare two outputs' paths ("x.vcd" and
-/// "./x.vcd" are one file).
-std::filesystem::path resolved(const std::string& path) {
+}  // namespace
+
+std::filesystem::path resolved_path(const std::string& path) {
   std::error_code ec;
   std::filesystem::path absolute = std::filesystem::absolute(path, ec);
   absolute = (ec ? std::filesystem::path(path) : absolute).lexically_normal();
   const std::filesystem::path p = std::filesystem::weakly_canonical(absolute, ec);
   return ec ? absolute : p;
 }
-
-}  // namespace
 
 void check_output_options(const std::string& command,
                           const boost::program_options::variables_map& vm) {
@@ -54,11 +52,11 @@ void check_output_options(const std::string& command,
   // would both write PATH.partial, and the second rename fails after the run.
   std::vector<std::pair<std::string, std::filesystem::path>> replaced;
   const auto add_waveform = [&replaced](const std::string& writer, const std::string& vcd) {
-    replaced.emplace_back(writer, resolved(vcd));
+    replaced.emplace_back(writer, resolved_path(vcd));
     // A waveform written to a file brings its GTKWave save file beside it (traces/gtkw.hpp).
     if (traces::gtkw_path(vcd) != vcd) {
       replaced.emplace_back(writer + ", as a waveform's GTKWave save file",
-                            resolved(traces::gtkw_path(vcd)));
+                            resolved_path(traces::gtkw_path(vcd)));
     }
   };
   if (command == "demo") {  // the waveforms in its --out folder
@@ -99,7 +97,7 @@ void check_output_options(const std::string& command,
                        "'" + path + "'");
     }
     if (mode == OutputMode::Replace) {
-      const std::filesystem::path file = resolved(path);
+      const std::filesystem::path file = resolved_path(path);
       for (const auto& [writer, other_file] : replaced) {
         if (other_file == file) {
           throw InputError({"--" + name}, "a path of its own (" + writer + " writes that file)",

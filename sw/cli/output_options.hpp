@@ -3,6 +3,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <string>
 
 namespace orthosim::sw::cli {
@@ -15,6 +16,10 @@ namespace orthosim::sw::cli {
 /// output on standard output, where the JSON goes.
 void check_output_options(const std::string& command,
                           const boost::program_options::variables_map& vm);
+
+/// The path as the file system will resolve it, to tell when two paths name one file ("x.vcd",
+/// "./x.vcd" and a symbolic link to it); never throws (a removed working folder leaves it as given).
+std::filesystem::path resolved_path(const std::string& path);
 
 /// Writes `text` to the output file `path` that the option `option` ("--out") gave, as an
 /// sw::OutputFile (PATH.partial renamed when complete, or a stream for a device or FIFO); a path

@@ -191,7 +191,7 @@ po::options_description run_options() {
       "every node has ended the one before (a schedule's steps, [CALMANT] section 2.5)");
   o.add(arch_option(true))
       .add(memory_limit_option())
-      .add(rtl_options())
+      .add(rtl_options(ImplBlocks::Both))
       .add(trace_output_option())
       .add(clustering_options())
       .add(system_options(true))
@@ -520,7 +520,7 @@ po::options_description demo_options() {
   po::options_description o("orthosim demo");
   o.add_options()("out", po::value<std::string>()->default_value("orthosim-demo"),
                   "folder for the waveforms, one VCD per configuration (created if missing)");
-  o.add(rtl_options())
+  o.add(rtl_options(ImplBlocks::Multiprocessor))
       .add(system_options(true))
       .add(trace_output_option())
       .add(variant_options())

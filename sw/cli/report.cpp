@@ -137,6 +137,9 @@ void print_access(const AccessRun& run, std::ostream& out) {
   if (run.request.vcd_path) {
     out << "  waveform           " << *run.request.vcd_path << '\n';
   }
+  if (run.request.trace_path) {
+    out << "  event trace        " << *run.request.trace_path << '\n';
+  }
 }
 
 }  // namespace orthosim::sw::cli

@@ -19,6 +19,7 @@
 
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/cli/output_options.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/json_text.hpp"
@@ -68,6 +69,17 @@ SweepSpec spec_from(const po::variables_map& vm) {
     throw InputError({"--variants"}, "one or more variant files (the option is required)", "none");
   }
   spec.variant_paths = vm["variants"].as<std::vector<std::string>>();
+  // A file given twice (or two paths to one file) would run every point of it twice.
+  std::map<std::filesystem::path, std::string> variant_files;
+  for (const std::string& path : spec.variant_paths) {
+    const auto [first, added] = variant_files.emplace(resolved_path(path), path);
+    if (!added) {
+      const std::string& earlier = first->second;
+      throw InputError({"--variants"}, "distinct variant files",
+                       earlier == path ? "'" + path + "' twice"
+                                       : "one file twice, as '" + earlier + "' and '" + path + "'");
+    }
+  }
   std::set<std::string> names;
   if (vm.count("param")) {
     const po::options_description child =

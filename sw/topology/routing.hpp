@@ -51,7 +51,8 @@ class VcPolicy {
   [[nodiscard]] virtual std::string name() const = 0;
   /// The virtual channels that a router port has by default under this policy.
   [[nodiscard]] virtual std::uint32_t default_vcs() const = 0;
-  /// Why `vcs` virtual channels per port do not fit the policy, or none when they do.
+  /// What the policy expects of the virtual channels per port ("an even number ...") when `vcs`
+  /// do not fit it, or none when they do.
   [[nodiscard]] virtual std::optional<std::string> check_vcs(std::uint32_t vcs) const = 0;
   /// The virtual channels of output port `out` of `router` (each port has `vcs`) that a header
   /// may take, which arrived by input port `in` (none: injected at this router) on virtual

@@ -4,6 +4,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -129,6 +130,40 @@ class DocumentStarts : public YAML::EventHandler {
   std::vector<YAML::Mark> marks;
 };
 
+constexpr const char* kMappingOfFields = "a YAML mapping of variant fields such as 'arch: omp'";
+
+/// When YAML does not read a mapping from a file (it read a second document, a text, or a syntax
+/// error), the cause is often a line that is no `key: value` at all: a program (.mcp) given as a
+/// variant reads as text and documents. This refuses the first line that starts at column 1 and
+/// cannot begin a field (no "key:"), if there is one before `before_line` (1-based); comments,
+/// document markers, directives, list items and indented continuation lines are skipped.
+void refuse_line_that_is_no_field(const std::string& text, const std::string& path,
+                                  std::uint32_t before_line) {
+  std::istringstream lines(text);
+  std::uint32_t number = 0;
+  for (std::string line; std::getline(lines, line) && ++number < before_line;) {
+    if (!line.empty() && line.back() == '\r') {
+      line.pop_back();
+    }
+    if (line.empty() || std::string(" \t#%-.").find(line[0]) != std::string::npos) {
+      continue;
+    }
+    const std::size_t colon = line.find(':');
+    if (colon != std::string::npos &&
+        (colon + 1 == line.size() || line[colon + 1] == ' ' || line[colon + 1] == '\t')) {
+      continue;
+    }
+    // The line without its comment and trailing blanks, as the file has it.
+    line = line.substr(0, line.find(" #"));
+    line.erase(line.find_last_not_of(" \t") + 1);
+    // Every program begins with its node count (docs/program-format.md): say what the file is.
+    const bool program = line.rfind("nodes ", 0) == 0 || line.rfind("nodes\t", 0) == 0;
+    throw InputError(SourceLocation{path, number, 1}, kMappingOfFields,
+                     "'" + line + "'" +
+                         (program ? ", the first statement of a program (.mcp)" : ", not a field"));
+  }
+}
+
 /// A variant is one configuration: YAML::Load would take the first document and drop the rest,
 /// so a second one is refused where it starts.
 void refuse_second_document(const std::string& text, const std::string& path) {
@@ -138,8 +173,10 @@ void refuse_second_document(const std::string& text, const std::string& path) {
   while (starts.marks.size() < 2 && parser.HandleNextDocument(starts)) {
   }
   if (starts.marks.size() >= 2) {
-    throw InputError(at(path, starts.marks[1]),
-                     "one YAML document (a variant is one configuration)", "a second document");
+    const SourceLocation second = at(path, starts.marks[1]);
+    refuse_line_that_is_no_field(text, path, second.line + 1);
+    throw InputError(second, "one YAML document (a variant is one configuration)",
+                     "a second document");
   }
 }
 
@@ -229,11 +266,17 @@ Variant parse_variant(const std::string& text, const std::string& path) {
     refuse_second_document(text, path);
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    throw InputError(at(path, e.mark), "well-formed YAML", "a syntax error: " + e.msg);
+    const SourceLocation error = at(path, e.mark);
+    refuse_line_that_is_no_field(text, path, error.line + 1);
+    throw InputError(error, "well-formed YAML", "a syntax error: " + e.msg);
   }
   if (!root.IsMap()) {
-    throw InputError(at(path, root.Mark()), "a mapping of fields such as 'arch: omp'",
-                     root.IsDefined() && !root.IsNull() ? shape_of(root) : "an empty file");
+    const bool empty = !root.IsDefined() || root.IsNull();
+    if (!empty) {
+      refuse_line_that_is_no_field(text, path, std::numeric_limits<std::uint32_t>::max());
+    }
+    throw InputError(at(path, root.Mark()), kMappingOfFields,
+                     empty ? "an empty file" : shape_of(root));
   }
   Variant v;
   v.path = path;

@@ -365,6 +365,7 @@ TEST_F(Sweep, BadArgumentsAreNamed) {
     const char* says;
   };
   std::ofstream(dir_ / "bad.yaml") << "arch: omp\nalpha: x\n";
+  fs::create_symlink("bus.yaml", dir_ / "link.yaml");
   const Case cases[] = {
       {"sweep fig2.mcp --variants omp.yaml --param alfa=1,2 --out r.csv", "--param: expected "
                                                                           "an option of"},
@@ -377,6 +378,15 @@ TEST_F(Sweep, BadArgumentsAreNamed) {
       {"sweep fig2.mcp --variants omp.yaml --param impl=rtl --param fst=a.fst --out r.csv",
        "other than --fst"},
       {"sweep fig2.mcp --variants omp.yaml --param n=2 --param n=4 --out r.csv", "once"},
+      // A variant file twice would run each of its points twice: by one name, by two names of
+      // one file, and through a symbolic link (link.yaml, made above).
+      {"sweep fig2.mcp --variants omp.yaml bus.yaml omp.yaml --out r.csv",
+       "orthosim sweep: --variants: expected distinct variant files, found 'omp.yaml' twice\n"},
+      {"sweep fig2.mcp --variants omp.yaml --variants ./omp.yaml --out r.csv",
+       "--variants: expected distinct variant files, found one file twice, as 'omp.yaml' and "
+       "'./omp.yaml'\n"},
+      {"sweep fig2.mcp --variants link.yaml bus.yaml --out r.csv",
+       "found one file twice, as 'link.yaml' and 'bus.yaml'\n"},
       {"sweep fig2.mcp --variants bad.yaml --out r.csv", "bad.yaml:2:8:"},
       {"sweep traffic:uniform --variants omp.yaml --out r.csv", "omp.yaml:6:7: expected a "
                                                                 "network"},

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -166,6 +167,9 @@ TEST_F(Variant, BadFilesAreRejectedAtTheirLineAndColumn) {
       {"malformed YAML", "arch: omp\nalpha: [1, 2\n", "access", "bad.yaml:",
        "expected well-formed YAML, found a syntax error: end of sequence flow not found"},
       {"not a mapping", "- omp\n", "access", "bad.yaml:1:1:", "mapping"},
+      {"a line that is no field", "arch omp\nn: 4\n", "access", "bad.yaml:1:1:",
+       "expected a YAML mapping of variant fields such as 'arch: omp', found 'arch omp', not a "
+       "field\n"},
       {"empty file", "", "access", "bad.yaml:1:1:", "empty"},
       {"too small a network for the program", "arch: mesh\ndims: [3]\n", "run fig2.mcp --arch mesh",
        "bad.yaml:2:7:", "4 nodes"},
@@ -197,6 +201,25 @@ TEST_F(Variant, AMissingFileAndAFieldTheArchitectureOnTheCommandLineDoesNotTakeA
       << other.err;
 }
 
+// A program given where a variant goes is named as one at its first statement: YAML read its
+// lines as text and a second document, and said so at a line that had nothing wrong (12:1).
+TEST_F(Variant, AProgramGivenAsAVariantIsNamedAtItsFirstStatement) {
+  const std::string program = std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp";
+  fs::copy_file(program, dir_ / "fig2.mcp");
+  // The line the refusal points at, found here: the first one that is no comment.
+  std::istringstream lines(orthosim::testing_support::slurp(dir_ / "fig2.mcp"));
+  std::size_t first_statement = 0;
+  for (std::string line; std::getline(lines, line) && (line.empty() || line[0] == '#');) {
+    ++first_statement;
+  }
+  const Outcome o = run("run fig2.mcp --variant fig2.mcp");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_TRUE(o.out.empty()) << o.out;
+  EXPECT_EQ(o.err, "orthosim run: fig2.mcp:" + std::to_string(first_statement + 1) +
+                       ":1: expected a YAML mapping of variant fields such as 'arch: omp', found "
+                       "'nodes 4', the first statement of a program (.mcp)\n");
+}
+
 // A value the variant file gave that only a layer below the command line refuses (its
 // ParameterError names the parameter, not an option) is placed at the file's field: by sw/mapping
 // (a buffer the program does not fit), by sw/workload (its message names the buffer size the
@@ -226,8 +249,9 @@ TEST_F(Variant, ALowerLayersRefusalOfAFileValueIsPlacedAtTheField) {
        "nanoseconds"},
       // The RTL router computes e-cube in hardware: it has no P-cube to run.
       {"sw/routed", "arch: hypercube\ndim: 3\nrouting: pcube\nimpl: router=rtl\n", "traffic",
-       "orthosim traffic: v.yaml:3:10: routing: invalid parameter routing: the RTL router that "
-       "impl at v.yaml:4:7 asks for routes e-cube only; p-cube runs on the model routers"},
+       "orthosim traffic: v.yaml:3:10: routing: expected e-cube, the one routing of the RTL "
+       "router that impl at v.yaml:4:7 asks for (p-cube runs on the model routers), found "
+       "'p-cube'"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.layer);

@@ -616,7 +616,10 @@ TEST(MulticomputerNiRtlConfig, InterfacesInRtlNeedRoutersInRtl) {
       (void)c.validated();
       ADD_FAILURE() << "ni=" << sw::to_string(ni) << " with model routers was accepted";
     } catch (const sw::ParameterError& e) {
-      EXPECT_NE(std::string(e.what()).find("needs router=rtl or router=cosim"), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find(
+                    std::string("expected router=rtl or router=cosim with ni=") +
+                    sw::to_string(ni)),
+                std::string::npos)
           << e.what();
     }
   }

@@ -3,6 +3,7 @@
 // anything runs, options that do not apply, check_cli, and the output options' checks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -54,7 +55,9 @@ TEST(Cli, ATableNamesTheEventTraceItsRunWrote) {
   for (const std::vector<std::string>& args : commands) {
     const Result table = run(args);
     ASSERT_EQ(table.code, sw::kExitOk) << table.err;
-    EXPECT_TRUE(contains(table.out, "\nevent trace: " + trace + "\n")) << table.out;
+    // access's table names it in a row of its own, its file in the column of the waveform's.
+    const std::string named = args[0] == "access" ? "\n  event trace        " : "\nevent trace: ";
+    EXPECT_TRUE(contains(table.out, named + trace + "\n")) << table.out;
     std::vector<std::string> json = args;
     json.push_back("--json");
     const Result j = run(json);
@@ -62,6 +65,22 @@ TEST(Cli, ATableNamesTheEventTraceItsRunWrote) {
     EXPECT_FALSE(contains(j.out, "event trace:")) << j.out;
   }
   EXPECT_FALSE(contains(run({"access"}).out, "event trace:"));
+  // The file names of access's rows start in one column: the waveform's and the trace's.
+  const Result both = run({"access", "--vcd", trace + ".vcd", "--trace", trace});
+  ASSERT_EQ(both.code, sw::kExitOk) << both.err;
+  const auto column_of = [&both](const std::string& file) {
+    const std::size_t at = both.out.find(file + "\n");
+    return at - (both.out.rfind('\n', at) + 1);
+  };
+  EXPECT_EQ(column_of(trace), column_of(trace + ".vcd")) << both.out;
+  const std::string plain = run({"access"}).out;
+  EXPECT_EQ(std::count(both.out.begin(), both.out.end(), '\n'),
+            std::count(plain.begin(), plain.end(), '\n') + 2)
+      << "one row each for the waveform and the trace:\n"
+      << both.out;
+  for (const std::string& written : {trace, trace + ".vcd", trace + ".gtkw"}) {
+    std::filesystem::remove(written);
+  }
 }
 
 // The version takes no argument: `version --json` is refused, not answered in text as if JSON.

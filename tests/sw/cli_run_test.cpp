@@ -164,6 +164,29 @@ TEST_F(CliProgram, RunWithFewerProcessorsThanNodesClustersButKeepsEveryMessage) 
 // --help says what --n is when it is not given: for map, run and demo one processor per node of
 // the program (8 for an 8-node program), for access SystemConfig's 4. The help said "default 4"
 // for all of them.
+// --impl's help lists the block types of the systems the command runs: access and demo run
+// multiprocessors, traffic networks, run either.
+TEST_F(CliProgram, HelpOfImplListsTheBlocksOfTheCommandsSystems) {
+  const auto impl_help = [this](const std::string& command) {
+    const std::string help = run({command, "--help"}).out;
+    const std::size_t at = help.find("  --impl ");
+    std::string text = help.substr(at, help.find("  --fst ", at) - at);
+    // Boost wraps the help, even inside a word: compare without the breaks and indents.
+    text.erase(std::remove_if(text.begin(), text.end(),
+                              [](char c) { return c == ' ' || c == '\n'; }),
+               text.end());
+    return text;
+  };
+  const std::string multiprocessor = "im=...,bus=...,memory=...,processor=...,sync=...";
+  const std::string network = "router=...,ni=...";
+  for (const std::string command : {"access", "demo", "traffic", "run"}) {
+    const std::string text = impl_help(command);
+    SCOPED_TRACE(command + ": " + text);
+    EXPECT_EQ(contains(text, multiprocessor), command != "traffic");
+    EXPECT_EQ(contains(text, network), command == "traffic" || command == "run");
+  }
+}
+
 TEST_F(CliProgram, HelpGivesTheProcessorsDefaultEachCommandUses) {
   const std::string eight = file("eight.mcp", "nodes 8\nstep s\n  send 0 -> 7\n");
   EXPECT_EQ(only_system({"run", eight}).config->n, 8u);

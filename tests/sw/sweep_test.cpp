@@ -94,6 +94,18 @@ TEST(VariantParser, ASecondDocumentIsRefusedWhereItStarts) {
   EXPECT_EQ(variant_error("--- # one\narch: omp\n...\n"), "accepted");   // markers of one document
 }
 
+// YAML reads a program's lines as text and documents; the refusal names the first line that
+// cannot begin a field, and a program's first statement as such.
+TEST(VariantParser, ALineThatIsNoFieldIsNamed) {
+  const std::string expected = ": expected a YAML mapping of variant fields such as 'arch: omp', ";
+  EXPECT_EQ(variant_error("# a program\nnodes 4\nwords 4   # long\n\nstep s\n  send 1 -> 0\n"),
+            "v.yaml:2:1" + expected + "found 'nodes 4', the first statement of a program (.mcp)");
+  EXPECT_EQ(variant_error("# a typo\narch omp\nn: 4\n"),
+            "v.yaml:2:1" + expected + "found 'arch omp', not a field");
+  EXPECT_EQ(variant_error("omp\n"), "v.yaml:1:1" + expected + "found 'omp', not a field");
+  EXPECT_EQ(variant_error("dims:\n- 4\n- 4\narch: mesh\n"), "accepted");  // list items, no key
+}
+
 TEST(VariantParser, TextThatIsNotUtf8IsRefusedAtItsByte) {
   EXPECT_EQ(variant_error("arch: omp\n# \xff\n"),
             "v.yaml:2:3: expected UTF-8 text, found the byte 0xff (not UTF-8)");
