@@ -217,6 +217,19 @@ TEST(FabricWithoutKernel, ATieForAnOutputChannelGoesToTheLowerBuffer) {
   EXPECT_TRUE(client.words_arrived_once(1, kWords));
 }
 
+// The ways a fabric can be stepped, each a second implementation of the others: 0 its own
+// (unobserved) path, 1 observed, 2 the general path.
+constexpr std::array<int, 3> kPaths{0, 1, 2};
+std::string path_name(int path) {
+  return path == 0 ? "unobserved" : path == 1 ? "observed" : "general path";
+}
+void take_path(sc::net::Fabric& fabric, int path) {
+  fabric.observe(path == 1);
+  if (path == 2) {
+    fabric.use_general_path();
+  }
+}
+
 // The counters of a tie, by hand, on every path of the Fabric (the worms, the deep worms, the runs
 // of VC worms, the one-pass moves, and the general path): nodes 0 and 2 of a 3-node line each
 // send F = 5 flits to node 1 in cycle 0, t_s = 0, D = 1. Both headers enter router 1 in cycle 1
@@ -234,20 +247,15 @@ TEST(FabricWithoutKernel, AHeaderThatLosesATieWaitsOneCycleForEachFlitOfTheWinne
   constexpr std::uint64_t kFlits = kWords + 1;
   for (const auto& [vcs, depth] : {std::pair{1u, 1u}, std::pair{1u, 2u}, std::pair{1u, 4u},
                                    std::pair{2u, 1u}, std::pair{2u, 3u}}) {
-    for (const int path : {0, 1, 2}) {  // its own unobserved, observed, the general path
+    for (const int path : kPaths) {
       SCOPED_TRACE(std::to_string(vcs) + " VCs, " + std::to_string(depth) + "-flit buffers, " +
-                   (path == 0   ? "unobserved"
-                    : path == 1 ? "observed"
-                                : "general path"));
+                   path_name(path));
       sw::NetworkConfig config = network(Topology::mesh({3}), 0, 1);
       config.router.vcs = vcs;
       config.router.buffer_flits = depth;
       RecordingClient client;
       sc::net::Fabric fabric(config.validated(), client);
-      fabric.observe(path == 1);
-      if (path == 2) {
-        fabric.use_general_path();
-      }
+      take_path(fabric, path);
       fabric.submit(0, 0, 1, kWords);
       fabric.submit(1, 2, 1, kWords);
       run_until_idle(fabric, 0);
@@ -283,21 +291,16 @@ TEST(FabricWithoutKernel, TheOlderOfTwoWaitingHeadersTakesTheChannelFirst) {
   for (const auto& [first, second] : {std::pair{5u, 1u}, std::pair{1u, 5u}}) {
     for (const auto& [vcs, depth] :
          {std::pair{1u, 1u}, std::pair{1u, 3u}, std::pair{2u, 1u}, std::pair{2u, 2u}}) {
-      for (const int path : {0, 1, 2}) {  // its own unobserved, observed, the general path
+      for (const int path : kPaths) {
         SCOPED_TRACE("nodes " + std::to_string(first) + " then " + std::to_string(second) + ", " +
                      std::to_string(vcs) + " VCs, " + std::to_string(depth) + "-flit buffers, " +
-                     (path == 0   ? "unobserved"
-                      : path == 1 ? "observed"
-                                  : "general path"));
+                     path_name(path));
         sw::NetworkConfig config = network(Topology::mesh({3, 3}), 0, 1);
         config.router.vcs = vcs;
         config.router.buffer_flits = depth;
         RecordingClient client;
         sc::net::Fabric fabric(config.validated(), client);
-        fabric.observe(path == 1);
-        if (path == 2) {
-          fabric.use_general_path();
-        }
+        take_path(fabric, path);
         fabric.submit(0, 3, 4, 9);
         fabric.begin_cycle(sw::Cycle{0});
         fabric.submit(1, first, 4, 4);

@@ -802,20 +802,27 @@ TEST(RouteTable, NoneForAdaptiveRoutingsHugeRoutersAndNetworksAboveTheBound) {
   }
 }
 
+/// "built", or why the builder refused two routers of two ports each wired by `wire`.
+std::string build_two_routers(const std::function<void(TopologyDescription::Builder&)>& wire) {
+  TopologyDescription::Builder b("t");
+  b.add_router(2);
+  b.add_router(2);
+  wire(b);
+  try {
+    (void)b.build();
+  } catch (const std::invalid_argument& e) {
+    return std::string(e.what());
+  }
+  return std::string("built");
+}
+
 TEST(TopologyDescription, TheBuilderRefusesWhatIsNoNetwork) {
   const auto refused = [](const std::function<void(TopologyDescription::Builder&)>& wire) {
-    TopologyDescription::Builder b("t");
-    b.add_router(2);
-    b.add_router(2);
-    b.attach_node(0);
-    b.attach_node(1);
-    wire(b);
-    try {
-      (void)b.build();
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string("built");
+    return build_two_routers([&](TopologyDescription::Builder& b) {
+      b.attach_node(0);
+      b.attach_node(1);
+      wire(b);
+    });
   };
   EXPECT_EQ(refused([](auto& b) { b.connect_both(0, 0, 1, 0); }), "built");
   EXPECT_NE(refused([](auto& b) { b.connect_both(0, 0, 1, 2); }).find("no port 2 on router 1"),
@@ -839,18 +846,7 @@ TEST(TopologyDescription, TheBuilderRefusesWhatIsNoNetwork) {
 // ports, a network of one node is none, and a node on the first router past the last is refused
 // (router 2 of routers 0 and 1).
 TEST(TopologyDescription, TheBuilderRefusesSelfLoopsALoneNodeAndTheRouterPastTheLast) {
-  const auto build = [](const std::function<void(TopologyDescription::Builder&)>& wire) {
-    TopologyDescription::Builder b("t");
-    b.add_router(2);
-    b.add_router(2);
-    wire(b);
-    try {
-      (void)b.build();
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string("built");
-  };
+  const auto build = build_two_routers;
   EXPECT_NE(build([](auto& b) {
               b.connect(0, 0, 0, 1);
               b.attach_node(0);
