@@ -846,19 +846,18 @@ TEST(TopologyDescription, TheBuilderRefusesWhatIsNoNetwork) {
 // ports, a network of one node is none, and a node on the first router past the last is refused
 // (router 2 of routers 0 and 1).
 TEST(TopologyDescription, TheBuilderRefusesSelfLoopsALoneNodeAndTheRouterPastTheLast) {
-  const auto build = build_two_routers;
-  EXPECT_NE(build([](auto& b) {
+  EXPECT_NE(build_two_routers([](auto& b) {
               b.connect(0, 0, 0, 1);
               b.attach_node(0);
               b.attach_node(1);
             }).find("from router 0 to itself"),
             std::string::npos);
-  EXPECT_NE(build([](auto& b) {
+  EXPECT_NE(build_two_routers([](auto& b) {
               b.connect_both(0, 0, 1, 0);
               b.attach_node(0);
             }).find("at least two nodes"),
             std::string::npos);
-  EXPECT_NE(build([](auto& b) {
+  EXPECT_NE(build_two_routers([](auto& b) {
               b.connect_both(0, 0, 1, 0);
               b.attach_node(0);
               b.attach_node(2);
