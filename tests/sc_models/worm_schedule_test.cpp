@@ -1,0 +1,444 @@
+// The network model's timing under contention against an independent model of it: with one
+// virtual channel per port and wormhole switching, a worm owns each output channel from its
+// header's grant until its tail has passed, no other flit competes for that link or for the
+// buffer's one input, and every flit's move follows from the grants by a max-plus recurrence
+// (docs/networks.md, "Timing"; docs/performance.md, "The schedule of a one-VC wormhole network").
+// Number the flits that pass through a buffer in the order they enter it. Flit i of a worm
+// leaves the j-th buffer of its path (j = 0: its source's injection buffer) in cycle
+//
+//   d_j(i) = max( d_j(i-1) + 1,   one flit per cycle out of a buffer (d_j(-1) + 1 = G_j, the
+//                                 cycle its header was granted its output channel),
+//                 a_j(i) + 1,     it entered in cycle a_j(i) = d_{j-1}(i) (a_0(i): taken from
+//                                 the interface),
+//                 d'(q - B) )     the flit B places ahead of it in the next buffer (q is its
+//                                 place there) has left, in the same cycle at the latest (a flit
+//                                 may enter a full buffer in the cycle its head leaves);
+//
+// the last buffer's flits leave by the ejection channel, which always has room. A header is
+// granted in the first cycle c >= a_j(0) + D (the router delay) in which it is at its buffer's
+// head (the flit ahead left before c), its output channel is free (the last owner's tail left
+// before c), and no older header of the same router (earlier a_j(0), then the lower input port)
+// asks for the same channel. The interface takes flit i in the first cycle after flit i-1 in
+// which the injection buffer has room (same rule), a message's header t_s cycles after it
+// reached the front of the queue. The message is delivered one cycle after its tail ejects.
+//
+// The model here computes those cycles message by message, without buffers or flits, and the
+// test compares them with the Fabric's deliveries on every way of stepping it, from light to
+// saturating load, over router delays, buffer depths, packet lengths and start-ups.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "sc_models/net/fabric.hpp"
+#include "sw/topology/routing.hpp"
+#include "sw/topology/topology_description.hpp"
+
+namespace orthosim {
+namespace {
+
+using sw::Topology;
+
+constexpr std::int64_t kUnknown = -1;
+
+struct Send {
+  std::uint64_t cycle = 0;  ///< submitted before the cycle is stepped
+  std::uint32_t src = 0;
+  std::uint32_t dst = 0;
+  std::uint32_t words = 0;
+};
+
+/// The recurrence above, cycle by cycle for the grants, flit by flit for the moves.
+class WormSchedule {
+ public:
+  WormSchedule(const sw::NetworkConfig& config, const std::vector<Send>& sends)
+      : description_(config.description()),
+        delay_(static_cast<std::int64_t>(config.router.delay)),
+        depth_(config.router.buffer_flits),
+        startup_(static_cast<std::int64_t>(config.ni.startup)) {
+    const sw::TopologyDescription& d = *description_;
+    buffers_.resize(d.total_ports() + d.routers());
+    free_from_.assign(d.total_ports() + d.routers(), 0);
+    owned_.assign(d.total_ports() + d.routers(), false);
+    queues_.resize(d.nodes());
+    for (const Send& s : sends) {
+      worms_.push_back(route(s));
+    }
+  }
+
+  /// The cycle each message is delivered in (the order of `sends`).
+  std::vector<std::uint64_t> deliveries() {
+    std::size_t next_send = 0;
+    std::size_t delivered = 0;
+    for (std::int64_t c = 0; delivered < worms_.size(); ++c) {
+      if (c > 1'000'000) {
+        ADD_FAILURE() << "the schedule does not end";
+        break;
+      }
+      for (; next_send < worms_.size() && worms_[next_send].sent == c; ++next_send) {
+        queues_[worms_[next_send].src].push_back(next_send);
+        in_flight_.push_back(next_send);
+      }
+      grant_headers(c);
+      propagate();
+      inject(c);
+      propagate();
+      delivered =
+          static_cast<std::size_t>(std::count_if(worms_.begin(), worms_.end(), [](const Worm& w) {
+            return w.hops.back().leave.back() != kUnknown;
+          }));
+    }
+    std::vector<std::uint64_t> out;
+    for (const Worm& w : worms_) {
+      out.push_back(static_cast<std::uint64_t>(w.hops.back().leave.back() + 1));
+    }
+    return out;
+  }
+
+ private:
+  /// A worm's stay in the j-th buffer of its path.
+  struct Hop {
+    std::uint32_t buffer = 0;  ///< an input port: network ports, then the injection buffers
+    std::uint32_t router = 0;
+    std::uint32_t in_port = 0;  ///< the port's number in its router: ties go to the lower one
+    std::uint32_t channel = 0;  ///< the output channel it takes (network port or ejection)
+    bool ejects = false;
+    std::size_t place = 0;  ///< the place of its header among the flits of the buffer
+    std::int64_t granted = kUnknown;
+    std::vector<std::int64_t> leave;  ///< d_j(i)
+  };
+  struct Worm {
+    std::int64_t sent = 0;
+    std::uint32_t src = 0;
+    std::vector<std::int64_t> taken;  ///< a_0(i)
+    std::vector<Hop> hops;
+    bool started = false;
+    std::int64_t front_since = 0;
+  };
+  /// The flits that entered a buffer, in order: (worm, hop, flit).
+  using Entry = std::tuple<std::size_t, std::size_t, std::uint32_t>;
+
+  Worm route(const Send& s) {
+    const sw::TopologyDescription& d = *description_;
+    Worm w;
+    w.sent = static_cast<std::int64_t>(s.cycle);
+    w.src = s.src;
+    const std::uint32_t flits = s.words + 1;
+    w.taken.assign(flits, kUnknown);
+    std::uint32_t router = d.attachment(s.src).router;
+    std::optional<std::uint32_t> in;  // none: the injection buffer
+    sw::PortCandidates candidates;
+    while (true) {
+      Hop h;
+      h.router = router;
+      h.in_port = in ? *in : d.ports(router);
+      h.buffer = in ? d.port_offset(router) + *in : d.total_ports() + router;
+      h.leave.assign(flits, kUnknown);
+      if (d.attachment(s.dst).router == router) {
+        h.ejects = true;
+        h.channel = d.total_ports() + router;
+        w.hops.push_back(h);
+        return w;
+      }
+      d.routing().route(d, router, in, s.dst, candidates);
+      const std::uint32_t q = candidates.front();
+      h.channel = d.port_offset(router) + q;
+      w.hops.push_back(h);
+      const sw::PortLink next = *d.link(router, q);
+      router = next.router;
+      in = next.port;
+    }
+  }
+
+  /// d of the flit `place` places into `buffer`: -infinity before the first, unknown when it has
+  /// not entered yet or its move is not known.
+  std::optional<std::int64_t> left(std::uint32_t buffer, std::int64_t place) const {
+    if (place < 0) {
+      return std::numeric_limits<std::int64_t>::min() / 2;
+    }
+    const std::vector<Entry>& flits = buffers_[buffer];
+    if (static_cast<std::size_t>(place) >= flits.size()) {
+      return std::nullopt;
+    }
+    const auto& [worm, hop, flit] = flits[static_cast<std::size_t>(place)];
+    const std::int64_t d = worms_[worm].hops[hop].leave[flit];
+    return d == kUnknown ? std::nullopt : std::optional(d);
+  }
+
+  void enter(std::size_t worm, std::size_t hop) {
+    Hop& h = worms_[worm].hops[hop];
+    std::vector<Entry>& flits = buffers_[h.buffer];
+    h.place = flits.size();
+    for (std::uint32_t i = 0; i < h.leave.size(); ++i) {
+      flits.emplace_back(worm, hop, i);
+    }
+  }
+
+  void grant_headers(std::int64_t c) {
+    // (router, arrival, input port, worm, hop) of every header that asks in cycle c.
+    std::vector<std::tuple<std::uint32_t, std::int64_t, std::uint32_t, std::size_t, std::size_t>>
+        asks;
+    for (const std::size_t m : in_flight_) {
+      const Worm& w = worms_[m];
+      for (std::size_t j = 0; j < w.hops.size(); ++j) {
+        const Hop& h = w.hops[j];
+        if (h.granted != kUnknown) {
+          continue;
+        }
+        const std::int64_t arrived = j == 0 ? w.taken[0] : w.hops[j - 1].leave[0];
+        const std::optional<std::int64_t> ahead =
+            left(h.buffer, static_cast<std::int64_t>(h.place) - 1);
+        if (arrived != kUnknown && c >= arrived + delay_ && ahead && c > *ahead) {
+          asks.emplace_back(h.router, arrived, h.in_port, m, j);
+        }
+        break;
+      }
+    }
+    std::sort(asks.begin(), asks.end());
+    for (const auto& [router, arrived, in_port, m, j] : asks) {
+      Hop& h = worms_[m].hops[j];
+      if (owned_[h.channel] || c < free_from_[h.channel]) {
+        continue;
+      }
+      owned_[h.channel] = true;
+      h.granted = c;
+      if (!h.ejects) {
+        enter(m, j + 1);
+      }
+    }
+  }
+
+  /// Every d that its terms give, until none is added.
+  void propagate() {
+    for (bool more = true; more;) {
+      more = false;
+      for (const std::size_t m : in_flight_) {
+        Worm& w = worms_[m];
+        for (std::size_t j = 0; j < w.hops.size() && w.hops[j].granted != kUnknown; ++j) {
+          Hop& h = w.hops[j];
+          for (std::uint32_t i = 0; i < h.leave.size(); ++i) {
+            if (h.leave[i] != kUnknown) {
+              continue;
+            }
+            const std::int64_t arrived = j == 0 ? w.taken[i] : w.hops[j - 1].leave[i];
+            if (arrived == kUnknown) {
+              break;
+            }
+            std::int64_t room = std::numeric_limits<std::int64_t>::min() / 2;
+            if (!h.ejects) {
+              const Hop& next = w.hops[j + 1];
+              const std::optional<std::int64_t> freed =
+                  left(next.buffer, static_cast<std::int64_t>(next.place + i) -
+                                        static_cast<std::int64_t>(depth_));
+              if (!freed) {
+                break;
+              }
+              room = *freed;
+            }
+            const std::int64_t after = i == 0 ? h.granted : h.leave[i - 1] + 1;
+            h.leave[i] = std::max({after, arrived + 1, room});
+            more = true;
+            if (i + 1 == h.leave.size()) {
+              owned_[h.channel] = false;
+              free_from_[h.channel] = h.leave[i] + 1;
+            }
+          }
+        }
+      }
+    }
+    in_flight_.erase(std::remove_if(in_flight_.begin(), in_flight_.end(),
+                                    [this](std::size_t m) {
+                                      return worms_[m].hops.back().leave.back() != kUnknown;
+                                    }),
+                     in_flight_.end());
+  }
+
+  /// The interfaces, after the routers' moves of cycle c.
+  void inject(std::int64_t c) {
+    for (std::deque<std::size_t>& queue : queues_) {
+      if (queue.empty()) {
+        continue;
+      }
+      const std::size_t m = queue.front();
+      Worm& w = worms_[m];
+      if (!w.started) {
+        w.started = true;
+        w.front_since = c;
+        enter(m, 0);
+      }
+      if (c < w.front_since + startup_) {
+        continue;
+      }
+      const auto i = static_cast<std::size_t>(std::find(w.taken.begin(), w.taken.end(), kUnknown) -
+                                              w.taken.begin());
+      const Hop& first = w.hops[0];
+      const std::optional<std::int64_t> freed =
+          left(first.buffer,
+               static_cast<std::int64_t>(first.place + i) - static_cast<std::int64_t>(depth_));
+      if (freed && *freed <= c) {
+        w.taken[i] = c;
+        if (i + 1 == w.taken.size()) {
+          queue.pop_front();
+        }
+      }
+    }
+  }
+
+  std::shared_ptr<const sw::TopologyDescription> description_;
+  std::int64_t delay_;
+  std::uint32_t depth_;
+  std::int64_t startup_;
+  std::vector<Worm> worms_;
+  std::vector<std::vector<Entry>> buffers_;      ///< [network input port, then injection buffer]
+  std::vector<std::int64_t> free_from_;          ///< [output channel]: free from this cycle on
+  std::vector<bool> owned_;                      ///< [output channel]
+  std::vector<std::deque<std::size_t>> queues_;  ///< [node]: its messages, oldest first
+  std::vector<std::size_t> in_flight_;
+};
+
+class DeliveryLog final : public sc::net::FabricClient {
+ public:
+  explicit DeliveryLog(std::size_t messages) : delivered_(messages, 0) {}
+  sw::Word read_word(std::uint32_t, std::uint32_t) override { return 0; }
+  void deliver_word(std::uint32_t, std::uint32_t, sw::Word) override {}
+  void message_delivered(std::uint32_t message, sw::Cycle at) override {
+    delivered_[message] = at.count();
+  }
+  [[nodiscard]] const std::vector<std::uint64_t>& delivered() const { return delivered_; }
+
+ private:
+  std::vector<std::uint64_t> delivered_;
+};
+
+/// Messages of 1 to `most_words` words between random pairs: a light phase (a message per node
+/// every `light_every` cycles on average), then a saturating one (one every 4).
+std::vector<Send> traffic(std::uint32_t nodes, std::uint32_t most_words, std::uint32_t light_every,
+                          std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Send> sends;
+  for (std::uint64_t c = 0; c < 400; ++c) {
+    for (std::uint32_t src = 0; src < nodes; ++src) {
+      if (rng() % (c >= 250 ? 4 : light_every) == 0) {
+        const auto dst = static_cast<std::uint32_t>((src + 1 + rng() % (nodes - 1)) % nodes);
+        sends.push_back({c, src, dst, static_cast<std::uint32_t>(1 + rng() % most_words)});
+      }
+    }
+  }
+  return sends;
+}
+
+enum class Stepping { kOwnPath, kObserved, kGeneralPath, kDeepWormsAtAnyDelay };
+
+std::vector<std::uint64_t> fabric_deliveries(const sw::NetworkConfig& config,
+                                             const std::vector<Send>& sends, Stepping stepping) {
+  DeliveryLog log(sends.size());
+  sc::net::Fabric fabric(config.validated(), log);
+  fabric.observe(stepping == Stepping::kObserved);
+  if (stepping == Stepping::kGeneralPath) {
+    fabric.use_general_path();
+  } else if (stepping == Stepping::kDeepWormsAtAnyDelay) {
+    fabric.move_deep_worms_at_any_delay();
+  }
+  std::size_t next = 0;
+  std::uint64_t c = 0;
+  for (; next < sends.size() || fabric.has_flits() || fabric.queued_packets() > 0; ++c) {
+    for (; next < sends.size() && sends[next].cycle == c; ++next) {
+      fabric.submit(static_cast<std::uint32_t>(next), sends[next].src, sends[next].dst,
+                    sends[next].words);
+    }
+    fabric.begin_cycle(sw::Cycle{c});
+    if (c > 1'000'000) {
+      ADD_FAILURE() << "the network does not drain";
+      break;
+    }
+  }
+  return log.delivered();
+}
+
+/// Links from `src`'s router to `dst`'s under the network's routing.
+std::uint32_t hop_count(const sw::TopologyDescription& d, std::uint32_t src, std::uint32_t dst) {
+  std::uint32_t router = d.attachment(src).router;
+  std::optional<std::uint32_t> in;
+  sw::PortCandidates candidates;
+  std::uint32_t hops = 0;
+  for (; router != d.attachment(dst).router; ++hops) {
+    d.routing().route(d, router, in, dst, candidates);
+    const sw::PortLink next = *d.link(router, candidates.front());
+    router = next.router;
+    in = next.port;
+  }
+  return hops;
+}
+
+struct Case {
+  std::string name;
+  Topology topology;
+  std::uint32_t delay;
+  std::uint32_t depth;
+  std::uint32_t most_words;
+  std::uint64_t startup;
+};
+
+void expect_the_schedule(const Case& test) {
+  sw::NetworkConfig config;
+  config.topology = test.topology;
+  config.router.vcs = 1;
+  config.router.delay = test.delay;
+  config.router.buffer_flits = test.depth;
+  config.ni.startup = test.startup;
+  const std::vector<Send> sends = traffic(test.topology.nodes(), test.most_words, 30, 7);
+  const std::vector<std::uint64_t> expected = WormSchedule(config, sends).deliveries();
+  // Contention, or nothing was compared that the zero-load formula does not already give.
+  const auto description = config.description();
+  std::size_t waited = 0;
+  for (std::size_t m = 0; m < sends.size(); ++m) {
+    const std::uint32_t hops = hop_count(*description, sends[m].src, sends[m].dst);
+    const std::optional<std::uint64_t> alone = config.lone_message_cycles(hops, sends[m].words);
+    ASSERT_TRUE(alone.has_value());
+    waited += expected[m] > sends[m].cycle + *alone ? 1 : 0;
+  }
+  EXPECT_GT(waited, sends.size() / 4) << "of " << sends.size() << " messages waited";
+  for (const Stepping stepping : {Stepping::kOwnPath, Stepping::kObserved, Stepping::kGeneralPath,
+                                  Stepping::kDeepWormsAtAnyDelay}) {
+    SCOPED_TRACE(test.name + ", stepping " + std::to_string(static_cast<int>(stepping)));
+    const std::vector<std::uint64_t> got = fabric_deliveries(config, sends, stepping);
+    std::size_t differ = 0;
+    for (std::size_t m = 0; m < sends.size(); ++m) {
+      if (got[m] != expected[m] && ++differ <= 3) {
+        ADD_FAILURE() << "message " << m << " (" << sends[m].src << " -> " << sends[m].dst << ", "
+                      << sends[m].words << " words, sent in cycle " << sends[m].cycle
+                      << "): delivered in cycle " << got[m] << ", the schedule gives "
+                      << expected[m];
+      }
+    }
+    EXPECT_EQ(differ, 0U) << "of " << sends.size() << " messages";
+  }
+}
+
+// Every message's delivery cycle, from light load to saturation, on meshes and hypercubes with
+// router delays 1 to 4, buffers shallower and deeper than the packets, and start-ups.
+TEST(WormSchedule, EveryDeliveryIsTheMaxPlusScheduleOfTheGrants) {
+  const std::vector<Case> cases{
+      {"mesh 4x4, D 4, 8-flit buffers, 8-flit packets", Topology::mesh({4, 4}), 4, 8, 7, 0},
+      {"mesh 4x4, D 1, 1-flit buffers", Topology::mesh({4, 4}), 1, 1, 5, 0},
+      {"mesh 4x4, D 2, 3-flit buffers, t_s 2", Topology::mesh({4, 4}), 2, 3, 6, 2},
+      {"mesh 4x4, D 3, 2-flit buffers, long packets", Topology::mesh({4, 4}), 3, 2, 9, 0},
+      {"mesh 8 (a line), D 4, 4-flit buffers", Topology::mesh({8}), 4, 4, 7, 1},
+      {"4-cube, D 1, 8-flit buffers", Topology::hypercube(4), 1, 8, 7, 0},
+      {"4-cube, D 4, 1-flit buffers", Topology::hypercube(4), 4, 1, 4, 0},
+  };
+  for (const Case& test : cases) {
+    expect_the_schedule(test);
+  }
+}
+
+}  // namespace
+}  // namespace orthosim
