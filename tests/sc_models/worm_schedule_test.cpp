@@ -2,7 +2,8 @@
 // virtual channel per port and wormhole switching, a worm owns each output channel from its
 // header's grant until its tail has passed, no other flit competes for that link or for the
 // buffer's one input, and every flit's move follows from the grants by a max-plus recurrence
-// (docs/networks.md, "Timing"; docs/performance.md, "The schedule of a one-VC wormhole network").
+// (docs/networks.md, "Timing under contention"; docs/performance.md, "The schedule of one-VC
+// worms").
 // Number the flits that pass through a buffer in the order they enter it. Flit i of a worm
 // leaves the j-th buffer of its path (j = 0: its source's injection buffer) in cycle
 //
