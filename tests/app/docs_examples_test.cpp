@@ -126,6 +126,7 @@ TEST_F(DocsExamples, QuotedRefusalsAreWhatTheProgramPrints) {
   const std::vector<Quoted> quoted = {
       {"docs/cli.md", "run p.mcp --arch ring"},
       {"docs/cli.md", "run p.mcp --dims 1x4 --arch mesh"},
+      {"docs/cli.md", "traffic --topology mesh --dims 4x4 --rate +0.1"},
       {"docs/cli.md", "traffic --topology mesh --dims 3x3 --pattern bitrev"},
       {"docs/cli.md", "gen C7 --nodes 4 --torus 4x4"},
       {"docs/cli.md", "trace stats t.trace --perfetto x.json"},
