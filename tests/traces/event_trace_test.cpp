@@ -158,6 +158,16 @@ TEST(EventTrace, ALineOverTheLimitIsRefusedAtItsLine) {
             "t.trace:3:1: expected a line of at most 1 MiB, found a longer line");
 }
 
+// A clock of 0 ns would put every event at time 0 in `trace export` and `trace stats` (the VCD
+// reader refuses it too): it is refused at its column, as orthosim never writes it.
+TEST(EventTrace, AClockOfZeroNanosecondsIsRefused) {
+  std::size_t events = 0;
+  const std::string magic = "orthosim-trace " + std::to_string(kEventTraceVersion) + "\n";
+  EXPECT_EQ(read_text(magic + "clock-ns 0\nsource 0 processor p\n0 end\n", events),
+            "t.trace:2:10: expected the clock period in ns, at least 1, found '0'");
+  EXPECT_EQ(read_text(magic + "clock-ns 1\nsource 0 processor p\n0 end\n", events), "accepted");
+}
+
 TEST(EventTrace, StatsOfAHandMadeTrace) {
   const std::string path = temp_path("stats");
   write_sample(path);
