@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-
 #include <filesystem>
 #include <optional>
 #include <sstream>
