@@ -135,6 +135,7 @@ TEST_F(DocsExamples, QuotedRefusalsAreWhatTheProgramPrints) {
       {"docs/cli.md", "run p.mcp --arch torus --dims 2x2 --vcs 3"},
       {"docs/cli.md", "traffic --topology hypercube --dim 3 --routing pcube --impl router=rtl"},
       {"docs/cli.md", "access --fst x.fst"},
+      {"docs/cli.md", "run p.mcp --trace p.mcp"},
       {"docs/cli.md", "access --impl router=rtl"},
       {"docs/cli.md", "run p.mcp --arch torus --dims 2x2 --impl im=rtl"},
       {"docs/cli.md", "traffic --topology torus --dims 4x4 --impl ni=rtl"},
