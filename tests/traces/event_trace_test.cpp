@@ -380,6 +380,27 @@ TEST(TraceReaders, EmptyFileIsRejectedAtLineOne) {
   EXPECT_EQ(vcd.column, 1u);
 }
 
+// A VCD's clock period is refused at its token when it is 0 or does not fit 32 bits (it was
+// cut to 32 bits, so 4294967297 read as a clock of 1 ns); the message was "found none".
+TEST(TraceReaders, AVcdsClockPeriodIsRefusedAtItsTokenOutsideOneTo2To32) {
+  const auto read = [](const std::string& clock) {
+    try {
+      (void)vcd_stats(
+          sw::InputFile::from_text("$version orthosim $end\n$comment clock-ns " + clock +
+                                       " $end\n$timescale 1ns $end\n$enddefinitions $end\n#0\n",
+                                   "w.vcd", trace_input_rules("VCD")));
+    } catch (const sw::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  for (const std::string clock : {"0", "4294967296", "4294967297"}) {
+    EXPECT_EQ(read(clock),
+              "w.vcd:2:19: expected the clock period in ns, 1..4294967295, found '" + clock + "'");
+  }
+  EXPECT_EQ(read("4294967295"), "accepted");
+}
+
 TEST(TraceReaders, ACarriageReturnInAQuotedTokenStaysOnOneLine) {
   // A trace saved with CRLF line ends: the version token is "1\r".
   const std::string path = temp_path("crlf");
