@@ -103,9 +103,17 @@ void check_output_options(const std::string& command,
   const auto claim = [&replaced, &inputs](const std::string& option, const std::string& writer,
                                           const std::filesystem::path& file,
                                           const std::string& path) {
+    // The output is written to PATH.partial first and renamed over PATH.
+    const std::filesystem::path partial = resolved_path(path + ".partial");
     for (const Input& input : inputs) {
       if (same_file(file, input.path)) {
         throw InputError({option}, "a path of its own (" + input.reader + " reads that file)",
+                         "'" + path + "'");
+      }
+      if (same_file(partial, input.path)) {
+        throw InputError({option},
+                         "a path of its own (" + input.reader + " reads '" + input.path +
+                             "', which the output is written to first)",
                          "'" + path + "'");
       }
     }

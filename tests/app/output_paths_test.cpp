@@ -280,6 +280,14 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
       {"sweep fig2.mcp --variants omp.yaml --out omp.yaml", "--out", "--variants"},
       {"trace export t.trace --perfetto t.trace", "--perfetto", "FILE"},
   };
+  // An output is written to PATH.partial first: an input of that name was renamed over PATH.
+  fs::copy_file(dir_ / "fig2.mcp", dir_ / "f.partial");
+  const Outcome partial = run("run f.partial --arch omp --trace f");
+  EXPECT_EQ(partial.err,
+            "orthosim run: --trace: expected a path of its own (PROGRAM reads 'f.partial', which "
+            "the output is written to first), found 'f'\n");
+  EXPECT_EQ(slurp(dir_ / "f.partial"), program);
+  fs::remove(dir_ / "f.partial");
   fs::create_directories(dir_ / "sub");
   for (const Case& c : cases) {
     const Outcome o = run(c.command);
