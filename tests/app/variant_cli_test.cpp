@@ -171,6 +171,16 @@ TEST_F(Variant, BadFilesAreRejectedAtTheirLineAndColumn) {
        "expected a YAML mapping of variant fields such as 'arch: omp', found 'arch omp', not a "
        "field\n"},
       {"empty file", "", "access", "bad.yaml:1:1:", "empty"},
+      // A field with no value at a line's end: yaml-cpp marks the next token (3:1, the next
+      // field's line, or the end of the file); the value belongs right after the colon.
+      {"a field with no value before another", "arch: omp\nalpha:\nbeta: 2\n", "access",
+       "bad.yaml:2:7:", "expected an integer for alpha, found nothing\n"},
+      {"a field with no value and a comment", "arch: omp\nalpha:   # none\n", "access",
+       "bad.yaml:2:7:", "found nothing"},
+      {"a field with no value at the end", "arch: omp\nalpha:", "access",
+       "bad.yaml:2:7:", "found nothing"},
+      {"a field with no value in its line's middle", "arch: omp\nalpha: ~\n", "access",
+       "bad.yaml:2:8:", "found nothing"},
       {"too small a network for the program", "arch: mesh\ndims: [3]\n", "run fig2.mcp --arch mesh",
        "bad.yaml:2:7:", "4 nodes"},
   };
