@@ -257,6 +257,11 @@ TEST_F(Variant, ALowerLayersRefusalOfAFileValueIsPlacedAtTheField) {
        "orthosim traffic: v.yaml:3:11: clock-ns: router=rtl|cosim (impl at v.yaml:4:7) needs a "
        "clock period of at least 4 ns: the cycle's halves and the reset pulse take whole "
        "nanoseconds"},
+      // A size the verilated multiprocessor does not have is keyed by its field, naming impl's.
+      {"sc_models/cosim (multiprocessor)", "arch: omp\nimpl: im=rtl,bus=rtl\nalpha: 70000\n",
+       "access",
+       "orthosim access: v.yaml:3:8: alpha: expected at most 65535 cycles, what the timing "
+       "registers of the RTL bus controller that impl at v.yaml:2:7 asks for hold, found '70000'"},
       // The RTL router computes e-cube in hardware: it has no P-cube to run.
       {"sw/routed", "arch: hypercube\ndim: 3\nrouting: pcube\nimpl: router=rtl\n", "traffic",
        "orthosim traffic: v.yaml:3:10: routing: expected e-cube, the one routing of the RTL "
