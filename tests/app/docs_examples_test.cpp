@@ -147,6 +147,11 @@ TEST_F(DocsExamples, QuotedRefusalsAreWhatTheProgramPrints) {
       {"docs/cli.md", "gen fft --dim 8 --points 2048"},
       {"docs/lcc.md", "lcc --dim 0 --pattern bitrev"},
       {"docs/lcc.md", "lcc --dim 4 --pattern uniform"},
+      {"docs/lcc.md", "lcc --dim 7 --pattern transpose"},
+      {"docs/lcc.md", "lcc --dim 4 --pattern lcc:1000/01x0/0010/0001,0000"},
+      {"docs/lcc.md", "lcc --dim 4 --pattern bitrev --pattern lcc:1/0,0"},
+      {"docs/lcc.md", "lcc --dim 4 --pattern bitrev --out /tmp"},
+      {"docs/cli.md", "run p.mcp --buffer-words 1"},
   };
   for (const Quoted& q : quoted) {
     const testing_support::Outcome r = run(q.args);
