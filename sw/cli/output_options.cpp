@@ -98,13 +98,19 @@ void check_output_options(const std::string& command,
   // The files written as PATH.partial and renamed, and who writes each ("--vcd"): two on one path
   // would both write PATH.partial, and the second rename fails after the run.
   std::vector<std::pair<std::string, std::filesystem::path>> replaced;
-  // A file the command reads is not an output: the run would replace it (run p.mcp --trace p.mcp).
+  // A file the command reads is not an output: the run would replace it (run p.mcp --trace p.mcp),
+  // or write into it through a symbolic link. A device or FIFO is a stream, not replaced.
   const std::vector<Input> inputs = input_files(command, vm);
-  const auto claim = [&replaced, &inputs](const std::string& option, const std::string& writer,
-                                          const std::filesystem::path& file,
-                                          const std::string& path) {
-    // The output is written to PATH.partial first and renamed over PATH.
-    const std::filesystem::path partial = resolved_path(path + ".partial");
+  const auto refuse_inputs = [&inputs](const std::string& option, const std::filesystem::path& file,
+                                       const std::string& path, bool via_partial) {
+    std::error_code ec;
+    const auto type = std::filesystem::status(file, ec).type();
+    if (type != std::filesystem::file_type::regular &&
+        type != std::filesystem::file_type::not_found) {
+      return;
+    }
+    // A file replaced is written to PATH.partial first and renamed over PATH.
+    const std::filesystem::path partial = via_partial ? resolved_path(path + ".partial") : file;
     for (const Input& input : inputs) {
       if (same_file(file, input.path)) {
         throw InputError({option}, "a path of its own (" + input.reader + " reads that file)",
@@ -117,6 +123,11 @@ void check_output_options(const std::string& command,
                          "'" + path + "'");
       }
     }
+  };
+  const auto claim = [&replaced,
+                      &refuse_inputs](const std::string& option, const std::string& writer,
+                                      const std::filesystem::path& file, const std::string& path) {
+    refuse_inputs(option, file, path, true);
     for (const auto& [other_writer, other_file] : replaced) {
       if (other_file == file) {
         throw InputError({option}, "a path of its own (" + other_writer + " writes that file)",
@@ -165,7 +176,9 @@ void check_output_options(const std::string& command,
       throw InputError({"--" + name}, "a path other than standard output, where --json writes",
                        "'" + path + "'");
     }
-    if (mode == OutputMode::Replace) {
+    if (mode != OutputMode::Replace) {  // written in place: through a link, into its target
+      refuse_inputs("--" + name, resolved_path(path), path, false);
+    } else {
       claim("--" + name, "--" + name, resolved_path(path), path);
       // A waveform written to a file brings its GTKWave save file beside it (traces/gtkw.hpp).
       if (name == "vcd" && traces::gtkw_path(path) != path) {

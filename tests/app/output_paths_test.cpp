@@ -259,6 +259,7 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
   make_trace();
   ASSERT_EQ(run("lcc --dim 2 --pattern bitrev --out n.map").exit_code, 0);
   fs::create_symlink("fig2.mcp", dir_ / "link.mcp");
+  fs::create_symlink("omp.yaml", dir_ / "to-variant");
   const std::vector<std::string> before = entries();
   const std::string program = slurp(dir_ / "fig2.mcp");
   const std::string variant = slurp(dir_ / "omp.yaml");
@@ -279,6 +280,9 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
       {"sweep fig2.mcp --variants omp.yaml --out fig2.mcp", "--out", "PROGRAM"},
       {"sweep fig2.mcp --variants omp.yaml --out omp.yaml", "--out", "--variants"},
       {"trace export t.trace --perfetto t.trace", "--perfetto", "FILE"},
+      // A symbolic link to an input is written through, into the input.
+      {"run fig2.mcp --arch omp --trace link.mcp", "--trace", "PROGRAM"},
+      {"access --n 2 --variant omp.yaml --vcd to-variant", "--vcd", "--variant"},
   };
   // An output is written to PATH.partial first: an input of that name was renamed over PATH.
   fs::copy_file(dir_ / "fig2.mcp", dir_ / "f.partial");
