@@ -139,9 +139,9 @@ void check_output_options(const std::string& command,
   if (command == "demo") {  // the waveforms in its --out folder, each with its save file
     for (const Arch arch : kDemoArchs) {
       const std::string vcd = demo_waveform(vm["out"].as<std::string>(), arch);
-      replaced.emplace_back("--out", resolved_path(vcd));
-      replaced.emplace_back("--out, as a waveform's GTKWave save file",
-                            resolved_path(traces::gtkw_path(vcd)));
+      claim("--out", "--out", resolved_path(vcd), vcd);
+      claim("--out", "--out, as a waveform's GTKWave save file",
+            resolved_path(traces::gtkw_path(vcd)), traces::gtkw_path(vcd));
     }
   }
   for (const std::string name : {"vcd", "trace", "perfetto", "fst", "out"}) {

@@ -260,6 +260,7 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
   ASSERT_EQ(run("lcc --dim 2 --pattern bitrev --out n.map").exit_code, 0);
   fs::create_symlink("fig2.mcp", dir_ / "link.mcp");
   fs::create_symlink("omp.yaml", dir_ / "to-variant");
+  fs::copy_file(dir_ / "omp.yaml", dir_ / "omp.vcd");  // a variant file of an odd name
   const std::vector<std::string> before = entries();
   const std::string program = slurp(dir_ / "fig2.mcp");
   const std::string variant = slurp(dir_ / "omp.yaml");
@@ -283,6 +284,8 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
       // A symbolic link to an input is written through, into the input.
       {"run fig2.mcp --arch omp --trace link.mcp", "--trace", "PROGRAM"},
       {"access --n 2 --variant omp.yaml --vcd to-variant", "--vcd", "--variant"},
+      // demo's waveforms in its --out folder are outputs too.
+      {"demo --out . --variant omp.vcd", "--out", "--variant"},
   };
   // An output is written to PATH.partial first: an input of that name was renamed over PATH.
   fs::copy_file(dir_ / "fig2.mcp", dir_ / "f.partial");
