@@ -48,6 +48,9 @@ EventTraceReader::EventTraceReader(sw::InputFile input) : in_(std::move(input)),
   }
   expect_count(2);
   header_.clock_ns = number32(1, "the clock period in ns");
+  if (header_.clock_ns == 0) {  // every event would be at time 0 (orthosim writes at least 1)
+    fail(tokens_[1].column, "the clock period in ns, at least 1", "'" + tokens_[1].text + "'");
+  }
   while (read_line()) {
     if (tokens_.empty() || tokens_[0].text != "source") {
       next_step_.assign(header_.sources.size(), 0);

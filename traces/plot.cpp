@@ -513,7 +513,14 @@ nlohmann::json read_json_document(const std::string& json_path, const std::strin
       column = text[i - 1] == '\n' ? 1 : column + 1;
       line += text[i - 1] == '\n' ? 1 : 0;
     }
-    throw sw::InputError({json_path, line, column}, what, "a syntax error");
+    // Say what the file is when it is plainly not JSON: nothing, or a waveform.
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    throw sw::InputError({json_path, line, column}, what,
+                         first == std::string::npos ? "an empty file"
+                         : text.compare(first, 8, "$version") == 0
+                             ? "'$version', a VCD (trace stats reads waveforms; trace plot draws "
+                               "event traces and traffic JSONs)"
+                             : "a syntax error");
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -378,8 +379,14 @@ TraceStats vcd_stats(sw::InputFile input) {
       std::string word = in.expect("$end");
       while (word != "$end") {
         if (word == "clock-ns") {
-          st.clock_ns = static_cast<std::uint32_t>(
-              in.number(in.expect("the clock period"), "the clock period in ns"));
+          const std::string text = in.expect("the clock period");
+          const std::uint64_t clock = in.number(text, "the clock period in ns");
+          if (clock == 0 || clock > std::numeric_limits<std::uint32_t>::max()) {
+            in.fail("the clock period in ns, 1.." +
+                        std::to_string(std::numeric_limits<std::uint32_t>::max()),
+                    "'" + text + "'");
+          }
+          st.clock_ns = static_cast<std::uint32_t>(clock);
         }
         word = in.expect("$end");
       }

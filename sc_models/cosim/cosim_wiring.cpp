@@ -15,12 +15,12 @@ namespace orthosim::sc {
 
 namespace {
 
-void require(bool ok, const std::string& parameter, const std::string& what) {
-  if (!ok) {
-    // Keyed by the implementation choice that asked for the RTL; the command line places it at
-    // --impl or at the variant's impl field.
-    throw sw::ParameterError("impl", "invalid parameter " + parameter + " for the RTL: " + what);
-  }
+using sw::quoted;
+using sw::require_parameter;
+
+/// "'name=impl'": a block's choice as a refusal quotes it.
+std::string choice(const std::string& block, sw::Impl impl) {
+  return "'" + block + "=" + sw::to_string(impl) + "'";
 }
 
 /// The whole machine verilated as one unit (rtl/multiprocessor.sv): the processors drive their
@@ -30,28 +30,41 @@ void require(bool ok, const std::string& parameter, const std::string& what) {
 void validate_whole_machine(const sw::SystemConfig& config) {
   const sw::Implementations& impl = config.impl;
   const bool omp = config.arch == sw::Arch::Omp;
-  require(omp || impl.memory == sw::Impl::Model, "memory",
-          "the crossbar's and the bus's memory side is their interconnect (use interconnect=)");
-  require(!omp || impl.interconnect == sw::Impl::Model, "interconnect",
-          "the omp's memory side is its module array (use memory=)");
+  // Refusals of the choice itself are keyed by impl; a size the verilated blocks do not have by
+  // its own parameter, naming {impl} that asked for them.
+  require_parameter(omp || impl.memory == sw::Impl::Model, "impl",
+                    "interconnect=... for the " + sw::to_string(config.arch) +
+                        "'s memory side (memory= is the omp's module array)",
+                    choice("memory", impl.memory));
+  require_parameter(!omp || impl.interconnect == sw::Impl::Model, "impl",
+                    "memory=... for the omp's memory side, its module array (interconnect= is "
+                    "the crossbar's and the bus's)",
+                    choice("interconnect", impl.interconnect));
   const sw::Impl machine = impl.processor;
   const char* memory_side = omp ? "memory" : "interconnect";
   const std::string why =
       " (the processors, sync unit, bus controllers, index manipulators and the memory side are "
       "verilated as one unit, rtl/multiprocessor.sv: they talk through pins there and through "
       "calls in the models)";
-  require(machine != sw::Impl::Model, impl.sync != sw::Impl::Model ? "sync" : "interconnect",
-          "sync=rtl|cosim and interconnect=rtl|cosim need processor= the same" + why);
-  const std::string need = std::string("processor=") + sw::to_string(machine) +
-                           " needs every block of the multiprocessor " + sw::to_string(machine) +
-                           ": im, bus, sync and " + memory_side + why;
+  if (machine == sw::Impl::Model) {
+    const bool sync = impl.sync != sw::Impl::Model;
+    const sw::Impl block = sync ? impl.sync : impl.interconnect;
+    throw sw::ParameterError("impl",
+                             std::string("processor=") + sw::to_string(block) + " with " +
+                                 (sync ? "sync=" : "interconnect=") + sw::to_string(block) + why,
+                             choice(sync ? "sync" : "interconnect", block) +
+                                 " with 'processor=model'");
+  }
+  const std::string all = std::string("=") + sw::to_string(machine);
+  const std::string need = "im" + all + ", bus" + all + ", sync" + all + " and " + memory_side +
+                           all + " with processor" + all + why;
   const std::pair<const char*, sw::Impl> blocks[] = {{"sync", impl.sync},
                                                      {"im", impl.index_manipulator},
                                                      {"bus", impl.bus_controller},
                                                      {memory_side,
                                                       omp ? impl.memory : impl.interconnect}};
   for (const auto& [name, block] : blocks) {
-    require(block == machine, name, need);
+    require_parameter(block == machine, "impl", need, choice(name, block));
   }
   const rtl::MultiprocessorArch arch = verilated_arch(config.arch);
   const std::string built = rtl::MultiprocessorRtl::built_list(arch);
@@ -63,11 +76,13 @@ void validate_whole_machine(const sw::SystemConfig& config) {
                                     rtl::limits::kMultiprocessorModelsOption + ";" + pair +
                                     "\" and build again"
                               : std::string("the RTL's n are ") + rtl::limits::kProcessorList;
-  require(rtl::MultiprocessorRtl::built(arch, config.n), "n",
-          "the " + sw::to_string(config.arch) + " is verilated " +
-              (built.empty() ? "at no n" : "for n = " + built) + ", got " +
-              std::to_string(config.n) + " (this build verilates " +
-              rtl::limits::kMultiprocessorModels + "; " + how + ")");
+  require_parameter(rtl::MultiprocessorRtl::built(arch, config.n), "n",
+                    (built.empty() ? std::string("a number of processors")
+                                   : built + " processors, the sizes") +
+                        " of the RTL " + sw::to_string(config.arch) +
+                        " that {impl} asks for (this build verilates " +
+                        rtl::limits::kMultiprocessorModels + "; " + how + ")",
+                    quoted(config.n));
 }
 
 }  // namespace
@@ -80,53 +95,74 @@ void validate_rtl(const sw::SystemConfig& config) {
     return;
   }
   if (impl.memory != sw::Impl::Model) {
-    require(config.arch == sw::Arch::Omp, "memory",
-            "the module array (rtl/module_array.sv) is the omp's n x n modules on row and column "
-            "buses; the crossbar and the bus organise their modules otherwise: use memory=model");
-    require(impl.memory == sw::Impl::Cosim || impl.bus_controller == sw::Impl::Rtl, "memory",
-            "memory=rtl needs bus=rtl: the modules take the words cycle by cycle, the model bus "
-            "controller moves an access's words at its grant (use memory=cosim)");
-    require(rtl::ModuleArrayRtl::supports(config.n), "n",
-            "verilated for n = " + std::string(rtl::limits::kProcessorList) + ", got " +
-                std::to_string(config.n));
-    require(config.module_words <= rtl::ModuleArrayRtl::kModuleWords, "module_words",
-            "at most " + std::to_string(rtl::ModuleArrayRtl::kModuleWords) + ", got " +
-                std::to_string(config.module_words));
-    require(config.clock_period_ns >= 2, "clock_period_ns",
-            "the module array is evaluated at half a cycle: at least 2 ns, got " +
-                std::to_string(config.clock_period_ns));
+    require_parameter(config.arch == sw::Arch::Omp, "impl",
+                      "memory=model on the " + sw::to_string(config.arch) +
+                          " (the module array, rtl/module_array.sv, is the omp's n x n modules on "
+                          "row and column buses; the crossbar and the bus organise their modules "
+                          "otherwise)",
+                      choice("memory", impl.memory));
+    require_parameter(impl.memory == sw::Impl::Cosim || impl.bus_controller == sw::Impl::Rtl,
+                      "impl",
+                      "bus=rtl with memory=rtl (the modules take the words cycle by cycle, the "
+                      "model bus controller moves an access's words at its grant), or "
+                      "memory=cosim",
+                      choice("memory", impl.memory) + " with " +
+                          choice("bus", impl.bus_controller));
+    require_parameter(rtl::ModuleArrayRtl::supports(config.n), "n",
+                      std::string(rtl::limits::kProcessorList) +
+                          " processors, the sizes of the RTL module array that {impl} asks for",
+                      quoted(config.n));
+    require_parameter(
+        config.module_words <= rtl::ModuleArrayRtl::kModuleWords, "module-words",
+        "at most " + std::to_string(rtl::ModuleArrayRtl::kModuleWords) +
+            " words per module, the depth of the RTL module array that {impl} asks for",
+        quoted(config.module_words));
+    require_parameter(config.clock_period_ns >= 2, "clock-ns",
+                      "at least 2 ns: the RTL module array that {impl} asks for is evaluated at "
+                      "half a cycle",
+                      quoted(config.clock_period_ns));
   }
   if (impl.bus_controller == sw::Impl::Model) {
-    require(impl.index_manipulator == sw::Impl::Model, "im",
-            "im=rtl and im=cosim need bus=rtl or bus=cosim: the model bus controller moves an "
-            "access's words at its grant, the RTL index manipulator takes them cycle by cycle");
+    require_parameter(impl.index_manipulator == sw::Impl::Model, "impl",
+                      std::string("bus=rtl or bus=cosim with im=") +
+                          sw::to_string(impl.index_manipulator) +
+                          " (the model bus controller moves an access's words at its grant, the "
+                          "RTL index manipulator takes them cycle by cycle)",
+                      choice("im", impl.index_manipulator) + " with 'bus=model'");
     return;
   }
-  require(!(impl.bus_controller == sw::Impl::Cosim && impl.index_manipulator == sw::Impl::Rtl),
-          "im",
-          "im=rtl needs bus=rtl: with bus=cosim the model performs the access, so the model "
-          "index manipulator must too (use im=cosim)");
-  require(rtl::BusControllerRtl::supports(config.n), "n",
-          "verilated for n = " + std::string(rtl::limits::kProcessorList) + ", got " +
-              std::to_string(config.n));
-  require(config.buffer_words <= rtl::BusControllerRtl::kBufferWords, "buffer_words",
-          "at most " + std::to_string(rtl::BusControllerRtl::kBufferWords) + ", got " +
-              std::to_string(config.buffer_words));
-  require(config.index_sets <= rtl::BusControllerRtl::kIndexSets, "index_sets",
-          "at most " + std::to_string(rtl::BusControllerRtl::kIndexSets) + ", got " +
-              std::to_string(config.index_sets));
-  require(config.module_words <= rtl::BusControllerRtl::kModuleWords, "module_words",
-          "at most " + std::to_string(rtl::BusControllerRtl::kModuleWords) + ", got " +
-              std::to_string(config.module_words));
+  require_parameter(
+      !(impl.bus_controller == sw::Impl::Cosim && impl.index_manipulator == sw::Impl::Rtl), "impl",
+      "im=cosim with bus=cosim (the model performs the access, so the model index manipulator "
+      "must too), or bus=rtl",
+      "'im=rtl' with 'bus=cosim'");
+  require_parameter(rtl::BusControllerRtl::supports(config.n), "n",
+                    std::string(rtl::limits::kProcessorList) +
+                        " processors, the sizes of the RTL bus controller that {impl} asks for",
+                    quoted(config.n));
+  const std::string registers = ", what the RTL bus controller that {impl} asks for holds";
+  require_parameter(config.buffer_words <= rtl::BusControllerRtl::kBufferWords, "buffer-words",
+                    "at most " + std::to_string(rtl::BusControllerRtl::kBufferWords) +
+                        " words per data buffer" + registers,
+                    quoted(config.buffer_words));
+  require_parameter(config.index_sets <= rtl::BusControllerRtl::kIndexSets, "impl",
+                    "a program of at most " + std::to_string(rtl::BusControllerRtl::kIndexSets) +
+                        " index sets per processor" + registers,
+                    std::to_string(config.index_sets) + " index sets");
+  require_parameter(config.module_words <= rtl::BusControllerRtl::kModuleWords, "module-words",
+                    "at most " + std::to_string(rtl::BusControllerRtl::kModuleWords) +
+                        " words per memory module" + registers,
+                    quoted(config.module_words));
   const std::pair<const char*, std::uint64_t> timing[] = {{"alpha", config.timing.alpha},
                                                           {"beta", config.timing.beta},
                                                           {"tau", config.timing.tau},
                                                           {"gamma", config.timing.gamma}};
   for (const auto& [name, value] : timing) {
-    require(value <= rtl::BusControllerRtl::kTimingMax, name,
-            "the RTL's timing registers hold at most " +
-                std::to_string(rtl::BusControllerRtl::kTimingMax) + " cycles, got " +
-                std::to_string(value));
+    require_parameter(value <= rtl::BusControllerRtl::kTimingMax, name,
+                      "at most " + std::to_string(rtl::BusControllerRtl::kTimingMax) +
+                          " cycles, what the timing registers of the RTL bus controller that "
+                          "{impl} asks for hold",
+                      quoted(value));
   }
 }
 

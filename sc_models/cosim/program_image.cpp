@@ -195,27 +195,28 @@ class Assembler {
   std::vector<rtl::RtlInstruction> out_;
 };
 
-/// Refuses a configuration larger than the verilated processor's sizes, naming the parameter.
+/// Refuses a configuration larger than the verilated processor's sizes, keyed by the parameter
+/// (impl for the index sets, which the program decides, and the bridge's width, which the build
+/// does).
 void check_sizes(const sw::SystemConfig& config, const rtl::MultiprocessorLimits& w) {
-  const auto require = [](bool ok, const std::string& parameter, const std::string& what) {
-    if (!ok) {
-      throw sw::ParameterError("impl", "invalid parameter " + parameter + " for the RTL: " + what);
-    }
-  };
-  require(w.instruction_bits <= 128, "n",
-          "instructions of " + std::to_string(w.instruction_bits) +
-              " bits, wider than the bridge's 128");
-  require(config.n == w.n, "n",
-          "the verilated processor has " + std::to_string(w.n) + " processors, got " +
-              std::to_string(config.n));
-  const std::pair<const char*, std::pair<std::uint32_t, std::uint32_t>> sizes[] = {
-      {"buffer_words", {config.buffer_words, w.buffer_words}},
-      {"index_sets", {config.index_sets, w.index_sets}},
-      {"module_words", {config.module_words, w.module_words}}};
-  for (const auto& [name, size] : sizes) {
-    require(size.first <= size.second, name,
-            "at most " + std::to_string(size.second) + ", got " + std::to_string(size.first));
-  }
+  const std::string verilated = ", what the RTL processor that {impl} asks for holds";
+  sw::require_parameter(w.instruction_bits <= 128, "impl",
+                        "instructions of at most 128 bits, the bridge's width",
+                        std::to_string(w.instruction_bits) + "-bit instructions");
+  sw::require_parameter(config.n == w.n, "n", std::to_string(w.n) + " processors" + verilated,
+                        sw::quoted(config.n));
+  sw::require_parameter(config.buffer_words <= w.buffer_words, "buffer-words",
+                        "at most " + std::to_string(w.buffer_words) + " words per data buffer" +
+                            verilated,
+                        sw::quoted(config.buffer_words));
+  sw::require_parameter(config.index_sets <= w.index_sets, "impl",
+                        "a program of at most " + std::to_string(w.index_sets) +
+                            " index sets per processor" + verilated,
+                        std::to_string(config.index_sets) + " index sets");
+  sw::require_parameter(config.module_words <= w.module_words, "module-words",
+                        "at most " + std::to_string(w.module_words) + " words per memory module" +
+                            verilated,
+                        sw::quoted(config.module_words));
 }
 
 }  // namespace

@@ -81,15 +81,14 @@ void RtlMachine::check(const sw::MachineProgram& program) const {
       {"beta", {config_.timing.beta, timing_max}},
       {"tau", {config_.timing.tau, timing_max}},
       {"gamma", {config_.timing.gamma, std::min(timing_max, cost_max)}},
-      {"sync_cycles", {config_.sync.activate, cost_max}},
-      {"barrier_cycles", {config_.sync.barrier, cost_max}}};
+      {"sync-cycles", {config_.sync.activate, cost_max}},
+      {"barrier-cycles", {config_.sync.barrier, cost_max}}};
   for (const auto& [name, value] : costs) {
-    if (value.first > value.second) {
-      throw sw::ParameterError("impl", "invalid parameter " + std::string(name) +
-                                           " for the RTL: its registers hold at most " +
-                                           std::to_string(value.second) + " cycles, got " +
-                                           std::to_string(value.first));
-    }
+    sw::require_parameter(value.first <= value.second, name,
+                          "at most " + std::to_string(value.second) +
+                              " cycles, what the registers of the RTL processor that {impl} asks "
+                              "for hold",
+                          sw::quoted(value.first));
   }
   (void)assemble(program, config_, limits);
 }

@@ -5,24 +5,20 @@
 
 namespace orthosim::sw {
 
-namespace {
-void require(bool ok, const std::string& parameter, const std::string& what) {
-  if (!ok) {
-    throw ParameterError(parameter, "invalid parameter " + parameter + ": " + what);
-  }
-}
-}  // namespace
-
 Validated<SystemConfig> SystemConfig::validated() const {
-  require(n >= 1 && n <= kMaxProcessors, "n",
-          "expected 1.." + std::to_string(kMaxProcessors) + " processors, got " +
-              std::to_string(n));
-  require(timing.tau >= 1, "tau", "a word needs at least one cycle on the bus");
-  require(buffer_words >= 1, "buffer-words", "data buffers need at least one word");
-  require(index_sets >= 1, "index-sets", "the index memory needs at least one set");
-  require(module_words >= 1, "module-words", "memory modules need at least one word");
-  require(local_words >= 1, "local-words", "local memory needs at least one word");
-  require(clock_period_ns >= 1, "clock-ns", "the clock period must be at least 1 ns");
+  require_parameter(n >= 1 && n <= kMaxProcessors, "n",
+                    "1.." + std::to_string(kMaxProcessors) + " processors", quoted(n));
+  require_parameter(timing.tau >= 1, "tau", "at least 1 cycle per word on the bus",
+                    quoted(timing.tau));
+  require_parameter(buffer_words >= 1, "buffer-words", "at least 1 word per data buffer",
+                    quoted(buffer_words));
+  require_parameter(index_sets >= 1, "index-sets", "at least 1 index set in the index memory",
+                    quoted(index_sets));
+  require_parameter(module_words >= 1, "module-words", "at least 1 word per memory module",
+                    quoted(module_words));
+  require_parameter(local_words >= 1, "local-words", "at least 1 word of local memory",
+                    quoted(local_words));
+  require_parameter(clock_period_ns >= 1, "clock-ns", "at least 1 ns", quoted(clock_period_ns));
   return Validated<SystemConfig>(*this);
 }
 

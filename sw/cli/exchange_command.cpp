@@ -45,9 +45,17 @@ std::uint32_t torus_side(const po::variables_map& vm) {
   if (x == std::string::npos) {
     throw InputError({"--torus"}, expected, "'" + text + "'");
   }
-  const auto columns = parse_count("--torus", text.substr(0, x), 1, kLargestSide * 1024);
-  const auto rows = parse_count("--torus", text.substr(x + 1), 1, kLargestSide * 1024);
-  if (columns != rows || columns < 4 || columns > kLargestSide || (columns & (columns - 1)) != 0) {
+  // A side that is not a number in 4..32 is refused with the form, not parse_count's range.
+  const auto side = [&](const std::string& digits) {
+    try {
+      return parse_count("--torus", digits, 4, kLargestSide);
+    } catch (const InputError&) {
+      throw InputError({"--torus"}, expected, "'" + text + "'");
+    }
+  };
+  const auto columns = side(text.substr(0, x));
+  const auto rows = side(text.substr(x + 1));
+  if (columns != rows || (columns & (columns - 1)) != 0) {
     throw InputError({"--torus"}, expected, "'" + text + "'");
   }
   return static_cast<std::uint32_t>(columns);
@@ -167,9 +175,12 @@ int run_exchange(const po::variables_map& vm, Context& ctx) {
                           : 0;
   std::vector<ExchangeAlgorithm> algorithms;
   if (vm.count("algorithms")) {
-    std::stringstream list(vm["algorithms"].as<std::string>());
-    std::string name;
-    while (std::getline(list, name, ',')) {
+    // Every comma-separated item, the empty ones too (std::getline drops a trailing one).
+    const std::string list = vm["algorithms"].as<std::string>();
+    for (std::size_t start = 0; start <= list.size() && !list.empty();) {
+      const std::size_t comma = std::min(list.find(',', start), list.size());
+      const std::string name = list.substr(start, comma - start);
+      start = comma + 1;
       const ExchangeAlgorithm a = algorithm_named("--algorithms", name);
       if (std::find(algorithms.begin(), algorithms.end(), a) != algorithms.end()) {
         throw InputError({"--algorithms"}, "each algorithm once", "'" + name + "' twice");

@@ -95,17 +95,7 @@ po::options_description traffic_options() {
 namespace {
 
 double parse_rate(const std::string& option, const std::string& text) {
-  std::size_t used = 0;
-  double value = -1;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || !(value >= 0.0) || value > 64.0) {
-    throw InputError({option}, "a rate in flits per node per cycle, 0..64", "'" + text + "'");
-  }
-  return value;
+  return parse_decimal(option, text, 64.0, "a rate in flits per node per cycle, 0..64");
 }
 
 }  // namespace

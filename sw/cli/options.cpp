@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 
@@ -10,6 +11,45 @@
 #include "sw/topology/topology.hpp"
 
 namespace orthosim::sw::cli {
+
+namespace {
+
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+/// Whether `text` is digits with at most one point and at least one digit, then an optional
+/// exponent e[+|-]digits: what parse_decimal reads.
+bool is_decimal(const std::string& text) {
+  std::size_t i = 0;
+  std::size_t mantissa_digits = 0;
+  while (i < text.size() && is_digit(text[i])) {
+    ++i, ++mantissa_digits;
+  }
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    while (i < text.size() && is_digit(text[i])) {
+      ++i, ++mantissa_digits;
+    }
+  }
+  if (mantissa_digits == 0) {
+    return false;
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
+      ++i;
+    }
+    const std::size_t exponent_start = i;
+    while (i < text.size() && is_digit(text[i])) {
+      ++i;
+    }
+    if (i == exponent_start) {
+      return false;
+    }
+  }
+  return i == text.size();
+}
+
+}  // namespace
 
 std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t min,
                           std::uint64_t max) {
@@ -24,7 +64,7 @@ std::uint64_t parse_count(const std::string& option, const std::string& text, st
   constexpr std::uint64_t kLargest = std::numeric_limits<std::uint64_t>::max();
   std::uint64_t value = 0;
   for (char c : text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) {
+    if (!is_digit(c)) {
       throw InputError({option}, expected, found);
     }
     const auto digit = static_cast<std::uint64_t>(c - '0');
@@ -36,6 +76,20 @@ std::uint64_t parse_count(const std::string& option, const std::string& text, st
   }
   if (value < min || value > max) {
     throw InputError({option}, expected, found);
+  }
+  return value;
+}
+
+double parse_decimal(const std::string& option, const std::string& text, double max,
+                     const std::string& expected) {
+  const auto refuse = [&] { return InputError({option}, expected, "'" + text + "'"); };
+  if (!is_decimal(text)) {
+    throw refuse();
+  }
+  // Too large a number reads as infinity, too small a one as 0 or a subnormal: both as they are.
+  const double value = std::strtod(text.c_str(), nullptr);
+  if (!(value <= max)) {
+    throw refuse();
   }
   return value;
 }

@@ -19,9 +19,18 @@ namespace po = boost::program_options;
 /// The largest cost in cycles an option takes (--alpha, --startup, ...).
 inline constexpr std::uint64_t kMaxCost = 1'000'000;
 
-/// Parses a decimal integer in [min, max]; throws InputError naming `option` otherwise.
+/// Parses a decimal integer in [min, max]; throws InputError naming `option` otherwise. The text
+/// is the digits and nothing else: no white space, sign or suffix (the rule of every numeric
+/// option; parse_decimal adds a point and an exponent to it).
 std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t min,
                           std::uint64_t max);
+
+/// Parses a decimal fraction in [0, max]: digits with at most one point and at least one digit,
+/// then an optional exponent e[+|-]digits ("0.1", ".5", "2", "1e-3"); nothing else, as
+/// parse_count (no white space, sign, hexadecimal, "inf" or "nan"). Throws InputError naming
+/// `option`, with `expected` as what was expected, otherwise.
+double parse_decimal(const std::string& option, const std::string& text, double max,
+                     const std::string& expected);
 
 /// --n, --alpha, --beta, --tau, --gamma, --clock-ns, --sync-cycles, --barrier-cycles,
 /// --buffer-words, --module-words, --local-words. (--arch is per command.) With

@@ -32,6 +32,53 @@ bool is_standard_output(const std::string& path) {
            target.st_rdev == null.st_rdev);
 }
 
+/// An input file of the command line and who reads it ("PROGRAM", "--variant").
+struct Input {
+  std::string reader;
+  std::string path;
+};
+
+/// The files the command reads: PROGRAM (run, map; sweep's when it is not traffic:PATTERN), the
+/// FILEs of trace, --variant, --variants and --embedding. Standard input ('-') is none.
+std::vector<Input> input_files(const std::string& command,
+                               const boost::program_options::variables_map& vm) {
+  std::vector<Input> inputs;
+  const auto add = [&inputs](const std::string& reader, const std::string& path) {
+    if (path != "-") {
+      inputs.push_back({reader, path});
+    }
+  };
+  for (const char* name : {"program", "target"}) {
+    if (vm.count(name)) {
+      add("PROGRAM", vm[name].as<std::string>());
+    }
+  }
+  if (command == "trace" && vm.count("args")) {
+    const auto& args = vm["args"].as<std::vector<std::string>>();
+    for (std::size_t i = 1; i < args.size(); ++i) {  // args[0] is the action
+      add("FILE", args[i]);
+    }
+  }
+  for (const char* name : {"variant", "embedding"}) {
+    if (vm.count(name)) {
+      add(std::string("--") + name, vm[name].as<std::string>());
+    }
+  }
+  if (vm.count("variants")) {
+    for (const std::string& path : vm["variants"].as<std::vector<std::string>>()) {
+      add("--variants", path);
+    }
+  }
+  return inputs;
+}
+
+/// Whether `output` names the file at `input`: the same resolved path, or the same file by
+/// another name (a hard link).
+bool same_file(const std::filesystem::path& output, const std::string& input) {
+  std::error_code ec;
+  return output == resolved_path(input) || std::filesystem::equivalent(output, input, ec);
+}
+
 }  // namespace
 
 std::filesystem::path resolved_path(const std::string& path) {
@@ -51,17 +98,50 @@ void check_output_options(const std::string& command,
   // The files written as PATH.partial and renamed, and who writes each ("--vcd"): two on one path
   // would both write PATH.partial, and the second rename fails after the run.
   std::vector<std::pair<std::string, std::filesystem::path>> replaced;
-  const auto add_waveform = [&replaced](const std::string& writer, const std::string& vcd) {
-    replaced.emplace_back(writer, resolved_path(vcd));
-    // A waveform written to a file brings its GTKWave save file beside it (traces/gtkw.hpp).
-    if (traces::gtkw_path(vcd) != vcd) {
-      replaced.emplace_back(writer + ", as a waveform's GTKWave save file",
-                            resolved_path(traces::gtkw_path(vcd)));
+  // A file the command reads is not an output: the run would replace it (run p.mcp --trace p.mcp),
+  // or write into it through a symbolic link. A device or FIFO is a stream, not replaced.
+  const std::vector<Input> inputs = input_files(command, vm);
+  const auto refuse_inputs = [&inputs](const std::string& option, const std::filesystem::path& file,
+                                       const std::string& path, bool via_partial) {
+    std::error_code ec;
+    const auto type = std::filesystem::status(file, ec).type();
+    if (type != std::filesystem::file_type::regular &&
+        type != std::filesystem::file_type::not_found) {
+      return;
+    }
+    // A file replaced is written to PATH.partial first and renamed over PATH.
+    const std::filesystem::path partial = via_partial ? resolved_path(path + ".partial") : file;
+    for (const Input& input : inputs) {
+      if (same_file(file, input.path)) {
+        throw InputError({option}, "a path of its own (" + input.reader + " reads that file)",
+                         "'" + path + "'");
+      }
+      if (same_file(partial, input.path)) {
+        throw InputError({option},
+                         "a path of its own (" + input.reader + " reads '" + input.path +
+                             "', which the output is written to first)",
+                         "'" + path + "'");
+      }
     }
   };
-  if (command == "demo") {  // the waveforms in its --out folder
+  const auto claim = [&replaced,
+                      &refuse_inputs](const std::string& option, const std::string& writer,
+                                      const std::filesystem::path& file, const std::string& path) {
+    refuse_inputs(option, file, path, true);
+    for (const auto& [other_writer, other_file] : replaced) {
+      if (other_file == file) {
+        throw InputError({option}, "a path of its own (" + other_writer + " writes that file)",
+                         "'" + path + "'");
+      }
+    }
+    replaced.emplace_back(writer, file);
+  };
+  if (command == "demo") {  // the waveforms in its --out folder, each with its save file
     for (const Arch arch : kDemoArchs) {
-      add_waveform("--out", demo_waveform(vm["out"].as<std::string>(), arch));
+      const std::string vcd = demo_waveform(vm["out"].as<std::string>(), arch);
+      claim("--out", "--out", resolved_path(vcd), vcd);
+      claim("--out", "--out, as a waveform's GTKWave save file",
+            resolved_path(traces::gtkw_path(vcd)), traces::gtkw_path(vcd));
     }
   }
   for (const std::string name : {"vcd", "trace", "perfetto", "fst", "out"}) {
@@ -96,18 +176,14 @@ void check_output_options(const std::string& command,
       throw InputError({"--" + name}, "a path other than standard output, where --json writes",
                        "'" + path + "'");
     }
-    if (mode == OutputMode::Replace) {
-      const std::filesystem::path file = resolved_path(path);
-      for (const auto& [writer, other_file] : replaced) {
-        if (other_file == file) {
-          throw InputError({"--" + name}, "a path of its own (" + writer + " writes that file)",
-                           "'" + path + "'");
-        }
-      }
-      if (name == "vcd") {
-        add_waveform("--vcd", path);
-      } else {
-        replaced.emplace_back("--" + name, file);
+    if (mode != OutputMode::Replace) {  // written in place: through a link, into its target
+      refuse_inputs("--" + name, resolved_path(path), path, false);
+    } else {
+      claim("--" + name, "--" + name, resolved_path(path), path);
+      // A waveform written to a file brings its GTKWave save file beside it (traces/gtkw.hpp).
+      if (name == "vcd" && traces::gtkw_path(path) != path) {
+        claim("--vcd", "--vcd, as a waveform's GTKWave save file",
+              resolved_path(traces::gtkw_path(path)), path);
       }
     }
   }

@@ -12,8 +12,9 @@ namespace orthosim::sw::cli {
 /// directory)") for the first output option of `command` in `vm` whose path cannot be written:
 /// --vcd, --trace, --perfetto, --fst (a regular file: FST is written with seeks) and --out (a file
 /// for gen and sweep, a folder for demo and trace plot). run and demo create missing folders.
-/// Also refused: two options naming one regular file (both would write it), and with --json an
-/// output on standard output, where the JSON goes.
+/// Also refused: two options naming one regular file (both would write it), an output on a file
+/// the command reads (PROGRAM, --variant, --variants, --embedding, trace's FILEs), and with --json
+/// an output on standard output, where the JSON goes.
 void check_output_options(const std::string& command,
                           const boost::program_options::variables_map& vm);
 

@@ -323,7 +323,13 @@ po::options_description gen_options() {
 
 namespace {
 
-std::vector<NodeId> node_list(const po::variables_map& vm, const std::string& name) {
+constexpr const char* kNodes = "node numbers separated by commas, e.g. 1,2,5";
+constexpr const char* kDimensions = "hypercube dimensions separated by commas, e.g. 0,1,3";
+
+/// The comma-separated numbers of option `name`, e.g. "1,2,5"; `holds` says what they are and
+/// how they are written (for the refusal of anything else). Their range is the generator's to check: it knows m and d.
+std::vector<NodeId> number_list(const po::variables_map& vm, const std::string& name,
+                                const std::string& holds) {
   std::vector<NodeId> out;
   if (!vm.count(name)) {
     return out;
@@ -334,8 +340,12 @@ std::vector<NodeId> node_list(const po::variables_map& vm, const std::string& na
     const std::size_t comma = text.find(',', start);
     const std::string item =
         text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    out.push_back(static_cast<NodeId>(
-        parse_count("--" + name, item, 0, std::numeric_limits<std::uint32_t>::max())));
+    try {
+      out.push_back(static_cast<NodeId>(
+          parse_count("--" + name, item, 0, std::numeric_limits<std::uint32_t>::max())));
+    } catch (const InputError&) {
+      throw InputError({"--" + name}, holds, "'" + text + "'");
+    }
     if (comma == std::string::npos) {
       break;
     }
@@ -463,7 +473,7 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
   }
   if (what == "cc-cube") {
     const auto dim = static_cast<std::uint32_t>(required(vm, "dim", 1, 16));
-    std::vector<std::uint32_t> dims = node_list(vm, "dims");
+    std::vector<std::uint32_t> dims = number_list(vm, "dims", kDimensions);
     if (dims.empty()) {
       for (std::uint32_t k = 0; k < dim; ++k) {
         dims.push_back(k);
@@ -479,7 +489,7 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
   if (what == "exchange") {
     std::vector<std::uint32_t> dims;
     if (vm.count("dims")) {
-      dims = node_list(vm, "dims");
+      dims = number_list(vm, "dims", kDimensions);
     } else {
       for (std::uint32_t k = 0; (1u << k) < nodes; ++k) {
         dims.push_back(k);
@@ -503,8 +513,8 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
     const Pattern pattern = *parse_pattern(what);  // gen_form accepted it above
     PatternGenOptions o;
     o.nodes = nodes;
-    o.sources = node_list(vm, "sources");
-    o.destinations = node_list(vm, "dests");
+    o.sources = number_list(vm, "sources", kNodes);
+    o.destinations = number_list(vm, "dests", kNodes);
     o.words = static_cast<std::uint32_t>(
         vm.count("len") ? parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords)
                         : 1);

@@ -48,21 +48,21 @@ const std::set<std::string> kNotParams = {"variant", "json",  "help",    "vcd", 
 
 SweepSpec spec_from(const po::variables_map& vm) {
   if (!vm.count("target")) {
-    throw InputError({"PROGRAM_OR_TRAFFIC"}, "a program file (.mcp) or traffic:PATTERN", "none");
+    throw InputError({"PROGRAM|traffic:PATTERN"}, "a program file (.mcp) or traffic:PATTERN",
+                     "none");
   }
   SweepSpec spec;
   spec.target = vm["target"].as<std::string>();
   spec.kind = sweep::target_kind(spec.target);
   if (spec.kind == TargetKind::Program) {
     if (spec.target == "-") {
-      throw InputError({"PROGRAM_OR_TRAFFIC"},
-                       "a program file (every point's process reads it again)",
+      throw InputError({"PROGRAM"}, "a program file (every point's process reads it again)",
                        "'-' (standard input)");
     }
     // A bad program is reported once, here, not by every point.
     static_cast<void>(read_program_file(spec.target));
   } else if (sweep::traffic_pattern(spec.target).empty()) {
-    throw InputError({"PROGRAM_OR_TRAFFIC"}, "a pattern after traffic:, e.g. traffic:uniform",
+    throw InputError({"traffic:PATTERN"}, "a pattern after traffic:, e.g. traffic:uniform",
                      "'" + spec.target + "'");
   }
   if (!vm.count("variants")) {

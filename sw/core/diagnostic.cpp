@@ -55,4 +55,13 @@ ParameterError::ParameterError(std::string parameter, const std::string& expecte
                                const std::string& found)
     : ParameterError(std::move(parameter), "expected " + expected + ", found " + found) {}
 
+void require_parameter(bool ok, const std::string& parameter, const std::string& expected,
+                       const std::string& found) {
+  if (!ok) {
+    throw ParameterError(parameter, expected, found);
+  }
+}
+
+std::string quoted(std::uint64_t value) { return "'" + std::to_string(value) + "'"; }
+
 }  // namespace orthosim::sw

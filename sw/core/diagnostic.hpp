@@ -55,4 +55,13 @@ class ParameterError : public ConfigError {
   std::string parameter_;
 };
 
+/// Refuses a parameter as the command line refuses an option: throws ParameterError(parameter,
+/// expected, found) unless `ok`. The one form of a layer's parameter check (sw/arch, sw/routed,
+/// the verilated blocks' limits in sc_models/cosim).
+void require_parameter(bool ok, const std::string& parameter, const std::string& expected,
+                       const std::string& found);
+
+/// A number as a refusal quotes what it found: '3'.
+[[nodiscard]] std::string quoted(std::uint64_t value);
+
 }  // namespace orthosim::sw

@@ -161,7 +161,9 @@ InputFile::InputFile(const std::string& path, const InputRules& rules)
     fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd_ < 0) {
       const int error = errno;
-      fail(error == ENOENT ? "no such file"
+      fail(error == ENOENT
+               ? std::string("no such file") +
+                     (path == "-" ? " (standard input, '-', is read as a program only)" : "")
            : error == EACCES
                ? "a file it may not read (permission denied)"
                : "a file that cannot be opened (" + std::string(std::strerror(error)) + ")");

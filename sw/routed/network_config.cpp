@@ -16,51 +16,42 @@ std::uint32_t default_vcs(const Topology& topology) {
   return default_vc_policy(topology).default_vcs();
 }
 
-namespace {
-/// Refuses a parameter as the command line refuses an option: "expected ..., found ...".
-void require(bool ok, const std::string& parameter, const std::string& expected,
-             const std::string& found) {
-  if (!ok) {
-    throw ParameterError(parameter, expected, found);
-  }
-}
-
-std::string quoted(std::uint64_t value) { return "'" + std::to_string(value) + "'"; }
-}  // namespace
-
 Validated<NetworkConfig> NetworkConfig::validated() const {
-  require(router.buffer_flits >= 1 && router.buffer_flits <= 1024, "buffers",
-          "1..1024 flits per virtual channel", quoted(router.buffer_flits));
-  require(router.vcs >= 1 && router.vcs <= 16, "vcs", "1..16 virtual channels", quoted(router.vcs));
-  require(router.delay >= 1 && router.delay <= 1000, "router-delay", "1..1000 cycles",
-          quoted(router.delay));
+  require_parameter(router.buffer_flits >= 1 && router.buffer_flits <= 1024, "buffers",
+                    "1..1024 flits per virtual channel", quoted(router.buffer_flits));
+  require_parameter(router.vcs >= 1 && router.vcs <= 16, "vcs", "1..16 virtual channels",
+                    quoted(router.vcs));
+  require_parameter(router.delay >= 1 && router.delay <= 1000, "router-delay", "1..1000 cycles",
+                    quoted(router.delay));
   if (!routing.empty()) {
     const std::vector<std::string> runs = routing_names(topology);
-    require(!hand_built && std::find(runs.begin(), runs.end(), routing) != runs.end(), "routing",
-            "a routing of the " + to_string(topology.kind()) + " (" + runs.front() +
-                (runs.size() > 1 ? " or " + runs.back() : std::string()) + ")",
-            "'" + routing + "'");
+    require_parameter(!hand_built && std::find(runs.begin(), runs.end(), routing) != runs.end(),
+                      "routing",
+                      "a routing of the " + to_string(topology.kind()) + " (" + runs.front() +
+                          (runs.size() > 1 ? " or " + runs.back() : std::string()) + ")",
+                      "'" + routing + "'");
     // The verilated router computes the e-cube and dimension-order port in hardware (rtl/router.sv).
-    require(routing == runs.front() || impl.router == Impl::Model, "routing",
-            runs.front() + ", the one routing of the RTL router that {impl} asks for (" + routing +
-                " runs on the model routers)",
-            "'" + routing + "'");
+    require_parameter(routing == runs.front() || impl.router == Impl::Model, "routing",
+                      runs.front() + ", the one routing of the RTL router that {impl} asks for (" +
+                          routing + " runs on the model routers)",
+                      "'" + routing + "'");
   }
   // The verilated interfaces hand their flits to verilated routers and take theirs (a node is
   // interface plus router in RTL); the model routers work with the model's interfaces.
-  require(impl.network_interface == Impl::Model || impl.router != Impl::Model, "impl",
-          std::string("router=rtl or router=cosim with ni=") + to_string(impl.network_interface) +
-              " (the verilated interfaces exchange flits with verilated routers, the model "
-              "routers with the model's interfaces)",
-          "'router=model'");
+  require_parameter(
+      impl.network_interface == Impl::Model || impl.router != Impl::Model, "impl",
+      std::string("router=rtl or router=cosim with ni=") + to_string(impl.network_interface) +
+          " (the verilated interfaces exchange flits with verilated routers, the model "
+          "routers with the model's interfaces)",
+      "'router=model'");
   if (const std::optional<std::string> expected = vc_policy().check_vcs(router.vcs)) {
-    require(false, "vcs", *expected, quoted(router.vcs));
+    require_parameter(false, "vcs", *expected, quoted(router.vcs));
   }
-  require(ni.packet_flits == 0 || ni.packet_flits >= 2, "packet-flits",
-          "0 (one packet per message) or at least 2 (a header and a word)",
-          quoted(ni.packet_flits));
-  require(clock_period_ns >= 1, "clock-ns", "at least 1 ns", quoted(clock_period_ns));
-  require(watchdog_cycles >= 1, "watchdog", "at least 1 cycle", quoted(watchdog_cycles));
+  require_parameter(ni.packet_flits == 0 || ni.packet_flits >= 2, "packet-flits",
+                    "0 (one packet per message) or at least 2 (a header and a word)",
+                    quoted(ni.packet_flits));
+  require_parameter(clock_period_ns >= 1, "clock-ns", "at least 1 ns", quoted(clock_period_ns));
+  require_parameter(watchdog_cycles >= 1, "watchdog", "at least 1 cycle", quoted(watchdog_cycles));
   return Validated<NetworkConfig>(*this);
 }
 

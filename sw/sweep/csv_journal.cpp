@@ -1,6 +1,8 @@
 // CSV quoting and the sweep journal.
 #include "sw/sweep/csv_journal.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <optional>
 #include <sstream>
@@ -99,11 +101,13 @@ Journal::Journal(const std::string& out, const std::string& signature,
           reject("a row of " + std::to_string(header.size()) + " columns",
                  std::to_string(fields.size()));
         }
+        // Digits and nothing else (std::stoul alone takes " 1", "1x" and "+1" for 1).
+        const std::string& index = fields[0];
         std::size_t point = points;
-        try {
-          point = std::stoul(fields[0]);
-        } catch (const std::exception&) {
-          point = points;
+        if (!index.empty() && index.size() <= 18 &&
+            std::all_of(index.begin(), index.end(),
+                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
+          point = std::stoul(index);
         }
         if (point >= points) {
           reject("a point index below " + std::to_string(points), "'" + fields[0] + "'");

@@ -4,6 +4,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -55,19 +56,20 @@ bool is_integer_text(const std::string& s) {
 }
 
 /// A plain (unquoted) integer scalar, as text; the option's parser checks its range.
-std::string integer_of(const YAML::Node& node, const std::string& path, const std::string& what) {
+std::string integer_of(const YAML::Node& node, const SourceLocation& where,
+                       const std::string& what) {
   if (!node.IsScalar() || node.Tag() != "?" || !is_integer_text(node.Scalar())) {
-    throw InputError(at(path, node.Mark()), what, shape_of(node));
+    throw InputError(where, what, shape_of(node));
   }
   return node.Scalar();
 }
 
+/// The text of a field's value at `where`, checked for the field's type.
 std::string value_text(const VariantFieldSpec& spec, const YAML::Node& node,
-                       const std::string& path) {
-  const SourceLocation where = at(path, node.Mark());
+                       const std::string& path, const SourceLocation& where) {
   switch (spec.type) {
     case FieldType::Integer:
-      return integer_of(node, path, "an integer for " + std::string(spec.key));
+      return integer_of(node, where, "an integer for " + std::string(spec.key));
     case FieldType::Name:
       if (!node.IsScalar()) {
         throw InputError(where, "a name for " + std::string(spec.key), shape_of(node));
@@ -82,7 +84,8 @@ std::string value_text(const VariantFieldSpec& spec, const YAML::Node& node,
       }
       std::string joined;
       for (const YAML::Node& radix : node) {
-        joined += (joined.empty() ? "" : "x") + integer_of(radix, path, "an integer radix");
+        joined += (joined.empty() ? "" : "x") +
+                  integer_of(radix, at(path, radix.Mark()), "an integer radix");
       }
       return joined;
     }
@@ -186,6 +189,20 @@ std::string field_list() {
     list += (list.empty() ? "" : ", ") + std::string(f.key);
   }
   return list;
+}
+
+/// The bytes of line `line` (1-based, lines ended by '\n') of `text`; 0 past its last line.
+std::uint32_t line_length(const std::string& text, std::uint32_t line) {
+  std::size_t start = 0;
+  for (std::uint32_t l = 1; l < line; ++l) {
+    start = text.find('\n', start);
+    if (start == std::string::npos) {
+      return 0;
+    }
+    ++start;
+  }
+  const std::size_t end = std::min(text.find('\n', start), text.size());
+  return static_cast<std::uint32_t>(end - start);
 }
 
 }  // namespace
@@ -297,8 +314,19 @@ Variant parse_variant(const std::string& text, const std::string& path) {
                        "'" + key + "' again (first at " + first->second.to_string() + ")");
     }
     seen.emplace(key, key_where);
+    SourceLocation value_where = at(path, entry.second.Mark());
+    // Past a plain key of one line, its colon; never past the key's line.
+    const auto after_colon =
+        std::min<std::uint32_t>(key_where.column + static_cast<std::uint32_t>(key.size()) + 1,
+                                line_length(text, key_where.line) + 1);
+    if (entry.second.IsNull() &&
+        (value_where.line != key_where.line || value_where.column < after_colon)) {
+      // "alpha:" and nothing after it on its line: yaml-cpp marks the next token, a line or more
+      // below (or the key itself at the file's end); the missing value belongs after the colon.
+      value_where = {path, key_where.line, after_colon};
+    }
     v.values.push_back(
-        {key, value_text(*spec, entry.second, path), key_where, at(path, entry.second.Mark())});
+        {key, value_text(*spec, entry.second, path, value_where), key_where, value_where});
   }
   const VariantValue* arch = v.find("arch");
   if (arch == nullptr) {

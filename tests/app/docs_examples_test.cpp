@@ -126,6 +126,7 @@ TEST_F(DocsExamples, QuotedRefusalsAreWhatTheProgramPrints) {
   const std::vector<Quoted> quoted = {
       {"docs/cli.md", "run p.mcp --arch ring"},
       {"docs/cli.md", "run p.mcp --dims 1x4 --arch mesh"},
+      {"docs/cli.md", "traffic --topology mesh --dims 4x4 --rate +0.1"},
       {"docs/cli.md", "traffic --topology mesh --dims 3x3 --pattern bitrev"},
       {"docs/cli.md", "gen C7 --nodes 4 --torus 4x4"},
       {"docs/cli.md", "trace stats t.trace --perfetto x.json"},
@@ -134,14 +135,23 @@ TEST_F(DocsExamples, QuotedRefusalsAreWhatTheProgramPrints) {
       {"docs/cli.md", "run p.mcp --arch torus --dims 2x2 --vcs 3"},
       {"docs/cli.md", "traffic --topology hypercube --dim 3 --routing pcube --impl router=rtl"},
       {"docs/cli.md", "access --fst x.fst"},
+      {"docs/cli.md", "run p.mcp --trace p.mcp"},
       {"docs/cli.md", "access --impl router=rtl"},
       {"docs/cli.md", "run p.mcp --arch torus --dims 2x2 --impl im=rtl"},
       {"docs/cli.md", "traffic --topology torus --dims 4x4 --impl ni=rtl"},
       {"docs/cli.md", "access --impl memory=rtl"},
       {"docs/cli.md", "access --n 3 --impl im=rtl,bus=rtl"},
+      {"docs/cli.md", "access --arch bus --n 8 --impl rtl"},
+      {"docs/cli.md", "access --impl processor=rtl"},
+      {"docs/cli.md", "access --impl im=rtl,bus=rtl --alpha 70000"},
       {"docs/cli.md", "gen fft --dim 8 --points 2048"},
       {"docs/lcc.md", "lcc --dim 0 --pattern bitrev"},
       {"docs/lcc.md", "lcc --dim 4 --pattern uniform"},
+      {"docs/lcc.md", "lcc --dim 7 --pattern transpose"},
+      {"docs/lcc.md", "lcc --dim 4 --pattern lcc:1000/01x0/0010/0001,0000"},
+      {"docs/lcc.md", "lcc --dim 4 --pattern bitrev --pattern lcc:1/0,0"},
+      {"docs/lcc.md", "lcc --dim 4 --pattern bitrev --out /tmp"},
+      {"docs/cli.md", "run p.mcp --buffer-words 1"},
   };
   for (const Quoted& q : quoted) {
     const testing_support::Outcome r = run(q.args);

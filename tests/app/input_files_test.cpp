@@ -73,7 +73,7 @@ TEST_F(InputFiles, AProgramFromStandardInputRunsAsTheSameProgramFromItsFile) {
   // A sweep's children would each read the program again: no standard input there.
   write("omp.yaml", "arch: omp\n");
   expect_refused(run("sweep - --variants omp.yaml --out s.csv", slurp(kFig2), kTimeLimitSeconds),
-                 "PROGRAM_OR_TRAFFIC: expected a program file (every point's process reads it "
+                 "orthosim sweep: PROGRAM: expected a program file (every point's process reads it "
                  "again), found '-' (standard input)");
   EXPECT_FALSE(fs::exists(dir_ / "s.csv"));
   EXPECT_FALSE(fs::exists(dir_ / "s.csv.partial"));

@@ -251,6 +251,69 @@ TEST_F(OutputPaths, TwoOutputsOnOneFileAreRefusedBeforeTheRun) {
   EXPECT_EQ(both.exit_code, 0) << both.err;
 }
 
+// An output on a file the command reads replaced it: `run p.mcp --trace p.mcp` ran and left the
+// trace where the program was. Each input (PROGRAM, --variant, --variants, --embedding, a trace
+// FILE), by any spelling or a symbolic link, is refused as an output before anything runs, and
+// left as it was.
+TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
+  make_trace();
+  ASSERT_EQ(run("lcc --dim 2 --pattern bitrev --out n.map").exit_code, 0);
+  fs::create_symlink("fig2.mcp", dir_ / "link.mcp");
+  fs::create_symlink("omp.yaml", dir_ / "to-variant");
+  fs::copy_file(dir_ / "omp.yaml", dir_ / "omp.vcd");  // a variant file of an odd name
+  const std::vector<std::string> before = entries();
+  const std::string program = slurp(dir_ / "fig2.mcp");
+  const std::string variant = slurp(dir_ / "omp.yaml");
+  const std::string trace = slurp(dir_ / "t.trace");
+  const std::string map = slurp(dir_ / "n.map");
+  struct Case {
+    std::string command, output, input;
+  };
+  const std::vector<Case> cases = {
+      {"run fig2.mcp --arch omp --trace fig2.mcp", "--trace", "PROGRAM"},
+      {"run fig2.mcp --arch omp --vcd ./fig2.mcp", "--vcd", "PROGRAM"},
+      {"run link.mcp --arch omp --trace fig2.mcp", "--trace", "PROGRAM"},
+      {"run fig2.mcp --variant omp.yaml --trace sub/../omp.yaml", "--trace", "--variant"},
+      {"run fig2.mcp --arch mesh --dims 2x2 --embedding n.map --vcd n.map", "--vcd", "--embedding"},
+      {"traffic --topology hypercube --dim 2 --embedding n.map --trace n.map", "--trace",
+       "--embedding"},
+      {"access --n 2 --variant omp.yaml --trace omp.yaml", "--trace", "--variant"},
+      {"sweep fig2.mcp --variants omp.yaml --out fig2.mcp", "--out", "PROGRAM"},
+      {"sweep fig2.mcp --variants omp.yaml --out omp.yaml", "--out", "--variants"},
+      {"trace export t.trace --perfetto t.trace", "--perfetto", "FILE"},
+      // A symbolic link to an input is written through, into the input.
+      {"run fig2.mcp --arch omp --trace link.mcp", "--trace", "PROGRAM"},
+      {"access --n 2 --variant omp.yaml --vcd to-variant", "--vcd", "--variant"},
+      // demo's waveforms in its --out folder are outputs too.
+      {"demo --out . --variant omp.vcd", "--out", "--variant"},
+  };
+  // An output is written to PATH.partial first: an input of that name was renamed over PATH.
+  fs::copy_file(dir_ / "fig2.mcp", dir_ / "f.partial");
+  const Outcome partial = run("run f.partial --arch omp --trace f");
+  EXPECT_EQ(partial.err,
+            "orthosim run: --trace: expected a path of its own (PROGRAM reads 'f.partial', which "
+            "the output is written to first), found 'f'\n");
+  EXPECT_EQ(slurp(dir_ / "f.partial"), program);
+  fs::remove(dir_ / "f.partial");
+  fs::create_directories(dir_ / "sub");
+  for (const Case& c : cases) {
+    const Outcome o = run(c.command);
+    EXPECT_EQ(o.exit_code, 2) << c.command << ": " << o.err;
+    EXPECT_EQ(o.out, "") << c.command;
+    EXPECT_NE(o.err.find(": " + c.output + ": expected a path of its own (" + c.input +
+                         " reads that file), found '"),
+              std::string::npos)
+        << c.command << ": " << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << c.command << ": " << o.err;
+  }
+  fs::remove(dir_ / "sub");
+  EXPECT_EQ(entries(), before);
+  EXPECT_EQ(slurp(dir_ / "fig2.mcp"), program);
+  EXPECT_EQ(slurp(dir_ / "omp.yaml"), variant);
+  EXPECT_EQ(slurp(dir_ / "t.trace"), trace);
+  EXPECT_EQ(slurp(dir_ / "n.map"), map);
+}
+
 // '-' is standard input for a PROGRAM; an output named '-' was written to a file of that name.
 TEST_F(OutputPaths, ADashIsNotTakenForStandardOutput) {
   make_trace();

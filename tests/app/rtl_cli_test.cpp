@@ -304,12 +304,18 @@ TEST_F(RtlCli, TheModuleArrayIsRefusedWhereItDoesNotFit) {
   for (const std::string arch : {"crossbar", "bus"}) {
     const Outcome o = run("access --arch " + arch + " --impl memory=cosim");
     EXPECT_EQ(o.exit_code, 2) << arch;
-    EXPECT_NE(o.err.find("invalid parameter memory"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("orthosim access: --impl: expected memory=model on the " + arch),
+              std::string::npos)
+        << o.err;
     EXPECT_NE(o.err.find("omp"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find(", found 'memory=cosim'\n"), std::string::npos) << o.err;
   }
   const Outcome model_bus = run("access --impl memory=rtl,bus=model");
   EXPECT_EQ(model_bus.exit_code, 2);
-  EXPECT_NE(model_bus.err.find("memory=rtl needs bus=rtl"), std::string::npos) << model_bus.err;
+  EXPECT_NE(model_bus.err.find("--impl: expected bus=rtl with memory=rtl ("), std::string::npos)
+      << model_bus.err;
+  EXPECT_NE(model_bus.err.find(", found 'memory=rtl' with 'bus=model'\n"), std::string::npos)
+      << model_bus.err;
 }
 
 TEST_F(RtlCli, BadChoicesAreRefusedNamingTheOption) {
@@ -357,13 +363,16 @@ TEST_F(RtlCli, BadChoicesAreRefusedNamingTheOption) {
   EXPECT_NE(memory.err.find("memory"), std::string::npos) << memory.err;
   const Outcome n = run("access --n 3 --impl im=rtl,bus=rtl");
   EXPECT_EQ(n.exit_code, 2);
-  EXPECT_NE(n.err.find("invalid parameter n for the RTL"), std::string::npos) << n.err;
-  // Keyed by the implementation choice that asked for the RTL, placed at its option.
-  EXPECT_EQ(n.err.rfind("orthosim access: --impl: ", 0), 0u) << n.err;
+  // Keyed by the parameter the verilated blocks do not fit, as the network's refusals are, naming
+  // the choice that asked for them.
+  EXPECT_EQ(n.err,
+            "orthosim access: --n: expected 2, 4, 8, 16 processors, the sizes of the RTL bus "
+            "controller that --impl asks for, found '3'\n");
   const Outcome im = run("access --impl im=rtl");
   EXPECT_EQ(im.exit_code, 2);
-  EXPECT_NE(im.err.find("im=rtl and im=cosim need bus=rtl or bus=cosim"), std::string::npos)
+  EXPECT_NE(im.err.find("--impl: expected bus=rtl or bus=cosim with im=rtl ("), std::string::npos)
       << im.err;
+  EXPECT_NE(im.err.find(", found 'im=rtl' with 'bus=model'\n"), std::string::npos) << im.err;
   const Outcome spec = run("access --impl fast");
   EXPECT_EQ(spec.exit_code, 2);
   EXPECT_NE(spec.err.find("--impl"), std::string::npos) << spec.err;
@@ -544,20 +553,50 @@ TEST_F(RtlCli, TheWholeMachinesFstHasItsScope) {
 TEST_F(RtlCli, WholeMachineChoicesAndProgramsThatDoNotFitAreRefused) {
   const std::pair<const char*, const char*> cases[] = {
       {"access --impl processor=rtl",
-       "--impl: invalid parameter sync for the RTL: processor=rtl needs every block of the "
-       "multiprocessor rtl: im, bus, sync and memory"},
-      {"access --impl sync=cosim", "need processor= the same"},
-      {"access --impl interconnect=rtl", "the omp's memory side is its module array"},
+       "--impl: expected im=rtl, bus=rtl, sync=rtl and memory=rtl with processor=rtl (the "
+       "processors, "},
+      {"access --impl processor=rtl", "rtl/multiprocessor.sv: they talk through pins there and "
+                                      "through calls in the models), found 'sync=model'\n"},
+      {"access --impl sync=cosim",
+       "--impl: expected processor=cosim with sync=cosim (the processors, "},
+      {"access --impl sync=cosim", "found 'sync=cosim' with 'processor=model'\n"},
+      {"access --impl interconnect=rtl",
+       "--impl: expected memory=... for the omp's memory side, its module array (interconnect= is "
+       "the crossbar's and the bus's), found 'interconnect=rtl'\n"},
       {"access --arch crossbar --impl processor=rtl,sync=rtl,im=rtl,bus=rtl,memory=rtl",
-       "the crossbar's and the bus's memory side is their interconnect"},
+       "--impl: expected interconnect=... for the crossbar's memory side (memory= is the omp's "
+       "module array), found 'memory=rtl'\n"},
+      // A size the verilated blocks do not have is keyed by its option.
+      {"access --impl rtl --alpha 70000",
+       "orthosim access: --alpha: expected at most 65535 cycles, what the registers of the RTL "
+       "processor that --impl asks for hold, found '70000'\n"},
+      {"access --impl rtl --barrier-cycles 70000", "--barrier-cycles: expected at most 65535"},
+      {"access --impl im=rtl,bus=rtl --gamma 70000",
+       "orthosim access: --gamma: expected at most 65535 cycles, what the timing registers of the "
+       "RTL bus controller that --impl asks for hold, found '70000'\n"},
+      {"access --impl im=rtl,bus=rtl --buffer-words 1000",
+       "orthosim access: --buffer-words: expected at most 256 words per data buffer, what the RTL "
+       "bus controller that --impl asks for holds, found '1000'\n"},
+      {"access --impl memory=cosim --module-words 5000",
+       "orthosim access: --module-words: expected at most 4096 words per module, the depth of the "
+       "RTL module array that --impl asks for, found '5000'\n"},
+      {"access --impl memory=cosim --clock-ns 1",
+       "orthosim access: --clock-ns: expected at least 2 ns: the RTL module array that --impl "
+       "asks for is evaluated at half a cycle, found '1'\n"},
+      {"access --impl rtl --buffer-words 1000",
+       "orthosim access: --buffer-words: expected at most "},
+      {"access --impl rtl --buffer-words 1000",
+       " words per data buffer, what the RTL processor that --impl asks for holds, found "
+       "'1000'\n"},
       {"traffic --topology mesh --dims 4x4 --impl processor=rtl", "router=..."},
       {"access --impl rtl --repeat 1000", "does not fit the RTL processor's instruction memory"},
       // An (organisation, n) this build did not verilate (the default build: rtl/limits.cmake):
       // the pairs built and the configure option that adds one.
       {"access --arch bus --n 8 --impl rtl",
-       "--impl: invalid parameter n for the RTL: the bus is verilated for n = 4, got 8 (this "
-       "build verilates omp:4 omp:16 crossbar:4 bus:4; to add bus:8, configure with "
-       "-DORTHOSIM_RTL_MP_MODELS=\"omp:4;omp:16;crossbar:4;bus:4;bus:8\" and build again)"}};
+       "orthosim access: --n: expected 4 processors, the sizes of the RTL bus that --impl asks "
+       "for (this build verilates omp:4 omp:16 crossbar:4 bus:4; to add bus:8, configure with "
+       "-DORTHOSIM_RTL_MP_MODELS=\"omp:4;omp:16;crossbar:4;bus:4;bus:8\" and build again), found "
+       "'8'\n"}};
   for (const auto& [args, expected] : cases) {
     const Outcome r = run(args);
     EXPECT_EQ(r.exit_code, 2) << args;

@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "tests/support/cli_process.hpp"
 
@@ -102,6 +105,35 @@ TEST_F(Section5, CollapsingTheExchangedDimensionMakesItLocal) {
   ASSERT_EQ(blocks.exit_code, 0) << blocks.err;
   // Blocks collapse x0: x4 is between clusters, 2 nodes per processor: lambda = 2.
   EXPECT_EQ(nlohmann::json::parse(blocks.out)["total_cycles"], 2 * access(1, 4) + kGamma);
+}
+
+// [PH91] section 3.1 defines the IWR step on every interleaved configuration: a block-interleaved
+// write, a bus switching of gamma ("the synchronization overhead"), a block-interleaved read.
+// `--sync iwr` on the crossbar and the bus is that step too: the step's processors write, meet
+// in one bus switch of gamma, then read, with no activate-/wait-sync (so --sync-cycles costs
+// nothing). A permutation of two 4-word messages, P1 -> P2 and P3 -> P0, with costs chosen here
+// so that no two terms coincide (T1 = alpha + beta(l-1) + tau l = 10 + 3*3 + 2*4 = 27): on the
+// crossbar both writes go on their own buses, then both reads: T1 + gamma + T1; on the single bus
+// the two writes take it one after the other, then the two reads: 2 T1 + gamma + 2 T1.
+TEST_F(Section5, IwrSynchronizationOnTheCrossbarAndTheBusIsOneBusSwitchOfGamma) {
+  std::ofstream(dir_ / "perm.mcp") << "nodes 4\nwords 4\nstep perm\n  send 1 -> 2\n  send 3 -> 0\n";
+  constexpr std::uint64_t kT1 = 10 + 3 * (4 - 1) + 2 * 4;
+  for (const auto& [arch, accesses_per_half] :
+       {std::pair<std::string, std::uint64_t>{"crossbar", 1}, {"bus", 2}}) {
+    for (const std::uint64_t gamma : {7u, 40u}) {
+      for (const char* sync_cycles : {"2", "50"}) {
+        const std::string args =
+            "run perm.mcp --arch " + arch + " --sync iwr --alpha 10 --beta 3 --tau 2 --gamma " +
+            std::to_string(gamma) + " --sync-cycles " + sync_cycles + " --json";
+        const Outcome r = run(args);
+        ASSERT_EQ(r.exit_code, 0) << args << ": " << r.err;
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        EXPECT_TRUE(j["payload_ok"].get<bool>()) << args;
+        EXPECT_EQ(j["total_cycles"], 2 * accesses_per_half * kT1 + gamma) << args;
+        EXPECT_EQ(j["predicted_cycles"], 2 * accesses_per_half * kT1 + gamma) << args;
+      }
+    }
+  }
 }
 
 TEST_F(Section5, BadClusteringOptionsGiveOneErrorLine) {

@@ -390,7 +390,13 @@ TEST_F(Sweep, BadArgumentsAreNamed) {
       {"sweep fig2.mcp --variants bad.yaml --out r.csv", "bad.yaml:2:8:"},
       {"sweep traffic:uniform --variants omp.yaml --out r.csv", "omp.yaml:6:7: expected a "
                                                                 "network"},
-      {"sweep traffic: --variants t44.yaml --out r.csv", "a pattern after traffic:"},
+      // The target is named as the usage names it, PROGRAM|traffic:PATTERN.
+      {"sweep traffic: --variants t44.yaml --out r.csv",
+       "orthosim sweep: traffic:PATTERN: expected a pattern after traffic:, e.g. traffic:uniform, "
+       "found 'traffic:'\n"},
+      {"sweep --variants omp.yaml --out r.csv",
+       "orthosim sweep: PROGRAM|traffic:PATTERN: expected a program file (.mcp) or "
+       "traffic:PATTERN, found none\n"},
       {"sweep nowhere.mcp --variants omp.yaml --out r.csv", "nowhere.mcp"},
       {"sweep fig2.mcp --variants omp.yaml", "--out"},
       {"sweep fig2.mcp --out r.csv", "--variants"},

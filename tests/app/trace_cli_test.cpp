@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -602,6 +603,18 @@ TEST_F(TraceCli, BadArgumentsAreRejected) {
   const auto no_folder = run("trace plot x.trace");
   EXPECT_EQ(no_folder.exit_code, 2);
   EXPECT_NE(no_folder.err.find("--out"), std::string::npos) << no_folder.err;
+  // trace plot of a file that is plainly not JSON says what it is, not "a syntax error".
+  ASSERT_EQ(run("access --n 2 --vcd w.vcd").exit_code, 0);
+  std::ofstream(dir_ / "empty.json") << "";
+  EXPECT_EQ(run("trace plot w.vcd --out pl").err,
+            "orthosim trace: w.vcd:1:1: expected the JSON of orthosim traffic --json, found "
+            "'$version', a VCD (trace stats reads waveforms; trace plot draws event traces and "
+            "traffic JSONs)\n");
+  EXPECT_EQ(
+      run("trace plot empty.json --out pl").err,
+      "orthosim trace: empty.json:1:1: expected the JSON of orthosim traffic --json, found an "
+      "empty file\n");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "pl"));
   const auto no_out = run("access --kind scalar --trace missing/dir/x.trace");
   EXPECT_EQ(no_out.exit_code, 2) << no_out.err;
   EXPECT_NE(no_out.err.find("--trace"), std::string::npos) << no_out.err;

@@ -171,6 +171,16 @@ TEST_F(Variant, BadFilesAreRejectedAtTheirLineAndColumn) {
        "expected a YAML mapping of variant fields such as 'arch: omp', found 'arch omp', not a "
        "field\n"},
       {"empty file", "", "access", "bad.yaml:1:1:", "empty"},
+      // A field with no value at a line's end: yaml-cpp marks the next token (3:1, the next
+      // field's line, or the end of the file); the value belongs right after the colon.
+      {"a field with no value before another", "arch: omp\nalpha:\nbeta: 2\n", "access",
+       "bad.yaml:2:7:", "expected an integer for alpha, found nothing\n"},
+      {"a field with no value and a comment", "arch: omp\nalpha:   # none\n", "access",
+       "bad.yaml:2:7:", "found nothing"},
+      {"a field with no value at the end", "arch: omp\nalpha:", "access",
+       "bad.yaml:2:7:", "found nothing"},
+      {"a field with no value in its line's middle", "arch: omp\nalpha: ~\n", "access",
+       "bad.yaml:2:8:", "found nothing"},
       {"too small a network for the program", "arch: mesh\ndims: [3]\n", "run fig2.mcp --arch mesh",
        "bad.yaml:2:7:", "4 nodes"},
   };
@@ -247,6 +257,11 @@ TEST_F(Variant, ALowerLayersRefusalOfAFileValueIsPlacedAtTheField) {
        "orthosim traffic: v.yaml:3:11: clock-ns: router=rtl|cosim (impl at v.yaml:4:7) needs a "
        "clock period of at least 4 ns: the cycle's halves and the reset pulse take whole "
        "nanoseconds"},
+      // A size the verilated multiprocessor does not have is keyed by its field, naming impl's.
+      {"sc_models/cosim (multiprocessor)", "arch: omp\nimpl: im=rtl,bus=rtl\nalpha: 70000\n",
+       "access",
+       "orthosim access: v.yaml:3:8: alpha: expected at most 65535 cycles, what the timing "
+       "registers of the RTL bus controller that impl at v.yaml:2:7 asks for hold, found '70000'"},
       // The RTL router computes e-cube in hardware: it has no P-cube to run.
       {"sw/routed", "arch: hypercube\ndim: 3\nrouting: pcube\nimpl: router=rtl\n", "traffic",
        "orthosim traffic: v.yaml:3:10: routing: expected e-cube, the one routing of the RTL "

@@ -408,41 +408,40 @@ TEST(WholeMachine, OnlyTheWholeMachineIsVerilatedWithItsProcessors) {
   EXPECT_EQ(refusal(whole(Arch::Omp, 16, sw::Impl::Cosim)), "");
   sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Rtl);
   c.impl.index_manipulator = sw::Impl::Model;
-  EXPECT_NE(refusal(c).find("invalid parameter im for the RTL: processor=rtl needs every block of "
-                            "the multiprocessor rtl: im, bus, sync and memory"),
-            std::string::npos)
+  EXPECT_EQ(refusal(c).rfind("expected im=rtl, bus=rtl, sync=rtl and memory=rtl with processor=rtl "
+                             "(the processors, ",
+                             0),
+            0u)
       << refusal(c);
+  EXPECT_NE(refusal(c).find("), found 'im=model'"), std::string::npos) << refusal(c);
   c = whole(Arch::Crossbar, 4, sw::Impl::Cosim);
   c.impl.interconnect = sw::Impl::Rtl;
-  EXPECT_NE(refusal(c).find("invalid parameter interconnect for the RTL: processor=cosim needs"),
-            std::string::npos)
-      << refusal(c);
+  EXPECT_NE(refusal(c).find("found 'interconnect=rtl'"), std::string::npos) << refusal(c);
   c = whole(Arch::Omp, 4, sw::Impl::Model);
   c.impl.sync = sw::Impl::Rtl;
-  EXPECT_NE(refusal(c).find("invalid parameter sync for the RTL: sync=rtl|cosim and "
-                            "interconnect=rtl|cosim need processor= the same"),
-            std::string::npos)
+  EXPECT_EQ(refusal(c).rfind("expected processor=rtl with sync=rtl (", 0), 0u) << refusal(c);
+  EXPECT_NE(refusal(c).find("), found 'sync=rtl' with 'processor=model'"), std::string::npos)
       << refusal(c);
   c = whole(Arch::Omp, 4, sw::Impl::Rtl);
   c.impl.interconnect = sw::Impl::Rtl;
-  EXPECT_NE(refusal(c).find("the omp's memory side is its module array"), std::string::npos)
-      << refusal(c);
+  EXPECT_EQ(refusal(c),
+            "expected memory=... for the omp's memory side, its module array (interconnect= is "
+            "the crossbar's and the bus's), found 'interconnect=rtl'");
   // An (organisation, n) not verilated: the pairs built and the configure option that adds one
   // (rtl/limits.cmake), or the RTL's n when n is none of them.
   c = whole(Arch::Bus, 8, sw::Impl::Rtl);
   const std::string built = rtl::limits::kMultiprocessorModels;
   std::string option = rtl::limits::kMultiprocessorModels;
   std::replace(option.begin(), option.end(), ' ', ';');
-  EXPECT_NE(refusal(c).find("invalid parameter n for the RTL: the bus is verilated for n = " +
+  EXPECT_EQ(refusal(c), "expected " +
                             rtl::MultiprocessorRtl::built_list(rtl::MultiprocessorArch::Bus) +
-                            ", got 8 (this build verilates " + built + "; to add bus:8, " +
-                            "configure with -DORTHOSIM_RTL_MP_MODELS=\"" + option +
-                            ";bus:8\" and build again)"),
-            std::string::npos)
-      << refusal(c);
+                            " processors, the sizes of the RTL bus that {impl} asks for (this "
+                            "build verilates " +
+                            built + "; to add bus:8, configure with -DORTHOSIM_RTL_MP_MODELS=\"" +
+                            option + ";bus:8\" and build again), found '8'");
   c = whole(Arch::Crossbar, 3, sw::Impl::Rtl);
-  EXPECT_NE(refusal(c).find("got 3 (this build verilates " + built + "; the RTL's n are " +
-                            rtl::limits::kProcessorList + ")"),
+  EXPECT_NE(refusal(c).find("(this build verilates " + built + "; the RTL's n are " +
+                            rtl::limits::kProcessorList + "), found '3'"),
             std::string::npos)
       << refusal(c);
 }

@@ -127,6 +127,19 @@ TEST(CliExchange, BadInputIsRefusedBeforeAnythingRuns) {
        {"--algorithms", "'bogus'", "two-phase"}},
       {{"exchange", "--torus", "4x4", "--block", "2", "--algorithms", "a1,a1"},
        {"--algorithms", "once"}},
+      // Every item of the list is an algorithm: an empty one (a trailing comma) too, as
+      // --rates, --sources and --collapse refuse theirs.
+      {{"exchange", "--torus", "4x4", "--block", "2", "--algorithms", "a1,"},
+       {"orthosim exchange: --algorithms: expected a1 | an-1 | suh | two-phase | direct, found "
+        "''"}},
+      {{"exchange", "--torus", "4x4", "--block", "2", "--algorithms", "a1,,suh"},
+       {"--algorithms", "found ''"}},
+      // A side outside 4..32 reads as the form, not as parse_count's range of digits.
+      {{"exchange", "--torus", "0x0", "--block", "2"},
+       {"orthosim exchange: --torus: expected N x N with N a power of two from 4 to 32, e.g. 8x8, "
+        "found '0x0'"}},
+      {{"exchange", "--torus", "99999999999999999999999x4", "--block", "2"},
+       {"--torus: expected N x N with N a power of two", "found '99999999999999999999999x4'"}},
       {{"exchange", "--torus", "4x4", "--block", "2", "--rearrange-cycles", "-1"},
        {"--rearrange-cycles"}},
       {{"exchange", "--torus", "8x8", "--block", "1000000", "--algorithms", "a1"},

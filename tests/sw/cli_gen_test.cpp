@@ -288,4 +288,27 @@ TEST_F(CliProgram, GenFftWritesTheParallelFftWithTheMachinesOrTheGivenCosts) {
 }
 
 }  // namespace
+// A node or dimension list that is not numbers is refused with what the list holds, not with
+// the 32-bit range of its parser ("expected an integer in 0..4294967295, found 'x'"); a number out
+// of the program's range is refused by the generator, which knows m and d.
+TEST(CliGen, ANodeListThatIsNotNumbersSaysWhatTheListHolds) {
+  expect_refused_before_running({
+      {{"gen", "C3", "--nodes", "4", "--sources", "x"},
+       {"orthosim gen: --sources: expected node numbers separated by commas, e.g. 1,2,5, found "
+        "'x'\n"}},
+      {{"gen", "C3", "--nodes", "4", "--sources", "0", "--dests", "1,,2"},
+       {"orthosim gen: --dests: expected node numbers separated by commas, e.g. 1,2,5, found "
+        "'1,,2'\n"}},
+      {{"gen", "C3", "--nodes", "4", "--dests", "99999999999"},
+       {"--dests: expected node numbers separated by commas, e.g. 1,2,5, found '99999999999'"}},
+      {{"gen", "cc-cube", "--dim", "4", "--dims", "0,a"},
+       {"orthosim gen: --dims: expected hypercube dimensions separated by commas, e.g. 0,1,3, "
+        "found '0,a'\n"}},
+      {{"gen", "C3", "--nodes", "4", "--sources", "7"},
+       {"orthosim gen: --sources: expected node ids below m = 4, found N7\n"}},
+      {{"gen", "cc-cube", "--dim", "4", "--dims", "7"},
+       {"orthosim gen: --dims: expected dimensions 0..3, found 7\n"}},
+  });
+}
+
 }  // namespace orthosim

@@ -181,6 +181,36 @@ TEST(CliTraffic, RoutingPcubeOnHypercubesOnlyAndNamedOnlyWhenNotTheDefault) {
   }
 }
 
+// A rate is read by the rule every integer option follows (parse_count): the characters of the
+// number and nothing else, so " 0.1" is refused as --alpha " 5" is; a decimal point and an
+// exponent are what a rate adds.
+TEST(CliTraffic, ARateIsTheNumberAndNothingElseAsEveryNumericOption) {
+  const std::vector<std::pair<std::string, double>> accepted = {{"0.1", 0.1},   {".5", 0.5},
+                                                                {"2", 2.0},     {"2.", 2.0},
+                                                                {"1e-3", 1e-3}, {"64", 64.0},
+                                                                {"0", 0.0}};
+  for (const auto& [text, value] : accepted) {
+    EXPECT_EQ(
+        only_traffic({"traffic", "--topology", "mesh", "--dims", "4x4", "--rate", text}).rates,
+        (std::vector<double>{value}))
+        << text;
+  }
+  std::vector<BadInput> refused;
+  for (const std::string text : {" 0.1", "0.1 ", "+0.1", "-0", "0x0.1p0", "inf", "nan", ".", "e3",
+                                 "1e", "1e+", "0.1.2", "1,5", "64.5", "1e400", ""}) {
+    refused.push_back({{"traffic", "--topology", "mesh", "--dims", "4x4", "--rate", text},
+                       {"orthosim traffic: --rate: expected a rate in flits per node per cycle, "
+                        "0..64, found '" +
+                        text + "'"}});
+  }
+  refused.push_back(
+      {{"traffic", "--topology", "mesh", "--dims", "4x4", "--rates", "0.1, 0.2"},
+       {"--rates: expected a rate in flits per node per cycle, 0..64, found ' 0.2'"}});
+  refused.push_back({{"access", "--alpha", " 5"},
+                     {"orthosim access: --alpha: expected an integer in 0..1000000, found ' 5'"}});
+  expect_refused_before_running(refused);
+}
+
 TEST(CliTraffic, TrafficDefaultsAndOnePointAtTheTopLevel) {
   Result r;
   const sw::TrafficRequest q =

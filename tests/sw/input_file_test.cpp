@@ -224,9 +224,11 @@ TEST_F(InputFileTest, MissingFilesDirectoriesAndEmptyNamesAreRefusedByName) {
             dir_.string() + ": expected a readable test input, found a directory");
   EXPECT_EQ(error_of([&] { InputFile f("", rules()); }),
             "'': expected a readable test input, found an empty file name");
-  // "-" is a file name unless the rules make it standard input.
+  // "-" is a file name unless the rules make it standard input; when there is no such file the
+  // refusal says so (run p.mcp --variant - read "-: ... found no such file").
   EXPECT_EQ(error_of([&] { InputFile f("-", rules()); }),
-            "-: expected a readable test input, found no such file");
+            "-: expected a readable test input, found no such file (standard input, '-', is read "
+            "as a program only)");
 }
 
 TEST_F(InputFileTest, AFifoWithoutWriterIsNoDataAtOnceAndAFifoIsRefusedWhereFilesAreReadTwice) {

@@ -296,4 +296,23 @@ TEST_F(JournalTest, AnotherSweepsJournalOrABrokenRowIsRefusedAtItsLine) {
   }
 }
 
+// A row's point is its digits and nothing else, as every number the command line reads: a
+// hand-edited " 1", "1x", "+1" or "-1" is not taken for a point (std::stoul took the first three
+// as point 1 and "-1" as 2^64 - 1).
+TEST_F(JournalTest, ARowsPointIsItsDigitsAndNothingElse) {
+  for (const std::string point : {" 1", "1x", "+1", "-1", "0x1", ""}) {
+    std::ofstream(out_ + ".partial") << "# sig\npoint,x\n0,a\n" << point << ",b\n";
+    try {
+      sweep::Journal j(out_, "sig", head_, 4);
+      ADD_FAILURE() << "'" << point << "' was taken for a point";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                out_ +
+                    ".partial:4:1: expected a point index below 4 (the journal of this sweep; "
+                    "remove it to start over), found '" +
+                    point + "'");
+    }
+  }
+}
+
 }  // namespace

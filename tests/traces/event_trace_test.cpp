@@ -158,6 +158,16 @@ TEST(EventTrace, ALineOverTheLimitIsRefusedAtItsLine) {
             "t.trace:3:1: expected a line of at most 1 MiB, found a longer line");
 }
 
+// A clock of 0 ns would put every event at time 0 in `trace export` and `trace stats` (the VCD
+// reader refuses it too): it is refused at its column, as orthosim never writes it.
+TEST(EventTrace, AClockOfZeroNanosecondsIsRefused) {
+  std::size_t events = 0;
+  const std::string magic = "orthosim-trace " + std::to_string(kEventTraceVersion) + "\n";
+  EXPECT_EQ(read_text(magic + "clock-ns 0\nsource 0 processor p\n0 end\n", events),
+            "t.trace:2:10: expected the clock period in ns, at least 1, found '0'");
+  EXPECT_EQ(read_text(magic + "clock-ns 1\nsource 0 processor p\n0 end\n", events), "accepted");
+}
+
 TEST(EventTrace, StatsOfAHandMadeTrace) {
   const std::string path = temp_path("stats");
   write_sample(path);
@@ -368,6 +378,27 @@ TEST(TraceReaders, EmptyFileIsRejectedAtLineOne) {
   const sw::SourceLocation vcd = rejected_at("", [](const std::string& p) { (void)vcd_stats(p); });
   EXPECT_EQ(vcd.line, 1u);
   EXPECT_EQ(vcd.column, 1u);
+}
+
+// A VCD's clock period is refused at its token when it is 0 or does not fit 32 bits (it was
+// cut to 32 bits, so 4294967297 read as a clock of 1 ns); the message was "found none".
+TEST(TraceReaders, AVcdsClockPeriodIsRefusedAtItsTokenOutsideOneTo2To32) {
+  const auto read = [](const std::string& clock) {
+    try {
+      (void)vcd_stats(
+          sw::InputFile::from_text("$version orthosim $end\n$comment clock-ns " + clock +
+                                       " $end\n$timescale 1ns $end\n$enddefinitions $end\n#0\n",
+                                   "w.vcd", trace_input_rules("VCD")));
+    } catch (const sw::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  for (const std::string clock : {"0", "4294967296", "4294967297"}) {
+    EXPECT_EQ(read(clock),
+              "w.vcd:2:19: expected the clock period in ns, 1..4294967295, found '" + clock + "'");
+  }
+  EXPECT_EQ(read("4294967295"), "accepted");
 }
 
 TEST(TraceReaders, ACarriageReturnInAQuotedTokenStaysOnOneLine) {
