@@ -371,6 +371,13 @@ TEST(Validate, OnlyAReadConsumesItsWords) {
   expect_op_accepted(Arch::Omp, read);
   read.consumed = config(Arch::Omp).module_words + 1;
   expect_op_rejected(Arch::Omp, read, "consumed addresses 0..");
+  // The consumed words start at the access's address: from depth - 3, three fit and four do not.
+  const std::uint32_t depth = config(Arch::Omp).module_words;
+  sw::MemoryAccess deep = access(Direction::Read, row(kP), {0}, depth - 3, 1);
+  deep.consumed = 3;
+  expect_op_accepted(Arch::Omp, deep);
+  deep.consumed = 4;
+  expect_op_rejected(Arch::Omp, deep, "consumed addresses " + std::to_string(depth - 3) + "..");
 }
 
 TEST(Validate, GroupsMustContainTheProcessor) {
@@ -408,6 +415,24 @@ TEST(Validate, LoadAndStoreStayInLocalMemoryAndBuffers) {
   expect_op_rejected(Arch::Omp, sw::StoreBuffer{0, 0, 0}, "not 0");
   expect_op_rejected(Arch::Omp, sw::LoadBuffer{0, 0, c.buffer_words + 1},
                      "not " + std::to_string(c.buffer_words + 1));
+  // A copy may fill its buffer to the last word L - 1, from wherever it starts in the buffer.
+  const std::uint32_t big_l = c.buffer_words;
+  expect_op_accepted(Arch::Omp, sw::LoadBuffer{0, 0, big_l, 0});
+  expect_op_accepted(Arch::Omp, sw::StoreBuffer{1, 0, 4, big_l - 4});
+  expect_op_rejected(Arch::Omp, sw::LoadBuffer{2, 0, 4, big_l - 3},
+                     "copies 1..3 words from buffer word " + std::to_string(big_l - 3));
+  expect_op_rejected(Arch::Omp, sw::StoreBuffer{3, 0, 2, big_l - 1}, "not 2");
+}
+
+// The index memory holds --index-sets sets: a processor may load exactly that many.
+TEST(Validate, AProcessorLoadsAtMostTheIndexMemorysSets) {
+  sw::SystemConfig c = config(Arch::Omp);
+  c.index_sets = 2;
+  const sw::Op op = sw::Compute{sw::Cycle{1}};
+  EXPECT_EQ(rejection(program_with(Arch::Omp, op, {{0}, {1}}), c), "");
+  const std::string why = rejection(program_with(Arch::Omp, op, {{0}, {1}, {2}}), c);
+  EXPECT_TRUE(contains(why, "P0 loads 3 index sets, the index memory holds 2"))
+      << "'" << why << "'";
 }
 
 TEST(Validate, ProgramMustMatchTheSystem) {
@@ -416,6 +441,15 @@ TEST(Validate, ProgramMustMatchTheSystem) {
   sw::SystemConfig bigger = config(Arch::Omp);
   bigger.n = kN + 1;
   EXPECT_TRUE(contains(rejection(p, bigger), "processors"));
+  // The program's n and its list of processors must both be the system's.
+  sw::MachineProgram short_list = p;
+  short_list.processors.pop_back();
+  EXPECT_TRUE(contains(rejection(short_list, config(Arch::Omp)), "has 3 processors"))
+      << rejection(short_list, config(Arch::Omp));
+  sw::MachineProgram wrong_n = p;
+  wrong_n.n = kN + 1;
+  EXPECT_TRUE(contains(rejection(wrong_n, config(Arch::Omp)), "processors"))
+      << rejection(wrong_n, config(Arch::Omp));
 }
 
 TEST(Validate, RejectsOverlappingDestinationRegions) {
@@ -466,11 +500,43 @@ TEST(Validate, RejectsADifferentPayloadInsideALongerSharedSourceRegion) {
   EXPECT_TRUE(contains(why, "overlap")) << "'" << why << "'";
 }
 
+// A destination's words hold one message, even two copies of one payload; a source's words may
+// be shared only by messages of one payload (source, destination and tag) from the same word.
+TEST(Validate, SharedWordsNeedTheSamePayloadFromTheSameWord) {
+  const sw::SystemConfig c = config(Arch::Omp);
+  ProgramBuilder twice(Arch::Omp, kN);
+  twice.message(0, 1, 4, 0, 10, 0, true).message(0, 1, 4, 0, 10, 0, true);
+  EXPECT_TRUE(
+      contains(rejection(twice.build(), c), "overlap in the local memory of P1 (destination)"))
+      << rejection(twice.build(), c);
+  ProgramBuilder tags(Arch::Omp, kN);  // one broadcast source, two steps' payloads
+  tags.message(0, 1, 4, 0, 0, 0, true).message(0, 2, 4, 0, 0, 1, true);
+  EXPECT_TRUE(contains(rejection(tags.build(), c), "overlap in the local memory of P0 (source)"))
+      << rejection(tags.build(), c);
+  ProgramBuilder personal(Arch::Omp, kN);  // one step's personalized payloads to P1 and P2
+  personal.message(0, 1, 4, 0, 0).message(0, 2, 4, 0, 0);
+  EXPECT_TRUE(
+      contains(rejection(personal.build(), c), "overlap in the local memory of P0 (source)"))
+      << rejection(personal.build(), c);
+  ProgramBuilder shifted(Arch::Omp, kN);  // one payload, its word 0 at source words 0 and 2
+  shifted.message(0, 1, 4, 0, 0, 0, true).message(0, 2, 4, 2, 0, 0, true);
+  EXPECT_TRUE(contains(rejection(shifted.build(), c), "overlap in the local memory of P0 (source)"))
+      << rejection(shifted.build(), c);
+}
+
 TEST(Validate, RejectsMessagesOutsideTheSystem) {
   const sw::SystemConfig c = config(Arch::Omp);
   ProgramBuilder far(Arch::Omp, kN);
   far.message(0, kN, 1, 0, 0);
   EXPECT_TRUE(contains(rejection(far.build(), c), "message 0")) << rejection(far.build(), c);
+  ProgramBuilder from_far(Arch::Omp, kN);
+  from_far.message(kN, 0, 1, 0, 0);
+  EXPECT_TRUE(contains(rejection(from_far.build(), c), "message 0 names a processor outside 0..3"))
+      << rejection(from_far.build(), c);
+  // A message may end at the last local word, at its source and at its destination.
+  ProgramBuilder top(Arch::Omp, kN);
+  top.message(0, 1, 2, c.local_words - 2, c.local_words - 2);
+  EXPECT_EQ(rejection(top.build(), c), "");
   ProgramBuilder deep(Arch::Omp, kN);
   deep.message(0, 1, 2, 0, c.local_words - 1);
   EXPECT_TRUE(contains(rejection(deep.build(), c), "local memory")) << rejection(deep.build(), c);
