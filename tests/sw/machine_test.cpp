@@ -19,6 +19,7 @@
 #include "sw/arch/system_config.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/delivery_check.hpp"
+#include "sw/machine/describe.hpp"
 #include "sw/machine/machine_program.hpp"
 #include "sw/machine/payload.hpp"
 #include "sw/machine/validate.hpp"
@@ -349,6 +350,23 @@ TEST(OpList, ReadsBackEveryOpAsAppended) {
   EXPECT_TRUE(sw::OpList::Reader(sw::OpList()).at_end());
 }
 
+// An index past the last op is refused by name, at a checkpoint's boundary (64 ops) and
+// between two.
+TEST(OpList, AnIndexPastTheLastOpIsRefused) {
+  for (const std::size_t n : {5u, 64u}) {
+    sw::OpList list;
+    for (std::size_t k = 0; k < n; ++k) {
+      list.push_back(sw::StepMark{static_cast<std::uint32_t>(k)});
+    }
+    try {
+      (void)list[n];
+      ADD_FAILURE() << "op " << n << " of " << n << " read";
+    } catch (const std::out_of_range& e) {
+      EXPECT_EQ(std::string(e.what()), "op " + std::to_string(n) + " of " + std::to_string(n));
+    }
+  }
+}
+
 // The ops of a mapped message hold their small fields in one byte each: a copy of 4 fields
 // below 128 is its tag and 4 bytes, plus one checkpoint offset per 64 ops.
 TEST(OpList, SmallFieldsTakeOneByteEach) {
@@ -542,6 +560,39 @@ TEST(Validate, RejectsMessagesOutsideTheSystem) {
   EXPECT_TRUE(contains(rejection(deep.build(), c), "local memory")) << rejection(deep.build(), c);
 }
 
+// ---- the text of an op ---------------------------------------------------------------------
+
+// Validation errors and a stopped run's description name an op in docs/machine-program.md's
+// notation, `write RB(1) -> M(1,0) block d=1 l=4 @0 rho#0`: the direction, the bus, the modules
+// in slot order, the kind, d, l, the module address and the index set.
+TEST(Describe, EveryOpInTheNotationOfTheDocs) {
+  const sw::MemoryOrganization omp(Arch::Omp, kN);
+  const sw::MemoryOrganization bus(Arch::Bus, kN);
+  EXPECT_EQ(sw::describe(access(Direction::Write, row(1), {0}, 0, 4), omp),
+            "write RB(1) -> M(1,0) block d=1 l=4 @0 rho#0");
+  EXPECT_EQ(sw::describe(access(Direction::Read, column(2), {3, 0}, 7, 1, 5), omp),
+            "read CB(2) <- M(3,2), M(0,2) interleaved d=2 l=1 @7 rho#5");
+  EXPECT_EQ(sw::describe(access(Direction::Read, shared(0), {2}, 9, 1, 1), bus),
+            "read B0 <- M(2) scalar d=1 l=1 @9 rho#1");
+  const sw::Op iwr = sw::Iwr{access(Direction::Write, row(1), {0, 2}, 3, 2, 1),
+                             access(Direction::Read, column(1), {3}, 4, 2, 0), ProcSet({0, 1})};
+  EXPECT_EQ(sw::describe(iwr, omp),
+            "IWR[write RB(1) -> M(1,0), M(1,2) block d=2 l=2 @3 rho#1; switch {0,1}; "
+            "read CB(1) <- M(3,1) block d=1 l=2 @4 rho#0]");
+  EXPECT_EQ(sw::describe(sw::Op{sw::Compute{sw::Cycle{12}}}, omp), "compute 12 cycles");
+  EXPECT_EQ(sw::describe(sw::Op{sw::BusSwitch{ProcSet({1, 3})}}, omp), "bus switch {1,3}");
+  EXPECT_EQ(sw::describe(sw::Op{sw::ActivateSync{ProcSet({0, 2})}}, omp), "activate-sync {0,2}");
+  EXPECT_EQ(sw::describe(sw::Op{sw::WaitSync{3}}, omp), "wait-sync P3");
+  EXPECT_EQ(sw::describe(sw::Op{sw::Barrier{ProcSet({0, 1, 2, 3})}}, omp), "barrier {0,1,2,3}");
+  // A copy names its buffer, the buffer word it starts from (when not 0) and the local words.
+  EXPECT_EQ(sw::describe(sw::Op{sw::LoadBuffer{2, 40, 6, 0}}, omp), "load buffer 2 <- local[40+6]");
+  EXPECT_EQ(sw::describe(sw::Op{sw::LoadBuffer{2, 40, 6, 1}}, omp),
+            "load buffer 2[1..] <- local[40+6]");
+  EXPECT_EQ(sw::describe(sw::Op{sw::StoreBuffer{1, 17, 3, 5}}, omp),
+            "store buffer 1[5..] -> local[17+3]");
+  EXPECT_EQ(sw::describe(sw::Op{sw::StepMark{4}}, omp), "end of step 4");
+}
+
 // ---- payload -------------------------------------------------------------------------------
 
 TEST(Payload, IsDeterministic) {
@@ -675,6 +726,29 @@ TEST(DeliveryCheck, ReportsEveryFailedMessage) {
   ASSERT_EQ(r.failures.size(), 2u);
   EXPECT_TRUE(contains(r.failures[0], "message 0 ")) << r.failures[0];
   EXPECT_TRUE(contains(r.failures[1], "message 2 ")) << r.failures[1];
+}
+
+// Every failed message is counted; the first eight are named, in manifest order, each at the
+// local word it failed at.
+TEST(DeliveryCheck, CountsEveryFailureAndNamesTheFirstEight) {
+  ProgramBuilder b(Arch::Omp, kN);
+  for (std::uint32_t i = 0; i < 10; ++i) {
+    b.message(0, 1, 2, 2 * i, 100 + 2 * i, i);
+  }
+  const sw::MachineProgram p = b.build();
+  Memory m = delivered(p);
+  for (std::uint32_t i = 0; i < 10; ++i) {
+    m[{1, 101 + 2 * i}] ^= 1u;  // word 1 of every message
+  }
+  const sw::DeliveryReport r = sw::check_delivery(p, reader(m));
+  EXPECT_EQ(r.messages_failed, 10u);
+  ASSERT_EQ(r.failures.size(), 8u);
+  for (std::uint32_t i = 0; i < 8; ++i) {
+    EXPECT_TRUE(contains(r.failures[i], "message " + std::to_string(i) + " (P0 -> P1, tag " +
+                                            std::to_string(i) + "): word 1 at P1 local[" +
+                                            std::to_string(101 + 2 * i) + "] expected "))
+        << r.failures[i];
+  }
 }
 
 TEST(DeliveryCheck, InitialWordsMovedToTheirDestinationsAreDelivered) {
@@ -828,6 +902,58 @@ TEST(ArrivalCheck, WordsThatOvertakeEachOtherDeliverTheirMessageOnce) {
     ASSERT_EQ(r.failures.size(), 1u) << trial;
     EXPECT_TRUE(contains(r.failures[0], "word " + std::to_string(lost) + " ")) << r.failures[0];
     EXPECT_TRUE(contains(r.failures[0], "message lost")) << r.failures[0];
+  }
+}
+
+// A reset forgets the words a previous run saw arrive ahead of their turn: word 1 seen ahead
+// before the reset does not complete the message when word 0 arrives after it.
+TEST(ArrivalCheck, AResetForgetsTheWordsThatArrivedAhead) {
+  const sw::MachineProgram p = three_messages();
+  const sw::Message& m = p.messages[0];
+  sw::ArrivalCheck check;
+  check.reset(p.messages.size());
+  check.arrive(p.messages, 0, 1, sw::payload_word(m.payload, 1));
+  check.reset(p.messages.size());
+  check.arrive(p.messages, 0, 0, sw::payload_word(m.payload, 0));
+  const sw::DeliveryReport r = check.report(p.messages);
+  ASSERT_EQ(r.failures.size(), 3u);  // every message short, message 0 of its word 1
+  EXPECT_TRUE(contains(r.failures[0], "message 0 ")) << r.failures[0];
+  EXPECT_TRUE(contains(r.failures[0], "word 1 ")) << r.failures[0];
+  EXPECT_TRUE(contains(r.failures[0], "message lost")) << r.failures[0];
+}
+
+// Words that overtook each other in one delivery are taken once: the next delivery, in order,
+// needs all its own words. Two deliveries of message 0 (4 words): 1, 0, 2, 3 then 0, 1, 2, 3 is
+// intact; 1, 0, 2, 3 then 0, 2, 3 is short of the second delivery's word 1.
+TEST(ArrivalCheck, WordsTakenFromAheadAreNotTakenAgainInTheNextDelivery) {
+  const sw::MachineProgram p = three_messages();
+  const sw::Message& m = p.messages[0];
+  for (const bool second_word_1 : {true, false}) {
+    sw::ArrivalCheck check;
+    check.reset(p.messages.size(), 2);
+    for (std::size_t i = 1; i < p.messages.size(); ++i) {
+      for (int delivery = 0; delivery < 2; ++delivery) {
+        for (std::uint32_t w = 0; w < p.messages[i].words; ++w) {
+          check.arrive(p.messages, i, w, sw::payload_word(p.messages[i].payload, w));
+        }
+      }
+    }
+    std::vector<std::uint32_t> order = {1, 0, 2, 3, 0, 2, 3};
+    if (second_word_1) {
+      order.insert(order.begin() + 5, 1);
+    }
+    for (const std::uint32_t w : order) {
+      check.arrive(p.messages, 0, w, sw::payload_word(m.payload, w));
+    }
+    const sw::DeliveryReport r = check.report(p.messages);
+    if (second_word_1) {
+      EXPECT_TRUE(r.ok()) << (r.failures.empty() ? "" : r.failures[0]);
+    } else {
+      ASSERT_EQ(r.failures.size(), 1u);
+      EXPECT_TRUE(contains(r.failures[0], "message 0 ")) << r.failures[0];
+      EXPECT_TRUE(contains(r.failures[0], "word 1 ")) << r.failures[0];
+      EXPECT_TRUE(contains(r.failures[0], "message lost")) << r.failures[0];
+    }
   }
 }
 
