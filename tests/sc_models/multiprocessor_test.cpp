@@ -411,6 +411,80 @@ TEST(Watchdog, TheProgramAfterADeadlockRunsCleanly) {
   EXPECT_EQ(r.conflicts, 0u);
 }
 
+/// The value of statistic `name` in a run's summary (0 and a test failure if there is none).
+std::uint64_t stat_of(const sw::RunSummary& r, const std::string& name) {
+  for (const traces::StatEntry& e : r.stats) {
+    if (e.name == name) {
+      return e.value;
+    }
+  }
+  ADD_FAILURE() << "no statistic " << name;
+  return 0;
+}
+
+// A run cut at the cycle limit in the middle of an access (P0 writes l = 200 words, 614 cycles)
+// reports the limit as its length and the limit alone as why it stopped; a run of exactly the
+// limit's length is not cut, and the next program's statistics are its own.
+TEST(Watchdog, ARunIsCutAtTheCycleLimitAndNotAtItsLastCycle) {
+  traces::Recorder silent;
+  sc::Multiprocessor cut_system("cut", config(Arch::Omp, 2).validated(), silent);
+  sc::Multiprocessor exact_system("exact", config(Arch::Omp, 2).validated(), silent);
+  const sw::BusTiming& t = cut_system.config().timing;
+  ProgramBuilder writer(Arch::Omp, 2);
+  writer.proc(0).index_sets = {{0}};
+  writer.op(0, access(Direction::Write, row(0), {1}, 0, 200, 0));
+  const sw::Cycle limit{100};
+  ASSERT_GT(block(t, 1, 200), limit.count());
+  cut_system.load(writer.build());
+  sc::run_systems({&cut_system}, limit);
+  const sw::RunSummary cut = cut_system.result();
+  EXPECT_FALSE(cut.completed);
+  EXPECT_TRUE(cut.cycle_limit_reached);
+  EXPECT_EQ(cut.cycles, limit);
+  EXPECT_EQ(cut.blocked,
+            (std::vector<std::string>{
+                "cycle limit reached: the run stopped after 100 cycles, still running"}));
+
+  const auto compute = [](std::uint64_t cycles) {
+    ProgramBuilder b(Arch::Omp, 2);
+    b.op(1, sw::Compute{sw::Cycle{cycles}});
+    return b.build();
+  };
+  exact_system.load(compute(50));
+  sc::run_systems({&exact_system}, sw::Cycle{50});
+  const sw::RunSummary exact = exact_system.result();
+  EXPECT_TRUE(exact.completed);
+  EXPECT_FALSE(exact.cycle_limit_reached);
+  EXPECT_EQ(exact.cycles.count(), 50u);
+  const sw::RunSummary next = run(exact_system, compute(7));
+  EXPECT_EQ(next.cycles.count(), 7u);
+  EXPECT_EQ(stat_of(next, "exact.p1.compute_cycles"), 7u);
+}
+
+// Two systems run side by side up to one limit: the one that finished before it is complete, not
+// cut; only the other one reports the limit.
+TEST(Watchdog, OfTwoSystemsRunTogetherOnlyTheOneStillRunningIsCut) {
+  traces::Recorder silent;
+  sc::Multiprocessor quick("quick", config(Arch::Omp, 2).validated(), silent);
+  sc::Multiprocessor slow("slow", config(Arch::Omp, 2).validated(), silent);
+  ProgramBuilder short_one(Arch::Omp, 2);
+  short_one.op(0, sw::Compute{sw::Cycle{10}});
+  ProgramBuilder long_one(Arch::Omp, 2);
+  long_one.op(0, sw::Compute{sw::Cycle{500}});
+  quick.load(short_one.build());
+  slow.load(long_one.build());
+  sc::run_systems({&quick, &slow}, sw::Cycle{100});
+  const sw::RunSummary q = quick.result();
+  const sw::RunSummary s = slow.result();
+  EXPECT_TRUE(q.completed);
+  EXPECT_FALSE(q.cycle_limit_reached);
+  EXPECT_EQ(q.cycles.count(), 10u);
+  EXPECT_TRUE(q.blocked.empty());
+  EXPECT_FALSE(s.completed);
+  EXPECT_TRUE(s.cycle_limit_reached);
+  EXPECT_EQ(s.cycles.count(), 100u);
+}
+
 // The memory estimate counts the words a program can leave in the modules and the data buffers:
 // a write raises its modules' tops to its last address, a read (an IWR step's read half too) the
 // buffers of its index set to its vectors. Three more vectors on two modules or two buffers are
@@ -434,6 +508,14 @@ TEST(Footprint, AWriteCountsItsModulesWordsAndAReadItsBuffersWords) {
   EXPECT_EQ(footprint(read(5)) - footprint(read(2)), six_words);
   EXPECT_EQ(footprint(iwr(5, 2)) - footprint(iwr(2, 2)), six_words);
   EXPECT_EQ(footprint(iwr(2, 5)) - footprint(iwr(2, 2)), six_words);
+  // A module's top is the write's last address: three addresses higher on two modules is six
+  // words more; a buffer's top is a load's last buffer word: from word 6 instead of 0, six more.
+  const auto write_at = [](std::uint32_t address) {
+    return access(Direction::Write, row(0), {1, 3}, address, 2);
+  };
+  EXPECT_EQ(footprint(write_at(7)) - footprint(write_at(4)), six_words);
+  EXPECT_EQ(footprint(sw::LoadBuffer{1, 0, 3, 6}) - footprint(sw::LoadBuffer{1, 0, 3, 0}),
+            six_words);
 }
 
 TEST(Validation, AProgramThatDrivesAnotherProcessorsBusIsRejectedBeforeRunning) {
