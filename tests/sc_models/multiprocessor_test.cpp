@@ -296,6 +296,56 @@ TEST(Sync, LoadingAProgramDropsTheTokensThePreviousOneLeft) {
   EXPECT_EQ(r.processor_end[1].count(), 50u + system.config().sync.activate);
 }
 
+// Loading a program clears the memory modules and the data buffers: a program that reads a
+// module, or stores a buffer, that it never wrote delivers nothing, even where the previous
+// program left the very words it expects. P0 sends P1 one message of 3 words through M(0,1)
+// (RB(0) slot 1, CB(1) slot 0).
+TEST(Sync, LoadingAProgramClearsTheModulesAndTheDataBuffers) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  const auto program = [](bool load_and_write, bool read) {
+    ProgramBuilder b(Arch::Omp, 2);
+    b.proc(0).index_sets = {{0}};
+    b.proc(1).index_sets = {{0}};
+    b.message(0, 1, 3, 0, 20);
+    if (load_and_write) {
+      b.op(0, sw::LoadBuffer{0, 0, 3});
+      b.op(0, access(Direction::Write, row(0), {1}, 0, 3, 0));
+      b.op(0, sw::ActivateSync{sw::ProcSet({1})});
+      b.op(1, sw::WaitSync{0});
+    }
+    if (read) {
+      b.op(1, access(Direction::Read, column(1), {0}, 0, 3, 0));
+    }
+    b.op(1, sw::StoreBuffer{0, 20, 3});
+    return b.build();
+  };
+  ASSERT_TRUE(run(system, program(true, true)).delivery.ok());
+  const sw::RunSummary reads_old_module = run(system, program(false, true));
+  EXPECT_TRUE(reads_old_module.completed);
+  EXPECT_EQ(reads_old_module.delivery.messages_failed, 1u);
+  ASSERT_TRUE(run(system, program(true, true)).delivery.ok());
+  const sw::RunSummary stores_old_buffer = run(system, program(false, false));
+  EXPECT_TRUE(stores_old_buffer.completed);
+  EXPECT_EQ(stores_old_buffer.delivery.messages_failed, 1u);
+}
+
+// The interrupt bus is a resource of its own: an activate-sync does not wait for an access to
+// the last module, M(1,1), which P1 writes over RB(1) from cycle 0.
+TEST(Sync, AnActivateSyncDoesNotWaitForAnAccessToTheLastModule) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  ProgramBuilder b(Arch::Omp, 2);
+  b.proc(1).index_sets = {{0}};
+  b.op(0, sw::ActivateSync{sw::ProcSet({1})});
+  b.op(1, access(Direction::Write, row(1), {1}, 0, 8, 0));
+  b.op(1, sw::WaitSync{0});
+  const sw::RunSummary r = run(system, b.build());
+  ASSERT_TRUE(r.completed);
+  EXPECT_EQ(r.processor_end[0].count(), system.config().sync.activate);
+  EXPECT_EQ(r.processor_end[1].count(), block(system.config().timing, 1, 8));
+}
+
 // ... and an open barrier of a deadlocked program is gone: the next program's barrier of the
 // same group waits for both members again.
 TEST(Sync, LoadingAProgramClosesTheBarrierADeadlockLeftOpen) {
