@@ -330,6 +330,50 @@ TEST(Sync, LoadingAProgramClearsTheModulesAndTheDataBuffers) {
   EXPECT_EQ(stores_old_buffer.delivery.messages_failed, 1u);
 }
 
+/// P0 sends P1 a message of 2 words (its local 2..3) to P1's local 10 through M(0,1), loading
+/// the words to send from its local `from`; P0 first runs `before` (ops on its local memory and
+/// buffers).
+sw::MachineProgram through_m01(std::uint32_t from, const std::vector<sw::Op>& before) {
+  ProgramBuilder b(Arch::Omp, 2);
+  b.proc(0).index_sets = {{0}};
+  b.proc(1).index_sets = {{0}};
+  b.message(0, 1, 2, 2, 10);
+  for (const sw::Op& op : before) {
+    b.op(0, op);
+  }
+  b.op(0, sw::LoadBuffer{0, from, 2});
+  b.op(0, access(Direction::Write, row(0), {1}, 0, 2, 0));
+  b.op(0, sw::ActivateSync{sw::ProcSet({1})});
+  b.op(1, sw::WaitSync{0});
+  b.op(1, access(Direction::Read, column(1), {0}, 0, 2, 0));
+  b.op(1, sw::StoreBuffer{0, 10, 2});
+  return b.build();
+}
+
+// A copy from local memory takes each run of words from where it starts: a load of local 0..3
+// is two words never written, then the message's two. Stored to local 4..7, its words 6..7 are
+// the message and deliver it.
+TEST(Sync, ALoadAcrossOtherLocalWordsAndAMessageReadsEachFromItsPlace) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  const sw::RunSummary r =
+      run(system, through_m01(6, {sw::LoadBuffer{1, 0, 4}, sw::StoreBuffer{1, 4, 4}}));
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.delivery.ok()) << (r.delivery.failures.empty() ? "" : r.delivery.failures[0]);
+}
+
+// Loading a program clears the local memories: the message's words a previous program copied to
+// local 4..5 are gone, so sending them delivers nothing.
+TEST(Sync, LoadingAProgramClearsTheLocalMemories) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  ASSERT_TRUE(run(system, through_m01(4, {sw::LoadBuffer{1, 2, 2}, sw::StoreBuffer{1, 4, 2}}))
+                  .delivery.ok());
+  const sw::RunSummary r = run(system, through_m01(4, {}));
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(r.delivery.messages_failed, 1u);
+}
+
 // The interrupt bus is a resource of its own: an activate-sync does not wait for an access to
 // the last module, M(1,1), which P1 writes over RB(1) from cycle 0.
 TEST(Sync, AnActivateSyncDoesNotWaitForAnAccessToTheLastModule) {
