@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -161,6 +162,31 @@ TEST(ProcessorBlock, AnIwrStepCountsItsHalvesAsMemoryAndItsSwitchAsSyncCycles) {
   EXPECT_EQ(stat(b.blocks.stats, "p1.compute_cycles"), lead);
   EXPECT_EQ(stat(b.blocks.stats, "p0.activations"), 4u);
   EXPECT_EQ(stat(b.blocks.stats, "sync.bus_switches"), 1u);
+}
+
+// A processor waits for one resumption at a time: a second one asked for while the first is
+// pending (a block resuming it twice) is a logic error, refused naming the processor and the
+// cycle. P0 computes 10 cycles; at cycle 2 a script asks to resume it again.
+TEST(ProcessorBlock, ASecondResumptionWhileOneIsPendingIsRefused) {
+  const sw::SystemConfig config = omp();
+  ProcessorBench b(config);
+  std::vector<sw::ProcessorProgram> programs(config.n);
+  programs[0].ops = {sw::Compute{sw::Cycle{10}}};
+  for (sw::ProcId p = 0; p < config.n; ++p) {
+    b.processors[p]->load(programs[p], b.messages);
+  }
+  std::string refused;
+  testing_support::Script script("script", [&] {
+    sc_core::wait(b.blocks.clock.delay(Cycle{2}));
+    try {
+      b.processors[0]->resume_after(Cycle{1});
+    } catch (const std::logic_error& e) {
+      refused = e.what();
+    }
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(refused, "p0: resumed twice at cycle 2");
+  EXPECT_EQ(b.processors[0]->finish_cycle().count(), 10u);
 }
 
 }  // namespace
