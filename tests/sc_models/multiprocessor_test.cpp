@@ -374,6 +374,23 @@ TEST(Sync, LoadingAProgramClearsTheLocalMemories) {
   EXPECT_EQ(r.delivery.messages_failed, 1u);
 }
 
+// The peak of the words the modules held is the loaded program's own: a write of 8 words on two
+// modules (16 held), then a program writing 2 words on one module, whose peak is 2.
+TEST(Sync, ThePeakOfTheModulesWordsIsTheLoadedProgramsOwn) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  const auto writer = [](std::vector<std::uint32_t> slots, std::uint32_t l) {
+    ProgramBuilder b(Arch::Omp, 2);
+    b.proc(0).index_sets = {{0, 1}};
+    b.op(0, access(Direction::Write, row(0), std::move(slots), 0, l, 0));
+    return b.build();
+  };
+  ASSERT_TRUE(run(system, writer({0, 1}, 8)).completed);
+  EXPECT_EQ(system.peak_module_words(), 16u);
+  ASSERT_TRUE(run(system, writer({1}, 2)).completed);
+  EXPECT_EQ(system.peak_module_words(), 2u);
+}
+
 // The interrupt bus is a resource of its own: an activate-sync does not wait for an access to
 // the last module, M(1,1), which P1 writes over RB(1) from cycle 0.
 TEST(Sync, AnActivateSyncDoesNotWaitForAnAccessToTheLastModule) {
