@@ -362,6 +362,34 @@ TEST(Sync, ALoadAcrossOtherLocalWordsAndAMessageReadsEachFromItsPlace) {
   EXPECT_TRUE(r.delivery.ok()) << (r.delivery.failures.empty() ? "" : r.delivery.failures[0]);
 }
 
+// A store to local memory puts each run of words where it starts: P1 stores buffer 0 (message 0
+// as read, then message 1's words loaded after it) to local 10..13, message 0's destination and
+// then other words; loaded back from 12..13 and sent to P0, those words deliver message 1.
+TEST(Sync, AStoreAcrossAMessageAndOtherLocalWordsPutsEachInItsPlace) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  ProgramBuilder b(Arch::Omp, 2);
+  b.proc(0).index_sets = {{0}};
+  b.proc(1).index_sets = {{0}, {1}};
+  b.message(0, 1, 2, 2, 10).message(1, 0, 2, 20, 30);
+  b.op(0, sw::LoadBuffer{0, 2, 2});
+  b.op(0, access(Direction::Write, row(0), {1}, 0, 2, 0));  // M(0,1)
+  b.op(0, sw::ActivateSync{sw::ProcSet({1})});
+  b.op(1, sw::WaitSync{0});
+  b.op(1, access(Direction::Read, column(1), {0}, 0, 2, 0));
+  b.op(1, sw::LoadBuffer{0, 20, 2, 2});
+  b.op(1, sw::StoreBuffer{0, 10, 4});
+  b.op(1, sw::LoadBuffer{1, 12, 2});
+  b.op(1, access(Direction::Write, row(1), {0}, 4, 2, 1));  // M(1,0), from buffer 1
+  b.op(1, sw::ActivateSync{sw::ProcSet({0})});
+  b.op(0, sw::WaitSync{1});
+  b.op(0, access(Direction::Read, column(0), {1}, 4, 2, 0));
+  b.op(0, sw::StoreBuffer{0, 30, 2});
+  const sw::RunSummary r = run(system, b.build());
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.delivery.ok()) << (r.delivery.failures.empty() ? "" : r.delivery.failures[0]);
+}
+
 // Loading a program clears the local memories: the message's words a previous program copied to
 // local 4..5 are gone, so sending them delivers nothing.
 TEST(Sync, LoadingAProgramClearsTheLocalMemories) {
