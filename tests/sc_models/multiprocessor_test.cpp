@@ -390,6 +390,19 @@ TEST(Sync, AStoreAcrossAMessageAndOtherLocalWordsPutsEachInItsPlace) {
   EXPECT_TRUE(r.delivery.ok()) << (r.delivery.failures.empty() ? "" : r.delivery.failures[0]);
 }
 
+// A load from local memory writes its buffer's words [buffer address, + words) and no more: P0
+// puts the message at buffer 1's words 4..5, then loads local 2..5 (the message, then two words
+// never written) into words 0..3; words 4..5, copied to local 8..9 and sent, still deliver it.
+TEST(Sync, ALoadWritesNoBufferWordPastItsLength) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  const sw::RunSummary r =
+      run(system, through_m01(8, {sw::LoadBuffer{1, 2, 2, 4}, sw::LoadBuffer{1, 2, 4},
+                                  sw::StoreBuffer{1, 8, 2, 4}}));
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.delivery.ok()) << (r.delivery.failures.empty() ? "" : r.delivery.failures[0]);
+}
+
 // Loading a program clears the local memories: the message's words a previous program copied to
 // local 4..5 are gone, so sending them delivers nothing.
 TEST(Sync, LoadingAProgramClearsTheLocalMemories) {
