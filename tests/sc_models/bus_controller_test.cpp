@@ -9,6 +9,7 @@
 #include <map>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <systemc>
 #include <utility>
 #include <vector>
@@ -197,6 +198,57 @@ TEST(BusControllerBlock, AReadOfAModuleAnotherControllerHoldsStartsWhenThatAcces
   for (std::uint32_t v = 0; v < l; ++v) {
     EXPECT_EQ(b.manipulators[1]->read_word(0, v), 70 + v) << v;
   }
+}
+
+// A controller performs one access at a time: a second start while the first waits for its grant
+// or streams its words is a logic error of the caller, refused naming the cycle; at the cycle
+// the first one ends (grant + Eq. 1) the next may start.
+TEST(BusControllerBlock, ASecondStartBeforeTheFirstAccessEndsIsRefused) {
+  const sw::BusTiming timing{4, 2, 1, 8};
+  OmpBlocks b(omp(timing));
+  RecordingProcessor p0(b.clock);
+  RecordingProcessor p1(b.clock);
+  RecordingProcessor p2(b.clock);
+  for (sw::ProcId p = 0; p < 3; ++p) {
+    b.manipulators[p]->load({{0, 1, 2, 3}});
+  }
+  // BC(1) reads M(0,1) (slot 0 of CB(1)) from cycle 1; BC(0)'s write of it (slot 1 of RB(0))
+  // from cycle 2 waits for that read's end. BC(2) writes RB(2) from cycle 0, l = 2.
+  const sw::MemoryAccess read = block(sw::Direction::Read, {sw::BusKind::Column, 1}, {0}, 0, 3);
+  const sw::MemoryAccess waits = block(sw::Direction::Write, {sw::BusKind::Row, 0}, {1}, 0, 1);
+  const sw::MemoryAccess streams = block(sw::Direction::Write, {sw::BusKind::Row, 2}, {0}, 0, 2);
+  const std::uint64_t streams_end = eq1(timing, 1, 2);
+  const std::uint64_t read_end = 1 + eq1(timing, 1, 3);
+  ASSERT_LT(3u, streams_end);
+  ASSERT_LT(3u, read_end);
+  std::vector<std::string> refused;
+  const auto second_start = [&](sw::ProcId p, const sw::MemoryAccess& a, Resumable& r) {
+    try {
+      b.controllers[p]->start(a, r);
+    } catch (const std::logic_error& e) {
+      refused.push_back(e.what());
+    }
+  };
+  Script script("script", [&] {
+    b.controllers[2]->start(streams, p2);
+    sc_core::wait(b.clock.delay(Cycle{1}));
+    b.controllers[1]->start(read, p1);
+    sc_core::wait(b.clock.delay(Cycle{1}));
+    b.controllers[0]->start(waits, p0);
+    sc_core::wait(b.clock.delay(Cycle{1}));  // cycle 3
+    second_start(0, waits, p0);
+    second_start(2, streams, p2);
+    sc_core::wait(b.clock.delay(Cycle{streams_end - 3}));
+    second_start(2, streams, p2);  // accepted: the first one has ended
+  });
+  sc_core::sc_start();
+  ASSERT_EQ(refused.size(), 2u);
+  EXPECT_NE(refused[0].find("bc0: a second access started at cycle 3"), std::string::npos)
+      << refused[0];
+  EXPECT_NE(refused[1].find("bc2: a second access started at cycle 3"), std::string::npos)
+      << refused[1];
+  EXPECT_EQ(p0.resumed_at, (std::vector<std::uint64_t>{read_end + eq1(timing, 1, 1)}));
+  EXPECT_EQ(p2.resumed_at, (std::vector<std::uint64_t>{streams_end, 2 * streams_end}));
 }
 
 }  // namespace

@@ -106,6 +106,15 @@ TEST(ModelOnly, TheModelsOwnWiringRefusesVerilatedBlocks) {
   c.impl.bus_controller = sw::Impl::Cosim;
   traces::Recorder silent;
   EXPECT_THROW(sc::Multiprocessor("omp", c.validated(), silent), std::logic_error);
+  // The index manipulator and the module array too, each on its own.
+  sw::SystemConfig im = c;
+  im.impl = {};
+  im.impl.index_manipulator = sw::Impl::Rtl;
+  EXPECT_THROW(sc::Multiprocessor("omp_im", im.validated(), silent), std::logic_error);
+  sw::SystemConfig memory = c;
+  memory.impl = {};
+  memory.impl.memory = sw::Impl::Rtl;
+  EXPECT_THROW(sc::Multiprocessor("omp_memory", memory.validated(), silent), std::logic_error);
 }
 
 }  // namespace

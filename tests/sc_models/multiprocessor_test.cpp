@@ -296,6 +296,158 @@ TEST(Sync, LoadingAProgramDropsTheTokensThePreviousOneLeft) {
   EXPECT_EQ(r.processor_end[1].count(), 50u + system.config().sync.activate);
 }
 
+// Loading a program clears the memory modules and the data buffers: a program that reads a
+// module, or stores a buffer, that it never wrote delivers nothing, even where the previous
+// program left the very words it expects. P0 sends P1 one message of 3 words through M(0,1)
+// (RB(0) slot 1, CB(1) slot 0).
+TEST(Sync, LoadingAProgramClearsTheModulesAndTheDataBuffers) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  const auto program = [](bool load_and_write, bool read) {
+    ProgramBuilder b(Arch::Omp, 2);
+    b.proc(0).index_sets = {{0}};
+    b.proc(1).index_sets = {{0}};
+    b.message(0, 1, 3, 0, 20);
+    if (load_and_write) {
+      b.op(0, sw::LoadBuffer{0, 0, 3});
+      b.op(0, access(Direction::Write, row(0), {1}, 0, 3, 0));
+      b.op(0, sw::ActivateSync{sw::ProcSet({1})});
+      b.op(1, sw::WaitSync{0});
+    }
+    if (read) {
+      b.op(1, access(Direction::Read, column(1), {0}, 0, 3, 0));
+    }
+    b.op(1, sw::StoreBuffer{0, 20, 3});
+    return b.build();
+  };
+  ASSERT_TRUE(run(system, program(true, true)).delivery.ok());
+  const sw::RunSummary reads_old_module = run(system, program(false, true));
+  EXPECT_TRUE(reads_old_module.completed);
+  EXPECT_EQ(reads_old_module.delivery.messages_failed, 1u);
+  ASSERT_TRUE(run(system, program(true, true)).delivery.ok());
+  const sw::RunSummary stores_old_buffer = run(system, program(false, false));
+  EXPECT_TRUE(stores_old_buffer.completed);
+  EXPECT_EQ(stores_old_buffer.delivery.messages_failed, 1u);
+}
+
+/// P0 sends P1 a message of 2 words (its local 2..3) to P1's local 10 through M(0,1), loading
+/// the words to send from its local `from`; P0 first runs `before` (ops on its local memory and
+/// buffers).
+sw::MachineProgram through_m01(std::uint32_t from, const std::vector<sw::Op>& before) {
+  ProgramBuilder b(Arch::Omp, 2);
+  b.proc(0).index_sets = {{0}};
+  b.proc(1).index_sets = {{0}};
+  b.message(0, 1, 2, 2, 10);
+  for (const sw::Op& op : before) {
+    b.op(0, op);
+  }
+  b.op(0, sw::LoadBuffer{0, from, 2});
+  b.op(0, access(Direction::Write, row(0), {1}, 0, 2, 0));
+  b.op(0, sw::ActivateSync{sw::ProcSet({1})});
+  b.op(1, sw::WaitSync{0});
+  b.op(1, access(Direction::Read, column(1), {0}, 0, 2, 0));
+  b.op(1, sw::StoreBuffer{0, 10, 2});
+  return b.build();
+}
+
+// A copy from local memory takes each run of words from where it starts: a load of local 0..3
+// is two words never written, then the message's two. Stored to local 4..7, its words 6..7 are
+// the message and deliver it.
+TEST(Sync, ALoadAcrossOtherLocalWordsAndAMessageReadsEachFromItsPlace) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  const sw::RunSummary r =
+      run(system, through_m01(6, {sw::LoadBuffer{1, 0, 4}, sw::StoreBuffer{1, 4, 4}}));
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.delivery.ok()) << (r.delivery.failures.empty() ? "" : r.delivery.failures[0]);
+}
+
+// A store to local memory puts each run of words where it starts: P1 stores buffer 0 (message 0
+// as read, then message 1's words loaded after it) to local 10..13, message 0's destination and
+// then other words; loaded back from 12..13 and sent to P0, those words deliver message 1.
+TEST(Sync, AStoreAcrossAMessageAndOtherLocalWordsPutsEachInItsPlace) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  ProgramBuilder b(Arch::Omp, 2);
+  b.proc(0).index_sets = {{0}};
+  b.proc(1).index_sets = {{0}, {1}};
+  b.message(0, 1, 2, 2, 10).message(1, 0, 2, 20, 30);
+  b.op(0, sw::LoadBuffer{0, 2, 2});
+  b.op(0, access(Direction::Write, row(0), {1}, 0, 2, 0));  // M(0,1)
+  b.op(0, sw::ActivateSync{sw::ProcSet({1})});
+  b.op(1, sw::WaitSync{0});
+  b.op(1, access(Direction::Read, column(1), {0}, 0, 2, 0));
+  b.op(1, sw::LoadBuffer{0, 20, 2, 2});
+  b.op(1, sw::StoreBuffer{0, 10, 4});
+  b.op(1, sw::LoadBuffer{1, 12, 2});
+  b.op(1, access(Direction::Write, row(1), {0}, 4, 2, 1));  // M(1,0), from buffer 1
+  b.op(1, sw::ActivateSync{sw::ProcSet({0})});
+  b.op(0, sw::WaitSync{1});
+  b.op(0, access(Direction::Read, column(0), {1}, 4, 2, 0));
+  b.op(0, sw::StoreBuffer{0, 30, 2});
+  const sw::RunSummary r = run(system, b.build());
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.delivery.ok()) << (r.delivery.failures.empty() ? "" : r.delivery.failures[0]);
+}
+
+// A load from local memory writes its buffer's words [buffer address, + words) and no more: P0
+// puts the message at buffer 1's words 4..5, then loads local 2..5 (the message, then two words
+// never written) into words 0..3; words 4..5, copied to local 8..9 and sent, still deliver it.
+TEST(Sync, ALoadWritesNoBufferWordPastItsLength) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  const sw::RunSummary r =
+      run(system, through_m01(8, {sw::LoadBuffer{1, 2, 2, 4}, sw::LoadBuffer{1, 2, 4},
+                                  sw::StoreBuffer{1, 8, 2, 4}}));
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.delivery.ok()) << (r.delivery.failures.empty() ? "" : r.delivery.failures[0]);
+}
+
+// Loading a program clears the local memories: the message's words a previous program copied to
+// local 4..5 are gone, so sending them delivers nothing.
+TEST(Sync, LoadingAProgramClearsTheLocalMemories) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  ASSERT_TRUE(run(system, through_m01(4, {sw::LoadBuffer{1, 2, 2}, sw::StoreBuffer{1, 4, 2}}))
+                  .delivery.ok());
+  const sw::RunSummary r = run(system, through_m01(4, {}));
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(r.delivery.messages_failed, 1u);
+}
+
+// The peak of the words the modules held is the loaded program's own: a write of 8 words on two
+// modules (16 held), then a program writing 2 words on one module, whose peak is 2.
+TEST(Sync, ThePeakOfTheModulesWordsIsTheLoadedProgramsOwn) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  const auto writer = [](std::vector<std::uint32_t> slots, std::uint32_t l) {
+    ProgramBuilder b(Arch::Omp, 2);
+    b.proc(0).index_sets = {{0, 1}};
+    b.op(0, access(Direction::Write, row(0), std::move(slots), 0, l, 0));
+    return b.build();
+  };
+  ASSERT_TRUE(run(system, writer({0, 1}, 8)).completed);
+  EXPECT_EQ(system.peak_module_words(), 16u);
+  ASSERT_TRUE(run(system, writer({1}, 2)).completed);
+  EXPECT_EQ(system.peak_module_words(), 2u);
+}
+
+// The interrupt bus is a resource of its own: an activate-sync does not wait for an access to
+// the last module, M(1,1), which P1 writes over RB(1) from cycle 0.
+TEST(Sync, AnActivateSyncDoesNotWaitForAnAccessToTheLastModule) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  ProgramBuilder b(Arch::Omp, 2);
+  b.proc(1).index_sets = {{0}};
+  b.op(0, sw::ActivateSync{sw::ProcSet({1})});
+  b.op(1, access(Direction::Write, row(1), {1}, 0, 8, 0));
+  b.op(1, sw::WaitSync{0});
+  const sw::RunSummary r = run(system, b.build());
+  ASSERT_TRUE(r.completed);
+  EXPECT_EQ(r.processor_end[0].count(), system.config().sync.activate);
+  EXPECT_EQ(r.processor_end[1].count(), block(system.config().timing, 1, 8));
+}
+
 // ... and an open barrier of a deadlocked program is gone: the next program's barrier of the
 // same group waits for both members again.
 TEST(Sync, LoadingAProgramClosesTheBarrierADeadlockLeftOpen) {
@@ -411,6 +563,80 @@ TEST(Watchdog, TheProgramAfterADeadlockRunsCleanly) {
   EXPECT_EQ(r.conflicts, 0u);
 }
 
+/// The value of statistic `name` in a run's summary (0 and a test failure if there is none).
+std::uint64_t stat_of(const sw::RunSummary& r, const std::string& name) {
+  for (const traces::StatEntry& e : r.stats) {
+    if (e.name == name) {
+      return e.value;
+    }
+  }
+  ADD_FAILURE() << "no statistic " << name;
+  return 0;
+}
+
+// A run cut at the cycle limit in the middle of an access (P0 writes l = 200 words, 614 cycles)
+// reports the limit as its length and the limit alone as why it stopped; a run of exactly the
+// limit's length is not cut, and the next program's statistics are its own.
+TEST(Watchdog, ARunIsCutAtTheCycleLimitAndNotAtItsLastCycle) {
+  traces::Recorder silent;
+  sc::Multiprocessor cut_system("cut", config(Arch::Omp, 2).validated(), silent);
+  sc::Multiprocessor exact_system("exact", config(Arch::Omp, 2).validated(), silent);
+  const sw::BusTiming& t = cut_system.config().timing;
+  ProgramBuilder writer(Arch::Omp, 2);
+  writer.proc(0).index_sets = {{0}};
+  writer.op(0, access(Direction::Write, row(0), {1}, 0, 200, 0));
+  const sw::Cycle limit{100};
+  ASSERT_GT(block(t, 1, 200), limit.count());
+  cut_system.load(writer.build());
+  sc::run_systems({&cut_system}, limit);
+  const sw::RunSummary cut = cut_system.result();
+  EXPECT_FALSE(cut.completed);
+  EXPECT_TRUE(cut.cycle_limit_reached);
+  EXPECT_EQ(cut.cycles, limit);
+  EXPECT_EQ(cut.blocked,
+            (std::vector<std::string>{
+                "cycle limit reached: the run stopped after 100 cycles, still running"}));
+
+  const auto compute = [](std::uint64_t cycles) {
+    ProgramBuilder b(Arch::Omp, 2);
+    b.op(1, sw::Compute{sw::Cycle{cycles}});
+    return b.build();
+  };
+  exact_system.load(compute(50));
+  sc::run_systems({&exact_system}, sw::Cycle{50});
+  const sw::RunSummary exact = exact_system.result();
+  EXPECT_TRUE(exact.completed);
+  EXPECT_FALSE(exact.cycle_limit_reached);
+  EXPECT_EQ(exact.cycles.count(), 50u);
+  const sw::RunSummary next = run(exact_system, compute(7));
+  EXPECT_EQ(next.cycles.count(), 7u);
+  EXPECT_EQ(stat_of(next, "exact.p1.compute_cycles"), 7u);
+}
+
+// Two systems run side by side up to one limit: the one that finished before it is complete, not
+// cut; only the other one reports the limit.
+TEST(Watchdog, OfTwoSystemsRunTogetherOnlyTheOneStillRunningIsCut) {
+  traces::Recorder silent;
+  sc::Multiprocessor quick("quick", config(Arch::Omp, 2).validated(), silent);
+  sc::Multiprocessor slow("slow", config(Arch::Omp, 2).validated(), silent);
+  ProgramBuilder short_one(Arch::Omp, 2);
+  short_one.op(0, sw::Compute{sw::Cycle{10}});
+  ProgramBuilder long_one(Arch::Omp, 2);
+  long_one.op(0, sw::Compute{sw::Cycle{500}});
+  quick.load(short_one.build());
+  slow.load(long_one.build());
+  sc::run_systems({&quick, &slow}, sw::Cycle{100});
+  const sw::RunSummary q = quick.result();
+  const sw::RunSummary s = slow.result();
+  EXPECT_TRUE(q.completed);
+  EXPECT_FALSE(q.cycle_limit_reached);
+  EXPECT_EQ(q.cycles.count(), 10u);
+  EXPECT_TRUE(q.blocked.empty());
+  EXPECT_FALSE(s.completed);
+  EXPECT_TRUE(s.cycle_limit_reached);
+  EXPECT_EQ(s.cycles.count(), 100u);
+}
+
 // The memory estimate counts the words a program can leave in the modules and the data buffers:
 // a write raises its modules' tops to its last address, a read (an IWR step's read half too) the
 // buffers of its index set to its vectors. Three more vectors on two modules or two buffers are
@@ -434,6 +660,14 @@ TEST(Footprint, AWriteCountsItsModulesWordsAndAReadItsBuffersWords) {
   EXPECT_EQ(footprint(read(5)) - footprint(read(2)), six_words);
   EXPECT_EQ(footprint(iwr(5, 2)) - footprint(iwr(2, 2)), six_words);
   EXPECT_EQ(footprint(iwr(2, 5)) - footprint(iwr(2, 2)), six_words);
+  // A module's top is the write's last address: three addresses higher on two modules is six
+  // words more; a buffer's top is a load's last buffer word: from word 6 instead of 0, six more.
+  const auto write_at = [](std::uint32_t address) {
+    return access(Direction::Write, row(0), {1, 3}, address, 2);
+  };
+  EXPECT_EQ(footprint(write_at(7)) - footprint(write_at(4)), six_words);
+  EXPECT_EQ(footprint(sw::LoadBuffer{1, 0, 3, 6}) - footprint(sw::LoadBuffer{1, 0, 3, 0}),
+            six_words);
 }
 
 TEST(Validation, AProgramThatDrivesAnotherProcessorsBusIsRejectedBeforeRunning) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -104,7 +105,88 @@ TEST(ProcessorBlock, ComputeAccessSyncAndBarrierTakeTheirCostsInProgramOrder) {
   }
   EXPECT_EQ(stat(b.blocks.stats, "p0.compute_cycles"), compute);
   EXPECT_EQ(stat(b.blocks.stats, "p0.memory_cycles"), eq1(config.timing, 1, l));
+  // P0 holds the interrupt bus for the activate cost, then waits at the barrier for P1's tail
+  // and the barrier cost; P1 waits for the token until it is delivered, then the barrier cost.
+  EXPECT_EQ(stat(b.blocks.stats, "p0.sync_cycles"),
+            config.sync.activate + tail + config.sync.barrier);
+  EXPECT_EQ(stat(b.blocks.stats, "p1.sync_cycles"), synced + config.sync.barrier);
+  EXPECT_EQ(stat(b.blocks.stats, "p1.compute_cycles"), tail);
+  EXPECT_EQ(stat(b.blocks.stats, "p0.ops"), programs[0].ops.size());
+  EXPECT_EQ(stat(b.blocks.stats, "p1.ops"), programs[1].ops.size());
   EXPECT_EQ(stat(b.blocks.stats, "sync.barriers"), 1u);
+}
+
+// An IWR step ([PH91] Eq. 1 plus gamma): the write half and the read half count as memory
+// cycles, the bus switch (from the processor's arrival to gamma after the last one) as sync
+// cycles. P0 and P1 exchange l = 2 words over disjoint buses and modules, P1 after 5 cycles of
+// compute, so P0 waits 5 cycles longer at the switch. A compute of 0 cycles takes no activation:
+// P0 runs 4 times (its start, the write's end, the switch's release, the read's end).
+TEST(ProcessorBlock, AnIwrStepCountsItsHalvesAsMemoryAndItsSwitchAsSyncCycles) {
+  const sw::SystemConfig config = omp();
+  ProcessorBench b(config);
+  const std::uint32_t l = 2;
+  const std::uint64_t lead = 5;
+  const auto half = [&](sw::Direction d, sw::BusKind kind, std::uint32_t bus, std::uint32_t slot) {
+    sw::MemoryAccess a;
+    a.direction = d;
+    a.bus = {kind, bus};
+    a.slots = {slot};
+    a.vectors = l;
+    return a;
+  };
+  using sw::BusKind;
+  using sw::Direction;
+  const sw::ProcSet both({0, 1});
+  std::vector<sw::ProcessorProgram> programs(config.n);
+  programs[0].index_sets = {{0, 1}};
+  programs[0].ops = {sw::Compute{sw::Cycle{0}},
+                     sw::Iwr{half(Direction::Write, BusKind::Row, 0, 1),            // M(0,1)
+                             half(Direction::Read, BusKind::Column, 0, 1), both}};  // M(1,0)
+  programs[1].index_sets = {{0, 1}};
+  programs[1].ops = {sw::Compute{sw::Cycle{lead}},
+                     sw::Iwr{half(Direction::Write, BusKind::Row, 1, 0),            // M(1,0)
+                             half(Direction::Read, BusKind::Column, 1, 0), both}};  // M(0,1)
+  for (sw::ProcId p = 0; p < config.n; ++p) {
+    b.processors[p]->load(programs[p], b.messages);
+  }
+  sc_core::sc_start();
+  const std::uint64_t access = eq1(config.timing, 1, l);
+  const std::uint64_t gamma = config.timing.gamma;
+  for (sw::ProcId p = 0; p < config.n; ++p) {
+    const std::string name = "p" + std::to_string(p);
+    EXPECT_EQ(b.processors[p]->finish_cycle().count(), lead + access + gamma + access) << p;
+    EXPECT_EQ(stat(b.blocks.stats, name + ".memory_cycles"), 2 * access) << p;
+    EXPECT_EQ(stat(b.blocks.stats, name + ".sync_cycles"), (p == 0 ? lead : 0) + gamma) << p;
+    EXPECT_EQ(b.processors[p]->describe_wait(), "") << p;  // finished: waits for nothing
+  }
+  EXPECT_EQ(stat(b.blocks.stats, "p1.compute_cycles"), lead);
+  EXPECT_EQ(stat(b.blocks.stats, "p0.activations"), 4u);
+  EXPECT_EQ(stat(b.blocks.stats, "sync.bus_switches"), 1u);
+}
+
+// A processor waits for one resumption at a time: a second one asked for while the first is
+// pending (a block resuming it twice) is a logic error, refused naming the processor and the
+// cycle. P0 computes 10 cycles; at cycle 2 a script asks to resume it again.
+TEST(ProcessorBlock, ASecondResumptionWhileOneIsPendingIsRefused) {
+  const sw::SystemConfig config = omp();
+  ProcessorBench b(config);
+  std::vector<sw::ProcessorProgram> programs(config.n);
+  programs[0].ops = {sw::Compute{sw::Cycle{10}}};
+  for (sw::ProcId p = 0; p < config.n; ++p) {
+    b.processors[p]->load(programs[p], b.messages);
+  }
+  std::string refused;
+  testing_support::Script script("script", [&] {
+    sc_core::wait(b.blocks.clock.delay(Cycle{2}));
+    try {
+      b.processors[0]->resume_after(Cycle{1});
+    } catch (const std::logic_error& e) {
+      refused = e.what();
+    }
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(refused, "p0: resumed twice at cycle 2");
+  EXPECT_EQ(b.processors[0]->finish_cycle().count(), 10u);
 }
 
 }  // namespace

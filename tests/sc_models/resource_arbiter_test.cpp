@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <systemc>
 #include <utility>
@@ -125,6 +126,77 @@ TEST(ResourceArbiterBlock, ALaterRequestNeverOvertakesAnEarlierWaitingOneOnAShar
   EXPECT_EQ(stat(stats, "arb.conflicts"), 2u);
   EXPECT_EQ(stat(stats, "arb.conflict_wait_cycles"),
             (p2_grant - 1) + (p2_grant + hold2.count() - 2));
+}
+
+// A stopped run says what each waiting request waits for: its requester's grantee, its arrival,
+// every resource it asked for and who holds the held ones. A processor without a waiting request
+// waits for nothing here.
+TEST(ResourceArbiterBlock, AWaitingRequestIsDescribedWithTheHoldersOfWhatItWaitsFor) {
+  const ClockDomain clock(kPeriodNs);
+  traces::StatsRegistry stats;
+  ResourceArbiter arbiter("arb", {"R0", "R1", "R2"}, clock, stats);
+  HoldingGrantee p0("p0", arbiter, clock, Cycle{10});
+  HoldingGrantee p1("p1", arbiter, clock, Cycle{10});
+  std::vector<std::string> said;
+  Script script("script", [&] {
+    p0.ask(0, {2});
+    sc_core::wait(clock.delay(Cycle{1}));
+    p1.ask(1, {1, 2});
+    sc_core::wait(clock.delay(Cycle{2}));
+    said = {arbiter.describe_wait(0), arbiter.describe_wait(1)};
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(said, (std::vector<std::string>{"", "p1 waits since cycle 1 for R1 R2 (held by p0)"}));
+}
+
+// Loading a program after a deadlock resets the arbiter: what was held is free and what waited is
+// forgotten, so a new request is granted in the cycle it arrives (not the old waiting one).
+TEST(ResourceArbiterBlock, AResetFreesEveryResourceAndForgetsTheWaitingRequests) {
+  const ClockDomain clock(kPeriodNs);
+  traces::StatsRegistry stats;
+  ResourceArbiter arbiter("arb", {"R0", "R1"}, clock, stats);
+  HoldingGrantee p0("p0", arbiter, clock, Cycle{1000});  // never releases within the run
+  HoldingGrantee p1("p1", arbiter, clock, Cycle{3});
+  HoldingGrantee p2("p2", arbiter, clock, Cycle{3});
+  Script script("script", [&] {
+    p0.ask(0, {0});
+    sc_core::wait(clock.delay(Cycle{1}));
+    p1.ask(1, {0, 1});
+    sc_core::wait(clock.delay(Cycle{1}));
+    arbiter.reset();
+    p2.ask(2, {0});
+  });
+  sc_core::sc_start(clock.delay(Cycle{50}));
+  EXPECT_EQ(p0.grants, (std::vector<std::uint64_t>{0}));
+  EXPECT_EQ(p1.grants, (std::vector<std::uint64_t>{}));
+  EXPECT_EQ(p2.grants, (std::vector<std::uint64_t>{2}));
+}
+
+// A resource id past the arbiter's list and the release of a free resource are errors of the
+// caller, refused by name.
+TEST(ResourceArbiterBlock, AnUnknownResourceAndTheReleaseOfAFreeOneAreRefused) {
+  const ClockDomain clock(kPeriodNs);
+  traces::StatsRegistry stats;
+  ResourceArbiter arbiter("arb", {"R0", "R1"}, clock, stats);
+  HoldingGrantee p0("p0", arbiter, clock, Cycle{1});
+  std::vector<std::string> refused;
+  Script script("script", [&] {
+    sc_core::wait(clock.delay(Cycle{4}));
+    try {
+      p0.ask(0, {1, 2});
+    } catch (const std::logic_error& e) {
+      refused.emplace_back(e.what());
+    }
+    try {
+      arbiter.release({1});
+    } catch (const std::logic_error& e) {
+      refused.emplace_back(e.what());
+    }
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(refused, (std::vector<std::string>{"arb: no resource 2",
+                                               "arb: release of free resource R1 at cycle 4"}));
+  EXPECT_TRUE(p0.grants.empty());
 }
 
 }  // namespace

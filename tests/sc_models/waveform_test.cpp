@@ -88,6 +88,34 @@ TEST(Waveform, BeatsAppearAtTheProtocolsCycles) {
   EXPECT_EQ(w.changes("omp.bc1.valid").size(), 1u);  // only its initial value: never active
 }
 
+// A read over a column bus shows the column mode and the column's own number: P1 reads M(0,1)
+// over CB(1) (the omp's fourth bus of RB(0), RB(1), CB(0), CB(1)); its controller shows bus 1,
+// and CB(1), not RB(1), is busy with master 1.
+TEST(Waveform, AColumnAccessShowsItsColumnsNumber) {
+  const std::string path = temp_path("column");
+  sw::SystemConfig c;
+  c.n = 2;
+  c.timing = {10, 3, 2, 8};
+  {
+    traces::VcdRecorder vcd(path, c.clock_period_ns);
+    sc::Multiprocessor system("omp", c.validated(), vcd);
+    ProgramBuilder b(Arch::Omp, 2);
+    b.proc(1).index_sets = {{0}};
+    b.op(1, access(Direction::Read, testing_support::column(1), {0}, 3, 1, 0));
+    system.load(b.build());
+    sc::run_systems({&system}, kLimit);
+    vcd.finish(system.clock().now());
+  }
+  const VcdReader w(path);
+  remove_waveform(path);
+  EXPECT_EQ(w.at("omp.bc1.mode", 0), 2u);  // column
+  EXPECT_EQ(w.at("omp.bc1.bus", 0), 1u);
+  EXPECT_EQ(w.at("omp.bc1.rw", 0), 0u);
+  EXPECT_EQ(w.at("omp.cb1.busy", 0), 1u);
+  EXPECT_EQ(w.at("omp.cb1.master", 0), 1u);
+  EXPECT_EQ(w.changes("omp.rb1.busy").size(), 1u);  // only its initial value
+}
+
 std::vector<std::uint64_t> values(const std::vector<traces::StatEntry>& stats) {
   std::vector<std::uint64_t> v;
   for (const auto& s : stats) {

@@ -414,6 +414,29 @@ TEST(Implementations, PairsChangeOnlyTheBlocksNamed) {
   EXPECT_EQ(sw::Implementations::parse(i.to_string(), where).to_string(), i.to_string());
 }
 
+// Each block's pair reaches that block and no other, whatever its place in the list; a machine
+// with any block not the model (rtl or cosim) is not all model.
+TEST(Implementations, EachBlocksPairSetsThatBlockAlone) {
+  const sw::SourceLocation where{"--impl"};
+  const std::vector<std::pair<const char*, sw::BlockType>> blocks = {
+      {"im", sw::BlockType::IndexManipulator}, {"bus", sw::BlockType::BusController},
+      {"memory", sw::BlockType::Memory},       {"router", sw::BlockType::Router},
+      {"ni", sw::BlockType::NetworkInterface}, {"processor", sw::BlockType::Processor},
+      {"sync", sw::BlockType::Sync},           {"interconnect", sw::BlockType::Interconnect}};
+  for (const auto& [name, block] : blocks) {
+    for (const char* impl : {"rtl", "cosim"}) {
+      const std::string spec = std::string(name) + "=" + impl;
+      const sw::Implementations i = sw::Implementations::parse(spec, where);
+      for (const auto& [other_name, other] : blocks) {
+        EXPECT_EQ(sw::to_string(i.of(other)), std::string(other == block ? impl : "model"))
+            << spec << ": " << other_name;
+      }
+      EXPECT_FALSE(i.all_model()) << spec;
+    }
+  }
+  EXPECT_FALSE(sw::Implementations::parse("cosim", where).all_model());
+}
+
 TEST(Implementations, BadSpecsNameTheOptionAndTheItem) {
   const sw::SourceLocation where{"--impl"};
   for (const char* bad : {"fast", "router=fast", "cpu=rtl", "router=rtl,", "router"}) {
@@ -423,6 +446,16 @@ TEST(Implementations, BadSpecsNameTheOptionAndTheItem) {
     } catch (const sw::InputError& e) {
       EXPECT_NE(std::string(e.what()).find("--impl"), std::string::npos) << e.what();
     }
+  }
+  // A word that is no implementation and no pair is told what either would be.
+  try {
+    (void)sw::Implementations::parse("fast", where);
+    ADD_FAILURE() << "fast was accepted";
+  } catch (const sw::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--impl: expected model, rtl or cosim, or block=impl "
+                                         "pairs such as im=rtl,bus=model, found 'fast'"),
+              std::string::npos)
+        << e.what();
   }
 }
 

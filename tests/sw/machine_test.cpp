@@ -19,6 +19,7 @@
 #include "sw/arch/system_config.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/delivery_check.hpp"
+#include "sw/machine/describe.hpp"
 #include "sw/machine/machine_program.hpp"
 #include "sw/machine/payload.hpp"
 #include "sw/machine/validate.hpp"
@@ -349,6 +350,23 @@ TEST(OpList, ReadsBackEveryOpAsAppended) {
   EXPECT_TRUE(sw::OpList::Reader(sw::OpList()).at_end());
 }
 
+// An index past the last op is refused by name, at a checkpoint's boundary (64 ops) and
+// between two.
+TEST(OpList, AnIndexPastTheLastOpIsRefused) {
+  for (const std::size_t n : {5u, 64u}) {
+    sw::OpList list;
+    for (std::size_t k = 0; k < n; ++k) {
+      list.push_back(sw::StepMark{static_cast<std::uint32_t>(k)});
+    }
+    try {
+      (void)list[n];
+      ADD_FAILURE() << "op " << n << " of " << n << " read";
+    } catch (const std::out_of_range& e) {
+      EXPECT_EQ(std::string(e.what()), "op " + std::to_string(n) + " of " + std::to_string(n));
+    }
+  }
+}
+
 // The ops of a mapped message hold their small fields in one byte each: a copy of 4 fields
 // below 128 is its tag and 4 bytes, plus one checkpoint offset per 64 ops.
 TEST(OpList, SmallFieldsTakeOneByteEach) {
@@ -371,6 +389,13 @@ TEST(Validate, OnlyAReadConsumesItsWords) {
   expect_op_accepted(Arch::Omp, read);
   read.consumed = config(Arch::Omp).module_words + 1;
   expect_op_rejected(Arch::Omp, read, "consumed addresses 0..");
+  // The consumed words start at the access's address: from depth - 3, three fit and four do not.
+  const std::uint32_t depth = config(Arch::Omp).module_words;
+  sw::MemoryAccess deep = access(Direction::Read, row(kP), {0}, depth - 3, 1);
+  deep.consumed = 3;
+  expect_op_accepted(Arch::Omp, deep);
+  deep.consumed = 4;
+  expect_op_rejected(Arch::Omp, deep, "consumed addresses " + std::to_string(depth - 3) + "..");
 }
 
 TEST(Validate, GroupsMustContainTheProcessor) {
@@ -408,6 +433,24 @@ TEST(Validate, LoadAndStoreStayInLocalMemoryAndBuffers) {
   expect_op_rejected(Arch::Omp, sw::StoreBuffer{0, 0, 0}, "not 0");
   expect_op_rejected(Arch::Omp, sw::LoadBuffer{0, 0, c.buffer_words + 1},
                      "not " + std::to_string(c.buffer_words + 1));
+  // A copy may fill its buffer to the last word L - 1, from wherever it starts in the buffer.
+  const std::uint32_t big_l = c.buffer_words;
+  expect_op_accepted(Arch::Omp, sw::LoadBuffer{0, 0, big_l, 0});
+  expect_op_accepted(Arch::Omp, sw::StoreBuffer{1, 0, 4, big_l - 4});
+  expect_op_rejected(Arch::Omp, sw::LoadBuffer{2, 0, 4, big_l - 3},
+                     "copies 1..3 words from buffer word " + std::to_string(big_l - 3));
+  expect_op_rejected(Arch::Omp, sw::StoreBuffer{3, 0, 2, big_l - 1}, "not 2");
+}
+
+// The index memory holds --index-sets sets: a processor may load exactly that many.
+TEST(Validate, AProcessorLoadsAtMostTheIndexMemorysSets) {
+  sw::SystemConfig c = config(Arch::Omp);
+  c.index_sets = 2;
+  const sw::Op op = sw::Compute{sw::Cycle{1}};
+  EXPECT_EQ(rejection(program_with(Arch::Omp, op, {{0}, {1}}), c), "");
+  const std::string why = rejection(program_with(Arch::Omp, op, {{0}, {1}, {2}}), c);
+  EXPECT_TRUE(contains(why, "P0 loads 3 index sets, the index memory holds 2"))
+      << "'" << why << "'";
 }
 
 TEST(Validate, ProgramMustMatchTheSystem) {
@@ -416,6 +459,15 @@ TEST(Validate, ProgramMustMatchTheSystem) {
   sw::SystemConfig bigger = config(Arch::Omp);
   bigger.n = kN + 1;
   EXPECT_TRUE(contains(rejection(p, bigger), "processors"));
+  // The program's n and its list of processors must both be the system's.
+  sw::MachineProgram short_list = p;
+  short_list.processors.pop_back();
+  EXPECT_TRUE(contains(rejection(short_list, config(Arch::Omp)), "has 3 processors"))
+      << rejection(short_list, config(Arch::Omp));
+  sw::MachineProgram wrong_n = p;
+  wrong_n.n = kN + 1;
+  EXPECT_TRUE(contains(rejection(wrong_n, config(Arch::Omp)), "processors"))
+      << rejection(wrong_n, config(Arch::Omp));
 }
 
 TEST(Validate, RejectsOverlappingDestinationRegions) {
@@ -466,14 +518,79 @@ TEST(Validate, RejectsADifferentPayloadInsideALongerSharedSourceRegion) {
   EXPECT_TRUE(contains(why, "overlap")) << "'" << why << "'";
 }
 
+// A destination's words hold one message, even two copies of one payload; a source's words may
+// be shared only by messages of one payload (source, destination and tag) from the same word.
+TEST(Validate, SharedWordsNeedTheSamePayloadFromTheSameWord) {
+  const sw::SystemConfig c = config(Arch::Omp);
+  ProgramBuilder twice(Arch::Omp, kN);
+  twice.message(0, 1, 4, 0, 10, 0, true).message(0, 1, 4, 0, 10, 0, true);
+  EXPECT_TRUE(
+      contains(rejection(twice.build(), c), "overlap in the local memory of P1 (destination)"))
+      << rejection(twice.build(), c);
+  ProgramBuilder tags(Arch::Omp, kN);  // one broadcast source, two steps' payloads
+  tags.message(0, 1, 4, 0, 0, 0, true).message(0, 2, 4, 0, 0, 1, true);
+  EXPECT_TRUE(contains(rejection(tags.build(), c), "overlap in the local memory of P0 (source)"))
+      << rejection(tags.build(), c);
+  ProgramBuilder personal(Arch::Omp, kN);  // one step's personalized payloads to P1 and P2
+  personal.message(0, 1, 4, 0, 0).message(0, 2, 4, 0, 0);
+  EXPECT_TRUE(
+      contains(rejection(personal.build(), c), "overlap in the local memory of P0 (source)"))
+      << rejection(personal.build(), c);
+  ProgramBuilder shifted(Arch::Omp, kN);  // one payload, its word 0 at source words 0 and 2
+  shifted.message(0, 1, 4, 0, 0, 0, true).message(0, 2, 4, 2, 0, 0, true);
+  EXPECT_TRUE(contains(rejection(shifted.build(), c), "overlap in the local memory of P0 (source)"))
+      << rejection(shifted.build(), c);
+}
+
 TEST(Validate, RejectsMessagesOutsideTheSystem) {
   const sw::SystemConfig c = config(Arch::Omp);
   ProgramBuilder far(Arch::Omp, kN);
   far.message(0, kN, 1, 0, 0);
   EXPECT_TRUE(contains(rejection(far.build(), c), "message 0")) << rejection(far.build(), c);
+  ProgramBuilder from_far(Arch::Omp, kN);
+  from_far.message(kN, 0, 1, 0, 0);
+  EXPECT_TRUE(contains(rejection(from_far.build(), c), "message 0 names a processor outside 0..3"))
+      << rejection(from_far.build(), c);
+  // A message may end at the last local word, at its source and at its destination.
+  ProgramBuilder top(Arch::Omp, kN);
+  top.message(0, 1, 2, c.local_words - 2, c.local_words - 2);
+  EXPECT_EQ(rejection(top.build(), c), "");
   ProgramBuilder deep(Arch::Omp, kN);
   deep.message(0, 1, 2, 0, c.local_words - 1);
   EXPECT_TRUE(contains(rejection(deep.build(), c), "local memory")) << rejection(deep.build(), c);
+}
+
+// ---- the text of an op ---------------------------------------------------------------------
+
+// Validation errors and a stopped run's description name an op in docs/machine-program.md's
+// notation, `write RB(1) -> M(1,0) block d=1 l=4 @0 rho#0`: the direction, the bus, the modules
+// in slot order, the kind, d, l, the module address and the index set.
+TEST(Describe, EveryOpInTheNotationOfTheDocs) {
+  const sw::MemoryOrganization omp(Arch::Omp, kN);
+  const sw::MemoryOrganization bus(Arch::Bus, kN);
+  EXPECT_EQ(sw::describe(access(Direction::Write, row(1), {0}, 0, 4), omp),
+            "write RB(1) -> M(1,0) block d=1 l=4 @0 rho#0");
+  EXPECT_EQ(sw::describe(access(Direction::Read, column(2), {3, 0}, 7, 1, 5), omp),
+            "read CB(2) <- M(3,2), M(0,2) interleaved d=2 l=1 @7 rho#5");
+  EXPECT_EQ(sw::describe(access(Direction::Read, shared(0), {2}, 9, 1, 1), bus),
+            "read B0 <- M(2) scalar d=1 l=1 @9 rho#1");
+  const sw::Op iwr = sw::Iwr{access(Direction::Write, row(1), {0, 2}, 3, 2, 1),
+                             access(Direction::Read, column(1), {3}, 4, 2, 0), ProcSet({0, 1})};
+  EXPECT_EQ(sw::describe(iwr, omp),
+            "IWR[write RB(1) -> M(1,0), M(1,2) block d=2 l=2 @3 rho#1; switch {0,1}; "
+            "read CB(1) <- M(3,1) block d=1 l=2 @4 rho#0]");
+  EXPECT_EQ(sw::describe(sw::Op{sw::Compute{sw::Cycle{12}}}, omp), "compute 12 cycles");
+  EXPECT_EQ(sw::describe(sw::Op{sw::BusSwitch{ProcSet({1, 3})}}, omp), "bus switch {1,3}");
+  EXPECT_EQ(sw::describe(sw::Op{sw::ActivateSync{ProcSet({0, 2})}}, omp), "activate-sync {0,2}");
+  EXPECT_EQ(sw::describe(sw::Op{sw::WaitSync{3}}, omp), "wait-sync P3");
+  EXPECT_EQ(sw::describe(sw::Op{sw::Barrier{ProcSet({0, 1, 2, 3})}}, omp), "barrier {0,1,2,3}");
+  // A copy names its buffer, the buffer word it starts from (when not 0) and the local words.
+  EXPECT_EQ(sw::describe(sw::Op{sw::LoadBuffer{2, 40, 6, 0}}, omp), "load buffer 2 <- local[40+6]");
+  EXPECT_EQ(sw::describe(sw::Op{sw::LoadBuffer{2, 40, 6, 1}}, omp),
+            "load buffer 2[1..] <- local[40+6]");
+  EXPECT_EQ(sw::describe(sw::Op{sw::StoreBuffer{1, 17, 3, 5}}, omp),
+            "store buffer 1[5..] -> local[17+3]");
+  EXPECT_EQ(sw::describe(sw::Op{sw::StepMark{4}}, omp), "end of step 4");
 }
 
 // ---- payload -------------------------------------------------------------------------------
@@ -609,6 +726,29 @@ TEST(DeliveryCheck, ReportsEveryFailedMessage) {
   ASSERT_EQ(r.failures.size(), 2u);
   EXPECT_TRUE(contains(r.failures[0], "message 0 ")) << r.failures[0];
   EXPECT_TRUE(contains(r.failures[1], "message 2 ")) << r.failures[1];
+}
+
+// Every failed message is counted; the first eight are named, in manifest order, each at the
+// local word it failed at.
+TEST(DeliveryCheck, CountsEveryFailureAndNamesTheFirstEight) {
+  ProgramBuilder b(Arch::Omp, kN);
+  for (std::uint32_t i = 0; i < 10; ++i) {
+    b.message(0, 1, 2, 2 * i, 100 + 2 * i, i);
+  }
+  const sw::MachineProgram p = b.build();
+  Memory m = delivered(p);
+  for (std::uint32_t i = 0; i < 10; ++i) {
+    m[{1, 101 + 2 * i}] ^= 1u;  // word 1 of every message
+  }
+  const sw::DeliveryReport r = sw::check_delivery(p, reader(m));
+  EXPECT_EQ(r.messages_failed, 10u);
+  ASSERT_EQ(r.failures.size(), 8u);
+  for (std::uint32_t i = 0; i < 8; ++i) {
+    EXPECT_TRUE(contains(r.failures[i], "message " + std::to_string(i) + " (P0 -> P1, tag " +
+                                            std::to_string(i) + "): word 1 at P1 local[" +
+                                            std::to_string(101 + 2 * i) + "] expected "))
+        << r.failures[i];
+  }
 }
 
 TEST(DeliveryCheck, InitialWordsMovedToTheirDestinationsAreDelivered) {
@@ -762,6 +902,58 @@ TEST(ArrivalCheck, WordsThatOvertakeEachOtherDeliverTheirMessageOnce) {
     ASSERT_EQ(r.failures.size(), 1u) << trial;
     EXPECT_TRUE(contains(r.failures[0], "word " + std::to_string(lost) + " ")) << r.failures[0];
     EXPECT_TRUE(contains(r.failures[0], "message lost")) << r.failures[0];
+  }
+}
+
+// A reset forgets the words a previous run saw arrive ahead of their turn: word 1 seen ahead
+// before the reset does not complete the message when word 0 arrives after it.
+TEST(ArrivalCheck, AResetForgetsTheWordsThatArrivedAhead) {
+  const sw::MachineProgram p = three_messages();
+  const sw::Message& m = p.messages[0];
+  sw::ArrivalCheck check;
+  check.reset(p.messages.size());
+  check.arrive(p.messages, 0, 1, sw::payload_word(m.payload, 1));
+  check.reset(p.messages.size());
+  check.arrive(p.messages, 0, 0, sw::payload_word(m.payload, 0));
+  const sw::DeliveryReport r = check.report(p.messages);
+  ASSERT_EQ(r.failures.size(), 3u);  // every message short, message 0 of its word 1
+  EXPECT_TRUE(contains(r.failures[0], "message 0 ")) << r.failures[0];
+  EXPECT_TRUE(contains(r.failures[0], "word 1 ")) << r.failures[0];
+  EXPECT_TRUE(contains(r.failures[0], "message lost")) << r.failures[0];
+}
+
+// Words that overtook each other in one delivery are taken once: the next delivery, in order,
+// needs all its own words. Two deliveries of message 0 (4 words): 1, 0, 2, 3 then 0, 1, 2, 3 is
+// intact; 1, 0, 2, 3 then 0, 2, 3 is short of the second delivery's word 1.
+TEST(ArrivalCheck, WordsTakenFromAheadAreNotTakenAgainInTheNextDelivery) {
+  const sw::MachineProgram p = three_messages();
+  const sw::Message& m = p.messages[0];
+  for (const bool second_word_1 : {true, false}) {
+    sw::ArrivalCheck check;
+    check.reset(p.messages.size(), 2);
+    for (std::size_t i = 1; i < p.messages.size(); ++i) {
+      for (int delivery = 0; delivery < 2; ++delivery) {
+        for (std::uint32_t w = 0; w < p.messages[i].words; ++w) {
+          check.arrive(p.messages, i, w, sw::payload_word(p.messages[i].payload, w));
+        }
+      }
+    }
+    std::vector<std::uint32_t> order = {1, 0, 2, 3, 0, 2, 3};
+    if (second_word_1) {
+      order.insert(order.begin() + 5, 1);
+    }
+    for (const std::uint32_t w : order) {
+      check.arrive(p.messages, 0, w, sw::payload_word(m.payload, w));
+    }
+    const sw::DeliveryReport r = check.report(p.messages);
+    if (second_word_1) {
+      EXPECT_TRUE(r.ok()) << (r.failures.empty() ? "" : r.failures[0]);
+    } else {
+      ASSERT_EQ(r.failures.size(), 1u);
+      EXPECT_TRUE(contains(r.failures[0], "message 0 ")) << r.failures[0];
+      EXPECT_TRUE(contains(r.failures[0], "word 1 ")) << r.failures[0];
+      EXPECT_TRUE(contains(r.failures[0], "message lost")) << r.failures[0];
+    }
   }
 }
 

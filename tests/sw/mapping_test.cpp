@@ -376,6 +376,75 @@ TEST(ProgramCost, AOneToOneStepIsWriteSyncRead) {
   EXPECT_EQ(cost.total.count(), 9 + access + c.sync.activate + access);
 }
 
+/// An access of one module slot of `bus` carrying parcel `parcel`, l = `vectors`.
+sw::MappedAccess one_slot_access(sw::ProcId p, Direction direction, sw::BusRef bus,
+                                 std::size_t parcel, std::uint32_t vectors) {
+  sw::MappedAccess a;
+  a.processor = p;
+  a.direction = direction;
+  a.bus = bus;
+  a.slots = {0};
+  a.parcels = {parcel};
+  a.vectors = vectors;
+  return a;
+}
+
+sw::MappedOp op_of(Direction direction, std::vector<sw::MappedAccess> accesses) {
+  sw::MappedOp op;
+  op.direction = direction;
+  op.accesses = std::move(accesses);
+  return op;
+}
+
+// An IWR exchange on the crossbar: P0 and P1 swap a parcel of l = 3 words over B(1) and B(0),
+// P1 after 30 cycles of compute. The bus switch waits for the later writer (P1, not the one
+// listed last), so each reader starts gamma after P1's write:
+// 30 + T + gamma + T, with T = alpha + beta(l - 1) + tau l.
+TEST(ProgramCost, TheBusSwitchWaitsForTheLastWriterOfTheStep) {
+  sw::SystemConfig c;
+  c.arch = Arch::Crossbar;
+  c.n = 2;
+  c.timing = sw::BusTiming{10, 1, 2, 7};
+  const sw::BusRef b0{sw::BusKind::Shared, 0};
+  const sw::BusRef b1{sw::BusKind::Shared, 1};
+  sw::MappedStep step;
+  step.parcels.resize(2);  // 0: P0 -> P1 on B(1); 1: P1 -> P0 on B(0)
+  step.compute = {sw::Cycle{0}, sw::Cycle{30}};
+  step.ops.push_back(op_of(Direction::Write, {one_slot_access(1, Direction::Write, b0, 1, 3),
+                                              one_slot_access(0, Direction::Write, b1, 0, 3)}));
+  step.ops.push_back(op_of(Direction::Read, {one_slot_access(1, Direction::Read, b1, 0, 3),
+                                             one_slot_access(0, Direction::Read, b0, 1, 3)}));
+  const std::uint64_t access = 10 + 1 * 2 + 2 * 3;
+  EXPECT_EQ(sw::predict_step_cycles(step, c, sw::SyncMode::BusSwitch).count(),
+            30 + access + 7 + access);
+}
+
+// On the single bus every access shares B0, so the bus, not a processor, bounds the step: the
+// four accesses back to back plus the bus switch (IWR step) or plus one activate-sync (pairs).
+// P0 sends P1 l = 4 words, P1 sends P2 l = 2; each processor's own chain is shorter.
+TEST(ProgramCost, OnTheSingleBusTheStepIsEveryAccessBackToBackPlusTheSync) {
+  sw::SystemConfig c;
+  c.arch = Arch::Bus;
+  c.n = 3;
+  c.timing = sw::BusTiming{10, 1, 1, 7};
+  c.sync.activate = 3;
+  const sw::BusRef bus{sw::BusKind::Shared, 0};
+  sw::MappedStep step;
+  step.parcels.resize(2);
+  step.compute = {sw::Cycle{0}, sw::Cycle{0}, sw::Cycle{0}};
+  step.ops.push_back(op_of(Direction::Write, {one_slot_access(0, Direction::Write, bus, 0, 4),
+                                              one_slot_access(1, Direction::Write, bus, 1, 2)}));
+  step.ops.push_back(op_of(Direction::Read, {one_slot_access(1, Direction::Read, bus, 0, 4),
+                                             one_slot_access(2, Direction::Read, bus, 1, 2)}));
+  const std::uint64_t four = 10 + 1 * 3 + 1 * 4;  // T(1, 4)
+  const std::uint64_t two = 10 + 1 * 1 + 1 * 2;   // T(1, 2)
+  const std::uint64_t bus_busy = 2 * four + 2 * two;
+  // The longest chain is shorter: IWR step, P1 reads after the later write, four + 7 + four = 41
+  // < 67; pairs, P1 reads after P0's write and sync, four + 3 + four = 37 < 63.
+  EXPECT_EQ(sw::predict_step_cycles(step, c, sw::SyncMode::BusSwitch).count(), bus_busy + 7);
+  EXPECT_EQ(sw::predict_step_cycles(step, c, sw::SyncMode::Pairs).count(), bus_busy + 3);
+}
+
 }  // namespace
 }  // namespace orthosim
 

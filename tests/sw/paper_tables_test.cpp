@@ -96,6 +96,11 @@ TEST(PaperTables, Table2CyclesAreTheIwrFormulaWithGamma) {
   EXPECT_EQ(sw::paper::table2_cycles(kAllScatter, 32, 8, 3, other).count(), 1651u);
   // One-to-one inside one cluster: 0 (Table 2, m > n).
   EXPECT_EQ(sw::paper::table2_cycles(kOneToOne, 32, 8, 3, other, true).count(), 0u);
+  // Only the one-to-one row is free inside a cluster: every other row of column m > n is an IWR
+  // step wherever the source sits. One-to-all broadcast, d = 7, lambda l = 3:
+  // 2(10 + 3*2 + 7*2*3) + 5 = 2*58 + 5 = 121.
+  EXPECT_EQ(sw::paper::table2_cycles(kBroadcast, 32, 8, 3, other, true).count(), 121u);
+  EXPECT_EQ(sw::paper::table2_cycles(kAllScatter, 32, 8, 3, other, true).count(), 1651u);
 }
 
 // ---- Eq. (1)-(3) ---------------------------------------------------------------------------
