@@ -44,8 +44,6 @@ std::string ProcSet::to_string() const {
   return s + "}";
 }
 
-std::string to_string(Direction d) { return d == Direction::Read ? "read" : "write"; }
-
 std::string to_string(AccessKind k) {
   switch (k) {
     case AccessKind::Scalar:

@@ -52,7 +52,6 @@ enum class Direction : std::uint8_t { Read, Write };
 /// vectors is block-interleaved.
 enum class AccessKind : std::uint8_t { Scalar, Interleaved, Block };
 
-[[nodiscard]] std::string to_string(Direction d);
 [[nodiscard]] std::string to_string(AccessKind k);
 
 /// One access of one bus controller on one bus. The direction comes last: after the vector it
