@@ -559,6 +559,34 @@ TEST(McpFormat, WritesCanonicalText) {
                                    "  send 2 -> 0\n");
 }
 
+// The writer's choices, each written here from its rule: a program without a name is
+// "program"; the default length is the most common one, the smallest on a tie, and 1 is not
+// written; `all` only for two nodes or more; ranges from runs of three; a tab in a label escaped.
+TEST(McpFormat, WritesTheCanonicalChoicesAtTheirEdges) {
+  McProgram tie;
+  tie.nodes = 2;
+  tie.steps.resize(1);
+  tie.steps[0].transfers = {{0, {1}, false, 1, {}}, {1, {0}, false, 2, {}}};
+  EXPECT_EQ(sw::format_program(tie), "# program (written by orthosim)\n"
+                                     "nodes 2\n"
+                                     "\n"
+                                     "step\n"
+                                     "  send 0 -> 1\n"
+                                     "  send 1 -> 0 words 2\n");
+  McProgram runs;
+  runs.name = "runs";
+  runs.nodes = 6;
+  runs.steps.resize(1);
+  runs.steps[0].label = "x\ty";
+  runs.steps[0].transfers = {{0, {2, 3}, false, 1, {}}, {1, {2, 3, 4}, false, 1, {}}};
+  EXPECT_EQ(sw::format_program(runs), "# runs (written by orthosim)\n"
+                                      "nodes 6\n"
+                                      "\n"
+                                      "step \"x\\ty\"\n"
+                                      "  send 0 -> 2, 3\n"
+                                      "  send 1 -> 2..4\n");
+}
+
 TEST(McpFormat, Fig2RoundTrips) {
   const McProgram p =
       sw::read_program_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp");
