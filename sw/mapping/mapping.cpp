@@ -406,9 +406,7 @@ class Mapper {
                                 false,
                                 m.words,
                                 {{m.payload, m.words, 0, m.src_address, {}}},
-                                org_.module_at({BusKind::Row, r2}, c),
-                                0,
-                                0});
+                                org_.module_at({BusKind::Row, r2}, c)});
       }
     }
     for (std::uint32_t r2 = 0; r2 < n; ++r2) {
@@ -416,14 +414,15 @@ class Mapper {
         const Message& m = *from.at(torus_node((c2 + n - a) % n, (r2 + n - b) % n));
         write2[r2].push_back(step.parcels.size());
         read2[c2].push_back(step.parcels.size());
-        step.parcels.push_back({r2,
-                                c2,
-                                false,
-                                m.words,
-                                {{m.payload, m.words, 0, 0, {m.dst_address}}},
-                                org_.module_at({BusKind::Row, r2}, c2),
-                                0,
-                                1});
+        // The phase set by name: a positional initializer put it in a field added before it.
+        Parcel relay{r2,
+                     c2,
+                     false,
+                     m.words,
+                     {{m.payload, m.words, 0, 0, {m.dst_address}}},
+                     org_.module_at({BusKind::Row, r2}, c2)};
+        relay.phase = 1;
+        step.parcels.push_back(std::move(relay));
       }
     }
     const auto op = [&](Direction dir, std::uint32_t phase,

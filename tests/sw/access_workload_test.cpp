@@ -506,6 +506,27 @@ TEST(AccessWorkload, InterpreterCatchesABrokenProgram) {
   EXPECT_FALSE(interpret(c.system(), unpermuted).ok());
 }
 
+// A round trip clears its data buffers from the still-unwritten incoming area before it reads:
+// a read that brings nothing back then loses the words instead of storing the ones the write
+// left in the buffers. And a repeated workload delivers each message once per repetition
+// (MachineProgram::deliveries, which the models' streaming check expects).
+TEST(AccessWorkload, ARoundTripWithoutItsReadLosesItsWords) {
+  const Case c{Arch::Omp, WorkloadKind::Block, 4, 1, 3};
+  sw::MachineProgram dropped = sw::make_access_program(c.system(), c.workload());
+  std::vector<sw::Op> ops = dropped.processors[1].ops.decoded();
+  ops.erase(std::remove_if(ops.begin(), ops.end(),
+                           [](const sw::Op& op) {
+                             const auto* a = std::get_if<sw::MemoryAccess>(&op);
+                             return a != nullptr && a->direction == sw::Direction::Read;
+                           }),
+            ops.end());
+  dropped.processors[1].ops = sw::OpList(ops);
+  EXPECT_FALSE(interpret(c.system(), dropped).ok());
+  sw::AccessWorkload thrice = c.workload();
+  thrice.repetitions = 3;
+  EXPECT_EQ(sw::make_access_program(c.system(), thrice).deliveries, 3u);
+}
+
 TEST(AccessWorkload, InterpreterCatchesAnIwrReadOfTheWrongColumn) {
   const Case c{Arch::Omp, WorkloadKind::Iwr, 4, 3, 1};
   sw::MachineProgram p = sw::make_access_program(c.system(), c.workload());

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -183,6 +184,31 @@ TEST_F(CliProgram, MapOntoFewerProcessorsTurnsMessagesInsideAClusterIntoLocalCop
     EXPECT_EQ(j["steps"][k].value("local_copies", 99u), local[k]) << "step " << k + 1;
   }
   EXPECT_TRUE(j["steps"][0]["operations"].empty());  // N1 -> N0 is all of step 1
+}
+
+// Fig. 11(b): an east shift of an n x n torus by columns moves n^2 data in each of its two IWR
+// steps, and `map` says which step carries each link (the second step's links were reported as
+// IWR 1 while a positional initializer put their phase in another field).
+TEST_F(CliProgram, MapNamesTheIwrStepOfEveryLinkOfATorusShift) {
+  FakeRunner runner;
+  const std::string shift = path("shift.mcp");
+  ASSERT_EQ(run({"gen", "shift", "--torus", "3x3", "--direction", "east", "--distance", "1",
+                 "--out", shift},
+                runner)
+                .code,
+            sw::kExitOk);
+  const Result r = run({"map", shift, "--arch", "omp", "--torus", "3x3", "--json"}, runner);
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  std::map<unsigned, unsigned> links;  // per IWR step
+  for (const nlohmann::json& link : j["steps"][0]["links"]) {
+    ++links[link.value("iwr", 0u)];
+  }
+  EXPECT_EQ(links, (std::map<unsigned, unsigned>{{1, 9}, {2, 9}}));
+  const Result text = run({"map", shift, "--arch", "omp", "--torus", "3x3"}, runner);
+  ASSERT_EQ(text.code, sw::kExitOk) << text.err;
+  // The second IWR step's first link: P0 writes M(0,0) for P0 (row write, column read).
+  EXPECT_TRUE(contains(text.out, "P0->P0 M0,0 (IWR 2)")) << text.out;
 }
 
 }  // namespace

@@ -314,6 +314,29 @@ TEST(Reordering, CorollariesOneAndTwoOnRandomMatricesOf4To10Cubes) {
   EXPECT_GT(lcgs_above_one, 10);
 }
 
+/// The least (worst, sum) of the set's contention degrees over all orderings, compared worst
+/// first, against the degrees the dynamic program's ordering routes to.
+void expect_the_program_takes_the_least(const std::vector<Lcc>& set) {
+  const auto d = set.front().d;
+  BitOrdering any = sw::identity_ordering(d);
+  std::pair<std::uint64_t, std::uint64_t> least{UINT64_MAX, UINT64_MAX};
+  do {
+    std::pair<std::uint64_t, std::uint64_t> score{0, 0};
+    for (const Lcc& l : set) {
+      score.first = std::max(score.first, degree_after(l, any));
+      score.second += degree_after(l, any);
+    }
+    least = std::min(least, score);
+  } while (std::next_permutation(any.begin(), any.end()));
+  const BitOrdering r = sw::joint_optimal_ordering(set);
+  std::pair<std::uint64_t, std::uint64_t> found{0, 0};
+  for (const Lcc& l : set) {
+    found.first = std::max(found.first, routed_degree(l, r));
+    found.second += routed_degree(l, r);
+  }
+  EXPECT_EQ(found, least) << set.front().to_string();
+}
+
 TEST(Reordering, ProgramMinimizesTheWorstThenTheSumOfASetLikeAllOrderings) {
   std::mt19937_64 rng(8);
   for (std::uint32_t d = 2; d <= 6; ++d) {
@@ -322,30 +345,35 @@ TEST(Reordering, ProgramMinimizesTheWorstThenTheSumOfASetLikeAllOrderings) {
       for (int k = 0; k <= n % 3; ++k) {
         set.push_back(random_lcc(d, rng, (n + k) % 2 == 1));
       }
-      // The least (worst, sum) over all orderings, compared worst first.
-      BitOrdering any = sw::identity_ordering(d);
-      std::pair<std::uint64_t, std::uint64_t> least{UINT64_MAX, UINT64_MAX};
-      do {
-        std::pair<std::uint64_t, std::uint64_t> score{0, 0};
-        for (const Lcc& l : set) {
-          score.first = std::max(score.first, degree_after(l, any));
-          score.second += degree_after(l, any);
-        }
-        least = std::min(least, score);
-      } while (std::next_permutation(any.begin(), any.end()));
-      const BitOrdering r = sw::joint_optimal_ordering(set);
-      std::pair<std::uint64_t, std::uint64_t> found{0, 0};
-      for (const Lcc& l : set) {
-        found.first = std::max(found.first, routed_degree(l, r));
-        found.second += routed_degree(l, r);
-      }
-      EXPECT_EQ(found, least) << set.front().to_string();
+      expect_the_program_takes_the_least(set);
     }
   }
   EXPECT_THROW((void)sw::joint_optimal_ordering({}), std::invalid_argument);
   EXPECT_THROW((void)sw::joint_optimal_ordering({Lcc::bit_reverse(3), Lcc::bit_reverse(4)}),
                std::invalid_argument);
   EXPECT_THROW((void)sw::joint_optimal_ordering({Lcc::bit_reverse(21)}), std::invalid_argument);
+  Lcc short_of_rows = Lcc::bit_reverse(4);
+  short_of_rows.rows.pop_back();
+  EXPECT_THROW((void)sw::joint_optimal_ordering({Lcc::bit_reverse(4), short_of_rows}),
+               std::invalid_argument);
+  EXPECT_FALSE(sw::is_bit_ordering(sw::identity_ordering(33), 33));  // LCCs have 32 bits at most
+}
+
+// A dimension whose row is e_i but whose b_i is 1 is crossed by every message ([LCC] Theorem 1:
+// y_i - x_i = b_i): only A(i) = e_i with b_i = 0 leaves it uncrossed. Random LCCs seldom have
+// such a row; here half the rows are e_i, with b_i = 1.
+TEST(Reordering, ADimensionEveryMessageFlipsCountsInTheProgram) {
+  std::mt19937_64 rng(31);
+  for (std::uint32_t d = 3; d <= 5; ++d) {
+    for (int n = 0; n < 8; ++n) {
+      Lcc flips = random_lcc(d, rng, n % 2 == 1);
+      for (std::uint32_t i = n % 2; i < d; i += 2) {
+        flips.rows[i] = std::uint64_t{1} << i;
+        flips.b |= std::uint64_t{1} << i;
+      }
+      expect_the_program_takes_the_least({flips, random_lcc(d, rng, n % 2 == 0)});
+    }
+  }
 }
 
 }  // namespace

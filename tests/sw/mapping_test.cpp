@@ -493,3 +493,243 @@ TEST(Clustering, ATorusByColumnsOrRowsPutsAColumnOrARowOnAProcessor) {
 
 }  // namespace
 }  // namespace orthosim
+
+// ---- the edges a mutation round found unpinned ---------------------------------------------
+
+namespace orthosim {
+namespace {
+
+sw::Transfer message(sw::NodeId from, sw::NodeId to, std::uint32_t words) {
+  return {from, {to}, false, words, {}};
+}
+
+std::vector<const sw::Parcel*> phase_parcels(const sw::MappedStep& step, std::uint32_t phase) {
+  std::vector<const sw::Parcel*> out;
+  for (const sw::Parcel& parcel : step.parcels) {
+    if (parcel.phase == phase) {
+      out.push_back(&parcel);
+    }
+  }
+  return out;
+}
+
+std::uint32_t phases_of(const sw::MappedStep& step) {
+  std::uint32_t phases = 0;
+  for (const sw::MappedOp& op : step.ops) {
+    phases = std::max(phases, op.phase + 1);
+  }
+  return phases;
+}
+
+// Fig. 11(b) on a 2 x 2 torus by columns, in section 4.3's notation: IWR 1, P(c) writes
+// M(r', c) for every r' over its column bus and P(r') reads M(r', 0..1); IWR 2, P(r') writes
+// M(r', 0..1) and P(c') reads M(0..1, c'). A north shift stays in the clusters; a step that only
+// computes has no communication, and its computes add up per processor.
+TEST(Figure11Listing, AnEastShiftIsTwoIwrStepsInTheNotationOfSection43) {
+  sw::McProgram p = sw::torus_shift(2, 2, sw::ShiftDirection::East, 1, 1);
+  p.steps.push_back(sw::torus_shift(2, 2, sw::ShiftDirection::North, 1, 1).steps[0]);
+  sw::ProgramStep compute;
+  compute.computes = {{0, sw::Cycle{3}, {}}, {2, sw::Cycle{5}, {}}};  // nodes 0 and 2 on P0
+  p.steps.push_back(compute);
+  const MappedProgram m = sw::map_program(p, Arch::Omp, sw::Clustering::torus(4, {2, 2, true}),
+                                          sw::SyncMode::BusSwitch);
+  EXPECT_EQ(listing(m), (std::vector<std::string>{
+                            "Step 1: [IWR 1] C7_send((P0 -> M0,0, M1,0), (P1 -> M0,1, M1,1)), "
+                            "C7_recv((M0,0, M0,1 -> P0), (M1,0, M1,1 -> P1)), "
+                            "[IWR 2] C7_send((P0 -> M0,0, M0,1), (P1 -> M1,0, M1,1)), "
+                            "C7_recv((M0,0, M1,0 -> P0), (M0,1, M1,1 -> P1))",
+                            "Step 2: (no memory operation)",
+                            "Step 3: (no memory operation)",
+                        }));
+  EXPECT_EQ(sw::program_line(m.steps[2]), "Step 3: (no communication)");
+  EXPECT_EQ(m.steps[0].processor_patterns, (std::vector<Pattern>{Pattern::C7, Pattern::C7}));
+  std::vector<std::uint64_t> computes;
+  for (const sw::Op& op : m.machine.processors[0].ops.decoded()) {
+    if (const auto* c = std::get_if<sw::Compute>(&op)) {
+      computes.push_back(c->cycles.count());
+    }
+  }
+  EXPECT_EQ(computes, std::vector<std::uint64_t>{3 + 5});
+}
+
+// Fig. 11(b) for a diagonal shift (a, b) = (1, 2) of a 3 x 3 torus, clustered by columns and by
+// rows: IWR 1 takes to processor r' the datum of cluster c whose destination has in-cluster
+// coordinate r'; IWR 2 takes to processor c' the datum for the node (c', r'). The test finds each
+// datum's destination in the program itself.
+TEST(Figure11Listing, EveryDatumOfADiagonalShiftTravelsTheTwoIwrStepsOfFigure11b) {
+  const std::uint32_t n = 3;
+  for (const bool by_columns : {true, false}) {
+    sw::McProgram p;
+    p.name = "diagonal";
+    p.nodes = n * n;
+    p.steps.resize(1);
+    std::map<sw::NodeId, sw::NodeId> destination;
+    for (sw::NodeId v = 0; v < n * n; ++v) {
+      const std::uint32_t x = v % n, y = v / n;
+      const sw::NodeId to = (x + 1) % n + n * ((y + 2) % n);
+      p.steps[0].transfers.push_back(message(v, to, 2));
+      destination[v] = to;
+    }
+    // A node's cluster (processor) and its coordinate inside the cluster (Fig. 11(a)).
+    const auto cluster = [&](sw::NodeId v) { return by_columns ? v % n : v / n; };
+    const auto inside = [&](sw::NodeId v) { return by_columns ? v / n : v % n; };
+    const MappedProgram m =
+        sw::map_program(p, Arch::Omp, sw::Clustering::torus(n * n, {n, n, by_columns}),
+                        sw::SyncMode::BusSwitch);
+    const std::string what = by_columns ? "by columns" : "by rows";
+    ASSERT_EQ(phases_of(m.steps[0]), 2u) << what;
+    const auto first = phase_parcels(m.steps[0], 0), second = phase_parcels(m.steps[0], 1);
+    ASSERT_EQ(first.size(), n * n) << what;
+    ASSERT_EQ(second.size(), n * n) << what;
+    for (const sw::Parcel* parcel : first) {
+      const sw::NodeId from = parcel->pieces.at(0).payload.source;
+      EXPECT_EQ(parcel->source, cluster(from)) << what;
+      EXPECT_EQ(parcel->destination, inside(destination.at(from))) << what;
+    }
+    for (const sw::Parcel* parcel : second) {
+      const sw::NodeId to = destination.at(parcel->pieces.at(0).payload.source);
+      EXPECT_EQ(parcel->source, inside(to)) << what;
+      EXPECT_EQ(parcel->destination, cluster(to)) << what;
+    }
+  }
+}
+
+// The two IWR steps need every node of an n x n torus on n processors to send one message of
+// one length: otherwise the step maps as any other (one phase), and maps at all.
+TEST(Figure11Listing, OnlyAWholeSquareShiftOfOneLengthTakesTheTwoIwrSteps) {
+  const auto phases = [](const sw::McProgram& p, sw::TorusClusters grid) {
+    return phases_of(sw::map_program(p, Arch::Omp, sw::Clustering::torus(p.nodes, grid)).steps[0]);
+  };
+  EXPECT_EQ(phases(sw::torus_shift(3, 3, sw::ShiftDirection::East, 1, 2), {3, 3, true}), 2u);
+  // 4 columns of 2 rows on 4 processors.
+  EXPECT_EQ(phases(sw::torus_shift(4, 2, sw::ShiftDirection::East, 1, 2), {4, 2, true}), 1u);
+  sw::McProgram lengths = sw::torus_shift(3, 3, sw::ShiftDirection::East, 1, 2);
+  lengths.steps[0].transfers[4].words = 3;
+  EXPECT_EQ(phases(lengths, {3, 3, true}), 1u);
+  sw::McProgram partial = sw::torus_shift(3, 3, sw::ShiftDirection::East, 1, 2);
+  partial.steps[0].transfers.resize(3);  // the first row alone
+  EXPECT_EQ(phases(partial, {3, 3, true}), 1u);
+}
+
+// Producer-consumer sync (section 4.3) is for another processor: in the two IWR steps P(c)
+// reads the module M(c, c) it wrote itself, and raises no activate-sync at itself.
+TEST(Figure11Listing, AProcessorReadingItsOwnWriteRaisesNoSyncAtItself) {
+  const MappedProgram m = sw::map_program(sw::torus_shift(3, 3, sw::ShiftDirection::East, 1, 2),
+                                          Arch::Omp, sw::Clustering::torus(9, {3, 3, true}));
+  std::size_t syncs = 0;
+  for (sw::ProcId p = 0; p < 3; ++p) {
+    for (const sw::Op& op : m.machine.processors[p].ops.decoded()) {
+      if (const auto* a = std::get_if<sw::ActivateSync>(&op)) {
+        EXPECT_FALSE(a->targets.contains(p)) << "P" << p;
+        ++syncs;
+      }
+    }
+  }
+  EXPECT_GT(syncs, 0u);
+}
+
+// The per-processor fallback of a half that is not one step (mapping.hpp, step 2): on the single
+// bus an all-to-all of 3 processors writes each processor's two mailboxes in one access, C3 for a
+// broadcast and C4 for personalized messages; every receiver reads its own M(d) twice, C1 each.
+TEST(Fig2Listings, TheSingleBusFallsBackToOneVectorWritePerProcessorAllToAll) {
+  for (const Pattern pattern : {Pattern::C6, Pattern::C7}) {
+    sw::PatternGenOptions o;
+    o.nodes = 3;
+    o.words = 2;
+    const std::string send = pattern == Pattern::C6 ? "C3_send" : "C4_send";
+    const std::vector<std::string> expected = {
+        "Step 1: " + send + "(P0 -> M1, M2), " + send + "(P1 -> M0, M2), " + send +
+        "(P2 -> M0, M1), C1_recv(M1 -> P1), C1_recv(M1 -> P1), C1_recv(M2 -> P2), "
+        "C1_recv(M2 -> P2), C1_recv(M0 -> P0), C1_recv(M0 -> P0)"};
+    EXPECT_EQ(listing(sw::map_program(sw::generate_pattern(pattern, o), Arch::Bus, 3)), expected)
+        << sw::to_string(pattern);
+  }
+}
+
+// Fig. 6: the C3 write of Fig. 2's Step 3 loads its one payload into one data buffer, which the
+// index manipulator replicates; the C4 write of Step 4 loads three.
+TEST(Fig2Listings, AReplicatedWriteLoadsOneBuffer) {
+  const MappedProgram m = sw::map_program(fig2(), Arch::Omp, 4);
+  std::map<std::uint32_t, std::uint32_t> loads;  // per step
+  std::uint32_t step = 0;
+  for (const sw::Op& op : m.machine.processors[0].ops.decoded()) {
+    if (std::holds_alternative<sw::LoadBuffer>(op)) {
+      ++loads[step];
+    } else if (const auto* mark = std::get_if<sw::StepMark>(&op)) {
+      step = mark->step + 1;
+    }
+  }
+  EXPECT_EQ(loads[2], 1u);
+  EXPECT_EQ(loads[3], 3u);
+}
+
+// Section 4.2: the accesses of one step run at once only on distinct buses and modules. P0
+// reaches M(0,1) over RB(0), P1 over CB(1): two buses, one module.
+TEST(Vectorizability, TwoProcessorsOnOneModuleAreNotOneStep) {
+  const sw::MemoryOrganization omp(Arch::Omp, 4);
+  const sw::ModuleId m01 = sw::mailbox(omp, 0, 1);
+  EXPECT_EQ(sw::half_shape(omp, {{0, {m01}}, {1, {m01}}}), sw::HalfShape::Multiple);
+  EXPECT_EQ(sw::half_shape(omp, {{0, {m01}}, {1, {sw::mailbox(omp, 1, 0)}}}),
+            sw::HalfShape::SingleScalar);
+}
+
+// What the mapping needs from the system, counted by hand: a broadcast keeps its words once at
+// its source and once per destination node; a data buffer holds a local copy and the whole
+// parcel between two processors (every message of the pair in the step).
+TEST(MappedPrograms, TheNeedsAreTheHandCountedWords) {
+  sw::McProgram broadcast;
+  broadcast.name = "broadcast";
+  broadcast.nodes = 4;
+  broadcast.steps.resize(1);
+  broadcast.steps[0].transfers.push_back({0, {1, 2, 3}, true, 3, {}});
+  // Blocks on 2 processors: nodes 0, 1 on P0 (3 at the source + 3 for node 1), 2, 3 on P1.
+  EXPECT_EQ(sw::map_program(broadcast, Arch::Omp, 2).needs.local_words, 6u);
+
+  sw::McProgram local;
+  local.name = "local";
+  local.nodes = 4;
+  local.steps.resize(1);
+  local.steps[0].transfers = {message(0, 1, 9), message(0, 2, 2)};
+  EXPECT_EQ(sw::map_program(local, Arch::Omp, 2).needs.buffer_words, 9u);
+
+  sw::McProgram pair;
+  pair.name = "pair";
+  pair.nodes = 4;
+  pair.steps.resize(1);
+  pair.steps[0].transfers = {message(0, 2, 3), message(1, 3, 4)};  // both P0 -> P1
+  EXPECT_EQ(sw::map_program(pair, Arch::Omp, 2).needs.buffer_words, 3u + 4u);
+}
+
+TEST(Clustering, TheMostUsedDimensionsCountWordsAndTieToTheLowerDimension) {
+  sw::McProgram p;
+  p.name = "dims";
+  p.nodes = 8;
+  p.steps.resize(1);
+  p.steps[0].transfers = {message(0, 1, 1), message(2, 3, 1), message(4, 6, 5)};
+  // x0: two 1-word messages; x1: one 5-word message.
+  EXPECT_EQ(sw::Clustering::most_used_dimensions(p, 1), std::vector<std::uint32_t>{1});
+  p.steps[0].transfers = {message(0, 4, 2), message(0, 1, 2)};  // x2 and x0 tie, x1 unused
+  EXPECT_EQ(sw::Clustering::most_used_dimensions(p, 1), std::vector<std::uint32_t>{0});
+}
+
+TEST(Clustering, TheGuardsOfTheClusteringsAndTheMapping) {
+  EXPECT_EQ(sw::Clustering::blocks(4, 4).description(), "one node per processor");
+  EXPECT_EQ(sw::Clustering::blocks(8, 4).description(), "blocks of consecutive nodes");
+  try {
+    (void)sw::Clustering::hypercube(8, 16, {});
+    FAIL() << "8 nodes on 16 processors accepted";
+  } catch (const sw::ParameterError& e) {
+    EXPECT_NE(std::string(e.what()).find("2^q <= 2^p"), std::string::npos) << e.what();
+  }
+  const sw::McProgram p = fig2();  // 4 nodes
+  EXPECT_THROW((void)sw::map_program(p, Arch::Omp, sw::Clustering::blocks(8, 2)), sw::InputError);
+  EXPECT_EQ(sw::map_program(p, Arch::Bus, sw::kMaxProcessors).processors, sw::kMaxProcessors);
+  EXPECT_THROW((void)sw::map_program(p, Arch::Bus, sw::kMaxProcessors + 1), sw::ParameterError);
+  sw::SystemConfig config;
+  config.index_sets = 8;
+  sw::fit_config(sw::map_program(p, Arch::Omp, 4).needs, {}, config);
+  EXPECT_EQ(config.index_sets, 8u);  // raised where short, never lowered
+}
+
+}  // namespace
+}  // namespace orthosim

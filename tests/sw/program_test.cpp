@@ -154,6 +154,12 @@ TEST(McpParse, NodeListsMixNumbersNamesRangesAndAllWithoutDuplicates) {
                                 {3, {5, 6, 7, 0, 1, 2, 4}, false, 1}}));
 }
 
+// A range's ends are inclusive, so a range of one node is that node (docs/program-format.md).
+TEST(McpParse, ARangeOfOneNodeIsThatNode) {
+  const ProgramStep s = only_step("nodes 4\nstep\nsend 2..2 -> 3..3\n");
+  EXPECT_TRUE(transfers_are(s, {{2, {3}, false, 1}}));
+}
+
 TEST(McpParse, ManyToOneSkipsASourceWhoseOnlyDestinationIsItself) {
   const ProgramStep s = only_step("nodes 4\nstep\nsend 0..2 -> 0\n");
   EXPECT_TRUE(transfers_are(s, {{1, {0}, false, 1}, {2, {0}, false, 1}}));
@@ -461,6 +467,21 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"BadEscape", "nodes 4\nstep \"a\\q\"\n", "2:8", "an escape", "the character 'q'"},
         ErrorCase{"BadCharacter", kHead + "send 1 -> 0 @\n", "3:13", "a name, a number",
                   "the character '@'"},
+        // A letter beyond ASCII is UTF-8 text but no token: named by its first byte, in hex.
+        ErrorCase{"LetterBeyondAscii", kHead + "send 1 -> \xc3\xa9\n", "3:11", "a name, a number",
+                  "the byte 0xc3"},
+        // A byte order mark is not part of the program: the columns after it are the editor's.
+        ErrorCase{"AfterAByteOrderMark", "\xEF\xBB\xBFnodes x\n", "1:7", "a node count in 1..4096",
+                  "'x'"},
+        ErrorCase{"EscapeAtEndOfFile", "nodes 4\nstep \"ab\\", "2:9", "an escape", "end of file"},
+        // Quoted whole up to 40 characters (cut with "..." beyond, McpError.LongTokensAreCut).
+        ErrorCase{"FortyCharacterToken", kHead + std::string(40, 'x') + "\n", "3:1",
+                  "a statement (", "'" + std::string(40, 'x') + "'"},
+        // A broadcast or scatter of one node sends to no one: named at its source.
+        ErrorCase{"BroadcastOnOneNode", "nodes 1\nstep\nbroadcast  0\n", "3:12",
+                  "a destination other than the source", "only N0, the source itself"},
+        ErrorCase{"ScatterOnOneNode", "nodes 1\nstep\nscatter N0 words 2\n", "3:9",
+                  "a destination other than the source", "only N0, the source itself"},
         ErrorCase{"BadByte", kHead + "send 1 -> \xff\n", "3:11", "UTF-8 text",
                   "the byte 0xff (not UTF-8)"},
         ErrorCase{"NulByte", std::string("nodes 4\n\0", 9), "2:1", "UTF-8 text",
@@ -536,6 +557,34 @@ TEST(McpFormat, WritesCanonicalText) {
                                    "step\n"
                                    "  send 1 -> 0\n"
                                    "  send 2 -> 0\n");
+}
+
+// The writer's choices, each written here from its rule: a program without a name is
+// "program"; the default length is the most common one, the smallest on a tie, and 1 is not
+// written; `all` only for two nodes or more; ranges from runs of three; a tab in a label escaped.
+TEST(McpFormat, WritesTheCanonicalChoicesAtTheirEdges) {
+  McProgram tie;
+  tie.nodes = 2;
+  tie.steps.resize(1);
+  tie.steps[0].transfers = {{0, {1}, false, 1, {}}, {1, {0}, false, 2, {}}};
+  EXPECT_EQ(sw::format_program(tie), "# program (written by orthosim)\n"
+                                     "nodes 2\n"
+                                     "\n"
+                                     "step\n"
+                                     "  send 0 -> 1\n"
+                                     "  send 1 -> 0 words 2\n");
+  McProgram runs;
+  runs.name = "runs";
+  runs.nodes = 6;
+  runs.steps.resize(1);
+  runs.steps[0].label = "x\ty";
+  runs.steps[0].transfers = {{0, {2, 3}, false, 1, {}}, {1, {2, 3, 4}, false, 1, {}}};
+  EXPECT_EQ(sw::format_program(runs), "# runs (written by orthosim)\n"
+                                      "nodes 6\n"
+                                      "\n"
+                                      "step \"x\\ty\"\n"
+                                      "  send 0 -> 2, 3\n"
+                                      "  send 1 -> 2..4\n");
 }
 
 TEST(McpFormat, Fig2RoundTrips) {

@@ -169,5 +169,43 @@ TEST(TablesExperiment, AMachineThatCannotBeBuiltNamesItsOption) {
   EXPECT_NO_THROW((void)sw::experiments::design_tables(p));
 }
 
+// Table 2's one-to-one row sends from node 0 to the node farthest from it: the complement m - 1
+// on a hypercube, (k/2, k/2) = 2 + 4 * 2 on a 4 x 4 torus. Its cost counts no memory access
+// when the two nodes share a cluster: on one processor (n = 1) they do, on two they do not.
+TEST(TablesExperiment, TheOneToOneRowGoesToTheFarthestNodeAndKnowsItsCluster) {
+  const auto one_to_one = [](const TablesParameters& p) {
+    RecordingRunner runner;
+    return sw::experiments::run_tables(sw::experiments::design_tables(p), runner).rows.at(0);
+  };
+  TablesParameters torus;
+  torus.topology = sw::TopologyKind::Torus;
+  torus.m = 16;
+  torus.n = 4;
+  EXPECT_EQ(one_to_one(torus).destination, 10u);
+  EXPECT_FALSE(one_to_one(torus).same_cluster);
+  EXPECT_EQ(one_to_one(hypercube(8, 2, 1)).destination, 7u);
+  EXPECT_FALSE(one_to_one(hypercube(4, 2, 1)).same_cluster);
+  EXPECT_TRUE(one_to_one(hypercube(4, 1, 1)).same_cluster);
+}
+
+// One node per processor (m = n) is a machine of the tables on both networks; a collapse names
+// dimensions only where there are clusters to collapse (m > n).
+TEST(TablesExperiment, OneNodePerProcessorIsAcceptedAndTakesNoCollapse) {
+  TablesParameters torus;
+  torus.topology = sw::TopologyKind::Torus;
+  torus.m = 16;
+  torus.n = 16;
+  EXPECT_EQ(sw::experiments::design_tables(torus).clustering, "one node per processor");
+  TablesParameters cube = hypercube(8, 8, 1);
+  EXPECT_EQ(sw::experiments::design_tables(cube).clustering, "one node per processor");
+  cube.collapsed = std::vector<std::uint32_t>{0};
+  try {
+    (void)sw::experiments::design_tables(cube);
+    ADD_FAILURE() << "a collapse of a cube with one node per processor was accepted";
+  } catch (const sw::ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "collapse") << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace orthosim

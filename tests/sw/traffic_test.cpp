@@ -11,6 +11,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -154,6 +155,23 @@ TEST(Lcc, Gf2RankMatchesSpanSize) {
   }
   EXPECT_EQ(Lcc::bit_reverse(8).rank(), 8U);
   EXPECT_EQ(Lcc::parse("110/110/001,000", 3).rank(), 2U);  // a gather (LCG, Definition 3)
+}
+
+// The widths at their edges: an LCC of 32 address bits (the most) is accepted and applied, a
+// rank counts column 63 of a 64-column matrix, and an LCC whose rows are not d is refused
+// before any is read.
+TEST(Lcc, TheWidthsAtTheirEdges) {
+  const Lcc wide = Lcc::identity(32);
+  EXPECT_EQ(wide.apply(0xDEADBEEFu), 0xDEADBEEFu);
+  EXPECT_EQ(Lcc::bit_reverse(32).apply(1u), 0x80000000u);
+  EXPECT_THROW((void)Lcc::identity(33), std::invalid_argument);
+  const std::vector<std::uint64_t> top = {std::uint64_t{1} << 63, 1};
+  EXPECT_EQ(sw::gf2_rank(top, 1, 64), 1U);
+  EXPECT_EQ(sw::gf2_rank(top, 2, 64), 2U);
+  EXPECT_THROW((void)sw::gf2_rank(top, 2, 65), std::out_of_range);
+  Lcc short_of_rows = Lcc::identity(3);
+  short_of_rows.rows.pop_back();
+  EXPECT_THROW((void)short_of_rows.apply(5), std::invalid_argument);
 }
 
 TEST(Theorem1, MatrixTransposeExample3) {
