@@ -240,30 +240,36 @@ void Fabric::run(StayRef ref, std::int64_t leaves) {
   }
 }
 
-// The count of stay s's buffer after each of its arrivals: its own flits that have not left, and
-// those of the packet ahead (all L of them arrived before its header). A peak is told in its
-// cycle: now when it is past (a read of the channels may have told it already), from the calendar
-// when it is to come.
+// The count of stay s's buffer after each of its arrivals (in cycles a_i = arrived + i): its own
+// flits that have not left, min(i + 1, leaves - arrived), and those of the packet ahead (all L of
+// them arrived before its header; its flit i left by a_i, its run started by the arrival of this
+// header: the room), max(0, L - 1 - i + ahead_leaves - arrived). So the count is
+// max(1, L + ahead_leaves - arrived) at the header's arrival, no more while flits of the packet
+// ahead are there, and then rises by one a cycle up to min(leaves - arrived, L). A peak is told
+// in its cycle: now when it is past (a read of the channels may have told it already), from the
+// calendar when it is to come.
 void Fabric::tell_peaks(const Stay& s) {
-  const std::uint32_t flits = depth_;
+  const std::int64_t flits = depth_;
   std::uint32_t& told = told_peak_[s.input];
   if (told >= flits) {
     return;
   }
-  for (std::uint32_t i = 0; i < flits; ++i) {
-    const std::int64_t t = s.arrived + i;
-    const std::uint32_t held =
-        i + 1 - left_by(s.leaves, t, i + 1) + flits - left_by(s.ahead_leaves, t, flits);
-    if (held <= told) {
-      continue;
-    }
-    told = held;
+  const std::int64_t first = std::max<std::int64_t>(1, flits + s.ahead_leaves - s.arrived);
+  const std::int64_t most = std::max(first, std::min(s.leaves - s.arrived, flits));
+  const auto tell = [&](std::int64_t held, std::int64_t t) {
     if (t <= schedule_now_) {
-      channels_.held_at(s.input, held);
+      channels_.held_at(s.input, static_cast<std::uint32_t>(held));
     } else {
-      scheduled_at(t).peaks.emplace_back(s.input, held);
+      scheduled_at(t).peaks.emplace_back(s.input, static_cast<std::uint32_t>(held));
     }
+  };
+  if (first > told) {
+    tell(first, s.arrived);
   }
+  for (std::int64_t held = std::max<std::int64_t>(told, first) + 1; held <= most; ++held) {
+    tell(held, s.arrived + held - 1);
+  }
+  told = std::max(told, static_cast<std::uint32_t>(most));
 }
 
 // Of a run leaving from cycle `leaves` on, the flits that have left by the end of cycle t (of the
