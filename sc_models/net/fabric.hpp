@@ -387,15 +387,19 @@ class Fabric final : public Network {
     StayRef ref;
     std::int64_t leaves = 0;
   };
+  /// A stay whose tail left in the cycle before: its router, its channel (free from now on).
+  struct StayEnd {
+    std::uint32_t router = 0;
+    std::uint32_t channel = 0;
+  };
   /// What happens in a cycle, put there by the cycle that learns it.
   struct ScheduledCycle {
-    std::int32_t departing = 0;  ///< runs that start (+) and end (-) leaving their buffers
-    /// Routers' stays that begin (router << 1 | 1) or end (router << 1) from this cycle on.
-    std::vector<std::uint32_t> routers;
+    std::int32_t starting = 0;            ///< runs that start leaving their buffers
+    std::vector<std::uint32_t> arrivals;  ///< routers whose stay begins (its header came before)
+    std::vector<StayEnd> ends;            ///< stays that end: their runs end leaving too
     std::vector<std::pair<std::uint32_t, std::uint32_t>> peaks;  ///< input slot, flits held
     std::vector<std::uint32_t> ejecting;  ///< packets whose run out of the network starts
     std::vector<StayRef> ready;           ///< headers that may ask for their channel from now on
-    std::vector<std::uint32_t> freed;     ///< channels free from now on
   };
   [[nodiscard]] bool schedule_possible() const;
   void clear_schedule();
@@ -432,7 +436,6 @@ class Fabric final : public Network {
   std::int64_t last_scheduled_ = -1;      ///< the latest cycle the calendar holds events of
   std::vector<ScheduledWorm> scheduled_;  ///< [packet id]
   std::vector<Entrant> entrant_;          ///< [buffer]
-  std::vector<std::int64_t> free_from_;   ///< [output virtual channel]
   std::vector<std::vector<StayRef>> channel_waiters_;  ///< [output virtual channel]
   std::vector<std::int64_t> decided_;        ///< [output virtual channel]: last cycle decided
   std::vector<std::uint32_t> told_peak_;     ///< [input slot]: the peak told or in the calendar
@@ -442,7 +445,7 @@ class Fabric final : public Network {
   std::int64_t departing_ = 0;               ///< runs leaving their buffers this cycle
   std::vector<std::uint32_t> ejecting_now_;  ///< packets whose runs eject this cycle
   std::vector<StayRef> ready_now_;
-  std::vector<std::uint32_t> freed_now_;
+  std::vector<StayEnd> ends_now_;
   std::vector<ScheduledCycle> calendar_;  ///< [cycle % size], size a power of two
 
   const sw::NetworkConfig config_;

@@ -65,7 +65,6 @@ void Fabric::clear_schedule() {
   entrant_.assign(buffers, {{kNoPacket, 0}, kLongAgo});
   channel_waiters_.assign(owner_.size(), {});
   decided_.assign(owner_.size(), kUnknown);
-  free_from_.assign(owner_.size(), 0);
   told_peak_.assign(ports_->total_inputs(), 0);
   router_stays_.assign(flits_per_router_.size(), 0);
   active_routers_ = 0;
@@ -140,14 +139,14 @@ void Fabric::enter(StayRef ref) {
 void Fabric::arrive(StayRef ref, std::int64_t arrived) {
   Stay& s = stay(ref);
   s.arrived = arrived;
-  scheduled_at(arrived + 1).routers.push_back(s.router << 1 | 1U);
+  scheduled_at(arrived + 1).arrivals.push_back(s.router);
   const std::int64_t ready =
       std::max(arrived + static_cast<std::int64_t>(delay_.count()), s.ahead_leaves + depth_);
   scheduled_at(ready).ready.push_back(ref);
 }
 
 void Fabric::decide_channel(std::uint32_t channel, std::int64_t c) {
-  if (decided_[channel] == c || owner_[channel] >= 0 || free_from_[channel] > c) {
+  if (decided_[channel] == c || owner_[channel] >= 0) {
     return;
   }
   std::vector<StayRef>& waiting = channel_waiters_[channel];
@@ -186,7 +185,9 @@ void Fabric::grant_scheduled(StayRef ref, std::int64_t c) {
 }
 
 // The run of granted stay `ref` when the run ahead of it is known (now, or when it becomes so),
-// and then the runs that waited for it.
+// and then the runs that waited for it. A stay enters the buffer ahead at its grant (an injection
+// buffer once the run ahead of it is known), so the stay behind a run whose run was not known is
+// one whose feeder is granted and waits for it.
 void Fabric::settle(StayRef ref) {
   while (true) {
     Stay& s = stay(ref);
@@ -203,16 +204,8 @@ void Fabric::settle(StayRef ref) {
     if (behind.packet == kNoPacket) {
       return;
     }
-    // The packet behind this one in its buffer: its feeder, if granted, waited for this run.
     stay(behind).ahead_leaves = leaves;
-    if (behind.hop == 0) {
-      return;  // an interface feeds it: it was taken once this run was known
-    }
-    const StayRef feeder{behind.packet, behind.hop - 1};
-    if (stay(feeder).granted == kUnknown) {
-      return;
-    }
-    ref = feeder;
+    ref = {behind.packet, behind.hop - 1};
   }
 }
 
@@ -226,12 +219,8 @@ void Fabric::run(StayRef ref, std::int64_t leaves) {
     last.leaves = leaves;
   }
   const std::int64_t flits = depth_;
-  ++scheduled_at(leaves).departing;
-  ScheduledCycle& after = scheduled_at(leaves + flits);
-  --after.departing;
-  after.routers.push_back(s.router << 1);
-  after.freed.push_back(s.channel);
-  free_from_[s.channel] = leaves + flits;
+  ++scheduled_at(leaves).starting;
+  scheduled_at(leaves + flits).ends.push_back({s.router, s.channel});
   tell_peaks(s);
   if (s.target < 0) {
     scheduled_at(leaves).ejecting.push_back(ref.packet);
@@ -330,20 +319,17 @@ std::uint64_t Fabric::inject_scheduled(sw::Cycle c) {
 }
 
 // Cycle t's events that change the state from its start on: the routers' stays begin and end,
-// and channels come free.
+// the runs that ended leave no more, and their channels come free.
 void Fabric::begin_scheduled(ScheduledCycle& at) {
-  for (const std::uint32_t event : at.routers) {
-    std::uint32_t& stays = router_stays_[event >> 1];
-    if ((event & 1U) != 0) {
-      active_routers_ += stays++ == 0 ? 1 : 0;
-    } else {
-      active_routers_ -= --stays == 0 ? 1 : 0;
-    }
+  for (const std::uint32_t r : at.arrivals) {
+    active_routers_ += router_stays_[r]++ == 0 ? 1 : 0;
   }
-  at.routers.clear();
-  for (const std::uint32_t channel : at.freed) {
-    owner_[channel] = -1;
+  at.arrivals.clear();
+  for (const StayEnd& end : at.ends) {
+    active_routers_ -= --router_stays_[end.router] == 0 ? 1 : 0;
+    owner_[end.channel] = -1;
   }
+  departing_ -= static_cast<std::int64_t>(at.ends.size());
 }
 
 void Fabric::schedule_cycle(sw::Cycle c) {
@@ -353,16 +339,14 @@ void Fabric::schedule_cycle(sw::Cycle c) {
   for (std::int64_t t = schedule_now_ + 1; t < now && t <= last_scheduled_; ++t) {
     ScheduledCycle& at = calendar_[static_cast<std::size_t>(t) & (calendar_.size() - 1)];
     begin_scheduled(at);
-    at.freed.clear();
-    departing_ += at.departing;
-    at.departing = 0;
+    at.ends.clear();
   }
   schedule_now_ = now;
   begin_scheduled(scheduled_at(now));
   stats_.router_steps += active_routers_;
   // The grants (their runs may grow the calendar: its entries are looked up again after).
   ready_now_.swap(scheduled_at(now).ready);
-  freed_now_.swap(scheduled_at(now).freed);
+  ends_now_.swap(scheduled_at(now).ends);
   for (const StayRef ref : ready_now_) {
     channel_waiters_[stay(ref).channel].push_back(ref);
     ++ready_headers_;
@@ -370,18 +354,18 @@ void Fabric::schedule_cycle(sw::Cycle c) {
   for (const StayRef ref : ready_now_) {
     decide_channel(stay(ref).channel, now);
   }
-  for (const std::uint32_t channel : freed_now_) {
-    decide_channel(channel, now);
+  for (const StayEnd& end : ends_now_) {
+    decide_channel(end.channel, now);
   }
   ready_now_.clear();
-  freed_now_.clear();
+  ends_now_.clear();
   stats_.header_wait_cycles += ready_headers_;
   const std::uint64_t injected = inject_scheduled(c);
 
   // The moves of the cycle: the runs that leave now (hops and ejections), the injections.
   ScheduledCycle& at = scheduled_at(now);
-  departing_ += at.departing;
-  at.departing = 0;
+  departing_ += at.starting;
+  at.starting = 0;
   ejecting_now_.insert(ejecting_now_.end(), at.ejecting.begin(), at.ejecting.end());
   at.ejecting.clear();
   const std::uint64_t ejected = ejecting_now_.size();  // one flit of every ejecting run
