@@ -827,6 +827,79 @@ TEST(Traffic, SteppingAheadOfTheKernelMakesTheRunOfOneActivationPerCycle) {
   }
 }
 
+// With packets as long as the buffers are deep, one virtual channel and nobody listening, a
+// traffic run is stepped by the runs of its packets (docs/networks.md, "Timing under
+// contention"); with a listener (a trace) by the flit paths. Both make the same run: every figure
+// of the point, light to saturating, on meshes and a hypercube, delays 1 to 4, with start-ups,
+// windows that end with packets in flight, and a second point after the first.
+TEST(Traffic, ARunOfPacketsAsLongAsTheBuffersAreDeepIsTheRunAListenerSees) {
+  struct Case {
+    Topology topology;
+    std::uint32_t depth;
+    std::uint32_t delay;
+    std::uint64_t startup;
+    double rate;
+  };
+  const std::vector<Case> cases = {{Topology::mesh({8, 8}), 8, 4, 0, 0.07},
+                                   {Topology::mesh({6, 5}), 4, 2, 2, 0.45},
+                                   {Topology::mesh({9}), 3, 1, 0, 0.3},
+                                   {Topology::hypercube(5), 5, 3, 1, 0.6}};
+  std::vector<std::unique_ptr<traces::Recorder>> recorders;
+  std::vector<std::unique_ptr<sc::Multicomputer>> systems;
+  for (std::size_t i = 0; i < 2 * cases.size(); ++i) {
+    const Case& k = cases[i / 2];
+    sw::NetworkConfig config = network(k.topology);
+    config.router.vcs = 1;
+    config.router.buffer_flits = k.depth;
+    config.router.delay = k.delay;
+    config.ni.startup = k.startup;
+    if (i % 2 == 0) {
+      recorders.push_back(std::make_unique<traces::Recorder>());
+    } else {
+      recorders.push_back(std::make_unique<MessageLog>());
+    }
+    systems.push_back(
+        std::make_unique<sc::Multicomputer>(("runs_or_flits" + std::to_string(i)).c_str(),
+                                            config.validated(), *recorders.back()));
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case& k = cases[i];
+    SCOPED_TRACE(k.topology.to_string() + ", " + std::to_string(k.depth) + "-flit buffers");
+    for (const double rate : {k.rate, k.rate / 3}) {
+      sc::TrafficSpec spec = traffic("uniform", k.topology, rate, k.depth);
+      spec.warmup = 300;
+      spec.cycles = 1200;
+      spec.seed = 7 + i;
+      std::vector<sc::TrafficResult> results;
+      for (sc::Multicomputer* system : {systems[2 * i].get(), systems[2 * i + 1].get()}) {
+        system->start_traffic(spec);
+        system->run_traffic({});
+        results.push_back(system->traffic_result());
+      }
+      const sc::TrafficResult& runs = results[0];
+      const sc::TrafficResult& flits = results[1];
+      ASSERT_FALSE(runs.deadlocked) << runs.deadlock;
+      EXPECT_GT(runs.measured_packets, 50u);
+      EXPECT_EQ(runs.offered, flits.offered);
+      EXPECT_EQ(runs.accepted, flits.accepted);
+      EXPECT_EQ(runs.latency_avg, flits.latency_avg);
+      EXPECT_EQ(runs.latency_p50, flits.latency_p50);
+      EXPECT_EQ(runs.latency_p99, flits.latency_p99);
+      EXPECT_EQ(runs.latency_max, flits.latency_max);
+      EXPECT_EQ(runs.sustainable, flits.sustainable);
+      EXPECT_EQ(runs.sim_cycles, flits.sim_cycles);
+      EXPECT_EQ(runs.measured_packets, flits.measured_packets);
+      EXPECT_EQ(runs.undelivered_measured, flits.undelivered_measured);
+      EXPECT_EQ(runs.flits_delivered, flits.flits_delivered);
+      EXPECT_EQ(runs.flit_hops, flits.flit_hops);
+      EXPECT_EQ(runs.max_channel_contention, flits.max_channel_contention);
+      EXPECT_EQ(runs.peak_channel_occupancy, flits.peak_channel_occupancy);
+      EXPECT_EQ(runs.source_queue_start, flits.source_queue_start);
+      EXPECT_EQ(runs.source_queue_end, flits.source_queue_end);
+    }
+  }
+}
+
 // The delivery check of a routed program examines what arrived: with node 2's interface flipping
 // a bit of every word, exactly the messages to node 2 fail.
 TEST(RoutedPrograms, TheDeliveryCheckFailsExactlyTheMessagesToAFaultyNode) {
