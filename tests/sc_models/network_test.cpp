@@ -762,6 +762,26 @@ class MessageLog : public traces::Recorder {
   sw::Cycle start_;
 };
 
+/// Every figure of two traffic points.
+void expect_the_same_point(const sc::TrafficResult& a, const sc::TrafficResult& b) {
+  EXPECT_EQ(a.sim_cycles, b.sim_cycles);
+  EXPECT_EQ(a.offered, b.offered);
+  EXPECT_EQ(a.accepted, b.accepted);
+  EXPECT_EQ(a.latency_avg, b.latency_avg);
+  EXPECT_EQ(a.latency_p50, b.latency_p50);
+  EXPECT_EQ(a.latency_p99, b.latency_p99);
+  EXPECT_EQ(a.latency_max, b.latency_max);
+  EXPECT_EQ(a.sustainable, b.sustainable);
+  EXPECT_EQ(a.measured_packets, b.measured_packets);
+  EXPECT_EQ(a.undelivered_measured, b.undelivered_measured);
+  EXPECT_EQ(a.flits_delivered, b.flits_delivered);
+  EXPECT_EQ(a.flit_hops, b.flit_hops);
+  EXPECT_EQ(a.max_channel_contention, b.max_channel_contention);
+  EXPECT_EQ(a.peak_channel_occupancy, b.peak_channel_occupancy);
+  EXPECT_EQ(a.source_queue_start, b.source_queue_start);
+  EXPECT_EQ(a.source_queue_end, b.source_queue_end);
+}
+
 // run_traffic() steps the cycles that nothing else in the kernel precedes in one activation of
 // the network process; sc_start() wakes the process once per cycle. Both make the same run:
 // every message event in the same cycle, the same figures, and the kernel's time ending at the
@@ -812,16 +832,7 @@ TEST(Traffic, SteppingAheadOfTheKernelMakesTheRunOfOneActivationPerCycle) {
 
     ASSERT_FALSE(a.deadlocked) << a.deadlock;
     ASSERT_GT(a.flits_delivered, 100u);
-    EXPECT_EQ(a.sim_cycles, p.sim_cycles);
-    EXPECT_EQ(a.offered, p.offered);
-    EXPECT_EQ(a.accepted, p.accepted);
-    EXPECT_EQ(a.latency_avg, p.latency_avg);
-    EXPECT_EQ(a.latency_max, p.latency_max);
-    EXPECT_EQ(a.measured_packets, p.measured_packets);
-    EXPECT_EQ(a.flits_delivered, p.flits_delivered);
-    EXPECT_EQ(a.flit_hops, p.flit_hops);
-    EXPECT_EQ(a.source_queue_end, p.source_queue_end);
-    EXPECT_EQ(a.peak_channel_occupancy, p.peak_channel_occupancy);
+    expect_the_same_point(a, p);
     EXPECT_EQ(ahead_log.events.size(), plain_log.events.size());
     EXPECT_TRUE(ahead_log.events == plain_log.events);
   }
@@ -876,26 +887,9 @@ TEST(Traffic, ARunOfPacketsAsLongAsTheBuffersAreDeepIsTheRunAListenerSees) {
         system->run_traffic({});
         results.push_back(system->traffic_result());
       }
-      const sc::TrafficResult& runs = results[0];
-      const sc::TrafficResult& flits = results[1];
-      ASSERT_FALSE(runs.deadlocked) << runs.deadlock;
-      EXPECT_GT(runs.measured_packets, 50u);
-      EXPECT_EQ(runs.offered, flits.offered);
-      EXPECT_EQ(runs.accepted, flits.accepted);
-      EXPECT_EQ(runs.latency_avg, flits.latency_avg);
-      EXPECT_EQ(runs.latency_p50, flits.latency_p50);
-      EXPECT_EQ(runs.latency_p99, flits.latency_p99);
-      EXPECT_EQ(runs.latency_max, flits.latency_max);
-      EXPECT_EQ(runs.sustainable, flits.sustainable);
-      EXPECT_EQ(runs.sim_cycles, flits.sim_cycles);
-      EXPECT_EQ(runs.measured_packets, flits.measured_packets);
-      EXPECT_EQ(runs.undelivered_measured, flits.undelivered_measured);
-      EXPECT_EQ(runs.flits_delivered, flits.flits_delivered);
-      EXPECT_EQ(runs.flit_hops, flits.flit_hops);
-      EXPECT_EQ(runs.max_channel_contention, flits.max_channel_contention);
-      EXPECT_EQ(runs.peak_channel_occupancy, flits.peak_channel_occupancy);
-      EXPECT_EQ(runs.source_queue_start, flits.source_queue_start);
-      EXPECT_EQ(runs.source_queue_end, flits.source_queue_end);
+      ASSERT_FALSE(results[0].deadlocked) << results[0].deadlock;
+      EXPECT_GT(results[0].measured_packets, 50u);
+      expect_the_same_point(results[0], results[1]);
     }
   }
 }

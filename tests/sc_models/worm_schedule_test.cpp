@@ -457,7 +457,8 @@ void expect_deliveries(const std::vector<Send>& sends, const std::vector<std::ui
   EXPECT_EQ(differ, 0U) << "of " << sends.size() << " messages";
 }
 
-void expect_the_schedule(const Case& test) {
+/// The one-VC network of a case.
+sw::NetworkConfig network_of(const Case& test) {
   sw::NetworkConfig config;
   config.topology = test.topology;
   config.router.vcs = 1;
@@ -465,6 +466,11 @@ void expect_the_schedule(const Case& test) {
   config.router.buffer_flits = test.depth;
   config.ni.startup = test.startup;
   config.ni.packet_flits = test.packet_flits;
+  return config;
+}
+
+void expect_the_schedule(const Case& test) {
+  const sw::NetworkConfig config = network_of(test);
   const std::vector<Send> sends = traffic(test.topology.nodes(), test.most_words, 30, 7);
   const std::vector<std::uint64_t> expected = WormSchedule(config, sends).deliveries();
   // Contention, or nothing was compared that the zero-load formula does not already give.
@@ -492,12 +498,7 @@ void expect_the_schedule(const Case& test) {
 // the schedule of runs steps such a traffic run. Its deliveries against the max-plus model, its
 // counters of every cycle and its channels' figures against the general path's.
 void expect_the_runs(const Case& test) {
-  sw::NetworkConfig config;
-  config.topology = test.topology;
-  config.router.vcs = 1;
-  config.router.delay = test.delay;
-  config.router.buffer_flits = test.depth;
-  config.ni.startup = test.startup;
+  const sw::NetworkConfig config = network_of(test);
   const std::vector<Send> sends = traffic(test.topology.nodes(), test.depth - 1, 30, 11, true);
   const std::vector<std::uint64_t> expected = WormSchedule(config, sends).deliveries();
   const Outcome general = fabric_run(config, sends, Stepping::kGeneralPath, true);
