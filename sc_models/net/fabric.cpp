@@ -187,6 +187,10 @@ void Fabric::reset() {
   std::fill(port_used_stamp_.begin(), port_used_stamp_.end(), 0);
   std::fill(input_used_stamp_.begin(), input_used_stamp_.end(), 0);
   flits_in_routers_ = 0;
+  schedule_on_ = false;
+  if (schedule_capable_) {
+    clear_schedule();
+  }
 }
 
 // ---- messages in --------------------------------------------------------------------------
@@ -209,8 +213,16 @@ void Fabric::begin_cycle(sw::Cycle c) {
       clear_worms();  // left by a hand-over to the general path
     }
     ejecting_.clear();  // an empty network holds no channels
-    worms_on_ = worm_capable_ && !observed_;
-    deep_worms_on_ = deep_worm_capable_ && !observed_;
+    const bool schedule_was_on = schedule_on_;
+    schedule_on_ = schedule_capable_ && !observed_;
+    if (schedule_on_ && !schedule_was_on) {
+      clear_schedule();  // what an earlier scheduled stretch left is stale
+    } else if (schedule_was_on && !schedule_on_) {
+      // The last runs' channels, free from the cycle after their tails: free for the flit paths.
+      std::fill(owner_.begin(), owner_.end(), -1);
+    }
+    worms_on_ = worm_capable_ && !observed_ && !schedule_on_;
+    deep_worms_on_ = deep_worm_capable_ && !observed_ && !schedule_on_;
     vc_worms_on_ = vc_worm_capable_ && !observed_;
   } else if (observed_) {
     worms_on_ = false;
@@ -224,6 +236,10 @@ void Fabric::begin_cycle(sw::Cycle c) {
     // The worms keep the active routers in no order: the order of their activation again.
     std::sort(active_.begin(), active_.end(),
               [this](std::uint32_t x, std::uint32_t y) { return activated_[x] < activated_[y]; });
+  }
+  if (schedule_on_) {
+    schedule_cycle(c);
+    return;
   }
   if (worms_on_) {
     allocate_virtual_channels_of_worms(c);

@@ -37,8 +37,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,14 +70,34 @@ class Fabric final : public Network {
   /// blocked headers when no cycle is found (e.g. a full ejection channel).
   [[nodiscard]] std::string describe_deadlock() const override;
   [[nodiscard]] const FabricStats& stats() const override { return stats_; }
-  [[nodiscard]] const ChannelCounters& channels() const override { return channels_; }
-  [[nodiscard]] ChannelCounters& channels() override { return channels_; }
+  [[nodiscard]] const ChannelCounters& channels() const override {
+    // The schedule tells a buffer's peak when the departures before it are known: those of
+    // the flits that arrived and wait are told now. The fabric itself is never const.
+    const_cast<Fabric*>(this)->tell_waiting_peaks();
+    return channels_;
+  }
+  [[nodiscard]] ChannelCounters& channels() override {
+    tell_waiting_peaks();
+    return channels_;
+  }
   [[nodiscard]] const sw::TopologyDescription& description() const override { return description_; }
   /// An unobserved fabric does no work for its client's observers.
   void observe(bool on) override {
+    if (on && schedule_on_ && flits_in_routers_ > 0) {
+      throw std::logic_error(
+          "fabric: an observer attached to a network stepped by its schedule with flits in flight");
+    }
     observed_ = on;
     ni_.observe(on);
   }
+  /// With one virtual channel, wormhole switching, a deterministic routing on a mesh or a
+  /// hypercube and packets as long as the buffers are deep, unobserved, such a client's network
+  /// is stepped by the schedule of its worms in runs (fabric_schedule.cpp): every move, counter
+  /// and delivery of the flit paths in the same cycle, the deliveries of one cycle in another
+  /// order.
+  void deliveries_in_any_order(bool on, std::uint32_t packet_flits) override;
+  /// Whether the schedule of the worms steps the network now (tests).
+  [[nodiscard]] bool scheduled() const { return schedule_on_; }
   /// Tests: switch allocation and commit take the general path (port checks, sort by arrival,
   /// feasibility chains, two passes, buffer by buffer) even with one virtual channel and
   /// unobserved, where the one-VC shortcut, the one-pass moves and the whole worms give the same
@@ -332,6 +354,99 @@ class Fabric final : public Network {
   /// Tells an observing client that network buffer `b` changed in cycle c.
   void report_observed_buffer(std::uint32_t b, sw::Cycle c);
   [[nodiscard]] bool header_ready(std::uint32_t b, const Flit& head, sw::Cycle c) const;
+
+  // ---- the schedule of one-VC worms in runs (fabric_schedule.cpp) -------------------------
+  /// A packet's stay in the j-th buffer of its path (j = 0: its injection buffer); flit i leaves
+  /// it in cycle leaves + i.
+  struct StayRef {
+    std::uint32_t packet = 0;
+    std::uint32_t hop = 0;
+  };
+  static constexpr std::uint32_t kNoPacket = 0xFFFFFFFF;
+  struct Stay {
+    std::uint32_t buffer = 0;
+    std::uint32_t router = 0;   ///< the buffer's
+    std::uint32_t input = 0;    ///< the buffer's input slot (RouterPorts::input_offset + port)
+    std::uint32_t channel = 0;  ///< the output virtual channel it takes (global index)
+    std::int32_t target = -1;   ///< the buffer that channel feeds, -1: the ejection
+    std::int64_t arrived = std::numeric_limits<std::int64_t>::min();  ///< its header's arrival
+    std::int64_t granted = std::numeric_limits<std::int64_t>::min();  ///< its channel's grant
+    std::int64_t leaves = std::numeric_limits<std::int64_t>::min();   ///< its run's first cycle
+    /// The run of the packet that entered the buffer before it (its room; min: not known yet).
+    std::int64_t ahead_leaves = std::numeric_limits<std::int64_t>::min();
+    StayRef behind{kNoPacket, 0};  ///< the stay that entered after it while its run was unknown
+  };
+  /// A packet from the take of its header on: its path, and its flits' words.
+  struct ScheduledWorm {
+    std::vector<Stay> stays;
+    std::vector<sw::Word> words;  ///< [flit]
+    bool started = false;         ///< from its header's take until its tail leaves the network
+  };
+  /// The last packet to enter a buffer, and its run there (min: not known yet).
+  struct Entrant {
+    StayRef ref;
+    std::int64_t leaves = 0;
+  };
+  /// A stay whose tail left in the cycle before: its router, its channel (free from now on).
+  struct StayEnd {
+    std::uint32_t router = 0;
+    std::uint32_t channel = 0;
+  };
+  /// What happens in a cycle, put there by the cycle that learns it.
+  struct ScheduledCycle {
+    std::int32_t starting = 0;            ///< runs that start leaving their buffers
+    std::vector<std::uint32_t> arrivals;  ///< routers whose stay begins (its header came before)
+    std::vector<StayEnd> ends;            ///< stays that end: their runs end leaving too
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> peaks;  ///< input slot, flits held
+    std::vector<std::uint32_t> ejecting;  ///< packets whose run out of the network starts
+    std::vector<StayRef> ready;           ///< headers that may ask for their channel from now on
+  };
+  [[nodiscard]] bool schedule_possible() const;
+  void clear_schedule();
+  void schedule_cycle(sw::Cycle c);
+  /// The calendar's entry of `cycle` (not before the cycle stepped).
+  ScheduledCycle& scheduled_at(std::int64_t cycle) {
+    const auto ahead = static_cast<std::uint64_t>(cycle - schedule_now_);
+    if (ahead >= calendar_.size()) {
+      grow_calendar(cycle);
+    }
+    last_scheduled_ = cycle > last_scheduled_ ? cycle : last_scheduled_;
+    return calendar_[static_cast<std::size_t>(cycle) & (calendar_.size() - 1)];
+  }
+  void grow_calendar(std::int64_t cycle);
+  Stay& stay(StayRef ref) { return scheduled_[ref.packet].stays[ref.hop]; }
+  void start_worm(std::uint32_t packet, std::uint32_t injection_buffer);
+  void enter(StayRef ref);
+  void arrive(StayRef ref, std::int64_t arrived);
+  void decide_channel(std::uint32_t channel, std::int64_t c);
+  void grant_scheduled(StayRef ref, std::int64_t c);
+  void settle(StayRef ref);
+  void run(StayRef ref, std::int64_t leaves);
+  void tell_peaks(const Stay& s);
+  [[nodiscard]] static std::uint32_t left_by(std::int64_t leaves, std::int64_t t,
+                                             std::uint32_t most);
+  /// The peaks of the arrivals so far whose stay's run is not known yet (a read of the channels).
+  void tell_waiting_peaks();
+  std::uint64_t inject_scheduled(sw::Cycle c);
+  void begin_scheduled(ScheduledCycle& at);
+
+  bool schedule_capable_ = false;
+  bool schedule_on_ = false;
+  std::int64_t schedule_now_ = -1;
+  std::int64_t last_scheduled_ = -1;      ///< the latest cycle the calendar holds events of
+  std::vector<ScheduledWorm> scheduled_;  ///< [packet id]
+  std::vector<Entrant> entrant_;          ///< [buffer]
+  std::vector<std::vector<StayRef>> channel_waiters_;  ///< [output virtual channel]
+  std::vector<std::int64_t> decided_;        ///< [output virtual channel]: last cycle decided
+  std::vector<std::uint32_t> told_peak_;     ///< [input slot]: the peak told or in the calendar
+  std::vector<std::uint32_t> router_stays_;  ///< [router]: stays whose flits it holds
+  std::uint64_t active_routers_ = 0;
+  std::uint64_t ready_headers_ = 0;
+  std::int64_t departing_ = 0;               ///< runs leaving their buffers this cycle
+  std::vector<std::uint32_t> ejecting_now_;  ///< packets whose runs eject this cycle
+  std::vector<StayRef> ready_now_;
+  std::vector<StayEnd> ends_now_;
+  std::vector<ScheduledCycle> calendar_;  ///< [cycle % size], size a power of two
 
   const sw::NetworkConfig config_;
   FabricClient& client_;

@@ -145,6 +145,7 @@ std::uint64_t Multicomputer::footprint(const sw::RoutedProgram& program,
 void Multicomputer::load(sw::RoutedProgram program) {
   validate(program);
   network_->reset();
+  network_->deliveries_in_any_order(false, 0);  // a node program may answer in delivery order
   baseline_ = network_->stats();
   stats_baseline_ = stats_.snapshot();
   traffic_.reset();
@@ -409,6 +410,9 @@ void Multicomputer::start_traffic(TrafficSpec spec) {
                                           std::to_string(config_.ni.packet_flits));
   }
   network_->reset();
+  // The traffic's counters and latencies add up the deliveries of a cycle in any order, and its
+  // messages are packets of spec.flits flits.
+  network_->deliveries_in_any_order(true, spec.flits);
   baseline_ = network_->stats();
   deadlocked_ = false;
   deadlock_.clear();

@@ -155,6 +155,11 @@ class Network {
   [[nodiscard]] virtual const sw::TopologyDescription& description() const = 0;
   /// Whether the client hears of every packet's moves; off by default.
   virtual void observe(bool on) = 0;
+  /// The client does not depend on the order of the deliveries within a cycle (a synthetic
+  /// traffic run counts and sums them), and every packet it sends has `packet_flits` flits (0:
+  /// packets of any size): a network may then step by a faster path whose deliveries of one
+  /// cycle come in another order. Off by default; set while no flit is in flight.
+  virtual void deliveries_in_any_order(bool /*on*/, std::uint32_t /*packet_flits*/) {}
   /// --impl router=rtl|cosim: the first output where the model and the RTL differed, or where
   /// the RTL broke what a network must do. The owner stops the run there.
   [[nodiscard]] virtual std::optional<Mismatch> mismatch() const { return std::nullopt; }

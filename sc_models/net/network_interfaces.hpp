@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sc_models/net/network.hpp"
@@ -97,6 +98,10 @@ class NetworkInterfaces {
     Flit f{id, inj.next_flit, 0};
     f.word = f.index == 0 ? 0 : client_.read_word(p.message, p.first_word + f.index - 1);
     return f;
+  }
+  /// The packet and the flit index injector `i` offers (offered() without reading the word).
+  [[nodiscard]] std::pair<std::uint32_t, std::uint32_t> offer_of(std::uint32_t i) const {
+    return {injectors_[i].packets.front(), injectors_[i].next_flit};
   }
   /// The router took injector i's offered flit in cycle c.
   void take(std::uint32_t i, sw::Cycle c) {

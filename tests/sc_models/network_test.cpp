@@ -762,6 +762,26 @@ class MessageLog : public traces::Recorder {
   sw::Cycle start_;
 };
 
+/// Every figure of two traffic points.
+void expect_the_same_point(const sc::TrafficResult& a, const sc::TrafficResult& b) {
+  EXPECT_EQ(a.sim_cycles, b.sim_cycles);
+  EXPECT_EQ(a.offered, b.offered);
+  EXPECT_EQ(a.accepted, b.accepted);
+  EXPECT_EQ(a.latency_avg, b.latency_avg);
+  EXPECT_EQ(a.latency_p50, b.latency_p50);
+  EXPECT_EQ(a.latency_p99, b.latency_p99);
+  EXPECT_EQ(a.latency_max, b.latency_max);
+  EXPECT_EQ(a.sustainable, b.sustainable);
+  EXPECT_EQ(a.measured_packets, b.measured_packets);
+  EXPECT_EQ(a.undelivered_measured, b.undelivered_measured);
+  EXPECT_EQ(a.flits_delivered, b.flits_delivered);
+  EXPECT_EQ(a.flit_hops, b.flit_hops);
+  EXPECT_EQ(a.max_channel_contention, b.max_channel_contention);
+  EXPECT_EQ(a.peak_channel_occupancy, b.peak_channel_occupancy);
+  EXPECT_EQ(a.source_queue_start, b.source_queue_start);
+  EXPECT_EQ(a.source_queue_end, b.source_queue_end);
+}
+
 // run_traffic() steps the cycles that nothing else in the kernel precedes in one activation of
 // the network process; sc_start() wakes the process once per cycle. Both make the same run:
 // every message event in the same cycle, the same figures, and the kernel's time ending at the
@@ -812,18 +832,65 @@ TEST(Traffic, SteppingAheadOfTheKernelMakesTheRunOfOneActivationPerCycle) {
 
     ASSERT_FALSE(a.deadlocked) << a.deadlock;
     ASSERT_GT(a.flits_delivered, 100u);
-    EXPECT_EQ(a.sim_cycles, p.sim_cycles);
-    EXPECT_EQ(a.offered, p.offered);
-    EXPECT_EQ(a.accepted, p.accepted);
-    EXPECT_EQ(a.latency_avg, p.latency_avg);
-    EXPECT_EQ(a.latency_max, p.latency_max);
-    EXPECT_EQ(a.measured_packets, p.measured_packets);
-    EXPECT_EQ(a.flits_delivered, p.flits_delivered);
-    EXPECT_EQ(a.flit_hops, p.flit_hops);
-    EXPECT_EQ(a.source_queue_end, p.source_queue_end);
-    EXPECT_EQ(a.peak_channel_occupancy, p.peak_channel_occupancy);
+    expect_the_same_point(a, p);
     EXPECT_EQ(ahead_log.events.size(), plain_log.events.size());
     EXPECT_TRUE(ahead_log.events == plain_log.events);
+  }
+}
+
+// With packets as long as the buffers are deep, one virtual channel and nobody listening, a
+// traffic run is stepped by the runs of its packets (docs/networks.md, "Timing under
+// contention"); with a listener (a trace) by the flit paths. Both make the same run: every figure
+// of the point, light to saturating, on meshes and a hypercube, delays 1 to 4, with start-ups,
+// windows that end with packets in flight, and a second point after the first.
+TEST(Traffic, ARunOfPacketsAsLongAsTheBuffersAreDeepIsTheRunAListenerSees) {
+  struct Case {
+    Topology topology;
+    std::uint32_t depth;
+    std::uint32_t delay;
+    std::uint64_t startup;
+    double rate;
+  };
+  const std::vector<Case> cases = {{Topology::mesh({8, 8}), 8, 4, 0, 0.07},
+                                   {Topology::mesh({6, 5}), 4, 2, 2, 0.45},
+                                   {Topology::mesh({9}), 3, 1, 0, 0.3},
+                                   {Topology::hypercube(5), 5, 3, 1, 0.6}};
+  std::vector<std::unique_ptr<traces::Recorder>> recorders;
+  std::vector<std::unique_ptr<sc::Multicomputer>> systems;
+  for (std::size_t i = 0; i < 2 * cases.size(); ++i) {
+    const Case& k = cases[i / 2];
+    sw::NetworkConfig config = network(k.topology);
+    config.router.vcs = 1;
+    config.router.buffer_flits = k.depth;
+    config.router.delay = k.delay;
+    config.ni.startup = k.startup;
+    if (i % 2 == 0) {
+      recorders.push_back(std::make_unique<traces::Recorder>());
+    } else {
+      recorders.push_back(std::make_unique<MessageLog>());
+    }
+    systems.push_back(
+        std::make_unique<sc::Multicomputer>(("runs_or_flits" + std::to_string(i)).c_str(),
+                                            config.validated(), *recorders.back()));
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case& k = cases[i];
+    SCOPED_TRACE(k.topology.to_string() + ", " + std::to_string(k.depth) + "-flit buffers");
+    for (const double rate : {k.rate, k.rate / 3}) {
+      sc::TrafficSpec spec = traffic("uniform", k.topology, rate, k.depth);
+      spec.warmup = 300;
+      spec.cycles = 1200;
+      spec.seed = 7 + i;
+      std::vector<sc::TrafficResult> results;
+      for (sc::Multicomputer* system : {systems[2 * i].get(), systems[2 * i + 1].get()}) {
+        system->start_traffic(spec);
+        system->run_traffic({});
+        results.push_back(system->traffic_result());
+      }
+      ASSERT_FALSE(results[0].deadlocked) << results[0].deadlock;
+      EXPECT_GT(results[0].measured_packets, 50u);
+      expect_the_same_point(results[0], results[1]);
+    }
   }
 }
 

@@ -335,27 +335,57 @@ class DeliveryLog final : public sc::net::FabricClient {
   std::vector<std::uint64_t> delivered_;
 };
 
-/// Messages of 1 to `most_words` words between random pairs: a light phase (a message per node
-/// every `light_every` cycles on average), then a saturating one (one every 4).
+/// Messages of 1 to `most_words` words (`most_words` words each with `fixed`) between random
+/// pairs: a light phase (a message per node every `light_every` cycles on average), then a
+/// saturating one (one every 4).
 std::vector<Send> traffic(std::uint32_t nodes, std::uint32_t most_words, std::uint32_t light_every,
-                          std::uint64_t seed) {
+                          std::uint64_t seed, bool fixed = false) {
   std::mt19937_64 rng(seed);
   std::vector<Send> sends;
   for (std::uint64_t c = 0; c < 400; ++c) {
     for (std::uint32_t src = 0; src < nodes; ++src) {
       if (rng() % (c >= 250 ? 4 : light_every) == 0) {
         const auto dst = static_cast<std::uint32_t>((src + 1 + rng() % (nodes - 1)) % nodes);
-        sends.push_back({c, src, dst, static_cast<std::uint32_t>(1 + rng() % most_words)});
+        sends.push_back(
+            {c, src, dst, fixed ? most_words : static_cast<std::uint32_t>(1 + rng() % most_words)});
       }
     }
   }
   return sends;
 }
 
-enum class Stepping { kOwnPath, kObserved, kGeneralPath, kDeepWormsAtAnyDelay };
+/// kScheduled: the client takes deliveries in any order and sends packets as long as the buffers
+/// are deep (a traffic run): the schedule of runs steps the network.
+enum class Stepping { kOwnPath, kObserved, kGeneralPath, kDeepWormsAtAnyDelay, kScheduled };
 
-std::vector<std::uint64_t> fabric_deliveries(const sw::NetworkConfig& config,
-                                             const std::vector<Send>& sends, Stepping stepping) {
+/// What a run delivered and counted: each message's delivery cycle, the counters of every
+/// cycle, and each channel's peak occupancy and messages.
+struct Outcome {
+  std::vector<std::uint64_t> delivered;
+  std::vector<std::uint64_t> counters;
+  std::vector<std::tuple<std::string, std::uint32_t, std::uint64_t>> channels;
+  bool scheduled = false;
+};
+
+/// Appends the fabric's counters now to `out`, and each channel's figures with `channels`.
+void record(sc::net::Fabric& fabric, Outcome& out, bool channels) {
+  const sc::net::FabricStats& s = fabric.stats();
+  out.counters.insert(out.counters.end(),
+                      {s.flits_moved, s.flit_hops, s.flits_ejected, s.packets_delivered,
+                       s.header_wait_cycles, s.router_steps, fabric.last_move().count(),
+                       static_cast<std::uint64_t>(fabric.has_flits()), fabric.queued_packets()});
+  if (!channels) {
+    return;
+  }
+  out.counters.push_back(fabric.channels().peak_occupancy());
+  for (const sw::ChannelSummary& channel : fabric.channels().reports()) {
+    out.channels.emplace_back(channel.name, channel.peak_flits, channel.messages);
+  }
+}
+
+/// `figures`: the counters and the channels' figures of every cycle are recorded too.
+Outcome fabric_run(const sw::NetworkConfig& config, const std::vector<Send>& sends,
+                   Stepping stepping, bool figures = false) {
   DeliveryLog log(sends.size());
   sc::net::Fabric fabric(config.validated(), log);
   fabric.observe(stepping == Stepping::kObserved);
@@ -363,7 +393,10 @@ std::vector<std::uint64_t> fabric_deliveries(const sw::NetworkConfig& config,
     fabric.use_general_path();
   } else if (stepping == Stepping::kDeepWormsAtAnyDelay) {
     fabric.move_deep_worms_at_any_delay();
+  } else if (stepping == Stepping::kScheduled) {
+    fabric.deliveries_in_any_order(true, config.router.buffer_flits);
   }
+  Outcome out;
   std::size_t next = 0;
   std::uint64_t c = 0;
   for (; next < sends.size() || fabric.has_flits() || fabric.queued_packets() > 0; ++c) {
@@ -372,12 +405,18 @@ std::vector<std::uint64_t> fabric_deliveries(const sw::NetworkConfig& config,
                     sends[next].words);
     }
     fabric.begin_cycle(sw::Cycle{c});
+    out.scheduled = out.scheduled || fabric.scheduled();
+    if (figures) {
+      record(fabric, out, true);  // the figures in the middle of the run, flits in flight
+    }
     if (c > 1'000'000) {
       ADD_FAILURE() << "the network does not drain";
       break;
     }
   }
-  return log.delivered();
+  out.delivered = log.delivered();
+  record(fabric, out, true);
+  return out;
 }
 
 /// Links from `src`'s router to `dst`'s under the network's routing.
@@ -405,7 +444,21 @@ struct Case {
   std::uint32_t packet_flits = 0;  ///< 0: a message in one packet
 };
 
-void expect_the_schedule(const Case& test) {
+void expect_deliveries(const std::vector<Send>& sends, const std::vector<std::uint64_t>& got,
+                       const std::vector<std::uint64_t>& expected) {
+  std::size_t differ = 0;
+  for (std::size_t m = 0; m < sends.size(); ++m) {
+    if (got[m] != expected[m] && ++differ <= 3) {
+      ADD_FAILURE() << "message " << m << " (" << sends[m].src << " -> " << sends[m].dst << ", "
+                    << sends[m].words << " words, sent in cycle " << sends[m].cycle
+                    << "): delivered in cycle " << got[m] << ", the schedule gives " << expected[m];
+    }
+  }
+  EXPECT_EQ(differ, 0U) << "of " << sends.size() << " messages";
+}
+
+/// The one-VC network of a case.
+sw::NetworkConfig network_of(const Case& test) {
   sw::NetworkConfig config;
   config.topology = test.topology;
   config.router.vcs = 1;
@@ -413,6 +466,11 @@ void expect_the_schedule(const Case& test) {
   config.router.buffer_flits = test.depth;
   config.ni.startup = test.startup;
   config.ni.packet_flits = test.packet_flits;
+  return config;
+}
+
+void expect_the_schedule(const Case& test) {
+  const sw::NetworkConfig config = network_of(test);
   const std::vector<Send> sends = traffic(test.topology.nodes(), test.most_words, 30, 7);
   const std::vector<std::uint64_t> expected = WormSchedule(config, sends).deliveries();
   // Contention, or nothing was compared that the zero-load formula does not already give.
@@ -431,18 +489,32 @@ void expect_the_schedule(const Case& test) {
   for (const Stepping stepping : {Stepping::kOwnPath, Stepping::kObserved, Stepping::kGeneralPath,
                                   Stepping::kDeepWormsAtAnyDelay}) {
     SCOPED_TRACE(test.name + ", stepping " + std::to_string(static_cast<int>(stepping)));
-    const std::vector<std::uint64_t> got = fabric_deliveries(config, sends, stepping);
-    std::size_t differ = 0;
-    for (std::size_t m = 0; m < sends.size(); ++m) {
-      if (got[m] != expected[m] && ++differ <= 3) {
-        ADD_FAILURE() << "message " << m << " (" << sends[m].src << " -> " << sends[m].dst << ", "
-                      << sends[m].words << " words, sent in cycle " << sends[m].cycle
-                      << "): delivered in cycle " << got[m] << ", the schedule gives "
-                      << expected[m];
-      }
-    }
-    EXPECT_EQ(differ, 0U) << "of " << sends.size() << " messages";
+    const Outcome got = fabric_run(config, sends, stepping);
+    expect_deliveries(sends, got.delivered, expected);
   }
+}
+
+// With packets exactly as long as the buffers are deep every stay is a run (d_j(i) = o_j + i):
+// the schedule of runs steps such a traffic run. Its deliveries against the max-plus model, its
+// counters of every cycle and its channels' figures against the general path's.
+void expect_the_runs(const Case& test) {
+  const sw::NetworkConfig config = network_of(test);
+  const std::vector<Send> sends = traffic(test.topology.nodes(), test.depth - 1, 30, 11, true);
+  const std::vector<std::uint64_t> expected = WormSchedule(config, sends).deliveries();
+  const Outcome general = fabric_run(config, sends, Stepping::kGeneralPath, true);
+  SCOPED_TRACE(test.name);
+  const Outcome got = fabric_run(config, sends, Stepping::kScheduled, true);
+  EXPECT_TRUE(got.scheduled);
+  expect_deliveries(sends, got.delivered, expected);
+  EXPECT_EQ(got.counters.size(), general.counters.size());
+  std::size_t differ = 0;
+  for (std::size_t k = 0; k < std::min(got.counters.size(), general.counters.size()); ++k) {
+    if (got.counters[k] != general.counters[k] && ++differ <= 3) {
+      ADD_FAILURE() << "figure " << k % 10 << " of record " << k / 10 << ": " << got.counters[k]
+                    << ", the general path " << general.counters[k];
+    }
+  }
+  EXPECT_EQ(got.channels, general.channels);
 }
 
 // Every message's delivery cycle, from light load to saturation, on meshes and hypercubes with
@@ -463,6 +535,20 @@ TEST(WormSchedule, EveryDeliveryIsTheMaxPlusScheduleOfTheGrants) {
   };
   for (const Case& test : cases) {
     expect_the_schedule(test);
+  }
+}
+
+TEST(WormSchedule, RunsOfPacketsAsLongAsTheBuffersAreDeepAreTheMaxPlusSchedule) {
+  const std::vector<Case> cases{
+      {"mesh 4x4, D 4, 8-flit buffers and packets", Topology::mesh({4, 4}), 4, 8, 0, 0},
+      {"mesh 4x4, D 1, 2-flit buffers and packets, t_s 2", Topology::mesh({4, 4}), 1, 2, 0, 2},
+      {"mesh 3x5, D 3, 4-flit buffers and packets", Topology::mesh({3, 5}), 3, 4, 0, 1},
+      {"mesh 8 (a line), D 2, 5-flit buffers and packets", Topology::mesh({8}), 2, 5, 0, 0},
+      {"4-cube, D 4, 8-flit buffers and packets", Topology::hypercube(4), 4, 8, 0, 0},
+      {"4-cube, D 1, 2-flit buffers and packets", Topology::hypercube(4), 1, 2, 0, 0},
+  };
+  for (const Case& test : cases) {
+    expect_the_runs(test);
   }
 }
 
