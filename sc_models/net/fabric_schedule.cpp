@@ -20,10 +20,10 @@
 // instead of a visit per flit and cycle: the grants are stepped in cycle order (first come first
 // served per channel, ties to the lower buffer, as allocate_virtual_channels), each grant gives
 // its run at once, or when the run ahead of it is known, and the counters of every cycle follow
-// from the runs' ends (docs/performance.md, "The schedule of one-VC worms"). The interfaces are
-// stepped flit by flit (they read each word in its cycle) and so are the ejections (they deliver
-// each word in its cycle); only the order of the deliveries within a cycle differs from the flit
-// paths, which is why a client asks for it (deliveries_in_any_order).
+// from the runs' ends (docs/performance.md, "The schedule of one-VC worms in runs"). The
+// interfaces are stepped flit by flit (they read each word in its cycle) and so are the
+// ejections (they deliver each word in its cycle); only the order of the deliveries within a
+// cycle differs from the flit paths, which is why a client asks for it (deliveries_in_any_order).
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
