@@ -160,6 +160,15 @@ TEST(TextCheck, ChunksGiveTheSameVerdictAndPlaceAsTheWholeText) {
   }
 }
 
+// An error quoting the input stays one line: line breaks and tabs as their escapes, every other
+// control byte (DEL included) as \xNN with its two hex digits in order.
+TEST(InputErrorText, ControlBytesAreWrittenAsEscapes) {
+  const InputError e({"f", 2, 3}, "a name",
+                     std::string("'a\tb\nc\rd\x7f"
+                                 "e\x1b'"));
+  EXPECT_EQ(std::string(e.what()), "f:2:3: expected a name, found 'a\\tb\\nc\\rd\\x7fe\\x1b'");
+}
+
 TEST(JsonText, WritesBytesThatAreNotUtf8AsTheReplacementCharacter) {
   const nlohmann::json j = {{"label", "caf\xe9 \xe2\x86\x92"}};
   EXPECT_THROW(static_cast<void>(j.dump()), nlohmann::json::type_error);
