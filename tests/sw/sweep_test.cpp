@@ -260,6 +260,13 @@ TEST(SweepPlan, TheSignatureTellsFilesWithTheSameBytesInAnotherOrder) {
   // Everything but the hash is the same text: the child, the target, the path, the parameter.
   EXPECT_EQ(first.substr(0, first.find('@')), second.substr(0, second.find('@')));
   EXPECT_EQ(first.substr(first.find(';', first.find('@'))), "; params alpha=1,2");
+  // A program target is hashed too: the same path with other contents is another sweep.
+  spec.kind = sweep::TargetKind::Program;
+  spec.target = (dir / "p.mcp").string();
+  std::ofstream(spec.target) << "nodes 2\n";
+  const std::string program = sweep::signature(spec);
+  std::ofstream(spec.target) << "nodes 4\n";
+  EXPECT_NE(sweep::signature(spec), program);
   fs::remove_all(dir);
 }
 
