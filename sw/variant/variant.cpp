@@ -97,16 +97,34 @@ std::string value_text(const VariantFieldSpec& spec, const YAML::Node& node,
         throw InputError(where, "model, rtl, cosim or a mapping such as {im: rtl, bus: model}",
                          shape_of(node));
       }
+      // Each entry is one block=impl pair: a comma or '=' in a key or value would make the pair a
+      // list of its own ({im: "rtl,bus=rtl"} setting bus too), and a block named twice is refused
+      // as `im=rtl,im=model` is, not taken from the last entry.
       Implementations impl;
+      std::map<std::string, SourceLocation> blocks;
       for (const auto& entry : node) {
-        if (!entry.first.IsScalar() || !entry.second.IsScalar()) {
-          throw InputError(at(path, entry.first.Mark()), "block: model|rtl|cosim",
-                           shape_of(entry.second.IsScalar() ? entry.first : entry.second));
+        const YAML::Node& offending = entry.first.IsScalar() ? entry.second : entry.first;
+        if (!offending.IsScalar()) {
+          throw InputError(at(path, offending.Mark()), "block: model|rtl|cosim",
+                           shape_of(offending));
         }
         const std::string block = entry.first.Scalar();
-        Implementations::parse(block + "=model", at(path, entry.first.Mark()));
-        impl = Implementations::parse(block + "=" + entry.second.Scalar(),
-                                      at(path, entry.second.Mark()), impl);
+        const std::string name = entry.second.Scalar();
+        const SourceLocation block_where = at(path, entry.first.Mark());
+        const SourceLocation name_where = at(path, entry.second.Mark());
+        if (block.find_first_of(",=") != std::string::npos) {
+          throw InputError(block_where, "a block such as im", "'" + block + "'");
+        }
+        Implementations::parse(block + "=model", block_where);
+        if (const auto first = blocks.find(block); first != blocks.end()) {
+          throw InputError(block_where, "each block once",
+                           "'" + block + "' again (first at " + first->second.to_string() + ")");
+        }
+        blocks.emplace(block, block_where);
+        if (name.find_first_of(",=") != std::string::npos) {
+          throw InputError(name_where, "model, rtl or cosim", "'" + name + "'");
+        }
+        impl = Implementations::parse(block + "=" + name, name_where, impl);
       }
       return impl.to_string();
     }

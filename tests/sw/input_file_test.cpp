@@ -140,6 +140,16 @@ TEST(TextCheck, ReportsTheLineAndByteColumnOfTheFirstBadByte) {
   EXPECT_FALSE(refusal("caf\xe9 \xff\r\n", TextEncoding::Bytes).has_value());
 }
 
+// RFC 3629 ends UTF-8 at U+10FFFF: the lead bytes F5..F7 of the old 4-byte range are refused, and
+// a sequence after other text keeps its byte columns, even one that shares a byte order mark's
+// lead byte (the mark only opens a text).
+TEST(TextCheck, LeadBytesPastF4AreRefusedAndAMidTextSequenceTakesOneColumn) {
+  EXPECT_EQ(refusal("a\xf5\x80\x80\x80"),
+            "f:1:2: expected UTF-8 text, found the byte 0xf5 (not UTF-8)");
+  EXPECT_EQ(refusal("a\xef\xbf\xbf\x01"),
+            "f:1:5: expected UTF-8 text, found the byte 0x01 (a control character)");
+}
+
 TEST(TextCheck, ChunksGiveTheSameVerdictAndPlaceAsTheWholeText) {
   const std::string texts[] = {"h\xC3\xA9llo\n\xF0\x9F\x98\x80 ok\n", "ab\n\xF0\x9F\x98\x28",
                                "\xEF\xBB\xBFx\n\xE2\x82", "line\n\xED\xA0\x80"};
@@ -158,6 +168,15 @@ TEST(TextCheck, ChunksGiveTheSameVerdictAndPlaceAsTheWholeText) {
       EXPECT_EQ(chunked, whole) << "cut at " << cut;
     }
   }
+}
+
+// An error quoting the input stays one line: line breaks and tabs as their escapes, every other
+// control byte (DEL included) as \xNN with its two hex digits in order.
+TEST(InputErrorText, ControlBytesAreWrittenAsEscapes) {
+  const InputError e({"f", 2, 3}, "a name",
+                     std::string("'a\tb\nc\rd\x7f"
+                                 "e\x1b'"));
+  EXPECT_EQ(std::string(e.what()), "f:2:3: expected a name, found 'a\\tb\\nc\\rd\\x7fe\\x1b'");
 }
 
 TEST(JsonText, WritesBytesThatAreNotUtf8AsTheReplacementCharacter) {
@@ -328,6 +347,32 @@ TEST_F(InputFileTest, TextInMemoryMeetsTheSameChecksAndLimits) {
   EXPECT_EQ(line, "ok");
   EXPECT_EQ(error_of([&] { static_cast<void>(lines.read_line(line)); }),
             "mem:2:2: expected UTF-8 text, found the byte 0x01 (a control character)");
+}
+
+// An empty regular file is empty text (its reader says what that means); a last line of one byte
+// without its line feed is a line; a limit that is no whole MiB is written in bytes.
+TEST_F(InputFileTest, AnEmptyFileIsEmptyTextAndAOneByteLastLineIsALine) {
+  write("empty", "");
+  EXPECT_EQ(orthosim::sw::read_input_file(path("empty"), rules()), "");
+  // A character device is read as a stream: one that ends at once is no data, not a file type.
+  EXPECT_EQ(error_of(
+                [&] { static_cast<void>(orthosim::sw::read_input_file("/dev/null", rules())); }),
+            "/dev/null: expected a readable test input, found no data (a FIFO without a writer, or "
+            "a stream that ended at once)");
+  write("short", "ab\nc");
+  InputFile input(path("short"), rules());
+  std::string line;
+  ASSERT_TRUE(input.read_line(line));
+  EXPECT_EQ(line, "ab");
+  ASSERT_TRUE(input.read_line(line));
+  EXPECT_EQ(line, "c");
+  EXPECT_FALSE(input.read_line(line));
+  InputRules r = rules();
+  r.max_bytes = 2048;
+  EXPECT_EQ(error_of(
+                [&] { static_cast<void>(InputFile::from_text(std::string(2049, 'a'), "mem", r)); }),
+            "mem: expected a readable test input, found an input of 2049 bytes, more than the "
+            "limit of 2048 bytes");
 }
 
 }  // namespace

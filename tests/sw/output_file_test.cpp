@@ -229,6 +229,68 @@ TEST_F(OutputFileTest, CommitLeavesAPathThatBecameADirectoryAlone) {
   EXPECT_TRUE(fs::is_directory(file));
 }
 
+// A symbolic link is written through when it points at a file, at nothing yet or at a FIFO; one
+// to a device or FIFO is refused where the writer seeks, as the device or FIFO itself is.
+TEST_F(OutputFileTest, ASymbolicLinkIsClassifiedByWhatItPointsAt) {
+  fs::create_symlink(dir_ / "nothing_yet.txt", dir_ / "dangling");
+  EXPECT_EQ(classify_output(path("dangling")), OutputMode::InPlace);
+  const fs::path fifo = dir_ / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  fs::create_symlink(fifo, dir_ / "to_pipe");
+  EXPECT_EQ(classify_output(path("to_pipe")), OutputMode::InPlace);
+  OutputNeeds seekable;
+  seekable.seekable = true;
+  EXPECT_NE(refusal(path("to_pipe"), seekable).find("(a FIFO: this output is written with seeks"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "nothing_yet.txt"));  // classifying creates nothing
+}
+
+// PATH.partial that is not a regular file is in the way also when PATH exists, and a symbolic
+// link there is not followed: the run would write through it and rename it over PATH.
+TEST_F(OutputFileTest, APartialThatIsNoRegularFileIsInTheWayOfAnExistingFileToo) {
+  std::ofstream(dir_ / "old.txt") << "older\n";
+  fs::create_directories(dir_ / "old.txt.partial");
+  EXPECT_NE(refusal(path("old.txt")).find("is in the way: a directory"), std::string::npos);
+  std::ofstream(dir_ / "elsewhere.txt") << "not ours\n";
+  fs::create_symlink(dir_ / "elsewhere.txt", dir_ / "new.txt.partial");
+  EXPECT_NE(refusal(path("new.txt")).find("is in the way: a symbolic link"), std::string::npos);
+  EXPECT_EQ(slurp(dir_ / "elsewhere.txt"), "not ours\n");
+}
+
+// The root folder is a folder: climbing stops there.
+TEST_F(OutputFileTest, TheRootIsAnOutputFolder) {
+  EXPECT_NO_THROW(check_output_folder("/"));
+  EXPECT_NO_THROW(check_output_folder("//"));
+}
+
+// A writer that opens the file itself gets PATH.partial; commit puts what it wrote in place.
+TEST_F(OutputFileTest, AHandedOverFileIsPutInPlaceAtCommit) {
+  OutputFile out(path("w.fst"));
+  const std::string target = out.hand_over();
+  EXPECT_EQ(target, path("w.fst.partial"));
+  std::ofstream(target) << "written by another writer\n";
+  out.commit();
+  EXPECT_EQ(slurp(dir_ / "w.fst"), "written by another writer\n");
+  EXPECT_FALSE(fs::exists(target));
+}
+
+// A PATH that became a symbolic link before commit is not replaced, and an uncommitted PATH.partial
+// that became something else than a file is not removed: neither is the run's own any more.
+TEST_F(OutputFileTest, WhatBecameSomethingElseMeanwhileIsLeftAlone) {
+  std::ofstream(dir_ / "elsewhere.txt") << "not ours\n";
+  {
+    OutputFile out(path("w.txt"));
+    out.out() << "text\n";
+    fs::create_symlink(dir_ / "elsewhere.txt", dir_ / "w.txt");
+    EXPECT_THROW(out.commit(), std::runtime_error);
+    EXPECT_TRUE(fs::is_symlink(dir_ / "w.txt"));
+    fs::remove(dir_ / "w.txt.partial");
+    fs::create_symlink(dir_ / "elsewhere.txt", dir_ / "w.txt.partial");
+  }
+  EXPECT_TRUE(fs::is_symlink(dir_ / "w.txt.partial"));
+  EXPECT_EQ(slurp(dir_ / "elsewhere.txt"), "not ours\n");
+}
+
 TEST_F(OutputFileTest, CreatedFoldersRemovesOnlyItsOwnFoldersThatStayedEmpty) {
   fs::create_directories(dir_ / "mine_before");
   {

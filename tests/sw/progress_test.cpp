@@ -72,6 +72,15 @@ TEST_F(ProgressLineTest, RedrawnAtMostEveryPeriod) {
   EXPECT_EQ(redraws(), 2U);
 }
 
+// The period counts between draws: the first draw comes as soon as the threshold has passed,
+// however short the threshold is against the period.
+TEST_F(ProgressLineTest, TheFirstDrawDoesNotWaitForThePeriod) {
+  ProgressLine line(
+      err, true, milliseconds(0), [this] { return clock.now; }, milliseconds(250));
+  line.report("running", 1, 0);
+  EXPECT_EQ(redraws(), 1U);
+}
+
 TEST_F(ProgressLineTest, LineShowsPhaseFractionAndTimeLeft) {
   // A quarter done in 30 s: three quarters take 90 s more.
   EXPECT_EQ(ProgressLine::text("rate 2/3, window", 500, 2000, milliseconds(30'000)),

@@ -194,12 +194,133 @@ TEST(SweepPlan, BadParametersAreNamed) {
   }
 }
 
+// A traffic sweep's `--param topology` is the variant's arch (`arch` is --topology for traffic):
+// it fills the arch column and has no column of its own. A figure the child printed as null is
+// empty, as an absent one.
+TEST(SweepPlan, TopologyFillsTheArchColumnAndANullFigureIsEmpty) {
+  sweep::SweepSpec spec;
+  spec.target = "traffic:uniform";
+  spec.kind = sweep::TargetKind::Traffic;
+  spec.variant_paths = {"t.yaml"};
+  spec.variants = {parse_variant("arch: mesh\ndims: 4x4\n", "t.yaml")};
+  spec.params = {sweep::parse_param("rate=0.1"), sweep::parse_param("topology=torus,hypercube")};
+  const std::vector<std::string> head = sweep::header(spec);
+  EXPECT_EQ(std::count(head.begin(), head.end(), "topology"), 0);
+  EXPECT_EQ(std::count(head.begin(), head.end(), "rate"), 1);
+  const auto at = [&head](const std::string& name) {
+    return static_cast<std::size_t>(std::find(head.begin(), head.end(), name) - head.begin());
+  };
+  const std::vector<sweep::Point> points = sweep::enumerate_points(spec);
+  ASSERT_EQ(points.size(), 2u);
+  const std::vector<std::string> row =
+      sweep::row(spec, points[1], 1, R"({"latency_avg": null, "deadlocked": true, "offered": 0.1})",
+                 2.0);
+  ASSERT_EQ(row.size(), head.size());
+  EXPECT_EQ(row[at("arch")], "hypercube");
+  EXPECT_EQ(row[at("dims")], "4x4");
+  EXPECT_EQ(row[at("rate")], "0.1");
+  EXPECT_EQ(row[at("latency_avg")], "");
+  EXPECT_EQ(row[at("latency_max")], "");
+  EXPECT_EQ(row[at("deadlocked")], "true");
+  EXPECT_EQ(row[at("status")], "failed");
+}
+
+// traffic:PATTERN is a prefix: a program whose path holds "traffic:" is still a program.
+TEST(SweepPlan, OnlyATargetThatStartsWithTrafficIsTraffic) {
+  EXPECT_EQ(sweep::target_kind("traffic:uniform"), sweep::TargetKind::Traffic);
+  EXPECT_EQ(sweep::target_kind("runs/traffic:1.mcp"), sweep::TargetKind::Program);
+  EXPECT_EQ(sweep::traffic_pattern("traffic:lcc:3,1"), "lcc:3,1");
+  EXPECT_EQ(sweep::child_command(sweep::TargetKind::Traffic), "traffic");
+  EXPECT_EQ(sweep::child_command(sweep::TargetKind::Program), "run");
+}
+
+TEST(SweepPlan, AParameterWithoutValuesIsToldTheForm) {
+  try {
+    static_cast<void>(sweep::parse_param("alpha="));
+    ADD_FAILURE() << "alpha= was accepted";
+  } catch (const orthosim::sw::ParameterError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "expected NAME=V1,V2,... (e.g. alpha=8,16,32), found 'alpha='");
+  }
+}
+
+// The signature hashes each file's bytes in order: two variants that differ only in the order of
+// two bytes are two sweeps.
+TEST(SweepPlan, TheSignatureTellsFilesWithTheSameBytesInAnotherOrder) {
+  const fs::path dir = fs::temp_directory_path() / ("sweep_sig_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  sweep::SweepSpec spec = spec_with({sweep::parse_param("alpha=1,2")}, 1);
+  spec.kind = sweep::TargetKind::Traffic;  // no program file to hash
+  spec.variant_paths = {(dir / "v.yaml").string()};
+  std::ofstream(spec.variant_paths[0]) << "arch: omp\nalpha: 12\n";
+  const std::string first = sweep::signature(spec);
+  std::ofstream(spec.variant_paths[0]) << "arch: omp\nalpha: 21\n";
+  const std::string second = sweep::signature(spec);
+  EXPECT_NE(first, second);
+  // Everything but the hash is the same text: the child, the target, the path, the parameter.
+  EXPECT_EQ(first.substr(0, first.find('@')), second.substr(0, second.find('@')));
+  EXPECT_EQ(first.substr(first.find(';', first.find('@'))), "; params alpha=1,2");
+  // A program target is hashed too: the same path with other contents is another sweep.
+  spec.kind = sweep::TargetKind::Program;
+  spec.target = (dir / "p.mcp").string();
+  std::ofstream(spec.target) << "nodes 2\n";
+  const std::string program = sweep::signature(spec);
+  std::ofstream(spec.target) << "nodes 4\n";
+  EXPECT_NE(sweep::signature(spec), program);
+  fs::remove_all(dir);
+}
+
+/// The backticked names of the row `| kind | ...` of docs/sweeps.md's CSV table.
+std::vector<std::string> documented_figures(const std::string& kind) {
+  std::ifstream doc(std::string(ORTHOSIM_SOURCE_DIR) + "/docs/sweeps.md");
+  std::vector<std::string> names;
+  for (std::string line; std::getline(doc, line);) {
+    if (line.rfind("| " + kind + " | ", 0) != 0) {
+      continue;
+    }
+    for (std::size_t tick = line.find('`'); tick != std::string::npos;
+         tick = line.find('`', line.find('`', tick + 1) + 1)) {
+      names.push_back(line.substr(tick + 1, line.find('`', tick + 1) - tick - 1));
+    }
+  }
+  return names;
+}
+
+// The figures' columns are docs/sweeps.md's, in its order, after the status.
+TEST(SweepPlan, TheFigureColumnsAreTheDocumentedOnesInTheirOrder) {
+  for (const auto& [kind, name] : {std::pair{sweep::TargetKind::Program, "programs"},
+                                   std::pair{sweep::TargetKind::Traffic, "traffic"}}) {
+    std::vector<std::string> expected = {"status"};
+    const std::vector<std::string> documented = documented_figures(name);
+    ASSERT_FALSE(documented.empty()) << name;
+    expected.insert(expected.end(), documented.begin(), documented.end());
+    EXPECT_EQ(sweep::figure_columns(kind), expected) << name;
+  }
+}
+
+// A row names its own variant file.
+TEST(SweepPlan, ARowNamesItsOwnVariant) {
+  const sweep::SweepSpec spec = spec_with({sweep::parse_param("gamma=0,8")}, 2);
+  const std::vector<sweep::Point> points = sweep::enumerate_points(spec);
+  ASSERT_EQ(points.size(), 4u);
+  for (const sweep::Point& p : points) {
+    EXPECT_EQ(sweep::row(spec, p, 0, "{}", 0.0)[1], "v" + std::to_string(p.index / 2) + ".yaml");
+  }
+}
+
 TEST(Csv, FieldsRoundTripThroughQuoting) {
   const std::vector<std::string> fields = {"plain", "a,b", "say \"hi\"", "", "im=rtl,bus=model"};
   const std::string line = sweep::csv_line(fields);
   EXPECT_EQ(line, "plain,\"a,b\",\"say \"\"hi\"\"\",,\"im=rtl,bus=model\"");
   EXPECT_EQ(sweep::csv_fields(line), fields);
   EXPECT_THROW(sweep::csv_fields("a,\"b"), std::invalid_argument);
+}
+
+// A line break or a quote anywhere in a field is quoted, and a doubled quote inside a quoted field
+// is one quote: the field goes on after it.
+TEST(Csv, ALineBreakIsQuotedAndADoubledQuoteIsOneQuote) {
+  EXPECT_EQ(sweep::csv_line({"a\rb", "c\nd", "e"}), "\"a\rb\",\"c\nd\",e");
+  EXPECT_EQ(sweep::csv_fields("\"x\"\"y\",z"), (std::vector<std::string>{"x\"y", "z"}));
 }
 
 class JournalTest : public testing::Test {
@@ -313,6 +434,60 @@ TEST_F(JournalTest, ARowsPointIsItsDigitsAndNothingElse) {
                     point + "'");
     }
   }
+}
+
+// Each append is on disk when it returns: another reader sees the row while the sweep runs.
+TEST_F(JournalTest, ARowIsOnDiskWhenAppendReturns) {
+  sweep::Journal j(out_, "sig", head_, 4);
+  j.append(1, "1,b");
+  EXPECT_EQ(slurp(out_ + ".partial"), "# sig\npoint,x\n1,b\n");
+  EXPECT_EQ(j.rows().at(1), "1,b");
+}
+
+// A journal cut inside its header is started again with both lines; one with its header and no
+// row is resumed as it is.
+TEST_F(JournalTest, AJournalCutInItsHeaderIsStartedAgain) {
+  std::ofstream(out_ + ".partial") << "# sig\npoi";
+  {
+    sweep::Journal j(out_, "sig", head_, 4);
+    EXPECT_TRUE(j.rows().empty());
+    j.append(0, "0,a");
+  }
+  EXPECT_EQ(slurp(out_ + ".partial"), "# sig\npoint,x\n0,a\n");
+}
+
+// The header line must be this sweep's; every row has the header's number of columns; a point
+// of several digits is a point.
+TEST_F(JournalTest, AnotherHeaderOrARowOfAnotherWidthIsRefusedAtItsLine) {
+  const auto refusal = [this](const std::string& journal, std::size_t points) -> std::string {
+    std::ofstream(out_ + ".partial") << journal;
+    try {
+      sweep::Journal j(out_, "sig", head_, points);
+      return "accepted " + std::to_string(j.rows().size());
+    } catch (const InputError& e) {
+      return e.where().to_string() + " " + e.what();
+    }
+  };
+  const std::string where = out_ + ".partial";
+  EXPECT_EQ(refusal("# sig\npoint,y\n", 4).rfind(where + ":2:1 ", 0), 0u);
+  EXPECT_EQ(refusal("# sig\npoint,x\n0,a,b\n", 4).rfind(where + ":3:1 ", 0), 0u);
+  EXPECT_EQ(refusal("# sig\npoint,x\n0,a\n1\n", 4).rfind(where + ":4:1 ", 0), 0u);
+  EXPECT_EQ(refusal("# sig\npoint,x\n12,a\n", 20), "accepted 1");
+}
+
+// An OUT written as a stream (here a symbolic link) keeps no journal beside it, and its rows are
+// written to it, through the link, at the end.
+TEST_F(JournalTest, AStreamGetsNoJournal) {
+  const std::string target = (dir_ / "target.csv").string();
+  std::ofstream(target) << "";
+  fs::create_symlink(target, out_);
+  sweep::Journal j(out_, "sig", head_, 2);
+  j.append(1, "1,b");
+  j.append(0, "0,a");
+  EXPECT_FALSE(fs::exists(out_ + ".partial"));
+  j.finish();
+  EXPECT_TRUE(fs::is_symlink(out_));
+  EXPECT_EQ(slurp(target), "point,x\n0,a\n1,b\n");
 }
 
 }  // namespace
