@@ -880,3 +880,117 @@ TEST(PatternGenerate, RejectsWhatCannotBeThePattern) {
 
 }  // namespace
 }  // namespace orthosim
+
+// ---- the edges a mutation round on generate.cpp found unpinned ------------------------------
+
+namespace orthosim {
+namespace {
+
+// Given nodes that cannot be the pattern are refused as the user's error (ParameterError naming
+// the option), never left to the generator's own is-it-the-pattern check.
+TEST(PatternGenerate, GivenNodesThatCannotBeThePatternAreRefusedNamingTheOption) {
+  sw::PatternGenOptions o;
+  o.nodes = 5;
+  o.sources = {0, 1};  // C5 is all others -> one
+  o.destinations = {3};
+  EXPECT_TRUE(keyed(error_of(Pattern::C5, o), "sources")) << error_of(Pattern::C5, o);
+  o.nodes = 6;
+  o.sources = {};
+  o.destinations = {0, 1, 2, 3, 4, 5};  // no node is left for C8's source
+  EXPECT_TRUE(keyed(error_of(Pattern::C8, o), "sources")) << error_of(Pattern::C8, o);
+  o.sources = {0};
+  o.destinations = {0, 1};
+  EXPECT_TRUE(keyed(error_of(Pattern::C8, o), "dests")) << error_of(Pattern::C8, o);
+  o.sources = {2, 3};
+  o.destinations = {2};
+  EXPECT_TRUE(keyed(error_of(Pattern::C10, o), "sources")) << error_of(Pattern::C10, o);
+  o.sources = {0, 1};
+  o.destinations = {0, 2};  // sources[0] to itself
+  EXPECT_TRUE(keyed(error_of(Pattern::C2, o), "dests")) << error_of(Pattern::C2, o);
+  // C11 / C12: 1 < sr < m-1 and 1 < ds < m-1 with the other side drawn.
+  o.sources = {0};
+  o.destinations = {};
+  EXPECT_TRUE(keyed(error_of(Pattern::C11, o), "sources")) << error_of(Pattern::C11, o);
+  o.sources = {0, 1, 2, 3, 4};
+  EXPECT_TRUE(keyed(error_of(Pattern::C12, o), "sources")) << error_of(Pattern::C12, o);
+  o.sources = {};
+  o.destinations = {1};
+  EXPECT_TRUE(keyed(error_of(Pattern::C11, o), "dests")) << error_of(Pattern::C11, o);
+  // Table 1's names: sr counts sources, ds destinations.
+  o.sources = {0};
+  EXPECT_TRUE(contains(error_of(Pattern::C9, o), "1 < ds < m-1")) << error_of(Pattern::C9, o);
+  o.sources = {1};
+  o.destinations = {0};
+  EXPECT_TRUE(contains(error_of(Pattern::C10, o), "1 < sr < m-1")) << error_of(Pattern::C10, o);
+}
+
+// C5 from given sources: the destination is the one node they leave out, whatever the seed.
+TEST(PatternGenerate, AllToOneFromGivenSourcesSendsToTheNodeTheyLeaveOut) {
+  sw::PatternGenOptions o;
+  o.nodes = 5;
+  o.sources = {4, 0, 2, 1};
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    o.seed = seed;
+    EXPECT_EQ(messages(sw::generate_pattern(Pattern::C5, o).steps[0].transfers),
+              messages({send(4, {3}), send(0, {3}), send(2, {3}), send(1, {3})}))
+        << "seed " << seed;
+  }
+}
+
+// C11 / C12 from given destinations draw 2..m-ds sources outside them (Table 1: 1 < sr).
+TEST(PatternGenerate, AManyToManyFromGivenDestinationsDrawsAtLeastTwoSources) {
+  for (const Pattern p : {Pattern::C11, Pattern::C12}) {
+    sw::PatternGenOptions o;
+    o.nodes = 6;
+    o.destinations = {0, 1};
+    std::set<std::size_t> counts;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      o.seed = seed;
+      const McProgram prog = sw::generate_pattern(p, o);
+      std::set<NodeId> sources;
+      for (const Transfer& t : prog.steps[0].transfers) {
+        sources.insert(t.source);
+        EXPECT_GE(t.source, 2u) << "seed " << seed;
+        EXPECT_EQ(t.destinations, (std::vector<NodeId>{0, 1})) << "seed " << seed;
+      }
+      counts.insert(sources.size());
+    }
+    EXPECT_EQ(counts, (std::set<std::size_t>{2, 3, 4})) << sw::to_string(p);
+  }
+}
+
+// generate_random: every Table 1 pattern appears as a whole step; outside them a source may send
+// one broadcast to some of the others alone, and a step lists its transfers in any source order.
+TEST(PatternGenerate, RandomProgramsHoldEveryPatternLoneBroadcastsAndAnyOrder) {
+  const std::uint32_t m = 6;
+  const McProgram prog = sw::generate_random(m, 400, 3, 2);
+  std::set<std::string> labels;
+  std::size_t lone_partial_broadcasts = 0;
+  std::size_t unordered_steps = 0;
+  for (const auto& step : prog.steps) {
+    if (!step.label.empty()) {
+      labels.insert(step.label);
+      continue;
+    }
+    std::map<NodeId, std::size_t> per_source;
+    for (const Transfer& t : step.transfers) {
+      ++per_source[t.source];
+    }
+    for (std::size_t i = 0; i < step.transfers.size(); ++i) {
+      const Transfer& t = step.transfers[i];
+      lone_partial_broadcasts +=
+          t.broadcast && per_source[t.source] == 1 && t.destinations.size() < m - 1 ? 1 : 0;
+      unordered_steps += i > 0 && step.transfers[i - 1].source > t.source ? 1 : 0;
+    }
+  }
+  std::set<std::string> every;
+  for (const Pattern p : all_patterns()) {
+    every.insert(sw::to_string(p));
+  }
+  EXPECT_EQ(labels, every);
+  EXPECT_GT(lone_partial_broadcasts, 0u);
+  EXPECT_GT(unordered_steps, 0u);
+}
+
+}  // namespace
+}  // namespace orthosim

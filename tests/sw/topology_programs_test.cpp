@@ -32,7 +32,8 @@ std::string refused_option(Make make) {
 }
 
 /// The nodes whose number differs from `node` in exactly one bit, that bit one of `bits`.
-std::set<NodeId> neighbours_across(NodeId node, NodeId nodes, const std::vector<std::uint32_t>& bits) {
+std::set<NodeId> neighbours_across(NodeId node, NodeId nodes,
+                                   const std::vector<std::uint32_t>& bits) {
   std::set<NodeId> out;
   for (NodeId other = 0; other < nodes; ++other) {
     for (std::uint32_t k : bits) {
@@ -52,8 +53,8 @@ TEST(HypercubeExchange, EveryNodeSendsToItsNeighbourAcrossEachListedDimension) {
     while ((NodeId{1} << p) != nodes) {
       ++p;
     }
-    const std::vector<std::uint32_t> dims = p == 1 ? std::vector<std::uint32_t>{0}
-                                                   : std::vector<std::uint32_t>{p - 1, 0};
+    const std::vector<std::uint32_t> dims =
+        p == 1 ? std::vector<std::uint32_t>{0} : std::vector<std::uint32_t>{p - 1, 0};
     for (const bool together : {false, true}) {
       const McProgram prog = sw::hypercube_exchange(nodes, dims, 3, together);
       const std::string what = std::to_string(nodes) + (together ? " together" : " apart");
@@ -204,8 +205,8 @@ TEST(TorusShift, RefusesAShiftOfNoDistanceAroundItsRing) {
 }
 
 TEST(TorusShift, TheFourDirectionsReadBackFromTheirNames) {
-  for (const ShiftDirection d : {ShiftDirection::East, ShiftDirection::West, ShiftDirection::North,
-                                 ShiftDirection::South}) {
+  for (const ShiftDirection d :
+       {ShiftDirection::East, ShiftDirection::West, ShiftDirection::North, ShiftDirection::South}) {
     EXPECT_EQ(sw::parse_shift_direction(sw::to_string(d)), d);
   }
   EXPECT_EQ(sw::to_string(ShiftDirection::South), "south");
