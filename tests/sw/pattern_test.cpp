@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -990,6 +992,66 @@ TEST(PatternGenerate, RandomProgramsHoldEveryPatternLoneBroadcastsAndAnyOrder) {
   EXPECT_EQ(labels, every);
   EXPECT_GT(lone_partial_broadcasts, 0u);
   EXPECT_GT(unordered_steps, 0u);
+}
+
+// ---- the edges a mutation round on pattern.cpp and message_vector.cpp found unpinned --------
+
+// [PH91] Table 1, row by row: the pattern, its type, and the basic pattern of CS that
+// encapsulates it (section 4.3: C8 in C3, C10 in C5; the others alike, broadcast in broadcast).
+TEST(PatternTable1, EveryRowsNameTypeAndBasicPatternAreTable1s) {
+  struct Table1Row {
+    Pattern pattern;
+    const char* name;
+    const char* text;
+    bool broadcast;
+    Pattern basic;
+  };
+  const std::vector<Table1Row> table = {
+      {Pattern::C1, "one-to-one", "one-to-one (personalized)", false, Pattern::C1},
+      {Pattern::C2, "permutation", "permutation (personalized)", false, Pattern::C2},
+      {Pattern::C3, "one-to-all-broadcast", "one-to-all (broadcast)", true, Pattern::C3},
+      {Pattern::C4, "one-to-all-personalized", "one-to-all (personalized)", false, Pattern::C4},
+      {Pattern::C5, "all-to-one", "all-to-one (personalized)", false, Pattern::C5},
+      {Pattern::C6, "all-to-all-broadcast", "all-to-all (broadcast)", true, Pattern::C6},
+      {Pattern::C7, "all-to-all-personalized", "all-to-all (personalized)", false, Pattern::C7},
+      {Pattern::C8, "one-to-many-broadcast", "one-to-many (broadcast)", true, Pattern::C3},
+      {Pattern::C9, "one-to-many-personalized", "one-to-many (personalized)", false, Pattern::C4},
+      {Pattern::C10, "many-to-one", "many-to-one (personalized)", false, Pattern::C5},
+      {Pattern::C11, "many-to-many-broadcast", "many-to-many (broadcast)", true, Pattern::C6},
+      {Pattern::C12, "many-to-many-personalized", "many-to-many (personalized)", false,
+       Pattern::C7},
+  };
+  for (std::size_t k = 0; k < table.size(); ++k) {
+    const Table1Row& r = table[k];
+    const std::string id = "C" + std::to_string(k + 1);
+    EXPECT_EQ(sw::to_string(r.pattern), id);
+    EXPECT_EQ(sw::describe(r.pattern), r.text) << id;
+    EXPECT_EQ(sw::is_broadcast(r.pattern), r.broadcast) << id;
+    EXPECT_EQ(sw::basic_of(r.pattern), r.basic) << id;
+    EXPECT_EQ(sw::parse_pattern(r.name), r.pattern) << id;
+    EXPECT_EQ(sw::parse_pattern("c" + std::to_string(k + 1)), r.pattern) << id;
+    std::string upper = r.name;
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    EXPECT_EQ(sw::parse_pattern(upper), r.pattern) << upper;
+  }
+  EXPECT_EQ(sw::parse_pattern("C13"), std::nullopt);
+  EXPECT_EQ(sw::parse_pattern("one-to-all"), std::nullopt);  // the type is part of the name
+}
+
+// A link is reported once however many of its ends lie outside N0..N(m-1), and such a link
+// counts in no DST_i or SRC_j (properties 3 and 4 range over the m nodes).
+TEST(PatternTheorem1, ALinkOutsideTheNodesIsOneViolationAndCountsInNoSet) {
+  const auto both = sw::check_message_vector({{5, 6}}, 3);
+  ASSERT_EQ(both.violations.size(), 1u) << joined(both);
+  EXPECT_TRUE(has(both, "N5", "N0..N2")) << joined(both);
+  // |DST_0| = |{1, 2}| = m-1 is fine; (N0, N7) is only out of range.
+  const auto one_end = sw::check_message_vector({{0, 1}, {0, 2}, {0, 7}}, 3);
+  ASSERT_EQ(one_end.violations.size(), 1u) << joined(one_end);
+  EXPECT_TRUE(has(one_end, "N7")) << joined(one_end);
+  // Property 2 speaks of the destination's sources.
+  const auto twice = sw::check_message_vector({{2, 3}, {2, 3}}, 4);
+  EXPECT_TRUE(has(twice, "property 2", "N3 has 2 links from source N2")) << joined(twice);
 }
 
 }  // namespace
