@@ -15,7 +15,8 @@ TEST(CosimMismatch, NamesTheCycleInstanceSignalAndBothValuesInHex) {
   m.signal = "bus_data";
   m.model = 0x33aea64b;
   m.rtl = 255;
-  EXPECT_EQ(m.to_string(), "cosim mismatch at cycle 1000 in omp.bc1: bus_data model 0x33aea64b rtl 0xff");
+  EXPECT_EQ(m.to_string(),
+            "cosim mismatch at cycle 1000 in omp.bc1: bus_data model 0x33aea64b rtl 0xff");
 }
 
 }  // namespace
