@@ -422,6 +422,10 @@ TEST(WholeMachine, OnlyTheWholeMachineIsVerilatedWithItsProcessors) {
   EXPECT_EQ(refusal(c).rfind("expected processor=rtl with sync=rtl (", 0), 0u) << refusal(c);
   EXPECT_NE(refusal(c).find("), found 'sync=rtl' with 'processor=model'"), std::string::npos)
       << refusal(c);
+  // The crossbar's memory side is its interconnect: memory= (the omp's module array) is refused.
+  c = whole(Arch::Crossbar, 4, sw::Impl::Rtl);
+  c.impl.memory = sw::Impl::Rtl;
+  EXPECT_NE(refusal(c).find("found 'memory=rtl'"), std::string::npos) << refusal(c);
   c = whole(Arch::Omp, 4, sw::Impl::Rtl);
   c.impl.interconnect = sw::Impl::Rtl;
   EXPECT_EQ(refusal(c),

@@ -581,5 +581,29 @@ TEST(Validation, ConfigurationsOutsideTheVerilatedSizesAreRefused) {
   EXPECT_THROW(sc::validate_rtl(c), sw::ConfigError);
 }
 
+// The module array's own size check holds with the model bus controllers (memory=cosim), and
+// bus=cosim takes im=cosim but not im=rtl (the model performs the access).
+TEST(Validation, TheModuleArraysSizeAndTheCosimControllersIndexManipulatorAreChecked) {
+  const auto parameter = [](const sw::SystemConfig& c) {
+    try {
+      sc::validate_rtl(c);
+    } catch (const sw::ParameterError& e) {
+      return e.parameter() + ": " + e.what();
+    }
+    return std::string("accepted");
+  };
+  sw::SystemConfig c = config_of(Arch::Omp, 3, sw::Impl::Model, sw::Impl::Model);
+  c.impl.memory = sw::Impl::Cosim;
+  EXPECT_EQ(parameter(c).rfind("n: ", 0), 0u) << parameter(c);
+  EXPECT_NE(parameter(c).find("the RTL module array"), std::string::npos) << parameter(c);
+  c.n = 4;
+  EXPECT_EQ(parameter(c), "accepted");
+  sw::SystemConfig cosim = config_of(Arch::Omp, 4, sw::Impl::Cosim, sw::Impl::Cosim);
+  EXPECT_EQ(parameter(cosim), "accepted");
+  cosim.impl.index_manipulator = sw::Impl::Rtl;
+  EXPECT_NE(parameter(cosim).find("'im=rtl' with 'bus=cosim'"), std::string::npos)
+      << parameter(cosim);
+}
+
 }  // namespace
 }  // namespace orthosim

@@ -360,6 +360,36 @@ TEST(ProgramImage, ProgramsThatDoNotFitAreRefusedNamingTheLimit) {
             "for holds, found '32'");
 }
 
+// The limits hold at their bounds: an instruction of 128 bits (the bridge's width) is taken, 129
+// is not; a message's local words up to LOCAL - 1 at either end are taken, one past at the
+// destination's end is refused as at the source's.
+TEST(ProgramImage, EachLimitHoldsAtItsBoundAtBothEndsOfAMessage) {
+  const sw::SystemConfig c = small_config(sw::Arch::Omp, 4);
+  rtl::MultiprocessorLimits w = small_limits();
+  w.instruction_bits = 128;
+  EXPECT_EQ(refusal(every_op(), c, w), "");
+  w.instruction_bits = 129;
+  try {
+    (void)sc::assemble(every_op(), c, w);
+    ADD_FAILURE() << "129-bit instructions accepted";
+  } catch (const sw::ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "impl") << e.what();
+  }
+  w = small_limits();  // LOCAL = 64
+  sw::MachineProgram fits = every_op();
+  fits.messages.push_back({0, 1, 2, {1, 2, 0}, 4, 60, 60});  // words 60..63 at both ends
+  EXPECT_EQ(refusal(fits, c, w), "");
+  sw::MachineProgram past_source = every_op();
+  past_source.messages.push_back({0, 1, 2, {1, 2, 0}, 4, 61, 0});
+  EXPECT_NE(refusal(past_source, c, w).find("P1's local words 61..64 are past"), std::string::npos)
+      << refusal(past_source, c, w);
+  sw::MachineProgram past_destination = every_op();
+  past_destination.messages.push_back({0, 1, 2, {1, 2, 0}, 4, 0, 61});
+  EXPECT_NE(refusal(past_destination, c, w).find("P2's local words 61..64 are past"),
+            std::string::npos)
+      << refusal(past_destination, c, w);
+}
+
 TEST(ProgramImage, ActivityClassesAreTheProcessorsOutput) {
   // docs/rtl.md, processor's `activity`: 0 idle, 1 compute, 2 read, 3 write, 4 bus switch,
   // 5 barrier, 6 activate-sync, 7 wait-sync.

@@ -6,7 +6,9 @@
 
 #include <cmath>
 #include <map>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "sw/core/diagnostic.hpp"
 #include "sw/pattern/parallel_fft.hpp"
@@ -172,6 +174,41 @@ TEST(ParallelFft, RefusesSizesThatAreNotTwoToTheNPlusTwoD) {
   sw::FftCosts none = c;
   none.point_words = 0;
   EXPECT_EQ(key(8, 1u << 10, none), "point-words");
+}
+
+// docs/lcc.md's step table: step 2 holds stages 1..d, step 2k+4 stage d+1+k, step 2n+3 stages
+// n+d+1..n+2d; the labels name those stages (n = 3, d = 2: m = 2^7).
+TEST(ParallelFft, StepLabelsNameTheStagesOfTheStepTable) {
+  const std::uint32_t n = 3, d = 2;
+  const sw::McProgram p =
+      sw::parallel_fft(n, std::uint64_t{1} << (n + 2 * d), sw::ncube2_fft_costs());
+  std::vector<std::string> labels;
+  for (const sw::ProgramStep& step : p.steps) {
+    labels.push_back(step.label);
+  }
+  std::vector<std::string> expected = {"bit_reverse",
+                                       "stages_1_to_" + std::to_string(d) + "_local"};
+  for (std::uint32_t k = 0; k < n; ++k) {
+    expected.push_back("exchange_dimension_" + std::to_string(k));
+    expected.push_back("stage_" + std::to_string(d + 1 + k) + "_half");
+  }
+  expected.push_back("stages_" + std::to_string(n + d + 1) + "_to_" + std::to_string(n + 2 * d) +
+                     "_local");
+  EXPECT_EQ(labels, expected);
+}
+
+// n runs 2..12 (docs/cli.md); the refusal lists the first sizes, 2^(n+2) and 2^(n+4); the
+// largest m that is a power of two, 2^63, is 2^(n+2d) for n = 11, d = 26.
+TEST(ParallelFft, TheShapesRangeIsNTwoToTwelveAndMUpToTwoToThe63) {
+  EXPECT_EQ(sw::fft_shape(12, std::uint64_t{1} << 14).block_bits, 1u);
+  EXPECT_THROW((void)sw::fft_shape(13, std::uint64_t{1} << 15), sw::ParameterError);
+  EXPECT_EQ(sw::fft_shape(11, std::uint64_t{1} << 63).block_bits, 26u);
+  try {
+    (void)sw::fft_shape(3, 64);
+    ADD_FAILURE() << "2^6 on the 3-cube accepted";
+  } catch (const sw::ParameterError& e) {
+    EXPECT_NE(std::string(e.what()).find("for n = 3: 32, 128, ..."), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

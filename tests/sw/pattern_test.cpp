@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -876,6 +878,180 @@ TEST(PatternGenerate, RejectsWhatCannotBeThePattern) {
   EXPECT_THROW((void)sw::generate_random(1, 3, 1), sw::ParameterError);
   EXPECT_THROW((void)sw::generate_random(4, 0, 1), sw::ParameterError);
   EXPECT_THROW((void)sw::generate_random(4, 3, 1, 0), sw::ParameterError);
+}
+
+}  // namespace
+}  // namespace orthosim
+
+// ---- the edges a mutation round on generate.cpp found unpinned ------------------------------
+
+namespace orthosim {
+namespace {
+
+// Given nodes that cannot be the pattern are refused as the user's error (ParameterError naming
+// the option), never left to the generator's own is-it-the-pattern check.
+TEST(PatternGenerate, GivenNodesThatCannotBeThePatternAreRefusedNamingTheOption) {
+  sw::PatternGenOptions o;
+  o.nodes = 5;
+  o.sources = {0, 1};  // C5 is all others -> one
+  o.destinations = {3};
+  EXPECT_TRUE(keyed(error_of(Pattern::C5, o), "sources")) << error_of(Pattern::C5, o);
+  o.nodes = 6;
+  o.sources = {};
+  o.destinations = {0, 1, 2, 3, 4, 5};  // no node is left for C8's source
+  EXPECT_TRUE(keyed(error_of(Pattern::C8, o), "sources")) << error_of(Pattern::C8, o);
+  o.sources = {0};
+  o.destinations = {0, 1};
+  EXPECT_TRUE(keyed(error_of(Pattern::C8, o), "dests")) << error_of(Pattern::C8, o);
+  o.sources = {2, 3};
+  o.destinations = {2};
+  EXPECT_TRUE(keyed(error_of(Pattern::C10, o), "sources")) << error_of(Pattern::C10, o);
+  o.sources = {0, 1};
+  o.destinations = {0, 2};  // sources[0] to itself
+  EXPECT_TRUE(keyed(error_of(Pattern::C2, o), "dests")) << error_of(Pattern::C2, o);
+  // C11 / C12: 1 < sr < m-1 and 1 < ds < m-1 with the other side drawn.
+  o.sources = {0};
+  o.destinations = {};
+  EXPECT_TRUE(keyed(error_of(Pattern::C11, o), "sources")) << error_of(Pattern::C11, o);
+  o.sources = {0, 1, 2, 3, 4};
+  EXPECT_TRUE(keyed(error_of(Pattern::C12, o), "sources")) << error_of(Pattern::C12, o);
+  o.sources = {};
+  o.destinations = {1};
+  EXPECT_TRUE(keyed(error_of(Pattern::C11, o), "dests")) << error_of(Pattern::C11, o);
+  // Table 1's names: sr counts sources, ds destinations.
+  o.sources = {0};
+  EXPECT_TRUE(contains(error_of(Pattern::C9, o), "1 < ds < m-1")) << error_of(Pattern::C9, o);
+  o.sources = {1};
+  o.destinations = {0};
+  EXPECT_TRUE(contains(error_of(Pattern::C10, o), "1 < sr < m-1")) << error_of(Pattern::C10, o);
+}
+
+// C5 from given sources: the destination is the one node they leave out, whatever the seed.
+TEST(PatternGenerate, AllToOneFromGivenSourcesSendsToTheNodeTheyLeaveOut) {
+  sw::PatternGenOptions o;
+  o.nodes = 5;
+  o.sources = {4, 0, 2, 1};
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    o.seed = seed;
+    EXPECT_EQ(messages(sw::generate_pattern(Pattern::C5, o).steps[0].transfers),
+              messages({send(4, {3}), send(0, {3}), send(2, {3}), send(1, {3})}))
+        << "seed " << seed;
+  }
+}
+
+// C11 / C12 from given destinations draw 2..m-ds sources outside them (Table 1: 1 < sr).
+TEST(PatternGenerate, AManyToManyFromGivenDestinationsDrawsAtLeastTwoSources) {
+  for (const Pattern p : {Pattern::C11, Pattern::C12}) {
+    sw::PatternGenOptions o;
+    o.nodes = 6;
+    o.destinations = {0, 1};
+    std::set<std::size_t> counts;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      o.seed = seed;
+      const McProgram prog = sw::generate_pattern(p, o);
+      std::set<NodeId> sources;
+      for (const Transfer& t : prog.steps[0].transfers) {
+        sources.insert(t.source);
+        EXPECT_GE(t.source, 2u) << "seed " << seed;
+        EXPECT_EQ(t.destinations, (std::vector<NodeId>{0, 1})) << "seed " << seed;
+      }
+      counts.insert(sources.size());
+    }
+    EXPECT_EQ(counts, (std::set<std::size_t>{2, 3, 4})) << sw::to_string(p);
+  }
+}
+
+// generate_random: every Table 1 pattern appears as a whole step; outside them a source may send
+// one broadcast to some of the others alone, and a step lists its transfers in any source order.
+TEST(PatternGenerate, RandomProgramsHoldEveryPatternLoneBroadcastsAndAnyOrder) {
+  const std::uint32_t m = 6;
+  const McProgram prog = sw::generate_random(m, 400, 3, 2);
+  std::set<std::string> labels;
+  std::size_t lone_partial_broadcasts = 0;
+  std::size_t unordered_steps = 0;
+  for (const auto& step : prog.steps) {
+    if (!step.label.empty()) {
+      labels.insert(step.label);
+      continue;
+    }
+    std::map<NodeId, std::size_t> per_source;
+    for (const Transfer& t : step.transfers) {
+      ++per_source[t.source];
+    }
+    for (std::size_t i = 0; i < step.transfers.size(); ++i) {
+      const Transfer& t = step.transfers[i];
+      lone_partial_broadcasts +=
+          t.broadcast && per_source[t.source] == 1 && t.destinations.size() < m - 1 ? 1 : 0;
+      unordered_steps += i > 0 && step.transfers[i - 1].source > t.source ? 1 : 0;
+    }
+  }
+  std::set<std::string> every;
+  for (const Pattern p : all_patterns()) {
+    every.insert(sw::to_string(p));
+  }
+  EXPECT_EQ(labels, every);
+  EXPECT_GT(lone_partial_broadcasts, 0u);
+  EXPECT_GT(unordered_steps, 0u);
+}
+
+// ---- the edges a mutation round on pattern.cpp and message_vector.cpp found unpinned --------
+
+// [PH91] Table 1, row by row: the pattern, its type, and the basic pattern of CS that
+// encapsulates it (section 4.3: C8 in C3, C10 in C5; the others alike, broadcast in broadcast).
+TEST(PatternTable1, EveryRowsNameTypeAndBasicPatternAreTable1s) {
+  struct Table1Row {
+    Pattern pattern;
+    const char* name;
+    const char* text;
+    bool broadcast;
+    Pattern basic;
+  };
+  const std::vector<Table1Row> table = {
+      {Pattern::C1, "one-to-one", "one-to-one (personalized)", false, Pattern::C1},
+      {Pattern::C2, "permutation", "permutation (personalized)", false, Pattern::C2},
+      {Pattern::C3, "one-to-all-broadcast", "one-to-all (broadcast)", true, Pattern::C3},
+      {Pattern::C4, "one-to-all-personalized", "one-to-all (personalized)", false, Pattern::C4},
+      {Pattern::C5, "all-to-one", "all-to-one (personalized)", false, Pattern::C5},
+      {Pattern::C6, "all-to-all-broadcast", "all-to-all (broadcast)", true, Pattern::C6},
+      {Pattern::C7, "all-to-all-personalized", "all-to-all (personalized)", false, Pattern::C7},
+      {Pattern::C8, "one-to-many-broadcast", "one-to-many (broadcast)", true, Pattern::C3},
+      {Pattern::C9, "one-to-many-personalized", "one-to-many (personalized)", false, Pattern::C4},
+      {Pattern::C10, "many-to-one", "many-to-one (personalized)", false, Pattern::C5},
+      {Pattern::C11, "many-to-many-broadcast", "many-to-many (broadcast)", true, Pattern::C6},
+      {Pattern::C12, "many-to-many-personalized", "many-to-many (personalized)", false,
+       Pattern::C7},
+  };
+  for (std::size_t k = 0; k < table.size(); ++k) {
+    const Table1Row& r = table[k];
+    const std::string id = "C" + std::to_string(k + 1);
+    EXPECT_EQ(sw::to_string(r.pattern), id);
+    EXPECT_EQ(sw::describe(r.pattern), r.text) << id;
+    EXPECT_EQ(sw::is_broadcast(r.pattern), r.broadcast) << id;
+    EXPECT_EQ(sw::basic_of(r.pattern), r.basic) << id;
+    EXPECT_EQ(sw::parse_pattern(r.name), r.pattern) << id;
+    EXPECT_EQ(sw::parse_pattern("c" + std::to_string(k + 1)), r.pattern) << id;
+    std::string upper = r.name;
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    EXPECT_EQ(sw::parse_pattern(upper), r.pattern) << upper;
+  }
+  EXPECT_EQ(sw::parse_pattern("C13"), std::nullopt);
+  EXPECT_EQ(sw::parse_pattern("one-to-all"), std::nullopt);  // the type is part of the name
+}
+
+// A link is reported once however many of its ends lie outside N0..N(m-1), and such a link
+// counts in no DST_i or SRC_j (properties 3 and 4 range over the m nodes).
+TEST(PatternTheorem1, ALinkOutsideTheNodesIsOneViolationAndCountsInNoSet) {
+  const auto both = sw::check_message_vector({{5, 6}}, 3);
+  ASSERT_EQ(both.violations.size(), 1u) << joined(both);
+  EXPECT_TRUE(has(both, "N5", "N0..N2")) << joined(both);
+  // |DST_0| = |{1, 2}| = m-1 is fine; (N0, N7) is only out of range.
+  const auto one_end = sw::check_message_vector({{0, 1}, {0, 2}, {0, 7}}, 3);
+  ASSERT_EQ(one_end.violations.size(), 1u) << joined(one_end);
+  EXPECT_TRUE(has(one_end, "N7")) << joined(one_end);
+  // Property 2 speaks of the destination's sources.
+  const auto twice = sw::check_message_vector({{2, 3}, {2, 3}}, 4);
+  EXPECT_TRUE(has(twice, "property 2", "N3 has 2 links from source N2")) << joined(twice);
 }
 
 }  // namespace

@@ -322,5 +322,53 @@ TEST(Schedule, ANetworkOfAnotherSizeOrABlockListedTwiceIsAProgrammingError) {
   EXPECT_THROW((void)sw::check_schedule(Topology::hypercube(2), twice), std::invalid_argument);
 }
 
+// ---- the edges a mutation round on schedule_program.cpp found unpinned ----------------------
+
+// A node may list several pieces of local work in one step: its compute phase (and its lockstep
+// time) is the sum of all of them, each rearranged block costing t_r. The program is named after
+// the schedule and each step after its schedule step.
+TEST(ScheduleProgram, ANodesLocalWorkInAStepAddsUpAndStepsKeepTheirNames) {
+  Schedule s{"two pieces", 2, {Block{0, 1, 0}}, {}};
+  s.steps.push_back(
+      ScheduleStep{"first",
+                   {sw::LocalWork{0, 1, sw::Cycle{5}}, sw::LocalWork{0, 2, sw::Cycle{0}}},
+                   {ScheduledMessage{0, 1, {Block{0, 1, 0}}}}});
+  const std::uint64_t tr = 4, b = 3;
+  const std::uint64_t work = 5 + (1 + 2) * tr;
+  const sw::McProgram p = sw::to_program(s, {static_cast<std::uint32_t>(b), sw::Cycle{tr}});
+  EXPECT_EQ(p.name, "two pieces");
+  ASSERT_EQ(p.steps.size(), 1u);
+  EXPECT_EQ(p.steps[0].label, "first");
+  ASSERT_EQ(p.steps[0].computes.size(), 1u);
+  EXPECT_EQ(p.steps[0].computes[0].cycles, sw::Cycle{work});
+  // docs/networks.md: t_s + (h + 1) delay + W + 1 after the sender's work; 1 hop on a line of 2.
+  const std::uint64_t ts = 11, delay = 2;
+  EXPECT_EQ(sw::lockstep_cycles(Topology::mesh({2}), s,
+                                {static_cast<std::uint32_t>(b), sw::Cycle{tr}}, {ts, 2}),
+            sw::Cycle{work + ts + (1 + 1) * delay + b + 1});
+}
+
+// A block of 0 words is refused even in a schedule with no message; a message holds 1..2^20
+// words (the .mcp format's limit): no block, or one word more, is refused.
+TEST(ScheduleProgram, RefusesAnEmptyBlockOrMessageAndOneWordPastTheFormatsLimit) {
+  const Schedule silent{"silent", 2, {}, {ScheduleStep{"", {}, {}}}};
+  EXPECT_THROW((void)sw::to_program(silent, {0, sw::Cycle{0}}), std::invalid_argument);
+  EXPECT_NO_THROW((void)sw::to_program(silent, {1, sw::Cycle{0}}));
+  const auto one_message = [](std::uint32_t blocks) {
+    Schedule s{"one", 2, {}, {ScheduleStep{"", {}, {ScheduledMessage{0, 1, {}}}}}};
+    for (std::uint32_t k = 0; k < blocks; ++k) {
+      s.blocks.push_back(Block{0, 1, k});
+      s.steps[0].messages[0].blocks.push_back(Block{0, 1, k});
+    }
+    return s;
+  };
+  EXPECT_THROW((void)sw::to_program(one_message(0), {1, sw::Cycle{0}}), std::invalid_argument);
+  const std::uint32_t half = (1u << 20) / 2;  // two blocks are 2^20 words
+  EXPECT_EQ(sw::to_program(one_message(2), {half, sw::Cycle{0}}).steps[0].transfers.at(0).words,
+            1u << 20);
+  EXPECT_THROW((void)sw::to_program(one_message(2), {half + 1, sw::Cycle{0}}),
+               std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace orthosim

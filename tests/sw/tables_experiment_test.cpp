@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -44,7 +45,7 @@ class RecordingRunner : public sw::Runner {
     }
     for (std::size_t i = 0; i < networks.size(); ++i) {
       sw::NetworkRunSummary s;
-      s.completed = true;
+      s.completed = incomplete_network != i;
       s.cycles = sw::Cycle{descending ? 1000 - 10 * i : 10 * (i + 1)};
       out.networks.push_back(s);
     }
@@ -53,6 +54,7 @@ class RecordingRunner : public sw::Runner {
 
   int calls = 0;
   bool descending = false;  ///< the networks' cycles fall with their index instead of rising
+  std::optional<std::size_t> incomplete_network;  ///< this network run does not complete
   std::vector<sw::SystemRun> systems;
   std::vector<sw::NetworkRunRequest> networks;
 };
@@ -205,6 +207,110 @@ TEST(TablesExperiment, OneNodePerProcessorIsAcceptedAndTakesNoCollapse) {
   } catch (const sw::ParameterError& e) {
     EXPECT_EQ(e.parameter(), "collapse") << e.what();
   }
+}
+
+// ---- the edges a mutation round on tables.cpp found unpinned ---------------------------------
+
+// Each row's direct network program is its Table 1 pattern from node 0: one message to the
+// farthest node, m-1 from node 0 (one payload for the broadcast, one each personalized), m(m-1)
+// from all nodes; the binomial broadcast starts at node 0 too.
+TEST(TablesExperiment, EachRowRunsItsTable1PatternFromNodeZero) {
+  const std::uint32_t m = 8;
+  const sw::experiments::TablesSetup s = sw::experiments::design_tables(hypercube(m, 4, 1));
+  RecordingRunner runner;
+  const sw::experiments::TablesRun run = sw::experiments::run_tables(s, runner);
+  const std::vector<std::size_t> direct_run = {0, 1, 3, 5, 7};
+  ASSERT_EQ(run.rows.size(), direct_run.size());
+  for (std::size_t i = 0; i < run.rows.size(); ++i) {
+    std::size_t count = 0, from_zero = 0, broadcast = 0;
+    for (const sw::Message& msg : runner.networks[direct_run[i]].program.manifest.messages) {
+      ++count;
+      from_zero += msg.source == 0 ? 1 : 0;
+      broadcast += msg.payload.destination == sw::PayloadKey::kBroadcast ? 1 : 0;
+    }
+    const sw::paper::TablePattern p = run.rows[i].pattern;
+    using TP = sw::paper::TablePattern;
+    const bool one_source =
+        p == TP::OneToOne || p == TP::OneToAllBroadcast || p == TP::OneToAllPersonalized;
+    const std::size_t expected =
+        p == TP::OneToOne ? 1 : (one_source ? m - 1 : std::size_t{m} * (m - 1));
+    const bool is_broadcast = p == TP::OneToAllBroadcast || p == TP::AllToAllBroadcast;
+    EXPECT_EQ(count, expected) << i;
+    EXPECT_EQ(from_zero, one_source ? expected : m - 1) << i;
+    EXPECT_EQ(broadcast, is_broadcast ? expected : 0) << i;
+  }
+  // Network run 2 is the one-to-all broadcast's binomial tree: node 0 sends and receives nothing.
+  bool zero_sends = false;
+  for (const sw::Message& msg : runner.networks[2].program.manifest.messages) {
+    zero_sends = zero_sends || msg.source == 0;
+    EXPECT_NE(msg.destination, 0u);
+  }
+  EXPECT_TRUE(zero_sends);
+}
+
+// A collective run that does not deliver everything is never the row's native figure.
+TEST(TablesExperiment, ACollectiveThatFailsIsNotKept) {
+  const sw::experiments::TablesSetup s = sw::experiments::design_tables(hypercube(8, 4, 1));
+  RecordingRunner runner;
+  runner.descending = true;       // every collective is faster than its direct program
+  runner.incomplete_network = 2;  // the one-to-all broadcast's binomial tree
+  const sw::experiments::TablesRun run = sw::experiments::run_tables(s, runner);
+  EXPECT_EQ(run.rows.at(1).native_algorithm, "direct");
+  EXPECT_EQ(run.rows.at(1).native.cycles.count(), 1000u - 10u * 1u);
+  EXPECT_EQ(run.rows.at(2).native_algorithm, "recursive doubling");
+}
+
+// A collective whose largest message (blocks x l k2 tau words) exceeds the network's 2^20 words
+// is left out, the row keeps its direct program: recursive doubling on the 3-cube sends 4 blocks.
+TEST(TablesExperiment, ACollectiveWithAMessageTooLongIsLeftOut) {
+  const std::uint32_t l = 100'000;  // 3 flits a word: 300000 words direct, 1.2 M in doubling
+  const sw::experiments::TablesSetup s = sw::experiments::design_tables(hypercube(8, 4, l));
+  ASSERT_EQ(s.flits_per_word, 3u);
+  RecordingRunner runner;
+  const sw::experiments::TablesRun run = sw::experiments::run_tables(s, runner);
+  EXPECT_EQ(run.rows.at(2).native_algorithm, "direct");
+}
+
+TEST(TablesExperiment, TheDesignChecksEveryParameterAndCarriesItToTheNetwork) {
+  const auto refused = [](const TablesParameters& p) {
+    try {
+      (void)sw::experiments::design_tables(p);
+    } catch (const sw::ParameterError& e) {
+      return e.parameter();
+    }
+    return std::string("accepted");
+  };
+  const std::uint32_t largest = 1u << sw::Topology::max_hypercube_dim;
+  EXPECT_EQ(refused(hypercube(largest * 2, 4, 1)), "m");
+  EXPECT_EQ(refused(hypercube(0, 0, 1)), "m");
+  EXPECT_EQ(refused(hypercube(8, 3, 1)), "n");
+  EXPECT_EQ(refused(hypercube(8, 0, 1)), "n");
+  TablesParameters torus;
+  torus.topology = sw::TopologyKind::Torus;
+  torus.m = 12;
+  torus.n = 12;  // one node per processor, but not k x k
+  EXPECT_EQ(refused(torus), "m");
+  // l k2 tau flits per network message at most 2^20: k2 = 4 on 16 nodes, tau = 2.
+  TablesParameters wide = hypercube(16, 4, 1u << 17);
+  wide.timing.tau = 2;
+  wide.ports = sw::NodePorts::All;
+  const sw::experiments::TablesSetup s = sw::experiments::design_tables(wide);
+  EXPECT_EQ(s.flits_per_word, 4u * 2u);
+  EXPECT_EQ(s.network->ni.ports, sw::NodePorts::All);
+  wide.l += 1;
+  EXPECT_EQ(refused(wide), "l");
+  // The torus machine is a torus (its rows and columns wrap), costed by Table 5.
+  torus.m = 16;
+  torus.n = 4;
+  const sw::experiments::TablesSetup t = sw::experiments::design_tables(torus);
+  EXPECT_EQ(t.network->topology.kind(), sw::TopologyKind::Torus);
+  RecordingRunner runner;
+  for (const sw::experiments::TableRow& row : sw::experiments::run_tables(t, runner).rows) {
+    EXPECT_EQ(row.paper_cost, sw::paper::torus_cost(row.pattern, 16, 1, t.norm));
+    EXPECT_EQ(row.paper_ratio, row.paper_cost / row.paper_vectorized);
+  }
+  sw::experiments::TableRow none;
+  EXPECT_EQ(none.measured_ratio(), std::nullopt);  // no OMP cycles: no ratio
 }
 
 }  // namespace
