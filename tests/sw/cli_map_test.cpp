@@ -211,5 +211,24 @@ TEST_F(CliProgram, MapNamesTheIwrStepOfEveryLinkOfATorusShift) {
   EXPECT_TRUE(contains(text.out, "P0->P0 M0,0 (IWR 2)")) << text.out;
 }
 
+// docs/mapping.md: `--collapse x0,x3` makes the named dimensions intra-cluster and a node runs on
+// the processor numbered by its remaining address bits (Fig. 10). Every dimension can be named,
+// dimension 0 too, with or without its x: the Fig. 2 program's 4 nodes (a 2-cube) on 2
+// processors, the processor of node i recomputed here from its address bits.
+TEST_F(CliProgram, CollapseNamesAnyDimensionAndTheRemainingBitsNumberTheProcessor) {
+  for (const auto& [spec, collapsed] :
+       std::vector<std::pair<std::string, unsigned>>{{"x0", 0}, {"0", 0}, {"x1", 1}, {"1", 1}}) {
+    FakeRunner runner;
+    const Result r = run({"map", fig2_, "--n", "2", "--collapse", spec, "--json"}, runner);
+    ASSERT_EQ(r.code, sw::kExitOk) << spec << ": " << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    std::vector<unsigned> expected;
+    for (unsigned node = 0; node < 4; ++node) {
+      expected.push_back((node >> (1 - collapsed)) & 1u);  // the bit that is not collapsed
+    }
+    EXPECT_EQ(j["processor_of"].get<std::vector<unsigned>>(), expected) << spec;
+  }
+}
+
 }  // namespace
 }  // namespace orthosim
