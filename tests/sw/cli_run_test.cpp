@@ -637,12 +637,80 @@ TEST_F(CliProgram, NetworkRunsAndTrafficThatFailExitOne) {
     EXPECT_EQ(run(traffic, ok_traffic).code, sw::kExitOk) << joined(traffic);
     if (json) {
       EXPECT_EQ(nlohmann::json::parse(l.out).value("payload_ok", true), false);
+      // The fake runner loses one of the program's messages: the others are delivered.
+      EXPECT_EQ(nlohmann::json::parse(l.out).value("messages_sent", 0u), fig2_messages().size());
+      EXPECT_EQ(nlohmann::json::parse(l.out).value("messages_delivered", 0u),
+                fig2_messages().size() - 1);
       EXPECT_EQ(nlohmann::json::parse(d.out).value("completed", true), false);
     } else {
       EXPECT_TRUE(contains(l.out, "message 0 lost")) << l.out;
       EXPECT_TRUE(contains(d.out, "DEADLOCK")) << d.out;
     }
   }
+}
+
+// The table of a network run (docs/cli.md, "orthosim run on a mesh, torus or hypercube"): each
+// step's cycles (its end less the previous step's) and its own contention, the total in cycles
+// and in ns at --clock-ns, the messages delivered intact of those sent, the run's contention and
+// occupancy, and the busiest channels, most messages first (ties: the higher peak first). The
+// runner's figures are all different, so that one shown in another's place cannot pass.
+TEST_F(CliProgram, ANetworkRunsTableShowsEachStepsCyclesAndContentionAndTheBusiestChannels) {
+  class Figures : public FakeRunner {
+   public:
+    sw::NetworkRunSummary run_network(const sw::NetworkRunRequest& request) override {
+      network_requests.push_back(request);
+      sw::NetworkRunSummary s;
+      s.completed = true;
+      s.cycles = sw::Cycle{50};
+      s.step_ends = {sw::Cycle{10}, sw::Cycle{25}, sw::Cycle{40}, sw::Cycle{44}, sw::Cycle{50}};
+      s.step_max_channel_contention = {3, 1, 2, 1, 2};
+      s.max_channel_contention = 3;
+      s.peak_channel_occupancy = 4;
+      s.channels = {{"n0.x+", 2, 1}, {"n2.y+", 1, 5}, {"n3.x-", 0, 0}, {"n1.x+", 3, 5}};
+      s.delivery.messages_checked = request.program.manifest.messages.size();
+      s.delivery.messages_failed = 1;
+      s.delivery.words_checked = 52;
+      s.delivery.failures.push_back("message 4 lost");
+      return s;
+    }
+  };
+  Figures runner;
+  const Result r = run({"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--startup", "5",
+                        "--router-delay", "2", "--packet-flits", "9", "--clock-ns", "7"},
+                       runner);
+  ASSERT_EQ(r.code, sw::kExitRunFailed) << r.err;  // a message was lost
+  EXPECT_TRUE(contains(r.out, ", t_s 5, ")) << r.out;
+  EXPECT_TRUE(contains(r.out, ", router delay 2, packets of at most 9 flits\n")) << r.out;
+  std::istringstream lines(r.out);
+  std::vector<std::vector<std::string>> steps;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::vector<std::string> row;
+    for (std::string f; fields >> f;) {
+      row.push_back(f);
+    }
+    if (row.size() == 3 && row[0].find_first_not_of("0123456789") == std::string::npos) {
+      steps.push_back(row);
+    }
+  }
+  EXPECT_EQ(steps, (std::vector<std::vector<std::string>>{{"1", "10", "3"},
+                                                          {"2", "15", "1"},
+                                                          {"3", "15", "2"},
+                                                          {"4", "4", "1"},
+                                                          {"5", "6", "2"}}))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "total") && contains(r.out, " 50  (350 ns)\n")) << r.out;
+  const std::size_t sent = fig2_messages().size();
+  EXPECT_TRUE(contains(r.out, "delivery: FAILED: " + std::to_string(sent - 1) + " of " +
+                                  std::to_string(sent) + " messages delivered intact (52 words)"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "\nmax channel contention: 3 messages through one channel\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "\npeak channel occupancy: 4 flits in one input buffer\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\nbusiest channels:  n1.x+ 5 msg, peak 3  n2.y+ 5 msg, peak 1  "
+                              "n0.x+ 1 msg, peak 2\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "  delivery: message 4 lost\n")) << r.out;
 }
 
 TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
