@@ -3,6 +3,8 @@
 // embeddings), failures and bad input.
 #include <gtest/gtest.h>
 
+#include <cctype>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -343,6 +345,67 @@ TEST_F(CliProgram, BadInputOfTheProgramCommandsExitsTwoWithOneLineAndNoOutput) {
   EXPECT_FALSE(fs::exists(folder + ".partial"));
   EXPECT_TRUE(fs::is_directory(folder));
   EXPECT_EQ(slurp(plain), "not a folder\n");
+}
+
+// The table and JSON of a run on a multiprocessor show the runner's figures in their places:
+// the costs of the header (sync is --sync-cycles, not --barrier-cycles), each step's measured and
+// predicted cycles (the steps' predictions add up to the total's, docs/cli.md), the total in ns
+// at --clock-ns, and the conflicts with their waiting cycles. The runner's figures differ from
+// each other, so that one shown in another's place cannot pass.
+TEST_F(CliProgram, ARunsTableAndJsonShowEachFigureInItsPlace) {
+  class Figures : public FakeRunner {
+   public:
+    std::vector<sw::RunSummary> run_programs(std::vector<sw::SystemRun> runs) override {
+      std::vector<sw::RunSummary> out = FakeRunner::run_programs(std::move(runs));
+      for (sw::RunSummary& s : out) {
+        s.cycles = sw::Cycle{50};
+        s.step_ends = {sw::Cycle{10}, sw::Cycle{25}, sw::Cycle{40}, sw::Cycle{44}, sw::Cycle{50}};
+        s.conflicts = 7;
+        s.conflict_wait_cycles = 11;
+      }
+      return out;
+    }
+  };
+  const std::vector<std::string> args = {
+      "run",           fig2_, "--arch",           "omp", "--clock-ns", "7",
+      "--sync-cycles", "3",   "--barrier-cycles", "5"};
+  Figures runner;
+  const Result text = run(args, runner);
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  const Result json = run(json_args, runner);
+  ASSERT_EQ(json.code, sw::kExitOk) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j.value("conflicts", 0u), 7u);
+  EXPECT_EQ(j.value("conflict_wait_cycles", 0u), 11u);
+  EXPECT_EQ(j.value("time_ns", 0u), 350u);
+  EXPECT_TRUE(contains(text.out, " sync=3 cycles, 7 ns clock,")) << text.out;
+  EXPECT_TRUE(contains(text.out, "  (350 ns)\n")) << text.out;
+  EXPECT_TRUE(contains(text.out, "\nconflicts: 7 (11 cycles waiting)\n")) << text.out;
+  // Each step's row: its number, the measured cycles, the predicted cycles.
+  const std::vector<std::uint64_t> measured = {10, 15, 15, 4, 6};
+  std::vector<std::string> expected_rows;
+  std::uint64_t predicted_sum = 0;
+  ASSERT_EQ(j["steps"].size(), measured.size());
+  for (std::size_t k = 0; k < measured.size(); ++k) {
+    const std::uint64_t predicted = j["steps"][k].value("predicted_cycles", 0u);
+    predicted_sum += predicted;
+    expected_rows.push_back(std::to_string(k + 1) + " " + std::to_string(measured[k]) + " " +
+                            std::to_string(predicted));
+    EXPECT_EQ(j["steps"][k].value("cycles", 0u), measured[k]) << k;
+  }
+  EXPECT_EQ(predicted_sum, j.value("predicted_cycles", 0u));
+  std::vector<std::string> rows;
+  std::istringstream lines(text.out);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string step, cycles, predicted;
+    if (fields >> step >> cycles >> predicted && step.size() == 1 &&
+        std::isdigit(static_cast<unsigned char>(step[0])) != 0) {
+      rows.push_back(step + " " + cycles + " " + predicted);
+    }
+  }
+  EXPECT_EQ(rows, expected_rows) << text.out;
 }
 
 TEST_F(CliProgram, RunPassesTheWaveformAndReportsFailures) {
