@@ -216,6 +216,44 @@ TEST(CliTraffic, EachRowShowsItsPointsFiguresInTheHeadersOrder) {
       << r.out;
 }
 
+// docs/cli.md, orthosim traffic: exit 1 if a point deadlocked or a word arrived corrupted. Here no
+// point deadlocked and one word of the second arrived wrong.
+TEST(CliTraffic, ACorruptedWordFailsTheRunWithoutADeadlock) {
+  class Corrupting : public FakeRunner {
+   public:
+    std::vector<sw::TrafficPoint> run_traffic(const sw::TrafficRequest& request) override {
+      std::vector<sw::TrafficPoint> points = FakeRunner::run_traffic(request);
+      points.back().words_corrupted = 1;
+      return points;
+    }
+  };
+  for (const bool json : {false, true}) {
+    std::vector<std::string> args = {"traffic", "--topology", "mesh",     "--dims",
+                                     "4x4",     "--rates",    "0.01,0.02"};
+    if (json) {
+      args.push_back("--json");
+    }
+    Corrupting runner;
+    EXPECT_EQ(run(args, runner).code, sw::kExitRunFailed) << joined(args);
+    FakeRunner intact;
+    EXPECT_EQ(run(args, intact).code, sw::kExitOk) << joined(args);
+  }
+}
+
+// Store-and-forward holds a whole packet (header included) in a buffer: a packet of exactly the
+// buffer's flits is taken, one flit more refused naming --buffers.
+TEST(CliTraffic, StoreAndForwardTakesAPacketOfExactlyTheBuffersFlits) {
+  const std::vector<std::string> saf = {"traffic", "--topology",  "mesh", "--dims",
+                                        "4x4",     "--switching", "saf",  "--buffers",
+                                        "4",       "--flits"};
+  std::vector<std::string> fits = saf;
+  fits.push_back("4");
+  EXPECT_EQ(only_traffic(fits).flits, 4u);
+  std::vector<std::string> over = saf;
+  over.push_back("5");
+  expect_refused_before_running({{over, {"--buffers", "5 flits"}}});
+}
+
 TEST(CliTraffic, SeedTakesEverySixtyFourBitValueAndNothingBeyond) {
   constexpr std::uint64_t kLargest = std::numeric_limits<std::uint64_t>::max();
   for (const std::uint64_t seed : {std::uint64_t{0}, kLargest / 10 + 1, kLargest - 1, kLargest}) {
