@@ -308,6 +308,9 @@ TEST(CliTraffic, RoutingPcubeOnHypercubesOnlyAndNamedOnlyWhenNotTheDefault) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
       {{"traffic", "--topology", "mesh", "--dims", "4x4", "--routing", "pcube"}, "--routing"},
       {{"traffic", "--topology", "torus", "--dims", "4x4", "--routing", "ecube"}, "--routing"},
+      // A mesh's own routing by name is no --routing either (docs/cli.md: hypercubes only).
+      {{"traffic", "--topology", "mesh", "--dims", "4x4", "--routing", "dimension-order"},
+       "--routing: expected no --routing on a mesh"},
       {with({"--routing", "adaptive"}), "--routing"},
       {with({"--routing", "dimension-order"}), "--routing"},
       {with({"--routing", "pcube", "--impl", "router=rtl"}), "--impl"},
