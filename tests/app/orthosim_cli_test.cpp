@@ -627,6 +627,17 @@ TEST_F(Orthosim, ANetworkRunsReportCountsItsMessagesAndFlitsInWords) {
   EXPECT_NE(two.out.find("\nmax channel contention: 2 messages through one channel\n"),
             std::string::npos)
       << two.out;
+  // Each step's contention is its own: on the line 0 - 1 - 2 the first step's two messages share
+  // the channel 1 -> 2, the second step's one message crosses 0 -> 1 alone.
+  std::ofstream(dir_ / "steps.mcp")
+      << "nodes 3\nstep shared\n  send 0 -> 2\n  send 1 -> 2\nstep alone\n  send 0 -> 1\n";
+  const auto steps = run("run steps.mcp --arch mesh --dims 3 --json");
+  ASSERT_EQ(steps.exit_code, 0) << steps.err;
+  const nlohmann::json j = nlohmann::json::parse(steps.out);
+  EXPECT_EQ(j["max_channel_contention"], 2u);
+  ASSERT_EQ(j["steps"].size(), 2u);
+  EXPECT_EQ(j["steps"][0]["max_channel_contention"], 2u);
+  EXPECT_EQ(j["steps"][1]["max_channel_contention"], 1u);
 }
 
 TEST_F(Orthosim, OneMessageOnAnIdleNetworkTakesTheZeroLoadTime) {

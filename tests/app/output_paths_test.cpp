@@ -260,7 +260,8 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
   ASSERT_EQ(run("lcc --dim 2 --pattern bitrev --out n.map").exit_code, 0);
   fs::create_symlink("fig2.mcp", dir_ / "link.mcp");
   fs::create_symlink("omp.yaml", dir_ / "to-variant");
-  fs::copy_file(dir_ / "omp.yaml", dir_ / "omp.vcd");  // a variant file of an odd name
+  fs::copy_file(dir_ / "omp.yaml", dir_ / "omp.vcd");          // a variant file of an odd name
+  fs::create_hard_link(dir_ / "fig2.mcp", dir_ / "hard.mcp");  // the program by another name
   const std::vector<std::string> before = entries();
   const std::string program = slurp(dir_ / "fig2.mcp");
   const std::string variant = slurp(dir_ / "omp.yaml");
@@ -273,6 +274,7 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
       {"run fig2.mcp --arch omp --trace fig2.mcp", "--trace", "PROGRAM"},
       {"run fig2.mcp --arch omp --vcd ./fig2.mcp", "--vcd", "PROGRAM"},
       {"run link.mcp --arch omp --trace fig2.mcp", "--trace", "PROGRAM"},
+      {"run fig2.mcp --arch omp --trace hard.mcp", "--trace", "PROGRAM"},
       {"run fig2.mcp --variant omp.yaml --trace sub/../omp.yaml", "--trace", "--variant"},
       {"run fig2.mcp --arch mesh --dims 2x2 --embedding n.map --vcd n.map", "--vcd", "--embedding"},
       {"traffic --topology hypercube --dim 2 --embedding n.map --trace n.map", "--trace",
@@ -330,6 +332,11 @@ TEST_F(OutputPaths, ADashIsNotTakenForStandardOutput) {
   }
   EXPECT_EQ(run("demo --out -").exit_code, 2);
   EXPECT_FALSE(fs::exists(dir_ / "-"));
+  // A file named '-' is an output like any other when spelled as a path, also while the program
+  // comes from standard input: that program is no file the output would replace.
+  const Outcome dashed = run("run - --arch omp --trace ./-", slurp(dir_ / "fig2.mcp"), 60);
+  EXPECT_EQ(dashed.exit_code, 0) << dashed.err;
+  EXPECT_TRUE(fs::is_regular_file(dir_ / "-"));
 }
 
 // --json prints JSON on standard output; an output streamed there too (/dev/stdout, or the file

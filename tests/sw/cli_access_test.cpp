@@ -159,6 +159,53 @@ TEST(Cli, TableReportShowsTheCheck) {
   EXPECT_TRUE(contains(lost.out, "message 0 lost")) << lost.out;
 }
 
+// access's table and JSON show the runner's figures in their places: ns at --clock-ns, the
+// conflicts and their waiting cycles, every cost of the system, and the check that names what
+// failed (PAYLOAD for a lost word, CYCLE LIMIT for a run stopped at the limit, docs/cli.md).
+TEST(Cli, AccessShowsEachFigureInItsPlaceAndNamesWhatFailed) {
+  class Figures : public FakeRunner {
+   public:
+    explicit Figures(Outcome outcome, bool limit) : FakeRunner(outcome), limit_(limit) {}
+    sw::RunSummary run_access(const sw::AccessRequest& request) override {
+      sw::RunSummary s = FakeRunner::run_access(request);
+      s.conflicts = 7;
+      s.conflict_wait_cycles = 11;
+      s.cycle_limit_reached = limit_;
+      return s;
+    }
+
+   private:
+    bool limit_;
+  };
+  const std::vector<std::string> args = {"access", "--kind",         "scalar", "--clock-ns",
+                                         "7",      "--sync-cycles",  "3",      "--barrier-cycles",
+                                         "5",      "--module-words", "1000",   "--local-words",
+                                         "2000"};
+  Figures runner(FakeRunner::Outcome::Correct, false);
+  const Result text = run(args, runner);
+  ASSERT_EQ(text.code, sw::kExitOk) << text.err;
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  const Result json = run(json_args, runner);
+  ASSERT_EQ(json.code, sw::kExitOk) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  const std::uint64_t cycles = j.value("cycles", std::uint64_t{0});
+  EXPECT_EQ(j.value("time_ns", std::uint64_t{0}), cycles * 7);
+  EXPECT_EQ(j.value("conflicts", 0u), 7u);
+  EXPECT_EQ(j.value("conflict_wait_cycles", 0u), 11u);
+  EXPECT_EQ(j.value("sync_cycles", 0u), 3u);
+  EXPECT_EQ(j.value("barrier_cycles", 0u), 5u);
+  EXPECT_EQ(j.value("module_words", 0u), 1000u);
+  EXPECT_EQ(j.value("local_words", 0u), 2000u);
+  EXPECT_TRUE(contains(text.out, "   (" + std::to_string(cycles * 7) + " ns)\n")) << text.out;
+  EXPECT_TRUE(contains(text.out, "  conflicts          7 (11 cycles waiting)\n")) << text.out;
+  EXPECT_TRUE(contains(text.out, "  check              ok\n")) << text.out;
+  Figures lost(FakeRunner::Outcome::PayloadLost, false);
+  EXPECT_TRUE(contains(run(args, lost).out, "  check              PAYLOAD\n"));
+  Figures stopped(FakeRunner::Outcome::Deadlock, true);
+  EXPECT_TRUE(contains(run(args, stopped).out, "  check              CYCLE LIMIT\n"));
+}
+
 TEST(Cli, RunThatMissesAContractExitsOne) {
   for (FakeRunner::Outcome outcome :
        {FakeRunner::Outcome::PayloadLost, FakeRunner::Outcome::CyclesOff,

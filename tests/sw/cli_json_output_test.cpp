@@ -46,6 +46,13 @@ TEST(JsonOutput, AnEmptyObjectGetsNoComma) {
   EXPECT_EQ(nlohmann::json::parse(through_inserter({"{", " \n}"})), nlohmann::json({{"v", 1}}));
 }
 
+// An output cut right after its brace (or the white space after it) still gets the member, and no
+// comma: nothing follows it.
+TEST(JsonOutput, AnOutputThatStopsAfterItsBraceGetsTheMemberAndNoComma) {
+  EXPECT_EQ(through_inserter({"{"}), "{" + kMember);
+  EXPECT_EQ(through_inserter({"{", "\n "}), "{" + kMember + "\n ");
+}
+
 TEST(JsonOutput, OutputThatIsNoObjectPassesUnchanged) {
   EXPECT_EQ(through_inserter({"[{\"a\": 1}]\n"}), "[{\"a\": 1}]\n");
   EXPECT_EQ(through_inserter({"orthosim run: {", "x}\n"}), "orthosim run: {x}\n");
@@ -56,6 +63,8 @@ TEST(JsonOutput, TheVersionMemberIsJsonTextsLayoutOfTheVersionObject) {
   const nlohmann::json object = nlohmann::json::parse("{" + version_member() + "}");
   EXPECT_EQ(object, nlohmann::json({{"version", version_json()}}));
   EXPECT_EQ(version_member().rfind("\n  \"version\": {\n    \"", 0), 0u);
+  // It ends at the version object's brace, where json_text puts the comma of the next member.
+  EXPECT_EQ(version_member().substr(version_member().size() - 4), "\n  }");
   EXPECT_EQ(version_json().at("orthosim"), project_version());
 }
 

@@ -211,5 +211,56 @@ TEST_F(CliProgram, MapNamesTheIwrStepOfEveryLinkOfATorusShift) {
   EXPECT_TRUE(contains(text.out, "P0->P0 M0,0 (IWR 2)")) << text.out;
 }
 
+// `map --json`'s links and clustering ([PH91] section 4.2): on the omp a message from P(s) to
+// P(d) goes through the module M(s, d), row s written, column d read; a step whose only message
+// stays inside a cluster has no processor-level pattern left; `sync` is what --sync chose.
+TEST_F(CliProgram, MapJsonNamesEachLinksModuleTheProcessorPatternsAndTheSync) {
+  FakeRunner runner;
+  const Result r = run({"map", fig2_, "--arch", "omp", "--json"}, runner);
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.value("sync", std::string{}), "pairs");
+  std::size_t links = 0;
+  for (const nlohmann::json& step : j["steps"]) {
+    for (const nlohmann::json& link : step["links"]) {
+      const auto s = link.value("source", 99u);
+      const auto d = link.value("destination", 99u);
+      EXPECT_EQ(link.value("module", std::string{}),
+                "M" + std::to_string(s) + "," + std::to_string(d));
+      ++links;
+    }
+  }
+  EXPECT_EQ(links, 13u);  // Fig. 2's 13 messages, each its own link on 4 processors
+  const Result iwr = run({"map", fig2_, "--arch", "omp", "--sync", "iwr", "--json"}, runner);
+  ASSERT_EQ(iwr.code, sw::kExitOk) << iwr.err;
+  EXPECT_EQ(nlohmann::json::parse(iwr.out).value("sync", std::string{}), "iwr");
+  // N0 and N1 on P0: step 1's N1 -> N0 is a local copy, C1 at the nodes and nothing between
+  // processors.
+  const Result two = run({"map", fig2_, "--arch", "omp", "--n", "2", "--json"}, runner);
+  ASSERT_EQ(two.code, sw::kExitOk) << two.err;
+  const nlohmann::json step1 = nlohmann::json::parse(two.out)["steps"][0];
+  EXPECT_EQ(step1["patterns"], nlohmann::json::array({"C1"}));
+  EXPECT_TRUE(step1["processor_patterns"].empty()) << step1["processor_patterns"];
+}
+
+// docs/mapping.md: `--collapse x0,x3` makes the named dimensions intra-cluster and a node runs on
+// the processor numbered by its remaining address bits (Fig. 10). Every dimension can be named,
+// dimension 0 too, with or without its x: the Fig. 2 program's 4 nodes (a 2-cube) on 2
+// processors, the processor of node i recomputed here from its address bits.
+TEST_F(CliProgram, CollapseNamesAnyDimensionAndTheRemainingBitsNumberTheProcessor) {
+  for (const auto& [spec, collapsed] :
+       std::vector<std::pair<std::string, unsigned>>{{"x0", 0}, {"0", 0}, {"x1", 1}, {"1", 1}}) {
+    FakeRunner runner;
+    const Result r = run({"map", fig2_, "--n", "2", "--collapse", spec, "--json"}, runner);
+    ASSERT_EQ(r.code, sw::kExitOk) << spec << ": " << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    std::vector<unsigned> expected;
+    for (unsigned node = 0; node < 4; ++node) {
+      expected.push_back((node >> (1 - collapsed)) & 1u);  // the bit that is not collapsed
+    }
+    EXPECT_EQ(j["processor_of"].get<std::vector<unsigned>>(), expected) << spec;
+  }
+}
+
 }  // namespace
 }  // namespace orthosim

@@ -304,6 +304,29 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheOptionAndNoOutput) {
   expect_refused_before_running(cases);
 }
 
+// docs/cli.md, "Limits of a run": the slowest clock is 10^6 ns, so that 10^12 cycles of it still
+// fit the kernel's 64-bit time at 1 ns. That period is taken and one nanosecond more refused, on
+// the multiprocessors' commands and the networks' alike.
+TEST(Cli, TheClockPeriodIsAtMostAMillionNanoseconds) {
+  FakeRunner runner;
+  ASSERT_EQ(run({"access", "--clock-ns", "1000000"}, runner).code, sw::kExitOk);
+  ASSERT_EQ(runner.access_requests.size(), 1u);
+  EXPECT_EQ(runner.access_requests[0].config->clock_period_ns, 1'000'000u);
+  const std::vector<std::string> traffic = {"traffic", "--topology", "mesh",
+                                            "--dims",  "4x4",        "--clock-ns"};
+  std::vector<std::string> slowest = traffic;
+  slowest.push_back("1000000");
+  ASSERT_EQ(run(slowest, runner).code, sw::kExitOk);
+  ASSERT_EQ(runner.traffic_requests.size(), 1u);
+  EXPECT_EQ(runner.traffic_requests[0].config->clock_period_ns, 1'000'000u);
+  std::vector<std::string> slower = traffic;
+  slower.push_back("1000001");
+  const std::string refusal = "--clock-ns: expected an integer in 1..1000000, found '1000001'";
+  expect_refused_before_running({{{"access", "--clock-ns", "1000001"}, {refusal}},
+                                 {{"demo", "--clock-ns", "1000001"}, {refusal}},
+                                 {slower, {refusal}}});
+}
+
 // An option that does not apply to the form of the command line is refused, never ignored; an
 // abbreviation is an unknown option, not Boost's guess at the option meant.
 TEST_F(CliProgram, OptionsThatDoNotApplyAndAbbreviationsAreRefused) {

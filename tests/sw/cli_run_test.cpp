@@ -3,6 +3,8 @@
 // embeddings), failures and bad input.
 #include <gtest/gtest.h>
 
+#include <cctype>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -345,6 +347,67 @@ TEST_F(CliProgram, BadInputOfTheProgramCommandsExitsTwoWithOneLineAndNoOutput) {
   EXPECT_EQ(slurp(plain), "not a folder\n");
 }
 
+// The table and JSON of a run on a multiprocessor show the runner's figures in their places:
+// the costs of the header (sync is --sync-cycles, not --barrier-cycles), each step's measured and
+// predicted cycles (the steps' predictions add up to the total's, docs/cli.md), the total in ns
+// at --clock-ns, and the conflicts with their waiting cycles. The runner's figures differ from
+// each other, so that one shown in another's place cannot pass.
+TEST_F(CliProgram, ARunsTableAndJsonShowEachFigureInItsPlace) {
+  class Figures : public FakeRunner {
+   public:
+    std::vector<sw::RunSummary> run_programs(std::vector<sw::SystemRun> runs) override {
+      std::vector<sw::RunSummary> out = FakeRunner::run_programs(std::move(runs));
+      for (sw::RunSummary& s : out) {
+        s.cycles = sw::Cycle{50};
+        s.step_ends = {sw::Cycle{10}, sw::Cycle{25}, sw::Cycle{40}, sw::Cycle{44}, sw::Cycle{50}};
+        s.conflicts = 7;
+        s.conflict_wait_cycles = 11;
+      }
+      return out;
+    }
+  };
+  const std::vector<std::string> args = {
+      "run",           fig2_, "--arch",           "omp", "--clock-ns", "7",
+      "--sync-cycles", "3",   "--barrier-cycles", "5"};
+  Figures runner;
+  const Result text = run(args, runner);
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  const Result json = run(json_args, runner);
+  ASSERT_EQ(json.code, sw::kExitOk) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j.value("conflicts", 0u), 7u);
+  EXPECT_EQ(j.value("conflict_wait_cycles", 0u), 11u);
+  EXPECT_EQ(j.value("time_ns", 0u), 350u);
+  EXPECT_TRUE(contains(text.out, " sync=3 cycles, 7 ns clock,")) << text.out;
+  EXPECT_TRUE(contains(text.out, "  (350 ns)\n")) << text.out;
+  EXPECT_TRUE(contains(text.out, "\nconflicts: 7 (11 cycles waiting)\n")) << text.out;
+  // Each step's row: its number, the measured cycles, the predicted cycles.
+  const std::vector<std::uint64_t> measured = {10, 15, 15, 4, 6};
+  std::vector<std::string> expected_rows;
+  std::uint64_t predicted_sum = 0;
+  ASSERT_EQ(j["steps"].size(), measured.size());
+  for (std::size_t k = 0; k < measured.size(); ++k) {
+    const std::uint64_t predicted = j["steps"][k].value("predicted_cycles", 0u);
+    predicted_sum += predicted;
+    expected_rows.push_back(std::to_string(k + 1) + " " + std::to_string(measured[k]) + " " +
+                            std::to_string(predicted));
+    EXPECT_EQ(j["steps"][k].value("cycles", 0u), measured[k]) << k;
+  }
+  EXPECT_EQ(predicted_sum, j.value("predicted_cycles", 0u));
+  std::vector<std::string> rows;
+  std::istringstream lines(text.out);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string step, cycles, predicted;
+    if (fields >> step >> cycles >> predicted && step.size() == 1 &&
+        std::isdigit(static_cast<unsigned char>(step[0])) != 0) {
+      rows.push_back(step + " " + cycles + " " + predicted);
+    }
+  }
+  EXPECT_EQ(rows, expected_rows) << text.out;
+}
+
 TEST_F(CliProgram, RunPassesTheWaveformAndReportsFailures) {
   FakeRunner runner;
   const std::string vcd = path("w.vcd");
@@ -637,12 +700,80 @@ TEST_F(CliProgram, NetworkRunsAndTrafficThatFailExitOne) {
     EXPECT_EQ(run(traffic, ok_traffic).code, sw::kExitOk) << joined(traffic);
     if (json) {
       EXPECT_EQ(nlohmann::json::parse(l.out).value("payload_ok", true), false);
+      // The fake runner loses one of the program's messages: the others are delivered.
+      EXPECT_EQ(nlohmann::json::parse(l.out).value("messages_sent", 0u), fig2_messages().size());
+      EXPECT_EQ(nlohmann::json::parse(l.out).value("messages_delivered", 0u),
+                fig2_messages().size() - 1);
       EXPECT_EQ(nlohmann::json::parse(d.out).value("completed", true), false);
     } else {
       EXPECT_TRUE(contains(l.out, "message 0 lost")) << l.out;
       EXPECT_TRUE(contains(d.out, "DEADLOCK")) << d.out;
     }
   }
+}
+
+// The table of a network run (docs/cli.md, "orthosim run on a mesh, torus or hypercube"): each
+// step's cycles (its end less the previous step's) and its own contention, the total in cycles
+// and in ns at --clock-ns, the messages delivered intact of those sent, the run's contention and
+// occupancy, and the busiest channels, most messages first (ties: the higher peak first). The
+// runner's figures are all different, so that one shown in another's place cannot pass.
+TEST_F(CliProgram, ANetworkRunsTableShowsEachStepsCyclesAndContentionAndTheBusiestChannels) {
+  class Figures : public FakeRunner {
+   public:
+    sw::NetworkRunSummary run_network(const sw::NetworkRunRequest& request) override {
+      network_requests.push_back(request);
+      sw::NetworkRunSummary s;
+      s.completed = true;
+      s.cycles = sw::Cycle{50};
+      s.step_ends = {sw::Cycle{10}, sw::Cycle{25}, sw::Cycle{40}, sw::Cycle{44}, sw::Cycle{50}};
+      s.step_max_channel_contention = {3, 1, 2, 1, 2};
+      s.max_channel_contention = 3;
+      s.peak_channel_occupancy = 4;
+      s.channels = {{"n0.x+", 2, 1}, {"n2.y+", 1, 5}, {"n3.x-", 0, 0}, {"n1.x+", 3, 5}};
+      s.delivery.messages_checked = request.program.manifest.messages.size();
+      s.delivery.messages_failed = 1;
+      s.delivery.words_checked = 52;
+      s.delivery.failures.push_back("message 4 lost");
+      return s;
+    }
+  };
+  Figures runner;
+  const Result r = run({"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--startup", "5",
+                        "--router-delay", "2", "--packet-flits", "9", "--clock-ns", "7"},
+                       runner);
+  ASSERT_EQ(r.code, sw::kExitRunFailed) << r.err;  // a message was lost
+  EXPECT_TRUE(contains(r.out, ", t_s 5, ")) << r.out;
+  EXPECT_TRUE(contains(r.out, ", router delay 2, packets of at most 9 flits\n")) << r.out;
+  std::istringstream lines(r.out);
+  std::vector<std::vector<std::string>> steps;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::vector<std::string> row;
+    for (std::string f; fields >> f;) {
+      row.push_back(f);
+    }
+    if (row.size() == 3 && row[0].find_first_not_of("0123456789") == std::string::npos) {
+      steps.push_back(row);
+    }
+  }
+  EXPECT_EQ(steps, (std::vector<std::vector<std::string>>{{"1", "10", "3"},
+                                                          {"2", "15", "1"},
+                                                          {"3", "15", "2"},
+                                                          {"4", "4", "1"},
+                                                          {"5", "6", "2"}}))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "total") && contains(r.out, " 50  (350 ns)\n")) << r.out;
+  const std::size_t sent = fig2_messages().size();
+  EXPECT_TRUE(contains(r.out, "delivery: FAILED: " + std::to_string(sent - 1) + " of " +
+                                  std::to_string(sent) + " messages delivered intact (52 words)"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "\nmax channel contention: 3 messages through one channel\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "\npeak channel occupancy: 4 flits in one input buffer\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\nbusiest channels:  n1.x+ 5 msg, peak 3  n2.y+ 5 msg, peak 1  "
+                              "n0.x+ 1 msg, peak 2\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "  delivery: message 4 lost\n")) << r.out;
 }
 
 TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {

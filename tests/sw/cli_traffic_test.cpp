@@ -112,6 +112,148 @@ TEST(CliTraffic, APointWithoutAnArrivedPacketShowsNoLatency) {
                                                "12", "yes"}));
 }
 
+/// Gives every figure of every point a value of its own (point k: the hundreds 100 (k + 1)), so that
+/// a figure shown under another's name, or left at 0, cannot pass; point 1 deadlocked, point 2
+/// neither deadlocked nor sustainable.
+class DistinctFigures : public FakeRunner {
+ public:
+  std::vector<sw::TrafficPoint> run_traffic(const sw::TrafficRequest& request) override {
+    std::vector<sw::TrafficPoint> points;
+    for (std::size_t k = 0; k < request.rates.size(); ++k) {
+      const std::uint64_t b = 100 * (k + 1);
+      sw::TrafficPoint p;
+      p.rate = request.rates[k];
+      p.offered = 0.25 + static_cast<double>(k);
+      p.accepted = 0.125 + static_cast<double>(k);
+      p.latency_avg = static_cast<double>(b) + 0.5;
+      p.latency_p50 = b + 1;
+      p.latency_p99 = b + 2;
+      p.latency_max = b + 3;
+      p.sustainable = k == 0;
+      p.deadlocked = k == 1;
+      p.deadlock = k == 1 ? "stuck" : "";
+      p.sim_cycles = b + 4;
+      p.measured_packets = b + 5;
+      p.undelivered_measured = k + 1;  // fewer than measured: the point has latencies
+      p.flits_delivered = b + 7;
+      p.flit_hops = b + 8;
+      p.words_corrupted = b + 9;
+      p.max_channel_contention = b + 10;
+      p.peak_channel_occupancy = static_cast<std::uint32_t>(b + 11);
+      p.source_queue_start = b + 12;
+      p.source_queue_end = b + 13;
+      points.push_back(p);
+    }
+    return points;
+  }
+};
+
+// docs/cli.md's table of a traffic point's JSON fields: each figure the runner measured is in the
+// field of its name.
+TEST(CliTraffic, EveryFigureOfAPointIsInTheFieldItsNameSays) {
+  DistinctFigures runner;
+  const Result r =
+      run({"traffic", "--topology", "mesh", "--dims", "4x4", "--rates", "0.01,0.02", "--json"},
+          runner);
+  ASSERT_EQ(r.code, sw::kExitRunFailed) << r.err;  // the second point deadlocked
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["points"].size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const nlohmann::json& p = j["points"][k];
+    const std::uint64_t b = 100 * (k + 1);
+    EXPECT_DOUBLE_EQ(p.value("rate", 0.0), 0.01 * static_cast<double>(k + 1)) << k;
+    EXPECT_DOUBLE_EQ(p.value("offered", 0.0), 0.25 + static_cast<double>(k)) << k;
+    EXPECT_DOUBLE_EQ(p.value("accepted", 0.0), 0.125 + static_cast<double>(k)) << k;
+    EXPECT_DOUBLE_EQ(p.value("latency_avg", 0.0), static_cast<double>(b) + 0.5) << k;
+    EXPECT_EQ(p.value("latency_p50", 0u), b + 1) << k;
+    EXPECT_EQ(p.value("latency_p99", 0u), b + 2) << k;
+    EXPECT_EQ(p.value("latency_max", 0u), b + 3) << k;
+    EXPECT_EQ(p.value("sustainable", k != 0), k == 0) << k;
+    EXPECT_EQ(p.value("deadlocked", k != 1), k == 1) << k;
+    EXPECT_EQ(p.value("deadlock", std::string("?")), k == 1 ? "stuck" : "") << k;
+    EXPECT_EQ(p.value("sim_cycles", 0u), b + 4) << k;
+    EXPECT_EQ(p.value("measured_packets", 0u), b + 5) << k;
+    EXPECT_EQ(p.value("undelivered_measured", 0u), k + 1) << k;
+    EXPECT_EQ(p.value("flits_delivered", 0u), b + 7) << k;
+    EXPECT_EQ(p.value("flit_hops", 0u), b + 8) << k;
+    EXPECT_EQ(p.value("words_corrupted", 0u), b + 9) << k;
+    EXPECT_EQ(p.value("max_channel_contention", 0u), b + 10) << k;
+    EXPECT_EQ(p.value("peak_channel_occupancy", 0u), b + 11) << k;
+    EXPECT_EQ(p.value("source_queue_start", 0u), b + 12) << k;
+    EXPECT_EQ(p.value("source_queue_end", 0u), b + 13) << k;
+  }
+}
+
+// The table of the same points: each row's rate, offered, accepted, latencies and verdict in the
+// order of its header (DEADLOCK and the watchdog's report for a deadlocked point, "no" for one
+// that is only unsustainable), then the last point's flits and contention.
+TEST(CliTraffic, EachRowShowsItsPointsFiguresInTheHeadersOrder) {
+  DistinctFigures runner;
+  const Result r =
+      run({"traffic", "--topology", "mesh", "--dims", "4x4", "--rates", "0.01,0.02,0.03"}, runner);
+  ASSERT_EQ(r.code, sw::kExitRunFailed) << r.err;
+  std::istringstream lines(r.out);
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string first;
+    fields >> first;
+    if (first.rfind("0.0", 0) == 0 || first == "stuck" || first == "flits") {
+      std::string row = first;
+      for (std::string f; fields >> f;) {
+        row += " " + f;
+      }
+      rows.push_back(row);
+    }
+  }
+  EXPECT_EQ(rows, (std::vector<std::string>{
+                      "0.0100 0.2500 0.1250 100.5 101 102 103 yes",
+                      "0.0200 1.2500 1.1250 200.5 201 202 203 DEADLOCK",
+                      "stuck",
+                      "0.0300 2.2500 2.1250 300.5 301 302 303 no",
+                      "flits delivered 307, max channel contention 310 messages (last point)",
+                  }))
+      << r.out;
+}
+
+// docs/cli.md, orthosim traffic: exit 1 if a point deadlocked or a word arrived corrupted. Here no
+// point deadlocked and one word of the second arrived wrong.
+TEST(CliTraffic, ACorruptedWordFailsTheRunWithoutADeadlock) {
+  class Corrupting : public FakeRunner {
+   public:
+    std::vector<sw::TrafficPoint> run_traffic(const sw::TrafficRequest& request) override {
+      std::vector<sw::TrafficPoint> points = FakeRunner::run_traffic(request);
+      points.back().words_corrupted = 1;
+      return points;
+    }
+  };
+  for (const bool json : {false, true}) {
+    std::vector<std::string> args = {"traffic", "--topology", "mesh",     "--dims",
+                                     "4x4",     "--rates",    "0.01,0.02"};
+    if (json) {
+      args.push_back("--json");
+    }
+    Corrupting runner;
+    EXPECT_EQ(run(args, runner).code, sw::kExitRunFailed) << joined(args);
+    FakeRunner intact;
+    EXPECT_EQ(run(args, intact).code, sw::kExitOk) << joined(args);
+  }
+}
+
+// Store-and-forward holds a whole packet (header included) in a buffer: a packet of exactly the
+// buffer's flits is taken, one flit more refused naming --buffers.
+TEST(CliTraffic, StoreAndForwardTakesAPacketOfExactlyTheBuffersFlits) {
+  const std::vector<std::string> saf = {"traffic", "--topology",  "mesh", "--dims",
+                                        "4x4",     "--switching", "saf",  "--buffers",
+                                        "4",       "--flits"};
+  std::vector<std::string> fits = saf;
+  fits.push_back("4");
+  EXPECT_EQ(only_traffic(fits).flits, 4u);
+  std::vector<std::string> over = saf;
+  over.push_back("5");
+  expect_refused_before_running({{over, {"--buffers", "5 flits"}}});
+}
+
 TEST(CliTraffic, SeedTakesEverySixtyFourBitValueAndNothingBeyond) {
   constexpr std::uint64_t kLargest = std::numeric_limits<std::uint64_t>::max();
   for (const std::uint64_t seed : {std::uint64_t{0}, kLargest / 10 + 1, kLargest - 1, kLargest}) {
@@ -166,6 +308,9 @@ TEST(CliTraffic, RoutingPcubeOnHypercubesOnlyAndNamedOnlyWhenNotTheDefault) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
       {{"traffic", "--topology", "mesh", "--dims", "4x4", "--routing", "pcube"}, "--routing"},
       {{"traffic", "--topology", "torus", "--dims", "4x4", "--routing", "ecube"}, "--routing"},
+      // A mesh's own routing by name is no --routing either (docs/cli.md: hypercubes only).
+      {{"traffic", "--topology", "mesh", "--dims", "4x4", "--routing", "dimension-order"},
+       "--routing: expected no --routing on a mesh"},
       {with({"--routing", "adaptive"}), "--routing"},
       {with({"--routing", "dimension-order"}), "--routing"},
       {with({"--routing", "pcube", "--impl", "router=rtl"}), "--impl"},
