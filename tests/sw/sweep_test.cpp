@@ -1,7 +1,6 @@
-// Unit tests of the variant parser and the sweep's pieces without a child process: the canonical
-// text of radices and implementations, the cross product against its size formula and odometer
-// order, CSV quoting round trips, and the journal's resume rules (a cut last line is dropped,
-// another sweep's journal is refused at its line).
+// Unit tests of the sweep's pieces without a child process: the cross product against its size
+// formula and odometer order, CSV quoting round trips, and the journal's resume rules (a cut last
+// line is dropped, another sweep's journal is refused at its line).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -11,7 +10,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -26,92 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using orthosim::sw::InputError;
 using orthosim::sw::parse_variant;
-using orthosim::sw::Variant;
 namespace sweep = orthosim::sw::sweep;
-
-TEST(VariantParser, ListsAndMappingsBecomeTheOptionsText) {
-  const Variant v =
-      parse_variant("arch: torus\ndims: [4, 8]\nimpl: {router: cosim}\nvcs: 2\n", "t.yaml");
-  EXPECT_EQ(v.find("dims")->text, "4x8");
-  EXPECT_EQ(v.find("impl")->text,
-            "im=model,bus=model,memory=model,router=cosim,ni=model,processor=model,sync=model,"
-            "interconnect=model");
-  EXPECT_EQ(v.find("vcs")->text, "2");
-  EXPECT_EQ(v.find("vcs")->where.to_string(), "t.yaml:4:6");
-  EXPECT_EQ(v.find("vcs")->key_where.to_string(), "t.yaml:4:1");
-  EXPECT_EQ(v.arch().text, "torus");
-  EXPECT_EQ(v.find("alpha"), nullptr);
-}
-
-TEST(VariantParser, EveryFieldBelongsToAtLeastOneArchitectureAndIsFoundByName) {
-  std::set<std::string> keys;
-  for (const orthosim::sw::VariantFieldSpec& f : orthosim::sw::variant_fields()) {
-    EXPECT_NE(f.archs, 0u) << f.key;
-    EXPECT_EQ(orthosim::sw::find_variant_field(f.key), &f);
-    EXPECT_TRUE(keys.insert(f.key).second) << f.key;
-  }
-  EXPECT_EQ(orthosim::sw::find_variant_field("alpah"), nullptr);
-}
-
-TEST(VariantParser, AnErrorCarriesTheValuesPosition) {
-  try {
-    static_cast<void>(parse_variant("arch: omp\n\n   # c\nbeta:   [2]\n", "v.yaml"));
-    FAIL() << "a list for an integer was accepted";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.where().to_string(), "v.yaml:4:9");
-  }
-}
-
-// Found by tests/fuzz/variant_reader.cpp: a YAML key may hold a line break, which the error
-// quoted as it was and so spread over two lines.
-TEST(VariantParser, AnErrorQuotingALineBreakStaysOnOneLine) {
-  try {
-    static_cast<void>(parse_variant("arch: omp\n\"a\\nb\\tc\": 1\n", "v.yaml"));
-    FAIL() << "an unknown field was accepted";
-  } catch (const InputError& e) {
-    const std::string message = e.what();
-    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-    EXPECT_NE(message.find("found 'a\\nb\\tc'"), std::string::npos) << message;
-    EXPECT_EQ(e.where().to_string(), "v.yaml:2:1");
-  }
-}
-
-/// Where parse_variant refuses `text` and why, or "accepted".
-std::string variant_error(const std::string& text) {
-  try {
-    static_cast<void>(parse_variant(text, "v.yaml"));
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "accepted";
-}
-
-TEST(VariantParser, ASecondDocumentIsRefusedWhereItStarts) {
-  const std::string refused =
-      ": expected one YAML document (a variant is one configuration), found a second document";
-  EXPECT_EQ(variant_error("arch: omp\nn: 4\n---\narch: bus\n"), "v.yaml:3:1" + refused);
-  EXPECT_EQ(variant_error("arch: omp\n---\n"), "v.yaml:2:1" + refused);  // even an empty one
-  EXPECT_EQ(variant_error("--- # one\narch: omp\n...\n"), "accepted");   // markers of one document
-}
-
-// YAML reads a program's lines as text and documents; the refusal names the first line that
-// cannot begin a field, and a program's first statement as such.
-TEST(VariantParser, ALineThatIsNoFieldIsNamed) {
-  const std::string expected = ": expected a YAML mapping of variant fields such as 'arch: omp', ";
-  EXPECT_EQ(variant_error("# a program\nnodes 4\nwords 4   # long\n\nstep s\n  send 1 -> 0\n"),
-            "v.yaml:2:1" + expected + "found 'nodes 4', the first statement of a program (.mcp)");
-  EXPECT_EQ(variant_error("# a typo\narch omp\nn: 4\n"),
-            "v.yaml:2:1" + expected + "found 'arch omp', not a field");
-  EXPECT_EQ(variant_error("omp\n"), "v.yaml:1:1" + expected + "found 'omp', not a field");
-  EXPECT_EQ(variant_error("dims:\n- 4\n- 4\narch: mesh\n"), "accepted");  // list items, no key
-}
-
-TEST(VariantParser, TextThatIsNotUtf8IsRefusedAtItsByte) {
-  EXPECT_EQ(variant_error("arch: omp\n# \xff\n"),
-            "v.yaml:2:3: expected UTF-8 text, found the byte 0xff (not UTF-8)");
-  EXPECT_EQ(variant_error(std::string("arch: om\0p\n", 11)),
-            "v.yaml:1:9: expected UTF-8 text, found the byte 0x00 (a control character)");
-}
 
 sweep::SweepSpec spec_with(std::vector<sweep::Param> params, std::size_t variants) {
   sweep::SweepSpec spec;
