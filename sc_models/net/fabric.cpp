@@ -169,6 +169,7 @@ void Fabric::reset() {
   std::fill(flits_per_router_.begin(), flits_per_router_.end(), 0);
   std::fill(is_active_.begin(), is_active_.end(), 0);
   active_.clear();
+  idle_routers_in_active_ = false;
   waiting_.clear();
   pending_.clear();
   pending_first_ = 0;
@@ -237,6 +238,12 @@ void Fabric::begin_cycle(sw::Cycle c) {
     std::sort(active_.begin(), active_.end(),
               [this](std::uint32_t x, std::uint32_t y) { return activated_[x] < activated_[y]; });
   }
+  const bool one_pass = one_pass_ && !observed_;
+  if (idle_routers_in_active_ &&
+      (schedule_on_ || worms_on_ || deep_worms_on_ || vc_worms_on_ || !one_pass || single_vc_)) {
+    retire_idle_routers();  // left by move_flits for its next pass, which another path takes
+    idle_routers_in_active_ = false;
+  }
   if (schedule_on_) {
     schedule_cycle(c);
     return;
@@ -251,7 +258,6 @@ void Fabric::begin_cycle(sw::Cycle c) {
     move_deep_worms(c);
     return;
   }
-  const bool one_pass = one_pass_ && !observed_;
   if (single_vc_ && few_ports_ && one_pass && wormhole_) {
     allocate_virtual_channels(c);
     move_flits_one_vc(c);
@@ -578,10 +584,7 @@ std::uint64_t Fabric::eject_listed(sw::Cycle c) {
     const Ejected& x = ejected_[e.buffer];
     if (x.stamp == stamp) {
       ++count;
-      ++stats_.flits_ejected;
-      if (ni_.eject({x.flit.packet, x.flit.index, x.flit.word}, c)) {
-        ++stats_.packets_delivered;
-      }
+      eject_flit(x.flit.packet, x.flit.index, x.flit.word, c);
       if (x.flit.tail) {
         continue;  // the channel is free again
       }
@@ -1016,10 +1019,7 @@ void Fabric::deliver_one_vc_arrivals(std::size_t router_moves, std::size_t arriv
   for (std::size_t k = 0; k < ordered_count; ++k) {
     const Arrival& a = arrivals[ordered[k].arrival];
     if (a.to < 0) {
-      ++stats_.flits_ejected;
-      if (ni_.eject({a.flit.packet, a.flit.index, a.flit.word}, c)) {
-        ++stats_.packets_delivered;
-      }
+      eject_flit(a.flit.packet, a.flit.index, a.flit.word, c);
     }
   }
   std::uint64_t moved = arrived + ordered_count + direct;
@@ -1059,14 +1059,20 @@ void Fabric::move_flits(sw::Cycle c) {
   std::uint32_t* const held = held_.data();
   std::uint32_t* const flits_per_router = flits_per_router_.data();
   const Candidate* const candidates = switch_candidates_.data();
+  // The pushes from the front of arrivals_, the ejections from its back (each buffer and each
+  // injector moves one flit at most, so they fit): delivering them needs no test of each.
   Arrival* const arrivals = arrivals_.data();
+  Arrival* const last = arrivals + arrivals_.size() - 1;
   const std::uint32_t depth = depth_;
-  std::size_t arrived = 0;
-  std::uint64_t hops = 0;
+  std::size_t pushed = 0;
+  std::size_t ejected = 0;
   deferred_.clear();
   const auto depart = [&](std::uint32_t b) {
     BufferState& s = state[b];
-    Arrival& a = arrivals[arrived++];
+    const bool out = s.target < 0;
+    Arrival& a = out ? *(last - ejected) : arrivals[pushed];
+    pushed += out ? 0 : 1;
+    ejected += out ? 1 : 0;
     a.to = s.target;
     a.flit = flits[std::size_t{b} * depth + s.head];
     s.head = s.head + 1 == depth ? 0 : s.head + 1;
@@ -1084,9 +1090,6 @@ void Fabric::move_flits(sw::Cycle c) {
         add_waiting(b);  // the next packet's header
       }
     }
-    if (a.to >= 0) {
-      ++hops;
-    }
   };
   // A granted move departs at once, or is deferred (above).
   const auto move = [&](std::uint32_t b, bool speculative) {
@@ -1098,7 +1101,18 @@ void Fabric::move_flits(sw::Cycle c) {
     }
   };
   const bool one_mask_word = mask_words_ == 1;
-  for (const std::uint32_t r : active_) {
+  // The routers the last cycle emptied leave active_ here, in its order (idle_routers_in_active_;
+  // a router's flits change during the pass only by its own moves, after its check).
+  std::uint32_t* const active = active_.data();
+  const std::size_t routers = active_.size();
+  std::size_t kept = 0;
+  for (std::size_t place = 0; place < routers; ++place) {
+    const std::uint32_t r = active[place];
+    if (flits_per_router[r] == 0) {
+      is_active_[r] = 0;
+      continue;
+    }
+    active[kept++] = r;
     if (one_mask_word) {
       // A router with one routed, occupied buffer at most: its request, if any, is the router's
       // only one and is granted (the candidates and the ports' checks below give the same).
@@ -1130,6 +1144,9 @@ void Fabric::move_flits(sw::Cycle c) {
       move(b, (candidates[k].key >> 32) != 0);
     }
   }
+  active_.resize(kept);
+  stats_.router_steps -= routers - kept;  // allocate_virtual_channels counted them
+  idle_routers_in_active_ = true;
   // The deferred moves: each happens when the head of the buffer ahead has left, or when that
   // head's own deferred move happens; a chain that comes back to a move on it is a ring of full
   // buffers, which does not rotate.
@@ -1168,19 +1185,29 @@ void Fabric::move_flits(sw::Cycle c) {
   for (const Deferred& d : deferred_) {
     mover_of[d.from] = -1;
   }
+  // Every departure is an arrival of the cycle (into a buffer, or out).
+  stats_.flit_hops += pushed;
+  const std::uint64_t in_routers = flits_in_routers_ - pushed - ejected;
   // The interfaces, in their order, after the routers' moves: into room at the start of the
   // cycle, or into a full buffer whose head may leave and has left.
-  // Every departure is an arrival of the cycle (into a buffer, or out).
-  const std::uint64_t in_routers = flits_in_routers_ - arrived;
   inject_arrivals(
-      arrivals, arrived, c,
+      arrivals, pushed, c,
       [&](std::uint32_t target) {
         return count_at_start(target, stamp) < depth ||
                (full_buffer_frees(target, c) && state[target].departed == stamp);
       },
       [](const Arrival&) {});
-  stats_.flit_hops += hops;
-  deliver_arrivals(arrived, in_routers, c);
+  // The pushes, then the ejections, each in the order of their moves (the client sees only the
+  // ejections, with the network's flits after the cycle, as after move_flits_one_vc).
+  for (std::size_t k = 0; k < pushed; ++k) {
+    push<false>(static_cast<std::uint32_t>(arrivals[k].to), arrivals[k].flit, c);
+  }
+  flits_in_routers_ = in_routers + pushed;
+  for (std::size_t k = 0; k < ejected; ++k) {
+    const Flit& f = (last - k)->flit;
+    eject_flit(f.packet, f.index, f.word, c);
+  }
+  count_moves(pushed + ejected, c);
 }
 
 inline void Fabric::enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
@@ -1825,10 +1852,7 @@ void Fabric::move_vc_worms(sw::Cycle c) {
   for (const OrderedArrival& o : ordered_arrivals_) {
     const Front& front = fronts_[o.arrival];
     if (front.to < 0) {
-      ++stats_.flits_ejected;
-      if (ni_.eject({front.flit.packet, front.flit.index, front.flit.word}, c)) {
-        ++stats_.packets_delivered;
-      }
+      eject_flit(front.flit.packet, front.flit.index, front.flit.word, c);
     }
   }
   // Worms whose tail has left.
@@ -2153,20 +2177,18 @@ void Fabric::commit(sw::Cycle c) {
     }
   }
   deliver_arrivals(arrived, in_routers, c);
+  retire_idle_routers();
 }
 
 // The arrivals of move_flits and commit, in the order of their moves: ejected flits to the
-// interfaces, the others into their buffers; then the routers left without flits retire.
+// interfaces, the others into their buffers.
 void Fabric::deliver_arrivals(std::size_t arrived, std::uint64_t in_routers, sw::Cycle c) {
   const Arrival* const arrivals = arrivals_.data();
   for (std::size_t k = 0; k < arrived; ++k) {
     const Arrival& a = arrivals[k];
     if (a.to < 0) {
       flits_in_routers_ = in_routers;  // as the client may see it
-      ++stats_.flits_ejected;
-      if (ni_.eject({a.flit.packet, a.flit.index, a.flit.word}, c)) {
-        ++stats_.packets_delivered;
-      }
+      eject_flit(a.flit.packet, a.flit.index, a.flit.word, c);
       continue;
     }
     push(static_cast<std::uint32_t>(a.to), a.flit, c);
@@ -2174,7 +2196,6 @@ void Fabric::deliver_arrivals(std::size_t arrived, std::uint64_t in_routers, sw:
   }
   flits_in_routers_ = in_routers;
   count_moves(arrived, c);
-  retire_idle_routers();
 }
 
 void Fabric::retire_idle_routers() {

@@ -206,7 +206,11 @@ class Fabric final : public Network {
   /// asks nothing before, so the cycles before do not visit it.
   void add_pending(std::uint32_t b, sw::Cycle ready) {
     is_waiting_[b] = 1;
-    pending_.push_back({ready, b});
+    // Stored field by field: a temporary's two stores read back as one 16-byte copy would stall
+    // the store forwarding of every header's arrival.
+    Pending& p = pending_.emplace_back();
+    p.ready = ready;
+    p.buffer = b;
   }
   /// Moves the pending headers whose cycle has come to the list of waiting headers.
   void admit_pending(sw::Cycle c);
@@ -255,7 +259,8 @@ class Fabric final : public Network {
   void push(std::uint32_t b, const Flit& f, sw::Cycle c);
   /// Takes the flit interface `i` offers in cycle c (an injection).
   Flit take_injected(std::uint32_t i, sw::Cycle c);
-  /// The first `arrived` of arrivals_, of move_flits or commit: ejections and pushes in order.
+  /// The first `arrived` of arrivals_, of move_flits or commit: ejections and pushes in order
+  /// (the routers left without flits stay in active_).
   void deliver_arrivals(std::size_t arrived, std::uint64_t in_routers, sw::Cycle c);
   /// The arrivals of move_flits_one_vc and move_deep_worms: arrivals_ [0, router_moves) the
   /// routers' moves whose order is not seen, [router_moves, arrived) the injections, and those
@@ -270,6 +275,13 @@ class Fabric final : public Network {
   /// The ejections of the cycle while the worms run (the listed buffers that ejected, ejected_),
   /// in the order of their moves; the buffers whose tail left leave the list. Returns their count.
   std::uint64_t eject_listed(sw::Cycle c);
+  /// Flit `index` of `packet`, carrying `word`, leaves the network at its interface in cycle c.
+  void eject_flit(std::uint32_t packet, std::uint32_t index, sw::Word word, sw::Cycle c) {
+    ++stats_.flits_ejected;
+    if (ni_.eject({packet, index, word}, c)) {
+      ++stats_.packets_delivered;
+    }
+  }
   /// `moved` flits moved in cycle c (into buffers, out, or into the network): the counters the
   /// watchdog and the statistics read.
   void count_moves(std::uint64_t moved, sw::Cycle c) {
@@ -280,6 +292,10 @@ class Fabric final : public Network {
   }
   /// Takes the routers that hold no flits out of active_.
   void retire_idle_routers();
+  /// move_flits leaves the routers its cycle emptied in active_ and drops them in its next pass,
+  /// where it reads each router's flits anyway (they hold none: nothing acts on them, and no push
+  /// comes between). Any other path, and the statistics' router steps, see them retired.
+  bool idle_routers_in_active_ = false;
   /// retire_idle_routers for the routers of emptied_ while the worms run: each leaves active_ by a
   /// swap with the last (the activation numbers keep the order, begin_cycle restores it).
   void retire_emptied_routers();

@@ -379,10 +379,7 @@ void Fabric::schedule_cycle(sw::Cycle c) {
     } else {
       ejecting_now_[kept++] = packet;
     }
-    ++stats_.flits_ejected;
-    if (ni_.eject({packet, index, w.words[index]}, c)) {
-      ++stats_.packets_delivered;
-    }
+    eject_flit(packet, index, w.words[index], c);
   }
   ejecting_now_.resize(kept);
   stats_.flit_hops += static_cast<std::uint64_t>(departing_) - ejected;

@@ -418,6 +418,32 @@ TEST(FabricWithoutKernel, PCubeTakesAHigherDimensionWhenTheLowestAllowedChannelI
   EXPECT_EQ(taken, expected);
 }
 
+// The deadlock report lists the headers that wait for an output channel, not those that hold
+// one and wait for room. On a line of 4 routers (1-flit buffers, D = 1): message 0 (node 2 to 3,
+// 40 words) holds n2.x+ while its 41 flits pass; message 1, a lone header (node 0 to 3), reaches
+// router 2 and waits for that channel; message 2 (node 1 to 3), sent after message 1 has passed
+// n1.x+, takes that channel (router 1's first output virtual channel) and waits behind message
+// 1's header for room in router 2's buffer.
+TEST(FabricWithoutKernel, ADeadlockReportListsTheHeadersWaitingForAChannelNotThoseHoldingOne) {
+  RecordingClient client;
+  sc::net::Fabric fabric(network(Topology::mesh({4}), 0, 1).validated(), client);
+  fabric.submit(0, 2, 3, 40);
+  fabric.submit(1, 0, 3, 0);
+  std::uint64_t c = 0;
+  for (; c < 10; ++c) {
+    fabric.begin_cycle(sw::Cycle{c});
+  }
+  fabric.submit(2, 1, 3, 2);
+  for (; c < 20; ++c) {
+    fabric.begin_cycle(sw::Cycle{c});
+  }
+  EXPECT_EQ(fabric.describe_deadlock(), "blocked headers: message 1 at n2 waits for n2.x+.vc0");
+  run_until_idle(fabric, c);
+  EXPECT_TRUE(client.words_arrived_once(0, 40));
+  EXPECT_TRUE(client.words_arrived_once(2, 2));
+  EXPECT_EQ(fabric.describe_deadlock(), "no blocked header");
+}
+
 /// Delivers the (source, destination) pairs, message m = pairs[m], of `words` words each, all
 /// submitted at cycle `start`: every node's interface has a message waiting whenever it could
 /// inject (rate 1) until its share is sent. Fails the test when no flit moves for 1000 cycles (a
@@ -952,20 +978,24 @@ struct PathCase {
 
 // The Fabric's own paths and the general path (use_general_path) on the same networks and the
 // same traffic: every call to the client, in order and with its cycle, and every counter must
-// agree, observed, unobserved, and observed from the middle of the saturating phase on (the
-// shortcuts hand over to the buffer-by-buffer path with flits in flight), from light to
-// saturating load.
+// agree, observed, unobserved, and observed from the middle of the light or of the saturating
+// phase on (the shortcuts hand over to the buffer-by-buffer path with flits in flight; in the
+// light phase some routers have just emptied), from light to saturating load.
 // Messages of 1 to `most_words` words; in the light phase a node sends one every `light_every`
 // cycles on average, in the saturating phase one every 4.
+constexpr std::uint64_t kSaturatingFrom = 300;  // the cycle the saturating phase starts
 void expect_the_moves_of_the_general_path(const std::vector<PathCase>& cases,
                                           std::uint32_t most_words = 5,
                                           std::uint32_t light_every = 40,
                                           bool deep_worms_at_any_delay = false) {
   for (const PathCase& test : cases) {
-    for (const int observed : {0, 1, 2}) {  // never, always, from cycle 450 on
-      SCOPED_TRACE(std::string(test.name) + (observed == 1   ? ", observed"
-                                             : observed == 2 ? ", observed from cycle 450"
-                                                             : ""));
+    // Never, always, or from the cycle `observed` on.
+    for (const std::uint64_t observed :
+         {std::uint64_t{0}, std::uint64_t{1}, kSaturatingFrom / 2, kSaturatingFrom + 150}) {
+      SCOPED_TRACE(std::string(test.name) +
+                   (observed == 1   ? ", observed"
+                    : observed == 0 ? ""
+                                    : ", observed from cycle " + std::to_string(observed)));
       EventLog shortcut_log;
       EventLog general_log;
       sc::net::Fabric shortcut(test.config.validated(), shortcut_log);
@@ -976,17 +1006,19 @@ void expect_the_moves_of_the_general_path(const std::vector<PathCase>& cases,
       }
       shortcut.observe(observed == 1);
       general.observe(observed == 1);
+      bool attached = observed == 1;
       const std::uint32_t nodes = test.config.topology.nodes();
       std::mt19937_64 rng(11);
       std::uint32_t messages = 0;
       // A light phase (a message now and then) and a saturating one (every node, back to back).
       for (std::uint64_t c = 0; c < 600; ++c) {
-        if (observed == 2 && c == 450) {
-          ASSERT_TRUE(shortcut.has_flits());
+        // The observer attaches in the first cycle from `observed` on with flits in flight.
+        if (observed > 1 && c >= observed && !attached && shortcut.has_flits()) {
           shortcut.observe(true);
           general.observe(true);
+          attached = true;
         }
-        const bool saturating = c >= 300;
+        const bool saturating = c >= kSaturatingFrom;
         for (std::uint32_t src = 0; src < nodes; ++src) {
           if (rng() % (saturating ? 4 : light_every) == 0) {
             const auto dst = static_cast<std::uint32_t>((src + 1 + rng() % (nodes - 1)) % nodes);
@@ -1001,6 +1033,7 @@ void expect_the_moves_of_the_general_path(const std::vector<PathCase>& cases,
       }
       run_until_idle(shortcut, 600);
       run_until_idle(general, 600);
+      EXPECT_EQ(attached, observed > 0) << "the observer never attached";
       EXPECT_EQ(std::count_if(shortcut_log.log().begin(), shortcut_log.log().end(),
                               [](const EventLog::Event& e) { return e[0] == 2; }),
                 messages);
