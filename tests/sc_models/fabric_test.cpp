@@ -444,6 +444,36 @@ TEST(FabricWithoutKernel, ADeadlockReportListsTheHeadersWaitingForAChannelNotTho
   EXPECT_EQ(fabric.describe_deadlock(), "no blocked header");
 }
 
+// An all-port interface injects a message on the channel of its first hop: the first of the
+// routing's candidates, which for P-cube is the lowest dimension among the bits still to set
+// ([LCC] section 6.1). On the 3-cube node 0 sends to node 3 (= 011: dimension 0 first, n0.d0 to
+// node 1, then n1.d1) and to node 2 (n0.d1) at once, on two injection channels: both arrive in
+// their zero-load times (h + 1) D + F. The interfaces refuse a message to its own node or to a
+// node the network does not have.
+TEST(FabricWithoutKernel, AnAllPortInterfaceInjectsOnTheChannelOfTheFirstHop) {
+  RecordingClient client;
+  sw::NetworkConfig config = p_cube(3, 0, 1);
+  config.ni.ports = sw::NodePorts::All;
+  sc::net::Fabric fabric(config.validated(), client);
+  constexpr std::uint32_t kWords = 2;
+  fabric.submit(0, 0, 3, kWords);
+  fabric.submit(1, 0, 2, kWords);
+  run_until_idle(fabric, 0);
+  EXPECT_EQ(client.arrival(0), (2 + 1) * 1 + kWords + 1);
+  EXPECT_EQ(client.arrival(1), (1 + 1) * 1 + kWords + 1);
+  std::map<std::string, std::uint64_t> taken;
+  for (const sw::ChannelSummary& r : fabric.channels().reports()) {
+    if (r.messages > 0) {
+      taken[r.name] = r.messages;
+    }
+  }
+  const std::map<std::string, std::uint64_t> expected = {{"n0.d0", 1}, {"n1.d1", 1}, {"n0.d1", 1}};
+  EXPECT_EQ(taken, expected);
+  EXPECT_THROW(fabric.submit(2, 2, 2, kWords), std::logic_error);
+  EXPECT_THROW(fabric.submit(2, 2, 8, kWords), std::logic_error);
+  EXPECT_THROW(fabric.submit(2, 8, 2, kWords), std::logic_error);
+}
+
 /// Delivers the (source, destination) pairs, message m = pairs[m], of `words` words each, all
 /// submitted at cycle `start`: every node's interface has a message waiting whenever it could
 /// inject (rate 1) until its share is sent. Fails the test when no flit moves for 1000 cycles (a
