@@ -102,5 +102,47 @@ TEST(NodeProgramRunnerWithoutKernel, ANodeWaitingForAMessageNeverSentIsReportedW
   EXPECT_TRUE(runner.step_ends().empty());  // only ended nodes' marks count
 }
 
+// In lockstep every step ends with a barrier of the nodes that run ops; the nodes without any
+// (here 1 and 2 of a line of 4) take no part. Step 0: node 0 sends to node 3 and reaches the
+// barrier at once; node 3 reaches it when the message is in, after the zero-load latency L =
+// (3 + 1) D + F. Step 1: node 3 answers, node 0 has it at 2 L.
+TEST(NodeProgramRunnerWithoutKernel, ALockstepBarrierWaitsOnlyForTheNodesThatRunOps) {
+  constexpr std::uint32_t kWords = 3;
+  constexpr std::uint32_t kDelay = 2;
+  sw::NetworkConfig config;
+  config.topology = sw::Topology::mesh({4});
+  config.router.vcs = sw::default_vcs(config.topology);
+  config.router.delay = kDelay;
+
+  sw::RoutedProgram program;
+  program.name = "lockstep ping-pong";
+  program.network_nodes = 4;
+  program.steps = 2;
+  program.lockstep = true;
+  program.local_words = 2 * kWords;
+  program.manifest.messages = {message(0, 0, 3, kWords), message(1, 3, 0, kWords)};
+  program.ops.resize(4);
+  program.ops[0] = {sw::routed::Send{0}, sw::routed::StepEnd{0}, sw::routed::Receive{1},
+                    sw::routed::StepEnd{1}};
+  program.ops[3] = {sw::routed::Receive{0}, sw::routed::StepEnd{0}, sw::routed::Send{1},
+                    sw::routed::StepEnd{1}};
+
+  RunnerClient client;
+  sc::net::Fabric fabric(config.validated(), client);
+  traces::Recorder recorder;  // disabled
+  sc::net::NodeProgramRunner runner(program, Cycle{0}, fabric, recorder,
+                                    std::vector<traces::SourceId>(4, 0));
+  client.attach(runner);
+
+  testing_support::step_until_idle(runner, fabric, Cycle{0}, 10'000);
+
+  const std::uint64_t latency = (3 + 1) * kDelay + (kWords + 1);
+  EXPECT_TRUE(runner.unfinished().empty())
+      << (runner.unfinished().empty() ? "" : runner.unfinished().front());
+  EXPECT_EQ(runner.step_ends(), (std::vector<Cycle>{Cycle{latency}, Cycle{2 * latency}}));
+  EXPECT_EQ(runner.cycles(), Cycle{2 * latency});
+  EXPECT_EQ(runner.check_delivery(true).messages_failed, 0u);
+}
+
 }  // namespace
 }  // namespace orthosim
