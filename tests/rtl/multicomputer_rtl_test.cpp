@@ -17,7 +17,10 @@
 #include <iostream>
 #include <optional>
 #include <random>
+#include <regex>
+#include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sc_models/cosim/rtl_network.hpp"
@@ -281,9 +284,51 @@ TEST(MulticomputerRtlReset, ARunLeftWithFlitsInTheRoutersDoesNotLeakIntoTheNext)
   Differences found("a flood, then a program and traffic");
   traffic_agrees(model, rtl, flood, "flood", found);
   EXPECT_TRUE(rtl.network().has_flits()) << "the flood should leave flits behind";
+  // The counters of a run stopped with packets half ejected are the model's too.
+  const sc::net::FabricStats& m = model.network().stats();
+  const sc::net::FabricStats& r = rtl.network().stats();
+  found.add([&] {
+    Differences d("the flood's counters");
+    d.equal("flits_moved", m.flits_moved, r.flits_moved);
+    d.equal("flit_hops", m.flit_hops, r.flit_hops);
+    d.equal("flits_ejected", m.flits_ejected, r.flits_ejected);
+    d.equal("packets_delivered", m.packets_delivered, r.packets_delivered);
+    return d;
+  }());
+  // The reset every run begins with leaves no flit held and no offer refused (what the owner's
+  // watchdog reads), as the model's does.
+  model.network().reset();
+  rtl.network().reset();
+  EXPECT_FALSE(model.network().has_flits());
+  EXPECT_FALSE(rtl.network().has_flits());
   programs_agree(model, rtl, 12, 1, found);
   traffic_agrees(model, rtl, traffic(config.topology, "uniform", 0.1, 4, 13), "after", found);
   EXPECT_TRUE(found.result());
+}
+
+// A flood left in the routers: every flit injected and not ejected is in a buffer, and the
+// account of a stuck network lists them all, those still in the injection buffers too. A move
+// is an injection, a hop or an ejection, so the routers hold moved - hops - 2 x ejected flits.
+TEST(MulticomputerRtlReset, TheStuckRoutersAccountForEveryFlitNotEjected) {
+  const sw::NetworkConfig config = network(sw::Topology::mesh({2, 2}), 4, 1, sw::Impl::Rtl);
+  traces::Recorder silent;
+  sc::Multicomputer rtl("rtl", config.validated(), silent, sc::net::verilated_routers(nullptr));
+  sc::TrafficSpec flood = traffic(config.topology, "uniform", 0.9, 6, 11);
+  flood.drain = false;
+  flood.warmup = 0;
+  flood.cycles = 100;
+  rtl.start_traffic(flood);
+  sc_core::sc_start();
+  const sc::net::FabricStats& s = rtl.network().stats();
+  const std::uint64_t held = s.flits_moved - s.flit_hops - 2 * s.flits_ejected;
+  ASSERT_GT(held, 0u);
+  const std::string text = rtl.network().describe_deadlock();
+  std::uint64_t listed = 0;
+  const std::regex router_flits(R"(\((\d+) flits\))");
+  for (std::sregex_iterator m(text.begin(), text.end(), router_flits), end; m != end; ++m) {
+    listed += std::stoull((*m)[1].str());
+  }
+  EXPECT_EQ(listed, held) << text;
 }
 
 /// The cycles in which router 0's headers leave it (the model's hops out of its ports).
@@ -325,6 +370,46 @@ TEST(MulticomputerCosim, AgreesEveryCycleOnProgramsAndTraffic) {
   const auto& rtl = dynamic_cast<const sc::net::RtlNetwork&>(cosim.network());
   // Two signals per router per simulated cycle, at least.
   EXPECT_GE(rtl.comparisons(), 2u * 16u * cycles / 2);
+}
+
+// One virtual channel (a mesh: a header's bit is port * kMaxVcs, not port) and all-port nodes
+// (a router ejects several tails in one cycle, each counted), compared every cycle.
+TEST(MulticomputerCosim, AgreesEveryCycleOnAnAllPortMeshOfOneVirtualChannel) {
+  const sw::NetworkConfig c =
+      all_port(packets_of(network(sw::Topology::mesh({4, 4}), 2, 1, sw::Impl::Cosim), 2), 1);
+  ASSERT_EQ(c.router.vcs, 1u);
+  traces::Recorder silent;
+  sc::Multicomputer model("model", with_impl(c, sw::Impl::Model).validated(), silent);
+  sc::Multicomputer cosim("cosim", c.validated(), silent, sc::net::verilated_routers(nullptr));
+  Differences found("the routers' cosim on an all-port mesh against the models");
+  sc::TrafficSpec spec = traffic(c.topology, "uniform", 0.3, 2, 7);
+  spec.warmup = 50;
+  spec.cycles = 400;
+  traffic_agrees(model, cosim, spec, "all-port mesh", found);
+  EXPECT_TRUE(found.result());
+}
+
+// A fault stays armed over the runs, and every run compares afresh: a header held back in the
+// first run is caught there, and the first header router 0 sends in the next run (as the
+// event trace of the cosim system tells the routers' hops) is caught again, not the first
+// run's mismatch, nor none.
+TEST(MulticomputerCosim, EveryRunComparesAfresh) {
+  RouterZeroHops hops;
+  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), hops,
+                          sc::net::verilated_routers(nullptr));
+  sc::net::inject_fault(cosim, {sc::net::RtlNetwork::Fault::Kind::LateHeader, 0, sw::Cycle{0}, 0});
+  const auto& network = dynamic_cast<const sc::net::RtlNetwork&>(cosim.network());
+  for (const std::uint64_t seed : {5, 6}) {
+    hops.hops.clear();
+    cosim.start_traffic(traffic(kCosimNetwork.topology, "uniform", 0.15, 4, seed));
+    sc_core::sc_start();
+    ASSERT_FALSE(hops.hops.empty()) << "run " << seed;
+    const std::optional<sc::Mismatch> m = network.mismatch();
+    ASSERT_TRUE(m) << "run " << seed;
+    EXPECT_EQ(m->cycle, hops.hops.front()) << "run " << seed << ": " << m->to_string();
+    EXPECT_EQ(m->signal, "out_head");
+    EXPECT_EQ(m->model, 0u);
+  }
 }
 
 /// The cosim network's verdict on uniform traffic with `fault`, and router 0's header departures
@@ -385,6 +470,19 @@ TEST(MulticomputerCosim, ATestFaultNeedsTheCosimulation) {
   EXPECT_THROW(sc::net::inject_fault(rtl, {}), sw::ConfigError);
 }
 
+// A test fault names one of the routers and one of the 32 bits of a router's departures.
+TEST(MulticomputerCosim, ATestFaultOutsideTheRoutersOrTheBitsIsRefused) {
+  traces::Recorder silent;
+  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), silent,
+                          sc::net::verilated_routers(nullptr));
+  using Kind = sc::net::RtlNetwork::Fault::Kind;
+  EXPECT_NO_THROW(sc::net::inject_fault(cosim, {Kind::FlipBit, 15, sw::Cycle{0}, 31}));
+  EXPECT_THROW(sc::net::inject_fault(cosim, {Kind::FlipBit, 16, sw::Cycle{0}, 0}),
+               std::logic_error);
+  EXPECT_THROW(sc::net::inject_fault(cosim, {Kind::FlipBit, 0, sw::Cycle{0}, 32}),
+               std::logic_error);
+}
+
 // ---- the verilated network interfaces (--impl ni=rtl|cosim) -----------------------------------
 // A node is then interface plus router in RTL: the model only submits the messages (programs,
 // traffic) and checks what arrives; start-ups, packets, injection and reassembly are the RTL's.
@@ -397,6 +495,116 @@ sw::NetworkConfig rtl_nodes(sw::NetworkConfig c, sw::Impl interfaces) {
 sw::NetworkConfig model_of(sw::NetworkConfig c) {
   c.impl = {};
   return c;
+}
+
+// With a watchdog of two cycles a network in which some flit moves in every cycle is never
+// taken for stuck: a move is an injection, a hop or an ejection, and a lone packet has cycles of
+// each alone (a header waits three cycles in every router). Light traffic, where the model
+// finishes, with the model's interfaces and with the verilated ones.
+TEST(MulticomputerRtlWatchdog, EveryKindOfMoveIsProgress) {
+  sw::NetworkConfig config = network(sw::Topology::mesh({2, 2}), 4, 3, sw::Impl::Rtl);
+  config.watchdog_cycles = 2;
+  traces::Recorder silent;
+  sc::Multicomputer model("model", model_of(config).validated(), silent);
+  sc::Multicomputer rtl("rtl", config.validated(), silent, sc::net::verilated_routers(nullptr));
+  sc::Multicomputer nodes("nodes", rtl_nodes(config, sw::Impl::Rtl).validated(), silent,
+                          sc::net::verilated_routers(nullptr));
+  sc::TrafficSpec spec = traffic(config.topology, "uniform", 0.02, 3, 19);
+  spec.warmup = 0;
+  spec.cycles = 400;
+  model.start_traffic(spec);
+  rtl.start_traffic(spec);
+  nodes.start_traffic(spec);
+  sc_core::sc_start();
+  const sc::TrafficResult m = model.traffic_result();
+  Differences found("a watchdog of two cycles");
+  found.add(compare_runs(m, rtl.traffic_result(), "router=rtl"));
+  found.add(compare_runs(m, nodes.traffic_result(), "router=rtl,ni=rtl"));
+  EXPECT_TRUE(found.result());
+}
+
+/// Every packet's moves as the event trace tells them (injections, hops, ejections): cycle,
+/// event, message, router, packet flits, channel and virtual channel, a cycle's in any order.
+class PacketMoves : public traces::Recorder {
+ public:
+  using Move = std::tuple<std::uint64_t, traces::MessageEvent, std::uint32_t, std::uint32_t,
+                          std::uint32_t, traces::SourceId, std::uint32_t>;
+  [[nodiscard]] bool enabled() const override { return true; }
+  void message(traces::Cycle at, const traces::MessageTrace& m) override {
+    if (m.what == traces::MessageEvent::Inject || m.what == traces::MessageEvent::Hop ||
+        m.what == traces::MessageEvent::Eject) {
+      moves_.emplace_back(at.count(), m.what, m.message, m.node, m.size, m.channel, m.vc);
+    }
+  }
+  [[nodiscard]] std::vector<Move> sorted() const {
+    std::vector<Move> all = moves_;
+    std::sort(all.begin(), all.end());
+    return all;
+  }
+  /// The first of `expected` this trace lacks or tells otherwise, or "" when they are equal.
+  [[nodiscard]] std::string first_difference(const std::vector<Move>& expected) const {
+    const std::vector<Move> got = sorted();
+    std::size_t i = 0;
+    while (i < expected.size() && i < got.size() && expected[i] == got[i]) {
+      ++i;
+    }
+    const auto text = [](const std::vector<Move>& moves, std::size_t k) -> std::string {
+      if (k >= moves.size()) {
+        return "nothing";
+      }
+      const auto& [at, what, message, node, size, channel, vc] = moves[k];
+      return "cycle " + std::to_string(at) + " event " + std::to_string(static_cast<int>(what)) +
+             " message " + std::to_string(message) + " router " + std::to_string(node) + " flits " +
+             std::to_string(size) + " channel " + std::to_string(channel) + " vc " +
+             std::to_string(vc);
+    };
+    if (i == expected.size() && i == got.size()) {
+      return "";
+    }
+    return "move " + std::to_string(i) + ": expected " + text(expected, i) + ", got " +
+           text(got, i);
+  }
+
+ private:
+  std::vector<Move> moves_;
+};
+
+// The verilated routers' packet moves reach the event trace as the model's, with the model's
+// interfaces and with the verilated ones: on a torus (two virtual channels) with messages of
+// several packets, and with the verilated interfaces also with a packet per message (a
+// header's flits from its message's words).
+TEST(MulticomputerRtlTrace, EveryPacketMoveIsTheModels) {
+  const sw::NetworkConfig config =
+      packets_of(network(sw::Topology::torus({4, 4}), 2, 1, sw::Impl::Rtl), 3);
+  const sw::NetworkConfig whole = packets_of(config, 0);
+  ASSERT_EQ(config.router.vcs, 2u);
+  PacketMoves model_moves;
+  PacketMoves rtl_moves;
+  PacketMoves nodes_moves;
+  PacketMoves whole_model_moves;
+  PacketMoves whole_nodes_moves;
+  sc::Multicomputer model("model", model_of(config).validated(), model_moves);
+  sc::Multicomputer rtl("rtl", config.validated(), rtl_moves, sc::net::verilated_routers(nullptr));
+  sc::Multicomputer nodes("nodes", rtl_nodes(config, sw::Impl::Rtl).validated(), nodes_moves,
+                          sc::net::verilated_routers(nullptr));
+  sc::Multicomputer whole_model("whole_model", model_of(whole).validated(), whole_model_moves);
+  sc::Multicomputer whole_nodes("whole_nodes", rtl_nodes(whole, sw::Impl::Rtl).validated(),
+                                whole_nodes_moves, sc::net::verilated_routers(nullptr));
+  std::vector<std::uint32_t> all(16);
+  for (std::uint32_t k = 0; k < 16; ++k) {
+    all[k] = k;
+  }
+  const sw::RoutedProgram routed = sw::route_program(sw::generate_random(16, 3, 21), 16, all);
+  for (sc::Multicomputer* system : {&model, &rtl, &nodes, &whole_model, &whole_nodes}) {
+    system->load(routed);
+  }
+  sc_core::sc_start();
+  const std::vector<PacketMoves::Move> expected = model_moves.sorted();
+  ASSERT_GT(expected.size(), 100u);
+  EXPECT_EQ(rtl_moves.first_difference(expected), "") << "router=rtl";
+  EXPECT_EQ(nodes_moves.first_difference(expected), "") << "router=rtl,ni=rtl";
+  EXPECT_EQ(whole_nodes_moves.first_difference(whole_model_moves.sorted()), "")
+      << "router=rtl,ni=rtl, a packet per message";
 }
 
 class MulticomputerNiRtl : public testing::TestWithParam<Case> {};
@@ -440,7 +648,12 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"torus2x2x2_one_port_cosim",
              rtl_nodes(network(sw::Topology::torus({2, 2, 2}), 3, 1, sw::Impl::Cosim),
                        sw::Impl::Cosim),
-             "uniform", 0.1, 6}),
+             "uniform", 0.1, 6},
+        // Messages of several packets: only a message's first packet starts it (inj_start).
+        Case{"mesh4x4_packets_cosim",
+             rtl_nodes(packets_of(network(sw::Topology::mesh({4, 4}), 2, 1, sw::Impl::Cosim), 2),
+                       sw::Impl::Cosim),
+             "uniform", 0.1, 2}),
     [](const testing::TestParamInfo<Case>& p) { return p.param.name; });
 
 // Packets longer than 255 flits (one packet per message): the interface counts a packet's flits
@@ -491,6 +704,38 @@ TEST(MulticomputerNiRtlLong, AnAllToAllOfManyPacketsReassemblesEveryMessage) {
   sc_core::sc_start();
   EXPECT_TRUE(
       compare_runs(model.result(), rtl.result(), "all-to-all, 12 words in packets of 2").result());
+}
+
+// A flood left in the nodes and the routers (queued messages, flits in flight, packets half
+// reassembled) must not leak into the runs after it: the verilated interfaces are reset with the
+// routers.
+TEST(MulticomputerNiRtlReset, ARunLeftWithMessagesInTheNodesDoesNotLeakIntoTheNext) {
+  const sw::NetworkConfig config =
+      rtl_nodes(packets_of(network(sw::Topology::torus({4, 4}), 2, 1, sw::Impl::Rtl), 3),
+                sw::Impl::Rtl);
+  traces::Recorder silent;
+  sc::Multicomputer model("model", model_of(config).validated(), silent);
+  sc::Multicomputer nodes("nodes", config.validated(), silent, sc::net::verilated_routers(nullptr));
+  sc::TrafficSpec flood = traffic(config.topology, "uniform", 0.9, 3, 11);
+  flood.drain = false;
+  flood.warmup = 50;
+  flood.cycles = 200;
+  Differences found("a flood, then a program and traffic");
+  traffic_agrees(model, nodes, flood, "flood", found);
+  EXPECT_GT(nodes.network().queued_packets(), 0u) << "the flood should leave packets queued";
+  programs_agree(model, nodes, 12, 1, found);
+  traffic_agrees(model, nodes, traffic(config.topology, "uniform", 0.1, 3, 13), "after", found);
+  EXPECT_TRUE(found.result());
+}
+
+// The verilated interface counts a message's words in 12 bits: 4095 words, not one more.
+TEST(MulticomputerNiRtlConfig, MessagesOfAtMost4095WordsAreTaken) {
+  const sw::NetworkConfig config =
+      rtl_nodes(network(sw::Topology::mesh({2, 2}), 2, 1, sw::Impl::Rtl), sw::Impl::Rtl);
+  traces::Recorder silent;
+  sc::Multicomputer nodes("nodes", config.validated(), silent, sc::net::verilated_routers(nullptr));
+  EXPECT_NO_THROW(nodes.network().check_message("a message", 4095));
+  EXPECT_THROW(nodes.network().check_message("a message", 4096), sw::ConfigError);
 }
 
 /// Node 0's message starts in the model alone (its packets' first headers taken from its

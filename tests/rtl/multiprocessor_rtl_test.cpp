@@ -256,33 +256,52 @@ TEST(Cosim, AFaultHeldOverSeveralCyclesIsReportedAtItsFirstCycle) {
   EXPECT_EQ(m.model ^ m.rtl, 1u << 4);
 }
 
-// P1 and P2 write in the same cycles, each controller with a flipped bit in its word: both differ
-// from the RTL in cycle alpha, and the report is the first of them by instance name, omp.bc1,
-// whatever order the kernel runs the two datapaths in.
-TEST(Cosim, OfTwoBlocksThatDifferInOneCycleTheFirstIsReported) {
+/// P(a) and P(b) of the omp at n write in the same cycles on their own rows, each controller
+/// with a flipped bit in its word (bit 1 in P(a)'s, bit 2 in P(b)'s): the run's mismatch.
+sc::Mismatch two_faulty_writers(std::uint32_t n, sw::ProcId a, sw::ProcId b) {
   traces::Recorder silent;
-  const sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Cosim, sw::Impl::Model);
+  const sw::SystemConfig c = config_of(Arch::Omp, n, sw::Impl::Cosim, sw::Impl::Model);
   Wired system("omp", c, silent);
   sc::ModelFault fault;
   fault.kind = sc::ModelFault::Kind::FlipBit;
   fault.at = sw::Cycle{c.timing.alpha};
   fault.bit = 1;
-  system.blocks().inject_fault(1, fault);
+  system.blocks().inject_fault(a, fault);
   fault.bit = 2;
-  system.blocks().inject_fault(2, fault);
+  system.blocks().inject_fault(b, fault);
   sw::MachineProgram p = one_write(c);
-  p.processors[2] = p.processors[1];
-  std::vector<sw::Op> ops = p.processors[2].ops.decoded();
-  std::get<sw::MemoryAccess>(ops[1]).bus = {sw::BusKind::Row, 2};
-  p.processors[2].ops = sw::OpList(ops);
+  const sw::ProcessorProgram writer = p.processors[1];
+  p.processors[1] = sw::ProcessorProgram{};
+  for (const sw::ProcId q : {a, b}) {
+    p.processors[q] = writer;
+    std::vector<sw::Op> ops = writer.ops.decoded();
+    std::get<sw::MemoryAccess>(ops[1]).bus = {sw::BusKind::Row, q};
+    p.processors[q].ops = sw::OpList(ops);
+  }
   system.load(p);
   sc::run_systems({&system}, sw::Cycle{1'000'000});
   const sw::RunSummary r = system.result();
-  ASSERT_TRUE(r.mismatch.has_value());
-  EXPECT_EQ(r.mismatch->cycle, c.timing.alpha);
-  EXPECT_EQ(r.mismatch->instance, "omp.bc1");
-  EXPECT_EQ(r.mismatch->signal, "bus_data");
-  EXPECT_EQ(r.mismatch->model ^ r.mismatch->rtl, 1u << 1);
+  EXPECT_TRUE(r.mismatch.has_value());
+  EXPECT_EQ(r.mismatch.value_or(sc::Mismatch{}).cycle, c.timing.alpha);
+  return r.mismatch.value_or(sc::Mismatch{});
+}
+
+// Both differ from the RTL in cycle alpha, and the report is the first of them by instance
+// name, omp.bc1, whatever order the kernel runs the two datapaths in.
+TEST(Cosim, OfTwoBlocksThatDifferInOneCycleTheFirstIsReported) {
+  const sc::Mismatch m = two_faulty_writers(4, 1, 2);
+  EXPECT_EQ(m.instance, "omp.bc1");
+  EXPECT_EQ(m.signal, "bus_data");
+  EXPECT_EQ(m.model ^ m.rtl, 1u << 1);
+}
+
+// The same of P2 and P10 at n = 16: omp.bc10 is the first by name, though P2's datapath is
+// built first (the name decides, not the order the blocks report in).
+TEST(Cosim, OfTwoBlocksThatDifferInOneCycleTheFirstByNameIsReported) {
+  const sc::Mismatch m = two_faulty_writers(16, 2, 10);
+  EXPECT_EQ(m.instance, "omp.bc10");
+  EXPECT_EQ(m.signal, "bus_data");
+  EXPECT_EQ(m.model ^ m.rtl, 1u << 2);
 }
 
 // The comparator keeps the first mismatch: later ones, in the same cycle or in later cycles,
