@@ -1,7 +1,7 @@
 // The harness of the command-line tests (tests/sw/cli_*_test.cpp): sw::run_cli against a fake
-// Runner that records what it is asked and answers from the request, the check that a bad command
-// line is refused before anything runs, and the Fig. 2 program of [PH91] with a fresh folder per
-// test for program files and outputs.
+// Runner that records what it is asked and answers from the request (or, scripted, as the test
+// says), the check that a bad command line is refused before anything runs, and the Fig. 2
+// program of [PH91] with a fresh folder per test for program files and outputs.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -123,6 +124,29 @@ class FakeRunner : public sw::Runner {
 
   Outcome outcome_;
 };
+
+/// A fake emulator whose networks answer what the test says: each run's summary from FakeRunner,
+/// then changed by `script` (the run's index among the requests, its summary).
+class ScriptedRunner : public FakeRunner {
+ public:
+  using Script = std::function<void(std::size_t, sw::NetworkRunSummary&)>;
+  explicit ScriptedRunner(Script script) : script_(std::move(script)) {}
+
+  sw::NetworkRunSummary run_network(const sw::NetworkRunRequest& request) override {
+    sw::NetworkRunSummary s = FakeRunner::run_network(request);
+    script_(network_requests.size() - 1, s);
+    return s;
+  }
+
+ private:
+  Script script_;
+};
+
+/// A summary in which one message lost a word.
+inline void lose_a_word(sw::NetworkRunSummary& s) {
+  s.delivery.messages_failed = 1;
+  s.delivery.failures.push_back("message 0 lost");
+}
 
 struct Result {
   int code = -1;

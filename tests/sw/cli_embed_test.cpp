@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sw/cli/cli.hpp"
@@ -129,6 +131,204 @@ TEST_F(EmbedCli, CompareRunsTheCcCubeUnderStdXorAndByweight) {
   EXPECT_DOUBLE_EQ(j["std_xor_average_distance_ratio"].get<double>(), (15.0 / 4) / (11.0 / 4));
 }
 
+// [XOR] Fig. 3a: byweight places the 3-cube on a line of 8 as 0 4 2 1 6 5 3 7. Its links, as
+// line positions: dimension 0 (0,3) (2,6) (1,5) (4,7), dimension 1 (0,2) (3,6) (1,4) (5,7),
+// dimension 2 (0,1) (3,5) (2,4) (6,7): distances 3..4, 2..3 and 1..2, dilations 1 x2, 2 x4, 3 x4,
+// 4 x2 (total 30 over 12 links), and counting the positions strictly inside each link, node
+// loads 0 2 3 4 4 3 2 0. Fig. 4: 4 + 3 + 2 = 9 Tc.
+TEST_F(EmbedCli, ByweightOnALineOfEightHasFig3sDistancesDilationsAndLoads) {
+  const std::vector<std::string> args = {"embed",  "--cube", "3",        "--onto",  "line",
+                                         "--dims", "8",      "--scheme", "byweight"};
+  std::vector<std::string> json_args = args;
+  json_args.insert(json_args.end(), {"--loads", "--json"});
+  const Result r = run(json_args);
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const Json j = Json::parse(r.out);
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> distances = {{3, 4}, {2, 3}, {1, 2}};
+  ASSERT_EQ(j["distances"].size(), 3U);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(j["distances"][i]["dimension"], i);
+    EXPECT_EQ(j["distances"][i]["min"], distances[i].first) << i;
+    EXPECT_EQ(j["distances"][i]["max"], distances[i].second) << i;
+  }
+  EXPECT_FALSE(j["constant_distances"].get<bool>());
+  EXPECT_EQ(j["dilation_spectrum"], (Json{{"1", 2}, {"2", 4}, {"3", 4}, {"4", 2}}));
+  EXPECT_EQ(j["longest_dilation"], 4);
+  EXPECT_EQ(j["total_dilation"], 30);
+  EXPECT_EQ(j["loads"], (Json{0, 2, 3, 4, 4, 3, 2, 0}));
+  EXPECT_EQ(j["load_max"], 4);
+  EXPECT_EQ(j["load_min"], 0);
+  EXPECT_EQ(j["cc_cube_time_tc"], 9);
+
+  const Result text = run(args);
+  ASSERT_EQ(text.code, sw::kExitOk) << text.err;
+  EXPECT_TRUE(contains(text.out, "distances D_i (dimension: min..max):  0: 3..4  1: 2..3  2: 1..2  "
+                                 "(not constant)\n"))
+      << text.out;
+  EXPECT_TRUE(
+      contains(text.out, "  dilation spectrum (dilation: links):  1: 2  2: 4  3: 4  4: 2\n"))
+      << text.out;
+  EXPECT_TRUE(contains(text.out, "longest dilation 4, total dilation 30, average dilation 2.500\n"))
+      << text.out;
+  EXPECT_TRUE(contains(text.out, "node loads (links routed through a node): max 4, min 0, average "
+                                 "2.250\n"))
+      << text.out;
+  EXPECT_TRUE(contains(text.out, "CC 3-cube communication time ([XOR] IV.A): 9 Tc\n")) << text.out;
+  EXPECT_FALSE(contains(text.out, "load of each network node")) << text.out;
+  // Constant distances print one number each: xor on the 16-ring ([XOR] Fig. 5): 1, 2, 4, 4.
+  const Result xor_text =
+      run({"embed", "--cube", "4", "--onto", "ring", "--dims", "16", "--scheme", "xor"});
+  ASSERT_EQ(xor_text.code, sw::kExitOk) << xor_text.err;
+  EXPECT_TRUE(contains(xor_text.out, "(dimension: min..max):  0: 1  1: 2  2: 4  3: 4  (constant "
+                                     "distances)\n"))
+      << xor_text.out;
+}
+
+// xor on the 16x16 torus: each axis is Fig. 5's 16-ring (distances 1, 2, 4, 4 through the
+// wrap-around links), and [XOR] Table I gives its loads: min 6, max 8.
+TEST_F(EmbedCli, XorOnATorusUsesTheWrapAroundLinksAndHasTableOnesLoads) {
+  const Result r = run(
+      {"embed", "--cube", "8", "--onto", "torus", "--dims", "16x16", "--scheme", "xor", "--json"});
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const Json j = Json::parse(r.out);
+  const std::vector<std::uint32_t> distance = {1, 2, 4, 4, 1, 2, 4, 4};
+  ASSERT_EQ(j["distances"].size(), 8U);
+  for (std::size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(j["distances"][i]["min"], distance[i]) << i;
+    EXPECT_EQ(j["distances"][i]["max"], distance[i]) << i;
+  }
+  EXPECT_TRUE(j["constant_distances"].get<bool>());
+  EXPECT_EQ(j["load_min"], 6);
+  EXPECT_EQ(j["load_max"], 8);
+  EXPECT_EQ(j["dims"], "16x16");
+  // The largest hypercube: the identity scheme maps every link to one of its own.
+  const Result cube =
+      run({"embed", "--cube", "10", "--onto", "hypercube", "--scheme", "identity", "--json"});
+  ASSERT_EQ(cube.code, sw::kExitOk) << cube.err;
+  EXPECT_EQ(Json::parse(cube.out)["dilation_spectrum"], (Json{{"1", 10 * 512}}));
+}
+
+// The largest cube, 2^16 nodes, on the 256x256 torus by std: dimensions 0..7 on one axis and
+// 8..15 on the other, D_i = 2^(i mod 8) (2^7 = 128 is half the ring either way): average
+// distance 2 (2^8 - 1) / 16 and [XOR] IV.A's time 2 (2^8 - 1) Tc.
+TEST_F(EmbedCli, TheSixteenCubeIsTakenOntoATorusOf65536Nodes) {
+  const Result r = run({"embed", "--cube", "16", "--onto", "torus", "--dims", "256x256", "--scheme",
+                        "std", "--json"});
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const Json j = Json::parse(r.out);
+  EXPECT_EQ(j["cube"], 16);
+  EXPECT_TRUE(j["constant_distances"].get<bool>());
+  EXPECT_DOUBLE_EQ(j["average_dilation"].get<double>(), 2.0 * 255.0 / 16.0);
+  EXPECT_EQ(j["cc_cube_time_tc"], 2 * 255);
+}
+
+// The runs of --compare answer 400, 300 and 350 cycles; each stage computes 5 cycles, so the
+// communication is the cycles less 4 x 5. A run that loses a word fails the command.
+TEST_F(EmbedCli, CompareReportsEachRunsCommunicationAndFailsOnALostWord) {
+  const std::vector<std::uint64_t> cycles = {400, 300, 350};
+  const std::vector<std::string> args = {"embed",     "--compare", "--cube",    "4",
+                                         "--onto",    "ring",      "--dims",    "16",
+                                         "--compute", "5",         "--startup", "3"};
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  ScriptedRunner timed(
+      [&](std::size_t k, sw::NetworkRunSummary& s) { s.cycles = sw::Cycle{cycles.at(k)}; });
+  const Result r = run(json_args, timed);
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const Json j = Json::parse(r.out);
+  EXPECT_EQ(j["startup"], 3);
+  EXPECT_EQ(j["compute"], 5);
+  ASSERT_EQ(j["runs"].size(), 3U);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(j["runs"][k]["cycles"], cycles[k]);
+    EXPECT_EQ(j["runs"][k]["communication_cycles"], cycles[k] - 4 * 5);
+    EXPECT_EQ(j["runs"][k]["max_channel_contention"], FakeRunner::kConflicts);
+    EXPECT_TRUE(j["runs"][k]["delivered"].get<bool>());
+  }
+  EXPECT_DOUBLE_EQ(j["std_xor_communication_ratio"].get<double>(), 380.0 / 280.0);
+  ScriptedRunner again(
+      [&](std::size_t k, sw::NetworkRunSummary& s) { s.cycles = sw::Cycle{cycles.at(k)}; });
+  const Result text = run(args, again);
+  ASSERT_EQ(text.code, sw::kExitOk) << text.err;
+  EXPECT_TRUE(contains(text.out, "emulated communication 1.357\n")) << text.out;
+  for (const Json& each : j["runs"]) {
+    const std::string scheme = each["scheme"];
+    const std::size_t at = text.out.find("\n  " + scheme + " ");
+    ASSERT_NE(at, std::string::npos) << scheme << "\n" << text.out;
+    std::istringstream row(text.out.substr(at + 3, text.out.find('\n', at + 1) - at - 3));
+    std::string name, predicted, delivered;
+    double distance = 0;
+    std::uint64_t longest = 0, load = 0, tc = 0, emulated = 0, communication = 0;
+    row >> name >> distance >> longest >> load >> tc >> predicted >> emulated >> communication >>
+        delivered;
+    EXPECT_NEAR(distance, each["average_dilation"].get<double>(), 0.0005) << scheme;
+    EXPECT_EQ(longest, each["longest_dilation"]) << scheme;
+    EXPECT_EQ(load, each["load_max"]) << scheme;
+    EXPECT_EQ(tc, each["cc_cube_time_tc"]) << scheme;
+    EXPECT_EQ(predicted, each["predicted_cycles"].dump()) << scheme;
+    EXPECT_EQ(emulated, each["cycles"]) << scheme;
+    EXPECT_EQ(communication, each["communication_cycles"]) << scheme;
+    EXPECT_EQ(delivered, "yes") << scheme;
+  }
+
+  for (const bool json : {true, false}) {
+    ScriptedRunner lost([&](std::size_t k, sw::NetworkRunSummary& s) {
+      s.cycles = sw::Cycle{cycles.at(k)};
+      if (k == 2) {
+        lose_a_word(s);
+      }
+    });
+    const Result l = run(json ? json_args : args, lost);
+    EXPECT_EQ(l.code, sw::kExitRunFailed) << l.out;
+    if (json) {
+      EXPECT_FALSE(Json::parse(l.out)["runs"][2]["delivered"].get<bool>());
+    } else {
+      EXPECT_TRUE(contains(l.out, "NO\n")) << l.out;
+    }
+  }
+}
+
+TEST_F(EmbedCli, CompareBuildsTheNetworkOfTheOptions) {
+  // Store-and-forward buffers hold the whole packet, 20 words + the header, unless --buffers
+  // says otherwise.
+  for (const bool buffers : {false, true}) {
+    FakeRunner runner;
+    std::vector<std::string> args = {"embed",     "--compare", "--cube",      "3",     "--onto",
+                                     "line",      "--dims",    "8",           "--len", "20",
+                                     "--compute", "0",         "--switching", "saf",   "--json"};
+    if (buffers) {
+      args.insert(args.end(), {"--buffers", "4"});
+    }
+    const Result r = run(args, runner);
+    ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+    ASSERT_EQ(runner.network_requests.size(), 3U);
+    const sw::NetworkConfig& config = *runner.network_requests[0].config;
+    EXPECT_EQ(config.router.buffer_flits, buffers ? 4U : 21U);
+    EXPECT_EQ(config.topology, sw::Topology::mesh({8}));
+    EXPECT_EQ(config.router.vcs, 1U);  // a line is a mesh: one virtual channel by default
+  }
+  // Stage s of the CC-cube crosses dimension s: std keeps cube node n on line node n, so the
+  // first 8 messages of the program join n and n xor 1.
+  FakeRunner runner;
+  const Result r =
+      run({"embed", "--compare", "--cube", "3", "--onto", "line", "--dims", "8"}, runner);
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const std::vector<sw::Message>& messages = runner.network_requests[0].program.manifest.messages;
+  ASSERT_EQ(messages.size(), 3U * 8U);
+  for (std::size_t k = 0; k < messages.size(); ++k) {
+    EXPECT_EQ(messages[k].source ^ messages[k].destination, 1U << (k / 8)) << k;
+  }
+  // A message of several packets has no lone-message time: no prediction.
+  FakeRunner packets;
+  const Result p = run({"embed", "--compare", "--cube", "3", "--onto", "line", "--dims", "8",
+                        "--len", "8", "--packet-flits", "4", "--json"},
+                       packets);
+  ASSERT_EQ(p.code, sw::kExitOk) << p.err;
+  for (const Json& each : Json::parse(p.out)["runs"]) {
+    EXPECT_TRUE(each["predicted_cycles"].is_null()) << each.dump();
+  }
+}
+
 TEST_F(EmbedCli, GenCcCubeWritesOneStagePerDimensionWithItsComputation) {
   const Result r =
       run({"gen", "cc-cube", "--dim", "3", "--len", "2", "--compute", "5", "--dims", "2,0,1"});
@@ -201,6 +401,12 @@ TEST_F(EmbedCli, BadInputIsRefusedNamingTheOption) {
       {{"embed", "--compare", "--cube", "4", "--onto", "ring", "--dims", "16", "--scheme", "std"},
        {"--scheme"}},
       {{"embed", "--compare", "--cube", "4", "--onto", "hypercube"}, {"--onto", "hypercube"}},
+      {{"embed", "--cube", "11", "--onto", "hypercube", "--scheme", "identity"},
+       {"--cube", "at most 10", "11"}},
+      {{"embed", "--cube", "4", "--onto", "hypercube", "--dims", "16", "--scheme", "identity"},
+       {"--dims", "no --dims onto a hypercube"}},
+      {{"embed", "--cube", "4", "--onto", "ring", "--dims", "4x4", "--scheme", "std"},
+       {"--dims", "one radix for a ring"}},
       {{"embed", "--cube", "4", "--onto", "ring", "--dims", "16", "--scheme", "std", "--out",
         folder},
        {"--out", "(a directory)"}},

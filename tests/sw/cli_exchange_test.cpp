@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,94 @@ TEST(CliExchange, ExchangeRunsEveryAlgorithmOnTheOnePortTorusWithTable1BesideIt)
   EXPECT_FALSE(contains(one.out, "two-phase")) << one.out;
 }
 
+// A1 on the 8 x 8 torus: the largest message of each step is N^2/2, then N^2 (five steps), then
+// N^2 - 1 blocks (the gen test above): transmission is their sum. Every such message is gathered
+// by a sender that keeps other blocks but in stage 1 step 2, where the slaves send all they hold.
+TEST(CliExchange, TransmissionAndRearrangementAreA1sMessageSizesSummed) {
+  const std::uint64_t n = 8;
+  const Result out =
+      run({"exchange", "--torus", "8x8", "--block", "1", "--algorithms", "a1", "--json"});
+  ASSERT_EQ(out.code, 0) << out.err;
+  const nlohmann::json a1 = nlohmann::json::parse(out.out).at("algorithms").at(0);
+  const std::uint64_t transmission = n * n / 2 + 5 * n * n + (n * n - 1);
+  EXPECT_EQ(a1.at("transmission_blocks"), transmission);
+  EXPECT_EQ(a1.at("rearranged_blocks"), transmission - n * n);
+}
+
+// Each algorithm's row of the table holds the figures of its JSON object, and the fastest is the
+// run of fewest cycles among those that delivered every word: here direct is the quickest but
+// loses a word, a1 the slowest.
+TEST(CliExchange, TheTableHoldsTheJsonsFiguresAndTheFastestDeliveredEveryWord) {
+  const std::vector<std::uint64_t> cycles = {900, 700, 500};  // a1, suh, direct
+  const auto script = [&](std::size_t k, sw::NetworkRunSummary& s) {
+    s.cycles = sw::Cycle{cycles.at(k)};
+    if (k == 2) {
+      lose_a_word(s);
+    }
+  };
+  const std::vector<std::string> args = {
+      "exchange",           "--torus", "4x4",          "--block",      "2", "--startup", "30",
+      "--rearrange-cycles", "1",       "--algorithms", "a1,suh,direct"};
+  ScriptedRunner json_runner(script);
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  const Result j = run(json_args, json_runner);
+  EXPECT_EQ(j.code, sw::kExitRunFailed) << j.err;
+  const nlohmann::json report = nlohmann::json::parse(j.out);
+  EXPECT_EQ(report.at("fastest"), "suh");
+  EXPECT_EQ(report.at("block_words"), 2u);
+  EXPECT_EQ(report.at("startup"), 30u);
+  EXPECT_EQ(report.at("rearrange_cycles"), 1u);
+  EXPECT_FALSE(report.at("algorithms").at(2).at("payload_ok").get<bool>());
+
+  ScriptedRunner text_runner(script);
+  const Result t = run(args, text_runner);
+  EXPECT_EQ(t.code, sw::kExitRunFailed) << t.err;
+  EXPECT_TRUE(contains(t.out, "\nfastest: suh (700 cycles)\n")) << t.out;
+  for (const nlohmann::json& a : report.at("algorithms")) {
+    const std::string name = a.at("algorithm");
+    const std::size_t at = t.out.find("\n" + name + " ");
+    ASSERT_NE(at, std::string::npos) << name << "\n" << t.out;
+    std::istringstream row(t.out.substr(at + 1, t.out.find('\n', at + 1) - at - 1));
+    std::string shown_name, table1_startups, table1_cycles, delivered;
+    std::uint64_t steps = 0, transmission = 0, link = 0, sent = 0, zero_load = 0, run_cycles = 0;
+    row >> shown_name >> steps;
+    if (!a.at("predicted_startups").is_null()) {
+      row >> table1_startups;
+      std::ostringstream predicted;
+      predicted << "(" << a.at("predicted_startups").get<double>() << ")";
+      EXPECT_EQ(table1_startups, predicted.str()) << name;
+    }
+    row >> transmission >> link >> sent >> zero_load >> run_cycles >> table1_cycles >> delivered;
+    EXPECT_EQ(steps, a.at("steps")) << name;
+    EXPECT_EQ(transmission, a.at("transmission_blocks")) << name;
+    EXPECT_EQ(link, a.at("max_link_load")) << name;
+    EXPECT_EQ(sent, a.at("blocks_sent")) << name;
+    EXPECT_EQ(zero_load, a.at("zero_load_cycles")) << name;
+    EXPECT_EQ(run_cycles, a.at("cycles")) << name;
+    EXPECT_EQ(table1_cycles,
+              a.at("predicted_cycles").is_null() ? "-" : a.at("predicted_cycles").dump())
+        << name;
+    EXPECT_EQ(delivered, a.at("blocks_delivered").dump() + "/" + a.at("blocks").dump() + ",")
+        << name;
+    EXPECT_EQ(contains(row.str(), "PAYLOAD LOST"), name == "direct") << row.str();
+  }
+}
+
+// A1's largest message on the 8 x 8 torus carries N^2 = 64 blocks and a .mcp message at most
+// 2^20 words: a block of 2^20 / 64 = 16384 words is the largest taken; 0 start-up and
+// rearrangement cycles are the defaults, and may be given.
+TEST(CliExchange, EachOptionIsTakenAtItsBounds) {
+  const Result r = run({"exchange", "--torus", "8x8", "--block", "16384", "--startup", "0",
+                        "--rearrange-cycles", "0", "--algorithms", "a1", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out).at("block_words"), 16384u);
+  const Result gen =
+      run({"gen", "complete-exchange", "--torus", "8x8", "--algorithm", "a1", "--block", "16384"});
+  ASSERT_EQ(gen.code, 0) << gen.err;
+  EXPECT_EQ(largest_words(sw::parse_program(gen.out, "a1.mcp").steps.at(1)), 64u * 16384u);
+}
+
 TEST(CliExchange, BadInputIsRefusedBeforeAnythingRuns) {
   expect_refused_before_running({
       {{"exchange", "--block", "2"}, {"--torus", "required"}},
@@ -120,6 +209,11 @@ TEST(CliExchange, BadInputIsRefusedBeforeAnythingRuns) {
       {{"exchange", "--torus", "8x4", "--block", "2"}, {"--torus", "N x N"}},
       {{"exchange", "--torus", "64x64", "--block", "2"}, {"--torus", "4 to 32"}},
       {{"exchange", "--torus", "8", "--block", "2"}, {"--torus", "'8'"}},
+      {{"exchange", "--torus", "2x2", "--block", "2"}, {"--torus", "4 to 32", "'2x2'"}},
+      {{"exchange", "--torus", "4x4", "--block", "2", "--algorithms", ""},
+       {"--algorithms", "an empty list"}},
+      {{"gen", "complete-exchange", "--torus", "8x8", "--algorithm", "a1", "--block", "16385"},
+       {"--block", "at most 16384 words", "64 blocks"}},
       {{"exchange", "--torus", "4x4"}, {"--block", "required"}},
       {{"exchange", "--torus", "4x4", "--block", "0"}, {"--block"}},
       {{"exchange", "--torus", "4x4", "--block", "2", "--startup", "x"}, {"--startup"}},

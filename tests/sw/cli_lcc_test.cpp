@@ -160,6 +160,46 @@ TEST(CliLcc, AnLccGatherReachesCorollaryTwosMinimum) {
   EXPECT_EQ(p.at("T_after"), 1U);
 }
 
+// The table names each pattern's kind by the rank of A (a permutation has full rank), lists T_i
+// over the dimensions as the JSON does, and with several patterns the largest T after over them.
+TEST(CliLcc, TheTableNamesEachPatternsKindAndItsContentionPerDimension) {
+  // y = x >> 1 on 4 bits: A has rank 3, a gather (the test above).
+  const std::string gather = "lcc:0100/0010/0001/0000,0000";
+  const nlohmann::json j = lcc_json({"lcc", "--dim", "4", "--pattern", gather, "--json"});
+  EXPECT_EQ(j.at("dim"), 4U);
+  const Result text = run({"lcc", "--dim", "4", "--pattern", gather});
+  ASSERT_EQ(text.code, sw::kExitOk) << text.err;
+  EXPECT_TRUE(contains(text.out, "(LCG, rank 3)\n")) << text.out;
+  EXPECT_TRUE(contains(text.out, "optimal for the pattern")) << text.out;
+  std::string ordering;
+  for (const auto& k : j.at("ordering")) {
+    ordering += (ordering.empty() ? "(" : ", ") + k.dump();
+  }
+  EXPECT_TRUE(contains(text.out, "  ordering R = " + ordering + "), optimal")) << text.out;
+  const auto listed = [](const nlohmann::json& t) {
+    std::string out;
+    for (const auto& v : t) {
+      out += (out.empty() ? "" : " ") + v.dump();
+    }
+    return out;
+  };
+  const nlohmann::json& p = j.at("patterns").at(0);
+  EXPECT_TRUE(contains(text.out, "  before  T = " + p.at("T_before").dump())) << text.out;
+  EXPECT_TRUE(contains(text.out, "  T_i = " + listed(p.at("Ti_before")) + "\n  after")) << text.out;
+  EXPECT_TRUE(contains(text.out, "  T_i = " + listed(p.at("Ti_after")) + "\n\n")) << text.out;
+
+  // transpose, bitrev, reverse-flip on 8 bits: no ordering does better than 2 for all three (the
+  // test above), and transpose alone is a permutation.
+  // The last pattern's own T is 1 ([LCC] section 5: 2, 1, 1).
+  const Result three = run({"lcc", "--dim", "8", "--pattern", "transpose", "--pattern", "bitrev",
+                            "--pattern", "reverse-flip"});
+  ASSERT_EQ(three.code, sw::kExitOk) << three.err;
+  EXPECT_TRUE(contains(three.out, "orthosim lcc: 3 LCCs on the ")) << three.out;
+  EXPECT_TRUE(contains(three.out, "least worst T over the patterns")) << three.out;
+  EXPECT_TRUE(contains(three.out, "transpose (LCP)\n")) << three.out;
+  EXPECT_TRUE(contains(three.out, "\nT after, the largest over the patterns: 2\n")) << three.out;
+}
+
 TEST_F(CliProgram, LccOutIsANodeMapThatRunEmbeddingPlacesTheProgramBy) {
   // Bit-reverse on the 4-cube: T = 2 on the identity placement, 1 reordered.
   const std::uint32_t d = 4;
