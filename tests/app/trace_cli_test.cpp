@@ -345,11 +345,40 @@ TEST_F(TraceCli, StatsTextSaysWhatTheJsonSays) {
   };
   const std::uint64_t cycles = st["cycles"];
   has("cycles " + std::to_string(cycles) + " (" + std::to_string(cycles * 50) + " ns), 1 run\n");
+  // A bus's utilization is its busy cycles over the run's, in the JSON as a fraction and in the
+  // text as a percentage to one decimal.
+  const auto percent = [](double part, double whole) {
+    char shown[32];
+    std::snprintf(shown, sizeof shown, "%.1f%%", whole == 0 ? 0.0 : 100.0 * part / whole);
+    return std::string(shown);
+  };
+  ASSERT_FALSE(st["buses"].empty());
   for (const json& b : st["buses"]) {
+    const std::uint64_t busy = b["busy_cycles"];
+    EXPECT_DOUBLE_EQ(b["utilization"].get<double>(),
+                     static_cast<double>(busy) / static_cast<double>(cycles));
     char line[96];
-    std::snprintf(line, sizeof line, "%-24s%12llu", b["name"].get<std::string>().c_str(),
-                  static_cast<unsigned long long>(b["busy_cycles"].get<std::uint64_t>()));
+    std::snprintf(line, sizeof line, "%-24s%12llu%9s%10llu\n", b["name"].get<std::string>().c_str(),
+                  static_cast<unsigned long long>(busy),
+                  percent(static_cast<double>(busy), static_cast<double>(cycles)).c_str(),
+                  static_cast<unsigned long long>(b["accesses"].get<std::uint64_t>()));
     has(line);
+  }
+  // A processor's shares: each state's cycles over the sum of the five.
+  ASSERT_FALSE(st["processors"].empty());
+  for (const json& p : st["processors"]) {
+    const char* states[] = {"compute", "memory", "sync", "message", "idle"};
+    double total = 0;
+    for (const char* state : states) {
+      total += p[state].get<double>();
+    }
+    char line[160];
+    int at = std::snprintf(line, sizeof line, "%-24s", p["name"].get<std::string>().c_str());
+    for (const char* state : states) {
+      at += std::snprintf(line + at, sizeof line - static_cast<std::size_t>(at), "%9s",
+                          percent(p[state].get<double>(), total).c_str());
+    }
+    has(std::string(line) + "\n");
   }
   std::uint64_t previous = 0;
   for (std::size_t k = 0; k < st["step_ends"].size(); ++k) {
@@ -383,6 +412,47 @@ TEST_F(TraceCli, StatsTextSaysWhatTheJsonSays) {
                 static_cast<unsigned long long>(l["p99"].get<std::uint64_t>()),
                 static_cast<unsigned long long>(l["max"].get<std::uint64_t>()));
   EXPECT_NE(traffic.out.find(line), std::string::npos) << line << " in\n" << traffic.out;
+  // The histogram: bin k holds latencies min + k w .. min + (k + 1) w - 1, its bar 40 '#' at the
+  // fullest bin.
+  const std::uint64_t min = l["min"], width = l["bin_width"];
+  std::uint64_t peak = 0;
+  for (const json& h : l["histogram"]) {
+    peak = std::max(peak, h.get<std::uint64_t>());
+  }
+  ASSERT_GT(l["histogram"].size(), 1u);
+  for (std::size_t k = 0; k < l["histogram"].size(); ++k) {
+    const std::uint64_t count = l["histogram"][k], lo = min + k * width;
+    char bin[96];
+    std::snprintf(bin, sizeof bin, "  %8llu..%-8llu%8llu ", static_cast<unsigned long long>(lo),
+                  static_cast<unsigned long long>(lo + width - 1),
+                  static_cast<unsigned long long>(count));
+    const std::string bin_line = bin + std::string(40 * count / peak, '#') + "\n";
+    EXPECT_NE(traffic.out.find(bin_line), std::string::npos) << bin_line << " in\n" << traffic.out;
+  }
+  // A channel's utilization is its flits over the run's cycles; the text lists the 8 busiest,
+  // most flits first (ties in the JSON's order).
+  const std::uint64_t traffic_cycles = traffic_stats["cycles"];
+  std::vector<json> busiest(traffic_stats["channels"].begin(), traffic_stats["channels"].end());
+  ASSERT_GT(busiest.size(), 8u);
+  for (const json& c : busiest) {
+    EXPECT_DOUBLE_EQ(c["utilization"].get<double>(),
+                     c["flits"].get<double>() / static_cast<double>(traffic_cycles));
+  }
+  std::stable_sort(busiest.begin(), busiest.end(), [](const json& a, const json& b) {
+    return a["flits"].get<std::uint64_t>() > b["flits"].get<std::uint64_t>();
+  });
+  busiest.resize(8);
+  std::string listed = "busiest channels (flits, utilization, packets):\n";
+  for (const json& c : busiest) {
+    char channel[128];
+    std::snprintf(channel, sizeof channel, "  %-28s%8llu%8.1f%%%8llu\n",
+                  c["name"].get<std::string>().c_str(),
+                  static_cast<unsigned long long>(c["flits"].get<std::uint64_t>()),
+                  100.0 * c["flits"].get<double>() / static_cast<double>(traffic_cycles),
+                  static_cast<unsigned long long>(c["packets"].get<std::uint64_t>()));
+    listed += channel;
+  }
+  EXPECT_NE(traffic.out.find(listed), std::string::npos) << listed << " in\n" << traffic.out;
 }
 
 TEST_F(TraceCli, TablesWriteOneTraceForEveryRun) {
