@@ -602,10 +602,53 @@ TEST_F(TraceCli, DiffFindsAnInjectedOneCycleDifferenceAtItsStep) {
   }
   EXPECT_EQ(j["first_divergence"]["line_a"], expected_line);
   EXPECT_EQ(j["first_divergence"]["line_b"], expected_line);
+  // Steps are numbered from 1; each side's cycles are its step's end minus the one before.
+  std::uint64_t previous = 0;
+  for (std::size_t k = 0; k < j["steps"].size(); ++k) {
+    const std::uint64_t end = r["steps"][k]["end_cycle"];
+    EXPECT_EQ(j["steps"][k]["step"], k + 1);
+    EXPECT_EQ(j["steps"][k]["a"], end - previous) << "step " << k + 1;
+    EXPECT_EQ(j["steps"][k]["b"], end - previous + (k == 2 ? 1 : 0)) << "step " << k + 1;
+    previous = end;
+  }
   // Text output names the step too.
   const auto text = run("trace diff a.trace b.trace");
   EXPECT_EQ(text.exit_code, 1);
   EXPECT_NE(text.out.find("first divergence"), std::string::npos);
+}
+
+// Two traces written here, of 3 and 2 events: they first differ at the second event (event 1
+// counted from 0 in the JSON, event 2 in the text), on line 6 of both files.
+TEST_F(TraceCli, DiffCountsEachTracesEventsAndNumbersTheFirstDivergence) {
+  const std::string header =
+      "orthosim-trace 1\nclock-ns 50\nsource 0 processor omp.p0\nsource 1 bus omp.rb0\n";
+  write("three.trace", header + "0 act 0 compute 0\n5 act 0 idle 1\n10 end\n");
+  write("two.trace", header + "0 act 0 compute 0\n10 end\n");
+  const auto d = run("trace diff three.trace two.trace --json");
+  EXPECT_EQ(d.exit_code, 1) << d.err;
+  const json j = json::parse(d.out);
+  EXPECT_EQ(j["events"]["a"], 3);
+  EXPECT_EQ(j["events"]["b"], 2);
+  EXPECT_EQ(j["first_divergence"]["event"], 1);
+  EXPECT_EQ(j["first_divergence"]["line_a"], 6);
+  EXPECT_EQ(j["first_divergence"]["line_b"], 6);
+  const auto text = run("trace diff three.trace two.trace");
+  EXPECT_EQ(text.exit_code, 1);
+  EXPECT_NE(text.out.find("\nfirst divergence at event 2:\n  A line 6: 5 act omp.p0 idle 1\n  B "
+                          "line 6: 10 end\n"),
+            std::string::npos)
+      << text.out;
+  // The totals are each trace's own, as trace stats gives them: a program's run against an
+  // access workload's.
+  ASSERT_EQ(run("run " + kFig2 + " --arch torus --dims 2x2 --trace net.trace").exit_code, 0);
+  ASSERT_EQ(run("access --kind scalar --trace acc.trace").exit_code, 0);
+  const auto both = run("trace diff net.trace acc.trace --json");
+  EXPECT_EQ(both.exit_code, 1) << both.err;
+  const json totals = json::parse(both.out)["totals"];
+  const json net = stats("net.trace"), acc = stats("acc.trace");
+  for (const char* field : {"accesses", "words", "conflicts", "messages_delivered"}) {
+    EXPECT_EQ(totals[field], json::array({net[field], acc[field]})) << field;
+  }
 }
 
 TEST_F(TraceCli, MalformedTracesNameFileLineColumn) {
