@@ -345,6 +345,7 @@ TEST_F(TraceCli, StatsTextSaysWhatTheJsonSays) {
   };
   const std::uint64_t cycles = st["cycles"];
   has("cycles " + std::to_string(cycles) + " (" + std::to_string(cycles * 50) + " ns), 1 run\n");
+  EXPECT_EQ(st["clock_ns"], 50);  // the omp's default clock period
   // A bus's utilization is its busy cycles over the run's, in the JSON as a fraction and in the
   // text as a percentage to one decimal.
   const auto percent = [](double part, double whole) {
@@ -703,6 +704,15 @@ TEST_F(TraceCli, BadArgumentsAreRejected) {
                              "line, found '#'\n"),
             std::string::npos)
       << program.err;
+  // One file too many is named as plainly as one too few.
+  EXPECT_EQ(run("trace plot --out pl").err,
+            "orthosim trace: plot: expected one event trace, or one or more JSONs of orthosim "
+            "traffic --rates ... --json, found 0 file arguments\n");
+  EXPECT_EQ(
+      run("trace stats a.trace b.trace").err,
+      "orthosim trace: stats: expected one event trace or VCD file, found 2 file arguments\n");
+  EXPECT_EQ(run("trace diff a.trace b.trace c.trace").err,
+            "orthosim trace: diff: expected two event trace files, found 3 file arguments\n");
   EXPECT_EQ(run("trace diff one").exit_code, 2);
   EXPECT_NE(
       run("trace diff one").err.find("expected two event trace files, found 1 file argument\n"),
@@ -997,6 +1007,8 @@ TEST_F(TraceCli, PlotOfSeveralTrafficJsonsDrawsOneLabelledCurvePerFile) {
       {"trace plot ecube.json t.trace --out bad", "t.trace: expected the JSON of orthosim traffic"},
       {"trace plot ecube.json ms.json --labels a,b,c --out bad",
        "--labels: expected 2 names, one per file, comma-separated, found 3 in 'a,b,c'"},
+      {"trace plot ecube.json ms.json mg.json --labels a,b --out bad",
+       "--labels: expected 3 names, one per file, comma-separated, found 2 in 'a,b'"},
       {"trace plot ecube.json ms.json --labels a, --out bad", "--labels: expected a non-empty"},
       {"trace plot ecube.json --labels a --out bad",
        "--labels: expected several traffic JSONs (or calmant --complete-exchange JSONs) to plot in "
