@@ -29,6 +29,10 @@ TEST(CliTables, EachRangeIsTakenAtBothEndsAndRefusedOnePast) {
       {{"tables", "--topology", "hypercube", "--m", "2", "--n", "2"},
        {"--m: expected an integer in 4..4096, found '2'"}},
       {{"tables", "--topology", "hypercube", "--m", "3", "--n", "2"}, {"--m: expected"}},
+      {{"tables", "--topology", "hypercube", "--m", "4097", "--n", "2"},
+       {"--m: expected an integer in 4..4096, found '4097'"}},
+      {{"tables", "--topology", "hypercube", "--m", "512", "--n", "257"},
+       {"--n: expected an integer in 2..256, found '257'"}},
       {{"tables", "--topology", "hypercube", "--m", "4", "--n", "1"},
        {"--n: expected an integer in 2.."}},
       {tables({"--l", "0"}), {"--l: expected an integer in 1..65536, found '0'"}},
@@ -68,7 +72,7 @@ TEST(CliTables, EachRangeIsTakenAtBothEndsAndRefusedOnePast) {
   }
 }
 
-// --ports all reaches every network run; --topology torus designs the torus; --collapse picks the
+// --ports all reaches every network run; --trace every run; --topology torus designs the torus; --collapse picks the
 // intra-cluster dimensions of Fig. 10 (x1 instead of the default x0).
 TEST(CliTables, TheOptionsReachTheDesign) {
   FakeRunner all_ports;
@@ -81,6 +85,19 @@ TEST(CliTables, TheOptionsReachTheDesign) {
   ASSERT_EQ(run(tables({"--ports", "one"}), one_port).code, sw::kExitOk);
   for (const sw::NetworkRunRequest& request : one_port.network_requests) {
     EXPECT_EQ(request.config->ni.ports, sw::NodePorts::One);
+  }
+  // --trace: every run, on the omp and on the network, writes its events to the one file.
+  FakeRunner traced;
+  const std::string trace = (fs::temp_directory_path() / "cli_tables_test.trace").string();
+  ASSERT_EQ(run(tables({"--trace", trace}), traced).code, sw::kExitOk);
+  ASSERT_FALSE(traced.program_requests.empty());
+  for (const std::vector<sw::SystemRun>& runs : traced.program_requests) {
+    for (const sw::SystemRun& system : runs) {
+      EXPECT_EQ(system.trace_path, trace);
+    }
+  }
+  for (const sw::NetworkRunRequest& request : traced.network_requests) {
+    EXPECT_EQ(request.trace_path, trace);
   }
   const Result torus = run({"tables", "--topology", "torus", "--m", "16", "--n", "4", "--json"});
   ASSERT_EQ(torus.code, sw::kExitOk) << torus.err;
