@@ -4,7 +4,11 @@
 // fails.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -114,12 +118,79 @@ TEST(CliTables, TheOptionsReachTheDesign) {
   EXPECT_EQ(x1_clusters.find("x0"), std::string::npos) << x1_clusters;
 }
 
-// A run that loses a word is exit 1, and the JSON says it is not ok.
+// A run that loses a word is exit 1, the JSON says it is not ok, and each row of the table says
+// PAYLOAD for every side that lost one; a side that did not finish says DEADLOCK.
 TEST(CliTables, ARunThatFailsIsExitOneAndNotOk) {
   FakeRunner lossy(FakeRunner::Outcome::PayloadLost);
   const Result r = run(tables({"--json"}), lossy);
   EXPECT_EQ(r.code, sw::kExitRunFailed) << r.err;
   EXPECT_FALSE(nlohmann::json::parse(r.out)["ok"].get<bool>());
+  FakeRunner lossy_text(FakeRunner::Outcome::PayloadLost);
+  const Result text = run(tables({}), lossy_text);
+  EXPECT_EQ(text.code, sw::kExitRunFailed);
+  EXPECT_TRUE(contains(text.out, " omp:PAYLOAD native:PAYLOAD direct:PAYLOAD\n")) << text.out;
+  // Below the table, each failed row's problems (the fake runner's lost message).
+  EXPECT_TRUE(contains(text.out, "\n  one-to-one:\n")) << text.out;
+  EXPECT_TRUE(contains(text.out, "message 0 lost")) << text.out;
+  EXPECT_FALSE(contains(run(tables({})).out, "\n  one-to-one:\n"));
+  FakeRunner stuck(FakeRunner::Outcome::Deadlock);
+  const Result deadlock = run(tables({}), stuck);
+  EXPECT_EQ(deadlock.code, sw::kExitRunFailed);
+  EXPECT_TRUE(contains(deadlock.out, " omp:DEADLOCK native:DEADLOCK direct:DEADLOCK\n"))
+      << deadlock.out;
+}
+
+// The table's rows: a one-to-all row's T(d, lambda l) is marked '*' (an upper bound there, the
+// note says), the others not; Eq. 2 normalizes a hypercube, Eq. 3 a torus, in the text and the
+// JSON.
+TEST(CliTables, OneToAllRowsAreMarkedAndEachTopologyHasItsNormalization) {
+  const Result r = run(tables({}));
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(run(tables({"--json"})).out);
+  const nlohmann::json& json_rows = j["rows"];
+  ASSERT_EQ(json_rows.size(), 5u);
+  // Some row's d differs from its lambda, so that the two columns cannot pass for each other.
+  EXPECT_TRUE(std::any_of(json_rows.begin(), json_rows.end(),
+                          [](const nlohmann::json& row) { return row["d"] != row["lambda"]; }));
+  std::istringstream lines(r.out);
+  std::size_t rows = 0;
+  for (std::string line; std::getline(lines, line);) {
+    for (const std::string pattern : {"one-to-one", "one-to-all broadcast", "all-to-all broadcast",
+                                      "one-to-all personalized", "all-to-all personalized"}) {
+      // "  " + the pattern in 25 columns, d in 5, lambda in 7, T in 10, then the mark.
+      if (line.rfind("  " + pattern + " ", 0) == 0 && line.size() > 51) {
+        EXPECT_EQ(line.substr(49, 2), pattern.rfind("one-to-all", 0) == 0 ? " *" : "  ") << line;
+        // d, lambda and T(d, lambda l) as the JSON's row gives them.
+        const nlohmann::json& row = json_rows.at(rows++);
+        EXPECT_EQ(row["pattern"], pattern);
+        std::istringstream figures(line.substr(2 + 25));
+        std::uint64_t d = 0, lambda = 0, formula = 0;
+        figures >> d >> lambda >> formula;
+        EXPECT_EQ(d, row["d"].get<std::uint64_t>()) << line;
+        EXPECT_EQ(lambda, row["lambda"].get<std::uint64_t>()) << line;
+        EXPECT_EQ(formula, row["formula_cycles"].get<std::uint64_t>()) << line;
+      }
+    }
+  }
+  EXPECT_EQ(rows, 5u) << r.out;
+  EXPECT_TRUE(contains(r.out, "messages of l = 1 word ([PH91]")) << r.out;
+  EXPECT_TRUE(contains(run(tables({"--l", "2"})).out, "messages of l = 2 words ([PH91]"));
+  // Each row ends with the paper's network and vectorized costs (tau units, one decimal), whose
+  // quotient is the paper ratio.
+  for (const nlohmann::json& row : json_rows) {
+    const double cost = row["paper_cost"], vectorized = row["paper_vectorized_cost"];
+    EXPECT_DOUBLE_EQ(row["paper_ratio"].get<double>(), cost / vectorized) << row.dump();
+    char costs[64];
+    std::snprintf(costs, sizeof costs, "; %.1f / %.1f\n", cost, vectorized);
+    EXPECT_TRUE(contains(r.out, costs)) << costs << " in\n" << r.out;
+  }
+  EXPECT_TRUE(contains(r.out, "\n  Eq. 2   k3 = ")) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(run(tables({"--json"})).out)["normalization"], "Eq. 2");
+  const std::vector<std::string> torus{"tables", "--topology", "torus", "--m", "16", "--n", "4"};
+  EXPECT_TRUE(contains(run(torus).out, "\n  Eq. 3   k3 = "));
+  std::vector<std::string> torus_json = torus;
+  torus_json.push_back("--json");
+  EXPECT_EQ(nlohmann::json::parse(run(torus_json).out)["normalization"], "Eq. 3");
 }
 
 }  // namespace
