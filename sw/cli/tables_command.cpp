@@ -74,7 +74,9 @@ int run_tables(const po::variables_map& vm, Context& ctx) {
   }
   experiments::TablesParameters p;
   p.topology = kind == "torus" ? TopologyKind::Torus : TopologyKind::Hypercube;
-  p.m = static_cast<std::uint32_t>(required(vm, "m", 2, kMaxProgramNodes));
+  // The smallest network every row's pattern fits: a 2 x 2 torus or a 2-cube (the one-to-all
+  // rows need a third node).
+  p.m = static_cast<std::uint32_t>(required(vm, "m", 4, kMaxProgramNodes));
   p.n = static_cast<std::uint32_t>(required(vm, "n", 2, kMaxProcessors));
   p.l = static_cast<std::uint32_t>(optional(vm, "l", 1, 1u << 16, 1));
   BusTiming& t = p.timing;

@@ -169,6 +169,11 @@ TEST_F(Sweep, RowsAreThePointsInOrderWithTheFiguresOfDirectRuns) {
   }
   // The summary table on standard output has one line per point.
   EXPECT_NE(o.out.find("8 points: 8 run now"), std::string::npos) << o.out;
+  // A child's wall time counts from its fork to its exit, which takes more than nothing (an
+  // executable started and a system elaborated).
+  for (const std::string& wall : column(dir_ / "r.csv", "wall_s")) {
+    EXPECT_GT(std::stod(wall), 0.0) << wall;
+  }
 }
 
 TEST_F(Sweep, TrafficRowsCarryTheParametersThatAreNotFields) {
@@ -212,6 +217,21 @@ TEST_F(Sweep, JobsOneJobsTwoAndTwoMpiRanksWriteTheSameCsv) {
   const std::string log = slurp(dir_ / "mpi.err");
   EXPECT_NE(log.find("(rank 0)"), std::string::npos) << log;
   EXPECT_NE(log.find("(rank 1)"), std::string::npos) << log;
+  // Each point ran once, on one rank (round-robin: none is dealt twice). The ranks' lines share
+  // one file and may interleave, so the test counts the rank tag of each line.
+  std::size_t started = 0;
+  for (std::size_t at = log.find("(rank "); at != std::string::npos;
+       at = log.find("(rank ", at + 1)) {
+    ++started;
+  }
+  EXPECT_EQ(started, 8u) << log;
+  EXPECT_NE(slurp(dir_ / "mpi.out")
+                .find("8 points: 8 run now on 2 ranks, 0 from mpi.csv.partial; rows in mpi.csv\n"),
+            std::string::npos)
+      << slurp(dir_ / "mpi.out");
+  ASSERT_EQ(mpirun("sweep fig2.mcp --variants omp.yaml --out j.csv --json", "j"), 0)
+      << slurp(dir_ / "j.err");
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir_ / "j.out"))["ranks"], 2);
   const std::vector<std::string> one = csv_without_wall_time(dir_ / "one.csv");
   EXPECT_EQ(one.size(), 9u);
   EXPECT_EQ(csv_without_wall_time(dir_ / "two.csv"), one);
@@ -349,6 +369,37 @@ TEST_F(Sweep, ItsChildrenDieWithAKilledSweep) {
   }
 }
 
+// A journal holding point 0's row (written here as the sweep writes one: its signature, which the
+// refusal of another journal quotes, the header, then the row): the sweep runs point 1 alone and
+// its JSON says so.
+TEST_F(Sweep, AResumedSweepsJsonSaysWhatRanAndWhatWasResumed) {
+  const std::string args =
+      "sweep traffic:uniform --variants t44.yaml --param rate=0.05,0.1 --param cycles=300";
+  ASSERT_EQ(run(args + " --out whole.csv").exit_code, 0);
+  std::ofstream(dir_ / "r.csv.partial") << "# another sweep\npoint\n";
+  const Outcome refused = run(args + " --out r.csv");
+  const std::size_t from = refused.err.find("expected '");
+  const std::size_t to = refused.err.find("' (the journal");
+  ASSERT_TRUE(from != std::string::npos && to != std::string::npos) << refused.err;
+  const std::string signature = refused.err.substr(from + 10, to - from - 10);
+  const std::vector<std::string> whole = lines_of(slurp(dir_ / "whole.csv"));
+  ASSERT_EQ(whole.size(), 3u);
+  std::ofstream(dir_ / "r.csv.partial") << signature << '\n'
+                                        << whole[0] << '\n'
+                                        << whole[1] << '\n';
+
+  const Outcome o = run(args + " --out r.csv --json --jobs 2");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["points"], 2);
+  EXPECT_EQ(j["ran"], 1);
+  EXPECT_EQ(j["resumed"], 1);
+  EXPECT_EQ(j["jobs"], 2);
+  EXPECT_EQ(j["ranks"], 1);
+  EXPECT_EQ(j["rows"].size(), 2u);
+  EXPECT_EQ(csv_without_wall_time(dir_ / "r.csv"), csv_without_wall_time(dir_ / "whole.csv"));
+}
+
 TEST_F(Sweep, AJournalOfAnotherSweepIsRefused) {
   std::ofstream(dir_ / "r.csv.partial") << "# orthosim sweep v1; run other.mcp\npoint\n";
   const Outcome o = run(kProgramSweep + " --out r.csv");
@@ -377,7 +428,13 @@ TEST_F(Sweep, BadArgumentsAreNamed) {
        "other than --trace"},
       {"sweep fig2.mcp --variants omp.yaml --param impl=rtl --param fst=a.fst --out r.csv",
        "other than --fst"},
-      {"sweep fig2.mcp --variants omp.yaml --param n=2 --param n=4 --out r.csv", "once"},
+      {"sweep fig2.mcp --variants omp.yaml --param n=2 --param n=4 --out r.csv",
+       "orthosim sweep: --param: expected each parameter once, found 'n' again\n"},
+      // Options the sweep sets itself.
+      {"sweep fig2.mcp --variants omp.yaml --param variant=bus.yaml --out r.csv",
+       "orthosim sweep: --param: expected an option of orthosim run other than --variant"},
+      {"sweep traffic:uniform --variants t44.yaml --param rates=0.1 --out r.csv",
+       "orthosim sweep: --param: expected an option of orthosim traffic other than --rates"},
       // A variant file twice would run each of its points twice: by one name, by two names of
       // one file, and through a symbolic link (link.yaml, made above).
       {"sweep fig2.mcp --variants omp.yaml bus.yaml omp.yaml --out r.csv",
@@ -388,8 +445,9 @@ TEST_F(Sweep, BadArgumentsAreNamed) {
       {"sweep fig2.mcp --variants link.yaml bus.yaml --out r.csv",
        "found one file twice, as 'link.yaml' and 'bus.yaml'\n"},
       {"sweep fig2.mcp --variants bad.yaml --out r.csv", "bad.yaml:2:8:"},
-      {"sweep traffic:uniform --variants omp.yaml --out r.csv", "omp.yaml:6:7: expected a "
-                                                                "network"},
+      // Named by the sweep itself, at the variant's field, not by a point's child.
+      {"sweep traffic:uniform --variants omp.yaml --out r.csv",
+       "orthosim sweep: omp.yaml:6:7: expected a network"},
       // The target is named as the usage names it, PROGRAM|traffic:PATTERN.
       {"sweep traffic: --variants t44.yaml --out r.csv",
        "orthosim sweep: traffic:PATTERN: expected a pattern after traffic:, e.g. traffic:uniform, "
@@ -397,10 +455,13 @@ TEST_F(Sweep, BadArgumentsAreNamed) {
       {"sweep --variants omp.yaml --out r.csv",
        "orthosim sweep: PROGRAM|traffic:PATTERN: expected a program file (.mcp) or "
        "traffic:PATTERN, found none\n"},
-      {"sweep nowhere.mcp --variants omp.yaml --out r.csv", "nowhere.mcp"},
+      // A bad program is the sweep's error, said once, not a point's.
+      {"sweep nowhere.mcp --variants omp.yaml --out r.csv", "orthosim sweep: nowhere.mcp"},
       {"sweep fig2.mcp --variants omp.yaml", "--out"},
       {"sweep fig2.mcp --out r.csv", "--variants"},
       {"sweep fig2.mcp --variants omp.yaml --out r.csv --jobs 0", "--jobs"},
+      {"sweep fig2.mcp --variants omp.yaml --out r.csv --jobs 1025",
+       "orthosim sweep: --jobs: expected an integer in 1..1024"},
       // A point the child would reject stops the sweep and says which point.
       {"sweep fig2.mcp --variants omp.yaml --param n=4,300 --out r.csv",
        "point 1 (omp.yaml, n=300): orthosim run fig2.mcp --variant omp.yaml --n 300 --json "
@@ -455,6 +516,123 @@ TEST_F(Sweep, ABadPointStopsTheSweepBeforeAnythingRunsOrIsWritten) {
     EXPECT_TRUE(fs::exists(dir_ / "r.csv"));
     fs::remove(dir_ / "r.csv");
   }
+}
+
+// Every point's process reads the program again, so standard input cannot be the program; the
+// refusal comes before anything reads it (a time limit in case it reads a standard input that
+// never ends).
+TEST_F(Sweep, StandardInputIsRefusedAsTheProgram) {
+  const Outcome o = run("sweep - --variants omp.yaml --out r.csv", kProgramSweep, 30);
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_EQ(o.err,
+            "orthosim sweep: PROGRAM: expected a program file (every point's process reads it "
+            "again), found '-' (standard input)\n");
+  EXPECT_FALSE(fs::exists(dir_ / "r.csv.partial"));
+}
+
+// A run that fails (exit 1) is a row with status `failed`, and the sweep goes on. The fault flips
+// a bit on P(1)'s bus in cycle 36, when Fig. 2's first message's word 0 is on it with alpha = 16
+// (cycle 20 + alpha, as in orthosim_cli_test); with alpha = 100 that access starts at cycle 120,
+// and the bus is idle in cycle 36.
+TEST_F(Sweep, AFailedRunIsARowWithStatusFailed) {
+  setenv("ORTHOSIM_TEST_FAULT", "1:flip:36:5", 1);
+  const Outcome o = run("sweep fig2.mcp --variants omp.yaml --param alpha=16,100 --out f.csv");
+  unsetenv("ORTHOSIM_TEST_FAULT");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(column(dir_ / "f.csv", "status"), (std::vector<std::string>{"failed", "ok"}));
+  EXPECT_EQ(column(dir_ / "f.csv", "payload_ok"), (std::vector<std::string>{"false", "true"}));
+  // The summary shows the words as they are: point, variant, alpha, status, cycles,
+  // predicted_cycles, payload_ok, ...
+  const std::vector<std::string> lines = lines_of(o.out);
+  ASSERT_GE(lines.size(), 3u) << o.out;
+  for (std::size_t p = 0; p < 2; ++p) {
+    std::istringstream line(lines[1 + p]);
+    std::vector<std::string> words;
+    for (std::string w; line >> w;) {
+      words.push_back(w);
+    }
+    ASSERT_GE(words.size(), 7u) << lines[1 + p];
+    EXPECT_EQ(words[0], std::to_string(p));
+    EXPECT_EQ(words[3], p == 0 ? "failed" : "ok") << lines[1 + p];
+    EXPECT_EQ(words[4], column(dir_ / "f.csv", "cycles").at(p)) << lines[1 + p];
+    EXPECT_EQ(words[6], p == 0 ? "false" : "true") << lines[1 + p];
+  }
+}
+
+/// The pid of the process whose command line holds every one of `words`, 0 if none.
+pid_t process_with(const std::vector<std::string>& words) {
+  for (const fs::directory_entry& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    std::string line = slurp(e.path() / "cmdline");
+    std::replace(line.begin(), line.end(), '\0', ' ');
+    if (std::all_of(words.begin(), words.end(), [&line](const std::string& w) {
+          return line.find(" " + w + " ") != std::string::npos;
+        })) {
+      return static_cast<pid_t>(std::stol(name));
+    }
+  }
+  return 0;
+}
+
+// A point whose process dies of a signal stops the sweep: exit 1 and one line naming the point,
+// its command line and the signal; the point running beside it is ended too (rather than waited
+// for: it would run for minutes). The rows finished before stay in the journal.
+TEST_F(Sweep, APointKilledByASignalStopsTheSweepAndItsOtherPointsNamingIt) {
+  Outcome o;
+  std::thread sweep([&] {
+    o = run("sweep traffic:uniform --variants t44.yaml --param seed=4242,4243 --param "
+            "cycles=900000000 --jobs 2 --out k.csv",
+            "", 60);
+  });
+  pid_t point = 0;
+  pid_t beside = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while ((point == 0 || beside == 0) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    point = process_with({"traffic", "--seed", "4242", "--json"});
+    beside = process_with({"traffic", "--seed", "4243", "--json"});
+  }
+  if (point != 0) {
+    kill(point, SIGKILL);
+  }
+  sweep.join();
+  ASSERT_NE(point, 0) << "the point's process was not found";
+  ASSERT_NE(beside, 0) << "the second point's process was not found";
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_EQ(o.err, "orthosim sweep: error: point 0: orthosim traffic --pattern uniform --variant "
+                   "t44.yaml --seed 4242 --cycles 900000000 --json ended by signal 9: (no "
+                   "message)\n");
+  EXPECT_EQ(process_with({"traffic", "--seed", "4243", "--json"}), 0);
+  EXPECT_FALSE(fs::exists(dir_ / "k.csv"));
+  EXPECT_TRUE(fs::exists(dir_ / "k.csv.partial"));
+}
+
+// A parameter may set the traffic's network over a variant of another architecture (the
+// variant's `arch` field is the option --topology, which the parameter overrides); the summary
+// heads that column `arch`, as the CSV does, and names each variant by its file name.
+TEST_F(Sweep, ATopologyParameterOverridesTheVariantsArchitecture) {
+  fs::create_directory(dir_ / "sub");
+  std::ofstream(dir_ / "sub" / "any.yaml") << "arch: omp\n";
+  const Outcome o = run("sweep traffic:uniform --variants sub/any.yaml --param topology=torus "
+                        "--param dims=4x4 --param cycles=300 --out a.csv --jobs 1024");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(column(dir_ / "a.csv", "arch"), (std::vector<std::string>{"torus"}));
+  EXPECT_EQ(column(dir_ / "a.csv", "variant"), (std::vector<std::string>{"sub/any.yaml"}));
+  const std::vector<std::string> lines = lines_of(o.out);
+  ASSERT_GE(lines.size(), 2u) << o.out;
+  std::istringstream head(lines[0]);
+  std::vector<std::string> words;
+  for (std::string w; head >> w;) {
+    words.push_back(w);
+  }
+  EXPECT_EQ(words, (std::vector<std::string>{"point", "variant", "arch", "dims", "cycles", "status",
+                                             "accepted", "latency_avg", "latency_p99",
+                                             "sustainable", "wall_s"}));
+  EXPECT_EQ(lines[1].find("sub/"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[1].find(" any.yaml "), std::string::npos) << lines[1];
 }
 
 TEST_F(Sweep, TheProgressBarIsDrawnOnATerminalOnly) {

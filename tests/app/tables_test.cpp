@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -256,6 +257,31 @@ TEST_F(Tables, TextTableNamesEveryPatternAndTheNormalization) {
                            "torus 4x4 by columns", "errata of [PH91], docs/references.md"}) {
     EXPECT_NE(o.out.find(text), std::string::npos) << text;
   }
+  // Each row's cycle columns are the JSON's: omp, native, then (after the two ratios) direct.
+  const nlohmann::json j = json("tables --topology torus --m 16 --n 4 --l 2");
+  std::istringstream lines(o.out);
+  std::size_t rows = 0;
+  for (std::string line; std::getline(lines, line);) {
+    for (const std::string& p : kPatterns) {
+      if (line.rfind("  " + p + " ", 0) != 0 || line.size() < 51) {
+        continue;
+      }
+      ++rows;
+      const nlohmann::json& r = row(j, p);
+      std::istringstream figures(line.substr(51));  // after pattern, d, lambda, T and the mark
+      std::uint64_t omp = 0, native = 0, direct = 0;
+      std::string native_ratio, paper_ratio;
+      figures >> omp >> native >> native_ratio >> paper_ratio >> direct;
+      EXPECT_EQ(omp, r["omp_cycles"].get<std::uint64_t>()) << line;
+      EXPECT_EQ(native, r["native_cycles"].get<std::uint64_t>()) << line;
+      EXPECT_EQ(direct, r["native_direct_cycles"].get<std::uint64_t>()) << line;
+    }
+  }
+  EXPECT_EQ(rows, kPatterns.size()) << o.out;
+  // Some row's direct program takes other cycles than its collective, so the columns differ.
+  EXPECT_TRUE(std::any_of(j["rows"].begin(), j["rows"].end(), [](const nlohmann::json& r) {
+    return r["native_cycles"] != r["native_direct_cycles"];
+  }));
 }
 
 TEST_F(Tables, BadInputExitsTwoNamingTheOption) {

@@ -345,11 +345,41 @@ TEST_F(TraceCli, StatsTextSaysWhatTheJsonSays) {
   };
   const std::uint64_t cycles = st["cycles"];
   has("cycles " + std::to_string(cycles) + " (" + std::to_string(cycles * 50) + " ns), 1 run\n");
+  EXPECT_EQ(st["clock_ns"], 50);  // the omp's default clock period
+  // A bus's utilization is its busy cycles over the run's, in the JSON as a fraction and in the
+  // text as a percentage to one decimal.
+  const auto percent = [](double part, double whole) {
+    char shown[32];
+    std::snprintf(shown, sizeof shown, "%.1f%%", whole == 0 ? 0.0 : 100.0 * part / whole);
+    return std::string(shown);
+  };
+  ASSERT_FALSE(st["buses"].empty());
   for (const json& b : st["buses"]) {
+    const std::uint64_t busy = b["busy_cycles"];
+    EXPECT_DOUBLE_EQ(b["utilization"].get<double>(),
+                     static_cast<double>(busy) / static_cast<double>(cycles));
     char line[96];
-    std::snprintf(line, sizeof line, "%-24s%12llu", b["name"].get<std::string>().c_str(),
-                  static_cast<unsigned long long>(b["busy_cycles"].get<std::uint64_t>()));
+    std::snprintf(line, sizeof line, "%-24s%12llu%9s%10llu\n", b["name"].get<std::string>().c_str(),
+                  static_cast<unsigned long long>(busy),
+                  percent(static_cast<double>(busy), static_cast<double>(cycles)).c_str(),
+                  static_cast<unsigned long long>(b["accesses"].get<std::uint64_t>()));
     has(line);
+  }
+  // A processor's shares: each state's cycles over the sum of the five.
+  ASSERT_FALSE(st["processors"].empty());
+  for (const json& p : st["processors"]) {
+    const char* states[] = {"compute", "memory", "sync", "message", "idle"};
+    double total = 0;
+    for (const char* state : states) {
+      total += p[state].get<double>();
+    }
+    char line[160];
+    int at = std::snprintf(line, sizeof line, "%-24s", p["name"].get<std::string>().c_str());
+    for (const char* state : states) {
+      at += std::snprintf(line + at, sizeof line - static_cast<std::size_t>(at), "%9s",
+                          percent(p[state].get<double>(), total).c_str());
+    }
+    has(std::string(line) + "\n");
   }
   std::uint64_t previous = 0;
   for (std::size_t k = 0; k < st["step_ends"].size(); ++k) {
@@ -383,6 +413,47 @@ TEST_F(TraceCli, StatsTextSaysWhatTheJsonSays) {
                 static_cast<unsigned long long>(l["p99"].get<std::uint64_t>()),
                 static_cast<unsigned long long>(l["max"].get<std::uint64_t>()));
   EXPECT_NE(traffic.out.find(line), std::string::npos) << line << " in\n" << traffic.out;
+  // The histogram: bin k holds latencies min + k w .. min + (k + 1) w - 1, its bar 40 '#' at the
+  // fullest bin.
+  const std::uint64_t min = l["min"], width = l["bin_width"];
+  std::uint64_t peak = 0;
+  for (const json& h : l["histogram"]) {
+    peak = std::max(peak, h.get<std::uint64_t>());
+  }
+  ASSERT_GT(l["histogram"].size(), 1u);
+  for (std::size_t k = 0; k < l["histogram"].size(); ++k) {
+    const std::uint64_t count = l["histogram"][k], lo = min + k * width;
+    char bin[96];
+    std::snprintf(bin, sizeof bin, "  %8llu..%-8llu%8llu ", static_cast<unsigned long long>(lo),
+                  static_cast<unsigned long long>(lo + width - 1),
+                  static_cast<unsigned long long>(count));
+    const std::string bin_line = bin + std::string(40 * count / peak, '#') + "\n";
+    EXPECT_NE(traffic.out.find(bin_line), std::string::npos) << bin_line << " in\n" << traffic.out;
+  }
+  // A channel's utilization is its flits over the run's cycles; the text lists the 8 busiest,
+  // most flits first (ties in the JSON's order).
+  const std::uint64_t traffic_cycles = traffic_stats["cycles"];
+  std::vector<json> busiest(traffic_stats["channels"].begin(), traffic_stats["channels"].end());
+  ASSERT_GT(busiest.size(), 8u);
+  for (const json& c : busiest) {
+    EXPECT_DOUBLE_EQ(c["utilization"].get<double>(),
+                     c["flits"].get<double>() / static_cast<double>(traffic_cycles));
+  }
+  std::stable_sort(busiest.begin(), busiest.end(), [](const json& a, const json& b) {
+    return a["flits"].get<std::uint64_t>() > b["flits"].get<std::uint64_t>();
+  });
+  busiest.resize(8);
+  std::string listed = "busiest channels (flits, utilization, packets):\n";
+  for (const json& c : busiest) {
+    char channel[128];
+    std::snprintf(channel, sizeof channel, "  %-28s%8llu%8.1f%%%8llu\n",
+                  c["name"].get<std::string>().c_str(),
+                  static_cast<unsigned long long>(c["flits"].get<std::uint64_t>()),
+                  100.0 * c["flits"].get<double>() / static_cast<double>(traffic_cycles),
+                  static_cast<unsigned long long>(c["packets"].get<std::uint64_t>()));
+    listed += channel;
+  }
+  EXPECT_NE(traffic.out.find(listed), std::string::npos) << listed << " in\n" << traffic.out;
 }
 
 TEST_F(TraceCli, TablesWriteOneTraceForEveryRun) {
@@ -532,10 +603,53 @@ TEST_F(TraceCli, DiffFindsAnInjectedOneCycleDifferenceAtItsStep) {
   }
   EXPECT_EQ(j["first_divergence"]["line_a"], expected_line);
   EXPECT_EQ(j["first_divergence"]["line_b"], expected_line);
+  // Steps are numbered from 1; each side's cycles are its step's end minus the one before.
+  std::uint64_t previous = 0;
+  for (std::size_t k = 0; k < j["steps"].size(); ++k) {
+    const std::uint64_t end = r["steps"][k]["end_cycle"];
+    EXPECT_EQ(j["steps"][k]["step"], k + 1);
+    EXPECT_EQ(j["steps"][k]["a"], end - previous) << "step " << k + 1;
+    EXPECT_EQ(j["steps"][k]["b"], end - previous + (k == 2 ? 1 : 0)) << "step " << k + 1;
+    previous = end;
+  }
   // Text output names the step too.
   const auto text = run("trace diff a.trace b.trace");
   EXPECT_EQ(text.exit_code, 1);
   EXPECT_NE(text.out.find("first divergence"), std::string::npos);
+}
+
+// Two traces written here, of 3 and 2 events: they first differ at the second event (event 1
+// counted from 0 in the JSON, event 2 in the text), on line 6 of both files.
+TEST_F(TraceCli, DiffCountsEachTracesEventsAndNumbersTheFirstDivergence) {
+  const std::string header =
+      "orthosim-trace 1\nclock-ns 50\nsource 0 processor omp.p0\nsource 1 bus omp.rb0\n";
+  write("three.trace", header + "0 act 0 compute 0\n5 act 0 idle 1\n10 end\n");
+  write("two.trace", header + "0 act 0 compute 0\n10 end\n");
+  const auto d = run("trace diff three.trace two.trace --json");
+  EXPECT_EQ(d.exit_code, 1) << d.err;
+  const json j = json::parse(d.out);
+  EXPECT_EQ(j["events"]["a"], 3);
+  EXPECT_EQ(j["events"]["b"], 2);
+  EXPECT_EQ(j["first_divergence"]["event"], 1);
+  EXPECT_EQ(j["first_divergence"]["line_a"], 6);
+  EXPECT_EQ(j["first_divergence"]["line_b"], 6);
+  const auto text = run("trace diff three.trace two.trace");
+  EXPECT_EQ(text.exit_code, 1);
+  EXPECT_NE(text.out.find("\nfirst divergence at event 2:\n  A line 6: 5 act omp.p0 idle 1\n  B "
+                          "line 6: 10 end\n"),
+            std::string::npos)
+      << text.out;
+  // The totals are each trace's own, as trace stats gives them: a program's run against an
+  // access workload's.
+  ASSERT_EQ(run("run " + kFig2 + " --arch torus --dims 2x2 --trace net.trace").exit_code, 0);
+  ASSERT_EQ(run("access --kind scalar --trace acc.trace").exit_code, 0);
+  const auto both = run("trace diff net.trace acc.trace --json");
+  EXPECT_EQ(both.exit_code, 1) << both.err;
+  const json totals = json::parse(both.out)["totals"];
+  const json net = stats("net.trace"), acc = stats("acc.trace");
+  for (const char* field : {"accesses", "words", "conflicts", "messages_delivered"}) {
+    EXPECT_EQ(totals[field], json::array({net[field], acc[field]})) << field;
+  }
 }
 
 TEST_F(TraceCli, MalformedTracesNameFileLineColumn) {
@@ -590,6 +704,15 @@ TEST_F(TraceCli, BadArgumentsAreRejected) {
                              "line, found '#'\n"),
             std::string::npos)
       << program.err;
+  // One file too many is named as plainly as one too few.
+  EXPECT_EQ(run("trace plot --out pl").err,
+            "orthosim trace: plot: expected one event trace, or one or more JSONs of orthosim "
+            "traffic --rates ... --json, found 0 file arguments\n");
+  EXPECT_EQ(
+      run("trace stats a.trace b.trace").err,
+      "orthosim trace: stats: expected one event trace or VCD file, found 2 file arguments\n");
+  EXPECT_EQ(run("trace diff a.trace b.trace c.trace").err,
+            "orthosim trace: diff: expected two event trace files, found 3 file arguments\n");
   EXPECT_EQ(run("trace diff one").exit_code, 2);
   EXPECT_NE(
       run("trace diff one").err.find("expected two event trace files, found 1 file argument\n"),
@@ -884,6 +1007,8 @@ TEST_F(TraceCli, PlotOfSeveralTrafficJsonsDrawsOneLabelledCurvePerFile) {
       {"trace plot ecube.json t.trace --out bad", "t.trace: expected the JSON of orthosim traffic"},
       {"trace plot ecube.json ms.json --labels a,b,c --out bad",
        "--labels: expected 2 names, one per file, comma-separated, found 3 in 'a,b,c'"},
+      {"trace plot ecube.json ms.json mg.json --labels a,b --out bad",
+       "--labels: expected 3 names, one per file, comma-separated, found 2 in 'a,b'"},
       {"trace plot ecube.json ms.json --labels a, --out bad", "--labels: expected a non-empty"},
       {"trace plot ecube.json --labels a --out bad",
        "--labels: expected several traffic JSONs (or calmant --complete-exchange JSONs) to plot in "

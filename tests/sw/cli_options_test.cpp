@@ -13,6 +13,7 @@
 
 #include "sw/cli/cli.hpp"
 #include "sw/cli/commands.hpp"
+#include "sw/cli/completion.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/routed/network_config.hpp"
@@ -475,6 +476,23 @@ TEST_F(CliProgram, EveryOutputOptionIsCheckedBeforeTheRunnerIsCalled) {
   FakeRunner runner;
   EXPECT_EQ(run({"run", fig2_, "--vcd", path("new/w.vcd")}, runner).code, sw::kExitOk);
   EXPECT_EQ(runner.program_requests.size(), 1u);
+}
+
+// The words completion offers after a command: the lowercase alternatives of its usage's first
+// word; a usage that starts with an option ("--torus NxN ...") or an optional part ("[options]")
+// has none, and placeholders (a capital) and empty alternatives are left out.
+TEST(Cli, UsageFirstWordsAreTheLowercaseAlternativesOfTheFirstWord) {
+  using sw::cli::usage_first_words;
+  using Words = std::vector<std::string>;
+  EXPECT_EQ(usage_first_words("export|stats|diff|plot FILE... [options]"),
+            (Words{"export", "stats", "diff", "plot"}));
+  EXPECT_EQ(usage_first_words("PATTERN|random --nodes N"), (Words{"random"}));
+  EXPECT_EQ(usage_first_words("PROGRAM|traffic:PATTERN --variants FILES..."), Words{});
+  EXPECT_EQ(usage_first_words("--torus NxN --block B"), Words{});
+  EXPECT_EQ(usage_first_words("[options]"), Words{});
+  EXPECT_EQ(usage_first_words("a||b|"), (Words{"a", "b"}));
+  EXPECT_EQ(usage_first_words("plain"), Words{"plain"});
+  EXPECT_EQ(usage_first_words(""), Words{});
 }
 
 }  // namespace
