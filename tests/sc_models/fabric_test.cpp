@@ -120,6 +120,17 @@ std::vector<std::uint32_t> distances(const Topology& t, std::uint32_t src) {
   return d;
 }
 
+/// The channels some message took, by name, with the number of messages that took each.
+std::map<std::string, std::uint64_t> channels_taken(const sc::net::Fabric& fabric) {
+  std::map<std::string, std::uint64_t> taken;
+  for (const sw::ChannelSummary& r : fabric.channels().reports()) {
+    if (r.messages > 0) {
+      taken[r.name] = r.messages;
+    }
+  }
+  return taken;
+}
+
 sw::NetworkConfig network(const Topology& t, std::uint64_t startup, std::uint32_t delay) {
   sw::NetworkConfig c;
   c.topology = t;
@@ -332,14 +343,8 @@ TEST(FabricWithoutKernel, AMessageOfSeveralPacketsCountsOnceOnEachChannelItTakes
   EXPECT_TRUE(client.words_arrived_once(0, 7));
   EXPECT_EQ(fabric.stats().packets_delivered, 4u);
   EXPECT_EQ(fabric.stats().flit_hops, 3u * (7 + 4));
-  std::map<std::string, std::uint64_t> taken;
-  for (const sw::ChannelSummary& r : fabric.channels().reports()) {
-    if (r.messages > 0) {
-      taken[r.name] = r.messages;
-    }
-  }
   const std::map<std::string, std::uint64_t> expected = {{"n0.x+", 1}, {"n1.x+", 1}, {"n2.x+", 1}};
-  EXPECT_EQ(taken, expected);
+  EXPECT_EQ(channels_taken(fabric), expected);
   EXPECT_EQ(fabric.channels().max_contention(), 1u);
 }
 
@@ -405,17 +410,11 @@ TEST(FabricWithoutKernel, PCubeTakesAHigherDimensionWhenTheLowestAllowedChannelI
   EXPECT_EQ(client.arrival(1), (3 + 1) * 1 + kShortWords + 1);
   EXPECT_TRUE(client.words_arrived_once(0, kLongWords));
   EXPECT_TRUE(client.words_arrived_once(1, kShortWords));
-  std::map<std::string, std::uint64_t> taken;
-  for (const sw::ChannelSummary& r : fabric.channels().reports()) {
-    if (r.messages > 0) {
-      taken[r.name] = r.messages;
-    }
-  }
   const std::map<std::string, std::uint64_t> expected = {{"n0.d0", 1},
                                                          {"n2.d1", 1},
                                                          {"n0.d2", 1},
                                                          {"n4.d0", 1}};
-  EXPECT_EQ(taken, expected);
+  EXPECT_EQ(channels_taken(fabric), expected);
 }
 
 // The deadlock report lists the headers that wait for an output channel, not those that hold
@@ -461,14 +460,8 @@ TEST(FabricWithoutKernel, AnAllPortInterfaceInjectsOnTheChannelOfTheFirstHop) {
   run_until_idle(fabric, 0);
   EXPECT_EQ(client.arrival(0), (2 + 1) * 1 + kWords + 1);
   EXPECT_EQ(client.arrival(1), (1 + 1) * 1 + kWords + 1);
-  std::map<std::string, std::uint64_t> taken;
-  for (const sw::ChannelSummary& r : fabric.channels().reports()) {
-    if (r.messages > 0) {
-      taken[r.name] = r.messages;
-    }
-  }
   const std::map<std::string, std::uint64_t> expected = {{"n0.d0", 1}, {"n1.d1", 1}, {"n0.d1", 1}};
-  EXPECT_EQ(taken, expected);
+  EXPECT_EQ(channels_taken(fabric), expected);
   EXPECT_THROW(fabric.submit(2, 2, 2, kWords), std::logic_error);
   EXPECT_THROW(fabric.submit(2, 2, 8, kWords), std::logic_error);
   EXPECT_THROW(fabric.submit(2, 8, 2, kWords), std::logic_error);

@@ -31,6 +31,16 @@ sw::Message message(std::uint32_t id, std::uint32_t src, std::uint32_t dst, std:
   return m;
 }
 
+/// A line of 4 nodes with start-up t_s and router delay D.
+sw::NetworkConfig line_of_four(std::uint64_t startup, std::uint32_t delay) {
+  sw::NetworkConfig config;
+  config.topology = sw::Topology::mesh({4});
+  config.router.vcs = sw::default_vcs(config.topology);
+  config.ni.startup = startup;
+  config.router.delay = delay;
+  return config;
+}
+
 // A ping-pong over the 3 links of a line of 4 nodes: node 0 computes, sends to node 3 and waits
 // for the answer; node 3 waits, computes and answers.
 TEST(NodeProgramRunnerWithoutKernel, APingPongEndsAfterTheComputesAndTwoZeroLoadLatencies) {
@@ -39,11 +49,7 @@ TEST(NodeProgramRunnerWithoutKernel, APingPongEndsAfterTheComputesAndTwoZeroLoad
   constexpr std::uint64_t kCompute3 = 2;
   constexpr std::uint64_t kStartup = 3;
   constexpr std::uint32_t kDelay = 2;
-  sw::NetworkConfig config;
-  config.topology = sw::Topology::mesh({4});
-  config.router.vcs = sw::default_vcs(config.topology);
-  config.ni.startup = kStartup;
-  config.router.delay = kDelay;
+  const sw::NetworkConfig config = line_of_four(kStartup, kDelay);
 
   sw::RoutedProgram program;
   program.name = "ping-pong";
@@ -109,10 +115,7 @@ TEST(NodeProgramRunnerWithoutKernel, ANodeWaitingForAMessageNeverSentIsReportedW
 TEST(NodeProgramRunnerWithoutKernel, ALockstepBarrierWaitsOnlyForTheNodesThatRunOps) {
   constexpr std::uint32_t kWords = 3;
   constexpr std::uint32_t kDelay = 2;
-  sw::NetworkConfig config;
-  config.topology = sw::Topology::mesh({4});
-  config.router.vcs = sw::default_vcs(config.topology);
-  config.router.delay = kDelay;
+  const sw::NetworkConfig config = line_of_four(0, kDelay);
 
   sw::RoutedProgram program;
   program.name = "lockstep ping-pong";
