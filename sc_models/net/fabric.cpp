@@ -2180,8 +2180,8 @@ void Fabric::commit(sw::Cycle c) {
   retire_idle_routers();
 }
 
-// The arrivals of move_flits and commit, in the order of their moves: ejected flits to the
-// interfaces, the others into their buffers.
+// The arrivals of commit, in the order of their moves: ejected flits to the interfaces, the
+// others into their buffers.
 void Fabric::deliver_arrivals(std::size_t arrived, std::uint64_t in_routers, sw::Cycle c) {
   const Arrival* const arrivals = arrivals_.data();
   for (std::size_t k = 0; k < arrived; ++k) {

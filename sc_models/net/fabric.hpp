@@ -259,8 +259,8 @@ class Fabric final : public Network {
   void push(std::uint32_t b, const Flit& f, sw::Cycle c);
   /// Takes the flit interface `i` offers in cycle c (an injection).
   Flit take_injected(std::uint32_t i, sw::Cycle c);
-  /// The first `arrived` of arrivals_, of move_flits or commit: ejections and pushes in order
-  /// (the routers left without flits stay in active_).
+  /// The first `arrived` of arrivals_, of commit: ejections and pushes in order (the routers
+  /// left without flits stay in active_).
   void deliver_arrivals(std::size_t arrived, std::uint64_t in_routers, sw::Cycle c);
   /// The arrivals of move_flits_one_vc and move_deep_worms: arrivals_ [0, router_moves) the
   /// routers' moves whose order is not seen, [router_moves, arrived) the injections, and those
