@@ -324,7 +324,9 @@ TEST_F(EmbedCli, CompareBuildsTheNetworkOfTheOptions) {
                         "--len", "8", "--packet-flits", "4", "--json"},
                        packets);
   ASSERT_EQ(p.code, sw::kExitOk) << p.err;
-  for (const Json& each : Json::parse(p.out)["runs"]) {
+  const Json runs = Json::parse(p.out)["runs"];
+  ASSERT_FALSE(runs.empty());
+  for (const Json& each : runs) {
     EXPECT_TRUE(each["predicted_cycles"].is_null()) << each.dump();
   }
 }
