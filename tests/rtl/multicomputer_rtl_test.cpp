@@ -171,6 +171,16 @@ sc::TrafficSpec traffic(const sw::Topology& t, const std::string& pattern, doubl
   return spec;
 }
 
+/// Uniform traffic at 0.9 flits per node per cycle of `flits`-flit packets for 250 cycles, not
+/// drained: the run ends with flits in the network and packets queued.
+sc::TrafficSpec undrained_flood(const sw::Topology& t, std::uint32_t flits) {
+  sc::TrafficSpec flood = traffic(t, "uniform", 0.9, flits, 11);
+  flood.drain = false;
+  flood.warmup = 50;
+  flood.cycles = 200;
+  return flood;
+}
+
 /// Synthetic traffic on both, the differences into `found`; returns the simulated cycles.
 std::uint64_t traffic_agrees(sc::Multicomputer& model, sc::Multicomputer& rtl,
                              const sc::TrafficSpec& spec, const std::string& what,
@@ -277,10 +287,7 @@ TEST(MulticomputerRtlReset, ARunLeftWithFlitsInTheRoutersDoesNotLeakIntoTheNext)
   traces::Recorder silent;
   sc::Multicomputer model("model", with_impl(config, sw::Impl::Model).validated(), silent);
   sc::Multicomputer rtl("rtl", config.validated(), silent, sc::net::verilated_routers(nullptr));
-  sc::TrafficSpec flood = traffic(config.topology, "uniform", 0.9, 6, 11);
-  flood.drain = false;
-  flood.warmup = 50;
-  flood.cycles = 200;
+  const sc::TrafficSpec flood = undrained_flood(config.topology, 6);
   Differences found("a flood, then a program and traffic");
   traffic_agrees(model, rtl, flood, "flood", found);
   EXPECT_TRUE(rtl.network().has_flits()) << "the flood should leave flits behind";
@@ -716,10 +723,7 @@ TEST(MulticomputerNiRtlReset, ARunLeftWithMessagesInTheNodesDoesNotLeakIntoTheNe
   traces::Recorder silent;
   sc::Multicomputer model("model", model_of(config).validated(), silent);
   sc::Multicomputer nodes("nodes", config.validated(), silent, sc::net::verilated_routers(nullptr));
-  sc::TrafficSpec flood = traffic(config.topology, "uniform", 0.9, 3, 11);
-  flood.drain = false;
-  flood.warmup = 50;
-  flood.cycles = 200;
+  const sc::TrafficSpec flood = undrained_flood(config.topology, 3);
   Differences found("a flood, then a program and traffic");
   traffic_agrees(model, nodes, flood, "flood", found);
   EXPECT_GT(nodes.network().queued_packets(), 0u) << "the flood should leave packets queued";
