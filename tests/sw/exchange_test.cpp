@@ -453,6 +453,52 @@ TEST(CompleteExchange, TranslationRoundsLoadEachLinkByTheirShift) {
   }
 }
 
+/// The baselines' rounds as docs/complete-exchange.md defines them: two-phase round a sends
+/// P_{i,j}'s blocks for column j + a to P_{i,j+a} (then round b its blocks for row i + b to
+/// P_{i+b,j}), direct round (a, b) sends P_{i,j}'s one block for P_{i+a,j+b}, rounds in the
+/// order of a, then b. A shift of -a loads the links as +a does (the test above cannot tell
+/// them apart); only the partners can.
+TEST(CompleteExchange, TranslationRoundsSendEachNodeTheShiftAhead) {
+  const std::uint32_t n = 8;
+  const auto node = [n](std::uint32_t i, std::uint32_t j) { return (i % n) * n + j % n; };
+  const sw::Schedule two = sw::complete_exchange_schedule(ExchangeAlgorithm::TwoPhase, n);
+  ASSERT_EQ(two.steps.size(), 2 * (n - 1));
+  for (std::uint32_t r = 0; r < 2 * (n - 1); ++r) {
+    const bool rows = r < n - 1;
+    const std::uint32_t shift = r % (n - 1) + 1;
+    const sw::ScheduleStep& step = two.steps[r];
+    EXPECT_EQ(step.label, (rows ? "row round " : "column round ") + std::to_string(shift));
+    ASSERT_EQ(step.messages.size(), n * n) << step.label;
+    for (const sw::ScheduledMessage& m : step.messages) {
+      const std::uint32_t i = m.source / n;
+      const std::uint32_t j = m.source % n;
+      const sw::NodeId to = rows ? node(i, j + shift) : node(i + shift, j);
+      EXPECT_EQ(m.destination, to) << step.label << " from " << m.source;
+      for (const sw::Block& b : m.blocks) {
+        EXPECT_EQ(rows ? b.destination % n : b.destination / n, rows ? to % n : to / n)
+            << step.label << " from " << m.source;
+      }
+    }
+  }
+  const sw::Schedule direct = sw::complete_exchange_schedule(ExchangeAlgorithm::Direct, n);
+  ASSERT_EQ(direct.steps.size(), n * n - 1);
+  std::size_t k = 0;
+  for (std::uint32_t a = 0; a < n; ++a) {
+    for (std::uint32_t b = 0; b < n; ++b) {
+      if (a == 0 && b == 0) {
+        continue;
+      }
+      const sw::ScheduleStep& step = direct.steps[k++];
+      ASSERT_EQ(step.messages.size(), n * n) << step.label;
+      for (const sw::ScheduledMessage& m : step.messages) {
+        const sw::NodeId to = node(m.source / n + a, m.source % n + b);
+        EXPECT_EQ(m.destination, to) << "round (" << a << ", " << b << ") from " << m.source;
+        EXPECT_EQ(m.blocks, (std::vector<sw::Block>{sw::Block{m.source, to, 0}}));
+      }
+    }
+  }
+}
+
 TEST(CompleteExchange, RefusesASideThatIsNotAPowerOfTwoFromFour) {
   for (std::uint32_t side : {0u, 2u, 6u, 12u, 64u}) {
     EXPECT_THROW((void)sw::complete_exchange_schedule(ExchangeAlgorithm::A1, side),
