@@ -370,5 +370,104 @@ TEST(ScheduleProgram, RefusesAnEmptyBlockOrMessageAndOneWordPastTheFormatsLimit)
                std::invalid_argument);
 }
 
+// ---- the edges a mutation round on schedule_check.cpp found unpinned ------------------------
+
+// A violation names a block as (origin, destination), with its tag only when it has one.
+TEST(Schedule, AViolationNamesABlocksTagOnlyWhenItHasOne) {
+  const Schedule never_sent{"tags", 4, {Block{0, 1, 3}, Block{0, 2, 0}}, {}};
+  const sw::ScheduleCheck check = sw::check_schedule(Topology::hypercube(2), never_sent);
+  ASSERT_EQ(check.violations.size(), 2u);
+  EXPECT_EQ(check.violations[0].what, "block (0, 1, tag 3) ended at node 0");
+  EXPECT_EQ(check.violations[1].what, "block (0, 2) ended at node 0");
+}
+
+// What the checker refuses counts for nothing: local work at node m adds no rearrangement, and a
+// message from node m or without a block is no start-up, sends no block and loads no link.
+TEST(Schedule, RefusedWorkAndMessagesCountForNothing) {
+  Schedule s{"refused", 4, {Block{0, 1, 0}}, {}};
+  s.steps.push_back(
+      ScheduleStep{"", {sw::LocalWork{4, 7, sw::Cycle{0}}, sw::LocalWork{1, 2, sw::Cycle{0}}}, {}});
+  s.steps.push_back(ScheduleStep{"", {}, {ScheduledMessage{4, 1, {Block{0, 1, 0}}}}});
+  s.steps.push_back(ScheduleStep{"", {}, {ScheduledMessage{0, 1, {}}}});
+  const sw::ScheduleCheck check = sw::check_schedule(Topology::hypercube(2), s);
+  ASSERT_EQ(check.violations.size(), 4u);
+  EXPECT_EQ(check.violations[0].kind, ViolationKind::NodeOutOfRange);
+  EXPECT_EQ(check.violations[1].kind, ViolationKind::NodeOutOfRange);
+  EXPECT_EQ(check.violations[1].step, 1u);
+  EXPECT_EQ(check.violations[2].kind, ViolationKind::EmptyMessage);
+  EXPECT_EQ(check.violations[2].step, 2u);
+  EXPECT_EQ(check.violations[3].kind, ViolationKind::BlockNotArrived);
+  ASSERT_EQ(check.steps.size(), 3u);
+  EXPECT_EQ(check.steps[0].most_rearranged_blocks, 2u);  // node 1's; node 4's 7 refused
+  EXPECT_EQ(check.startups(), 0u);
+  EXPECT_EQ(check.blocks_sent, 0u);
+  for (const sw::StepFigures& f : check.steps) {
+    EXPECT_EQ(f.messages, 0u);
+    EXPECT_EQ(f.max_link_load, 0u);
+  }
+}
+
+// A node, or a link, used a third time in a step is not reported again: one violation names the
+// second use. Line of 6 (positive links x -> x+1): 0 -> 3, 1 -> 4 and 2 -> 5 load the links from
+// 0 to 5 with 1, 2, 3, 2, 1 messages, three links shared, one of them by three.
+TEST(Schedule, AThirdUseInAStepIsNotReportedAgain) {
+  Schedule line{"three", 6, {Block{0, 3, 0}, Block{1, 4, 0}, Block{2, 5, 0}}, {}};
+  line.steps.push_back(ScheduleStep{"",
+                                    {},
+                                    {ScheduledMessage{0, 3, {Block{0, 3, 0}}},
+                                     ScheduledMessage{1, 4, {Block{1, 4, 0}}},
+                                     ScheduledMessage{2, 5, {Block{2, 5, 0}}}}});
+  const sw::ScheduleCheck shared = sw::check_schedule(Topology::mesh({6}), line);
+  EXPECT_EQ(shared.violations.size(), 3u);
+  EXPECT_EQ(shared.steps[0].max_link_load, 3u);
+  EXPECT_EQ(shared.blocks_delivered, 3u);
+
+  // Node 0 sends three messages, node 3 receives three (2-cube, all its links distinct).
+  const auto one_step = [](std::vector<std::pair<NodeId, NodeId>> pairs) {
+    Schedule s{"three", 4, {}, {ScheduleStep{}}};
+    for (const auto& [from, to] : pairs) {
+      s.blocks.push_back(Block{from, to, 0});
+      s.steps[0].messages.push_back(ScheduledMessage{from, to, {Block{from, to, 0}}});
+    }
+    return sw::check_schedule(Topology::hypercube(2), s, {true, false});
+  };
+  const sw::ScheduleCheck sends = one_step({{0, 1}, {0, 2}, {0, 3}});
+  ASSERT_EQ(sends.violations.size(), 1u);
+  EXPECT_EQ(sends.violations[0].kind, ViolationKind::SendsTwice);
+  const sw::ScheduleCheck receives = one_step({{0, 3}, {1, 3}, {2, 3}});
+  ASSERT_EQ(receives.violations.size(), 1u);
+  EXPECT_EQ(receives.violations[0].kind, ViolationKind::ReceivesTwice);
+}
+
+// A block sent twice in one step goes with the first message only: the second is refused and
+// the block ends where the first took it.
+TEST(Schedule, ABlockSentTwiceInAStepGoesWithTheFirstMessage) {
+  Schedule s{"twice", 4, {Block{0, 1, 0}}, {}};
+  s.steps.push_back(ScheduleStep{"",
+                                 {},
+                                 {ScheduledMessage{0, 1, {Block{0, 1, 0}}},
+                                  ScheduledMessage{0, 2, {Block{0, 1, 0}}}}});
+  const sw::ScheduleCheck check = sw::check_schedule(Topology::hypercube(2), s, {false, true});
+  ASSERT_EQ(check.violations.size(), 1u);
+  EXPECT_EQ(check.violations[0].kind, ViolationKind::BlockNotHeld);
+  EXPECT_EQ(check.blocks_delivered, 1u);
+}
+
+// Link loads follow each pair's direction: on a line of 4, 0 -> 3 loads the positive links of
+// nodes 0, 1, 2 and 3 -> 1 the negative links of nodes 3 and 2; nothing else.
+TEST(Schedule, LinkLoadsFollowEachPairsDirection) {
+  const Topology line = Topology::mesh({4});
+  const std::vector<std::uint32_t> load = sw::directed_link_loads(line, {{0, 3}, {3, 1}});
+  const std::uint32_t ports = static_cast<std::uint32_t>(line.ports().size());
+  std::vector<std::uint32_t> expected(4 * ports, 0);
+  for (NodeId x : {0u, 1u, 2u}) {
+    expected[x * ports + line.port_index(sw::Port{0, true})] = 1;
+  }
+  for (NodeId x : {3u, 2u}) {
+    expected[x * ports + line.port_index(sw::Port{0, false})] = 1;
+  }
+  EXPECT_EQ(load, expected);
+}
+
 }  // namespace
 }  // namespace orthosim
