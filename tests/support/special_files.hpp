@@ -17,14 +17,27 @@
 
 namespace orthosim::testing_support {
 
-/// Makes a character device with /dev/null's numbers (1, 3) at `path`. Returns "" on success,
-/// else why not (mknod needs root, CAP_MKNOD): the caller skips with that reason.
-inline std::string make_null_device(const std::filesystem::path& path) {
-  if (::mknod(path.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) {
-    return "mknod " + path.string() + " c 1 3 failed (" + std::strerror(errno) +
+/// Makes a character device numbered `major`, `minor` at `path`. Returns "" on success, else why
+/// not (mknod needs root, CAP_MKNOD): the caller skips with that reason.
+inline std::string make_character_device(const std::filesystem::path& path, unsigned major_number,
+                                         unsigned minor_number) {
+  if (::mknod(path.c_str(), S_IFCHR | 0666, makedev(major_number, minor_number)) != 0) {
+    return "mknod " + path.string() + " c " + std::to_string(major_number) + " " +
+           std::to_string(minor_number) + " failed (" + std::strerror(errno) +
            "): character-device cases need root (CI runs as root)";
   }
   return "";
+}
+
+/// A character device with /dev/null's numbers (1, 3) at `path`, as make_character_device.
+inline std::string make_null_device(const std::filesystem::path& path) {
+  return make_character_device(path, 1, 3);
+}
+
+/// A character device with /dev/full's numbers (1, 7) at `path`: every write to it fails with
+/// "no space left on device".
+inline std::string make_full_device(const std::filesystem::path& path) {
+  return make_character_device(path, 1, 7);
 }
 
 /// True when `path` is (still) a character device numbered 1, 3.

@@ -293,12 +293,14 @@ std::vector<std::uint64_t> fields_of(const sw::Op& op) {
 }
 
 /// Every alternative, with fields at the edges of the encoding's 7-bit groups: 0, 127, 128,
-/// 16383, 16384 and the largest values.
+/// 16383, 16384 and the largest values (every field of an access reaches 32 bits in one of the
+/// two, so that a field kept in fewer bits shows).
 std::vector<sw::Op> every_kind_of_op(std::uint32_t salt) {
   constexpr std::uint32_t kMax = 0xFFFFFFFFu;
   sw::MemoryAccess write = access(Direction::Write, column(3), {0, 127, 128, kMax}, 16383, 16384);
   write.index_set = 128 + salt;
-  sw::MemoryAccess read = access(Direction::Read, row(kMax), {salt}, kMax, 1);
+  sw::MemoryAccess read = access(Direction::Read, row(kMax), {salt}, kMax, kMax - salt);
+  read.index_set = kMax - salt;
   read.consumed = salt % 2 == 0 ? 0 : kMax - salt;
   return {sw::Compute{sw::Cycle{~std::uint64_t{0} >> 1}},
           sw::Compute{sw::Cycle{salt}},
@@ -367,10 +369,27 @@ TEST(OpList, AnIndexPastTheLastOpIsRefused) {
   }
 }
 
+// A Reader asked past the last op refuses instead of decoding whatever follows the list's bytes:
+// a step mark of 3 is its tag and one byte, so the end is at byte 2.
+TEST(OpList, AReaderPastTheLastOpIsRefused) {
+  sw::OpList list{sw::StepMark{3}};
+  list.shrink_to_fit();
+  sw::OpList::Reader reader(list);
+  EXPECT_EQ(fields_of(reader.next()), fields_of(sw::StepMark{3}));
+  ASSERT_TRUE(reader.at_end());
+  try {
+    (void)reader.next();
+    ADD_FAILURE() << "an op read past the end";
+  } catch (const std::out_of_range& e) {
+    EXPECT_EQ(std::string(e.what()), "OpList: an op runs past the end at byte 2");
+  }
+}
+
 // The ops of a mapped message hold their small fields in one byte each: a copy of 4 fields
-// below 128 is its tag and 4 bytes, plus one checkpoint offset per 64 ops.
+// below 128 is its tag and 4 bytes, plus one checkpoint offset per 64 ops. 1100 ops have 18
+// checkpoints, not a power of two, so that spare capacity left in either vector shows.
 TEST(OpList, SmallFieldsTakeOneByteEach) {
-  constexpr std::size_t kOps = 1000;
+  constexpr std::size_t kOps = 1100;
   sw::OpList list;
   for (std::uint32_t k = 0; k < kOps; ++k) {
     list.emplace_back(sw::LoadBuffer{k % 8, k % 128, 8, 0});

@@ -26,6 +26,7 @@ using orthosim::sw::OutputNeeds;
 using orthosim::sw::OutputPathError;
 using orthosim::testing_support::FifoReader;
 using orthosim::testing_support::is_null_device;
+using orthosim::testing_support::make_full_device;
 using orthosim::testing_support::make_null_device;
 
 std::string slurp(const fs::path& p) {
@@ -92,6 +93,22 @@ TEST_F(OutputFileTest, AnUncommittedFileLeavesTheOlderOneAndNoPartial) {
   }
   EXPECT_EQ(slurp(path("k.txt.partial")), "for inspection\n");
   EXPECT_FALSE(fs::exists(path("k.txt")));
+}
+
+// A regular PATH.partial is what an interrupted run left: it is overwritten, whether PATH is
+// there or not, and goes at the commit.
+TEST_F(OutputFileTest, AnInterruptedRunsPartialIsOverwritten) {
+  std::ofstream(dir_ / "old.txt") << "older\n";
+  for (const std::string name : {"old.txt", "new.txt"}) {
+    const std::string file = path(name);
+    std::ofstream(file + ".partial") << "interrupted\n";
+    OutputFile out(file);
+    EXPECT_EQ(out.mode(), OutputMode::Replace) << name;
+    out.out() << "complete\n";
+    out.commit();
+    EXPECT_EQ(slurp(file), "complete\n") << name;
+    EXPECT_FALSE(fs::exists(file + ".partial")) << name;
+  }
 }
 
 TEST_F(OutputFileTest, ACharacterDeviceIsStreamedAndNeverRemovedOrRenamed) {
@@ -220,6 +237,44 @@ TEST_F(OutputFileTest, ASeekableOutputRefusesDevicesAndFifos) {
   EXPECT_TRUE(is_null_device(device));
 }
 
+// Bytes that could not be written fail the commit: a device with /dev/full's numbers refuses
+// every write, which the stream reports when it is closed and flushed.
+TEST_F(OutputFileTest, ACommitOfBytesThatCouldNotBeWrittenFails) {
+  const fs::path device = dir_ / "full";
+  if (const std::string why = make_full_device(device); !why.empty()) {
+    GTEST_SKIP() << why;
+  }
+  OutputFile out(device.string());
+  out.out() << "more than the device takes\n";
+  try {
+    out.commit();
+    ADD_FAILURE() << "a failed write committed";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot write " + device.string());
+  }
+}
+
+// A symbolic link to a character device is the device for the writer: streamed through, refused
+// where the writer seeks, and left a link to the device.
+TEST_F(OutputFileTest, ASymbolicLinkToACharacterDeviceIsStreamedThrough) {
+  const fs::path device = dir_ / "null";
+  if (const std::string why = make_null_device(device); !why.empty()) {
+    GTEST_SKIP() << why;
+  }
+  fs::create_symlink(device, dir_ / "to_null");
+  {
+    OutputFile out(path("to_null"));
+    EXPECT_EQ(out.mode(), OutputMode::InPlace);
+    out.out() << "into the device\n";
+    out.commit();
+  }
+  OutputNeeds seekable;
+  seekable.seekable = true;
+  EXPECT_NE(refusal(path("to_null"), seekable).find("(a character device: "), std::string::npos);
+  EXPECT_TRUE(fs::is_symlink(dir_ / "to_null"));
+  EXPECT_TRUE(is_null_device(device));
+}
+
 TEST_F(OutputFileTest, CommitLeavesAPathThatBecameADirectoryAlone) {
   const std::string file = path("w.txt");
   OutputFile out(file);
@@ -289,6 +344,15 @@ TEST_F(OutputFileTest, WhatBecameSomethingElseMeanwhileIsLeftAlone) {
   }
   EXPECT_TRUE(fs::is_symlink(dir_ / "w.txt.partial"));
   EXPECT_EQ(slurp(dir_ / "elsewhere.txt"), "not ours\n");
+  // A link written through that became a regular file is not the run's to remove either.
+  fs::create_symlink(dir_ / "elsewhere.txt", dir_ / "link.txt");
+  {
+    OutputFile through(path("link.txt"));
+    ASSERT_EQ(through.mode(), OutputMode::InPlace);
+    fs::remove(dir_ / "link.txt");
+    std::ofstream(dir_ / "link.txt") << "someone else's\n";
+  }
+  EXPECT_EQ(slurp(dir_ / "link.txt"), "someone else's\n");
 }
 
 TEST_F(OutputFileTest, CreatedFoldersRemovesOnlyItsOwnFoldersThatStayedEmpty) {
@@ -306,6 +370,21 @@ TEST_F(OutputFileTest, CreatedFoldersRemovesOnlyItsOwnFoldersThatStayedEmpty) {
   EXPECT_EQ(slurp(dir_ / "kept" / "w.txt"), "written\n");
   EXPECT_TRUE(fs::is_directory(dir_ / "mine_before"));
   EXPECT_FALSE(fs::exists(dir_ / "mine_before" / "x"));
+}
+
+// A symbolic link to a folder is a folder to create in: what is missing below it is created in
+// the folder it points at, and the link is no folder of the run's to remove.
+TEST_F(OutputFileTest, CreatedFoldersCreateBelowASymbolicLinkToAFolder) {
+  fs::create_directories(dir_ / "real");
+  fs::create_directory_symlink(dir_ / "real", dir_ / "link");
+  {
+    CreatedFolders folders;
+    folders.create(path("link/a/b"));
+    EXPECT_TRUE(fs::is_directory(dir_ / "real" / "a" / "b"));
+    std::ofstream(dir_ / "real" / "a" / "b" / "w.txt") << "written\n";
+  }
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link"));
+  EXPECT_EQ(slurp(dir_ / "real" / "a" / "b" / "w.txt"), "written\n");
 }
 
 }  // namespace

@@ -863,6 +863,40 @@ TEST(TopologyDescription, TheBuilderRefusesSelfLoopsALoneNodeAndTheRouterPastThe
               b.attach_node(2);
             }).find("router 2, which does not exist"),
             std::string::npos);
+  EXPECT_NE(build_two_routers([](auto& b) {
+              b.connect_both(0, 0, 1, 0);
+              b.connect(0, 1, 2, 0);
+              b.attach_node(0);
+              b.attach_node(1);
+            }).find("no port 0 on router 2"),
+            std::string::npos);
+}
+
+// The builder numbers routers and nodes from 0 in the order they are added, and names every port
+// of every router p0, p1, ... (docs/topology.md), also where an earlier router has more ports
+// than the later ones: routers of 3, 2 and 1 ports in a line, nodes attached to routers 2, 0, 2.
+TEST(TopologyDescription, TheBuilderNumbersWhatItAddsAndNamesEveryPort) {
+  TopologyDescription::Builder b("a line of 3");
+  const std::vector<std::uint32_t> ports = {3, 2, 1};
+  for (std::uint32_t r = 0; r < ports.size(); ++r) {
+    EXPECT_EQ(b.add_router(ports[r]), r);
+  }
+  b.connect_both(0, 2, 1, 0).connect_both(1, 1, 2, 0);
+  const std::vector<std::uint32_t> routers = {2, 0, 2};
+  for (std::uint32_t node = 0; node < routers.size(); ++node) {
+    EXPECT_EQ(b.attach_node(routers[node]), node);
+  }
+  const auto d = b.build();
+  ASSERT_EQ(d->routers(), 3U);
+  for (std::uint32_t r = 0; r < ports.size(); ++r) {
+    ASSERT_EQ(d->ports(r), ports[r]);
+    EXPECT_EQ(d->router_name(r), "r" + std::to_string(r));
+    EXPECT_EQ(d->router_label(r), "r" + std::to_string(r));
+    for (std::uint32_t q = 0; q < ports[r]; ++q) {
+      EXPECT_EQ(d->port_name(r, q), "p" + std::to_string(q));
+      EXPECT_EQ(d->channel_name(r, q), "r" + std::to_string(r) + ".p" + std::to_string(q));
+    }
+  }
 }
 
 // The routers keep one candidate list and hand it to every call (sc_models/net/fabric.cpp): each

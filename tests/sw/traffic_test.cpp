@@ -368,6 +368,27 @@ TEST(TrafficPattern, UniformBelowRejectsTheShortTail) {
   EXPECT_THROW((void)sw::uniform_below(rng, 0), std::invalid_argument);
 }
 
+// The rejection's boundary, one draw at a time: with n = 2^64 - r (r < 2^63), 2^64 mod n = r, so
+// a first draw x is accepted (and is its own value, x < n) under n = 2^64 - x, and rejected
+// under n = 2^64 - (x + 1), where the next draw y >= x + 1 is taken as y mod n.
+TEST(TrafficPattern, UniformBelowRejectsExactlyTheDrawsBelowTwoToThe64ModN) {
+  std::uint32_t tried = 0;
+  for (std::uint64_t seed = 1; tried < 20; ++seed) {
+    std::mt19937_64 draws(seed);
+    const std::uint64_t x = draws();
+    const std::uint64_t y = draws();
+    if (x >= (std::uint64_t{1} << 63) - 1 || y < x + 1) {
+      continue;  // x + 1 must stay below 2^63, and y must be accepted under the second n
+    }
+    ++tried;
+    std::mt19937_64 accepting(seed);
+    EXPECT_EQ(sw::uniform_below(accepting, 0 - x), x) << "seed " << seed;  // n = 2^64 - x
+    std::mt19937_64 rejecting(seed);
+    const std::uint64_t n = 0 - (x + 1);
+    EXPECT_EQ(sw::uniform_below(rejecting, n), y % n) << "seed " << seed;
+  }
+}
+
 TEST(TrafficPattern, UnfitTopologiesAreErrors) {
   expect_pattern_error(
       [] {
@@ -525,6 +546,36 @@ TEST(TrafficPattern, OneRoundsContentionIsTheoremOnesTOnTheRoutes) {
             one_round_by_hand(reversed, {8}));
   EXPECT_EQ(one_round_by_hand(reversed, {8}), 2U);
   EXPECT_FALSE(sw::round_contention(sw::parse_traffic_pattern("uniform", cube), cube, *ecube));
+}
+
+// Under an adaptive routing a round takes the routing's first choice: P-cube's lowest dimension
+// of its phase ([LCC] section 6.1: first the bits that are 1 here and 0 at the destination, then
+// those 0 here and 1 there), routed here by hand over random LCCs of the 6-cube.
+TEST(TrafficPattern, OneRoundUnderPCubeTakesTheLowestDimensionOfEachPhase) {
+  const Topology h = Topology::hypercube(6);
+  const auto pcube = sw::TopologyDescription::of(h, sw::routing_function("p-cube"));
+  std::mt19937_64 rng(7);
+  for (int n = 0; n < 20; ++n) {
+    const Lcc l = Lcc::random(6, rng);
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> load;  // (node, dimension)
+    std::uint64_t most = 0;
+    for (std::uint32_t src = 0; src < 64; ++src) {
+      const std::uint32_t dest = matrix_times(l, src);
+      for (std::uint32_t at = src; at != dest;) {
+        const std::uint32_t clear = at & ~dest;
+        const std::uint32_t phase = clear != 0 ? clear : dest & ~at;
+        std::uint32_t dim = 0;
+        while (((phase >> dim) & 1U) == 0) {
+          ++dim;
+        }
+        most = std::max(most, ++load[{at, dim}]);
+        at ^= 1U << dim;
+      }
+    }
+    EXPECT_EQ(sw::round_contention(sw::parse_traffic_pattern("lcc:" + l.to_string(), h), h, *pcube),
+              most)
+        << l.to_string();
+  }
 }
 
 TEST(TrafficPattern, ToStringRoundTrip) {
