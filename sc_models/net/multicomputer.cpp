@@ -449,8 +449,8 @@ void Multicomputer::generate_traffic(Cycle c) {
   const std::uint32_t flits = traffic_->spec().flits;
   const bool measured = traffic_->measured(c);
   traffic_->create(c, [&](std::uint32_t node, std::uint32_t dst) {
-    const std::uint32_t id = add_message(
-        {node, dst, flits - 1, c, measured, sw::PayloadWords({node, dst, next_message_}), false});
+    const std::uint32_t id =
+        add_message({dst, c, measured, sw::PayloadWords({node, dst, next_message_}), false});
     if (measured) {
       window_flits_created_ += flits;
       ++measured_left_;

@@ -117,9 +117,7 @@ class Multicomputer : public sc_core::sc_module, private net::FabricClient {
 
  private:
   struct MessageState {
-    std::uint32_t src = 0;
     std::uint32_t dst = 0;
-    std::uint32_t words = 0;
     Cycle created;
     bool measured = false;
     /// Its words, payload_word({src, dst, message id}, index), the key mixed once.

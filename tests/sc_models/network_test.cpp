@@ -207,15 +207,22 @@ TEST(Traffic, AMessagesStateIsForgottenOnceItAndTheOlderOnesAreDelivered) {
 // A rate far below one packet per window (1e-18 flits per node per cycle: the gap to a node's
 // next packet is around 2e19 cycles, past what a cycle count holds) runs to the end of the
 // window with no packet: 16 nodes x 10^4 cycles x 5e-20 packets per cycle make 8e-15 expected.
+// With nothing created and nothing in flight, the run steps the cycles where something is due
+// (its first, the window's start and end) and stops in the cycle the window ends, where it sees
+// the end: warm-up + window + 1 cycles, a window of one cycle included (there the window's end is
+// the cycle after its start).
 TEST(Traffic, ARateFarBelowOnePacketPerWindowRunsToTheEndWithNoPacket) {
   traces::Recorder silent;
   const sw::NetworkConfig c = network(Topology::torus({4, 4}));
   sc::Multicomputer system("sparse", c.validated(), silent);
-  for (const bool exponential : {false, true}) {
+  for (const auto& [exponential, cycles] : std::vector<std::pair<bool, std::uint64_t>>{
+           {false, 10'000}, {true, 10'000}, {false, 1}, {true, 1}}) {
+    SCOPED_TRACE(std::string(exponential ? "exponential" : "bernoulli") + ", window of " +
+                 std::to_string(cycles));
     sc::TrafficSpec spec = traffic("uniform", c.topology, 1e-18, 20);
     spec.exponential = exponential;
     spec.warmup = 100;
-    spec.cycles = 10'000;
+    spec.cycles = cycles;
     const double expected_packets =
         16.0 * static_cast<double>(spec.warmup + spec.cycles) * spec.rate / spec.flits;
     ASSERT_LT(expected_packets, 1e-12);
@@ -226,7 +233,7 @@ TEST(Traffic, ARateFarBelowOnePacketPerWindowRunsToTheEndWithNoPacket) {
     EXPECT_EQ(r.measured_packets, 0u);
     EXPECT_EQ(r.flits_delivered, 0u);
     EXPECT_EQ(r.offered, 0.0);
-    EXPECT_GE(r.sim_cycles, spec.warmup + spec.cycles);
+    EXPECT_EQ(r.sim_cycles, spec.warmup + spec.cycles + 1);
   }
 }
 
@@ -342,6 +349,11 @@ TEST(Traffic, AContentionFreePermutationHasTheZeroLoadStatistics) {
   EXPECT_EQ(w.source_queue_start, 8u * (50 - 50 / kFlits));
   EXPECT_EQ(w.source_queue_end, 8u * (250 - 250 / kFlits));
   EXPECT_FALSE(w.sustainable);
+  // Without the drain the run stops in the cycle the window ends (where it sees the end), with
+  // measured packets left: at least those not sent yet (of the 200 per node created in the
+  // window, 250 / F - 50 / F were sent).
+  EXPECT_EQ(w.sim_cycles, 50u + 200u + 1u);
+  EXPECT_GE(w.undelivered_measured, 8u * (200 - (250 / kFlits - 50 / kFlits)));
   // A window of one cycle: each queue grows by its one new packet, a packet per node, which is
   // still sustainable ([LCC] section 6: "small and bounded").
   sc::TrafficSpec one_cycle = saturating;
@@ -352,6 +364,86 @@ TEST(Traffic, AContentionFreePermutationHasTheZeroLoadStatistics) {
   EXPECT_EQ(e.source_queue_end, e.source_queue_start + 8u);
   EXPECT_TRUE(e.sustainable);
   EXPECT_DOUBLE_EQ(e.accepted, 1.0);
+}
+
+// A traffic packet may be as long as store-and-forward's buffers and as the interfaces' largest
+// packet, not a flit longer: the longer one is refused naming its option, before the run, and
+// the one at the limit is taken and delivered whole.
+TEST(Traffic, PacketsAsLongAsTheBuffersAndThePacketLimitAreTakenNotLonger) {
+  traces::Recorder silent;
+  const Topology line = Topology::mesh({3});
+  sw::NetworkConfig saf = network(line);
+  saf.router.switching = sw::Switching::StoreAndForward;
+  saf.router.buffer_flits = 4;
+  sw::NetworkConfig limited = network(line);
+  limited.ni.packet_flits = 5;
+  sc::Multicomputer saf_system("saf", saf.validated(), silent);
+  sc::Multicomputer limited_system("limited", limited.validated(), silent);
+  for (const auto& [system, limit, option] :
+       {std::tuple<sc::Multicomputer*, std::uint32_t, std::string>{&saf_system, 4, "buffers"},
+        {&limited_system, 5, "flits"}}) {
+    SCOPED_TRACE(option);
+    sc::TrafficSpec spec = traffic("uniform", line, 0.05, limit + 1);
+    spec.warmup = 0;
+    spec.cycles = 400;
+    try {
+      system->start_traffic(spec);
+      FAIL() << "packets of " << limit + 1 << " flits taken";
+    } catch (const sw::ParameterError& e) {
+      EXPECT_EQ(e.parameter(), option) << e.what();
+    }
+    spec.flits = limit;
+    system->start_traffic(spec);
+    sc_core::sc_start();
+    const sc::TrafficResult r = system->traffic_result();
+    EXPECT_GT(r.measured_packets, 0u);
+    EXPECT_EQ(r.undelivered_measured, 0u);
+    EXPECT_EQ(r.flits_delivered % limit, 0u);
+  }
+}
+
+/// The hops of a run's trace: per message, the routers it left and the virtual channel taken.
+class HopTrace : public traces::Recorder {
+ public:
+  [[nodiscard]] bool enabled() const override { return true; }
+  void message(traces::Cycle /*at*/, const traces::MessageTrace& m) override {
+    if (m.what == traces::MessageEvent::Hop) {
+      hops[m.message].emplace_back(m.node, m.vc);
+    }
+  }
+  std::map<std::uint32_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> hops;
+};
+
+// The trace names the virtual channel of each hop: on a ring of 5 with the dateline (Dally and
+// Seitz; docs/networks.md), class 0 until the packet takes the wrap-around link from node 4 to
+// node 0 in the positive direction, class 1 on it and after it in that dimension.
+TEST(Trace, AHopNamesTheVirtualChannelTheDatelineGivesIt) {
+  HopTrace trace;
+  sw::NetworkConfig c = network(Topology::torus({5}));
+  ASSERT_EQ(c.router.vcs, 2u);
+  sc::Multicomputer system("ring", c.validated(), trace);
+  sw::McProgram p;
+  p.name = "dateline";
+  p.nodes = 5;
+  sw::ProgramStep s;
+  // 2 -> 4 the positive way without the wrap, 3 -> 0 over it last, 4 -> 1 over it first.
+  for (const auto& [src, dst] : {std::pair<std::uint32_t, std::uint32_t>{2, 4}, {3, 0}, {4, 1}}) {
+    s.transfers.push_back({src, {dst}, false, 3, {}});
+  }
+  p.steps = {s};
+  const sw::RoutedProgram program = sw::route_program(p, 5, sw::identity_embedding(5));
+  ASSERT_EQ(program.manifest.messages.size(), 3u);
+  system.load(program);
+  sc_core::sc_start();
+  ASSERT_TRUE(system.result().completed);
+  using Hops = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, Hops> by_route;
+  for (const sw::Message& m : program.manifest.messages) {
+    by_route[{m.source, m.destination}] = trace.hops[m.id];
+  }
+  EXPECT_EQ(by_route[std::make_pair(2u, 4u)], (Hops{{2, 0}, {3, 0}}));
+  EXPECT_EQ(by_route[std::make_pair(3u, 0u)], (Hops{{3, 0}, {4, 1}}));
+  EXPECT_EQ(by_route[std::make_pair(4u, 1u)], (Hops{{4, 1}, {0, 1}}));
 }
 
 // The network models do not link the verilated routers: without their factory
@@ -918,6 +1010,31 @@ TEST(RoutedPrograms, TheDeliveryCheckFailsExactlyTheMessagesToAFaultyNode) {
 // Memory follows the work in flight: a long program of small steps between two corners of a
 // mesh, each step's sender the previous step's receiver, so one message is in flight at a time.
 // The payload the run holds at its peak is the largest step's words, not the program's total.
+// The footprint a run is checked against holds the packets of the step with the most in flight
+// at once: of the same four one-packet messages, three in a step and one after (3 at once) take
+// one packet's room more than two and two (2 at once), and five as four and one one more than as
+// three and two.
+TEST(RoutedPrograms, TheFootprintHoldsTheLargestStepsPacketsAtOnce) {
+  const sw::NetworkConfig c = network(Topology::mesh({3, 3}));
+  const auto footprint = [&c](const std::vector<std::uint32_t>& step_sizes) {
+    sw::McProgram p;
+    p.name = "steps";
+    p.nodes = 9;
+    std::uint32_t src = 0;
+    for (const std::uint32_t size : step_sizes) {
+      sw::ProgramStep step;
+      for (std::uint32_t k = 0; k < size; ++k, ++src) {
+        step.transfers.push_back({src, {src + 4}, false, 2, {}});
+      }
+      p.steps.push_back(step);
+    }
+    return sc::Multicomputer::footprint(sw::route_program(p, 9, sw::identity_embedding(9)), c);
+  };
+  const std::uint64_t one_packet = footprint({3, 1}) - footprint({2, 2});
+  EXPECT_GT(one_packet, 0u);
+  EXPECT_EQ(footprint({4, 1}) - footprint({3, 2}), one_packet);
+}
+
 TEST(RoutedPrograms, ThePayloadHeldIsTheLargestStepsNotTheProgramsTotal) {
   traces::Recorder silent;
   sc::Multicomputer system("pingpong", network(Topology::mesh({3, 3})).validated(), silent);
