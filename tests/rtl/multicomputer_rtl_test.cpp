@@ -732,7 +732,9 @@ TEST(MulticomputerNiRtlReset, ARunLeftWithMessagesInTheNodesDoesNotLeakIntoTheNe
   EXPECT_TRUE(found.result());
 }
 
-// The verilated interface counts a message's words in 12 bits: 4095 words, not one more.
+// The verilated interface counts a message's words in 12 bits: 4095 words, not one more; a
+// traffic packet carries its flits but the header as words, so 4096 flits are taken, 4097 not
+// (refused when the traffic starts, before any cycle).
 TEST(MulticomputerNiRtlConfig, MessagesOfAtMost4095WordsAreTaken) {
   const sw::NetworkConfig config =
       rtl_nodes(network(sw::Topology::mesh({2, 2}), 2, 1, sw::Impl::Rtl), sw::Impl::Rtl);
@@ -740,6 +742,9 @@ TEST(MulticomputerNiRtlConfig, MessagesOfAtMost4095WordsAreTaken) {
   sc::Multicomputer nodes("nodes", config.validated(), silent, sc::net::verilated_routers(nullptr));
   EXPECT_NO_THROW(nodes.network().check_message("a message", 4095));
   EXPECT_THROW(nodes.network().check_message("a message", 4096), sw::ConfigError);
+  EXPECT_THROW(nodes.start_traffic(traffic(config.topology, "uniform", 0.1, 4097, 1)),
+               sw::ConfigError);
+  EXPECT_NO_THROW(nodes.start_traffic(traffic(config.topology, "uniform", 0.1, 4096, 1)));
 }
 
 /// Node 0's message starts in the model alone (its packets' first headers taken from its
