@@ -7,8 +7,9 @@
 // bit in one cycle, one cycle of extra latency) at the cycle and signal the protocol formula
 // names. The RTL's clock is gated: its edges follow the accesses, not the simulated cycles. On
 // the omp the verilated module array replaces the model's arbiter and modules (memory = rtl) or
-// runs beside them (memory = cosim) with the same results; a grant one cycle late and a flipped
-// word in the model are caught at their cycle and signal.
+// runs beside them (memory = cosim) with the same results and every written word in the module
+// the model's is in; a grant one cycle late and a flipped word in the model are caught at their
+// cycle and signal.
 //
 // Each TEST elaborates its own systems (one elaboration per process, toolchain fact 2). Some seeds are
 // fixed, one per test is varied: ORTHOSIM_TEST_SEED if set, else the time, printed so that a
@@ -540,6 +541,78 @@ TEST(MemoryCosim, AFlippedBitOfAModelModuleWordIsCaughtWhereTheArrayReturnsIt) {
   EXPECT_EQ(r.mismatch->instance, "omp.modules");
   EXPECT_EQ(r.mismatch->signal, "bus_rdata[1]");
   EXPECT_EQ(r.mismatch->model ^ r.mismatch->rtl, 1u << 3);
+}
+
+/// The word P(i) puts in its data buffer s, word v: distinct for every processor, slot and vector,
+/// so that a word found in another module than its own is another word.
+sw::Word buffered_word(sw::ProcId i, std::uint32_t s, std::uint32_t v) {
+  return 0x10000u * (i + 1) + 0x100u * s + v;
+}
+
+// memory = cosim compares the words the array returns on the buses, which an array transposed
+// throughout would return too: a row write by P(i) on slot s and a column read by P(s) on slot i
+// would both meet in M(s,i) instead of M(i,s). So here, after every processor's row write and
+// column write of all n slots, each module of the array is read through its backdoor and compared
+// with the model's module and with the omp's rule ([PH91] section 3.1, docs/rtl.md, module_array):
+// RB(i)'s slot s is M(i,s), CB(j)'s slot s is M(s,j), module a n + b is M(a,b), and with the
+// identity index set slot s's word v comes from data buffer s.
+TEST(MemoryCosim, EveryWrittenWordSitsInTheModuleOfItsBusAndSlot) {
+  constexpr std::uint32_t kN = 4;
+  constexpr std::uint32_t kRowAddress = 5;
+  constexpr std::uint32_t kColumnAddress = 9;
+  constexpr std::uint32_t kVectors = 2;
+  traces::Recorder silent;
+  const sw::SystemConfig c = memory_config(kN, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model);
+  Wired system("omp", c, silent);
+  sw::MachineProgram program;
+  program.name = "row and column writes";
+  program.arch = c.arch;
+  program.n = kN;
+  program.processors.resize(kN);
+  for (sw::ProcId i = 0; i < kN; ++i) {
+    sw::ProcessorProgram& p = program.processors[i];
+    p.index_sets = {sw::IndexSet{0, 1, 2, 3}};
+    sw::MemoryAccess write;
+    write.direction = sw::Direction::Write;
+    write.slots = {0, 1, 2, 3};
+    write.vectors = kVectors;
+    write.bus = {sw::BusKind::Row, i};
+    write.address = kRowAddress;
+    p.ops.emplace_back(write);
+    write.bus = {sw::BusKind::Column, i};
+    write.address = kColumnAddress;
+    p.ops.emplace_back(write);
+  }
+  system.load(program);  // clears the data buffers: they are filled after it
+  for (sw::ProcId i = 0; i < kN; ++i) {
+    for (std::uint32_t s = 0; s < kN; ++s) {
+      for (std::uint32_t v = 0; v < kVectors; ++v) {
+        system.manipulator(i).write_word(s, v, buffered_word(i, s, v));
+      }
+    }
+  }
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  const sw::RunSummary r = system.result();
+  ASSERT_TRUE(r.completed);
+  EXPECT_FALSE(r.mismatch.has_value());
+  const sc::RtlMemory* array = system.blocks().module_array();
+  ASSERT_NE(array, nullptr);
+  for (std::uint32_t a = 0; a < kN; ++a) {
+    for (std::uint32_t b = 0; b < kN; ++b) {
+      const sw::ModuleId module = a * kN + b;
+      for (std::uint32_t v = 0; v < kVectors; ++v) {
+        const std::string where = "M(" + std::to_string(a) + "," + std::to_string(b) + ") word ";
+        // RB(a)'s slot b and CB(b)'s slot a.
+        const sw::Word by_row = buffered_word(a, b, v);
+        const sw::Word by_column = buffered_word(b, a, v);
+        EXPECT_EQ(system.module(module).read(kRowAddress + v), by_row) << "model " << where << v;
+        EXPECT_EQ(array->read(module, kRowAddress + v), by_row) << "array " << where << v;
+        EXPECT_EQ(system.module(module).read(kColumnAddress + v), by_column)
+            << "model " << where << v;
+        EXPECT_EQ(array->read(module, kColumnAddress + v), by_column) << "array " << where << v;
+      }
+    }
+  }
 }
 
 // Cost follows activity for the module array too: its clock has an edge in the cycles in which
