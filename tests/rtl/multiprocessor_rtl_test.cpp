@@ -398,8 +398,8 @@ TEST(BusControllerRtl, WiredWordsAreTheRtls) {
 // ---- the verilated index manipulator beside the model's under the RTL controller (bus = rtl,
 // im = cosim) --------------------------------------------------------------------------------
 
-/// A system of n = 4 omp with the RTL controllers and the index manipulators co-simulated: the
-/// RTL controller takes the model's buffer words, the verilated manipulator runs beside it.
+/// An omp of n = 4 with the RTL controllers and the index manipulators co-simulated: the RTL
+/// controller takes the model's buffer words, the verilated manipulator runs beside it.
 sw::SystemConfig im_cosim_config() {
   return config_of(Arch::Omp, 4, sw::Impl::Rtl, sw::Impl::Cosim);
 }
@@ -465,8 +465,8 @@ TEST(Cosim, AWordReadIntoTheBuffersIsWrittenFromBothAlike) {
   EXPECT_EQ(system.module(1 * c.n + 3).read(7), carried);
 }
 
-/// The words the bus controllers tell the recorder: (cycle, controller's source, slot, address,
-/// word), in the order told.
+/// The words the bus controllers tell the recorder: (cycle, slot, address, word), in the order
+/// told.
 class BeatLog : public traces::Recorder {
  public:
   using Beat = std::tuple<std::uint64_t, std::uint32_t, std::uint32_t, std::uint32_t>;
