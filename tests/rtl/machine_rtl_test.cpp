@@ -268,6 +268,41 @@ TEST(WholeMachine, ARunStoppedAtTheCycleLimitIsReportedAsTheModelsIs) {
   EXPECT_EQ(r.blocked, m.blocked);
 }
 
+// The verilated machine's cost registers are rtl::limits::kTimingBits (TW) wide: each cost (alpha,
+// beta, tau, gamma, the activate-sync's and the barrier's) up to 2^TW - 1 cycles is accepted, and
+// one cycle more is refused naming its parameter, before anything runs.
+TEST(WholeMachine, CostsUpToTheirRegistersWidthAreAcceptedAndOneCycleMoreRefused) {
+  const std::uint64_t widest = (std::uint64_t{1} << rtl::limits::kTimingBits) - 1;
+  using Set = void (*)(sw::SystemConfig&, std::uint64_t);
+  const std::pair<const char*, Set> costs[] = {
+      {"alpha", [](sw::SystemConfig& c, std::uint64_t v) { c.timing.alpha = v; }},
+      {"beta", [](sw::SystemConfig& c, std::uint64_t v) { c.timing.beta = v; }},
+      {"tau", [](sw::SystemConfig& c, std::uint64_t v) { c.timing.tau = v; }},
+      {"gamma", [](sw::SystemConfig& c, std::uint64_t v) { c.timing.gamma = v; }},
+      {"sync-cycles", [](sw::SystemConfig& c, std::uint64_t v) { c.sync.activate = v; }},
+      {"barrier-cycles", [](sw::SystemConfig& c, std::uint64_t v) { c.sync.barrier = v; }}};
+  traces::Recorder silent;
+  const sw::MachineProgram p = p1_only({sw::Compute{sw::Cycle{1}}});
+  sw::SystemConfig widest_costs = whole(Arch::Omp, 4, sw::Impl::Rtl);
+  for (const auto& [name, set] : costs) {
+    set(widest_costs, widest);
+  }
+  const Wired accepted("widest", widest_costs, silent);
+  EXPECT_NO_THROW(accepted.check(p));
+  std::vector<std::unique_ptr<Wired>> refused;
+  for (const auto& [name, set] : costs) {
+    sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Rtl);
+    set(c, widest + 1);
+    refused.push_back(std::make_unique<Wired>((std::string("wide_") + name).c_str(), c, silent));
+    try {
+      refused.back()->check(p);
+      ADD_FAILURE() << name << " = " << widest + 1 << " accepted";
+    } catch (const sw::ParameterError& e) {
+      EXPECT_EQ(e.parameter(), name) << e.what();
+    }
+  }
+}
+
 std::string case_name(const testing::TestParamInfo<std::tuple<Arch, std::uint32_t, sw::Impl>>& p) {
   return sw::to_string(std::get<0>(p.param)) + "_n" + std::to_string(std::get<1>(p.param)) + "_" +
          sw::to_string(std::get<2>(p.param));

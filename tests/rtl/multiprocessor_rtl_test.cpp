@@ -480,16 +480,19 @@ class BeatLog : public traces::Recorder {
 };
 
 // bus = rtl tells the recorder each word the verilated controller puts on the bus, as the model
-// controller would: in a block write of one module (d = 1, l = 3) the stream position stays 0 and
-// only the vector changes, and each vector's word is its own beat, at [PH91] Fig. 5(c)'s cycle
-// alpha + v (beta + d tau) after the grant at 0.
-TEST(BusControllerRtl, EachVectorOfAOneModuleBlockIsABeatOfItsOwn) {
+// controller would, one beat per word: in a block write of one module (d = 1, l = 3) the stream
+// position stays 0 and only the vector changes, at [PH91] Fig. 5(c)'s cycles alpha + v (beta + d
+// tau) after the grant at 0; the scalar writes after it (each granted in the cycle the access
+// before it ends, Fig. 5(a): its word alpha cycles later) have the position and vector of the one
+// before.
+TEST(BusControllerRtl, EveryWordItPutsOnTheBusIsOneBeat) {
   BeatLog log;
   const sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Rtl, sw::Impl::Model);
   Wired system("omp", c, log);
   sw::MemoryAccess block = p1_scalar(sw::Direction::Write, 2, 5);
   block.vectors = 3;
-  system.load(p1_program(c, {block}));
+  system.load(p1_program(c, {block, p1_scalar(sw::Direction::Write, 3, 9),
+                             p1_scalar(sw::Direction::Write, 1, 11)}));
   const auto word_of = [](std::uint32_t v) { return 0xB10C0000u + v; };
   for (std::uint32_t v = 0; v < block.vectors; ++v) {
     system.manipulator(1).write_word(0, v, word_of(v));  // stream position 0 is buffer 0
@@ -501,6 +504,10 @@ TEST(BusControllerRtl, EachVectorOfAOneModuleBlockIsABeatOfItsOwn) {
   for (std::uint32_t v = 0; v < block.vectors; ++v) {
     expected.emplace_back(t.alpha + v * (t.beta + t.tau), 2, 5 + v, word_of(v));
   }
+  const std::uint64_t block_end = t.alpha + t.beta * (block.vectors - 1) + t.tau * block.vectors;
+  const std::uint64_t scalar = t.alpha + t.tau;
+  expected.emplace_back(block_end + t.alpha, 3, 9, word_of(0));
+  expected.emplace_back(block_end + scalar + t.alpha, 1, 11, word_of(0));
   EXPECT_EQ(log.beats, expected);
 }
 
@@ -607,6 +614,22 @@ TEST(MemoryRtl, AWordOnTheBusInItsGrantCycleReachesTheArray) {
     words += model.result().delivery.words_checked;
   }
   EXPECT_GT(words, 0u);
+}
+
+// memory = rtl: the module array holds the words in place of the model's modules, which the
+// controllers no longer write.
+TEST(MemoryRtl, WordsAreWrittenIntoTheArrayInPlaceOfTheModelsModules) {
+  traces::Recorder silent;
+  const sw::SystemConfig c = memory_config(4, sw::Impl::Rtl, sw::Impl::Rtl, sw::Impl::Model);
+  Wired system("omp", c, silent);
+  system.load(p1_program(c, {p1_scalar(sw::Direction::Write, 2, 5)}));
+  const sw::Word word = 0x00C0FFEEu;
+  system.manipulator(1).write_word(0, 0, word);
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  ASSERT_TRUE(system.result().completed);
+  const sw::ModuleId m12 = 1 * c.n + 2;  // RB(1)'s slot 2
+  EXPECT_EQ(system.blocks().module_array()->read(m12, 5), word);
+  EXPECT_EQ(system.module(m12).read(5), sw::kUnwrittenWord);
 }
 
 /// one_write, then P(1) reads the word back: the read is granted when the write ends (alpha +
