@@ -223,16 +223,13 @@ sw::MachineProgram p1_only(sw::OpList p1) {
   return p;
 }
 
-/// A program that cannot end: P1 waits for a sync P0 never activates.
-sw::MachineProgram deadlock() { return p1_only({sw::Compute{sw::Cycle{7}}, sw::WaitSync{0}}); }
-
-// A program that cannot end is stopped and reported blocked, as the models' watchdog reports it,
-// instead of running to the cycle limit.
+// A program that cannot end (P1 waits for a sync P0 never activates) is stopped and reported
+// blocked, as the models' watchdog reports it, instead of running to the cycle limit.
 TEST(WholeMachine, ADeadlockIsReportedBlocked) {
   traces::Recorder silent;
   Wired model("model", whole(Arch::Omp, 4, sw::Impl::Model), silent);
   Wired rtl("omp", whole(Arch::Omp, 4, sw::Impl::Rtl), silent);
-  const sw::MachineProgram p = deadlock();
+  const sw::MachineProgram p = p1_only({sw::Compute{sw::Cycle{7}}, sw::WaitSync{0}});
   model.load(p);
   rtl.load(p);
   sc::run_systems({&model, &rtl}, sw::Cycle{1'000'000});
