@@ -69,6 +69,9 @@ class CosimWiring final : public BlockWiring, private MemoryGrants {
   [[nodiscard]] std::uint64_t rtl_edges() const;
   /// Rising edges of the verilated module array's clock (0 with memory = model).
   [[nodiscard]] std::uint64_t module_array_edges() const { return memory_ ? memory_->edges() : 0; }
+  /// The verilated module array (memory = rtl | cosim, after the system is built), else null:
+  /// tests read where its words sit (RtlMemory::read) against the model's modules.
+  [[nodiscard]] const RtlMemory* module_array() const { return memory_.get(); }
 
  private:
   struct Lane;

@@ -520,9 +520,10 @@ void RtlMachine::result(sw::RunSummary& r) const {
     return;
   }
   if (!cosim_) {
-    // The verilated machine ran the program: its ends, steps and delivery.
+    // The verilated machine ran the program: its ends, steps and delivery. The model processors
+    // had nothing to run, so `blocked` holds at most the line saying the run reached the cycle
+    // limit, which stays.
     r.processor_end.clear();
-    r.blocked.clear();
     Cycle cycles;
     const Cycle ran{rtl_->cycles()};
     for (sw::ProcId p = 0; p < config_.n; ++p) {

@@ -84,7 +84,9 @@ class RtlMemory : public sc_core::sc_module {
   void lane(sw::ProcId p, const BusLane& lane);
   /// The stepper of the system's RTL controllers: memory = rtl starts the granted ones at once.
   void attach_stepper(DatapathStepper& stepper) { stepper_ = &stepper; }
-  /// memory = rtl: the word a read takes from module `module` (combinational, as bus_rdata).
+  /// Word `address` of module `module` (M(a,b) is module a n + b) as the array holds it, through
+  /// its backdoor: memory = rtl's reads take their words here (combinational, as bus_rdata);
+  /// under memory = cosim tests compare it with the model's modules.
   [[nodiscard]] Word read(sw::ModuleId module, std::uint32_t address) const;
 
   /// Before a program: every module word unwritten, the figures counted from here.

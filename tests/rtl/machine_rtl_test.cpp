@@ -213,17 +213,23 @@ TEST_P(WholeMachine, SameCyclesDataAndStatisticsAsTheModels) {
   std::cout << "simulated cycles: " << cycles << "\n";
 }
 
+/// A program on the omp at n = 4 in which P1 runs `p1` and the others nothing.
+sw::MachineProgram p1_only(sw::OpList p1) {
+  sw::MachineProgram p;
+  p.arch = Arch::Omp;
+  p.n = 4;
+  p.processors.resize(4);
+  p.processors[1].ops = std::move(p1);
+  return p;
+}
+
 // A program that cannot end (P1 waits for a sync P0 never activates) is stopped and reported
 // blocked, as the models' watchdog reports it, instead of running to the cycle limit.
 TEST(WholeMachine, ADeadlockIsReportedBlocked) {
   traces::Recorder silent;
   Wired model("model", whole(Arch::Omp, 4, sw::Impl::Model), silent);
   Wired rtl("omp", whole(Arch::Omp, 4, sw::Impl::Rtl), silent);
-  sw::MachineProgram p;
-  p.arch = Arch::Omp;
-  p.n = 4;
-  p.processors.resize(4);
-  p.processors[1].ops = sw::OpList{sw::Compute{sw::Cycle{7}}, sw::WaitSync{0}};
+  const sw::MachineProgram p = p1_only({sw::Compute{sw::Cycle{7}}, sw::WaitSync{0}});
   model.load(p);
   rtl.load(p);
   sc::run_systems({&model, &rtl}, sw::Cycle{1'000'000});
@@ -235,6 +241,63 @@ TEST(WholeMachine, ADeadlockIsReportedBlocked) {
   ASSERT_EQ(r.blocked.size(), 1u);
   EXPECT_EQ(r.blocked[0].rfind("P1 at op 1: ", 0), 0u) << r.blocked[0];
   EXPECT_EQ(r.processor_end[0], sw::Cycle{0});
+}
+
+// A run stopped at the cycle limit is not blocked: its processors still had work. It is reported
+// as the models report it, by the one line saying the run reached the limit (the watchdog's
+// "no progress" is for a run in which nothing can move).
+TEST(WholeMachine, ARunStoppedAtTheCycleLimitIsReportedAsTheModelsIs) {
+  traces::Recorder silent;
+  Wired model("model", whole(Arch::Omp, 4, sw::Impl::Model), silent);
+  Wired rtl("omp", whole(Arch::Omp, 4, sw::Impl::Rtl), silent);
+  const sw::MachineProgram p = p1_only({sw::Compute{sw::Cycle{1'000}}});
+  model.load(p);
+  rtl.load(p);
+  sc::run_systems({&model, &rtl}, sw::Cycle{100});
+  const sw::RunSummary m = model.result();
+  const sw::RunSummary r = rtl.result();
+  ASSERT_TRUE(m.cycle_limit_reached);
+  ASSERT_EQ(m.blocked.size(), 1u);
+  EXPECT_EQ(m.blocked[0].rfind("cycle limit reached: ", 0), 0u) << m.blocked[0];
+  EXPECT_TRUE(r.cycle_limit_reached);
+  EXPECT_FALSE(r.completed);
+  EXPECT_EQ(r.cycles, m.cycles);
+  EXPECT_EQ(r.blocked, m.blocked);
+}
+
+// The verilated machine's cost registers are rtl::limits::kTimingBits (TW) wide: each cost (alpha,
+// beta, tau, gamma, the activate-sync's and the barrier's) up to 2^TW - 1 cycles is accepted, and
+// one cycle more is refused naming its parameter, before anything runs.
+TEST(WholeMachine, CostsUpToTheirRegistersWidthAreAcceptedAndOneCycleMoreRefused) {
+  const std::uint64_t widest = (std::uint64_t{1} << rtl::limits::kTimingBits) - 1;
+  using Set = void (*)(sw::SystemConfig&, std::uint64_t);
+  const std::pair<const char*, Set> costs[] = {
+      {"alpha", [](sw::SystemConfig& c, std::uint64_t v) { c.timing.alpha = v; }},
+      {"beta", [](sw::SystemConfig& c, std::uint64_t v) { c.timing.beta = v; }},
+      {"tau", [](sw::SystemConfig& c, std::uint64_t v) { c.timing.tau = v; }},
+      {"gamma", [](sw::SystemConfig& c, std::uint64_t v) { c.timing.gamma = v; }},
+      {"sync-cycles", [](sw::SystemConfig& c, std::uint64_t v) { c.sync.activate = v; }},
+      {"barrier-cycles", [](sw::SystemConfig& c, std::uint64_t v) { c.sync.barrier = v; }}};
+  traces::Recorder silent;
+  const sw::MachineProgram p = p1_only({sw::Compute{sw::Cycle{1}}});
+  sw::SystemConfig widest_costs = whole(Arch::Omp, 4, sw::Impl::Rtl);
+  for (const auto& [name, set] : costs) {
+    set(widest_costs, widest);
+  }
+  const Wired accepted("widest", widest_costs, silent);
+  EXPECT_NO_THROW(accepted.check(p));
+  std::vector<std::unique_ptr<Wired>> refused;
+  for (const auto& [name, set] : costs) {
+    sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Rtl);
+    set(c, widest + 1);
+    refused.push_back(std::make_unique<Wired>((std::string("wide_") + name).c_str(), c, silent));
+    try {
+      refused.back()->check(p);
+      ADD_FAILURE() << name << " = " << widest + 1 << " accepted";
+    } catch (const sw::ParameterError& e) {
+      EXPECT_EQ(e.parameter(), name) << e.what();
+    }
+  }
 }
 
 std::string case_name(const testing::TestParamInfo<std::tuple<Arch, std::uint32_t, sw::Impl>>& p) {
@@ -391,6 +454,28 @@ TEST(WholeMachineCosim, AFlippedWordOfAModelControllerIsCaughtOnItsBus) {
   EXPECT_EQ(m.instance, "omp.bc1");
   EXPECT_EQ(m.signal, "bus_data");
   EXPECT_EQ(m.model ^ m.rtl, 1u << 6);
+}
+
+// A processor without a program is finished from the start, in the model as in the RTL: cosim
+// compares P0, P2 and P3, which have nothing to do, in every cycle of P1's write, and agrees.
+TEST(WholeMachineCosim, ProcessorsWithoutAProgramAreFinishedFromTheStart) {
+  traces::Recorder silent;
+  const sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Cosim);
+  Wired system("omp", c, silent);
+  sw::MemoryAccess write;
+  write.direction = sw::Direction::Write;
+  write.bus = {sw::BusKind::Row, 1};
+  write.slots = {2};
+  write.address = 5;
+  sw::MachineProgram p = p1_only({write});
+  p.processors[1].index_sets = {sw::IndexSet{0, 1, 2, 3}};
+  system.load(p);
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  const sw::RunSummary r = system.result();
+  EXPECT_FALSE(r.mismatch.has_value()) << (r.mismatch ? r.mismatch->to_string() : "");
+  EXPECT_TRUE(r.completed);
+  // [PH91] Fig. 5(a): one word, granted at 0, ends at alpha + tau.
+  EXPECT_EQ(r.cycles.count(), c.timing.alpha + c.timing.tau);
 }
 
 /// The message of the sw::ConfigError building a system of `c` throws ("" if none).

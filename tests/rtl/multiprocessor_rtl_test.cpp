@@ -7,8 +7,9 @@
 // bit in one cycle, one cycle of extra latency) at the cycle and signal the protocol formula
 // names. The RTL's clock is gated: its edges follow the accesses, not the simulated cycles. On
 // the omp the verilated module array replaces the model's arbiter and modules (memory = rtl) or
-// runs beside them (memory = cosim) with the same results; a grant one cycle late and a flipped
-// word in the model are caught at their cycle and signal.
+// runs beside them (memory = cosim) with the same results and every written word in the module
+// the model's is in; a grant one cycle late and a flipped word in the model are caught at their
+// cycle and signal.
 //
 // Each TEST elaborates its own systems (one elaboration per process, toolchain fact 2). Some seeds are
 // fixed, one per test is varied: ORTHOSIM_TEST_SEED if set, else the time, printed so that a
@@ -325,22 +326,28 @@ TEST(Cosim, TheCheckerKeepsTheFirstMismatchOfSeveral) {
 
 // Cost follows activity: a processor that computes for 10^6 cycles and then makes one access
 // costs the RTL clock only that access (one edge per cycle; the done cycle's edge waits for a
-// next access), and the other processors' datapaths only their reset (two edges each).
+// next access), and the other processors' datapaths only their reset (two edges each). So with
+// the verilated controller in place of the model's (bus = rtl) and beside it (bus = cosim: the
+// done cycle, in which the model's access has ended, is compared at once, not at an edge).
 TEST(Gating, TheRtlClockRunsOnlyDuringAccesses) {
   traces::Recorder silent;
-  const sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Rtl, sw::Impl::Rtl);
-  Wired system("omp", c, silent);
-  sw::MachineProgram p = one_write(c);
-  std::vector<sw::Op> ops = p.processors[1].ops.decoded();
-  ops.insert(ops.begin(), sw::Compute{sw::Cycle{1'000'000}});
-  p.processors[1].ops = sw::OpList(ops);
-  system.load(p);
-  sc::run_systems({&system}, sw::Cycle{10'000'000});
-  const sw::RunSummary r = system.result();
-  ASSERT_TRUE(r.completed);
-  const std::uint64_t access = sw::BusTiming{}.alpha + sw::BusTiming{}.tau;
-  EXPECT_EQ(r.cycles.count(), 1'000'000 + access);
-  EXPECT_EQ(system.blocks().rtl_edges(), 2 * c.n + access);
+  Wired in_place("in_place", config_of(Arch::Omp, 4, sw::Impl::Rtl, sw::Impl::Rtl), silent);
+  Wired beside("beside", config_of(Arch::Omp, 4, sw::Impl::Cosim, sw::Impl::Model), silent);
+  for (Wired* system : {&in_place, &beside}) {
+    const sw::SystemConfig& c = system->config();
+    sw::MachineProgram p = one_write(c);
+    std::vector<sw::Op> ops = p.processors[1].ops.decoded();
+    ops.insert(ops.begin(), sw::Compute{sw::Cycle{1'000'000}});
+    p.processors[1].ops = sw::OpList(ops);
+    system->load(p);
+    sc::run_systems({system}, sw::Cycle{10'000'000});
+    const sw::RunSummary r = system->result();
+    ASSERT_TRUE(r.completed) << system->name();
+    EXPECT_FALSE(r.mismatch.has_value()) << system->name();
+    const std::uint64_t access = sw::BusTiming{}.alpha + sw::BusTiming{}.tau;
+    EXPECT_EQ(r.cycles.count(), 1'000'000 + access) << system->name();
+    EXPECT_EQ(system->blocks().rtl_edges(), 2 * c.n + access) << system->name();
+  }
 }
 
 // The controller's word outputs as BusControllerRtl::wire_words gives them without evaluating
@@ -386,6 +393,122 @@ TEST(BusControllerRtl, WiredWordsAreTheRtls) {
     }
   }
   EXPECT_EQ(word_cycles, 2u * 18u);  // d tau l of each access
+}
+
+// ---- the verilated index manipulator beside the model's under the RTL controller (bus = rtl,
+// im = cosim) --------------------------------------------------------------------------------
+
+/// An omp of n = 4 with the RTL controllers and the index manipulators co-simulated: the RTL
+/// controller takes the model's buffer words, the verilated manipulator runs beside it.
+sw::SystemConfig im_cosim_config() {
+  return config_of(Arch::Omp, 4, sw::Impl::Rtl, sw::Impl::Cosim);
+}
+
+/// P(1)'s program of `ops` with the identity index set (stream position p is buffer p).
+sw::MachineProgram p1_program(const sw::SystemConfig& c, const std::vector<sw::Op>& ops) {
+  sw::MachineProgram p;
+  p.name = "P(1) alone";
+  p.arch = c.arch;
+  p.n = c.n;
+  p.processors.resize(c.n);
+  p.processors[1].index_sets = {sw::IndexSet{0, 1, 2, 3}};
+  p.processors[1].ops = sw::OpList(ops);
+  return p;
+}
+
+/// A scalar access by P(1) over RB(1) to slot `slot`'s module M(1,slot) at `address`.
+sw::MemoryAccess p1_scalar(sw::Direction direction, std::uint32_t slot, std::uint32_t address) {
+  sw::MemoryAccess a;
+  a.direction = direction;
+  a.bus = {sw::BusKind::Row, 1};
+  a.slots = {slot};
+  a.address = address;
+  return a;
+}
+
+// With bus = rtl the verilated controller writes the model manipulator's word (the model's side)
+// while the verilated manipulator runs beside it: a word that differs between the two is caught
+// at the manipulator's output in the cycle the word goes on the bus ([PH91] Fig. 5(a): alpha
+// cycles after the grant at 0), by the manipulator's own checker.
+TEST(Cosim, AModelBufferWordTheRtlIndexManipulatorDoesNotHoldIsCaughtWhereItIsWritten) {
+  traces::Recorder silent;
+  const sw::SystemConfig c = im_cosim_config();
+  Wired system("omp", c, silent);
+  system.load(p1_program(c, {p1_scalar(sw::Direction::Write, 2, 5)}));
+  const sw::Word model_only = 0x00C0FFEEu;
+  system.manipulator(1).write_word(0, 0, model_only);  // the model's buffer 0 only
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  const sw::RunSummary r = system.result();
+  ASSERT_TRUE(r.mismatch.has_value());
+  EXPECT_EQ(r.mismatch->cycle, c.timing.alpha);
+  EXPECT_EQ(r.mismatch->instance, "omp.im1");
+  EXPECT_EQ(r.mismatch->signal, "ac_rdata");
+  EXPECT_EQ(r.mismatch->model, model_only);
+  EXPECT_EQ(r.mismatch->rtl, sw::kUnwrittenWord);  // the verilated buffers are filled with it
+}
+
+// The word a read brings lands in the model's buffer as well as in the verilated one, so that
+// the next write takes the same word from both: P(1) reads M(1,2)'s word into buffer 0 and
+// writes it from there to M(1,3), without a mismatch, and M(1,3) holds the word.
+TEST(Cosim, AWordReadIntoTheBuffersIsWrittenFromBothAlike) {
+  traces::Recorder silent;
+  const sw::SystemConfig c = im_cosim_config();
+  Wired system("omp", c, silent);
+  system.load(
+      p1_program(c, {p1_scalar(sw::Direction::Read, 2, 5), p1_scalar(sw::Direction::Write, 3, 7)}));
+  const sw::Word carried = 0x00C0FFEEu;
+  system.module(1 * c.n + 2).write(5, carried);  // M(1,2), which load() cleared
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  const sw::RunSummary r = system.result();
+  EXPECT_FALSE(r.mismatch.has_value()) << (r.mismatch ? r.mismatch->to_string() : "");
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(system.module(1 * c.n + 3).read(7), carried);
+}
+
+/// The words the bus controllers tell the recorder: (cycle, slot, address, word), in the order
+/// told.
+class BeatLog : public traces::Recorder {
+ public:
+  using Beat = std::tuple<std::uint64_t, std::uint32_t, std::uint32_t, std::uint32_t>;
+  [[nodiscard]] bool enabled() const override { return true; }
+  void beat(traces::Cycle at, traces::Cycle /*length*/, traces::SourceId /*controller*/,
+            const traces::AccessTrace& /*a*/, std::uint32_t slot, std::uint32_t address,
+            std::uint32_t data) override {
+    beats.emplace_back(at.count(), slot, address, data);
+  }
+  std::vector<Beat> beats;
+};
+
+// bus = rtl tells the recorder each word the verilated controller puts on the bus, as the model
+// controller would, one beat per word: in a block write of one module (d = 1, l = 3) the stream
+// position stays 0 and only the vector changes, at [PH91] Fig. 5(c)'s cycles alpha + v (beta + d
+// tau) after the grant at 0; the scalar writes after it (each granted in the cycle the access
+// before it ends, Fig. 5(a): its word alpha cycles later) have the position and vector of the one
+// before.
+TEST(BusControllerRtl, EveryWordItPutsOnTheBusIsOneBeat) {
+  BeatLog log;
+  const sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Rtl, sw::Impl::Model);
+  Wired system("omp", c, log);
+  sw::MemoryAccess block = p1_scalar(sw::Direction::Write, 2, 5);
+  block.vectors = 3;
+  system.load(p1_program(c, {block, p1_scalar(sw::Direction::Write, 3, 9),
+                             p1_scalar(sw::Direction::Write, 1, 11)}));
+  const auto word_of = [](std::uint32_t v) { return 0xB10C0000u + v; };
+  for (std::uint32_t v = 0; v < block.vectors; ++v) {
+    system.manipulator(1).write_word(0, v, word_of(v));  // stream position 0 is buffer 0
+  }
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  ASSERT_TRUE(system.result().completed);
+  std::vector<BeatLog::Beat> expected;
+  const sw::BusTiming& t = c.timing;
+  for (std::uint32_t v = 0; v < block.vectors; ++v) {
+    expected.emplace_back(t.alpha + v * (t.beta + t.tau), 2, 5 + v, word_of(v));
+  }
+  const std::uint64_t block_end = t.alpha + t.beta * (block.vectors - 1) + t.tau * block.vectors;
+  const std::uint64_t scalar = t.alpha + t.tau;
+  expected.emplace_back(block_end + t.alpha, 3, 9, word_of(0));
+  expected.emplace_back(block_end + scalar + t.alpha, 1, 11, word_of(0));
+  EXPECT_EQ(log.beats, expected);
 }
 
 // ---- the module array (memory = rtl | cosim, omp only) --------------------------------------
@@ -493,6 +616,22 @@ TEST(MemoryRtl, AWordOnTheBusInItsGrantCycleReachesTheArray) {
   EXPECT_GT(words, 0u);
 }
 
+// memory = rtl: the module array holds the words in place of the model's modules, which the
+// controllers no longer write.
+TEST(MemoryRtl, WordsAreWrittenIntoTheArrayInPlaceOfTheModelsModules) {
+  traces::Recorder silent;
+  const sw::SystemConfig c = memory_config(4, sw::Impl::Rtl, sw::Impl::Rtl, sw::Impl::Model);
+  Wired system("omp", c, silent);
+  system.load(p1_program(c, {p1_scalar(sw::Direction::Write, 2, 5)}));
+  const sw::Word word = 0x00C0FFEEu;
+  system.manipulator(1).write_word(0, 0, word);
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  ASSERT_TRUE(system.result().completed);
+  const sw::ModuleId m12 = 1 * c.n + 2;  // RB(1)'s slot 2
+  EXPECT_EQ(system.blocks().module_array()->read(m12, 5), word);
+  EXPECT_EQ(system.module(m12).read(5), sw::kUnwrittenWord);
+}
+
 /// one_write, then P(1) reads the word back: the read is granted when the write ends (alpha +
 /// tau) and its word is on the bus alpha cycles later.
 sw::MachineProgram write_then_read(const sw::SystemConfig& c) {
@@ -540,6 +679,78 @@ TEST(MemoryCosim, AFlippedBitOfAModelModuleWordIsCaughtWhereTheArrayReturnsIt) {
   EXPECT_EQ(r.mismatch->instance, "omp.modules");
   EXPECT_EQ(r.mismatch->signal, "bus_rdata[1]");
   EXPECT_EQ(r.mismatch->model ^ r.mismatch->rtl, 1u << 3);
+}
+
+/// The word P(i) puts in its data buffer s, word v: distinct for every processor, slot and vector,
+/// so that a word found in another module than its own is another word.
+sw::Word buffered_word(sw::ProcId i, std::uint32_t s, std::uint32_t v) {
+  return 0x10000u * (i + 1) + 0x100u * s + v;
+}
+
+// memory = cosim compares the words the array returns on the buses, which an array transposed
+// throughout would return too: a row write by P(i) on slot s and a column read by P(s) on slot i
+// would both meet in M(s,i) instead of M(i,s). So here, after every processor's row write and
+// column write of all n slots, each module of the array is read through its backdoor and compared
+// with the model's module and with the omp's rule ([PH91] section 3.1, docs/rtl.md, module_array):
+// RB(i)'s slot s is M(i,s), CB(j)'s slot s is M(s,j), module a n + b is M(a,b), and with the
+// identity index set slot s's word v comes from data buffer s.
+TEST(MemoryCosim, EveryWrittenWordSitsInTheModuleOfItsBusAndSlot) {
+  constexpr std::uint32_t kN = 4;
+  constexpr std::uint32_t kRowAddress = 5;
+  constexpr std::uint32_t kColumnAddress = 9;
+  constexpr std::uint32_t kVectors = 2;
+  traces::Recorder silent;
+  const sw::SystemConfig c = memory_config(kN, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model);
+  Wired system("omp", c, silent);
+  sw::MachineProgram program;
+  program.name = "row and column writes";
+  program.arch = c.arch;
+  program.n = kN;
+  program.processors.resize(kN);
+  for (sw::ProcId i = 0; i < kN; ++i) {
+    sw::ProcessorProgram& p = program.processors[i];
+    p.index_sets = {sw::IndexSet{0, 1, 2, 3}};
+    sw::MemoryAccess write;
+    write.direction = sw::Direction::Write;
+    write.slots = {0, 1, 2, 3};
+    write.vectors = kVectors;
+    write.bus = {sw::BusKind::Row, i};
+    write.address = kRowAddress;
+    p.ops.emplace_back(write);
+    write.bus = {sw::BusKind::Column, i};
+    write.address = kColumnAddress;
+    p.ops.emplace_back(write);
+  }
+  system.load(program);  // clears the data buffers: they are filled after it
+  for (sw::ProcId i = 0; i < kN; ++i) {
+    for (std::uint32_t s = 0; s < kN; ++s) {
+      for (std::uint32_t v = 0; v < kVectors; ++v) {
+        system.manipulator(i).write_word(s, v, buffered_word(i, s, v));
+      }
+    }
+  }
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  const sw::RunSummary r = system.result();
+  ASSERT_TRUE(r.completed);
+  EXPECT_FALSE(r.mismatch.has_value());
+  const sc::RtlMemory* array = system.blocks().module_array();
+  ASSERT_NE(array, nullptr);
+  for (std::uint32_t a = 0; a < kN; ++a) {
+    for (std::uint32_t b = 0; b < kN; ++b) {
+      const sw::ModuleId module = a * kN + b;
+      for (std::uint32_t v = 0; v < kVectors; ++v) {
+        const std::string where = "M(" + std::to_string(a) + "," + std::to_string(b) + ") word ";
+        // RB(a)'s slot b and CB(b)'s slot a.
+        const sw::Word by_row = buffered_word(a, b, v);
+        const sw::Word by_column = buffered_word(b, a, v);
+        EXPECT_EQ(system.module(module).read(kRowAddress + v), by_row) << "model " << where << v;
+        EXPECT_EQ(array->read(module, kRowAddress + v), by_row) << "array " << where << v;
+        EXPECT_EQ(system.module(module).read(kColumnAddress + v), by_column)
+            << "model " << where << v;
+        EXPECT_EQ(array->read(module, kColumnAddress + v), by_column) << "array " << where << v;
+      }
+    }
+  }
 }
 
 // Cost follows activity for the module array too: its clock has an edge in the cycles in which
