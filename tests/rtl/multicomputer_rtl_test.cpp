@@ -424,6 +424,7 @@ TEST(MulticomputerCosim, EveryRunComparesAfresh) {
 struct FaultyRun {
   std::optional<sc::Mismatch> mismatch;
   std::vector<std::uint64_t> model_hops;
+  std::uint64_t cosim_cycles = 0;  ///< the cycles the cosim run stepped (it starts at cycle 0)
 };
 
 FaultyRun faulty(const sc::net::RtlNetwork::Fault& fault) {
@@ -440,7 +441,7 @@ FaultyRun faulty(const sc::net::RtlNetwork::Fault& fault) {
   FaultyRun run{cosim.traffic_result().cosim_mismatch.empty()
                     ? std::nullopt
                     : dynamic_cast<const sc::net::RtlNetwork&>(cosim.network()).mismatch(),
-                hops.hops};
+                hops.hops, cosim.traffic_result().sim_cycles};
   return run;
 }
 
@@ -452,6 +453,8 @@ TEST(MulticomputerCosim, AFlippedBitIsCaughtAtItsCycleSignalAndRouter) {
   EXPECT_EQ(run.mismatch->signal, "out_head");
   EXPECT_EQ(run.mismatch->instance, "cosim.rtl.routers.r(0,0)");
   EXPECT_EQ(run.mismatch->model ^ run.mismatch->rtl, 1u << 3);
+  // The first difference stops the run (docs/rtl.md): the cycle compared is its last.
+  EXPECT_EQ(run.cosim_cycles, 700u + 1u);
 }
 
 TEST(MulticomputerCosim, AHeaderOneCycleLateIsCaughtWhereTheModelMovedIt) {

@@ -402,6 +402,39 @@ TEST(Traffic, PacketsAsLongAsTheBuffersAndThePacketLimitAreTakenNotLonger) {
   }
 }
 
+/// The cycles the runs of a system began in, as its recorder is told.
+class RunBegins : public traces::Recorder {
+ public:
+  [[nodiscard]] bool enabled() const override { return true; }
+  void run_begin(traces::Cycle at, const std::string& /*label*/) override {
+    begins.push_back(at.count());
+  }
+  std::vector<std::uint64_t> begins;
+};
+
+// Runs on one system follow each other: the next begins in the cycle after the last one the
+// previous run stepped, so that no cycle belongs to two runs (in the trace, a cycle's events are
+// one run's).
+TEST(Traffic, ARunBeginsInTheCycleAfterThePreviousRunsLast) {
+  RunBegins trace;
+  const sw::NetworkConfig c = network(Topology::mesh({3, 3}));
+  sc::Multicomputer system("runs", c.validated(), trace);
+  std::vector<std::uint64_t> cycles;
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    sc::TrafficSpec spec = traffic("uniform", c.topology, 0.1, 4);
+    spec.seed = seed;
+    spec.warmup = 20;
+    spec.cycles = 100;
+    system.start_traffic(spec);
+    sc_core::sc_start();
+    cycles.push_back(system.traffic_result().sim_cycles);
+  }
+  ASSERT_EQ(trace.begins.size(), 3u);
+  EXPECT_EQ(trace.begins[0], 0u);
+  EXPECT_EQ(trace.begins[1], trace.begins[0] + cycles[0]);
+  EXPECT_EQ(trace.begins[2], trace.begins[1] + cycles[1]);
+}
+
 /// The hops of a run's trace: per message, the routers it left and the virtual channel taken.
 class HopTrace : public traces::Recorder {
  public:
