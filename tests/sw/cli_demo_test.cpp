@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sw/cli/cli.hpp"
@@ -37,6 +38,44 @@ TEST(Cli, DemoRunsTheSampleProgramOnAllThreeConfigurations) {
   ASSERT_EQ(j["systems"].size(), 3u);
   EXPECT_EQ(j["systems"][1].value("arch", std::string{}), "crossbar");
   EXPECT_EQ(j["systems"][1]["steps"].size(), 5u);
+}
+
+// The demo's "vs omp" row is each system's total cycles divided by the orthogonal system's (the
+// first run): with totals of 40 (omp), 50 (crossbar) and 100 (bus) cycles, 40/40, 50/40 and 100/40.
+TEST(Cli, DemoComparesEachSystemsCyclesWithTheOrthogonalSystems) {
+  class Totals : public FakeRunner {
+   public:
+    std::vector<sw::RunSummary> run_programs(std::vector<sw::SystemRun> runs) override {
+      std::vector<sw::RunSummary> out = FakeRunner::run_programs(std::move(runs));
+      const std::uint64_t totals[] = {40, 50, 100};
+      for (std::size_t k = 0; k < out.size() && k < 3; ++k) {
+        out[k].cycles = sw::Cycle{totals[k]};
+      }
+      return out;
+    }
+  };
+  Totals runner;
+  const Result r = run({"demo", "--out", "demo-dir"}, runner);
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const auto row = [&r](const std::string& start) {
+    std::vector<std::string> cells;
+    const std::size_t at = r.out.find("\n  " + start);
+    if (at != std::string::npos) {
+      std::istringstream fields(r.out.substr(at, r.out.find('\n', at + 1) - at));
+      for (std::string f; fields >> f;) {
+        cells.push_back(f);
+      }
+    }
+    return cells;
+  };
+  EXPECT_EQ(row("vs omp"), (std::vector<std::string>{"vs", "omp", "1.00x", "1.25x", "2.50x"}))
+      << r.out;
+  // The total row's cells are "measured (predicted)": the measured totals come first.
+  const std::vector<std::string> total = row("total");
+  ASSERT_EQ(total.size(), 7u) << r.out;
+  EXPECT_EQ((std::vector<std::string>{total[1], total[3], total[5]}),
+            (std::vector<std::string>{"40", "50", "100"}))
+      << r.out;
 }
 
 TEST(Cli, DemoFailsWhenOneSystemLosesAWord) {

@@ -209,6 +209,14 @@ TEST_F(CliProgram, MapNamesTheIwrStepOfEveryLinkOfATorusShift) {
   ASSERT_EQ(text.code, sw::kExitOk) << text.err;
   // The second IWR step's first link: P0 writes M(0,0) for P0 (row write, column read).
   EXPECT_TRUE(contains(text.out, "P0->P0 M0,0 (IWR 2)")) << text.out;
+  // Only the second IWR step's 9 links are marked; the first step's are the plain ones.
+  std::size_t marked = 0;
+  for (std::size_t at = text.out.find("(IWR "); at != std::string::npos;
+       at = text.out.find("(IWR ", at + 1)) {
+    ++marked;
+  }
+  EXPECT_EQ(marked, 9u) << text.out;
+  EXPECT_FALSE(contains(text.out, "(IWR 1)")) << text.out;
 }
 
 // `map --json`'s links and clustering ([PH91] section 4.2): on the omp a message from P(s) to

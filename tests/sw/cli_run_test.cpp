@@ -776,6 +776,82 @@ TEST_F(CliProgram, ANetworkRunsTableShowsEachStepsCyclesAndContentionAndTheBusie
   EXPECT_TRUE(contains(r.out, "  delivery: message 4 lost\n")) << r.out;
 }
 
+// The busiest-channels line names at most six channels, those with the most messages, busiest
+// first; a channel no message crossed is never named. Seven channels carry 1..7 messages and one
+// none: the six named are those of 7 down to 2 messages, so "c1" (1 message) and "idle" are left out.
+// The run table's operations column: each operation's text, then the cycles of each of its
+// accesses (the JSON's formula_cycles), one space apart, in brackets.
+TEST_F(CliProgram, ARunsTableListsTheCyclesOfEachAccessOfAnOperationSpaceSeparated) {
+  // [PH91] Fig. 2's steps 2 and 4 (examples/fig2_sample.mcp): operations of two and three accesses.
+  const std::string sample =
+      file("sample.mcp", "nodes 4\nwords 4\nstep\n  send 1 -> 2\n  send 3 -> 0\n"
+                         "step\n  send 0 -> all\n");
+  FakeRunner runner;
+  const Result text = run({"run", sample, "--arch", "omp", "--n", "4"}, runner);
+  ASSERT_EQ(text.code, 0) << text.err;
+  const Result json = run({"run", sample, "--arch", "omp", "--n", "4", "--json"}, runner);
+  ASSERT_EQ(json.code, 0) << json.err;
+  std::size_t several = 0;  // operations of more than one access, where the separator shows
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  for (const nlohmann::json& step : j["steps"]) {
+    for (const nlohmann::json& op : step["operations"]) {
+      std::string costs;
+      for (const nlohmann::json& a : op["accesses"]) {
+        costs += (costs.empty() ? "" : " ") + std::to_string(a["formula_cycles"].get<int>());
+      }
+      several += op["accesses"].size() > 1 ? 1 : 0;
+      EXPECT_TRUE(contains(text.out, op["text"].get<std::string>() + "  [" + costs + "]\n"))
+          << op["text"] << "\n"
+          << text.out;
+    }
+  }
+  EXPECT_GT(several, 0u);
+}
+
+TEST_F(CliProgram, ANetworkRunNamesItsSixBusiestChannelsAndNoIdleOne) {
+  class SevenBusy : public FakeRunner {
+   public:
+    sw::NetworkRunSummary run_network(const sw::NetworkRunRequest& request) override {
+      sw::NetworkRunSummary s = FakeRunner::run_network(request);
+      s.channels = {{"idle", 0, 0}};
+      for (std::uint64_t m = 1; m <= 7; ++m) {
+        s.channels.push_back({"c" + std::to_string(m), 1, m});
+      }
+      return s;
+    }
+  };
+  SevenBusy runner;
+  const Result r = run({"run", fig2_, "--arch", "mesh", "--dims", "2x2"}, runner);
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::string expected = "\nbusiest channels:";
+  for (std::uint64_t m = 7; m >= 2; --m) {
+    expected += "  c" + std::to_string(m) + " " + std::to_string(m) + " msg, peak 1";
+  }
+  EXPECT_TRUE(contains(r.out, expected + "\n")) << r.out;
+}
+
+// A run no message crossed a channel of: the counts take the plural of zero ("0 messages",
+// "0 flits") and no busiest-channels line is printed, as there is no busy channel to name.
+TEST_F(CliProgram, ANetworkRunWithIdleChannelsSaysZeroInThePluralAndNamesNoBusiestChannel) {
+  class Idle : public FakeRunner {
+   public:
+    sw::NetworkRunSummary run_network(const sw::NetworkRunRequest& request) override {
+      sw::NetworkRunSummary s = FakeRunner::run_network(request);
+      s.max_channel_contention = 0;
+      s.peak_channel_occupancy = 0;
+      s.channels = {{"n0.x+", 0, 0}, {"n1.x-", 0, 0}};
+      return s;
+    }
+  };
+  Idle runner;
+  const Result r = run({"run", fig2_, "--arch", "mesh", "--dims", "2x2"}, runner);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "\nmax channel contention: 0 messages through one channel\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "\npeak channel occupancy: 0 flits in one input buffer\n")) << r.out;
+  EXPECT_FALSE(contains(r.out, "busiest channels")) << r.out;
+}
+
 TEST_F(CliProgram, BadInputOfTheNetworkCommandsExitsTwoWithOneLineAndNoOutput) {
   const std::string five = file("five.mcp", "nodes 5\nstep\n  send 0 -> 4\n");
   // Embedding files for the 4-node Fig. 2 program, with the position of the fault.
