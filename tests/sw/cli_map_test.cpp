@@ -186,6 +186,39 @@ TEST_F(CliProgram, MapOntoFewerProcessorsTurnsMessagesInsideAClusterIntoLocalCop
   EXPECT_TRUE(j["steps"][0]["operations"].empty());  // N1 -> N0 is all of step 1
 }
 
+// The text listing of `map` names the nodes of every processor, node i on processor
+// floor(i n / m) ([PH91] section 5's blocks of consecutive nodes; with more processors than
+// nodes every n/m-th processor holds one and the others none, "-"), eight processors a line.
+// The expected block is built here from that formula.
+TEST_F(CliProgram, MapListsTheNodesOfEveryProcessorEightALine) {
+  FakeRunner runner;
+  const std::string program = path("r32.mcp");
+  const std::uint32_t m = 32;
+  ASSERT_EQ(run({"gen", "random", "--nodes", std::to_string(m), "--steps", "1", "--out", program},
+                runner)
+                .code,
+            sw::kExitOk);
+  for (const std::uint32_t n : {12U, 32U, 64U}) {
+    std::string expected = std::string("nodes on processors (") +
+                           (n < m ? "blocks of consecutive nodes" : "one node per processor") +
+                           "):";
+    for (std::uint32_t p = 0; p < n; ++p) {
+      std::string nodes;
+      for (std::uint32_t i = 0; i < m; ++i) {
+        if (std::uint64_t{i} * n / m == p) {
+          nodes += (nodes.empty() ? "N" : ",N") + std::to_string(i);
+        }
+      }
+      expected +=
+          (p % 8 == 0 ? "\n  P" : "  P") + std::to_string(p) + ": " + (nodes.empty() ? "-" : nodes);
+    }
+    expected += "\n\ncommunication operations";
+    const Result r = run({"map", program, "--n", std::to_string(n)}, runner);
+    ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+    EXPECT_NE(r.out.find(expected), std::string::npos) << "n = " << n << "\n" << r.out;
+  }
+}
+
 // Fig. 11(b): an east shift of an n x n torus by columns moves n^2 data in each of its two IWR
 // steps, and `map` says which step carries each link (the second step's links were reported as
 // IWR 1 while a positional initializer put their phase in another field).
