@@ -239,6 +239,42 @@ TEST(Conflicts, EveryResultCountsItsOwnProgramOnly) {
   }
 }
 
+/// The value of statistic `name` in a run's summary (0 and a test failure if there is none).
+std::uint64_t stat_of(const sw::RunSummary& r, const std::string& name) {
+  for (const traces::StatEntry& e : r.stats) {
+    if (e.name == name) {
+      return e.value;
+    }
+  }
+  ADD_FAILURE() << "no statistic " << name;
+  return 0;
+}
+
+// Each bus controller's statistics count its own accesses: how many, the words they move (d
+// modules times l vectors each) and the cycles it drives the bus, each access Fig. 5(c)'s
+// alpha + beta (l - 1) + d tau l from its grant (P1's wait for M(0,1) is not the controller's).
+TEST(Conflicts, EachControllerCountsItsAccessesWordsAndBusyCyclesFromTheOps) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 2).validated(), silent);
+  ProgramBuilder b(Arch::Omp, 2);
+  b.proc(0).index_sets = {{0, 1}, {0}};
+  b.proc(1).index_sets = {{0, 1}};
+  b.op(0, access(Direction::Write, row(0), {0, 1}, 0, 3, 0));  // M(0,0), M(0,1): d 2, l 3
+  b.op(0, access(Direction::Write, row(0), {1}, 4, 1, 1));     // M(0,1): d 1, l 1
+  b.op(1, sw::Compute{sw::Cycle{5}});
+  b.op(1, access(Direction::Read, column(1), {0, 1}, 0, 2, 0));  // M(0,1), M(1,1): d 2, l 2
+  const sw::RunSummary r = run(system, b.build());
+  ASSERT_TRUE(r.completed);
+  EXPECT_GT(r.conflict_wait_cycles, 0u) << "P1 was to wait for M(0,1)";
+  const sw::BusTiming& t = system.config().timing;
+  EXPECT_EQ(stat_of(r, "omp.bc0.accesses"), 2u);
+  EXPECT_EQ(stat_of(r, "omp.bc0.words_moved"), 2u * 3 + 1 * 1);
+  EXPECT_EQ(stat_of(r, "omp.bc0.busy_cycles"), block(t, 2, 3) + block(t, 1, 1));
+  EXPECT_EQ(stat_of(r, "omp.bc1.accesses"), 1u);
+  EXPECT_EQ(stat_of(r, "omp.bc1.words_moved"), 2u * 2);
+  EXPECT_EQ(stat_of(r, "omp.bc1.busy_cycles"), block(t, 2, 2));
+}
+
 // Producer-consumer over the interrupt bus ([PH91] section 4.3): the reader's wait-sync ends
 // when the writer's activate-sync has been on the interrupt bus for its cost.
 TEST(Sync, WaitSyncBlocksUntilTheActivateSyncArrives) {
@@ -561,17 +597,6 @@ TEST(Watchdog, TheProgramAfterADeadlockRunsCleanly) {
   EXPECT_TRUE(r.completed);
   EXPECT_EQ(r.cycles.count(), block(system.config().timing, 1, 2));
   EXPECT_EQ(r.conflicts, 0u);
-}
-
-/// The value of statistic `name` in a run's summary (0 and a test failure if there is none).
-std::uint64_t stat_of(const sw::RunSummary& r, const std::string& name) {
-  for (const traces::StatEntry& e : r.stats) {
-    if (e.name == name) {
-      return e.value;
-    }
-  }
-  ADD_FAILURE() << "no statistic " << name;
-  return 0;
 }
 
 // A run cut at the cycle limit in the middle of an access (P0 writes l = 200 words, 614 cycles)
