@@ -109,5 +109,28 @@ TEST(TrafficSource, OneRoundSendsOnePacketPerNodeNotMappedOntoItself) {
   EXPECT_TRUE(created(idle, 0, 50).empty());
 }
 
+// A destination drawn per packet may be the source itself: that packet is dropped and the node
+// keeps its trials (TrafficSpec::destination). Every trial succeeds here; the even nodes draw
+// themselves every time, so only the odd nodes create packets, one in every cycle.
+TEST(TrafficSource, ADrawnDestinationThatIsTheSourceSendsNothing) {
+  constexpr std::uint32_t kNodes = 6;
+  sc::TrafficSpec spec;
+  spec.destination = [](std::uint32_t src, std::mt19937_64&) {
+    return src % 2 == 0 ? src : (src + 1) % kNodes;
+  };
+  spec.rate = 2.0;
+  spec.flits = 2;
+  spec.warmup = 0;
+  spec.cycles = 10;
+  sc::net::TrafficSource source(spec, kNodes, sw::Cycle{0});
+  std::vector<std::vector<std::uint32_t>> expected;
+  for (std::uint32_t c = 0; c < 10; ++c) {
+    for (std::uint32_t node = 1; node < kNodes; node += 2) {
+      expected.push_back({c, node, (node + 1) % kNodes});
+    }
+  }
+  EXPECT_EQ(created(source, 0, 20), expected);
+}
+
 }  // namespace
 }  // namespace orthosim
