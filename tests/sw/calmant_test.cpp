@@ -288,6 +288,57 @@ TEST(CalmantSchedule, Fig3SendsAlongIPlusOneFirstWhereBitsIAndIPlusOneAreEqual) 
   }
 }
 
+// Section 4.2.2 as printed, for a subtask <i,x>_c with x <= c: node m sends along dimension k
+// (k = i .. i+x-1) in step (sum of its groups + k) mod LB, its group on the axis of dimension k
+// being its coordinate there mod 2^(k div c) (dimension k lies on axis k mod c at level k div c of
+// the standard embedding, so the coordinate is read from the bits k mod c + l c of m). The
+// steps are compared as sets of (node, dimension), the rule's empty steps left out.
+TEST(CalmantSchedule, Section422SendsAlongKInStepSumOfGroupsPlusKModLb) {
+  for (const auto& [d, c] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{6, 2}, {6, 3}}) {
+    const CubeOnMesh cube(d, c);
+    const auto coordinate = [&](std::uint32_t m, std::uint32_t axis) {
+      std::uint32_t x = 0;
+      for (std::uint32_t l = 0; l < d / c; ++l) {
+        x |= ((m >> (axis + l * c)) & 1u) << l;
+      }
+      return x;
+    };
+    for (std::uint32_t x = 1; x <= c; ++x) {
+      for (std::uint32_t i = 0; i + x <= d; ++i) {
+        const std::uint64_t steps = lb(c, i, x);
+        std::vector<std::set<std::pair<std::uint32_t, std::uint32_t>>> expected(steps);
+        for (std::uint32_t m = 0; m < cube.nodes(); ++m) {
+          std::uint64_t sum = 0;
+          for (std::uint32_t k = i; k < i + x; ++k) {
+            sum += coordinate(m, k % c) & ((1u << (k / c)) - 1u);
+          }
+          for (std::uint32_t k = i; k < i + x; ++k) {
+            expected[(sum + k) % steps].insert({m, k});
+          }
+        }
+        expected.erase(std::remove_if(expected.begin(), expected.end(),
+                                      [](const auto& step) { return step.empty(); }),
+                       expected.end());
+        const sw::Schedule s = sw::calmant::printed_subtask_schedule(cube, Task{i, x});
+        std::vector<std::set<std::pair<std::uint32_t, std::uint32_t>>> actual;
+        for (const sw::ScheduleStep& step : s.steps) {
+          actual.emplace_back();
+          for (const sw::ScheduledMessage& msg : step.messages) {
+            const std::uint32_t m = cube.process_of(msg.source);
+            const std::uint32_t flipped = m ^ cube.process_of(msg.destination);
+            std::uint32_t k = 0;
+            while ((1u << k) < flipped) {
+              ++k;
+            }
+            actual.back().insert({m, k});
+          }
+        }
+        EXPECT_EQ(actual, expected) << "d=" << d << " <" << i << "," << x << ">_" << c;
+      }
+    }
+  }
+}
+
 // Section 4.2.3 when x and LB are odd (<0,3>_2, <0,5>_3): a dimension k+c with k < 0 is alone on
 // its axis at line level 0 (distance 1), where the paper says only "using the approach proposed
 // for lines". As 3.2.2 does for <0,1>_1 (one group), every node of the axis exchanges in one step,
