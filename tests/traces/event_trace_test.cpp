@@ -248,10 +248,18 @@ TEST(EventTrace, LatencyCountsMatchTheSortedValues) {
     }
     EXPECT_EQ(binned, values.size());
   }
+  // Cleared, the counts hold nothing of before: a value added next is the only one.
   LatencyCounts cleared;
   cleared.add(5);
+  cleared.add(70'000);
   cleared.clear();
   EXPECT_EQ(cleared.summary(1).count, 0u);
+  cleared.add(9);
+  const LatencySummary after = cleared.summary(20);
+  EXPECT_EQ(after.count, 1u);
+  EXPECT_EQ(after.min, 9u);
+  EXPECT_EQ(after.max, 9u);
+  EXPECT_EQ(after.histogram, (std::vector<std::uint64_t>{1}));
 }
 
 /// Records which source ids it was called with.
