@@ -7,12 +7,15 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "sw/core/diagnostic.hpp"
 #include "traces/event_trace.hpp"
 #include "traces/event_trace_reader.hpp"
+#include "traces/plot.hpp"
 #include "traces/trace_stats.hpp"
 #include "traces/vcd_writer.hpp"
 
@@ -240,6 +243,36 @@ TEST(TraceStats, ATraceThatDoesNotBeginWithItsRunCountsFromCycleZero) {
   EXPECT_EQ(s.processors[1].idle, 170u);
   // Steps count from their run's start all the same.
   EXPECT_EQ(s.step_ends, (std::vector<std::uint64_t>{18}));
+}
+
+// `trace plot`'s timeline of a trace that begins with its run at cycle 100: 40 cycles, one
+// column each, so every interval is drawn as it is, from the run's start: p0 computes 0..10,
+// reads 10..30 and computes again until the end (never idle); bus rb0 is busy 12..20. An idle
+// stretch is the background, never a bar of its own.
+TEST(TracePlot, TheTimelineDrawsEachActivityAndBusyBusFromTheRunsStart) {
+  const std::string dir = temp_path("plot");
+  std::filesystem::create_directories(dir);
+  const std::string trace = dir + "/t.trace";
+  std::ofstream(trace, std::ios::binary)
+      << "orthosim-trace 1\nclock-ns 50\nsource 0 processor omp.p0\nsource 1 processor omp.p1\n"
+         "source 2 controller omp.bc0\nsource 3 bus omp.rb0\n"
+         "100 run program a\n"
+         "100 act 0 compute 0\n"
+         "110 act 0 read 1\n"
+         "112 acc 120 2 3 row r 0 112 0 0 1 0\n"
+         "130 act 0 compute 2\n"
+         "140 end\n";
+  const std::vector<std::string> written = plot_event_trace(trace, dir);
+  ASSERT_EQ(written, (std::vector<std::string>{dir + "/timeline.svg"}));
+  std::ifstream in(written[0]);
+  std::stringstream svg;
+  svg << in.rdbuf();
+  std::filesystem::remove_all(dir);
+  for (const std::string bar : {"omp.p0: compute 0..10", "omp.p0: read 10..30",
+                                "omp.p0: compute 30..40", "omp.rb0: busy 12..20"}) {
+    EXPECT_NE(svg.str().find(bar), std::string::npos) << bar << " in\n" << svg.str();
+  }
+  EXPECT_EQ(svg.str().find(": idle "), std::string::npos) << svg.str();
 }
 
 /// The VCD reader's verdict on a text: "accepted" or the error.
