@@ -1,6 +1,6 @@
-// `orthosim trace stats` on hand-built inputs (docs/traces.md, "orthosim trace stats"): every
-// figure worked out by hand from the events written, for an event trace and for a VCD written
-// with the project's own writers, and the VCD reader's refusals at their FILE:LINE:COL.
+// `orthosim trace stats` and `trace plot`'s timeline on hand-built inputs (docs/traces.md):
+// every figure worked out by hand from the events written, for an event trace and for a VCD
+// written with the project's own writers, and the VCD reader's refusals at their FILE:LINE:COL.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
