@@ -248,10 +248,18 @@ TEST(EventTrace, LatencyCountsMatchTheSortedValues) {
     }
     EXPECT_EQ(binned, values.size());
   }
+  // Cleared, the counts hold nothing of before: a value added next is the only one.
   LatencyCounts cleared;
   cleared.add(5);
+  cleared.add(70'000);
   cleared.clear();
   EXPECT_EQ(cleared.summary(1).count, 0u);
+  cleared.add(9);
+  const LatencySummary after = cleared.summary(20);
+  EXPECT_EQ(after.count, 1u);
+  EXPECT_EQ(after.min, 9u);
+  EXPECT_EQ(after.max, 9u);
+  EXPECT_EQ(after.histogram, (std::vector<std::uint64_t>{1}));
 }
 
 /// Records which source ids it was called with.
@@ -429,6 +437,109 @@ TEST(TraceReaders, AStepMarkCannotSkipAheadOfItsProcessor) {
   const std::string path = temp_path("steps");
   std::ofstream(path, std::ios::binary) << header << "0 step 0 0\n1 step 0 1\n2 step 0 0\n3 end\n";
   EXPECT_EQ(event_trace_stats(path).step_ends, (std::vector<std::uint64_t>{2, 1}));
+  std::filesystem::remove(path);
+}
+
+// Each trace below breaks the format (docs/traces.md, "Format, version 1") in one place and is
+// refused there: the error starts with FILE:LINE:COL (columns counted in the line, from 1) and
+// what was expected. The header has 6 lines (4 sources), so the first event is line 7.
+TEST(TraceReaders, EachBreakOfTheFormatIsRefusedWhereItIs) {
+  const std::string magic = "orthosim-trace 1\n";
+  const std::string header = magic + "clock-ns 50\nsource 0 processor p0\nsource 1 controller bc0\n"
+                                     "source 2 bus rb0\nsource 3 channel ch0\n";
+  struct Case {
+    std::string text;
+    std::string refusal;  ///< how the error starts
+  };
+  const std::vector<Case> cases = {
+      {"orthosim-trace 1 x\n", "t.trace:1:18: expected end of line"},
+      {"orthosim-trace 0\n", "t.trace:1:16: expected format version 1"},
+      {magic + "clock 50\n", "t.trace:2:1: expected 'clock-ns N' as the second line"},
+      {magic + "clock-ns 50 7\n", "t.trace:2:13: expected end of line"},
+      {magic + "clock-ns 50\nsource 0 processor\n", "t.trace:3:19: expected 4 fields"},
+      {magic + "clock-ns 50\nsource 0 processor p0\nsource 0 processor p1\n",
+       "t.trace:4:8: expected source id 1"},
+      {header, "t.trace:6:1: expected events and an 'end' line"},
+      {header + "0\n", "t.trace:7:2: expected an event"},
+      // Fields are separated by spaces: a tab is part of a field (here, of the cycle), even at
+      // the line's start.
+      {header + "\t0 end\n", "t.trace:7:1: expected the event's cycle"},
+      // 2^64 + 1 fits no cycle.
+      {header + "18446744073709551617 end\n", "t.trace:7:1: expected the event's cycle"},
+      {header + "0 act 0 compute 4294967296\n1 end\n", "t.trace:7:17: expected the op index below"},
+      {header + "0 act 0 compute\n", "t.trace:7:16: expected 5 fields"},
+      {header + "5 acc 4 1 2 row r 0 5 0 0 1 0\n", "t.trace:7:7: expected an end no earlier"},
+      {header + "0 acc 4 2 2 row r 0 0 0 0 1 0\n", "t.trace:7:9: expected the id of a controller"},
+      {header + "0 acc 4 1 2 idle r 0 0 0 0 1 0\n", "t.trace:7:13: expected row or column"},
+      {header + "0 acc 4 1 2 row r 0 1 0 0 1 0\n", "t.trace:7:21: expected a request no later"},
+      {header + "0 acc 4 1 2 row r 0 0 0 0 1 0,1234567890\n",
+       "t.trace:7:31: expected a module slot, found '1234567890'"},
+      {header + "0 acc 4 1 2 row r 0 0 0 0 1 0,,1\n",
+       "t.trace:7:31: expected a module slot, found ''"},
+      {header + "0 intr 0 1\n", "t.trace:7:10: expected a request no later"},
+      {header + "0 step 0 1\n", "t.trace:7:10: expected a step index at most 0"},
+      {header + "0 hop 0 0 0 1\n", "t.trace:7:9: expected the id of a channel"},
+      {header + "5 deliver 0 1 4\n", "t.trace:7:15: expected a cycle no earlier"},
+      {header + "0 end x\n", "t.trace:7:7: expected end of line"},
+      {header + "0 end\n1 act 0 idle 0\n", "t.trace:8:1: expected nothing after the 'end' line"},
+  };
+  for (const Case& c : cases) {
+    std::size_t events = 0;
+    const std::string verdict = read_text(c.text, events);
+    EXPECT_EQ(verdict.substr(0, c.refusal.size()), c.refusal) << verdict << " on\n" << c.text;
+  }
+  // The largest 32-bit op index, and an access without module slots ("-"), are in the format.
+  std::size_t events = 0;
+  EXPECT_EQ(read_text(header + "0 act 0 compute 4294967295\n1 end\n", events), "accepted");
+  EXPECT_EQ(read_text(header + "0 acc 4 1 2 row r 0 0 0 0 1 -\n4 end\n", events), "accepted");
+}
+
+// Every field is read from its place: distinct values in every field of a send, an inject and an
+// access, read back.
+TEST(TraceReaders, EveryFieldIsReadFromItsPlace) {
+  const std::string text =
+      "orthosim-trace 1\nclock-ns 50\nsource 0 processor p0\nsource 1 controller bc0\n"
+      "source 2 bus rb0\n"
+      "1 send 5 6 7 8 1\n"
+      "2 inject 5 9 10\n"
+      "3 acc 40 1 2 column w 11 3 12 13 14 15,16\n"
+      "40 end\n";
+  EventTraceReader r(sw::InputFile::from_text(text, "t.trace", trace_input_rules("trace")));
+  std::vector<TraceEvent> events;
+  for (TraceEvent e; r.next(e);) {
+    events.push_back(e);
+  }
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[0].message.message, 5u);
+  EXPECT_EQ(events[0].message.node, 6u);
+  EXPECT_EQ(events[0].message.dst, 7u);
+  EXPECT_EQ(events[0].message.size, 8u);
+  EXPECT_EQ(events[1].message.node, 9u);
+  EXPECT_EQ(events[1].message.size, 10u);
+  const AccessTrace& a = events[2].access;
+  EXPECT_EQ(a.mode, BusMode::Column);
+  EXPECT_TRUE(a.write);
+  EXPECT_EQ(a.master, 11u);
+  EXPECT_EQ(a.requested, Cycle{3});
+  EXPECT_EQ(a.index_set, 12u);
+  EXPECT_EQ(a.address, 13u);
+  EXPECT_EQ(a.vectors, 14u);
+  EXPECT_EQ(events[2].slots, (std::vector<std::uint32_t>{15, 16}));
+}
+
+// A file whose first word only begins like the event trace's magic is no event trace: it is read
+// as a VCD, and refused as neither.
+TEST(TraceReaders, AFirstWordThatOnlyBeginsWithTheMagicIsNoEventTrace) {
+  const std::string path = temp_path("magic");
+  std::ofstream(path, std::ios::binary) << "orthosim-traces 1\n";
+  try {
+    (void)trace_stats(path);
+    ADD_FAILURE() << "accepted";
+  } catch (const sw::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(":1:1: expected '$version' (a VCD) or an event trace's"),
+              std::string::npos)
+        << e.what();
+  }
   std::filesystem::remove(path);
 }
 
