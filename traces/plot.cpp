@@ -108,7 +108,8 @@ class Columns {
       }
     }
   }
-  /// The category that took most of the column, or 0 (idle) when nothing did.
+  /// The activity that took most of the column, idle left out, or 0 (idle) when none ran in it:
+  /// a short access in a long idle stretch stays visible.
   [[nodiscard]] std::size_t dominant(std::size_t row, std::size_t column) const {
     const std::array<double, kCategories>& cell = cells_[row * columns_ + column];
     std::size_t best = 0;
