@@ -44,6 +44,9 @@ void Fabric::deliveries_in_any_order(bool on, std::uint32_t packet_flits) {
   }
   schedule_capable_ = on && packet_flits == depth_ && schedule_possible();
   schedule_on_ = false;
+  // An empty network holds no channel; the last runs' channels, whose release is still in the
+  // calendar of a schedule turned off here, are free for whichever path steps it next.
+  std::fill(owner_.begin(), owner_.end(), -1);
   if (schedule_capable_) {
     clear_schedule();
   }

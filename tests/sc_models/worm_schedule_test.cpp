@@ -552,5 +552,41 @@ TEST(WormSchedule, RunsOfPacketsAsLongAsTheBuffersAreDeepAreTheMaxPlusSchedule) 
   }
 }
 
+// A client that turns the schedule off without a reset hands the network to the flit paths once
+// it is empty; the channels the last runs held are free for them (the tail of the ejection run
+// leaves in the cycle before the network is empty, its channel is freed by the next cycle's
+// calendar entry, which the schedule no longer steps). A message sent then over the same path
+// arrives in the zero-load time t_s + (h + 1) D + F: on the line of 4 routers with D = 1 and
+// 4-flit buffers, 0 -> 3 with 3 words is 0 + 4 * 1 + 4 = 8 cycles.
+TEST(WormSchedule, TheFlitPathsFindTheChannelsFreeWhenTheClientTurnsTheScheduleOff) {
+  sw::NetworkConfig config;
+  config.topology = Topology::mesh({4});
+  config.router.vcs = 1;
+  config.router.delay = 1;
+  config.router.buffer_flits = 4;
+  config.ni.startup = 0;
+  DeliveryLog log(2);
+  sc::net::Fabric fabric(config.validated(), log);
+  fabric.deliveries_in_any_order(true, 4);
+  std::uint64_t c = 0;
+  const auto drain = [&fabric, &c] {
+    for (const std::uint64_t first = c;
+         c == first || fabric.has_flits() || fabric.queued_packets() > 0; ++c) {
+      fabric.begin_cycle(sw::Cycle{c});
+      ASSERT_LT(c, first + 100) << "the network does not drain";
+    }
+  };
+  fabric.submit(0, 0, 3, 3);
+  drain();
+  EXPECT_EQ(log.delivered()[0], 8U);
+  EXPECT_TRUE(fabric.scheduled());
+  fabric.deliveries_in_any_order(false, 0);
+  const std::uint64_t sent = c;
+  fabric.submit(1, 0, 3, 3);
+  drain();
+  EXPECT_FALSE(fabric.scheduled());
+  EXPECT_EQ(log.delivered()[1], sent + 8);
+}
+
 }  // namespace
 }  // namespace orthosim
