@@ -588,5 +588,66 @@ TEST(WormSchedule, TheFlitPathsFindTheChannelsFreeWhenTheClientTurnsTheScheduleO
   EXPECT_EQ(log.delivered()[1], sent + 8);
 }
 
+// The schedule of runs holds only where every stay is a run and it describes all a client sees
+// (fabric_schedule.cpp): one virtual channel (no flits of another packet between a packet's),
+// wormhole (a store-and-forward header waits for its tail), packets exactly as deep as the
+// buffers, a route per (router, destination) from the route table (the schedule walks a whole
+// path at a header's injection), a mesh or hypercube of the command line (no cycle of channels a
+// deadlock could close: the schedule keeps no buffers to describe one), and no observer (it tells
+// no hop or buffer change). Each condition broken alone leaves the network to the flit paths.
+TEST(WormSchedule, EachConditionOfTheRunsBrokenAloneTurnsTheScheduleOff) {
+  struct Choice {
+    std::string name;
+    sw::NetworkConfig config;
+    std::uint32_t packet_flits = 4;
+    bool any_order = true;
+    bool routes_per_header = false;
+    bool observed = false;
+    bool scheduled = false;
+  };
+  sw::NetworkConfig mesh;
+  mesh.topology = Topology::mesh({4, 4});
+  mesh.router.vcs = 1;
+  mesh.router.buffer_flits = 4;
+  std::vector<Choice> choices;
+  const auto add = [&choices](Choice choice) { choices.push_back(std::move(choice)); };
+  add({"4x4 mesh, 1 VC, wormhole, 4-flit buffers and packets", mesh, 4, true, false, false, true});
+  sw::NetworkConfig cube = mesh;
+  cube.topology = Topology::hypercube(4);
+  add({"4-cube, e-cube routing", cube, 4, true, false, false, true});
+  add({"deliveries in order", mesh, 4, false});
+  add({"packets of 3 flits in 4-flit buffers", mesh, 3});
+  sw::NetworkConfig two_vcs = mesh;
+  two_vcs.router.vcs = 2;
+  add({"2 VCs", two_vcs});
+  sw::NetworkConfig store_and_forward = mesh;
+  store_and_forward.router.switching = sw::Switching::StoreAndForward;
+  add({"store-and-forward", store_and_forward});
+  sw::NetworkConfig p_cube = cube;
+  p_cube.routing = "p-cube";
+  add({"4-cube, p-cube routing (adaptive: no route table)", p_cube});
+  add({"routes asked per header", mesh, 4, true, true});
+  sw::NetworkConfig hand_built = mesh;
+  hand_built.hand_built = mesh.description();
+  add({"the 4x4 mesh hand-built", hand_built});
+  sw::NetworkConfig torus = mesh;
+  torus.topology = Topology::torus({4, 4});
+  torus.router.dateline = false;  // one virtual channel: a wrap-around closes a cycle
+  add({"4x4 torus, 1 VC", torus});
+  add({"observed", mesh, 4, true, false, true});
+  for (const Choice& choice : choices) {
+    SCOPED_TRACE(choice.name);
+    DeliveryLog log(0);
+    sc::net::Fabric fabric(choice.config.validated(), log);
+    if (choice.routes_per_header) {
+      fabric.compute_routes_per_header();
+    }
+    fabric.observe(choice.observed);
+    fabric.deliveries_in_any_order(choice.any_order, choice.packet_flits);
+    fabric.begin_cycle(sw::Cycle{0});
+    EXPECT_EQ(fabric.scheduled(), choice.scheduled);
+  }
+}
+
 }  // namespace
 }  // namespace orthosim
