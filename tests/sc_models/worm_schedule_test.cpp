@@ -719,5 +719,23 @@ TEST(WormSchedule, AResetWithRunsInFlightSteppedAgainFromCycleZeroIsANewNetwork)
   }
 }
 
+// The schedule's calendar holds 64 cycles from the cycle stepped and grows, keeping each event at
+// its cycle's place, when an event falls later: with 64-flit buffers and packets the end of the
+// first run falls 64 cycles after its start, with a router delay of 70 cycles the first header's
+// request 70 cycles after its injection. With a delay of 40 the first run comes when the requests
+// of the headers injected after the first fill the calendar's next 40 cycles, past a multiple of
+// 64 (a calendar twice as large keeps them at other places).
+TEST(WormSchedule, RunsThatEndBeyondTheCalendarAreTheMaxPlusSchedule) {
+  const std::vector<Case> cases{
+      {"mesh 4x4, D 40, 64-flit buffers and packets", Topology::mesh({4, 4}), 40, 64, 0, 0},
+      {"mesh 8 (a line), D 70, 64-flit buffers and packets, t_s 5", Topology::mesh({8}), 70, 64, 0,
+       5},
+      {"4-cube, D 1, 64-flit buffers and packets", Topology::hypercube(4), 1, 64, 0, 0},
+  };
+  for (const Case& test : cases) {
+    expect_the_runs(test);
+  }
+}
+
 }  // namespace
 }  // namespace orthosim
