@@ -329,20 +329,41 @@ class WormSchedule {
   std::size_t held_by_the_buffer_ahead_ = 0;
 };
 
+/// The cycle each message is delivered in, and its words: word `index` of message `message` is
+/// message * 2^16 + index + 1 (never the header's 0), so a word delivered for another message or
+/// another index, or twice, or not at all, is seen.
 class DeliveryLog final : public sc::net::FabricClient {
  public:
-  explicit DeliveryLog(std::size_t messages) : delivered_(messages, 0) {}
-  sw::Word read_word(std::uint32_t, std::uint32_t) override { return 0; }
-  void deliver_word(std::uint32_t, std::uint32_t, sw::Word) override {}
+  explicit DeliveryLog(std::size_t messages) : delivered_(messages, 0), words_(messages, 0) {}
+  static sw::Word word_of(std::uint32_t message, std::uint32_t index) {
+    return (message << 16) + index + 1;
+  }
+  sw::Word read_word(std::uint32_t message, std::uint32_t index) override {
+    return word_of(message, index);
+  }
+  void deliver_word(std::uint32_t message, std::uint32_t index, sw::Word word) override {
+    ++words_[message];
+    wrong_words_ += word == word_of(message, index) ? 0 : 1;
+  }
   void message_delivered(std::uint32_t message, sw::Cycle at) override {
     delivered_[message] = at.count();
   }
   [[nodiscard]] const std::vector<std::uint64_t>& delivered() const { return delivered_; }
+  /// Words delivered, per message.
+  [[nodiscard]] const std::vector<std::uint32_t>& words() const { return words_; }
+  /// Words that were not the word of their message and index.
+  [[nodiscard]] std::size_t wrong_words() const { return wrong_words_; }
   /// The deliveries before a reset.
-  void forget() { std::fill(delivered_.begin(), delivered_.end(), 0); }
+  void forget() {
+    std::fill(delivered_.begin(), delivered_.end(), 0);
+    std::fill(words_.begin(), words_.end(), 0);
+    wrong_words_ = 0;
+  }
 
  private:
   std::vector<std::uint64_t> delivered_;
+  std::vector<std::uint32_t> words_;
+  std::size_t wrong_words_ = 0;
 };
 
 /// Messages of 1 to `most_words` words (`most_words` words each with `fixed`) between random
@@ -448,6 +469,12 @@ Outcome fabric_run(const sw::NetworkConfig& config, const std::vector<Send>& sen
   }
   out.delivered = log.delivered();
   out.delivered.resize(sends.size());
+  EXPECT_EQ(log.wrong_words(), 0U) << "words delivered for another message or index";
+  std::size_t miscounted = 0;
+  for (std::size_t m = 0; m < sends.size(); ++m) {
+    miscounted += log.words()[m] == sends[m].words ? 0 : 1;
+  }
+  EXPECT_EQ(miscounted, 0U) << "messages whose words did not each arrive once";
   record(fabric, out, true, since);
   return out;
 }
