@@ -560,6 +560,13 @@ TEST(Topology, ParseErrorsNameTheParameter) {
   expect_parameter_error([&] { (void)Topology::parse("mesh", s("8*8"), none); }, "dims", "'8*8'");
   expect_parameter_error([&] { (void)Topology::parse("mesh", s(""), none); }, "dims", "''");
   expect_parameter_error([&] { (void)Topology::parse("mesh", s("-8x8"), none); }, "dims", "-8x8");
+  // The characters either side of the digits in ASCII ('/' and ':'), which a digit test off by one
+  // would read as -1 and 10: not numbers at all, rather than a radix too large or a 8x10 mesh.
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("8x:"), none); }, "dims",
+                         "radices separated by 'x', e.g. 8x8 or 4x4x4, found '8x:'");
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("/x8"), none); }, "dims",
+                         "radices separated by 'x', e.g. 8x8 or 4x4x4, found '/x8'");
+  expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s(":")); }, "dim", "':'");
   expect_parameter_error([&] { (void)Topology::parse("mesh", s("300x300"), none); }, "dims",
                          "at most 65536 nodes, found 90000 nodes");
   expect_parameter_error(
