@@ -413,7 +413,6 @@ class Fabric final : public Network {
     std::int32_t starting = 0;            ///< runs that start leaving their buffers
     std::vector<std::uint32_t> arrivals;  ///< routers whose stay begins (its header came before)
     std::vector<StayEnd> ends;            ///< stays that end: their runs end leaving too
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> peaks;  ///< input slot, flits held
     std::vector<std::uint32_t> ejecting;  ///< packets whose run out of the network starts
     std::vector<StayRef> ready;           ///< headers that may ask for their channel from now on
   };

@@ -237,9 +237,10 @@ void Fabric::run(StayRef ref, std::int64_t leaves) {
 // them arrived before its header; its flit i left by a_i, its run started by the arrival of this
 // header: the room), max(0, L - 1 - i + ahead_leaves - arrived). So the count is
 // max(1, L + ahead_leaves - arrived) at the header's arrival, no more while flits of the packet
-// ahead are there, and then rises by one a cycle up to min(leaves - arrived, L). A peak is told
-// in its cycle: now when it is past (a read of the channels may have told it already), from the
-// calendar when it is to come.
+// ahead are there, and then rises by one a cycle up to min(leaves - arrived, L), the last rise in
+// cycle arrived + most - 1 < leaves. A run starts in the cycle it becomes known (at its grant, or
+// when the run ahead it waited for starts), so every count told here is of a cycle already
+// stepped (a read of the channels may have told it already), and only the largest is a peak.
 void Fabric::tell_peaks(const Stay& s) {
   const std::int64_t flits = depth_;
   std::uint32_t& told = told_peak_[s.input];
@@ -248,20 +249,8 @@ void Fabric::tell_peaks(const Stay& s) {
   }
   const std::int64_t first = std::max<std::int64_t>(1, flits + s.ahead_leaves - s.arrived);
   const std::int64_t most = std::max(first, std::min(s.leaves - s.arrived, flits));
-  const auto tell = [&](std::int64_t held, std::int64_t t) {
-    if (t <= schedule_now_) {
-      channels_.held_at(s.input, static_cast<std::uint32_t>(held));
-    } else {
-      scheduled_at(t).peaks.emplace_back(s.input, static_cast<std::uint32_t>(held));
-    }
-  };
-  if (first > told) {
-    tell(first, s.arrived);
-  }
-  for (std::int64_t held = std::max<std::int64_t>(told, first) + 1; held <= most; ++held) {
-    tell(held, s.arrived + held - 1);
-  }
   told = std::max(told, static_cast<std::uint32_t>(most));
+  channels_.held_at(s.input, told);
 }
 
 // Of a run leaving from cycle `leaves` on, the flits that have left by the end of cycle t (of the
@@ -388,10 +377,6 @@ void Fabric::schedule_cycle(sw::Cycle c) {
   stats_.flit_hops += static_cast<std::uint64_t>(departing_) - ejected;
   flits_in_routers_ = flits_in_routers_ + injected - ejected;
   count_moves(static_cast<std::uint64_t>(departing_) + injected, c);
-  for (const auto& [input, held] : at.peaks) {
-    channels_.held_at(input, held);
-  }
-  at.peaks.clear();
 }
 
 }  // namespace orthosim::sc::net
