@@ -112,5 +112,58 @@ TEST(NetworkInterfacesBlock, AQueuedMessageStartsItsStartupWhenItReachesTheFront
                                   {3, ts + 2}, {1, ts + 3}, {2, second_start + 2}}));
 }
 
+TEST(NetworkInterfacesBlock, AMessageIsDeliveredWhenItsLastPacketArrivesInWhateverOrder) {
+  // Several virtual channels of one class, or an adaptive routing (p-cube), let a later packet of
+  // a message overtake an earlier one: the message is complete only when every packet is in.
+  const sw::NetworkConfig c = config(0, 3);  // a header and 2 words a packet
+  RecordingClient client;
+  NetworkInterfaces ni(c, one_port(c), client);
+  ni.submit(4, 0, 3, 6);  // 3 packets
+  std::vector<std::vector<NetworkInterfaces::Flit>> packets;
+  for (std::uint64_t cycle = 0; cycle < 20; ++cycle) {
+    ni.for_each_offer(sw::Cycle{cycle}, [&](std::uint32_t injector) {
+      const NetworkInterfaces::Flit f = ni.offered(injector);
+      ni.take(injector, sw::Cycle{cycle});
+      if (f.index == 0) {
+        packets.emplace_back();
+      }
+      packets.back().push_back(f);
+    });
+  }
+  ASSERT_EQ(packets.size(), 3u);
+  // The last packet first, then the first, then the middle one, a cycle apart.
+  const std::uint64_t arrival[] = {30, 31, 32};
+  const std::size_t order[] = {2, 0, 1};
+  for (std::size_t k = 0; k < 3; ++k) {
+    for (const NetworkInterfaces::Flit& f : packets[order[k]]) {
+      ni.eject(f, sw::Cycle{arrival[k]});
+    }
+    if (k < 2) {
+      EXPECT_TRUE(client.delivered.empty()) << "after " << k + 1 << " packets";
+    }
+  }
+  EXPECT_EQ(client.delivered, (std::vector<std::pair<std::uint32_t, std::uint64_t>>{{4, 33}}));
+  for (std::uint32_t i = 0; i < 6; ++i) {
+    EXPECT_EQ((client.words[{4, i}]), 1000 * 4 + i) << i;
+  }
+}
+
+TEST(NetworkInterfacesBlock, ADeliveredPacketFreesItsSlotSoTheSlotsFollowThePacketsInFlight) {
+  // A long run keeps only the packets in flight (docs/performance.md, "Memory of a long traffic
+  // run"): a packet's slot is reused once its tail is delivered.
+  const sw::NetworkConfig c = config(1, 3);
+  RecordingClient client;
+  NetworkInterfaces ni(c, one_port(c), client);
+  ni.submit(0, 0, 3, 6);  // 3 packets at once
+  run_wire(ni, 20);
+  ASSERT_EQ(ni.packet_slots(), 3u);
+  for (std::uint32_t message = 1; message <= 10; ++message) {
+    ni.submit(message, message % 4, (message + 1) % 4, 2);  // one packet each, one at a time
+    run_wire(ni, 20);
+    EXPECT_EQ(ni.packet_slots(), 3u) << "message " << message;
+  }
+  EXPECT_EQ(client.delivered.size(), 11u);
+}
+
 }  // namespace
 }  // namespace orthosim::sc::net
