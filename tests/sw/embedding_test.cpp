@@ -272,6 +272,19 @@ TEST(Embedding, HalfRingLinksTakeTheMeshPath) {
   EXPECT_EQ(m.distance[1], (std::vector<std::uint32_t>{2, 2, 2, 2}));
 }
 
+// The 3-cube on an 8-node ring, cube node n at ring node n + 1 (mod 8), counted by hand: the
+// dimension-0 links join ring neighbours; dimension 1 joins ring 1-3, 2-4, 5-7, 6-0 (through 2,
+// 3, 6 and 7); dimension 2 joins 1-5, 2-6, 3-7 and 4-0, half the ring each, so the mesh path
+// (through 2-4, 3-5, 4-6 and down through 3-1). Ring node 0 alone carries nothing.
+TEST(Embedding, TheLoadsLeastAndMostAreOverEveryNodeNodeZeroIncluded) {
+  const sw::EmbeddingMetrics m =
+      sw::embedding_metrics(Topology::torus({8}), {1, 2, 3, 4, 5, 6, 7, 0});
+  EXPECT_EQ(m.loads, (std::vector<std::uint64_t>{0, 1, 3, 4, 3, 2, 2, 1}));
+  EXPECT_EQ(m.load_min, 0U);
+  EXPECT_EQ(m.load_max, 4U);
+  EXPECT_DOUBLE_EQ(m.load_average, 16.0 / 8.0);
+}
+
 TEST(Embedding, Fig4CcThreeCubeOnALineStdSevenByweightNine) {
   const Topology line = Topology::mesh({8});
   const sw::EmbeddingMetrics s = metrics(line, EmbeddingScheme::Std);
