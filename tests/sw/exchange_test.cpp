@@ -543,6 +543,42 @@ TEST(Collectives, TheTorusGatherGoesAlongTheRowsThenTheColumnsOneLinkAtATime) {
   }
 }
 
+// A step's label names what its messages cross: on the cube "dimension k" when every message
+// joins two nodes that differ in bit k alone (the scatter from d - 1 down, the others up); on the
+// torus "row step t" for the t-th step of messages to the next column, then "column step t" for
+// those to the next row.
+TEST(Collectives, EachStepIsLabelledByWhatItsMessagesCross) {
+  const auto expect_dimensions = [](const sw::Schedule& s, bool descending) {
+    const auto d = static_cast<std::uint32_t>(s.steps.size());
+    for (std::uint32_t n = 0; n < d; ++n) {
+      const std::uint32_t k = descending ? d - 1 - n : n;
+      EXPECT_EQ(s.steps[n].label, "dimension " + std::to_string(k)) << s.name;
+      for (const sw::ScheduledMessage& m : s.steps[n].messages) {
+        EXPECT_EQ(m.source ^ m.destination, sw::NodeId{1} << k) << s.name << " step " << n;
+      }
+    }
+  };
+  for (std::uint32_t d : {2u, 4u}) {
+    expect_dimensions(sw::hypercube_binomial_broadcast(d, 1), false);
+    expect_dimensions(sw::hypercube_binomial_scatter(d, 1), true);
+    expect_dimensions(sw::hypercube_recursive_doubling(d), false);
+  }
+  const std::uint32_t columns = 4;
+  const std::uint32_t rows = 3;
+  const sw::Schedule g = sw::torus_row_column_gather(columns, rows);
+  ASSERT_EQ(g.steps.size(), std::size_t{columns - 1 + rows - 1});
+  for (std::size_t n = 0; n < g.steps.size(); ++n) {
+    const bool row = n + 1 < columns;
+    const std::size_t t = row ? n + 1 : n + 2 - columns;
+    EXPECT_EQ(g.steps[n].label, (row ? "row step " : "column step ") + std::to_string(t));
+    for (const sw::ScheduledMessage& m : g.steps[n].messages) {
+      const sw::NodeId next = row ? m.source / columns * columns + (m.source + 1) % columns
+                                  : (m.source + columns) % (columns * rows);
+      EXPECT_EQ(m.destination, next) << g.steps[n].label;
+    }
+  }
+}
+
 TEST(Collectives, RefuseWhatTheyCannotSchedule) {
   EXPECT_NO_THROW((void)sw::hypercube_binomial_broadcast(16, (1u << 16) - 1));
   EXPECT_THROW((void)sw::hypercube_binomial_broadcast(17, 0), std::invalid_argument);
