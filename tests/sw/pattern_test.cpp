@@ -452,6 +452,34 @@ TEST(PatternClassify, BroadcastGroupsTieGoesToTheDestinationSetFoundFirst) {
   EXPECT_EQ(found[1].transfers[0].source, 3u);
 }
 
+// A broadcast belongs to the group of D only when it sends to D \ {its source}: N1 -> {0, 3}
+// sends to as many nodes as N0 -> {1, 2} does within D = {0, 1, 2}, but to 3, outside D. Two
+// broadcasts that are no many-to-many one: C8 each.
+TEST(PatternClassify, ABroadcastToANodeOutsideDIsNotInDsGroup) {
+  EXPECT_EQ(classify_patterns({bcast(0, {1, 2}), bcast(1, {0, 3})}, 5),
+            (std::vector<Pattern>{Pattern::C8, Pattern::C8}));
+}
+
+// An instance keeps each transfer's destinations in the order the step gives them, however many
+// (one source to 39 others, listed from the top down: C4; and a personalized transfer of 20
+// destinations in a mixed step, split by rule 7).
+TEST(PatternClassify, AnInstanceKeepsEachTransfersDestinationsInTheirOrder) {
+  std::vector<NodeId> down;
+  for (NodeId d = 39; d >= 1; --d) {
+    down.push_back(d);
+  }
+  const auto one = sw::classify({send(0, down)}, 40);
+  ASSERT_EQ(patterns_of(one), std::vector<Pattern>{Pattern::C4});
+  EXPECT_EQ(one[0].transfers[0].destinations, down);
+  std::vector<NodeId> twenty;
+  for (NodeId d = 20; d >= 1; --d) {
+    twenty.push_back(d);
+  }
+  const auto mixed = sw::classify({send(0, twenty), send(30, {31}), bcast(35, {36, 37})}, 40);
+  ASSERT_EQ(patterns_of(mixed), (std::vector<Pattern>{Pattern::C9, Pattern::C1, Pattern::C8}));
+  EXPECT_EQ(mixed[0].transfers[0].destinations, twenty);
+}
+
 // C6 needs the sources and D to be all m nodes: on 4 nodes 0 -> {1,2,3} and each of 1, 2, 3 to
 // the rest of {1,2,3} are 4 = m groups complete over D = {1,2,3}, but D is not all nodes: C11.
 TEST(PatternClassify, AllMSourcesOverASmallerDestinationSetAreC11NotC6) {
