@@ -11,10 +11,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "sw/core/diagnostic.hpp"
 #include "sw/routed/network_config.hpp"
+#include "sw/routed/routed_program.hpp"
 #include "sw/routed/router_ports.hpp"
 #include "sw/topology/topology.hpp"
 #include "sw/topology/topology_description.hpp"
@@ -195,6 +198,114 @@ TEST(RouterPorts, InputsRouterByRouterInjectorsNodeByNodeEjectionByTheInputPort)
       }
       EXPECT_EQ(ports.injectors(), injector);
     }
+  }
+}
+
+// ---- routed programs (sw/routed/routed_program.hpp) -------------------------------------
+
+// Three program nodes on four network nodes, program node p on network node place[p] = 2, 0, 3.
+// Step 0: node 1 computes 5 cycles; node 0 sends 3 words to 1 and to 2 (personalized: a buffer
+// per message at the sender); node 2 broadcasts 2 words to 0 and 1 (one buffer at the sender).
+// Counted by hand, words of local memory per network node: 2 (program 0) sends 3 + 3 and receives
+// 2: 8; 3 (program 2) sends 2 once and receives 3: 5; 0 (program 1) receives 3 + 2: 5; 1: 0.
+TEST(RoutedProgram, AStepBecomesEachNetworkNodesComputeSendsReceivesAndBuffers) {
+  sw::McProgram program;
+  program.name = "hand";
+  program.nodes = 3;
+  sw::ProgramStep step;
+  step.computes.push_back({1, sw::Cycle{5}, {}});
+  step.transfers.push_back({0, {1, 2}, false, 3, {}});
+  step.transfers.push_back({2, {0, 1}, true, 2, {}});
+  program.steps.push_back(step);
+  const std::vector<std::uint32_t> place = {2, 0, 3};
+  const sw::RoutedProgram r = sw::route_program(program, 4, place);
+
+  // The manifest in statement order, between network nodes; the broadcast's payload is one.
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> ends = {{2, 0},
+                                                                     {2, 3},
+                                                                     {3, 2},
+                                                                     {3, 0}};
+  ASSERT_EQ(r.manifest.messages.size(), ends.size());
+  for (std::size_t i = 0; i < ends.size(); ++i) {
+    const sw::Message& m = r.manifest.messages[i];
+    EXPECT_EQ(m.id, i);
+    EXPECT_EQ(std::make_pair(m.source, m.destination), ends[i]) << i;
+    const bool broadcast = i >= 2;
+    EXPECT_EQ(m.words, broadcast ? 2U : 3U) << i;
+    EXPECT_EQ(m.payload.destination == sw::PayloadKey::kBroadcast, broadcast) << i;
+  }
+  // No two buffers of a node overlap but the broadcast's one payload, read by both its messages.
+  const auto expect_apart = [](const std::vector<std::pair<std::uint32_t, std::uint32_t>>& at) {
+    for (std::size_t a = 0; a < at.size(); ++a) {
+      for (std::size_t b = a + 1; b < at.size(); ++b) {
+        EXPECT_TRUE(at[a].second <= at[b].first || at[b].second <= at[a].first)
+            << "[" << at[a].first << ", " << at[a].second << ") and [" << at[b].first << ", "
+            << at[b].second << ")";
+      }
+    }
+  };
+  const std::vector<sw::Message>& msgs = r.manifest.messages;
+  EXPECT_EQ(msgs[2].src_address, msgs[3].src_address);
+  const auto range = [](std::uint32_t at, std::uint32_t words) {
+    return std::make_pair(at, at + words);
+  };
+  // Network node 2: two sends and the broadcast received; 3: the broadcast's payload and a
+  // receive; 0: two receives.
+  expect_apart({range(msgs[0].src_address, 3), range(msgs[1].src_address, 3),
+                range(msgs[2].dst_address, 2)});
+  expect_apart({range(msgs[2].src_address, 2), range(msgs[1].dst_address, 3)});
+  expect_apart({range(msgs[0].dst_address, 3), range(msgs[3].dst_address, 2)});
+  EXPECT_EQ(r.local_words, 8U);
+  for (const sw::Message& m : msgs) {
+    EXPECT_LE(m.src_address + m.words, m.source == 2 ? 8U : 5U);
+    EXPECT_LE(m.dst_address + m.words, m.destination == 2 ? 8U : 5U);
+  }
+
+  // Per network node: its compute, its sends, its receives, the step's end.
+  const auto ops_of = [&r](std::uint32_t node) {
+    std::vector<std::string> out;
+    for (const sw::routed::Op& op : r.ops[node]) {
+      if (const auto* c = std::get_if<sw::routed::Compute>(&op)) {
+        out.push_back("compute " + std::to_string(c->cycles.count()));
+      } else if (const auto* s = std::get_if<sw::routed::Send>(&op)) {
+        out.push_back("send " + std::to_string(s->message));
+      } else if (const auto* v = std::get_if<sw::routed::Receive>(&op)) {
+        out.push_back("receive " + std::to_string(v->message));
+      } else {
+        out.push_back("end " + std::to_string(std::get<sw::routed::StepEnd>(op).step));
+      }
+    }
+    return out;
+  };
+  using Ops = std::vector<std::string>;
+  EXPECT_EQ(ops_of(0), (Ops{"compute 5", "receive 0", "receive 3", "end 0"}));
+  EXPECT_EQ(ops_of(1), (Ops{"end 0"}));
+  EXPECT_EQ(ops_of(2), (Ops{"send 0", "send 1", "receive 2", "end 0"}));
+  EXPECT_EQ(ops_of(3), (Ops{"send 2", "send 3", "receive 1", "end 0"}));
+}
+
+TEST(RoutedProgram, RefusesAProgramLargerThanTheNetworkAndAMapOfAnotherSize) {
+  sw::McProgram program;
+  program.nodes = 5;
+  program.steps.resize(1);
+  EXPECT_THROW((void)sw::route_program(program, 4, sw::identity_embedding(5)), sw::ParameterError);
+  program.nodes = 3;
+  EXPECT_THROW((void)sw::route_program(program, 4, sw::identity_embedding(4)), sw::ParameterError);
+  EXPECT_THROW((void)sw::route_program(program, 4, sw::identity_embedding(2)), sw::ParameterError);
+  EXPECT_NO_THROW((void)sw::route_program(program, 4, {3, 1, 0}));
+}
+
+// A node map: '#' ends a number as white space does, and a node given twice is refused where it
+// comes again, naming where it came first (line 1, column 3).
+TEST(RoutedProgram, ANodeMapEndsANumberAtACommentAndNamesWhereANodeCameFirst) {
+  EXPECT_EQ(sw::parse_embedding("3 1#first two\n0", "map.txt", 3, 4),
+            (std::vector<std::uint32_t>{3, 1, 0}));
+  try {
+    (void)sw::parse_embedding("0 2\n 2", "map.txt", 3, 4);
+    ADD_FAILURE() << "a node given twice was accepted";
+  } catch (const sw::InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "map.txt:2:2: expected a network node not used yet, found 2, already given at 1:3");
   }
 }
 
