@@ -95,6 +95,9 @@ TEST(VariantFields, AgreeWithTheTableInTheDocs) {
 // refuses anything else as "an integer for FIELD" at the value.
 TEST(VariantParser, AnIntegerIsDigitsWithAnOptionalMinus) {
   EXPECT_EQ(parse_variant("arch: omp\nbeta: -2\n", "v.yaml").find("beta")->text, "-2");
+  // Every digit, the two ends of '0'..'9' included.
+  EXPECT_EQ(parse_variant("arch: omp\nalpha: 9081726354\n", "v.yaml").find("alpha")->text,
+            "9081726354");
   for (const std::string value : {"1/2", "1:2", "12a", "0x10", "4.5"}) {
     EXPECT_EQ(variant_error("arch: omp\nalpha: " + value + "\n"),
               at(2, 8) + ": expected an integer for alpha, found '" + value + "'");
@@ -182,6 +185,7 @@ const std::string kSecondDocument =
 TEST(VariantParser, TheLineThatIsNoFieldIsTheFirstThatCannotBeginOne) {
   EXPECT_EQ(variant_error("omp   # the arch\n"),
             at(1, 1) + kNoMapping + "found 'omp', not a field");
+  EXPECT_EQ(variant_error("x\n"), at(1, 1) + kNoMapping + "found 'x', not a field");
   EXPECT_EQ(variant_error("nodes\t4\n"),
             at(1, 1) + kNoMapping + "found 'nodes\\t4', the first statement of a program (.mcp)");
   EXPECT_EQ(variant_error("dims:\n- 4\n- 4\narch: mesh\n---\n"), at(5, 1) + kSecondDocument);
