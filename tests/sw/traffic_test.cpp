@@ -174,6 +174,24 @@ TEST(Lcc, TheWidthsAtTheirEdges) {
   EXPECT_THROW((void)short_of_rows.apply(5), std::invalid_argument);
 }
 
+// A rank counts every row it is given: 65 rows of which only the last is nonzero have rank 1
+// (a row set held as a 64-bit mask cannot name row 64), and row 63 of a 64-row matrix counts in
+// both forms. A row past the matrix is refused, not read.
+TEST(Lcc, RanksCountEveryRowOfATallMatrix) {
+  std::vector<std::uint64_t> tall(65, 0);
+  tall.back() = 1;
+  EXPECT_EQ(sw::gf2_rank(tall, 65, 1), 1U);
+  EXPECT_EQ(sw::gf2_rank(tall, 64, 1), 0U);
+  std::vector<std::uint64_t> square(64, 0);
+  square.back() = std::uint64_t{1} << 63;
+  EXPECT_EQ(sw::gf2_rank(square, 64, 64), 1U);
+  EXPECT_EQ(sw::gf2_rank_of(square, std::uint64_t{1} << 63, ~std::uint64_t{0}), 1U);
+  const std::vector<std::uint64_t> two = {0b01, 0b10};
+  EXPECT_EQ(sw::gf2_rank(two, 2, 2), 2U);
+  EXPECT_THROW((void)sw::gf2_rank(two, 3, 2), std::out_of_range);
+  EXPECT_THROW((void)sw::gf2_rank_of(two, 0b100, 0b11), std::out_of_range);
+}
+
 TEST(Theorem1, MatrixTransposeExample3) {
   const std::vector<std::uint64_t> expect = {1, 2, 4, 8, 8, 4, 2, 1};
   EXPECT_EQ(sw::contention_per_dimension(Lcc::transpose(8)), expect);
