@@ -62,6 +62,38 @@ void check_shape(const Lcc& lcc) {
   }
 }
 
+/// GF(2) rank of the rows i < `end` that `keep` selects, each restricted to `column_set`.
+template <typename Keep>
+std::uint32_t masked_rank(const std::vector<std::uint64_t>& rows, std::size_t end, Keep keep,
+                          std::uint64_t column_set) {
+  // Gaussian elimination on bit masks: basis[j] holds a reduced row whose highest bit is j.
+  std::array<std::uint64_t, 64> basis{};
+  std::uint32_t columns_end = 64;  // one past the highest column kept
+  while (columns_end > 0 && ((column_set >> (columns_end - 1)) & 1U) == 0) {
+    --columns_end;
+  }
+  std::uint32_t rank = 0;
+  for (std::size_t i = 0; i < end; ++i) {
+    if (!keep(i)) {
+      continue;
+    }
+    std::uint64_t v = rows[i] & column_set;
+    for (std::uint32_t j = columns_end; j-- > 0 && v != 0;) {
+      if (((v >> j) & 1U) == 0) {
+        continue;
+      }
+      if (basis[j] == 0) {
+        basis[j] = v;
+        ++rank;
+        v = 0;
+      } else {
+        v ^= basis[j];
+      }
+    }
+  }
+  return rank;
+}
+
 }  // namespace
 
 std::uint32_t Lcc::apply(std::uint32_t x) const {
@@ -188,41 +220,19 @@ std::uint32_t gf2_rank(const std::vector<std::uint64_t>& rows, std::uint32_t r, 
   if (r > rows.size() || c > 64) {
     throw std::out_of_range("gf2_rank: submatrix larger than the matrix");
   }
-  return gf2_rank_of(rows, low_mask(r), low_mask(c));
+  // Rows 0..r-1 read one by one: a row set as a 64-bit mask would leave out the rows from 64 on.
+  return masked_rank(
+      rows, r, [](std::size_t) { return true; }, low_mask(c));
 }
 
 std::uint32_t gf2_rank_of(const std::vector<std::uint64_t>& rows, std::uint64_t row_set,
                           std::uint64_t column_set) {
-  if ((row_set & ~low_mask(static_cast<std::uint32_t>(std::min<std::size_t>(rows.size(), 64)))) !=
-      0) {
+  const std::size_t nameable = std::min<std::size_t>(rows.size(), 64);
+  if ((row_set & ~low_mask(static_cast<std::uint32_t>(nameable))) != 0) {
     throw std::out_of_range("gf2_rank_of: a row past the matrix");
   }
-  // Gaussian elimination on bit masks: basis[j] holds a reduced row whose highest bit is j.
-  std::array<std::uint64_t, 64> basis{};
-  std::uint32_t columns_end = 64;  // one past the highest column kept
-  while (columns_end > 0 && ((column_set >> (columns_end - 1)) & 1U) == 0) {
-    --columns_end;
-  }
-  std::uint32_t rank = 0;
-  for (std::uint32_t i = 0; i < 64; ++i) {
-    if (((row_set >> i) & 1U) == 0) {
-      continue;
-    }
-    std::uint64_t v = rows[i] & column_set;
-    for (std::uint32_t j = columns_end; j-- > 0 && v != 0;) {
-      if (((v >> j) & 1U) == 0) {
-        continue;
-      }
-      if (basis[j] == 0) {
-        basis[j] = v;
-        ++rank;
-        v = 0;
-      } else {
-        v ^= basis[j];
-      }
-    }
-  }
-  return rank;
+  return masked_rank(
+      rows, nameable, [row_set](std::size_t i) { return ((row_set >> i) & 1U) != 0; }, column_set);
 }
 
 std::vector<std::uint64_t> contention_per_dimension(const Lcc& lcc) {

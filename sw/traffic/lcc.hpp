@@ -55,7 +55,8 @@ struct Lcc {
 };
 
 /// GF(2) rank of the submatrix of `rows` keeping rows 0..r-1 and columns 0..c-1 (the upper-left
-/// submatrix A_{L_r, L_c} of [LCC] Definition 5). r may not exceed rows.size(); c <= 64.
+/// submatrix A_{L_r, L_c} of [LCC] Definition 5), over any number of rows. r may not exceed
+/// rows.size(); c <= 64.
 [[nodiscard]] std::uint32_t gf2_rank(const std::vector<std::uint64_t>& rows, std::uint32_t r,
                                      std::uint32_t c);
 /// GF(2) rank of the submatrix A_{R,C} of [LCC] Definition 5: the rows whose bit is set in

@@ -376,5 +376,90 @@ TEST(Reordering, ADimensionEveryMessageFlipsCountsInTheProgram) {
   }
 }
 
+// Every LCC of 1, 2 and 3 address bits (all 2^(d^2 + d) of them: A and b): the optimizer and the
+// dynamic program of the LCC alone both reach Corollaries 1 and 2's minimum, counted on routed
+// e-cube paths. Among them "00/10,00" (y0 = 0, y1 = x0): in the order (0, 1) column 0 of A is
+// (0 1)^t, rank 1, T = 1; in the order (1, 0) it is column 1, zero, so T_1 = 2^(1-0) = 2. Only
+// an ordering that starts with bit 0 is optimal.
+TEST(Reordering, EveryLccOfOneToThreeBitsReachesItsCorollaryMinimum) {
+  for (std::uint32_t d = 1; d <= 3; ++d) {
+    const std::uint32_t entries = d * d + d;
+    for (std::uint32_t draw = 0; draw < (1U << entries); ++draw) {
+      Lcc l;
+      l.d = d;
+      for (std::uint32_t i = 0; i < d; ++i) {
+        l.rows.push_back((draw >> (i * d)) & ((1U << d) - 1));
+      }
+      l.b = draw >> (d * d);
+      SCOPED_TRACE(l.to_string());
+      const std::uint64_t minimum = corollary_minimum(l);
+      ASSERT_EQ(routed_degree(l, sw::optimal_ordering(l)), minimum);
+      ASSERT_EQ(routed_degree(l, sw::joint_optimal_ordering({l})), minimum);
+    }
+  }
+  const Lcc only_from_bit_0 = Lcc::parse("00/10,00", 2);
+  EXPECT_EQ(routed_degree(only_from_bit_0, {0, 1}), 1U);
+  EXPECT_EQ(routed_degree(only_from_bit_0, {1, 0}), 2U);
+  EXPECT_EQ(sw::joint_optimal_ordering({only_from_bit_0}), (BitOrdering{0, 1}));
+}
+
+// The optimizer takes only an LCC whose rows are its d, of at most 32 bits; the program LCCs of
+// one d; a node relabeling lists 2^d nodes, so d below 32. Each is refused, not worked on.
+TEST(Reordering, MalformedInputsAreRefused) {
+  Lcc short_of_rows = Lcc::bit_reverse(4);
+  short_of_rows.rows.pop_back();
+  Lcc extra_row = Lcc::bit_reverse(4);
+  extra_row.rows.push_back(1);
+  Lcc too_wide = Lcc::identity(32);
+  too_wide.d = 33;
+  too_wide.rows.push_back(std::uint64_t{1} << 32);
+  for (const Lcc& bad : {short_of_rows, extra_row, too_wide}) {
+    EXPECT_THROW((void)sw::optimal_ordering(bad), std::invalid_argument)
+        << bad.d << " bits, " << bad.rows.size() << " rows";
+  }
+  // Three rows, as many as the first LCC's d, but a d of 4.
+  Lcc other_d = Lcc::bit_reverse(3);
+  other_d.d = 4;
+  EXPECT_THROW((void)sw::joint_optimal_ordering({Lcc::bit_reverse(3), other_d}),
+               std::invalid_argument);
+  EXPECT_THROW((void)sw::node_relabeling(sw::identity_ordering(32)), std::invalid_argument);
+}
+
+// The program takes up to max_joint_ordering_d = 20 bits. On 20 bits with the low four reversed
+// (bits 0 and 3, 1 and 2 exchanged) and the others kept, an LCP, the identity numbering has
+// T = 2 (T_3 = 2^(3 - rank(A_{L4,L3})): rows 0..3 restricted to columns 0..2 are e_3 (zero),
+// e_2, e_1, e_0, rank 2), and the program reaches Corollary 1's T = 1.
+TEST(Reordering, TheProgramOrdersTwentyBits) {
+  Lcc low_reversed = Lcc::identity(sw::max_joint_ordering_d);
+  std::reverse(low_reversed.rows.begin(), low_reversed.rows.begin() + 4);
+  EXPECT_EQ(degree_after(low_reversed, sw::identity_ordering(20)), 2U);
+  const BitOrdering r = sw::joint_optimal_ordering({low_reversed});
+  ASSERT_TRUE(sw::is_bit_ordering(r, 20));
+  EXPECT_EQ(degree_after(low_reversed, r), 1U);
+}
+
+// Sets of 5-bit LCCs on which the program's two objectives part, the least found by trying the
+// 120 orderings. Four LCCs: the least worst T is 2 (T = 2, 2, 2, 2, sum 8), while the least sum,
+// 7, has a worst of 4 (T = 1, 4, 1, 1): the worst comes first. Six LCCs, the first a gather of
+// rank 1, T = 8 under every ordering (Corollary 2: 2^((5-1)-1)): the worst is 8 throughout and
+// the sum decides, 22 at T = 8, 4, 2, 2, 4, 2; T = 8, 8, 2, 2, 2, 1 sums to 23 although the sum of
+// its log2 T is smaller (9 against 10): the sum is of the T themselves.
+TEST(Reordering, ProgramTakesTheLeastWorstFirstThenTheLeastSumOfTheTs) {
+  const auto lccs = [](const std::vector<std::string>& texts) {
+    std::vector<Lcc> out;
+    for (const std::string& text : texts) {
+      out.push_back(Lcc::parse(text, 5));
+    }
+    return out;
+  };
+  expect_the_program_takes_the_least(
+      lccs({"00100/00001/10100/01100/01000,00110", "00010/00001/00000/00000/01010,01110",
+            "11111/00000/10000/10011/01010,00011", "00100/10101/01001/10001/10100,00111"}));
+  expect_the_program_takes_the_least(
+      lccs({"10001/10001/10001/00000/00000,10100", "00000/00001/00001/00000/10011,10111",
+            "00000/00000/10011/01100/11011,00011", "11101/01100/10001/10011/11101,10101",
+            "11010/01010/11110/01110/01110,11111", "01000/11010/11100/10100/00100,11100"}));
+}
+
 }  // namespace
 }  // namespace orthosim

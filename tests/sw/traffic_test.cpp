@@ -174,6 +174,87 @@ TEST(Lcc, TheWidthsAtTheirEdges) {
   EXPECT_THROW((void)short_of_rows.apply(5), std::invalid_argument);
 }
 
+// A rank counts every row it is given: 65 rows of which only the last is nonzero have rank 1
+// (a row set held as a 64-bit mask cannot name row 64), and row 63 of a 64-row matrix counts in
+// both forms. A row past the matrix is refused, not read.
+TEST(Lcc, RanksCountEveryRowOfATallMatrix) {
+  std::vector<std::uint64_t> tall(65, 0);
+  tall.back() = 1;
+  EXPECT_EQ(sw::gf2_rank(tall, 65, 1), 1U);
+  EXPECT_EQ(sw::gf2_rank(tall, 64, 1), 0U);
+  std::vector<std::uint64_t> square(64, 0);
+  square.back() = std::uint64_t{1} << 63;
+  EXPECT_EQ(sw::gf2_rank(square, 64, 64), 1U);
+  EXPECT_EQ(sw::gf2_rank_of(square, std::uint64_t{1} << 63, ~std::uint64_t{0}), 1U);
+  const std::vector<std::uint64_t> two = {0b01, 0b10};
+  EXPECT_EQ(sw::gf2_rank(two, 2, 2), 2U);
+  EXPECT_THROW((void)sw::gf2_rank(two, 3, 2), std::out_of_range);
+  EXPECT_THROW((void)sw::gf2_rank_of(two, 0b100, 0b11), std::out_of_range);
+}
+
+// Every constructor takes 1 to 32 address bits (a node number is 32 bits) and the transpose an
+// even number of them: the halves it swaps are equal.
+TEST(Lcc, ConstructorsRefuseWidthsOutside1To32AndTransposeAnOddOne) {
+  std::mt19937_64 rng(3);
+  for (const std::uint32_t d : {0U, 33U}) {
+    EXPECT_THROW((void)Lcc::identity(d), std::invalid_argument) << d;
+    EXPECT_THROW((void)Lcc::bit_reverse(d), std::invalid_argument) << d;
+    EXPECT_THROW((void)Lcc::reverse_flip(d), std::invalid_argument) << d;
+    EXPECT_THROW((void)Lcc::random(d, rng), std::invalid_argument) << d;
+    EXPECT_THROW((void)Lcc::parse(",", d), std::invalid_argument) << d;
+  }
+  for (const std::uint32_t d : {0U, 1U, 3U, 5U, 7U, 31U, 33U, 34U}) {
+    EXPECT_THROW((void)Lcc::transpose(d), std::invalid_argument) << d;
+  }
+  EXPECT_EQ(Lcc::transpose(2).apply(0b01), 0b10U);
+  EXPECT_EQ(Lcc::transpose(32).apply(1), 0x10000U);
+}
+
+// Lcc::random draws every entry of A and b: over 64 draws each entry is 0 in some and 1 in
+// another (a fair bit that came out the same 64 times would be a 2^-63 chance).
+TEST(Lcc, RandomDrawsEveryEntryOfAAndB) {
+  std::mt19937_64 rng(9);
+  for (const std::uint32_t d : {1U, 2U, 7U, 32U}) {
+    SCOPED_TRACE(d);
+    const std::uint64_t all = (std::uint64_t{1} << d) - 1;
+    std::vector<std::uint64_t> rows_or(d, 0);
+    std::vector<std::uint64_t> rows_and(d, all);
+    std::uint64_t b_or = 0;
+    std::uint64_t b_and = all;
+    for (int n = 0; n < 64; ++n) {
+      const Lcc l = Lcc::random(d, rng);
+      ASSERT_EQ(l.d, d);
+      ASSERT_EQ(l.rows.size(), d);
+      for (std::uint32_t i = 0; i < d; ++i) {
+        rows_or[i] |= l.rows[i];
+        rows_and[i] &= l.rows[i];
+      }
+      b_or |= l.b;
+      b_and &= l.b;
+    }
+    EXPECT_EQ(rows_or, std::vector<std::uint64_t>(d, all));
+    EXPECT_EQ(rows_and, std::vector<std::uint64_t>(d, 0));
+    EXPECT_EQ(b_or, all);
+    EXPECT_EQ(b_and, 0U);
+  }
+}
+
+// A 0-cube is one node sending to itself: no channel, T = 0. An LCC whose rows are not d, or
+// of more than 32 bits, is refused by Theorem 1's count as by apply, before a row is read.
+TEST(Lcc, TheoremOneCountsNothingOnAZeroCubeAndRefusesMalformedLccs) {
+  EXPECT_EQ(sw::contention_per_dimension(Lcc{}), std::vector<std::uint64_t>{});
+  EXPECT_EQ(sw::contention_degree(Lcc{}), 0U);
+  Lcc short_of_rows = Lcc::identity(3);
+  short_of_rows.rows.pop_back();
+  EXPECT_THROW((void)sw::contention_per_dimension(short_of_rows), std::invalid_argument);
+  EXPECT_THROW((void)sw::contention_degree(short_of_rows), std::invalid_argument);
+  Lcc too_wide = Lcc::identity(32);
+  too_wide.d = 33;
+  too_wide.rows.push_back(std::uint64_t{1} << 32);
+  EXPECT_THROW((void)too_wide.apply(0), std::invalid_argument);
+  EXPECT_THROW((void)sw::contention_per_dimension(too_wide), std::invalid_argument);
+}
+
 TEST(Theorem1, MatrixTransposeExample3) {
   const std::vector<std::uint64_t> expect = {1, 2, 4, 8, 8, 4, 2, 1};
   EXPECT_EQ(sw::contention_per_dimension(Lcc::transpose(8)), expect);
@@ -253,6 +334,17 @@ TEST(Lcc, TextRoundTripAndErrors) {
   expect_pattern_error([] { (void)Lcc::parse("001/012/100,000", 3); }, "row 1 of A");
   expect_pattern_error([] { (void)Lcc::parse("001/0100/100,000", 3); }, "'0100'");
   expect_pattern_error([] { (void)Lcc::parse("001/010/100,00", 3); }, "b as 3 bits");
+}
+
+// A bit is the character 0 or 1, nothing else (not a sign, a space or a dot, which sort below
+// '0'), and "A,b" has one comma: two side by side are the form's error, not b's.
+TEST(Lcc, ParseTakesOnlyZerosAndOnesAndOneComma) {
+  expect_pattern_error([] { (void)Lcc::parse("0-1/010/100,000", 3); }, "row 0 of A");
+  expect_pattern_error([] { (void)Lcc::parse("001/0 0/100,000", 3); }, "row 1 of A");
+  expect_pattern_error([] { (void)Lcc::parse("001/010/100,0.0", 3); }, "b as 3 bits");
+  expect_pattern_error([] { (void)Lcc::parse("001/010/100,,000", 3); }, "e.g. 100/010/001,000");
+  expect_pattern_error([] { (void)Lcc::parse("1", 1); }, "e.g. 1,0");
+  EXPECT_EQ(Lcc::parse("1,0", 1), Lcc::identity(1));
 }
 
 TEST(TrafficPattern, TransposeOnMeshSwapsCoordinates) {
