@@ -461,5 +461,32 @@ TEST(Embedding, RefusalsNameTheParameter) {
   EXPECT_EQ(sw::parse_embedding_scheme("std-interleaved"), EmbeddingScheme::StdInterleaved);
 }
 
+// The refusals say what was expected: every scheme name, each once and comma-separated, and the
+// scheme a hypercube takes (identity) or the networks the others go onto.
+TEST(Embedding, RefusalsSayWhatWasExpected) {
+  const auto message = [](auto&& f) {
+    try {
+      f();
+    } catch (const sw::ParameterError& e) {
+      return std::string(e.what());
+    }
+    return std::string("none");
+  };
+  EXPECT_EQ(message([] { (void)sw::parse_embedding_scheme("gray"); }),
+            "expected one of std, std-interleaved, xor, byweight, identity, found 'gray'");
+  const std::string std_onto_cube =
+      message([] { (void)sw::embed_hypercube(4, Topology::hypercube(4), EmbeddingScheme::Std); });
+  EXPECT_EQ(std_onto_cube.rfind("expected identity onto a hypercube, found std onto the ", 0), 0U)
+      << std_onto_cube;
+  const std::string identity_onto_torus = message([] {
+    (void)sw::embed_hypercube(4, Topology::torus({4, 4}), EmbeddingScheme::Identity);
+  });
+  EXPECT_EQ(identity_onto_torus.rfind("expected std, std-interleaved, xor or byweight onto a line, "
+                                      "ring, mesh or torus, found identity onto the ",
+                                      0),
+            0U)
+      << identity_onto_torus;
+}
+
 }  // namespace
 }  // namespace orthosim
