@@ -173,6 +173,19 @@ TEST(Embedding, StdInterleavedIsCalmantSection23) {
   }
 }
 
+// Axes of 1, 2 and 3 bits (a 2 x 4 x 8 mesh): dimensions 0, 1, 2 go to x, y, z; x is then full,
+// so 3 goes to y and 4 to z; x and y are full, so 5 goes to z: x = n0, y = n1 + 2 n3,
+// z = n2 + 2 n4 + 4 n5.
+TEST(Embedding, StdInterleavedDealsToTheNextAxisWithAFreeBit) {
+  const Topology mesh = Topology::mesh({2, 4, 8});
+  const auto place = sw::embed_hypercube(6, mesh, EmbeddingScheme::StdInterleaved);
+  for (std::uint32_t n = 0; n < 64; ++n) {
+    const std::vector<std::uint32_t> xyz = {bit(n, 0), bit(n, 1) + 2 * bit(n, 3),
+                                            bit(n, 2) + 2 * bit(n, 4) + 4 * bit(n, 5)};
+    EXPECT_EQ(place[n], mesh.node_at(xyz)) << n;
+  }
+}
+
 TEST(Embedding, RingSpectraLongestTotalAndAverageLoadFromXorSectionIV) {
   for (std::uint32_t d = 3; d <= 10; ++d) {
     const Topology ring = Topology::torus({1U << d});
@@ -459,6 +472,37 @@ TEST(Embedding, RefusalsNameTheParameter) {
             "scheme");
   EXPECT_EQ(key([] { (void)sw::parse_embedding_scheme("gray"); }), "scheme");
   EXPECT_EQ(sw::parse_embedding_scheme("std-interleaved"), EmbeddingScheme::StdInterleaved);
+}
+
+// The refusals say what was expected: every scheme name, each once and comma-separated, and the
+// scheme a hypercube takes (identity) or the networks the others go onto.
+TEST(Embedding, RefusalsSayWhatWasExpected) {
+  const auto message = [](auto&& f) {
+    try {
+      f();
+    } catch (const sw::ParameterError& e) {
+      return std::string(e.what());
+    }
+    return std::string("none");
+  };
+  EXPECT_EQ(message([] {
+              (void)sw::embed_hypercube(5, Topology::torus({4, 4}), EmbeddingScheme::Xor);
+            }),
+            "expected a cube of the network's 16 nodes (2^4), found 2^5 nodes");
+  EXPECT_EQ(message([] { (void)sw::parse_embedding_scheme("gray"); }),
+            "expected one of std, std-interleaved, xor, byweight, identity, found 'gray'");
+  const std::string std_onto_cube =
+      message([] { (void)sw::embed_hypercube(4, Topology::hypercube(4), EmbeddingScheme::Std); });
+  EXPECT_EQ(std_onto_cube.rfind("expected identity onto a hypercube, found std onto the ", 0), 0U)
+      << std_onto_cube;
+  const std::string identity_onto_torus = message([] {
+    (void)sw::embed_hypercube(4, Topology::torus({4, 4}), EmbeddingScheme::Identity);
+  });
+  EXPECT_EQ(identity_onto_torus.rfind("expected std, std-interleaved, xor or byweight onto a line, "
+                                      "ring, mesh or torus, found identity onto the ",
+                                      0),
+            0U)
+      << identity_onto_torus;
 }
 
 }  // namespace
