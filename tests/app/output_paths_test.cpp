@@ -249,6 +249,9 @@ TEST_F(OutputPaths, TwoOutputsOnOneFileAreRefusedBeforeTheRun) {
   // A device is a stream, not a file written and renamed: two outputs may share it.
   const Outcome both = run("access --n 2 --vcd /dev/null --trace /dev/null");
   EXPECT_EQ(both.exit_code, 0) << both.err;
+  // Only a waveform brings a save file: a trace of the same stem beside it has r.gtkw to no one.
+  const Outcome stems = run("run fig2.mcp --arch omp --vcd r.vcd --trace r.trace");
+  EXPECT_EQ(stems.exit_code, 0) << stems.err;
 }
 
 // An output on a file the command reads replaced it: `run p.mcp --trace p.mcp` ran and left the
