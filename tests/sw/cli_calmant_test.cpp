@@ -59,6 +59,10 @@ TEST(CliCalmant, ATasksJsonHasTheoremThreesLoadItsBoundAndASchedulOfEveryMessage
   const Result r = run({"calmant", "--mesh", "16x16", "--task", "3,4", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["d"], 8u);  // 256 nodes
+  EXPECT_EQ(j["c"], 2u);  // two mesh dimensions
+  EXPECT_EQ(j["task"]["i"], 3u);
+  EXPECT_EQ(j["task"]["M"], 4u);
   // Theorem 3: lambda_max<3,4>_2 = lambda_max<floor((3 + 1)/2), 2>_1 = Theorem 1's <2,2>.
   EXPECT_EQ(j["lambda_max"], theorem1(2, 2));
   EXPECT_EQ(j["lambda_max"], 8u);
@@ -470,6 +474,30 @@ TEST(CliCalmant, TheSweepFailsOnAContendedStepALostWordOrAnEmulatedTimeOffItsPre
   EXPECT_TRUE(contains(f.out, "optimal Q: 1 predicted, 2 emulated (they DISAGREE)")) << f.out;
 }
 
+// Of several Q with the least time, the smallest is the optimum (the fewest, longest messages):
+// the sweep's Q = 1 and 2 on a line of 4, and the complete exchange's Q = 1 and 2 there, each
+// emulated in the same time.
+TEST(CliCalmant, OfQsWithEqualTimesTheSmallestIsTheOptimum) {
+  ScriptedRunner same([](std::size_t, sw::NetworkRunSummary& s) { s.cycles = sw::Cycle{100}; });
+  const Result sweep = run({"calmant", "--line", "4", "--len", "2", "--sweep-q", "--json"}, same);
+  ASSERT_EQ(same.network_requests.size(), 2u);
+  EXPECT_EQ(nlohmann::json::parse(sweep.out)["optimal_q_emulated"], 1u) << sweep.out;
+
+  ScriptedRunner all_same([](std::size_t, sw::NetworkRunSummary& s) {
+    s.cycles = sw::Cycle{100};
+    s.step_max_channel_contention = {1};
+  });
+  const Result exchange = run({"calmant", "--line", "4", "--complete-exchange", "--block", "1",
+                               "--emulate", "all", "--json"},
+                              all_same);
+  ASSERT_EQ(all_same.network_requests.size(), 3u);  // Q = 1, Q = 2, direct
+  const nlohmann::json point = nlohmann::json::parse(exchange.out)["complete_exchange"][0];
+  ASSERT_EQ(point["calmant"].size(), 2u);
+  EXPECT_EQ(point["calmant"][1]["emulated_cycles"], 100u);
+  EXPECT_EQ(point["best_q"], 1u) << exchange.out;
+  EXPECT_DOUBLE_EQ(point["speedup_over_cc_cube"].get<double>(), 1.0);
+}
+
 // The complete exchange of the 1-cube on a line of 2: one step, each node sends its 2^0 = 1 block
 // over one hop: t_s + (1 + 1) delay + B + 1 = 4 cycles with B = 1, Q = 1 only; direct the same.
 TEST(CliCalmant, TheCompleteExchangeFailsOnAContendedStepOrALostWordOfAnyRun) {
@@ -625,6 +653,11 @@ TEST(CliCalmant, BadInputIsRefusedBeforeAnythingRuns) {
       {{"calmant", "--mesh", "16", "--task", "0,1"}, {"--mesh", "'16'"}},
       {{"calmant", "--mesh", "4x4x4x4", "--task", "0,1"}, {"--mesh", "'4x4x4x4'"}},
       {{"calmant", "--line", "12", "--task", "0,1"}, {"--line", "'12'"}},
+      {{"calmant", "--line", "4x4", "--task", "0,1"}, {"--line", "'4x4'"}},
+      {{"calmant", "--line", "4", "--len", "2", "--sweep-q", "--router-delay", "0"},
+       {"--router-delay", "'0'"}},
+      {{"calmant", "--line", "4", "--complete-exchange", "--block", "1", "--router-delay", "0"},
+       {"--router-delay", "'0'"}},
       {{"calmant", "--line", "8", "--mesh", "4x4", "--task", "0,1"}, {"--line", "--mesh"}},
       {{"calmant", "--mesh", "4x4", "--task", "3,2"}, {"--task", "i + M <= 4", "'3,2'"}},
       {{"calmant", "--mesh", "4x4", "--task", "0,0"}, {"--task", "'0,0'"}},
