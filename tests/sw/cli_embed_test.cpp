@@ -62,6 +62,20 @@ TEST_F(EmbedCli, LoadsAndTheNodeMapThatRunReads) {
   for (std::uint32_t ring_node = 0; ring_node < 16; ++ring_node) {
     EXPECT_EQ(placement[fig5[ring_node]], ring_node);
   }
+  // The map's comment says where each cube node's line is, as the lines are: after the comment,
+  // line n + 2 holds cube node n's ring node (cube node 12 on ring node 8).
+  const std::string text = slurp(map);
+  EXPECT_EQ(text.substr(0, 2), "# ");
+  EXPECT_TRUE(
+      contains(text.substr(0, text.find('\n')), "cube node n runs on network node (line n + 2)"))
+      << text;
+  std::istringstream lines(text);
+  std::string line;
+  for (std::uint32_t number = 1; std::getline(lines, line); ++number) {
+    if (number >= 2) {
+      EXPECT_EQ(line, std::to_string(placement.at(number - 2))) << number;
+    }
+  }
   // The standard embedding's loads on the same ring, [XOR] IV.E.1's G_i summed.
   const Result s = run({"embed", "--cube", "4", "--onto", "ring", "--dims", "16", "--scheme", "std",
                         "--loads", "--json"});
@@ -96,6 +110,10 @@ TEST_F(EmbedCli, TableOneMatchesRowByRow) {
   EXPECT_EQ(row["paper_xor_min"], 10);
   for (const Json& each : j["rows"]) {
     EXPECT_TRUE(each["match"].get<bool>()) << each.dump();
+    // Each printed value stands beside its own recomputed one (they match).
+    for (const char* field : {"std_min", "std_max", "xor_min", "xor_max"}) {
+      EXPECT_EQ(each[std::string("paper_") + field], each[field]) << field << each.dump();
+    }
   }
 }
 
@@ -271,21 +289,33 @@ TEST_F(EmbedCli, CompareReportsEachRunsCommunicationAndFailsOnALostWord) {
     EXPECT_EQ(delivered, "yes") << scheme;
   }
 
-  for (const bool json : {true, false}) {
-    ScriptedRunner lost([&](std::size_t k, sw::NetworkRunSummary& s) {
-      s.cycles = sw::Cycle{cycles.at(k)};
-      if (k == 2) {
-        lose_a_word(s);
+  // A word lost by any of the three runs fails the comparison (the first run's as the last's).
+  for (const std::size_t at_fault : {std::size_t{0}, std::size_t{2}}) {
+    for (const bool json : {true, false}) {
+      ScriptedRunner lost([&](std::size_t k, sw::NetworkRunSummary& s) {
+        s.cycles = sw::Cycle{cycles.at(k)};
+        if (k == at_fault) {
+          lose_a_word(s);
+        }
+      });
+      const Result l = run(json ? json_args : args, lost);
+      EXPECT_EQ(l.code, sw::kExitRunFailed) << at_fault << l.out;
+      if (json) {
+        EXPECT_FALSE(Json::parse(l.out)["runs"][at_fault]["delivered"].get<bool>());
+      } else {
+        EXPECT_TRUE(contains(l.out, "NO\n")) << l.out;
       }
-    });
-    const Result l = run(json ? json_args : args, lost);
-    EXPECT_EQ(l.code, sw::kExitRunFailed) << l.out;
-    if (json) {
-      EXPECT_FALSE(Json::parse(l.out)["runs"][2]["delivered"].get<bool>());
-    } else {
-      EXPECT_TRUE(contains(l.out, "NO\n")) << l.out;
     }
   }
+  // One word per exchange is singular in the text's headline, two plural.
+  ScriptedRunner one_word(
+      [&](std::size_t k, sw::NetworkRunSummary& s) { s.cycles = sw::Cycle{cycles.at(k)}; });
+  EXPECT_TRUE(contains(run(args, one_word).out, ", 1 word per exchange,"));
+  std::vector<std::string> two = args;
+  two.insert(two.end(), {"--len", "2"});
+  ScriptedRunner two_words(
+      [&](std::size_t k, sw::NetworkRunSummary& s) { s.cycles = sw::Cycle{cycles.at(k)}; });
+  EXPECT_TRUE(contains(run(two, two_words).out, ", 2 words per exchange,"));
 }
 
 TEST_F(EmbedCli, CompareBuildsTheNetworkOfTheOptions) {
@@ -307,6 +337,14 @@ TEST_F(EmbedCli, CompareBuildsTheNetworkOfTheOptions) {
     EXPECT_EQ(config.topology, sw::Topology::mesh({8}));
     EXPECT_EQ(config.router.vcs, 1U);  // a line is a mesh: one virtual channel by default
   }
+  // A packet longer than 1024 flits gets the largest buffer a router takes, 1024 flits.
+  FakeRunner long_packets;
+  const Result l = run({"embed", "--compare", "--cube", "3", "--onto", "line", "--dims", "8",
+                        "--len", "5000", "--switching", "saf", "--json"},
+                       long_packets);
+  ASSERT_EQ(l.code, sw::kExitOk) << l.err;
+  ASSERT_FALSE(long_packets.network_requests.empty());
+  EXPECT_EQ(long_packets.network_requests[0].config->router.buffer_flits, 1024U);
   // Stage s of the CC-cube crosses dimension s: std keeps cube node n on line node n, so the
   // first 8 messages of the program join n and n xor 1.
   FakeRunner runner;
@@ -395,6 +433,12 @@ TEST_F(EmbedCli, BadInputIsRefusedNamingTheOption) {
       {{"embed", "--cube", "4", "--onto", "donut", "--dims", "16", "--scheme", "std"},
        {"--onto", "'donut'"}},
       {{"embed", "--onto", "ring", "--dims", "16", "--scheme", "std"}, {"--cube", "required"}},
+      {{"embed", "--cube", "0", "--onto", "ring", "--dims", "16", "--scheme", "std"},
+       {"--cube", "1..16", "'0'"}},
+      {{"embed", "--cube", "17", "--onto", "torus", "--dims", "512x256", "--scheme", "std"},
+       {"--cube", "1..16", "'17'"}},
+      {{"embed", "--compare", "--cube", "4", "--onto", "ring", "--dims", "16", "--len", "0"},
+       {"--len", "'0'"}},
       {{"embed", "--cube", "4", "--onto", "ring", "--dims", "16"}, {"--scheme", "required"}},
       {{"embed", "--table1", "--cube", "4"}, {"--cube", "embed --table1"}},
       {{"embed", "--table1", "--compare"}, {"--table1", "not both"}},

@@ -188,6 +188,28 @@ TEST(CliExchange, TheTableHoldsTheJsonsFiguresAndTheFastestDeliveredEveryWord) {
   }
 }
 
+// Of algorithms with the least time the first listed is the fastest, in JSON and in text; the
+// JSON names the torus N x N.
+TEST(CliExchange, OfEquallyFastAlgorithmsTheFirstListedIsTheFastest) {
+  const auto same = [](std::size_t, sw::NetworkRunSummary& s) { s.cycles = sw::Cycle{600}; };
+  for (const char* list : {"suh,a1,direct", "direct,suh"}) {
+    SCOPED_TRACE(list);
+    const std::string first = std::string(list).substr(0, std::string(list).find(','));
+    ScriptedRunner json_runner(same);
+    const Result j =
+        run({"exchange", "--torus", "4x4", "--block", "2", "--algorithms", list, "--json"},
+            json_runner);
+    ASSERT_EQ(j.code, 0) << j.err;
+    const nlohmann::json report = nlohmann::json::parse(j.out);
+    EXPECT_EQ(report.at("fastest"), first);
+    EXPECT_EQ(report.at("torus"), "4x4");
+    ScriptedRunner text_runner(same);
+    const Result t =
+        run({"exchange", "--torus", "4x4", "--block", "2", "--algorithms", list}, text_runner);
+    EXPECT_TRUE(contains(t.out, "\nfastest: " + first + " (600 cycles)\n")) << t.out;
+  }
+}
+
 // A1's largest message on the 8 x 8 torus carries N^2 = 64 blocks and a .mcp message at most
 // 2^20 words: a block of 2^20 / 64 = 16384 words is the largest taken; 0 start-up and
 // rearrangement cycles are the defaults, and may be given.
