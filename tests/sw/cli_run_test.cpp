@@ -495,6 +495,19 @@ std::vector<Triple> fig2_manifest_on(const std::vector<std::uint32_t>& map) {
   return out;
 }
 
+// A network run takes --memory-limit to the runner, and fails on a co-simulation mismatch.
+TEST_F(CliProgram, ANetworkRunCarriesTheMemoryLimitAndFailsOnACosimMismatch) {
+  EXPECT_EQ(only_network({"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--memory-limit", "64M"})
+                .memory_limit,
+            std::uint64_t{64} << 20);
+  ScriptedRunner mismatched([](std::size_t, sw::NetworkRunSummary& s) {
+    s.mismatch = sw::CosimMismatch{16, "mesh.r1", "flit", 1, 3};
+  });
+  const Result r = run({"run", fig2_, "--arch", "mesh", "--dims", "2x2"}, mismatched);
+  EXPECT_EQ(r.code, sw::kExitRunFailed);
+  EXPECT_TRUE(contains(r.err, "cosim mismatch at cycle 16 in mesh.r1")) << r.err;
+}
+
 TEST_F(CliProgram, RunOnATorusHandsTheRunnerEveryNetworkOptionAndEveryNodeMessage) {
   Result r;
   const std::string vcd = path("net.vcd");

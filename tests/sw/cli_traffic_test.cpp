@@ -356,6 +356,41 @@ TEST(CliTraffic, ARateIsTheNumberAndNothingElseAsEveryNumericOption) {
   expect_refused_before_running(refused);
 }
 
+// Each count at its lower bound, and a packet as long as the limit that bounds it, is taken.
+TEST(CliTraffic, EachCountAtItsLowerBoundOrAtItsLimitIsTaken) {
+  const sw::TrafficRequest least = only_traffic(
+      {"traffic", "--topology", "mesh", "--dims", "4x4", "--flits", "1", "--warmup", "0"});
+  EXPECT_EQ(least.flits, 1u);
+  EXPECT_EQ(least.warmup, 0u);
+  EXPECT_EQ(only_traffic({"traffic", "--topology", "mesh", "--dims", "4x4", "--flits", "5",
+                          "--packet-flits", "5"})
+                .flits,
+            5u);
+  EXPECT_EQ(only_traffic({"traffic", "--topology", "mesh", "--dims", "4x4", "--flits", "8",
+                          "--switching", "saf", "--buffers", "8"})
+                .flits,
+            8u);
+}
+
+// A co-simulation mismatch at any rate of a sweep fails the command with the mismatch, and no
+// table is printed.
+TEST(CliTraffic, ACosimMismatchAtAnyRateFailsTheCommand) {
+  class Mismatched : public FakeRunner {
+   public:
+    std::vector<sw::TrafficPoint> run_traffic(const sw::TrafficRequest& request) override {
+      std::vector<sw::TrafficPoint> points = FakeRunner::run_traffic(request);
+      points.at(1).cosim_mismatch = "cosim mismatch at cycle 16 in mesh.r3";
+      return points;
+    }
+  };
+  Mismatched runner;
+  const Result r =
+      run({"traffic", "--topology", "mesh", "--dims", "4x4", "--rates", "0.01,0.02,0.03"}, runner);
+  EXPECT_EQ(r.code, sw::kExitRunFailed);
+  EXPECT_TRUE(contains(r.err, "orthosim: error: cosim mismatch at cycle 16 in mesh.r3")) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
 TEST(CliTraffic, TrafficDefaultsAndOnePointAtTheTopLevel) {
   Result r;
   const sw::TrafficRequest q =
