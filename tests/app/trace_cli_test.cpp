@@ -381,16 +381,21 @@ TEST_F(TraceCli, StatsTextSaysWhatTheJsonSays) {
     }
     has(std::string(line) + "\n");
   }
+  // The step table: a row per step, each step's cycles its end minus the previous end, then a
+  // blank line (no row past the last step).
   std::uint64_t previous = 0;
+  std::string step_table = "  step       end    cycles\n";
   for (std::size_t k = 0; k < st["step_ends"].size(); ++k) {
     const std::uint64_t end = st["step_ends"][k];
     char line[64];
     std::snprintf(line, sizeof line, "%6zu%10llu%10llu\n", k + 1,
                   static_cast<unsigned long long>(end),
                   static_cast<unsigned long long>(end - previous));
-    has(line);
+    step_table += line;
     previous = end;
   }
+  ASSERT_GT(st["step_ends"].size(), 1u);
+  has(step_table + "\n");
   has("accesses " + st["accesses"].dump() + ", words " + st["words"].dump() + ", conflicts " +
       st["conflicts"].dump() + " (" + st["conflict_wait_cycles"].dump() + " cycles waiting)\n");
 
@@ -421,6 +426,7 @@ TEST_F(TraceCli, StatsTextSaysWhatTheJsonSays) {
     peak = std::max(peak, h.get<std::uint64_t>());
   }
   ASSERT_GT(l["histogram"].size(), 1u);
+  std::string bins;  // every bin's line, then the busiest channels: no line past the last bin
   for (std::size_t k = 0; k < l["histogram"].size(); ++k) {
     const std::uint64_t count = l["histogram"][k], lo = min + k * width;
     char bin[96];
@@ -429,7 +435,9 @@ TEST_F(TraceCli, StatsTextSaysWhatTheJsonSays) {
                   static_cast<unsigned long long>(count));
     const std::string bin_line = bin + std::string(40 * count / peak, '#') + "\n";
     EXPECT_NE(traffic.out.find(bin_line), std::string::npos) << bin_line << " in\n" << traffic.out;
+    bins += bin_line;
   }
+  EXPECT_NE(traffic.out.find(bins + "busiest channels"), std::string::npos) << traffic.out;
   // A channel's utilization is its flits over the run's cycles; the text lists the 8 busiest,
   // most flits first (ties in the JSON's order).
   const std::uint64_t traffic_cycles = traffic_stats["cycles"];
@@ -501,6 +509,204 @@ TEST_F(TraceCli, SameRunSameBytes) {
 
 // The totals of trace diff are a table: every row as wide as its header, so that A and B stay in
 // their columns (the longest label, "network messages delivered", pushed its numbers right).
+// Two traces of different step counts: a row per step of the longer, each trace's cycles only
+// where it has the step, the difference only where both do; the text's table likewise.
+TEST_F(TraceCli, DiffOfTracesWithDifferentStepCountsShowsEachStepOnce) {
+  ASSERT_EQ(run("run " + kFig2 + " --arch omp --trace a.trace").exit_code, 0);
+  ASSERT_EQ(run("gen random --nodes 4 --steps 8 --len 2 --out r.mcp").exit_code, 0);
+  ASSERT_EQ(run("run r.mcp --arch omp --trace b.trace").exit_code, 0);
+  const json sa = stats("a.trace");
+  const json sb = stats("b.trace");
+  const std::size_t na = sa["step_ends"].size();
+  const std::size_t nb = sb["step_ends"].size();
+  ASSERT_LT(na, nb);
+  const auto step_cycles = [](const json& ends, std::size_t k) {
+    return ends[k].get<std::uint64_t>() - (k == 0 ? 0 : ends[k - 1].get<std::uint64_t>());
+  };
+  const auto d = run("trace diff a.trace b.trace --json");
+  EXPECT_EQ(d.exit_code, 1) << d.err;
+  const json steps = json::parse(d.out)["steps"];
+  ASSERT_EQ(steps.size(), nb);
+  std::string table = "\n  step         A         B     B - A\n";
+  for (std::size_t k = 0; k < nb; ++k) {
+    const json& row = steps[k];
+    EXPECT_EQ(row["step"], k + 1);
+    EXPECT_EQ(row.contains("a"), k < na) << row.dump();
+    EXPECT_EQ(row.contains("difference"), k < na) << row.dump();
+    EXPECT_EQ(row["b"], step_cycles(sb["step_ends"], k));
+    const std::uint64_t b = step_cycles(sb["step_ends"], k);
+    char line[64];
+    if (k < na) {
+      const std::uint64_t a = step_cycles(sa["step_ends"], k);
+      EXPECT_EQ(row["a"], a);
+      EXPECT_EQ(row["difference"], static_cast<std::int64_t>(b) - static_cast<std::int64_t>(a));
+      std::snprintf(line, sizeof line, "%6zu%10llu%10llu%10lld\n", k + 1,
+                    static_cast<unsigned long long>(a), static_cast<unsigned long long>(b),
+                    static_cast<long long>(b) - static_cast<long long>(a));
+    } else {
+      std::snprintf(line, sizeof line, "%6zu%10s%10llu%10s\n", k + 1, "-",
+                    static_cast<unsigned long long>(b), "-");
+    }
+    table += line;
+  }
+  const auto text = run("trace diff a.trace b.trace");
+  EXPECT_EQ(text.exit_code, 1) << text.err;
+  EXPECT_NE(text.out.find(table + "\n"), std::string::npos) << table << "in\n" << text.out;
+}
+
+// The totals of a diff are each trace's own statistics, in JSON and in the text's columns; the
+// first divergence names each file's line of it: the omp's and the bus's first events differ (the
+// systems' names), on the lines where each file's events begin.
+TEST_F(TraceCli, DiffTotalsAndTheFirstDivergenceAreEachTracesOwn) {
+  ASSERT_EQ(run("run " + kFig2 + " --arch omp --trace a.trace").exit_code, 0);
+  ASSERT_EQ(run("run " + kFig2 + " --arch bus --trace b.trace").exit_code, 0);
+  const json sa = stats("a.trace");
+  const json sb = stats("b.trace");
+  ASSERT_NE(sa["conflicts"], sb["conflicts"]);  // the single bus waits more
+  const auto d = run("trace diff a.trace b.trace --json");
+  EXPECT_EQ(d.exit_code, 1) << d.err;
+  const json j = json::parse(d.out);
+  for (const char* total : {"accesses", "words", "conflicts", "messages_delivered"}) {
+    EXPECT_EQ(j["totals"][total], json::array({sa[total], sb[total]})) << total;
+  }
+  // Latencies are the network's: the mesh's mean beside the omp's none.
+  ASSERT_EQ(run("run " + kFig2 + " --arch mesh --dims 2x2 --trace m.trace").exit_code, 0);
+  const json sm = stats("m.trace");
+  ASSERT_GT(sm["latency"]["mean"].get<double>(), 0.0);
+  const json mesh = json::parse(run("trace diff a.trace m.trace --json").out);
+  EXPECT_DOUBLE_EQ(mesh["totals"]["latency_mean"][0].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(mesh["totals"]["latency_mean"][1].get<double>(),
+                   sm["latency"]["mean"].get<double>());
+  // A file's events are its lines that begin with their cycle.
+  const auto event_lines = [this](const std::string& name) {
+    std::istringstream in(slurp(dir_ / name));
+    std::vector<std::size_t> lines;
+    std::size_t number = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++number;
+      if (!line.empty() && line[0] >= '0' && line[0] <= '9') {
+        lines.push_back(number);
+      }
+    }
+    return lines;
+  };
+  const std::vector<std::size_t> la = event_lines("a.trace");
+  const std::vector<std::size_t> lb = event_lines("b.trace");
+  ASSERT_FALSE(la.empty());
+  ASSERT_FALSE(lb.empty());
+  ASSERT_NE(la[0], lb[0]);  // the bus declares fewer sources
+  EXPECT_EQ(j["events"], json::object({{"a", la.size()}, {"b", lb.size()}}));
+  EXPECT_EQ(j["first_divergence"]["event"], 0);
+  EXPECT_EQ(j["first_divergence"]["line_a"], la[0]);
+  EXPECT_EQ(j["first_divergence"]["line_b"], lb[0]);
+  const auto text = run("trace diff a.trace b.trace");
+  const auto row = [&text](const std::string& name, std::uint64_t a, std::uint64_t b) {
+    char line[96];
+    std::snprintf(line, sizeof line, "\n%-28s%12llu%12llu\n", name.c_str(),
+                  static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
+    EXPECT_NE(text.out.find(line), std::string::npos) << line << "in\n" << text.out;
+  };
+  row("cycles", sa["cycles"], sb["cycles"]);
+  row("events", la.size(), lb.size());
+  row("accesses", sa["accesses"], sb["accesses"]);
+  row("words", sa["words"], sb["words"]);
+  row("conflicts", sa["conflicts"], sb["conflicts"]);
+  row("network messages delivered", sa["messages_delivered"], sb["messages_delivered"]);
+  EXPECT_NE(text.out.find("\nfirst divergence at event 1:\n  A line " + std::to_string(la[0]) +
+                          ": 0 act omp."),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("\n  B line " + std::to_string(lb[0]) + ": 0 act bus."),
+            std::string::npos)
+      << text.out;
+}
+
+// A VCD has no access events: its buses' accesses are "-" in the text, their busy cycles read
+// from the waveform.
+TEST_F(TraceCli, StatsOfAWaveformLeaveTheBusesAccessesOpen) {
+  ASSERT_EQ(run("run " + kFig2 + " --arch omp --vcd w.vcd").exit_code, 0);
+  const json st = stats("w.vcd");
+  const auto text = run("trace stats w.vcd");
+  ASSERT_FALSE(st["buses"].empty());
+  for (const json& b : st["buses"]) {
+    char line[96];
+    std::snprintf(line, sizeof line, "%-24s%12llu%9s%10s\n", b["name"].get<std::string>().c_str(),
+                  static_cast<unsigned long long>(b["busy_cycles"].get<std::uint64_t>()), "", "-");
+    const std::string shown = line;
+    // The utilization column between the busy cycles and the dash is checked elsewhere.
+    const std::size_t at = text.out.find(shown.substr(0, 36));
+    ASSERT_NE(at, std::string::npos) << shown << "in\n" << text.out;
+    EXPECT_EQ(text.out.substr(at + 45, 11), std::string(9, ' ') + "-\n") << text.out;
+  }
+}
+
+// The busiest channels are those of the most flits, not of the most packets: on a line of 4, one
+// message of 10 words from node 0 against two of 1 word from node 2.
+TEST_F(TraceCli, TheBusiestChannelsAreThoseOfTheMostFlits) {
+  write("lengths.mcp", "nodes 4\nstep long\n  send 0 -> 1 words 10\nstep short\n  send 2 -> 3\n"
+                       "step again\n  send 2 -> 3\n");
+  ASSERT_EQ(run("run lengths.mcp --arch mesh --dims 4 --trace l.trace").exit_code, 0);
+  const json st = stats("l.trace");
+  const json* most_flits = nullptr;
+  const json* most_packets = nullptr;
+  for (const json& c : st["channels"]) {
+    if (most_flits == nullptr || c["flits"] > (*most_flits)["flits"]) {
+      most_flits = &c;
+    }
+    if (most_packets == nullptr || c["packets"] > (*most_packets)["packets"]) {
+      most_packets = &c;
+    }
+  }
+  ASSERT_NE(most_flits, nullptr);
+  ASSERT_NE((*most_flits)["name"], (*most_packets)["name"]);
+  const auto text = run("trace stats l.trace");
+  const std::size_t at = text.out.find("busiest channels (flits, utilization, packets):\n  ");
+  ASSERT_NE(at, std::string::npos) << text.out;
+  const std::string first = (*most_flits)["name"];
+  EXPECT_EQ(text.out.substr(at + 50, first.size() + 1), first + " ") << text.out;
+}
+
+// One measured message: its bin is the fullest, a bar of 40 marks.
+TEST_F(TraceCli, TheFullestLatencyBinHasFortyMarksThoughItHoldsOneMessage) {
+  write("one.mcp", "nodes 2\nstep s\n  send 0 -> 1\n");
+  ASSERT_EQ(run("run one.mcp --arch mesh --dims 2 --trace one.trace").exit_code, 0);
+  const json st = stats("one.trace");
+  ASSERT_EQ(st["latency"]["count"], 1);
+  const auto text = run("trace stats one.trace");
+  EXPECT_NE(text.out.find("       1 " + std::string(40, '#') + "\n"), std::string::npos)
+      << text.out;
+}
+
+// A network trace whose channels are not declared still counts its messages as the network's.
+TEST_F(TraceCli, StatsCountsTheNetworksMessagesWithoutItsChannels) {
+  ASSERT_EQ(run("run " + kFig2 + " --arch mesh --dims 2x2 --trace m.trace").exit_code, 0);
+  std::istringstream in(slurp(dir_ / "m.trace"));
+  std::vector<std::string> kept;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(" channel ") == std::string::npos && line.find(" hop ") == std::string::npos) {
+      kept.push_back(line);
+    }
+  }
+  // The last delivery dropped too: one message sent and not delivered.
+  const auto last_delivery = std::find_if(kept.rbegin(), kept.rend(), [](const std::string& line) {
+    return line.find(" deliver ") != std::string::npos;
+  });
+  ASSERT_NE(last_delivery, kept.rend());
+  kept.erase(std::next(last_delivery).base());
+  std::string text_of_trace;
+  for (const std::string& line : kept) {
+    text_of_trace += line + "\n";
+  }
+  write("n.trace", text_of_trace);
+  const json st = stats("n.trace");
+  EXPECT_TRUE(st["channels"].empty());
+  EXPECT_EQ(st["messages_sent"], 13);
+  EXPECT_EQ(st["messages_delivered"], 12);
+  const auto text = run("trace stats n.trace");
+  EXPECT_NE(text.out.find("\nnetwork messages sent 13, delivered 12,"), std::string::npos)
+      << text.out;
+}
+
 TEST_F(TraceCli, DiffTotalsKeepTheirColumns) {
   ASSERT_EQ(run("access --n 2 --trace x.trace").exit_code, 0);
   const auto d = run("trace diff x.trace x.trace");

@@ -296,6 +296,9 @@ TEST(CliGen, ANodeListThatIsNotNumbersSaysWhatTheListHolds) {
       {{"gen", "C3", "--nodes", "4", "--sources", "x"},
        {"orthosim gen: --sources: expected node numbers separated by commas, e.g. 1,2,5, found "
         "'x'\n"}},
+      {{"gen", "C3", "--nodes", "4", "--sources", "0,1,"},
+       {"orthosim gen: --sources: expected node numbers separated by commas, e.g. 1,2,5, found "
+        "'0,1,'\n"}},
       {{"gen", "C3", "--nodes", "4", "--sources", "0", "--dests", "1,,2"},
        {"orthosim gen: --dests: expected node numbers separated by commas, e.g. 1,2,5, found "
         "'1,,2'\n"}},

@@ -168,6 +168,29 @@ TEST_F(CliProgram, MapJsonDescribesEveryStepOperationAndAccess) {
   }
 }
 
+// A program of as many nodes as the largest system has processors (256) maps one node to a
+// processor without --n, and --n 256 is taken; one node more needs --n.
+TEST_F(CliProgram, MapTakesTheLargestSystemWithoutN) {
+  std::string sends = "words 1\nstep pairs\n";
+  for (unsigned k = 0; k < 256; k += 2) {
+    sends += "  send " + std::to_string(k) + " -> " + std::to_string(k + 1) + "\n";
+  }
+  const std::string largest = "nodes 256\n" + sends;
+  const std::string beyond = "nodes 257\n" + sends;
+  const std::string at_limit = file("largest.mcp", largest);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"map", at_limit, "--json"},
+        std::vector<std::string>{"map", at_limit, "--n", "256", "--json"}}) {
+    const Result r = run(args);
+    ASSERT_EQ(r.code, sw::kExitOk) << joined(args) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out).value("processors", 0u), 256u);
+  }
+  const Result over = run({"map", file("beyond.mcp", beyond)});
+  EXPECT_EQ(over.code, sw::kExitBadInput);
+  EXPECT_TRUE(contains(over.err, "--n: expected a processor count: the program has 257 nodes"))
+      << over.err;
+}
+
 TEST_F(CliProgram, MapOntoFewerProcessorsTurnsMessagesInsideAClusterIntoLocalCopies) {
   // N0, N1 on P0 and N2, N3 on P1: N1->N0 (step 1), N0->N1 (steps 3, 4), N1->N0 and N3->N2
   // (step 5) stay inside a cluster.
