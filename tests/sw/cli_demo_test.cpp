@@ -40,6 +40,27 @@ TEST(Cli, DemoRunsTheSampleProgramOnAllThreeConfigurations) {
   EXPECT_EQ(j["systems"][1]["steps"].size(), 5u);
 }
 
+// A word lost on any one of the three systems fails the demo.
+TEST(Cli, DemoFailsOnAWordLostByAnyOneSystem) {
+  class LosesOn : public FakeRunner {
+   public:
+    explicit LosesOn(std::size_t system) : system_(system) {}
+    std::vector<sw::RunSummary> run_programs(std::vector<sw::SystemRun> runs) override {
+      std::vector<sw::RunSummary> out = FakeRunner::run_programs(std::move(runs));
+      out.at(system_).delivery.messages_failed = 1;
+      out.at(system_).delivery.failures.push_back("message 0 lost");
+      return out;
+    }
+
+   private:
+    std::size_t system_;
+  };
+  for (std::size_t system = 0; system < 3; ++system) {
+    LosesOn runner(system);
+    EXPECT_EQ(run({"demo", "--out", "demo-dir"}, runner).code, sw::kExitRunFailed) << system;
+  }
+}
+
 // The demo's "vs omp" row is each system's total cycles divided by the orthogonal system's (the
 // first run): with totals of 40 (omp), 50 (crossbar) and 100 (bus) cycles, 40/40, 50/40 and 100/40.
 TEST(Cli, DemoComparesEachSystemsCyclesWithTheOrthogonalSystems) {

@@ -291,6 +291,43 @@ TEST_F(CliProgram, GenFftWritesTheParallelFftWithTheMachinesOrTheGivenCosts) {
 // A node or dimension list that is not numbers is refused with what the list holds, not with
 // the 32-bit range of its parser ("expected an integer in 0..4294967295, found 'x'"); a number out
 // of the program's range is refused by the generator, which knows m and d.
+// gen shift moves by one node unless --distance says otherwise; a torus has two columns at least.
+TEST(CliGen, AShiftMovesByOneNodeByDefault) {
+  const Result r = run({"gen", "shift", "--torus", "4x3", "--direction", "east"});
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const sw::McProgram program = sw::parse_program(r.out, "shift.mcp");
+  ASSERT_EQ(program.steps.size(), 1u);
+  const std::vector<sw::NodeMessage> messages = sw::messages_of(program.steps[0], 0);
+  ASSERT_EQ(messages.size(), 12u);
+  for (const sw::NodeMessage& m : messages) {
+    const std::uint32_t x = m.source % 4;
+    const std::uint32_t y = m.source / 4;
+    EXPECT_EQ(m.destination, (x + 1) % 4 + 4 * y) << m.source;
+  }
+  expect_refused_before_running(
+      {{{"gen", "shift", "--torus", "1x4", "--direction", "east"}, {"--torus", "2..4096", "'1'"}},
+       {{"gen", "random", "--nodes", "4", "--steps", "0"}, {"--steps", "1..1000000", "'0'"}}});
+}
+
+// gen random's messages are 1 to 8 words long unless --len says otherwise: over 400 messages each
+// length is drawn, 8 the longest.
+TEST(CliGen, RandomMessagesAreUpToEightWordsByDefault) {
+  const Result r = run({"gen", "random", "--nodes", "8", "--steps", "50"});
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const sw::McProgram program = sw::parse_program(r.out, "random.mcp");
+  std::uint32_t longest = 0;
+  std::size_t count = 0;
+  for (std::uint32_t k = 0; k < program.steps.size(); ++k) {
+    for (const sw::NodeMessage& m : sw::messages_of(program.steps[k], k)) {
+      EXPECT_GE(m.words, 1u);
+      longest = std::max(longest, m.words);
+      ++count;
+    }
+  }
+  ASSERT_GT(count, 100u);
+  EXPECT_EQ(longest, 8u);
+}
+
 TEST(CliGen, ANodeListThatIsNotNumbersSaysWhatTheListHolds) {
   expect_refused_before_running({
       {{"gen", "C3", "--nodes", "4", "--sources", "x"},

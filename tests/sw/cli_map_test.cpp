@@ -81,6 +81,7 @@ TEST_F(CliProgram, MapJsonDescribesEveryStepOperationAndAccess) {
     EXPECT_TRUE(runner.program_requests.empty());  // map runs nothing
     nlohmann::json j;
     ASSERT_NO_THROW(j = nlohmann::json::parse(r.out)) << r.out;
+    EXPECT_EQ(j.value("command", std::string{}), "map");
     EXPECT_EQ(j.value("program", std::string{}), "fig2_sample");
     EXPECT_EQ(j.value("arch", std::string{}), name);
     EXPECT_EQ(j.value("nodes", 0u), 4u);
@@ -166,6 +167,23 @@ TEST_F(CliProgram, MapJsonDescribesEveryStepOperationAndAccess) {
     EXPECT_EQ(written, 13u) << name;
     EXPECT_EQ(read, 13u) << name;
   }
+}
+
+// --torus CxR takes a grid of one column; --cluster columns is the default's clustering, rows
+// the other; a wrong --n names the processor per column or per row.
+TEST_F(CliProgram, MapClustersATorusByColumnsOrRowsAsAsked) {
+  const auto processors = [this](const std::vector<std::string>& args) {
+    const Result r = run(args);
+    EXPECT_EQ(r.code, sw::kExitOk) << joined(args) << r.err;
+    return r.code == sw::kExitOk ? nlohmann::json::parse(r.out).value("processors", 0u) : 0u;
+  };
+  EXPECT_EQ(processors({"map", fig2_, "--torus", "1x4", "--json"}), 1u);
+  EXPECT_EQ(processors({"map", fig2_, "--torus", "4x1", "--cluster", "columns", "--json"}), 4u);
+  EXPECT_EQ(processors({"map", fig2_, "--torus", "4x1", "--cluster", "rows", "--json"}), 1u);
+  const Result by_rows = run({"map", fig2_, "--torus", "4x1", "--cluster", "rows", "--n", "2"});
+  EXPECT_EQ(by_rows.code, sw::kExitBadInput);
+  EXPECT_TRUE(contains(by_rows.err, "--n: expected 1, one processor per torus row, found 2"))
+      << by_rows.err;
 }
 
 // A program of as many nodes as the largest system has processors (256) maps one node to a

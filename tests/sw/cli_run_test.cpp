@@ -495,6 +495,22 @@ std::vector<Triple> fig2_manifest_on(const std::vector<std::uint32_t>& map) {
   return out;
 }
 
+// A run on a multiprocessor fails on a co-simulation mismatch, naming it.
+TEST_F(CliProgram, AMultiprocessorRunFailsOnACosimMismatch) {
+  class Mismatched : public FakeRunner {
+   public:
+    std::vector<sw::RunSummary> run_programs(std::vector<sw::SystemRun> runs) override {
+      std::vector<sw::RunSummary> out = FakeRunner::run_programs(std::move(runs));
+      out.at(0).mismatch = sw::CosimMismatch{9, "omp.bc0", "bus_data", 1, 2};
+      return out;
+    }
+  };
+  Mismatched runner;
+  const Result r = run({"run", fig2_, "--arch", "omp"}, runner);
+  EXPECT_EQ(r.code, sw::kExitRunFailed);
+  EXPECT_TRUE(contains(r.err, "cosim mismatch at cycle 9 in omp.bc0")) << r.err;
+}
+
 // A network run takes --memory-limit to the runner, and fails on a co-simulation mismatch.
 TEST_F(CliProgram, ANetworkRunCarriesTheMemoryLimitAndFailsOnACosimMismatch) {
   EXPECT_EQ(only_network({"run", fig2_, "--arch", "mesh", "--dims", "2x2", "--memory-limit", "64M"})
