@@ -636,6 +636,36 @@ TEST(PatternTheorem1, LinksOfAStep) {
   EXPECT_TRUE(sw::check_message_vector(expected, 4).ok);
 }
 
+// A link out of range names the node that is out of range, its second end here, and the m nodes.
+TEST(PatternTheorem1, ALinkOutOfRangeNamesTheNodeOutsideTheNodes) {
+  const auto c = sw::check_message_vector({{0, 7}}, 3);
+  EXPECT_EQ(c.violations,
+            std::vector<std::string>{"link (N0,N7): node N7 is not one of the m = 3 nodes N0..N2"});
+}
+
+// Each report gives its counts as the proof of Theorem 1 counts them: a link given three times is
+// three links of the source to the destination and of the destination from the source; with a
+// self-loop N0's destinations {1, 2, 0} are 3 > m-1 = 2 on 3 nodes, and N2's sources {1, 2, 0}
+// likewise. A link whose source is outside the nodes counts in no SRC_j either.
+TEST(PatternTheorem1, EachReportCountsWhatItNames) {
+  EXPECT_EQ(sw::check_message_vector({{0, 1}, {0, 1}, {0, 1}}, 4).violations,
+            (std::vector<std::string>{
+                "property 1: source N0 has 3 links to destination N1 (the destinations of a "
+                "source must be distinct)",
+                "property 2: destination N1 has 3 links from source N0 (the sources of a "
+                "destination must be distinct)"}));
+  EXPECT_EQ(sw::check_message_vector({{0, 1}, {0, 2}, {0, 0}}, 3).violations,
+            (std::vector<std::string>{
+                "link (N0,N0) is a self-loop: E holds links between distinct nodes only",
+                "property 3: |DST_0| = 3 > m-1 = 2 (source N0)"}));
+  EXPECT_EQ(sw::check_message_vector({{1, 2}, {2, 2}, {0, 2}}, 3).violations,
+            (std::vector<std::string>{
+                "link (N2,N2) is a self-loop: E holds links between distinct nodes only",
+                "property 4: |SRC_2| = 3 > m-1 = 2 (destination N2)"}));
+  EXPECT_EQ(sw::check_message_vector({{1, 0}, {2, 0}, {7, 0}}, 3).violations,
+            std::vector<std::string>{"link (N7,N0): node N7 is not one of the m = 3 nodes N0..N2"});
+}
+
 // ---- Generators ----------------------------------------------------------------------------
 
 std::string dump(const McProgram& p) {

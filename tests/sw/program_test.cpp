@@ -587,6 +587,53 @@ TEST(McpFormat, WritesTheCanonicalChoicesAtTheirEdges) {
                                       "  send 1 -> 2..4\n");
 }
 
+// A label is written bare only when it is a name: letters a-z and A-Z, digits 0-9 and '_', not
+// starting with a digit; every character at the ends of these ranges is one of a name. Otherwise
+// it is quoted, with a carriage return escaped as \r like the other control characters.
+TEST(McpFormat, ALabelIsBareOnlyWhenItIsANameAtTheEndsOfItsCharacterRanges) {
+  McProgram p;
+  p.name = "labels";
+  p.nodes = 2;
+  for (const std::string label : {"az_AZ09", "0a", "9a", "a\rb"}) {
+    sw::ProgramStep step;
+    step.label = label;
+    step.transfers = {{0, {1}, false, 1, {}}};
+    p.steps.push_back(step);
+  }
+  const std::string text = sw::format_program(p);
+  EXPECT_EQ(text, "# labels (written by orthosim)\n"
+                  "nodes 2\n"
+                  "\n"
+                  "step az_AZ09\n"
+                  "  send 0 -> 1\n"
+                  "\n"
+                  "step \"0a\"\n"
+                  "  send 0 -> 1\n"
+                  "\n"
+                  "step \"9a\"\n"
+                  "  send 0 -> 1\n"
+                  "\n"
+                  "step \"a\\rb\"\n"
+                  "  send 0 -> 1\n");
+  EXPECT_TRUE(same_program(sw::parse_program(text, "labels.mcp"), p)) << text;
+}
+
+// The name is written on the one comment line, every line break in it (a carriage return or a
+// newline) as a space; `all` stands for the other nodes from two of them on: on three nodes, node
+// 0's send to 1 and 2.
+TEST(McpFormat, WritesTheNameOnItsCommentLineAndAllForTwoNodes) {
+  McProgram p;
+  p.name = "a\rb\nc";
+  p.nodes = 3;
+  p.steps.resize(1);
+  p.steps[0].transfers = {{0, {1, 2}, false, 1, {}}};
+  EXPECT_EQ(sw::format_program(p), "# a b c (written by orthosim)\n"
+                                   "nodes 3\n"
+                                   "\n"
+                                   "step\n"
+                                   "  send 0 -> all\n");
+}
+
 TEST(McpFormat, Fig2RoundTrips) {
   const McProgram p =
       sw::read_program_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp");

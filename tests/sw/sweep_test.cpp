@@ -349,6 +349,41 @@ TEST_F(JournalTest, ARowsPointIsItsDigitsAndNothingElse) {
   }
 }
 
+// A point is read from at most 18 digits, which std::stoul always takes: a point of 18 digits is
+// read as its number, one of 20 (beyond 2^64 - 1 = 18446744073709551615, which std::stoul throws
+// std::out_of_range for) is refused at its line like any other index outside the sweep.
+TEST_F(JournalTest, APointOfEighteenDigitsIsReadAndOneOfTwentyIsRefusedAtItsLine) {
+  constexpr std::size_t kEighteenNines = 999'999'999'999'999'999;
+  std::ofstream(out_ + ".partial") << "# sig\npoint,x\n" << std::string(18, '9') << ",a\n";
+  {
+    sweep::Journal j(out_, "sig", head_, kEighteenNines + 1);
+    ASSERT_EQ(j.rows().size(), 1u);
+    EXPECT_EQ(j.rows().count(kEighteenNines), 1u);
+  }
+  std::ofstream(out_ + ".partial") << "# sig\npoint,x\n" << std::string(20, '9') << ",a\n";
+  try {
+    sweep::Journal j(out_, "sig", head_, 4);
+    FAIL() << "a point of 20 digits was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().to_string(), out_ + ".partial:3:1");
+  }
+}
+
+// A row whose quoted field never ends (RFC 4180 section 2: a field in double quotes ends at its
+// closing quote) is refused for what it is, not for its number of columns.
+TEST_F(JournalTest, ARowWithAnUnterminatedQuoteIsRefusedForItsQuote) {
+  std::ofstream(out_ + ".partial") << "# sig\npoint,x\n0,\"a\n";
+  try {
+    sweep::Journal j(out_, "sig", head_, 4);
+    FAIL() << "a row with an unterminated quote was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              out_ +
+                  ".partial:3:1: expected a row of 2 columns (the journal of this sweep; remove it "
+                  "to start over), found an unterminated quote");
+  }
+}
+
 // Each append is on disk when it returns: another reader sees the row while the sweep runs.
 TEST_F(JournalTest, ARowIsOnDiskWhenAppendReturns) {
   sweep::Journal j(out_, "sig", head_, 4);

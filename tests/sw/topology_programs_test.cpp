@@ -217,5 +217,21 @@ TEST(TorusShift, TheFourDirectionsReadBackFromTheirNames) {
   EXPECT_EQ(refused_option([] { return sw::parse_shift_direction("East"); }), "direction");
 }
 
+// A generated program's name is its written file's first line and the run's title: it gives the
+// parameters in the order they were asked for, so that the file says how to make it again. A
+// torus is columns x rows, as `--torus CxR` reads it; a step is labelled with what it does.
+TEST(TopologyPrograms, TheNamesAndLabelsSayWhatWasGenerated) {
+  const McProgram together = sw::hypercube_exchange(8, {2, 0}, 1, true);
+  EXPECT_EQ(together.name, "exchange x2,x0 m=8 together");
+  EXPECT_EQ(together.steps[0].label, "exchange");
+  EXPECT_EQ(sw::hypercube_exchange(8, {2, 0}, 1, false).name, "exchange x2,x0 m=8");
+  EXPECT_EQ(sw::cc_cube(3, {2, 0, 1}, 2, sw::Cycle{5}).name,
+            "cc-cube d=3 dims 2,0,1 len=2 compute=5");
+  const McProgram east = sw::torus_shift(5, 3, ShiftDirection::East, 3, 1);
+  EXPECT_EQ(east.name, "east 3 on 5x3");
+  EXPECT_EQ(east.steps[0].label, "east");
+  EXPECT_EQ(sw::torus_shift(5, 3, ShiftDirection::South, 1, 1).steps[0].label, "south");
+}
+
 }  // namespace
 }  // namespace orthosim
