@@ -52,18 +52,29 @@ std::string label_text(const std::string& label) {
   return out + "\"";
 }
 
+/// Whether `nodes` is every node of 0..m-1 but `except`, ascending: read in the list's length,
+/// not m (a program of m one-destination sends is written in time linear in m).
+bool every_node_but(const std::vector<NodeId>& nodes, std::uint32_t m, NodeId except) {
+  if (nodes.size() != m - (except < m ? 1U : 0U)) {
+    return false;
+  }
+  NodeId expected = 0;
+  for (const NodeId n : nodes) {
+    expected += expected == except ? 1 : 0;
+    if (n != expected) {
+      return false;
+    }
+    ++expected;
+  }
+  return true;
+}
+
 /// A node list that expands to exactly `nodes`, in order: `all` when it is every node except
 /// `except` (pass m for none) in ascending order, else ids with ascending runs of three or more
 /// written as ranges.
 std::string node_list_text(const std::vector<NodeId>& nodes, std::uint32_t m, NodeId except) {
-  std::vector<NodeId> every;
-  for (NodeId n = 0; n < m; ++n) {
-    if (n != except) {
-      every.push_back(n);
-    }
-  }
   // `all` for a single node reads worse than the node itself.
-  if (nodes.size() >= 2 && nodes == every) {
+  if (nodes.size() >= 2 && every_node_but(nodes, m, except)) {
     return "all";
   }
   std::string out;
