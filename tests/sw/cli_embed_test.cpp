@@ -417,6 +417,28 @@ TEST_F(EmbedCli, GenCcCubeTakesEveryDimensionInOrderByDefault) {
   }
 }
 
+// The largest cube, d = 16: 65,536 nodes, one step per dimension of 65,536 sends (written in
+// time linear in its messages), each step's first send from node 0 across its dimension.
+TEST_F(EmbedCli, GenCcCubeTakesTheSixteenCube) {
+  const Result r = run({"gen", "cc-cube", "--dim", "16"});
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  EXPECT_TRUE(contains(r.out, "\nnodes 65536\n")) << r.out.substr(0, 400);
+  std::size_t steps = 0;
+  std::size_t sends = 0;
+  for (std::size_t at = r.out.find('\n'); at != std::string::npos; at = r.out.find('\n', at + 1)) {
+    if (r.out.compare(at + 1, 5, "step ") == 0) {
+      const std::size_t first = r.out.find('\n', at + 1) + 1;
+      EXPECT_EQ(r.out.substr(first, r.out.find('\n', first) - first),
+                "  send 0 -> " + std::to_string(1U << steps));
+      ++steps;
+    } else if (r.out.compare(at + 1, 7, "  send ") == 0) {
+      ++sends;
+    }
+  }
+  EXPECT_EQ(steps, 16U);
+  EXPECT_EQ(sends, 16U * 65536U);
+}
+
 TEST_F(EmbedCli, BadInputIsRefusedNamingTheOption) {
   const std::string folder = dir_.string();
   expect_refused_before_running({
