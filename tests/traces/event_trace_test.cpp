@@ -8,15 +8,20 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sw/core/diagnostic.hpp"
 #include "traces/event_trace.hpp"
 #include "traces/event_trace_reader.hpp"
 #include "traces/fanout_recorder.hpp"
+#include "traces/perfetto.hpp"
 #include "traces/svg.hpp"
 #include "traces/trace_stats.hpp"
 
@@ -549,6 +554,190 @@ TEST(SvgWriter, EscapesText) {
   const std::string doc = svg.str();
   EXPECT_NE(doc.find("a&lt;b &amp; &quot;c&quot;&gt;"), std::string::npos);
   EXPECT_EQ(doc.find("a<b"), std::string::npos);
+}
+
+/// A complete ("ph":"X") event of a trace-event JSON: its track, start and length in microseconds.
+struct Complete {
+  std::string name;
+  int pid;
+  int tid;
+  double ts;
+  double dur;
+};
+
+/// The JSON `export_perfetto` makes of the trace at `trace`.
+nlohmann::json perfetto_of(const std::string& trace) {
+  const std::string out = trace + ".json";
+  export_perfetto(trace, out);
+  std::ifstream in(out);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::filesystem::remove(out);
+  return nlohmann::json::parse(text.str());
+}
+
+/// Checks that the complete events of `doc` are `expected` (in any order), times to 1e-9 us.
+void expect_completes(const nlohmann::json& doc, std::vector<Complete> expected) {
+  std::vector<Complete> found;
+  for (const nlohmann::json& e : doc.at("traceEvents")) {
+    if (e.at("ph") == "X") {
+      found.push_back({e.at("name").get<std::string>(), e.at("pid").get<int>(),
+                       e.at("tid").get<int>(), e.at("ts").get<double>(),
+                       e.at("dur").get<double>()});
+    } else {
+      EXPECT_EQ(e.at("ph"), "M") << e.dump();
+    }
+  }
+  const auto by_track_and_time = [](const Complete& a, const Complete& b) {
+    return std::tie(a.pid, a.tid, a.ts) < std::tie(b.pid, b.tid, b.ts);
+  };
+  std::sort(found.begin(), found.end(), by_track_and_time);
+  std::sort(expected.begin(), expected.end(), by_track_and_time);
+  ASSERT_EQ(found.size(), expected.size());
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    EXPECT_EQ(found[i].name, expected[i].name) << i;
+    EXPECT_EQ(found[i].pid, expected[i].pid) << expected[i].name;
+    EXPECT_EQ(found[i].tid, expected[i].tid) << expected[i].name;
+    EXPECT_NEAR(found[i].ts, expected[i].ts, 1e-9) << expected[i].name;
+    EXPECT_NEAR(found[i].dur, expected[i].dur, 1e-9) << expected[i].name;
+  }
+}
+
+/// The metadata events of `doc`: (name, pid, tid) -> args.
+std::map<std::tuple<std::string, int, int>, nlohmann::json> metadata(const nlohmann::json& doc) {
+  std::map<std::tuple<std::string, int, int>, nlohmann::json> out;
+  for (const nlohmann::json& e : doc.at("traceEvents")) {
+    if (e.at("ph") == "M") {
+      EXPECT_TRUE(out.emplace(std::make_tuple(e.at("name").get<std::string>(),
+                                              e.at("pid").get<int>(), e.at("tid").get<int>()),
+                              e.at("args"))
+                      .second)
+          << "twice: " << e.dump();
+    }
+  }
+  return out;
+}
+
+// The sample's events as trace-event JSON (docs/traces.md, "Perfetto"), worked out by hand at 50 ns
+// a cycle (a cycle is 0.05 us): one process per system (omp 1, torus 2, in order of first source),
+// a processor's or bus's track is its source id + 1, the router port's virtual channel gets the
+// next track after the five sources (6). Idle is no event.
+TEST(Perfetto, TheSamplesEventsOnTheirTracksInMicroseconds) {
+  const std::string path = temp_path("perfetto_sample");
+  write_sample(path);
+  const nlohmann::json doc = perfetto_of(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(doc.at("displayTimeUnit"), "ns");
+  expect_completes(doc, {{"compute", 1, 1, 0.0, 10 * 0.05},
+                         {"read", 1, 1, 10 * 0.05, 30 * 0.05},
+                         {"write", 1, 2, 0.0, 40 * 0.05},
+                         {"P0 read", 1, 4, 14 * 0.05, 26 * 0.05},
+                         {"m0", 2, 6, 42 * 0.05, 5 * 0.05}});
+  for (const nlohmann::json& e : doc.at("traceEvents")) {
+    if (e.at("name") == "P0 read") {
+      const nlohmann::json& args = e.at("args");
+      EXPECT_EQ(args.at("controller"), "omp.bc0");
+      EXPECT_EQ(args.at("mode"), "row");
+      EXPECT_NEAR(args.at("requested_us").get<double>(), 10 * 0.05, 1e-9);
+      EXPECT_EQ(args.at("index_set"), 2);
+      EXPECT_EQ(args.at("address"), 7);
+      EXPECT_EQ(args.at("vectors"), 3);
+      EXPECT_EQ(args.at("slots"), "1,2");
+    } else if (e.at("name") == "read") {
+      EXPECT_EQ(e.at("args").at("op"), 1);
+    } else if (e.at("name") == "m0") {
+      EXPECT_EQ(e.at("args").at("message"), 0);
+      EXPECT_EQ(e.at("args").at("flits"), 5);
+    }
+  }
+  const auto meta = metadata(doc);
+  using Key = std::tuple<std::string, int, int>;
+  EXPECT_EQ(meta.at(Key{"process_name", 1, 0}).at("name"), "omp");
+  EXPECT_EQ(meta.at(Key{"process_name", 2, 0}).at("name"), "torus");
+  const std::vector<std::tuple<int, int, std::string>> tracks = {{1, 1, "omp.p0"},
+                                                                 {1, 2, "omp.p1"},
+                                                                 {1, 4, "omp.rb0"},
+                                                                 {2, 6, "torus.r(0,0).x+.vc1"}};
+  int last_sort_index = -1;
+  for (const auto& [pid, tid, name] : tracks) {
+    EXPECT_EQ(meta.at(Key{"thread_name", pid, tid}).at("name"), name);
+    // Tracks sort in source order, virtual channels after the processors and buses.
+    const int sort_index = meta.at(Key{"thread_sort_index", pid, tid}).at("sort_index").get<int>();
+    EXPECT_GT(sort_index, last_sort_index) << name;
+    last_sort_index = sort_index;
+  }
+  EXPECT_EQ(meta.size(), 2u + 2 * tracks.size());
+}
+
+// A network run at 10 ns a cycle (0.01 us): a packet's flits cross one per cycle, so a packet
+// that arrives while the previous one on its virtual channel still crosses starts after it; each
+// virtual channel has its own track (3 and 4, after the two sources) in order of first use; only
+// hops are events; an activity of no cycles (begun at the end) is none; one still going at the end
+// lasts until it.
+TEST(Perfetto, PacketsQueueOnTheirVirtualChannelsTrack) {
+  const std::string path = temp_path("perfetto_network");
+  {
+    EventTraceRecorder w(path, 10);
+    const SourceId node = w.register_source("mesh.node0", SourceKind::Processor);
+    const SourceId ch = w.register_source("mesh.r(0,0).x+", SourceKind::Channel);
+    w.activity(Cycle{1}, node, Activity::Compute, 0);
+    w.activity(Cycle{5}, node, Activity::Read, 1);
+    w.activity(Cycle{5}, node, Activity::Compute, 2);
+    w.message(Cycle{5}, {MessageEvent::Send, 1, 0, 1, 3, 0, 0, true});
+    w.message(Cycle{5}, {MessageEvent::Inject, 1, 0, 0, 3, 0, 0, true});
+    w.message(Cycle{6}, {MessageEvent::Hop, 1, 0, 0, 3, ch, 0, true});
+    w.message(Cycle{7}, {MessageEvent::Hop, 2, 0, 0, 2, ch, 0, true});  // waits until 6 + 3
+    w.message(Cycle{7}, {MessageEvent::Hop, 3, 0, 0, 4, ch, 1, true});
+    w.message(Cycle{8}, {MessageEvent::Hop, 4, 0, 0, 1, ch, 0, true});  // waits until 9 + 2
+    w.message(Cycle{12}, {MessageEvent::Eject, 1, 1, 0, 3, 0, 0, true});
+    w.message(Cycle{12}, {MessageEvent::Deliver, 1, 1, 0, 0, 0, 0, true, Cycle{13}});
+    w.activity(Cycle{20}, node, Activity::Read, 3);  // no cycle before the end
+    w.finish(Cycle{20});
+  }
+  const nlohmann::json doc = perfetto_of(path);
+  std::filesystem::remove(path);
+  expect_completes(doc, {{"compute", 1, 1, 1 * 0.01, 4 * 0.01},
+                         {"compute", 1, 1, 5 * 0.01, 15 * 0.01},
+                         {"m1", 1, 3, 6 * 0.01, 3 * 0.01},
+                         {"m2", 1, 3, 9 * 0.01, 2 * 0.01},
+                         {"m4", 1, 3, 11 * 0.01, 1 * 0.01},
+                         {"m3", 1, 4, 7 * 0.01, 4 * 0.01}});
+  const auto meta = metadata(doc);
+  using Key = std::tuple<std::string, int, int>;
+  EXPECT_EQ(meta.at(Key{"thread_name", 1, 3}).at("name"), "mesh.r(0,0).x+.vc0");
+  EXPECT_EQ(meta.at(Key{"thread_name", 1, 4}).at("name"), "mesh.r(0,0).x+.vc1");
+}
+
+// A column-bus write: named by its master and direction, its mode in the arguments, on the bus's
+// track (source 2 + 1), from the grant at cycle 3 to the end at 9 (20 ns a cycle: 0.02 us).
+TEST(Perfetto, AColumnWriteOnItsBusTrack) {
+  const std::string path = temp_path("perfetto_column");
+  {
+    EventTraceRecorder w(path, 20);
+    w.register_source("omp.p1", SourceKind::Processor);
+    const SourceId bc = w.register_source("omp.bc1", SourceKind::BusController);
+    const SourceId cb = w.register_source("omp.cb0", SourceKind::Bus);
+    AccessTrace a;
+    a.mode = BusMode::Column;
+    a.bus = cb;
+    a.master = 1;
+    a.write = true;
+    a.requested = Cycle{3};
+    a.vectors = 1;
+    const std::vector<std::uint32_t> slots = {4};
+    a.slots = &slots;
+    w.access(Cycle{3}, Cycle{9}, bc, a);
+    w.finish(Cycle{10});
+  }
+  const nlohmann::json doc = perfetto_of(path);
+  std::filesystem::remove(path);
+  expect_completes(doc, {{"P1 write", 1, 3, 3 * 0.02, 6 * 0.02}});
+  for (const nlohmann::json& e : doc.at("traceEvents")) {
+    if (e.at("ph") == "X") {
+      EXPECT_EQ(e.at("args").at("mode"), "column");
+      EXPECT_EQ(e.at("args").at("slots"), "4");
+    }
+  }
 }
 
 }  // namespace
