@@ -1,6 +1,7 @@
 // Unit tests of the event trace: what the writer writes the reader gives back field by field, the
 // fan-out recorder's id translation, the latency summary against a brute-force count, and the
 // statistics of a hand-made trace against figures worked out by hand.
+#include <expat.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -546,6 +547,162 @@ TEST(TraceReaders, AFirstWordThatOnlyBeginsWithTheMagicIsNoEventTrace) {
         << e.what();
   }
   std::filesystem::remove(path);
+}
+
+/// One element of a parsed XML document: its name, attributes, text and depth (the root is 0).
+struct XmlElement {
+  std::string name;
+  std::map<std::string, std::string> attributes;
+  std::string text;
+  int depth = 0;
+};
+
+/// The elements of `doc` in document order, parsed by expat; empty if it is not well-formed.
+std::vector<XmlElement> parse_xml(const std::string& doc) {
+  struct State {
+    std::vector<XmlElement> elements;
+    std::vector<std::size_t> open;
+  } state;
+  XML_Parser parser = XML_ParserCreate(nullptr);
+  XML_SetUserData(parser, &state);
+  XML_SetElementHandler(
+      parser,
+      [](void* data, const XML_Char* name, const XML_Char** attributes) {
+        auto* st = static_cast<State*>(data);
+        XmlElement e;
+        e.name = name;
+        e.depth = static_cast<int>(st->open.size());
+        for (std::size_t i = 0; attributes[i] != nullptr; i += 2) {
+          e.attributes[attributes[i]] = attributes[i + 1];
+        }
+        st->open.push_back(st->elements.size());
+        st->elements.push_back(std::move(e));
+      },
+      [](void* data, const XML_Char*) { static_cast<State*>(data)->open.pop_back(); });
+  XML_SetCharacterDataHandler(parser, [](void* data, const XML_Char* text, int length) {
+    auto* st = static_cast<State*>(data);
+    if (!st->open.empty()) {
+      st->elements[st->open.back()].text.append(text, static_cast<std::size_t>(length));
+    }
+  });
+  const bool ok = XML_Parse(parser, doc.data(), static_cast<int>(doc.size()), 1) == XML_STATUS_OK;
+  XML_ParserFree(parser);
+  return ok ? state.elements : std::vector<XmlElement>{};
+}
+
+/// The numbers of an attribute such as "0 0 200 100" or "0,0 10,5.25" (commas read as spaces).
+std::vector<double> numbers(std::string text) {
+  std::replace(text.begin(), text.end(), ',', ' ');
+  std::istringstream in(text);
+  std::vector<double> out;
+  for (double v = 0; in >> v;) {
+    out.push_back(v);
+  }
+  return out;
+}
+
+// Every shape read back by an XML parser with the coordinates, colours and texts it was given
+// (coordinates with up to two decimals are exact); a group still open at the end is closed; the
+// markup characters of texts, titles and ids come back as they were.
+TEST(SvgWriter, AnXmlParserReadsBackEveryShape) {
+  SvgWriter svg(200, 100);
+  svg.open_group("bus \"b\" & <c>");
+  svg.rect(1, 2.5, 30, 40.25, "#f00", "a<b & \"c\">");
+  svg.line(0, 1, 2, 3.75, "blue", 1.5);
+  svg.close_group();
+  svg.polyline({{0, 0}, {10, 5.25}, {20, 1}}, "red");
+  svg.circle(5, 6, 7, "green");
+  svg.open_group("open");
+  svg.circle(8, 9, 1.25, "black", "dot");
+  svg.text(3, 4, "x > y", 10, "end");
+  const std::vector<XmlElement> e = parse_xml(svg.str());
+  const std::vector<std::pair<std::string, int>> shape = {
+      {"svg", 0},      {"rect", 1},   {"g", 1}, {"rect", 2},   {"title", 3}, {"line", 2},
+      {"polyline", 1}, {"circle", 1}, {"g", 1}, {"circle", 2}, {"title", 3}, {"text", 2}};
+  ASSERT_EQ(e.size(), shape.size()) << svg.str();
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    EXPECT_EQ(e[i].name, shape[i].first) << i;
+    EXPECT_EQ(e[i].depth, shape[i].second) << e[i].name << " " << i;
+  }
+  const auto number = [](const XmlElement& x, const std::string& a) {
+    return std::stod(x.attributes.at(a));
+  };
+  EXPECT_EQ(e[0].attributes.at("xmlns"), "http://www.w3.org/2000/svg");
+  EXPECT_EQ(number(e[0], "width"), 200);
+  EXPECT_EQ(number(e[0], "height"), 100);
+  EXPECT_EQ(numbers(e[0].attributes.at("viewBox")), (std::vector<double>{0, 0, 200, 100}));
+  // The white background covers the whole picture.
+  EXPECT_EQ(number(e[1], "width"), 200);
+  EXPECT_EQ(number(e[1], "height"), 100);
+  EXPECT_EQ(e[2].attributes.at("id"), "bus \"b\" & <c>");
+  EXPECT_EQ((std::vector<double>{number(e[3], "x"), number(e[3], "y"), number(e[3], "width"),
+                                 number(e[3], "height")}),
+            (std::vector<double>{1, 2.5, 30, 40.25}));
+  EXPECT_EQ(e[3].attributes.at("fill"), "#f00");
+  EXPECT_EQ(e[4].text, "a<b & \"c\">");
+  EXPECT_EQ((std::vector<double>{number(e[5], "x1"), number(e[5], "y1"), number(e[5], "x2"),
+                                 number(e[5], "y2"), number(e[5], "stroke-width")}),
+            (std::vector<double>{0, 1, 2, 3.75, 1.5}));
+  EXPECT_EQ(e[5].attributes.at("stroke"), "blue");
+  EXPECT_EQ(numbers(e[6].attributes.at("points")), (std::vector<double>{0, 0, 10, 5.25, 20, 1}));
+  EXPECT_EQ(e[6].attributes.at("stroke"), "red");
+  EXPECT_EQ(e[6].attributes.at("fill"), "none");
+  EXPECT_EQ(number(e[6], "stroke-width"), 2);
+  EXPECT_EQ((std::vector<double>{number(e[7], "cx"), number(e[7], "cy"), number(e[7], "r")}),
+            (std::vector<double>{5, 6, 7}));
+  EXPECT_EQ(e[7].attributes.at("fill"), "green");
+  EXPECT_EQ(e[8].attributes.at("id"), "open");
+  EXPECT_EQ(number(e[9], "r"), 1.25);
+  EXPECT_EQ(e[10].text, "dot");
+  EXPECT_EQ((std::vector<double>{number(e[11], "x"), number(e[11], "y"),
+                                 number(e[11], "font-size")}),
+            (std::vector<double>{3, 4, 10}));
+  EXPECT_EQ(e[11].attributes.at("text-anchor"), "end");
+  EXPECT_EQ(e[11].text, "x > y");
+}
+
+// Every string the writer is given, in attributes and in text, comes back through an XML parser
+// as it was, whatever markup characters it holds.
+TEST(SvgWriter, EveryStringIsEscaped) {
+  const std::string odd = "a\"b' & <c>";
+  SvgWriter svg(10, 10);
+  svg.open_group(odd);
+  svg.rect(0, 0, 1, 1, odd, odd);
+  svg.line(0, 0, 1, 1, odd);
+  svg.polyline({{0, 0}, {1, 1}}, odd);
+  svg.circle(1, 1, 1, odd, odd);
+  svg.text(0, 0, odd, 10, odd);
+  const std::vector<XmlElement> e = parse_xml(svg.str());
+  ASSERT_EQ(e.size(), 10u) << svg.str();  // svg, background, g, rect, title, line, polyline,
+                                          // circle, title, text
+  EXPECT_EQ(e[2].attributes.at("id"), odd);
+  EXPECT_EQ(e[3].attributes.at("fill"), odd);
+  EXPECT_EQ(e[4].text, odd);
+  EXPECT_EQ(e[5].attributes.at("stroke"), odd);
+  EXPECT_EQ(e[6].attributes.at("stroke"), odd);
+  EXPECT_EQ(e[7].attributes.at("fill"), odd);
+  EXPECT_EQ(e[8].text, odd);
+  EXPECT_EQ(e[9].attributes.at("text-anchor"), odd);
+  EXPECT_EQ(e[9].text, odd);
+}
+
+TEST(SvgWriter, CloseWithoutOpenIsRefused) {
+  SvgWriter svg(10, 10);
+  svg.open_group("g");
+  svg.close_group();
+  EXPECT_THROW(svg.close_group(), std::logic_error);
+}
+
+TEST(SvgWriter, SaveWritesTheDocument) {
+  SvgWriter svg(10, 10);
+  svg.rect(1, 1, 2, 2, "red");
+  const std::string path = temp_path("svg_save");
+  svg.save(path);
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::filesystem::remove(path);
+  EXPECT_EQ(text.str(), svg.str());
 }
 
 TEST(SvgWriter, EscapesText) {
