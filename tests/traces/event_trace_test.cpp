@@ -713,6 +713,122 @@ TEST(SvgWriter, EscapesText) {
   EXPECT_EQ(doc.find("a<b"), std::string::npos);
 }
 
+/// Writes every call it gets as a line: the call's name and all its arguments.
+class CallLog : public Recorder {
+ public:
+  [[nodiscard]] bool enabled() const override { return true; }
+  void activity(Cycle at, SourceId p, Activity what, std::uint32_t op) override {
+    log("activity", {at.count(), p, static_cast<std::uint64_t>(what), op});
+  }
+  void access_begin(Cycle at, SourceId c, const AccessTrace& a) override {
+    log("access_begin", {at.count(), c, a.bus, a.master});
+  }
+  void beat(Cycle at, Cycle length, SourceId c, const AccessTrace& a, std::uint32_t slot,
+            std::uint32_t address, std::uint32_t data) override {
+    log("beat", {at.count(), length.count(), c, a.bus, slot, address, data});
+  }
+  void access_end(Cycle at, SourceId c, const AccessTrace& a) override {
+    log("access_end", {at.count(), c, a.bus});
+  }
+  void access(Cycle start, Cycle end, SourceId c, const AccessTrace& a) override {
+    log("access", {start.count(), end.count(), c, a.bus});
+  }
+  void interrupt_granted(Cycle at, SourceId p, Cycle requested) override {
+    log("interrupt_granted", {at.count(), p, requested.count()});
+  }
+  void claim(SourceId source, std::optional<Cycle> from) override {
+    log("claim", {source, from ? from->count() : 999});
+  }
+  void step_mark(Cycle at, SourceId p, std::uint32_t step) override {
+    log("step_mark", {at.count(), p, step});
+  }
+  void run_begin(Cycle at, const std::string& label) override {
+    calls.push_back("run_begin " + std::to_string(at.count()) + " " + label);
+  }
+  void message(Cycle at, const MessageTrace& m) override {
+    log("message", {at.count(), static_cast<std::uint64_t>(m.what), m.message, m.channel});
+  }
+  void channel_vcs(SourceId channel, std::uint32_t vcs) override {
+    log("channel_vcs", {channel, vcs});
+  }
+  void channel_occupancy(Cycle at, SourceId channel, std::uint32_t vc,
+                         std::uint32_t flits) override {
+    log("channel_occupancy", {at.count(), channel, vc, flits});
+  }
+  std::vector<std::string> calls;
+
+ private:
+  void log(const std::string& name, const std::vector<std::uint64_t>& args) {
+    std::string line = name;
+    for (const std::uint64_t a : args) {
+      line += " " + std::to_string(a);
+    }
+    calls.push_back(line);
+  }
+};
+
+// Every call reaches every target, in order, with its arguments as given and each source id (of
+// the call, of an access's bus, of a hop's channel) the target's own: a target that already knew
+// two sources sees every id two higher.
+TEST(FanoutRecorder, EveryCallReachesEveryTargetWithItsIds) {
+  CallLog shared;
+  CallLog fresh;
+  shared.register_source("other.p0", SourceKind::Processor);
+  shared.register_source("other.p1", SourceKind::Processor);
+  FanoutRecorder fan({&shared, &fresh});
+  const SourceId p = fan.register_source("omp.p0", SourceKind::Processor);          // 0, shared 2
+  const SourceId bc = fan.register_source("omp.bc0", SourceKind::BusController);    // 1, shared 3
+  const SourceId bus = fan.register_source("omp.rb0", SourceKind::Bus);             // 2, shared 4
+  const SourceId ch = fan.register_source("torus.r(0,0).x+", SourceKind::Channel);  // 3, shared 5
+  AccessTrace a;
+  a.bus = bus;
+  a.master = 7;
+  fan.channel_vcs(ch, 2);
+  fan.activity(Cycle{1}, p, Activity::Read, 4);
+  fan.access_begin(Cycle{2}, bc, a);
+  fan.beat(Cycle{3}, Cycle{2}, bc, a, 5, 6, 8);
+  fan.access_end(Cycle{5}, bc, a);
+  fan.access(Cycle{2}, Cycle{6}, bc, a);
+  fan.interrupt_granted(Cycle{9}, p, Cycle{7});
+  fan.claim(bc, Cycle{10});
+  fan.claim(bc, std::nullopt);
+  fan.step_mark(Cycle{11}, p, 3);
+  fan.run_begin(Cycle{12}, "program x");
+  MessageTrace hop;
+  hop.what = MessageEvent::Hop;
+  hop.message = 9;
+  hop.channel = ch;
+  fan.message(Cycle{13}, hop);
+  MessageTrace send;
+  send.what = MessageEvent::Send;
+  send.message = 9;
+  send.channel = 1;  // not a source id: passed as it is
+  fan.message(Cycle{13}, send);
+  fan.channel_occupancy(Cycle{14}, ch, 1, 3);
+  const auto hop_code = std::to_string(static_cast<int>(MessageEvent::Hop));
+  const auto send_code = std::to_string(static_cast<int>(MessageEvent::Send));
+  const auto read_code = std::to_string(static_cast<int>(Activity::Read));
+  const auto expected = [&](SourceId shift) {
+    const auto id = [&](SourceId ours) { return std::to_string(ours + shift); };
+    return std::vector<std::string>{"channel_vcs " + id(3) + " 2",
+                                    "activity 1 " + id(0) + " " + read_code + " 4",
+                                    "access_begin 2 " + id(1) + " " + id(2) + " 7",
+                                    "beat 3 2 " + id(1) + " " + id(2) + " 5 6 8",
+                                    "access_end 5 " + id(1) + " " + id(2),
+                                    "access 2 6 " + id(1) + " " + id(2),
+                                    "interrupt_granted 9 " + id(0) + " 7",
+                                    "claim " + id(1) + " 10",
+                                    "claim " + id(1) + " 999",
+                                    "step_mark 11 " + id(0) + " 3",
+                                    "run_begin 12 program x",
+                                    "message 13 " + hop_code + " 9 " + id(3),
+                                    "message 13 " + send_code + " 9 1",
+                                    "channel_occupancy 14 " + id(3) + " 1 3"};
+  };
+  EXPECT_EQ(fresh.calls, expected(0));
+  EXPECT_EQ(shared.calls, expected(2));
+}
+
 /// A complete ("ph":"X") event of a trace-event JSON: its track, start and length in microseconds.
 struct Complete {
   std::string name;
