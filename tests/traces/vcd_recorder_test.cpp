@@ -301,5 +301,71 @@ TEST_F(VcdRecorderTest, NextCyclesOccupancyLeavesTheCurrentCycleOpen) {
   EXPECT_EQ(network_first, slurp(path("nodes_first.vcd")));
 }
 
+// The GTKWave save file beside the waveform (docs/waveforms.md): per system, in the order the
+// systems first appear, its buses, processors and bus controllers, then each router with its ports,
+// whatever order the blocks were registered in; each group's signals in the order of their blocks;
+// bits shown in binary and vectors in decimal (GTKWave's flags, its analyzer.h: TR_RJUSTIFY 0x20
+// with TR_BIN 0x08 is @28, with TR_DEC 0x04 is @24).
+TEST_F(VcdRecorderTest, TheSaveFileGroupsPerSystemThenKindInBlockOrder) {
+  {
+    traces::VcdRecorder r(path("two.vcd"), kPeriod);
+    r.register_source("omp.p0", SourceKind::Processor);
+    r.register_source("omp.rb0", SourceKind::Bus);
+    r.register_source("crossbar.p0", SourceKind::Processor);
+    r.register_source("omp.bc0", SourceKind::BusController);
+    r.register_source("crossbar.b0", SourceKind::Bus);
+    r.register_source("omp.p1", SourceKind::Processor);
+    for (const char* port :
+         {"torus.r(0,0).x+", "torus.node0", "torus.r(1,0).x+", "torus.r(0,0).y+"}) {
+      const bool node = std::string(port) == "torus.node0";
+      const auto id = r.register_source(port, node ? SourceKind::Processor : SourceKind::Channel);
+      if (!node) {
+        r.channel_vcs(id, 1);
+      }
+    }
+    r.finish(Cycle{1});
+  }
+  // (group, [flag, signal]...) in file order.
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+  std::ifstream in(path("two.gtkw"));
+  std::string line;
+  std::string flag;
+  bool in_group = false;
+  while (std::getline(in, line)) {
+    if (line == "@800200" || line == "@1000200") {
+      std::string name;
+      std::getline(in, name);
+      in_group = line == "@800200";
+      if (in_group) {
+        groups.push_back({name.substr(1), {}});
+      }
+    } else if (line[0] == '@') {
+      flag = line;
+    } else if (in_group) {
+      groups.back().second.push_back(flag + " " + line);
+    }
+  }
+  const std::string bit = "@28 ";
+  const std::string vector = "@24 ";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> expected = {
+      {"omp buses", {bit + "omp.rb0.busy", vector + "omp.rb0.master[15:0]"}},
+      {"omp processors",
+       {vector + "omp.p0.op[3:0]", vector + "omp.p0.pc[15:0]", vector + "omp.p1.op[3:0]",
+        vector + "omp.p1.pc[15:0]"}},
+      {"omp bus controllers",
+       {vector + "omp.bc0.mode[1:0]", vector + "omp.bc0.bus[15:0]", bit + "omp.bc0.rw",
+        vector + "omp.bc0.sel[15:0]", vector + "omp.bc0.addr[31:0]", vector + "omp.bc0.data[31:0]",
+        bit + "omp.bc0.valid"}},
+      {"crossbar buses", {bit + "crossbar.b0.busy", vector + "crossbar.b0.master[15:0]"}},
+      {"crossbar processors", {vector + "crossbar.p0.op[3:0]", vector + "crossbar.p0.pc[15:0]"}},
+      {"torus processors", {vector + "torus.node0.op[3:0]", vector + "torus.node0.pc[15:0]"}},
+      {"torus.r(0,0)",
+       {vector + "torus.r(0,0).x+.vc0.occupancy[10:0]",
+        vector + "torus.r(0,0).y+.vc0.occupancy[10:0]"}},
+      {"torus.r(1,0)", {vector + "torus.r(1,0).x+.vc0.occupancy[10:0]"}},
+  };
+  EXPECT_EQ(groups, expected);
+}
+
 }  // namespace
 }  // namespace orthosim
