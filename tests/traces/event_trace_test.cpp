@@ -1,6 +1,9 @@
 // Unit tests of the event trace: what the writer writes the reader gives back field by field, the
-// fan-out recorder's id translation, the latency summary against a brute-force count, and the
-// statistics of a hand-made trace against figures worked out by hand.
+// fan-out recorder's id translation, the latency summary against a brute-force count, the
+// statistics of a hand-made trace against figures worked out by hand, its Perfetto export parsed
+// back with nlohmann::json against events worked out by hand, and the SVG writer's output parsed
+// back with expat.
+#include <expat.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,15 +11,20 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sw/core/diagnostic.hpp"
 #include "traces/event_trace.hpp"
 #include "traces/event_trace_reader.hpp"
 #include "traces/fanout_recorder.hpp"
+#include "traces/perfetto.hpp"
 #include "traces/svg.hpp"
 #include "traces/trace_stats.hpp"
 
@@ -543,12 +551,468 @@ TEST(TraceReaders, AFirstWordThatOnlyBeginsWithTheMagicIsNoEventTrace) {
   std::filesystem::remove(path);
 }
 
+/// One element of a parsed XML document: its name, attributes, text and depth (the root is 0).
+struct XmlElement {
+  std::string name;
+  std::map<std::string, std::string> attributes;
+  std::string text;
+  int depth = 0;
+};
+
+/// The elements of `doc` in document order, parsed by expat; empty if it is not well-formed.
+std::vector<XmlElement> parse_xml(const std::string& doc) {
+  struct State {
+    std::vector<XmlElement> elements;
+    std::vector<std::size_t> open;
+  } state;
+  XML_Parser parser = XML_ParserCreate(nullptr);
+  XML_SetUserData(parser, &state);
+  XML_SetElementHandler(
+      parser,
+      [](void* data, const XML_Char* name, const XML_Char** attributes) {
+        auto* st = static_cast<State*>(data);
+        XmlElement e;
+        e.name = name;
+        e.depth = static_cast<int>(st->open.size());
+        for (std::size_t i = 0; attributes[i] != nullptr; i += 2) {
+          e.attributes[attributes[i]] = attributes[i + 1];
+        }
+        st->open.push_back(st->elements.size());
+        st->elements.push_back(std::move(e));
+      },
+      [](void* data, const XML_Char*) { static_cast<State*>(data)->open.pop_back(); });
+  XML_SetCharacterDataHandler(parser, [](void* data, const XML_Char* text, int length) {
+    auto* st = static_cast<State*>(data);
+    if (!st->open.empty()) {
+      st->elements[st->open.back()].text.append(text, static_cast<std::size_t>(length));
+    }
+  });
+  const bool ok = XML_Parse(parser, doc.data(), static_cast<int>(doc.size()), 1) == XML_STATUS_OK;
+  XML_ParserFree(parser);
+  return ok ? state.elements : std::vector<XmlElement>{};
+}
+
+/// The numbers of an attribute such as "0 0 200 100" or "0,0 10,5.25" (commas read as spaces).
+std::vector<double> numbers(std::string text) {
+  std::replace(text.begin(), text.end(), ',', ' ');
+  std::istringstream in(text);
+  std::vector<double> out;
+  for (double v = 0; in >> v;) {
+    out.push_back(v);
+  }
+  return out;
+}
+
+// Every shape read back by an XML parser with the coordinates, colours and texts it was given
+// (coordinates with up to two decimals are exact); a group still open at the end is closed; the
+// markup characters of texts, titles and ids come back as they were.
+TEST(SvgWriter, AnXmlParserReadsBackEveryShape) {
+  SvgWriter svg(200, 100);
+  svg.open_group("bus \"b\" & <c>");
+  svg.rect(1, 2.5, 30, 40.25, "#f00", "a<b & \"c\">");
+  svg.line(0, 1, 2, 3.75, "blue", 1.5);
+  svg.close_group();
+  svg.polyline({{0, 0}, {10, 5.25}, {20, 1}}, "red");
+  svg.circle(5, 6, 7, "green");
+  svg.open_group("open");
+  svg.circle(8, 9, 1.25, "black", "dot");
+  svg.text(3, 4, "x > y", 10, "end");
+  const std::vector<XmlElement> e = parse_xml(svg.str());
+  const std::vector<std::pair<std::string, int>> shape = {
+      {"svg", 0},      {"rect", 1},   {"g", 1}, {"rect", 2},   {"title", 3}, {"line", 2},
+      {"polyline", 1}, {"circle", 1}, {"g", 1}, {"circle", 2}, {"title", 3}, {"text", 2}};
+  ASSERT_EQ(e.size(), shape.size()) << svg.str();
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    EXPECT_EQ(e[i].name, shape[i].first) << i;
+    EXPECT_EQ(e[i].depth, shape[i].second) << e[i].name << " " << i;
+  }
+  const auto number = [](const XmlElement& x, const std::string& a) {
+    return std::stod(x.attributes.at(a));
+  };
+  EXPECT_EQ(e[0].attributes.at("xmlns"), "http://www.w3.org/2000/svg");
+  EXPECT_EQ(number(e[0], "width"), 200);
+  EXPECT_EQ(number(e[0], "height"), 100);
+  EXPECT_EQ(numbers(e[0].attributes.at("viewBox")), (std::vector<double>{0, 0, 200, 100}));
+  // The white background covers the whole picture.
+  EXPECT_EQ(number(e[1], "width"), 200);
+  EXPECT_EQ(number(e[1], "height"), 100);
+  EXPECT_EQ(e[2].attributes.at("id"), "bus \"b\" & <c>");
+  EXPECT_EQ((std::vector<double>{number(e[3], "x"), number(e[3], "y"), number(e[3], "width"),
+                                 number(e[3], "height")}),
+            (std::vector<double>{1, 2.5, 30, 40.25}));
+  EXPECT_EQ(e[3].attributes.at("fill"), "#f00");
+  EXPECT_EQ(e[4].text, "a<b & \"c\">");
+  EXPECT_EQ((std::vector<double>{number(e[5], "x1"), number(e[5], "y1"), number(e[5], "x2"),
+                                 number(e[5], "y2"), number(e[5], "stroke-width")}),
+            (std::vector<double>{0, 1, 2, 3.75, 1.5}));
+  EXPECT_EQ(e[5].attributes.at("stroke"), "blue");
+  EXPECT_EQ(numbers(e[6].attributes.at("points")), (std::vector<double>{0, 0, 10, 5.25, 20, 1}));
+  EXPECT_EQ(e[6].attributes.at("stroke"), "red");
+  EXPECT_EQ(e[6].attributes.at("fill"), "none");
+  EXPECT_EQ(number(e[6], "stroke-width"), 2);
+  EXPECT_EQ((std::vector<double>{number(e[7], "cx"), number(e[7], "cy"), number(e[7], "r")}),
+            (std::vector<double>{5, 6, 7}));
+  EXPECT_EQ(e[7].attributes.at("fill"), "green");
+  EXPECT_EQ(e[8].attributes.at("id"), "open");
+  EXPECT_EQ(number(e[9], "r"), 1.25);
+  EXPECT_EQ(e[10].text, "dot");
+  EXPECT_EQ((std::vector<double>{number(e[11], "x"), number(e[11], "y"),
+                                 number(e[11], "font-size")}),
+            (std::vector<double>{3, 4, 10}));
+  EXPECT_EQ(e[11].attributes.at("text-anchor"), "end");
+  EXPECT_EQ(e[11].text, "x > y");
+}
+
+// Every string the writer is given, in attributes and in text, comes back through an XML parser
+// as it was, whatever markup characters it holds.
+TEST(SvgWriter, EveryStringIsEscaped) {
+  const std::string odd = "a\"b' & <c>";
+  SvgWriter svg(10, 10);
+  svg.open_group(odd);
+  svg.rect(0, 0, 1, 1, odd, odd);
+  svg.line(0, 0, 1, 1, odd);
+  svg.polyline({{0, 0}, {1, 1}}, odd);
+  svg.circle(1, 1, 1, odd, odd);
+  svg.text(0, 0, odd, 10, odd);
+  const std::vector<XmlElement> e = parse_xml(svg.str());
+  ASSERT_EQ(e.size(), 10u) << svg.str();  // svg, background, g, rect, title, line, polyline,
+                                          // circle, title, text
+  EXPECT_EQ(e[2].attributes.at("id"), odd);
+  EXPECT_EQ(e[3].attributes.at("fill"), odd);
+  EXPECT_EQ(e[4].text, odd);
+  EXPECT_EQ(e[5].attributes.at("stroke"), odd);
+  EXPECT_EQ(e[6].attributes.at("stroke"), odd);
+  EXPECT_EQ(e[7].attributes.at("fill"), odd);
+  EXPECT_EQ(e[8].text, odd);
+  EXPECT_EQ(e[9].attributes.at("text-anchor"), odd);
+  EXPECT_EQ(e[9].text, odd);
+}
+
+TEST(SvgWriter, CloseWithoutOpenIsRefused) {
+  SvgWriter svg(10, 10);
+  svg.open_group("g");
+  svg.close_group();
+  EXPECT_THROW(svg.close_group(), std::logic_error);
+}
+
+TEST(SvgWriter, SaveWritesTheDocument) {
+  SvgWriter svg(10, 10);
+  svg.rect(1, 1, 2, 2, "red");
+  const std::string path = temp_path("svg_save");
+  svg.save(path);
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::filesystem::remove(path);
+  EXPECT_EQ(text.str(), svg.str());
+}
+
 TEST(SvgWriter, EscapesText) {
   SvgWriter svg(10, 10);
   svg.text(0, 0, "a<b & \"c\">");
   const std::string doc = svg.str();
   EXPECT_NE(doc.find("a&lt;b &amp; &quot;c&quot;&gt;"), std::string::npos);
   EXPECT_EQ(doc.find("a<b"), std::string::npos);
+}
+
+/// Writes every call it gets as a line: the call's name and all its arguments.
+class CallLog : public Recorder {
+ public:
+  [[nodiscard]] bool enabled() const override { return true; }
+  void activity(Cycle at, SourceId p, Activity what, std::uint32_t op) override {
+    log("activity", {at.count(), p, static_cast<std::uint64_t>(what), op});
+  }
+  void access_begin(Cycle at, SourceId c, const AccessTrace& a) override {
+    log("access_begin", {at.count(), c, a.bus, a.master});
+  }
+  void beat(Cycle at, Cycle length, SourceId c, const AccessTrace& a, std::uint32_t slot,
+            std::uint32_t address, std::uint32_t data) override {
+    log("beat", {at.count(), length.count(), c, a.bus, slot, address, data});
+  }
+  void access_end(Cycle at, SourceId c, const AccessTrace& a) override {
+    log("access_end", {at.count(), c, a.bus});
+  }
+  void access(Cycle start, Cycle end, SourceId c, const AccessTrace& a) override {
+    log("access", {start.count(), end.count(), c, a.bus});
+  }
+  void interrupt_granted(Cycle at, SourceId p, Cycle requested) override {
+    log("interrupt_granted", {at.count(), p, requested.count()});
+  }
+  void claim(SourceId source, std::optional<Cycle> from) override {
+    log("claim", {source, from ? from->count() : 999});
+  }
+  void step_mark(Cycle at, SourceId p, std::uint32_t step) override {
+    log("step_mark", {at.count(), p, step});
+  }
+  void run_begin(Cycle at, const std::string& label) override {
+    calls.push_back("run_begin " + std::to_string(at.count()) + " " + label);
+  }
+  void message(Cycle at, const MessageTrace& m) override {
+    log("message", {at.count(), static_cast<std::uint64_t>(m.what), m.message, m.channel});
+  }
+  void channel_vcs(SourceId channel, std::uint32_t vcs) override {
+    log("channel_vcs", {channel, vcs});
+  }
+  void channel_occupancy(Cycle at, SourceId channel, std::uint32_t vc,
+                         std::uint32_t flits) override {
+    log("channel_occupancy", {at.count(), channel, vc, flits});
+  }
+  std::vector<std::string> calls;
+
+ private:
+  void log(const std::string& name, const std::vector<std::uint64_t>& args) {
+    std::string line = name;
+    for (const std::uint64_t a : args) {
+      line += " " + std::to_string(a);
+    }
+    calls.push_back(line);
+  }
+};
+
+// Every call reaches every target, in order, with its arguments as given and each source id (of
+// the call, of an access's bus, of a hop's channel) the target's own: a target that already knew
+// two sources sees every id two higher.
+TEST(FanoutRecorder, EveryCallReachesEveryTargetWithItsIds) {
+  CallLog shared;
+  CallLog fresh;
+  shared.register_source("other.p0", SourceKind::Processor);
+  shared.register_source("other.p1", SourceKind::Processor);
+  FanoutRecorder fan({&shared, &fresh});
+  const SourceId p = fan.register_source("omp.p0", SourceKind::Processor);          // 0, shared 2
+  const SourceId bc = fan.register_source("omp.bc0", SourceKind::BusController);    // 1, shared 3
+  const SourceId bus = fan.register_source("omp.rb0", SourceKind::Bus);             // 2, shared 4
+  const SourceId ch = fan.register_source("torus.r(0,0).x+", SourceKind::Channel);  // 3, shared 5
+  AccessTrace a;
+  a.bus = bus;
+  a.master = 7;
+  fan.channel_vcs(ch, 2);
+  fan.activity(Cycle{1}, p, Activity::Read, 4);
+  fan.access_begin(Cycle{2}, bc, a);
+  fan.beat(Cycle{3}, Cycle{2}, bc, a, 5, 6, 8);
+  fan.access_end(Cycle{5}, bc, a);
+  fan.access(Cycle{2}, Cycle{6}, bc, a);
+  fan.interrupt_granted(Cycle{9}, p, Cycle{7});
+  fan.claim(bc, Cycle{10});
+  fan.claim(bc, std::nullopt);
+  fan.step_mark(Cycle{11}, p, 3);
+  fan.run_begin(Cycle{12}, "program x");
+  MessageTrace hop;
+  hop.what = MessageEvent::Hop;
+  hop.message = 9;
+  hop.channel = ch;
+  fan.message(Cycle{13}, hop);
+  MessageTrace send;
+  send.what = MessageEvent::Send;
+  send.message = 9;
+  send.channel = 1;  // not a source id: passed as it is
+  fan.message(Cycle{13}, send);
+  fan.channel_occupancy(Cycle{14}, ch, 1, 3);
+  const auto hop_code = std::to_string(static_cast<int>(MessageEvent::Hop));
+  const auto send_code = std::to_string(static_cast<int>(MessageEvent::Send));
+  const auto read_code = std::to_string(static_cast<int>(Activity::Read));
+  const auto expected = [&](SourceId shift) {
+    const auto id = [&](SourceId ours) { return std::to_string(ours + shift); };
+    return std::vector<std::string>{"channel_vcs " + id(3) + " 2",
+                                    "activity 1 " + id(0) + " " + read_code + " 4",
+                                    "access_begin 2 " + id(1) + " " + id(2) + " 7",
+                                    "beat 3 2 " + id(1) + " " + id(2) + " 5 6 8",
+                                    "access_end 5 " + id(1) + " " + id(2),
+                                    "access 2 6 " + id(1) + " " + id(2),
+                                    "interrupt_granted 9 " + id(0) + " 7",
+                                    "claim " + id(1) + " 10",
+                                    "claim " + id(1) + " 999",
+                                    "step_mark 11 " + id(0) + " 3",
+                                    "run_begin 12 program x",
+                                    "message 13 " + hop_code + " 9 " + id(3),
+                                    "message 13 " + send_code + " 9 1",
+                                    "channel_occupancy 14 " + id(3) + " 1 3"};
+  };
+  EXPECT_EQ(fresh.calls, expected(0));
+  EXPECT_EQ(shared.calls, expected(2));
+}
+
+/// A complete ("ph":"X") event of a trace-event JSON: its track, start and length in microseconds.
+struct Complete {
+  std::string name;
+  int pid;
+  int tid;
+  double ts;
+  double dur;
+};
+
+/// The JSON `export_perfetto` makes of the trace at `trace`.
+nlohmann::json perfetto_of(const std::string& trace) {
+  const std::string out = trace + ".json";
+  export_perfetto(trace, out);
+  std::ifstream in(out);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::filesystem::remove(out);
+  return nlohmann::json::parse(text.str());
+}
+
+/// Checks that the complete events of `doc` are `expected` (in any order), times to 1e-9 us.
+void expect_completes(const nlohmann::json& doc, std::vector<Complete> expected) {
+  std::vector<Complete> found;
+  for (const nlohmann::json& e : doc.at("traceEvents")) {
+    if (e.at("ph") == "X") {
+      found.push_back({e.at("name").get<std::string>(), e.at("pid").get<int>(),
+                       e.at("tid").get<int>(), e.at("ts").get<double>(),
+                       e.at("dur").get<double>()});
+    } else {
+      EXPECT_EQ(e.at("ph"), "M") << e.dump();
+    }
+  }
+  const auto by_track_and_time = [](const Complete& a, const Complete& b) {
+    return std::tie(a.pid, a.tid, a.ts) < std::tie(b.pid, b.tid, b.ts);
+  };
+  std::sort(found.begin(), found.end(), by_track_and_time);
+  std::sort(expected.begin(), expected.end(), by_track_and_time);
+  ASSERT_EQ(found.size(), expected.size());
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    EXPECT_EQ(found[i].name, expected[i].name) << i;
+    EXPECT_EQ(found[i].pid, expected[i].pid) << expected[i].name;
+    EXPECT_EQ(found[i].tid, expected[i].tid) << expected[i].name;
+    EXPECT_NEAR(found[i].ts, expected[i].ts, 1e-9) << expected[i].name;
+    EXPECT_NEAR(found[i].dur, expected[i].dur, 1e-9) << expected[i].name;
+  }
+}
+
+/// The metadata events of `doc`: (name, pid, tid) -> args.
+std::map<std::tuple<std::string, int, int>, nlohmann::json> metadata(const nlohmann::json& doc) {
+  std::map<std::tuple<std::string, int, int>, nlohmann::json> out;
+  for (const nlohmann::json& e : doc.at("traceEvents")) {
+    if (e.at("ph") == "M") {
+      EXPECT_TRUE(out.emplace(std::make_tuple(e.at("name").get<std::string>(),
+                                              e.at("pid").get<int>(), e.at("tid").get<int>()),
+                              e.at("args"))
+                      .second)
+          << "twice: " << e.dump();
+    }
+  }
+  return out;
+}
+
+// The sample's events as trace-event JSON (docs/traces.md, "Perfetto"), worked out by hand at 50 ns
+// a cycle (a cycle is 0.05 us): one process per system (omp 1, torus 2, in order of first source),
+// a processor's or bus's track is its source id + 1, the router port's virtual channel gets the
+// next track after the five sources (6). Idle is no event.
+TEST(Perfetto, TheSamplesEventsOnTheirTracksInMicroseconds) {
+  const std::string path = temp_path("perfetto_sample");
+  write_sample(path);
+  const nlohmann::json doc = perfetto_of(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(doc.at("displayTimeUnit"), "ns");
+  expect_completes(doc, {{"compute", 1, 1, 0.0, 10 * 0.05},
+                         {"read", 1, 1, 10 * 0.05, 30 * 0.05},
+                         {"write", 1, 2, 0.0, 40 * 0.05},
+                         {"P0 read", 1, 4, 14 * 0.05, 26 * 0.05},
+                         {"m0", 2, 6, 42 * 0.05, 5 * 0.05}});
+  for (const nlohmann::json& e : doc.at("traceEvents")) {
+    if (e.at("name") == "P0 read") {
+      const nlohmann::json& args = e.at("args");
+      EXPECT_EQ(args.at("controller"), "omp.bc0");
+      EXPECT_EQ(args.at("mode"), "row");
+      EXPECT_NEAR(args.at("requested_us").get<double>(), 10 * 0.05, 1e-9);
+      EXPECT_EQ(args.at("index_set"), 2);
+      EXPECT_EQ(args.at("address"), 7);
+      EXPECT_EQ(args.at("vectors"), 3);
+      EXPECT_EQ(args.at("slots"), "1,2");
+    } else if (e.at("name") == "read") {
+      EXPECT_EQ(e.at("args").at("op"), 1);
+    } else if (e.at("name") == "m0") {
+      EXPECT_EQ(e.at("args").at("message"), 0);
+      EXPECT_EQ(e.at("args").at("flits"), 5);
+    }
+  }
+  const auto meta = metadata(doc);
+  using Key = std::tuple<std::string, int, int>;
+  EXPECT_EQ(meta.at(Key{"process_name", 1, 0}).at("name"), "omp");
+  EXPECT_EQ(meta.at(Key{"process_name", 2, 0}).at("name"), "torus");
+  const std::vector<std::tuple<int, int, std::string>> tracks = {{1, 1, "omp.p0"},
+                                                                 {1, 2, "omp.p1"},
+                                                                 {1, 4, "omp.rb0"},
+                                                                 {2, 6, "torus.r(0,0).x+.vc1"}};
+  int last_sort_index = -1;
+  for (const auto& [pid, tid, name] : tracks) {
+    EXPECT_EQ(meta.at(Key{"thread_name", pid, tid}).at("name"), name);
+    // Tracks sort in source order, virtual channels after the processors and buses.
+    const int sort_index = meta.at(Key{"thread_sort_index", pid, tid}).at("sort_index").get<int>();
+    EXPECT_GT(sort_index, last_sort_index) << name;
+    last_sort_index = sort_index;
+  }
+  EXPECT_EQ(meta.size(), 2u + 2 * tracks.size());
+}
+
+// A network run at 10 ns a cycle (0.01 us): a packet's flits cross one per cycle, so a packet
+// that arrives while the previous one on its virtual channel still crosses starts after it; each
+// virtual channel has its own track (3 and 4, after the two sources) in order of first use; only
+// hops are events; an activity of no cycles (begun at the end) is none; one still going at the end
+// lasts until it.
+TEST(Perfetto, PacketsQueueOnTheirVirtualChannelsTrack) {
+  const std::string path = temp_path("perfetto_network");
+  {
+    EventTraceRecorder w(path, 10);
+    const SourceId node = w.register_source("mesh.node0", SourceKind::Processor);
+    const SourceId ch = w.register_source("mesh.r(0,0).x+", SourceKind::Channel);
+    w.activity(Cycle{1}, node, Activity::Compute, 0);
+    w.activity(Cycle{5}, node, Activity::Read, 1);
+    w.activity(Cycle{5}, node, Activity::Compute, 2);
+    w.message(Cycle{5}, {MessageEvent::Send, 1, 0, 1, 3, 0, 0, true});
+    w.message(Cycle{5}, {MessageEvent::Inject, 1, 0, 0, 3, 0, 0, true});
+    w.message(Cycle{6}, {MessageEvent::Hop, 1, 0, 0, 3, ch, 0, true});
+    w.message(Cycle{7}, {MessageEvent::Hop, 2, 0, 0, 2, ch, 0, true});  // waits until 6 + 3
+    w.message(Cycle{7}, {MessageEvent::Hop, 3, 0, 0, 4, ch, 1, true});
+    w.message(Cycle{8}, {MessageEvent::Hop, 4, 0, 0, 1, ch, 0, true});  // waits until 9 + 2
+    w.message(Cycle{12}, {MessageEvent::Eject, 1, 1, 0, 3, 0, 0, true});
+    w.message(Cycle{12}, {MessageEvent::Deliver, 1, 1, 0, 0, 0, 0, true, Cycle{13}});
+    w.activity(Cycle{20}, node, Activity::Read, 3);  // no cycle before the end
+    w.finish(Cycle{20});
+  }
+  const nlohmann::json doc = perfetto_of(path);
+  std::filesystem::remove(path);
+  expect_completes(doc, {{"compute", 1, 1, 1 * 0.01, 4 * 0.01},
+                         {"compute", 1, 1, 5 * 0.01, 15 * 0.01},
+                         {"m1", 1, 3, 6 * 0.01, 3 * 0.01},
+                         {"m2", 1, 3, 9 * 0.01, 2 * 0.01},
+                         {"m4", 1, 3, 11 * 0.01, 1 * 0.01},
+                         {"m3", 1, 4, 7 * 0.01, 4 * 0.01}});
+  const auto meta = metadata(doc);
+  using Key = std::tuple<std::string, int, int>;
+  EXPECT_EQ(meta.at(Key{"thread_name", 1, 3}).at("name"), "mesh.r(0,0).x+.vc0");
+  EXPECT_EQ(meta.at(Key{"thread_name", 1, 4}).at("name"), "mesh.r(0,0).x+.vc1");
+}
+
+// A column-bus write: named by its master and direction, its mode in the arguments, on the bus's
+// track (source 2 + 1), from the grant at cycle 3 to the end at 9 (20 ns a cycle: 0.02 us).
+TEST(Perfetto, AColumnWriteOnItsBusTrack) {
+  const std::string path = temp_path("perfetto_column");
+  {
+    EventTraceRecorder w(path, 20);
+    w.register_source("omp.p1", SourceKind::Processor);
+    const SourceId bc = w.register_source("omp.bc1", SourceKind::BusController);
+    const SourceId cb = w.register_source("omp.cb0", SourceKind::Bus);
+    AccessTrace a;
+    a.mode = BusMode::Column;
+    a.bus = cb;
+    a.master = 1;
+    a.write = true;
+    a.requested = Cycle{3};
+    a.vectors = 1;
+    const std::vector<std::uint32_t> slots = {4};
+    a.slots = &slots;
+    w.access(Cycle{3}, Cycle{9}, bc, a);
+    w.finish(Cycle{10});
+  }
+  const nlohmann::json doc = perfetto_of(path);
+  std::filesystem::remove(path);
+  expect_completes(doc, {{"P1 write", 1, 3, 3 * 0.02, 6 * 0.02}});
+  for (const nlohmann::json& e : doc.at("traceEvents")) {
+    if (e.at("ph") == "X") {
+      EXPECT_EQ(e.at("args").at("mode"), "column");
+      EXPECT_EQ(e.at("args").at("slots"), "4");
+    }
+  }
 }
 
 }  // namespace

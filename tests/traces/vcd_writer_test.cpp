@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -333,6 +334,150 @@ TEST_F(VcdWriterTest, ScopesFollowTheDottedPaths) {
     ++closes;
   }
   EXPECT_EQ(opens, closes);
+}
+
+// IEEE 1364 18.2.3.5: an identifier code is printable ASCII, '!' (33) to '~' (126), and names
+// one variable. 200 variables need codes of two characters.
+TEST_F(VcdWriterTest, IdentifierCodesArePrintableAndDistinct) {
+  constexpr std::uint32_t kVars = 200;
+  const std::string file = path("codes.vcd");
+  {
+    VcdWriter w(file, 1);
+    for (std::uint32_t i = 0; i < kVars; ++i) {
+      w.add_var("sys.v" + std::to_string(i), 1);
+    }
+    w.commit(1);
+  }
+  std::istringstream in(slurp(file));
+  std::set<std::string> codes;
+  std::string token;
+  while (in >> token) {
+    if (token == "$var") {
+      std::string kind, width, code;
+      in >> kind >> width >> code;
+      for (const char c : code) {
+        EXPECT_GE(c, '!') << "code of variable " << codes.size();
+        EXPECT_LE(c, '~') << "code of variable " << codes.size();
+      }
+      EXPECT_TRUE(codes.insert(code).second) << "code " << code << " used twice";
+    }
+  }
+  EXPECT_EQ(codes.size(), kVars);
+}
+
+// The header is closed by the first change: a variable or comment declared after it could not be
+// read by any viewer, so it is refused.
+TEST_F(VcdWriterTest, DeclarationsAfterTheHeaderAreRejected) {
+  VcdWriter w(path("late.vcd"), 1);
+  const auto v = w.add_var("sys.p0.op", 4);
+  w.change(1, v, 2);
+  w.flush_before(2);
+  EXPECT_THROW(w.add_var("sys.p1.op", 4), std::logic_error);
+  EXPECT_THROW(w.add_comment("clock-ns 20"), std::logic_error);
+}
+
+// IEEE 1364 18.2.1: the declarations ($comment, $timescale, $scope, $var) come before the one
+// $enddefinitions, and the value changes after it.
+TEST_F(VcdWriterTest, CommentsAndVariablesAreDeclaredBeforeEnddefinitions) {
+  const std::string file = path("header.vcd");
+  {
+    VcdWriter w(file, 1);
+    w.add_comment("clock-ns 20");
+    const auto v = w.add_var("sys.p0.op", 4);
+    w.change(3, v, 2);
+    w.commit(5);
+  }
+  const std::string text = slurp(file);
+  const std::size_t end_of_definitions = text.find("$enddefinitions $end");
+  ASSERT_NE(end_of_definitions, std::string::npos) << text;
+  EXPECT_EQ(text.find("$enddefinitions", end_of_definitions + 1), std::string::npos) << text;
+  const std::size_t comment = text.find("$comment clock-ns 20 $end");
+  ASSERT_NE(comment, std::string::npos) << text;
+  EXPECT_LT(comment, end_of_definitions);
+  EXPECT_LT(text.find("$var"), end_of_definitions);
+  EXPECT_LT(end_of_definitions, text.find("#0"));
+}
+
+// A vector wider than 64 bits holds the 64-bit value in its low bits: every bit above is 0.
+TEST_F(VcdWriterTest, VectorWiderThan64BitsHasZerosAboveTheValue) {
+  const std::string file = path("wide.vcd");
+  const std::uint64_t top_and_bottom = 0x8000000000000001ull;
+  {
+    VcdWriter w(file, 1);
+    const auto v = w.add_var("sys.p0.word", 70);
+    w.change(1, v, 1);
+    w.change(2, v, top_and_bottom);
+    w.commit(3);
+  }
+  std::istringstream in(slurp(file));
+  std::vector<std::string> vectors;
+  std::string token;
+  while (in >> token) {
+    if (token[0] == 'b') {
+      vectors.push_back(token.substr(1));
+    }
+  }
+  ASSERT_EQ(vectors.size(), 3u);  // the initial 0, then the two changes
+  for (const std::string& bits : vectors) {
+    const std::size_t above = bits.size() > 64 ? bits.size() - 64 : 0;
+    EXPECT_EQ(bits.substr(0, above).find('1'), std::string::npos) << bits;
+  }
+  const VcdReader r(file);
+  EXPECT_EQ(r.at("sys.p0.word", 1), 1u);
+  EXPECT_EQ(r.at("sys.p0.word", 2), top_and_bottom);
+}
+
+// A change at the end time is part of the dump, under the one stamp of that time (IEEE 1364
+// 18.2.1: simulation times strictly increase).
+TEST_F(VcdWriterTest, ChangeAtTheEndTimeIsWrittenUnderOneStamp) {
+  const std::string file = path("end.vcd");
+  {
+    VcdWriter w(file, 1);
+    const auto v = w.add_var("sys.bc0.valid", 1);
+    w.change(4, v, 1);
+    w.change(10, v, 0);
+    w.commit(10);
+  }
+  EXPECT_EQ(stamps(slurp(file)), (std::vector<std::uint64_t>{0, 4, 10}));
+  EXPECT_EQ(VcdReader(file).changes("sys.bc0.valid"), (Changes{{0, 0}, {4, 1}, {10, 0}}));
+}
+
+// A change that keeps the value writes nothing, not even its time: the dump still ends at the end
+// time given to commit.
+TEST_F(VcdWriterTest, DumpEndsAtTheEndTimeWhenTheLastChangeKeptTheValue) {
+  const std::string file = path("kept.vcd");
+  {
+    VcdWriter w(file, 1);
+    const auto v = w.add_var("sys.p0.op", 4);
+    w.change(4, v, 3);
+    w.change(10, v, 3);
+    w.commit(10);
+  }
+  EXPECT_EQ(stamps(slurp(file)), (std::vector<std::uint64_t>{0, 4, 10}));
+  EXPECT_EQ(VcdReader(file).end_time(), 10u);
+}
+
+// flush_before(t) writes only what is before t: changes at t announced after it still join the
+// same time, in variable order, each variable once with the last value announced.
+TEST_F(VcdWriterTest, FlushBeforeATimeLeavesThatTimeOpen) {
+  const std::string file = path("open.vcd");
+  const std::string other = path("other.vcd");
+  for (const bool flush_between : {true, false}) {
+    VcdWriter w(flush_between ? file : other, 1);
+    const auto first = w.add_var("sys.p0.op", 4);
+    const auto second = w.add_var("sys.p1.op", 4);
+    w.change(5, second, 1);
+    if (flush_between) {
+      w.flush_before(5);
+    }
+    w.change(5, first, 2);
+    w.change(5, second, 3);
+    w.commit(8);
+  }
+  EXPECT_EQ(slurp(file), slurp(other));
+  const VcdReader r(file);
+  EXPECT_EQ(r.changes("sys.p1.op"), (Changes{{0, 0}, {5, 3}}));
+  EXPECT_EQ(r.changes("sys.p0.op"), (Changes{{0, 0}, {5, 2}}));
 }
 
 TEST_F(VcdWriterTest, CommitRenamesThePartialFile) {
