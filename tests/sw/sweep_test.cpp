@@ -246,6 +246,17 @@ class JournalTest : public testing::Test {
     out_ = (dir_ / "r.csv").string();
   }
   void TearDown() override { fs::remove_all(dir_); }
+  /// Resuming from a journal of text `journal` for a sweep of `points` points: the refusal's
+  /// message (FILE:LINE:COLUMN: ...), or "accepted N" with the N rows it took.
+  std::string refusal(const std::string& journal, std::size_t points) {
+    std::ofstream(out_ + ".partial") << journal;
+    try {
+      sweep::Journal j(out_, "sig", head_, points);
+      return "accepted " + std::to_string(j.rows().size());
+    } catch (const InputError& e) {
+      return e.what();
+    }
+  }
   static std::string slurp(const std::string& path) {
     std::ifstream in(path);
     std::stringstream s;
@@ -304,30 +315,12 @@ TEST_F(JournalTest, ARowPastTheLastPointIsRefused) {
     ASSERT_EQ(j.rows().size(), 1u);
     EXPECT_EQ(j.rows().at(3), "3,d");
   }
-  std::ofstream(out_ + ".partial") << "# sig\npoint,x\n3,d\n4,e\n";
-  try {
-    sweep::Journal j(out_, "sig", head_, 4);
-    FAIL() << "a row for point 4 of a 4-point sweep was accepted";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.where().to_string(), out_ + ".partial:4:1");
-  }
+  EXPECT_EQ(refusal("# sig\npoint,x\n3,d\n4,e\n", 4).rfind(out_ + ".partial:4:1: ", 0), 0u);
 }
 
 TEST_F(JournalTest, AnotherSweepsJournalOrABrokenRowIsRefusedAtItsLine) {
-  std::ofstream(out_ + ".partial") << "# other\npoint,x\n";
-  try {
-    sweep::Journal j(out_, "sig", head_, 4);
-    FAIL() << "another sweep's journal was accepted";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.where().to_string(), out_ + ".partial:1:1");
-  }
-  std::ofstream(out_ + ".partial") << "# sig\npoint,x\n0,a\n9,z\n";
-  try {
-    sweep::Journal j(out_, "sig", head_, 4);
-    FAIL() << "a point outside the sweep was accepted";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.where().to_string(), out_ + ".partial:4:1");
-  }
+  EXPECT_EQ(refusal("# other\npoint,x\n", 4).rfind(out_ + ".partial:1:1: ", 0), 0u);
+  EXPECT_EQ(refusal("# sig\npoint,x\n0,a\n9,z\n", 4).rfind(out_ + ".partial:4:1: ", 0), 0u);
 }
 
 // A row's point is its digits and nothing else, as every number the command line reads: a
@@ -335,17 +328,11 @@ TEST_F(JournalTest, AnotherSweepsJournalOrABrokenRowIsRefusedAtItsLine) {
 // as point 1 and "-1" as 2^64 - 1).
 TEST_F(JournalTest, ARowsPointIsItsDigitsAndNothingElse) {
   for (const std::string point : {" 1", "1x", "+1", "-1", "0x1", ""}) {
-    std::ofstream(out_ + ".partial") << "# sig\npoint,x\n0,a\n" << point << ",b\n";
-    try {
-      sweep::Journal j(out_, "sig", head_, 4);
-      ADD_FAILURE() << "'" << point << "' was taken for a point";
-    } catch (const InputError& e) {
-      EXPECT_EQ(std::string(e.what()),
-                out_ +
-                    ".partial:4:1: expected a point index below 4 (the journal of this sweep; "
-                    "remove it to start over), found '" +
-                    point + "'");
-    }
+    EXPECT_EQ(refusal("# sig\npoint,x\n0,a\n" + point + ",b\n", 4),
+              out_ +
+                  ".partial:4:1: expected a point index below 4 (the journal of this sweep; "
+                  "remove it to start over), found '" +
+                  point + "'");
   }
 }
 
@@ -360,28 +347,18 @@ TEST_F(JournalTest, APointOfEighteenDigitsIsReadAndOneOfTwentyIsRefusedAtItsLine
     ASSERT_EQ(j.rows().size(), 1u);
     EXPECT_EQ(j.rows().count(kEighteenNines), 1u);
   }
-  std::ofstream(out_ + ".partial") << "# sig\npoint,x\n" << std::string(20, '9') << ",a\n";
-  try {
-    sweep::Journal j(out_, "sig", head_, 4);
-    FAIL() << "a point of 20 digits was accepted";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.where().to_string(), out_ + ".partial:3:1");
-  }
+  EXPECT_EQ(refusal("# sig\npoint,x\n" + std::string(20, '9') + ",a\n", 4)
+                .rfind(out_ + ".partial:3:1: ", 0),
+            0u);
 }
 
 // A row whose quoted field never ends (RFC 4180 section 2: a field in double quotes ends at its
 // closing quote) is refused for what it is, not for its number of columns.
 TEST_F(JournalTest, ARowWithAnUnterminatedQuoteIsRefusedForItsQuote) {
-  std::ofstream(out_ + ".partial") << "# sig\npoint,x\n0,\"a\n";
-  try {
-    sweep::Journal j(out_, "sig", head_, 4);
-    FAIL() << "a row with an unterminated quote was accepted";
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              out_ +
-                  ".partial:3:1: expected a row of 2 columns (the journal of this sweep; remove it "
-                  "to start over), found an unterminated quote");
-  }
+  EXPECT_EQ(refusal("# sig\npoint,x\n0,\"a\n", 4),
+            out_ +
+                ".partial:3:1: expected a row of 2 columns (the journal of this sweep; remove it "
+                "to start over), found an unterminated quote");
 }
 
 // Each append is on disk when it returns: another reader sees the row while the sweep runs.
@@ -407,19 +384,10 @@ TEST_F(JournalTest, AJournalCutInItsHeaderIsStartedAgain) {
 // The header line must be this sweep's; every row has the header's number of columns; a point
 // of several digits is a point.
 TEST_F(JournalTest, AnotherHeaderOrARowOfAnotherWidthIsRefusedAtItsLine) {
-  const auto refusal = [this](const std::string& journal, std::size_t points) -> std::string {
-    std::ofstream(out_ + ".partial") << journal;
-    try {
-      sweep::Journal j(out_, "sig", head_, points);
-      return "accepted " + std::to_string(j.rows().size());
-    } catch (const InputError& e) {
-      return e.where().to_string() + " " + e.what();
-    }
-  };
   const std::string where = out_ + ".partial";
-  EXPECT_EQ(refusal("# sig\npoint,y\n", 4).rfind(where + ":2:1 ", 0), 0u);
-  EXPECT_EQ(refusal("# sig\npoint,x\n0,a,b\n", 4).rfind(where + ":3:1 ", 0), 0u);
-  EXPECT_EQ(refusal("# sig\npoint,x\n0,a\n1\n", 4).rfind(where + ":4:1 ", 0), 0u);
+  EXPECT_EQ(refusal("# sig\npoint,y\n", 4).rfind(where + ":2:1: ", 0), 0u);
+  EXPECT_EQ(refusal("# sig\npoint,x\n0,a,b\n", 4).rfind(where + ":3:1: ", 0), 0u);
+  EXPECT_EQ(refusal("# sig\npoint,x\n0,a\n1\n", 4).rfind(where + ":4:1: ", 0), 0u);
   EXPECT_EQ(refusal("# sig\npoint,x\n12,a\n", 20), "accepted 1");
 }
 
