@@ -35,6 +35,7 @@ struct TestFault {
   bool flip = false;        ///< else late
   std::uint64_t at = 0;
   std::uint32_t bit = 0;
+  std::string text;  ///< as given, for the messages
 };
 
 /// The fault ORTHOSIM_TEST_FAULT asks for, if any; `blocks` bounds B. `machine_blocks`: whether
@@ -66,6 +67,7 @@ std::optional<TestFault> test_fault(std::uint64_t blocks, bool machine_blocks = 
     return std::stoull(s);
   };
   TestFault fault;
+  fault.text = text;
   if (parts.front() == "ni") {
     fault.kind = TestFault::Block::Interface;
     parts.erase(parts.begin());
@@ -111,7 +113,7 @@ std::unique_ptr<sc::BlockWiring> wiring_for(const sw::SystemConfig& config, rtl:
   }
   if (f->kind == TestFault::Block::Interface) {
     throw sw::InputError({"ORTHOSIM_TEST_FAULT"}, "B:flip:CYCLE:BIT or B:late:CYCLE",
-                         "'ni:...' (network interfaces belong to the networks)");
+                         "'" + f->text + "' (network interfaces belong to the networks)");
   }
   if (f->kind == TestFault::Block::Numbered) {
     sc::ModelFault fault;
@@ -320,19 +322,6 @@ class SystemNames {
   std::map<std::string, int> used_;
 };
 
-/// A traffic run's phase `elapsed` cycles after its start: the warm-up, the measurement window,
-/// then the drain, whose length the network decides.
-void report_traffic_phase(sw::Progress& progress, const std::string& rate,
-                          const sw::TrafficParameters& traffic, std::uint64_t elapsed) {
-  if (elapsed < traffic.warmup) {
-    progress.report(rate + "warm-up", elapsed, traffic.warmup);
-  } else if (elapsed - traffic.warmup < traffic.cycles) {
-    progress.report(rate + "window", elapsed - traffic.warmup, traffic.cycles);
-  } else {
-    progress.report(rate + "drain", elapsed - traffic.warmup - traffic.cycles, 0);
-  }
-}
-
 OutputPaths paths_of(const sw::SystemRun& run) {
   return {run.vcd_path, run.vcd_parameter, run.trace_path, run.fst_path,
           run.config->clock_period_ns};
@@ -430,10 +419,9 @@ RunOutcome execute(RunDescription d, sw::Progress& progress) {
     computers[i]->load(std::move(d.networks[i].program));
     const sc::ClockDomain& clock = computers[i]->clock();
     const sw::Cycle begun = clock.now();
-    const std::string phase = "running " + std::string(computers[i]->name()) +
-                              (d.networks.size() > 1 ? " (" + std::to_string(i + 1) + "/" +
-                                                           std::to_string(d.networks.size()) + ")"
-                                                     : "");
+    const std::string of = sw::run_of(i, d.networks.size());
+    const std::string phase =
+        "running " + std::string(computers[i]->name()) + (of.empty() ? "" : " (" + of + ")");
     computers[i]->run(sw::kCycleLimit,
                       [&] { progress.report(phase, (clock.now() - begun).count(), 0); });
     out.networks.push_back(computers[i]->result());
@@ -445,12 +433,13 @@ RunOutcome execute(RunDescription d, sw::Progress& progress) {
     spec.rate = d.traffic->rates[i];
     const sw::Cycle begun = traffic_network->clock().now();
     traffic_network->start_traffic(spec);
-    const std::string rate =
-        d.traffic->rates.size() > 1
-            ? "rate " + std::to_string(i + 1) + "/" + std::to_string(d.traffic->rates.size()) + ", "
-            : "";
+    const std::string of = sw::run_of(i, d.traffic->rates.size());
+    const std::string rate = of.empty() ? "" : "rate " + of + ", ";
     traffic_network->run_traffic([&] {
-      report_traffic_phase(progress, rate, spec, (traffic_network->clock().now() - begun).count());
+      const sw::MeasuredPhase phase =
+          sw::measured_phase(spec.warmup, spec.cycles,
+                             (traffic_network->clock().now() - begun).count());
+      progress.report(rate + phase.name, phase.done, phase.total);
     });
     out.traffic.push_back(traffic_network->traffic_result());
     mismatch = !out.traffic.back().cosim_mismatch.empty();

@@ -28,6 +28,20 @@ Progress& no_progress() {
   return none;
 }
 
+std::string run_of(std::size_t index, std::size_t count) {
+  return count > 1 ? std::to_string(index + 1) + "/" + std::to_string(count) : "";
+}
+
+MeasuredPhase measured_phase(std::uint64_t warmup, std::uint64_t window, std::uint64_t elapsed) {
+  if (elapsed < warmup) {
+    return {"warm-up", elapsed, warmup};
+  }
+  if (elapsed - warmup < window) {
+    return {"window", elapsed - warmup, window};
+  }
+  return {"drain", elapsed - warmup - window, 0};
+}
+
 ProgressLine::ProgressLine(std::ostream& err, bool shown, std::chrono::milliseconds after,
                            Clock clock, std::chrono::milliseconds every)
     : err_(err),

@@ -21,6 +21,20 @@ class Progress {
 /// The Progress of a caller that shows none: it ignores every report.
 Progress& no_progress();
 
+/// Which of `count` runs the `index`-th (from 0) is, "2/5" for the second of five, for a phase's
+/// name; "" when there is one run.
+[[nodiscard]] std::string run_of(std::size_t index, std::size_t count);
+
+/// The phase of a measured run (synthetic traffic) `elapsed` cycles after its start: the warm-up,
+/// then the measurement window, then the drain, whose length the run decides.
+struct MeasuredPhase {
+  const char* name;     ///< "warm-up", "window" or "drain"
+  std::uint64_t done;   ///< cycles since the phase began
+  std::uint64_t total;  ///< the phase's length; 0 for the drain (not known in advance)
+};
+[[nodiscard]] MeasuredPhase measured_phase(std::uint64_t warmup, std::uint64_t window,
+                                           std::uint64_t elapsed);
+
 /// One line on standard error, rewritten in place with `\r`: the phase, the cycles done (of the
 /// total, with the fraction and the time left, when the total is known; else the time elapsed).
 /// It appears only when `shown` (standard error is a terminal and --quiet was not given) and once

@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include "tests/support/cli_process.hpp"
 
@@ -107,6 +109,49 @@ TEST_F(Limits, ARunThatCannotFitIsRefusedNamingItsFootprintAndTheLimit) {
   EXPECT_EQ(run("run big.mcp --memory-limit 12X").exit_code, 2);
   EXPECT_TRUE(has(run("run big.mcp --memory-limit 12X").err,
                   "--memory-limit: expected a size in bytes, e.g. 2048, 512K, 800M or 4G"));
+}
+
+/// `bytes` in the unit of docs/cli.md's refusals: KiB below 1 MiB, MiB below 1 GiB, else GiB,
+/// with one decimal ("(1.2 MiB)").
+std::string in_binary_units(std::uint64_t bytes) {
+  const double kib = 1024.0;
+  char text[64];
+  if (bytes < (1u << 20)) {
+    std::snprintf(text, sizeof text, "(%.1f KiB)", static_cast<double>(bytes) / kib);
+  } else if (bytes < (1u << 30)) {
+    std::snprintf(text, sizeof text, "(%.1f MiB)", static_cast<double>(bytes) / (kib * kib));
+  } else {
+    std::snprintf(text, sizeof text, "(%.1f GiB)", static_cast<double>(bytes) / (kib * kib * kib));
+  }
+  return text;
+}
+
+// The refusal names both sizes in bytes and in binary units; a limit equal to the footprint
+// fits (the run is refused only when the footprint exceeds it).
+TEST_F(Limits, TheRefusalSaysBothSizesAndALimitEqualToTheFootprintFits) {
+  write("big.mcp", "nodes 2\nstep\n  send 0 -> 1 words 100000\n");
+  const Outcome tiny = run("run big.mcp --arch omp --memory-limit 1");
+  ASSERT_EQ(tiny.exit_code, 2) << tiny.err;
+  const std::string found = "found an estimated footprint of ";
+  const std::size_t at = tiny.err.find(found);
+  ASSERT_NE(at, std::string::npos) << tiny.err;
+  const std::uint64_t footprint = std::stoull(tiny.err.substr(at + found.size()));
+  ASSERT_GT(footprint, 1u << 20) << "the case needs a footprint above 1 MiB";
+  EXPECT_TRUE(has(tiny.err, "fits in 1 bytes (0.0 KiB), " + found + std::to_string(footprint) +
+                                " bytes " + in_binary_units(footprint)))
+      << tiny.err;
+  for (const auto& [limit, bytes] :
+       {std::pair<std::string, std::uint64_t>{"1000K", 1000u << 10}, {"1M", 1u << 20}}) {
+    const Outcome refused = run("run big.mcp --arch omp --memory-limit " + limit);
+    EXPECT_EQ(refused.exit_code, 2) << limit;
+    EXPECT_TRUE(has(refused.err, "fits in " + std::to_string(bytes) + " bytes " +
+                                     in_binary_units(bytes) + ", " + found))
+        << refused.err;
+  }
+  EXPECT_EQ(run("run big.mcp --arch omp --memory-limit " + std::to_string(footprint - 1)).exit_code,
+            2);
+  const Outcome equal = run("run big.mcp --arch omp --memory-limit " + std::to_string(footprint));
+  EXPECT_EQ(equal.exit_code, 0) << equal.err;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -381,6 +382,18 @@ TEST_F(OutputPaths, TheErrorNamesTheOptionThePathAndWhatItIs) {
             "orthosim run: --vcd: expected a writable file path, found 'adir' (a directory)\n");
   EXPECT_EQ(o.out, "");
   EXPECT_TRUE(fs::is_empty(dir_ / "adir"));
+  // demo's waveforms are named by its --out folder: a folder in the place of one is reported
+  // against --out, the option the user gave.
+  fs::create_directories(dir_ / "demo" / "crossbar.vcd");
+  const Outcome demo = run("demo --out demo");
+  EXPECT_EQ(demo.exit_code, 2);
+  EXPECT_EQ(demo.err,
+            "orthosim demo: --out: expected a writable file path, found 'demo/crossbar.vcd' (a "
+            "directory)\n");
+  EXPECT_EQ(demo.out, "");
+  EXPECT_TRUE(fs::is_empty(dir_ / "demo" / "crossbar.vcd"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_ / "demo"), fs::directory_iterator()), 1)
+      << "the omp's waveform, opened first, is not left behind";
 }
 
 }  // namespace

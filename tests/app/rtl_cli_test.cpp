@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -116,6 +117,22 @@ TEST_F(RtlCli, RunGivesTheSameResultsWithTheRtlAsWithTheModels) {
   }
 }
 
+/// The bits in which a mismatch report's two values of `signal` differ ("SIGNAL model 0xM rtl
+/// 0xR": M xor R), or ~0 when the report has no such values.
+std::uint64_t differing_bits(const std::string& err, const std::string& signal) {
+  const std::size_t at = err.find(signal + " model 0x");
+  if (at == std::string::npos) {
+    return ~std::uint64_t{0};
+  }
+  std::istringstream values(err.substr(at + signal.size()));
+  std::string model_word;
+  std::string rtl_word;
+  std::uint64_t model = 0;
+  std::uint64_t rtl = 0;
+  values >> model_word >> std::hex >> model >> rtl_word >> rtl;
+  return model_word == "model" && rtl_word == "rtl" && values ? model ^ rtl : ~std::uint64_t{0};
+}
+
 TEST_F(RtlCli, CosimStopsAtAFlippedBitWithCycleBlockSignalAndValues) {
   // P(1)'s first write of the omp iwr workload is granted in cycle 0; its first word is on the
   // bus in cycle alpha = 16 ([PH91] Fig. 5).
@@ -125,6 +142,7 @@ TEST_F(RtlCli, CosimStopsAtAFlippedBitWithCycleBlockSignalAndValues) {
   EXPECT_NE(r.err.find("cosim mismatch at cycle 16 in omp.bc1: bus_data model 0x"),
             std::string::npos)
       << r.err;
+  EXPECT_EQ(differing_bits(r.err, "bus_data"), 1u << 3) << r.err;  // bit 3 alone
   EXPECT_EQ(r.out, "");
   // The same switch on the models alone is not caught: nothing to compare with.
   EXPECT_EQ(run("access --kind iwr").exit_code, 1);  // the flipped word fails the payload check
@@ -222,6 +240,7 @@ TEST_F(RtlCli, RouterCosimStopsAtAFaultWithCycleRouterSignalAndValues) {
                           "model 0x"),
             std::string::npos)
       << flip.err;
+  EXPECT_EQ(differing_bits(flip.err, "out_head"), 1u << 2) << flip.err;
   EXPECT_EQ(flip.out, "");
   setenv("ORTHOSIM_TEST_FAULT", "5:late:300", 1);
   const Outcome late = run(traffic);
@@ -240,6 +259,7 @@ TEST_F(RtlCli, RouterCosimStopsAtAFaultWithCycleRouterSignalAndValues) {
   EXPECT_NE(ni.err.find("cosim mismatch at cycle 250 in torus.rtl.ni(0,0): inj_take model 0x"),
             std::string::npos)
       << ni.err;
+  EXPECT_EQ(differing_bits(ni.err, "inj_take"), 1u) << ni.err;
   const Outcome ni_routers = run("traffic --topology torus --dims 4x4 --impl router=cosim,ni=rtl");
   EXPECT_EQ(ni_routers.exit_code, 2);
   EXPECT_NE(ni_routers.err.find("ni=cosim"), std::string::npos) << ni_routers.err;
@@ -403,6 +423,54 @@ TEST_F(RtlCli, WholeMachineCosimCatchesAFaultInEachNewBlock) {
   const Outcome blocks = run("access --kind iwr --impl bus=cosim,im=cosim");
   EXPECT_EQ(blocks.exit_code, 2);
   EXPECT_NE(blocks.err.find("ORTHOSIM_TEST_FAULT"), std::string::npos) << blocks.err;
+}
+
+// The test-only switch names a block the run has and a bit of a 32-bit word (docs/rtl.md): on
+// the omp of n = 4 the processors are 0..3, on a 16-node torus the interfaces 0..15; anything
+// else is refused before the run (exit 2). A fault in a cycle the run never reaches changes
+// nothing.
+TEST_F(RtlCli, TheTestFaultNamesABlockOfTheRunAndABitOfAWord) {
+  const std::string blocks = "access --kind iwr --n 4 --impl bus=cosim,im=cosim";
+  const std::string machine = "access --kind iwr --n 4 --impl cosim";
+  const std::string network =
+      "traffic --topology torus --dims 4x4 --rate 0.2 --flits 4 --warmup 100 --cycles 600 "
+      "--impl cosim";
+  const std::pair<std::string, const char*> refused[] = {{blocks, "4:late:0"},
+                                                         {blocks, "1:flip:16:32"},
+                                                         {blocks, "1:flip:16"},
+                                                         {blocks, "1:late:0:3"},
+                                                         {blocks, "1:late:1234567890123"},
+                                                         {blocks, "ni:1:late:0"},
+                                                         {machine, "p4:late:1"},
+                                                         {machine, "p:late:1"},
+                                                         {machine, "sync:late:1"},
+                                                         {machine, "arbiter:flip:1:0"},
+                                                         {network, "16:late:0"},
+                                                         {network, "ni:16:flip:250:0"}};
+  for (const auto& [command, fault] : refused) {
+    setenv("ORTHOSIM_TEST_FAULT", fault, 1);
+    const Outcome r = run(command);
+    EXPECT_EQ(r.exit_code, 2) << fault << ": " << r.err;
+    EXPECT_NE(r.err.find("ORTHOSIM_TEST_FAULT"), std::string::npos) << fault << ": " << r.err;
+    EXPECT_NE(r.err.find(fault), std::string::npos) << fault << ": " << r.err;
+    EXPECT_EQ(r.out, "") << fault;
+  }
+  // The last of each: caught at its block.
+  const std::pair<std::string, const char*> caught[] = {{blocks, "3:late:0"},
+                                                        {blocks, "3:flip:16:31"},
+                                                        {machine, "p3:late:1"},
+                                                        {network, "15:flip:250:0"},
+                                                        {network, "ni:15:late:0"}};
+  for (const auto& [command, fault] : caught) {
+    setenv("ORTHOSIM_TEST_FAULT", fault, 1);
+    const Outcome r = run(command);
+    EXPECT_EQ(r.exit_code, 1) << fault << ": " << r.err;
+    EXPECT_NE(r.err.find("cosim mismatch at cycle "), std::string::npos) << fault << ": " << r.err;
+  }
+  // Twelve digits of cycles are accepted; a fault after the run's end is never put in.
+  setenv("ORTHOSIM_TEST_FAULT", "3:late:999999999999", 1);
+  const Outcome never = run(blocks);
+  EXPECT_EQ(never.exit_code, 0) << never.err;
 }
 
 TEST_F(RtlCli, DemoRunsAllThreeSystemsAsHardware) {

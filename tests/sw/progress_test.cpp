@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <sstream>
+#include <string>
 
 namespace orthosim::sw {
 namespace {
@@ -122,4 +124,34 @@ TEST_F(ProgressLineTest, ShorterLineBlanksTheLongerOneAndTheEndErasesIt) {
 }
 
 }  // namespace
+// The label of one run among several: counted from 1, nothing for a run alone.
+TEST(RunOf, CountsFromOneAndIsEmptyForOneRun) {
+  EXPECT_EQ(run_of(0, 1), "");
+  EXPECT_EQ(run_of(0, 0), "");
+  EXPECT_EQ(run_of(0, 2), "1/2");
+  EXPECT_EQ(run_of(1, 2), "2/2");
+  EXPECT_EQ(run_of(4, 12), "5/12");
+}
+
+// A traffic run of W warm-up and M measured cycles (docs/networks.md, Synthetic traffic): cycles
+// 0..W-1 are the warm-up, W..W+M-1 the window, counted from the window's start, and then the
+// drain, of unknown length.
+TEST(MeasuredPhase, WarmUpThenWindowThenDrainEachCountedFromItsStart) {
+  const std::uint64_t warmup = 100;
+  const std::uint64_t window = 50;
+  const auto phase = [&](std::uint64_t elapsed) {
+    const MeasuredPhase p = measured_phase(warmup, window, elapsed);
+    return std::string(p.name) + " " + std::to_string(p.done) + "/" + std::to_string(p.total);
+  };
+  EXPECT_EQ(phase(0), "warm-up 0/100");
+  EXPECT_EQ(phase(99), "warm-up 99/100");
+  EXPECT_EQ(phase(100), "window 0/50");
+  EXPECT_EQ(phase(149), "window 49/50");
+  EXPECT_EQ(phase(150), "drain 0/0");
+  EXPECT_EQ(phase(170), "drain 20/0");
+  // No warm-up: the window from the first cycle.
+  EXPECT_EQ(std::string(measured_phase(0, window, 0).name), "window");
+  EXPECT_EQ(measured_phase(0, window, 7).done, 7u);
+}
+
 }  // namespace orthosim::sw
