@@ -399,8 +399,8 @@ RunOutcome execute(RunDescription d, sw::Progress& progress) {
   }
   files.open_fst_files();
 
-  // A co-simulation mismatch stops the run: the command fails with it (no exception, see above)
-  // and the output files stay FILE.partial.
+  // A co-simulation mismatch stops the run: the command fails with it (no exception, see above),
+  // the files are not finished: the FST stays FILE.partial, the VCD and event trace are removed.
   RunOutcome out;
   bool mismatch = false;
   if (!processors.empty()) {

@@ -43,7 +43,7 @@ struct RunOutcome {
 
 /// Runs `description`, reporting the simulated cycles of each run to `progress`. Throws
 /// sw::InputError / sw::ConfigError before anything runs on bad input or an unwritable output; a
-/// co-simulation mismatch stops the run and leaves the output files FILE.partial (the results say
+/// co-simulation mismatch stops the run and leaves the FST file FILE.partial (the results say
 /// where).
 [[nodiscard]] RunOutcome execute(RunDescription description, sw::Progress& progress);
 

@@ -473,6 +473,34 @@ TEST_F(RtlCli, TheTestFaultNamesABlockOfTheRunAndABitOfAWord) {
   EXPECT_EQ(never.exit_code, 0) << never.err;
 }
 
+// A mismatch stops the run wherever it happens (a multiprocessor, a network's program, the
+// first of two traffic rates): the FST stays FILE.partial for inspection, the models' outputs
+// (--vcd, --trace) are not written, and nothing after the mismatch runs.
+TEST_F(RtlCli, AMismatchLeavesTheFstPartialAndNothingElse) {
+  ASSERT_EQ(run("gen random --nodes 4 --steps 3 --seed 3 --out r.mcp").exit_code, 0);
+  const std::pair<const char*, std::string> cases[] = {
+      {"1:flip:16:3", "access --kind iwr --impl cosim"},
+      {"0:late:0", "run r.mcp --arch mesh --dims 2x2 --impl cosim"},
+      {"0:late:0",
+       "traffic --topology torus --dims 4x4 --rates 0.1,0.2 --flits 4 --warmup 100 --cycles 600 "
+       "--impl cosim"}};
+  for (const auto& [fault, command] : cases) {
+    setenv("ORTHOSIM_TEST_FAULT", fault, 1);
+    const bool traffic = command.rfind("traffic", 0) == 0;
+    const Outcome r =
+        run(command + " --fst w.fst --trace w.trace" + (traffic ? "" : " --vcd w.vcd"));
+    EXPECT_EQ(r.exit_code, 1) << command << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("cosim mismatch at cycle "), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << command;
+    EXPECT_TRUE(std::filesystem::exists(dir_ / "w.fst.partial")) << command;
+    for (const char* absent : {"w.fst", "w.trace", "w.trace.partial", "w.vcd", "w.vcd.partial"}) {
+      EXPECT_FALSE(std::filesystem::exists(dir_ / absent)) << command << ": " << absent;
+    }
+    std::filesystem::remove(dir_ / "w.fst.partial");
+  }
+}
+
 TEST_F(RtlCli, DemoRunsAllThreeSystemsAsHardware) {
   const Outcome model = run("demo --json --out m");
   ASSERT_EQ(model.exit_code, 0) << model.err;
