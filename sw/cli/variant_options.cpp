@@ -63,17 +63,6 @@ VariantOrigins apply_variant(const po::options_description& options, po::variabl
     }
     const po::option_description* description = options.find_nothrow(option, false);
     if (description == nullptr) {
-      // A command without --impl runs the SystemC models, which is what `impl: model` asks for.
-      if (value.key == "impl") {
-        if (value.text == "model") {
-          continue;
-        }
-        throw InputError(value.where,
-                         "model (orthosim " + command +
-                             " has no --impl: it runs the SystemC "
-                             "models)",
-                         "'" + value.text + "'");
-      }
       throw InputError(value.key_where,
                        "a field orthosim " + command + " takes (it has no --" + option + ")",
                        "'" + value.key + "'");
