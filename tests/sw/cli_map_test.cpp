@@ -330,8 +330,8 @@ TEST_F(CliProgram, MapJsonNamesEachLinksModuleTheProcessorPatternsAndTheSync) {
 // dimension 0 too, with or without its x: the Fig. 2 program's 4 nodes (a 2-cube) on 2
 // processors, the processor of node i recomputed here from its address bits.
 TEST_F(CliProgram, CollapseNamesAnyDimensionAndTheRemainingBitsNumberTheProcessor) {
-  for (const auto& [spec, collapsed] :
-       std::vector<std::pair<std::string, unsigned>>{{"x0", 0}, {"0", 0}, {"x1", 1}, {"1", 1}}) {
+  for (const auto& [spec, collapsed] : std::vector<std::pair<std::string, unsigned>>{
+           {"x0", 0}, {"0", 0}, {"x1", 1}, {"1", 1}, {"X1", 1}}) {
     FakeRunner runner;
     const Result r = run({"map", fig2_, "--n", "2", "--collapse", spec, "--json"}, runner);
     ASSERT_EQ(r.code, sw::kExitOk) << spec << ": " << r.err;
@@ -342,6 +342,12 @@ TEST_F(CliProgram, CollapseNamesAnyDimensionAndTheRemainingBitsNumberTheProcesso
     }
     EXPECT_EQ(j["processor_of"].get<std::vector<unsigned>>(), expected) << spec;
   }
+  // Both dimensions, listed: every node on the one processor.
+  FakeRunner runner;
+  const Result both = run({"map", fig2_, "--n", "1", "--collapse", "x1,0", "--json"}, runner);
+  ASSERT_EQ(both.code, sw::kExitOk) << both.err;
+  EXPECT_EQ(nlohmann::json::parse(both.out)["processor_of"].get<std::vector<unsigned>>(),
+            (std::vector<unsigned>{0, 0, 0, 0}));
 }
 
 }  // namespace

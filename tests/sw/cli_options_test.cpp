@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -14,6 +17,7 @@
 #include "sw/cli/cli.hpp"
 #include "sw/cli/commands.hpp"
 #include "sw/cli/completion.hpp"
+#include "sw/cli/options.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/routed/network_config.hpp"
@@ -305,6 +309,83 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheOptionAndNoOutput) {
   expect_refused_before_running(cases);
 }
 
+// docs/cli.md's ranges of the numeric options (System options, Network options, access): both
+// ends are taken and reach the request as given, one past either end is refused naming the
+// option and the range.
+TEST(Cli, EveryNumericOptionTakesExactlyItsDocumentedRange) {
+  using Read = std::function<std::uint64_t(const FakeRunner&)>;
+  struct Range {
+    std::string option;
+    std::uint64_t min;
+    std::uint64_t max;
+    Read read;
+    std::uint64_t least_taken = min;  ///< where a smaller value fails another check
+  };
+  const auto system = [](auto field) -> Read {
+    return [field](const FakeRunner& r) {
+      return static_cast<std::uint64_t>(field(*r.access_requests.back().config));
+    };
+  };
+  const auto network = [](auto field) -> Read {
+    return [field](const FakeRunner& r) {
+      return static_cast<std::uint64_t>(field(*r.traffic_requests.back().config));
+    };
+  };
+  using Sys = const sw::SystemConfig&;
+  using Net = const sw::NetworkConfig&;
+  const std::vector<Range> access = {
+      {"n", 1, 256, system([](Sys c) { return c.n; })},
+      {"alpha", 0, 1'000'000, system([](Sys c) { return c.timing.alpha; })},
+      {"beta", 0, 1'000'000, system([](Sys c) { return c.timing.beta; })},
+      {"tau", 1, 1'000'000, system([](Sys c) { return c.timing.tau; })},
+      {"gamma", 0, 1'000'000, system([](Sys c) { return c.timing.gamma; })},
+      {"clock-ns", 1, 1'000'000, system([](Sys c) { return c.clock_period_ns; })},
+      {"sync-cycles", 0, 1'000'000, system([](Sys c) { return c.sync.activate; })},
+      {"barrier-cycles", 0, 1'000'000, system([](Sys c) { return c.sync.barrier; })},
+      {"buffer-words", 1, 1u << 20, system([](Sys c) { return c.buffer_words; })},
+      {"module-words", 1, 1u << 24, system([](Sys c) { return c.module_words; })},
+      // The scalar access needs 2 d l = 2 words of local memory.
+      {"local-words", 1, 1u << 26, system([](Sys c) { return c.local_words; }), 2},
+      {"repeat", 1, 1'000'000,
+       [](const FakeRunner& r) { return r.access_requests.back().workload.repetitions; }}};
+  const std::vector<Range> traffic = {
+      {"vcs", 1, 16, network([](Net c) { return c.router.vcs; })},
+      {"buffers", 1, 1024, network([](Net c) { return c.router.buffer_flits; })},
+      {"router-delay", 1, 1000, network([](Net c) { return c.router.delay; })},
+      {"startup", 0, 1'000'000, network([](Net c) { return c.ni.startup; })},
+      {"packet-flits", 0, 1u << 20, network([](Net c) { return c.ni.packet_flits; })},
+      {"watchdog", 1, 1'000'000'000, network([](Net c) { return c.watchdog_cycles; })},
+      {"clock-ns", 1, 1'000'000, network([](Net c) { return c.clock_period_ns; })}};
+  const auto check = [](const std::vector<std::string>& command, const Range& range) {
+    for (const std::uint64_t value : {range.least_taken, range.max}) {
+      std::vector<std::string> args = command;
+      args.insert(args.end(), {"--" + range.option, std::to_string(value)});
+      FakeRunner runner;
+      const Result r = run(args, runner);
+      ASSERT_EQ(r.code, sw::kExitOk) << joined(args) << r.err;
+      EXPECT_EQ(range.read(runner), value) << joined(args);
+    }
+    const std::string expected = "--" + range.option + ": expected an integer in " +
+                                 std::to_string(range.min) + ".." + std::to_string(range.max);
+    std::vector<BadInput> outside;
+    if (range.min > 0) {
+      std::vector<std::string> below = command;
+      below.insert(below.end(), {"--" + range.option, std::to_string(range.min - 1)});
+      outside.push_back({below, {expected}});
+    }
+    std::vector<std::string> above = command;
+    above.insert(above.end(), {"--" + range.option, std::to_string(range.max + 1)});
+    outside.push_back({above, {expected}});
+    expect_refused_before_running(outside);
+  };
+  for (const Range& range : access) {
+    check({"access", "--kind", "scalar"}, range);
+  }
+  for (const Range& range : traffic) {
+    check({"traffic", "--topology", "mesh", "--dims", "4x4"}, range);
+  }
+}
+
 // docs/cli.md, "Limits of a run": the slowest clock is 10^6 ns, so that 10^12 cycles of it still
 // fit the kernel's 64-bit time at 1 ns. That period is taken and one nanosecond more refused, on
 // the multiprocessors' commands and the networks' alike.
@@ -493,6 +574,36 @@ TEST(Cli, UsageFirstWordsAreTheLowercaseAlternativesOfTheFirstWord) {
   EXPECT_EQ(usage_first_words("a||b|"), (Words{"a", "b"}));
   EXPECT_EQ(usage_first_words("plain"), Words{"plain"});
   EXPECT_EQ(usage_first_words(""), Words{});
+}
+
+/// MemAvailable of /proc/meminfo in bytes (its unit is kB, 1024 bytes), or 0 without it.
+std::uint64_t available_memory() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemAvailable:" && unit == "kB") {
+      return kib << 10;
+    }
+  }
+  return 0;
+}
+
+// docs/cli.md, --memory-limit: without the option the limit is the available memory. It moves
+// while other processes run, so it is read on both sides of the call; the band is far narrower
+// than the 2 % between kilobytes of 1000 and 1024 bytes or the gap to the total memory.
+TEST(Cli, WithoutAMemoryLimitTheLimitIsTheAvailableMemory) {
+  const std::uint64_t before = available_memory();
+  ASSERT_GT(before, 0u) << "no MemAvailable in /proc/meminfo";
+  const std::optional<std::uint64_t> limit =
+      sw::cli::memory_limit_from(boost::program_options::variables_map{});
+  const std::uint64_t after = available_memory();
+  ASSERT_TRUE(limit.has_value());
+  const double low = static_cast<double>(std::min(before, after)) * 0.995;
+  const double high = static_cast<double>(std::max(before, after)) * 1.005;
+  EXPECT_GE(static_cast<double>(*limit), low);
+  EXPECT_LE(static_cast<double>(*limit), high);
 }
 
 }  // namespace

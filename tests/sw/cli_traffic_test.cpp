@@ -333,7 +333,8 @@ TEST(CliTraffic, ARateIsTheNumberAndNothingElseAsEveryNumericOption) {
   const std::vector<std::pair<std::string, double>> accepted = {{"0.1", 0.1},   {".5", 0.5},
                                                                 {"2", 2.0},     {"2.", 2.0},
                                                                 {"1e-3", 1e-3}, {"64", 64.0},
-                                                                {"0", 0.0}};
+                                                                {"0", 0.0},     {"5E-2", 5e-2},
+                                                                {"1e+1", 10.0}};
   for (const auto& [text, value] : accepted) {
     EXPECT_EQ(
         only_traffic({"traffic", "--topology", "mesh", "--dims", "4x4", "--rate", text}).rates,
@@ -504,4 +505,16 @@ TEST_F(CliProgram, TrafficEmbeddingPlacesThePatternAndJsonReportsOneRoundsConten
 }
 
 }  // namespace
+// A network's verilated blocks are its routers and interfaces (docs/cli.md, --impl): each block
+// type of the multiprocessors is refused on a network, naming --impl and the text given.
+TEST(CliTraffic, EveryMultiprocessorBlockTypeIsRefusedOnANetwork) {
+  std::vector<BadInput> refused;
+  for (const std::string block : {"im", "bus", "memory", "processor", "sync", "interconnect"}) {
+    refused.push_back(
+        {{"traffic", "--topology", "mesh", "--dims", "4x4", "--impl", block + "=rtl"},
+         {"--impl: expected model, rtl, cosim or router=...,ni=...", "'" + block + "=rtl'"}});
+  }
+  expect_refused_before_running(refused);
+}
+
 }  // namespace orthosim
