@@ -356,7 +356,11 @@ TEST(Cli, EveryNumericOptionTakesExactlyItsDocumentedRange) {
       {"packet-flits", 0, 1u << 20, network([](Net c) { return c.ni.packet_flits; })},
       {"watchdog", 1, 1'000'000'000, network([](Net c) { return c.watchdog_cycles; })},
       {"clock-ns", 1, 1'000'000, network([](Net c) { return c.clock_period_ns; })}};
-  const auto check = [](const std::vector<std::string>& command, const Range& range) {
+  // Each option sets its own field and leaves every other one at its default.
+  const auto check = [](const std::vector<std::string>& command, const Range& range,
+                        const std::vector<Range>& all) {
+    FakeRunner defaults;
+    ASSERT_EQ(run(command, defaults).code, sw::kExitOk) << joined(command);
     for (const std::uint64_t value : {range.least_taken, range.max}) {
       std::vector<std::string> args = command;
       args.insert(args.end(), {"--" + range.option, std::to_string(value)});
@@ -364,6 +368,12 @@ TEST(Cli, EveryNumericOptionTakesExactlyItsDocumentedRange) {
       const Result r = run(args, runner);
       ASSERT_EQ(r.code, sw::kExitOk) << joined(args) << r.err;
       EXPECT_EQ(range.read(runner), value) << joined(args);
+      for (const Range& other : all) {
+        if (other.option != range.option) {
+          EXPECT_EQ(other.read(runner), other.read(defaults))
+              << joined(args) << ": " << other.option;
+        }
+      }
     }
     const std::string expected = "--" + range.option + ": expected an integer in " +
                                  std::to_string(range.min) + ".." + std::to_string(range.max);
@@ -379,10 +389,10 @@ TEST(Cli, EveryNumericOptionTakesExactlyItsDocumentedRange) {
     expect_refused_before_running(outside);
   };
   for (const Range& range : access) {
-    check({"access", "--kind", "scalar"}, range);
+    check({"access", "--kind", "scalar"}, range, access);
   }
   for (const Range& range : traffic) {
-    check({"traffic", "--topology", "mesh", "--dims", "4x4"}, range);
+    check({"traffic", "--topology", "mesh", "--dims", "4x4"}, range, traffic);
   }
 }
 
