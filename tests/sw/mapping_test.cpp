@@ -732,4 +732,29 @@ TEST(Clustering, TheGuardsOfTheClusteringsAndTheMapping) {
 }
 
 }  // namespace
+// mapping.hpp, step 1: a processor's parcels form one processor-level broadcast only when every
+// one of them carries the same broadcast payloads. Six nodes on three processors (N0, N1 on P0,
+// N2, N3 on P1, N4, N5 on P2): N0 broadcasting A to N2 and N4 and N1 broadcasting B to N4 alone
+// makes P0 send P1 [A] and P2 [A, B]: two parcels with their own words, no replication.
+TEST(MappedPrograms, ABroadcastIsOneProcessorsOnlyWhenEveryParcelCarriesTheSamePayloads) {
+  const sw::McProgram program =
+      sw::parse_program("nodes 6\nstep\n  bcast 0 -> 2, 4 words 2\n  bcast 1 -> 4 words 3\n",
+                        "b.mcp");
+  const MappedProgram m = sw::map_program(program, Arch::Omp, 3);
+  const std::vector<sw::Parcel>& parcels = m.steps.at(0).parcels;
+  ASSERT_EQ(parcels.size(), 2u);
+  for (const sw::Parcel& parcel : parcels) {
+    EXPECT_FALSE(parcel.broadcast) << "P0 -> P" << parcel.destination;
+    EXPECT_EQ(parcel.words, parcel.destination == 1 ? 2u : 5u) << "P" << parcel.destination;
+  }
+  // The same payloads to both: one broadcast, both parcels marked.
+  const MappedProgram same =
+      sw::map_program(sw::parse_program("nodes 6\nstep\n  bcast 0 -> 2, 4 words 2\n", "s.mcp"),
+                      Arch::Omp, 3);
+  ASSERT_EQ(same.steps.at(0).parcels.size(), 2u);
+  for (const sw::Parcel& parcel : same.steps.at(0).parcels) {
+    EXPECT_TRUE(parcel.broadcast) << "P0 -> P" << parcel.destination;
+  }
+}
+
 }  // namespace orthosim
