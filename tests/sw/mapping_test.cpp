@@ -757,4 +757,19 @@ TEST(MappedPrograms, ABroadcastIsOneProcessorsOnlyWhenEveryParcelCarriesTheSameP
   }
 }
 
+// mapping.hpp, step 2: personalized messages the classifier splits (a one-to-many C9 from N0 and
+// a C1 from N3 into N1) are one many-to-many pattern, C12, when they have one length; of two
+// lengths they stay split, since a vector access moves as many words from every module.
+TEST(MappedPrograms, SplitPersonalizedMessagesOfOneLengthAreOneManyToManyPattern) {
+  const auto patterns = [](std::uint32_t second_length) {
+    const std::string text = "nodes 4\nstep\n  send 0 -> 1, 2 words 2\n  send 3 -> 1 words " +
+                             std::to_string(second_length) + "\n";
+    return sw::map_program(sw::parse_program(text, "p.mcp"), Arch::Omp, 4)
+        .steps.at(0)
+        .processor_patterns;
+  };
+  EXPECT_EQ(patterns(2), (std::vector<Pattern>{Pattern::C12}));
+  EXPECT_EQ(patterns(3), (std::vector<Pattern>{Pattern::C9, Pattern::C1}));
+}
+
 }  // namespace orthosim
