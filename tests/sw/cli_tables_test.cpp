@@ -1,7 +1,7 @@
 // `orthosim tables` on the command line against a fake Runner (tests/support/cli_harness.hpp):
 // each numeric option taken at both ends of its range and refused one past, the beta <= alpha
-// rule at equality, the options carried to the design, and the exit code and JSON of a run that
-// fails.
+// rule at equality, the options carried to the design, the exit code and JSON of a run that fails
+// and each side's failure reported on its own, and the header's parameters and Eq. 2 figures.
 #include <gtest/gtest.h>
 
 #include <algorithm>
