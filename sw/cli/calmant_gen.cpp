@@ -46,7 +46,7 @@ int run_gen_calmant(const po::variables_map& vm, Context& ctx) {
     throw InputError({"--pipeline"},
                      "a divisor of --len " + std::to_string(p.n_words) +
                          " (messages of N/Q words, [CALMANT] section 2.4)",
-                     vm["pipeline"].as<std::string>());
+                     "'" + vm["pipeline"].as<std::string>() + "'");
   }
   read_pipeline_costs(vm, p);
   if (vm.count("schedule")) {

@@ -79,7 +79,7 @@ McProgram mesh_complete_exchange_program(const po::variables_map& vm) {
       throw InputError({"--pipeline"},
                        "a divisor of 2^(D-1) = " + std::to_string(half) +
                            " (packets of whole blocks)",
-                       vm["pipeline"].as<std::string>());
+                       "'" + vm["pipeline"].as<std::string>() + "'");
     }
     schedule = calmant::calmant_complete_exchange(*cube, q);
   } else if (algorithm == "cc-cube" || algorithm == "direct") {

@@ -156,8 +156,9 @@ void print_tables(const TablesRun& run, std::ostream& out) {
   for (const TableRow& r : run.rows) {
     if (!r.ok()) {
       out << "  " << paper::to_string(r.pattern) << ":\n";
+      // A failed native run is always the direct run (a collective is taken only when its
+      // payload arrived), so its problems are the direct run's, listed once.
       print_problems(r.omp, out);
-      print_problems(r.native, out);
       print_problems(r.native_direct, out);
     }
   }

@@ -239,5 +239,22 @@ TEST(Cli, RunnerFailureExitsOneWithTheReason) {
   EXPECT_EQ(r.out, "");
 }
 
+// An access fails on a co-simulation mismatch, naming it, and prints no result.
+TEST(Cli, AnAccessFailsOnACosimMismatch) {
+  class Mismatched : public FakeRunner {
+   public:
+    sw::RunSummary run_access(const sw::AccessRequest& request) override {
+      sw::RunSummary s = FakeRunner::run_access(request);
+      s.mismatch = sw::CosimMismatch{9, "omp.bc0", "bus_data", 1, 2};
+      return s;
+    }
+  };
+  Mismatched runner;
+  const Result r = run({"access", "--json"}, runner);
+  EXPECT_EQ(r.code, sw::kExitRunFailed);
+  EXPECT_TRUE(contains(r.err, "cosim mismatch at cycle 9 in omp.bc0")) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
 }  // namespace
 }  // namespace orthosim

@@ -213,6 +213,17 @@ TEST(CliCalmant, GenCalmantWritesOneStepPerScheduleStepAndABarrierStepPerIterati
       {"gen", "calmant", "--line", "8", "--len", "6", "--pipeline", "3", "--schedule", "naive"});
   ASSERT_EQ(naive.code, 0) << naive.err;
   EXPECT_EQ(sw::parse_program(naive.out, "naive.mcp").steps.size(), tasks.size());
+
+  // --pipeline takes every divisor of --len, Q = N and N = 1 too: messages of N/Q = 1 word.
+  for (const auto& [len, q] : {std::make_pair("1", "1"), std::make_pair("6", "6")}) {
+    const Result whole = run({"gen", "calmant", "--line", "8", "--len", len, "--pipeline", q});
+    ASSERT_EQ(whole.code, 0) << len << " " << q << ": " << whole.err;
+    for (const sw::ProgramStep& s : sw::parse_program(whole.out, "whole.mcp").steps) {
+      for (const sw::Transfer& t : s.transfers) {
+        EXPECT_EQ(t.words, 1u) << len << " " << q;
+      }
+    }
+  }
 }
 
 TEST_F(CliProgram, RunLockstepReachesTheRequestAndStepsReportTheirContention) {
@@ -698,6 +709,10 @@ TEST(CliCalmant, BadInputIsRefusedBeforeAnythingRuns) {
       {{"gen", "calmant", "--mesh", "4x4", "--len", "0", "--pipeline", "1"}, {"--len", "'0'"}},
       {{"gen", "calmant", "--mesh", "4x4", "--len", "8", "--pipeline", "3"},
        {"--pipeline", "divisor", "8"}},
+      // 7 = 3 x 2 + 1: a remainder of 1 is not a divisor either (the value quoted as every refusal
+      // quotes what it found).
+      {{"gen", "calmant", "--mesh", "4x4", "--len", "7", "--pipeline", "2"},
+       {"--pipeline", "divisor of --len 7", "found '2'"}},
       {{"gen", "calmant", "--mesh", "4x4", "--len", "8", "--pipeline", "2", "--schedule", "x"},
        {"--schedule", "calmant or naive", "'x'"}},
       {{"gen", "calmant", "--mesh", "4x4", "--len", "8", "--pipeline", "2", "--nodes", "4"},
@@ -715,6 +730,17 @@ TEST(CliCalmant, BadInputIsRefusedBeforeAnythingRuns) {
       {{"gen", "complete-exchange", "--cube", "4", "--block", "1", "--onto", "mesh", "--dims",
         "4x4", "--pipeline", "3"},
        {"--pipeline", "divisor of 2^(D-1) = 8"}},
+      // 8 = 7 + 1: a remainder of 1 is not a divisor either (the value quoted as every refusal
+      // quotes what it found).
+      {{"gen", "complete-exchange", "--cube", "4", "--block", "1", "--onto", "mesh", "--dims",
+        "4x4", "--pipeline", "7"},
+       {"--pipeline", "divisor of 2^(D-1) = 8", "'7'"}},
+      {{"gen", "complete-exchange", "--cube", "0", "--block", "1", "--onto", "mesh", "--dims",
+        "4x4", "--pipeline", "1"},
+       {"--cube: expected an integer in 1..16, found '0'"}},
+      {{"gen", "complete-exchange", "--cube", "17", "--block", "1", "--onto", "mesh", "--dims",
+        "4x4", "--pipeline", "1"},
+       {"--cube: expected an integer in 1..16, found '17'"}},
       {{"gen", "complete-exchange", "--cube", "4", "--block", "0", "--onto", "mesh", "--dims",
         "4x4", "--pipeline", "2"},
        {"--block", "'0'"}},

@@ -198,6 +198,27 @@ TEST(CliLcc, TheTableNamesEachPatternsKindAndItsContentionPerDimension) {
   EXPECT_TRUE(contains(three.out, "least worst T over the patterns")) << three.out;
   EXPECT_TRUE(contains(three.out, "transpose (LCP)\n")) << three.out;
   EXPECT_TRUE(contains(three.out, "\nT after, the largest over the patterns: 2\n")) << three.out;
+  // Two patterns are plural too.
+  const Result two = run({"lcc", "--dim", "8", "--pattern", "transpose", "--pattern", "bitrev"});
+  ASSERT_EQ(two.code, sw::kExitOk) << two.err;
+  EXPECT_TRUE(contains(two.out, "orthosim lcc: 2 LCCs on the ")) << two.out;
+}
+
+// A = I, b = 0: every node sends to itself, so no message crosses a channel and every T_i is 0,
+// before and after (the largest over no load is 0, not 1).
+TEST(CliLcc, TheIdentityLccHasNoContention) {
+  const nlohmann::json j = lcc_json({"lcc", "--dim", "2", "--pattern", "lcc:10/01,00", "--json"});
+  const nlohmann::json& p = j.at("patterns").at(0);
+  EXPECT_EQ(p.at("Ti_before").get<std::vector<std::uint64_t>>(),
+            (std::vector<std::uint64_t>{0, 0}));
+  EXPECT_EQ(p.at("Ti_after").get<std::vector<std::uint64_t>>(), (std::vector<std::uint64_t>{0, 0}));
+  EXPECT_EQ(p.at("T_before"), 0U);
+  EXPECT_EQ(p.at("T_after"), 0U);
+  EXPECT_EQ(j.at("T_max_after"), 0U);
+  const Result text = run({"lcc", "--dim", "2", "--pattern", "lcc:10/01,00"});
+  ASSERT_EQ(text.code, sw::kExitOk) << text.err;
+  EXPECT_TRUE(contains(text.out, "  before  T = 0     T_i = 0 0\n")) << text.out;
+  EXPECT_TRUE(contains(text.out, "  after   T = 0     T_i = 0 0\n")) << text.out;
 }
 
 TEST_F(CliProgram, LccOutIsANodeMapThatRunEmbeddingPlacesTheProgramBy) {
@@ -207,6 +228,13 @@ TEST_F(CliProgram, LccOutIsANodeMapThatRunEmbeddingPlacesTheProgramBy) {
   const nlohmann::json j =
       lcc_json({"lcc", "--dim", "4", "--pattern", "bitrev", "--out", map, "--json"});
   const std::vector<std::uint32_t> r = ordering_of(j, d);
+  // The header names the cube and the ordering as docs/lcc.md shows them.
+  std::string header = "# orthosim lcc --dim 4: ordering R = (";
+  for (std::size_t k = 0; k < r.size(); ++k) {
+    header += (k == 0 ? "" : ", ") + std::to_string(r[k]);
+  }
+  header += "); program node x runs on network node Qx\n";
+  EXPECT_EQ(slurp(map).rfind(header, 0), 0U) << slurp(map);
   std::istringstream lines(slurp(map));
   std::string line;
   std::vector<std::uint32_t> entries;
