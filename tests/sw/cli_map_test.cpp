@@ -348,6 +348,11 @@ TEST_F(CliProgram, CollapseNamesAnyDimensionAndTheRemainingBitsNumberTheProcesso
   ASSERT_EQ(both.code, sw::kExitOk) << both.err;
   EXPECT_EQ(nlohmann::json::parse(both.out)["processor_of"].get<std::vector<unsigned>>(),
             (std::vector<unsigned>{0, 0, 0, 0}));
+  // As many processors as nodes: `auto` collapses nothing, one node per processor.
+  const Result none = run({"map", fig2_, "--n", "4", "--collapse", "auto", "--json"}, runner);
+  ASSERT_EQ(none.code, sw::kExitOk) << none.err;
+  EXPECT_EQ(nlohmann::json::parse(none.out)["processor_of"].get<std::vector<unsigned>>(),
+            (std::vector<unsigned>{0, 1, 2, 3}));
 }
 
 }  // namespace

@@ -609,6 +609,11 @@ TEST(Figure11Listing, OnlyAWholeSquareShiftOfOneLengthTakesTheTwoIwrSteps) {
   sw::McProgram partial = sw::torus_shift(3, 3, sw::ShiftDirection::East, 1, 2);
   partial.steps[0].transfers.resize(3);  // the first row alone
   EXPECT_EQ(phases(partial, {3, 3, true}), 1u);
+  // Every node sends one message, all but one a column east: not one shift.
+  sw::McProgram mixed = sw::torus_shift(3, 3, sw::ShiftDirection::East, 1, 2);
+  sw::McProgram two_east = sw::torus_shift(3, 3, sw::ShiftDirection::East, 2, 2);
+  mixed.steps[0].transfers[4] = two_east.steps[0].transfers[4];
+  EXPECT_EQ(phases(mixed, {3, 3, true}), 1u);
 }
 
 // Producer-consumer sync (section 4.3) is for another processor: in the two IWR steps P(c)
@@ -622,6 +627,8 @@ TEST(Figure11Listing, AProcessorReadingItsOwnWriteRaisesNoSyncAtItself) {
       if (const auto* a = std::get_if<sw::ActivateSync>(&op)) {
         EXPECT_FALSE(a->targets.contains(p)) << "P" << p;
         ++syncs;
+      } else if (const auto* w = std::get_if<sw::WaitSync>(&op)) {
+        EXPECT_NE(w->source, p) << "P" << p << " waits for itself";
       }
     }
   }
@@ -684,6 +691,8 @@ TEST(MappedPrograms, TheNeedsAreTheHandCountedWords) {
   broadcast.steps[0].transfers.push_back({0, {1, 2, 3}, true, 3, {}});
   // Blocks on 2 processors: nodes 0, 1 on P0 (3 at the source + 3 for node 1), 2, 3 on P1.
   EXPECT_EQ(sw::map_program(broadcast, Arch::Omp, 2).needs.local_words, 6u);
+  // One parcel P0 -> P1 of the payload's 3 words in its mailbox M(0,1).
+  EXPECT_EQ(sw::map_program(broadcast, Arch::Omp, 2).needs.module_words, 3u);
 
   sw::McProgram local;
   local.name = "local";
@@ -755,6 +764,14 @@ TEST(MappedPrograms, ABroadcastIsOneProcessorsOnlyWhenEveryParcelCarriesTheSameP
   for (const sw::Parcel& parcel : same.steps.at(0).parcels) {
     EXPECT_TRUE(parcel.broadcast) << "P0 -> P" << parcel.destination;
   }
+  // Broadcast payloads, one each, but not the same: P1 gets N0's, P2 gets N1's.
+  const MappedProgram different = sw::map_program(
+      sw::parse_program("nodes 6\nstep\n  bcast 0 -> 2 words 2\n  bcast 1 -> 4 words 2\n", "d.mcp"),
+      Arch::Omp, 3);
+  ASSERT_EQ(different.steps.at(0).parcels.size(), 2u);
+  for (const sw::Parcel& parcel : different.steps.at(0).parcels) {
+    EXPECT_FALSE(parcel.broadcast) << "P0 -> P" << parcel.destination;
+  }
 }
 
 // mapping.hpp, step 2: personalized messages the classifier splits (a one-to-many C9 from N0 and
@@ -770,6 +787,26 @@ TEST(MappedPrograms, SplitPersonalizedMessagesOfOneLengthAreOneManyToManyPattern
   };
   EXPECT_EQ(patterns(2), (std::vector<Pattern>{Pattern::C12}));
   EXPECT_EQ(patterns(3), (std::vector<Pattern>{Pattern::C9, Pattern::C1}));
+}
+
+// mapping.hpp, module addresses: the parcels of one access share an address and a span, the
+// longest of them; the reader takes the whole span (its padding too). N1 and N2 send N0 2 and 3
+// words: P0 reads M(1,0) and M(2,0) in one access of 3 vectors and consumes 3 words of each.
+TEST(MappedPrograms, AReadConsumesItsGroupsSpanThePaddingToo) {
+  const MappedProgram m = sw::map_program(
+      sw::parse_program("nodes 3\nstep\n  send 1 -> 0 words 2\n  send 2 -> 0 words 3\n", "c.mcp"),
+      Arch::Omp, 3);
+  std::size_t reads = 0;
+  for (const sw::Op& op : m.machine.processors[0].ops.decoded()) {
+    if (const auto* a = std::get_if<sw::MemoryAccess>(&op);
+        a != nullptr && a->direction == Direction::Read) {
+      ++reads;
+      EXPECT_EQ(a->degree(), 2u);
+      EXPECT_EQ(a->vectors, 3u);
+      EXPECT_EQ(a->consumed, 3u);
+    }
+  }
+  EXPECT_EQ(reads, 1u);
 }
 
 }  // namespace orthosim
