@@ -504,7 +504,6 @@ TEST_F(CliProgram, TrafficEmbeddingPlacesThePatternAndJsonReportsOneRoundsConten
   });
 }
 
-}  // namespace
 // A network's verilated blocks are its routers and interfaces (docs/cli.md, --impl): each block
 // type of the multiprocessors is refused on a network, naming --impl and the text given.
 TEST(CliTraffic, EveryMultiprocessorBlockTypeIsRefusedOnANetwork) {
@@ -517,4 +516,5 @@ TEST(CliTraffic, EveryMultiprocessorBlockTypeIsRefusedOnANetwork) {
   expect_refused_before_running(refused);
 }
 
+}  // namespace
 }  // namespace orthosim

@@ -734,13 +734,19 @@ TEST(Clustering, TheGuardsOfTheClusteringsAndTheMapping) {
   EXPECT_THROW((void)sw::map_program(p, Arch::Omp, sw::Clustering::blocks(8, 2)), sw::InputError);
   EXPECT_EQ(sw::map_program(p, Arch::Bus, sw::kMaxProcessors).processors, sw::kMaxProcessors);
   EXPECT_THROW((void)sw::map_program(p, Arch::Bus, sw::kMaxProcessors + 1), sw::ParameterError);
+  // A clustering of one processor too many (a torus's 257 columns) is refused as well.
+  sw::McProgram wide;
+  wide.name = "wide";
+  wide.nodes = sw::kMaxProcessors + 1;
+  EXPECT_THROW((void)sw::map_program(wide, Arch::Bus,
+                                     sw::Clustering::torus(wide.nodes, {wide.nodes, 1, true})),
+               sw::ParameterError);
   sw::SystemConfig config;
   config.index_sets = 8;
   sw::fit_config(sw::map_program(p, Arch::Omp, 4).needs, {}, config);
   EXPECT_EQ(config.index_sets, 8u);  // raised where short, never lowered
 }
 
-}  // namespace
 // mapping.hpp, step 1: a processor's parcels form one processor-level broadcast only when every
 // one of them carries the same broadcast payloads. Six nodes on three processors (N0, N1 on P0,
 // N2, N3 on P1, N4, N5 on P2): N0 broadcasting A to N2 and N4 and N1 broadcasting B to N4 alone
@@ -809,4 +815,5 @@ TEST(MappedPrograms, AReadConsumesItsGroupsSpanThePaddingToo) {
   EXPECT_EQ(reads, 1u);
 }
 
+}  // namespace
 }  // namespace orthosim

@@ -123,7 +123,6 @@ TEST_F(ProgressLineTest, ShorterLineBlanksTheLongerOneAndTheEndErasesIt) {
                            std::string(longer.size(), ' ') + "\r");
 }
 
-}  // namespace
 // The label of one run among several: counted from 1, nothing for a run alone.
 TEST(RunOf, CountsFromOneAndIsEmptyForOneRun) {
   EXPECT_EQ(run_of(0, 1), "");
@@ -154,4 +153,5 @@ TEST(MeasuredPhase, WarmUpThenWindowThenDrainEachCountedFromItsStart) {
   EXPECT_EQ(measured_phase(0, window, 7).done, 7u);
 }
 
+}  // namespace
 }  // namespace orthosim::sw
