@@ -406,6 +406,7 @@ TEST(TracePlot, TheNetworkOverTimeCountsFromTheRunsStartInFiveHundredColumns) {
             (std::vector<std::string>{dir + "/network.svg", dir + "/channels.svg",
                                       dir + "/latency.svg"}));
   const std::string svg = slurp(dir + "/network.svg");
+  const std::string channels = slurp(dir + "/channels.svg");
   std::filesystem::remove_all(dir);
   EXPECT_NE(svg.find("(1000 cycles, 2.00 cycles per column)"), std::string::npos) << svg;
   EXPECT_NE(svg.find("mean 0.0040, peak column 2.0000"), std::string::npos) << svg;
@@ -426,6 +427,13 @@ TEST(TracePlot, TheNetworkOverTimeCountsFromTheRunsStartInFiveHundredColumns) {
   // The panels' bottoms: 50 + 40 + 220, and 80 below that another 220.
   EXPECT_EQ(polyline_in_group(svg, "packets-in-flight"), expected_line(310, packets, 1));
   EXPECT_EQ(polyline_in_group(svg, "channel-utilization"), expected_line(610, utilization, 2));
+  // The heat map's colour scale: 10 boxes, none below its 0.
+  std::size_t boxes = 0;
+  for (std::size_t at = channels.find("<title>up to "); at != std::string::npos;
+       at = channels.find("<title>up to ", at + 1)) {
+    ++boxes;
+  }
+  EXPECT_EQ(boxes, 10u) << channels;
 }
 
 // The histogram of kTwoRuns' latencies 6 and 40: 18 bins 2 cycles wide from 6, each bar titled
@@ -504,7 +512,7 @@ TEST(TracePlot, TheSpeedUpAxesSpanWholePowersOfTwoAndTenPercentAboveTheFastest) 
 // Latency against accepted throughput: both axes from 0 to 5 % above the largest value shown
 // (throughput 0.2 offered, p99 latency 100 cycles), 700 px from x = 90 and 400 px up from
 // y = 480. Several files share a logarithmic latency axis over whole decades around their mean
-// latencies (20 to 3000: 10^1 to 10^4).
+// latencies (20 to 3000: 10^1 to 10^4; a rate that delivered nothing, mean 0, has no say).
 TEST(TracePlot, TheLatencyAxesReachJustAboveTheirLargestValuesOrTheNextWholeDecade) {
   const std::string dir = temp_path("plot");
   std::filesystem::create_directories(dir + "/one");
@@ -518,7 +526,8 @@ TEST(TracePlot, TheLatencyAxesReachJustAboveTheirLargestValuesOrTheNextWholeDeca
       R"({"offered": 0.1, "accepted": 0.1, "latency_avg": 20, "latency_p99": 40},
                   {"offered": 0.2, "accepted": 0.19, "latency_avg": 50, "latency_p99": 100})");
   std::ofstream(dir + "/b.json") << sweep(
-      R"({"offered": 0.1, "accepted": 0.05, "latency_avg": 3000, "latency_p99": 9000})");
+      R"({"offered": 0.1, "accepted": 0.05, "latency_avg": 3000, "latency_p99": 9000},
+         {"offered": 0.2, "accepted": 0.06, "latency_avg": 0, "latency_p99": 0})");
   plot_traffic_json(dir + "/a.json", dir + "/one");
   plot_traffic_jsons({dir + "/a.json", dir + "/b.json"}, {"a", "b"}, "", dir + "/two");
   const std::string one = slurp(dir + "/one/latency-throughput.svg");
