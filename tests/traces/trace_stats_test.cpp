@@ -528,6 +528,14 @@ TEST(TracePlot, TheLatencyAxesReachJustAboveTheirLargestValuesOrTheNextWholeDeca
   std::ofstream(dir + "/b.json") << sweep(
       R"({"offered": 0.1, "accepted": 0.05, "latency_avg": 3000, "latency_p99": 9000},
          {"offered": 0.2, "accepted": 0.06, "latency_avg": 0, "latency_p99": 0})");
+  // A file cut short is refused at the column just past its 21 bytes, where the '}' should be.
+  std::ofstream(dir + "/cut.json") << R"({"command": "traffic")";
+  try {
+    plot_traffic_json(dir + "/cut.json", dir + "/one");
+    ADD_FAILURE() << "a file cut short plotted";
+  } catch (const sw::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cut.json:1:22: expected"), std::string::npos) << e.what();
+  }
   plot_traffic_json(dir + "/a.json", dir + "/one");
   plot_traffic_jsons({dir + "/a.json", dir + "/b.json"}, {"a", "b"}, "", dir + "/two");
   const std::string one = slurp(dir + "/one/latency-throughput.svg");
