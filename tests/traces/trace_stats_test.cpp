@@ -1,15 +1,20 @@
-// `orthosim trace stats` and `trace plot`'s timeline on hand-built inputs (docs/traces.md):
+// `orthosim trace stats` and `trace plot`'s figures on hand-built inputs (docs/traces.md):
 // every figure worked out by hand from the events written, for an event trace and for a VCD
 // written with the project's own writers, and the VCD reader's refusals at their FILE:LINE:COL.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "sw/core/diagnostic.hpp"
@@ -273,6 +278,286 @@ TEST(TracePlot, TheTimelineDrawsEachActivityAndBusyBusFromTheRunsStart) {
     EXPECT_NE(svg.str().find(bar), std::string::npos) << bar << " in\n" << svg.str();
   }
   EXPECT_EQ(svg.str().find(": idle "), std::string::npos) << svg.str();
+}
+
+/// The text of the file at `path`.
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// The points of the first polyline after `<g id="ID">` in `svg`, as written ("x,y x,y ...").
+std::string polyline_in_group(const std::string& svg, const std::string& id) {
+  const std::size_t group = svg.find("<g id=\"" + id + "\">");
+  const std::size_t points = svg.find("points=\"", group);
+  if (group == std::string::npos || points == std::string::npos) {
+    return "(missing)";
+  }
+  const std::size_t begin = points + 8;
+  return svg.substr(begin, svg.find('"', begin) - begin);
+}
+
+/// A point as the SVG writer prints coordinates: two decimals.
+std::string svg_point(double x, double y) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.2f,%.2f", x, y);
+  return text;
+}
+
+/// The (cx, cy) of the circle whose tooltip is `title`, or (-1, -1).
+std::pair<double, double> circle_titled(const std::string& svg, const std::string& title) {
+  const std::size_t at = svg.find("><title>" + title + "</title></circle>");
+  const std::size_t circle = svg.rfind("<circle cx=\"", at);
+  if (at == std::string::npos || circle == std::string::npos) {
+    return {-1, -1};
+  }
+  const std::size_t cy = svg.find("cy=\"", circle);
+  return {std::stod(svg.substr(circle + 12)), std::stod(svg.substr(cy + 4))};
+}
+
+/// The text element `label` at (x, y) in the plots' tick-label style (10 px, centred).
+std::string tick_label(double x, double y, const std::string& label) {
+  char at[64];
+  std::snprintf(at, sizeof at, "<text x=\"%.2f\" y=\"%.2f\"", x, y);
+  return std::string(at) +
+         " font-size=\"10.00\" font-family=\"sans-serif\" text-anchor=\"middle\">" + label +
+         "</text>";
+}
+
+// A timeline of 1600 cycles has 1000 columns of 1.6 cycles (docs/traces.md: at most 1000). p0
+// computes in cycle 1001 alone, between idle stretches: columns 625 (1000..1001.6, 0.6 of it
+// compute) and 626 (1001.6..1003.2, 0.4) show compute, since idle only shows where nothing ran;
+// p0 computes again from 1599 to the end, in the last column (1598.4..1600) alone; p1 computes
+// in cycle 0, in its first column, which is no part of p0's row. The cycle axis (8 ticks or so,
+// 18 px per row below y = 50) steps by 200, its last tick the last cycle. A folder ending in '/'
+// takes the files' names as they are.
+TEST(TracePlot, ALongTimelineHasAThousandColumnsAndIdleNeverHidesAnActivity) {
+  const std::string dir = temp_path("plot");
+  std::filesystem::create_directories(dir);
+  const std::string trace = dir + "/t.trace";
+  std::ofstream(trace, std::ios::binary)
+      << "orthosim-trace 1\nclock-ns 50\nsource 0 processor omp.p0\nsource 1 processor omp.p1\n"
+         "0 act 0 idle 0\n"
+         "0 act 1 compute 0\n"
+         "1 act 1 idle 1\n"
+         "1001 act 0 compute 1\n"
+         "1002 act 0 idle 2\n"
+         "1599 act 0 compute 3\n"
+         "1600 end\n";
+  ASSERT_EQ(plot_event_trace(trace, dir + "/"), (std::vector<std::string>{dir + "/timeline.svg"}));
+  const std::string svg = slurp(dir + "/timeline.svg");
+  std::filesystem::remove_all(dir);
+  EXPECT_NE(svg.find("(1600 cycles, 1.60 cycles per column)"), std::string::npos) << svg;
+  std::vector<std::string> bars;  // the titles of p0's bars
+  for (std::size_t at = svg.find("<title>omp.p0: "); at != std::string::npos;
+       at = svg.find("<title>omp.p0: ", at + 1)) {
+    bars.push_back(svg.substr(at + 7, svg.find('<', at + 7) - at - 7));
+  }
+  EXPECT_EQ(bars,
+            (std::vector<std::string>{"omp.p0: compute 1000..1003", "omp.p0: compute 1598..1600"}))
+      << svg;
+  EXPECT_NE(svg.find("<title>omp.p1: compute 0..2</title>"), std::string::npos) << svg;
+  // The axis 4 px below the rows (50 + 2 x 18), its labels 16 px below it.
+  EXPECT_NE(svg.find(tick_label(190 + 1000.0 * 200 / 1600, 106, "200")), std::string::npos) << svg;
+  EXPECT_NE(svg.find(tick_label(1190, 106, "1600")), std::string::npos) << svg;
+}
+
+// A trace of no cycles (its run ends where it begins) still has a timeline: one column, the
+// cycle axis a single tick, 0.
+TEST(TracePlot, ATraceOfNoCyclesHasATimelineOfOneTick) {
+  const std::string dir = temp_path("plot");
+  std::filesystem::create_directories(dir);
+  const std::string trace = dir + "/t.trace";
+  std::ofstream(trace, std::ios::binary)
+      << "orthosim-trace 1\nclock-ns 50\nsource 0 processor omp.p0\n0 act 0 compute 0\n0 end\n";
+  ASSERT_EQ(plot_event_trace(trace, dir), (std::vector<std::string>{dir + "/timeline.svg"}));
+  const std::string svg = slurp(dir + "/timeline.svg");
+  std::filesystem::remove_all(dir);
+  EXPECT_NE(svg.find("(0 cycles, 1.00 cycles per column)"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(tick_label(190, 88, "0")), std::string::npos) << svg;
+}
+
+// A traffic trace (a node idle, no other activity) of 1000 cycles from its run's start at 1000:
+// the network over time in 500 columns of 2 cycles. One packet (4 flits over 2 of the 2 channels)
+// is injected at 1500 (column 250) and ejected at 1510 (column 255); its hops at 1500 and 1501
+// put 8 flits in column 250: 8 / (2 channels x 2 cycles) = 2 flits per channel and cycle, the
+// mean 8 / (2 x 1000) = 0.004. Each panel (220 px high, 5 % headroom above its peak) draws a
+// column c from x = 90 + 1000 c / 500 to 90 + 1000 (c + 1) / 500.
+TEST(TracePlot, TheNetworkOverTimeCountsFromTheRunsStartInFiveHundredColumns) {
+  const std::string dir = temp_path("plot");
+  std::filesystem::create_directories(dir);
+  const std::string trace = dir + "/t.trace";
+  std::ofstream(trace, std::ios::binary)
+      << "orthosim-trace 1\nclock-ns 10\nsource 0 processor net.node0\n"
+         "source 1 processor net.node1\nsource 2 channel net.r(0).x+\n"
+         "source 3 channel net.r(1).x-\n"
+         "1000 run traffic rate=0.1\n"
+         "1000 act 0 idle 0\n"
+         "1500 send 0 0 1 4 1\n"
+         "1500 inject 0 0 4\n"
+         "1500 hop 0 2 0 4\n"
+         "1501 hop 0 3 0 4\n"
+         "1510 eject 0 1 4\n"
+         "1510 deliver 0 1 1511\n"
+         "2000 end\n";
+  ASSERT_EQ(plot_event_trace(trace, dir),
+            (std::vector<std::string>{dir + "/network.svg", dir + "/channels.svg",
+                                      dir + "/latency.svg"}));
+  const std::string svg = slurp(dir + "/network.svg");
+  const std::string channels = slurp(dir + "/channels.svg");
+  std::filesystem::remove_all(dir);
+  EXPECT_NE(svg.find("(1000 cycles, 2.00 cycles per column)"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("mean 0.0040, peak column 2.0000"), std::string::npos) << svg;
+  const auto expected_line = [](double bottom, const std::vector<double>& values, double peak) {
+    std::string points;
+    for (std::size_t c = 0; c < values.size(); ++c) {
+      const double y = bottom - 220 * values[c] / (1.05 * peak);
+      for (const std::size_t x : {c, c + 1}) {
+        points += (c > 0 || x > c ? " " : "") + svg_point(90 + 2.0 * static_cast<double>(x), y);
+      }
+    }
+    return points;
+  };
+  std::vector<double> packets(500, 0);
+  std::fill(packets.begin() + 250, packets.begin() + 255, 1);
+  std::vector<double> utilization(500, 0);
+  utilization[250] = 2;
+  // The panels' bottoms: 50 + 40 + 220, and 80 below that another 220.
+  EXPECT_EQ(polyline_in_group(svg, "packets-in-flight"), expected_line(310, packets, 1));
+  EXPECT_EQ(polyline_in_group(svg, "channel-utilization"), expected_line(610, utilization, 2));
+  // The heat map's colour scale: 10 boxes, none below its 0.
+  std::size_t boxes = 0;
+  for (std::size_t at = channels.find("<title>up to "); at != std::string::npos;
+       at = channels.find("<title>up to ", at + 1)) {
+    ++boxes;
+  }
+  EXPECT_EQ(boxes, 10u) << channels;
+}
+
+// The histogram of kTwoRuns' latencies 6 and 40: 18 bins 2 cycles wide from 6, each bar titled
+// by the latencies it holds (LOW..HIGH, both in the bin); the axis labels every bin's lower end,
+// the last tick the end of the last bin, 42, at the axis' right end (x = 80 + 580).
+TEST(TracePlot, EachLatencyBinIsLabelledByTheLatenciesItHolds) {
+  const std::string dir = temp_path("plot");
+  std::filesystem::create_directories(dir);
+  const std::string trace = dir + "/t.trace";
+  std::ofstream(trace, std::ios::binary) << kTwoRuns;
+  // Processors at work: the timeline, not the network over time.
+  ASSERT_EQ(plot_event_trace(trace, dir),
+            (std::vector<std::string>{dir + "/timeline.svg", dir + "/channels.svg",
+                                      dir + "/latency.svg"}));
+  const std::string svg = slurp(dir + "/latency.svg");
+  std::filesystem::remove_all(dir);
+  for (const std::string bar : {"6..7: 1", "8..9: 0", "38..39: 0", "40..41: 1"}) {
+    EXPECT_NE(svg.find("<title>" + bar + "</title>"), std::string::npos) << bar << "\n" << svg;
+  }
+  EXPECT_EQ(svg.find("<title>42..43"), std::string::npos) << "a bar past the last bin";
+  // The axis 16 px below the bars' base at 50 + 20 + 300.
+  EXPECT_NE(svg.find(tick_label(80, 386, "6")), std::string::npos) << svg;
+  EXPECT_NE(svg.find(tick_label(660, 386, "42")), std::string::npos) << svg;
+}
+
+// The speed-up figure: speed-ups 2 (CALMANT) and 5 (direct) at B = 3, 4 (CALMANT) at B = 16. The
+// block axis runs over whole powers of two around them, 2^1 to 2^4, over 700 px from x = 90; the
+// speed-up axis from 0 to 10 % above the largest speed-up, 5.5, over 400 px up from y = 480. A
+// file whose speed-ups are all below 1 still shows the CC-cube's line at 1 (the axis to 1.1),
+// and a single block size, 4, spans 2^2 to 2^3.
+TEST(TracePlot, TheSpeedUpAxesSpanWholePowersOfTwoAndTenPercentAboveTheFastest) {
+  const std::string dir = temp_path("plot");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/a.json")
+      << R"({"command": "calmant", "network": "mesh 4x4", "startup": 10, "complete_exchange": [
+           {"block_words": 3, "cc_cube_cycles": 100, "calmant_cycles": 50,
+            "direct": {"emulated_cycles": 20}},
+           {"block_words": 16, "cc_cube_cycles": 100, "calmant_cycles": 25}]})";
+  std::ofstream(dir + "/b.json")
+      << R"({"command": "calmant", "network": "mesh 4x4", "startup": 10, "complete_exchange": [
+           {"block_words": 4, "cc_cube_cycles": 50, "calmant_cycles": 100}]})";
+  std::filesystem::create_directories(dir + "/a");
+  std::filesystem::create_directories(dir + "/b");
+  plot_complete_exchange_jsons({dir + "/a.json"}, {"A"}, "", dir + "/a");
+  plot_complete_exchange_jsons({dir + "/b.json"}, {"B"}, "", dir + "/b");
+  // A block of no words has no place on the axis: refused.
+  std::ofstream(dir + "/zero.json") << R"({"command": "calmant", "complete_exchange": [
+           {"block_words": 0, "cc_cube_cycles": 50, "calmant_cycles": 100}]})";
+  EXPECT_THROW(plot_complete_exchange_jsons({dir + "/zero.json"}, {"Z"}, "", dir + "/b"),
+               sw::InputError);
+  const std::string a = slurp(dir + "/a/speedup.svg");
+  const std::string b = slurp(dir + "/b/speedup.svg");
+  std::filesystem::remove_all(dir);
+  const auto x_of = [](double block, double low, double high) {
+    return 90 + 700 * (std::log2(block) - low) / (high - low);
+  };
+  const auto y_of = [](double speed_up, double top) { return 480 - 400 * speed_up / top; };
+  const std::vector<std::tuple<std::string, double, double>> points = {
+      {"A, B = 3: CALMANT 2.00", 3, 2},
+      {"A, B = 3: direct 5.00", 3, 5},
+      {"A, B = 16: CALMANT 4.00", 16, 4}};
+  for (const auto& [title, block, speed_up] : points) {
+    const auto [cx, cy] = circle_titled(a, title);
+    EXPECT_NEAR(cx, x_of(block, 1, 4), 0.006) << title;
+    EXPECT_NEAR(cy, y_of(speed_up, 5.5), 0.006) << title;
+  }
+  EXPECT_NE(a.find(tick_label(90, 496, "2")), std::string::npos) << a;
+  EXPECT_NE(a.find(tick_label(790, 496, "16")), std::string::npos) << a;
+  const auto [cx, cy] = circle_titled(b, "B, B = 4: CALMANT 0.50");
+  EXPECT_NEAR(cx, x_of(4, 2, 3), 0.006);
+  EXPECT_NEAR(cy, y_of(0.5, 1.1), 0.006);
+  EXPECT_NE(b.find(tick_label(90, 496, "4")), std::string::npos) << b;
+  EXPECT_NE(b.find(tick_label(790, 496, "8")), std::string::npos) << b;
+}
+
+// Latency against accepted throughput: both axes from 0 to 5 % above the largest value shown
+// (throughput 0.2 offered, p99 latency 100 cycles), 700 px from x = 90 and 400 px up from
+// y = 480. Several files share a logarithmic latency axis over whole decades around their mean
+// latencies (20 to 3000: 10^1 to 10^4; a rate that delivered nothing, mean 0, has no say).
+TEST(TracePlot, TheLatencyAxesReachJustAboveTheirLargestValuesOrTheNextWholeDecade) {
+  const std::string dir = temp_path("plot");
+  std::filesystem::create_directories(dir + "/one");
+  std::filesystem::create_directories(dir + "/two");
+  const auto sweep = [](const std::string& points) {
+    return R"({"command": "traffic", "network": "torus 4x4", "pattern": "uniform", "flits": 4,
+              "points": [)" +
+           points + "]}";
+  };
+  std::ofstream(dir + "/a.json") << sweep(
+      R"({"offered": 0.1, "accepted": 0.1, "latency_avg": 20, "latency_p99": 40},
+                  {"offered": 0.2, "accepted": 0.19, "latency_avg": 50, "latency_p99": 100})");
+  std::ofstream(dir + "/b.json") << sweep(
+      R"({"offered": 0.1, "accepted": 0.05, "latency_avg": 3000, "latency_p99": 9000},
+         {"offered": 0.2, "accepted": 0.06, "latency_avg": 0, "latency_p99": 0})");
+  // A file cut short is refused at the column just past its 21 bytes, where the '}' should be.
+  std::ofstream(dir + "/cut.json") << R"({"command": "traffic")";
+  try {
+    plot_traffic_json(dir + "/cut.json", dir + "/one");
+    ADD_FAILURE() << "a file cut short plotted";
+  } catch (const sw::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cut.json:1:22: expected"), std::string::npos) << e.what();
+  }
+  plot_traffic_json(dir + "/a.json", dir + "/one");
+  plot_traffic_jsons({dir + "/a.json", dir + "/b.json"}, {"a", "b"}, "", dir + "/two");
+  const std::string one = slurp(dir + "/one/latency-throughput.svg");
+  const std::string two = slurp(dir + "/two/latency-throughput.svg");
+  std::filesystem::remove_all(dir);
+  const auto x_of = [](double accepted) { return 90 + 700 * accepted / (1.05 * 0.2); };
+  std::pair<double, double> at = circle_titled(one, "offered 0.1000, accepted 0.1000, mean 20.00");
+  EXPECT_NEAR(at.first, x_of(0.1), 0.006);
+  EXPECT_NEAR(at.second, 480 - 400 * 20 / (1.05 * 100), 0.006);
+  at = circle_titled(one, "offered 0.2000, accepted 0.1900, p99 100");
+  EXPECT_NEAR(at.first, x_of(0.19), 0.006);
+  EXPECT_NEAR(at.second, 480 - 400 / 1.05, 0.006);
+  const auto log_y = [](double mean) { return 480 - 400 * (std::log10(mean) - 1) / 3; };
+  at = circle_titled(two, "a: offered 0.1000, accepted 0.1000, mean 20.00");
+  EXPECT_NEAR(at.second, log_y(20), 0.006);
+  at = circle_titled(two, "b: offered 0.1000, accepted 0.0500, mean 3000.00");
+  EXPECT_NEAR(at.second, log_y(3000), 0.006);
+  // The top decade's tick, 8 px left of the axis.
+  EXPECT_NE(two.find("<text x=\"82.00\" y=\"84.00\" font-size=\"10.00\" font-family=\"sans-serif\" "
+                     "text-anchor=\"end\">10000</text>"),
+            std::string::npos)
+      << two;
 }
 
 /// The VCD reader's verdict on a text: "accepted" or the error.
