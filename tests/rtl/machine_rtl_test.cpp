@@ -243,6 +243,25 @@ TEST(WholeMachine, ADeadlockIsReportedBlocked) {
   EXPECT_EQ(r.processor_end[0], sw::Cycle{0});
 }
 
+// Every run starts its watchdog afresh: a program deadlocked from its first cycle (P1 waits for a
+// sync P0 never activates, without an op before) is stopped after as many cycles in a second run
+// as in the first, and reported blocked alike.
+TEST(WholeMachine, EveryRunStartsItsWatchdogAfresh) {
+  traces::Recorder silent;
+  Wired rtl("omp", whole(Arch::Omp, 4, sw::Impl::Rtl), silent);
+  const sw::MachineProgram p = p1_only({sw::WaitSync{0}});
+  std::vector<sw::RunSummary> runs;
+  for (int run = 0; run < 2; ++run) {
+    rtl.load(p);
+    sc::run_systems({&rtl}, sw::Cycle{1'000'000});
+    runs.push_back(rtl.result());
+  }
+  ASSERT_EQ(runs[0].blocked.size(), 1u);
+  EXPECT_FALSE(runs[0].cycle_limit_reached);
+  EXPECT_EQ(runs[1].cycles, runs[0].cycles);
+  EXPECT_EQ(runs[1].blocked, runs[0].blocked);
+}
+
 // A run stopped at the cycle limit is not blocked: its processors still had work. It is reported
 // as the models report it, by the one line saying the run reached the limit (the watchdog's
 // "no progress" is for a run in which nothing can move).

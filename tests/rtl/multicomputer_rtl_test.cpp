@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "sc_models/cosim/rtl_network.hpp"
@@ -338,6 +339,19 @@ TEST(MulticomputerRtlReset, TheStuckRoutersAccountForEveryFlitNotEjected) {
   EXPECT_EQ(listed, held) << text;
 }
 
+// A drained run leaves no flit in the routers, and the account of a stuck network names none
+// of them (a router of no flits is not listed).
+TEST(MulticomputerRtlReset, DrainedRoutersAreAccountedAsHoldingNone) {
+  const sw::NetworkConfig config = network(sw::Topology::mesh({2, 2}), 4, 1, sw::Impl::Rtl);
+  traces::Recorder silent;
+  sc::Multicomputer rtl("rtl", config.validated(), silent, sc::net::verilated_routers(nullptr));
+  rtl.start_traffic(traffic(config.topology, "uniform", 0.2, 3, 4));
+  sc_core::sc_start();
+  ASSERT_GT(rtl.network().stats().flits_ejected, 0u);
+  ASSERT_FALSE(rtl.network().has_flits());
+  EXPECT_EQ(rtl.network().describe_deadlock(), "verilated routers holding flits: none");
+}
+
 /// The cycles in which router 0's headers leave it (the model's hops out of its ports).
 class RouterZeroHops : public traces::Recorder {
  public:
@@ -471,6 +485,83 @@ TEST(MulticomputerCosim, AHeaderOneCycleLateIsCaughtWhereTheModelMovedIt) {
   EXPECT_EQ(run.mismatch->instance, "cosim.rtl.routers.r(0,0)");
   EXPECT_EQ(run.mismatch->model, 0u);
   EXPECT_NE(run.mismatch->rtl, 0u);
+}
+
+/// A header held back `before` cycles ahead of a cycle h in which router 0 sends one (and sent
+/// none in h - 1): router 0's hops are learnt from the model alone on uniform traffic, then the
+/// cosim network, which has not run yet, runs the same traffic from the cycle the model's run
+/// ended in, with the fault. The mismatch's cycle, and the cycle of h in that run.
+std::pair<std::uint64_t, std::uint64_t> late_header_caught(std::uint64_t before) {
+  RouterZeroHops hops;
+  sc::Multicomputer model("model", with_impl(kCosimNetwork, sw::Impl::Model).validated(), hops);
+  traces::Recorder silent;
+  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), silent,
+                          sc::net::verilated_routers(nullptr));
+  const sc::TrafficSpec spec = traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 5);
+  model.start_traffic(spec);
+  sc_core::sc_start();
+  std::uint64_t lone = 0;
+  for (std::size_t k = 1; k < hops.hops.size() && lone == 0; ++k) {
+    if (hops.hops[k] >= 200 && hops.hops[k - 1] + 1 < hops.hops[k]) {
+      lone = hops.hops[k];
+    }
+  }
+  EXPECT_GT(lone, 0u) << "no header of router 0 alone in its cycle";
+  const auto start = static_cast<std::uint64_t>(
+      sc_core::sc_time_stamp() / sc_core::sc_time(kCosimNetwork.clock_period_ns, sc_core::SC_NS));
+  sc::net::inject_fault(cosim, {sc::net::RtlNetwork::Fault::Kind::LateHeader, 0,
+                                sw::Cycle{start + lone - before}, 0});
+  cosim.start_traffic(spec);
+  sc_core::sc_start();
+  const std::optional<sc::Mismatch> m =
+      dynamic_cast<const sc::net::RtlNetwork&>(cosim.network()).mismatch();
+  EXPECT_TRUE(m);
+  EXPECT_EQ(m.value_or(sc::Mismatch{}).signal, "out_head");
+  return {m.value_or(sc::Mismatch{}).cycle, start + lone};
+}
+
+// The fault's own cycle counts: a header sent in it is held back there.
+TEST(MulticomputerCosim, AHeaderHeldBackInTheFaultsOwnCycleIsCaughtThere) {
+  const auto [caught, hop] = late_header_caught(0);
+  EXPECT_EQ(caught, hop);
+}
+
+// The fault holds back the first header from its cycle on: in a cycle without one it waits for
+// the next, which is caught where the model sent it.
+TEST(MulticomputerCosim, AFaultInACycleWithoutAHeaderHoldsBackTheNext) {
+  const auto [caught, hop] = late_header_caught(1);
+  EXPECT_EQ(caught, hop);
+}
+
+/// Every change of a buffer's occupancy the trace is told: cycle, channel, virtual channel,
+/// flits (the systems of one network register their channels in the same order).
+class OccupancyLog : public traces::Recorder {
+ public:
+  using Change = std::tuple<std::uint64_t, traces::SourceId, std::uint32_t, std::uint32_t>;
+  [[nodiscard]] bool enabled() const override { return true; }
+  void channel_occupancy(traces::Cycle at, traces::SourceId channel, std::uint32_t vc,
+                         std::uint32_t flits) override {
+    changes.emplace_back(at.count(), channel, vc, flits);
+  }
+  std::vector<Change> changes;
+};
+
+// The verilated routers expose no per-virtual-channel occupancy: under router=cosim the trace's
+// buffers are the model's beside them, each change as the model alone tells it.
+TEST(MulticomputerCosim, TheBuffersInTheTraceAreTheModels) {
+  OccupancyLog model_log;
+  OccupancyLog cosim_log;
+  sc::Multicomputer model("model", with_impl(kCosimNetwork, sw::Impl::Model).validated(),
+                          model_log);
+  sc::Multicomputer cosim("cosim", kCosimNetwork.validated(), cosim_log,
+                          sc::net::verilated_routers(nullptr));
+  const sc::TrafficSpec spec = traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 8);
+  model.start_traffic(spec);
+  cosim.start_traffic(spec);
+  sc_core::sc_start();
+  EXPECT_TRUE(cosim.traffic_result().cosim_mismatch.empty());
+  ASSERT_GT(model_log.changes.size(), 100u);
+  EXPECT_EQ(cosim_log.changes, model_log.changes);
 }
 
 TEST(MulticomputerCosim, ATestFaultNeedsTheCosimulation) {
@@ -615,6 +706,30 @@ TEST(MulticomputerRtlTrace, EveryPacketMoveIsTheModels) {
   EXPECT_EQ(nodes_moves.first_difference(expected), "") << "router=rtl,ni=rtl";
   EXPECT_EQ(whole_nodes_moves.first_difference(whole_model_moves.sorted()), "")
       << "router=rtl,ni=rtl, a packet per message";
+}
+
+// On a mesh (one virtual channel) a hop's channel is the port's: the trace numbers a router's
+// virtual channels port by port with the network's own count of them, not the verilated
+// routers' (which keep room for more).
+TEST(MulticomputerRtlTrace, OnAMeshOfOneVirtualChannelEveryPacketMoveIsTheModels) {
+  const sw::NetworkConfig config =
+      packets_of(network(sw::Topology::mesh({4, 4}), 2, 1, sw::Impl::Rtl), 3);
+  ASSERT_EQ(config.router.vcs, 1u);
+  PacketMoves model_moves;
+  PacketMoves rtl_moves;
+  sc::Multicomputer model("model", model_of(config).validated(), model_moves);
+  sc::Multicomputer rtl("rtl", config.validated(), rtl_moves, sc::net::verilated_routers(nullptr));
+  std::vector<std::uint32_t> all(16);
+  for (std::uint32_t k = 0; k < 16; ++k) {
+    all[k] = k;
+  }
+  const sw::RoutedProgram routed = sw::route_program(sw::generate_random(16, 3, 22), 16, all);
+  model.load(routed);
+  rtl.load(routed);
+  sc_core::sc_start();
+  const std::vector<PacketMoves::Move> expected = model_moves.sorted();
+  ASSERT_GT(expected.size(), 100u);
+  EXPECT_EQ(rtl_moves.first_difference(expected), "");
 }
 
 class MulticomputerNiRtl : public testing::TestWithParam<Case> {};

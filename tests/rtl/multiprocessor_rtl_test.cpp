@@ -198,8 +198,8 @@ sw::MachineProgram one_write(const sw::SystemConfig& c) {
   return p;
 }
 
-/// The mismatch of one_write on the omp at n = 4 with a fault in P(1)'s controller.
-sc::Mismatch faulty_run(const sc::ModelFault& fault, std::uint64_t tau = sw::BusTiming{}.tau) {
+/// The run of one_write on the omp at n = 4 with bus = cosim and a fault in P(1)'s controller.
+sw::RunSummary run_with_fault(const sc::ModelFault& fault, std::uint64_t tau) {
   traces::Recorder silent;
   sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Cosim, sw::Impl::Model);
   c.timing.tau = tau;
@@ -207,7 +207,12 @@ sc::Mismatch faulty_run(const sc::ModelFault& fault, std::uint64_t tau = sw::Bus
   system.blocks().inject_fault(1, fault);
   system.load(one_write(c));
   sc::run_systems({&system}, sw::Cycle{1'000'000});
-  const sw::RunSummary r = system.result();
+  return system.result();
+}
+
+/// The mismatch of one_write on the omp at n = 4 with a fault in P(1)'s controller.
+sc::Mismatch faulty_run(const sc::ModelFault& fault, std::uint64_t tau = sw::BusTiming{}.tau) {
+  const sw::RunSummary r = run_with_fault(fault, tau);
   EXPECT_TRUE(r.mismatch.has_value());
   EXPECT_FALSE(r.completed) << "the first mismatch stops the run";
   return r.mismatch.value_or(sc::Mismatch{});
@@ -255,6 +260,22 @@ TEST(Cosim, AFaultHeldOverSeveralCyclesIsReportedAtItsFirstCycle) {
   EXPECT_EQ(m.instance, "omp.bc1");
   EXPECT_EQ(m.signal, "bus_data");
   EXPECT_EQ(m.model ^ m.rtl, 1u << 4);
+}
+
+// The word is on the bus in cycles alpha .. alpha + tau - 1 and in no other: a flip in the cycle
+// after its last one changes no word, and the run completes without a mismatch (a window of
+// alpha cycles in place of tau would reach it).
+TEST(Cosim, AFaultInTheCycleAfterTheWordsLastChangesNothing) {
+  const std::uint64_t alpha = sw::BusTiming{}.alpha;
+  constexpr std::uint64_t kTau = 3;
+  sc::ModelFault fault;
+  fault.kind = sc::ModelFault::Kind::FlipBit;
+  fault.at = sw::Cycle{alpha + kTau};
+  fault.bit = 4;
+  const sw::RunSummary r = run_with_fault(fault, kTau);
+  EXPECT_FALSE(r.mismatch.has_value()) << r.mismatch->to_string();
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(r.cycles.count(), alpha + kTau);  // [PH91] Fig. 5(a): one word ends at alpha + tau
 }
 
 /// P(a) and P(b) of the omp at n write in the same cycles on their own rows, each controller
@@ -666,6 +687,14 @@ TEST(MemoryCosim, AOneCycleLateGrantInTheModelArbiterIsCaughtAtItsCycle) {
   EXPECT_EQ(r.mismatch->rtl, 1u);
 }
 
+// A late grant is a fault of the model arbiter that only the module array beside it (memory =
+// cosim) can catch: asked of a system without it, it is refused.
+TEST(MemoryCosim, ALateGrantNeedsTheModuleArrayBesideTheModel) {
+  traces::Recorder silent;
+  Wired system("omp", config_of(Arch::Omp, 4, sw::Impl::Cosim, sw::Impl::Model), silent);
+  EXPECT_THROW(system.blocks().inject_late_grant(1, sw::Cycle{0}), std::logic_error);
+}
+
 TEST(MemoryCosim, AFlippedBitOfAModelModuleWordIsCaughtWhereTheArrayReturnsIt) {
   const sw::BusTiming t;
   const std::uint64_t read_word = 2 * t.alpha + t.tau;  // the read's grant + alpha
@@ -775,6 +804,16 @@ TEST(Gating, TheModuleArrayClockRunsOnlyWhileModulesAreRequestedOrHeld) {
   EXPECT_EQ(system.blocks().rtl_edges(), 2 * c.n + access);
 }
 
+/// validate_rtl's verdict on `c`: "accepted", or the refused parameter and the refusal.
+std::string verdict(const sw::SystemConfig& c) {
+  try {
+    sc::validate_rtl(c);
+  } catch (const sw::ParameterError& e) {
+    return e.parameter() + ": " + e.what();
+  }
+  return "accepted";
+}
+
 // Configurations the verilated blocks cannot run are refused before elaboration, naming the
 // parameter.
 TEST(Validation, ConfigurationsOutsideTheVerilatedSizesAreRefused) {
@@ -814,25 +853,51 @@ TEST(Validation, ConfigurationsOutsideTheVerilatedSizesAreRefused) {
 // The module array's own size check holds with the model bus controllers (memory=cosim), and
 // bus=cosim takes im=cosim but not im=rtl (the model performs the access).
 TEST(Validation, TheModuleArraysSizeAndTheCosimControllersIndexManipulatorAreChecked) {
-  const auto parameter = [](const sw::SystemConfig& c) {
-    try {
-      sc::validate_rtl(c);
-    } catch (const sw::ParameterError& e) {
-      return e.parameter() + ": " + e.what();
-    }
-    return std::string("accepted");
-  };
   sw::SystemConfig c = config_of(Arch::Omp, 3, sw::Impl::Model, sw::Impl::Model);
   c.impl.memory = sw::Impl::Cosim;
-  EXPECT_EQ(parameter(c).rfind("n: ", 0), 0u) << parameter(c);
-  EXPECT_NE(parameter(c).find("the RTL module array"), std::string::npos) << parameter(c);
+  EXPECT_EQ(verdict(c).rfind("n: ", 0), 0u) << verdict(c);
+  EXPECT_NE(verdict(c).find("the RTL module array"), std::string::npos) << verdict(c);
   c.n = 4;
-  EXPECT_EQ(parameter(c), "accepted");
+  EXPECT_EQ(verdict(c), "accepted");
   sw::SystemConfig cosim = config_of(Arch::Omp, 4, sw::Impl::Cosim, sw::Impl::Cosim);
-  EXPECT_EQ(parameter(cosim), "accepted");
+  EXPECT_EQ(verdict(cosim), "accepted");
   cosim.impl.index_manipulator = sw::Impl::Rtl;
-  EXPECT_NE(parameter(cosim).find("'im=rtl' with 'bus=cosim'"), std::string::npos)
-      << parameter(cosim);
+  EXPECT_NE(verdict(cosim).find("'im=rtl' with 'bus=cosim'"), std::string::npos) << verdict(cosim);
+}
+
+// The RTL bus controller's registers (docs/rtl.md, "Parameterisations": L = 256 words per data
+// buffer, S = 512 index sets, 4096-word modules, 16-bit timing registers, so at most
+// 2^16 - 1 = 65535 cycles) take their last value and refuse the one after it, naming the
+// parameter (an index memory too small is the program's, so {impl}'s).
+TEST(Validation, EveryRegisterOfTheRtlControllerTakesItsLastValue) {
+  const sw::SystemConfig base = config_of(Arch::Omp, 4, sw::Impl::Rtl, sw::Impl::Rtl);
+  constexpr std::uint64_t kTimingLast = (std::uint64_t{1} << 16) - 1;
+  const std::vector<
+      std::tuple<std::string, std::uint64_t, std::function<void(sw::SystemConfig&, std::uint64_t)>>>
+      registers = {
+          {"buffer-words", 256,
+           [](sw::SystemConfig& c, std::uint64_t v) {
+             c.buffer_words = static_cast<std::uint32_t>(v);
+           }},
+          {"impl", 512,
+           [](sw::SystemConfig& c, std::uint64_t v) {
+             c.index_sets = static_cast<std::uint32_t>(v);
+           }},
+          {"module-words", 4096,
+           [](sw::SystemConfig& c, std::uint64_t v) {
+             c.module_words = static_cast<std::uint32_t>(v);
+           }},
+          {"alpha", kTimingLast, [](sw::SystemConfig& c, std::uint64_t v) { c.timing.alpha = v; }},
+          {"beta", kTimingLast, [](sw::SystemConfig& c, std::uint64_t v) { c.timing.beta = v; }},
+          {"tau", kTimingLast, [](sw::SystemConfig& c, std::uint64_t v) { c.timing.tau = v; }},
+          {"gamma", kTimingLast, [](sw::SystemConfig& c, std::uint64_t v) { c.timing.gamma = v; }}};
+  for (const auto& [parameter, last, set] : registers) {
+    sw::SystemConfig c = base;
+    set(c, last);
+    EXPECT_EQ(verdict(c), "accepted") << parameter << " = " << last;
+    set(c, last + 1);
+    EXPECT_EQ(verdict(c).rfind(parameter + ": ", 0), 0u) << verdict(c);
+  }
 }
 
 }  // namespace
