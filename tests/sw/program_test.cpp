@@ -465,6 +465,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"UnterminatedLabelAtEnd", "nodes 4\nstep \"ab", "2:9", "a closing '\"'",
                   "end of file"},
         ErrorCase{"BadEscape", "nodes 4\nstep \"a\\q\"\n", "2:8", "an escape", "the character 'q'"},
+        // A blank after the backslash is no printable character: named as a byte.
+        ErrorCase{"SpaceEscape", "nodes 4\nstep \"a\\ \"\n", "2:8", "an escape", "the byte 0x20"},
         ErrorCase{"BadCharacter", kHead + "send 1 -> 0 @\n", "3:13", "a name, a number",
                   "the character '@'"},
         // A letter beyond ASCII is UTF-8 text but no token: named by its first byte, in hex.
