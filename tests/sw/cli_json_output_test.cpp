@@ -59,6 +59,53 @@ TEST(JsonOutput, OutputThatIsNoObjectPassesUnchanged) {
   EXPECT_EQ(through_inserter({}), "");
 }
 
+// White space before the object's brace is passed on, and the member still follows the brace.
+TEST(JsonOutput, WhiteSpaceBeforeTheObjectPassesAndTheMemberFollowsTheBrace) {
+  EXPECT_EQ(through_inserter({" \n", "{\"a\": 1}"}), " \n{" + kMember + ",\"a\": 1}");
+}
+
+/// A string buffer that counts the flushes it is asked for.
+class CountingBuffer : public std::stringbuf {
+ public:
+  int flushes = 0;
+
+ protected:
+  int sync() override {
+    ++flushes;
+    return std::stringbuf::sync();
+  }
+};
+
+// A flush of the output reaches the sink (a progress line or an error may follow on another
+// stream), and a sink that fails fails the output, written piece by piece or a character at a
+// time (docs/cli.md: an output that cannot be written in full fails the command).
+TEST(JsonOutput, FlushesReachTheSinkAndItsFailureIsTheOutputs) {
+  CountingBuffer buffer;
+  std::ostream sink(&buffer);
+  {
+    JsonMemberInserter inserter(sink, kMember);
+    std::ostream out(&inserter);
+    out << "{\"a\": 1}" << std::flush;
+    EXPECT_EQ(buffer.flushes, 1);
+    EXPECT_TRUE(out.good());
+  }
+  for (const bool whole : {true, false}) {
+    std::ostringstream failing;
+    failing.setstate(std::ios::badbit);
+    JsonMemberInserter inserter(failing, kMember);
+    std::ostream out(&inserter);
+    const std::string json = "{\"a\": 1}";
+    if (whole) {
+      out << json;
+    } else {
+      for (const char c : json) {
+        out.put(c);
+      }
+    }
+    EXPECT_TRUE(out.bad()) << (whole ? "written whole" : "a character at a time");
+  }
+}
+
 TEST(JsonOutput, TheVersionMemberIsJsonTextsLayoutOfTheVersionObject) {
   const nlohmann::json object = nlohmann::json::parse("{" + version_member() + "}");
   EXPECT_EQ(object, nlohmann::json({{"version", version_json()}}));
