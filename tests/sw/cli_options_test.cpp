@@ -583,6 +583,8 @@ TEST(Cli, UsageFirstWordsAreTheLowercaseAlternativesOfTheFirstWord) {
   EXPECT_EQ(usage_first_words("[options]"), Words{});
   EXPECT_EQ(usage_first_words("a||b|"), (Words{"a", "b"}));
   EXPECT_EQ(usage_first_words("plain"), Words{"plain"});
+  // Digits and hyphens belong to a word to type; only a capital makes a placeholder.
+  EXPECT_EQ(usage_first_words("cc-cube|c12|FILE2 --dim D"), (Words{"cc-cube", "c12"}));
   EXPECT_EQ(usage_first_words(""), Words{});
 }
 
