@@ -179,6 +179,20 @@ TEST(InputErrorText, ControlBytesAreWrittenAsEscapes) {
   EXPECT_EQ(std::string(e.what()), "f:2:3: expected a name, found 'a\\tb\\nc\\rd\\x7fe\\x1b'");
 }
 
+// Every form of error is one line, the last control byte below the blank (0x1f) escaped too; a
+// location without a line is its name alone (an option, a file as a whole).
+TEST(InputErrorText, EveryFormIsOneLineAndALocationWithoutALineIsItsName) {
+  EXPECT_EQ(std::string(InputError({"f", 2, 3}, "x", "'\x1f'").what()),
+            "f:2:3: expected x, found '\\x1f'");
+  EXPECT_EQ(std::string(InputError({"f", 2, 3}, "two\nlines").what()), "f:2:3: two\\nlines");
+  EXPECT_EQ(std::string(orthosim::sw::ParameterError("vcs", "two\nlines").what()), "two\\nlines");
+  EXPECT_EQ(std::string(orthosim::sw::ParameterError("vcs", "an even number", "3").what()),
+            "expected an even number, found 3");
+  EXPECT_EQ((orthosim::sw::SourceLocation{"--vcs", 0, 5}.to_string()), "--vcs");
+  EXPECT_EQ((orthosim::sw::SourceLocation{"f", 2, 3}.to_string()), "f:2:3");
+  EXPECT_EQ(orthosim::sw::quoted(std::uint64_t{7}), "'7'");
+}
+
 TEST(JsonText, WritesBytesThatAreNotUtf8AsTheReplacementCharacter) {
   const nlohmann::json j = {{"label", "caf\xe9 \xe2\x86\x92"}};
   EXPECT_THROW(static_cast<void>(j.dump()), nlohmann::json::type_error);
