@@ -9,6 +9,7 @@
 
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/machine/delivery_check.hpp"
 #include "sw/machine/payload.hpp"
 #include "tests/support/program_builder.hpp"
 
@@ -760,6 +761,62 @@ TEST(Footprint, AWriteCountsItsModulesWordsAndAReadItsBuffersWords) {
   EXPECT_EQ(footprint(write_at(7)) - footprint(write_at(4)), six_words);
   EXPECT_EQ(footprint(sw::LoadBuffer{1, 0, 3, 6}) - footprint(sw::LoadBuffer{1, 0, 3, 0}),
             six_words);
+}
+
+// Beside the words, the estimate counts what the run holds whatever the program does (docs/cli.md,
+// Memory): a fixed cost per processor (its blocks and kernel objects, 8 KiB as measured), each
+// module's store, each message's record and delivery check, each index set and each op as
+// encoded. One more of each adds exactly its bytes; a read fills its buffers from their start
+// whatever its module address.
+TEST(Footprint, EachProcessorModuleMessageIndexSetAndOpAddsItsBytes) {
+  const auto ops_bytes = [](const sw::MachineProgram& program) {
+    std::uint64_t bytes = 0;
+    for (const sw::ProcessorProgram& p : program.processors) {
+      bytes += p.ops.bytes();
+    }
+    return bytes;
+  };
+  const sw::MachineProgram two = ProgramBuilder(Arch::Omp, 2).build();
+  const sw::MachineProgram four = ProgramBuilder(Arch::Omp, 4).build();
+  // From 2 to 4 processors: 2 more processors, 16 - 4 more modules (the omp has n^2).
+  EXPECT_EQ(sc::Multiprocessor::footprint(four, config(Arch::Omp, 4)) -
+                sc::Multiprocessor::footprint(two, config(Arch::Omp, 2)),
+            2 * 8 * 1024 + 12 * sizeof(sc::WordStore) + ops_bytes(four) - ops_bytes(two));
+
+  const auto footprint = [](const sw::MachineProgram& program) {
+    return sc::Multiprocessor::footprint(program, config(Arch::Omp, 4));
+  };
+  ProgramBuilder base(Arch::Omp, 4);
+  base.proc(0).index_sets = {{0, 2}};
+  base.op(0, sw::Compute{sw::Cycle{3}});
+  const sw::MachineProgram program = base.build();
+
+  sw::MachineProgram one_more_message = program;
+  one_more_message.messages.push_back(sw::Message{});
+  EXPECT_EQ(footprint(one_more_message) - footprint(program),
+            sizeof(sw::Message) + sw::MessageMemory::kBytesPerMessage);
+
+  sw::MachineProgram one_more_set = program;
+  one_more_set.processors[1].index_sets.push_back({0, 1, 2});
+  EXPECT_EQ(footprint(one_more_set) - footprint(program),
+            sizeof(sw::IndexSet) + 3 * sizeof(std::uint32_t));
+
+  ProgramBuilder longer(Arch::Omp, 4);
+  longer.proc(0).index_sets = {{0, 2}};
+  longer.op(0, sw::Compute{sw::Cycle{3}});
+  longer.op(1, sw::Compute{sw::Cycle{5}});
+  const sw::MachineProgram one_more_op = longer.build();
+  ASSERT_GT(ops_bytes(one_more_op), ops_bytes(program));
+  EXPECT_EQ(footprint(one_more_op) - footprint(program),
+            ops_bytes(one_more_op) - ops_bytes(program));
+
+  const auto read_at = [&](std::uint32_t address) {
+    ProgramBuilder b(Arch::Omp, 4);
+    b.proc(0).index_sets = {{0, 2}};
+    b.op(0, access(Direction::Read, column(0), {1, 3}, address, 2));
+    return footprint(b.build());
+  };
+  EXPECT_EQ(read_at(10), read_at(0));
 }
 
 TEST(Validation, AProgramThatDrivesAnotherProcessorsBusIsRejectedBeforeRunning) {
