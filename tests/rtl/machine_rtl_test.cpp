@@ -475,12 +475,8 @@ TEST(WholeMachineCosim, AFlippedWordOfAModelControllerIsCaughtOnItsBus) {
   EXPECT_EQ(m.model ^ m.rtl, 1u << 6);
 }
 
-// A processor without a program is finished from the start, in the model as in the RTL: cosim
-// compares P0, P2 and P3, which have nothing to do, in every cycle of P1's write, and agrees.
-TEST(WholeMachineCosim, ProcessorsWithoutAProgramAreFinishedFromTheStart) {
-  traces::Recorder silent;
-  const sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Cosim);
-  Wired system("omp", c, silent);
+/// P1 writes one word over RB(1) to M(1,2); the other processors have nothing to do.
+sw::MachineProgram p1_one_write() {
   sw::MemoryAccess write;
   write.direction = sw::Direction::Write;
   write.bus = {sw::BusKind::Row, 1};
@@ -488,13 +484,49 @@ TEST(WholeMachineCosim, ProcessorsWithoutAProgramAreFinishedFromTheStart) {
   write.address = 5;
   sw::MachineProgram p = p1_only({write});
   p.processors[1].index_sets = {sw::IndexSet{0, 1, 2, 3}};
-  system.load(p);
+  return p;
+}
+
+// A processor without a program is finished from the start, in the model as in the RTL: cosim
+// compares P0, P2 and P3, which have nothing to do, in every cycle of P1's write, and agrees.
+TEST(WholeMachineCosim, ProcessorsWithoutAProgramAreFinishedFromTheStart) {
+  traces::Recorder silent;
+  const sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Cosim);
+  Wired system("omp", c, silent);
+  system.load(p1_one_write());
   sc::run_systems({&system}, sw::Cycle{1'000'000});
   const sw::RunSummary r = system.result();
   EXPECT_FALSE(r.mismatch.has_value()) << (r.mismatch ? r.mismatch->to_string() : "");
   EXPECT_TRUE(r.completed);
   // [PH91] Fig. 5(a): one word, granted at 0, ends at alpha + tau.
   EXPECT_EQ(r.cycles.count(), c.timing.alpha + c.timing.tau);
+}
+
+// At the end of a cosim run the model's figures are compared with the RTL's: one the model
+// counted differently is reported under its block's instance by its own name. P1's one write is
+// BC(1)'s one access, on both sides; the summary the machine compares is then given a model count
+// of 2.
+TEST(WholeMachineCosim, AFigureThatDiffersIsReportedUnderItsBlockByItsName) {
+  traces::Recorder silent;
+  auto* wiring = new sc::CosimWiring;
+  sc::Multiprocessor system("omp", whole(Arch::Omp, 4, sw::Impl::Cosim).validated(), silent,
+                            std::unique_ptr<sc::BlockWiring>(wiring));
+  system.load(p1_one_write());
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  sw::RunSummary r = system.result();
+  ASSERT_FALSE(r.mismatch.has_value()) << r.mismatch->to_string();
+  const auto accesses = std::find_if(r.stats.begin(), r.stats.end(), [](const auto& entry) {
+    return entry.name == "omp.bc1.accesses";
+  });
+  ASSERT_NE(accesses, r.stats.end());
+  ASSERT_EQ(accesses->value, 1u);
+  accesses->value = 2;
+  wiring->rtl_machine()->result(r);
+  ASSERT_TRUE(r.mismatch.has_value());
+  EXPECT_EQ(r.mismatch->instance, "omp.bc1");
+  EXPECT_EQ(r.mismatch->signal, "accesses");
+  EXPECT_EQ(r.mismatch->model, 2u);
+  EXPECT_EQ(r.mismatch->rtl, 1u);
 }
 
 /// The message of the sw::ConfigError building a system of `c` throws ("" if none).
