@@ -243,6 +243,52 @@ TEST(WholeMachine, ADeadlockIsReportedBlocked) {
   EXPECT_EQ(r.processor_end[0], sw::Cycle{0});
 }
 
+// The watchdog waits out a release delay in which nothing moves: with the other costs free, a
+// barrier's release (--barrier-cycles 6) or a bus switch (gamma = 6) passes without movement,
+// and it passes. Every processor waits at the barrier, or for its bus switch group, for P0,
+// which computes first; all go on 6 cycles after P0 arrives. The run completes in the model's
+// cycles.
+TEST(WholeMachine, AReleaseDelayIsWaitedOutByTheWatchdog) {
+  traces::Recorder silent;
+  const sw::ProcSet everyone = sw::ProcSet::all(4);
+  const auto costs = [](sw::SystemConfig c, bool barrier) {
+    c.timing.gamma = barrier ? 0 : 6;
+    c.sync.barrier = barrier ? 6 : 0;
+    c.sync.activate = 0;
+    return c;
+  };
+  // Every system is built before the kernel runs (one elaboration).
+  std::vector<std::pair<std::unique_ptr<Wired>, std::unique_ptr<Wired>>> systems;
+  for (const bool barrier : {true, false}) {
+    const std::string tag = barrier ? "_barrier" : "_switch";
+    systems.emplace_back(
+        std::make_unique<Wired>(("model" + tag).c_str(),
+                                costs(whole(Arch::Omp, 4, sw::Impl::Model), barrier), silent),
+        std::make_unique<Wired>(("rtl" + tag).c_str(),
+                                costs(whole(Arch::Omp, 4, sw::Impl::Rtl), barrier), silent));
+  }
+  for (const bool barrier : {true, false}) {
+    const std::string what = barrier ? "barrier" : "bus switch";
+    Wired& model = *systems[barrier ? 0 : 1].first;
+    Wired& rtl = *systems[barrier ? 0 : 1].second;
+    const sw::Op release =
+        barrier ? sw::Op{sw::Barrier{everyone}} : sw::Op{sw::BusSwitch{everyone}};
+    sw::MachineProgram p = p1_only({release});
+    p.processors[0].ops = sw::OpList({sw::Compute{sw::Cycle{3}}, release});
+    p.processors[2].ops = p.processors[1].ops;
+    p.processors[3].ops = p.processors[1].ops;
+    model.load(p);
+    rtl.load(p);
+    sc::run_systems({&model, &rtl}, sw::Cycle{1'000'000});
+    const sw::RunSummary m = model.result();
+    const sw::RunSummary r = rtl.result();
+    ASSERT_TRUE(m.completed) << what;
+    EXPECT_TRUE(r.completed) << what;
+    EXPECT_EQ(r.blocked, m.blocked) << what;
+    EXPECT_EQ(r.cycles, m.cycles) << what;
+  }
+}
+
 // Every run starts its watchdog afresh: a program deadlocked from its first cycle (P1 waits for a
 // sync P0 never activates, without an op before) is stopped after as many cycles in a second run
 // as in the first, and reported blocked alike.
