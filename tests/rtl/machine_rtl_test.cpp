@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -573,6 +574,72 @@ TEST(WholeMachineCosim, AFigureThatDiffersIsReportedUnderItsBlockByItsName) {
   EXPECT_EQ(r.mismatch->signal, "accesses");
   EXPECT_EQ(r.mismatch->model, 2u);
   EXPECT_EQ(r.mismatch->rtl, 1u);
+}
+
+/// What a system's processors tell the recorder, as a trace shows it: "cycle source event", the
+/// source without the system's name ("omp.p2" -> "p2"); of the activities a processor tells in
+/// one cycle the last, which holds from that cycle on (a model processor passes zero-time ops
+/// within a cycle).
+class ProcessorLog : public traces::Recorder {
+ public:
+  [[nodiscard]] bool enabled() const override { return true; }
+  void activity(traces::Cycle at, traces::SourceId processor, traces::Activity what,
+                std::uint32_t op_index) override {
+    activities_[{at.count(), local(processor)}] =
+        "act " + std::to_string(static_cast<int>(what)) + " op " + std::to_string(op_index);
+  }
+  void interrupt_granted(traces::Cycle at, traces::SourceId processor,
+                         traces::Cycle requested) override {
+    grants_.push_back(std::to_string(at.count()) + " " + local(processor) + " intr asked " +
+                      std::to_string(requested.count()));
+  }
+  /// The events in cycle order: the verilated machine tells a cycle's events at the start of the
+  /// next, the models as they happen.
+  [[nodiscard]] std::vector<std::string> sorted() const {
+    std::vector<std::string> lines = grants_;
+    for (const auto& [when, what] : activities_) {
+      lines.push_back(std::to_string(when.first) + " " + when.second + " " + what);
+    }
+    std::sort(lines.begin(), lines.end());
+    return lines;
+  }
+
+ private:
+  [[nodiscard]] std::string local(traces::SourceId source) const {
+    const std::string& path = sources().at(source).path;
+    return path.substr(path.find('.') + 1);
+  }
+  std::map<std::pair<std::uint64_t, std::string>, std::string> activities_;
+  std::vector<std::string> grants_;
+};
+
+// With the whole machine verilated the recorder hears what the model processors would tell: P1
+// and P2 compute, then come to an activate-sync for P3 in the same cycle; the interrupt bus
+// takes one, the other waits for it (each tells its grant and the cycle it asked). P3 waits for
+// both. P0 has no program and tells nothing, as a model processor without one.
+TEST(WholeMachine, ItsProcessorsTellTheRecorderWhatTheModelsTell) {
+  ProcessorLog model_log;
+  ProcessorLog rtl_log;
+  Wired model("model", whole(Arch::Omp, 4, sw::Impl::Model), model_log);
+  Wired rtl("omp", whole(Arch::Omp, 4, sw::Impl::Rtl), rtl_log);
+  const sw::OpList activating({sw::Compute{sw::Cycle{3}}, sw::ActivateSync{sw::ProcSet({3})}});
+  sw::MachineProgram p = p1_only(activating);
+  p.processors[2].ops = activating;
+  p.processors[3].ops = sw::OpList({sw::WaitSync{1}, sw::WaitSync{2}});
+  model.load(p);
+  rtl.load(p);
+  sc::run_systems({&model, &rtl}, sw::Cycle{1'000'000});
+  ASSERT_TRUE(model.result().completed);
+  EXPECT_TRUE(rtl.result().completed);
+  const std::vector<std::string> told = model_log.sorted();
+  // P1 (the lower index) is granted the bus in cycle 3 and holds it for the activate cost; P2,
+  // which asked in cycle 3 too, is granted when that hold ends.
+  const std::uint64_t activate = model.config().sync.activate;
+  for (const std::string& grant :
+       {std::string("3 p1 intr asked 3"), std::to_string(3 + activate) + " p2 intr asked 3"}) {
+    EXPECT_NE(std::find(told.begin(), told.end(), grant), told.end()) << grant;
+  }
+  EXPECT_EQ(rtl_log.sorted(), told);
 }
 
 /// The message of the sw::ConfigError building a system of `c` throws ("" if none).
