@@ -715,6 +715,29 @@ sw::RunSummary memory_cosim_run(const std::function<void(Wired&)>& break_model) 
   return system.result();
 }
 
+// With alpha = 0 the model controller's word is on the bus in its grant cycle, and the module
+// array beside it (memory = cosim) takes it there too: P(1) writes M(1,2) in cycle 0 (grant and
+// word, [PH91] Fig. 5(a) with alpha = 0) and reads it back in cycle tau, where the write ended;
+// the array returns the word the model's module holds, and holds it afterwards.
+TEST(MemoryCosim, AWordOnTheBusInItsGrantCycleReachesTheArrayBesideTheModel) {
+  traces::Recorder silent;
+  sw::SystemConfig c = memory_config(4, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model);
+  c.timing.alpha = 0;
+  Wired system("omp", c, silent);
+  system.load(
+      p1_program(c, {p1_scalar(sw::Direction::Write, 2, 5), p1_scalar(sw::Direction::Read, 2, 5)}));
+  const sw::Word word = 0x00C0FFEEu;
+  system.manipulator(1).write_word(0, 0, word);
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  const sw::RunSummary r = system.result();
+  EXPECT_FALSE(r.mismatch.has_value()) << r.mismatch->to_string();
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(r.cycles.count(), 2 * c.timing.tau);
+  const sw::ModuleId m12 = 1 * c.n + 2;  // RB(1)'s slot 2
+  EXPECT_EQ(system.module(m12).read(5), word);
+  EXPECT_EQ(system.blocks().module_array()->read(m12, 5), word);
+}
+
 TEST(MemoryCosim, AOneCycleLateGrantInTheModelArbiterIsCaughtAtItsCycle) {
   const std::uint64_t second_grant = sw::BusTiming{}.alpha + sw::BusTiming{}.tau;
   const sw::RunSummary r =
