@@ -504,9 +504,15 @@ void RtlMachine::beat(Cycle at, Cycle length, traces::SourceId controller,
                       const traces::AccessTrace& /*a*/, std::uint32_t slot, std::uint32_t address,
                       std::uint32_t data) {
   const SourceOf& s = sources_of_.at(controller);
-  if (running_ && s.index < beats_.size()) {
-    beats_[s.index].push_back({at, length, slot, address, data});
+  if (!running_ || s.index >= beats_.size()) {
+    return;
   }
+  if (fault_.kind == MachineFault::Kind::ShiftedAddress && fault_.block == s.index &&
+      at >= fault_.at) {
+    fault_.kind = MachineFault::Kind::None;
+    ++address;
+  }
+  beats_[s.index].push_back({at, length, slot, address, data});
 }
 
 void RtlMachine::interrupt_granted(Cycle at, traces::SourceId /*processor*/, Cycle /*requested*/) {

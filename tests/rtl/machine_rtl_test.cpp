@@ -534,6 +534,19 @@ sw::MachineProgram p1_one_write() {
   return p;
 }
 
+TEST(WholeMachineCosim, AWordOfAModelControllerAtAnotherAddressIsCaughtOnItsBus) {
+  const sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Cosim);
+  sc::MachineFault fault;
+  fault.kind = sc::MachineFault::Kind::ShiftedAddress;
+  fault.block = 1;
+  fault.at = sw::Cycle{0};  // P1's first word, after alpha ([PH91] Fig. 5)
+  const sc::Mismatch m = faulty_run(Arch::Omp, fault);
+  EXPECT_EQ(m.cycle, c.timing.alpha);
+  EXPECT_EQ(m.instance, "omp.bc1");
+  EXPECT_EQ(m.signal, "bus_addr");
+  EXPECT_EQ(m.model, m.rtl + 1);
+}
+
 // A processor without a program is finished from the start, in the model as in the RTL: cosim
 // compares P0, P2 and P3, which have nothing to do, in every cycle of P1's write, and agrees.
 TEST(WholeMachineCosim, ProcessorsWithoutAProgramAreFinishedFromTheStart) {
