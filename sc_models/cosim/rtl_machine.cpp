@@ -483,6 +483,15 @@ void RtlMachine::activity(Cycle at, traces::SourceId processor, traces::Activity
   // In order; one held back by the fault delays those after it.
   const Cycle seen =
       model_events_[s.index].empty() ? at : std::max(at, model_events_[s.index].back().at);
+  if (fault_.kind == MachineFault::Kind::LateFinish && fault_.block == s.index && state.finished &&
+      at >= fault_.at) {
+    fault_.kind = MachineFault::Kind::None;
+    ModelProcessor unfinished = state;
+    unfinished.finished = false;
+    model_events_[s.index].push_back({seen, unfinished});
+    model_events_[s.index].push_back({seen + Cycle{1}, state});
+    return;
+  }
   model_events_[s.index].push_back({seen, state});
 }
 

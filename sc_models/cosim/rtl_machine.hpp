@@ -46,6 +46,8 @@ struct MachineFault {
     LateGrant,      ///< the first grant at or after `at` is seen a cycle late
     /// BC(block)'s first word on the bus at or after `at` is seen at the next address
     ShiftedAddress,
+    /// P(block)'s finish at or after `at` is seen a cycle late (its Idle activity on time)
+    LateFinish,
   };
   Kind kind = Kind::None;
   std::uint32_t block = 0;

@@ -429,9 +429,9 @@ std::uint64_t half_cycles(const sw::SystemConfig& c) {
   return t.alpha + t.beta * (4 - 1) + (c.n - 1) * t.tau * 4;
 }
 
-/// The first mismatch of the IWR workload with `fault` on the model's side.
-sc::Mismatch faulty_run(Arch arch, const sc::MachineFault& fault,
-                        const sc::ModelFault& bus_fault = {}) {
+/// The run of the IWR workload with `fault` on the model's side.
+sw::RunSummary faulty_summary(Arch arch, const sc::MachineFault& fault,
+                              const sc::ModelFault& bus_fault = {}) {
   traces::Recorder silent;
   const sw::SystemConfig c = whole(arch, 4, sw::Impl::Cosim);
   auto* wiring = new sc::CosimWiring;
@@ -443,7 +443,13 @@ sc::Mismatch faulty_run(Arch arch, const sc::MachineFault& fault,
                             std::unique_ptr<sc::BlockWiring>(wiring));
   system.load(iwr_workload(c));
   sc::run_systems({&system}, sw::Cycle{1'000'000});
-  const sw::RunSummary r = system.result();
+  return system.result();
+}
+
+/// The first mismatch of the IWR workload with `fault` on the model's side, before its end.
+sc::Mismatch faulty_run(Arch arch, const sc::MachineFault& fault,
+                        const sc::ModelFault& bus_fault = {}) {
+  const sw::RunSummary r = faulty_summary(arch, fault, bus_fault);
   EXPECT_TRUE(r.mismatch.has_value());
   EXPECT_FALSE(r.completed) << "the first mismatch stops the run";
   return r.mismatch.value_or(sc::Mismatch{});
@@ -461,6 +467,25 @@ TEST(WholeMachineCosim, AProcessorSeenLateIsCaughtWhenItsWriteEnds) {
   EXPECT_EQ(m.signal, "activity");
   EXPECT_EQ(m.model, 3u);  // write
   EXPECT_EQ(m.rtl, 4u);    // bus switch
+}
+
+// The model's finish seen a cycle late, with its Idle activity on time: only the comparison of
+// `finished` sees it, when P2 ends its IWR step, 2 T + gamma after the start (Eq. (1)), the
+// cycle in which every processor ends (so the run has completed when it stops).
+TEST(WholeMachineCosim, AFinishSeenLateIsCaughtWhenTheProcessorEnds) {
+  const sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Cosim);
+  sc::MachineFault fault;
+  fault.kind = sc::MachineFault::Kind::LateFinish;
+  fault.block = 2;
+  fault.at = sw::Cycle{0};
+  const sw::RunSummary r = faulty_summary(Arch::Omp, fault);
+  ASSERT_TRUE(r.mismatch.has_value());
+  const sc::Mismatch& m = *r.mismatch;
+  EXPECT_EQ(m.cycle, 2 * half_cycles(c) + c.timing.gamma);
+  EXPECT_EQ(m.instance, "omp.p2");
+  EXPECT_EQ(m.signal, "finished");
+  EXPECT_EQ(m.model, 0u);
+  EXPECT_EQ(m.rtl, 1u);
 }
 
 TEST(WholeMachineCosim, AGrantSeenLateIsCaughtAtTheReadHalf) {
