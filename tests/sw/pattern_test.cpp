@@ -1052,6 +1052,43 @@ TEST(PatternGenerate, RandomProgramsHoldEveryPatternLoneBroadcastsAndAnyOrder) {
   EXPECT_GT(unordered_steps, 0u);
 }
 
+// A permutation (C2) from one given destination is refused naming that option: one message is
+// C1, and no derangement of a single node exists to draw its source from.
+TEST(PatternGenerate, APermutationToOneGivenDestinationIsRefusedNamingTheDestinations) {
+  sw::PatternGenOptions o;
+  o.nodes = 5;
+  o.destinations = {3};
+  const std::string c2 = error_of(Pattern::C2, o);
+  EXPECT_TRUE(keyed(c2, "dests") && contains(c2, "at least 2")) << c2;
+}
+
+// A many side of m-1 nodes names the pattern written instead (Table 1: one source to all others
+// is C3 when personalized, C4 when broadcast; all others to one is C5).
+TEST(PatternGenerate, ABroadcastToAllOthersGivenAsC9IsNamedC4) {
+  sw::PatternGenOptions o;
+  o.nodes = 6;
+  o.sources = {0};
+  o.destinations = {1, 2, 3, 4, 5};
+  const std::string c9 = error_of(Pattern::C9, o);
+  EXPECT_TRUE(keyed(c9, "dests") && contains(c9, "m-1 is C4") && !contains(c9, "C3")) << c9;
+}
+
+// Too few nodes: the reason "1 < sr, ds < m-1" is given for C8-C12 only, the patterns whose
+// smallest machine it sets (4 nodes); C2-C5 need 3 for other reasons (min_nodes' comment).
+TEST(PatternGenerate, TheTable1RangeIsTheReasonForFourNodesOnly) {
+  sw::PatternGenOptions o;
+  o.nodes = 3;
+  for (Pattern p : {Pattern::C8, Pattern::C9, Pattern::C10, Pattern::C11, Pattern::C12}) {
+    const std::string e = error_of(p, o);
+    EXPECT_TRUE(keyed(e, "nodes") && contains(e, "m >= 4") && contains(e, "1 < sr, ds < m-1")) << e;
+  }
+  o.nodes = 2;
+  for (Pattern p : {Pattern::C2, Pattern::C3, Pattern::C4, Pattern::C5}) {
+    const std::string e = error_of(p, o);
+    EXPECT_TRUE(keyed(e, "nodes") && contains(e, "m >= 3") && !contains(e, "Table 1")) << e;
+  }
+}
+
 // ---- the edges a mutation round on pattern.cpp and message_vector.cpp found unpinned --------
 
 // [PH91] Table 1, row by row: the pattern, its type, and the basic pattern of CS that
