@@ -445,6 +445,42 @@ TEST(ProgramCost, OnTheSingleBusTheStepIsEveryAccessBackToBackPlusTheSync) {
   EXPECT_EQ(sw::predict_step_cycles(step, c, sw::SyncMode::Pairs).count(), bus_busy + 3);
 }
 
+// A step of two IWR steps (a torus shift, Fig. 11(b)) on the crossbar, each phase's switch over
+// the processors of that phase only, a reader that writes nothing among them. Phase 0: P0 writes
+// parcel 0 (l = 3) on B(1), P1 reads it; phase 1: P0 writes parcel 1 on B(2), P2 reads it; P2
+// computes 50 cycles first. With T = alpha + beta(l - 1) + tau l = 18:
+//   bus switch: P0 writes, the switch, P0 writes again: 2T + gamma = 43 < 50, so the second switch
+//               waits for P2, which then reads: 50 + gamma + T.
+//   pairs:      P0's two writes, each with its activate-sync, end at 2(T + 3) = 42 < 50, so P2
+//               reads after its compute: 50 + T.
+TEST(ProgramCost, EachIwrStepOfAStepSwitchesOverItsOwnProcessors) {
+  sw::SystemConfig c;
+  c.arch = Arch::Crossbar;
+  c.n = 3;
+  c.timing = sw::BusTiming{10, 1, 2, 7};
+  c.sync.activate = 3;
+  const sw::BusRef b1{sw::BusKind::Shared, 1};
+  const sw::BusRef b2{sw::BusKind::Shared, 2};
+  sw::MappedStep step;
+  step.parcels.resize(2);
+  step.compute = {sw::Cycle{0}, sw::Cycle{0}, sw::Cycle{50}};
+  step.ops.push_back(op_of(Direction::Write, {one_slot_access(0, Direction::Write, b1, 0, 3)}));
+  step.ops.push_back(op_of(Direction::Read, {one_slot_access(1, Direction::Read, b1, 0, 3)}));
+  sw::MappedOp second_write =
+      op_of(Direction::Write, {one_slot_access(0, Direction::Write, b2, 1, 3)});
+  sw::MappedOp second_read =
+      op_of(Direction::Read, {one_slot_access(2, Direction::Read, b2, 1, 3)});
+  second_write.phase = 1;
+  second_read.phase = 1;
+  step.ops.push_back(second_write);
+  step.ops.push_back(second_read);
+  const std::uint64_t access = 10 + 1 * 2 + 2 * 3;
+  ASSERT_LT(2 * access + 7, 50u);
+  EXPECT_EQ(sw::predict_step_cycles(step, c, sw::SyncMode::BusSwitch).count(), 50 + 7 + access);
+  ASSERT_LT(2 * (access + 3), 50u);
+  EXPECT_EQ(sw::predict_step_cycles(step, c, sw::SyncMode::Pairs).count(), 50 + access);
+}
+
 }  // namespace
 }  // namespace orthosim
 
