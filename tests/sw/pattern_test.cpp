@@ -1073,6 +1073,23 @@ TEST(PatternGenerate, ABroadcastToAllOthersGivenAsC9IsNamedC4) {
   EXPECT_TRUE(keyed(c9, "dests") && contains(c9, "m-1 is C4") && !contains(c9, "C3")) << c9;
 }
 
+// C11 / C12 with a side of m-1 nodes name no pattern instead: Table 1 has none with m-1 sources
+// and two or more disjoint destinations (C3, C4 and C5 have one node on the other side).
+TEST(PatternGenerate, AManyToManyOfMMinus1SourcesOrDestinationsNamesNoOtherPattern) {
+  sw::PatternGenOptions o;
+  o.nodes = 6;
+  for (Pattern p : {Pattern::C11, Pattern::C12}) {
+    o.sources = {0, 1, 2, 3, 4};
+    o.destinations = {};
+    const std::string sources = error_of(p, o);
+    EXPECT_TRUE(keyed(sources, "sources") && !contains(sources, " is C")) << sources;
+    o.sources = {};
+    o.destinations = {1, 2, 3, 4, 5};
+    const std::string dests = error_of(p, o);
+    EXPECT_TRUE(keyed(dests, "dests") && !contains(dests, " is C")) << dests;
+  }
+}
+
 // Too few nodes: the reason "1 < sr, ds < m-1" is given for C8-C12 only, the patterns whose
 // smallest machine it sets (4 nodes); C2-C5 need 3 for other reasons (min_nodes' comment).
 TEST(PatternGenerate, TheTable1RangeIsTheReasonForFourNodesOnly) {
