@@ -1073,6 +1073,66 @@ TEST(PatternGenerate, ABroadcastToAllOthersGivenAsC9IsNamedC4) {
   EXPECT_TRUE(keyed(c9, "dests") && contains(c9, "m-1 is C4") && !contains(c9, "C3")) << c9;
 }
 
+// A generated pattern is one step labelled with the pattern's name, in a program named after the
+// pattern and m; every transfer is located at that program (its name, no line).
+TEST(PatternGenerate, AGeneratedPatternIsOneStepLabelledAndLocatedByItsName) {
+  sw::PatternGenOptions o;
+  o.nodes = 7;
+  for (Pattern p : all_patterns()) {
+    const McProgram prog = sw::generate_pattern(p, o);
+    const std::string name = sw::to_string(p) + " m=7";
+    EXPECT_EQ(prog.name, name);
+    ASSERT_EQ(prog.steps.size(), 1u) << name;
+    EXPECT_EQ(prog.steps[0].label, sw::to_string(p)) << name;
+    for (const Transfer& t : prog.steps[0].transfers) {
+      EXPECT_EQ(t.where.file, name);
+      EXPECT_EQ(t.where.line, 0u) << name;
+    }
+  }
+}
+
+// C3 / C4 from given destinations (all but one node) send from the node they leave out, whatever
+// the seed.
+TEST(PatternGenerate, OneToAllOthersFromGivenDestinationsSendsFromTheNodeTheyLeaveOut) {
+  sw::PatternGenOptions o;
+  o.nodes = 5;
+  o.destinations = {4, 0, 3, 1};
+  for (Pattern p : {Pattern::C3, Pattern::C4}) {
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      o.seed = seed;
+      const McProgram prog = sw::generate_pattern(p, o);
+      ASSERT_EQ(prog.steps[0].transfers.size(), 1u);
+      EXPECT_EQ(prog.steps[0].transfers[0].source, 2u) << sw::to_string(p) << " seed " << seed;
+      EXPECT_EQ(prog.steps[0].transfers[0].destinations, o.destinations);
+    }
+  }
+}
+
+// generate_random draws each whole pattern anew: its C11 steps (sr sources to ds others, both
+// drawn) are not all one instance. 400 steps of 8 nodes hold about 400 / 5 / 12 of them; two draws
+// of C11 on 8 nodes agree with a probability far below 1/100.
+TEST(PatternGenerate, RandomProgramsDrawEachWholePatternAnew) {
+  const McProgram prog = sw::generate_random(8, 400, 3);
+  std::set<std::vector<std::pair<NodeId, NodeId>>> instances;
+  std::size_t c11_steps = 0;
+  for (const auto& step : prog.steps) {
+    if (step.label != "C11") {
+      continue;
+    }
+    ++c11_steps;
+    std::vector<std::pair<NodeId, NodeId>> links;
+    for (const Transfer& t : step.transfers) {
+      for (NodeId d : t.destinations) {
+        links.emplace_back(t.source, d);
+      }
+    }
+    std::sort(links.begin(), links.end());
+    instances.insert(links);
+  }
+  ASSERT_GE(c11_steps, 2u);
+  EXPECT_GE(instances.size(), 2u);
+}
+
 // C11 / C12 with a side of m-1 nodes name no pattern instead: Table 1 has none with m-1 sources
 // and two or more disjoint destinations (C3, C4 and C5 have one node on the other side).
 TEST(PatternGenerate, AManyToManyOfMMinus1SourcesOrDestinationsNamesNoOtherPattern) {
