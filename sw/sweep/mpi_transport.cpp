@@ -38,12 +38,7 @@ class MpiTransport final : public Transport {
   }
 
   void send_row(std::uint64_t point, const std::string& row) override {
-    // One message per row: the point index in the first 8 bytes, then the CSV line.
-    std::string message(sizeof point, '\0');
-    for (std::size_t b = 0; b < sizeof point; ++b) {
-      message[b] = static_cast<char>((point >> (8 * b)) & 0xff);
-    }
-    message += row;
+    const std::string message = row_message(point, row);
     MPI_Send(message.data(), static_cast<int>(message.size()), MPI_CHAR, 0, kRowTag,
              MPI_COMM_WORLD);
   }
@@ -64,11 +59,7 @@ class MpiTransport final : public Transport {
     std::string message(static_cast<std::size_t>(size), '\0');
     MPI_Recv(message.data(), size, MPI_CHAR, status.MPI_SOURCE, kRowTag, MPI_COMM_WORLD,
              MPI_STATUS_IGNORE);
-    std::uint64_t point = 0;
-    for (std::size_t b = 0; b < sizeof point; ++b) {
-      point |= static_cast<std::uint64_t>(static_cast<unsigned char>(message[b])) << (8 * b);
-    }
-    return std::make_pair(point, message.substr(sizeof point));
+    return parse_row_message(message);
   }
 
  private:

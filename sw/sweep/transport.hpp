@@ -3,6 +3,7 @@
 // interface keeps MPI in one file (mpi_transport.cpp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -24,6 +25,14 @@ class Transport {
   /// Rank 0: a row another rank sent, if one has arrived (with `block`, waits for one).
   virtual std::optional<std::pair<std::uint64_t, std::string>> receive_row(bool block) = 0;
 };
+
+/// The bytes of a row another rank sends rank 0, one message per row: the point's index in the
+/// first eight bytes, least significant first, then the CSV line.
+constexpr std::size_t kRowMessagePointBytes = 8;
+[[nodiscard]] std::string row_message(std::uint64_t point, const std::string& row);
+/// The point and row of a message row_message() made. Throws std::runtime_error for a message
+/// shorter than the point's bytes.
+[[nodiscard]] std::pair<std::uint64_t, std::string> parse_row_message(const std::string& message);
 
 /// Initializes MPI (the process must have been started by mpirun) and finalizes it when the
 /// transport is destroyed.

@@ -281,6 +281,8 @@ TEST_F(Sweep, AKilledSweepResumesWithoutRerunningFinishedPoints) {
   }
   ASSERT_GE(journaled.size(), 2u);
   ASSERT_LT(journaled.size(), 6u);
+  // The same journal resumed on two MPI ranks below: rank 0 tells rank 1 what is finished.
+  fs::copy_file(journal, dir_ / "ranks.csv.partial");
 
   const Outcome resumed = run(args + " --out cut.csv --verbose");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
@@ -300,6 +302,23 @@ TEST_F(Sweep, AKilledSweepResumesWithoutRerunningFinishedPoints) {
   }
   EXPECT_FALSE(fs::exists(journal));
   EXPECT_EQ(csv_without_wall_time(dir_ / "cut.csv"), csv_without_wall_time(dir_ / "whole.csv"));
+
+  ASSERT_EQ(mpirun(args + " --out ranks.csv --verbose", "ranks"), 0) << slurp(dir_ / "ranks.err");
+  // As many points ran as the single process ran again, none twice: the ranks' lines share one
+  // file and may interleave, so the rank tags are counted.
+  const std::string ranks_log = slurp(dir_ / "ranks.err");
+  std::size_t started = 0;
+  for (std::size_t at = ranks_log.find("(rank "); at != std::string::npos;
+       at = ranks_log.find("(rank ", at + 1)) {
+    ++started;
+  }
+  EXPECT_EQ(started, rerun.size()) << ranks_log;
+  EXPECT_NE(slurp(dir_ / "ranks.out")
+                .find("6 points: " + std::to_string(rerun.size()) + " run now on 2 ranks, " +
+                      std::to_string(journaled.size()) + " from ranks.csv.partial"),
+            std::string::npos)
+      << slurp(dir_ / "ranks.out");
+  EXPECT_EQ(csv_without_wall_time(dir_ / "ranks.csv"), csv_without_wall_time(dir_ / "whole.csv"));
 }
 
 /// The processes whose parent is `parent`, from /proc/PID/stat ("pid (comm) state ppid ...").

@@ -7,16 +7,19 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "sw/core/diagnostic.hpp"
 #include "sw/sweep/csv_journal.hpp"
 #include "sw/sweep/sweep_plan.hpp"
+#include "sw/sweep/transport.hpp"
 #include "sw/variant/variant.hpp"
 
 namespace {
@@ -404,6 +407,24 @@ TEST_F(JournalTest, AStreamGetsNoJournal) {
   j.finish();
   EXPECT_TRUE(fs::is_symlink(out_));
   EXPECT_EQ(slurp(target), "point,x\n0,a\n1,b\n");
+}
+
+// A row sent between MPI ranks (docs/sweeps.md): the point's index in eight bytes, least
+// significant first, then the line. Every byte of the index counts, bytes of 0x80 and more too,
+// and the line comes back whole, empty or not.
+TEST(RowMessage, ThePointsEightBytesLeastSignificantFirstThenTheLine) {
+  const std::string message = sweep::row_message(0x8102030405060788ULL, "a,b");
+  EXPECT_EQ(message, std::string("\x88\x07\x06\x05\x04\x03\x02\x81", 8) + "a,b");
+  for (const std::uint64_t point :
+       {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{255}, std::uint64_t{256},
+        std::uint64_t{0x8102030405060788ULL}, ~std::uint64_t{0}}) {
+    for (const std::string row : {"", "1,omp,x", "\xff,\x80"}) {
+      const auto [back_point, back_row] = sweep::parse_row_message(sweep::row_message(point, row));
+      EXPECT_EQ(back_point, point);
+      EXPECT_EQ(back_row, row);
+    }
+  }
+  EXPECT_THROW(static_cast<void>(sweep::parse_row_message("1234567")), std::runtime_error);
 }
 
 }  // namespace
