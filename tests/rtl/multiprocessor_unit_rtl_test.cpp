@@ -458,6 +458,18 @@ TEST(MultiprocessorUnit, BufferCopiesMoveLocalPortWordsPerZeroTimeStep) {
 
 TEST(MultiprocessorUnit, RefusesWhatIsNotBuiltOrDoesNotFit) {
   EXPECT_THROW(MultiprocessorRtl(MultiprocessorArch::Omp, 3), std::invalid_argument);
+  // built_list(): the n that built() takes, ascending, ", " between them.
+  for (const MultiprocessorArch arch :
+       {MultiprocessorArch::Omp, MultiprocessorArch::Crossbar, MultiprocessorArch::Bus}) {
+    std::string list;
+    for (std::uint32_t n = 1; n <= 64; ++n) {
+      if (MultiprocessorRtl::built(arch, n)) {
+        list += (list.empty() ? "" : ", ") + std::to_string(n);
+      }
+    }
+    EXPECT_FALSE(list.empty());
+    EXPECT_EQ(MultiprocessorRtl::built_list(arch), list);
+  }
   EXPECT_FALSE(MultiprocessorRtl::built(MultiprocessorArch::Bus, 5));
   EXPECT_TRUE(MultiprocessorRtl::built(MultiprocessorArch::Crossbar, 4));
   MultiprocessorRtl mp(MultiprocessorArch::Crossbar, 4, nullptr, "unit_a");
@@ -531,6 +543,59 @@ TEST(MultiprocessorUnit, TheSixteenthUnconsumedTokenOverflowsItsCounter) {
     EXPECT_EQ(r.cycles.back().syncs_delivered, activates);
     EXPECT_EQ(r.cycles.back().token_overflow, activates == 16) << activates << " tokens";
   }
+}
+
+// The cost registers take every value of their TW bits and no more; reset() puts them back at
+// their reset values (alpha 16, tau 1) and restarts the cycle count: P(0)'s write of one word
+// (d = l = 1) takes alpha + tau cycles at the costs in force.
+TEST(MultiprocessorUnit, CostsFillTheirRegistersAndResetRestoresThem) {
+  MultiprocessorRtl mp(MultiprocessorArch::Omp, 4);
+  const std::uint32_t most = static_cast<std::uint32_t>(limits::kTimingMax);
+  EXPECT_NO_THROW(mp.set_costs({most, most, most, most, most, most}));
+  for (std::uint32_t field = 0; field < 6; ++field) {
+    std::uint32_t values[6] = {1, 1, 1, 1, 1, 1};
+    values[field] = most + 1;
+    EXPECT_THROW(mp.set_costs({values[0], values[1], values[2], values[3], values[4], values[5]}),
+                 std::invalid_argument)
+        << "field " << field;
+  }
+  mp.load_program(0, {mp.encode(access(true, false, 0, {1}, 1)), mp.encode(RtlOp{})});
+  const auto halt_cycle = [&mp] {
+    mp.start();
+    while (!mp.step_cycle().processors[0].finished) {
+      EXPECT_LT(mp.cycles(), 1000U);
+    }
+    return mp.outputs().cycle;
+  };
+  mp.set_costs(kCosts);
+  EXPECT_EQ(halt_cycle(), kCosts.alpha + kCosts.tau);
+  EXPECT_EQ(halt_cycle(), kCosts.alpha + kCosts.tau) << "every start counts from 0";
+  mp.reset();
+  EXPECT_EQ(mp.cycles(), 0U);
+  const MultiprocessorCosts reset_values;
+  EXPECT_EQ(halt_cycle(), reset_values.alpha + reset_values.tau);
+}
+
+// The clock edges the unit gives its verilated model, each evaluated with the clock low and then
+// high: the reset at construction, the costs' write, `go`, then per machine cycle its
+// zero-time steps and the tick. Loads write the memories directly and take none.
+TEST(MultiprocessorUnit, EveryEdgeIsCountedAndEvaluatedTwice) {
+  MultiprocessorRtl mp(MultiprocessorArch::Omp, 4);
+  EXPECT_EQ(mp.edges(), 1U);
+  mp.set_costs(kCosts);
+  EXPECT_EQ(mp.edges(), 2U);
+  mp.load_program(0, {mp.encode(copy(false, 0, 0, 9)), mp.encode(compute(3)), mp.encode(RtlOp{})});
+  mp.write_local(0, 0, 1);
+  EXPECT_EQ(mp.edges(), 2U);
+  mp.start();
+  std::uint64_t edges = 3;
+  EXPECT_EQ(mp.edges(), edges);
+  for (int c = 0; c < 5; ++c) {
+    edges += mp.step_cycle().steps + 1;
+    EXPECT_EQ(mp.edges(), edges) << "cycle " << c;
+  }
+  EXPECT_GT(edges, 3U + 5U) << "the copy takes zero-time steps";
+  EXPECT_EQ(mp.evaluations(), 2 * mp.edges());
 }
 
 // [PH91] Fig. 4's counts: the omp's n row and n column buses over n^2 modules, the crossbar's n
