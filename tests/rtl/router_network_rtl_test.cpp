@@ -640,5 +640,40 @@ TEST(RouterNetworkRtl, LimitsAreConfigErrors) {
   EXPECT_NO_THROW(rtl::RouterNetworkRtl::check(network(sw::Topology::torus({4, 4, 4}), 4, 9)));
 }
 
+// Each limit holds at its bound (docs/rtl.md: CW = 8 bits per coordinate, the delay register's 8
+// bits): a radix and a delay of 255 are taken, 256 refused naming the option.
+TEST(RouterNetworkRtl, EachLimitHoldsAtItsBound) {
+  const auto refused = [](const sw::NetworkConfig& c, const std::string& what) {
+    try {
+      rtl::RouterNetworkRtl::check(c);
+    } catch (const sw::ConfigError& e) {
+      return std::string(e.what()).find(what) != std::string::npos;
+    }
+    return false;
+  };
+  EXPECT_NO_THROW(rtl::RouterNetworkRtl::check(network(sw::Topology::mesh({255, 2}), 1, 255)));
+  EXPECT_TRUE(refused(network(sw::Topology::mesh({2, 256}), 1, 1), "--dims"));
+  EXPECT_TRUE(refused(network(sw::Topology::mesh({2, 2}), 1, 256), "--router-delay"));
+  sw::NetworkConfig c = network(sw::Topology::torus({4, 4}), rtl::RouterNetworkRtl::kMaxDepth, 1);
+  c.router.vcs = rtl::RouterNetworkRtl::kMaxVcs;
+  EXPECT_NO_THROW(rtl::RouterNetworkRtl::check(c));
+}
+
+// A header's data (docs/rtl.md, "Flits"): the destination's coordinates CW = 8 bits each from
+// bit 0 (the node number on a hypercube), the packet's flits at [24 +: 8] saturated at 255, the
+// tag in bits 63..32.
+TEST(RouterNetworkRtl, AHeaderCarriesTheDestinationTheLengthAndTheTag) {
+  const sw::Topology mesh = sw::Topology::mesh({4, 5, 6});
+  const std::uint32_t dst = mesh.node_at({3, 2, 5});
+  EXPECT_EQ(rtl::RouterNetworkRtl::header_data(mesh, dst, 7, 0xABCD1234U),
+            (std::uint64_t{0xABCD1234U} << 32) | (7U << 24) | (5U << 16) | (2U << 8) | 3U);
+  EXPECT_EQ(rtl::RouterNetworkRtl::header_data(mesh, dst, 300, 1),
+            (std::uint64_t{1} << 32) | (255U << 24) | (5U << 16) | (2U << 8) | 3U);
+  EXPECT_EQ(rtl::RouterNetworkRtl::header_data(sw::Topology::hypercube(6), 45, 255, 0xFFFFFFFFU),
+            (std::uint64_t{0xFFFFFFFFU} << 32) | (255U << 24) | 45U);
+  EXPECT_EQ(rtl::RouterNetworkRtl::node_label(mesh, dst), "(3,2,5)");
+  EXPECT_EQ(rtl::RouterNetworkRtl::node_label(sw::Topology::hypercube(6), 45), "45");
+}
+
 }  // namespace
 }  // namespace orthosim
