@@ -24,6 +24,8 @@
 #include <utility>
 #include <vector>
 
+#include "rtl/bridge/network_interfaces_rtl.hpp"
+#include "rtl/bridge/router_network_rtl.hpp"
 #include "sc_models/cosim/rtl_network.hpp"
 #include "sc_models/net/multicomputer.hpp"
 #include "sw/pattern/generate.hpp"
@@ -863,6 +865,44 @@ TEST(MulticomputerNiRtlConfig, MessagesOfAtMost4095WordsAreTaken) {
   EXPECT_THROW(nodes.start_traffic(traffic(config.topology, "uniform", 0.1, 4097, 1)),
                sw::ConfigError);
   EXPECT_NO_THROW(nodes.start_traffic(traffic(config.topology, "uniform", 0.1, 4096, 1)));
+}
+
+// The interface's other limits at their bounds (docs/rtl.md: a 16-bit start-up counter, packets
+// of at most 255 flits): 65535 cycles and 255 flits taken, one more refused naming the option.
+TEST(MulticomputerNiRtlConfig, StartUpAndPacketLimitsHoldAtTheirBounds) {
+  const auto refused = [](const sw::NetworkConfig& c, const std::string& option) {
+    try {
+      rtl::NetworkInterfacesRtl::check(c);
+    } catch (const sw::ConfigError& e) {
+      return std::string(e.what()).find(option) != std::string::npos;
+    }
+    return false;
+  };
+  sw::NetworkConfig c = network(sw::Topology::mesh({2, 2}), 2, 1, sw::Impl::Rtl);
+  c.ni.startup = 65535;
+  c.ni.packet_flits = 255;
+  EXPECT_NO_THROW(rtl::NetworkInterfacesRtl::check(c));
+  c.ni.startup = 65536;
+  EXPECT_TRUE(refused(c, "--startup"));
+  c.ni.startup = 1;
+  c.ni.packet_flits = 256;
+  EXPECT_TRUE(refused(c, "--packet-flits"));
+}
+
+// A reset forgets a submission given before it and not yet taken by an edge: node 0's message
+// is not queued after the reset and the next edge; submitted again, the edge queues it.
+TEST(MulticomputerNiRtlReset, AResetForgetsASubmissionNotYetTaken) {
+  const sw::NetworkConfig c = network(sw::Topology::mesh({2, 2}), 2, 1, sw::Impl::Rtl);
+  rtl::NetworkInterfacesRtl ni({"n0", "n1", "n2", "n3"}, c);
+  const std::uint64_t to_node3 =
+      rtl::RouterNetworkRtl::header_data(c.topology, 3, 0, 0) & 0xffffffU;
+  ni.submit(0, 0, to_node3, 7, 2, 0);
+  ni.reset();
+  ni.edge();
+  EXPECT_EQ(ni.queued(0, 0), 0U);
+  ni.submit(0, 0, to_node3, 7, 2, 0);
+  ni.edge();
+  EXPECT_EQ(ni.queued(0, 0), 1U);
 }
 
 /// Node 0's message starts in the model alone (its packets' first headers taken from its
