@@ -15,10 +15,13 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <systemc>
 #include <vector>
 
+#include "rtl/bridge/fst_trace.hpp"
 #include "rtl/bridge/multiprocessor_rtl.hpp"
 #include "rtl/limits.hpp"
 
@@ -596,6 +599,24 @@ TEST(MultiprocessorUnit, EveryEdgeIsCountedAndEvaluatedTwice) {
   }
   EXPECT_GT(edges, 3U + 5U) << "the copy takes zero-time steps";
   EXPECT_EQ(mp.evaluations(), 2 * mp.edges());
+}
+
+// A waveform takes its blocks while the system is elaborated: one registered after open() would
+// never be written, and is refused (FstTrace::add).
+TEST(MultiprocessorUnit, AnOpenWaveformTakesNoMoreBlocks) {
+  const std::string path = ::testing::TempDir() + "orthosim_unit_after_open.fst";
+  {
+    FstTrace fst(path);
+    const MultiprocessorRtl traced(MultiprocessorArch::Omp, 4, &fst, "traced");
+    EXPECT_EQ(fst.models(), 1U);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    fst.open();
+    EXPECT_THROW(MultiprocessorRtl(MultiprocessorArch::Omp, 4, &fst, "late"), std::logic_error);
+    EXPECT_EQ(fst.models(), 1U);
+    fst.close();
+  }
+  std::filesystem::remove(path);
+  std::filesystem::remove(path + ".gtkw");
 }
 
 // [PH91] Fig. 4's counts: the omp's n row and n column buses over n^2 modules, the crossbar's n
