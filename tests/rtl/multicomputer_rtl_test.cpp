@@ -905,6 +905,39 @@ TEST(MulticomputerNiRtlReset, AResetForgetsASubmissionNotYetTaken) {
   EXPECT_EQ(ni.queued(0, 0), 1U);
 }
 
+// The interface's deliveries (docs/rtl.md, the header's fields: destination [23:0], flits
+// [31:24], tag [39:32], first word [51:40], words [63:52]): a message of no words is its one
+// header, done as it arrives, on whichever ejection channel (the all-port node's last, PMAX - 1,
+// too); the header of a message of two words opens it and is not done.
+TEST(MulticomputerNiRtlDeliveries, AMessageOfNoWordsIsDoneAtItsHeaderOnEveryChannel) {
+  const sw::NetworkConfig c = network(sw::Topology::mesh({2, 2}), 2, 1, sw::Impl::Rtl);
+  rtl::NetworkInterfacesRtl ni({"n0", "n1", "n2", "n3"}, c);
+  const std::uint64_t to_node3 =
+      rtl::RouterNetworkRtl::header_data(c.topology, 3, 0, 0) & 0xffffffU;
+  for (const std::uint32_t e : {0U, rtl::NetworkInterfacesRtl::kChannels - 1}) {
+    SCOPED_TRACE("channel " + std::to_string(e));
+    const std::uint32_t tag = 9 + e;
+    ni.eject(3, e, {true, true, to_node3 | (std::uint64_t{1} << 24) | (std::uint64_t{tag} << 32)});
+    ni.settle_ejections();
+    const std::vector<rtl::NetworkInterfacesRtl::Delivery> got = ni.deliveries(3);
+    ASSERT_EQ(got.size(), 1U);
+    EXPECT_EQ(got[0].tag, tag);
+    EXPECT_FALSE(got[0].word);
+    EXPECT_TRUE(got[0].done);
+    ni.edge();
+  }
+  ni.eject(3, 0,
+           {true, false,
+            to_node3 | (std::uint64_t{3} << 24) | (std::uint64_t{20} << 32) |
+                (std::uint64_t{2} << 52)});
+  ni.settle_ejections();
+  const std::vector<rtl::NetworkInterfacesRtl::Delivery> opened = ni.deliveries(3);
+  ASSERT_EQ(opened.size(), 1U);
+  EXPECT_EQ(opened[0].tag, 20U);
+  EXPECT_FALSE(opened[0].word);
+  EXPECT_FALSE(opened[0].done);
+}
+
 /// Node 0's message starts in the model alone (its packets' first headers taken from its
 /// interface: traffic messages are one packet each).
 class NodeZeroStarts : public traces::Recorder {
