@@ -416,6 +416,45 @@ TEST(BusControllerRtl, WiredWordsAreTheRtls) {
   EXPECT_EQ(word_cycles, 2u * 18u);  // d tau l of each access
 }
 
+// The arbitration outputs by docs/rtl.md's timing table: a column access of slots {1, 3, 0},
+// l = 1, started in cycle 0 and granted in G = 2 (the arbiter's grant withheld until then), at
+// alpha = 2, tau = 2: D = alpha + d tau l = 8. `req` from the start to G, `hold` from G + 1 to
+// G + D - 1, the column bit and the slot mask 1011b while either is high, `busy` from the start
+// to G + D - 1, `last` in G + D - 1 and `done` in G + D.
+TEST(BusControllerRtl, ArbitrationOutputsFollowTheTimingTable) {
+  rtl::BusControllerRtl bc("bc", 4);
+  bc.set_reset(true);
+  bc.edge();
+  bc.set_reset(false);
+  bc.set_timing(true, 2, 1, 2, 3);
+  bc.edge();
+  bc.set_timing(false, 0, 0, 0, 0);
+  rtl::BusAccessPins access;
+  access.column = true;
+  access.slots = {1, 3, 0};
+  access.vectors = 1;
+  bc.set_start(true, access);
+  const std::uint32_t g = 2;
+  const std::uint32_t d = 2 + 3 * 2 * 1;
+  for (std::uint32_t c = 0; c <= g + d + 2; ++c) {
+    bc.set_grant(c >= g);
+    const rtl::BusControllerOutputs o = bc.control_outputs();
+    const bool req = c <= g;
+    const bool hold = c > g && c < g + d;
+    EXPECT_EQ(o.req, req) << "cycle " << c;
+    EXPECT_EQ(o.hold, hold) << "cycle " << c;
+    if (req || hold) {
+      EXPECT_TRUE(o.req_col) << "cycle " << c;
+      EXPECT_EQ(o.req_mask, 0b1011U) << "cycle " << c;
+    }
+    EXPECT_EQ(o.busy, c < g + d) << "cycle " << c;
+    EXPECT_EQ(o.last, c == g + d - 1) << "cycle " << c;
+    EXPECT_EQ(o.done, c == g + d) << "cycle " << c;
+    bc.edge();
+    bc.set_start(false, {});
+  }
+}
+
 // ---- the verilated index manipulator beside the model's under the RTL controller (bus = rtl,
 // im = cosim) --------------------------------------------------------------------------------
 
