@@ -21,12 +21,14 @@
 #include <iostream>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <variant>
 #include <vector>
 
 #include "rtl/bridge/bus_controller_rtl.hpp"
+#include "rtl/bridge/module_array_rtl.hpp"
 #include "sc_models/cosim/cosim_wiring.hpp"
 #include "sc_models/kernel/lockstep_checker.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
@@ -678,6 +680,58 @@ TEST(MemoryRtl, AWordOnTheBusInItsGrantCycleReachesTheArray) {
 
 // memory = rtl: the module array holds the words in place of the model's modules, which the
 // controllers no longer write.
+// The module array's backdoor: fill() reaches every word of every module, the first and the
+// last; a word written through it is what a bus reading it returns at once (reads are
+// combinational: RB(1)'s read of slot 2 addresses M(1,2), module 1 n + 2); a module or a word
+// past the verilated sizes is refused.
+TEST(MemoryRtl, TheBackdoorReachesEveryWordAndABusReadSeesItsWriteAtOnce) {
+  const std::uint32_t n = 4;
+  const std::uint32_t depth = rtl::ModuleArrayRtl::kModuleWords;
+  rtl::ModuleArrayRtl array("array", n);
+  array.fill(0xF111U);
+  EXPECT_EQ(array.word(0, 0), 0xF111U);
+  EXPECT_EQ(array.word(n * n - 1, depth - 1), 0xF111U);
+  std::vector<rtl::ModuleArrayLane> lanes(n);
+  lanes[1].mode = 1;
+  lanes[1].valid = true;
+  lanes[1].sel = 2;
+  lanes[1].addr = depth - 1;
+  array.set_buses(lanes);
+  EXPECT_EQ(array.bus_rdata(1), 0xF111U);
+  array.set_word(1 * n + 2, depth - 1, 0xABCDU);
+  EXPECT_EQ(array.bus_rdata(1), 0xABCDU);
+  EXPECT_EQ(array.word(1 * n + 2, depth - 1), 0xABCDU);
+  EXPECT_THROW(array.set_word(n * n, 0, 1), std::out_of_range);
+  EXPECT_THROW((void)array.word(n * n, 0), std::out_of_range);
+  EXPECT_THROW(array.set_word(0, depth, 1), std::out_of_range);
+  EXPECT_THROW((void)array.word(0, depth), std::out_of_range);
+}
+
+// The sticky `collision` (docs/rtl.md: a module addressed by both its buses in one cycle, which
+// the arbiter never lets happen) driven directly, on an array as built (out of reset): RB(0)'s
+// slot 1 alone addresses M(0,1) without one; CB(1)'s slot 0 then addresses M(0,1) in the same
+// cycle, and the flag rises at that edge and stays.
+TEST(MemoryRtl, TwoBusesOnOneModuleAreACollision) {
+  const std::uint32_t n = 4;
+  rtl::ModuleArrayRtl array("array", n);
+  std::vector<rtl::ModuleArrayLane> lanes(n);
+  lanes[0].mode = 1;
+  lanes[0].valid = true;
+  lanes[0].sel = 1;
+  array.set_buses(lanes);
+  array.edge();
+  EXPECT_FALSE(array.collision());
+  lanes[1].mode = 2;
+  lanes[1].valid = true;
+  lanes[1].sel = 0;
+  array.set_buses(lanes);
+  array.edge();
+  EXPECT_TRUE(array.collision());
+  array.set_buses(std::vector<rtl::ModuleArrayLane>(n));
+  array.edge();
+  EXPECT_TRUE(array.collision()) << "sticky";
+}
+
 TEST(MemoryRtl, WordsAreWrittenIntoTheArrayInPlaceOfTheModelsModules) {
   traces::Recorder silent;
   const sw::SystemConfig c = memory_config(4, sw::Impl::Rtl, sw::Impl::Rtl, sw::Impl::Model);
