@@ -459,6 +459,27 @@ TEST(MultiprocessorUnit, BufferCopiesMoveLocalPortWordsPerZeroTimeStep) {
   }
 }
 
+// step_cycle() takes up to 4096 zero-time steps in a cycle and gives up at the next: P(0)'s
+// loads of L words each take L / K steps in cycle 0, so 4096 K / L of them take 4096 steps
+// exactly; one load of a word more takes one step more.
+TEST(MultiprocessorUnit, ACycleTakesUpTo4096ZeroTimeSteps) {
+  const std::uint32_t per_load = limits::kBufferWords / limits::kLocalPortWords;
+  ASSERT_EQ(limits::kBufferWords % limits::kLocalPortWords, 0U);
+  ASSERT_EQ(4096 % per_load, 0U);
+  for (const bool one_more : {false, true}) {
+    std::vector<std::vector<RtlOp>> programs(4);
+    programs[0].assign(4096 / per_load, copy(false, 1, 0, limits::kBufferWords));
+    if (one_more) {
+      programs[0].push_back(copy(false, 1, 0, 1));
+      LoadedUnit u(MultiprocessorArch::Omp, 4, kCosts, programs);
+      EXPECT_THROW(u.mp.step_cycle(), std::logic_error);
+    } else {
+      LoadedUnit u(MultiprocessorArch::Omp, 4, kCosts, programs);
+      EXPECT_EQ(u.mp.step_cycle().steps, 4096U);
+    }
+  }
+}
+
 TEST(MultiprocessorUnit, RefusesWhatIsNotBuiltOrDoesNotFit) {
   EXPECT_THROW(MultiprocessorRtl(MultiprocessorArch::Omp, 3), std::invalid_argument);
   // built_list(): the n that built() takes, ascending, ", " between them.
