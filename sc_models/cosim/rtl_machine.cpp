@@ -483,6 +483,15 @@ void RtlMachine::activity(Cycle at, traces::SourceId processor, traces::Activity
   // In order; one held back by the fault delays those after it.
   const Cycle seen =
       model_events_[s.index].empty() ? at : std::max(at, model_events_[s.index].back().at);
+  if (fault_.kind == MachineFault::Kind::LateFinish && fault_.block == s.index && state.finished &&
+      at >= fault_.at) {
+    fault_.kind = MachineFault::Kind::None;
+    ModelProcessor unfinished = state;
+    unfinished.finished = false;
+    model_events_[s.index].push_back({seen, unfinished});
+    model_events_[s.index].push_back({seen + Cycle{1}, state});
+    return;
+  }
   model_events_[s.index].push_back({seen, state});
 }
 
@@ -504,9 +513,15 @@ void RtlMachine::beat(Cycle at, Cycle length, traces::SourceId controller,
                       const traces::AccessTrace& /*a*/, std::uint32_t slot, std::uint32_t address,
                       std::uint32_t data) {
   const SourceOf& s = sources_of_.at(controller);
-  if (running_ && s.index < beats_.size()) {
-    beats_[s.index].push_back({at, length, slot, address, data});
+  if (!running_ || s.index >= beats_.size()) {
+    return;
   }
+  if (fault_.kind == MachineFault::Kind::ShiftedAddress && fault_.block == s.index &&
+      at >= fault_.at) {
+    fault_.kind = MachineFault::Kind::None;
+    ++address;
+  }
+  beats_[s.index].push_back({at, length, slot, address, data});
 }
 
 void RtlMachine::interrupt_granted(Cycle at, traces::SourceId /*processor*/, Cycle /*requested*/) {

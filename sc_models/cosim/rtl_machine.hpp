@@ -44,6 +44,10 @@ struct MachineFault {
     LateActivity,   ///< P(block)'s first activity change at or after `at` is seen a cycle late
     FlipInterrupt,  ///< the interrupt bus's busy flag of cycle `at` is flipped
     LateGrant,      ///< the first grant at or after `at` is seen a cycle late
+    /// BC(block)'s first word on the bus at or after `at` is seen at the next address
+    ShiftedAddress,
+    /// P(block)'s finish at or after `at` is seen a cycle late (its Idle activity on time)
+    LateFinish,
   };
   Kind kind = Kind::None;
   std::uint32_t block = 0;

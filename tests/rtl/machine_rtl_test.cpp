@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -243,6 +244,52 @@ TEST(WholeMachine, ADeadlockIsReportedBlocked) {
   EXPECT_EQ(r.processor_end[0], sw::Cycle{0});
 }
 
+// The watchdog waits out a release delay in which nothing moves: with the other costs free, a
+// barrier's release (--barrier-cycles 6) or a bus switch (gamma = 6) passes without movement,
+// and it passes. Every processor waits at the barrier, or for its bus switch group, for P0,
+// which computes first; all go on 6 cycles after P0 arrives. The run completes in the model's
+// cycles.
+TEST(WholeMachine, AReleaseDelayIsWaitedOutByTheWatchdog) {
+  traces::Recorder silent;
+  const sw::ProcSet everyone = sw::ProcSet::all(4);
+  const auto costs = [](sw::SystemConfig c, bool barrier) {
+    c.timing.gamma = barrier ? 0 : 6;
+    c.sync.barrier = barrier ? 6 : 0;
+    c.sync.activate = 0;
+    return c;
+  };
+  // Every system is built before the kernel runs (one elaboration).
+  std::vector<std::pair<std::unique_ptr<Wired>, std::unique_ptr<Wired>>> systems;
+  for (const bool barrier : {true, false}) {
+    const std::string tag = barrier ? "_barrier" : "_switch";
+    systems.emplace_back(
+        std::make_unique<Wired>(("model" + tag).c_str(),
+                                costs(whole(Arch::Omp, 4, sw::Impl::Model), barrier), silent),
+        std::make_unique<Wired>(("rtl" + tag).c_str(),
+                                costs(whole(Arch::Omp, 4, sw::Impl::Rtl), barrier), silent));
+  }
+  for (const bool barrier : {true, false}) {
+    const std::string what = barrier ? "barrier" : "bus switch";
+    Wired& model = *systems[barrier ? 0 : 1].first;
+    Wired& rtl = *systems[barrier ? 0 : 1].second;
+    const sw::Op release =
+        barrier ? sw::Op{sw::Barrier{everyone}} : sw::Op{sw::BusSwitch{everyone}};
+    sw::MachineProgram p = p1_only({release});
+    p.processors[0].ops = sw::OpList({sw::Compute{sw::Cycle{3}}, release});
+    p.processors[2].ops = p.processors[1].ops;
+    p.processors[3].ops = p.processors[1].ops;
+    model.load(p);
+    rtl.load(p);
+    sc::run_systems({&model, &rtl}, sw::Cycle{1'000'000});
+    const sw::RunSummary m = model.result();
+    const sw::RunSummary r = rtl.result();
+    ASSERT_TRUE(m.completed) << what;
+    EXPECT_TRUE(r.completed) << what;
+    EXPECT_EQ(r.blocked, m.blocked) << what;
+    EXPECT_EQ(r.cycles, m.cycles) << what;
+  }
+}
+
 // Every run starts its watchdog afresh: a program deadlocked from its first cycle (P1 waits for a
 // sync P0 never activates, without an op before) is stopped after as many cycles in a second run
 // as in the first, and reported blocked alike.
@@ -382,9 +429,9 @@ std::uint64_t half_cycles(const sw::SystemConfig& c) {
   return t.alpha + t.beta * (4 - 1) + (c.n - 1) * t.tau * 4;
 }
 
-/// The first mismatch of the IWR workload with `fault` on the model's side.
-sc::Mismatch faulty_run(Arch arch, const sc::MachineFault& fault,
-                        const sc::ModelFault& bus_fault = {}) {
+/// The run of the IWR workload with `fault` on the model's side.
+sw::RunSummary faulty_summary(Arch arch, const sc::MachineFault& fault,
+                              const sc::ModelFault& bus_fault = {}) {
   traces::Recorder silent;
   const sw::SystemConfig c = whole(arch, 4, sw::Impl::Cosim);
   auto* wiring = new sc::CosimWiring;
@@ -396,7 +443,13 @@ sc::Mismatch faulty_run(Arch arch, const sc::MachineFault& fault,
                             std::unique_ptr<sc::BlockWiring>(wiring));
   system.load(iwr_workload(c));
   sc::run_systems({&system}, sw::Cycle{1'000'000});
-  const sw::RunSummary r = system.result();
+  return system.result();
+}
+
+/// The first mismatch of the IWR workload with `fault` on the model's side, before its end.
+sc::Mismatch faulty_run(Arch arch, const sc::MachineFault& fault,
+                        const sc::ModelFault& bus_fault = {}) {
+  const sw::RunSummary r = faulty_summary(arch, fault, bus_fault);
   EXPECT_TRUE(r.mismatch.has_value());
   EXPECT_FALSE(r.completed) << "the first mismatch stops the run";
   return r.mismatch.value_or(sc::Mismatch{});
@@ -414,6 +467,25 @@ TEST(WholeMachineCosim, AProcessorSeenLateIsCaughtWhenItsWriteEnds) {
   EXPECT_EQ(m.signal, "activity");
   EXPECT_EQ(m.model, 3u);  // write
   EXPECT_EQ(m.rtl, 4u);    // bus switch
+}
+
+// The model's finish seen a cycle late, with its Idle activity on time: only the comparison of
+// `finished` sees it, when P2 ends its IWR step, 2 T + gamma after the start (Eq. (1)), the
+// cycle in which every processor ends (so the run has completed when it stops).
+TEST(WholeMachineCosim, AFinishSeenLateIsCaughtWhenTheProcessorEnds) {
+  const sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Cosim);
+  sc::MachineFault fault;
+  fault.kind = sc::MachineFault::Kind::LateFinish;
+  fault.block = 2;
+  fault.at = sw::Cycle{0};
+  const sw::RunSummary r = faulty_summary(Arch::Omp, fault);
+  ASSERT_TRUE(r.mismatch.has_value());
+  const sc::Mismatch& m = *r.mismatch;
+  EXPECT_EQ(m.cycle, 2 * half_cycles(c) + c.timing.gamma);
+  EXPECT_EQ(m.instance, "omp.p2");
+  EXPECT_EQ(m.signal, "finished");
+  EXPECT_EQ(m.model, 0u);
+  EXPECT_EQ(m.rtl, 1u);
 }
 
 TEST(WholeMachineCosim, AGrantSeenLateIsCaughtAtTheReadHalf) {
@@ -475,12 +547,8 @@ TEST(WholeMachineCosim, AFlippedWordOfAModelControllerIsCaughtOnItsBus) {
   EXPECT_EQ(m.model ^ m.rtl, 1u << 6);
 }
 
-// A processor without a program is finished from the start, in the model as in the RTL: cosim
-// compares P0, P2 and P3, which have nothing to do, in every cycle of P1's write, and agrees.
-TEST(WholeMachineCosim, ProcessorsWithoutAProgramAreFinishedFromTheStart) {
-  traces::Recorder silent;
-  const sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Cosim);
-  Wired system("omp", c, silent);
+/// P1 writes one word over RB(1) to M(1,2); the other processors have nothing to do.
+sw::MachineProgram p1_one_write() {
   sw::MemoryAccess write;
   write.direction = sw::Direction::Write;
   write.bus = {sw::BusKind::Row, 1};
@@ -488,13 +556,128 @@ TEST(WholeMachineCosim, ProcessorsWithoutAProgramAreFinishedFromTheStart) {
   write.address = 5;
   sw::MachineProgram p = p1_only({write});
   p.processors[1].index_sets = {sw::IndexSet{0, 1, 2, 3}};
-  system.load(p);
+  return p;
+}
+
+TEST(WholeMachineCosim, AWordOfAModelControllerAtAnotherAddressIsCaughtOnItsBus) {
+  const sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Cosim);
+  sc::MachineFault fault;
+  fault.kind = sc::MachineFault::Kind::ShiftedAddress;
+  fault.block = 1;
+  fault.at = sw::Cycle{0};  // P1's first word, after alpha ([PH91] Fig. 5)
+  const sc::Mismatch m = faulty_run(Arch::Omp, fault);
+  EXPECT_EQ(m.cycle, c.timing.alpha);
+  EXPECT_EQ(m.instance, "omp.bc1");
+  EXPECT_EQ(m.signal, "bus_addr");
+  EXPECT_EQ(m.model, m.rtl + 1);
+}
+
+// A processor without a program is finished from the start, in the model as in the RTL: cosim
+// compares P0, P2 and P3, which have nothing to do, in every cycle of P1's write, and agrees.
+TEST(WholeMachineCosim, ProcessorsWithoutAProgramAreFinishedFromTheStart) {
+  traces::Recorder silent;
+  const sw::SystemConfig c = whole(Arch::Omp, 4, sw::Impl::Cosim);
+  Wired system("omp", c, silent);
+  system.load(p1_one_write());
   sc::run_systems({&system}, sw::Cycle{1'000'000});
   const sw::RunSummary r = system.result();
   EXPECT_FALSE(r.mismatch.has_value()) << (r.mismatch ? r.mismatch->to_string() : "");
   EXPECT_TRUE(r.completed);
   // [PH91] Fig. 5(a): one word, granted at 0, ends at alpha + tau.
   EXPECT_EQ(r.cycles.count(), c.timing.alpha + c.timing.tau);
+}
+
+// At the end of a cosim run the model's figures are compared with the RTL's: one the model
+// counted differently is reported under its block's instance by its own name. P1's one write is
+// BC(1)'s one access, on both sides; the summary the machine compares is then given a model count
+// of 2.
+TEST(WholeMachineCosim, AFigureThatDiffersIsReportedUnderItsBlockByItsName) {
+  traces::Recorder silent;
+  auto* wiring = new sc::CosimWiring;
+  sc::Multiprocessor system("omp", whole(Arch::Omp, 4, sw::Impl::Cosim).validated(), silent,
+                            std::unique_ptr<sc::BlockWiring>(wiring));
+  system.load(p1_one_write());
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  sw::RunSummary r = system.result();
+  ASSERT_FALSE(r.mismatch.has_value()) << r.mismatch->to_string();
+  const auto accesses = std::find_if(r.stats.begin(), r.stats.end(), [](const auto& entry) {
+    return entry.name == "omp.bc1.accesses";
+  });
+  ASSERT_NE(accesses, r.stats.end());
+  ASSERT_EQ(accesses->value, 1u);
+  accesses->value = 2;
+  wiring->rtl_machine()->result(r);
+  ASSERT_TRUE(r.mismatch.has_value());
+  EXPECT_EQ(r.mismatch->instance, "omp.bc1");
+  EXPECT_EQ(r.mismatch->signal, "accesses");
+  EXPECT_EQ(r.mismatch->model, 2u);
+  EXPECT_EQ(r.mismatch->rtl, 1u);
+}
+
+/// What a system's processors tell the recorder, as a trace shows it: "cycle source event", the
+/// source without the system's name ("omp.p2" -> "p2"); of the activities a processor tells in
+/// one cycle the last, which holds from that cycle on (a model processor passes zero-time ops
+/// within a cycle).
+class ProcessorLog : public traces::Recorder {
+ public:
+  [[nodiscard]] bool enabled() const override { return true; }
+  void activity(traces::Cycle at, traces::SourceId processor, traces::Activity what,
+                std::uint32_t op_index) override {
+    activities_[{at.count(), local(processor)}] =
+        "act " + std::to_string(static_cast<int>(what)) + " op " + std::to_string(op_index);
+  }
+  void interrupt_granted(traces::Cycle at, traces::SourceId processor,
+                         traces::Cycle requested) override {
+    grants_.push_back(std::to_string(at.count()) + " " + local(processor) + " intr asked " +
+                      std::to_string(requested.count()));
+  }
+  /// The events in cycle order: the verilated machine tells a cycle's events at the start of the
+  /// next, the models as they happen.
+  [[nodiscard]] std::vector<std::string> sorted() const {
+    std::vector<std::string> lines = grants_;
+    for (const auto& [when, what] : activities_) {
+      lines.push_back(std::to_string(when.first) + " " + when.second + " " + what);
+    }
+    std::sort(lines.begin(), lines.end());
+    return lines;
+  }
+
+ private:
+  [[nodiscard]] std::string local(traces::SourceId source) const {
+    const std::string& path = sources().at(source).path;
+    return path.substr(path.find('.') + 1);
+  }
+  std::map<std::pair<std::uint64_t, std::string>, std::string> activities_;
+  std::vector<std::string> grants_;
+};
+
+// With the whole machine verilated the recorder hears what the model processors would tell: P1
+// and P2 compute, then come to an activate-sync for P3 in the same cycle; the interrupt bus
+// takes one, the other waits for it (each tells its grant and the cycle it asked). P3 waits for
+// both. P0 has no program and tells nothing, as a model processor without one.
+TEST(WholeMachine, ItsProcessorsTellTheRecorderWhatTheModelsTell) {
+  ProcessorLog model_log;
+  ProcessorLog rtl_log;
+  Wired model("model", whole(Arch::Omp, 4, sw::Impl::Model), model_log);
+  Wired rtl("omp", whole(Arch::Omp, 4, sw::Impl::Rtl), rtl_log);
+  const sw::OpList activating({sw::Compute{sw::Cycle{3}}, sw::ActivateSync{sw::ProcSet({3})}});
+  sw::MachineProgram p = p1_only(activating);
+  p.processors[2].ops = activating;
+  p.processors[3].ops = sw::OpList({sw::WaitSync{1}, sw::WaitSync{2}});
+  model.load(p);
+  rtl.load(p);
+  sc::run_systems({&model, &rtl}, sw::Cycle{1'000'000});
+  ASSERT_TRUE(model.result().completed);
+  EXPECT_TRUE(rtl.result().completed);
+  const std::vector<std::string> told = model_log.sorted();
+  // P1 (the lower index) is granted the bus in cycle 3 and holds it for the activate cost; P2,
+  // which asked in cycle 3 too, is granted when that hold ends.
+  const std::uint64_t activate = model.config().sync.activate;
+  for (const std::string& grant :
+       {std::string("3 p1 intr asked 3"), std::to_string(3 + activate) + " p2 intr asked 3"}) {
+    EXPECT_NE(std::find(told.begin(), told.end(), grant), told.end()) << grant;
+  }
+  EXPECT_EQ(rtl_log.sorted(), told);
 }
 
 /// The message of the sw::ConfigError building a system of `c` throws ("" if none).

@@ -573,6 +573,46 @@ TEST(BusControllerRtl, EveryWordItPutsOnTheBusIsOneBeat) {
   EXPECT_EQ(log.beats, expected);
 }
 
+// A word stays on the bus for tau cycles and is still one beat, told in its first cycle; a read
+// tells the word it brings from the module. With tau = 2, P(1) writes a block of two stream
+// positions (slots 2 and 3, d = 2) and two vectors (l = 2) at address 5: position p of vector v
+// goes on the bus at [PH91] Fig. 5(c)'s alpha + v (beta + d tau) + p tau after the grant at 0,
+// so that each of the four words has a cycle with the position and vector of the cycle before.
+// The write ends alpha + beta + d l tau after its grant, where P(1)'s scalar read of M(1,2)'s
+// address 6 (vector 1's word of position 0) is granted; its word is on the bus alpha later.
+TEST(BusControllerRtl, AWordHeldForTauCyclesIsOneBeatAndAReadTellsTheWordItBrings) {
+  BeatLog log;
+  sw::SystemConfig c = config_of(Arch::Omp, 4, sw::Impl::Rtl, sw::Impl::Model);
+  c.timing.tau = 2;
+  Wired system("omp", c, log);
+  sw::MemoryAccess block = p1_scalar(sw::Direction::Write, 2, 5);
+  block.slots = {2, 3};
+  block.vectors = 2;
+  system.load(p1_program(c, {block, p1_scalar(sw::Direction::Read, 2, 6)}));
+  const auto word_of = [](std::uint32_t position, std::uint32_t v) {
+    return 0xB10C0000u + 0x10u * position + v;
+  };
+  for (std::uint32_t position = 0; position < 2; ++position) {
+    for (std::uint32_t v = 0; v < block.vectors; ++v) {
+      system.manipulator(1).write_word(position, v, word_of(position, v));  // buffer = position
+    }
+  }
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  ASSERT_TRUE(system.result().completed);
+  std::vector<BeatLog::Beat> expected;
+  const sw::BusTiming& t = c.timing;
+  const std::uint64_t d = block.slots.size();
+  for (std::uint32_t v = 0; v < block.vectors; ++v) {
+    for (std::uint32_t position = 0; position < d; ++position) {
+      expected.emplace_back(t.alpha + v * (t.beta + d * t.tau) + position * t.tau,
+                            block.slots[position], 5 + v, word_of(position, v));
+    }
+  }
+  const std::uint64_t block_end = t.alpha + t.beta + d * block.vectors * t.tau;
+  expected.emplace_back(block_end + t.alpha, 2, 6, word_of(0, 1));
+  EXPECT_EQ(log.beats, expected);
+}
+
 // ---- the module array (memory = rtl | cosim, omp only) --------------------------------------
 
 sw::SystemConfig memory_config(std::uint32_t n, sw::Impl memory, sw::Impl bus, sw::Impl im) {
@@ -766,6 +806,29 @@ sw::RunSummary memory_cosim_run(const std::function<void(Wired&)>& break_model) 
   system.load(write_then_read(c));
   sc::run_systems({&system}, sw::Cycle{1'000'000});
   return system.result();
+}
+
+// With alpha = 0 the model controller's word is on the bus in its grant cycle, and the module
+// array beside it (memory = cosim) takes it there too: P(1) writes M(1,2) in cycle 0 (grant and
+// word, [PH91] Fig. 5(a) with alpha = 0) and reads it back in cycle tau, where the write ended;
+// the array returns the word the model's module holds, and holds it afterwards.
+TEST(MemoryCosim, AWordOnTheBusInItsGrantCycleReachesTheArrayBesideTheModel) {
+  traces::Recorder silent;
+  sw::SystemConfig c = memory_config(4, sw::Impl::Cosim, sw::Impl::Model, sw::Impl::Model);
+  c.timing.alpha = 0;
+  Wired system("omp", c, silent);
+  system.load(
+      p1_program(c, {p1_scalar(sw::Direction::Write, 2, 5), p1_scalar(sw::Direction::Read, 2, 5)}));
+  const sw::Word word = 0x00C0FFEEu;
+  system.manipulator(1).write_word(0, 0, word);
+  sc::run_systems({&system}, sw::Cycle{1'000'000});
+  const sw::RunSummary r = system.result();
+  EXPECT_FALSE(r.mismatch.has_value()) << r.mismatch->to_string();
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(r.cycles.count(), 2 * c.timing.tau);
+  const sw::ModuleId m12 = 1 * c.n + 2;  // RB(1)'s slot 2
+  EXPECT_EQ(system.module(m12).read(5), word);
+  EXPECT_EQ(system.blocks().module_array()->read(m12, 5), word);
 }
 
 TEST(MemoryCosim, AOneCycleLateGrantInTheModelArbiterIsCaughtAtItsCycle) {

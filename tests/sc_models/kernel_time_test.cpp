@@ -56,6 +56,8 @@ TEST(ClockDomain, CyclesAreTimeOverThePeriodAndUntilIsTheTimeLeftToACycle) {
     EXPECT_EQ(clock.until(Cycle{0}), sc_core::SC_ZERO_TIME);
     sc_core::wait(ns(4));  // 28 ns: the edge of cycle 4
     EXPECT_EQ(clock.now(), Cycle{4});
+    sc_core::wait(ns(1));  // 29 ns: one nanosecond past it is no edge either
+    EXPECT_THROW(static_cast<void>(clock.now()), std::logic_error);
     finished = true;
   });
   sc_core::sc_start();

@@ -9,6 +9,7 @@
 
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/machine/delivery_check.hpp"
 #include "sw/machine/payload.hpp"
 #include "tests/support/program_builder.hpp"
 
@@ -231,10 +232,14 @@ TEST(Conflicts, EveryResultCountsItsOwnProgramOnly) {
       }
     }
   }
+  // Lowest id first: P1 waits for P0's access (l = 1), P2 for P0's and P1's (l = 2).
+  const sw::BusTiming& t = system.config().timing;
+  const std::uint64_t waits = block(t, 1, 1) + block(t, 1, 1) + block(t, 1, 2);
   for (int pass = 0; pass < 2; ++pass) {
     const sw::RunSummary r = run(system, program);
     ASSERT_TRUE(r.completed) << "pass " << pass;
     EXPECT_EQ(r.conflicts, 2u) << "pass " << pass;
+    EXPECT_EQ(r.conflict_wait_cycles, waits) << "pass " << pass;
     EXPECT_EQ(r.bus_words_moved, words) << "pass " << pass;
   }
 }
@@ -662,6 +667,69 @@ TEST(Watchdog, OfTwoSystemsRunTogetherOnlyTheOneStillRunningIsCut) {
   EXPECT_EQ(s.cycles.count(), 100u);
 }
 
+// A result is its own program's: a system that ran another program before (to its end, or beside
+// a system cut at the cycle limit) reports a deadlocked program as a fresh system does, with each
+// processor's end counted from its own load and no cycle limit it did not reach.
+TEST(Watchdog, ARunAfterAnotherReportsAsOnAFreshSystem) {
+  traces::Recorder silent;
+  // All systems are built before the first run: SystemC takes no module once it has started.
+  sc::Multiprocessor fresh("fresh", config(Arch::Omp, 3).validated(), silent);
+  sc::Multiprocessor reused("reused", config(Arch::Omp, 3).validated(), silent);
+  sc::Multiprocessor quick("quick", config(Arch::Omp, 3).validated(), silent);
+  sc::Multiprocessor slow("slow", config(Arch::Omp, 3).validated(), silent);
+  ProgramBuilder stuck(Arch::Omp, 3);
+  stuck.op(0, sw::Compute{sw::Cycle{4}});
+  stuck.op(0, sw::WaitSync{2});
+  stuck.op(1, sw::Compute{sw::Cycle{9}});
+  stuck.op(2, sw::Compute{sw::Cycle{6}});  // finishes without ever activating P0
+  const auto compute = [](std::uint64_t cycles) {
+    ProgramBuilder b(Arch::Omp, 3);
+    b.op(1, sw::Compute{sw::Cycle{cycles}});
+    return b.build();
+  };
+  const sw::RunSummary expected = run(fresh, stuck.build());
+  ASSERT_FALSE(expected.completed);
+  ASSERT_FALSE(expected.cycle_limit_reached);
+  ASSERT_EQ(expected.blocked.size(), 1u);
+
+  ASSERT_TRUE(run(reused, compute(50)).completed);
+  const sw::RunSummary again = run(reused, stuck.build());
+  EXPECT_FALSE(again.completed);
+  EXPECT_FALSE(again.cycle_limit_reached);
+  EXPECT_EQ(again.blocked, expected.blocked);
+  EXPECT_EQ(again.processor_end, expected.processor_end);
+  EXPECT_EQ(again.cycles, expected.cycles);
+
+  quick.load(compute(10));
+  slow.load(compute(500));
+  sc::run_systems({&quick, &slow}, sw::Cycle{100});
+  ASSERT_TRUE(quick.result().completed);
+  ASSERT_TRUE(slow.result().cycle_limit_reached);
+  const sw::RunSummary after_cut = run(quick, stuck.build());
+  EXPECT_FALSE(after_cut.completed);
+  EXPECT_FALSE(after_cut.cycle_limit_reached);
+  EXPECT_EQ(after_cut.blocked, expected.blocked);
+}
+
+// A step ends when its last processor passes it, whichever processor that is: here P0, the
+// first, passes step 0 after P1 and P2 (at 12 against 3 and 7), and P2 passes step 1 last.
+TEST(Sync, AStepEndsWhenItsLastProcessorPassesIt) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("omp", config(Arch::Omp, 3).validated(), silent);
+  ProgramBuilder b(Arch::Omp, 3);
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> computes = {{12, 1}, {3, 2}, {7, 9}};
+  for (sw::ProcId p = 0; p < 3; ++p) {
+    b.op(p, sw::Compute{sw::Cycle{computes[p].first}});
+    b.op(p, sw::StepMark{0});
+    b.op(p, sw::Compute{sw::Cycle{computes[p].second}});
+    b.op(p, sw::StepMark{1});
+  }
+  const sw::RunSummary r = run(system, b.build());
+  ASSERT_TRUE(r.completed);
+  EXPECT_EQ(r.step_ends, (std::vector<sw::Cycle>{sw::Cycle{12}, sw::Cycle{16}}));
+  EXPECT_EQ(r.cycles.count(), 16u);
+}
+
 // The memory estimate counts the words a program can leave in the modules and the data buffers:
 // a write raises its modules' tops to its last address, a read (an IWR step's read half too) the
 // buffers of its index set to its vectors. Three more vectors on two modules or two buffers are
@@ -693,6 +761,62 @@ TEST(Footprint, AWriteCountsItsModulesWordsAndAReadItsBuffersWords) {
   EXPECT_EQ(footprint(write_at(7)) - footprint(write_at(4)), six_words);
   EXPECT_EQ(footprint(sw::LoadBuffer{1, 0, 3, 6}) - footprint(sw::LoadBuffer{1, 0, 3, 0}),
             six_words);
+}
+
+// Beside the words, the estimate counts what the run holds whatever the program does (docs/cli.md,
+// Memory): a fixed cost per processor (its blocks and kernel objects, 8 KiB as measured), each
+// module's store, each message's record and delivery check, each index set and each op as
+// encoded. One more of each adds exactly its bytes; a read fills its buffers from their start
+// whatever its module address.
+TEST(Footprint, EachProcessorModuleMessageIndexSetAndOpAddsItsBytes) {
+  const auto ops_bytes = [](const sw::MachineProgram& program) {
+    std::uint64_t bytes = 0;
+    for (const sw::ProcessorProgram& p : program.processors) {
+      bytes += p.ops.bytes();
+    }
+    return bytes;
+  };
+  const sw::MachineProgram two = ProgramBuilder(Arch::Omp, 2).build();
+  const sw::MachineProgram four = ProgramBuilder(Arch::Omp, 4).build();
+  // From 2 to 4 processors: 2 more processors, 16 - 4 more modules (the omp has n^2).
+  EXPECT_EQ(sc::Multiprocessor::footprint(four, config(Arch::Omp, 4)) -
+                sc::Multiprocessor::footprint(two, config(Arch::Omp, 2)),
+            2 * 8 * 1024 + 12 * sizeof(sc::WordStore) + ops_bytes(four) - ops_bytes(two));
+
+  const auto footprint = [](const sw::MachineProgram& program) {
+    return sc::Multiprocessor::footprint(program, config(Arch::Omp, 4));
+  };
+  ProgramBuilder base(Arch::Omp, 4);
+  base.proc(0).index_sets = {{0, 2}};
+  base.op(0, sw::Compute{sw::Cycle{3}});
+  const sw::MachineProgram program = base.build();
+
+  sw::MachineProgram one_more_message = program;
+  one_more_message.messages.push_back(sw::Message{});
+  EXPECT_EQ(footprint(one_more_message) - footprint(program),
+            sizeof(sw::Message) + sw::MessageMemory::kBytesPerMessage);
+
+  sw::MachineProgram one_more_set = program;
+  one_more_set.processors[1].index_sets.push_back({0, 1, 2});
+  EXPECT_EQ(footprint(one_more_set) - footprint(program),
+            sizeof(sw::IndexSet) + 3 * sizeof(std::uint32_t));
+
+  ProgramBuilder longer(Arch::Omp, 4);
+  longer.proc(0).index_sets = {{0, 2}};
+  longer.op(0, sw::Compute{sw::Cycle{3}});
+  longer.op(1, sw::Compute{sw::Cycle{5}});
+  const sw::MachineProgram one_more_op = longer.build();
+  ASSERT_GT(ops_bytes(one_more_op), ops_bytes(program));
+  EXPECT_EQ(footprint(one_more_op) - footprint(program),
+            ops_bytes(one_more_op) - ops_bytes(program));
+
+  const auto read_at = [&](std::uint32_t address) {
+    ProgramBuilder b(Arch::Omp, 4);
+    b.proc(0).index_sets = {{0, 2}};
+    b.op(0, access(Direction::Read, column(0), {1, 3}, address, 2));
+    return footprint(b.build());
+  };
+  EXPECT_EQ(read_at(10), read_at(0));
 }
 
 TEST(Validation, AProgramThatDrivesAnotherProcessorsBusIsRejectedBeforeRunning) {

@@ -341,29 +341,33 @@ TEST(SystemConfig, ProcessorCountBounds) {
 }
 
 // Keyed by the parameter, which the command line spells before the message as it spells the
-// network's refusals: "--tau: expected at least 1 cycle per word on the bus, found '0'".
+// network's refusals: "--tau: expected at least 1 cycle per word on the bus, found '0'". One,
+// the least, is accepted.
 TEST(SystemConfig, EachZeroSizeIsRejectedSayingWhatWasExpectedAndFound) {
   struct Case {
     std::string parameter;
-    void (*zero)(sw::SystemConfig&);
+    void (*set)(sw::SystemConfig&, std::uint32_t);
     std::string expected;
   };
   const std::vector<Case> cases = {
-      {"tau", [](sw::SystemConfig& c) { c.timing.tau = 0; },
+      {"tau", [](sw::SystemConfig& c, std::uint32_t v) { c.timing.tau = v; },
        "at least 1 cycle per word on the bus"},
-      {"buffer-words", [](sw::SystemConfig& c) { c.buffer_words = 0; },
+      {"buffer-words", [](sw::SystemConfig& c, std::uint32_t v) { c.buffer_words = v; },
        "at least 1 word per data buffer"},
-      {"index-sets", [](sw::SystemConfig& c) { c.index_sets = 0; },
+      {"index-sets", [](sw::SystemConfig& c, std::uint32_t v) { c.index_sets = v; },
        "at least 1 index set in the index memory"},
-      {"module-words", [](sw::SystemConfig& c) { c.module_words = 0; },
+      {"module-words", [](sw::SystemConfig& c, std::uint32_t v) { c.module_words = v; },
        "at least 1 word per memory module"},
-      {"local-words", [](sw::SystemConfig& c) { c.local_words = 0; },
+      {"local-words", [](sw::SystemConfig& c, std::uint32_t v) { c.local_words = v; },
        "at least 1 word of local memory"},
-      {"clock-ns", [](sw::SystemConfig& c) { c.clock_period_ns = 0; }, "at least 1 ns"},
+      {"clock-ns", [](sw::SystemConfig& c, std::uint32_t v) { c.clock_period_ns = v; },
+       "at least 1 ns"},
   };
   for (const Case& k : cases) {
     sw::SystemConfig c;
-    k.zero(c);
+    k.set(c, 1);
+    EXPECT_NO_THROW(static_cast<void>(c.validated())) << k.parameter << " = 1";
+    k.set(c, 0);
     try {
       static_cast<void>(c.validated());
       ADD_FAILURE() << k.parameter << " = 0 accepted";

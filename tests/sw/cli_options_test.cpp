@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -108,6 +109,47 @@ TEST(Cli, HelpListsTheCommands) {
     EXPECT_TRUE(contains(r.out, "access")) << r.out;
     EXPECT_TRUE(contains(r.out, "demo")) << r.out;
     EXPECT_EQ(r.err, "") << flag;
+  }
+}
+
+// The list of commands is a table: every summary starts in one column, two spaces past the
+// longest command's name, so that the names stand apart from the text.
+TEST(Cli, TheCommandListIsOneColumnTwoSpacesPastTheLongestName) {
+  const Result r = run({"--help"});
+  std::istringstream lines(r.out.substr(r.out.find("commands:\n") + 10));
+  std::vector<std::pair<std::string, std::size_t>> names_and_columns;
+  std::size_t longest = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ASSERT_EQ(line.rfind("  ", 0), 0U) << line;
+    const std::size_t name_end = line.find(' ', 2);
+    const std::string name = line.substr(2, name_end - 2);
+    names_and_columns.emplace_back(name, line.find_first_not_of(' ', name_end));
+    longest = std::max(longest, name.size());
+  }
+  ASSERT_GE(names_and_columns.size(), 12U) << r.out;
+  for (const auto& [name, column] : names_and_columns) {
+    EXPECT_EQ(column, 2 + longest + 2) << name;
+  }
+}
+
+// ORTHOSIM_PROGRESS_AFTER_MS is a count of milliseconds of one to nine digits (docs/cli.md,
+// Progress); anything else, the empty value included, is refused naming the variable.
+TEST(Cli, TheProgressThresholdIsMillisecondsOfOneToNineDigits) {
+  EXPECT_EQ(sw::progress_settings(false, nullptr).after, std::chrono::milliseconds(1000));
+  EXPECT_EQ(sw::progress_settings(false, "0").after, std::chrono::milliseconds(0));
+  EXPECT_EQ(sw::progress_settings(false, "250").after, std::chrono::milliseconds(250));
+  EXPECT_EQ(sw::progress_settings(false, "999999999").after, std::chrono::milliseconds(999999999));
+  EXPECT_TRUE(sw::progress_settings(true, "5").stderr_is_terminal);
+  EXPECT_FALSE(sw::progress_settings(false, "5").stderr_is_terminal);
+  EXPECT_TRUE(sw::progress_settings(true, nullptr).stderr_is_terminal);
+  for (const char* bad : {"", "1000000000", "-1", "1s", " 5"}) {
+    try {
+      (void)sw::progress_settings(true, bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const sw::InputError& e) {
+      EXPECT_TRUE(contains(e.what(), "ORTHOSIM_PROGRESS_AFTER_MS")) << e.what();
+      EXPECT_TRUE(contains(e.what(), "'" + std::string(bad) + "'")) << e.what();
+    }
   }
 }
 

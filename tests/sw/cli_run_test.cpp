@@ -314,7 +314,9 @@ TEST_F(CliProgram, BadInputOfTheProgramCommandsExitsTwoWithOneLineAndNoOutput) {
       {{"gen", "random", "--nodes", "4", "--steps", "2", "--sources", "1"}, {"--sources"}},
       {{"gen", "C3", "--nodes", "4", "--steps", "2"}, {"--steps"}},
       {{"gen", "C3", "--nodes", "4", "--json"}, {"json"}},
-      {{"map", fig2_, "stray"}, {"'stray'", "takes one bare argument, PROGRAM", "a second"}},
+      {{"map", fig2_, "stray"}, {"'stray'", "takes one bare argument, PROGRAM;", "a second"}},
+      {{"gen", "C3", "--nodes", "4", "stray"},
+       {"'stray'", "orthosim gen takes one bare argument, PATTERN;", "a second bare argument"}},
       {{"gen"}, {"PATTERN"}},
       {{"gen", "C13", "--nodes", "4"}, {"PATTERN", "C13"}},
       // A misspelled pattern is named first, with every form gen writes, not the options of a

@@ -612,6 +612,17 @@ TEST(Describe, EveryOpInTheNotationOfTheDocs) {
   EXPECT_EQ(sw::describe(sw::Op{sw::StepMark{4}}, omp), "end of step 4");
 }
 
+// An access on a bus the system lacks (what validation refuses, naming the op) is named by its
+// bus kind, and its modules by their slots: there is no module to name.
+TEST(Describe, AnAccessOnABusTheSystemLacksNamesItsKindAndSlots) {
+  const sw::MemoryOrganization omp(Arch::Omp, kN);
+  const sw::MemoryOrganization bus(Arch::Bus, kN);
+  EXPECT_EQ(sw::describe(access(Direction::Read, shared(0), {1}), omp),
+            "read shared <- slot 1 scalar d=1 l=1 @0 rho#0");
+  EXPECT_EQ(sw::describe(access(Direction::Write, row(2), {0, 3}, 5), bus),
+            "write row -> slot 0, slot 3 interleaved d=2 l=1 @5 rho#0");
+}
+
 // ---- payload -------------------------------------------------------------------------------
 
 TEST(Payload, IsDeterministic) {

@@ -376,6 +376,25 @@ TEST(ProgramCost, AOneToOneStepIsWriteSyncRead) {
   EXPECT_EQ(cost.total.count(), 9 + access + c.sync.activate + access);
 }
 
+// A program mapped for IWR steps is predicted with the bus switch: the C1 step above costs
+// 9 + T + gamma + T, not 9 + T + activate + T.
+TEST(ProgramCost, AProgramMappedForIwrStepsIsPredictedWithTheBusSwitch) {
+  sw::McProgram p;
+  p.name = "c1";
+  p.nodes = 2;
+  sw::ProgramStep s;
+  s.transfers.push_back({1, {0}, false, 6, {}});
+  s.computes.push_back({1, sw::Cycle{9}, {}});
+  p.steps = {s};
+  sw::SystemConfig c;
+  c.n = 2;
+  const MappedProgram mapped =
+      sw::map_program(p, Arch::Omp, sw::Clustering::blocks(2, 2), sw::SyncMode::BusSwitch);
+  const std::uint64_t access = 16 + 2 * 5 + 6;  // alpha + beta(l-1) + tau l, defaults
+  ASSERT_NE(c.timing.gamma, c.sync.activate);
+  EXPECT_EQ(sw::predict_cycles(mapped, c).total.count(), 9 + access + c.timing.gamma + access);
+}
+
 /// An access of one module slot of `bus` carrying parcel `parcel`, l = `vectors`.
 sw::MappedAccess one_slot_access(sw::ProcId p, Direction direction, sw::BusRef bus,
                                  std::size_t parcel, std::uint32_t vectors) {
@@ -443,6 +462,81 @@ TEST(ProgramCost, OnTheSingleBusTheStepIsEveryAccessBackToBackPlusTheSync) {
   // < 67; pairs, P1 reads after P0's write and sync, four + 3 + four = 37 < 63.
   EXPECT_EQ(sw::predict_step_cycles(step, c, sw::SyncMode::BusSwitch).count(), bus_busy + 7);
   EXPECT_EQ(sw::predict_step_cycles(step, c, sw::SyncMode::Pairs).count(), bus_busy + 3);
+}
+
+// An access of several modules (pairs): a write of two parcels raises both, and a read of two
+// waits for the later writer. On the crossbar, alpha 10, beta 1, tau 2, activate 3, T(d, l) =
+// alpha + beta(l - 1) + d tau l:
+//   C3-like: P0 writes parcels 0 and 1 (l = 5) to B(0)'s slots, T(2, 5) = 34; P1 reads parcel 0
+//            (l = 1) on B(1), P2 parcel 1 (l = 5) on B(2): P2 ends at 34 + 3 + T(1, 5) = 61.
+//   C5-like: P1 writes parcel 0, P2 after 40 cycles parcel 1 (l = 1, T(1, 1) = 12, on B(1) and
+//            B(2)); P0 reads both from B(0), T(2, 1) = 14, after P2's: 40 + 12 + 3 + 14 = 69.
+TEST(ProgramCost, AnAccessOfSeveralModulesRaisesEveryParcelAndWaitsForEveryWriter) {
+  sw::SystemConfig c;
+  c.arch = Arch::Crossbar;
+  c.n = 3;
+  c.timing = sw::BusTiming{10, 1, 2, 7};
+  c.sync.activate = 3;
+  const sw::BusRef b0{sw::BusKind::Shared, 0};
+  const sw::BusRef b1{sw::BusKind::Shared, 1};
+  const sw::BusRef b2{sw::BusKind::Shared, 2};
+  const auto two_slot_access = [&](sw::ProcId p, Direction direction, std::uint32_t vectors) {
+    sw::MappedAccess a = one_slot_access(p, direction, b0, 0, vectors);
+    a.slots = {0, 1};
+    a.parcels = {0, 1};
+    return a;
+  };
+  sw::MappedStep one_to_two;
+  one_to_two.parcels.resize(2);
+  one_to_two.compute = {sw::Cycle{0}, sw::Cycle{0}, sw::Cycle{0}};
+  one_to_two.ops.push_back(op_of(Direction::Write, {two_slot_access(0, Direction::Write, 5)}));
+  one_to_two.ops.push_back(op_of(Direction::Read, {one_slot_access(1, Direction::Read, b1, 0, 1),
+                                                   one_slot_access(2, Direction::Read, b2, 1, 5)}));
+  EXPECT_EQ(sw::predict_step_cycles(one_to_two, c, sw::SyncMode::Pairs).count(), 34 + 3 + 24);
+  sw::MappedStep two_to_one;
+  two_to_one.parcels.resize(2);
+  two_to_one.compute = {sw::Cycle{0}, sw::Cycle{0}, sw::Cycle{40}};
+  two_to_one.ops.push_back(
+      op_of(Direction::Write, {one_slot_access(1, Direction::Write, b1, 0, 1),
+                               one_slot_access(2, Direction::Write, b2, 1, 1)}));
+  two_to_one.ops.push_back(op_of(Direction::Read, {two_slot_access(0, Direction::Read, 1)}));
+  EXPECT_EQ(sw::predict_step_cycles(two_to_one, c, sw::SyncMode::Pairs).count(), 40 + 12 + 3 + 14);
+}
+
+// A step of two IWR steps (a torus shift, Fig. 11(b)) on the crossbar, each phase's switch over
+// the processors of that phase only, a reader that writes nothing among them. Phase 0: P0 writes
+// parcel 0 (l = 3) on B(1), P1 reads it; phase 1: P0 writes parcel 1 on B(2), P2 reads it; P2
+// computes 50 cycles first. With T = alpha + beta(l - 1) + tau l = 18:
+//   bus switch: P0 writes, the switch, P0 writes again: 2T + gamma = 43 < 50, so the second switch
+//               waits for P2, which then reads: 50 + gamma + T.
+//   pairs:      P0's two writes, each with its activate-sync, end at 2(T + 3) = 42 < 50, so P2
+//               reads after its compute: 50 + T.
+TEST(ProgramCost, EachIwrStepOfAStepSwitchesOverItsOwnProcessors) {
+  sw::SystemConfig c;
+  c.arch = Arch::Crossbar;
+  c.n = 3;
+  c.timing = sw::BusTiming{10, 1, 2, 7};
+  c.sync.activate = 3;
+  const sw::BusRef b1{sw::BusKind::Shared, 1};
+  const sw::BusRef b2{sw::BusKind::Shared, 2};
+  sw::MappedStep step;
+  step.parcels.resize(2);
+  step.compute = {sw::Cycle{0}, sw::Cycle{0}, sw::Cycle{50}};
+  step.ops.push_back(op_of(Direction::Write, {one_slot_access(0, Direction::Write, b1, 0, 3)}));
+  step.ops.push_back(op_of(Direction::Read, {one_slot_access(1, Direction::Read, b1, 0, 3)}));
+  sw::MappedOp second_write =
+      op_of(Direction::Write, {one_slot_access(0, Direction::Write, b2, 1, 3)});
+  sw::MappedOp second_read =
+      op_of(Direction::Read, {one_slot_access(2, Direction::Read, b2, 1, 3)});
+  second_write.phase = 1;
+  second_read.phase = 1;
+  step.ops.push_back(second_write);
+  step.ops.push_back(second_read);
+  const std::uint64_t access = 10 + 1 * 2 + 2 * 3;
+  ASSERT_LT(2 * access + 7, 50u);
+  EXPECT_EQ(sw::predict_step_cycles(step, c, sw::SyncMode::BusSwitch).count(), 50 + 7 + access);
+  ASSERT_LT(2 * (access + 3), 50u);
+  EXPECT_EQ(sw::predict_step_cycles(step, c, sw::SyncMode::Pairs).count(), 50 + access);
 }
 
 }  // namespace

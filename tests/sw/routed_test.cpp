@@ -208,6 +208,57 @@ TEST(RouterPorts, InputsRouterByRouterInjectorsNodeByNodeEjectionByTheInputPort)
 // per message at the sender); node 2 broadcasts 2 words to 0 and 1 (one buffer at the sender).
 // Counted by hand, words of local memory per network node: 2 (program 0) sends 3 + 3 and receives
 // 2: 8; 3 (program 2) sends 2 once and receives 3: 5; 0 (program 1) receives 3 + 2: 5; 1: 0.
+/// The message of a configuration's refusal, "" when it passes.
+std::string refusal(const std::function<void(NetworkConfig&)>& change) {
+  NetworkConfig c;
+  change(c);
+  try {
+    (void)c.validated();
+  } catch (const sw::ParameterError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A routing is named for the topology's own routings only (a hand-built network routes as its
+// description says), and runs on any but the model routers only when it is the first; the
+// verilated interfaces (rtl or cosim) need verilated routers. A refusal lists the routings of the
+// topology: one for a mesh, two for a hypercube.
+TEST(NetworkConfig, TheRoutingAndTheInterfacesAreCheckedAgainstTheRoutersThatRunThem) {
+  const Topology cube = Topology::hypercube(3);
+  const auto routed = [](Topology t, std::string routing, sw::Impl router) {
+    return [=](NetworkConfig& c) {
+      c.topology = t;
+      c.routing = routing;
+      c.impl.router = router;
+    };
+  };
+  EXPECT_EQ(refused(routed(cube, "p-cube", sw::Impl::Cosim)), "routing");
+  EXPECT_EQ(refused(routed(cube, "e-cube", sw::Impl::Cosim)), "");
+  EXPECT_EQ(refused([](NetworkConfig& c) { c.hand_built = line_of_three(); }), "");
+  EXPECT_EQ(refused([](NetworkConfig& c) {
+              c.hand_built = line_of_three();
+              c.routing = "dimension-order";
+            }),
+            "routing");
+  const auto implemented = [](sw::Impl interfaces, sw::Impl routers) {
+    return [=](NetworkConfig& c) {
+      c.impl.network_interface = interfaces;
+      c.impl.router = routers;
+    };
+  };
+  for (sw::Impl interfaces : {sw::Impl::Rtl, sw::Impl::Cosim}) {
+    EXPECT_EQ(refused(implemented(interfaces, sw::Impl::Model)), "impl");
+    EXPECT_EQ(refused(implemented(interfaces, sw::Impl::Rtl)), "");
+    EXPECT_EQ(refused(implemented(interfaces, sw::Impl::Cosim)), "");
+  }
+  EXPECT_EQ(refused(implemented(sw::Impl::Model, sw::Impl::Rtl)), "");
+  const std::string mesh = refusal(routed(Topology::mesh({4, 4}), "e-cube", sw::Impl::Model));
+  EXPECT_NE(mesh.find("(dimension-order)"), std::string::npos) << mesh;
+  const std::string hypercube = refusal(routed(cube, "dimension-order", sw::Impl::Model));
+  EXPECT_NE(hypercube.find("(e-cube or p-cube)"), std::string::npos) << hypercube;
+}
+
 TEST(RoutedProgram, AStepBecomesEachNetworkNodesComputeSendsReceivesAndBuffers) {
   sw::McProgram program;
   program.name = "hand";

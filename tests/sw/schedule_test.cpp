@@ -370,6 +370,31 @@ TEST(ScheduleProgram, RefusesAnEmptyBlockOrMessageAndOneWordPastTheFormatsLimit)
                std::invalid_argument);
 }
 
+// A step of local work alone lasts as long as its longest work, wherever it is listed, and its
+// compute phases are in node order; a schedule's message (one sender, one receiver) becomes a
+// personalized transfer, never a broadcast. Line of 3, t_r = 4, blocks of 3 words: step 0, node 1
+// computes 30 and node 2 rearranges 1 block after 5 cycles (9); step 1, 0 -> 1 over 1 hop.
+TEST(ScheduleProgram, AStepOfLocalWorkLastsItsLongestWorkAndAMessageIsPersonalized) {
+  Schedule s{"t", 3, {Block{0, 1, 0}}, {}};
+  s.steps.push_back(ScheduleStep{
+      "", {sw::LocalWork{1, 0, sw::Cycle{30}}, sw::LocalWork{2, 1, sw::Cycle{5}}}, {}});
+  s.steps.push_back(ScheduleStep{"", {}, {ScheduledMessage{0, 1, {Block{0, 1, 0}}}}});
+  const std::uint64_t ts = 11, delay = 2, b = 3, tr = 4;
+  ASSERT_GT(30u, 5 + tr);
+  EXPECT_EQ(sw::lockstep_cycles(Topology::mesh({3}), s,
+                                {static_cast<std::uint32_t>(b), sw::Cycle{tr}}, {ts, 2}),
+            sw::Cycle{30 + ts + (1 + 1) * delay + b + 1});
+  const sw::McProgram p = sw::to_program(s, {static_cast<std::uint32_t>(b), sw::Cycle{tr}});
+  ASSERT_EQ(p.steps.size(), 2u);
+  ASSERT_EQ(p.steps[0].computes.size(), 2u);  // in node order, the program text's canonical one
+  EXPECT_EQ(p.steps[0].computes[0].node, 1u);
+  EXPECT_EQ(p.steps[0].computes[0].cycles, sw::Cycle{30});
+  EXPECT_EQ(p.steps[0].computes[1].node, 2u);
+  EXPECT_EQ(p.steps[0].computes[1].cycles, sw::Cycle{5 + tr});
+  ASSERT_EQ(p.steps[1].transfers.size(), 1u);
+  EXPECT_FALSE(p.steps[1].transfers[0].broadcast);
+}
+
 // ---- the edges a mutation round on schedule_check.cpp found unpinned ------------------------
 
 // A violation names a block as (origin, destination), with its tag only when it has one.

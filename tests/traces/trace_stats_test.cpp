@@ -21,6 +21,7 @@
 #include "traces/event_trace.hpp"
 #include "traces/event_trace_reader.hpp"
 #include "traces/plot.hpp"
+#include "traces/trace_diff.hpp"
 #include "traces/trace_stats.hpp"
 #include "traces/vcd_writer.hpp"
 
@@ -624,6 +625,78 @@ TEST(TraceStats, AVcdIsRefusedAtTheTokenThatIsNotAsOrthosimWritesIt) {
               "w.vcd:6:17: expected a VCD written by orthosim (a '$comment clock-ns N $end' and "
               "a $timescale), found none before $enddefinitions");
   }
+}
+
+/// A trace of one processor, its bus controller and two buses (docs/traces.md, "Format, version
+/// 1"): the header's six lines, then `events` from line 7.
+std::string hand_trace(const std::string& name, const std::vector<std::string>& events) {
+  const std::string path = temp_path(name);
+  std::ofstream out(path, std::ios::binary);
+  out << "orthosim-trace 1\nclock-ns 50\nsource 0 processor omp.p0\nsource 1 controller omp.bc0\n"
+         "source 2 bus omp.rb0\nsource 3 bus omp.rb1\n";
+  for (const std::string& e : events) {
+    out << e << '\n';
+  }
+  return path;
+}
+
+// `trace diff` (docs/traces.md) compares every field of every event, with sources by name: a
+// change in one field of one event is the first divergence, at that event's number and lines,
+// each side written out with its sources' names, whatever the field.
+TEST(TraceDiff, OneFieldChangedIsTheFirstDivergenceWithItsSourcesByName) {
+  const std::vector<std::string> base = {"0 act 0 compute 0", "0 step 0 0",
+                                         "5 intr 0 2",        "6 acc 9 1 2 row r 0 6 0 0 1 0",
+                                         "9 step 0 1",        "10 end"};
+  struct Change {
+    std::size_t event;
+    std::string to;
+    std::string described_before;
+    std::string described_after;
+  };
+  const std::vector<Change> changes = {
+      {2, "5 intr 0 3", "5 intr omp.p0 2", "5 intr omp.p0 3"},  // the cycle it was asked in
+      {3, "6 acc 9 1 3 row r 0 6 0 0 1 0", "6 acc 9 omp.bc0 omp.rb0 row r 0 6 0 0 1 0",
+       "6 acc 9 omp.bc0 omp.rb1 row r 0 6 0 0 1 0"},            // the bus
+      {4, "9 step 0 0", "9 step omp.p0 1", "9 step omp.p0 0"},  // the step (again from 0)
+      {0, "0 act 0 compute 1", "0 act omp.p0 compute 0", "0 act omp.p0 compute 1"},
+  };
+  const std::string a = hand_trace("diff_a", base);
+  for (const Change& c : changes) {
+    std::vector<std::string> changed = base;
+    changed[c.event] = c.to;
+    const std::string b = hand_trace("diff_b", changed);
+    const TraceDiff d = diff_traces(a, b);
+    ASSERT_TRUE(d.first.has_value()) << c.to;
+    EXPECT_EQ(d.first->index, c.event) << c.to;
+    EXPECT_EQ(d.first->line_a, 7 + c.event) << c.to;
+    EXPECT_EQ(d.first->line_b, 7 + c.event) << c.to;
+    EXPECT_EQ(d.first->event_a, c.described_before);
+    EXPECT_EQ(d.first->event_b, c.described_after);
+    EXPECT_EQ(d.events_a, base.size());
+    EXPECT_EQ(d.events_b, base.size());
+    EXPECT_TRUE(diff_traces(b, b).equal()) << c.to;
+    std::filesystem::remove(b);
+  }
+  std::filesystem::remove(a);
+}
+
+// A network's events name no source but their hop's channel: a trace whose header lists no
+// source (a hand-made one) compares too.
+TEST(TraceDiff, MessagesOfATraceWithoutSourcesCompare) {
+  const std::string a = temp_path("nosources_a");
+  const std::string b = temp_path("nosources_b");
+  std::ofstream(a, std::ios::binary)
+      << "orthosim-trace 1\nclock-ns 1\n0 send 0 0 1 4 1\n1 inject 0 0 4\n9 end\n";
+  std::ofstream(b, std::ios::binary)
+      << "orthosim-trace 1\nclock-ns 1\n0 send 0 0 1 4 1\n1 inject 0 0 5\n9 end\n";
+  const TraceDiff d = diff_traces(a, b);
+  ASSERT_TRUE(d.first.has_value());
+  EXPECT_EQ(d.first->index, 1U);
+  EXPECT_EQ(d.first->event_a, "1 inject 0 0 4");
+  EXPECT_EQ(d.first->event_b, "1 inject 0 0 5");
+  EXPECT_TRUE(diff_traces(a, a).equal());
+  std::filesystem::remove(a);
+  std::filesystem::remove(b);
 }
 
 }  // namespace

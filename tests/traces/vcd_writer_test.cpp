@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tests/support/vcd_reader.hpp"
+#include "traces/gtkw.hpp"
 #include "traces/vcd_writer.hpp"
 
 namespace orthosim {
@@ -517,6 +518,36 @@ TEST_F(VcdWriterTest, UnwritablePathThrowsNamingIt) {
     EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << e.what();
   }
   EXPECT_FALSE(fs::exists(file));
+}
+
+// The GTKWave save file beside a waveform (docs/waveforms.md): the dump's last extension replaced
+// by .gtkw, or .gtkw appended to a name without one; a name that only starts with a dot (a hidden
+// file) has no extension, and a dot in a folder's name is not the file's.
+TEST(GtkwSaveFile, TheDumpsLastExtensionIsReplacedOrGtkwAppended) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"run.vcd", "run.gtkw"},         {"out/run.vcd", "out/run.gtkw"},
+      {"run.1.vcd", "run.1.gtkw"},     {"run", "run.gtkw"},
+      {".vcd", ".vcd.gtkw"},           {"out/.vcd", "out/.vcd.gtkw"},
+      {"out.d/run", "out.d/run.gtkw"}, {"out.d/run.vcd", "out.d/run.gtkw"},
+  };
+  for (const auto& [dump, save] : cases) {
+    EXPECT_EQ(traces::gtkw_path(dump), save) << dump;
+  }
+}
+
+// A bit is shown as a bit (@28) under its own name, a vector in decimal (@24) under the name
+// GTKWave gives it, with its range [width-1:0].
+TEST(GtkwSaveFile, BitsAreBitsAndVectorsAreDecimalsWithTheirRange) {
+  EXPECT_EQ(traces::gtkw_vcd_name("omp.rb0.busy", 1), "omp.rb0.busy");
+  EXPECT_EQ(traces::gtkw_vcd_name("omp.rb0.master", 2), "omp.rb0.master[1:0]");
+  EXPECT_EQ(traces::gtkw_vcd_name("omp.rb0.master", 16), "omp.rb0.master[15:0]");
+  const std::string text =
+      traces::gtkw_text("out/run.vcd", "out/run.gtkw",
+                        {{"omp buses", {{"omp.rb0.busy", 1}, {"omp.rb0.master[15:0]", 16}}}});
+  EXPECT_NE(text.find("\n-omp buses\n@28\nomp.rb0.busy\n@24\nomp.rb0.master[15:0]\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("[dumpfile] \"run.vcd\"\n"), std::string::npos) << text;
 }
 
 }  // namespace
