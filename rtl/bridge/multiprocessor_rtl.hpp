@@ -230,7 +230,8 @@ class MultiprocessorRtl {
   /// `go`: every processor starts at instruction 0; the cycle count restarts at 0.
   void start();
   /// One machine cycle: zero-time steps until the processors and the sync unit are settled, then
-  /// the tick edge. Returns the cycle's outputs (as outputs()).
+  /// the tick edge. Returns the cycle's outputs (as outputs()). Throws std::logic_error when a
+  /// cycle takes more than 4096 zero-time steps (a unit that does not settle).
   const MultiprocessorCycle& step_cycle();
   /// The outputs of the last step_cycle().
   [[nodiscard]] const MultiprocessorCycle& outputs() const;

@@ -5,8 +5,10 @@
 // cycle and signal.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <systemc>
 
 #include "rtl/bridge/index_manipulator_rtl.hpp"
@@ -176,6 +178,39 @@ class CosimBench : public sc_core::sc_module {
   std::optional<Write> probe_;
   std::optional<Write> late_;
 };
+
+// The backdoor ([PH91] Fig. 6's index sets and data buffers loaded in no time), on a manipulator
+// clocked by its owner: what it writes is what the access path reads at once (rho of the access's
+// set and position, buffer rho(p) word v); fill() reaches every word; an index set, a buffer, a
+// word or a run of words past the verilated sizes is refused.
+TEST(IndexManipulatorRtl, TheBackdoorIsWhatTheAccessPathReadsAtOnce) {
+  Rtl im("im", kN, nullptr);
+  im.fill(0xF111U);
+  EXPECT_EQ(im.word(0, 0), 0xF111U);
+  EXPECT_EQ(im.word(kN - 1, kL - 1), 0xF111U);
+  im.set_index_set(kS - 1, {3, 2, 1, 0});
+  im.set_access(kS - 1, 1, 9, false, 0);  // position 1 of the last set: buffer 2, word 9
+  EXPECT_EQ(im.access_buffer(), 2U);
+  EXPECT_EQ(im.access_rdata(), 0xF111U);
+  im.set_index_set(kS - 1, {3, 0, 1, 2});
+  EXPECT_EQ(im.access_buffer(), 0U);
+  im.set_word(0, 9, 0xABCDU);
+  EXPECT_EQ(im.access_rdata(), 0xABCDU);
+  const std::uint32_t two[2] = {0x1234U, 0x5678U};
+  im.set_words(0, 8, 2, two);
+  EXPECT_EQ(im.access_rdata(), 0x5678U);
+  std::uint32_t back[2] = {};
+  im.words(0, 8, 2, back);
+  EXPECT_EQ(back[0], 0x1234U);
+  EXPECT_EQ(back[1], 0x5678U);
+
+  EXPECT_THROW(im.set_index_set(kS, {0}), std::out_of_range);
+  EXPECT_THROW(im.set_index_set(0, {0, 1, 2, 3, 0}), std::out_of_range);
+  EXPECT_THROW(im.set_word(kN, 0, 1), std::out_of_range);
+  EXPECT_THROW((void)im.word(0, kL), std::out_of_range);
+  EXPECT_THROW(im.set_words(0, kL - 1, 2, two), std::out_of_range);
+  EXPECT_THROW(im.words(kN - 1, kL - 1, 2, back), std::out_of_range);
+}
 
 TEST(IndexManipulatorCosim, ModelAndRtlAgreeOnEveryOutputForAHundredThousandCycles) {
   CosimBench bench("bench", 100'000, Fault::None, 0);

@@ -24,6 +24,8 @@
 #include <utility>
 #include <vector>
 
+#include "rtl/bridge/network_interfaces_rtl.hpp"
+#include "rtl/bridge/router_network_rtl.hpp"
 #include "sc_models/cosim/rtl_network.hpp"
 #include "sc_models/net/multicomputer.hpp"
 #include "sw/pattern/generate.hpp"
@@ -863,6 +865,77 @@ TEST(MulticomputerNiRtlConfig, MessagesOfAtMost4095WordsAreTaken) {
   EXPECT_THROW(nodes.start_traffic(traffic(config.topology, "uniform", 0.1, 4097, 1)),
                sw::ConfigError);
   EXPECT_NO_THROW(nodes.start_traffic(traffic(config.topology, "uniform", 0.1, 4096, 1)));
+}
+
+// The interface's other limits at their bounds (docs/rtl.md: a 16-bit start-up counter, packets
+// of at most 255 flits): 65535 cycles and 255 flits taken, one more refused naming the option.
+TEST(MulticomputerNiRtlConfig, StartUpAndPacketLimitsHoldAtTheirBounds) {
+  const auto refused = [](const sw::NetworkConfig& c, const std::string& option) {
+    try {
+      rtl::NetworkInterfacesRtl::check(c);
+    } catch (const sw::ConfigError& e) {
+      return std::string(e.what()).find(option) != std::string::npos;
+    }
+    return false;
+  };
+  sw::NetworkConfig c = network(sw::Topology::mesh({2, 2}), 2, 1, sw::Impl::Rtl);
+  c.ni.startup = 65535;
+  c.ni.packet_flits = 255;
+  EXPECT_NO_THROW(rtl::NetworkInterfacesRtl::check(c));
+  c.ni.startup = 65536;
+  EXPECT_TRUE(refused(c, "--startup"));
+  c.ni.startup = 1;
+  c.ni.packet_flits = 256;
+  EXPECT_TRUE(refused(c, "--packet-flits"));
+}
+
+// A reset forgets a submission given before it and not yet taken by an edge: node 0's message
+// is not queued after the reset and the next edge; submitted again, the edge queues it.
+TEST(MulticomputerNiRtlReset, AResetForgetsASubmissionNotYetTaken) {
+  const sw::NetworkConfig c = network(sw::Topology::mesh({2, 2}), 2, 1, sw::Impl::Rtl);
+  rtl::NetworkInterfacesRtl ni({"n0", "n1", "n2", "n3"}, c);
+  const std::uint64_t to_node3 =
+      rtl::RouterNetworkRtl::header_data(c.topology, 3, 0, 0) & 0xffffffU;
+  ni.submit(0, 0, to_node3, 7, 2, 0);
+  ni.reset();
+  ni.edge();
+  EXPECT_EQ(ni.queued(0, 0), 0U);
+  ni.submit(0, 0, to_node3, 7, 2, 0);
+  ni.edge();
+  EXPECT_EQ(ni.queued(0, 0), 1U);
+}
+
+// The interface's deliveries (docs/rtl.md, the header's fields: destination [23:0], flits
+// [31:24], tag [39:32], first word [51:40], words [63:52]): a message of no words is its one
+// header, done as it arrives, on whichever ejection channel (the all-port node's last, PMAX - 1,
+// too); the header of a message of two words opens it and is not done.
+TEST(MulticomputerNiRtlDeliveries, AMessageOfNoWordsIsDoneAtItsHeaderOnEveryChannel) {
+  const sw::NetworkConfig c = network(sw::Topology::mesh({2, 2}), 2, 1, sw::Impl::Rtl);
+  rtl::NetworkInterfacesRtl ni({"n0", "n1", "n2", "n3"}, c);
+  const std::uint64_t to_node3 =
+      rtl::RouterNetworkRtl::header_data(c.topology, 3, 0, 0) & 0xffffffU;
+  for (const std::uint32_t e : {0U, rtl::NetworkInterfacesRtl::kChannels - 1}) {
+    SCOPED_TRACE("channel " + std::to_string(e));
+    const std::uint32_t tag = 9 + e;
+    ni.eject(3, e, {true, true, to_node3 | (std::uint64_t{1} << 24) | (std::uint64_t{tag} << 32)});
+    ni.settle_ejections();
+    const std::vector<rtl::NetworkInterfacesRtl::Delivery> got = ni.deliveries(3);
+    ASSERT_EQ(got.size(), 1U);
+    EXPECT_EQ(got[0].tag, tag);
+    EXPECT_FALSE(got[0].word);
+    EXPECT_TRUE(got[0].done);
+    ni.edge();
+  }
+  ni.eject(3, 0,
+           {true, false,
+            to_node3 | (std::uint64_t{3} << 24) | (std::uint64_t{20} << 32) |
+                (std::uint64_t{2} << 52)});
+  ni.settle_ejections();
+  const std::vector<rtl::NetworkInterfacesRtl::Delivery> opened = ni.deliveries(3);
+  ASSERT_EQ(opened.size(), 1U);
+  EXPECT_EQ(opened[0].tag, 20U);
+  EXPECT_FALSE(opened[0].word);
+  EXPECT_FALSE(opened[0].done);
 }
 
 /// Node 0's message starts in the model alone (its packets' first headers taken from its

@@ -21,12 +21,14 @@
 #include <iostream>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <variant>
 #include <vector>
 
 #include "rtl/bridge/bus_controller_rtl.hpp"
+#include "rtl/bridge/module_array_rtl.hpp"
 #include "sc_models/cosim/cosim_wiring.hpp"
 #include "sc_models/kernel/lockstep_checker.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
@@ -416,6 +418,45 @@ TEST(BusControllerRtl, WiredWordsAreTheRtls) {
   EXPECT_EQ(word_cycles, 2u * 18u);  // d tau l of each access
 }
 
+// The arbitration outputs by docs/rtl.md's timing table: a column access of slots {1, 3, 0},
+// l = 1, started in cycle 0 and granted in G = 2 (the arbiter's grant withheld until then), at
+// alpha = 2, tau = 2: D = alpha + d tau l = 8. `req` from the start to G, `hold` from G + 1 to
+// G + D - 1, the column bit and the slot mask 1011b while either is high, `busy` from the start
+// to G + D - 1, `last` in G + D - 1 and `done` in G + D.
+TEST(BusControllerRtl, ArbitrationOutputsFollowTheTimingTable) {
+  rtl::BusControllerRtl bc("bc", 4);
+  bc.set_reset(true);
+  bc.edge();
+  bc.set_reset(false);
+  bc.set_timing(true, 2, 1, 2, 3);
+  bc.edge();
+  bc.set_timing(false, 0, 0, 0, 0);
+  rtl::BusAccessPins access;
+  access.column = true;
+  access.slots = {1, 3, 0};
+  access.vectors = 1;
+  bc.set_start(true, access);
+  const std::uint32_t g = 2;
+  const std::uint32_t d = 2 + 3 * 2 * 1;
+  for (std::uint32_t c = 0; c <= g + d + 2; ++c) {
+    bc.set_grant(c >= g);
+    const rtl::BusControllerOutputs o = bc.control_outputs();
+    const bool req = c <= g;
+    const bool hold = c > g && c < g + d;
+    EXPECT_EQ(o.req, req) << "cycle " << c;
+    EXPECT_EQ(o.hold, hold) << "cycle " << c;
+    if (req || hold) {
+      EXPECT_TRUE(o.req_col) << "cycle " << c;
+      EXPECT_EQ(o.req_mask, 0b1011U) << "cycle " << c;
+    }
+    EXPECT_EQ(o.busy, c < g + d) << "cycle " << c;
+    EXPECT_EQ(o.last, c == g + d - 1) << "cycle " << c;
+    EXPECT_EQ(o.done, c == g + d) << "cycle " << c;
+    bc.edge();
+    bc.set_start(false, {});
+  }
+}
+
 // ---- the verilated index manipulator beside the model's under the RTL controller (bus = rtl,
 // im = cosim) --------------------------------------------------------------------------------
 
@@ -679,6 +720,58 @@ TEST(MemoryRtl, AWordOnTheBusInItsGrantCycleReachesTheArray) {
 
 // memory = rtl: the module array holds the words in place of the model's modules, which the
 // controllers no longer write.
+// The module array's backdoor: fill() reaches every word of every module, the first and the
+// last; a word written through it is what a bus reading it returns at once (reads are
+// combinational: RB(1)'s read of slot 2 addresses M(1,2), module 1 n + 2); a module or a word
+// past the verilated sizes is refused.
+TEST(MemoryRtl, TheBackdoorReachesEveryWordAndABusReadSeesItsWriteAtOnce) {
+  const std::uint32_t n = 4;
+  const std::uint32_t depth = rtl::ModuleArrayRtl::kModuleWords;
+  rtl::ModuleArrayRtl array("array", n);
+  array.fill(0xF111U);
+  EXPECT_EQ(array.word(0, 0), 0xF111U);
+  EXPECT_EQ(array.word(n * n - 1, depth - 1), 0xF111U);
+  std::vector<rtl::ModuleArrayLane> lanes(n);
+  lanes[1].mode = 1;
+  lanes[1].valid = true;
+  lanes[1].sel = 2;
+  lanes[1].addr = depth - 1;
+  array.set_buses(lanes);
+  EXPECT_EQ(array.bus_rdata(1), 0xF111U);
+  array.set_word(1 * n + 2, depth - 1, 0xABCDU);
+  EXPECT_EQ(array.bus_rdata(1), 0xABCDU);
+  EXPECT_EQ(array.word(1 * n + 2, depth - 1), 0xABCDU);
+  EXPECT_THROW(array.set_word(n * n, 0, 1), std::out_of_range);
+  EXPECT_THROW((void)array.word(n * n, 0), std::out_of_range);
+  EXPECT_THROW(array.set_word(0, depth, 1), std::out_of_range);
+  EXPECT_THROW((void)array.word(0, depth), std::out_of_range);
+}
+
+// The sticky `collision` (docs/rtl.md: a module addressed by both its buses in one cycle, which
+// the arbiter never lets happen) driven directly, on an array as built (out of reset): RB(0)'s
+// slot 1 alone addresses M(0,1) without one; CB(1)'s slot 0 then addresses M(0,1) in the same
+// cycle, and the flag rises at that edge and stays.
+TEST(MemoryRtl, TwoBusesOnOneModuleAreACollision) {
+  const std::uint32_t n = 4;
+  rtl::ModuleArrayRtl array("array", n);
+  std::vector<rtl::ModuleArrayLane> lanes(n);
+  lanes[0].mode = 1;
+  lanes[0].valid = true;
+  lanes[0].sel = 1;
+  array.set_buses(lanes);
+  array.edge();
+  EXPECT_FALSE(array.collision());
+  lanes[1].mode = 2;
+  lanes[1].valid = true;
+  lanes[1].sel = 0;
+  array.set_buses(lanes);
+  array.edge();
+  EXPECT_TRUE(array.collision());
+  array.set_buses(std::vector<rtl::ModuleArrayLane>(n));
+  array.edge();
+  EXPECT_TRUE(array.collision()) << "sticky";
+}
+
 TEST(MemoryRtl, WordsAreWrittenIntoTheArrayInPlaceOfTheModelsModules) {
   traces::Recorder silent;
   const sw::SystemConfig c = memory_config(4, sw::Impl::Rtl, sw::Impl::Rtl, sw::Impl::Model);

@@ -15,10 +15,13 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <systemc>
 #include <vector>
 
+#include "rtl/bridge/fst_trace.hpp"
 #include "rtl/bridge/multiprocessor_rtl.hpp"
 #include "rtl/limits.hpp"
 
@@ -210,6 +213,20 @@ TEST_P(Exchange, EndsByEquationOneAndDeliversEveryWord) {
   for (std::uint32_t p = 0; p < n; ++p) {
     EXPECT_EQ(r.halt[p], want[p]) << "P" << p;
   }
+  // The bus driven, as the access at the processor's pc names it: the crossbar's B(p) for the
+  // write half and B(p + 1) for the read half; 0 on the omp and the single bus.
+  for (const MultiprocessorCycle& c : r.cycles) {
+    for (std::uint32_t p = 0; p < n; ++p) {
+      const traces::Activity a = c.processors[p].activity;
+      if (arch == MultiprocessorArch::Crossbar && a == traces::Activity::IwrWrite) {
+        EXPECT_EQ(c.buses[p].bus, p) << "P" << p << " cycle " << c.cycle;
+      } else if (arch == MultiprocessorArch::Crossbar && a == traces::Activity::IwrRead) {
+        EXPECT_EQ(c.buses[p].bus, (p + 1) % n) << "P" << p << " cycle " << c.cycle;
+      } else {
+        EXPECT_EQ(c.buses[p].bus, 0U) << "P" << p << " cycle " << c.cycle;
+      }
+    }
+  }
   EXPECT_EQ(r.cycles.back().bus_switches, 1U);
   EXPECT_FALSE(r.cycles.back().collision);
   // The words: P(p)'s buffer b word v came from the module its source wrote from its buffer.
@@ -352,6 +369,26 @@ TEST(MultiprocessorUnit, ComputesBarriersAndActivateRingAsTheModel) {
       EXPECT_EQ(r.cycles.back().processors[p].compute_cycles, 3 * p);
       EXPECT_EQ(r.cycles.back().processors[p].ops, 6U);
     }
+    // The activities: P(p) waits at the barrier from its arrival in 3p to the release in t0;
+    // then P(0) activates until its delivery in t0 + A and waits for its token until it halts;
+    // P(k > 0) activates until its own delivery, when its token is there already.
+    for (const MultiprocessorCycle& c : r.cycles) {
+      const auto t = static_cast<std::int64_t>(c.cycle);
+      for (std::uint32_t p = 0; p < n; ++p) {
+        if (t >= r.halt[p]) {
+          continue;
+        }
+        traces::Activity want = traces::Activity::Compute;
+        if (t >= t0 + kCosts.activate && p == 0) {
+          want = traces::Activity::WaitSync;
+        } else if (t >= t0) {
+          want = traces::Activity::ActivateSync;
+        } else if (t >= 3 * p) {
+          want = traces::Activity::Barrier;
+        }
+        EXPECT_EQ(c.processors[p].activity, want) << "P" << p << " cycle " << t;
+      }
+    }
     const MultiprocessorCycle& end = r.cycles.back();
     EXPECT_EQ(end.barriers, 1U);
     EXPECT_EQ(end.syncs_delivered, n);
@@ -422,8 +459,41 @@ TEST(MultiprocessorUnit, BufferCopiesMoveLocalPortWordsPerZeroTimeStep) {
   }
 }
 
+// step_cycle() takes up to 4096 zero-time steps in a cycle and gives up at the next: P(0)'s
+// loads of L words each take L / K steps in cycle 0, so 4096 K / L of them take 4096 steps
+// exactly; one load of a word more takes one step more.
+TEST(MultiprocessorUnit, ACycleTakesUpTo4096ZeroTimeSteps) {
+  const std::uint32_t per_load = limits::kBufferWords / limits::kLocalPortWords;
+  ASSERT_EQ(limits::kBufferWords % limits::kLocalPortWords, 0U);
+  ASSERT_EQ(4096 % per_load, 0U);
+  for (const bool one_more : {false, true}) {
+    std::vector<std::vector<RtlOp>> programs(4);
+    programs[0].assign(4096 / per_load, copy(false, 1, 0, limits::kBufferWords));
+    if (one_more) {
+      programs[0].push_back(copy(false, 1, 0, 1));
+      LoadedUnit u(MultiprocessorArch::Omp, 4, kCosts, programs);
+      EXPECT_THROW(u.mp.step_cycle(), std::logic_error);
+    } else {
+      LoadedUnit u(MultiprocessorArch::Omp, 4, kCosts, programs);
+      EXPECT_EQ(u.mp.step_cycle().steps, 4096U);
+    }
+  }
+}
+
 TEST(MultiprocessorUnit, RefusesWhatIsNotBuiltOrDoesNotFit) {
   EXPECT_THROW(MultiprocessorRtl(MultiprocessorArch::Omp, 3), std::invalid_argument);
+  // built_list(): the n that built() takes, ascending, ", " between them.
+  for (const MultiprocessorArch arch :
+       {MultiprocessorArch::Omp, MultiprocessorArch::Crossbar, MultiprocessorArch::Bus}) {
+    std::string list;
+    for (std::uint32_t n = 1; n <= 64; ++n) {
+      if (MultiprocessorRtl::built(arch, n)) {
+        list += (list.empty() ? "" : ", ") + std::to_string(n);
+      }
+    }
+    EXPECT_FALSE(list.empty());
+    EXPECT_EQ(MultiprocessorRtl::built_list(arch), list);
+  }
   EXPECT_FALSE(MultiprocessorRtl::built(MultiprocessorArch::Bus, 5));
   EXPECT_TRUE(MultiprocessorRtl::built(MultiprocessorArch::Crossbar, 4));
   MultiprocessorRtl mp(MultiprocessorArch::Crossbar, 4, nullptr, "unit_a");
@@ -439,6 +509,255 @@ TEST(MultiprocessorUnit, RefusesWhatIsNotBuiltOrDoesNotFit) {
   const MultiprocessorLimits& m = mp.limits();
   EXPECT_EQ(m.instruction_bits, 4 + 2 + m.slot_bits + m.degree_bits + 4 * m.slot_bits +
                                     m.address_bits + m.vectors_bits + m.set_bits);
+}
+
+// An IWR read half at pc 1, after a bus switch at the program's start: P(0) alone on the omp,
+// the switch (its group P(0) alone) in cycles 0..gamma - 1, the read of d = 2, l = 1 from
+// CB(0) granted in gamma and done D = alpha + 2 tau later, where P(0) halts.
+TEST(MultiprocessorUnit, AReadAfterABusSwitchAtTheProgramsStartIsAnIwrHalf) {
+  std::vector<std::vector<RtlOp>> programs(4);
+  programs[0] = {masked(Code::BusSwitch, 1), access(false, true, 0, {1, 2}, 1)};
+  LoadedUnit r(MultiprocessorArch::Omp, 4, kCosts, programs);
+  r.run();
+  const std::uint64_t dd = access_cycles(kCosts, 2, 1);
+  ASSERT_EQ(r.halt[0], static_cast<std::int64_t>(kCosts.gamma + dd));
+  for (const MultiprocessorCycle& c : r.cycles) {
+    if (c.cycle < kCosts.gamma) {
+      EXPECT_EQ(c.processors[0].activity, traces::Activity::BusSwitch) << c.cycle;
+    } else if (c.cycle < kCosts.gamma + dd) {
+      EXPECT_EQ(c.processors[0].activity, traces::Activity::IwrRead) << c.cycle;
+    }
+  }
+}
+
+// The last word of a module on a bus other than P(0)'s: P(1) writes one word (d = l = 1) at
+// DEPTH - 1 into slot 2 of RB(1), granted in cycle 0: the word is on the bus in alpha ..
+// alpha + tau - 1 with its whole address, and lands in M(1,2).
+TEST(MultiprocessorUnit, TheLastModuleWordIsAddressedOnTheBus) {
+  std::vector<std::vector<RtlOp>> programs(4);
+  const std::uint32_t last = limits::kModuleWords - 1;
+  programs[1] = {copy(false, 0, 0, 1), access(true, false, 0, {2}, 1, last)};
+  LoadedUnit r(MultiprocessorArch::Omp, 4, kCosts, programs);
+  r.run();
+  std::uint32_t seen = 0;
+  for (const MultiprocessorCycle& c : r.cycles) {
+    const RtlBusCycle& bus = c.buses[1];
+    const bool word = c.cycle >= kCosts.alpha && c.cycle < kCosts.alpha + kCosts.tau;
+    EXPECT_EQ(bus.valid, word) << c.cycle;
+    if (word) {
+      EXPECT_EQ(bus.addr, last) << c.cycle;
+      EXPECT_EQ(bus.sel, 2U) << c.cycle;
+      EXPECT_EQ(bus.data, local_word(1, 0)) << c.cycle;
+      ++seen;
+    }
+  }
+  EXPECT_EQ(seen, kCosts.tau);
+  EXPECT_EQ(r.mp.read_module(1, 2, last), local_word(1, 0));
+}
+
+// The sync unit's token counters are TKW = 4 bits (rtl/multiprocessor.sv): P(0) activating
+// P(1), which never waits, fills the counter with 15 tokens; the 16th would pass 2^4 - 1 and
+// sets the sticky token_overflow.
+TEST(MultiprocessorUnit, TheSixteenthUnconsumedTokenOverflowsItsCounter) {
+  for (const std::uint32_t activates : {15U, 16U}) {
+    std::vector<std::vector<RtlOp>> programs(4);
+    programs[0].assign(activates, masked(Code::ActivateSync, 1U << 1));
+    LoadedUnit r(MultiprocessorArch::Omp, 4, kCosts, programs);
+    r.run();
+    EXPECT_EQ(r.cycles.back().syncs_delivered, activates);
+    EXPECT_EQ(r.cycles.back().token_overflow, activates == 16) << activates << " tokens";
+  }
+}
+
+// The cost registers take every value of their TW bits and no more; reset() puts them back at
+// their reset values (alpha 16, tau 1) and restarts the cycle count: P(0)'s write of one word
+// (d = l = 1) takes alpha + tau cycles at the costs in force.
+TEST(MultiprocessorUnit, CostsFillTheirRegistersAndResetRestoresThem) {
+  MultiprocessorRtl mp(MultiprocessorArch::Omp, 4);
+  const std::uint32_t most = static_cast<std::uint32_t>(limits::kTimingMax);
+  EXPECT_NO_THROW(mp.set_costs({most, most, most, most, most, most}));
+  for (std::uint32_t field = 0; field < 6; ++field) {
+    std::uint32_t values[6] = {1, 1, 1, 1, 1, 1};
+    values[field] = most + 1;
+    EXPECT_THROW(mp.set_costs({values[0], values[1], values[2], values[3], values[4], values[5]}),
+                 std::invalid_argument)
+        << "field " << field;
+  }
+  mp.load_program(0, {mp.encode(access(true, false, 0, {1}, 1)), mp.encode(RtlOp{})});
+  const auto halt_cycle = [&mp] {
+    mp.start();
+    while (!mp.step_cycle().processors[0].finished) {
+      EXPECT_LT(mp.cycles(), 1000U);
+    }
+    return mp.outputs().cycle;
+  };
+  mp.set_costs(kCosts);
+  EXPECT_EQ(halt_cycle(), kCosts.alpha + kCosts.tau);
+  EXPECT_EQ(halt_cycle(), kCosts.alpha + kCosts.tau) << "every start counts from 0";
+  mp.reset();
+  EXPECT_EQ(mp.cycles(), 0U);
+  const MultiprocessorCosts reset_values;
+  EXPECT_EQ(halt_cycle(), reset_values.alpha + reset_values.tau);
+}
+
+// The clock edges the unit gives its verilated model, each evaluated with the clock low and then
+// high: the reset at construction, the costs' write, `go`, then per machine cycle its
+// zero-time steps and the tick. Loads write the memories directly and take none.
+TEST(MultiprocessorUnit, EveryEdgeIsCountedAndEvaluatedTwice) {
+  MultiprocessorRtl mp(MultiprocessorArch::Omp, 4);
+  EXPECT_EQ(mp.edges(), 1U);
+  mp.set_costs(kCosts);
+  EXPECT_EQ(mp.edges(), 2U);
+  mp.load_program(0, {mp.encode(copy(false, 0, 0, 9)), mp.encode(compute(3)), mp.encode(RtlOp{})});
+  mp.write_local(0, 0, 1);
+  EXPECT_EQ(mp.edges(), 2U);
+  mp.start();
+  std::uint64_t edges = 3;
+  EXPECT_EQ(mp.edges(), edges);
+  for (int c = 0; c < 5; ++c) {
+    edges += mp.step_cycle().steps + 1;
+    EXPECT_EQ(mp.edges(), edges) << "cycle " << c;
+  }
+  EXPECT_GT(edges, 3U + 5U) << "the copy takes zero-time steps";
+  EXPECT_EQ(mp.evaluations(), 2 * mp.edges());
+}
+
+// A waveform takes its blocks while the system is elaborated: one registered after open() would
+// never be written, and is refused (FstTrace::add).
+TEST(MultiprocessorUnit, AnOpenWaveformTakesNoMoreBlocks) {
+  const std::string path = ::testing::TempDir() + "orthosim_unit_after_open.fst";
+  {
+    FstTrace fst(path);
+    const MultiprocessorRtl traced(MultiprocessorArch::Omp, 4, &fst, "traced");
+    EXPECT_EQ(fst.models(), 1U);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    fst.open();
+    EXPECT_THROW(MultiprocessorRtl(MultiprocessorArch::Omp, 4, &fst, "late"), std::logic_error);
+    EXPECT_EQ(fst.models(), 1U);
+    fst.close();
+  }
+  std::filesystem::remove(path);
+  std::filesystem::remove(path + ".gtkw");
+}
+
+// [PH91] Fig. 4's counts: the omp's n row and n column buses over n^2 modules, the crossbar's n
+// buses through n^2 modules, the single bus's one bus over n modules.
+TEST(MultiprocessorUnit, LimitsCountEachOrganisationsBusesAndModules) {
+  const std::uint32_t n = 4;
+  const MultiprocessorLimits omp = MultiprocessorRtl(MultiprocessorArch::Omp, n).limits();
+  EXPECT_EQ(omp.buses, 2 * n);
+  EXPECT_EQ(omp.modules, n * n);
+  const MultiprocessorLimits crossbar = MultiprocessorRtl(MultiprocessorArch::Crossbar, n).limits();
+  EXPECT_EQ(crossbar.buses, n);
+  EXPECT_EQ(crossbar.modules, n * n);
+  const MultiprocessorLimits bus = MultiprocessorRtl(MultiprocessorArch::Bus, n).limits();
+  EXPECT_EQ(bus.buses, 1U);
+  EXPECT_EQ(bus.modules, n);
+}
+
+// loaded_op() reads an access's fields back from the bits written to the instruction memory:
+// every field as encoded, at degrees below n (the address after the n slot fields, not after
+// the d used ones), on each organisation; other ops give their code, a pc past the program a
+// halt, and a shorter program loaded over a longer one leaves nothing of it behind.
+TEST(MultiprocessorUnit, LoadedOpsAreTheAccessesAsEncoded) {
+  for (const MultiprocessorArch arch :
+       {MultiprocessorArch::Omp, MultiprocessorArch::Crossbar, MultiprocessorArch::Bus}) {
+    const std::uint32_t n = 4;
+    MultiprocessorRtl mp(arch, n);
+    const std::uint32_t bus = arch == MultiprocessorArch::Crossbar ? 3 : 0;
+    RtlOp first = access(true, false, bus, {2}, limits::kBufferWords, limits::kModuleWords - 1);
+    first.index_set = limits::kIndexSets - 1;
+    RtlOp second = access(false, arch == MultiprocessorArch::Omp, 0, {3, 1}, 5, 1234);
+    second.index_set = 3;
+    RtlOp third = access(true, arch == MultiprocessorArch::Omp, bus / 3, {1, 0, 3, 2}, 2, 17);
+    const std::vector<RtlOp> program = {compute(3), first,        masked(Code::BusSwitch, 1),
+                                        second,     wait_sync(2), third};
+    std::vector<RtlInstruction> code;
+    for (const RtlOp& op : program) {
+      code.push_back(mp.encode(op));
+    }
+    mp.load_program(1, code);
+    for (std::uint32_t pc = 0; pc < program.size(); ++pc) {
+      SCOPED_TRACE("pc " + std::to_string(pc));
+      const RtlOp& want = program[pc];
+      const RtlOp& got = mp.loaded_op(1, pc);
+      EXPECT_EQ(got.code, want.code);
+      if (want.code == Code::Access) {
+        EXPECT_EQ(got.write, want.write);
+        EXPECT_EQ(got.col, want.col);
+        EXPECT_EQ(got.bus, want.bus);
+        EXPECT_EQ(got.slots, want.slots);
+        EXPECT_EQ(got.address, want.address);
+        EXPECT_EQ(got.vectors, want.vectors);
+        EXPECT_EQ(got.index_set, want.index_set);
+      }
+    }
+    EXPECT_EQ(mp.loaded_op(1, static_cast<std::uint32_t>(program.size())).code, Code::Halt);
+    mp.load_program(1, {code[3]});
+    EXPECT_EQ(mp.loaded_op(1, 0).address, 1234U);
+    EXPECT_EQ(mp.loaded_op(1, 1).code, Code::Halt) << "left from the longer program";
+    EXPECT_EQ(mp.loaded_op(0, 0).code, Code::Halt) << "P(0) has no program";
+  }
+}
+
+// processor.sv: `running` from `go` on, through the halt (`finished` is running at a halt);
+// neither before the first start.
+TEST(MultiprocessorUnit, RunningFromTheStartThroughTheHaltAndNotBefore) {
+  MultiprocessorRtl mp(MultiprocessorArch::Omp, 4);
+  mp.load_program(0, {mp.encode(compute(2)), mp.encode(RtlOp{})});
+  const MultiprocessorCycle& before = mp.step_cycle();
+  for (std::uint32_t p = 0; p < 4; ++p) {
+    EXPECT_FALSE(before.processors[p].running) << "P" << p;
+    EXPECT_FALSE(before.processors[p].finished) << "P" << p;
+  }
+  mp.start();
+  for (std::uint64_t c = 0; c < 4; ++c) {
+    const MultiprocessorCycle& out = mp.step_cycle();
+    EXPECT_TRUE(out.processors[0].running) << c;
+    EXPECT_EQ(out.processors[0].finished, c >= 2) << c;  // compute 0..1, the halt from 2
+    EXPECT_TRUE(out.processors[1].running) << c;
+    EXPECT_TRUE(out.processors[1].finished) << c;  // no program: at its halt from the start
+  }
+}
+
+// Every memory the unit reaches directly refuses a place past its verilated size; a program of
+// IMEM instructions exactly fits; fill_storage() writes every word of every memory.
+TEST(MultiprocessorUnit, StorageIsReachedWithinItsSizesOnly) {
+  const std::uint32_t n = 4;
+  MultiprocessorRtl mp(MultiprocessorArch::Omp, n);
+  const MultiprocessorLimits& m = mp.limits();
+  EXPECT_THROW(mp.write_local(0, m.local_words, 1), std::out_of_range);
+  EXPECT_THROW((void)mp.read_local(3, m.local_words), std::out_of_range);
+  EXPECT_THROW(mp.write_index(0, m.index_sets, 0, 0), std::out_of_range);
+  EXPECT_THROW(mp.write_index(0, 0, n, 0), std::out_of_range);
+  EXPECT_THROW(mp.write_index(0, 0, 0, n), std::out_of_range);
+  EXPECT_THROW(mp.write_buffer(0, n, 0, 1), std::out_of_range);
+  EXPECT_THROW(mp.write_buffer(0, 0, m.buffer_words, 1), std::out_of_range);
+  EXPECT_THROW((void)mp.read_buffer(0, n, 0), std::out_of_range);
+  EXPECT_THROW((void)mp.read_buffer(0, 0, m.buffer_words), std::out_of_range);
+  EXPECT_THROW(mp.write_module(n, 0, 0, 1), std::out_of_range);
+  EXPECT_THROW(mp.write_module(0, n, 0, 1), std::out_of_range);
+  EXPECT_THROW((void)mp.read_module(0, 0, m.module_words), std::out_of_range);
+  EXPECT_NO_THROW(mp.load_program(2, std::vector<RtlInstruction>(m.instruction_words)));
+
+  mp.fill_storage(0x5EEDU);
+  for (std::uint32_t p = 0; p < n; ++p) {
+    for (std::uint32_t k = 0; k < m.local_words; ++k) {
+      ASSERT_EQ(mp.read_local(p, k), 0x5EEDU) << "P" << p << " local " << k;
+    }
+    for (std::uint32_t b = 0; b < n; ++b) {
+      for (std::uint32_t k = 0; k < m.buffer_words; ++k) {
+        ASSERT_EQ(mp.read_buffer(p, b, k), 0x5EEDU) << "P" << p << " buffer " << b << " word " << k;
+      }
+    }
+  }
+  for (std::uint32_t a = 0; a < n; ++a) {
+    for (std::uint32_t b = 0; b < n; ++b) {
+      for (std::uint32_t k = 0; k < m.module_words; ++k) {
+        ASSERT_EQ(mp.read_module(a, b, k), 0x5EEDU) << "M(" << a << "," << b << ") " << k;
+      }
+    }
+  }
 }
 
 TEST(MultiprocessorUnit, SpeedOfBackToBackIwrStepsAtSixteen) {

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -388,6 +390,102 @@ TEST(ProgramImage, EachLimitHoldsAtItsBoundAtBothEndsOfAMessage) {
   EXPECT_NE(refusal(past_destination, c, w).find("P2's local words 61..64 are past"),
             std::string::npos)
       << refusal(past_destination, c, w);
+}
+
+/// rtl::encode's refusal of `value` in `field` of `bits` bits whose most is `most`.
+std::string past_bound(const std::string& field, std::uint64_t value, std::uint32_t bits,
+                       std::uint64_t most) {
+  return field + " " + std::to_string(value) + " does not fit the RTL's " + std::to_string(bits) +
+         "-bit field (at most " + std::to_string(most) + ")";
+}
+
+// rtl::encode's bounds at sizes that are no powers of two (N = 3, L = 6, S = 5, DEPTH = 12,
+// LOCAL = 48), where each bound lies below what its field's bits hold: the largest value is taken
+// and reads back at the table's position, one more is refused naming the field, its value, its
+// bits and the most it takes.
+TEST(ProgramImage, EveryBoundedFieldTakesItsMostAndRefusesOneMore) {
+  const rtl::MultiprocessorLimits w = limits(3, 6, 5, 12, 48, 64);
+  ASSERT_EQ(w.slot_bits, 2u);     // holds 0..3, the slots and buffers 0..2
+  ASSERT_EQ(w.vector_bits, 3u);   // 0..7, the buffer words 0..5
+  ASSERT_EQ(w.vectors_bits, 3u);  // 0..7, l and the words 0..6
+  ASSERT_EQ(w.set_bits, 3u);      // 0..7, the index sets 0..4
+  ASSERT_EQ(w.address_bits, 4u);  // 0..15, the module words 0..11
+  ASSERT_EQ(w.local_bits, 6u);    // 0..63, the local words 0..47
+  using Code = rtl::RtlOp::Code;
+  const auto op_of = [](Code code) {
+    rtl::RtlOp op;
+    op.code = code;
+    op.slots = {0};
+    return op;
+  };
+  struct Bounded {
+    std::string field;
+    rtl::RtlOp op;  // the op with every other field valid
+    std::function<void(rtl::RtlOp&, std::uint32_t)> set;
+    std::size_t at;       // its place in decode()'s fields
+    std::uint32_t bound;  // the first value refused
+    std::uint32_t bits;
+    rtl::MultiprocessorArch arch = rtl::MultiprocessorArch::Omp;
+  };
+  // decode()'s access fields at N = 3: opcode, write, col, bus, d, 3 slots, address, l, set.
+  const std::vector<Bounded> fields = {
+      {"bus", op_of(Code::Access), [](rtl::RtlOp& o, std::uint32_t v) { o.bus = v; }, 3, 3, 2,
+       rtl::MultiprocessorArch::Crossbar},
+      {"bus", op_of(Code::Access), [](rtl::RtlOp& o, std::uint32_t v) { o.bus = v; }, 3, 1, 2},
+      {"slot", op_of(Code::Access),
+       [](rtl::RtlOp& o, std::uint32_t v) {
+         o.slots = {1, v};
+       },
+       6, 3, 2},
+      {"module address (DEPTH)", op_of(Code::Access),
+       [](rtl::RtlOp& o, std::uint32_t v) { o.address = v; }, 8, 12, 4},
+      {"vectors l", op_of(Code::Access), [](rtl::RtlOp& o, std::uint32_t v) { o.vectors = v; }, 9,
+       7, 3},
+      {"index set", op_of(Code::Access), [](rtl::RtlOp& o, std::uint32_t v) { o.index_set = v; },
+       10, 5, 3},
+      {"source", op_of(Code::WaitSync), [](rtl::RtlOp& o, std::uint32_t v) { o.source = v; }, 1, 3,
+       2},
+      {"buffer", op_of(Code::LoadBuffer), [](rtl::RtlOp& o, std::uint32_t v) { o.buffer = v; }, 1,
+       3, 2},
+      {"buffer word", op_of(Code::StoreBuffer),
+       [](rtl::RtlOp& o, std::uint32_t v) { o.buffer_word = v; }, 2, 6, 3},
+      {"local address (LOCAL)", op_of(Code::LoadBuffer),
+       [](rtl::RtlOp& o, std::uint32_t v) { o.local_address = v; }, 3, 48, 6},
+      {"words", op_of(Code::StoreBuffer), [](rtl::RtlOp& o, std::uint32_t v) { o.words = v; }, 4, 7,
+       3},
+  };
+  for (const Bounded& b : fields) {
+    SCOPED_TRACE(b.field);
+    rtl::RtlOp most = b.op;
+    b.set(most, b.bound - 1);
+    EXPECT_EQ(decode(rtl::encode(most, w, b.arch), w).at(b.at), b.bound - 1);
+    rtl::RtlOp past = b.op;
+    b.set(past, b.bound);
+    try {
+      (void)rtl::encode(past, w, b.arch);
+      ADD_FAILURE() << "taken: " << b.bound;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), past_bound(b.field, b.bound, b.bits, b.bound - 1));
+    }
+  }
+}
+
+// A bound above what the field's bits hold (limits whose DEPTH of 20 words is past the 16 that
+// 4 address bits reach): the bits limit, and a value they cannot hold is refused rather than cut.
+TEST(ProgramImage, AValueItsFieldCannotHoldIsRefusedWhateverTheBound) {
+  rtl::MultiprocessorLimits w = small_limits();
+  ASSERT_EQ(w.address_bits, 4u);
+  w.module_words = 20;
+  rtl::RtlOp op;
+  op.code = rtl::RtlOp::Code::Access;
+  op.slots = {0};
+  op.address = 16;
+  try {
+    (void)rtl::encode(op, w, rtl::MultiprocessorArch::Omp);
+    ADD_FAILURE() << "address 16 taken into 4 bits";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), past_bound("module address (DEPTH)", 16, 4, 15));
+  }
 }
 
 TEST(ProgramImage, ActivityClassesAreTheProcessorsOutput) {

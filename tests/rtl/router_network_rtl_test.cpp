@@ -552,14 +552,20 @@ TEST(RouterNetworkRtl, NetworksOfAtMostFourPortsRunTheSmallerVerilation) {
   EXPECT_EQ(cube.verilated_ports(), 6U);
 }
 
-/// Offers one header on injection channel 0 of router 0 and reads, a cycle later, the flits
-/// held by that channel and by every network port (occupancy()'s numbering: injection channel j
-/// is port kMaxPorts + j in either verilation).
+/// Offers one header to `dst` on injection channel 0 of router 0 in cycle 0 and reads, `cycles`
+/// cycles later, the flits held by router `at`'s injection channel 0 and by every network port
+/// (occupancy()'s numbering: injection channel j is port kMaxPorts + j in either verilation).
 class InjectionProbe : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(InjectionProbe);
-  InjectionProbe(const sc_core::sc_module_name& name, const sw::NetworkConfig& config)
-      : sc_core::sc_module(name), config_(config), net_("net", config_, clk_) {
+  InjectionProbe(const sc_core::sc_module_name& name, const sw::NetworkConfig& config,
+                 std::uint32_t dst, std::uint64_t cycles = 1, std::uint32_t at = 0)
+      : sc_core::sc_module(name),
+        config_(config),
+        dst_(dst),
+        cycles_(cycles),
+        at_(at),
+        net_("net", config_, clk_) {
     SC_THREAD(run);
   }
   std::uint32_t verilated_ports() const { return net_.verilated_ports(); }
@@ -578,21 +584,25 @@ class InjectionProbe : public sc_core::sc_module {
     edge();
     net_.set_reset(false);
     net_.set_cycle(0);
-    const std::uint32_t far = config_.topology.nodes() - 1;
     net_.offer(0, 0,
-               {true, false, rtl::RouterNetworkRtl::header_data(config_.topology, far, 2, 0)});
+               {true, false, rtl::RouterNetworkRtl::header_data(config_.topology, dst_, 2, 0)});
     net_.drive_injections();
     ready = net_.inj_ready(0, 0);
-    edge();
-    net_.set_cycle(1);
-    net_.drive_injections();
+    for (std::uint64_t c = 1; c <= cycles_; ++c) {
+      edge();
+      net_.set_cycle(c);
+      net_.drive_injections();
+    }
     for (std::uint32_t p = 0; p <= rtl::RouterNetworkRtl::kMaxPorts; ++p) {
-      held.push_back(net_.occupancy(0, p));
+      held.push_back(net_.occupancy(at_, p));
     }
     sc_core::sc_stop();
   }
   const sc_core::sc_time kHalf{5, sc_core::SC_NS};
   sw::NetworkConfig config_;
+  std::uint32_t dst_;
+  std::uint64_t cycles_;
+  std::uint32_t at_;
   sc_core::sc_signal<bool> clk_{"clk"};
   rtl::RouterNetworkRtl net_;
 };
@@ -600,11 +610,26 @@ class InjectionProbe : public sc_core::sc_module {
 // The header waits out the router delay (10 cycles) in injection buffer 0 of the 4-port
 // verilation: held there, and by no network port.
 TEST(RouterNetworkRtl, AnInjectedHeaderIsHeldByItsInjectionChannel) {
-  InjectionProbe probe("probe", network(sw::Topology::torus({4, 4}), 2, 10));
+  const sw::NetworkConfig config = network(sw::Topology::torus({4, 4}), 2, 10);
+  InjectionProbe probe("probe", config, config.topology.nodes() - 1);
   sc_core::sc_start();
   ASSERT_EQ(probe.verilated_ports(), 4U);
   EXPECT_TRUE(probe.ready);
   const std::vector<std::uint32_t> expected = {0, 0, 0, 0, 0, 0, 1};
+  EXPECT_EQ(probe.held, expected);
+}
+
+// A header from router (0,0) to (0,1) on the 4-port verilation: taken at the edge of cycle 0, it
+// leaves after the delay of 10 cycles by port 2 (y+) into (0,1)'s input port 2, where it waits
+// 10 cycles more before ejecting. In cycle 15 (0,1) holds it there, and network ports 4 and 5,
+// which this verilation has not, hold nothing.
+TEST(RouterNetworkRtl, PortsPastTheVerilationsHoldNothing) {
+  const sw::Topology torus = sw::Topology::torus({4, 4});
+  const std::uint32_t up = torus.node_at({0, 1});
+  InjectionProbe probe("probe", network(torus, 2, 10), up, 15, up);
+  sc_core::sc_start();
+  ASSERT_EQ(probe.verilated_ports(), 4U);
+  const std::vector<std::uint32_t> expected = {0, 0, 1, 0, 0, 0, 0};
   EXPECT_EQ(probe.held, expected);
 }
 
@@ -638,6 +663,46 @@ TEST(RouterNetworkRtl, LimitsAreConfigErrors) {
   c.hand_built = pair.build();
   fails(c, "meshes, tori and hypercubes only, not the hand-built pair of routers");
   EXPECT_NO_THROW(rtl::RouterNetworkRtl::check(network(sw::Topology::torus({4, 4, 4}), 4, 9)));
+}
+
+// Each limit holds at its bound (docs/rtl.md: CW = 8 bits per coordinate, the delay register's 8
+// bits): a radix and a delay of 255 are taken, 256 refused naming the option; the most virtual
+// channels and the deepest buffers are taken.
+TEST(RouterNetworkRtl, EachLimitHoldsAtItsBound) {
+  const auto refused = [](const sw::NetworkConfig& c, const std::string& what) {
+    try {
+      rtl::RouterNetworkRtl::check(c);
+    } catch (const sw::ConfigError& e) {
+      return std::string(e.what()).find(what) != std::string::npos;
+    }
+    return false;
+  };
+  EXPECT_NO_THROW(rtl::RouterNetworkRtl::check(network(sw::Topology::mesh({255, 2}), 1, 255)));
+  EXPECT_TRUE(refused(network(sw::Topology::mesh({2, 256}), 1, 1), "--dims"));
+  EXPECT_TRUE(refused(network(sw::Topology::mesh({2, 2}), 1, 256), "--router-delay"));
+  sw::NetworkConfig c = network(sw::Topology::torus({4, 4}), rtl::RouterNetworkRtl::kMaxDepth, 1);
+  c.router.vcs = rtl::RouterNetworkRtl::kMaxVcs;
+  EXPECT_NO_THROW(rtl::RouterNetworkRtl::check(c));
+  // A ring is a torus of one dimension: without the dateline its ready chain closes too.
+  sw::NetworkConfig ring = network(sw::Topology::torus({8}), 1, 1);
+  ring.router.dateline = false;
+  EXPECT_TRUE(refused(ring, "dateline"));
+}
+
+// A header's data (docs/rtl.md, "Flits"): the destination's coordinates CW = 8 bits each from
+// bit 0 (the node number on a hypercube), the packet's flits at [24 +: 8] saturated at 255, the
+// tag in bits 63..32.
+TEST(RouterNetworkRtl, AHeaderCarriesTheDestinationTheLengthAndTheTag) {
+  const sw::Topology mesh = sw::Topology::mesh({4, 5, 6});
+  const std::uint32_t dst = mesh.node_at({3, 2, 5});
+  EXPECT_EQ(rtl::RouterNetworkRtl::header_data(mesh, dst, 7, 0xABCD1234U),
+            (std::uint64_t{0xABCD1234U} << 32) | (7U << 24) | (5U << 16) | (2U << 8) | 3U);
+  EXPECT_EQ(rtl::RouterNetworkRtl::header_data(mesh, dst, 300, 1),
+            (std::uint64_t{1} << 32) | (255U << 24) | (5U << 16) | (2U << 8) | 3U);
+  EXPECT_EQ(rtl::RouterNetworkRtl::header_data(sw::Topology::hypercube(6), 45, 255, 0xFFFFFFFFU),
+            (std::uint64_t{0xFFFFFFFFU} << 32) | (255U << 24) | 45U);
+  EXPECT_EQ(rtl::RouterNetworkRtl::node_label(mesh, dst), "(3,2,5)");
+  EXPECT_EQ(rtl::RouterNetworkRtl::node_label(sw::Topology::hypercube(6), 45), "45");
 }
 
 }  // namespace
