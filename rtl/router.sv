@@ -120,9 +120,9 @@ module router #(
 
   // How the logic is laid out (the cycles do not depend on it; a simulator's cost does). Three
   // processes: `state_comb` reads registers only (the heads, virtual-channel allocation, the
-  // candidates for the switch), `switch_comb` reads the ready chain and the interface's offers
-  // (out_room, out_go, inj_valid) and allocates the switch, and the clocked process reads the
-  // network's flits and `now`. So a simulator that evaluates a router again while the ready chain
+  // candidates for the switch), `switch_comb` reads the ready chain and the room ahead (out_room,
+  // out_go) and allocates the switch, and the clocked process reads the network's flits, the
+  // interface's offers (inj_valid) and `now`. So a simulator that evaluates a router again while the ready chain
   // settles (rtl/bridge, docs/rtl.md "Stepping a verilated unit") repeats only the switch
   // allocation; and the loops skip empty buffers and ports without candidates, so a router's
   // evaluation costs what it holds, not its maxima. The two combinational processes are
