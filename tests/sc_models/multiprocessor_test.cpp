@@ -566,17 +566,23 @@ TEST(Watchdog, CircularWaitSyncIsReportedWithWhatEachProcessorWaitsFor) {
   EXPECT_NE(r.blocked[2].find("waits at barrier {0,2} for P0"), std::string::npos) << r.blocked[2];
 }
 
+/// P0 computes 4 cycles and waits for an activate-sync from P2, which computes 6 cycles and
+/// finishes without raising it; P1 computes 9 cycles.
+sw::MachineProgram a_wait_sync_that_never_comes() {
+  ProgramBuilder b(Arch::Omp, 3);
+  b.op(0, sw::Compute{sw::Cycle{4}});
+  b.op(0, sw::WaitSync{2});
+  b.op(1, sw::Compute{sw::Cycle{9}});
+  b.op(2, sw::Compute{sw::Cycle{6}});
+  return b.build();
+}
+
 // A wait-sync whose activate-sync is never raised: the run ends when nothing can happen any more,
 // and the report names the one blocked processor and what it waits for.
 TEST(Watchdog, AWaitSyncThatNeverComesIsReportedWithTheBlockedProcessor) {
   traces::Recorder silent;
   sc::Multiprocessor system("omp", config(Arch::Omp, 3).validated(), silent);
-  ProgramBuilder b(Arch::Omp, 3);
-  b.op(0, sw::Compute{sw::Cycle{4}});
-  b.op(0, sw::WaitSync{2});
-  b.op(1, sw::Compute{sw::Cycle{9}});
-  b.op(2, sw::Compute{sw::Cycle{6}});  // finishes without ever activating P0
-  const sw::RunSummary r = run(system, b.build());
+  const sw::RunSummary r = run(system, a_wait_sync_that_never_comes());
   EXPECT_FALSE(r.completed);
   ASSERT_EQ(r.blocked.size(), 1u);
   EXPECT_NE(r.blocked[0].find("P0 at op 1: waits for activate-sync from P2"), std::string::npos)
@@ -677,23 +683,19 @@ TEST(Watchdog, ARunAfterAnotherReportsAsOnAFreshSystem) {
   sc::Multiprocessor reused("reused", config(Arch::Omp, 3).validated(), silent);
   sc::Multiprocessor quick("quick", config(Arch::Omp, 3).validated(), silent);
   sc::Multiprocessor slow("slow", config(Arch::Omp, 3).validated(), silent);
-  ProgramBuilder stuck(Arch::Omp, 3);
-  stuck.op(0, sw::Compute{sw::Cycle{4}});
-  stuck.op(0, sw::WaitSync{2});
-  stuck.op(1, sw::Compute{sw::Cycle{9}});
-  stuck.op(2, sw::Compute{sw::Cycle{6}});  // finishes without ever activating P0
+  const sw::MachineProgram stuck = a_wait_sync_that_never_comes();
   const auto compute = [](std::uint64_t cycles) {
     ProgramBuilder b(Arch::Omp, 3);
     b.op(1, sw::Compute{sw::Cycle{cycles}});
     return b.build();
   };
-  const sw::RunSummary expected = run(fresh, stuck.build());
+  const sw::RunSummary expected = run(fresh, stuck);
   ASSERT_FALSE(expected.completed);
   ASSERT_FALSE(expected.cycle_limit_reached);
   ASSERT_EQ(expected.blocked.size(), 1u);
 
   ASSERT_TRUE(run(reused, compute(50)).completed);
-  const sw::RunSummary again = run(reused, stuck.build());
+  const sw::RunSummary again = run(reused, stuck);
   EXPECT_FALSE(again.completed);
   EXPECT_FALSE(again.cycle_limit_reached);
   EXPECT_EQ(again.blocked, expected.blocked);
@@ -705,7 +707,7 @@ TEST(Watchdog, ARunAfterAnotherReportsAsOnAFreshSystem) {
   sc::run_systems({&quick, &slow}, sw::Cycle{100});
   ASSERT_TRUE(quick.result().completed);
   ASSERT_TRUE(slow.result().cycle_limit_reached);
-  const sw::RunSummary after_cut = run(quick, stuck.build());
+  const sw::RunSummary after_cut = run(quick, stuck);
   EXPECT_FALSE(after_cut.completed);
   EXPECT_FALSE(after_cut.cycle_limit_reached);
   EXPECT_EQ(after_cut.blocked, expected.blocked);

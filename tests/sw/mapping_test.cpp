@@ -361,7 +361,8 @@ TEST(ProgramCost, AnAccessCostsAlphaPlusBetaPerVectorPlusTauPerWord) {
   EXPECT_EQ(sw::access_cost(t, a).count(), 11u + 2u);  // scalar: alpha + tau
 }
 
-TEST(ProgramCost, AOneToOneStepIsWriteSyncRead) {
+/// One step of two nodes: node 1 sends 6 words to node 0 and computes 9 cycles.
+sw::McProgram one_to_one_step() {
   sw::McProgram p;
   p.name = "c1";
   p.nodes = 2;
@@ -369,6 +370,11 @@ TEST(ProgramCost, AOneToOneStepIsWriteSyncRead) {
   s.transfers.push_back({1, {0}, false, 6, {}});
   s.computes.push_back({1, sw::Cycle{9}, {}});
   p.steps = {s};
+  return p;
+}
+
+TEST(ProgramCost, AOneToOneStepIsWriteSyncRead) {
+  const sw::McProgram p = one_to_one_step();
   sw::SystemConfig c;
   c.n = 2;
   const sw::ProgramCost cost = sw::predict_cycles(sw::map_program(p, Arch::Omp, 2), c);
@@ -379,13 +385,7 @@ TEST(ProgramCost, AOneToOneStepIsWriteSyncRead) {
 // A program mapped for IWR steps is predicted with the bus switch: the C1 step above costs
 // 9 + T + gamma + T, not 9 + T + activate + T.
 TEST(ProgramCost, AProgramMappedForIwrStepsIsPredictedWithTheBusSwitch) {
-  sw::McProgram p;
-  p.name = "c1";
-  p.nodes = 2;
-  sw::ProgramStep s;
-  s.transfers.push_back({1, {0}, false, 6, {}});
-  s.computes.push_back({1, sw::Cycle{9}, {}});
-  p.steps = {s};
+  const sw::McProgram p = one_to_one_step();
   sw::SystemConfig c;
   c.n = 2;
   const MappedProgram mapped =
