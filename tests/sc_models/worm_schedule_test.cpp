@@ -35,6 +35,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -665,6 +666,35 @@ TEST(WormSchedule, TheFlitPathsFindTheChannelsFreeWhenTheClientTurnsTheScheduleO
   drain();
   EXPECT_FALSE(fabric.scheduled());
   EXPECT_EQ(log.delivered()[1], sent + 8);
+}
+
+// An observer sees every hop, which the schedule of runs does not tell: attaching one is refused
+// while a scheduled network holds flits, from its first flit on, and allowed once it is empty.
+// The first cycle with flits in the routers holds exactly one: the only message's interface
+// pushes one flit per cycle into its injection buffer.
+TEST(WormSchedule, AnObserverIsRefusedFromTheFirstFlitOfAScheduledNetwork) {
+  sw::NetworkConfig config;
+  config.topology = Topology::mesh({4});
+  config.router.vcs = 1;
+  config.router.delay = 1;
+  config.router.buffer_flits = 4;
+  config.ni.startup = 0;
+  DeliveryLog log(1);
+  sc::net::Fabric fabric(config.validated(), log);
+  fabric.deliveries_in_any_order(true, 4);
+  fabric.submit(0, 0, 3, 3);
+  std::uint64_t c = 0;
+  for (; !fabric.has_flits(); ++c) {
+    fabric.begin_cycle(sw::Cycle{c});
+    ASSERT_LT(c, 10U) << "the header never enters";
+  }
+  ASSERT_TRUE(fabric.scheduled());
+  EXPECT_THROW(fabric.observe(true), std::logic_error);
+  for (; fabric.has_flits(); ++c) {
+    fabric.begin_cycle(sw::Cycle{c});
+    ASSERT_LT(c, 100U) << "the network does not drain";
+  }
+  EXPECT_NO_THROW(fabric.observe(true));
 }
 
 // The schedule of runs holds only where every stay is a run and it describes all a client sees
