@@ -124,4 +124,21 @@ TEST(WordStore, ClearReleasesEveryWordFromTheTally) {
   EXPECT_EQ(tally.now, 3u);
 }
 
+TEST(WordStore, ClearMovesTheFrontBackToWordZero) {
+  HeldWords tally;
+  WordStore s(8, &tally);
+  s.write(5, 1);
+  s.write(6, 2);
+  s.forget(5, 1);  // 0..5 hold nothing and go: the front is at 6, 1 word held
+  ASSERT_EQ(s.held(), 1u);
+  s.clear();
+  EXPECT_EQ(s.held(), 0u);
+  // From power-on a write to word 0 holds word 0 alone; a front left at 6 would hold 0..5: 6.
+  s.write(0, 3);
+  EXPECT_EQ(s.held(), 1u);
+  EXPECT_EQ(tally.now, 1u);
+  EXPECT_EQ(s.read(0), 3u);
+  EXPECT_EQ(s.read(6), U);
+}
+
 }  // namespace
