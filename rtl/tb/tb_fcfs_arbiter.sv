@@ -6,8 +6,8 @@
 // request left waiting adds a cycle; a grant to a request from an earlier cycle is a conflict.
 // Random requests, conflicts (symmetric, changed now and then), blocking and tick / step edges
 // (the sync unit's zero-time steps), resets now and then; a requester holds its request until
-// granted, as the users do. Prints PASS or calls $fatal. Runs under Icarus (iverilog -g2012) and
-// Verilator (--binary --timing).
+// granted, as the users do. Prints PASS or calls $fatal. Runs under Icarus (iverilog -g2012)
+// and Verilator (--binary --timing).
 module tb_fcfs_arbiter;
   localparam int N = 5;
   localparam int EDGES = 20000;
