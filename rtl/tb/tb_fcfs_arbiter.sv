@@ -5,9 +5,9 @@
 // the lower id, no overtaking). The counters follow from the same stamps: at a tick edge every
 // request left waiting adds a cycle; a grant to a request from an earlier cycle is a conflict.
 // Random requests, conflicts (symmetric, changed now and then), blocking and tick / step edges
-// (the sync unit's zero-time steps); a requester holds its request until granted, as the users
-// do. Prints PASS or calls $fatal. Runs under Icarus (iverilog -g2012) and Verilator (--binary
-// --timing).
+// (the sync unit's zero-time steps), resets now and then; a requester holds its request until
+// granted, as the users do. Prints PASS or calls $fatal. Runs under Icarus (iverilog -g2012)
+// and Verilator (--binary --timing).
 module tb_fcfs_arbiter;
   localparam int N = 5;
   localparam int EDGES = 20000;
@@ -94,6 +94,17 @@ module tb_fcfs_arbiter;
         $display("FAIL edge %0d: wait_cycles %0d conflicts %0d, expected %0d and %0d", e,
                  wait_cycles, conflicts, want_wait, want_conflicts);
         $fatal(1);
+      end
+      // Now and then a reset with requests waiting: it forgets them and zeroes the counters, so
+      // the requests after it are ordered among themselves only.
+      if (e % 500 == 499) begin
+        req = '0;
+        rst_n = 1'b0;
+        #1 clk = 1'b1;
+        #1 clk = 1'b0;
+        rst_n = 1'b1;
+        want_wait = 0;
+        want_conflicts = 0;
       end
     end
     if (grants < EDGES / 4 || waits < EDGES / 4) begin

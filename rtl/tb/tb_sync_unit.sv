@@ -8,6 +8,7 @@
 //   wait-sync completes in the cycle its token is there;
 //   a barrier (bus switch) whose last member arrives in cycle t releases every member in t + B
 //   (t + G); an episode is a (kind, group) pair.
+//   a token counter holds at most 2^TKW - 1 tokens; a delivery past that sets token_overflow.
 // Each machine cycle: zero-time steps (edges without tick) until `settled`, then the tick edge.
 // Prints PASS or calls $fatal. Runs under Icarus (iverilog -g2012) and Verilator (--binary
 // --timing).
@@ -16,7 +17,7 @@ module tb_sync_unit;
   localparam int NB = 2;
   localparam int CW = 16;
   localparam int TKW = 4;
-  localparam int K = 4;  // ops per agent and scenario
+  localparam int K = 16;  // ops per agent and scenario
   localparam int NEVER = -1;
 
   localparam int OP_NONE = 0;
@@ -322,6 +323,47 @@ module tb_sync_unit;
     check("arrival order int_wait_cycles", int'(int_wait_cycles),
           (A - 1) + (2 * A - 2) + (3 * A - 3) + 3 * A);
     check("arrival order syncs_delivered", int'(syncs_delivered), 5);
+
+    // ---- 5. after a reset without a configuration write: gamma 8; a token delivered and one of
+    // the same pair consumed at the same edge leave the count as it was -------------------------
+    clear_scripts();
+    cyc = 0;
+    drive();
+    rst_n = 1'b0;
+    edge_(1'b1);
+    rst_n = 1'b1;
+    A = 2;
+    G = 8;
+    op(2, 0, OP_BSW, 'b1100, 1, 1 + G);
+    op(3, 0, OP_BSW, 'b1100, 1, 1 + G);
+    // P0's first token reaches P1 in A (granted in 0), its second in 2A (granted in A). P1 waits
+    // on P0 from 2A: it takes the first token at the edge that delivers the second, one is left
+    // for its next wait-sync and none for the third.
+    op(0, 0, OP_ACT, 'b0010, 0, A);
+    op(0, 1, OP_ACT, 'b0010, 0, 2 * A);
+    op(1, 0, OP_WS, 0, 2 * A, 2 * A);
+    op(1, 1, OP_WS, 0, 0, 2 * A);
+    op(1, 2, OP_WS, 0, 0, NEVER);
+    run(2 * A + G + 4);
+    check_scripts("reset without configuration");
+    check("reset without configuration bus_switches", int'(bus_switches), 1);
+
+    // ---- 6. a token counter saturates at 2^TKW - 1 and the overflow is sticky -----------------
+    A = 1;
+    reset_with(A, 2, 8);
+    // P2 signals P3 2^TKW times, one activate-sync per cycle: granted in k, delivered in k + 1.
+    for (int k = 0; k < 16; k++) begin
+      op(2, k, OP_ACT, 'b1000, 0, k + 1);
+    end
+    // From cycle 20 P3 takes the 2^TKW - 1 tokens the counter holds; its last wait-sync waits.
+    for (int k = 0; k < 15; k++) begin
+      op(3, k, OP_WS, 2, 20, 20);
+    end
+    op(3, 15, OP_WS, 2, 20, NEVER);
+    run(24);
+    check_scripts("saturation");
+    check("saturation token_overflow", int'(token_overflow), 1);
+    check("saturation syncs_delivered", int'(syncs_delivered), 16);
 
     if (errors != 0) begin
       $fatal(1, "tb_sync_unit: %0d of %0d checks failed", errors, checks);
