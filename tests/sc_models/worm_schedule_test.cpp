@@ -640,6 +640,27 @@ TEST(WormSchedule, RunsOfPacketsAsLongAsTheBuffersAreDeepAreTheMaxPlusSchedule) 
   }
 }
 
+/// The line of 4 routers with D = 1, 4-flit buffers, one virtual channel and no start-up: a
+/// message 0 -> 3 of 3 words arrives in t_s + (h + 1) D + F = 0 + 4 * 1 + 4 = 8 cycles.
+sw::NetworkConfig line_of_four_scheduled() {
+  sw::NetworkConfig config;
+  config.topology = Topology::mesh({4});
+  config.router.vcs = 1;
+  config.router.delay = 1;
+  config.router.buffer_flits = 4;
+  config.ni.startup = 0;
+  return config;
+}
+
+/// Steps `fabric` from cycle `c` (at least one cycle) until it holds nothing; `c` ends past it.
+void drain_from(sc::net::Fabric& fabric, std::uint64_t& c) {
+  for (const std::uint64_t first = c;
+       c == first || fabric.has_flits() || fabric.queued_packets() > 0; ++c) {
+    fabric.begin_cycle(sw::Cycle{c});
+    ASSERT_LT(c, first + 200) << "the network does not drain";
+  }
+}
+
 // A client that turns the schedule off without a reset hands the network to the flit paths once
 // it is empty; the channels the last runs held are free for them (the tail of the ejection run
 // leaves in the cycle before the network is empty, its channel is freed by the next cycle's
@@ -647,31 +668,18 @@ TEST(WormSchedule, RunsOfPacketsAsLongAsTheBuffersAreDeepAreTheMaxPlusSchedule) 
 // arrives in the zero-load time t_s + (h + 1) D + F: on the line of 4 routers with D = 1 and
 // 4-flit buffers, 0 -> 3 with 3 words is 0 + 4 * 1 + 4 = 8 cycles.
 TEST(WormSchedule, TheFlitPathsFindTheChannelsFreeWhenTheClientTurnsTheScheduleOff) {
-  sw::NetworkConfig config;
-  config.topology = Topology::mesh({4});
-  config.router.vcs = 1;
-  config.router.delay = 1;
-  config.router.buffer_flits = 4;
-  config.ni.startup = 0;
   DeliveryLog log(2);
-  sc::net::Fabric fabric(config.validated(), log);
+  sc::net::Fabric fabric(line_of_four_scheduled().validated(), log);
   fabric.deliveries_in_any_order(true, 4);
   std::uint64_t c = 0;
-  const auto drain = [&fabric, &c] {
-    for (const std::uint64_t first = c;
-         c == first || fabric.has_flits() || fabric.queued_packets() > 0; ++c) {
-      fabric.begin_cycle(sw::Cycle{c});
-      ASSERT_LT(c, first + 100) << "the network does not drain";
-    }
-  };
   fabric.submit(0, 0, 3, 3);
-  drain();
+  drain_from(fabric, c);
   EXPECT_EQ(log.delivered()[0], 8U);
   EXPECT_TRUE(fabric.scheduled());
   fabric.deliveries_in_any_order(false, 0);
   const std::uint64_t sent = c;
   fabric.submit(1, 0, 3, 3);
-  drain();
+  drain_from(fabric, c);
   EXPECT_FALSE(fabric.scheduled());
   EXPECT_EQ(log.delivered()[1], sent + 8);
 }
@@ -682,30 +690,17 @@ TEST(WormSchedule, TheFlitPathsFindTheChannelsFreeWhenTheClientTurnsTheScheduleO
 // arrives in the zero-load time t_s + (h + 1) D + F: on the line of 4 routers with D = 1 and
 // 4-flit buffers, 0 -> 3 with 3 words is 0 + 4 * 1 + 4 = 8 cycles, the first message's too.
 TEST(WormSchedule, AMessageSentAfterIdleCyclesFindsTheChannelsOfTheLastRunsFree) {
-  sw::NetworkConfig config;
-  config.topology = Topology::mesh({4});
-  config.router.vcs = 1;
-  config.router.delay = 1;
-  config.router.buffer_flits = 4;
-  config.ni.startup = 0;
   DeliveryLog log(2);
-  sc::net::Fabric fabric(config.validated(), log);
+  sc::net::Fabric fabric(line_of_four_scheduled().validated(), log);
   fabric.deliveries_in_any_order(true, 4);
   std::uint64_t c = 0;
-  const auto drain = [&fabric, &c] {
-    for (const std::uint64_t first = c;
-         c == first || fabric.has_flits() || fabric.queued_packets() > 0; ++c) {
-      fabric.begin_cycle(sw::Cycle{c});
-      ASSERT_LT(c, first + 200) << "the network does not drain";
-    }
-  };
   fabric.submit(0, 0, 3, 3);
-  drain();
+  drain_from(fabric, c);
   EXPECT_EQ(log.delivered()[0], 8U);
   c += 20;
   const std::uint64_t sent = c;
   fabric.submit(1, 0, 3, 3);
-  drain();
+  drain_from(fabric, c);
   EXPECT_TRUE(fabric.scheduled());
   EXPECT_EQ(log.delivered()[1], sent + 8);
 }
