@@ -205,13 +205,18 @@ module tb_sync_unit;
     end
   endtask
 
-  task automatic reset_with(input int a, input int b, input int g);
+  // Empty scripts, cycle 0, one edge with rst_n low; the configuration is the reset's own.
+  task automatic reset_only;
     clear_scripts();
     cyc = 0;
     drive();
     rst_n = 1'b0;
     edge_(1'b1);
     rst_n = 1'b1;
+  endtask
+
+  task automatic reset_with(input int a, input int b, input int g);
+    reset_only();
     cfg_activate = CW'(a);
     cfg_barrier = CW'(b);
     cfg_gamma = CW'(g);
@@ -326,12 +331,7 @@ module tb_sync_unit;
 
     // ---- 5. after a reset without a configuration write: gamma 8; a token delivered and one of
     // the same pair consumed at the same edge leave the count as it was -------------------------
-    clear_scripts();
-    cyc = 0;
-    drive();
-    rst_n = 1'b0;
-    edge_(1'b1);
-    rst_n = 1'b1;
+    reset_only();
     A = 2;
     G = 8;
     op(2, 0, OP_BSW, 'b1100, 1, 1 + G);
