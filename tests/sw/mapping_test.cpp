@@ -464,6 +464,17 @@ TEST(ProgramCost, OnTheSingleBusTheStepIsEveryAccessBackToBackPlusTheSync) {
   EXPECT_EQ(sw::predict_step_cycles(step, c, sw::SyncMode::Pairs).count(), bus_busy + 3);
 }
 
+/// The crossbar of the two tests below: 3 processors, alpha 10, beta 1, tau 2, gamma 7,
+/// activate-sync 3.
+sw::SystemConfig crossbar_of_three() {
+  sw::SystemConfig c;
+  c.arch = Arch::Crossbar;
+  c.n = 3;
+  c.timing = sw::BusTiming{10, 1, 2, 7};
+  c.sync.activate = 3;
+  return c;
+}
+
 // An access of several modules (pairs): a write of two parcels raises both, and a read of two
 // waits for the later writer. On the crossbar, alpha 10, beta 1, tau 2, activate 3, T(d, l) =
 // alpha + beta(l - 1) + d tau l:
@@ -472,11 +483,7 @@ TEST(ProgramCost, OnTheSingleBusTheStepIsEveryAccessBackToBackPlusTheSync) {
 //   C5-like: P1 writes parcel 0, P2 after 40 cycles parcel 1 (l = 1, T(1, 1) = 12, on B(1) and
 //            B(2)); P0 reads both from B(0), T(2, 1) = 14, after P2's: 40 + 12 + 3 + 14 = 69.
 TEST(ProgramCost, AnAccessOfSeveralModulesRaisesEveryParcelAndWaitsForEveryWriter) {
-  sw::SystemConfig c;
-  c.arch = Arch::Crossbar;
-  c.n = 3;
-  c.timing = sw::BusTiming{10, 1, 2, 7};
-  c.sync.activate = 3;
+  const sw::SystemConfig c = crossbar_of_three();
   const sw::BusRef b0{sw::BusKind::Shared, 0};
   const sw::BusRef b1{sw::BusKind::Shared, 1};
   const sw::BusRef b2{sw::BusKind::Shared, 2};
@@ -512,11 +519,7 @@ TEST(ProgramCost, AnAccessOfSeveralModulesRaisesEveryParcelAndWaitsForEveryWrite
 //   pairs:      P0's two writes, each with its activate-sync, end at 2(T + 3) = 42 < 50, so P2
 //               reads after its compute: 50 + T.
 TEST(ProgramCost, EachIwrStepOfAStepSwitchesOverItsOwnProcessors) {
-  sw::SystemConfig c;
-  c.arch = Arch::Crossbar;
-  c.n = 3;
-  c.timing = sw::BusTiming{10, 1, 2, 7};
-  c.sync.activate = 3;
+  const sw::SystemConfig c = crossbar_of_three();
   const sw::BusRef b1{sw::BusKind::Shared, 1};
   const sw::BusRef b2{sw::BusKind::Shared, 2};
   sw::MappedStep step;
