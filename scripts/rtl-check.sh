@@ -167,7 +167,7 @@ if wants icarus; then
   echo "=== test benches: Icarus (iverilog -g2012, vvp)"
   for tb in "${benches[@]}"; do
     # shellcheck disable=SC2086  # the source list
-    if iverilog -g2012 -Wall -o "$work/$tb.vvp" -s "$tb" ${tb_sources[$tb]} >"$work/$tb.iverilog.log" 2>&1; then
+    if iverilog -g2012 -Wall -I "$rtl/tb" -o "$work/$tb.vvp" -s "$tb" ${tb_sources[$tb]} >"$work/$tb.iverilog.log" 2>&1; then
       run_bench icarus "$tb" vvp -n "$work/$tb.vvp"
     else
       cat "$work/$tb.iverilog.log"
@@ -189,7 +189,7 @@ if wants verilator; then
   fi
   for tb in "${verilator_benches[@]}"; do
     # shellcheck disable=SC2086  # the source list
-    if verilator --binary --timing -j 2 "${vc[@]}" --unroll-count 4 \
+    if verilator --binary --timing -j 2 "${vc[@]}" --unroll-count 4 -I"$rtl/tb" \
         -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0 $objcache" \
         -Mdir "$work/obj_$tb" --top-module "$tb" ${tb_sources[$tb]} >"$work/$tb.verilate.log" 2>&1; then
       run_bench verilator "$tb" "$work/obj_$tb/V$tb"

@@ -184,19 +184,8 @@ module crossbar_bench #(
       .host_rdata(host_rdata)
   );
 
-  int errors = 0;
-  int checks = 0;
+  `include "bench_checks.svh"
   int cyc = 0;
-  task automatic check(input string what, input int got, input int want);
-    checks++;
-    if (got != want) begin
-      errors++;
-      if (errors <= 20) begin
-        $display("FAIL (BUSES=%0d) %s: got %0d (0x%0h), expected %0d (0x%0h)", BUSES, what, got,
-                 got, want, want);
-      end
-    end
-  endtask
 
   // One clock cycle: inputs are written before, outputs sampled 1 unit before the edge.
   task automatic edge_;
@@ -404,6 +393,7 @@ module crossbar_bench #(
 
   int d0;
   initial begin
+    check_context = $sformatf("(BUSES=%0d) ", BUSES);
     passed = 1'b0;
     for (int p = 0; p < N; p++) begin
       rho[0][p] = p;
@@ -524,11 +514,8 @@ module crossbar_bench #(
       run_phase($sformatf("random %0d", ph));
     end
 
-    if (errors != 0) begin
-      $fatal(1, "crossbar_bench (BUSES=%0d): %0d of %0d checks failed", BUSES, errors, checks);
-    end
-    $display("crossbar_bench (BUSES=%0d): %0d checks passed, %0d conflicts, %0d wait cycles", BUSES,
-             checks, conflicts, wait_cycles);
+    checks_verdict($sformatf("crossbar_bench (BUSES=%0d)", BUSES),
+                   $sformatf(", %0d conflicts, %0d wait cycles", conflicts, wait_cycles));
     passed = 1'b1;
   end
 endmodule

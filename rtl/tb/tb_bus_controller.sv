@@ -198,20 +198,7 @@ module tb_bus_controller;
   int cyc = 0;
   always @(posedge clk) cyc <= cyc + 1;
 
-  int errors = 0;
-  int checks = 0;
-  task automatic fail(input string what);
-    errors++;
-    if (errors <= 20) begin
-      $display("FAIL at cycle %0d: %s", cyc, what);
-    end
-  endtask
-  task automatic check_eq(input string what, input int got, input int want);
-    checks++;
-    if (got != want) begin
-      fail($sformatf("%s: got %0d (0x%0h), expected %0d (0x%0h)", what, got, got, want, want));
-    end
-  endtask
+  `include "bench_checks.svh"
 
   logic [N-1:0] done_prev = '0, last_prev = '0;
   initial begin
@@ -427,7 +414,7 @@ module tb_bus_controller;
     drive(i, !is_iwr, is_iwr, wr, d, r);
     #1;
     t_req = cyc;
-    check_eq($sformatf("BC(%0d) request cycle", i), t_req, t_call + delay + 1);
+    check($sformatf("BC(%0d) request cycle", i), t_req, t_call + delay + 1);
     waited = 0;
     t_grant = 0;
     halves = is_iwr ? 2 : 1;
@@ -547,8 +534,8 @@ module tb_bus_controller;
           host_row  = NB'(a);
           host_col  = NB'(b);
           host_addr = AW'(k);
-          #1 check_eq($sformatf("%s: M(%0d,%0d) word %0d", scenario, a, b, k),
-                      int'(host_rdata), int'(ref_mod[a][b][k]));
+          #1 check($sformatf("%s: M(%0d,%0d) word %0d", scenario, a, b, k),
+                   int'(host_rdata), int'(ref_mod[a][b][k]));
         end
       end
     end
@@ -559,8 +546,8 @@ module tb_bus_controller;
         loc_word = LB'(v);
         #1;
         for (int i = 0; i < N; i++) begin
-          check_eq($sformatf("%s: BC(%0d) buffer %0d word %0d", scenario, i, bf, v),
-                   int'(loc_rdata[i*W+:W]), int'(ref_buf[i][bf][v]));
+          check($sformatf("%s: BC(%0d) buffer %0d word %0d", scenario, i, bf, v),
+                int'(loc_rdata[i*W+:W]), int'(ref_buf[i][bf][v]));
         end
       end
     end
@@ -594,10 +581,10 @@ module tb_bus_controller;
     launch(i, 0, is_iwr, wr, d, r, 0, 0);
     wait_agents;
     want = is_iwr ? duration(d) + int'(gamma) + duration(r) : duration(d);
-    check_eq($sformatf("%s on BC(%0d), a=%0d b=%0d t=%0d g=%0d d=%0d l=%0d: cycles grant to done",
-                       kind, i, alpha, beta, tau, gamma, d.deg, d.vecs), res_td[i] - res_tg[i],
-             want);
-    check_eq($sformatf("%s on BC(%0d): granted at once", kind, i), res_tg[i] - res_tr[i], 0);
+    check($sformatf("%s on BC(%0d), a=%0d b=%0d t=%0d g=%0d d=%0d l=%0d: cycles grant to done",
+                    kind, i, alpha, beta, tau, gamma, d.deg, d.vecs), res_td[i] - res_tg[i],
+          want);
+    check($sformatf("%s on BC(%0d): granted at once", kind, i), res_tg[i] - res_tr[i], 0);
     n_accesses++;
   endtask
 
@@ -657,9 +644,9 @@ module tb_bus_controller;
     tr2 = res_tr[i];
     tg2 = res_tg[i];
     td2 = res_td[i];
-    check_eq("back to back: second request in the first's done cycle", tr2, td);
-    check_eq("back to back: second granted at once", tg2, tr2);
-    check_eq("back to back: second duration", td2 - tg2, duration(r));
+    check("back to back: second request in the first's done cycle", tr2, td);
+    check("back to back: second granted at once", tg2, tr2);
+    check("back to back: second duration", td2 - tg2, duration(r));
     n_accesses += 2;
   endtask
 
@@ -717,27 +704,27 @@ module tb_bus_controller;
     launch(0, 0, 0, 1, mk(0, 1, 1, 0, 3, 2, 0), none, 0, 0);
     launch(1, 1, 0, 0, mk(1, 2, 0, 0, 3, 2, 1), none, 0, 0);
     wait_agents;
-    check_eq("C1: BC(0) granted at once", res_tg[0], res_tr[0]);
-    check_eq("C1: BC(1) granted when BC(0) ends", res_tg[1], res_td[0]);
-    check_eq("C1: BC(1) wait", res_w[1], res_td[0] - res_tr[1]);
-    check_eq("C1: wait_cycles", int'(wait_cycles) - w0, res_w[1]);
-    check_eq("C1: conflicts", int'(conflicts) - c0, 1);
+    check("C1: BC(0) granted at once", res_tg[0], res_tr[0]);
+    check("C1: BC(1) granted when BC(0) ends", res_tg[1], res_td[0]);
+    check("C1: BC(1) wait", res_w[1], res_td[0] - res_tr[1]);
+    check("C1: wait_cycles", int'(wait_cycles) - w0, res_w[1]);
+    check("C1: conflicts", int'(conflicts) - c0, 1);
     compare_all("C1");
 
     // C2: both request in the same cycle: the lower id first.
     launch(1, 0, 0, 1, mk(1, 1, 0, 0, 5, 1, 2), none, 0, 0);
     launch(0, 0, 0, 0, mk(0, 3, 1, 0, 5, 1, 3), none, 0, 0);
     wait_agents;
-    check_eq("C2: same request cycle", res_tr[0], res_tr[1]);
-    check_eq("C2: BC(0) (lower id) granted at once", res_tg[0], res_tr[0]);
-    check_eq("C2: BC(1) granted when BC(0) ends", res_tg[1], res_td[0]);
+    check("C2: same request cycle", res_tr[0], res_tr[1]);
+    check("C2: BC(0) (lower id) granted at once", res_tg[0], res_tr[0]);
+    check("C2: BC(1) granted when BC(0) ends", res_tg[1], res_td[0]);
 
     // C3: first come beats the lower id: BC(1) asks one cycle before BC(0).
     launch(1, 0, 0, 0, mk(1, 2, 0, 0, 7, 3, 1), none, 0, 0);
     launch(0, 1, 0, 1, mk(0, 1, 1, 0, 8, 1, 0), none, 0, 0);
     wait_agents;
-    check_eq("C3: BC(1) first come", res_tg[1], res_tr[1]);
-    check_eq("C3: BC(0) granted when BC(1) ends", res_tg[0], res_td[1]);
+    check("C3: BC(1) first come", res_tg[1], res_tr[1]);
+    check("C3: BC(0) granted when BC(1) ends", res_tg[0], res_td[1]);
 
     // C4: no overtaking. BC(0) holds M(0,1) (RB(0), slot 1). BC(1) asks for M(0,1) and M(2,1)
     // (CB(1), slots 0 and 2) and waits. BC(2) then asks for M(2,1) alone (RB(2), slot 1): it is
@@ -750,12 +737,12 @@ module tb_bus_controller;
     launch(1, 1, 0, 0, c4, none, 0, 0);
     launch(2, 2, 0, 1, mk(0, 1, 1, 0, 12, 2, 2), none, 0, 0);
     wait_agents;
-    check_eq("C4: BC(0) granted at once", res_tg[0], res_tr[0]);
-    check_eq("C4: BC(1) granted when BC(0) ends", res_tg[1], res_td[0]);
-    check_eq("C4: BC(2) granted when BC(1) ends (not earlier)", res_tg[2], res_td[1]);
+    check("C4: BC(0) granted at once", res_tg[0], res_tr[0]);
+    check("C4: BC(1) granted when BC(0) ends", res_tg[1], res_td[0]);
+    check("C4: BC(2) granted when BC(1) ends (not earlier)", res_tg[2], res_td[1]);
     want_wait = (res_tg[1] - res_tr[1]) + (res_tg[2] - res_tr[2]);
-    check_eq("C4: wait_cycles", int'(wait_cycles) - w0, want_wait);
-    check_eq("C4: conflicts", int'(conflicts) - c0, 2);
+    check("C4: wait_cycles", int'(wait_cycles) - w0, want_wait);
+    check("C4: conflicts", int'(conflicts) - c0, 2);
 
     // C5: no common module: all granted at once. RB(0) all slots, RB(1) all slots, CB(2) slot 3
     // (M(3,2)) and CB(3) slot 2 (M(2,3)).
@@ -766,9 +753,9 @@ module tb_bus_controller;
     launch(3, 0, 0, 0, mk(1, 1, 2, 0, 9, 2, 0), none, 0, 0);
     wait_agents;
     for (int i = 0; i < N; i++) begin
-      check_eq($sformatf("C5: BC(%0d) granted at once", i), res_tg[i], res_tr[i]);
+      check($sformatf("C5: BC(%0d) granted at once", i), res_tg[i], res_tr[i]);
     end
-    check_eq("C5: wait_cycles", int'(wait_cycles) - w0, 0);
+    check("C5: wait_cycles", int'(wait_cycles) - w0, 0);
     compare_all("C5");
 
     // C6: two IWR steps exchanging messages: P(0) and P(1) write their rows, switch, and read
@@ -790,12 +777,12 @@ module tb_bus_controller;
       // P(0): write [tg0, tg0+D), gamma, read requested at tg0+D+gamma, granted when P(1)'s write
       // ends at tr1+D, so done = tr1 + 2D.
       want_g0 = res_tr[1] + d_w;
-      check_eq("C6: P(1) write granted at once", res_tg[1], res_tr[1]);
-      check_eq("C6: P(0) waits for P(1)'s write half", res_w[0],
-               want_g0 - (res_tg[0] + d_w + int'(gamma)));
-      check_eq("C6: P(0) done", res_td[0], want_g0 + d_w);
-      check_eq("C6: P(1) step takes 2D + gamma", res_td[1] - res_tg[1], 2 * d_w + int'(gamma));
-      check_eq("C6: wait_cycles", int'(wait_cycles) - w0, res_w[0] + res_w[1]);
+      check("C6: P(1) write granted at once", res_tg[1], res_tr[1]);
+      check("C6: P(0) waits for P(1)'s write half", res_w[0],
+            want_g0 - (res_tg[0] + d_w + int'(gamma)));
+      check("C6: P(0) done", res_td[0], want_g0 + d_w);
+      check("C6: P(1) step takes 2D + gamma", res_td[1] - res_tg[1], 2 * d_w + int'(gamma));
+      check("C6: wait_cycles", int'(wait_cycles) - w0, res_w[0] + res_w[1]);
       compare_all("C6");
     end
   endtask
@@ -852,10 +839,7 @@ module tb_bus_controller;
       end
     end
 
-    if (errors != 0) begin
-      $fatal(1, "tb_bus_controller: FAIL, %0d of %0d checks", errors, checks);
-    end
-    $display("tb_bus_controller: PASS (%0d accesses timed, %0d checks)", n_accesses, checks);
+    checks_verdict("tb_bus_controller", $sformatf(", %0d accesses timed", n_accesses));
     $finish;
   end
 

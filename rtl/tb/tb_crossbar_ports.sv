@@ -65,15 +65,7 @@ module tb_crossbar_ports;
       .host_rdata
   );
 
-  int errors = 0;
-  int checks = 0;
-  task automatic check(input string what, input int got, input int want);
-    checks++;
-    if (got != want) begin
-      errors++;
-      $display("FAIL %s: got %0d, expected %0d", what, got, want);
-    end
-  endtask
+  `include "bench_checks.svh"
 
   task automatic edge_;
     #1 clk = 1'b1;
@@ -176,10 +168,7 @@ module tb_crossbar_ports;
     idle_all();
     check("one controller per bus: no collision", int'(collision), 0);
 
-    if (errors != 0) begin
-      $fatal(1, "tb_crossbar_ports: %0d of %0d checks failed", errors, checks);
-    end
-    $display("tb_crossbar_ports: PASS (%0d checks)", checks);
+    checks_verdict("tb_crossbar_ports", "");
     $finish;
   end
 endmodule

@@ -69,16 +69,7 @@ module tb_index_manipulator;
 
   always #5 clk <= ~clk;
 
-  int errors = 0;
-  int checks = 0;
-
-  task automatic check(input string what, input logic [W-1:0] got, input logic [W-1:0] want);
-    checks++;
-    if (got !== want) begin
-      errors++;
-      $display("FAIL %s: got %0h, expected %0h", what, got, want);
-    end
-  endtask
+  `include "bench_checks.svh"
 
   // Word v of module k, and word v of buffer b as loaded by the processor: distinct patterns.
   function automatic logic [W-1:0] module_word(input int k, input int v);
@@ -199,10 +190,7 @@ module tb_index_manipulator;
       end
     end
 
-    if (errors != 0) begin
-      $fatal(1, "tb_index_manipulator: FAIL, %0d of %0d checks", errors, checks);
-    end
-    $display("tb_index_manipulator: PASS (%0d checks)", checks);
+    checks_verdict("tb_index_manipulator", "");
     $finish;
   end
 

@@ -150,15 +150,7 @@ module tb_multiprocessor;
     );
   end
 
-  int errors = 0;
-  int checks = 0;
-  task automatic check(input string what, input int got, input int want);
-    checks++;
-    if (got != want) begin
-      errors++;
-      $display("FAIL %s: got %0d (0x%0h), expected %0d (0x%0h)", what, got, got, want, want);
-    end
-  endtask
+  `include "bench_checks.svh"
 
   // ---- encoding (docs/rtl.md, processor) ------------------------------------------------------
   function automatic logic [IW-1:0] op_compute(input int c);
@@ -402,11 +394,8 @@ module tb_multiprocessor;
       check($sformatf("arch %0d: module word", a), got, want);
     end
 
-    if (errors != 0) begin
-      $fatal(1, "tb_multiprocessor: %0d of %0d checks failed", errors, checks);
-    end
-    $display("tb_multiprocessor: PASS (%0d checks, omp, crossbar and single bus at n = %0d)",
-             checks, N);
+    checks_verdict("tb_multiprocessor",
+                   $sformatf(", omp, crossbar and single bus at n = %0d", N));
     $finish;
   end
 endmodule

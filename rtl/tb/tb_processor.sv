@@ -300,15 +300,7 @@ module tb_processor;
       .token_overflow(token_overflow)
   );
 
-  int errors = 0;
-  int checks = 0;
-  task automatic check(input string what, input int got, input int want);
-    checks++;
-    if (got != want) begin
-      errors++;
-      $display("FAIL %s: got %0d (0x%0h), expected %0d (0x%0h)", what, got, got, want, want);
-    end
-  endtask
+  `include "bench_checks.svh"
 
   // ---- encoding (docs/rtl.md, processor) ------------------------------------------------------
   function automatic logic [IW-1:0] op_compute(input int c);
@@ -607,10 +599,7 @@ module tb_processor;
     load_and_run("bus field", al, be, ta, G, A, B, 0);  // stop in the access's first cycle
     check("bus field: acc_bus while the access is current", int'(g_node[0].acc_bus), 2);
 
-    if (errors != 0) begin
-      $fatal(1, "tb_processor: %0d of %0d checks failed", errors, checks);
-    end
-    $display("tb_processor: PASS (%0d checks)", checks);
+    checks_verdict("tb_processor", "");
     $finish;
   end
 endmodule

@@ -78,15 +78,7 @@ module tb_sync_unit;
       .token_overflow(token_overflow)
   );
 
-  int errors = 0;
-  int checks = 0;
-  task automatic check(input string what, input int got, input int want);
-    checks++;
-    if (got != want) begin
-      errors++;
-      $display("FAIL %s: got %0d, expected %0d", what, got, want);
-    end
-  endtask
+  `include "bench_checks.svh"
 
   // The agents' scripts and what they did.
   int kind[N][K];
@@ -365,10 +357,7 @@ module tb_sync_unit;
     check("saturation token_overflow", int'(token_overflow), 1);
     check("saturation syncs_delivered", int'(syncs_delivered), 16);
 
-    if (errors != 0) begin
-      $fatal(1, "tb_sync_unit: %0d of %0d checks failed", errors, checks);
-    end
-    $display("tb_sync_unit: PASS (%0d checks)", checks);
+    checks_verdict("tb_sync_unit", "");
     $finish;
   end
 endmodule
