@@ -381,14 +381,7 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
     if (head.index != 0 || !header_ready(b, head, c)) {
       continue;
     }
-    if (known_routes_held(b)) {
-      ++held;
-      continue;
-    }
-    Request& q = requests[count++];
-    q.router = state[b].router;
-    q.arrived = head.pushed;
-    q.buffer = b;
+    request_channel(b, head, requests, count, held);
   }
   stats_.header_wait_cycles += held;
   if (count > 0) {
@@ -405,6 +398,20 @@ void Fabric::allocate_virtual_channels(sw::Cycle c) {
                                   }),
                    waiting_.end());
   }
+}
+
+// Waiting header b, ready (its head flit `head`), asks for a channel: a request, or none when
+// every channel of its known routes is held (a wait cycle counted in `held`).
+inline void Fabric::request_channel(std::uint32_t b, const Flit& head, Request* requests,
+                                    std::size_t& count, std::uint64_t& held) const {
+  if (known_routes_held(b)) {
+    ++held;
+    return;
+  }
+  Request& q = requests[count++];
+  q.router = state_[b].router;
+  q.arrived = head.pushed;
+  q.buffer = b;
 }
 
 inline bool Fabric::known_routes_held(std::uint32_t b) const {
@@ -503,14 +510,7 @@ void Fabric::allocate_virtual_channels_of_worms(sw::Cycle c) {
     if (head.index != 0 || c < head.pushed + delay_) {
       continue;
     }
-    if (known_routes_held(b)) {
-      ++held;
-      continue;
-    }
-    Request& q = requests[count++];
-    q.router = state_[b].router;
-    q.arrived = head.pushed;
-    q.buffer = b;
+    request_channel(b, head, requests, count, held);
   }
   stats_.header_wait_cycles += held;
   if (count > 0) {

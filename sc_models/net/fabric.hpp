@@ -221,6 +221,10 @@ class Fabric final : public Network {
   /// still wait.
   void serve_headers(Request* requests, std::size_t count);
   void allocate_virtual_channels_of_worms(sw::Cycle c);
+  /// Ready header `head` at the head of buffer `b` asks for an output channel: appends its
+  /// request, or counts a wait in `held` when known_routes_held(b).
+  void request_channel(std::uint32_t b, const Flit& head, Request* requests, std::size_t& count,
+                       std::uint64_t& held) const;
   /// Whether the routes of the header at the head of buffer `b` are known (asked in an earlier
   /// cycle) and all their output virtual channels held: its request could not win.
   [[nodiscard]] bool known_routes_held(std::uint32_t b) const;
