@@ -10,6 +10,9 @@
 // step. A reference model of every module and buffer is updated word by word, and the whole
 // memory is compared at the end of each scenario. Contention scenarios check the arbitration rule
 // of module_array (first come, ties to the lower id, no overtaking) and its wait counters.
+// The controller's own rules are checked too: the timing after a reset without a configuration
+// write (the paper's 16, 2, 1, 8), tau = 0 acting as 1, configuration writes ignored while busy
+// and in a start cycle, and an IWR step whose write half ends in the cycle it is accepted.
 // Prints PASS or calls $fatal. Runs under Icarus (iverilog -g2012) and Verilator (--binary).
 module tb_bus_controller;
   localparam int N = 4;
@@ -486,7 +489,7 @@ module tb_bus_controller;
     cfg_gamma = TW'(g);
     alpha     = TW'(a);
     beta      = TW'(b);
-    tau       = TW'(t);
+    tau       = TW'((t == 0) ? 1 : t);  // tau = 0 acts as 1
     gamma     = TW'(g);
     @(negedge clk);
     cfg_we = 1'b0;
@@ -633,6 +636,13 @@ module tb_bus_controller;
     d = mk(0, N, 1, 0, 2, 3, 3);
     r = mk(1, 2, 0, 0, 9, 5, 1);
     solo("IWR step (uneven halves)", i, 1, 0, d, r);
+    // An IWR step whose write half is one word (d = l = 1): with alpha = 0 and tau = 1 it ends in
+    // its grant cycle, the cycle its start is accepted, so the read half's descriptor is taken
+    // from the rd_* inputs there, not from the registers of the previous step's (every field
+    // differs from the uneven halves' read half just before).
+    d = mk(1, 1, (combo + 2) % N, 0, 11, 1, 2);
+    r = mk(0, 3, combo % N, 1, 3, 2, 3);
+    solo("IWR step (one-word write half)", i, 1, 0, d, r);
     // Back to back: the next access starts in the done cycle of the previous one.
     d = mk(0, N, 0, 0, 4, 2, 0);
     r = mk(1, 3, 2, 1, 6, 3, 2);
@@ -648,6 +658,38 @@ module tb_bus_controller;
     check("back to back: second granted at once", tg2, tr2);
     check("back to back: second duration", td2 - tg2, duration(r));
     n_accesses += 2;
+  endtask
+
+  // Configuration writes are ignored while the controller is busy and in its start cycle:
+  // cfg_we high, with other values, from the start cycle of an IWR step on BC(i) to its last
+  // cycle. The step keeps the timing it started with. The idle controllers take the other values,
+  // so the timing set is written again afterwards.
+  task automatic config_while_busy(input int combo, input int a, input int b, input int t,
+                                   input int g);
+    int i, want;
+    desc_t d, r;
+    i = (combo + 2) % N;
+    d = mk(0, 2, i, 0, 1, 3, 1);
+    r = mk(1, 3, i, 1, 5, 2, 2);
+    want = duration(d) + int'(gamma) + duration(r);
+    launch(i, 0, 1, 0, d, r, 0, 0);
+    @(negedge clk);  // the start cycle: the agent raises iwr at this edge
+    cfg_we    = 1'b1;
+    cfg_alpha = TW'(a + 3);
+    cfg_beta  = TW'(b + 2);
+    cfg_tau   = TW'(t + 2);
+    cfg_gamma = TW'(g + 4);
+    for (int n = 0; n < want; n++) begin
+      @(negedge clk);
+    end
+    cfg_we = 1'b0;  // the done cycle: idle, a write would be taken
+    wait_agents;
+    check($sformatf("IWR step on BC(%0d) under configuration writes: cycles grant to done", i),
+          res_td[i] - res_tg[i], want);
+    check($sformatf("IWR step on BC(%0d) under configuration writes: granted at once", i),
+          res_tg[i] - res_tr[i], 0);
+    n_accesses++;
+    set_timing(a, b, t, g);
   endtask
 
   // Agents for the contention scenarios: one process per BC runs `access` on command. (Not
@@ -818,19 +860,35 @@ module tb_bus_controller;
     @(negedge clk);
     idx_we = 1'b0;
 
-    // Timing sets: the paper's defaults, beta = 0, tau > 1, alpha = 0, gamma = 0, all minimal.
+    // After the reset, before any configuration write: the paper's alpha = 16, beta = 2,
+    // tau = 1, gamma = 8. An IWR step of two vectors, d = 2 then 3, shows each of them:
+    // (16 + 2 + 2 * 1 * 2) + 8 + (16 + 2 + 3 * 1 * 2) = 22 + 8 + 24 = 54 cycles.
+    alpha = TW'(16);
+    beta  = TW'(2);
+    tau   = TW'(1);
+    gamma = TW'(8);
+    fill(14);
+    solo("IWR step at the reset's timing", 1, 1, 0, mk(0, 2, 1, 0, 3, 2, 1),
+         mk(1, 3, 2, 1, 7, 2, 2));
+    check("IWR step at the reset's timing: 54 cycles", res_td[1] - res_tg[1], 54);
+    compare_all("the reset's timing");
+
+    // Timing sets: the paper's defaults, beta = 0, tau > 1, alpha = 0, gamma = 0, all minimal,
+    // tau = 0 (acts as 1) with gamma = 1.
     begin
-      int tset[6][4];
+      int tset[7][4];
       tset[0][0] = 16; tset[0][1] = 2; tset[0][2] = 1; tset[0][3] = 8;
       tset[1][0] = 3;  tset[1][1] = 0; tset[1][2] = 1; tset[1][3] = 0;
       tset[2][0] = 5;  tset[2][1] = 0; tset[2][2] = 3; tset[2][3] = 2;
       tset[3][0] = 0;  tset[3][1] = 1; tset[3][2] = 2; tset[3][3] = 0;
       tset[4][0] = 2;  tset[4][1] = 3; tset[4][2] = 2; tset[4][3] = 5;
       tset[5][0] = 0;  tset[5][1] = 0; tset[5][2] = 1; tset[5][3] = 0;
-      for (int c = 0; c < 6; c++) begin
+      tset[6][0] = 0;  tset[6][1] = 1; tset[6][2] = 0; tset[6][3] = 1;
+      for (int c = 0; c < 7; c++) begin
         set_timing(tset[c][0], tset[c][1], tset[c][2], tset[c][3]);
         fill(c);
         protocols(c);
+        config_while_busy(c, tset[c][0], tset[c][1], tset[c][2], tset[c][3]);
         compare_all($sformatf("protocols, timing set %0d", c));
         if (c == 0 || c == 3 || c == 5) begin
           fill(c + 8);

@@ -300,8 +300,10 @@ module tb_index_manipulator;
     // From word 3 of buffer 1, lanes 0 and 2: words 3 and 1 (wrapped inside the buffer), word 0
     // (lane 1) kept; buffer 2, the next in the flat memory, untouched.
     wide_write(1, 3, 3'b101, {32'hF000_0002, 32'hF000_0001, 32'hF000_0000});
-    wide_check("lanes 0 and 2 from word 3", 1, 3, {32'hF000_0002, buffer_word(1, 0), 32'hF000_0000});
-    wide_check("lanes 0 and 2 from word 3", 1, 1, {32'hF000_0000, buffer_word(1, 2), 32'hF000_0002});
+    wide_check("lanes 0 and 2 from word 3", 1, 3,
+               {32'hF000_0002, buffer_word(1, 0), 32'hF000_0000});
+    wide_check("lanes 0 and 2 from word 3", 1, 1,
+               {32'hF000_0000, buffer_word(1, 2), 32'hF000_0002});
     wide_check("the next buffer", 2, 0, {buffer_word(2, 2), buffer_word(2, 1), buffer_word(2, 0)});
 
     checks_verdict("tb_index_manipulator", "");
