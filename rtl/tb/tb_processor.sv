@@ -456,7 +456,7 @@ module tb_processor;
   int got_end[N][IMEM];
   int got_mark[N];
   localparam int CYCLES = 64;  // activities recorded per run
-  int got_activity[N][CYCLES];  // P(i)'s activity in machine cycle c, before its tick
+  logic [31:0] got_activity[N][CYCLES];  // P(i)'s activity in machine cycle c, before its tick
   int cyc;
 
   task automatic edge_(input logic t);
@@ -492,7 +492,7 @@ module tb_processor;
       if (steps > 64) $fatal(1, "tb_processor: no settling in cycle %0d", cyc);
     end
     for (int i = 0; i < N; i++) begin
-      if (cyc < CYCLES) got_activity[i][cyc] = int'(activity[i*3+:3]);
+      if (cyc < CYCLES) got_activity[i][cyc] = 32'(activity[i*3+:3]);
     end
     edge_(1'b1);
     cyc++;
@@ -563,7 +563,7 @@ module tb_processor;
         end
       end
     end
-    check($sformatf("%s: collision", name), int'(collision), 0);
+    check($sformatf("%s: collision", name), 32'(collision), 0);
   endtask
 
   task automatic clear;
@@ -615,7 +615,7 @@ module tb_processor;
   endtask
   // Zero-time steps until P(wide) is settled (their number in `steps`, its activity then in
   // `activity_now`), then the tick.
-  task automatic wide_cycle(output int steps, output int activity_now);
+  task automatic wide_cycle(output int steps, output logic [31:0] activity_now);
     steps = 0;
     #1;
     while (!w_settled) begin
@@ -623,7 +623,7 @@ module tb_processor;
       steps++;
       if (steps > 64) $fatal(1, "tb_processor: P(wide) no settling in cycle %0d", cyc);
     end
-    activity_now = int'(w_activity);
+    activity_now = 32'(w_activity);
     wide_edge(1'b1);
     cyc++;
   endtask
@@ -706,17 +706,17 @@ module tb_processor;
     check("IWR: P2 got P3's local 3", w, local_word(3, 3));
     read_local(3, 31, w);
     check("IWR: P3 got P2's local 2", w, local_word(2, 2));
-    check("statistics: P0 ops", int'(ops[0+:32]), 4);
-    check("statistics: P0 compute cycles", int'(compute_cycles[0+:32]), 5);
-    check("statistics: P0 memory cycles", int'(memory_cycles[0+:32]), D1);
-    check("statistics: P0 sync cycles", int'(sync_cycles[0+:32]), A);
-    check("statistics: P1 sync cycles", int'(sync_cycles[32+:32]), 5 + D1 + A);
-    check("statistics: P2 sync cycles", int'(sync_cycles[64+:32]), B + G);
-    check("statistics: P3 sync cycles", int'(sync_cycles[96+:32]), 7 + B + G);
-    check("statistics: P3 memory cycles", int'(memory_cycles[96+:32]), 2 * D2);
-    check("sync: barriers", int'(barriers), 1);
-    check("sync: bus switches", int'(bus_switches), 1);
-    check("sync: syncs delivered", int'(syncs_delivered), 1);
+    check("statistics: P0 ops", 32'(ops[0+:32]), 4);
+    check("statistics: P0 compute cycles", 32'(compute_cycles[0+:32]), 5);
+    check("statistics: P0 memory cycles", 32'(memory_cycles[0+:32]), D1);
+    check("statistics: P0 sync cycles", 32'(sync_cycles[0+:32]), A);
+    check("statistics: P1 sync cycles", 32'(sync_cycles[32+:32]), 5 + D1 + A);
+    check("statistics: P2 sync cycles", 32'(sync_cycles[64+:32]), B + G);
+    check("statistics: P3 sync cycles", 32'(sync_cycles[96+:32]), 7 + B + G);
+    check("statistics: P3 memory cycles", 32'(memory_cycles[96+:32]), 2 * D2);
+    check("sync: barriers", 32'(barriers), 1);
+    check("sync: bus switches", 32'(bus_switches), 1);
+    check("sync: syncs delivered", 32'(syncs_delivered), 1);
     // Activities (processor.sv's classes) inside the ops above: P0 computes in 0..4, writes in
     // 5..5+D1-1, activates in 5+D1..5+D1+A-1, then halts; P1 waits for P0's token, then reads;
     // P2 is in its bus switch from t1 + D2 to t2; P3 in its barrier from 0 to t1.
@@ -769,17 +769,17 @@ module tb_processor;
     want_end[3][3] = D1;
     load_and_run("contention", al, be, ta, G, A, B, 40);
     check("contention: P0's step mark", got_mark[0], D1);
-    check("contention: module conflicts", int'(conflicts), 1);
-    check("contention: module wait cycles", int'(wait_cycles), D1);
-    check("contention: P1 memory cycles (waits included)", int'(memory_cycles[32+:32]),
+    check("contention: module conflicts", 32'(conflicts), 1);
+    check("contention: module wait cycles", 32'(wait_cycles), D1);
+    check("contention: P1 memory cycles (waits included)", 32'(memory_cycles[32+:32]),
           want_end[1][0]);
-    check("contention: syncs delivered", int'(syncs_delivered), 4);
+    check("contention: syncs delivered", 32'(syncs_delivered), 4);
 
     // ---- 3. the bus field (B(b) on the crossbar) reaches acc_bus (crossbar_array's req_bus) ----
     clear();
     prog[0][0] = op_access(0, 0, 1, 0, 0, 1, 0) | (IW'(2) << 6);  // bus 2 at [6 +: NB]
     load_and_run("bus field", al, be, ta, G, A, B, 0);  // stop in the access's first cycle
-    check("bus field: acc_bus while the access is current", int'(g_node[0].acc_bus), 2);
+    check("bus field: acc_bus while the access is current", 32'(g_node[0].acc_bus), 2);
 
     // ---- 4. an access right after an access: the controller takes the second start in the
     // first's done cycle, so the second is entered and started then, not ended by that done ----
@@ -836,12 +836,13 @@ module tb_processor;
       edge_(1'b0);
     end
     w_lm_we = 1'b0;
-    check("wide: not running before go", int'(w_running), 0);
-    check("wide: not finished before go", int'(w_finished), 0);
+    check("wide: not running before go", 32'(w_running), 0);
+    check("wide: not finished before go", 32'(w_finished), 0);
     // Twice: the second go, without a reset, starts the program at op 0 again; in that run the
     // host port writes local 29 at op 4's step, and the processor's copy wins the word.
     for (int run = 0; run < 2; run++) begin
-      int steps[4], act[4];
+      int steps[4];
+      logic [31:0] act[4];
       string r;
       r = $sformatf("wide run %0d", run);
       for (int k = 0; k < IMEM; k++) w_end[k] = NEVER;
@@ -867,11 +868,11 @@ module tb_processor;
       check($sformatf("%s: op 7 end cycle", r), w_end[7], 2);
       check($sformatf("%s: step mark cycle", r), w_mark_cycle, 0);
       check($sformatf("%s: step mark's step", r), w_mark_step_seen, 'hA5C3);
-      check($sformatf("%s: finished", r), int'(w_finished), 1);
-      check($sformatf("%s: pc at the halt", r), int'(w_pc), 8);
+      check($sformatf("%s: finished", r), 32'(w_finished), 1);
+      check($sformatf("%s: pc at the halt", r), 32'(w_pc), 8);
       if (run == 0) begin
-        check("wide: ops", int'(w_ops), 8);
-        check("wide: compute cycles", int'(w_compute_cycles), 2);
+        check("wide: ops", 32'(w_ops), 8);
+        check("wide: compute cycles", 32'(w_compute_cycles), 2);
       end
       // The words: sources and the words next to the copies unchanged.
       for (int k = 0; k < 16; k++) begin
@@ -897,9 +898,9 @@ module tb_processor;
     rst_n = 1'b0;
     edge_(1'b1);
     rst_n = 1'b1;
-    check("wide: pc after a reset", int'(w_pc), 0);
-    check("wide: not running after a reset", int'(w_running), 0);
-    check("wide: not finished after a reset", int'(w_finished), 0);
+    check("wide: pc after a reset", 32'(w_pc), 0);
+    check("wide: not running after a reset", 32'(w_running), 0);
+    check("wide: not finished after a reset", 32'(w_finished), 0);
 
     checks_verdict("tb_processor", "");
     $finish;
