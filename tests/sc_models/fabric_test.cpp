@@ -660,6 +660,37 @@ TEST(FabricWithoutKernel, HandBuiltNetworksDeliverEveryPairInTheZeroLoadTimeOfIt
   EXPECT_EQ(checked, 2u * 2u * (8 * 7 + 6 * 5));
 }
 
+// A router with more than 64 buffers keeps its buffers' occupied and routed bits in two mask
+// words: the 7-cube with 10 virtual channels (7 x 10 network buffers and the injection buffer,
+// 71). Every node sends 3 words (4 flits) to its complement at once, each crossing h = 7 channels
+// (e-cube), one message over each; they all arrive once, in order, the flits crossing 128 x 7 x 4
+// channels. Then one message alone, 0 -> 127, arrives in the zero-load time t_s + (h + 1) D + F
+// = 1 + 8 * 2 + 4 = 21 cycles.
+TEST(FabricWithoutKernel, RoutersOfMoreThan64BuffersMoveTheFlitsOfAllTheirBuffers) {
+  sw::NetworkConfig config = network(Topology::hypercube(7), 1, 2);
+  config.router.vcs = 10;
+  config.router.buffer_flits = 2;
+  RecordingClient client;
+  sc::net::Fabric fabric(config.validated(), client);
+  constexpr std::uint32_t kWords = 3;
+  constexpr std::uint32_t kNodes = 128;
+  for (std::uint32_t src = 0; src < kNodes; ++src) {
+    fabric.submit(src, src, kNodes - 1 - src, kWords);
+  }
+  run_until_idle(fabric, 0);
+  for (std::uint32_t m = 0; m < kNodes; ++m) {
+    (void)client.arrival(m);
+    EXPECT_TRUE(client.words_arrived_once(m, kWords)) << m;
+  }
+  EXPECT_TRUE(client.in_order());
+  EXPECT_EQ(fabric.stats().flit_hops, std::uint64_t{kNodes} * 7 * (kWords + 1));
+  client.clear();
+  fabric.reset();
+  fabric.submit(0, 0, kNodes - 1, kWords);
+  run_until_idle(fabric, 0);
+  EXPECT_EQ(client.arrival(0), 1 + (7 + 1) * 2 + (kWords + 1));
+}
+
 // A network of one router (a switch with two nodes, no channels between routers): the first
 // buffers are the interfaces' injection buffers. At a router delay of 4 with 2-flit buffers each
 // injection buffer fills while its header is routed, and its interface waits for room: each
