@@ -7,12 +7,15 @@
 //   w = 0), w + packets flits; submitted in cycle s on an idle channel, its header is offered in
 //   s + 1 + t_s and its flits are taken one per ready cycle; the next packet of a message
 //   follows its predecessor's tail with no start-up; the next message starts its t_s in the
-//   cycle after the previous message's last tail was taken;
+//   cycle after the previous message's last tail was taken; a message submitted while its
+//   channel's queue holds QD messages is refused;
 //   a header carries the destination, the packet's flits (at most 255), tag, first word and
 //   message words;
 //   payload flit k of a packet carries word first + k - 1, read from address base + index;
 //   at B every payload word is delivered with its tag and index, and the message is complete
-//   with the last of its flits to arrive (a message of no words with its header).
+//   with the last of its flits to arrive (a message of no words with its header);
+//   and the RTL's limits: B's table holds RQ messages (a complete one frees its entry; one that
+//   finds no free entry sets the sticky overflow flag and is never complete), A's queue QD.
 // Prints PASS or calls $fatal. Runs under Icarus (iverilog -g2012) and Verilator (--binary
 // --timing).
 module tb_network_interface;
