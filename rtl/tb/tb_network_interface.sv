@@ -207,7 +207,8 @@ module tb_network_interface;
   int s_n;
 
   // One cycle: submit (one message per channel), offer B's scheduled flits, sample both
-  // interfaces, take the edge.
+  // interfaces, take the edge. A channel without a flit keeps its last one on its lines, as a
+  // router's output register would: B must read a flit only with ej_valid.
   task automatic cycle_;
     logic [PMAX-1:0] rdy, ev;
     logic [PMAX*FW-1:0] ef;
@@ -229,7 +230,7 @@ module tb_network_interface;
     end
     inj_ready = rdy;
     ev = '0;
-    ef = '0;
+    ef = ej_flit;
     for (int j = 0; j < PMAX; j++) begin
       for (k = 0; k < ej_n[j]; k++) begin
         if (ej_at[j][k] == cyc) begin
