@@ -85,6 +85,22 @@ calmant::Task task_option(const po::variables_map& vm, std::uint32_t d) {
 
 std::string mesh_text(const calmant::CubeOnMesh& cube) { return cube.mesh().to_string(); }
 
+/// The emulated network of [CALMANT]'s algorithms: the cube's mesh, one-port nodes, wormhole
+/// routers, with --startup (t_s, default 0) and --router-delay (default 1).
+NetworkConfig one_port_mesh(const po::variables_map& vm, const calmant::CubeOnMesh& cube) {
+  NetworkConfig config;
+  config.topology = cube.mesh();
+  config.ni.ports = NodePorts::One;
+  config.ni.startup = vm.count("startup")
+                          ? parse_count("--startup", vm["startup"].as<std::string>(), 0, kMaxCost)
+                          : 0;
+  config.router.delay = static_cast<std::uint32_t>(
+      vm.count("router-delay")
+          ? parse_count("--router-delay", vm["router-delay"].as<std::string>(), 1, 1000)
+          : 1);
+  return config;
+}
+
 int report_task(const po::variables_map& vm, Context& ctx, const calmant::CubeOnMesh& cube) {
   const calmant::Task task = task_option(vm, cube.d);
   const std::uint32_t c = cube.c;
@@ -176,16 +192,7 @@ int sweep_q(const po::variables_map& vm, Context& ctx, const calmant::CubeOnMesh
   }
   const auto n = static_cast<std::uint32_t>(
       parse_count("--len", vm["len"].as<std::string>(), 1, kMaxMessageWords));
-  NetworkConfig config;
-  config.topology = cube.mesh();
-  config.ni.ports = NodePorts::One;
-  config.ni.startup = vm.count("startup")
-                          ? parse_count("--startup", vm["startup"].as<std::string>(), 0, kMaxCost)
-                          : 0;
-  config.router.delay = static_cast<std::uint32_t>(
-      vm.count("router-delay")
-          ? parse_count("--router-delay", vm["router-delay"].as<std::string>(), 1, 1000)
-          : 1);
+  const NetworkConfig config = one_port_mesh(vm, cube);
   calmant::PipelineProgram p;
   p.n_words = n;
   read_pipeline_costs(vm, p);
@@ -368,16 +375,7 @@ int complete_exchange(const po::variables_map& vm, Context& ctx, const calmant::
     }
   }
   const Topology mesh = cube.mesh();
-  NetworkConfig config;
-  config.topology = mesh;
-  config.ni.ports = NodePorts::One;
-  config.ni.startup = vm.count("startup")
-                          ? parse_count("--startup", vm["startup"].as<std::string>(), 0, kMaxCost)
-                          : 0;
-  config.router.delay = static_cast<std::uint32_t>(
-      vm.count("router-delay")
-          ? parse_count("--router-delay", vm["router-delay"].as<std::string>(), 1, 1000)
-          : 1);
+  const NetworkConfig config = one_port_mesh(vm, cube);
   const Validated<NetworkConfig> validated = config.validated();
   const LockstepNetwork network{config.ni.startup, config.router.delay};
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -838,6 +839,36 @@ class EventLog final : public sc::net::FabricClient {
   std::vector<Event> log_;
 };
 
+/// One cycle c of random traffic on fabrics fed alike: each node in turn sends, with probability
+/// 1 / `every`, a message of 1 to `most_words` words to another node (numbered from `messages`
+/// on); then every fabric steps cycle c.
+void send_random_and_step(std::initializer_list<sc::net::Fabric*> fabrics, std::mt19937_64& rng,
+                          std::uint32_t nodes, std::uint64_t every, std::uint32_t most_words,
+                          std::uint32_t& messages, std::uint64_t c) {
+  for (std::uint32_t src = 0; src < nodes; ++src) {
+    if (rng() % every == 0) {
+      const auto dst = static_cast<std::uint32_t>((src + 1 + rng() % (nodes - 1)) % nodes);
+      const auto words = static_cast<std::uint32_t>(1 + rng() % most_words);
+      for (sc::net::Fabric* fabric : fabrics) {
+        fabric->submit(messages, src, dst, words);
+      }
+      ++messages;
+    }
+  }
+  for (sc::net::Fabric* fabric : fabrics) {
+    fabric->begin_cycle(sw::Cycle{c});
+  }
+}
+
+/// Two fabrics fed alike delivered every one of `messages` messages and told their clients the
+/// same calls in the same order.
+void expect_the_same_calls(const EventLog& a, const EventLog& b, std::uint32_t messages) {
+  EXPECT_EQ(std::count_if(a.log().begin(), a.log().end(),
+                          [](const EventLog::Event& e) { return e[0] == 2; }),
+            messages);
+  EXPECT_TRUE(a.log() == b.log());
+}
+
 // The client calls of an observed network for one message alone, by hand: mesh 4 (a line), node 0
 // to node 3 (h = 3 links), t_s = 2, D = 2, 1-flit buffers, 3 words in packets of 3 flits (two
 // packets, of 3 and 2 flits). The first packet's header is taken from the interface in cycle
@@ -1042,25 +1073,13 @@ void expect_the_moves_of_the_general_path(const std::vector<PathCase>& cases,
           attached = true;
         }
         const bool saturating = c >= kSaturatingFrom;
-        for (std::uint32_t src = 0; src < nodes; ++src) {
-          if (rng() % (saturating ? 4 : light_every) == 0) {
-            const auto dst = static_cast<std::uint32_t>((src + 1 + rng() % (nodes - 1)) % nodes);
-            const auto words = static_cast<std::uint32_t>(1 + rng() % most_words);
-            shortcut.submit(messages, src, dst, words);
-            general.submit(messages, src, dst, words);
-            ++messages;
-          }
-        }
-        shortcut.begin_cycle(sw::Cycle{c});
-        general.begin_cycle(sw::Cycle{c});
+        send_random_and_step({&shortcut, &general}, rng, nodes, saturating ? 4 : light_every,
+                             most_words, messages, c);
       }
       run_until_idle(shortcut, 600);
       run_until_idle(general, 600);
       EXPECT_EQ(attached, observed > 0) << "the observer never attached";
-      EXPECT_EQ(std::count_if(shortcut_log.log().begin(), shortcut_log.log().end(),
-                              [](const EventLog::Event& e) { return e[0] == 2; }),
-                messages);
-      EXPECT_TRUE(shortcut_log.log() == general_log.log());
+      expect_the_same_calls(shortcut_log, general_log, messages);
       const auto counters = [](const sc::net::Fabric& f) {
         const sc::net::FabricStats& s = f.stats();
         return std::vector<std::uint64_t>{s.flits_moved,
@@ -1269,13 +1288,7 @@ TEST(FabricWithoutKernel, AResetNetworkSteppedAgainFromCycleZeroMakesTheMovesOfA
       std::mt19937_64 rng(5);
       std::uint32_t messages = 0;
       for (std::uint64_t c = 0; c < cycles; ++c) {
-        for (std::uint32_t src = 0; src < nodes; ++src) {
-          if (rng() % 4 == 0) {
-            const auto dst = static_cast<std::uint32_t>((src + 1 + rng() % (nodes - 1)) % nodes);
-            fabric.submit(messages++, src, dst, static_cast<std::uint32_t>(1 + rng() % 5));
-          }
-        }
-        fabric.begin_cycle(sw::Cycle{c});
+        send_random_and_step({&fabric}, rng, nodes, 4, 5, messages, c);
       }
       return cycles;
     };
@@ -1333,24 +1346,11 @@ TEST(FabricWithoutKernel, TheRouteTableGivesTheRoutesOfTheRoutingFunction) {
       std::mt19937_64 rng(5);
       std::uint32_t messages = 0;
       for (std::uint64_t c = 0; c < 400; ++c) {
-        for (std::uint32_t src = 0; src < nodes; ++src) {
-          if (rng() % (c >= 200 ? 3 : 30) == 0) {
-            const auto dst = static_cast<std::uint32_t>((src + 1 + rng() % (nodes - 1)) % nodes);
-            const auto words = static_cast<std::uint32_t>(1 + rng() % 6);
-            table.submit(messages, src, dst, words);
-            asked.submit(messages, src, dst, words);
-            ++messages;
-          }
-        }
-        table.begin_cycle(sw::Cycle{c});
-        asked.begin_cycle(sw::Cycle{c});
+        send_random_and_step({&table, &asked}, rng, nodes, c >= 200 ? 3 : 30, 6, messages, c);
       }
       run_until_idle(table, 400);
       run_until_idle(asked, 400);
-      EXPECT_EQ(std::count_if(table_log.log().begin(), table_log.log().end(),
-                              [](const EventLog::Event& e) { return e[0] == 2; }),
-                messages);
-      EXPECT_TRUE(table_log.log() == asked_log.log());
+      expect_the_same_calls(table_log, asked_log, messages);
       EXPECT_EQ(table.stats().flit_hops, asked.stats().flit_hops);
       EXPECT_EQ(table.stats().header_wait_cycles, asked.stats().header_wait_cycles);
       EXPECT_GT(table.stats().header_wait_cycles, 0U) << "no contention: nothing compared";
