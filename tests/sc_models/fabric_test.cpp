@@ -660,6 +660,68 @@ TEST(FabricWithoutKernel, HandBuiltNetworksDeliverEveryPairInTheZeroLoadTimeOfIt
   EXPECT_EQ(checked, 2u * 2u * (8 * 7 + 6 * 5));
 }
 
+// A router with more than 64 buffers keeps its buffers' occupied and routed bits in two mask
+// words: the 7-cube with 10 virtual channels (7 x 10 network buffers and the injection buffer,
+// 71). Every node sends 3 words (4 flits) to its complement at once, each crossing h = 7 channels
+// (e-cube), one message over each; they all arrive once, in order, the flits crossing 128 x 7 x 4
+// channels. Then one message alone, 0 -> 127, arrives in the zero-load time t_s + (h + 1) D + F
+// = 1 + 8 * 2 + 4 = 21 cycles.
+TEST(FabricWithoutKernel, RoutersOfMoreThan64BuffersMoveTheFlitsOfAllTheirBuffers) {
+  sw::NetworkConfig config = network(Topology::hypercube(7), 1, 2);
+  config.router.vcs = 10;
+  config.router.buffer_flits = 2;
+  RecordingClient client;
+  sc::net::Fabric fabric(config.validated(), client);
+  constexpr std::uint32_t kWords = 3;
+  constexpr std::uint32_t kNodes = 128;
+  for (std::uint32_t src = 0; src < kNodes; ++src) {
+    fabric.submit(src, src, kNodes - 1 - src, kWords);
+  }
+  run_until_idle(fabric, 0);
+  for (std::uint32_t m = 0; m < kNodes; ++m) {
+    (void)client.arrival(m);
+    EXPECT_TRUE(client.words_arrived_once(m, kWords)) << m;
+  }
+  EXPECT_TRUE(client.in_order());
+  EXPECT_EQ(fabric.stats().flit_hops, std::uint64_t{kNodes} * 7 * (kWords + 1));
+  client.clear();
+  fabric.reset();
+  fabric.submit(0, 0, kNodes - 1, kWords);
+  run_until_idle(fabric, 0);
+  EXPECT_EQ(client.arrival(0), 1 + (7 + 1) * 2 + (kWords + 1));
+}
+
+// A network of one router (a switch with two nodes, no channels between routers): the first
+// buffers are the interfaces' injection buffers. At a router delay of 4 with 2-flit buffers each
+// injection buffer fills while its header is routed, and its interface waits for room: each
+// message of 8 words (9 flits) still arrives in the zero-load time t_s + (h + 1) D + F with
+// h = 0, 1 + 4 + 9 = 14 cycles, on every path of the fabric (one or two virtual channels,
+// observed or not), its words once and in order.
+TEST(FabricWithoutKernel, OneRouterHoldsItsInterfacesBackWhileTheirBuffersAreFull) {
+  const Wiring w{"one router, two nodes", {0}, {}, {0, 0}};
+  for (const std::uint32_t vcs : {1U, 2U}) {
+    for (const bool observed : {false, true}) {
+      SCOPED_TRACE(std::to_string(vcs) + " VCs" + (observed ? ", observed" : ""));
+      sw::NetworkConfig config = hand_built(w, sw::NodePorts::One, 1, 4);
+      config.router.buffer_flits = 2;
+      config.router.vcs = vcs;
+      RecordingClient client;
+      sc::net::Fabric fabric(config.validated(), client);
+      fabric.observe(observed);
+      constexpr std::uint32_t kWords = 8;
+      fabric.submit(0, 0, 1, kWords);
+      fabric.submit(1, 1, 0, kWords);
+      run_until_idle(fabric, 0);
+      for (std::uint32_t m = 0; m < 2; ++m) {
+        EXPECT_EQ(client.arrival(m), 1 + 4 + (kWords + 1)) << m;
+        EXPECT_TRUE(client.words_arrived_once(m, kWords)) << m;
+      }
+      EXPECT_TRUE(client.in_order());
+      EXPECT_EQ(fabric.stats().flit_hops, 0U);
+    }
+  }
+}
+
 // All pairs at once: the network drains, every word arrives once and in order, and the channels
 // carry exactly the flits and the messages of the shortest paths. The routers as the paths of
 // the fabric take them: one-flit buffers at a delay of one cycle (worms), deeper buffers at a
