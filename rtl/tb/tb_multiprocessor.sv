@@ -10,8 +10,9 @@
 // slowest compute. Single bus: P(i) writes one word (d = 1, l = 1, D = alpha + tau) into M(0,i)
 // and reads M(0,i+1); the n accesses of each half go one after the other, first come.
 // The cycle each processor halts is checked against these closed forms, and so are the words
-// that travel (local memory -> buffer -> module -> buffer -> local memory), the arbiter's and the
-// sync unit's counters and the processors' statistics.
+// that travel (local memory -> buffer -> module -> buffer -> local memory, through each
+// processor's own index set), the arbiter's and the sync unit's counters, the processors'
+// statistics and the bus modes (column mode on the omp only).
 // Clocking as the bridge does it: zero-time steps until all three units are settled, then the
 // tick (docs/rtl.md, "Zero-time steps and ticks"); a step edge is harmless to a settled unit.
 // Prints PASS or calls $fatal. Runs under Icarus (iverilog -g2012) and Verilator (--binary

@@ -8,7 +8,9 @@
 //   then; a wait-sync ends when its token is there; a barrier (bus switch) whose last member
 //   arrives in t ends in t + B (t + gamma); buffer copies, step marks and compute 0 take no time.
 // It also checks the words that travel (local memory -> buffer -> module -> buffer -> local
-// memory), the step marks' cycles and the statistics.
+// memory), the step marks' cycles, the activities and the statistics; and, on a fifth processor
+// alone with a wider local port (P(wide), LPW = 3), the zero-time steps of each buffer copy, the
+// words next to a copy, a step mark's step, go and reset.
 // Clocking: processors, index manipulators and the sync unit see every edge (zero-time steps
 // and the tick); the bus controllers and the module array see the tick edges only.
 // Prints PASS or calls $fatal. Runs under Icarus (iverilog -g2012) and Verilator (--binary
