@@ -307,7 +307,7 @@ module tb_processor;
   // 8 words, so a copy's last step may move fewer and its word index wraps inside the buffer); no
   // controller and no sync unit, their completion inputs held low: it runs only the ops that need
   // neither (buffer copies, computes, step marks). Its own go, instruction and local memory
-  // writes; the rest of the host port and the reset are shared.
+  // writes; the rest of the host port and the reset are the other processors' too.
   localparam int WLPW = 3;
   logic w_go = 1'b0, w_imem_we = 1'b0, w_lm_we = 1'b0;
   logic w_running, w_finished, w_settled, w_mark;
