@@ -135,7 +135,7 @@ fi
 # Every bench runs under Icarus (seconds). Verilator builds cost tens of seconds of CPU each, so
 # the default run builds the datapath and router benches; RTL_CHECK_ALL=1 builds every bench.
 benches=(tb_index_manipulator tb_bus_controller tb_router tb_fcfs_arbiter tb_sync_unit tb_crossbar_array
-  tb_crossbar_ports tb_processor tb_network_interface tb_multiprocessor)
+  tb_crossbar_ports tb_module_array tb_processor tb_network_interface tb_multiprocessor)
 verilator_benches=(tb_index_manipulator tb_bus_controller tb_router)
 if [ "${RTL_CHECK_ALL:-0}" = 1 ]; then
   verilator_benches=("${benches[@]}")
@@ -151,6 +151,7 @@ declare -A tb_sources=(
   [tb_multiprocessor]="$rtl/multiprocessor.sv $rtl/processor.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/module_array.sv $rtl/crossbar_array.sv $rtl/sync_unit.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_multiprocessor.sv"
   [tb_crossbar_array]="$rtl/crossbar_array.sv $rtl/fcfs_arbiter.sv $rtl/bus_controller.sv $rtl/index_manipulator.sv $rtl/tb/crossbar_bench.sv $rtl/tb/tb_crossbar_array.sv"
   [tb_crossbar_ports]="$rtl/crossbar_array.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_crossbar_ports.sv"
+  [tb_module_array]="$rtl/module_array.sv $rtl/fcfs_arbiter.sv $rtl/tb/tb_module_array.sv"
 )
 run_bench() {  # simulator, bench, command...
   local sim="$1" tb="$2"

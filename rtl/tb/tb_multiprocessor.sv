@@ -10,8 +10,9 @@
 // slowest compute. Single bus: P(i) writes one word (d = 1, l = 1, D = alpha + tau) into M(0,i)
 // and reads M(0,i+1); the n accesses of each half go one after the other, first come.
 // The cycle each processor halts is checked against these closed forms, and so are the words
-// that travel (local memory -> buffer -> module -> buffer -> local memory), the arbiter's and the
-// sync unit's counters and the processors' statistics.
+// that travel (local memory -> buffer -> module -> buffer -> local memory, through each
+// processor's own index set), the arbiter's and the sync unit's counters, the processors'
+// statistics and the bus modes (column mode on the omp only).
 // Clocking as the bridge does it: zero-time steps until all three units are settled, then the
 // tick (docs/rtl.md, "Zero-time steps and ticks"); a step edge is harmless to a settled unit.
 // Prints PASS or calls $fatal. Runs under Icarus (iverilog -g2012) and Verilator (--binary
@@ -38,8 +39,8 @@ module tb_multiprocessor;
   // = 24, NB + LB + LAW + LCW = 14, STW = 16, N = 4) = 29.
   localparam int IW = 29;
   localparam int ARCHS = 3;  // 0 omp, 1 crossbar, 2 single bus
-  // Costs.
-  localparam int ALPHA = 3, BETA = 2, TAU = 2, GAMMA = 2, ACT = 2, BAR = 3;
+  // Costs, all different: a cost register fed from another's input changes a cycle.
+  localparam int ALPHA = 3, BETA = 2, TAU = 1, GAMMA = 4, ACT = 5, BAR = 6;
 
   logic clk = 1'b0;
   logic tick = 1'b0;
@@ -65,6 +66,7 @@ module tb_multiprocessor;
   logic [31:0] barriers[ARCHS], bus_switches[ARCHS], syncs_delivered[ARCHS];
   logic [31:0] int_conflicts[ARCHS], int_wait_cycles[ARCHS], wait_cycles[ARCHS], conflicts[ARCHS];
   logic collision[ARCHS], token_overflow[ARCHS];
+  logic [2*N-1:0] bus_mode[ARCHS];
 
   for (genvar a = 0; a < ARCHS; a++) begin : g_arch
     logic int_busy_unused;
@@ -72,7 +74,6 @@ module tb_multiprocessor;
     logic [N*PCW-1:0] pc;
     logic [N*3-1:0] activity;
     logic [N*16-1:0] mark_step;
-    logic [2*N-1:0] bus_mode;
     logic [N*NB-1:0] bus_sel;
     logic [N*AW-1:0] bus_addr;
     logic [N*W-1:0] bus_data;
@@ -129,7 +130,7 @@ module tb_multiprocessor;
         .memory_cycles(memory_cycles[a]),
         .sync_cycles(sync_cycles[a]),
         .bus_valid(bus_valid),
-        .bus_mode(bus_mode),
+        .bus_mode(bus_mode[a]),
         .bus_write(bus_write),
         .bus_sel(bus_sel),
         .bus_addr(bus_addr),
@@ -180,9 +181,15 @@ module tb_multiprocessor;
     return 32'h2000_0000 | (i << 8) | k;
   endfunction
 
+  // P(i)'s index set 0: position p to buffer rho(i, p) = p + i mod n, each processor's own.
+  function automatic int rho(input int i, input int p);
+    return (p + i) % N;
+  endfunction
+
   // ---- clocking -------------------------------------------------------------------------------
   int cyc;
   int halt_cycle[ARCHS][N];
+  int modes_seen[ARCHS];  // bit m: some controller's bus_mode was m before some tick
   logic all_settled;
   always_comb begin
     all_settled = 1'b1;
@@ -212,6 +219,7 @@ module tb_multiprocessor;
     for (int a = 0; a < ARCHS; a++) begin
       for (int i = 0; i < N; i++) begin
         if (finished[a][i] && halt_cycle[a][i] < 0) halt_cycle[a][i] = cyc;
+        modes_seen[a] |= 1 << bus_mode[a][2*i+:2];
       end
     end
     edge_(1'b1);
@@ -256,7 +264,7 @@ module tb_multiprocessor;
     cfg_we = 1'b1;
     edge_(1'b1);
     cfg_we = 1'b0;
-    // Index set 0 of every index manipulator: rho(p) = p.
+    // Index set 0 of every index manipulator: rho(i, p).
     sel = '1;
     for (int i = 0; i < N; i++) begin
       host_proc = NB'(i);
@@ -264,7 +272,7 @@ module tb_multiprocessor;
         idx_we = 1'b1;
         idx_set = SB'(0);
         idx_pos = NB'(p);
-        idx_buf = NB'(p);
+        idx_buf = NB'(rho(i, p));
         edge_(1'b0);
       end
     end
@@ -295,7 +303,8 @@ module tb_multiprocessor;
           end
           1: begin
             prog[5] = op_access(1'b1, 1'b0, i, d, 0, l);
-            prog[7] = op_access(1'b0, 1'b0, (i + 1) % N, d, 0, l);
+            // The column bit set: the crossbar has row buses only, and its controllers ignore it.
+            prog[7] = op_access(1'b0, 1'b1, (i + 1) % N, d, 0, l);
           end
           default: begin
             prog[5] = op_access(1'b1, 1'b0, 0, d, i, l);
@@ -312,6 +321,7 @@ module tb_multiprocessor;
     end
     for (int a = 0; a < ARCHS; a++) begin
       for (int i = 0; i < N; i++) halt_cycle[a][i] = -1;
+      modes_seen[a] = 0;
     end
     go = 1'b1;
     edge_(1'b0);
@@ -338,57 +348,69 @@ module tb_multiprocessor;
       for (int i = 0; i < N; i++) begin
         check($sformatf("arch %0d: P%0d halt cycle", a, i), halt_cycle[a][i],
               t_end + (i == 0 ? N : i + 1) * ACT);
-        check($sformatf("arch %0d: P%0d ops", a, i), int'(ops[a][i*32+:32]), 15);
-        check($sformatf("arch %0d: P%0d compute cycles", a, i), int'(compute_cycles[a][i*32+:32]),
+        check($sformatf("arch %0d: P%0d ops", a, i), 32'(ops[a][i*32+:32]), 15);
+        check($sformatf("arch %0d: P%0d compute cycles", a, i), 32'(compute_cycles[a][i*32+:32]),
               i);
       end
-      check($sformatf("arch %0d: barriers", a), int'(barriers[a]), 1);
-      check($sformatf("arch %0d: bus switches", a), int'(bus_switches[a]), 1);
-      check($sformatf("arch %0d: syncs delivered", a), int'(syncs_delivered[a]), N);
-      check($sformatf("arch %0d: interrupt conflicts", a), int'(int_conflicts[a]), N - 1);
-      check($sformatf("arch %0d: interrupt wait cycles", a), int'(int_wait_cycles[a]),
+      check($sformatf("arch %0d: barriers", a), 32'(barriers[a]), 1);
+      check($sformatf("arch %0d: bus switches", a), 32'(bus_switches[a]), 1);
+      check($sformatf("arch %0d: syncs delivered", a), 32'(syncs_delivered[a]), N);
+      check($sformatf("arch %0d: interrupt conflicts", a), 32'(int_conflicts[a]), N - 1);
+      check($sformatf("arch %0d: interrupt wait cycles", a), 32'(int_wait_cycles[a]),
             ACT * N * (N - 1) / 2);
-      check($sformatf("arch %0d: collision", a), int'(collision[a]), 0);
-      check($sformatf("arch %0d: token overflow", a), int'(token_overflow[a]), 0);
+      check($sformatf("arch %0d: collision", a), 32'(collision[a]), 0);
+      check($sformatf("arch %0d: token overflow", a), 32'(token_overflow[a]), 0);
+      // Bus modes (0 idle, 1 row, 2 column): only the omp has column buses; the crossbar's
+      // controllers drive theirs in row mode even for an access with the column bit.
+      check($sformatf("arch %0d: bus modes seen", a), modes_seen[a], (a == 0) ? 'b111 : 'b011);
       if (a == 2) begin
         // Writes: P(k) waits from cycle k to k D; reads: from t_sw + gamma to that + k D.
         waited = 0;
         for (int k = 1; k < N; k++) waited += k * (dd - 1) + k * dd;
-        check("bus: conflicts", int'(conflicts[a]), 2 * (N - 1));
-        check("bus: wait cycles", int'(wait_cycles[a]), waited);
+        check("bus: conflicts", 32'(conflicts[a]), 2 * (N - 1));
+        check("bus: wait cycles", 32'(wait_cycles[a]), waited);
       end else begin
-        check($sformatf("arch %0d: conflicts", a), int'(conflicts[a]), 0);
-        check($sformatf("arch %0d: wait cycles", a), int'(wait_cycles[a]), 0);
+        check($sformatf("arch %0d: conflicts", a), 32'(conflicts[a]), 0);
+        check($sformatf("arch %0d: wait cycles", a), 32'(wait_cycles[a]), 0);
       end
-      // The words: P(i)'s buffer p word v came from the module that P(src) wrote from its buffer
-      // (its local words 2 b + v).
+      // The words: P(i)'s buffer b word v, stored to its local 16 + 2 b + v, came from the
+      // module that P(src) wrote from its buffer rho(src, slot) (its local words 2 rho + v).
+      // Omp: read at position s = b - i from M(s,i), which P(s) wrote at slot i. Crossbar: at
+      // position p = b - i from M(i+1,p), which P(i+1) wrote at slot p. Single bus: position 0,
+      // buffer rho(i, 0) = i, from M(0,i+1), which P(i+1) wrote from its buffer rho(i+1, 0).
       for (int i = 0; i < N; i++) begin
-        for (int p = 0; p < ((a == 2) ? 1 : N); p++) begin
+        for (int b = 0; b < N; b++) begin
+          int src, pos;
+          pos = (b - i + N) % N;
+          src = (a == 0) ? pos : (i + 1) % N;
           for (int v = 0; v < ((a == 2) ? 1 : 2); v++) begin
             case (a)
-              0: want = local_word(p, 2 * i + v);  // M(p,i) word v, from P(p)'s buffer i
-              1: want = local_word((i + 1) % N, 2 * p + v);  // M(i+1,p) from P(i+1)'s buffer p
-              default: want = local_word((i + 1) % N, 0);  // M(0,i+1) from P(i+1)'s buffer 0
+              0: want = local_word(src, 2 * rho(src, i) + v);
+              1: want = local_word(src, 2 * rho(src, pos) + v);
+              default: want = local_word(src, 2 * rho(src, 0));
             endcase
-            local_at(a, i, 16 + 2 * p + v, got);
-            check($sformatf("arch %0d: P%0d local %0d", a, i, 16 + 2 * p + v), got, want);
+            if (a != 2 || b == rho(i, 0)) begin
+              local_at(a, i, 16 + 2 * b + v, got);
+              check($sformatf("arch %0d: P%0d local %0d", a, i, 16 + 2 * b + v), got, want);
+            end
           end
         end
       end
-      // The modules themselves, through the host port: omp M(1,2) word 1 from P(1)'s buffer 2;
-      // crossbar M(3,0) word 0 from P(3)'s buffer 0; bus M(0,2) from P(2)'s buffer 0.
+      // The modules themselves, through the host port: omp M(1,2) word 1 from P(1)'s buffer
+      // rho(1, 2); crossbar M(3,0) word 0 from P(3)'s buffer rho(3, 0); bus M(0,2) from P(2)'s
+      // buffer rho(2, 0).
       case (a)
         0: begin
           module_at(a, 1, 2, 1, got);
-          want = local_word(1, 5);
+          want = local_word(1, 2 * rho(1, 2) + 1);
         end
         1: begin
           module_at(a, 3, 0, 0, got);
-          want = local_word(3, 0);
+          want = local_word(3, 2 * rho(3, 0));
         end
         default: begin
           module_at(a, 0, 2, 0, got);
-          want = local_word(2, 0);
+          want = local_word(2, 2 * rho(2, 0));
         end
       endcase
       check($sformatf("arch %0d: module word", a), got, want);

@@ -7,19 +7,22 @@
 //   w = 0), w + packets flits; submitted in cycle s on an idle channel, its header is offered in
 //   s + 1 + t_s and its flits are taken one per ready cycle; the next packet of a message
 //   follows its predecessor's tail with no start-up; the next message starts its t_s in the
-//   cycle after the previous message's last tail was taken;
+//   cycle after the previous message's last tail was taken; a message submitted while its
+//   channel's queue holds QD messages is refused;
 //   a header carries the destination, the packet's flits (at most 255), tag, first word and
 //   message words;
 //   payload flit k of a packet carries word first + k - 1, read from address base + index;
 //   at B every payload word is delivered with its tag and index, and the message is complete
-//   with the last of its flits to arrive (a message of no words with its header).
+//   with the last of its flits to arrive (a message of no words with its header);
+//   and the RTL's limits: B's table holds RQ messages (a complete one frees its entry; one that
+//   finds no free entry sets the sticky overflow flag and is never complete), A's queue QD.
 // Prints PASS or calls $fatal. Runs under Icarus (iverilog -g2012) and Verilator (--binary
 // --timing).
 module tb_network_interface;
   localparam int PMAX = 4;
   localparam int CW = 8;
   localparam int DW = 64;
-  localparam int W = 32;
+  localparam int W = 40;  // a payload's tag at bit W, a header's at 3 CW + 8 = 32: two places
   localparam int TGW = 8;
   localparam int MWW = 12;
   localparam int QD = 3;
@@ -67,7 +70,8 @@ module tb_network_interface;
 
   // The node memory's word at address a (A reads through rd_addr / rd_data).
   function automatic logic [W-1:0] word_at(input int a);
-    return 32'hA500_0000 | 32'(a);
+    logic [31:0] word = 32'hA500_0000 | 32'(a);
+    return W'(word);
   endfunction
   for (genvar j = 0; j < PMAX; j++) begin : g_mem
     assign rd_data[j*W+:W] = word_at(int'(rd_addr[j*AW+:AW]));
@@ -203,7 +207,8 @@ module tb_network_interface;
   int s_n;
 
   // One cycle: submit (one message per channel), offer B's scheduled flits, sample both
-  // interfaces, take the edge.
+  // interfaces, take the edge. A channel without a flit keeps its last one on its lines, as a
+  // router's output register would: B must read a flit only with ej_valid.
   task automatic cycle_;
     logic [PMAX-1:0] rdy, ev;
     logic [PMAX*FW-1:0] ef;
@@ -225,7 +230,7 @@ module tb_network_interface;
     end
     inj_ready = rdy;
     ev = '0;
-    ef = '0;
+    ef = ej_flit;
     for (int j = 0; j < PMAX; j++) begin
       for (k = 0; k < ej_n[j]; k++) begin
         if (ej_at[j][k] == cyc) begin
@@ -426,20 +431,65 @@ module tb_network_interface;
       s_dst[m] = 1;
     end
     for (int c = 0; c < 15; c++) cycle_();
-    // Every message's first packet, then their second ones.
-    for (int m = 0; m <= RQ; m++) hand_packet(m, 0, m % PMAX, 20 + 2 * (m / PMAX), t);
+    // Every message's first packet in cycle 20 (channel e's header opens the e-th free entry:
+    // message 23 finds none), then the second packets of the first RQ in 23, their words in 24.
+    // Message 20 again (its tag used anew once its message is complete) on channel 3 from 27:
+    // header, word, header, word, the last in 30.
+    for (int m = 0; m <= RQ; m++) hand_packet(m, 0, m % PMAX, 20, t);
+    for (int m = 0; m < RQ; m++) hand_packet(m, 1, m % PMAX, 23, t);
+    hand_packet(0, 0, 3, 27, t);
+    hand_packet(0, 1, 3, t + 1, t);
     s_n = 0;
-    for (int c = 15; c < 30; c++) cycle_();
+    for (int c = 15; c < 27; c++) cycle_();
     check("B: overflow with RQ + 1 open messages", int'(b_overflow), 1);
+    for (int m = 0; m < RQ; m++) begin
+      check($sformatf("B: message %0d complete with its last word", 20 + m), got_done[20+m], 24);
+    end
+    check("B: the message without an entry is never complete", got_done[20+RQ], -1);
+    got_done[20] = -1;
+    got_words[20] = 0;
+    for (int c = 27; c < 35; c++) cycle_();
+    check("B: a tag used again is a new message, complete with its last word", got_done[20], 30);
+    check("B: ... of two words", got_words[20], 2);
 
-    // ---- 6. a packet longer than 255 flits (one packet per message) ---------------------------
+    // ---- 6. packets of 301, 256 and 255 flits (one packet per message) --------------------------
     reset_all(1, 0, 0);
-    s_n = 1;
+    check("B: a reset clears the overflow flag", int'(b_overflow), 0);
+    s_n = 3;
     s_at[0] = 0; s_ch[0] = 1; s_tag[0] = 40; s_words[0] = 300; s_addr[0] = 4000; s_dst[0] = 5;
+    s_at[1] = 0; s_ch[1] = 2; s_tag[1] = 41; s_words[1] = 255; s_addr[1] = 4100; s_dst[1] = 5;
+    s_at[2] = 0; s_ch[2] = 3; s_tag[2] = 42; s_words[2] = 254; s_addr[2] = 4200; s_dst[2] = 5;
     for (int c = 0; c < 310; c++) cycle_();
     check("A: a 300-word message is 301 flits", cap_n[1], 301);
-    expect_message(0, 0, 0 + 1 + 1, 0, pos, last0);
+    for (int m = 0; m < 3; m++) expect_message(m, 0, 0 + 1 + 1, 0, pos, last0);
     check("A: its header's length saturates", int'(cap_flit[1][0][3*CW+:8]), 255);
+    check("A: 256 flits saturate", int'(cap_flit[2][0][3*CW+:8]), 255);
+    check("A: 255 flits do not", int'(cap_flit[3][0][3*CW+:8]), 255);
+
+    // ---- 7. the queue as a ring: a submission to a full queue refused, the head wrapping --------
+    // t_s = 2, one packet per message, channel 0. Messages 50, 51, 52 fill the queue (cycles 0 to
+    // 2); 99 in cycle 3 finds it full (50 leaves with its tail in 6); 53 in 8 and 54 in 11 find
+    // room and go to the slots 50 and 51 left, after 52 has gone through the last slot.
+    reset_all(2, 0, 0);
+    s_n = 6;
+    for (int m = 0; m < 6; m++) begin
+      s_ch[m] = 0;
+      s_dst[m] = 3;
+    end
+    s_at[0] = 0; s_tag[0] = 50; s_words[0] = 3; s_addr[0] = 5000;
+    s_at[1] = 1; s_tag[1] = 51; s_words[1] = 1; s_addr[1] = 5100;
+    s_at[2] = 2; s_tag[2] = 52; s_words[2] = 2; s_addr[2] = 5200;
+    s_at[3] = 3; s_tag[3] = 99; s_words[3] = 1; s_addr[3] = 9900;
+    s_at[4] = 8; s_tag[4] = 53; s_words[4] = 2; s_addr[4] = 5300;
+    s_at[5] = 11; s_tag[5] = 54; s_words[5] = 1; s_addr[5] = 5400;
+    for (int c = 0; c < 30; c++) cycle_();
+    // Each message after the first starts its t_s the cycle after its predecessor's tail.
+    expect_message(0, 0, 0 + 1 + 2, 0, pos, last0);
+    for (int m = 1; m < 6; m++) begin
+      if (m != 3) expect_message(m, pos, last0 + 1 + 2, 0, pos, last0);
+    end
+    check("A: the five accepted messages and nothing else", cap_n[0], pos);
+    check("A: queue empty", int'(queued[0+:QCW]), 0);
 
     checks_verdict("tb_network_interface", "");
     $finish;

@@ -8,7 +8,9 @@
 //   then; a wait-sync ends when its token is there; a barrier (bus switch) whose last member
 //   arrives in t ends in t + B (t + gamma); buffer copies, step marks and compute 0 take no time.
 // It also checks the words that travel (local memory -> buffer -> module -> buffer -> local
-// memory), the step marks' cycles and the statistics.
+// memory), the step marks' cycles, the activities and the statistics; and, on a fifth processor
+// alone with a wider local port (P(wide), LPW = 3), the zero-time steps of each buffer copy, the
+// words next to a copy, a step mark's step, go and reset.
 // Clocking: processors, index manipulators and the sync unit see every edge (zero-time steps
 // and the tick); the bus controllers and the module array see the tick edges only.
 // Prints PASS or calls $fatal. Runs under Icarus (iverilog -g2012) and Verilator (--binary
@@ -60,6 +62,7 @@ module tb_processor;
 
   logic [N-1:0] running, finished, p_settled, mark;
   logic [N*PCW-1:0] pc;
+  logic [N*3-1:0] activity;
   logic [N*W-1:0] lm_rdata;
   logic [N*32-1:0] ops, compute_cycles, memory_cycles, sync_cycles;
   logic [N*STW-1:0] mark_step;
@@ -96,7 +99,6 @@ module tb_processor;
     logic [LB-1:0] im_vec;
     logic im_we;
     logic [W-1:0] im_wdata, im_rdata;
-    logic [2:0] activity;
 
     processor #(
         .N(N),
@@ -119,7 +121,7 @@ module tb_processor;
         .running(running[i]),
         .finished(finished[i]),
         .pc(pc[i*PCW+:PCW]),
-        .activity(activity),
+        .activity(activity[i*3+:3]),
         .settled(p_settled[i]),
         .mark(mark[i]),
         .mark_step(mark_step[i*STW+:STW]),
@@ -300,6 +302,123 @@ module tb_processor;
       .token_overflow(token_overflow)
   );
 
+  // ---- P(wide): a processor alone, with a wider local port --------------------------------------
+  // Its own index manipulator, LPW = 3 words per local port access (3 does not divide the buffer's
+  // 8 words, so a copy's last step may move fewer and its word index wraps inside the buffer); no
+  // controller and no sync unit, their completion inputs held low: it runs only the ops that need
+  // neither (buffer copies, computes, step marks). Its own go, instruction and local memory
+  // writes; the rest of the host port and the reset are the other processors' too.
+  localparam int WLPW = 3;
+  logic w_go = 1'b0, w_imem_we = 1'b0, w_lm_we = 1'b0;
+  logic w_running, w_finished, w_settled, w_mark;
+  logic [PCW-1:0] w_pc;
+  logic [2:0] w_activity;
+  logic [STW-1:0] w_mark_step;
+  logic [W-1:0] w_lm_rdata;
+  logic [31:0] w_ops, w_compute_cycles, w_memory_cycles, w_sync_cycles;
+  logic w_bc_start, w_acc_write, w_acc_col;
+  logic [NB-1:0] w_acc_bus;
+  logic [NCW-1:0] w_acc_degree;
+  logic [N*NB-1:0] w_acc_slots;
+  logic [AW-1:0] w_acc_addr;
+  logic [LCW-1:0] w_acc_vectors;
+  logic [SB-1:0] w_acc_set;
+  logic [WLPW-1:0] w_loc_we;
+  logic [NB-1:0] w_loc_buf, w_ac_buf;
+  logic [LB-1:0] w_loc_word;
+  logic [WLPW*W-1:0] w_loc_wdata, w_loc_rdata;
+  logic [W-1:0] w_ac_rdata;
+  logic w_act_req, w_ws_valid, w_rv_valid, w_rv_kind;
+  logic [N-1:0] w_act_targets, w_rv_group;
+  logic [NB-1:0] w_ws_src;
+
+  processor #(
+      .N(N),
+      .L(L),
+      .S(S),
+      .W(W),
+      .DEPTH(DEPTH),
+      .LOCAL(LOCAL),
+      .IMEM(IMEM),
+      .CYW(CYW),
+      .STW(STW),
+      .LPW(WLPW)
+  ) wide (
+      .clk(clk),
+      .rst_n(rst_n),
+      .tick(tick),
+      .imem_we(w_imem_we),
+      .imem_addr(imem_addr),
+      .imem_wdata(imem_wdata),
+      .go(w_go),
+      .running(w_running),
+      .finished(w_finished),
+      .pc(w_pc),
+      .activity(w_activity),
+      .settled(w_settled),
+      .mark(w_mark),
+      .mark_step(w_mark_step),
+      .lm_we(w_lm_we),
+      .lm_addr(lm_addr),
+      .lm_wdata(lm_wdata),
+      .lm_rdata(w_lm_rdata),
+      .bc_start(w_bc_start),
+      .acc_write(w_acc_write),
+      .acc_col(w_acc_col),
+      .acc_bus(w_acc_bus),
+      .acc_degree(w_acc_degree),
+      .acc_slots(w_acc_slots),
+      .acc_addr(w_acc_addr),
+      .acc_vectors(w_acc_vectors),
+      .acc_set(w_acc_set),
+      .bc_done(1'b0),
+      .loc_we(w_loc_we),
+      .loc_buf(w_loc_buf),
+      .loc_word(w_loc_word),
+      .loc_wdata(w_loc_wdata),
+      .loc_rdata(w_loc_rdata),
+      .act_req(w_act_req),
+      .act_targets(w_act_targets),
+      .act_done(1'b0),
+      .ws_valid(w_ws_valid),
+      .ws_src(w_ws_src),
+      .ws_ok(1'b0),
+      .rv_valid(w_rv_valid),
+      .rv_kind(w_rv_kind),
+      .rv_group(w_rv_group),
+      .rv_release(1'b0),
+      .ops(w_ops),
+      .compute_cycles(w_compute_cycles),
+      .memory_cycles(w_memory_cycles),
+      .sync_cycles(w_sync_cycles)
+  );
+
+  index_manipulator #(
+      .N(N),
+      .L(L),
+      .S(S),
+      .W(W),
+      .LPW(WLPW)
+  ) wide_im (
+      .clk(clk),
+      .idx_we(1'b0),
+      .idx_set(SB'(0)),
+      .idx_pos(NB'(0)),
+      .idx_buf(NB'(0)),
+      .ac_set(SB'(0)),
+      .ac_pos(NB'(0)),
+      .ac_vec(LB'(0)),
+      .ac_buf(w_ac_buf),
+      .ac_we(1'b0),
+      .ac_wdata(W'(0)),
+      .ac_rdata(w_ac_rdata),
+      .loc_we(w_loc_we),
+      .loc_buf(w_loc_buf),
+      .loc_word(w_loc_word),
+      .loc_wdata(w_loc_wdata),
+      .loc_rdata(w_loc_rdata)
+  );
+
   `include "bench_checks.svh"
 
   // ---- encoding (docs/rtl.md, processor) ------------------------------------------------------
@@ -338,6 +457,8 @@ module tb_processor;
   int want_end[N][IMEM];  // machine cycle in which op k ends (relative to the go cycle)
   int got_end[N][IMEM];
   int got_mark[N];
+  localparam int CYCLES = 64;  // activities recorded per run
+  logic [31:0] got_activity[N][CYCLES];  // P(i)'s activity in machine cycle c, before its tick
   int cyc;
 
   task automatic edge_(input logic t);
@@ -371,6 +492,9 @@ module tb_processor;
       edge_(1'b0);
       steps++;
       if (steps > 64) $fatal(1, "tb_processor: no settling in cycle %0d", cyc);
+    end
+    for (int i = 0; i < N; i++) begin
+      if (cyc < CYCLES) got_activity[i][cyc] = 32'(activity[i*3+:3]);
     end
     edge_(1'b1);
     cyc++;
@@ -424,6 +548,7 @@ module tb_processor;
     for (int i = 0; i < N; i++) begin
       got_mark[i] = NEVER;
       for (int k = 0; k < IMEM; k++) got_end[i][k] = NEVER;
+      for (int c = 0; c < CYCLES; c++) got_activity[i][c] = NEVER;
     end
     go = 1'b1;
     edge_(1'b0);
@@ -440,7 +565,7 @@ module tb_processor;
         end
       end
     end
-    check($sformatf("%s: collision", name), int'(collision), 0);
+    check($sformatf("%s: collision", name), 32'(collision), 0);
   endtask
 
   task automatic clear;
@@ -461,6 +586,54 @@ module tb_processor;
     lm_addr = LAW'(k);
     #1;
     w = int'(lm_rdata[i*W+:W]);
+  endtask
+
+  // P(wide)'s edges and machine cycles. While P(wide) is at op host_op, its edges also carry a
+  // host write of lm_wdata to local lm_addr (set by the caller).
+  localparam int WIDE = 4;  // P(wide)'s words in its local memory: local_word(WIDE, k)
+  logic [IW-1:0] w_prog[IMEM];
+  int w_end[IMEM];
+  int w_mark_cycle, w_mark_step_seen;
+  int w_host_op;
+  task automatic wide_edge(input logic t);
+    logic [PCW-1:0] pc_before;
+    pc_before = w_pc;
+    if (w_mark) begin
+      w_mark_cycle = cyc;
+      w_mark_step_seen = int'(w_mark_step);
+    end
+    w_lm_we = w_running && w_pc == PCW'(w_host_op);
+    tick = t;
+    #1;
+    clk = 1'b1;
+    mclk = t;
+    #1;
+    clk = 1'b0;
+    mclk = 1'b0;
+    tick = 1'b0;
+    w_lm_we = 1'b0;
+    #1;
+    if (w_running && w_pc != pc_before) w_end[pc_before] = cyc;
+  endtask
+  // Zero-time steps until P(wide) is settled (their number in `steps`, its activity then in
+  // `activity_now`), then the tick.
+  task automatic wide_cycle(output int steps, output logic [31:0] activity_now);
+    steps = 0;
+    #1;
+    while (!w_settled) begin
+      wide_edge(1'b0);
+      steps++;
+      if (steps > 64) $fatal(1, "tb_processor: P(wide) no settling in cycle %0d", cyc);
+    end
+    activity_now = 32'(w_activity);
+    wide_edge(1'b1);
+    cyc++;
+  endtask
+
+  task automatic read_wide_local(input int k, output int w);
+    lm_addr = LAW'(k);
+    #1;
+    w = int'(w_lm_rdata);
   endtask
 
   int A, B, G, al, be, ta, D1, D2, t1, t2, w;
@@ -535,17 +708,28 @@ module tb_processor;
     check("IWR: P2 got P3's local 3", w, local_word(3, 3));
     read_local(3, 31, w);
     check("IWR: P3 got P2's local 2", w, local_word(2, 2));
-    check("statistics: P0 ops", int'(ops[0+:32]), 4);
-    check("statistics: P0 compute cycles", int'(compute_cycles[0+:32]), 5);
-    check("statistics: P0 memory cycles", int'(memory_cycles[0+:32]), D1);
-    check("statistics: P0 sync cycles", int'(sync_cycles[0+:32]), A);
-    check("statistics: P1 sync cycles", int'(sync_cycles[32+:32]), 5 + D1 + A);
-    check("statistics: P2 sync cycles", int'(sync_cycles[64+:32]), B + G);
-    check("statistics: P3 sync cycles", int'(sync_cycles[96+:32]), 7 + B + G);
-    check("statistics: P3 memory cycles", int'(memory_cycles[96+:32]), 2 * D2);
-    check("sync: barriers", int'(barriers), 1);
-    check("sync: bus switches", int'(bus_switches), 1);
-    check("sync: syncs delivered", int'(syncs_delivered), 1);
+    check("statistics: P0 ops", 32'(ops[0+:32]), 4);
+    check("statistics: P0 compute cycles", 32'(compute_cycles[0+:32]), 5);
+    check("statistics: P0 memory cycles", 32'(memory_cycles[0+:32]), D1);
+    check("statistics: P0 sync cycles", 32'(sync_cycles[0+:32]), A);
+    check("statistics: P1 sync cycles", 32'(sync_cycles[32+:32]), 5 + D1 + A);
+    check("statistics: P2 sync cycles", 32'(sync_cycles[64+:32]), B + G);
+    check("statistics: P3 sync cycles", 32'(sync_cycles[96+:32]), 7 + B + G);
+    check("statistics: P3 memory cycles", 32'(memory_cycles[96+:32]), 2 * D2);
+    check("sync: barriers", 32'(barriers), 1);
+    check("sync: bus switches", 32'(bus_switches), 1);
+    check("sync: syncs delivered", 32'(syncs_delivered), 1);
+    // Activities (processor.sv's classes) inside the ops above: P0 computes in 0..4, writes in
+    // 5..5+D1-1, activates in 5+D1..5+D1+A-1, then halts; P1 waits for P0's token, then reads;
+    // P2 is in its bus switch from t1 + D2 to t2; P3 in its barrier from 0 to t1.
+    check("activity: P0 compute", got_activity[0][2], 1);
+    check("activity: P0 write", got_activity[0][5], 3);
+    check("activity: P0 activate-sync", got_activity[0][5+D1], 6);
+    check("activity: P0 halted", got_activity[0][5+D1+A], 0);
+    check("activity: P1 wait-sync", got_activity[1][0], 7);
+    check("activity: P1 read", got_activity[1][5+D1+A], 2);
+    check("activity: P2 bus switch", got_activity[2][t1+D2], 4);
+    check("activity: P3 barrier", got_activity[3][0], 5);
 
     // ---- 2. contention, zero costs, zero-time chains -------------------------------------------
     al = 2;
@@ -587,17 +771,138 @@ module tb_processor;
     want_end[3][3] = D1;
     load_and_run("contention", al, be, ta, G, A, B, 40);
     check("contention: P0's step mark", got_mark[0], D1);
-    check("contention: module conflicts", int'(conflicts), 1);
-    check("contention: module wait cycles", int'(wait_cycles), D1);
-    check("contention: P1 memory cycles (waits included)", int'(memory_cycles[32+:32]),
+    check("contention: module conflicts", 32'(conflicts), 1);
+    check("contention: module wait cycles", 32'(wait_cycles), D1);
+    check("contention: P1 memory cycles (waits included)", 32'(memory_cycles[32+:32]),
           want_end[1][0]);
-    check("contention: syncs delivered", int'(syncs_delivered), 4);
+    check("contention: syncs delivered", 32'(syncs_delivered), 4);
 
     // ---- 3. the bus field (B(b) on the crossbar) reaches acc_bus (crossbar_array's req_bus) ----
     clear();
     prog[0][0] = op_access(0, 0, 1, 0, 0, 1, 0) | (IW'(2) << 6);  // bus 2 at [6 +: NB]
     load_and_run("bus field", al, be, ta, G, A, B, 0);  // stop in the access's first cycle
-    check("bus field: acc_bus while the access is current", int'(g_node[0].acc_bus), 2);
+    check("bus field: acc_bus while the access is current", 32'(g_node[0].acc_bus), 2);
+
+    // ---- 4. an access right after an access: the controller takes the second start in the
+    // first's done cycle, so the second is entered and started then, not ended by that done ----
+    al = 3;
+    be = 1;
+    ta = 2;
+    D1 = al + be * (2 - 1) + 1 * ta * 2;  // d = 1, l = 2
+    clear();
+    prog[0][0] = op_copy(0, 0, 0, 0, 2);  // local 0..1 -> buffer 0
+    prog[0][1] = op_access(1, 0, 1, 1, 4, 2, 0);  // M(0,1) words 4..5 <- buffer 0
+    prog[0][2] = op_access(0, 0, 1, 1, 4, 2, 1);  // and back over RB(0) into buffer 3 (set 1)
+    prog[0][3] = op_copy(1, 3, 0, 12, 2);  // buffer 3 -> local 12..13
+    want_end[0][0] = 0;
+    want_end[0][1] = D1;
+    want_end[0][2] = 2 * D1;
+    want_end[0][3] = 2 * D1;
+    load_and_run("back-to-back accesses", al, be, ta, 4, 2, 3, 2 * D1 + 2);
+    for (int k = 0; k < 2; k++) begin
+      read_local(0, 12 + k, w);
+      check($sformatf("back-to-back accesses: P0 local %0d", 12 + k), w, local_word(0, k));
+    end
+    check("back-to-back accesses: the write's last cycle", got_activity[0][D1-1], 3);
+    check("back-to-back accesses: the read's first cycle", got_activity[0][D1], 2);
+
+    // ---- 5. P(wide): LPW = 3 words per zero-time step; a step mark; go and reset ----------------
+    // A copy of w words takes ceil(w / 3) steps, the last moving w mod 3 (or 3); a compute 0, a
+    // step mark and a compute's entry one step each. All of it in cycle 0, the compute 2 ending in
+    // cycle 2 (its step there). Sources: local 0..7 and 10..15; local 8, 9 and 28 are read or
+    // written only by a copy that moves words past its w.
+    w_prog[0] = op_copy(0, 0, 0, 0, 8);  // buffer 0 words 0..7 <- local 0..7: 3 steps (3, 3, 2)
+    w_prog[1] = op_copy(0, 1, 2, 10, 6);  // buffer 1 words 2..7 <- local 10..15: 2 steps (3, 3)
+    w_prog[2] = op_copy(1, 1, 4, 16, 4);  // local 16..19 <- buffer 1 words 4..7: 2 steps (3, 1)
+    w_prog[3] = op_copy(1, 0, 0, 20, 8);  // local 20..27 <- buffer 0 words 0..7: 3 steps
+    w_prog[4] = op_copy(1, 0, 5, 29, 3);  // local 29..31 <- buffer 0 words 5..7: 1 step
+    w_prog[5] = op_compute(0);  // 1 step
+    w_prog[6] = op_mark('hA5C3);  // 1 step
+    w_prog[7] = op_compute(2);  // entered at a step of cycle 0, ends at a step of cycle 2
+    for (int k = 8; k < IMEM; k++) w_prog[k] = HALT;
+    rst_n = 1'b0;
+    edge_(1'b1);
+    rst_n = 1'b1;
+    w_host_op = NEVER;
+    for (int k = 0; k < IMEM; k++) begin
+      w_imem_we = 1'b1;
+      imem_addr = PCW'(k);
+      imem_wdata = w_prog[k];
+      edge_(1'b0);
+    end
+    w_imem_we = 1'b0;
+    for (int k = 0; k < LOCAL; k++) begin
+      w_lm_we = 1'b1;
+      lm_addr = LAW'(k);
+      lm_wdata = W'(local_word(WIDE, k));
+      edge_(1'b0);
+    end
+    w_lm_we = 1'b0;
+    check("wide: not running before go", 32'(w_running), 0);
+    check("wide: not finished before go", 32'(w_finished), 0);
+    // Twice: the second go, without a reset, starts the program at op 0 again; in that run the
+    // host port writes local 29 at op 4's step, and the processor's copy wins the word.
+    for (int run = 0; run < 2; run++) begin
+      int steps[4];
+      logic [31:0] act[4];
+      string r;
+      r = $sformatf("wide run %0d", run);
+      for (int k = 0; k < IMEM; k++) w_end[k] = NEVER;
+      w_mark_cycle = NEVER;
+      w_mark_step_seen = NEVER;
+      if (run == 1) begin
+        w_host_op = 4;
+        lm_addr = LAW'(29);
+        lm_wdata = 32'hBAD0_0029;
+      end
+      w_go = 1'b1;
+      edge_(1'b0);
+      w_go = 1'b0;
+      cyc = 0;
+      for (int c = 0; c < 4; c++) wide_cycle(steps[c], act[c]);
+      w_host_op = NEVER;
+      check($sformatf("%s: steps in cycle 0", r), steps[0], 3 + 2 + 2 + 3 + 1 + 1 + 1 + 1);
+      check($sformatf("%s: steps in cycle 1", r), steps[1], 0);
+      check($sformatf("%s: steps in cycle 2", r), steps[2], 1);
+      check($sformatf("%s: activity in the compute", r), act[1], 1);
+      check($sformatf("%s: activity at the halt", r), act[3], 0);
+      for (int k = 0; k < 7; k++) check($sformatf("%s: op %0d end cycle", r, k), w_end[k], 0);
+      check($sformatf("%s: op 7 end cycle", r), w_end[7], 2);
+      check($sformatf("%s: step mark cycle", r), w_mark_cycle, 0);
+      check($sformatf("%s: step mark's step", r), w_mark_step_seen, 'hA5C3);
+      check($sformatf("%s: finished", r), 32'(w_finished), 1);
+      check($sformatf("%s: pc at the halt", r), 32'(w_pc), 8);
+      if (run == 0) begin
+        check("wide: ops", 32'(w_ops), 8);
+        check("wide: compute cycles", 32'(w_compute_cycles), 2);
+      end
+      // The words: sources and the words next to the copies unchanged.
+      for (int k = 0; k < 16; k++) begin
+        read_wide_local(k, w);
+        check($sformatf("%s: local %0d (a source or unused)", r, k), w, local_word(WIDE, k));
+      end
+      for (int k = 0; k < 4; k++) begin
+        read_wide_local(16 + k, w);
+        check($sformatf("%s: local %0d", r, 16 + k), w, local_word(WIDE, 12 + k));
+      end
+      for (int k = 0; k < 8; k++) begin
+        read_wide_local(20 + k, w);
+        check($sformatf("%s: local %0d", r, 20 + k), w, local_word(WIDE, k));
+      end
+      read_wide_local(28, w);
+      check($sformatf("%s: local 28 (past a store)", r), w, local_word(WIDE, 28));
+      for (int k = 0; k < 3; k++) begin
+        read_wide_local(29 + k, w);
+        check($sformatf("%s: local %0d", r, 29 + k), w, local_word(WIDE, 5 + k));
+      end
+    end
+    // A reset stops the processor at op 0.
+    rst_n = 1'b0;
+    edge_(1'b1);
+    rst_n = 1'b1;
+    check("wide: pc after a reset", 32'(w_pc), 0);
+    check("wide: not running after a reset", 32'(w_running), 0);
+    check("wide: not finished after a reset", 32'(w_finished), 0);
 
     checks_verdict("tb_processor", "");
     $finish;

@@ -1210,6 +1210,19 @@ void Fabric::move_flits(sw::Cycle c) {
   count_moves(pushed + ejected, c);
 }
 
+template <bool kNumbered>
+inline void Fabric::enter_router(std::uint32_t r) {
+  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
+    is_active_[r] = 1;
+    if (kNumbered) {
+      activated_[r] = ++activations_;
+      active_place_[r] = static_cast<std::uint32_t>(active_.size());
+    }
+    active_.push_back(r);
+  }
+}
+
+template <bool kVirtualChannels>
 inline void Fabric::enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
   BufferState& s = state_[b];
   if (s.count != 0) {
@@ -1220,14 +1233,12 @@ inline void Fabric::enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle 
   slot_flit.pushed = c;
   s.count = 1;
   occupied_[s.mask_word] |= s.mask_bit;
-  const std::uint32_t r = s.router;
-  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
-    is_active_[r] = 1;
-    activated_[r] = ++activations_;
-    active_place_[r] = static_cast<std::uint32_t>(active_.size());
-    active_.push_back(r);
+  if (kVirtualChannels && s.out < 0) {
+    add_waiting(b);
   }
-  channels_.held_at(s.input_slot, 1);
+  enter_router<true>(s.router);
+  // The flits of all virtual channels of the input port: with one, its one buffer's flit.
+  channels_.held_at(s.input_slot, kVirtualChannels ? ++held_[s.input_slot] : 1);
 }
 
 // ---- whole worms ----------------------------------------------------------------------------
@@ -1340,7 +1351,7 @@ void Fabric::move_worms(sw::Cycle c) {
       continue;
     }
     const auto t = static_cast<std::uint32_t>(front.to);
-    enter_worm_buffer(t, front.flit, c);
+    enter_worm_buffer<false>(t, front.flit, c);
     worms_[front.packet].path.push_back(t);
     ++in_routers;
   }
@@ -1352,7 +1363,7 @@ void Fabric::move_worms(sw::Cycle c) {
   for (const std::uint32_t k : ordered_) {
     const Front& front = fronts_[k];
     const auto t = static_cast<std::uint32_t>(front.to);
-    enter_worm_buffer(t, front.flit, c);
+    enter_worm_buffer<false>(t, front.flit, c);
     worms_[front.packet].path.push_back(t);
     ++in_routers;
   }
@@ -1361,7 +1372,7 @@ void Fabric::move_worms(sw::Cycle c) {
   for (const std::uint32_t i : injecting_now_) {
     const Flit f = take_injected(i, c);
     const std::uint32_t t = injection_buffer_[i];
-    enter_worm_buffer(t, f, c);
+    enter_worm_buffer<false>(t, f, c);
     ++in_routers;
     if (f.index == 0) {
       if (worms_.size() <= f.packet) {
@@ -1811,14 +1822,14 @@ void Fabric::move_vc_worms(sw::Cycle c) {
       ordered_arrivals_.push_back({front.order, k});
       continue;
     }
-    enter_vc_worm_buffer(static_cast<std::uint32_t>(front.to), front.flit, c);
+    enter_worm_buffer<true>(static_cast<std::uint32_t>(front.to), front.flit, c);
     ++in_routers;
   }
   sort_ordered_arrivals();
   for (const OrderedArrival& o : ordered_arrivals_) {
     const Front& front = fronts_[o.arrival];
     if (front.to >= 0) {
-      enter_vc_worm_buffer(static_cast<std::uint32_t>(front.to), front.flit, c);
+      enter_worm_buffer<true>(static_cast<std::uint32_t>(front.to), front.flit, c);
       ++in_routers;
     }
   }
@@ -1827,7 +1838,7 @@ void Fabric::move_vc_worms(sw::Cycle c) {
   for (const std::uint32_t i : injecting_now_) {
     const Flit f = take_injected(i, c);
     const std::uint32_t t = injection_buffer_[i];
-    enter_vc_worm_buffer(t, f, c);
+    enter_worm_buffer<true>(t, f, c);
     ++in_routers;
     if (vc_worms_.size() <= f.packet) {
       vc_worms_.resize(ni_.packet_slots());
@@ -1991,29 +2002,6 @@ bool Fabric::vc_rear_moves(std::uint32_t t, std::uint64_t stamp) {
   return from == w.runs[rear].lo;
 }
 
-void Fabric::enter_vc_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c) {
-  BufferState& s = state_[b];
-  if (s.count != 0) {
-    throw std::logic_error("fabric: buffer overflow at " + std::to_string(b));
-  }
-  Flit& slot_flit = flits_[b];
-  slot_flit = f;
-  slot_flit.pushed = c;
-  s.count = 1;
-  occupied_[s.mask_word] |= s.mask_bit;
-  if (s.out < 0) {
-    add_waiting(b);
-  }
-  const std::uint32_t r = s.router;
-  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
-    is_active_[r] = 1;
-    activated_[r] = ++activations_;
-    active_place_[r] = static_cast<std::uint32_t>(active_.size());
-    active_.push_back(r);
-  }
-  channels_.held_at(s.input_slot, ++held_[s.input_slot]);
-}
-
 void Fabric::leave_vc_worm_buffer(std::uint32_t b, const Flit& f) {
   BufferState& s = state_[b];
   s.count = 0;
@@ -2090,15 +2078,7 @@ inline void Fabric::push(std::uint32_t b, const Flit& f, sw::Cycle c) {
   if (!kOneVcUnobserved && observed_) {
     report_observed_buffer(b, c);
   }
-  const std::uint32_t r = s.router;
-  if (flits_per_router_[r]++ == 0 && !is_active_[r]) {
-    is_active_[r] = 1;
-    if (kOneVcUnobserved) {
-      activated_[r] = ++activations_;  // move_deep_worms' order of the active routers
-      active_place_[r] = static_cast<std::uint32_t>(active_.size());
-    }
-    active_.push_back(r);
-  }
+  enter_router<kOneVcUnobserved>(s.router);  // numbered: move_deep_worms' order of the routers
   // The flits of all virtual channels of the input port (an injection channel has one; with
   // one virtual channel the input port's one buffer holds them all).
   const std::uint32_t input = s.input_slot;

@@ -333,7 +333,15 @@ class Fabric final : public Network {
   template <class W, std::uint64_t W::*Memo, class Link>
   [[nodiscard]] bool decide_chain(std::vector<W>& worms, std::uint32_t p, std::uint64_t stamp,
                                   Link link);
-  /// A flit of a moving worm enters empty buffer `b` in cycle c.
+  /// A flit enters router r: a router that held none joins active_ (unless the last pass that
+  /// emptied it left it there), with kNumbered its order of activation kept for the worms.
+  template <bool kNumbered>
+  void enter_router(std::uint32_t r);
+  /// A flit of a moving worm enters empty one-flit buffer `b` in cycle c: push's work for such a
+  /// buffer, the router's activation numbered. kVirtualChannels (move_vc_worms): its header waits
+  /// on the allocation's list, and its input port's flits are counted over its virtual channels;
+  /// without (move_worms, move_deep_worms: one virtual channel) the worms keep no waiting list.
+  template <bool kVirtualChannels>
   void enter_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c);
   /// move_flits_one_vc by worms (one virtual channel, buffers deeper than one flit, wormhole,
   /// unobserved): the same moves, calls and counters (see there).
@@ -357,9 +365,6 @@ class Fabric final : public Network {
   [[nodiscard]] std::uint32_t vc_front_moves_from(std::uint32_t p, std::uint64_t stamp);
   /// Whether the flit in buffer `t` (the rear flit of its VC worm) moves in the cycle of `stamp`.
   [[nodiscard]] bool vc_rear_moves(std::uint32_t t, std::uint64_t stamp);
-  /// A flit enters empty buffer `b` in cycle c (move_vc_worms): push's work for one-flit
-  /// buffers, the router's activation numbered.
-  void enter_vc_worm_buffer(std::uint32_t b, const Flit& f, sw::Cycle c);
   /// The buffer `b`'s flit left it in move_vc_worms (the flit was `f`).
   void leave_vc_worm_buffer(std::uint32_t b, const Flit& f);
   /// Whether a flit may enter buffer `target` (-1: the ejection, always) in cycle c: it has a

@@ -23,6 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using orthosim::testing_support::expect_refused;
 using orthosim::testing_support::Outcome;
 using orthosim::testing_support::slurp;
 
@@ -46,14 +47,6 @@ class InputFiles : public orthosim::testing_support::CliTest {
     return o;
   }
 };
-
-/// `o` is a refusal before anything ran: exit 2, the one line `message`, nothing on stdout.
-void expect_refused(const Outcome& o, const std::string& message) {
-  EXPECT_EQ(o.exit_code, 2) << o.err;
-  EXPECT_NE(o.err.find(message), std::string::npos) << o.err;
-  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
-  EXPECT_TRUE(o.out.empty()) << o.out;
-}
 
 TEST_F(InputFiles, AProgramFromStandardInputRunsAsTheSameProgramFromItsFile) {
   double seconds = 0;

@@ -26,6 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using orthosim::testing_support::expect_refused;
 using orthosim::testing_support::Outcome;
 using orthosim::testing_support::slurp;
 
@@ -33,10 +34,6 @@ class Orthosim : public orthosim::testing_support::CliTest {
  protected:
   Orthosim() : CliTest(ORTHOSIM_BIN) {}
 };
-
-std::size_t lines(const std::string& s) {
-  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
-}
 
 TEST_F(Orthosim, HelpListsTheCommands) {
   const Outcome o = run("--help");
@@ -149,11 +146,7 @@ TEST_F(Orthosim, BadArgumentsGiveOneErrorLineAndExitCode2) {
       {"frobnicate", "frobnicate"},
   };
   for (const auto& [args, mention] : cases) {
-    const Outcome o = run(args);
-    EXPECT_EQ(o.exit_code, 2) << args;
-    EXPECT_EQ(lines(o.err), 1u) << args << ": " << o.err;
-    EXPECT_NE(o.err.find(mention), std::string::npos) << args << ": " << o.err;
-    EXPECT_TRUE(o.out.empty()) << args << ": " << o.out;
+    expect_refused(run(args), mention, args);
   }
   EXPECT_FALSE(fs::exists("/nonexistent-orthosim-dir"));
 }
@@ -478,11 +471,7 @@ TEST_F(Orthosim, BadProgramCommandsGiveOneErrorLineAndExitCode2) {
       {"demo --out plain/waves", "plain/waves"},
   };
   for (const auto& [args, mention] : cases) {
-    const Outcome o = run(args);
-    EXPECT_EQ(o.exit_code, 2) << args;
-    EXPECT_EQ(lines(o.err), 1u) << args << ": " << o.err;
-    EXPECT_NE(o.err.find(mention), std::string::npos) << args << ": " << o.err;
-    EXPECT_TRUE(o.out.empty()) << args << ": " << o.out;
+    expect_refused(run(args), mention, args);
   }
   EXPECT_FALSE(fs::exists(dir_ / "plain" / "p.mcp.partial"));
   EXPECT_EQ(slurp(dir_ / "plain"), "a file, not a folder\n");
@@ -1069,11 +1058,7 @@ TEST_F(Orthosim, BadNetworkArgumentsGiveOneErrorLineAndExitCode2) {
   };
   std::ofstream(dir_ / "plain") << "a file, not a folder\n";
   for (const auto& [args, mention] : cases) {
-    const Outcome o = run(args);
-    EXPECT_EQ(o.exit_code, 2) << args;
-    EXPECT_EQ(lines(o.err), 1u) << args << ": " << o.err;
-    EXPECT_NE(o.err.find(mention), std::string::npos) << args << ": " << o.err;
-    EXPECT_TRUE(o.out.empty()) << args << ": " << o.out;
+    expect_refused(run(args), mention, args);
   }
   EXPECT_EQ(slurp(dir_ / "plain"), "a file, not a folder\n");
 }

@@ -14,6 +14,7 @@
 
 namespace {
 
+using orthosim::testing_support::expect_refused;
 using orthosim::testing_support::Outcome;
 
 class Section5 : public orthosim::testing_support::CliTest {
@@ -156,11 +157,7 @@ TEST_F(Section5, BadClusteringOptionsGiveOneErrorLine) {
       {"gen shift --direction east", "--torus"},
   };
   for (const auto& [args, mention] : cases) {
-    const Outcome o = run(args);
-    EXPECT_EQ(o.exit_code, 2) << args;
-    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << args << ": " << o.err;
-    EXPECT_NE(o.err.find(mention), std::string::npos) << args << ": " << o.err;
-    EXPECT_TRUE(o.out.empty()) << args;
+    expect_refused(run(args), mention, args);
   }
 }
 

@@ -19,10 +19,12 @@
 #include "sw/machine/payload.hpp"
 #include "sw/mapping/mapping.hpp"
 #include "sw/pattern/generate.hpp"
+#include "tests/support/program_builder.hpp"
 
 namespace orthosim {
 namespace {
 
+using testing_support::access;
 using Fields = std::vector<std::uint64_t>;  ///< opcode, then the op's fields in the table's order
 
 /// The verilated sizes, with the field widths derived from them by docs/rtl.md's formulas:
@@ -194,18 +196,6 @@ void expect_encoded_as_documented(const sw::MachineProgram& program, const sw::S
     }
     EXPECT_EQ(images[p].index_sets, program.processors[p].index_sets);
   }
-}
-
-sw::MemoryAccess access(sw::Direction dir, sw::BusRef bus, std::vector<std::uint32_t> slots,
-                        std::uint32_t address, std::uint32_t vectors, std::uint32_t set) {
-  sw::MemoryAccess a;
-  a.direction = dir;
-  a.bus = bus;
-  a.slots = std::move(slots);
-  a.address = address;
-  a.vectors = vectors;
-  a.index_set = set;
-  return a;
 }
 
 /// Every op, with fields at their widths' extremes, on an omp of 4 (processor.sv's defaults).

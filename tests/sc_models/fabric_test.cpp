@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -659,6 +660,68 @@ TEST(FabricWithoutKernel, HandBuiltNetworksDeliverEveryPairInTheZeroLoadTimeOfIt
   EXPECT_EQ(checked, 2u * 2u * (8 * 7 + 6 * 5));
 }
 
+// A router with more than 64 buffers keeps its buffers' occupied and routed bits in two mask
+// words: the 7-cube with 10 virtual channels (7 x 10 network buffers and the injection buffer,
+// 71). Every node sends 3 words (4 flits) to its complement at once, each crossing h = 7 channels
+// (e-cube), one message over each; they all arrive once, in order, the flits crossing 128 x 7 x 4
+// channels. Then one message alone, 0 -> 127, arrives in the zero-load time t_s + (h + 1) D + F
+// = 1 + 8 * 2 + 4 = 21 cycles.
+TEST(FabricWithoutKernel, RoutersOfMoreThan64BuffersMoveTheFlitsOfAllTheirBuffers) {
+  sw::NetworkConfig config = network(Topology::hypercube(7), 1, 2);
+  config.router.vcs = 10;
+  config.router.buffer_flits = 2;
+  RecordingClient client;
+  sc::net::Fabric fabric(config.validated(), client);
+  constexpr std::uint32_t kWords = 3;
+  constexpr std::uint32_t kNodes = 128;
+  for (std::uint32_t src = 0; src < kNodes; ++src) {
+    fabric.submit(src, src, kNodes - 1 - src, kWords);
+  }
+  run_until_idle(fabric, 0);
+  for (std::uint32_t m = 0; m < kNodes; ++m) {
+    (void)client.arrival(m);
+    EXPECT_TRUE(client.words_arrived_once(m, kWords)) << m;
+  }
+  EXPECT_TRUE(client.in_order());
+  EXPECT_EQ(fabric.stats().flit_hops, std::uint64_t{kNodes} * 7 * (kWords + 1));
+  client.clear();
+  fabric.reset();
+  fabric.submit(0, 0, kNodes - 1, kWords);
+  run_until_idle(fabric, 0);
+  EXPECT_EQ(client.arrival(0), 1 + (7 + 1) * 2 + (kWords + 1));
+}
+
+// A network of one router (a switch with two nodes, no channels between routers): the first
+// buffers are the interfaces' injection buffers. At a router delay of 4 with 2-flit buffers each
+// injection buffer fills while its header is routed, and its interface waits for room: each
+// message of 8 words (9 flits) still arrives in the zero-load time t_s + (h + 1) D + F with
+// h = 0, 1 + 4 + 9 = 14 cycles, on every path of the fabric (one or two virtual channels,
+// observed or not), its words once and in order.
+TEST(FabricWithoutKernel, OneRouterHoldsItsInterfacesBackWhileTheirBuffersAreFull) {
+  const Wiring w{"one router, two nodes", {0}, {}, {0, 0}};
+  for (const std::uint32_t vcs : {1U, 2U}) {
+    for (const bool observed : {false, true}) {
+      SCOPED_TRACE(std::to_string(vcs) + " VCs" + (observed ? ", observed" : ""));
+      sw::NetworkConfig config = hand_built(w, sw::NodePorts::One, 1, 4);
+      config.router.buffer_flits = 2;
+      config.router.vcs = vcs;
+      RecordingClient client;
+      sc::net::Fabric fabric(config.validated(), client);
+      fabric.observe(observed);
+      constexpr std::uint32_t kWords = 8;
+      fabric.submit(0, 0, 1, kWords);
+      fabric.submit(1, 1, 0, kWords);
+      run_until_idle(fabric, 0);
+      for (std::uint32_t m = 0; m < 2; ++m) {
+        EXPECT_EQ(client.arrival(m), 1 + 4 + (kWords + 1)) << m;
+        EXPECT_TRUE(client.words_arrived_once(m, kWords)) << m;
+      }
+      EXPECT_TRUE(client.in_order());
+      EXPECT_EQ(fabric.stats().flit_hops, 0U);
+    }
+  }
+}
+
 // All pairs at once: the network drains, every word arrives once and in order, and the channels
 // carry exactly the flits and the messages of the shortest paths. The routers as the paths of
 // the fabric take them: one-flit buffers at a delay of one cycle (worms), deeper buffers at a
@@ -837,6 +900,36 @@ class EventLog final : public sc::net::FabricClient {
  private:
   std::vector<Event> log_;
 };
+
+/// One cycle c of random traffic on fabrics fed alike: each node in turn sends, with probability
+/// 1 / `every`, a message of 1 to `most_words` words to another node (numbered from `messages`
+/// on); then every fabric steps cycle c.
+void send_random_and_step(std::initializer_list<sc::net::Fabric*> fabrics, std::mt19937_64& rng,
+                          std::uint32_t nodes, std::uint64_t every, std::uint32_t most_words,
+                          std::uint32_t& messages, std::uint64_t c) {
+  for (std::uint32_t src = 0; src < nodes; ++src) {
+    if (rng() % every == 0) {
+      const auto dst = static_cast<std::uint32_t>((src + 1 + rng() % (nodes - 1)) % nodes);
+      const auto words = static_cast<std::uint32_t>(1 + rng() % most_words);
+      for (sc::net::Fabric* fabric : fabrics) {
+        fabric->submit(messages, src, dst, words);
+      }
+      ++messages;
+    }
+  }
+  for (sc::net::Fabric* fabric : fabrics) {
+    fabric->begin_cycle(sw::Cycle{c});
+  }
+}
+
+/// Two fabrics fed alike delivered every one of `messages` messages and told their clients the
+/// same calls in the same order.
+void expect_the_same_calls(const EventLog& a, const EventLog& b, std::uint32_t messages) {
+  EXPECT_EQ(std::count_if(a.log().begin(), a.log().end(),
+                          [](const EventLog::Event& e) { return e[0] == 2; }),
+            messages);
+  EXPECT_TRUE(a.log() == b.log());
+}
 
 // The client calls of an observed network for one message alone, by hand: mesh 4 (a line), node 0
 // to node 3 (h = 3 links), t_s = 2, D = 2, 1-flit buffers, 3 words in packets of 3 flits (two
@@ -1042,25 +1135,13 @@ void expect_the_moves_of_the_general_path(const std::vector<PathCase>& cases,
           attached = true;
         }
         const bool saturating = c >= kSaturatingFrom;
-        for (std::uint32_t src = 0; src < nodes; ++src) {
-          if (rng() % (saturating ? 4 : light_every) == 0) {
-            const auto dst = static_cast<std::uint32_t>((src + 1 + rng() % (nodes - 1)) % nodes);
-            const auto words = static_cast<std::uint32_t>(1 + rng() % most_words);
-            shortcut.submit(messages, src, dst, words);
-            general.submit(messages, src, dst, words);
-            ++messages;
-          }
-        }
-        shortcut.begin_cycle(sw::Cycle{c});
-        general.begin_cycle(sw::Cycle{c});
+        send_random_and_step({&shortcut, &general}, rng, nodes, saturating ? 4 : light_every,
+                             most_words, messages, c);
       }
       run_until_idle(shortcut, 600);
       run_until_idle(general, 600);
       EXPECT_EQ(attached, observed > 0) << "the observer never attached";
-      EXPECT_EQ(std::count_if(shortcut_log.log().begin(), shortcut_log.log().end(),
-                              [](const EventLog::Event& e) { return e[0] == 2; }),
-                messages);
-      EXPECT_TRUE(shortcut_log.log() == general_log.log());
+      expect_the_same_calls(shortcut_log, general_log, messages);
       const auto counters = [](const sc::net::Fabric& f) {
         const sc::net::FabricStats& s = f.stats();
         return std::vector<std::uint64_t>{s.flits_moved,
@@ -1269,13 +1350,7 @@ TEST(FabricWithoutKernel, AResetNetworkSteppedAgainFromCycleZeroMakesTheMovesOfA
       std::mt19937_64 rng(5);
       std::uint32_t messages = 0;
       for (std::uint64_t c = 0; c < cycles; ++c) {
-        for (std::uint32_t src = 0; src < nodes; ++src) {
-          if (rng() % 4 == 0) {
-            const auto dst = static_cast<std::uint32_t>((src + 1 + rng() % (nodes - 1)) % nodes);
-            fabric.submit(messages++, src, dst, static_cast<std::uint32_t>(1 + rng() % 5));
-          }
-        }
-        fabric.begin_cycle(sw::Cycle{c});
+        send_random_and_step({&fabric}, rng, nodes, 4, 5, messages, c);
       }
       return cycles;
     };
@@ -1333,24 +1408,11 @@ TEST(FabricWithoutKernel, TheRouteTableGivesTheRoutesOfTheRoutingFunction) {
       std::mt19937_64 rng(5);
       std::uint32_t messages = 0;
       for (std::uint64_t c = 0; c < 400; ++c) {
-        for (std::uint32_t src = 0; src < nodes; ++src) {
-          if (rng() % (c >= 200 ? 3 : 30) == 0) {
-            const auto dst = static_cast<std::uint32_t>((src + 1 + rng() % (nodes - 1)) % nodes);
-            const auto words = static_cast<std::uint32_t>(1 + rng() % 6);
-            table.submit(messages, src, dst, words);
-            asked.submit(messages, src, dst, words);
-            ++messages;
-          }
-        }
-        table.begin_cycle(sw::Cycle{c});
-        asked.begin_cycle(sw::Cycle{c});
+        send_random_and_step({&table, &asked}, rng, nodes, c >= 200 ? 3 : 30, 6, messages, c);
       }
       run_until_idle(table, 400);
       run_until_idle(asked, 400);
-      EXPECT_EQ(std::count_if(table_log.log().begin(), table_log.log().end(),
-                              [](const EventLog::Event& e) { return e[0] == 2; }),
-                messages);
-      EXPECT_TRUE(table_log.log() == asked_log.log());
+      expect_the_same_calls(table_log, asked_log, messages);
       EXPECT_EQ(table.stats().flit_hops, asked.stats().flit_hops);
       EXPECT_EQ(table.stats().header_wait_cycles, asked.stats().header_wait_cycles);
       EXPECT_GT(table.stats().header_wait_cycles, 0U) << "no contention: nothing compared";

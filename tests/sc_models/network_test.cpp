@@ -561,6 +561,40 @@ TEST(Deadlock, IsDeclaredExactlyTheWatchdogsCyclesAfterTheLastFlitMoved) {
   }
 }
 
+// The deadlock report names the cycle of waiting channels in the order the headers wait. On a
+// 5-node ring without the dateline every node sends 3 words to the node two hops the negative way
+// (i -> i + 3 mod 5, shorter than three the positive way): worm i takes its first link n<i>.x- at
+// once, its header then waits in router i - 1 for n<i-1>.x-, which worm i - 1 holds. The report
+// starts from the first blocked header by buffer number: router 0's, worm 1's, waiting for n0.x-
+// (message 0), whose header waits in router 4 for n4.x- (message 4), and so on around the ring
+// back to n0.x-.
+TEST(Deadlock, TheReportNamesTheCycleOfWaitingChannelsInTheOrderTheHeadersWait) {
+  traces::Recorder silent;
+  sw::NetworkConfig c = network(Topology::torus({5}));
+  c.router.dateline = false;
+  c.router.vcs = 1;
+  c.watchdog_cycles = 20;
+  sc::Multicomputer system("ring5", c.validated(), silent);
+  sw::McProgram p;
+  p.name = "two back";
+  p.nodes = 5;
+  sw::ProgramStep s;
+  for (std::uint32_t node = 0; node < 5; ++node) {
+    s.transfers.push_back({node, {(node + 3) % 5}, false, 3, {}});
+  }
+  p.steps = {s};
+  system.load(sw::route_program(p, 5, sw::identity_embedding(5)));
+  sc_core::sc_start();
+  const sw::NetworkRunSummary r = system.result();
+  ASSERT_FALSE(r.completed);
+  ASSERT_FALSE(r.blocked.empty());
+  const std::string cycle =
+      "cycle of waiting channels: n0.x-.vc0 (held by message 0) -> n4.x-.vc0 (held by message 4) "
+      "-> n3.x-.vc0 (held by message 3) -> n2.x-.vc0 (held by message 2) -> n1.x-.vc0 (held by "
+      "message 1) -> n0.x-.vc0 (no flit moved";
+  EXPECT_NE(r.blocked.front().find(cycle), std::string::npos) << r.blocked.front();
+}
+
 // Loading a program resets the network: the flits a deadlocked run left in the buffers are gone,
 // and one message then takes the zero-load time (h + 1) D + F of docs/networks.md.
 TEST(Deadlock, TheProgramAfterADeadlockRunsOnAnEmptyNetwork) {

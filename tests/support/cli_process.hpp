@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -25,6 +26,17 @@ inline std::string slurp(const std::filesystem::path& p) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+/// Expects `o` to be the refusal of bad input: exit code 2 before anything ran, nothing on
+/// standard output, and one line on standard error that contains `mention` (the option, file,
+/// line or value at fault). `what` names the case in a failure's message.
+inline void expect_refused(const Outcome& o, const std::string& mention,
+                           const std::string& what = "") {
+  EXPECT_EQ(o.exit_code, 2) << what << ": " << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << what << ": " << o.err;
+  EXPECT_NE(o.err.find(mention), std::string::npos) << what << ": " << o.err;
+  EXPECT_TRUE(o.out.empty()) << what << ": " << o.out;
 }
 
 /// A test with its own working folder; run() executes `binary args` there.
