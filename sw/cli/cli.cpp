@@ -106,10 +106,12 @@ const std::vector<Subcommand>& subcommands() {
         {{"dim"}, {}, "embed takes the hypercube's dimension from --cube"}}},
       {"gen",
        "PATTERN|random|exchange --nodes M | shift --torus CxR | cc-cube --dim D | "
-       "fft --dim N --points M | complete-exchange --torus NxN --algorithm A --block B [options]",
+       "fft --dim N --points M | complete-exchange --torus NxN --algorithm A --block B | "
+       "complete-exchange --cube D --onto mesh --dims KxK --block B | calmant --mesh KxK|--line K "
+       "--len N --pipeline Q [options]",
        "write a program of one Table 1 pattern (C1..C12), a hypercube exchange, a torus shift, a "
        "CC d-cube algorithm ([XOR]), [LCC]'s parallel FFT, a complete exchange on a torus "
-       "([A2A]) or a random valid program",
+       "([A2A]) or a mesh ([CALMANT]), [CALMANT]'s pipelined CC-cube or a random valid program",
        "pattern",
        cli::gen_options,
        cli::run_gen,
