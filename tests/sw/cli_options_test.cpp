@@ -611,10 +611,11 @@ TEST_F(CliProgram, EveryOutputOptionIsCheckedBeforeTheRunnerIsCalled) {
   EXPECT_EQ(runner.program_requests.size(), 1u);
 }
 
-// The words completion offers after a command: the lowercase alternatives of its usage's first
-// word; a usage that starts with an option ("--torus NxN ...") or an optional part ("[options]")
-// has none, and placeholders (a capital) and empty alternatives are left out.
-TEST(Cli, UsageFirstWordsAreTheLowercaseAlternativesOfTheFirstWord) {
+// The words completion offers after a command: the lowercase alternatives of the first word of
+// each form its usage shows (forms separated by " | ", as gen's); a form that starts with an
+// option ("--torus NxN ...") or an optional part ("[options]") has none, and placeholders (a
+// capital), empty alternatives and repeats are left out.
+TEST(Cli, UsageFirstWordsAreTheLowercaseAlternativesOfEachFormsFirstWord) {
   using sw::cli::usage_first_words;
   using Words = std::vector<std::string>;
   EXPECT_EQ(usage_first_words("export|stats|diff|plot FILE... [options]"),
@@ -628,6 +629,12 @@ TEST(Cli, UsageFirstWordsAreTheLowercaseAlternativesOfTheFirstWord) {
   // Digits and hyphens belong to a word to type; only a capital makes a placeholder.
   EXPECT_EQ(usage_first_words("cc-cube|c12|FILE2 --dim D"), (Words{"cc-cube", "c12"}));
   EXPECT_EQ(usage_first_words(""), Words{});
+  // gen's forms: every one offered, and a form named twice once.
+  EXPECT_EQ(usage_first_words("PATTERN|random --nodes M | shift --torus CxR | cc-cube --dim D | "
+                              "shift --distance D [options]"),
+            (Words{"random", "shift", "cc-cube"}));
+  EXPECT_EQ(usage_first_words("--mesh KxK | --line K (--task i,M | --len N) | [--json]"), Words{});
+  EXPECT_EQ(usage_first_words("a|b x|y | c"), (Words{"a", "b", "c"}));
 }
 
 /// MemAvailable of /proc/meminfo in bytes (its unit is kB, 1024 bytes), or 0 without it.
