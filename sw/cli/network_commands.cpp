@@ -113,7 +113,8 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
     request.embedding_path = vm["embedding"].as<std::string>();
     const std::uint32_t nodes = request.config->topology.nodes();
     request.pattern =
-        placed(request.pattern, read_embedding_file(*request.embedding_path, nodes, nodes),
+        placed(request.pattern,
+               read_embedding_file(*request.embedding_path, nodes, nodes, "pattern node"),
                request.config->topology);
   }
   const bool sweep = vm.count("rates") > 0;
