@@ -387,7 +387,7 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
     // Every JSON output carries the build's version, whichever command prints it.
     cli::JsonMemberInserter versioned(out, cli::version_member());
     std::ostream json_out(&versioned);
-    cli::Context ctx{runner, vm.count("json") ? json_out : out, err};
+    cli::Context ctx{runner, vm.count("json") ? json_out : out, err, prefix};
     ctx.progress_shown = progress.stderr_is_terminal && vm.count("quiet") == 0;
     // Erased and detached from the runner before any error below is printed.
     ProgressLine line(err, ctx.progress_shown, progress.after);

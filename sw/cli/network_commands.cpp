@@ -47,7 +47,7 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
   request.memory_limit = memory_limit_from(vm);
   const NetworkProgramRun run{request.program, request.config, ctx.runner.run_network(request),
                               request.vcd_path};
-  if (report_cosim_mismatch({run.summary}, ctx.err)) {
+  if (report_cosim_mismatch({run.summary}, ctx.prefix, ctx.err)) {
     return kExitRunFailed;
   }
   if (vm.count("json")) {
@@ -177,7 +177,7 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
   bool mismatch = false;
   for (const TrafficPoint& p : points) {
     if (!p.cosim_mismatch.empty()) {
-      ctx.err << "orthosim: error: " << p.cosim_mismatch << '\n';
+      ctx.err << ctx.prefix << "error: " << p.cosim_mismatch << '\n';
       mismatch = true;
     }
   }

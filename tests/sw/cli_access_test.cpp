@@ -239,7 +239,8 @@ TEST(Cli, RunnerFailureExitsOneWithTheReason) {
   EXPECT_EQ(r.out, "");
 }
 
-// An access fails on a co-simulation mismatch, naming it, and prints no result.
+// An access fails on a co-simulation mismatch, naming it on a line that names the command as
+// its refusals do (it began "orthosim: error:"), and prints no result.
 TEST(Cli, AnAccessFailsOnACosimMismatch) {
   class Mismatched : public FakeRunner {
    public:
@@ -252,7 +253,9 @@ TEST(Cli, AnAccessFailsOnACosimMismatch) {
   Mismatched runner;
   const Result r = run({"access", "--json"}, runner);
   EXPECT_EQ(r.code, sw::kExitRunFailed);
-  EXPECT_TRUE(contains(r.err, "cosim mismatch at cycle 9 in omp.bc0")) << r.err;
+  EXPECT_EQ(r.err,
+            "orthosim access: error: cosim mismatch at cycle 9 in omp.bc0: bus_data model 0x1 rtl "
+            "0x2\n");
   EXPECT_EQ(r.out, "");
 }
 
