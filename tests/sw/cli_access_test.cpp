@@ -239,6 +239,29 @@ TEST(Cli, RunnerFailureExitsOneWithTheReason) {
   EXPECT_EQ(r.out, "");
 }
 
+// The refusal of an --impl that is neither an implementation nor block=impl pairs shows examples
+// of pairs; each runs (it showed im=rtl,bus=model, which --impl refuses: the RTL index
+// manipulator needs the RTL bus controller).
+TEST(Cli, TheImplPairsARefusalShowsAreAccepted) {
+  const Result refused = run({"access", "--impl", "fast"});
+  ASSERT_EQ(refused.code, sw::kExitBadInput);
+  const std::string lead = "pairs such as ";
+  const std::size_t at = refused.err.find(lead);
+  ASSERT_NE(at, std::string::npos) << refused.err;
+  const std::size_t start = at + lead.size();
+  const std::string shown = refused.err.substr(start, refused.err.find(", found", start) - start);
+  const std::size_t either = shown.find(" or ");
+  ASSERT_NE(either, std::string::npos) << shown;
+  const std::string multiprocessor = shown.substr(0, either);
+  const std::string network = shown.substr(either + 4);
+  FakeRunner runner;
+  const Result access = run({"access", "--impl", multiprocessor}, runner);
+  EXPECT_EQ(access.code, sw::kExitOk) << multiprocessor << ": " << access.err;
+  const Result traffic =
+      run({"traffic", "--topology", "mesh", "--dims", "2x2", "--impl", network}, runner);
+  EXPECT_EQ(traffic.code, sw::kExitOk) << network << ": " << traffic.err;
+}
+
 // An access fails on a co-simulation mismatch, naming it on a line that names the command as
 // its refusals do (it began "orthosim: error:"), and prints no result.
 TEST(Cli, AnAccessFailsOnACosimMismatch) {
