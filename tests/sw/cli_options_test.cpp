@@ -581,6 +581,29 @@ TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
   }
 }
 
+// A sweep parameter names an option of the child that takes a value: a switch (--lockstep,
+// --quiet) reached the child as "--lockstep 1" and was refused there as a second bare argument
+// '1'; a name the child lacks was told "other than --alfa", as if --alfa were an option.
+TEST_F(CliProgram, ASweepParameterIsAnOptionOfTheChildThatTakesAValue) {
+  const std::string omp = file("omp.yaml", "arch: omp\n");
+  const std::string csv = path("r.csv");
+  expect_refused_before_running({
+      {{"sweep", fig2_, "--variants", omp, "--param", "lockstep=1", "--out", csv},
+       {"orthosim sweep: --param: expected an option of orthosim run that takes a value "
+        "(--lockstep is a switch), found 'lockstep'\n"}},
+      {{"sweep", fig2_, "--variants", omp, "--param", "quiet=1", "--out", csv},
+       {"(--quiet is a switch), found 'quiet'\n"}},
+      {{"sweep", fig2_, "--variants", omp, "--param", "alfa=1", "--out", csv},
+       {"orthosim sweep: --param: expected an option of orthosim run (see its --help), found "
+        "'alfa'\n"}},
+      {{"sweep", fig2_, "--variants", omp, "--param", "vcd=w.vcd", "--out", csv},
+       {"orthosim sweep: --param: expected an option of orthosim run other than --vcd (see its "
+        "--help), found 'vcd'\n"}},
+  });
+  EXPECT_FALSE(fs::exists(csv + ".partial"));
+  EXPECT_FALSE(fs::exists(csv));
+}
+
 TEST_F(CliProgram, EveryOutputOptionIsCheckedBeforeTheRunnerIsCalled) {
   // The fake runner opens no file: only the command line's own check can refuse these.
   fs::create_directories(dir_ / "adir");
