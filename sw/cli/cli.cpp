@@ -432,7 +432,15 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
   // A table or JSON cut short (a full disk, a closed pipe) must not look like a success.
   out.flush();
   if (!out) {
-    err << "orthosim: error: the output could not be written in full (standard output)\n";
+    // Named as the command's other lines are ("orthosim access: "), plain "orthosim: " for
+    // --help and --version.
+    std::string who = "orthosim";
+    for (const Subcommand& s : subcommands()) {
+      if (!args.empty() && s.name == args[0]) {
+        who += " " + s.name;
+      }
+    }
+    err << who << ": error: the output could not be written in full (standard output)\n";
     return code == kExitOk ? kExitRunFailed : code;
   }
   return code;
