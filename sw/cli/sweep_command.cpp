@@ -382,9 +382,12 @@ int sweep_points(const po::variables_map& vm, Context& ctx, const SweepSpec& spe
   } else {
     print_summary(spec, head, rows, ctx.out);
     ctx.out << points.size() << " points: " << todo.size() << " run now"
-            << (ranks > 1 ? " on " + std::to_string(ranks) + " ranks" : "") << ", "
-            << points.size() - todo.size() << " from " << out << ".partial; rows in " << out
-            << '\n';
+            << (ranks > 1 ? " on " + std::to_string(ranks) + " ranks" : "");
+    // A stream keeps no journal: no point came from one, and no OUT.partial was there.
+    if (journal->keeps_journal()) {
+      ctx.out << ", " << points.size() - todo.size() << " from " << journal->partial_path();
+    }
+    ctx.out << "; rows in " << out << '\n';
   }
   return kExitOk;
 }
