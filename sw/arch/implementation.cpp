@@ -157,8 +157,10 @@ Implementations Implementations::parse(const std::string& spec, const SourceLoca
     return base;
   }
   if (spec.find('=') == std::string::npos) {
+    // Examples a user can copy: each is a valid choice (im=rtl with bus=model is not).
     throw InputError(where,
-                     std::string(expected_impl) + ", or block=impl pairs such as im=rtl,bus=model",
+                     std::string(expected_impl) +
+                         ", or block=impl pairs such as bus=rtl,im=model or router=rtl,ni=model",
                      "'" + spec + "'");
   }
   // A block named twice is a typo or a contradiction, never a choice: refuse it rather than let

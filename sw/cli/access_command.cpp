@@ -54,7 +54,7 @@ int run_access(const po::variables_map& vm, Context& ctx) {
   request.fst_path = fst_path_from(vm, request.config->impl);
   AccessRun run{request, access_workload_cycles(request.config, request.workload), {}};
   run.summary = ctx.runner.run_access(request);
-  if (report_cosim_mismatch({run.summary}, ctx.err)) {
+  if (report_cosim_mismatch({run.summary}, ctx.prefix, ctx.err)) {
     return kExitRunFailed;
   }
   if (vm.count("json")) {

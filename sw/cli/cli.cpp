@@ -106,10 +106,12 @@ const std::vector<Subcommand>& subcommands() {
         {{"dim"}, {}, "embed takes the hypercube's dimension from --cube"}}},
       {"gen",
        "PATTERN|random|exchange --nodes M | shift --torus CxR | cc-cube --dim D | "
-       "fft --dim N --points M | complete-exchange --torus NxN --algorithm A --block B [options]",
+       "fft --dim N --points M | complete-exchange --torus NxN --algorithm A --block B | "
+       "complete-exchange --cube D --onto mesh --dims KxK --block B | calmant --mesh KxK|--line K "
+       "--len N --pipeline Q [options]",
        "write a program of one Table 1 pattern (C1..C12), a hypercube exchange, a torus shift, a "
        "CC d-cube algorithm ([XOR]), [LCC]'s parallel FFT, a complete exchange on a torus "
-       "([A2A]) or a random valid program",
+       "([A2A]) or a mesh ([CALMANT]), [CALMANT]'s pipelined CC-cube or a random valid program",
        "pattern",
        cli::gen_options,
        cli::run_gen,
@@ -385,7 +387,7 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
     // Every JSON output carries the build's version, whichever command prints it.
     cli::JsonMemberInserter versioned(out, cli::version_member());
     std::ostream json_out(&versioned);
-    cli::Context ctx{runner, vm.count("json") ? json_out : out, err};
+    cli::Context ctx{runner, vm.count("json") ? json_out : out, err, prefix};
     ctx.progress_shown = progress.stderr_is_terminal && vm.count("quiet") == 0;
     // Erased and detached from the runner before any error below is printed.
     ProgressLine line(err, ctx.progress_shown, progress.after);
@@ -430,7 +432,15 @@ int run_cli(const std::vector<std::string>& args, Runner& runner, std::ostream& 
   // A table or JSON cut short (a full disk, a closed pipe) must not look like a success.
   out.flush();
   if (!out) {
-    err << "orthosim: error: the output could not be written in full (standard output)\n";
+    // Named as the command's other lines are ("orthosim access: "), plain "orthosim: " for
+    // --help and --version.
+    std::string who = "orthosim";
+    for (const Subcommand& s : subcommands()) {
+      if (!args.empty() && s.name == args[0]) {
+        who += " " + s.name;
+      }
+    }
+    err << who << ": error: the output could not be written in full (standard output)\n";
     return code == kExitOk ? kExitRunFailed : code;
   }
   return code;

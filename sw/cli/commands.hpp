@@ -22,6 +22,8 @@ struct Context {
   Runner& runner;
   std::ostream& out;
   std::ostream& err;
+  /// How the command's lines on `err` begin, "orthosim run: ", as its refusals do.
+  std::string prefix;
   /// Whether progress is shown on `err`: a terminal, and no --quiet.
   bool progress_shown = false;
   /// Whether the command's table named the event trace in its own rows (access): otherwise

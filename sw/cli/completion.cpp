@@ -7,22 +7,28 @@
 namespace orthosim::sw::cli {
 
 std::vector<std::string> usage_first_words(const std::string& usage) {
-  const std::string first = usage.substr(0, usage.find(' '));
   std::vector<std::string> words;
-  if (first.empty() || first[0] == '-' || first[0] == '[') {
-    return words;
-  }
-  for (std::size_t start = 0; start <= first.size();) {
-    const std::size_t bar = std::min(first.find('|', start), first.size());
-    const std::string word = first.substr(start, bar - start);
-    // PATTERN, PROGRAM, traffic:PATTERN: a placeholder, not a word to type as it is.
-    const bool placeholder = word.empty() || std::any_of(word.begin(), word.end(), [](char c) {
-                               return std::isupper(static_cast<unsigned char>(c)) != 0;
-                             });
-    if (!placeholder) {
-      words.push_back(word);
+  // Each form of the usage, "A|B ARGS | C ARGS | --option ...", begins a segment after " | ".
+  const std::string between_forms = " | ";
+  for (std::size_t form = 0; form <= usage.size();) {
+    const std::size_t form_end = std::min(usage.find(between_forms, form), usage.size());
+    const std::string first = usage.substr(form, std::min(usage.find(' ', form), form_end) - form);
+    form = form_end + between_forms.size();
+    if (first.empty() || first[0] == '-' || first[0] == '[') {
+      continue;
     }
-    start = bar + 1;
+    for (std::size_t start = 0; start <= first.size();) {
+      const std::size_t bar = std::min(first.find('|', start), first.size());
+      const std::string word = first.substr(start, bar - start);
+      // PATTERN, PROGRAM, traffic:PATTERN: a placeholder, not a word to type as it is.
+      const bool placeholder = word.empty() || std::any_of(word.begin(), word.end(), [](char c) {
+                                 return std::isupper(static_cast<unsigned char>(c)) != 0;
+                               });
+      if (!placeholder && std::find(words.begin(), words.end(), word) == words.end()) {
+        words.push_back(word);
+      }
+      start = bar + 1;
+    }
   }
   return words;
 }

@@ -15,8 +15,10 @@ namespace orthosim::sw::cli {
 struct CompletedCommand {
   std::string name;
   /// The words that may come first after the command: the lowercase alternatives of the first
-  /// word of its usage ("export|stats|diff|plot FILE..." gives export, stats, diff and plot;
-  /// "PATTERN|random" gives random; placeholders, words with a capital, are left out).
+  /// word of each form its usage shows, the forms separated by " | " ("export|stats|diff|plot
+  /// FILE..." gives export, stats, diff and plot; "PATTERN|random --nodes M | shift --torus CxR"
+  /// gives random and shift; placeholders, words with a capital, and forms that begin with an
+  /// option are left out).
   std::vector<std::string> first_words;
   boost::program_options::options_description options;
 };

@@ -305,7 +305,7 @@ int run_compare(const po::variables_map& vm, Context& ctx) {
     summaries.push_back(run.summary);
     ok = ok && run.summary.payload_ok();
   }
-  if (report_cosim_mismatch(summaries, ctx.err)) {
+  if (report_cosim_mismatch(summaries, ctx.prefix, ctx.err)) {
     return kExitRunFailed;
   }
   const auto communication = [&](const CompareRun& run) {

@@ -47,7 +47,7 @@ int run_network_program(const po::variables_map& vm, Context& ctx, const std::st
   request.memory_limit = memory_limit_from(vm);
   const NetworkProgramRun run{request.program, request.config, ctx.runner.run_network(request),
                               request.vcd_path};
-  if (report_cosim_mismatch({run.summary}, ctx.err)) {
+  if (report_cosim_mismatch({run.summary}, ctx.prefix, ctx.err)) {
     return kExitRunFailed;
   }
   if (vm.count("json")) {
@@ -113,7 +113,8 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
     request.embedding_path = vm["embedding"].as<std::string>();
     const std::uint32_t nodes = request.config->topology.nodes();
     request.pattern =
-        placed(request.pattern, read_embedding_file(*request.embedding_path, nodes, nodes),
+        placed(request.pattern,
+               read_embedding_file(*request.embedding_path, nodes, nodes, "pattern node"),
                request.config->topology);
   }
   const bool sweep = vm.count("rates") > 0;
@@ -176,7 +177,7 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
   bool mismatch = false;
   for (const TrafficPoint& p : points) {
     if (!p.cosim_mismatch.empty()) {
-      ctx.err << "orthosim: error: " << p.cosim_mismatch << '\n';
+      ctx.err << ctx.prefix << "error: " << p.cosim_mismatch << '\n';
       mismatch = true;
     }
   }

@@ -265,7 +265,7 @@ int run_run(const po::variables_map& vm, Context& ctx) {
   std::vector<SystemRun> systems;
   systems.push_back(std::move(system));
   const std::vector<RunSummary> summaries = ctx.runner.run_programs(std::move(systems));
-  if (report_cosim_mismatch(summaries, ctx.err)) {
+  if (report_cosim_mismatch(summaries, ctx.prefix, ctx.err)) {
     return kExitRunFailed;
   }
   const ProgramRun run{mapped, fitted, predicted, summaries.at(0), vcd_path, std::move(operations)};
@@ -559,7 +559,7 @@ int run_demo(const po::variables_map& vm, Context& ctx) {
                        trace_path_from(vm), fst_path_from(vm, fitted->impl)});
   }
   const std::vector<RunSummary> summaries = ctx.runner.run_programs(systems);
-  if (report_cosim_mismatch(summaries, ctx.err)) {
+  if (report_cosim_mismatch(summaries, ctx.prefix, ctx.err)) {
     return kExitRunFailed;
   }
   std::vector<ProgramRun> runs;

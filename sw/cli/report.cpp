@@ -86,11 +86,12 @@ bool run_ok(const RunSummary& s, Cycle formula_cycles) {
   return s.payload_ok() && s.cycles == formula_cycles;
 }
 
-bool report_cosim_mismatch(const std::vector<RunSummary>& summaries, std::ostream& err) {
+bool report_cosim_mismatch(const std::vector<RunSummary>& summaries, const std::string& prefix,
+                           std::ostream& err) {
   bool any = false;
   for (const RunSummary& s : summaries) {
     if (s.mismatch) {
-      err << "orthosim: error: " << s.mismatch->to_string() << '\n';
+      err << prefix << "error: " << s.mismatch->to_string() << '\n';
       any = true;
     }
   }

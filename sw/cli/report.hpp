@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "sw/run/runner.hpp"
@@ -16,9 +17,11 @@ void print_access(const AccessRun& run, std::ostream& out);
 /// Whether a run met its contracts: it completed, every word arrived, and it took exactly the
 /// formula's cycles.
 [[nodiscard]] bool run_ok(const RunSummary& summary, Cycle formula_cycles);
-/// Writes the co-simulation mismatches of `summaries` to `err`; true if there was one (the
-/// command then fails with kExitRunFailed and prints no report of the stopped run).
-bool report_cosim_mismatch(const std::vector<RunSummary>& summaries, std::ostream& err);
+/// Writes the co-simulation mismatches of `summaries` to `err`, each line beginning with the
+/// command's `prefix` ("orthosim access: "); true if there was one (the command then fails with
+/// kExitRunFailed and prints no report of the stopped run).
+bool report_cosim_mismatch(const std::vector<RunSummary>& summaries, const std::string& prefix,
+                           std::ostream& err);
 
 /// The configuration's parameters, as every command's JSON carries them.
 [[nodiscard]] nlohmann::json config_json(const SystemConfig& config);

@@ -86,10 +86,19 @@ SweepSpec spec_from(const po::variables_map& vm) {
         spec.kind == TargetKind::Traffic ? traffic_options() : run_options();
     for (const std::string& text : vm["param"].as<std::vector<std::string>>()) {
       sweep::Param p = sweep::parse_param(text);
-      if (kNotParams.count(p.name) || child.find_nothrow(p.name, false) == nullptr) {
+      const std::string of_child = "an option of orthosim " + sweep::child_command(spec.kind);
+      const po::option_description* option = child.find_nothrow(p.name, false);
+      if (option == nullptr) {
+        throw InputError({"--param"}, of_child + " (see its --help)", "'" + p.name + "'");
+      }
+      if (kNotParams.count(p.name)) {
+        throw InputError({"--param"}, of_child + " other than --" + p.name + " (see its --help)",
+                         "'" + p.name + "'");
+      }
+      // A switch takes no value: `--lockstep 1` would reach the child as a second bare argument.
+      if (option->semantic()->max_tokens() == 0) {
         throw InputError({"--param"},
-                         "an option of orthosim " + sweep::child_command(spec.kind) +
-                             " other than --" + p.name + " (see its --help)",
+                         of_child + " that takes a value (--" + p.name + " is a switch)",
                          "'" + p.name + "'");
       }
       if (!names.insert(p.name).second) {
@@ -373,9 +382,12 @@ int sweep_points(const po::variables_map& vm, Context& ctx, const SweepSpec& spe
   } else {
     print_summary(spec, head, rows, ctx.out);
     ctx.out << points.size() << " points: " << todo.size() << " run now"
-            << (ranks > 1 ? " on " + std::to_string(ranks) + " ranks" : "") << ", "
-            << points.size() - todo.size() << " from " << out << ".partial; rows in " << out
-            << '\n';
+            << (ranks > 1 ? " on " + std::to_string(ranks) + " ranks" : "");
+    // A stream keeps no journal: no point came from one, and no OUT.partial was there.
+    if (journal->keeps_journal()) {
+      ctx.out << ", " << points.size() - todo.size() << " from " << journal->partial_path();
+    }
+    ctx.out << "; rows in " << out << '\n';
   }
   return kExitOk;
 }

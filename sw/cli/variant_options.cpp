@@ -37,25 +37,30 @@ VariantOrigins apply_variant(const po::options_description& options, po::variabl
     arch_from = "--" + arch_option;
   }
   const std::uint8_t bit = arch_bit(arch);
-  // --topology belongs to the commands that run networks only.
-  if (arch_option == "topology" && !given(arch_option) && (bit & kNetworks) == 0) {
+  // The architectures the command runs: traffic (--topology) the networks, run all six, access
+  // and demo the multiprocessors.
+  const std::uint8_t family = arch_option == "topology" ? kNetworks
+                              : command == "run"        ? kEveryArch
+                                                        : kSharedMemory;
+  if (!given(arch_option) && (bit & family) == 0) {
     throw InputError(variant.arch().where,
-                     "a network (" + arch_names(kNetworks) + ") for orthosim " + command,
+                     (family == kNetworks ? "a network (" : "a multiprocessor (") +
+                         arch_names(family) + ") for orthosim " + command +
+                         (arch_option.empty()
+                              ? ", which runs all three with the variant's costs and sizes"
+                              : ""),
                      "'" + arch + "'");
   }
-  if (arch_option.empty() && (bit & kSharedMemory) == 0) {
-    throw InputError(variant.arch().where,
-                     "a multiprocessor (" + arch_names(kSharedMemory) + ") for orthosim " +
-                         command + ", which runs all three with the variant's costs and sizes",
-                     "'" + arch + "'");
-  }
+  // An architecture on the command line that the command does not run is that option's error
+  // (its check names it): the file's fields are not judged against it.
+  const std::uint8_t judged_against = (bit & family) != 0 ? bit : 0;
   for (const VariantValue& value : variant.values) {
     if (value.key == "arch" && arch_option.empty()) {
       continue;  // demo: the family was checked above
     }
     const std::string option = value.key == "arch" ? arch_option : value.key;
     const VariantFieldSpec& spec = *find_variant_field(value.key);
-    if (bit != 0 && (spec.archs & bit) == 0) {
+    if (judged_against != 0 && (spec.archs & judged_against) == 0) {
       throw InputError(value.key_where,
                        "a field of the " + arch + " (the architecture set by " + arch_from + "; " +
                            value.key + " belongs to " + arch_names(spec.archs) + ")",

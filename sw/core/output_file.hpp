@@ -42,7 +42,8 @@ OutputMode classify_output(const std::string& path, OutputNeeds needs = {},
                            const std::string& partial_suffix = ".partial");
 
 /// Checks a folder that outputs go into (`demo --out`, `trace plot --out`): an existing folder,
-/// or a missing one below an existing folder. Throws OutputPathError otherwise.
+/// or a missing one (with any missing parents) whose nearest existing parent is a folder. Throws
+/// OutputPathError otherwise.
 void check_output_folder(const std::string& path);
 
 /// The folders created for a command's outputs. The ones still empty when it is destroyed are

@@ -172,7 +172,10 @@ TablesSetup design_tables(const TablesParameters& p) {
                          m_text);
   }
   if (p.collapsed && (p.topology != TopologyKind::Hypercube || p.m == p.n)) {
-    throw ParameterError("collapse", "a hypercube with more nodes than processors ({m} > {n})");
+    throw ParameterError("collapse", "a hypercube with more nodes than processors ({m} > {n})",
+                         p.topology != TopologyKind::Hypercube
+                             ? std::string("a torus")
+                             : "one node per processor ({m} = {n} = " + std::to_string(p.m) + ")");
   }
 
   TablesSetup s;

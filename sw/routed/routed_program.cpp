@@ -17,8 +17,8 @@ std::vector<std::uint32_t> identity_embedding(std::uint32_t nodes) {
 }
 
 std::vector<std::uint32_t> parse_embedding(const std::string& text, const std::string& file_name,
-                                           std::uint32_t program_nodes,
-                                           std::uint32_t network_nodes) {
+                                           std::uint32_t program_nodes, std::uint32_t network_nodes,
+                                           const std::string& placed) {
   check_text(text, file_name, TextEncoding::Utf8);
   std::vector<std::uint32_t> out;
   std::vector<SourceLocation> where_used(network_nodes);
@@ -68,7 +68,7 @@ std::vector<std::uint32_t> parse_embedding(const std::string& text, const std::s
                        std::to_string(value));
     }
     if (out.size() == program_nodes) {
-      throw InputError(at, std::to_string(program_nodes) + " entries, one per program node",
+      throw InputError(at, std::to_string(program_nodes) + " entries, one per " + placed,
                        "a further entry " + std::to_string(value));
     }
     const auto node = static_cast<std::uint32_t>(value);
@@ -83,17 +83,18 @@ std::vector<std::uint32_t> parse_embedding(const std::string& text, const std::s
     out.push_back(node);
   }
   if (out.size() != program_nodes) {
-    throw InputError(here(), std::to_string(program_nodes) + " entries, one per program node",
+    throw InputError(here(), std::to_string(program_nodes) + " entries, one per " + placed,
                      std::to_string(out.size()));
   }
   return out;
 }
 
 std::vector<std::uint32_t> read_embedding_file(const std::string& path, std::uint32_t program_nodes,
-                                               std::uint32_t network_nodes) {
+                                               std::uint32_t network_nodes,
+                                               const std::string& placed) {
   InputRules rules;
   rules.what = "node map file";
-  return parse_embedding(read_input_file(path, rules), path, program_nodes, network_nodes);
+  return parse_embedding(read_input_file(path, rules), path, program_nodes, network_nodes, placed);
 }
 
 namespace {

@@ -56,15 +56,15 @@ struct RoutedProgram {
 /// by white space or commas; '#' starts a comment. Throws InputError with file:line:col for a
 /// byte that is not UTF-8 text, a malformed number, a node outside the network, a network node
 /// used twice, or a count that is not the program's node count; InputError{path} for a file that
-/// cannot be read under the limits of sw/core/input_file.hpp.
-[[nodiscard]] std::vector<std::uint32_t> read_embedding_file(const std::string& path,
-                                                             std::uint32_t program_nodes,
-                                                             std::uint32_t network_nodes);
+/// cannot be read under the limits of sw/core/input_file.hpp. `placed` names what an entry places
+/// in the count's refusal: a "program node", or traffic's "pattern node".
+[[nodiscard]] std::vector<std::uint32_t> read_embedding_file(
+    const std::string& path, std::uint32_t program_nodes, std::uint32_t network_nodes,
+    const std::string& placed = "program node");
 /// The same from text (file_name is used in the locations).
-[[nodiscard]] std::vector<std::uint32_t> parse_embedding(const std::string& text,
-                                                         const std::string& file_name,
-                                                         std::uint32_t program_nodes,
-                                                         std::uint32_t network_nodes);
+[[nodiscard]] std::vector<std::uint32_t> parse_embedding(
+    const std::string& text, const std::string& file_name, std::uint32_t program_nodes,
+    std::uint32_t network_nodes, const std::string& placed = "program node");
 
 /// Compiles `program` for a network of `network_nodes` nodes. Throws ParameterError keyed "embedding"
 /// when the program has more nodes than the network or the embedding does not fit.

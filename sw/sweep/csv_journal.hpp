@@ -40,6 +40,8 @@ class Journal {
   void finish();
 
   [[nodiscard]] const std::string& partial_path() const { return partial_; }
+  /// Whether rows are journaled in partial_path(): not for an `out` written as a stream.
+  [[nodiscard]] bool keeps_journal() const { return mode_ != OutputMode::InPlace; }
 
  private:
   std::string out_;

@@ -121,6 +121,16 @@ TEST_F(CompletionCli, CompletesTheActionsOfTraceAndLeavesFilesToBash) {
   EXPECT_EQ(complete({"orthosim", "trace", "stats", ""}), std::set<std::string>{});
 }
 
+// gen's forms, each shown in its usage after " | ": those that are words to type (a PATTERN,
+// C1..C12 or a Table 1 name, is the user's to write). Only random and exchange were offered.
+TEST_F(CompletionCli, CompletesTheFormsOfGen) {
+  EXPECT_EQ(complete({"orthosim", "gen", ""}),
+            (std::set<std::string>{"random", "exchange", "shift", "cc-cube", "fft",
+                                   "complete-exchange", "calmant"}));
+  EXPECT_EQ(complete({"orthosim", "gen", "c"}),
+            (std::set<std::string>{"cc-cube", "complete-exchange", "calmant"}));
+}
+
 TEST_F(CompletionCli, OnlyBashIsOffered) {
   const Outcome r = run("completion zsh");
   EXPECT_EQ(r.exit_code, 2);

@@ -208,6 +208,23 @@ TEST_F(Sweep, TheSummaryRoundsFractionsTheCsvKeeps) {
   }
 }
 
+// The summary's last line names the journal the points came from; a stream (here a symbolic
+// link) keeps none, and its summary named 'link.csv.partial' all the same.
+TEST_F(Sweep, TheSummaryNamesAJournalOnlyWhereThereIsOne) {
+  const Outcome file = run("sweep fig2.mcp --variants omp.yaml --out r.csv");
+  ASSERT_EQ(file.exit_code, 0) << file.err;
+  EXPECT_NE(file.out.find("\n1 points: 1 run now, 0 from r.csv.partial; rows in r.csv\n"),
+            std::string::npos)
+      << file.out;
+  fs::create_symlink("target.csv", dir_ / "link.csv");
+  const Outcome stream = run("sweep fig2.mcp --variants omp.yaml --out link.csv");
+  ASSERT_EQ(stream.exit_code, 0) << stream.err;
+  EXPECT_NE(stream.out.find("\n1 points: 1 run now; rows in link.csv\n"), std::string::npos)
+      << stream.out;
+  EXPECT_FALSE(fs::exists(dir_ / "link.csv.partial"));
+  EXPECT_EQ(lines_of(slurp(dir_ / "target.csv")).size(), 2u);  // the header and the one row
+}
+
 TEST_F(Sweep, JobsOneJobsTwoAndTwoMpiRanksWriteTheSameCsv) {
   ASSERT_EQ(run(kProgramSweep + " --out one.csv --jobs 1").exit_code, 0);
   ASSERT_EQ(run(kProgramSweep + " --out two.csv --jobs 2").exit_code, 0);

@@ -457,7 +457,8 @@ TEST(Implementations, BadSpecsNameTheOptionAndTheItem) {
     ADD_FAILURE() << "fast was accepted";
   } catch (const sw::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("--impl: expected model, rtl or cosim, or block=impl "
-                                         "pairs such as im=rtl,bus=model, found 'fast'"),
+                                         "pairs such as bus=rtl,im=model or router=rtl,ni=model, "
+                                         "found 'fast'"),
               std::string::npos)
         << e.what();
   }

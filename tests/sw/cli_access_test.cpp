@@ -239,7 +239,31 @@ TEST(Cli, RunnerFailureExitsOneWithTheReason) {
   EXPECT_EQ(r.out, "");
 }
 
-// An access fails on a co-simulation mismatch, naming it, and prints no result.
+// The refusal of an --impl that is neither an implementation nor block=impl pairs shows examples
+// of pairs; each runs (it showed im=rtl,bus=model, which --impl refuses: the RTL index
+// manipulator needs the RTL bus controller).
+TEST(Cli, TheImplPairsARefusalShowsAreAccepted) {
+  const Result refused = run({"access", "--impl", "fast"});
+  ASSERT_EQ(refused.code, sw::kExitBadInput);
+  const std::string lead = "pairs such as ";
+  const std::size_t at = refused.err.find(lead);
+  ASSERT_NE(at, std::string::npos) << refused.err;
+  const std::size_t start = at + lead.size();
+  const std::string shown = refused.err.substr(start, refused.err.find(", found", start) - start);
+  const std::size_t either = shown.find(" or ");
+  ASSERT_NE(either, std::string::npos) << shown;
+  const std::string multiprocessor = shown.substr(0, either);
+  const std::string network = shown.substr(either + 4);
+  FakeRunner runner;
+  const Result access = run({"access", "--impl", multiprocessor}, runner);
+  EXPECT_EQ(access.code, sw::kExitOk) << multiprocessor << ": " << access.err;
+  const Result traffic =
+      run({"traffic", "--topology", "mesh", "--dims", "2x2", "--impl", network}, runner);
+  EXPECT_EQ(traffic.code, sw::kExitOk) << network << ": " << traffic.err;
+}
+
+// An access fails on a co-simulation mismatch, naming it on a line that names the command as
+// its refusals do (it began "orthosim: error:"), and prints no result.
 TEST(Cli, AnAccessFailsOnACosimMismatch) {
   class Mismatched : public FakeRunner {
    public:
@@ -252,7 +276,9 @@ TEST(Cli, AnAccessFailsOnACosimMismatch) {
   Mismatched runner;
   const Result r = run({"access", "--json"}, runner);
   EXPECT_EQ(r.code, sw::kExitRunFailed);
-  EXPECT_TRUE(contains(r.err, "cosim mismatch at cycle 9 in omp.bc0")) << r.err;
+  EXPECT_EQ(r.err,
+            "orthosim access: error: cosim mismatch at cycle 9 in omp.bc0: bus_data model 0x1 rtl "
+            "0x2\n");
   EXPECT_EQ(r.out, "");
 }
 

@@ -287,6 +287,21 @@ TEST_F(CliProgram, GenFftWritesTheParallelFftWithTheMachinesOrTheGivenCosts) {
   expect_refused_before_running(cases);
 }
 
+// gen --help's usage line shows how to call every form gen takes (gen_form): a form it leaves
+// out, as it left out calmant and the complete exchange on a mesh, is one the help hides.
+TEST(CliGen, TheUsageShowsEveryForm) {
+  const Result r = run({"gen", "--help"});
+  ASSERT_EQ(r.code, sw::kExitOk) << r.err;
+  const std::string usage = r.out.substr(0, r.out.find('\n'));
+  for (const char* form :
+       {"PATTERN|", "random", "exchange --nodes M", "shift --torus CxR", "cc-cube --dim D",
+        "fft --dim N --points M", "complete-exchange --torus NxN --algorithm A --block B",
+        "complete-exchange --cube D --onto mesh --dims KxK --block B",
+        "calmant --mesh KxK|--line K --len N --pipeline Q"}) {
+    EXPECT_TRUE(contains(usage, form)) << form << " not in: " << usage;
+  }
+}
+
 }  // namespace
 // A node or dimension list that is not numbers is refused with what the list holds, not with
 // the 32-bit range of its parser ("expected an integer in 0..4294967295, found 'x'"); a number out

@@ -172,7 +172,8 @@ class FullAfter : public std::streambuf {
   std::size_t room_;
 };
 
-// An output cut short is a failed run, whatever the command, with a line that says so; an output
+// An output cut short is a failed run, whatever the command, with a line that says so and names
+// the command as its other lines do (it said "orthosim: error:" for every command); an output
 // with room for it all is not; bad input keeps its own code.
 TEST(Cli, AnOutputThatCannotBeWrittenInFullFailsTheRun) {
   const std::vector<std::vector<std::string>> commands = {{"--help"},
@@ -188,7 +189,10 @@ TEST(Cli, AnOutputThatCannotBeWrittenInFullFailsTheRun) {
       const int code = sw::run_cli(args, runner, out, err);
       const bool fits = room == std::size_t{1} << 20;
       EXPECT_EQ(code, fits ? sw::kExitOk : sw::kExitRunFailed) << joined(args) << room;
-      EXPECT_EQ(contains(err.str(), "could not be written in full"), !fits) << err.str();
+      const std::string who = args.front() == "access" ? "orthosim access" : "orthosim";
+      EXPECT_EQ(err.str(), fits ? ""
+                                : who + ": error: the output could not be written in full "
+                                        "(standard output)\n");
     }
   }
   FullAfter none(0);
@@ -581,6 +585,29 @@ TEST_F(CliProgram, HelpOfTheNetworkCommandsListsTheirOptions) {
   }
 }
 
+// A sweep parameter names an option of the child that takes a value: a switch (--lockstep,
+// --quiet) reached the child as "--lockstep 1" and was refused there as a second bare argument
+// '1'; a name the child lacks was told "other than --alfa", as if --alfa were an option.
+TEST_F(CliProgram, ASweepParameterIsAnOptionOfTheChildThatTakesAValue) {
+  const std::string omp = file("omp.yaml", "arch: omp\n");
+  const std::string csv = path("r.csv");
+  expect_refused_before_running({
+      {{"sweep", fig2_, "--variants", omp, "--param", "lockstep=1", "--out", csv},
+       {"orthosim sweep: --param: expected an option of orthosim run that takes a value "
+        "(--lockstep is a switch), found 'lockstep'\n"}},
+      {{"sweep", fig2_, "--variants", omp, "--param", "quiet=1", "--out", csv},
+       {"(--quiet is a switch), found 'quiet'\n"}},
+      {{"sweep", fig2_, "--variants", omp, "--param", "alfa=1", "--out", csv},
+       {"orthosim sweep: --param: expected an option of orthosim run (see its --help), found "
+        "'alfa'\n"}},
+      {{"sweep", fig2_, "--variants", omp, "--param", "vcd=w.vcd", "--out", csv},
+       {"orthosim sweep: --param: expected an option of orthosim run other than --vcd (see its "
+        "--help), found 'vcd'\n"}},
+  });
+  EXPECT_FALSE(fs::exists(csv + ".partial"));
+  EXPECT_FALSE(fs::exists(csv));
+}
+
 TEST_F(CliProgram, EveryOutputOptionIsCheckedBeforeTheRunnerIsCalled) {
   // The fake runner opens no file: only the command line's own check can refuse these.
   fs::create_directories(dir_ / "adir");
@@ -611,10 +638,11 @@ TEST_F(CliProgram, EveryOutputOptionIsCheckedBeforeTheRunnerIsCalled) {
   EXPECT_EQ(runner.program_requests.size(), 1u);
 }
 
-// The words completion offers after a command: the lowercase alternatives of its usage's first
-// word; a usage that starts with an option ("--torus NxN ...") or an optional part ("[options]")
-// has none, and placeholders (a capital) and empty alternatives are left out.
-TEST(Cli, UsageFirstWordsAreTheLowercaseAlternativesOfTheFirstWord) {
+// The words completion offers after a command: the lowercase alternatives of the first word of
+// each form its usage shows (forms separated by " | ", as gen's); a form that starts with an
+// option ("--torus NxN ...") or an optional part ("[options]") has none, and placeholders (a
+// capital), empty alternatives and repeats are left out.
+TEST(Cli, UsageFirstWordsAreTheLowercaseAlternativesOfEachFormsFirstWord) {
   using sw::cli::usage_first_words;
   using Words = std::vector<std::string>;
   EXPECT_EQ(usage_first_words("export|stats|diff|plot FILE... [options]"),
@@ -628,6 +656,12 @@ TEST(Cli, UsageFirstWordsAreTheLowercaseAlternativesOfTheFirstWord) {
   // Digits and hyphens belong to a word to type; only a capital makes a placeholder.
   EXPECT_EQ(usage_first_words("cc-cube|c12|FILE2 --dim D"), (Words{"cc-cube", "c12"}));
   EXPECT_EQ(usage_first_words(""), Words{});
+  // gen's forms: every one offered, and a form named twice once.
+  EXPECT_EQ(usage_first_words("PATTERN|random --nodes M | shift --torus CxR | cc-cube --dim D | "
+                              "shift --distance D [options]"),
+            (Words{"random", "shift", "cc-cube"}));
+  EXPECT_EQ(usage_first_words("--mesh KxK | --line K (--task i,M | --len N) | [--json]"), Words{});
+  EXPECT_EQ(usage_first_words("a|b x|y | c"), (Words{"a", "b", "c"}));
 }
 
 /// MemAvailable of /proc/meminfo in bytes (its unit is kB, 1024 bytes), or 0 without it.

@@ -510,7 +510,9 @@ TEST_F(CliProgram, AMultiprocessorRunFailsOnACosimMismatch) {
   Mismatched runner;
   const Result r = run({"run", fig2_, "--arch", "omp"}, runner);
   EXPECT_EQ(r.code, sw::kExitRunFailed);
-  EXPECT_TRUE(contains(r.err, "cosim mismatch at cycle 9 in omp.bc0")) << r.err;
+  EXPECT_EQ(r.err,
+            "orthosim run: error: cosim mismatch at cycle 9 in omp.bc0: bus_data model 0x1 rtl "
+            "0x2\n");
 }
 
 // A network run takes --memory-limit to the runner, and fails on a co-simulation mismatch.
@@ -523,7 +525,8 @@ TEST_F(CliProgram, ANetworkRunCarriesTheMemoryLimitAndFailsOnACosimMismatch) {
   });
   const Result r = run({"run", fig2_, "--arch", "mesh", "--dims", "2x2"}, mismatched);
   EXPECT_EQ(r.code, sw::kExitRunFailed);
-  EXPECT_TRUE(contains(r.err, "cosim mismatch at cycle 16 in mesh.r1")) << r.err;
+  EXPECT_EQ(r.err,
+            "orthosim run: error: cosim mismatch at cycle 16 in mesh.r1: flit model 0x1 rtl 0x3\n");
 }
 
 TEST_F(CliProgram, RunOnATorusHandsTheRunnerEveryNetworkOptionAndEveryNodeMessage) {

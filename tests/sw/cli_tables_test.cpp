@@ -49,6 +49,14 @@ TEST(CliTables, EachRangeIsTakenAtBothEndsAndRefusedOnePast) {
       {tables({"--ports", "two"}), {"--ports: expected one or all, found 'two'"}},
       {{"tables", "--topology", "mesh", "--m", "4", "--n", "4"},
        {"--topology: expected hypercube or torus, found 'mesh'"}},
+      // --collapse was refused as a bare "--collapse: a hypercube with more nodes than
+      // processors", saying neither that it was expected nor what was found.
+      {{"tables", "--topology", "torus", "--m", "16", "--n", "4", "--collapse", "x0"},
+       {"orthosim tables: --collapse: expected a hypercube with more nodes than processors (--m > "
+        "--n), found a torus\n"}},
+      {tables({"--collapse", "x0"}),
+       {"orthosim tables: --collapse: expected a hypercube with more nodes than processors (--m > "
+        "--n), found one node per processor (--m = --n = 4)\n"}},
   });
   struct Taken {
     std::vector<std::string> args;

@@ -388,7 +388,7 @@ TEST(CliTraffic, ACosimMismatchAtAnyRateFailsTheCommand) {
   const Result r =
       run({"traffic", "--topology", "mesh", "--dims", "4x4", "--rates", "0.01,0.02,0.03"}, runner);
   EXPECT_EQ(r.code, sw::kExitRunFailed);
-  EXPECT_TRUE(contains(r.err, "orthosim: error: cosim mismatch at cycle 16 in mesh.r3")) << r.err;
+  EXPECT_EQ(r.err, "orthosim traffic: error: cosim mismatch at cycle 16 in mesh.r3\n");
   EXPECT_EQ(r.out, "");
 }
 
@@ -491,12 +491,13 @@ TEST_F(CliProgram, TrafficEmbeddingPlacesThePatternAndJsonReportsOneRoundsConten
   (void)only_traffic({"traffic", "--topology", "hypercube", "--dim", "4", "--json"}, &uniform);
   EXPECT_FALSE(nlohmann::json::parse(uniform.out).contains("round_contention"));
 
+  // The map places the pattern's nodes (traffic runs no program): its count names them.
   const std::string short_map = file("short.map", "0 1 2\n");
   const std::string twice = file("twice.map", "0 0\n");
   expect_refused_before_running({
       {{"traffic", "--topology", "hypercube", "--dim", "4", "--pattern", "bitrev", "--embedding",
         short_map},
-       {"short.map", "16 entries"}},
+       {"short.map:2:1: expected 16 entries, one per pattern node, found 3"}},
       {{"traffic", "--topology", "hypercube", "--dim", "1", "--embedding", twice},
        {"twice.map:1:3", "not used yet"}},
       {{"traffic", "--topology", "hypercube", "--dim", "4", "--embedding", path("none.map")},

@@ -28,6 +28,38 @@ TEST_F(CliVariant, AnArchitectureOnTheCommandLineIsRefusedAsItsOption) {
       {{"traffic", "--variant", bare, "--topology", "bus"},
        {"orthosim traffic: --topology: expected mesh, torus or hypercube, found 'bus'"}},
   });
+  // An architecture of the other family was taken as the one the fields are judged against:
+  // "o.yaml:2:1: expected a field of the mesh (...), found 'alpha'".
+  const std::string mesh = file("mesh.yaml", "arch: mesh\ndims: 4x4\n");
+  expect_refused_before_running({
+      {{"access", "--variant", omp, "--arch", "mesh"},
+       {"orthosim access: --arch: expected one of omp, crossbar, bus, found 'mesh'\n"}},
+      {{"traffic", "--variant", mesh, "--topology", "omp"},
+       {"orthosim traffic: --topology: expected mesh, torus or hypercube, found 'omp'\n"}},
+  });
+}
+
+// A file of an architecture the command does not run is refused at its arch field, as traffic
+// and demo refuse one: access named the first field it has no option for ("mesh.yaml:2:1:
+// expected a field orthosim access takes (it has no --dims), found 'dims'").
+TEST_F(CliVariant, AFileOfAnArchitectureTheCommandDoesNotRunIsRefusedAtItsArch) {
+  const std::string mesh = file("mesh.yaml", "# a network\narch: mesh\ndims: 4x4\n");
+  const std::string omp = file("omp.yaml", "arch: omp\nn: 4\n");
+  expect_refused_before_running({
+      {{"access", "--variant", mesh},
+       {"mesh.yaml:2:7: expected a multiprocessor (omp, crossbar, bus) for orthosim access, "
+        "found 'mesh'\n"}},
+      {{"traffic", "--variant", omp},
+       {"omp.yaml:1:7: expected a network (mesh, torus, hypercube) for orthosim traffic, found "
+        "'omp'\n"}},
+      {{"demo", "--variant", mesh},
+       {"mesh.yaml:2:7: expected a multiprocessor (omp, crossbar, bus) for orthosim demo, which "
+        "runs all three with the variant's costs and sizes, found 'mesh'\n"}},
+  });
+  // run takes all six.
+  FakeRunner runner;
+  EXPECT_EQ(run({"run", fig2_, "--variant", mesh}, runner).code, sw::kExitOk);
+  EXPECT_EQ(run({"run", fig2_, "--variant", omp}, runner).code, sw::kExitOk);
 }
 
 }  // namespace
