@@ -17,7 +17,9 @@ task automatic fail(input string what);
 endtask
 
 // 32-bit values (the benches' cycles, counts and words: an int, as Verilator's -Wall wants the
-// width exact), compared with !== so that an x or z under Icarus fails the check.
+// width exact), compared with !== so that an x or z under Icarus fails the check. Narrower or
+// wider signals are passed through a size cast, 32'(sig), which keeps an x; int'(sig) would make
+// it a 0 that a check expecting 0 passes (a register without its reset).
 task automatic check(input string what, input logic signed [31:0] got,
                      input logic signed [31:0] want);
   checks++;

@@ -301,7 +301,7 @@ module crossbar_bench #(
     while (!all_done) begin
       drive_starts(t0);
       #1;
-      check($sformatf("%s cycle %0d: collision", name, cyc), int'(collision), 0);
+      check($sformatf("%s cycle %0d: collision", name, cyc), 32'(collision), 0);
       for (int i = 0; i < N; i++) begin
         if (req[i] && grant[i]) t_grant[i] = cyc;
         if (done[i]) t_done[i] = cyc;
@@ -323,8 +323,8 @@ module crossbar_bench #(
         n_conf += (w_grant[i] > t0 + dly[i]) ? 1 : 0;
       end
     end
-    check($sformatf("%s wait_cycles", name), int'(wait_cycles) - w0, n_wait);
-    check($sformatf("%s conflicts", name), int'(conflicts) - c0, n_conf);
+    check($sformatf("%s wait_cycles", name), 32'(wait_cycles) - w0, n_wait);
+    check($sformatf("%s conflicts", name), 32'(conflicts) - c0, n_conf);
     compare_all(name);
   endtask
 
@@ -336,8 +336,8 @@ module crossbar_bench #(
           host_slot = NB'(s);
           host_addr = AW'(k);
           #1;
-          check($sformatf("%s M(%0d,%0d) word %0d", name, b, s, k), int'(host_rdata),
-                int'(ref_mod[b][s][k]));
+          check($sformatf("%s M(%0d,%0d) word %0d", name, b, s, k), 32'(host_rdata),
+                32'(ref_mod[b][s][k]));
         end
       end
     end
@@ -348,7 +348,7 @@ module crossbar_bench #(
         #1;
         for (int i = 0; i < N; i++) begin
           check($sformatf("%s BC(%0d) buffer %0d word %0d", name, i, bf, v),
-                int'(loc_rdata[i*W+:W]), int'(ref_buf[i][bf][v]));
+                32'(loc_rdata[i*W+:W]), 32'(ref_buf[i][bf][v]));
         end
       end
     end

@@ -538,7 +538,7 @@ module tb_bus_controller;
           host_col  = NB'(b);
           host_addr = AW'(k);
           #1 check($sformatf("%s: M(%0d,%0d) word %0d", scenario, a, b, k),
-                   int'(host_rdata), int'(ref_mod[a][b][k]));
+                   32'(host_rdata), 32'(ref_mod[a][b][k]));
         end
       end
     end
@@ -550,7 +550,7 @@ module tb_bus_controller;
         #1;
         for (int i = 0; i < N; i++) begin
           check($sformatf("%s: BC(%0d) buffer %0d word %0d", scenario, i, bf, v),
-                int'(loc_rdata[i*W+:W]), int'(ref_buf[i][bf][v]));
+                32'(loc_rdata[i*W+:W]), 32'(ref_buf[i][bf][v]));
         end
       end
     end
@@ -749,8 +749,8 @@ module tb_bus_controller;
     check("C1: BC(0) granted at once", res_tg[0], res_tr[0]);
     check("C1: BC(1) granted when BC(0) ends", res_tg[1], res_td[0]);
     check("C1: BC(1) wait", res_w[1], res_td[0] - res_tr[1]);
-    check("C1: wait_cycles", int'(wait_cycles) - w0, res_w[1]);
-    check("C1: conflicts", int'(conflicts) - c0, 1);
+    check("C1: wait_cycles", 32'(wait_cycles) - w0, res_w[1]);
+    check("C1: conflicts", 32'(conflicts) - c0, 1);
     compare_all("C1");
 
     // C2: both request in the same cycle: the lower id first.
@@ -783,8 +783,8 @@ module tb_bus_controller;
     check("C4: BC(1) granted when BC(0) ends", res_tg[1], res_td[0]);
     check("C4: BC(2) granted when BC(1) ends (not earlier)", res_tg[2], res_td[1]);
     want_wait = (res_tg[1] - res_tr[1]) + (res_tg[2] - res_tr[2]);
-    check("C4: wait_cycles", int'(wait_cycles) - w0, want_wait);
-    check("C4: conflicts", int'(conflicts) - c0, 2);
+    check("C4: wait_cycles", 32'(wait_cycles) - w0, want_wait);
+    check("C4: conflicts", 32'(conflicts) - c0, 2);
 
     // C5: no common module: all granted at once. RB(0) all slots, RB(1) all slots, CB(2) slot 3
     // (M(3,2)) and CB(3) slot 2 (M(2,3)).
@@ -797,7 +797,7 @@ module tb_bus_controller;
     for (int i = 0; i < N; i++) begin
       check($sformatf("C5: BC(%0d) granted at once", i), res_tg[i], res_tr[i]);
     end
-    check("C5: wait_cycles", int'(wait_cycles) - w0, 0);
+    check("C5: wait_cycles", 32'(wait_cycles) - w0, 0);
     compare_all("C5");
 
     // C6: two IWR steps exchanging messages: P(0) and P(1) write their rows, switch, and read
@@ -821,10 +821,10 @@ module tb_bus_controller;
       want_g0 = res_tr[1] + d_w;
       check("C6: P(1) write granted at once", res_tg[1], res_tr[1]);
       check("C6: P(0) waits for P(1)'s write half", res_w[0],
-            want_g0 - (res_tg[0] + d_w + int'(gamma)));
+            want_g0 - (res_tg[0] + d_w + 32'(gamma)));
       check("C6: P(0) done", res_td[0], want_g0 + d_w);
-      check("C6: P(1) step takes 2D + gamma", res_td[1] - res_tg[1], 2 * d_w + int'(gamma));
-      check("C6: wait_cycles", int'(wait_cycles) - w0, res_w[0] + res_w[1]);
+      check("C6: P(1) step takes 2D + gamma", res_td[1] - res_tg[1], 2 * d_w + 32'(gamma));
+      check("C6: wait_cycles", 32'(wait_cycles) - w0, res_w[0] + res_w[1]);
       compare_all("C6");
     end
   endtask

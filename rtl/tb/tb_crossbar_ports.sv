@@ -102,7 +102,7 @@ module tb_crossbar_ports;
     host_slot = NB'(s);
     host_addr = AW'(k);
     #1;
-    check(what, int'(host_rdata), want);
+    check(what, 32'(host_rdata), want);
   endtask
 
   initial begin
@@ -127,10 +127,10 @@ module tb_crossbar_ports;
     drive(0, 1, 0, 1, 3, 1'b0, 0);
     drive(1, 0, 0, 2, 5, 1'b1, 77);
     #1;
-    check("mode 1 read word", int'(bus_rdata[0*W+:W]), word_of(0, 1, 3));
-    check("mode 0 gets no word", int'(bus_rdata[1*W+:W]), 0);
+    check("mode 1 read word", 32'(bus_rdata[0*W+:W]), word_of(0, 1, 3));
+    check("mode 0 gets no word", 32'(bus_rdata[1*W+:W]), 0);
     edge_();
-    check("mode 0 lines drive nothing: no collision", int'(collision), 0);
+    check("mode 0 lines drive nothing: no collision", 32'(collision), 0);
     check_word("mode 0 lines write nothing", 0, 2, 5, word_of(0, 2, 5));
     idle_all();
 
@@ -143,7 +143,7 @@ module tb_crossbar_ports;
     host_wdata = 32'd4242;
     host_we = 1'b1;
     #1;
-    check("bus 1 reads M(1,2) beside the host", int'(bus_rdata[2*W+:W]), word_of(1, 2, 6));
+    check("bus 1 reads M(1,2) beside the host", 32'(bus_rdata[2*W+:W]), word_of(1, 2, 6));
     edge_();
     host_we = 1'b0;
     idle_all();
@@ -153,20 +153,20 @@ module tb_crossbar_ports;
     drive(0, 1, 1, 0, 0, 1'b0, 0);
     drive(3, 2, 1, 1, 0, 1'b0, 0);
     edge_();
-    check("two controllers on one bus: collision", int'(collision), 1);
+    check("two controllers on one bus: collision", 32'(collision), 1);
     idle_all();
     edge_();
-    check("collision is sticky", int'(collision), 1);
+    check("collision is sticky", 32'(collision), 1);
     rst_n = 1'b0;
     edge_();
     rst_n = 1'b1;
-    check("reset clears collision", int'(collision), 0);
+    check("reset clears collision", 32'(collision), 0);
     // One controller per bus is no collision.
     drive(0, 1, 0, 0, 0, 1'b0, 0);
     drive(3, 1, 1, 0, 0, 1'b0, 0);
     edge_();
     idle_all();
-    check("one controller per bus: no collision", int'(collision), 0);
+    check("one controller per bus: no collision", 32'(collision), 0);
 
     checks_verdict("tb_crossbar_ports", "");
     $finish;

@@ -105,7 +105,7 @@ module tb_module_array;
   task automatic check_word(input string what, input int a, input int b, input int k,
                             input int want);
     host_at(a, b, k);
-    check(what, int'(host_rdata), want);
+    check(what, 32'(host_rdata), want);
   endtask
 
   // The host writes `data` to word k of M(a,b) at one edge beside the bus lines as they are.
@@ -148,10 +148,10 @@ module tb_module_array;
     drive(0, 1, 1, 4, 1'b0, 1'b0, 0);
     drive(2, 3, 1, 4, 1'b1, 1'b0, 0);
     #1;
-    check("row mode reads M(i,s)", int'(bus_rdata[1*W+:W]), word_of(1, 2, 3));
-    check("column mode reads M(s,i)", int'(bus_rdata[3*W+:W]), word_of(0, 3, 5));
-    check("no valid reads 0", int'(bus_rdata[0*W+:W]), 0);
-    check("mode 3 reads 0", int'(bus_rdata[2*W+:W]), 0);
+    check("row mode reads M(i,s)", 32'(bus_rdata[1*W+:W]), word_of(1, 2, 3));
+    check("column mode reads M(s,i)", 32'(bus_rdata[3*W+:W]), word_of(0, 3, 5));
+    check("no valid reads 0", 32'(bus_rdata[0*W+:W]), 0);
+    check("mode 3 reads 0", 32'(bus_rdata[2*W+:W]), 0);
     // The same lines writing: only the two addressing buses write.
     drive(1, 1, 2, 3, 1'b1, 1'b1, 11);
     drive(3, 2, 0, 5, 1'b1, 1'b1, 33);
@@ -164,7 +164,7 @@ module tb_module_array;
     check_word("no valid writes nothing", 0, 1, 4, word_of(0, 1, 4));
     check_word("mode 3 writes nothing (as row)", 2, 1, 4, word_of(2, 1, 4));
     check_word("mode 3 writes nothing (as column)", 1, 2, 4, word_of(1, 2, 4));
-    check("no collision", int'(collision), 0);
+    check("no collision", 32'(collision), 0);
 
     // ---- the host port beside the buses ------------------------------------------------------
     // RB(3) on M(3,1) and CB(2) on M(0,2): the host writes M(3,2) and M(1,2) (other modules) but
@@ -191,26 +191,26 @@ module tb_module_array;
     drive(3, 1, 1, 0, 1'b1, 1'b0, 0);
     drive(1, 2, 3, 0, 1'b1, 1'b0, 0);
     edge_();
-    check("RB(3) and CB(1) on M(3,1): collision", int'(collision), 1);
+    check("RB(3) and CB(1) on M(3,1): collision", 32'(collision), 1);
     idle_all();
     edge_();
-    check("collision is sticky", int'(collision), 1);
+    check("collision is sticky", 32'(collision), 1);
     reset_();
-    check("reset clears collision", int'(collision), 0);
+    check("reset clears collision", 32'(collision), 0);
     // RB(0) on M(0,2) and CB(2) on M(1,2): a row bus and a column bus on different modules.
     drive(0, 1, 2, 0, 1'b1, 1'b0, 0);
     drive(2, 2, 1, 0, 1'b1, 1'b0, 0);
     edge_();
-    check("row and column buses on different modules: no collision", int'(collision), 0);
+    check("row and column buses on different modules: no collision", 32'(collision), 0);
     // RB(0) showing M(0,2) without valid, CB(2) on M(0,2); then the other way round.
     drive(2, 2, 0, 0, 1'b1, 1'b0, 0);
     drive(0, 1, 2, 0, 1'b0, 1'b0, 0);
     edge_();
-    check("a row bus without valid is no collision", int'(collision), 0);
+    check("a row bus without valid is no collision", 32'(collision), 0);
     drive(2, 2, 0, 0, 1'b0, 1'b0, 0);
     drive(0, 1, 2, 0, 1'b1, 1'b0, 0);
     edge_();
-    check("a column bus without valid is no collision", int'(collision), 0);
+    check("a column bus without valid is no collision", 32'(collision), 0);
     idle_all();
 
     // ---- arbitration ------------------------------------------------------------------------
@@ -223,16 +223,16 @@ module tb_module_array;
     req_mask = (N * N)'('b0010);
     request(1, 1'b1, 'b0100);
     #1;
-    check("column request for M(2,1) beside the holder of M(0,1)", int'(grant), 'b0010);
+    check("column request for M(2,1) beside the holder of M(0,1)", 32'(grant), 'b0010);
     edge_();
     req = '0;
     request(1, 1'b1, 'b0001);
     #1;
-    check("column request for M(0,1) while it is held", int'(grant), 'b0000);
+    check("column request for M(0,1) while it is held", 32'(grant), 'b0000);
     edge_();
     hold[0] = 1'b0;
     #1;
-    check("... granted when the hold falls", int'(grant), 'b0010);
+    check("... granted when the hold falls", 32'(grant), 'b0010);
     edge_();
     req = '0;
     edge_();
@@ -243,21 +243,21 @@ module tb_module_array;
     request(0, 1'b0, 'b1000);
     request(3, 1'b1, 'b0001);
     #1;
-    check("row and column request on M(0,3): the lower id", int'(grant), 'b0001);
+    check("row and column request on M(0,3): the lower id", 32'(grant), 'b0001);
     edge_();
     req = '0;
     edge_();
     request(0, 1'b0, 'b1000);
     request(3, 1'b0, 'b0001);
     #1;
-    check("two row requests never conflict", int'(grant), 'b1001);
+    check("two row requests never conflict", 32'(grant), 'b1001);
     edge_();
     req = '0;
     edge_();
     request(3, 1'b1, 'b0011);
     request(1, 1'b0, 'b0100);
     #1;
-    check("a column request for M(3,1), a row request for M(1,2)", int'(grant), 'b1010);
+    check("a column request for M(3,1), a row request for M(1,2)", 32'(grant), 'b1010);
     edge_();
     req = '0;
 

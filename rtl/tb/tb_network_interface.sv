@@ -249,8 +249,8 @@ module tb_network_interface;
         cap_n[j]++;
       end
       if (dl_valid[j]) begin
-        check($sformatf("B ch %0d cycle %0d word", j, cyc), int'(dl_word[j*W+:W]),
-              int'(word_at(100 * int'(dl_tag[j*TGW+:TGW]) + int'(dl_index[j*MWW+:MWW]))));
+        check($sformatf("B ch %0d cycle %0d word", j, cyc), 32'(dl_word[j*W+:W]),
+              32'(word_at(100 * 32'(dl_tag[j*TGW+:TGW]) + 32'(dl_index[j*MWW+:MWW]))));
         got_words[dl_tag[j*TGW+:TGW]]++;
       end
       if (dl_done[j]) begin
@@ -304,7 +304,7 @@ module tb_network_interface;
         check_data($sformatf("A tag %0d packet %0d flit %0d data", s_tag[m], k, i), f[DW-1:0],
                    want[DW-1:0]);
         check($sformatf("A tag %0d packet %0d flit %0d tail, head", s_tag[m], k, i),
-              int'(f[DW+1:DW]), int'(want[DW+1:DW]));
+              32'(f[DW+1:DW]), 32'(want[DW+1:DW]));
         check($sformatf("A tag %0d packet %0d flit %0d taken in", s_tag[m], k, i),
               cap_cyc[ch][p], c);
         last_take = c;
@@ -360,7 +360,7 @@ module tb_network_interface;
     // Message 2: its start-up begins the cycle after message 1's last tail.
     expect_message(1, pos, last0 + 1 + 3, 4, pos, last1);
     expect_message(2, pos, last1 + 1 + 3, 4, pos, last0);
-    check("A: queue empty", int'(queued[0+:QCW]), 0);
+    check("A: queue empty", 32'(queued[0+:QCW]), 0);
 
     // ---- 2. all-port: four channels submitted in one cycle, whole-message packets, t_s = 0, no
     //      backpressure: the four messages start together.
@@ -386,13 +386,13 @@ module tb_network_interface;
     sub_words[1*MWW+:MWW] = MWW'(1);
     sub_valid = 4'b0010;
     for (int m = 0; m < QD; m++) begin
-      #1 check($sformatf("queue room for message %0d", m), int'(sub_ready[1]), 1);
+      #1 check($sformatf("queue room for message %0d", m), 32'(sub_ready[1]), 1);
       edge_();
     end
-    #1 check("queue full after QD messages", int'(sub_ready[1]), 0);
-    check("other channel has room", int'(sub_ready[2]), 1);
+    #1 check("queue full after QD messages", 32'(sub_ready[1]), 0);
+    check("other channel has room", 32'(sub_ready[2]), 1);
     sub_valid = '0;
-    check("queued on channel 1", int'(queued[1*QCW+:QCW]), QD);
+    check("queued on channel 1", 32'(queued[1*QCW+:QCW]), QD);
 
     // ---- 4. reassembly at B: packets overtake, channels in parallel, empty message --------------
     reset_all(0, 3, 0);  // packets of 3 flits (2 words)
@@ -417,7 +417,7 @@ module tb_network_interface;
     check("B: message 9 (no words) complete with its header", got_done[9], 32);
     check("B: message 5 words", got_words[5], 5);
     check("B: message 7 words", got_words[7], 2);
-    check("B: no overflow", int'(b_overflow), 0);
+    check("B: no overflow", 32'(b_overflow), 0);
 
     // ---- 5. reassembly table overflow: RQ + 1 messages open at once ------------------------------
     reset_all(0, 2, 0);  // one word per packet
@@ -441,7 +441,7 @@ module tb_network_interface;
     hand_packet(0, 1, 3, t + 1, t);
     s_n = 0;
     for (int c = 15; c < 27; c++) cycle_();
-    check("B: overflow with RQ + 1 open messages", int'(b_overflow), 1);
+    check("B: overflow with RQ + 1 open messages", 32'(b_overflow), 1);
     for (int m = 0; m < RQ; m++) begin
       check($sformatf("B: message %0d complete with its last word", 20 + m), got_done[20+m], 24);
     end
@@ -454,7 +454,7 @@ module tb_network_interface;
 
     // ---- 6. packets of 301, 256 and 255 flits (one packet per message) --------------------------
     reset_all(1, 0, 0);
-    check("B: a reset clears the overflow flag", int'(b_overflow), 0);
+    check("B: a reset clears the overflow flag", 32'(b_overflow), 0);
     s_n = 3;
     s_at[0] = 0; s_ch[0] = 1; s_tag[0] = 40; s_words[0] = 300; s_addr[0] = 4000; s_dst[0] = 5;
     s_at[1] = 0; s_ch[1] = 2; s_tag[1] = 41; s_words[1] = 255; s_addr[1] = 4100; s_dst[1] = 5;
@@ -462,9 +462,9 @@ module tb_network_interface;
     for (int c = 0; c < 310; c++) cycle_();
     check("A: a 300-word message is 301 flits", cap_n[1], 301);
     for (int m = 0; m < 3; m++) expect_message(m, 0, 0 + 1 + 1, 0, pos, last0);
-    check("A: its header's length saturates", int'(cap_flit[1][0][3*CW+:8]), 255);
-    check("A: 256 flits saturate", int'(cap_flit[2][0][3*CW+:8]), 255);
-    check("A: 255 flits do not", int'(cap_flit[3][0][3*CW+:8]), 255);
+    check("A: its header's length saturates", 32'(cap_flit[1][0][3*CW+:8]), 255);
+    check("A: 256 flits saturate", 32'(cap_flit[2][0][3*CW+:8]), 255);
+    check("A: 255 flits do not", 32'(cap_flit[3][0][3*CW+:8]), 255);
 
     // ---- 7. the queue as a ring: a submission to a full queue refused, the head wrapping --------
     // t_s = 2, one packet per message, channel 0. Messages 50, 51, 52 fill the queue (cycles 0 to
@@ -489,7 +489,7 @@ module tb_network_interface;
       if (m != 3) expect_message(m, pos, last0 + 1 + 2, 0, pos, last0);
     end
     check("A: the five accepted messages and nothing else", cap_n[0], pos);
-    check("A: queue empty", int'(queued[0+:QCW]), 0);
+    check("A: queue empty", 32'(queued[0+:QCW]), 0);
 
     checks_verdict("tb_network_interface", "");
     $finish;

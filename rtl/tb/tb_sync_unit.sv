@@ -254,12 +254,12 @@ module tb_sync_unit;
     end
     run(30);
     check_scripts("defaults");
-    check("defaults syncs_delivered", int'(syncs_delivered), 4);
-    check("defaults int_conflicts", int'(int_conflicts), 2);
-    check("defaults int_wait_cycles", int'(int_wait_cycles), A + (3 + 2 * A - 4));
-    check("defaults barriers", int'(barriers), 1);
-    check("defaults bus_switches", int'(bus_switches), 0);
-    check("defaults token_overflow", int'(token_overflow), 0);
+    check("defaults syncs_delivered", 32'(syncs_delivered), 4);
+    check("defaults int_conflicts", 32'(int_conflicts), 2);
+    check("defaults int_wait_cycles", 32'(int_wait_cycles), A + (3 + 2 * A - 4));
+    check("defaults barriers", 32'(barriers), 1);
+    check("defaults bus_switches", 32'(bus_switches), 0);
+    check("defaults token_overflow", 32'(token_overflow), 0);
 
     // ---- 2. zero costs: delivery in the grant cycle, release in the last arrival's cycle -----
     A = 0;
@@ -276,9 +276,9 @@ module tb_sync_unit;
     op(3, 1, OP_BAR, 'b1100, 0, 7 + G + B);
     run(20);
     check_scripts("zero costs");
-    check("zero costs barriers", int'(barriers), 2);
-    check("zero costs bus_switches", int'(bus_switches), 1);
-    check("zero costs syncs_delivered", int'(syncs_delivered), 1);
+    check("zero costs barriers", 32'(barriers), 2);
+    check("zero costs bus_switches", 32'(bus_switches), 1);
+    check("zero costs syncs_delivered", 32'(syncs_delivered), 1);
 
     // ---- 3. episodes are (kind, group) pairs -------------------------------------------------
     A = 1;
@@ -295,7 +295,7 @@ module tb_sync_unit;
     op(1, 1, OP_BAR, 'b0011, 0, NEVER);  // ... and P0 is in another
     run(25);
     check_scripts("episodes");
-    check("episodes barriers", int'(barriers), 2);
+    check("episodes barriers", 32'(barriers), 2);
 
     // ---- 4. waiting requests go by arrival, not by id; tokens accumulate ---------------------
     A = 4;
@@ -314,12 +314,12 @@ module tb_sync_unit;
     op(1, 1, OP_WS, 0, 0, NEVER);  // P0 never signals P1
     run(5 * A + 6);
     check_scripts("arrival order");
-    check("arrival order int_conflicts", int'(int_conflicts), 4);
+    check("arrival order int_conflicts", 32'(int_conflicts), 4);
     // Waits from arrival to grant: P3 A-1, P2 2A-2, P1 3A-3, P0's second request (arrived in A)
     // 3A.
-    check("arrival order int_wait_cycles", int'(int_wait_cycles),
+    check("arrival order int_wait_cycles", 32'(int_wait_cycles),
           (A - 1) + (2 * A - 2) + (3 * A - 3) + 3 * A);
-    check("arrival order syncs_delivered", int'(syncs_delivered), 5);
+    check("arrival order syncs_delivered", 32'(syncs_delivered), 5);
 
     // ---- 5. after a reset without a configuration write: gamma 8; a token delivered and one of
     // the same pair consumed at the same edge leave the count as it was -------------------------
@@ -338,7 +338,7 @@ module tb_sync_unit;
     op(1, 2, OP_WS, 0, 0, NEVER);
     run(2 * A + G + 4);
     check_scripts("reset without configuration");
-    check("reset without configuration bus_switches", int'(bus_switches), 1);
+    check("reset without configuration bus_switches", 32'(bus_switches), 1);
 
     // ---- 6. a token counter saturates at 2^TKW - 1 and the overflow is sticky -----------------
     A = 1;
@@ -354,8 +354,8 @@ module tb_sync_unit;
     op(3, 15, OP_WS, 2, 20, NEVER);
     run(24);
     check_scripts("saturation");
-    check("saturation token_overflow", int'(token_overflow), 1);
-    check("saturation syncs_delivered", int'(syncs_delivered), 16);
+    check("saturation token_overflow", 32'(token_overflow), 1);
+    check("saturation syncs_delivered", 32'(syncs_delivered), 16);
 
     checks_verdict("tb_sync_unit", "");
     $finish;
