@@ -510,19 +510,22 @@ TEST(Deadlock, ARingWithoutTheDatelineDeadlocksAndTheWatchdogNamesTheCycle) {
   EXPECT_LT(r.sim_cycles, 200'000u);
 }
 
-/// On a 4-node ring every node sends 3 words to the node two hops on (the positive way at exactly
-/// half a ring): without the dateline, four worms that each hold the link the next one needs.
-sw::RoutedProgram half_ring() {
+/// On a ring of `nodes` every node sends 3 words to the node `shift` places on, in one step.
+sw::RoutedProgram ring_shift(std::uint32_t nodes, std::uint32_t shift) {
   sw::McProgram p;
-  p.name = "half-ring";
-  p.nodes = 4;
+  p.name = "ring shift";
+  p.nodes = nodes;
   sw::ProgramStep s;
-  for (std::uint32_t node = 0; node < 4; ++node) {
-    s.transfers.push_back({node, {(node + 2) % 4}, false, 3, {}});
+  for (std::uint32_t node = 0; node < nodes; ++node) {
+    s.transfers.push_back({node, {(node + shift) % nodes}, false, 3, {}});
   }
   p.steps = {s};
-  return sw::route_program(p, 4, sw::identity_embedding(4));
+  return sw::route_program(p, nodes, sw::identity_embedding(nodes));
 }
+
+/// On a 4-node ring every node sends 3 words to the node two hops on (the positive way at exactly
+/// half a ring): without the dateline, four worms that each hold the link the next one needs.
+sw::RoutedProgram half_ring() { return ring_shift(4, 2); }
 
 // The four worms of half_ring() on a ring without the dateline. Each header enters its source
 // router at the send (cycle 0) and crosses its first link D cycles later (docs/networks.md,
@@ -575,15 +578,7 @@ TEST(Deadlock, TheReportNamesTheCycleOfWaitingChannelsInTheOrderTheHeadersWait) 
   c.router.vcs = 1;
   c.watchdog_cycles = 20;
   sc::Multicomputer system("ring5", c.validated(), silent);
-  sw::McProgram p;
-  p.name = "two back";
-  p.nodes = 5;
-  sw::ProgramStep s;
-  for (std::uint32_t node = 0; node < 5; ++node) {
-    s.transfers.push_back({node, {(node + 3) % 5}, false, 3, {}});
-  }
-  p.steps = {s};
-  system.load(sw::route_program(p, 5, sw::identity_embedding(5)));
+  system.load(ring_shift(5, 3));
   sc_core::sc_start();
   const sw::NetworkRunSummary r = system.result();
   ASSERT_FALSE(r.completed);
