@@ -1377,6 +1377,47 @@ TEST(FabricWithoutKernel, AResetNetworkSteppedAgainFromCycleZeroMakesTheMovesOfA
   }
 }
 
+// An observer attaching mid-run hands the whole worms (one virtual channel, one-flit buffers) to
+// the general path, which rebuilds its list of waiting headers from the buffers: only headers
+// without an output channel wait. On a line of 4, a long message Z (1 -> 0, or 2 -> 3 the other
+// way) holds the ejection; Y (3 -> 0) waits behind it with its tail past its first channel, which
+// X (3 -> 0) then takes, its routed header stopped behind Y's tail. Attached at every cycle of
+// that, and mirrored so that X's channel is each port in turn, the run tells its client what the
+// general path's does, with its counters (a routed header taken for a waiting one would ask again
+// and count a wait cycle).
+TEST(FabricWithoutKernel, AnObserverAttachedToWholeWormsFindsOnlyUnroutedHeadersWaiting) {
+  sw::NetworkConfig config = network(Topology::mesh({4}), 0, 1);
+  config.router.vcs = 1;
+  config.router.buffer_flits = 1;
+  for (const bool mirrored : {false, true}) {
+    const auto node = [mirrored](std::uint32_t n) { return mirrored ? 3 - n : n; };
+    for (std::uint64_t attach = 1; attach < 40; ++attach) {
+      SCOPED_TRACE((mirrored ? "mirrored, attached at " : "attached at ") + std::to_string(attach));
+      EventLog worms_log;
+      EventLog general_log;
+      sc::net::Fabric worms(config.validated(), worms_log);
+      sc::net::Fabric general(config.validated(), general_log);
+      general.use_general_path();
+      for (sc::net::Fabric* f : {&worms, &general}) {
+        f->submit(0, node(1), node(0), 30);  // Z
+        f->submit(1, node(3), node(0), 1);   // Y
+        f->submit(2, node(3), node(0), 4);   // X, behind Y in node 3's queue
+      }
+      for (std::uint64_t c = 0; c < attach; ++c) {
+        worms.begin_cycle(sw::Cycle{c});
+        general.begin_cycle(sw::Cycle{c});
+      }
+      worms.observe(true);
+      general.observe(true);
+      run_until_idle(worms, attach);
+      run_until_idle(general, attach);
+      expect_the_same_calls(worms_log, general_log, 3);
+      EXPECT_EQ(worms.stats().header_wait_cycles, general.stats().header_wait_cycles);
+      EXPECT_EQ(worms.stats().router_steps, general.stats().router_steps);
+    }
+  }
+}
+
 // The route table (sw::RouteTable) stands in for a call to the routing function per header on the
 // deterministic routings. A Fabric that asks the routing function for every header is the second
 // implementation: the same calls to the client in the same order, with their cycles, and the
