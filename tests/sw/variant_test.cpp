@@ -73,10 +73,10 @@ TEST(VariantFields, AgreeWithTheTableInTheDocs) {
       continue;  // another table (the examples)
     }
     const std::string& value = cells[2];
-    const FieldType type = value.rfind("integer", 0) == 0              ? FieldType::Integer
-                           : value.find("8x8") != std::string::npos    ? FieldType::Radices
-                           : value.find("im=rtl") != std::string::npos ? FieldType::Impl
-                                                                       : FieldType::Name;
+    const FieldType type = value.rfind("integer", 0) == 0                   ? FieldType::Integer
+                           : value.find("8x8") != std::string::npos         ? FieldType::Radices
+                           : value.find("bus=rtl,im=") != std::string::npos ? FieldType::Impl
+                                                                            : FieldType::Name;
     for (std::size_t tick = cells[0].find('`'); tick != std::string::npos;
          tick = cells[0].find('`', cells[0].find('`', tick + 1) + 1)) {
       const std::string key = cells[0].substr(tick + 1, cells[0].find('`', tick + 1) - tick - 1);
