@@ -447,6 +447,28 @@ class HopTrace : public traces::Recorder {
   std::map<std::uint32_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> hops;
 };
 
+// A network's trace sources: one processor source per node, "<name>.node<k>" for k below the
+// node count and in that order, whatever the network (6 nodes on a 3x2 mesh, 8 on the 3-cube).
+TEST(Trace, EveryNodeIsOneSourceInNodeOrder) {
+  for (const Topology& t : {Topology::mesh({3, 2}), Topology::hypercube(3)}) {
+    SCOPED_TRACE(t.to_string());
+    traces::Recorder recorder;
+    const std::string name = "net" + std::to_string(t.nodes());
+    sc::Multicomputer system(name.c_str(), network(t).validated(), recorder);
+    std::vector<std::string> nodes;
+    for (const traces::Source& source : recorder.sources()) {
+      if (source.kind == traces::SourceKind::Processor) {
+        nodes.push_back(source.path);
+      }
+    }
+    std::vector<std::string> expected;
+    for (std::uint32_t k = 0; k < t.nodes(); ++k) {
+      expected.push_back(name + ".node" + std::to_string(k));
+    }
+    EXPECT_EQ(nodes, expected);
+  }
+}
+
 // The trace names the virtual channel of each hop: on a ring of 5 with the dateline (Dally and
 // Seitz; docs/networks.md), class 0 until the packet takes the wrap-around link from node 4 to
 // node 0 in the positive direction, class 1 on it and after it in that dimension.
