@@ -180,6 +180,33 @@ sc::TrafficSpec traffic(const std::string& pattern, const Topology& t, double ra
   return spec;
 }
 
+// A packet is at least its header: traffic of header-only packets (F = 1, no payload word) runs,
+// one round of them on the 3-cube, each node to its neighbour across dimension 0 (h = 1), each in
+// the zero-load time t_s + (h + 1) D + F = 3 + 2 * 2 + 1 = 8 cycles; packets of no flit are
+// refused before anything runs.
+TEST(Traffic, HeaderOnlyPacketsRunAndEmptyOnesAreRefused) {
+  traces::Recorder silent;
+  sw::NetworkConfig c = network(Topology::hypercube(3));
+  c.ni.startup = 3;
+  c.router.delay = 2;
+  sc::Multicomputer system("headers", c.validated(), silent);
+  sc::TrafficSpec spec;
+  spec.destination = [](std::uint32_t src, std::mt19937_64&) { return src ^ 1U; };
+  spec.fixed_destinations = true;
+  spec.one_round = true;
+  spec.flits = 0;
+  EXPECT_THROW(system.start_traffic(spec), sw::ConfigError);
+  spec.flits = 1;
+  system.start_traffic(spec);
+  sc_core::sc_start();
+  const sc::TrafficResult r = system.traffic_result();
+  EXPECT_EQ(r.measured_packets, 8U);
+  EXPECT_EQ(r.undelivered_measured, 0U);
+  EXPECT_EQ(r.latency_max, 3U + 2 * 2 + 1);
+  EXPECT_DOUBLE_EQ(r.latency_avg, 3.0 + 2 * 2 + 1);
+  EXPECT_EQ(r.flits_delivered, 8U);
+}
+
 // Memory follows the work in flight: a traffic run holds the state of its messages from the
 // oldest undelivered one to the newest only, so a long run at a steady load holds room for a
 // small multiple of the messages in flight at once, not for every message it created.
