@@ -537,14 +537,21 @@ TEST(Impl, VerilatedRoutersNeedTheirFactory) {
   EXPECT_THROW(sc::Multicomputer("rtl", c.validated(), silent), sw::ConfigError);
 }
 
+/// A ring of `nodes` with one virtual channel and no dateline, a cyclic channel dependency, its
+/// watchdog at `watchdog` cycles.
+sw::NetworkConfig ring_without_dateline(std::uint32_t nodes, std::uint64_t watchdog) {
+  sw::NetworkConfig c = network(Topology::torus({nodes}));
+  c.router.dateline = false;
+  c.router.vcs = 1;
+  c.watchdog_cycles = watchdog;
+  return c;
+}
+
 // A ring with dimension-order routing and no dateline has a cyclic channel dependency: under
 // heavy load it deadlocks, and the watchdog names the cycle.
 TEST(Deadlock, ARingWithoutTheDatelineDeadlocksAndTheWatchdogNamesTheCycle) {
   traces::Recorder silent;
-  sw::NetworkConfig c = network(Topology::torus({8}));
-  c.router.dateline = false;
-  c.router.vcs = 1;
-  c.watchdog_cycles = 2000;
+  sw::NetworkConfig c = ring_without_dateline(8, 2000);
   sc::Multicomputer system("ring", c.validated(), silent);
   sc::TrafficSpec spec = traffic("uniform", c.topology, 0.8, 12);
   spec.warmup = 0;
@@ -590,11 +597,8 @@ TEST(Deadlock, IsDeclaredExactlyTheWatchdogsCyclesAfterTheLastFlitMoved) {
   const std::vector<Case> cases = {{1, 5}, {3, 40}};
   std::vector<std::unique_ptr<sc::Multicomputer>> systems;
   for (const Case& k : cases) {
-    sw::NetworkConfig c = network(Topology::torus({4}));
-    c.router.dateline = false;
-    c.router.vcs = 1;
+    sw::NetworkConfig c = ring_without_dateline(4, k.watchdog);
     c.router.delay = k.delay;
-    c.watchdog_cycles = k.watchdog;
     systems.push_back(
         std::make_unique<sc::Multicomputer>(("ring" + std::to_string(systems.size())).c_str(),
                                             c.validated(), silent));
@@ -622,10 +626,7 @@ TEST(Deadlock, IsDeclaredExactlyTheWatchdogsCyclesAfterTheLastFlitMoved) {
 // back to n0.x-.
 TEST(Deadlock, TheReportNamesTheCycleOfWaitingChannelsInTheOrderTheHeadersWait) {
   traces::Recorder silent;
-  sw::NetworkConfig c = network(Topology::torus({5}));
-  c.router.dateline = false;
-  c.router.vcs = 1;
-  c.watchdog_cycles = 20;
+  sw::NetworkConfig c = ring_without_dateline(5, 20);
   sc::Multicomputer system("ring5", c.validated(), silent);
   system.load(ring_shift(5, 3));
   sc_core::sc_start();
@@ -643,10 +644,7 @@ TEST(Deadlock, TheReportNamesTheCycleOfWaitingChannelsInTheOrderTheHeadersWait) 
 // and one message then takes the zero-load time (h + 1) D + F of docs/networks.md.
 TEST(Deadlock, TheProgramAfterADeadlockRunsOnAnEmptyNetwork) {
   traces::Recorder silent;
-  sw::NetworkConfig c = network(Topology::torus({4}));
-  c.router.dateline = false;
-  c.router.vcs = 1;
-  c.watchdog_cycles = 50;
+  sw::NetworkConfig c = ring_without_dateline(4, 50);
   sc::Multicomputer system("ring", c.validated(), silent);
   system.load(half_ring());
   sc_core::sc_start();
