@@ -1851,12 +1851,12 @@ void Fabric::move_vc_worms(sw::Cycle c) {
       w.decided = 0;
       w.lost = 0;
       vc_in_flight_.push_back(f.packet);
-    } else if (w.path.empty() || w.path.front() != t) {
-      throw std::logic_error("fabric: a packet's flit injected behind no worm");
-    } else if (!w.runs.empty() && w.runs.back().lo == 1) {
-      w.runs.back().lo = 0;
+    } else if (w.path.empty() || w.path.front() != t || w.runs.empty() || w.runs.back().lo != 1) {
+      // The injection buffer takes a flit only when it is empty or its flit leaves in the cycle,
+      // so the flit before this one is at place 1 of the path, the rear of the worm's last run.
+      throw std::logic_error("fabric: a packet's flit injected behind no worm's rear");
     } else {
-      w.runs.push_back({0, 1});
+      w.runs.back().lo = 0;
     }
   }
   flits_in_routers_ = in_routers;
