@@ -595,11 +595,7 @@ std::uint64_t Fabric::eject_listed(sw::Cycle c) {
   return count;
 }
 
-bool Fabric::has_room(std::int64_t target, sw::Cycle c) {
-  if (target < 0) {
-    return true;  // the interface takes every flit it is handed
-  }
-  const auto t = static_cast<std::uint32_t>(target);
+bool Fabric::has_room(std::uint32_t t, sw::Cycle c) {
   return state_[t].count < depth_ || full_buffer_frees(t, c);
 }
 
@@ -1409,7 +1405,7 @@ void Fabric::move_worms(sw::Cycle c) {
 // ahead. Every segment's head is routed (the worm holds its output channels until its tail has
 // left), except while the header at the newest segment's head waits for one. So the moves of
 // move_flits_one_vc are, worm by worm: the newest segment's head moves when it is the worm's and
-// routed and the buffer ahead has room (has_room); each other segment's head moves when the
+// routed and the buffer ahead has room (a free slot, or a head that leaves); each other segment's head moves when the
 // buffer of the segment ahead has a free slot or its head moves. The segments that move are the
 // oldest up to the highest that does (each segment below one that moves finds room), and only
 // three buffers change their count: the oldest (its head leaves), the one above the highest

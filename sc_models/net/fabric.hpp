@@ -367,9 +367,9 @@ class Fabric final : public Network {
   [[nodiscard]] bool vc_rear_moves(std::uint32_t t, std::uint64_t stamp);
   /// The buffer `b`'s flit left it in move_vc_worms (the flit was `f`).
   void leave_vc_worm_buffer(std::uint32_t b, const Flit& f);
-  /// Whether a flit may enter buffer `target` (-1: the ejection, always) in cycle c: it has a
-  /// free slot, or it is full and its head may leave in cycle c.
-  [[nodiscard]] bool has_room(std::int64_t target, sw::Cycle c);
+  /// Whether an interface's flit may enter its injection buffer `t` in cycle c: it has a free
+  /// slot, or it is full and its head may leave in cycle c.
+  [[nodiscard]] bool has_room(std::uint32_t t, sw::Cycle c);
   /// has_room() of a full buffer: whether its head may leave in cycle c (its packet routed, and
   /// room ahead of it), once per buffer and cycle.
   [[nodiscard]] bool full_buffer_frees(std::uint32_t t, sw::Cycle c);
