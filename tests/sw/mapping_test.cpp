@@ -912,5 +912,50 @@ TEST(MappedPrograms, AReadConsumesItsGroupsSpanThePaddingToo) {
   EXPECT_EQ(reads, 1u);
 }
 
+// A hypercube clustering describes itself by the dimensions it collapses, every one named in the
+// order given and comma-separated (what `map` prints as the clustering), and a dimension outside
+// the hypercube is refused naming the valid ones: a 32-node hypercube has dimensions x0..x4.
+TEST(Clustering, AHypercubeClusteringNamesEveryCollapsedDimensionAndRefusalsTheValidOnes) {
+  EXPECT_EQ(sw::Clustering::hypercube(8, 2, {2, 0}).description(),
+            "hypercube with x2,x0 collapsed");
+  EXPECT_EQ(sw::Clustering::hypercube(8, 8, {}).description(), "hypercube, one node per processor");
+  try {
+    (void)sw::Clustering::hypercube(32, 16, {5});
+    FAIL() << "x5 of a 32-node hypercube accepted";
+  } catch (const sw::ParameterError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected distinct dimensions x0..x4, found x5"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// The index sets a processor loads are the distinct slot orders of its accesses (sw/machine's
+// IndexSet: per slot, the buffer it takes), and the mapping needs as many as the processor with
+// the most. Four nodes on the 4-processor OMP, P0 writing in three steps: 0 -> 1 on one slot
+// ({0}); a broadcast 0 -> 1, 2, 3 from one replicated buffer ({0, 0, 0}); a scatter 0 -> 1, 2, 3,
+// a buffer per slot ({0, 1, 2}). Three at P0; each reader reads one slot in order ({0}), one.
+// A system short of them is raised to three.
+TEST(MappedPrograms, TheIndexSetsNeededAreTheMostDistinctSlotOrdersOfOneProcessor) {
+  sw::McProgram p;
+  p.name = "index-sets";
+  p.nodes = 4;
+  p.steps.resize(3);
+  p.steps[0].transfers = {message(0, 1, 2)};
+  p.steps[1].transfers = {{0, {1, 2, 3}, true, 2, {}}};
+  p.steps[2].transfers = {message(0, 1, 2), message(0, 2, 2), message(0, 3, 2)};
+  const sw::MappedProgram m = sw::map_program(p, Arch::Omp, 4);
+  ASSERT_EQ(m.processors, 4u);
+  EXPECT_EQ(m.machine.processors[0].index_sets,
+            (std::vector<sw::IndexSet>{{0}, {0, 0, 0}, {0, 1, 2}}));
+  for (sw::ProcId reader = 1; reader < 4; ++reader) {
+    EXPECT_EQ(m.machine.processors[reader].index_sets, std::vector<sw::IndexSet>{{0}}) << reader;
+  }
+  EXPECT_EQ(m.needs.index_sets, 3u);
+  sw::SystemConfig config;
+  config.index_sets = 1;
+  sw::fit_config(m.needs, {}, config);
+  EXPECT_EQ(config.index_sets, 3u);
+}
+
 }  // namespace
 }  // namespace orthosim
