@@ -1144,6 +1144,30 @@ TEST(RoutedPrograms, TheFootprintHoldsTheLargestStepsPacketsAtOnce) {
   EXPECT_EQ(footprint({4, 1}) - footprint({3, 2}), one_packet);
 }
 
+// The footprint counts every node's ops and every message, wherever they sit: the same step
+// moved to other nodes (the last node sending instead of none) takes the same room, and a second
+// step of one more message takes more room than the program without it (its manifest entry, its
+// state and two ops), though no more is in flight at once.
+TEST(RoutedPrograms, TheFootprintCountsEveryNodesOpsAndEveryMessage) {
+  const sw::NetworkConfig c = network(Topology::mesh({3, 3}));
+  const auto footprint =
+      [&c](const std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>& steps) {
+        sw::McProgram p;
+        p.name = "moved";
+        p.nodes = 9;
+        for (const auto& pairs : steps) {
+          sw::ProgramStep step;
+          for (const auto& [src, dst] : pairs) {
+            step.transfers.push_back({src, {dst}, false, 2, {}});
+          }
+          p.steps.push_back(step);
+        }
+        return sc::Multicomputer::footprint(sw::route_program(p, 9, sw::identity_embedding(9)), c);
+      };
+  EXPECT_EQ(footprint({{{0, 4}, {1, 5}}}), footprint({{{8, 2}, {7, 3}}}));
+  EXPECT_GT(footprint({{{0, 4}}, {{1, 5}}}), footprint({{{0, 4}}}));
+}
+
 TEST(RoutedPrograms, ThePayloadHeldIsTheLargestStepsNotTheProgramsTotal) {
   traces::Recorder silent;
   sc::Multicomputer system("pingpong", network(Topology::mesh({3, 3})).validated(), silent);
