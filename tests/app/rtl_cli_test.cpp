@@ -348,9 +348,15 @@ TEST_F(RtlCli, BadChoicesAreRefusedNamingTheOption) {
   const Outcome ni = run("access --impl ni=rtl");
   EXPECT_EQ(ni.exit_code, 2);
   EXPECT_NE(ni.err.find("routers and interfaces belong to"), std::string::npos) << ni.err;
-  // The verilated interface's limits, before the run.
+  // The verilated interface's limits, before the run. A packet's header carries no word, so a
+  // packet of 4096 flits is a message of 4095 words, the most it counts.
+  const Outcome largest = run(
+      "traffic --topology mesh --dims 2x2 --impl rtl --flits 4096 --warmup 0 --cycles 10 --rate "
+      "0.001");
+  EXPECT_EQ(largest.exit_code, 0) << largest.err;
   for (const auto& [args, says] : std::vector<std::pair<std::string, std::string>>{
-           {"--flits 5000", "counts messages of at most 4095 words; a packet of 5000 flits"},
+           {"--flits 4097",
+            "counts messages of at most 4095 words; a packet of 4097 flits (--flits) has 4096\n"},
            {"--startup 70000", "at most 65535 cycles (--startup)"}}) {
     const Outcome limit = run("traffic --topology mesh --dims 2x2 --impl rtl " + args);
     EXPECT_EQ(limit.exit_code, 2) << args;
