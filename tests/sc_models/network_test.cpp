@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <tuple>
 #include <variant>
@@ -526,6 +527,37 @@ TEST(Trace, AHopNamesTheVirtualChannelTheDatelineGivesIt) {
   EXPECT_EQ(by_route[std::make_pair(2u, 4u)], (Hops{{2, 0}, {3, 0}}));
   EXPECT_EQ(by_route[std::make_pair(3u, 0u)], (Hops{{3, 0}, {4, 1}}));
   EXPECT_EQ(by_route[std::make_pair(4u, 1u)], (Hops{{4, 1}, {0, 1}}));
+}
+
+// A traffic packet of F flits is a message of F - 1 words (its header carries none): its send
+// event says F - 1 words, as a program's send says its message's words, and its injection F flits.
+TEST(Trace, ATrafficPacketIsSentAsAMessageOfItsPayloadWords) {
+  class Sizes : public traces::Recorder {
+   public:
+    [[nodiscard]] bool enabled() const override { return true; }
+    void message(traces::Cycle /*at*/, const traces::MessageTrace& m) override {
+      if (m.what == traces::MessageEvent::Send) {
+        sent_words.insert(m.size);
+        ++sends;
+      } else if (m.what == traces::MessageEvent::Inject) {
+        injected_flits.insert(m.size);
+      }
+    }
+    std::set<std::uint32_t> sent_words;
+    std::set<std::uint32_t> injected_flits;
+    std::uint64_t sends = 0;
+  };
+  Sizes trace;
+  const sw::NetworkConfig c = network(Topology::mesh({3, 3}));
+  sc::Multicomputer system("sizes", c.validated(), trace);
+  sc::TrafficSpec spec = traffic("uniform", c.topology, 0.2, 5);
+  spec.warmup = 0;
+  spec.cycles = 300;
+  system.start_traffic(spec);
+  sc_core::sc_start();
+  ASSERT_GT(trace.sends, 0u);
+  EXPECT_EQ(trace.sent_words, std::set<std::uint32_t>{4});
+  EXPECT_EQ(trace.injected_flits, std::set<std::uint32_t>{5});
 }
 
 // The network models do not link the verilated routers: without their factory
