@@ -444,6 +444,29 @@ TEST(FabricWithoutKernel, ADeadlockReportListsTheHeadersWaitingForAChannelNotTho
   EXPECT_EQ(fabric.describe_deadlock(), "no blocked header");
 }
 
+// Every waiting header is listed, in the order of their buffers. On a line of 5 routers (1-flit
+// buffers, D = 1): messages 0 (node 1 to 2) and 2 (node 3 to 4), 40 words each, take n1.x+ and
+// n3.x+ in cycle 1; the lone headers of messages 1 (node 0 to 2) and 3 (node 2 to 4) reach
+// routers 1 and 3 in cycle 1 and wait for those channels from cycle 2 on.
+TEST(FabricWithoutKernel, ADeadlockReportListsEveryWaitingHeaderInBufferOrder) {
+  RecordingClient client;
+  sc::net::Fabric fabric(network(Topology::mesh({5}), 0, 1).validated(), client);
+  fabric.submit(0, 1, 2, 40);
+  fabric.submit(1, 0, 2, 0);
+  fabric.submit(2, 3, 4, 40);
+  fabric.submit(3, 2, 4, 0);
+  std::uint64_t c = 0;
+  for (; c < 10; ++c) {
+    fabric.begin_cycle(sw::Cycle{c});
+  }
+  EXPECT_EQ(fabric.describe_deadlock(),
+            "blocked headers: message 1 at n1 waits for n1.x+.vc0, message 3 at n3 waits for "
+            "n3.x+.vc0");
+  run_until_idle(fabric, c);
+  EXPECT_TRUE(client.words_arrived_once(0, 40));
+  EXPECT_TRUE(client.words_arrived_once(2, 40));
+}
+
 // An all-port interface injects a message on the channel of its first hop: the first of the
 // routing's candidates, which for P-cube is the lowest dimension among the bits still to set
 // ([LCC] section 6.1). On the 3-cube node 0 sends to node 3 (= 011: dimension 0 first, n0.d0 to
