@@ -151,6 +151,33 @@ TEST_F(Orthosim, BadArgumentsGiveOneErrorLineAndExitCode2) {
   EXPECT_FALSE(fs::exists("/nonexistent-orthosim-dir"));
 }
 
+// The form of the command line itself is refused as every value is: the option, what was
+// expected, what was found (Boost's own texts, "option '--n' cannot be specified more than once",
+// said neither), before anything runs or any output is opened.
+TEST_F(Orthosim, AnOptionGivenTwiceOrWithoutItsValueIsRefusedSayingWhatWasExpected) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"access --n 4 --n 8 --vcd w.vcd",
+       "orthosim access: --n: expected the option once, found it twice ('4' and '8')"},
+      {"traffic --topology mesh --dims 4x4 --seed 1 --seed 2 --seed 1 --trace w.trace",
+       "orthosim traffic: --seed: expected the option once, found it 3 times ('1', '2' and '1')"},
+      {"access --json --json", "orthosim access: --json: expected the option once, found it twice"},
+      {"gen C1 --nodes 4 --out w.mcp --len",
+       "orthosim gen: --len: expected a value after it, found the end of the command line"},
+      {"access --vcd w.vcd --json=yes",
+       "orthosim access: --json: expected no value (the option is a switch), found 'yes'"},
+      {"access --vcd w.vcd --alpha=",
+       "orthosim access: --alpha: expected a value after '=', found nothing"},
+  };
+  for (const auto& [args, line] : cases) {
+    const Outcome o = run(args);
+    expect_refused(o, line, args);
+    EXPECT_EQ(o.err, line + "\n") << args;
+  }
+  for (const char* output : {"w.vcd", "w.vcd.partial", "w.trace", "w.trace.partial", "w.mcp"}) {
+    EXPECT_FALSE(fs::exists(dir_ / output)) << output;
+  }
+}
+
 TEST_F(Orthosim, TheSameRunGivesByteIdenticalWaveformsAndOutput) {
   const Outcome a = run("access --arch crossbar --n 4 --kind iwr --vcd a.vcd --json");
   const Outcome b = run("access --arch crossbar --n 4 --kind iwr --vcd b.vcd --json");
