@@ -504,6 +504,74 @@ TEST_F(Orthosim, BadProgramCommandsGiveOneErrorLineAndExitCode2) {
   EXPECT_EQ(slurp(dir_ / "plain"), "a file, not a folder\n");
 }
 
+// gen refuses a program of more nodes than a .mcp program has (4096, the parser's `nodes`
+// limit, docs/program-format.md) before it generates anything: it wrote such files, which every
+// command then refused at their `nodes` line. 4096 nodes is written and reads back.
+TEST_F(Orthosim, GenRefusesAProgramOfMoreNodesThanAProgramHoldsAndWritesNothing) {
+  const std::string limit =
+      "expected a program of at most 4096 nodes (the most a .mcp program has)";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"gen shift --torus 128x64 --direction east --out big.mcp",
+       "orthosim gen: --torus: " + limit + ", found '128x64', 8192 nodes"},
+      {"gen cc-cube --dim 13 --out big.mcp",
+       "orthosim gen: --dim: " + limit + ", found '13', 8192 nodes"},
+      {"gen calmant --mesh 128x128 --len 1 --pipeline 1 --out big.mcp",
+       "orthosim gen: --mesh: " + limit + ", found '128x128', 16384 nodes"},
+      {"gen calmant --line 8192 --len 1 --pipeline 1 --out big.mcp",
+       "orthosim gen: --line: " + limit + ", found '8192', 8192 nodes"},
+      {"gen complete-exchange --cube 13 --block 1 --onto mesh --dims 128x64 --out big.mcp",
+       "orthosim gen: --cube: " + limit + ", found '13', 8192 nodes"},
+  };
+  for (const auto& [args, line] : cases) {
+    const Outcome o = run(args);
+    expect_refused(o, line, args);
+    EXPECT_EQ(o.err, line + "\n") << args;
+    EXPECT_FALSE(fs::exists(dir_ / "big.mcp")) << args;
+    EXPECT_FALSE(fs::exists(dir_ / "big.mcp.partial")) << args;
+  }
+  // At the limit: the parser reads it (map then asks for processors, the program being larger
+  // than the largest system, not for a smaller program).
+  ASSERT_EQ(run("gen cc-cube --dim 12 --out cc.mcp").exit_code, 0);
+  expect_refused(run("map cc.mcp"), "orthosim map: --n: expected a processor count: the program "
+                                    "has 4096 nodes");
+}
+
+// --torus CxR is quoted whole when one side is at fault ('4x' was refused as found '', '4x4x4'
+// as found '4x4'), and a shift needs two nodes on its own ring only: a 1x4 torus shifts north
+// (it was refused for its one column), a 4x1 torus cannot (it was told to shift 1..0 nodes).
+TEST_F(Orthosim, ATorusGridIsQuotedWholeAndAShiftNeedsTwoNodesOnItsRing) {
+  const std::string grid = "expected columns x rows, e.g. 4x4, each 1..4096";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"gen shift --torus 4x --direction east", "orthosim gen: --torus: " + grid + ", found '4x'"},
+      {"gen shift --torus 4x4x4 --direction east",
+       "orthosim gen: --torus: " + grid + ", found '4x4x4'"},
+      {"gen shift --torus 0x4 --direction east",
+       "orthosim gen: --torus: " + grid + ", found '0x4'"},
+      {"map '" + kFig2 + "' --torus x4", "orthosim map: --torus: " + grid + ", found 'x4'"},
+      {"run '" + kFig2 + "' --torus 2x4097", "orthosim run: --torus: " + grid + ", found '2x4097'"},
+      {"gen shift --torus 4x1 --direction north",
+       "orthosim gen: --torus: expected at least 2 rows for a north or south shift, found '4x1'"},
+      {"gen shift --torus 1x4 --direction west",
+       "orthosim gen: --torus: expected at least 2 columns for an east or west shift, found '1x4'"},
+  };
+  for (const auto& [args, line] : cases) {
+    const Outcome o = run(args);
+    expect_refused(o, line, args);
+    EXPECT_EQ(o.err, line + "\n") << args;
+  }
+  // One column, four rows: node y sends to node y + 1 mod 4, four messages.
+  const Outcome north = run("gen shift --torus 1x4 --direction north --out n.mcp");
+  ASSERT_EQ(north.exit_code, 0) << north.err;
+  const std::string text = slurp(dir_ / "n.mcp");
+  EXPECT_NE(text.find("nodes 4\n"), std::string::npos) << text;
+  for (const char* send : {"send 0 -> 1\n", "send 1 -> 2\n", "send 2 -> 3\n", "send 3 -> 0\n"}) {
+    EXPECT_NE(text.find(send), std::string::npos) << send << " in\n" << text;
+  }
+  const Outcome ran = run("run n.mcp --json");
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_EQ(nlohmann::json::parse(ran.out)["messages_delivered"], 4);
+}
+
 // ---- run on a mesh, torus or hypercube; traffic ---------------------------------------------
 
 /// A network as the tests see it, written here independently of sw/topology: node numbers with
