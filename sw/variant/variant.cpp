@@ -1,6 +1,7 @@
 // Variant files: YAML through yaml-cpp, whose marks give every key and value its line and column.
 #include "sw/variant/variant.hpp"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -300,6 +301,11 @@ Variant parse_variant(const std::string& text, const std::string& path) {
   try {
     refuse_second_document(text, path);
     root = YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp stops a deep nesting (hundreds of levels) with the text "bad file", which says
+    // nothing of the file.
+    throw InputError(at(path, e.mark), "a flat mapping of variant fields (docs/variants.md)",
+                     "lists or mappings nested deeper than the YAML reader takes");
   } catch (const YAML::ParserException& e) {
     const SourceLocation error = at(path, e.mark);
     refuse_line_that_is_no_field(text, path, error.line + 1);

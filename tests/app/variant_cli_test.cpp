@@ -19,6 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using orthosim::testing_support::expect_refused;
 using orthosim::testing_support::Outcome;
 
 class Variant : public orthosim::testing_support::CliTest {
@@ -195,6 +196,21 @@ TEST_F(Variant, BadFilesAreRejectedAtTheirLineAndColumn) {
     EXPECT_EQ(after_prefix.rfind(c.location, 0), 0u) << o.err;
     EXPECT_NE(o.err.find(c.says), std::string::npos) << o.err;
   }
+}
+
+// Lists nested hundreds deep (a flat mapping of fields holds none deeper than impl's mapping):
+// the YAML reader gives up on them with the text "bad file", which named neither the nesting nor
+// what a variant is. The place is the reader's, on the value's line.
+TEST_F(Variant, ListsNestedDeeperThanTheReaderTakesAreNamedSo) {
+  write("deep.yaml", "arch: omp\nalpha: " + std::string(600, '[') + std::string(600, ']') + "\n");
+  const Outcome o = run("access --variant deep.yaml --vcd w.vcd");
+  expect_refused(o, "orthosim access: deep.yaml:2:");
+  EXPECT_NE(o.err.find(
+                ": expected a flat mapping of variant fields (docs/variants.md), found lists "
+                "or mappings nested deeper than the YAML reader takes\n"),
+            std::string::npos)
+      << o.err;
+  EXPECT_FALSE(fs::exists(dir_ / "w.vcd"));
 }
 
 TEST_F(Variant, AMissingFileAndAFieldTheArchitectureOnTheCommandLineDoesNotTakeAreNamed) {
