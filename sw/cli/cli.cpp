@@ -401,6 +401,16 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
     }
     po::variables_map vm;
     const std::vector<std::string> rest(args.begin() + 1, args.end());
+    // Boost reads `--=X` as an option of no name with the value X and passes X on as a bare
+    // argument (`run --=p.mcp` ran p.mcp): it is no option, as `-=X` is none.
+    for (const std::string& arg : rest) {
+      if (arg == "--") {
+        break;
+      }
+      if (arg.rfind("--=", 0) == 0) {
+        throw po::unknown_option(arg);
+      }
+    }
     po::parsed_options parsed(&options);
     try {
       // Without allow_guessing: Boost would take `--alp 20` for --alpha, so a typo could run with

@@ -153,7 +153,7 @@ TEST_F(Orthosim, BadArgumentsGiveOneErrorLineAndExitCode2) {
 
 // The form of the command line itself is refused as every value is: the option, what was
 // expected, what was found (Boost's own texts, "option '--n' cannot be specified more than once",
-// said neither), before anything runs or any output is opened.
+// said neither), before anything runs or any output is opened; `--=X` is no option.
 TEST_F(Orthosim, AnOptionGivenTwiceOrWithoutItsValueIsRefusedSayingWhatWasExpected) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"access --n 4 --n 8 --vcd w.vcd",
@@ -167,6 +167,9 @@ TEST_F(Orthosim, AnOptionGivenTwiceOrWithoutItsValueIsRefusedSayingWhatWasExpect
        "orthosim access: --json: expected no value (the option is a switch), found 'yes'"},
       {"access --vcd w.vcd --alpha=",
        "orthosim access: --alpha: expected a value after '=', found nothing"},
+      // Boost took `--=C1` for C1, the bare argument, and wrote the program.
+      {"gen --=C1 --nodes 4 --out w.mcp",
+       "orthosim gen: unknown option --=C1 (see orthosim gen --help)"},
   };
   for (const auto& [args, line] : cases) {
     const Outcome o = run(args);
