@@ -410,7 +410,14 @@ std::vector<std::uint32_t> collapsed_dimensions(const std::string& text) {
     if (!item.empty() && (item[0] == 'x' || item[0] == 'X')) {
       item = item.substr(1);
     }
-    dims.push_back(static_cast<std::uint32_t>(parse_count("--collapse", item, 0, 31)));
+    try {
+      dims.push_back(static_cast<std::uint32_t>(parse_count("--collapse", item, 0, 31)));
+    } catch (const InputError&) {
+      // The whole list quoted: '' alone would not say that 'x0,' ends in a comma.
+      throw InputError({"--collapse"},
+                       "hypercube dimensions separated by commas, e.g. x0,x3, each 0..31",
+                       "'" + text + "'");
+    }
     if (comma == std::string::npos) {
       break;
     }

@@ -539,12 +539,19 @@ TEST_F(Orthosim, GenRefusesAProgramOfMoreNodesThanAProgramHoldsAndWritesNothing)
                                     "has 4096 nodes");
 }
 
-// --torus CxR is quoted whole when one side is at fault ('4x' was refused as found '', '4x4x4'
-// as found '4x4'), and a shift needs two nodes on its own ring only: a 1x4 torus shifts north
-// (it was refused for its one column), a 4x1 torus cannot (it was told to shift 1..0 nodes).
-TEST_F(Orthosim, ATorusGridIsQuotedWholeAndAShiftNeedsTwoNodesOnItsRing) {
+// --torus CxR and --collapse are quoted whole when a part is at fault ('4x' was refused as
+// found '', '4x4x4' as found '4x4', --collapse 'x0,' as found ''), and a shift needs two nodes
+// on its own ring only: a 1x4 torus shifts north (it was refused for its one column), a 4x1
+// torus cannot (it was told to shift 1..0 nodes).
+TEST_F(Orthosim, AGridOrListIsQuotedWholeAndAShiftNeedsTwoNodesOnItsRing) {
   const std::string grid = "expected columns x rows, e.g. 4x4, each 1..4096";
+  const std::string dimensions =
+      "expected hypercube dimensions separated by commas, e.g. x0,x3, each 0..31";
   const std::vector<std::pair<std::string, std::string>> cases = {
+      {"map '" + kFig2 + "' --n 2 --collapse x0,",
+       "orthosim map: --collapse: " + dimensions + ", found 'x0,'"},
+      {"tables --topology hypercube --m 4 --n 2 --collapse x0,,x1",
+       "orthosim tables: --collapse: " + dimensions + ", found 'x0,,x1'"},
       {"gen shift --torus 4x --direction east", "orthosim gen: --torus: " + grid + ", found '4x'"},
       {"gen shift --torus 4x4x4 --direction east",
        "orthosim gen: --torus: " + grid + ", found '4x4x4'"},
