@@ -1121,6 +1121,27 @@ TEST_F(Orthosim, TrafficReportHasEveryFieldAndDependsOnlyOnTheSeed) {
   EXPECT_NE(t.out.find("4x4"), std::string::npos) << t.out;
 }
 
+// A radix of ten digits or more is too large, not malformed: it was refused as "expected radices
+// separated by 'x'", which its value was. Nine digits are counted as nodes.
+TEST_F(Orthosim, ARadixOfTooManyDigitsIsRefusedForItsSizeNotItsForm) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"traffic --topology mesh --dims 99999999999x2",
+       "orthosim traffic: --dims: expected at most 65536 nodes, found a radix of 11 digits in "
+       "'99999999999x2'"},
+      {"run '" + kFig2 + "' --arch torus --dims 4x1234567890",
+       "orthosim run: --dims: expected at most 65536 nodes, found a radix of 10 digits in "
+       "'4x1234567890'"},
+      {"traffic --topology mesh --dims 123456789x2",
+       "orthosim traffic: --dims: expected at most 65536 nodes, found 246913578 nodes in "
+       "'123456789x2'"},
+  };
+  for (const auto& [args, line] : cases) {
+    const Outcome o = run(args);
+    expect_refused(o, line, args);
+    EXPECT_EQ(o.err, line + "\n") << args;
+  }
+}
+
 TEST_F(Orthosim, BadNetworkArgumentsGiveOneErrorLineAndExitCode2) {
   {
     std::ofstream(dir_ / "x.map") << "0 1 x 3\n";
