@@ -35,6 +35,9 @@ class Journal {
   [[nodiscard]] const std::map<std::size_t, std::string>& rows() const { return rows_; }
   /// Records a finished point's row, flushed to disk before returning.
   void append(std::size_t point, const std::string& line);
+  /// Removes the journal if it holds no finished row: a sweep that a point's bad input stops
+  /// before any point finished leaves no OUT.partial behind (finished rows stay, to resume).
+  void discard_if_empty();
   /// Writes header and rows in point order to `out` and removes the journal; throws
   /// std::runtime_error if `out` cannot be written.
   void finish();
