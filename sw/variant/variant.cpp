@@ -31,12 +31,21 @@ std::string shape_of(const YAML::Node& node) {
     case YAML::NodeType::Null:
       return "nothing";
     case YAML::NodeType::Sequence:
-      return "a list";
+      return node.size() == 0 ? "an empty list" : "a list";
     case YAML::NodeType::Map:
-      return "a mapping";
+      return node.size() == 0 ? "an empty mapping" : "a mapping";
     case YAML::NodeType::Scalar:
-      return node.Tag() == "!" ? "the quoted text \"" + node.Scalar() + "\""
-                               : "'" + node.Scalar() + "'";
+      if (node.Tag() == "!") {
+        return "the quoted text \"" + node.Scalar() + "\"";
+      }
+      // A tag ("!!int 16") is refused with the value: '16' alone would read as an integer.
+      if (node.Tag() != "?") {
+        const std::string core = "tag:yaml.org,2002:";  // "!!" as the file spells it
+        const std::string& tag = node.Tag();
+        return "'" + node.Scalar() + "' tagged " +
+               (tag.rfind(core, 0) == 0 ? "!!" + tag.substr(core.size()) : tag);
+      }
+      return "'" + node.Scalar() + "'";
     case YAML::NodeType::Undefined:
       break;
   }

@@ -184,6 +184,17 @@ TEST_F(Variant, BadFilesAreRejectedAtTheirLineAndColumn) {
        "bad.yaml:2:8:", "found nothing"},
       {"too small a network for the program", "arch: mesh\ndims: [3]\n", "run fig2.mcp --arch mesh",
        "bad.yaml:2:7:", "4 nodes"},
+      // What was found is said as it differs from what was expected: a list where a list of
+      // radices was expected was empty ("found a list" said nothing), and a tagged integer was
+      // quoted as '16' alone, which reads as the integer expected.
+      {"an empty list of radices", "arch: mesh\ndims: []\n", "traffic", "bad.yaml:2:7:",
+       "expected the radices as a list such as [8, 8] or as 8x8, found an empty list\n"},
+      {"an empty mapping for an integer", "arch: omp\nalpha: {}\n", "access",
+       "bad.yaml:2:8:", "expected an integer for alpha, found an empty mapping\n"},
+      {"a tagged integer", "arch: omp\nalpha: !!int 16\n", "access",
+       "bad.yaml:2:8:", "expected an integer for alpha, found '16' tagged !!int\n"},
+      {"a local tag", "arch: omp\nalpha: !cycles 16\n", "access",
+       "bad.yaml:2:8:", "found '16' tagged !cycles\n"},
   };
   fs::copy_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp", dir_ / "fig2.mcp");
   for (const BadFile& c : cases) {
