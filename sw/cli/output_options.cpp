@@ -12,6 +12,7 @@
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/output_file.hpp"
 #include "traces/gtkw.hpp"
+#include "traces/plot.hpp"
 
 namespace orthosim::sw::cli {
 
@@ -159,6 +160,13 @@ void check_output_options(const std::string& command,
         check_output_folder(path);
       } catch (const OutputPathError& e) {
         throw InputError({"--out"}, "a writable folder", e.what());
+      }
+      // The pictures trace plot may write there replace a FILE it reads by that name.
+      if (command == "trace") {
+        for (const char* picture : traces::kPlotFiles) {
+          const std::string file = (std::filesystem::path(path) / picture).string();
+          refuse_inputs("--out", resolved_path(file), file, true);
+        }
       }
       continue;
     }

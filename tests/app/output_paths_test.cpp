@@ -266,6 +266,9 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
   fs::create_symlink("omp.yaml", dir_ / "to-variant");
   fs::copy_file(dir_ / "omp.yaml", dir_ / "omp.vcd");          // a variant file of an odd name
   fs::create_hard_link(dir_ / "fig2.mcp", dir_ / "hard.mcp");  // the program by another name
+  fs::copy_file(dir_ / "t.trace", dir_ / "timeline.svg");      // a trace of an odd name
+  fs::create_directories(dir_ / "pics");
+  fs::create_symlink("../t.trace", dir_ / "pics" / "timeline.svg");
   const std::vector<std::string> before = entries();
   const std::string program = slurp(dir_ / "fig2.mcp");
   const std::string variant = slurp(dir_ / "omp.yaml");
@@ -292,6 +295,9 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
       {"access --n 2 --variant omp.yaml --vcd to-variant", "--vcd", "--variant"},
       // demo's waveforms in its --out folder are outputs too.
       {"demo --out . --variant omp.vcd", "--out", "--variant"},
+      // So are the pictures of trace plot: its timeline.svg replaced the trace it drew.
+      {"trace plot timeline.svg --out .", "--out", "FILE"},
+      {"trace plot t.trace --out pics", "--out", "FILE"},
   };
   // An output is written to PATH.partial first: an input of that name was renamed over PATH.
   fs::copy_file(dir_ / "fig2.mcp", dir_ / "f.partial");
@@ -317,6 +323,7 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
   EXPECT_EQ(slurp(dir_ / "fig2.mcp"), program);
   EXPECT_EQ(slurp(dir_ / "omp.yaml"), variant);
   EXPECT_EQ(slurp(dir_ / "t.trace"), trace);
+  EXPECT_EQ(slurp(dir_ / "timeline.svg"), trace);
   EXPECT_EQ(slurp(dir_ / "n.map"), map);
 }
 
