@@ -11,6 +11,7 @@
 #include "sw/cli/commands.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/output_file.hpp"
+#include "sw/sweep/csv_journal.hpp"
 #include "traces/gtkw.hpp"
 #include "traces/plot.hpp"
 
@@ -102,26 +103,32 @@ void check_output_options(const std::string& command,
   // A file the command reads is not an output: the run would replace it (run p.mcp --trace p.mcp),
   // or write into it through a symbolic link. A device or FIFO is a stream, not replaced.
   const std::vector<Input> inputs = input_files(command, vm);
-  const auto refuse_inputs = [&inputs](const std::string& option, const std::filesystem::path& file,
-                                       const std::string& path, bool via_partial) {
+  // sweep writes its CSV through a journal, OUT.partial, and then OUT.sorted.partial.
+  const std::vector<std::string> first_written =
+      command == "sweep" ? std::vector<std::string>{".partial", sweep::kSortedSuffix}
+                         : std::vector<std::string>{".partial"};
+  const auto refuse_inputs = [&inputs, &first_written](const std::string& option,
+                                                       const std::filesystem::path& file,
+                                                       const std::string& path, bool via_partial) {
     std::error_code ec;
     const auto type = std::filesystem::status(file, ec).type();
     if (type != std::filesystem::file_type::regular &&
         type != std::filesystem::file_type::not_found) {
       return;
     }
-    // A file replaced is written to PATH.partial first and renamed over PATH.
-    const std::filesystem::path partial = via_partial ? resolved_path(path + ".partial") : file;
     for (const Input& input : inputs) {
       if (same_file(file, input.path)) {
         throw InputError({option}, "a path of its own (" + input.reader + " reads that file)",
                          "'" + path + "'");
       }
-      if (same_file(partial, input.path)) {
-        throw InputError({option},
-                         "a path of its own (" + input.reader + " reads '" + input.path +
-                             "', which the output is written to first)",
-                         "'" + path + "'");
+      // A file replaced is written to PATH.partial first and renamed over PATH.
+      for (const std::string& suffix : first_written) {
+        if (via_partial && same_file(resolved_path(path + suffix), input.path)) {
+          throw InputError({option},
+                           "a path of its own (" + input.reader + " reads '" + input.path +
+                               "', which the output is written to first)",
+                           "'" + path + "'");
+        }
       }
     }
   };

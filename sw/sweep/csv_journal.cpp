@@ -156,7 +156,7 @@ void Journal::discard_if_empty() {
 void Journal::finish() {
   std::optional<OutputFile> file;
   try {
-    file.emplace(out_, OutputNeeds{}, ".sorted.partial");
+    file.emplace(out_, OutputNeeds{}, kSortedSuffix);
   } catch (const OutputPathError& e) {
     throw ParameterError("out", "a writable file path", e.what());
   }

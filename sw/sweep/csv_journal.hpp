@@ -22,6 +22,9 @@ std::string csv_line(const std::vector<std::string>& fields);
 /// Splits one CSV line; throws std::invalid_argument on an unterminated quote.
 std::vector<std::string> csv_fields(const std::string& line);
 
+/// The suffix of the file the sorted CSV is written to before it is renamed to OUT.
+inline constexpr const char* kSortedSuffix = ".sorted.partial";
+
 class Journal {
  public:
   /// Opens `out`.partial (nothing when `out` is a stream; a ParameterError keyed "out" when

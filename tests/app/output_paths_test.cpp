@@ -307,6 +307,16 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
             "the output is written to first), found 'f'\n");
   EXPECT_EQ(slurp(dir_ / "f.partial"), program);
   fs::remove(dir_ / "f.partial");
+  // sweep writes its CSV to OUT.sorted.partial before the rename: a variant of that name became
+  // the CSV.
+  fs::copy_file(dir_ / "omp.yaml", dir_ / "r.csv.sorted.partial");
+  const Outcome sorted = run("sweep fig2.mcp --variants r.csv.sorted.partial --out r.csv");
+  EXPECT_EQ(sorted.err,
+            "orthosim sweep: --out: expected a path of its own (--variants reads "
+            "'r.csv.sorted.partial', which the output is written to first), found 'r.csv'\n");
+  EXPECT_EQ(slurp(dir_ / "r.csv.sorted.partial"), variant);
+  EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+  fs::remove(dir_ / "r.csv.sorted.partial");
   fs::create_directories(dir_ / "sub");
   for (const Case& c : cases) {
     const Outcome o = run(c.command);
