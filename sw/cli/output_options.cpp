@@ -121,9 +121,10 @@ void check_output_options(const std::string& command,
         throw InputError({option}, "a path of its own (" + input.reader + " reads that file)",
                          "'" + path + "'");
       }
-      // A file replaced is written to PATH.partial first and renamed over PATH.
+      // A file replaced is written to PATH.partial first and renamed over PATH. PATH is `file`,
+      // which `path` names only for the message (a waveform's save file is named by the --vcd).
       for (const std::string& suffix : first_written) {
-        if (via_partial && same_file(resolved_path(path + suffix), input.path)) {
+        if (via_partial && same_file(resolved_path(file.string() + suffix), input.path)) {
           throw InputError({option},
                            "a path of its own (" + input.reader + " reads '" + input.path +
                                "', which the output is written to first)",

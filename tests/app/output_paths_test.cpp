@@ -317,6 +317,17 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
   EXPECT_EQ(slurp(dir_ / "r.csv.sorted.partial"), variant);
   EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
   fs::remove(dir_ / "r.csv.sorted.partial");
+  // The GTKWave save file beside --vcd w.vcd is written to w.gtkw.partial first: a program of
+  // that name became w.gtkw (the check looked at w.vcd.partial).
+  fs::copy_file(dir_ / "fig2.mcp", dir_ / "w.gtkw.partial");
+  const Outcome save = run("run w.gtkw.partial --arch omp --vcd w.vcd");
+  EXPECT_EQ(save.err,
+            "orthosim run: --vcd: expected a path of its own (PROGRAM reads 'w.gtkw.partial', "
+            "which the output is written to first), found 'w.vcd'\n");
+  EXPECT_EQ(slurp(dir_ / "w.gtkw.partial"), program);
+  EXPECT_FALSE(fs::exists(dir_ / "w.gtkw"));
+  EXPECT_FALSE(fs::exists(dir_ / "w.vcd"));
+  fs::remove(dir_ / "w.gtkw.partial");
   fs::create_directories(dir_ / "sub");
   for (const Case& c : cases) {
     const Outcome o = run(c.command);
