@@ -137,9 +137,23 @@ void check_output_options(const std::string& command,
                       &refuse_inputs](const std::string& option, const std::string& writer,
                                       const std::filesystem::path& file, const std::string& path) {
     refuse_inputs(option, file, path, true);
+    // Each is written to FILE.partial and renamed: one's FILE.partial must not be another's FILE
+    // either (--trace w --vcd w.partial: the VCD, renamed to w.partial, was then renamed to w).
+    const std::filesystem::path partial = resolved_path(file.string() + ".partial");
     for (const auto& [other_writer, other_file] : replaced) {
       if (other_file == file) {
         throw InputError({option}, "a path of its own (" + other_writer + " writes that file)",
+                         "'" + path + "'");
+      }
+      if (other_file == partial) {
+        throw InputError({option},
+                         "a path of its own (" + other_writer + " writes '" + path +
+                             ".partial', where this output is written first)",
+                         "'" + path + "'");
+      }
+      if (resolved_path(other_file.string() + ".partial") == file) {
+        throw InputError({option},
+                         "a path of its own (" + other_writer + " is written to that file first)",
                          "'" + path + "'");
       }
     }

@@ -247,6 +247,25 @@ TEST_F(OutputPaths, TwoOutputsOnOneFileAreRefusedBeforeTheRun) {
     EXPECT_EQ(entries(), before) << c.command;
   }
   EXPECT_EQ(slurp(dir_ / "kept.out"), "mine\n");
+  // Each output is written to FILE.partial and renamed: one's FILE.partial is another's file too.
+  // `--trace w --vcd w.partial` ran with exit 0 and left the VCD in w, the trace nowhere.
+  const std::vector<std::pair<std::string, std::string>> partials = {
+      {"run fig2.mcp --arch omp --trace w --vcd w.partial",
+       "orthosim run: --trace: expected a path of its own (--vcd writes 'w.partial', where this "
+       "output is written first), found 'w'\n"},
+      {"run fig2.mcp --arch omp --vcd w --trace ./w.partial",
+       "orthosim run: --trace: expected a path of its own (--vcd is written to that file first), "
+       "found './w.partial'\n"},
+      {"demo --out sub --trace sub/omp.gtkw.partial",
+       "orthosim demo: --trace: expected a path of its own (--out, as a waveform's GTKWave save "
+       "file is written to that file first), found 'sub/omp.gtkw.partial'\n"},
+  };
+  for (const auto& [command, line] : partials) {
+    const Outcome o = run(command);
+    EXPECT_EQ(o.exit_code, 2) << command;
+    EXPECT_EQ(o.err, line) << command;
+    EXPECT_EQ(entries(), before) << command;
+  }
   // A device is a stream, not a file written and renamed: two outputs may share it.
   const Outcome both = run("access --n 2 --vcd /dev/null --trace /dev/null");
   EXPECT_EQ(both.exit_code, 0) << both.err;
