@@ -1142,6 +1142,30 @@ TEST_F(Orthosim, ARadixOfTooManyDigitsIsRefusedForItsSizeNotItsForm) {
   }
 }
 
+// A bad rate of --rates is named in its list ('0.1,' was refused as found '' alone), and a rate
+// given twice, by one spelling or two, is refused: it ran its point twice.
+TEST_F(Orthosim, ARateListNamesTheBadRateInItsListAndTakesEachRateOnce) {
+  const std::string traffic = "traffic --topology mesh --dims 4x4 --trace t.trace --rates ";
+  const std::string rate = "orthosim traffic: --rates: expected a rate in flits per node per "
+                           "cycle, 0..64, found ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {traffic + "0.1,", rate + "'' in '0.1,'"},
+      {traffic + "0.1,,0.2", rate + "'' in '0.1,,0.2'"},
+      {traffic + "0.1,65", rate + "'65' in '0.1,65'"},
+      {traffic + "0.1,0.2,0.1",
+       "orthosim traffic: --rates: expected each rate once, found '0.1' twice in '0.1,0.2,0.1'"},
+      {traffic + "1e-1,0.2,0.10",
+       "orthosim traffic: --rates: expected each rate once, found '0.10' in '1e-1,0.2,0.10', the "
+       "same rate as '1e-1'"},
+  };
+  for (const auto& [args, line] : cases) {
+    const Outcome o = run(args);
+    expect_refused(o, line, args);
+    EXPECT_EQ(o.err, line + "\n") << args;
+    EXPECT_FALSE(fs::exists(dir_ / "t.trace")) << args;
+  }
+}
+
 TEST_F(Orthosim, BadNetworkArgumentsGiveOneErrorLineAndExitCode2) {
   {
     std::ofstream(dir_ / "x.map") << "0 1 x 3\n";
