@@ -10,6 +10,7 @@
 #include "sw/cli/report.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/input_file.hpp"
 #include "sw/core/json_text.hpp"
 #include "sw/machine/validate.hpp"
 #include "sw/pattern/generate.hpp"
@@ -406,8 +407,31 @@ McProgram fft_program(const po::variables_map& vm) {
 }  // namespace
 
 /// Prints the program, or writes it to --out (an OutputFile: FILE.partial renamed, or a stream).
+/// Only a program the readers take is written: no more messages and compute phases than a .mcp
+/// program expands to, no more bytes than a program file has (a large random program was
+/// written, and every command then refused it).
 int write_program(const po::variables_map& vm, Context& ctx, const McProgram& program) {
+  const std::string form = vm["pattern"].as<std::string>();
+  std::uint64_t items = 0;
+  for (const ProgramStep& step : program.steps) {
+    items += step.computes.size();
+    for (const Transfer& transfer : step.transfers) {
+      items += transfer.destinations.size();
+    }
+  }
+  if (items > kMaxProgramExpansion) {
+    throw InputError({form},
+                     "a program of at most " + std::to_string(kMaxProgramExpansion) +
+                         " messages and compute phases, the most a .mcp program has",
+                     std::to_string(items));
+  }
   const std::string text = format_program(program);
+  if (text.size() > kMaxInputFileBytes) {
+    throw InputError({form},
+                     "a program of at most " + std::to_string(kMaxInputFileBytes) +
+                         " bytes (64 MiB), the most a .mcp file has",
+                     std::to_string(text.size()) + " bytes");
+  }
   if (!vm.count("out")) {
     ctx.out << text;
     return kExitOk;

@@ -532,6 +532,28 @@ TEST_F(Orthosim, GenRefusesAProgramOfMoreNodesThanAProgramHoldsAndWritesNothing)
     EXPECT_FALSE(fs::exists(dir_ / "big.mcp")) << args;
     EXPECT_FALSE(fs::exists(dir_ / "big.mcp.partial")) << args;
   }
+  // A random program on 4096 nodes: two steps of seed 1 are more text than a program file holds
+  // (64 MiB, a reader's limit); two of seed 7, one of them an all-to-all of 4096 x 4095 messages,
+  // more messages than a program expands to (2^24). Both were written, and refused by every
+  // reader.
+  const std::vector<std::pair<std::string, std::pair<std::string, std::uint64_t>>> large = {
+      {"gen random --nodes 4096 --steps 2 --seed 1 --out big.mcp",
+       {"orthosim gen: random: expected a program of at most 67108864 bytes (64 MiB), the most a "
+        ".mcp file has, found ",
+        std::uint64_t{64} << 20}},
+      {"gen random --nodes 4096 --steps 2 --seed 7 --out big.mcp",
+       {"orthosim gen: random: expected a program of at most 16777216 messages and compute "
+        "phases, the most a .mcp program has, found ",
+        std::uint64_t{1} << 24}},
+  };
+  for (const auto& [args, refusal] : large) {
+    const Outcome o = run(args);
+    expect_refused(o, refusal.first, args);
+    ASSERT_EQ(o.err.rfind(refusal.first, 0), 0u) << o.err;
+    EXPECT_GT(std::stoull(o.err.substr(refusal.first.size())), refusal.second) << o.err;
+    EXPECT_FALSE(fs::exists(dir_ / "big.mcp")) << args;
+    EXPECT_FALSE(fs::exists(dir_ / "big.mcp.partial")) << args;
+  }
   // At the limit: the parser reads it (map then asks for processors, the program being larger
   // than the largest system, not for a smaller program).
   ASSERT_EQ(run("gen cc-cube --dim 12 --out cc.mcp").exit_code, 0);
