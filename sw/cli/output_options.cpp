@@ -81,6 +81,17 @@ bool same_file(const std::filesystem::path& output, const std::string& input) {
   return output == resolved_path(input) || std::filesystem::equivalent(output, input, ec);
 }
 
+/// Whether `folder` is one of the folders above `file` (both resolved).
+bool is_above(const std::filesystem::path& folder, const std::filesystem::path& file) {
+  for (std::filesystem::path up = file.parent_path(); !up.empty() && up != up.parent_path();
+       up = up.parent_path()) {
+    if (up == folder) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::filesystem::path resolved_path(const std::string& path) {
@@ -99,7 +110,12 @@ void check_output_options(const std::string& command,
   const bool out_is_folder = command == "demo" || command == "trace";
   // The files written as PATH.partial and renamed, and who writes each ("--vcd"): two on one path
   // would both write PATH.partial, and the second rename fails after the run.
-  std::vector<std::pair<std::string, std::filesystem::path>> replaced;
+  struct Replaced {
+    std::string writer;
+    std::filesystem::path file;  ///< resolved
+    std::string path;            ///< as given
+  };
+  std::vector<Replaced> replaced;
   // A file the command reads is not an output: the run would replace it (run p.mcp --trace p.mcp),
   // or write into it through a symbolic link. A device or FIFO is a stream, not replaced.
   const std::vector<Input> inputs = input_files(command, vm);
@@ -140,7 +156,7 @@ void check_output_options(const std::string& command,
     // Each is written to FILE.partial and renamed: one's FILE.partial must not be another's FILE
     // either (--trace w --vcd w.partial: the VCD, renamed to w.partial, was then renamed to w).
     const std::filesystem::path partial = resolved_path(file.string() + ".partial");
-    for (const auto& [other_writer, other_file] : replaced) {
+    for (const auto& [other_writer, other_file, other_path] : replaced) {
       if (other_file == file) {
         throw InputError({option}, "a path of its own (" + other_writer + " writes that file)",
                          "'" + path + "'");
@@ -156,8 +172,22 @@ void check_output_options(const std::string& command,
                          "a path of its own (" + other_writer + " is written to that file first)",
                          "'" + path + "'");
       }
+      // A folder the other output is written in (created for it if missing) is no file path:
+      // it was refused only once created, as a directory the user never had.
+      if (is_above(file, other_file)) {
+        throw InputError({option},
+                         "a file path, not a folder of another output (" + other_writer +
+                             " writes '" + other_path + "' in it)",
+                         "'" + path + "'");
+      }
+      if (is_above(other_file, file)) {
+        throw InputError({option},
+                         "a file path in a folder, not in another output (" + other_writer +
+                             " writes '" + other_path + "')",
+                         "'" + path + "'");
+      }
     }
-    replaced.emplace_back(writer, file);
+    replaced.push_back({writer, file, path});
   };
   if (command == "demo") {  // the waveforms in its --out folder, each with its save file
     for (const Arch arch : kDemoArchs) {

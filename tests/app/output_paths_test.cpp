@@ -259,6 +259,17 @@ TEST_F(OutputPaths, TwoOutputsOnOneFileAreRefusedBeforeTheRun) {
       {"demo --out sub --trace sub/omp.gtkw.partial",
        "orthosim demo: --trace: expected a path of its own (--out, as a waveform's GTKWave save "
        "file is written to that file first), found 'sub/omp.gtkw.partial'\n"},
+      // A folder another output is written in is no file path: it was refused as "'a' (a
+      // directory)" once the run had created it, a directory the user never had.
+      {"run fig2.mcp --arch omp --vcd a/b/w.vcd --trace a",
+       "orthosim run: --trace: expected a file path, not a folder of another output (--vcd "
+       "writes 'a/b/w.vcd' in it), found 'a'\n"},
+      {"demo --out a --trace a",
+       "orthosim demo: --trace: expected a file path, not a folder of another output (--out "
+       "writes 'a/omp.vcd' in it), found 'a'\n"},
+      {"run fig2.mcp --arch omp --vcd w.vcd --trace w.vcd/t",
+       "orthosim run: --trace: expected a file path in a folder, not in another output (--vcd "
+       "writes 'w.vcd'), found 'w.vcd/t'\n"},
   };
   for (const auto& [command, line] : partials) {
     const Outcome o = run(command);
