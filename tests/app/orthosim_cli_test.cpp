@@ -1188,6 +1188,31 @@ TEST_F(Orthosim, ARateListNamesTheBadRateInItsListAndTakesEachRateOnce) {
   }
 }
 
+// A node map opened by a UTF-8 byte order mark (as some editors write it) or separated by a
+// vertical tab or form feed is the map its numbers say, as a program with them is: the mark was
+// refused as part of the first entry ("found '\xef\xbb\xbf3'", the mark invisible) and the
+// blanks as empty entries. The mark takes no column.
+TEST_F(Orthosim, ANodeMapMayOpenWithAByteOrderMarkAndUseAnyWhiteSpace) {
+  {
+    std::ofstream(dir_ / "plain.map") << "3 1 2 0\n";
+    std::ofstream(dir_ / "bom.map") << "\xEF\xBB\xBF"
+                                       "3 1 2 0\n";
+    std::ofstream(dir_ / "blanks.map") << "3\v1\f2\r\n0\n";
+    std::ofstream(dir_ / "bad.map") << "\xEF\xBB\xBF"
+                                       "3 1 x 0\n";
+  }
+  const std::string mesh = "run '" + kFig2 + "' --arch mesh --dims 2x2 --json --embedding ";
+  const Outcome plain = run(mesh + "plain.map");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  for (const char* map : {"bom.map", "blanks.map"}) {
+    const Outcome o = run(mesh + map);
+    ASSERT_EQ(o.exit_code, 0) << map << ": " << o.err;
+    EXPECT_EQ(o.out, plain.out) << map;
+  }
+  expect_refused(run(mesh + "bad.map"), "orthosim run: bad.map:1:5: expected a network node "
+                                        "number, found 'x'");
+}
+
 TEST_F(Orthosim, BadNetworkArgumentsGiveOneErrorLineAndExitCode2) {
   {
     std::ofstream(dir_ / "x.map") << "0 1 x 3\n";
