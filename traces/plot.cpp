@@ -463,19 +463,19 @@ std::vector<std::string> plot_event_trace(const std::string& trace_path, const s
   // A trace of messages alone (synthetic traffic) would give an empty timeline: the network over
   // time instead.
   if (stats.latency.count > 0 && !has_activity(trace_path)) {
-    write_network_over_time(trace_path, stats, join(dir, "network.svg"));
-    written.push_back(join(dir, "network.svg"));
+    write_network_over_time(trace_path, stats, join(dir, kNetworkSvg));
+    written.push_back(join(dir, kNetworkSvg));
   } else {
-    write_timeline(trace_path, stats, join(dir, "timeline.svg"));
-    written.push_back(join(dir, "timeline.svg"));
+    write_timeline(trace_path, stats, join(dir, kTimelineSvg));
+    written.push_back(join(dir, kTimelineSvg));
   }
   if (!stats.channels.empty()) {
-    write_channels(trace_path, stats, join(dir, "channels.svg"));
-    written.push_back(join(dir, "channels.svg"));
+    write_channels(trace_path, stats, join(dir, kChannelsSvg));
+    written.push_back(join(dir, kChannelsSvg));
   }
   if (stats.latency.count > 0) {
-    write_latency(stats, trace_path, join(dir, "latency.svg"));
-    written.push_back(join(dir, "latency.svg"));
+    write_latency(stats, trace_path, join(dir, kLatencySvg));
+    written.push_back(join(dir, kLatencySvg));
   }
   return written;
 }
@@ -717,7 +717,7 @@ std::vector<std::string> plot_traffic_json(const std::string& json_path, const s
   svg.text(left + width - 136, top + 15, "mean latency", 11);
   svg.rect(left + width - 150, top + 22, 10, 10, "#e15759");
   svg.text(left + width - 136, top + 31, "p99 latency", 11);
-  const std::string out = join(dir, "latency-throughput.svg");
+  const std::string out = join(dir, kLatencyThroughputSvg);
   svg.save(out);
   return {out};
 }
@@ -778,7 +778,7 @@ std::vector<std::string> plot_traffic_jsons(const std::vector<std::string>& json
   draw_curves(svg, curves, left + 12, top + 6);
   x_axis(svg, top + height, max_x, "accepted throughput (flits per node per cycle)", left, width);
   log_y_axis(svg, left, top, height, low, high, "mean latency (cycles, logarithmic)");
-  const std::string out = join(dir, "latency-throughput.svg");
+  const std::string out = join(dir, kLatencyThroughputSvg);
   svg.save(out);
   return {out};
 }
@@ -856,7 +856,7 @@ std::vector<std::string> plot_complete_exchange_jsons(const std::vector<std::str
   draw_curves(svg, curves, left + 12, top + 6);
   log2_x_axis(svg, top + height, left, width, low, high, "block size B (words, logarithmic)");
   y_axis(svg, left, top, height, max_y, "speed-up over the original CC-cube");
-  const std::string out = join(dir, "speedup.svg");
+  const std::string out = join(dir, kSpeedupSvg);
   svg.save(out);
   return {out};
 }

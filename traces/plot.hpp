@@ -1,10 +1,23 @@
 // `orthosim trace plot`: SVG pictures of a run (traces/svg.hpp), docs/traces.md.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
 namespace orthosim::traces {
+
+/// The files the plots below write into their folder, each under its one name.
+inline constexpr const char* kTimelineSvg = "timeline.svg";
+inline constexpr const char* kNetworkSvg = "network.svg";
+inline constexpr const char* kChannelsSvg = "channels.svg";
+inline constexpr const char* kLatencySvg = "latency.svg";
+inline constexpr const char* kLatencyThroughputSvg = "latency-throughput.svg";
+inline constexpr const char* kSpeedupSvg = "speedup.svg";
+/// Every one of them: a file `trace plot` reads must be none of them in its folder.
+inline constexpr std::array<const char*, 6> kPlotFiles = {kTimelineSvg,          kNetworkSvg,
+                                                          kChannelsSvg,          kLatencySvg,
+                                                          kLatencyThroughputSvg, kSpeedupSvg};
 
 /// From an event trace: DIR/timeline.svg (a Gantt chart of every processor's activity and every
 /// bus's accesses) or, for a trace of messages alone (synthetic traffic), DIR/network.svg (packets

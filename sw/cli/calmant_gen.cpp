@@ -31,6 +31,8 @@ po::options_description gen_calmant_options() {
 
 int run_gen_calmant(const po::variables_map& vm, Context& ctx) {
   const calmant::CubeOnMesh cube = calmant_cube(vm);
+  const char* const size = vm.count("mesh") ? "mesh" : "line";
+  require_program_nodes(std::string("--") + size, vm[size].as<std::string>(), cube.nodes());
   if (!vm.count("len")) {
     throw InputError({"--len"}, "N, the words of each vector x_i (gen calmant needs it)", "none");
   }

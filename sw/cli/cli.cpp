@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <functional>
+#include <optional>
 #include <sstream>
 
 #include "sw/cli/commands.hpp"
@@ -237,6 +238,51 @@ std::string bare_argument_name(const Subcommand& command) {
   return command.usage.substr(0, end);
 }
 
+/// An option given more than once (Boost's multiple_occurrences: its own text names neither
+/// the values nor what was expected), refused with the values it was given.
+InputError repeated_option(const std::string& option, const po::parsed_options& parsed) {
+  std::vector<std::string> values;
+  for (const po::option& given : parsed.options) {
+    if ("--" + given.string_key == option) {
+      values.push_back(given.value.empty() ? std::string() : "'" + given.value.front() + "'");
+    }
+  }
+  std::string found =
+      values.size() == 2 ? "it twice" : "it " + std::to_string(values.size()) + " times";
+  if (!values.front().empty()) {  // a switch (--json) has no value to show
+    found += " (";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      found += (i == 0 ? "" : i + 1 == values.size() ? " and " : ", ") + values[i];
+    }
+    found += ")";
+  }
+  return InputError({option}, "the option once", found);
+}
+
+/// Boost's refusals of an option's form (a value missing at the end of the command line, a
+/// value given to a switch, nothing after '='), said as every other refusal: the option, what
+/// was expected, what was found. None for another form, which keeps Boost's text.
+std::optional<InputError> malformed_option(const po::invalid_command_line_syntax& e,
+                                           const std::vector<std::string>& args) {
+  const std::string option = e.get_option_name();
+  switch (e.kind()) {
+    case po::invalid_syntax::missing_parameter:
+      return InputError({option}, "a value after it", "the end of the command line");
+    case po::invalid_syntax::empty_adjacent_parameter:
+      return InputError({option}, "a value after '='", "nothing");
+    case po::invalid_syntax::extra_parameter:
+      for (const std::string& arg : args) {
+        if (arg.rfind(option + "=", 0) == 0) {
+          return InputError({option}, "no value (the option is a switch)",
+                            "'" + arg.substr(option.size() + 1) + "'");
+        }
+      }
+      return InputError({option}, "no value (the option is a switch)", "a value");
+    default:
+      return std::nullopt;
+  }
+}
+
 /// Refuses an option the command line gave that does not apply to the form it takes.
 void check_scopes(const Subcommand& command, const po::variables_map& vm) {
   if (!command.form) {
@@ -355,15 +401,35 @@ int run_command(const std::vector<std::string>& args, Runner& runner, std::ostre
     }
     po::variables_map vm;
     const std::vector<std::string> rest(args.begin() + 1, args.end());
-    // Without allow_guessing: Boost would take `--alp 20` for --alpha, so a typo could run with
-    // a value for an option the user never named.
-    po::store(po::command_line_parser(rest)
-                  .options(options)
-                  .positional(positional)
-                  .style(po::command_line_style::default_style &
-                         ~po::command_line_style::allow_guessing)
-                  .run(),
-              vm);
+    // Boost reads `--=X` as an option of no name with the value X and passes X on as a bare
+    // argument (`run --=p.mcp` ran p.mcp): it is no option, as `-=X` is none.
+    for (const std::string& arg : rest) {
+      if (arg == "--") {
+        break;
+      }
+      if (arg.rfind("--=", 0) == 0) {
+        throw po::unknown_option(arg);
+      }
+    }
+    po::parsed_options parsed(&options);
+    try {
+      // Without allow_guessing: Boost would take `--alp 20` for --alpha, so a typo could run with
+      // a value for an option the user never named.
+      parsed = po::command_line_parser(rest)
+                   .options(options)
+                   .positional(positional)
+                   .style(po::command_line_style::default_style &
+                          ~po::command_line_style::allow_guessing)
+                   .run();
+      po::store(parsed, vm);
+    } catch (const po::multiple_occurrences& e) {
+      throw repeated_option(e.get_option_name(), parsed);
+    } catch (const po::invalid_command_line_syntax& e) {
+      if (std::optional<InputError> refusal = malformed_option(e, rest)) {
+        throw *refusal;
+      }
+      throw;
+    }
     if (vm.count(extra)) {
       const std::string& first = vm[extra].as<std::vector<std::string>>().front();
       const std::string takes = command->positional.empty()

@@ -38,6 +38,7 @@ McProgram mesh_complete_exchange_program(const po::variables_map& vm) {
   }
   const auto d =
       static_cast<std::uint32_t>(parse_count("--cube", vm["cube"].as<std::string>(), 1, 16));
+  require_program_nodes("--cube", vm["cube"].as<std::string>(), std::uint64_t{1} << d);
   if (!vm.count("block")) {
     throw InputError({"--block"}, "B, words per block (the option is required)", "none");
   }

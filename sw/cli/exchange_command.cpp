@@ -181,11 +181,15 @@ int run_exchange(const po::variables_map& vm, Context& ctx) {
       const std::size_t comma = std::min(list.find(',', start), list.size());
       const std::string name = list.substr(start, comma - start);
       start = comma + 1;
-      const ExchangeAlgorithm a = algorithm_named("--algorithms", name);
-      if (std::find(algorithms.begin(), algorithms.end(), a) != algorithms.end()) {
+      // The name in its list: '' alone would not say that 'a1,' ends in a comma.
+      const std::optional<ExchangeAlgorithm> a = parse_exchange_algorithm(name);
+      if (!a) {
+        throw InputError({"--algorithms"}, algorithm_names(), "'" + name + "' in '" + list + "'");
+      }
+      if (std::find(algorithms.begin(), algorithms.end(), *a) != algorithms.end()) {
         throw InputError({"--algorithms"}, "each algorithm once", "'" + name + "' twice");
       }
-      algorithms.push_back(a);
+      algorithms.push_back(*a);
     }
     if (algorithms.empty()) {
       throw InputError({"--algorithms"}, algorithm_names(), "an empty list");

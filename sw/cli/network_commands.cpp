@@ -1,5 +1,6 @@
 // `orthosim run` on a mesh, torus or hypercube, and `orthosim traffic`: the multicomputer side
 // (docs/architecture.md; [LCC] section 6, [CALMANT] section 2.1).
+#include <algorithm>
 #include <limits>
 #include <sstream>
 
@@ -94,8 +95,10 @@ po::options_description traffic_options() {
 
 namespace {
 
+constexpr const char* kRate = "a rate in flits per node per cycle, 0..64";
+
 double parse_rate(const std::string& option, const std::string& text) {
-  return parse_decimal(option, text, 64.0, "a rate in flits per node per cycle, 0..64");
+  return parse_decimal(option, text, 64.0, kRate);
 }
 
 }  // namespace
@@ -123,12 +126,30 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
   }
   if (sweep) {
     const std::string text = vm["rates"].as<std::string>();
+    std::vector<std::string> items;
     std::size_t start = 0;
     while (true) {
       const std::size_t comma = text.find(',', start);
-      request.rates.push_back(
-          parse_rate("--rates", text.substr(start, comma == std::string::npos ? std::string::npos
-                                                                              : comma - start)));
+      const std::string item =
+          text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      // The item in its list: '' alone would not say that '0.1,' ends in a comma.
+      const std::string found = "'" + item + "' in '" + text + "'";
+      double rate = 0;
+      try {
+        rate = parse_rate("--rates", item);
+      } catch (const InputError&) {
+        throw InputError({"--rates"}, kRate, found);
+      }
+      // A rate twice would run its point twice, as a sweep's value twice would.
+      const auto same = std::find(request.rates.begin(), request.rates.end(), rate);
+      if (same != request.rates.end()) {
+        const std::string& earlier = items[static_cast<std::size_t>(same - request.rates.begin())];
+        throw InputError({"--rates"}, "each rate once",
+                         earlier == item ? "'" + item + "' twice in '" + text + "'"
+                                         : found + ", the same rate as '" + earlier + "'");
+      }
+      request.rates.push_back(rate);
+      items.push_back(item);
       if (comma == std::string::npos) {
         break;
       }

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "sw/core/diagnostic.hpp"
+#include "sw/program/parser.hpp"
 #include "sw/topology/topology.hpp"
 
 namespace orthosim::sw::cli {
@@ -389,6 +390,16 @@ std::optional<std::string> fst_path_from(const po::variables_map& vm, const Impl
 }
 
 /// "x0,x3" or "0,3": the dimensions --collapse names.
+void require_program_nodes(const std::string& option, const std::string& text,
+                           std::uint64_t nodes) {
+  if (nodes > kMaxProgramNodes) {
+    throw InputError({option},
+                     "a program of at most " + std::to_string(kMaxProgramNodes) +
+                         " nodes (the most a .mcp program has)",
+                     "'" + text + "', " + std::to_string(nodes) + " nodes");
+  }
+}
+
 std::vector<std::uint32_t> collapsed_dimensions(const std::string& text) {
   std::vector<std::uint32_t> dims;
   std::size_t start = 0;
@@ -399,7 +410,14 @@ std::vector<std::uint32_t> collapsed_dimensions(const std::string& text) {
     if (!item.empty() && (item[0] == 'x' || item[0] == 'X')) {
       item = item.substr(1);
     }
-    dims.push_back(static_cast<std::uint32_t>(parse_count("--collapse", item, 0, 31)));
+    try {
+      dims.push_back(static_cast<std::uint32_t>(parse_count("--collapse", item, 0, 31)));
+    } catch (const InputError&) {
+      // The whole list quoted: '' alone would not say that 'x0,' ends in a comma.
+      throw InputError({"--collapse"},
+                       "hypercube dimensions separated by commas, e.g. x0,x3, each 0..31",
+                       "'" + text + "'");
+    }
     if (comma == std::string::npos) {
       break;
     }

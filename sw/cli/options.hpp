@@ -58,6 +58,10 @@ bool is_network_kind(const std::string& arch);
 po::options_description workload_options();
 AccessWorkload workload_from(const po::variables_map& vm, const SystemConfig& config);
 
+/// Refuses a program `gen` would write with more nodes than a .mcp program has
+/// (kMaxProgramNodes): no command could read the file. `option`, given as `text`, sized it.
+void require_program_nodes(const std::string& option, const std::string& text, std::uint64_t nodes);
+
 /// "x0,x3" or "0,3": the hypercube dimensions --collapse names (InputError otherwise).
 std::vector<std::uint32_t> collapsed_dimensions(const std::string& text);
 

@@ -11,7 +11,9 @@
 #include "sw/cli/commands.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/core/output_file.hpp"
+#include "sw/sweep/csv_journal.hpp"
 #include "traces/gtkw.hpp"
+#include "traces/plot.hpp"
 
 namespace orthosim::sw::cli {
 
@@ -79,6 +81,17 @@ bool same_file(const std::filesystem::path& output, const std::string& input) {
   return output == resolved_path(input) || std::filesystem::equivalent(output, input, ec);
 }
 
+/// Whether `folder` is one of the folders above `file` (both resolved).
+bool is_above(const std::filesystem::path& folder, const std::filesystem::path& file) {
+  for (std::filesystem::path up = file.parent_path(); !up.empty() && up != up.parent_path();
+       up = up.parent_path()) {
+    if (up == folder) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::filesystem::path resolved_path(const std::string& path) {
@@ -97,30 +110,42 @@ void check_output_options(const std::string& command,
   const bool out_is_folder = command == "demo" || command == "trace";
   // The files written as PATH.partial and renamed, and who writes each ("--vcd"): two on one path
   // would both write PATH.partial, and the second rename fails after the run.
-  std::vector<std::pair<std::string, std::filesystem::path>> replaced;
+  struct Replaced {
+    std::string writer;
+    std::filesystem::path file;  ///< resolved
+    std::string path;            ///< as given
+  };
+  std::vector<Replaced> replaced;
   // A file the command reads is not an output: the run would replace it (run p.mcp --trace p.mcp),
   // or write into it through a symbolic link. A device or FIFO is a stream, not replaced.
   const std::vector<Input> inputs = input_files(command, vm);
-  const auto refuse_inputs = [&inputs](const std::string& option, const std::filesystem::path& file,
-                                       const std::string& path, bool via_partial) {
+  // sweep writes its CSV through a journal, OUT.partial, and then OUT.sorted.partial.
+  const std::vector<std::string> first_written =
+      command == "sweep" ? std::vector<std::string>{".partial", sweep::kSortedSuffix}
+                         : std::vector<std::string>{".partial"};
+  const auto refuse_inputs = [&inputs, &first_written](const std::string& option,
+                                                       const std::filesystem::path& file,
+                                                       const std::string& path, bool via_partial) {
     std::error_code ec;
     const auto type = std::filesystem::status(file, ec).type();
     if (type != std::filesystem::file_type::regular &&
         type != std::filesystem::file_type::not_found) {
       return;
     }
-    // A file replaced is written to PATH.partial first and renamed over PATH.
-    const std::filesystem::path partial = via_partial ? resolved_path(path + ".partial") : file;
     for (const Input& input : inputs) {
       if (same_file(file, input.path)) {
         throw InputError({option}, "a path of its own (" + input.reader + " reads that file)",
                          "'" + path + "'");
       }
-      if (same_file(partial, input.path)) {
-        throw InputError({option},
-                         "a path of its own (" + input.reader + " reads '" + input.path +
-                             "', which the output is written to first)",
-                         "'" + path + "'");
+      // A file replaced is written to PATH.partial first and renamed over PATH. PATH is `file`,
+      // which `path` names only for the message (a waveform's save file is named by the --vcd).
+      for (const std::string& suffix : first_written) {
+        if (via_partial && same_file(resolved_path(file.string() + suffix), input.path)) {
+          throw InputError({option},
+                           "a path of its own (" + input.reader + " reads '" + input.path +
+                               "', which the output is written to first)",
+                           "'" + path + "'");
+        }
       }
     }
   };
@@ -128,13 +153,41 @@ void check_output_options(const std::string& command,
                       &refuse_inputs](const std::string& option, const std::string& writer,
                                       const std::filesystem::path& file, const std::string& path) {
     refuse_inputs(option, file, path, true);
-    for (const auto& [other_writer, other_file] : replaced) {
+    // Each is written to FILE.partial and renamed: one's FILE.partial must not be another's FILE
+    // either (--trace w --vcd w.partial: the VCD, renamed to w.partial, was then renamed to w).
+    const std::filesystem::path partial = resolved_path(file.string() + ".partial");
+    for (const auto& [other_writer, other_file, other_path] : replaced) {
       if (other_file == file) {
         throw InputError({option}, "a path of its own (" + other_writer + " writes that file)",
                          "'" + path + "'");
       }
+      if (other_file == partial) {
+        throw InputError({option},
+                         "a path of its own (" + other_writer + " writes '" + path +
+                             ".partial', where this output is written first)",
+                         "'" + path + "'");
+      }
+      if (resolved_path(other_file.string() + ".partial") == file) {
+        throw InputError({option},
+                         "a path of its own (" + other_writer + " is written to that file first)",
+                         "'" + path + "'");
+      }
+      // A folder the other output is written in (created for it if missing) is no file path:
+      // it was refused only once created, as a directory the user never had.
+      if (is_above(file, other_file)) {
+        throw InputError({option},
+                         "a file path, not a folder of another output (" + other_writer +
+                             " writes '" + other_path + "' in it)",
+                         "'" + path + "'");
+      }
+      if (is_above(other_file, file)) {
+        throw InputError({option},
+                         "a file path in a folder, not in another output (" + other_writer +
+                             " writes '" + other_path + "')",
+                         "'" + path + "'");
+      }
     }
-    replaced.emplace_back(writer, file);
+    replaced.push_back({writer, file, path});
   };
   if (command == "demo") {  // the waveforms in its --out folder, each with its save file
     for (const Arch arch : kDemoArchs) {
@@ -159,6 +212,13 @@ void check_output_options(const std::string& command,
         check_output_folder(path);
       } catch (const OutputPathError& e) {
         throw InputError({"--out"}, "a writable folder", e.what());
+      }
+      // The pictures trace plot may write there replace a FILE it reads by that name.
+      if (command == "trace") {
+        for (const char* picture : traces::kPlotFiles) {
+          const std::string file = (std::filesystem::path(path) / picture).string();
+          refuse_inputs("--out", resolved_path(file), file, true);
+        }
       }
       continue;
     }

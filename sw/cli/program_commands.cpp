@@ -10,6 +10,7 @@
 #include "sw/cli/report.hpp"
 #include "sw/cli/variant_options.hpp"
 #include "sw/core/diagnostic.hpp"
+#include "sw/core/input_file.hpp"
 #include "sw/core/json_text.hpp"
 #include "sw/machine/validate.hpp"
 #include "sw/pattern/generate.hpp"
@@ -77,6 +78,26 @@ SyncMode sync_for(const po::variables_map& vm) {
 }
 
 /// How the program's nodes are grouped onto the processors: --torus, --collapse, or blocks.
+/// --torus CxR: the columns and rows of a torus, each 1..4096. A refusal quotes the whole value,
+/// whichever side is at fault: '' alone would not say that '4x' lacks its rows.
+TorusClusters torus_grid(const std::string& text) {
+  const auto refusal = [&text] {
+    return InputError({"--torus"}, "columns x rows, e.g. 4x4, each 1..4096", "'" + text + "'");
+  };
+  const std::size_t x = text.find('x');
+  if (x == std::string::npos) {
+    throw refusal();
+  }
+  try {
+    TorusClusters grid;
+    grid.columns = static_cast<std::uint32_t>(parse_count("--torus", text.substr(0, x), 1, 4096));
+    grid.rows = static_cast<std::uint32_t>(parse_count("--torus", text.substr(x + 1), 1, 4096));
+    return grid;
+  } catch (const InputError&) {
+    throw refusal();
+  }
+}
+
 Clustering clustering_for(const po::variables_map& vm, const McProgram& program) {
   if (vm.count("cluster") && !vm.count("torus")) {
     throw InputError({"--cluster"},
@@ -86,14 +107,7 @@ Clustering clustering_for(const po::variables_map& vm, const McProgram& program)
     if (vm.count("collapse")) {
       throw InputError({"--collapse"}, "either --torus or --collapse, not both");
     }
-    const std::string text = vm["torus"].as<std::string>();
-    const std::size_t x = text.find('x');
-    if (x == std::string::npos) {
-      throw InputError({"--torus"}, "columns x rows, e.g. 4x4", "'" + text + "'");
-    }
-    TorusClusters grid;
-    grid.columns = static_cast<std::uint32_t>(parse_count("--torus", text.substr(0, x), 1, 4096));
-    grid.rows = static_cast<std::uint32_t>(parse_count("--torus", text.substr(x + 1), 1, 4096));
+    TorusClusters grid = torus_grid(vm["torus"].as<std::string>());
     if (vm.count("cluster")) {
       const std::string by = vm["cluster"].as<std::string>();
       if (by != "columns" && by != "rows") {
@@ -362,16 +376,6 @@ std::uint64_t required(const po::variables_map& vm, const std::string& name, std
   return parse_count("--" + name, vm[name].as<std::string>(), min, max);
 }
 
-/// "4x4" -> {4, 4}: the columns and rows of a torus.
-std::vector<std::uint32_t> dimension_list(const std::string& text) {
-  const std::size_t x = text.find('x');
-  if (x == std::string::npos) {
-    throw InputError({"--torus"}, "columns x rows, e.g. 4x4", "'" + text + "'");
-  }
-  return {static_cast<std::uint32_t>(parse_count("--torus", text.substr(0, x), 2, 4096)),
-          static_cast<std::uint32_t>(parse_count("--torus", text.substr(x + 1), 1, 4096))};
-}
-
 /// `gen fft`: [LCC] section 6.2's Parallel_FFT with the machine's costs, each overridden by its
 /// option.
 McProgram fft_program(const po::variables_map& vm) {
@@ -403,8 +407,31 @@ McProgram fft_program(const po::variables_map& vm) {
 }  // namespace
 
 /// Prints the program, or writes it to --out (an OutputFile: FILE.partial renamed, or a stream).
+/// Only a program the readers take is written: no more messages and compute phases than a .mcp
+/// program expands to, no more bytes than a program file has (a large random program was
+/// written, and every command then refused it).
 int write_program(const po::variables_map& vm, Context& ctx, const McProgram& program) {
+  const std::string form = vm["pattern"].as<std::string>();
+  std::uint64_t items = 0;
+  for (const ProgramStep& step : program.steps) {
+    items += step.computes.size();
+    for (const Transfer& transfer : step.transfers) {
+      items += transfer.destinations.size();
+    }
+  }
+  if (items > kMaxProgramExpansion) {
+    throw InputError({form},
+                     "a program of at most " + std::to_string(kMaxProgramExpansion) +
+                         " messages and compute phases, the most a .mcp program has",
+                     std::to_string(items));
+  }
   const std::string text = format_program(program);
+  if (text.size() > kMaxInputFileBytes) {
+    throw InputError({form},
+                     "a program of at most " + std::to_string(kMaxInputFileBytes) +
+                         " bytes (64 MiB), the most a .mcp file has",
+                     std::to_string(text.size()) + " bytes");
+  }
   if (!vm.count("out")) {
     ctx.out << text;
     return kExitOk;
@@ -452,7 +479,9 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
     if (!vm.count("torus")) {
       throw InputError({"--torus"}, "the torus as columns x rows, e.g. 4x4", "none");
     }
-    const std::vector<std::uint32_t> shape = dimension_list(vm["torus"].as<std::string>());
+    const std::string torus = vm["torus"].as<std::string>();
+    const TorusClusters shape = torus_grid(torus);
+    require_program_nodes("--torus", torus, std::uint64_t{shape.columns} * shape.rows);
     if (!vm.count("direction")) {
       throw InputError({"--direction"}, "east, west, north or south", "none");
     }
@@ -461,7 +490,7 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
             ? parse_count("--distance", vm["distance"].as<std::string>(), 1, kMaxProgramNodes)
             : 1);
     return write_program(vm, ctx,
-                         torus_shift(shape[0], shape[1],
+                         torus_shift(shape.columns, shape.rows,
                                      parse_shift_direction(vm["direction"].as<std::string>()),
                                      distance, words(1)));
   }
@@ -473,6 +502,7 @@ int run_gen(const po::variables_map& vm, Context& ctx) {
   }
   if (what == "cc-cube") {
     const auto dim = static_cast<std::uint32_t>(required(vm, "dim", 1, 16));
+    require_program_nodes("--dim", vm["dim"].as<std::string>(), std::uint64_t{1} << dim);
     std::vector<std::uint32_t> dims = number_list(vm, "dims", kDimensions);
     if (dims.empty()) {
       for (std::uint32_t k = 0; k < dim; ++k) {

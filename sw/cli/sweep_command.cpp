@@ -346,7 +346,16 @@ int sweep_points(const po::variables_map& vm, Context& ctx, const SweepSpec& spe
       pool.start(p.index, args_of[p.index]);
     }
     for (const ChildResult& r : pool.wait(100)) {
-      record(r.tag, row_of(spec, points[r.tag], r, args_of[r.tag]));
+      try {
+        record(r.tag, row_of(spec, points[r.tag], r, args_of[r.tag]));
+      } catch (const InputError&) {
+        // A refusal check_points could not foresee (the run's own checks: its memory footprint,
+        // the verilated blocks' limits) is bad input all the same: nothing is left behind.
+        if (journal) {
+          journal->discard_if_empty();
+        }
+        throw;
+      }
     }
     if (root && transport != nullptr) {
       gather(false);

@@ -161,6 +161,13 @@ InputFile::InputFile(const std::string& path, const InputRules& rules)
     fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd_ < 0) {
       const int error = errno;
+      // A socket cannot be opened at all, nor a block device without its driver: the kind of
+      // file says why, where the open's error (ENXIO) would not.
+      struct stat info {};
+      if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISFIFO(info.st_mode) &&
+          !S_ISCHR(info.st_mode)) {
+        fail(kind_of(info.st_mode));
+      }
       fail(error == ENOENT
                ? std::string("no such file") +
                      (path == "-" ? " (standard input, '-', is read as a program only)" : "")

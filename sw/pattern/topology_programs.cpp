@@ -114,11 +114,14 @@ ShiftDirection parse_shift_direction(const std::string& text) {
 
 McProgram torus_shift(std::uint32_t columns, std::uint32_t rows, ShiftDirection direction,
                       std::uint32_t distance, std::uint32_t words) {
-  if (columns < 2 || rows < 1) {
-    throw ParameterError("torus", "a torus of at least 2 columns", std::to_string(columns));
-  }
   const bool horizontal = direction == ShiftDirection::East || direction == ShiftDirection::West;
   const std::uint32_t ring = horizontal ? columns : rows;
+  if (ring < 2 || columns * rows == 0) {
+    throw ParameterError("torus",
+                         horizontal ? "at least 2 columns for an east or west shift"
+                                    : "at least 2 rows for a north or south shift",
+                         "'" + std::to_string(columns) + "x" + std::to_string(rows) + "'");
+  }
   if (distance % ring == 0) {
     throw ParameterError("distance", "a shift of 1.." + std::to_string(ring - 1) + " nodes",
                          std::to_string(distance));

@@ -25,7 +25,9 @@ std::vector<std::uint32_t> parse_embedding(const std::string& text, const std::s
   std::vector<bool> used(network_nodes, false);
   std::uint32_t line = 1;
   std::uint32_t column = 1;
-  std::size_t i = 0;
+  // A UTF-8 byte order mark, as some editors write it, is no entry (and takes no column), as in
+  // a program.
+  std::size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   const auto here = [&] { return SourceLocation{file_name, line, column}; };
   while (i < text.size()) {
     const char c = text[i];
@@ -41,7 +43,8 @@ std::vector<std::uint32_t> parse_embedding(const std::string& text, const std::s
       }
       continue;
     }
-    if (c == ' ' || c == '\t' || c == '\r' || c == ',') {
+    // White space, every kind the text check lets through, and commas separate entries.
+    if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
       ++i;
       ++column;
       continue;

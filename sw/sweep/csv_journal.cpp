@@ -144,10 +144,19 @@ void Journal::append(std::size_t point, const std::string& line) {
   }
 }
 
+void Journal::discard_if_empty() {
+  if (!file_.is_open() || !rows_.empty()) {
+    return;
+  }
+  file_.close();
+  std::error_code ignored;  // gone already: nothing is left either way
+  std::filesystem::remove(partial_, ignored);
+}
+
 void Journal::finish() {
   std::optional<OutputFile> file;
   try {
-    file.emplace(out_, OutputNeeds{}, ".sorted.partial");
+    file.emplace(out_, OutputNeeds{}, kSortedSuffix);
   } catch (const OutputPathError& e) {
     throw ParameterError("out", "a writable file path", e.what());
   }

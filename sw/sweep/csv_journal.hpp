@@ -22,6 +22,9 @@ std::string csv_line(const std::vector<std::string>& fields);
 /// Splits one CSV line; throws std::invalid_argument on an unterminated quote.
 std::vector<std::string> csv_fields(const std::string& line);
 
+/// The suffix of the file the sorted CSV is written to before it is renamed to OUT.
+inline constexpr const char* kSortedSuffix = ".sorted.partial";
+
 class Journal {
  public:
   /// Opens `out`.partial (nothing when `out` is a stream; a ParameterError keyed "out" when
@@ -35,6 +38,9 @@ class Journal {
   [[nodiscard]] const std::map<std::size_t, std::string>& rows() const { return rows_; }
   /// Records a finished point's row, flushed to disk before returning.
   void append(std::size_t point, const std::string& line);
+  /// Removes the journal if it holds no finished row: a sweep that a point's bad input stops
+  /// before any point finished leaves no OUT.partial behind (finished rows stay, to resume).
+  void discard_if_empty();
   /// Writes header and rows in point order to `out` and removes the journal; throws
   /// std::runtime_error if `out` cannot be written.
   void finish();

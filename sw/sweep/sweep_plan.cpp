@@ -1,6 +1,7 @@
 // Points, child command lines and CSV rows of a sweep.
 #include "sw/sweep/sweep_plan.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -75,9 +76,15 @@ Param parse_param(const std::string& text) {
     throw ParameterError("param", "NAME=V1,V2,... (e.g. alpha=8,16,32)", "'" + text + "'");
   }
   Param p{text.substr(0, eq), split(text.substr(eq + 1), ',')};
-  for (const std::string& v : p.values) {
-    if (v.empty()) {
+  for (std::size_t k = 0; k < p.values.size(); ++k) {
+    if (p.values[k].empty()) {
       throw ParameterError("param", "values separated by single commas", "'" + text + "'");
+    }
+    // A value twice would run its points twice, as a variant file twice would.
+    if (std::find(p.values.begin(), p.values.begin() + static_cast<std::ptrdiff_t>(k),
+                  p.values[k]) != p.values.begin() + static_cast<std::ptrdiff_t>(k)) {
+      throw ParameterError("param", "distinct values",
+                           "'" + p.values[k] + "' twice in '" + text + "'");
     }
   }
   return p;

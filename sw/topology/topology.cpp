@@ -60,6 +60,12 @@ std::vector<std::uint32_t> parse_dims(const std::string& text) {
     const std::string token = text.substr(start, end == std::string::npos ? end : end - start);
     std::uint32_t k = 0;
     if (!parse_number(token, k)) {
+      if (!token.empty() && token.find_first_not_of("0123456789") == std::string::npos) {
+        // Digits too many for a radix: the form is right, the size is not.
+        throw ParameterError("dims", "at most " + std::to_string(Topology::max_nodes) + " nodes",
+                             "a radix of " + std::to_string(token.size()) + " digits in " +
+                                 quoted(text));
+      }
       throw ParameterError("dims", expected, quoted(text));
     }
     radices.push_back(k);

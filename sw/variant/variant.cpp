@@ -1,6 +1,7 @@
 // Variant files: YAML through yaml-cpp, whose marks give every key and value its line and column.
 #include "sw/variant/variant.hpp"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -30,12 +31,21 @@ std::string shape_of(const YAML::Node& node) {
     case YAML::NodeType::Null:
       return "nothing";
     case YAML::NodeType::Sequence:
-      return "a list";
+      return node.size() == 0 ? "an empty list" : "a list";
     case YAML::NodeType::Map:
-      return "a mapping";
+      return node.size() == 0 ? "an empty mapping" : "a mapping";
     case YAML::NodeType::Scalar:
-      return node.Tag() == "!" ? "the quoted text \"" + node.Scalar() + "\""
-                               : "'" + node.Scalar() + "'";
+      if (node.Tag() == "!") {
+        return "the quoted text \"" + node.Scalar() + "\"";
+      }
+      // A tag ("!!int 16") is refused with the value: '16' alone would read as an integer.
+      if (node.Tag() != "?") {
+        const std::string core = "tag:yaml.org,2002:";  // "!!" as the file spells it
+        const std::string& tag = node.Tag();
+        return "'" + node.Scalar() + "' tagged " +
+               (tag.rfind(core, 0) == 0 ? "!!" + tag.substr(core.size()) : tag);
+      }
+      return "'" + node.Scalar() + "'";
     case YAML::NodeType::Undefined:
       break;
   }
@@ -300,6 +310,11 @@ Variant parse_variant(const std::string& text, const std::string& path) {
   try {
     refuse_second_document(text, path);
     root = YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp stops a deep nesting (hundreds of levels) with the text "bad file", which says
+    // nothing of the file.
+    throw InputError(at(path, e.mark), "a flat mapping of variant fields (docs/variants.md)",
+                     "lists or mappings nested deeper than the YAML reader takes");
   } catch (const YAML::ParserException& e) {
     const SourceLocation error = at(path, e.mark);
     refuse_line_that_is_no_field(text, path, error.line + 1);

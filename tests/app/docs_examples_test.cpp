@@ -152,6 +152,9 @@ TEST_F(DocsExamples, QuotedRefusalsAreWhatTheProgramPrints) {
       {"docs/lcc.md", "lcc --dim 4 --pattern bitrev --pattern lcc:1/0,0"},
       {"docs/lcc.md", "lcc --dim 4 --pattern bitrev --out /tmp"},
       {"docs/cli.md", "run p.mcp --buffer-words 1"},
+      {"docs/cli.md", "run p.mcp --n 4 --n 8"},
+      {"docs/cli.md", "gen C1 --nodes 4 --len"},
+      {"docs/cli.md", "access --json=yes"},
   };
   for (const Quoted& q : quoted) {
     const testing_support::Outcome r = run(q.args);

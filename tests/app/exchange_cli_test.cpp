@@ -98,6 +98,22 @@ TEST_F(Exchange, GenThenRunIsTheSameRunAsExchanges) {
   EXPECT_EQ(ran.at("steps").size(), algorithm(ex, "an-1").at("steps"));
 }
 
+// A bad name of --algorithms is named in its list ('a1,' was refused as found '' alone).
+TEST_F(Exchange, ABadAlgorithmIsNamedInItsList) {
+  const std::string names = "orthosim exchange: --algorithms: expected a1 | an-1 | suh | "
+                            "two-phase | direct, found ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"a1,", names + "'' in 'a1,'"},
+      {"a1,,suh", names + "'' in 'a1,,suh'"},
+      {"suh,A1", names + "'A1' in 'suh,A1'"},
+  };
+  for (const auto& [list, line] : cases) {
+    const Outcome o = run("exchange --torus 4x4 --block 1 --algorithms " + list);
+    orthosim::testing_support::expect_refused(o, line, list);
+    EXPECT_EQ(o.err, line + "\n") << list;
+  }
+}
+
 TEST_F(Exchange, TheTableNamesTheFastest) {
   const Outcome o = run("exchange --torus 4x4 --block 1 --startup 50");
   ASSERT_EQ(o.exit_code, 0) << o.err;

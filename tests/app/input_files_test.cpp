@@ -5,8 +5,11 @@
 // name that is not UTF-8 does not break --json. Every command runs under a time limit, so that
 // one that would wait forever fails instead of hanging the suite.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -121,6 +124,42 @@ TEST_F(InputFiles, ADirectoryIsRefusedWhereverAFileIsRead) {
     double seconds = 0;
     expect_refused(timed(args, seconds), message);
   }
+}
+
+// A socket cannot be opened, nor a block device without its driver: the refusal names the kind
+// of file, as for a directory, and not the open's error ("No such device or address").
+TEST_F(InputFiles, ASocketAndABlockDeviceAreRefusedByTheirKindWhereverAFileIsRead) {
+  const int listener = socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0) << std::strerror(errno);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  const std::string socket_path = path("s");
+  ASSERT_LT(socket_path.size(), sizeof(address.sun_path));
+  std::strncpy(address.sun_path, socket_path.c_str(), sizeof(address.sun_path) - 1);
+  ASSERT_EQ(bind(listener, reinterpret_cast<const sockaddr*>(&address), sizeof(address)), 0)
+      << std::strerror(errno);
+  // A block device of numbers no driver has (major 250 is for local, experimental use).
+  const bool block = mknod(path("b").c_str(), S_IFBLK | 0600, makedev(250, 250)) == 0;
+  const std::string mesh = "run '" + kFig2 + "' --arch mesh --dims 2x2 ";
+  for (const auto& [file, kind] : {std::pair<std::string, std::string>{"s", "a socket"},
+                                   std::pair<std::string, std::string>{"b", "a block device"}}) {
+    if (file == "b" && !block) {
+      continue;  // mknod of a block device needs root
+    }
+    const std::pair<std::string, std::string> cases[] = {
+        {"map " + file, file + ": expected a readable .mcp file, found " + kind + "\n"},
+        {"access --variant " + file,
+         file + ": expected a readable variant file, found " + kind + "\n"},
+        {mesh + "--embedding " + file,
+         file + ": expected a readable node map file, found " + kind + "\n"},
+        {"trace stats " + file, file + ": expected a readable trace file, found " + kind + "\n"},
+    };
+    for (const auto& [args, message] : cases) {
+      double seconds = 0;
+      expect_refused(timed(args, seconds), message, args);
+    }
+  }
+  close(listener);
 }
 
 TEST_F(InputFiles, ANulByteAndANonUtf8ByteInALabelAreRefusedAtTheirLineAndColumn) {

@@ -151,6 +151,36 @@ TEST_F(Orthosim, BadArgumentsGiveOneErrorLineAndExitCode2) {
   EXPECT_FALSE(fs::exists("/nonexistent-orthosim-dir"));
 }
 
+// The form of the command line itself is refused as every value is: the option, what was
+// expected, what was found (Boost's own texts, "option '--n' cannot be specified more than once",
+// said neither), before anything runs or any output is opened; `--=X` is no option.
+TEST_F(Orthosim, AnOptionGivenTwiceOrWithoutItsValueIsRefusedSayingWhatWasExpected) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"access --n 4 --n 8 --vcd w.vcd",
+       "orthosim access: --n: expected the option once, found it twice ('4' and '8')"},
+      {"traffic --topology mesh --dims 4x4 --seed 1 --seed 2 --seed 1 --trace w.trace",
+       "orthosim traffic: --seed: expected the option once, found it 3 times ('1', '2' and '1')"},
+      {"access --json --json", "orthosim access: --json: expected the option once, found it twice"},
+      {"gen C1 --nodes 4 --out w.mcp --len",
+       "orthosim gen: --len: expected a value after it, found the end of the command line"},
+      {"access --vcd w.vcd --json=yes",
+       "orthosim access: --json: expected no value (the option is a switch), found 'yes'"},
+      {"access --vcd w.vcd --alpha=",
+       "orthosim access: --alpha: expected a value after '=', found nothing"},
+      // Boost took `--=C1` for C1, the bare argument, and wrote the program.
+      {"gen --=C1 --nodes 4 --out w.mcp",
+       "orthosim gen: unknown option --=C1 (see orthosim gen --help)"},
+  };
+  for (const auto& [args, line] : cases) {
+    const Outcome o = run(args);
+    expect_refused(o, line, args);
+    EXPECT_EQ(o.err, line + "\n") << args;
+  }
+  for (const char* output : {"w.vcd", "w.vcd.partial", "w.trace", "w.trace.partial", "w.mcp"}) {
+    EXPECT_FALSE(fs::exists(dir_ / output)) << output;
+  }
+}
+
 TEST_F(Orthosim, TheSameRunGivesByteIdenticalWaveformsAndOutput) {
   const Outcome a = run("access --arch crossbar --n 4 --kind iwr --vcd a.vcd --json");
   const Outcome b = run("access --arch crossbar --n 4 --kind iwr --vcd b.vcd --json");
@@ -475,6 +505,103 @@ TEST_F(Orthosim, BadProgramCommandsGiveOneErrorLineAndExitCode2) {
   }
   EXPECT_FALSE(fs::exists(dir_ / "plain" / "p.mcp.partial"));
   EXPECT_EQ(slurp(dir_ / "plain"), "a file, not a folder\n");
+}
+
+// gen refuses a program of more nodes than a .mcp program has (4096, the parser's `nodes`
+// limit, docs/program-format.md) before it generates anything: it wrote such files, which every
+// command then refused at their `nodes` line. 4096 nodes is written and reads back.
+TEST_F(Orthosim, GenRefusesAProgramOfMoreNodesThanAProgramHoldsAndWritesNothing) {
+  const std::string limit =
+      "expected a program of at most 4096 nodes (the most a .mcp program has)";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"gen shift --torus 128x64 --direction east --out big.mcp",
+       "orthosim gen: --torus: " + limit + ", found '128x64', 8192 nodes"},
+      {"gen cc-cube --dim 13 --out big.mcp",
+       "orthosim gen: --dim: " + limit + ", found '13', 8192 nodes"},
+      {"gen calmant --mesh 128x128 --len 1 --pipeline 1 --out big.mcp",
+       "orthosim gen: --mesh: " + limit + ", found '128x128', 16384 nodes"},
+      {"gen calmant --line 8192 --len 1 --pipeline 1 --out big.mcp",
+       "orthosim gen: --line: " + limit + ", found '8192', 8192 nodes"},
+      {"gen complete-exchange --cube 13 --block 1 --onto mesh --dims 128x64 --out big.mcp",
+       "orthosim gen: --cube: " + limit + ", found '13', 8192 nodes"},
+  };
+  for (const auto& [args, line] : cases) {
+    const Outcome o = run(args);
+    expect_refused(o, line, args);
+    EXPECT_EQ(o.err, line + "\n") << args;
+    EXPECT_FALSE(fs::exists(dir_ / "big.mcp")) << args;
+    EXPECT_FALSE(fs::exists(dir_ / "big.mcp.partial")) << args;
+  }
+  // A random program on 4096 nodes: two steps of seed 1 are more text than a program file holds
+  // (64 MiB, a reader's limit); two of seed 7, one of them an all-to-all of 4096 x 4095 messages,
+  // more messages than a program expands to (2^24). Both were written, and refused by every
+  // reader.
+  const std::vector<std::pair<std::string, std::pair<std::string, std::uint64_t>>> large = {
+      {"gen random --nodes 4096 --steps 2 --seed 1 --out big.mcp",
+       {"orthosim gen: random: expected a program of at most 67108864 bytes (64 MiB), the most a "
+        ".mcp file has, found ",
+        std::uint64_t{64} << 20}},
+      {"gen random --nodes 4096 --steps 2 --seed 7 --out big.mcp",
+       {"orthosim gen: random: expected a program of at most 16777216 messages and compute "
+        "phases, the most a .mcp program has, found ",
+        std::uint64_t{1} << 24}},
+  };
+  for (const auto& [args, refusal] : large) {
+    const Outcome o = run(args);
+    expect_refused(o, refusal.first, args);
+    ASSERT_EQ(o.err.rfind(refusal.first, 0), 0u) << o.err;
+    EXPECT_GT(std::stoull(o.err.substr(refusal.first.size())), refusal.second) << o.err;
+    EXPECT_FALSE(fs::exists(dir_ / "big.mcp")) << args;
+    EXPECT_FALSE(fs::exists(dir_ / "big.mcp.partial")) << args;
+  }
+  // At the limit: the parser reads it (map then asks for processors, the program being larger
+  // than the largest system, not for a smaller program).
+  ASSERT_EQ(run("gen cc-cube --dim 12 --out cc.mcp").exit_code, 0);
+  expect_refused(run("map cc.mcp"), "orthosim map: --n: expected a processor count: the program "
+                                    "has 4096 nodes");
+}
+
+// --torus CxR and --collapse are quoted whole when a part is at fault ('4x' was refused as
+// found '', '4x4x4' as found '4x4', --collapse 'x0,' as found ''), and a shift needs two nodes
+// on its own ring only: a 1x4 torus shifts north (it was refused for its one column), a 4x1
+// torus cannot (it was told to shift 1..0 nodes).
+TEST_F(Orthosim, AGridOrListIsQuotedWholeAndAShiftNeedsTwoNodesOnItsRing) {
+  const std::string grid = "expected columns x rows, e.g. 4x4, each 1..4096";
+  const std::string dimensions =
+      "expected hypercube dimensions separated by commas, e.g. x0,x3, each 0..31";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"map '" + kFig2 + "' --n 2 --collapse x0,",
+       "orthosim map: --collapse: " + dimensions + ", found 'x0,'"},
+      {"tables --topology hypercube --m 4 --n 2 --collapse x0,,x1",
+       "orthosim tables: --collapse: " + dimensions + ", found 'x0,,x1'"},
+      {"gen shift --torus 4x --direction east", "orthosim gen: --torus: " + grid + ", found '4x'"},
+      {"gen shift --torus 4x4x4 --direction east",
+       "orthosim gen: --torus: " + grid + ", found '4x4x4'"},
+      {"gen shift --torus 0x4 --direction east",
+       "orthosim gen: --torus: " + grid + ", found '0x4'"},
+      {"map '" + kFig2 + "' --torus x4", "orthosim map: --torus: " + grid + ", found 'x4'"},
+      {"run '" + kFig2 + "' --torus 2x4097", "orthosim run: --torus: " + grid + ", found '2x4097'"},
+      {"gen shift --torus 4x1 --direction north",
+       "orthosim gen: --torus: expected at least 2 rows for a north or south shift, found '4x1'"},
+      {"gen shift --torus 1x4 --direction west",
+       "orthosim gen: --torus: expected at least 2 columns for an east or west shift, found '1x4'"},
+  };
+  for (const auto& [args, line] : cases) {
+    const Outcome o = run(args);
+    expect_refused(o, line, args);
+    EXPECT_EQ(o.err, line + "\n") << args;
+  }
+  // One column, four rows: node y sends to node y + 1 mod 4, four messages.
+  const Outcome north = run("gen shift --torus 1x4 --direction north --out n.mcp");
+  ASSERT_EQ(north.exit_code, 0) << north.err;
+  const std::string text = slurp(dir_ / "n.mcp");
+  EXPECT_NE(text.find("nodes 4\n"), std::string::npos) << text;
+  for (const char* send : {"send 0 -> 1\n", "send 1 -> 2\n", "send 2 -> 3\n", "send 3 -> 0\n"}) {
+    EXPECT_NE(text.find(send), std::string::npos) << send << " in\n" << text;
+  }
+  const Outcome ran = run("run n.mcp --json");
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_EQ(nlohmann::json::parse(ran.out)["messages_delivered"], 4);
 }
 
 // ---- run on a mesh, torus or hypercube; traffic ---------------------------------------------
@@ -1014,6 +1141,76 @@ TEST_F(Orthosim, TrafficReportHasEveryFieldAndDependsOnlyOnTheSeed) {
   ASSERT_EQ(t.exit_code, 0) << t.err;
   EXPECT_NE(t.out.find("transpose"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("4x4"), std::string::npos) << t.out;
+}
+
+// A radix of ten digits or more is too large, not malformed: it was refused as "expected radices
+// separated by 'x'", which its value was. Nine digits are counted as nodes.
+TEST_F(Orthosim, ARadixOfTooManyDigitsIsRefusedForItsSizeNotItsForm) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"traffic --topology mesh --dims 99999999999x2",
+       "orthosim traffic: --dims: expected at most 65536 nodes, found a radix of 11 digits in "
+       "'99999999999x2'"},
+      {"run '" + kFig2 + "' --arch torus --dims 4x1234567890",
+       "orthosim run: --dims: expected at most 65536 nodes, found a radix of 10 digits in "
+       "'4x1234567890'"},
+      {"traffic --topology mesh --dims 123456789x2",
+       "orthosim traffic: --dims: expected at most 65536 nodes, found 246913578 nodes in "
+       "'123456789x2'"},
+  };
+  for (const auto& [args, line] : cases) {
+    const Outcome o = run(args);
+    expect_refused(o, line, args);
+    EXPECT_EQ(o.err, line + "\n") << args;
+  }
+}
+
+// A bad rate of --rates is named in its list ('0.1,' was refused as found '' alone), and a rate
+// given twice, by one spelling or two, is refused: it ran its point twice.
+TEST_F(Orthosim, ARateListNamesTheBadRateInItsListAndTakesEachRateOnce) {
+  const std::string traffic = "traffic --topology mesh --dims 4x4 --trace t.trace --rates ";
+  const std::string rate = "orthosim traffic: --rates: expected a rate in flits per node per "
+                           "cycle, 0..64, found ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {traffic + "0.1,", rate + "'' in '0.1,'"},
+      {traffic + "0.1,,0.2", rate + "'' in '0.1,,0.2'"},
+      {traffic + "0.1,65", rate + "'65' in '0.1,65'"},
+      {traffic + "0.1,0.2,0.1",
+       "orthosim traffic: --rates: expected each rate once, found '0.1' twice in '0.1,0.2,0.1'"},
+      {traffic + "1e-1,0.2,0.10",
+       "orthosim traffic: --rates: expected each rate once, found '0.10' in '1e-1,0.2,0.10', the "
+       "same rate as '1e-1'"},
+  };
+  for (const auto& [args, line] : cases) {
+    const Outcome o = run(args);
+    expect_refused(o, line, args);
+    EXPECT_EQ(o.err, line + "\n") << args;
+    EXPECT_FALSE(fs::exists(dir_ / "t.trace")) << args;
+  }
+}
+
+// A node map opened by a UTF-8 byte order mark (as some editors write it) or separated by a
+// vertical tab or form feed is the map its numbers say, as a program with them is: the mark was
+// refused as part of the first entry ("found '\xef\xbb\xbf3'", the mark invisible) and the
+// blanks as empty entries. The mark takes no column.
+TEST_F(Orthosim, ANodeMapMayOpenWithAByteOrderMarkAndUseAnyWhiteSpace) {
+  {
+    std::ofstream(dir_ / "plain.map") << "3 1 2 0\n";
+    std::ofstream(dir_ / "bom.map") << "\xEF\xBB\xBF"
+                                       "3 1 2 0\n";
+    std::ofstream(dir_ / "blanks.map") << "3\v1\f2\r\n0\n";
+    std::ofstream(dir_ / "bad.map") << "\xEF\xBB\xBF"
+                                       "3 1 x 0\n";
+  }
+  const std::string mesh = "run '" + kFig2 + "' --arch mesh --dims 2x2 --json --embedding ";
+  const Outcome plain = run(mesh + "plain.map");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  for (const char* map : {"bom.map", "blanks.map"}) {
+    const Outcome o = run(mesh + map);
+    ASSERT_EQ(o.exit_code, 0) << map << ": " << o.err;
+    EXPECT_EQ(o.out, plain.out) << map;
+  }
+  expect_refused(run(mesh + "bad.map"), "orthosim run: bad.map:1:5: expected a network node "
+                                        "number, found 'x'");
 }
 
 TEST_F(Orthosim, BadNetworkArgumentsGiveOneErrorLineAndExitCode2) {

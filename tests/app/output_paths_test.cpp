@@ -247,6 +247,36 @@ TEST_F(OutputPaths, TwoOutputsOnOneFileAreRefusedBeforeTheRun) {
     EXPECT_EQ(entries(), before) << c.command;
   }
   EXPECT_EQ(slurp(dir_ / "kept.out"), "mine\n");
+  // Each output is written to FILE.partial and renamed: one's FILE.partial is another's file too.
+  // `--trace w --vcd w.partial` ran with exit 0 and left the VCD in w, the trace nowhere.
+  const std::vector<std::pair<std::string, std::string>> partials = {
+      {"run fig2.mcp --arch omp --trace w --vcd w.partial",
+       "orthosim run: --trace: expected a path of its own (--vcd writes 'w.partial', where this "
+       "output is written first), found 'w'\n"},
+      {"run fig2.mcp --arch omp --vcd w --trace ./w.partial",
+       "orthosim run: --trace: expected a path of its own (--vcd is written to that file first), "
+       "found './w.partial'\n"},
+      {"demo --out sub --trace sub/omp.gtkw.partial",
+       "orthosim demo: --trace: expected a path of its own (--out, as a waveform's GTKWave save "
+       "file is written to that file first), found 'sub/omp.gtkw.partial'\n"},
+      // A folder another output is written in is no file path: it was refused as "'a' (a
+      // directory)" once the run had created it, a directory the user never had.
+      {"run fig2.mcp --arch omp --vcd a/b/w.vcd --trace a",
+       "orthosim run: --trace: expected a file path, not a folder of another output (--vcd "
+       "writes 'a/b/w.vcd' in it), found 'a'\n"},
+      {"demo --out a --trace a",
+       "orthosim demo: --trace: expected a file path, not a folder of another output (--out "
+       "writes 'a/omp.vcd' in it), found 'a'\n"},
+      {"run fig2.mcp --arch omp --vcd w.vcd --trace w.vcd/t",
+       "orthosim run: --trace: expected a file path in a folder, not in another output (--vcd "
+       "writes 'w.vcd'), found 'w.vcd/t'\n"},
+  };
+  for (const auto& [command, line] : partials) {
+    const Outcome o = run(command);
+    EXPECT_EQ(o.exit_code, 2) << command;
+    EXPECT_EQ(o.err, line) << command;
+    EXPECT_EQ(entries(), before) << command;
+  }
   // A device is a stream, not a file written and renamed: two outputs may share it.
   const Outcome both = run("access --n 2 --vcd /dev/null --trace /dev/null");
   EXPECT_EQ(both.exit_code, 0) << both.err;
@@ -266,6 +296,9 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
   fs::create_symlink("omp.yaml", dir_ / "to-variant");
   fs::copy_file(dir_ / "omp.yaml", dir_ / "omp.vcd");          // a variant file of an odd name
   fs::create_hard_link(dir_ / "fig2.mcp", dir_ / "hard.mcp");  // the program by another name
+  fs::copy_file(dir_ / "t.trace", dir_ / "timeline.svg");      // a trace of an odd name
+  fs::create_directories(dir_ / "pics");
+  fs::create_symlink("../t.trace", dir_ / "pics" / "timeline.svg");
   const std::vector<std::string> before = entries();
   const std::string program = slurp(dir_ / "fig2.mcp");
   const std::string variant = slurp(dir_ / "omp.yaml");
@@ -292,6 +325,9 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
       {"access --n 2 --variant omp.yaml --vcd to-variant", "--vcd", "--variant"},
       // demo's waveforms in its --out folder are outputs too.
       {"demo --out . --variant omp.vcd", "--out", "--variant"},
+      // So are the pictures of trace plot: its timeline.svg replaced the trace it drew.
+      {"trace plot timeline.svg --out .", "--out", "FILE"},
+      {"trace plot t.trace --out pics", "--out", "FILE"},
   };
   // An output is written to PATH.partial first: an input of that name was renamed over PATH.
   fs::copy_file(dir_ / "fig2.mcp", dir_ / "f.partial");
@@ -301,6 +337,27 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
             "the output is written to first), found 'f'\n");
   EXPECT_EQ(slurp(dir_ / "f.partial"), program);
   fs::remove(dir_ / "f.partial");
+  // sweep writes its CSV to OUT.sorted.partial before the rename: a variant of that name became
+  // the CSV.
+  fs::copy_file(dir_ / "omp.yaml", dir_ / "r.csv.sorted.partial");
+  const Outcome sorted = run("sweep fig2.mcp --variants r.csv.sorted.partial --out r.csv");
+  EXPECT_EQ(sorted.err,
+            "orthosim sweep: --out: expected a path of its own (--variants reads "
+            "'r.csv.sorted.partial', which the output is written to first), found 'r.csv'\n");
+  EXPECT_EQ(slurp(dir_ / "r.csv.sorted.partial"), variant);
+  EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+  fs::remove(dir_ / "r.csv.sorted.partial");
+  // The GTKWave save file beside --vcd w.vcd is written to w.gtkw.partial first: a program of
+  // that name became w.gtkw (the check looked at w.vcd.partial).
+  fs::copy_file(dir_ / "fig2.mcp", dir_ / "w.gtkw.partial");
+  const Outcome save = run("run w.gtkw.partial --arch omp --vcd w.vcd");
+  EXPECT_EQ(save.err,
+            "orthosim run: --vcd: expected a path of its own (PROGRAM reads 'w.gtkw.partial', "
+            "which the output is written to first), found 'w.vcd'\n");
+  EXPECT_EQ(slurp(dir_ / "w.gtkw.partial"), program);
+  EXPECT_FALSE(fs::exists(dir_ / "w.gtkw"));
+  EXPECT_FALSE(fs::exists(dir_ / "w.vcd"));
+  fs::remove(dir_ / "w.gtkw.partial");
   fs::create_directories(dir_ / "sub");
   for (const Case& c : cases) {
     const Outcome o = run(c.command);
@@ -317,6 +374,7 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
   EXPECT_EQ(slurp(dir_ / "fig2.mcp"), program);
   EXPECT_EQ(slurp(dir_ / "omp.yaml"), variant);
   EXPECT_EQ(slurp(dir_ / "t.trace"), trace);
+  EXPECT_EQ(slurp(dir_ / "timeline.svg"), trace);
   EXPECT_EQ(slurp(dir_ / "n.map"), map);
 }
 

@@ -466,6 +466,9 @@ TEST_F(Sweep, BadArgumentsAreNamed) {
        "other than --fst"},
       {"sweep fig2.mcp --variants omp.yaml --param n=2 --param n=4 --out r.csv",
        "orthosim sweep: --param: expected each parameter once, found 'n' again\n"},
+      // A value twice would run its points twice, as a variant file twice would (below).
+      {"sweep fig2.mcp --variants omp.yaml --param n=2,4,2 --out r.csv",
+       "orthosim sweep: --param: expected distinct values, found '2' twice in 'n=2,4,2'\n"},
       // Options the sweep sets itself.
       {"sweep fig2.mcp --variants omp.yaml --param variant=bus.yaml --out r.csv",
        "orthosim sweep: --param: expected an option of orthosim run other than --variant"},
@@ -552,6 +555,33 @@ TEST_F(Sweep, ABadPointStopsTheSweepBeforeAnythingRunsOrIsWritten) {
     EXPECT_TRUE(fs::exists(dir_ / "r.csv"));
     fs::remove(dir_ / "r.csv");
   }
+}
+
+// A refusal only the run itself makes (its estimated footprint against --memory-limit: the
+// sweep's own check stops where the run would start) still stops the sweep with exit 2. With no
+// point finished it leaves no journal (it left one holding the header alone); a point finished
+// before it stays in the journal, to resume from.
+TEST_F(Sweep, ARefusalOnlyTheRunMakesLeavesNoJournalUnlessAPointFinished) {
+  const Outcome o = run("sweep fig2.mcp --variants omp.yaml --param memory-limit=1 --out r.csv");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_TRUE(o.out.empty()) << o.out;
+  EXPECT_NE(o.err.find("orthosim sweep: point 0 (omp.yaml, memory-limit=1): orthosim run fig2.mcp "
+                       "--variant omp.yaml --memory-limit 1 --json rejected its input: orthosim "
+                       "run: --memory-limit: expected a run that fits in 1 bytes"),
+            std::string::npos)
+      << o.err;
+  EXPECT_FALSE(fs::exists(dir_ / "r.csv.partial"));
+  EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+
+  const Outcome second =
+      run("sweep fig2.mcp --variants omp.yaml --param memory-limit=1G,1 --out r.csv");
+  EXPECT_EQ(second.exit_code, 2);
+  EXPECT_NE(second.err.find("point 1 (omp.yaml, memory-limit=1)"), std::string::npos) << second.err;
+  EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
+  // The signature, the header and point 0's row.
+  const std::vector<std::string> journal = lines_of(slurp(dir_ / "r.csv.partial"));
+  ASSERT_EQ(journal.size(), 3u) << slurp(dir_ / "r.csv.partial");
+  EXPECT_EQ(journal[2].rfind("0,", 0), 0u) << journal[2];
 }
 
 // Every point's process reads the program again, so standard input cannot be the program; the

@@ -19,6 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using orthosim::testing_support::expect_refused;
 using orthosim::testing_support::Outcome;
 
 class Variant : public orthosim::testing_support::CliTest {
@@ -183,6 +184,17 @@ TEST_F(Variant, BadFilesAreRejectedAtTheirLineAndColumn) {
        "bad.yaml:2:8:", "found nothing"},
       {"too small a network for the program", "arch: mesh\ndims: [3]\n", "run fig2.mcp --arch mesh",
        "bad.yaml:2:7:", "4 nodes"},
+      // What was found is said as it differs from what was expected: a list where a list of
+      // radices was expected was empty ("found a list" said nothing), and a tagged integer was
+      // quoted as '16' alone, which reads as the integer expected.
+      {"an empty list of radices", "arch: mesh\ndims: []\n", "traffic", "bad.yaml:2:7:",
+       "expected the radices as a list such as [8, 8] or as 8x8, found an empty list\n"},
+      {"an empty mapping for an integer", "arch: omp\nalpha: {}\n", "access",
+       "bad.yaml:2:8:", "expected an integer for alpha, found an empty mapping\n"},
+      {"a tagged integer", "arch: omp\nalpha: !!int 16\n", "access",
+       "bad.yaml:2:8:", "expected an integer for alpha, found '16' tagged !!int\n"},
+      {"a local tag", "arch: omp\nalpha: !cycles 16\n", "access",
+       "bad.yaml:2:8:", "found '16' tagged !cycles\n"},
   };
   fs::copy_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp", dir_ / "fig2.mcp");
   for (const BadFile& c : cases) {
@@ -195,6 +207,21 @@ TEST_F(Variant, BadFilesAreRejectedAtTheirLineAndColumn) {
     EXPECT_EQ(after_prefix.rfind(c.location, 0), 0u) << o.err;
     EXPECT_NE(o.err.find(c.says), std::string::npos) << o.err;
   }
+}
+
+// Lists nested hundreds deep (a flat mapping of fields holds none deeper than impl's mapping):
+// the YAML reader gives up on them with the text "bad file", which named neither the nesting nor
+// what a variant is. The place is the reader's, on the value's line.
+TEST_F(Variant, ListsNestedDeeperThanTheReaderTakesAreNamedSo) {
+  write("deep.yaml", "arch: omp\nalpha: " + std::string(600, '[') + std::string(600, ']') + "\n");
+  const Outcome o = run("access --variant deep.yaml --vcd w.vcd");
+  expect_refused(o, "orthosim access: deep.yaml:2:");
+  EXPECT_NE(o.err.find(
+                ": expected a flat mapping of variant fields (docs/variants.md), found lists "
+                "or mappings nested deeper than the YAML reader takes\n"),
+            std::string::npos)
+      << o.err;
+  EXPECT_FALSE(fs::exists(dir_ / "w.vcd"));
 }
 
 TEST_F(Variant, AMissingFileAndAFieldTheArchitectureOnTheCommandLineDoesNotTakeAreNamed) {

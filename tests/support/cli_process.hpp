@@ -45,10 +45,12 @@ class CliTest : public testing::Test {
   explicit CliTest(std::string binary) : binary_(std::move(binary)) {}
 
   void SetUp() override {
+    // A parameterized test's name has a '/' ("Name/0"): as a folder of its own inside the test's
+    // folder, it would leave the outer one behind after TearDown.
+    std::string name = testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(name.begin(), name.end(), '/', '_');
     dir_ = std::filesystem::temp_directory_path() /
-           ("orthosim_e2e_" +
-            std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(getpid()));
+           ("orthosim_e2e_" + name + "_" + std::to_string(getpid()));
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }

@@ -417,12 +417,17 @@ TEST_F(EmbedCli, GenCcCubeTakesEveryDimensionInOrderByDefault) {
   }
 }
 
-// The largest cube, d = 16: 65,536 nodes, one step per dimension of 65,536 sends (written in
-// time linear in its messages), each step's first send from node 0 across its dimension.
-TEST_F(EmbedCli, GenCcCubeTakesTheSixteenCube) {
-  const Result r = run({"gen", "cc-cube", "--dim", "16"});
+// The largest cube a .mcp program holds, d = 12: 4096 nodes, one step per dimension of 4096
+// sends, each step's first send from node 0 across its dimension. The 13-cube is refused: no
+// command reads a program of 8192 nodes.
+TEST_F(EmbedCli, GenCcCubeTakesTheTwelveCubeTheLargestAProgramHolds) {
+  const Result refused = run({"gen", "cc-cube", "--dim", "13"});
+  EXPECT_EQ(refused.code, sw::kExitBadInput);
+  EXPECT_TRUE(contains(refused.err, "--dim: expected a program of at most 4096 nodes"))
+      << refused.err;
+  const Result r = run({"gen", "cc-cube", "--dim", "12"});
   ASSERT_EQ(r.code, sw::kExitOk) << r.err;
-  EXPECT_TRUE(contains(r.out, "\nnodes 65536\n")) << r.out.substr(0, 400);
+  EXPECT_TRUE(contains(r.out, "\nnodes 4096\n")) << r.out.substr(0, 400);
   std::size_t steps = 0;
   std::size_t sends = 0;
   for (std::size_t at = r.out.find('\n'); at != std::string::npos; at = r.out.find('\n', at + 1)) {
@@ -435,8 +440,8 @@ TEST_F(EmbedCli, GenCcCubeTakesTheSixteenCube) {
       ++sends;
     }
   }
-  EXPECT_EQ(steps, 16U);
-  EXPECT_EQ(sends, 16U * 65536U);
+  EXPECT_EQ(steps, 12U);
+  EXPECT_EQ(sends, 12U * 4096U);
 }
 
 TEST_F(EmbedCli, BadInputIsRefusedNamingTheOption) {

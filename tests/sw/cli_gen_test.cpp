@@ -306,7 +306,8 @@ TEST(CliGen, TheUsageShowsEveryForm) {
 // A node or dimension list that is not numbers is refused with what the list holds, not with
 // the 32-bit range of its parser ("expected an integer in 0..4294967295, found 'x'"); a number out
 // of the program's range is refused by the generator, which knows m and d.
-// gen shift moves by one node unless --distance says otherwise; a torus has two columns at least.
+// gen shift moves by one node unless --distance says otherwise; an east or west shift needs two
+// columns at least.
 TEST(CliGen, AShiftMovesByOneNodeByDefault) {
   const Result r = run({"gen", "shift", "--torus", "4x3", "--direction", "east"});
   ASSERT_EQ(r.code, sw::kExitOk) << r.err;
@@ -320,7 +321,8 @@ TEST(CliGen, AShiftMovesByOneNodeByDefault) {
     EXPECT_EQ(m.destination, (x + 1) % 4 + 4 * y) << m.source;
   }
   expect_refused_before_running(
-      {{{"gen", "shift", "--torus", "1x4", "--direction", "east"}, {"--torus", "2..4096", "'1'"}},
+      {{{"gen", "shift", "--torus", "1x4", "--direction", "east"},
+        {"--torus", "at least 2 columns", "'1x4'"}},
        {{"gen", "random", "--nodes", "4", "--steps", "0"}, {"--steps", "1..1000000", "'0'"}}});
 }
 

@@ -111,7 +111,8 @@ TEST(VariantParser, AnIntegerIsDigitsWithAnOptionalMinus) {
 TEST(VariantParser, RadicesAreANonEmptyListOrText) {
   EXPECT_EQ(parse_variant("arch: torus\ndims: 4x4x2\n", "v.yaml").find("dims")->text, "4x4x2");
   EXPECT_EQ(variant_error("arch: mesh\ndims: []\n"),
-            at(2, 7) + ": expected the radices as a list such as [8, 8] or as 8x8, found a list");
+            at(2, 7) +
+                ": expected the radices as a list such as [8, 8] or as 8x8, found an empty list");
 }
 
 TEST(VariantParser, ANameIsAScalar) {
