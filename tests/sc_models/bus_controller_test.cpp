@@ -24,6 +24,7 @@ namespace {
 using testing_support::eq1;
 using testing_support::OmpBlocks;
 using testing_support::Script;
+using testing_support::stat;
 
 /// Records the cycle at which it is to continue.
 class RecordingProcessor : public Resumable {
@@ -198,6 +199,18 @@ TEST(BusControllerBlock, AReadOfAModuleAnotherControllerHoldsStartsWhenThatAcces
   for (std::uint32_t v = 0; v < l; ++v) {
     EXPECT_EQ(b.manipulators[1]->read_word(0, v), 70 + v) << v;
   }
+  // Each controller counts its one access, its words (d l) and its bus cycles (Eq. 1), and runs
+  // once, at its access's end. The arbiter runs once per delta cycle with a request or a release:
+  // the two requests of cycle 2, then each access's release.
+  EXPECT_EQ(stat(b.stats, "bc0.accesses"), 1u);
+  EXPECT_EQ(stat(b.stats, "bc0.words_moved"), 2 * l);
+  EXPECT_EQ(stat(b.stats, "bc0.busy_cycles"), eq1(timing, 2, l));
+  EXPECT_EQ(stat(b.stats, "bc0.activations"), 1u);
+  EXPECT_EQ(stat(b.stats, "bc1.accesses"), 1u);
+  EXPECT_EQ(stat(b.stats, "bc1.words_moved"), l);
+  EXPECT_EQ(stat(b.stats, "bc1.busy_cycles"), eq1(timing, 1, l));
+  EXPECT_EQ(stat(b.stats, "bc1.activations"), 1u);
+  EXPECT_EQ(stat(b.stats, "arbiter.activations"), 3u);
 }
 
 // A controller performs one access at a time: a second start while the first waits for its grant

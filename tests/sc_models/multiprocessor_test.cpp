@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "sc_models/kernel/sliced_run.hpp"
 #include "sc_models/multiprocessor/multiprocessor.hpp"
 #include "sw/core/diagnostic.hpp"
 #include "sw/machine/delivery_check.hpp"
@@ -736,6 +737,26 @@ TEST(Sync, AStepEndsWhenItsLastProcessorPassesIt) {
 // a write raises its modules' tops to its last address, a read (an IWR step's read half too) the
 // buffers of its index set to its vectors. Three more vectors on two modules or two buffers are
 // six words more, whichever op carries them.
+// run_systems reports progress between slices of simulated time, the first one
+// sc::kFirstProgressSlice (4096) cycles long: a run of three computes of 100 cycles ends at cycle
+// 300, inside that first slice, which leaves nothing to run, so `between` is called once.
+TEST(Watchdog, ARunShorterThanTheFirstProgressSliceIsOneSlice) {
+  traces::Recorder silent;
+  sc::Multiprocessor system("short", config(Arch::Omp, 2).validated(), silent);
+  ProgramBuilder b(Arch::Omp, 2);
+  for (int k = 0; k < 3; ++k) {
+    b.op(0, sw::Compute{sw::Cycle{100}});
+  }
+  ASSERT_LT(300u, sc::kFirstProgressSlice.count());
+  system.load(b.build());
+  int slices = 0;
+  sc::run_systems({&system}, kLimit, [&] { ++slices; });
+  const sw::RunSummary r = system.result();
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(r.cycles.count(), 300u);
+  EXPECT_EQ(slices, 1);
+}
+
 TEST(Footprint, AWriteCountsItsModulesWordsAndAReadItsBuffersWords) {
   const auto footprint = [](const sw::Op& op) {
     ProgramBuilder b(Arch::Omp, 4);

@@ -91,5 +91,21 @@ TEST(SyncUnitBlock, ATokenIsConsumedOnceAndAWaitingConsumerResumesOnDelivery) {
   EXPECT_EQ(stat(b.stats, "sync.syncs_delivered"), 3u);
 }
 
+// A member waiting at a rendezvous is told every member still missing, in increasing order: of
+// the bus switch group {0,1,2,3}, P2 alone arrived waits for the other three; once P0 arrives too,
+// for P1 and P3.
+TEST(SyncUnitBlock, AWaitingMemberIsToldEveryMemberStillMissing) {
+  Bench b(4);
+  const sw::ProcSet group = sw::ProcSet::all(4);
+  const Cycle gamma{8};
+  b.unit.arrive(Rendezvous::BusSwitch, 2, group, gamma);
+  EXPECT_EQ(b.unit.describe_wait(2),
+            "waits at IWR bus switch " + group.to_string() + " for P0, P1, P3");
+  b.unit.arrive(Rendezvous::BusSwitch, 0, group, gamma);
+  EXPECT_EQ(b.unit.describe_wait(0),
+            "waits at IWR bus switch " + group.to_string() + " for P1, P3");
+  EXPECT_EQ(b.unit.describe_wait(1), "");  // not arrived: waits for nothing here
+}
+
 }  // namespace
 }  // namespace orthosim::sc

@@ -556,9 +556,12 @@ TEST(Topology, ParseErrorsNameTheParameter) {
                          "at least 2, found 1 in '1x8'");
   expect_parameter_error([&] { (void)Topology::parse("torus", s("2x2x2x2"), none); }, "dims",
                          "1 to 3 dimensions, found 4");
-  expect_parameter_error([&] { (void)Topology::parse("mesh", s("8x"), none); }, "dims", "'8x'");
+  // An empty radix is no number (not a radix of 0, which the radix bound would name).
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s("8x"), none); }, "dims",
+                         "radices separated by 'x', e.g. 8x8 or 4x4x4, found '8x'");
   expect_parameter_error([&] { (void)Topology::parse("mesh", s("8*8"), none); }, "dims", "'8*8'");
-  expect_parameter_error([&] { (void)Topology::parse("mesh", s(""), none); }, "dims", "''");
+  expect_parameter_error([&] { (void)Topology::parse("mesh", s(""), none); }, "dims",
+                         "radices separated by 'x', e.g. 8x8 or 4x4x4, found ''");
   expect_parameter_error([&] { (void)Topology::parse("mesh", s("-8x8"), none); }, "dims", "-8x8");
   // The characters either side of the digits in ASCII ('/' and ':'), which a digit test off by one
   // would read as -1 and 10: not numbers at all, rather than a radix too large or a 8x10 mesh.
@@ -594,7 +597,7 @@ TEST(Topology, ParseLimitsAtTheirEdges) {
   const std::optional<std::string> none;
   auto s = [](const char* text) { return std::optional<std::string>(text); };
   expect_parameter_error([&] { (void)Topology::parse("mesh", s("4294967300x4"), none); }, "dims",
-                         "'4294967300x4'");
+                         "radices separated by 'x', e.g. 8x8 or 4x4x4, found '4294967300x4'");
   expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s("4294967297")); }, "dim",
                          "'4294967297'");
   const Topology largest = Topology::parse("hypercube", none, s("10"));
