@@ -108,9 +108,8 @@ TEST_F(Exchange, ABadAlgorithmIsNamedInItsList) {
       {"suh,A1", names + "'A1' in 'suh,A1'"},
   };
   for (const auto& [list, line] : cases) {
-    const Outcome o = run("exchange --torus 4x4 --block 1 --algorithms " + list);
-    orthosim::testing_support::expect_refused(o, line, list);
-    EXPECT_EQ(o.err, line + "\n") << list;
+    orthosim::testing_support::expect_refused_with(
+        run("exchange --torus 4x4 --block 1 --algorithms " + list), line, list);
   }
 }
 

@@ -27,6 +27,7 @@ namespace {
 namespace fs = std::filesystem;
 
 using orthosim::testing_support::expect_refused;
+using orthosim::testing_support::expect_refused_with;
 using orthosim::testing_support::Outcome;
 using orthosim::testing_support::slurp;
 
@@ -172,9 +173,7 @@ TEST_F(Orthosim, AnOptionGivenTwiceOrWithoutItsValueIsRefusedSayingWhatWasExpect
        "orthosim gen: unknown option --=C1 (see orthosim gen --help)"},
   };
   for (const auto& [args, line] : cases) {
-    const Outcome o = run(args);
-    expect_refused(o, line, args);
-    EXPECT_EQ(o.err, line + "\n") << args;
+    expect_refused_with(run(args), line, args);
   }
   for (const char* output : {"w.vcd", "w.vcd.partial", "w.trace", "w.trace.partial", "w.mcp"}) {
     EXPECT_FALSE(fs::exists(dir_ / output)) << output;
@@ -527,8 +526,7 @@ TEST_F(Orthosim, GenRefusesAProgramOfMoreNodesThanAProgramHoldsAndWritesNothing)
   };
   for (const auto& [args, line] : cases) {
     const Outcome o = run(args);
-    expect_refused(o, line, args);
-    EXPECT_EQ(o.err, line + "\n") << args;
+    expect_refused_with(o, line, args);
     EXPECT_FALSE(fs::exists(dir_ / "big.mcp")) << args;
     EXPECT_FALSE(fs::exists(dir_ / "big.mcp.partial")) << args;
   }
@@ -587,9 +585,7 @@ TEST_F(Orthosim, AGridOrListIsQuotedWholeAndAShiftNeedsTwoNodesOnItsRing) {
        "orthosim gen: --torus: expected at least 2 columns for an east or west shift, found '1x4'"},
   };
   for (const auto& [args, line] : cases) {
-    const Outcome o = run(args);
-    expect_refused(o, line, args);
-    EXPECT_EQ(o.err, line + "\n") << args;
+    expect_refused_with(run(args), line, args);
   }
   // One column, four rows: node y sends to node y + 1 mod 4, four messages.
   const Outcome north = run("gen shift --torus 1x4 --direction north --out n.mcp");
@@ -1158,9 +1154,7 @@ TEST_F(Orthosim, ARadixOfTooManyDigitsIsRefusedForItsSizeNotItsForm) {
        "'123456789x2'"},
   };
   for (const auto& [args, line] : cases) {
-    const Outcome o = run(args);
-    expect_refused(o, line, args);
-    EXPECT_EQ(o.err, line + "\n") << args;
+    expect_refused_with(run(args), line, args);
   }
 }
 
@@ -1182,8 +1176,7 @@ TEST_F(Orthosim, ARateListNamesTheBadRateInItsListAndTakesEachRateOnce) {
   };
   for (const auto& [args, line] : cases) {
     const Outcome o = run(args);
-    expect_refused(o, line, args);
-    EXPECT_EQ(o.err, line + "\n") << args;
+    expect_refused_with(o, line, args);
     EXPECT_FALSE(fs::exists(dir_ / "t.trace")) << args;
   }
 }

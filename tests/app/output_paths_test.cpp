@@ -330,34 +330,42 @@ TEST_F(OutputPaths, AnOutputOnAFileTheCommandReadsIsRefusedBeforeTheRun) {
       {"trace plot t.trace --out pics", "--out", "FILE"},
   };
   // An output is written to PATH.partial first: an input of that name was renamed over PATH.
-  fs::copy_file(dir_ / "fig2.mcp", dir_ / "f.partial");
-  const Outcome partial = run("run f.partial --arch omp --trace f");
-  EXPECT_EQ(partial.err,
-            "orthosim run: --trace: expected a path of its own (PROGRAM reads 'f.partial', which "
-            "the output is written to first), found 'f'\n");
-  EXPECT_EQ(slurp(dir_ / "f.partial"), program);
-  fs::remove(dir_ / "f.partial");
-  // sweep writes its CSV to OUT.sorted.partial before the rename: a variant of that name became
-  // the CSV.
-  fs::copy_file(dir_ / "omp.yaml", dir_ / "r.csv.sorted.partial");
-  const Outcome sorted = run("sweep fig2.mcp --variants r.csv.sorted.partial --out r.csv");
-  EXPECT_EQ(sorted.err,
-            "orthosim sweep: --out: expected a path of its own (--variants reads "
-            "'r.csv.sorted.partial', which the output is written to first), found 'r.csv'\n");
-  EXPECT_EQ(slurp(dir_ / "r.csv.sorted.partial"), variant);
-  EXPECT_FALSE(fs::exists(dir_ / "r.csv"));
-  fs::remove(dir_ / "r.csv.sorted.partial");
-  // The GTKWave save file beside --vcd w.vcd is written to w.gtkw.partial first: a program of
-  // that name became w.gtkw (the check looked at w.vcd.partial).
-  fs::copy_file(dir_ / "fig2.mcp", dir_ / "w.gtkw.partial");
-  const Outcome save = run("run w.gtkw.partial --arch omp --vcd w.vcd");
-  EXPECT_EQ(save.err,
-            "orthosim run: --vcd: expected a path of its own (PROGRAM reads 'w.gtkw.partial', "
-            "which the output is written to first), found 'w.vcd'\n");
-  EXPECT_EQ(slurp(dir_ / "w.gtkw.partial"), program);
-  EXPECT_FALSE(fs::exists(dir_ / "w.gtkw"));
-  EXPECT_FALSE(fs::exists(dir_ / "w.vcd"));
-  fs::remove(dir_ / "w.gtkw.partial");
+  // sweep writes its CSV to OUT.sorted.partial before the rename (a variant of that name became
+  // the CSV), and the GTKWave save file beside --vcd w.vcd goes to w.gtkw.partial first (a
+  // program of that name became w.gtkw: the check looked at w.vcd.partial).
+  struct PartialCase {
+    std::string original, input, command, refusal;
+    std::vector<std::string> not_written;
+  };
+  const std::vector<PartialCase> partial_cases = {
+      {"fig2.mcp",
+       "f.partial",
+       "run f.partial --arch omp --trace f",
+       "orthosim run: --trace: expected a path of its own (PROGRAM reads 'f.partial', which the "
+       "output is written to first), found 'f'\n",
+       {}},
+      {"omp.yaml",
+       "r.csv.sorted.partial",
+       "sweep fig2.mcp --variants r.csv.sorted.partial --out r.csv",
+       "orthosim sweep: --out: expected a path of its own (--variants reads "
+       "'r.csv.sorted.partial', which the output is written to first), found 'r.csv'\n",
+       {"r.csv"}},
+      {"fig2.mcp",
+       "w.gtkw.partial",
+       "run w.gtkw.partial --arch omp --vcd w.vcd",
+       "orthosim run: --vcd: expected a path of its own (PROGRAM reads 'w.gtkw.partial', which "
+       "the output is written to first), found 'w.vcd'\n",
+       {"w.gtkw", "w.vcd"}},
+  };
+  for (const PartialCase& c : partial_cases) {
+    fs::copy_file(dir_ / c.original, dir_ / c.input);
+    EXPECT_EQ(run(c.command).err, c.refusal) << c.command;
+    EXPECT_EQ(slurp(dir_ / c.input), slurp(dir_ / c.original)) << c.command;
+    for (const std::string& output : c.not_written) {
+      EXPECT_FALSE(fs::exists(dir_ / output)) << c.command << ": " << output;
+    }
+    fs::remove(dir_ / c.input);
+  }
   fs::create_directories(dir_ / "sub");
   for (const Case& c : cases) {
     const Outcome o = run(c.command);

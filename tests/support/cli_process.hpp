@@ -39,6 +39,13 @@ inline void expect_refused(const Outcome& o, const std::string& mention,
   EXPECT_TRUE(o.out.empty()) << what << ": " << o.out;
 }
 
+/// expect_refused, the one line on standard error being exactly `line`.
+inline void expect_refused_with(const Outcome& o, const std::string& line,
+                                const std::string& what = "") {
+  expect_refused(o, line, what);
+  EXPECT_EQ(o.err, line + "\n") << what;
+}
+
 /// A test with its own working folder; run() executes `binary args` there.
 class CliTest : public testing::Test {
  protected:

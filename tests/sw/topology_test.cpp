@@ -589,7 +589,7 @@ TEST(Topology, ParseErrorsNameTheParameter) {
 }
 
 // The parser's limits at their edges. A radix or dimension of 10 digits could wrap round 2^32
-// (4294967300 would read as 4), so it is refused as text; the largest dimension, 10, is accepted.
+// (4294967300 would read as 4), so it is refused for its digits, never read; the largest dimension, 10, is accepted.
 // The count of nodes named in the error is exact up to 2^64 - 1: 42009217 x 6700417 x 65535 is
 // (2^64 - 1) exactly, since 2^64 - 1 = 3 * 5 * 17 * 257 * 641 * 65537 * 6700417 and
 // 65535 = 3 * 5 * 17 * 257.
@@ -597,7 +597,7 @@ TEST(Topology, ParseLimitsAtTheirEdges) {
   const std::optional<std::string> none;
   auto s = [](const char* text) { return std::optional<std::string>(text); };
   expect_parameter_error([&] { (void)Topology::parse("mesh", s("4294967300x4"), none); }, "dims",
-                         "radices separated by 'x', e.g. 8x8 or 4x4x4, found '4294967300x4'");
+                         "at most 65536 nodes, found a radix of 10 digits in '4294967300x4'");
   expect_parameter_error([&] { (void)Topology::parse("hypercube", none, s("4294967297")); }, "dim",
                          "'4294967297'");
   const Topology largest = Topology::parse("hypercube", none, s("10"));
