@@ -207,8 +207,21 @@ class ComparePeers(unittest.TestCase):
             self.assertGreaterEqual(int(row["sim cycles"]), 3000, key)
             self.assertLess(int(row["sim cycles"]), 3000 + (alone - 1000) + 1000, key)
 
+    def test_rows_runs_only_the_rows_a_word_names(self):
+        r = run("--quick", "--rows", "torus,0.2", "--orthosim", ORTHOSIM)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        named = [(n, p, l) for n, p, l in LOADS if "torus" in n or l.startswith("0.2")]
+        self.assertEqual(len(named), 3)  # the torus, the mesh at 0.20 and the 8-cube at 0.20
+        self.assertEqual(sorted(detail_rows(r.stdout)), sorted((n, p, "orthosim", l)
+                                                               for n, p, l in named))
+        # The summary below the details has the same rows: its header, a rule, then one line
+        # per row up to the blank line.
+        summary = r.stdout.split("orthosim cycles/s\n", 1)[1].split("\n\n", 1)[0]
+        self.assertEqual(len(summary.splitlines()), 1 + len(named), summary)
+
     def test_bad_options_exit_2_with_one_line_naming_the_option(self):
         for args, option in ((["--runs", "0"], "--runs"), (["--cycles", "x"], "--cycles"),
+                             (["--rows", "ring"], "--rows"), (["--rows", "torus,"], "--rows"),
                              (["--orthosim-scale", "0"], "--orthosim-scale"),
                              (["--orthosim", "/nonexistent/orthosim"], "--orthosim")):
             r = run(*args)
