@@ -34,15 +34,18 @@ void close_fd(int& fd) {
   }
 }
 
-/// Reads what is available; false at end of file.
+/// Reads what is available; false at end of file. Called only for a pipe that poll() found
+/// readable or hung up, so the read returns at once: with data, or 0 at the end. It does not
+/// block, so no signal interrupts it, and an error (which a pipe does not give) ends the
+/// stream as the end of file does.
 bool drain(int fd, std::string& into) {
   char buffer[65536];
   const ssize_t n = read(fd, buffer, sizeof buffer);
-  if (n > 0) {
-    into.append(buffer, static_cast<std::size_t>(n));
-    return true;
+  if (n <= 0) {
+    return false;
   }
-  return n < 0 && (errno == EINTR || errno == EAGAIN);
+  into.append(buffer, static_cast<std::size_t>(n));
+  return true;
 }
 
 }  // namespace

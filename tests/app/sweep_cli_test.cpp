@@ -255,6 +255,33 @@ TEST_F(Sweep, JobsOneJobsTwoAndTwoMpiRanksWriteTheSameCsv) {
   EXPECT_EQ(csv_without_wall_time(dir_ / "mpi.csv"), one);
 }
 
+// A job started with its standard input closed (`<&-`, as some batch systems start jobs): the
+// pipes to the points' processes may then take descriptor 0, which must be read and closed as
+// any other, or the sweep would wait for that point forever. Through a link the rows are written
+// at the end (no journal is open while the points run), so the first pipe does take 0.
+TEST_F(Sweep, RunsWithItsStandardInputClosed) {
+  ASSERT_EQ(run(kProgramSweep + " --out open.csv --jobs 2").exit_code, 0);
+  fs::create_symlink("closed.csv", dir_ / "link.csv");
+  const Outcome closed = run(kProgramSweep + " --out link.csv --jobs 2", std::nullopt, 120);
+  ASSERT_EQ(closed.exit_code, 0) << closed.err;
+  const std::vector<std::string> rows = csv_without_wall_time(dir_ / "open.csv");
+  EXPECT_EQ(rows.size(), 9u);
+  EXPECT_EQ(csv_without_wall_time(dir_ / "closed.csv"), rows);
+}
+
+// The sweep waits for its points' output in steps of a tenth of a second; a point that runs for
+// many such steps without writing anything is waited for, and its row is its run's figures.
+TEST_F(Sweep, APointThatRunsForManyPollIntervalsIsWaitedFor) {
+  const std::string point = "--rate 0.1 --cycles 1000000 --seed 7";
+  const Outcome o = run("sweep traffic:uniform --variants t44.yaml --param rate=0.1 "
+                        "--param cycles=1000000 --param seed=7 --out long.csv");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const Outcome direct = run("traffic --pattern uniform --variant t44.yaml " + point + " --json");
+  ASSERT_EQ(direct.exit_code, 0) << direct.err;
+  EXPECT_EQ(column(dir_ / "long.csv", "flit_hops"),
+            std::vector<std::string>{nlohmann::json::parse(direct.out)["flit_hops"].dump()});
+}
+
 TEST_F(Sweep, AnErrorOnOneRankStopsEveryRank) {
   // Point 1 falls to rank 1, whose child rejects it; rank 0 must not wait for its row. The
   // sweep's own check passes it: only the emulator, with the routed program at hand, finds that

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -66,14 +67,19 @@ class CliTest : public testing::Test {
     return execute("'" + binary_ + "' " + args);
   }
 
-  /// run() with `input` as the standard input, killed after `time_limit_seconds` so that a
-  /// command that would wait forever fails the test instead of hanging it (exit code 137).
-  [[nodiscard]] Outcome run(const std::string& args, const std::string& input,
+  /// run() with `input` as the standard input (none: the standard input closed, as a job
+  /// started with `<&-` has it), killed after `time_limit_seconds` so that a command that would
+  /// wait forever fails the test instead of hanging it (exit code 137).
+  [[nodiscard]] Outcome run(const std::string& args, const std::optional<std::string>& input,
                             int time_limit_seconds) const {
-    const std::filesystem::path in = dir_ / "stdin";
-    std::ofstream(in, std::ios::binary) << input;
+    std::string redirect = " <&-";
+    if (input) {
+      const std::filesystem::path in = dir_ / "stdin";
+      std::ofstream(in, std::ios::binary) << *input;
+      redirect = " <'" + in.string() + "'";
+    }
     return execute("timeout -s KILL " + std::to_string(time_limit_seconds) + " '" + binary_ + "' " +
-                   args + " <'" + in.string() + "'");
+                   args + redirect);
   }
 
   std::filesystem::path dir_;
