@@ -162,7 +162,9 @@ def main() -> int:
                    help="the mutants' numbers, as `list` prints them, comma-separated")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--build-timeout", type=int, default=900, help="seconds")
-    p.add_argument("--test-timeout", type=int, default=120, help="seconds per test")
+    p.add_argument("--test-timeout", type=int, default=120,
+                   help="seconds per test that has no TIMEOUT property of its own (CTest's "
+                        "property wins); the whole test run is stopped after 50 times this")
     args = p.parse_args()
     for f in args.files:
         if not f.is_file():
