@@ -272,11 +272,11 @@ TEST_F(Sweep, RunsWithItsStandardInputClosed) {
 // The sweep waits for its points' output in steps of a tenth of a second; a point that runs for
 // many such steps without writing anything is waited for, and its row is its run's figures.
 TEST_F(Sweep, APointThatRunsForManyPollIntervalsIsWaitedFor) {
-  const std::string point = "--rate 0.1 --cycles 1000000 --seed 7";
   const Outcome o = run("sweep traffic:uniform --variants t44.yaml --param rate=0.1 "
                         "--param cycles=1000000 --param seed=7 --out long.csv");
   ASSERT_EQ(o.exit_code, 0) << o.err;
-  const Outcome direct = run("traffic --pattern uniform --variant t44.yaml " + point + " --json");
+  const Outcome direct = run("traffic --pattern uniform --variant t44.yaml --rate 0.1 "
+                             "--cycles 1000000 --seed 7 --json");
   ASSERT_EQ(direct.exit_code, 0) << direct.err;
   EXPECT_EQ(column(dir_ / "long.csv", "flit_hops"),
             std::vector<std::string>{nlohmann::json::parse(direct.out)["flit_hops"].dump()});
