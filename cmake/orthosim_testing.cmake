@@ -81,13 +81,35 @@ function(orthosim_sc_test name)
     DISCOVERY_TIMEOUT 60 NO_PRETTY_VALUES)
 endfunction()
 
-# End-to-end tests run the orthosim executable (ORTHOSIM_BIN) through tests/support/cli_process.hpp.
+# End-to-end tests run the orthosim executable through tests/support/cli_process.hpp: the one
+# built beside them (ORTHOSIM_BIN), or the environment's ORTHOSIM_UNDER_TEST. A build given
+# ORTHOSIM_REUSE_FROM (CI's sanitizer build) does not compile them: it runs that build's test
+# executables against its own orthosim, since they hold none of the code under test (they start
+# orthosim and read what it wrote). A test whose expectations depend on the build it is part of
+# (PER_BUILD: the build type `orthosim --version` reports) is compiled in every build.
+# DEFINITIONS and LIBS: the test's own compile definitions and libraries.
 function(orthosim_e2e_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "PER_BUILD" "" "SOURCES;DEFINITIONS;LIBS" ${ARGN})
+  if(ORTHOSIM_REUSE_FROM AND NOT ARG_PER_BUILD)
+    file(RELATIVE_PATH folder ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR})
+    set(executable ${ORTHOSIM_REUSE_FROM}/${folder}/${name})
+    if(NOT EXISTS ${executable})
+      message(FATAL_ERROR "ORTHOSIM_REUSE_FROM: ${executable} not found: build "
+                          "${ORTHOSIM_REUSE_FROM} with its tests first")
+    endif()
+    add_executable(${name} IMPORTED)
+    set_target_properties(${name} PROPERTIES IMPORTED_LOCATION ${executable})
+    # Listed when CTest runs, from the executable as it is then (it is another build's).
+    gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
+      PROPERTIES LABELS e2e ENVIRONMENT "ORTHOSIM_UNDER_TEST=$<TARGET_FILE:orthosim>")
+    return()
+  endif()
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE GTest::gtest GTest::gtest_main nlohmann_json::nlohmann_json)
+  target_link_libraries(${name} PRIVATE GTest::gtest GTest::gtest_main nlohmann_json::nlohmann_json
+                                        ${ARG_LIBS})
   target_compile_definitions(${name} PRIVATE ORTHOSIM_BIN="$<TARGET_FILE:orthosim>"
-                             ORTHOSIM_EXAMPLES_DIR="${PROJECT_SOURCE_DIR}/examples")
+                             ORTHOSIM_EXAMPLES_DIR="${PROJECT_SOURCE_DIR}/examples"
+                             ${ARG_DEFINITIONS})
   orthosim_test_target(${name})
   orthosim_test_pch(${name} plain)
   add_dependencies(${name} orthosim)

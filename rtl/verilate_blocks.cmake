@@ -1,5 +1,5 @@
 # The verilated blocks, verilated and compiled by this build (included by rtl/CMakeLists.txt
-# unless ORTHOSIM_VERILATED_FROM names another build whose blocks it links instead).
+# unless ORTHOSIM_REUSE_FROM names another build whose blocks it links instead).
 # verilate() lists a model's generated files at configure time from its last verilation, and
 # runs Verilator there only when the model's command line changed, not when its sources did. After
 # an RTL edit that makes Verilator split a model into other files, the build then compiled the

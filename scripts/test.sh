@@ -45,10 +45,10 @@ export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 # Warnings are errors in CI, in every preset it builds (scripts/fuzz.sh reads this too).
 export ORTHOSIM_WERROR=ON
-# The sanitizer build links the default build's verilated blocks (ORTHOSIM_VERILATED_FROM,
-# rtl/CMakeLists.txt): generated code is never instrumented, so compiling it again would only
-# cost time.
-declare -A preset_args=([default]="" [asan-ubsan]="-DORTHOSIM_VERILATED_FROM=$PWD/build/default")
+# The sanitizer build links the default build's verilated blocks and runs its end-to-end test
+# executables against its own orthosim (ORTHOSIM_REUSE_FROM, CMakeLists.txt): neither holds code
+# the sanitizers would instrument, so compiling them again would only cost time.
+declare -A preset_args=([default]="" [asan-ubsan]="-DORTHOSIM_REUSE_FROM=$PWD/build/default")
 for preset in default asan-ubsan; do
   echo "=== $preset: configure, build, test ==="
   cmake --preset "$preset" -DORTHOSIM_BUILD_TESTS=ON -DORTHOSIM_WERROR="$ORTHOSIM_WERROR" \

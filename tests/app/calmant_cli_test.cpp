@@ -17,10 +17,7 @@ namespace {
 
 using orthosim::testing_support::Outcome;
 
-class Calmant : public orthosim::testing_support::CliTest {
- protected:
-  Calmant() : CliTest(ORTHOSIM_BIN) {}
-};
+class Calmant : public orthosim::testing_support::CliTest {};
 
 std::uint64_t theorem1(std::uint32_t i, std::uint32_t m) {
   return m % 2 == 0 ? ((1ull << (i + m + 1)) - (1ull << (i + 1))) / 3

@@ -20,8 +20,6 @@ using orthosim::testing_support::Outcome;
 
 class CompletionCli : public orthosim::testing_support::CliTest {
  protected:
-  CompletionCli() : CliTest(ORTHOSIM_BIN) {}
-
   void SetUp() override {
     CliTest::SetUp();
     const Outcome script = run("completion bash");

@@ -69,10 +69,7 @@ std::vector<Example> examples_in(const fs::path& page) {
   return found;
 }
 
-class DocsExamples : public testing_support::CliTest {
- protected:
-  DocsExamples() : CliTest(ORTHOSIM_BIN) {}
-};
+class DocsExamples : public testing_support::CliTest {};
 
 // The command line of [PH91] section 5's tables (docs/tables.md) has two examples; every page is
 // searched, so an example added anywhere is checked.
@@ -242,10 +239,7 @@ std::vector<ShownCommand> commands_in(const fs::path& page) {
 }
 
 class DocsCommands : public testing_support::CliTest,
-                     public testing::WithParamInterface<std::string> {
- protected:
-  DocsCommands() : CliTest(ORTHOSIM_BIN) {}
-};
+                     public testing::WithParamInterface<std::string> {};
 
 // Every command a page shows runs as shown and exits 0, in order (a command may read what an
 // earlier one wrote), in a folder of its own with a copy of examples/ (the examples' page runs
@@ -256,7 +250,7 @@ TEST_P(DocsCommands, EveryCommandShownRuns) {
   fs::copy(ORTHOSIM_EXAMPLES_DIR, dir_ / "examples", fs::copy_options::recursive);
   const bool in_examples = GetParam().rfind("examples/", 0) == 0;
   const fs::path work = in_examples ? dir_ / "examples" : dir_;
-  const std::string path = fs::path(ORTHOSIM_BIN).parent_path().string() + ":/usr/bin:/bin";
+  const std::string path = fs::path(testing_support::orthosim_under_test()).parent_path().string() + ":/usr/bin:/bin";
   const char* run_long = std::getenv("ORTHOSIM_DOCS_LONG");
   const bool long_too = run_long != nullptr && std::string(run_long) == "1";
   std::size_t long_left_out = 0;

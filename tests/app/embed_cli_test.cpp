@@ -15,10 +15,7 @@ namespace {
 
 using orthosim::testing_support::Outcome;
 
-class EmbedE2e : public orthosim::testing_support::CliTest {
- protected:
-  EmbedE2e() : CliTest(ORTHOSIM_BIN) {}
-};
+class EmbedE2e : public orthosim::testing_support::CliTest {};
 
 /// One stage with 4 compute cycles and a 1-word message (F = 2 flits, router delay 1, t_s 0).
 std::uint64_t stage(std::uint64_t hops) { return 4 + 2 + (hops + 1) * 2; }

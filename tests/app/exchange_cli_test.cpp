@@ -18,8 +18,6 @@ using orthosim::testing_support::Outcome;
 
 class Exchange : public orthosim::testing_support::CliTest {
  protected:
-  Exchange() : CliTest(ORTHOSIM_BIN) {}
-
   nlohmann::json json(const std::string& args) const {
     const Outcome o = run(args + " --json");
     EXPECT_EQ(o.exit_code, 0) << o.err;

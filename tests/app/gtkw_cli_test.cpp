@@ -75,7 +75,6 @@ std::pair<std::string, std::uint32_t> path_and_width(const std::string& name) {
 
 class GtkwCli : public orthosim::testing_support::CliTest {
  protected:
-  GtkwCli() : CliTest(ORTHOSIM_BIN) {}
   void SetUp() override {
     CliTest::SetUp();
     fs::copy_file(std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp", dir_ / "fig2.mcp");

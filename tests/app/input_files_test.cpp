@@ -35,8 +35,6 @@ constexpr int kTimeLimitSeconds = 20;
 
 class InputFiles : public orthosim::testing_support::CliTest {
  protected:
-  InputFiles() : CliTest(ORTHOSIM_BIN) {}
-
   [[nodiscard]] std::string path(const std::string& name) const { return (dir_ / name).string(); }
   void write(const std::string& name, const std::string& text) const {
     std::ofstream(dir_ / name, std::ios::binary) << text;

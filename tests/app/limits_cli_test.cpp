@@ -21,7 +21,6 @@ constexpr std::uint64_t kCycleLimit = 1'000'000'000'000ull;
 
 class Limits : public orthosim::testing_support::CliTest {
  protected:
-  Limits() : CliTest(ORTHOSIM_BIN) {}
   void write(const std::string& name, const std::string& text) const {
     std::ofstream(dir_ / name) << text;
   }

@@ -76,10 +76,7 @@ void PrintTo(const Case& c, std::ostream* os) {
 }
 
 class NetworkVcdCli : public orthosim::testing_support::CliTest,
-                      public testing::WithParamInterface<Case> {
- protected:
-  NetworkVcdCli() : CliTest(ORTHOSIM_BIN) {}
-};
+                      public testing::WithParamInterface<Case> {};
 
 TEST_P(NetworkVcdCli, OneMessageFillsAndEmptiesExactlyTheBuffersOnItsRoute) {
   const Case c = GetParam();

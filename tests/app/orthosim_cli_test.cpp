@@ -31,10 +31,7 @@ using orthosim::testing_support::expect_refused_with;
 using orthosim::testing_support::Outcome;
 using orthosim::testing_support::slurp;
 
-class Orthosim : public orthosim::testing_support::CliTest {
- protected:
-  Orthosim() : CliTest(ORTHOSIM_BIN) {}
-};
+class Orthosim : public orthosim::testing_support::CliTest {};
 
 TEST_F(Orthosim, HelpListsTheCommands) {
   const Outcome o = run("--help");

@@ -34,8 +34,6 @@ std::size_t lines(const std::string& text) {
 
 class OutputPaths : public orthosim::testing_support::CliTest {
  protected:
-  OutputPaths() : CliTest(ORTHOSIM_BIN) {}
-
   void SetUp() override {
     CliTest::SetUp();
     fs::copy_file(kExamples + "/fig2_sample.mcp", dir_ / "fig2.mcp");
@@ -430,7 +428,7 @@ TEST_F(OutputPaths, WithJsonNoOutputIsStandardOutput) {
     EXPECT_EQ(entries(), before) << command;
   }
   // Standard output on the null device with an output there too: both discarded, nothing mixed.
-  const int discarded = std::system(("cd '" + dir_.string() + "' && '" ORTHOSIM_BIN +
+  const int discarded = std::system(("cd '" + dir_.string() + "' && '" + orthosim::testing_support::orthosim_under_test() +
                                      "' access --n 2 --json --trace /dev/null >/dev/null 2>&1")
                                         .c_str());
   EXPECT_TRUE(WIFEXITED(discarded) && WEXITSTATUS(discarded) == 0) << discarded;

@@ -26,8 +26,6 @@ using orthosim::testing_support::Outcome;
 
 class ProgressCli : public orthosim::testing_support::CliTest {
  protected:
-  ProgressCli() : CliTest(ORTHOSIM_BIN) {}
-
   /// Runs orthosim `args` in the test's folder with its standard error on a pseudo-terminal
   /// (standard output to /dev/null) and the progress threshold at 0 ms; returns what the
   /// terminal received.
@@ -46,7 +44,7 @@ class ProgressCli : public orthosim::testing_support::CliTest {
       dup2(null, STDOUT_FILENO);
       setenv("ORTHOSIM_PROGRESS_AFTER_MS", "0", 1);
       std::vector<char*> argv;
-      std::string binary = ORTHOSIM_BIN;
+      std::string binary = orthosim::testing_support::orthosim_under_test();
       argv.push_back(binary.data());
       std::vector<std::string> copies = args;
       for (std::string& a : copies) {

@@ -29,7 +29,6 @@ using orthosim::testing_support::slurp;
 
 class RtlCli : public orthosim::testing_support::CliTest {
  protected:
-  RtlCli() : CliTest(ORTHOSIM_BIN) {}
   void TearDown() override {
     unsetenv("ORTHOSIM_TEST_FAULT");
     CliTest::TearDown();

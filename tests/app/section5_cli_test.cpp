@@ -17,10 +17,7 @@ namespace {
 using orthosim::testing_support::expect_refused;
 using orthosim::testing_support::Outcome;
 
-class Section5 : public orthosim::testing_support::CliTest {
- protected:
-  Section5() : CliTest(ORTHOSIM_BIN) {}
-};
+class Section5 : public orthosim::testing_support::CliTest {};
 
 /// alpha + beta(l-1) + d tau l (Fig. 5(c)) with the default costs 16, 2, 1.
 std::uint64_t access(std::uint64_t d, std::uint64_t l) { return 16 + 2 * (l - 1) + d * l; }

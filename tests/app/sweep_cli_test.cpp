@@ -69,8 +69,6 @@ std::vector<std::string> split(const std::string& line) {
 
 class Sweep : public orthosim::testing_support::CliTest {
  protected:
-  Sweep() : CliTest(ORTHOSIM_BIN) {}
-
   void SetUp() override {
     CliTest::SetUp();
     fs::copy_file(kExamples + "/fig2_sample.mcp", dir_ / "fig2.mcp");
@@ -95,7 +93,7 @@ class Sweep : public orthosim::testing_support::CliTest {
         (asan != nullptr && *asan != '\0' ? std::string(asan) + ":" : "") + "detect_leaks=0";
     const std::string command = "cd '" + dir_.string() + "' && ASAN_OPTIONS='" + asan_options +
                                 "' '" + launcher + "' --allow-run-as-root --oversubscribe -n 2 '" +
-                                ORTHOSIM_BIN + "' " + args + " --mpi >" + log + ".out 2>" + log +
+                                orthosim::testing_support::orthosim_under_test() + "' " + args + " --mpi >" + log + ".out 2>" + log +
                                 ".err";
     const int status = std::system(command.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -117,7 +115,8 @@ class Sweep : public orthosim::testing_support::CliTest {
     const fs::path cwd = fs::current_path();
     fs::current_path(dir_);
     pid_t pid = -1;
-    const int error = posix_spawn(&pid, ORTHOSIM_BIN, nullptr, nullptr, argv.data(), environ);
+    const std::string binary = orthosim::testing_support::orthosim_under_test();
+    const int error = posix_spawn(&pid, binary.c_str(), nullptr, nullptr, argv.data(), environ);
     fs::current_path(cwd);
     return error == 0 ? pid : -1;
   }
@@ -734,7 +733,7 @@ TEST_F(Sweep, TheProgressBarIsDrawnOnATerminalOnly) {
   EXPECT_TRUE(plain.err.empty()) << plain.err;
   // script(1) gives the sweep a terminal.
   const std::string command = "cd '" + dir_.string() + "' && script -qec \"'" +
-                              std::string(ORTHOSIM_BIN) + "' " + kProgramSweep +
+                              orthosim::testing_support::orthosim_under_test() + "' " + kProgramSweep +
                               " --out b.csv\" /dev/null >tty.out 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0);
   const std::string screen = slurp(dir_ / "tty.out");

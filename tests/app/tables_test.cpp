@@ -21,8 +21,6 @@ using orthosim::testing_support::Outcome;
 
 class Tables : public orthosim::testing_support::CliTest {
  protected:
-  Tables() : CliTest(ORTHOSIM_BIN) {}
-
   nlohmann::json json(const std::string& args) const {
     const Outcome o = run(args + " --json");
     EXPECT_EQ(o.exit_code, 0) << o.err;

@@ -27,8 +27,6 @@ const std::string kFig2 = std::string(ORTHOSIM_EXAMPLES_DIR) + "/fig2_sample.mcp
 
 class TraceCli : public orthosim::testing_support::CliTest {
  protected:
-  TraceCli() : CliTest(ORTHOSIM_BIN) {}
-
   json run_json(const std::string& args) {
     const auto r = run(args + " --json");
     EXPECT_EQ(r.exit_code, 0) << args << '\n' << r.err;

@@ -25,8 +25,6 @@ using orthosim::testing_support::Outcome;
 
 class Variant : public orthosim::testing_support::CliTest {
  protected:
-  Variant() : CliTest(ORTHOSIM_BIN) {}
-
   void write(const std::string& name, const std::string& text) const {
     std::ofstream(dir_ / name) << text;
   }

@@ -16,6 +16,15 @@
 
 namespace orthosim::testing_support {
 
+/// The orthosim executable the end-to-end tests run: the environment's ORTHOSIM_UNDER_TEST when it
+/// is set, else the one built beside the test (ORTHOSIM_BIN). The sanitizer build sets it: it runs
+/// the default build's end-to-end test executables against its own instrumented orthosim rather
+/// than compiling them again (tests/README.md, "What CI runs").
+inline std::string orthosim_under_test() {
+  const char* from_environment = std::getenv("ORTHOSIM_UNDER_TEST");
+  return from_environment != nullptr && *from_environment != '\0' ? from_environment : ORTHOSIM_BIN;
+}
+
 struct Outcome {
   int exit_code = -1;
   std::string out;
@@ -47,10 +56,10 @@ inline void expect_refused_with(const Outcome& o, const std::string& line,
   EXPECT_EQ(o.err, line + "\n") << what;
 }
 
-/// A test with its own working folder; run() executes `binary args` there.
+/// A test with its own working folder; run() executes `orthosim args` there.
 class CliTest : public testing::Test {
  protected:
-  explicit CliTest(std::string binary) : binary_(std::move(binary)) {}
+  CliTest() : binary_(orthosim_under_test()) {}
 
   void SetUp() override {
     // A parameterized test's name has a '/' ("Name/0"): as a folder of its own inside the test's
