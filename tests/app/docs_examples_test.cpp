@@ -250,7 +250,8 @@ TEST_P(DocsCommands, EveryCommandShownRuns) {
   fs::copy(ORTHOSIM_EXAMPLES_DIR, dir_ / "examples", fs::copy_options::recursive);
   const bool in_examples = GetParam().rfind("examples/", 0) == 0;
   const fs::path work = in_examples ? dir_ / "examples" : dir_;
-  const std::string path = fs::path(testing_support::orthosim_under_test()).parent_path().string() + ":/usr/bin:/bin";
+  const std::string path =
+      fs::path(testing_support::orthosim_under_test()).parent_path().string() + ":/usr/bin:/bin";
   const char* run_long = std::getenv("ORTHOSIM_DOCS_LONG");
   const bool long_too = run_long != nullptr && std::string(run_long) == "1";
   std::size_t long_left_out = 0;

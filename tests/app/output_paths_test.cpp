@@ -428,7 +428,8 @@ TEST_F(OutputPaths, WithJsonNoOutputIsStandardOutput) {
     EXPECT_EQ(entries(), before) << command;
   }
   // Standard output on the null device with an output there too: both discarded, nothing mixed.
-  const int discarded = std::system(("cd '" + dir_.string() + "' && '" + orthosim::testing_support::orthosim_under_test() +
+  const int discarded = std::system(("cd '" + dir_.string() + "' && '" +
+                                     orthosim::testing_support::orthosim_under_test() +
                                      "' access --n 2 --json --trace /dev/null >/dev/null 2>&1")
                                         .c_str());
   EXPECT_TRUE(WIFEXITED(discarded) && WEXITSTATUS(discarded) == 0) << discarded;

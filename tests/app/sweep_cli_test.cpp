@@ -93,8 +93,8 @@ class Sweep : public orthosim::testing_support::CliTest {
         (asan != nullptr && *asan != '\0' ? std::string(asan) + ":" : "") + "detect_leaks=0";
     const std::string command = "cd '" + dir_.string() + "' && ASAN_OPTIONS='" + asan_options +
                                 "' '" + launcher + "' --allow-run-as-root --oversubscribe -n 2 '" +
-                                orthosim::testing_support::orthosim_under_test() + "' " + args + " --mpi >" + log + ".out 2>" + log +
-                                ".err";
+                                orthosim::testing_support::orthosim_under_test() + "' " + args +
+                                " --mpi >" + log + ".out 2>" + log + ".err";
     const int status = std::system(command.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
@@ -733,8 +733,8 @@ TEST_F(Sweep, TheProgressBarIsDrawnOnATerminalOnly) {
   EXPECT_TRUE(plain.err.empty()) << plain.err;
   // script(1) gives the sweep a terminal.
   const std::string command = "cd '" + dir_.string() + "' && script -qec \"'" +
-                              orthosim::testing_support::orthosim_under_test() + "' " + kProgramSweep +
-                              " --out b.csv\" /dev/null >tty.out 2>&1";
+                              orthosim::testing_support::orthosim_under_test() + "' " +
+                              kProgramSweep + " --out b.csv\" /dev/null >tty.out 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0);
   const std::string screen = slurp(dir_ / "tty.out");
   // Before any point has finished there is no rate to tell the time left by; at the end none is
