@@ -40,6 +40,19 @@ namespace {
 using testing_support::Differences;
 using testing_support::varied_seed;
 
+/// Runs the kernel until no event is left, as sc_start() does, but for at most 50 ms of simulated
+/// time (ten times the longest run here): a system that never stops asking for cycles once its
+/// work is done (an interface that counts a packet it does not hold) fails the test at that
+/// bound instead of running until CTest's timeout. A run must end when its program or traffic
+/// does.
+void run_until_idle() {
+  const sc_core::sc_time bound(50, sc_core::SC_MS);
+  const sc_core::sc_time end = sc_core::sc_time_stamp() + bound;
+  sc_core::sc_start(bound, sc_core::SC_EXIT_ON_STARVATION);
+  EXPECT_LT(sc_core::sc_time_stamp(), end) << "still running after " << bound
+                                           << " of simulated time: a system that never ends";
+}
+
 sw::NetworkConfig network(sw::Topology t, std::uint32_t buffers, std::uint32_t delay,
                           sw::Impl router) {
   sw::NetworkConfig c;
@@ -153,7 +166,7 @@ std::uint64_t programs_agree(sc::Multicomputer& model, sc::Multicomputer& rtl, s
     const sw::RoutedProgram routed = sw::route_program(program, nodes, spread);
     model.load(routed);
     rtl.load(routed);
-    sc_core::sc_start();
+    run_until_idle();
     const sw::NetworkRunSummary m = model.result();
     found.add(compare_runs(m, rtl.result(),
                            program.name + " (seed " + std::to_string(seed) + ") on " +
@@ -190,7 +203,7 @@ std::uint64_t traffic_agrees(sc::Multicomputer& model, sc::Multicomputer& rtl,
                              Differences& found) {
   model.start_traffic(spec);
   rtl.start_traffic(spec);
-  sc_core::sc_start();
+  run_until_idle();
   const sc::TrafficResult m = model.traffic_result();
   found.add(compare_runs(m, rtl.traffic_result(), what + " seed " + std::to_string(spec.seed)));
   return m.sim_cycles;
@@ -328,7 +341,7 @@ TEST(MulticomputerRtlReset, TheStuckRoutersAccountForEveryFlitNotEjected) {
   flood.warmup = 0;
   flood.cycles = 100;
   rtl.start_traffic(flood);
-  sc_core::sc_start();
+  run_until_idle();
   const sc::net::FabricStats& s = rtl.network().stats();
   const std::uint64_t held = s.flits_moved - s.flit_hops - 2 * s.flits_ejected;
   ASSERT_GT(held, 0u);
@@ -348,7 +361,7 @@ TEST(MulticomputerRtlReset, DrainedRoutersAreAccountedAsHoldingNone) {
   traces::Recorder silent;
   sc::Multicomputer rtl("rtl", config.validated(), silent, sc::net::verilated_routers(nullptr));
   rtl.start_traffic(traffic(config.topology, "uniform", 0.2, 3, 4));
-  sc_core::sc_start();
+  run_until_idle();
   ASSERT_GT(rtl.network().stats().flits_ejected, 0u);
   ASSERT_FALSE(rtl.network().has_flits());
   EXPECT_EQ(rtl.network().describe_deadlock(), "verilated routers holding flits: none");
@@ -425,7 +438,7 @@ TEST(MulticomputerCosim, EveryRunComparesAfresh) {
   for (const std::uint64_t seed : {5, 6}) {
     hops.hops.clear();
     cosim.start_traffic(traffic(kCosimNetwork.topology, "uniform", 0.15, 4, seed));
-    sc_core::sc_start();
+    run_until_idle();
     ASSERT_FALSE(hops.hops.empty()) << "run " << seed;
     const std::optional<sc::Mismatch> m = network.mismatch();
     ASSERT_TRUE(m) << "run " << seed;
@@ -453,7 +466,7 @@ FaultyRun faulty(const sc::net::RtlNetwork::Fault& fault) {
   const sc::TrafficSpec spec = traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 5);
   model.start_traffic(spec);
   cosim.start_traffic(spec);
-  sc_core::sc_start();
+  run_until_idle();
   FaultyRun run{cosim.traffic_result().cosim_mismatch.empty()
                     ? std::nullopt
                     : dynamic_cast<const sc::net::RtlNetwork&>(cosim.network()).mismatch(),
@@ -501,7 +514,7 @@ std::pair<std::uint64_t, std::uint64_t> late_header_caught(std::uint64_t before)
                           sc::net::verilated_routers(nullptr));
   const sc::TrafficSpec spec = traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 5);
   model.start_traffic(spec);
-  sc_core::sc_start();
+  run_until_idle();
   std::uint64_t lone = 0;
   for (std::size_t k = 1; k < hops.hops.size() && lone == 0; ++k) {
     if (hops.hops[k] >= 200 && hops.hops[k - 1] + 1 < hops.hops[k]) {
@@ -514,7 +527,7 @@ std::pair<std::uint64_t, std::uint64_t> late_header_caught(std::uint64_t before)
   sc::net::inject_fault(cosim, {sc::net::RtlNetwork::Fault::Kind::LateHeader, 0,
                                 sw::Cycle{start + lone - before}, 0});
   cosim.start_traffic(spec);
-  sc_core::sc_start();
+  run_until_idle();
   const std::optional<sc::Mismatch> m =
       dynamic_cast<const sc::net::RtlNetwork&>(cosim.network()).mismatch();
   EXPECT_TRUE(m);
@@ -560,7 +573,7 @@ TEST(MulticomputerCosim, TheBuffersInTheTraceAreTheModels) {
   const sc::TrafficSpec spec = traffic(kCosimNetwork.topology, "uniform", 0.15, 4, 8);
   model.start_traffic(spec);
   cosim.start_traffic(spec);
-  sc_core::sc_start();
+  run_until_idle();
   EXPECT_TRUE(cosim.traffic_result().cosim_mismatch.empty());
   ASSERT_GT(model_log.changes.size(), 100u);
   EXPECT_EQ(cosim_log.changes, model_log.changes);
@@ -618,7 +631,7 @@ TEST(MulticomputerRtlWatchdog, EveryKindOfMoveIsProgress) {
   model.start_traffic(spec);
   rtl.start_traffic(spec);
   nodes.start_traffic(spec);
-  sc_core::sc_start();
+  run_until_idle();
   const sc::TrafficResult m = model.traffic_result();
   Differences found("a watchdog of two cycles");
   found.add(compare_runs(m, rtl.traffic_result(), "router=rtl"));
@@ -701,7 +714,7 @@ TEST(MulticomputerRtlTrace, EveryPacketMoveIsTheModels) {
   for (sc::Multicomputer* system : {&model, &rtl, &nodes, &whole_model, &whole_nodes}) {
     system->load(routed);
   }
-  sc_core::sc_start();
+  run_until_idle();
   const std::vector<PacketMoves::Move> expected = model_moves.sorted();
   ASSERT_GT(expected.size(), 100u);
   EXPECT_EQ(rtl_moves.first_difference(expected), "") << "router=rtl";
@@ -728,7 +741,7 @@ TEST(MulticomputerRtlTrace, OnAMeshOfOneVirtualChannelEveryPacketMoveIsTheModels
   const sw::RoutedProgram routed = sw::route_program(sw::generate_random(16, 3, 22), 16, all);
   model.load(routed);
   rtl.load(routed);
-  sc_core::sc_start();
+  run_until_idle();
   const std::vector<PacketMoves::Move> expected = model_moves.sorted();
   ASSERT_GT(expected.size(), 100u);
   EXPECT_EQ(rtl_moves.first_difference(expected), "");
@@ -795,7 +808,7 @@ TEST(MulticomputerNiRtlLong, MessagesOfHundredsOfWordsInOnePacket) {
       sw::route_program(sw::generate_random(4, 2, 1, 600), 4, {0, 1, 2, 3});
   model.load(routed);
   rtl.load(routed);
-  sc_core::sc_start();
+  run_until_idle();
   EXPECT_TRUE(
       compare_runs(model.result(), rtl.result(), "random program, up to 600 words per message")
           .result());
@@ -828,7 +841,7 @@ TEST(MulticomputerNiRtlLong, AnAllToAllOfManyPacketsReassemblesEveryMessage) {
       sw::route_program(sw::generate_pattern(sw::Pattern::C7, o), 16, all);
   model.load(routed);
   rtl.load(routed);
-  sc_core::sc_start();
+  run_until_idle();
   EXPECT_TRUE(
       compare_runs(model.result(), rtl.result(), "all-to-all, 12 words in packets of 2").result());
 }
@@ -966,7 +979,7 @@ Differences long_cosim(const sw::Topology& t, sw::NodePorts ports) {
   spec.cycles = 100'000;
   model.start_traffic(spec);
   cosim.start_traffic(spec);
-  sc_core::sc_start();
+  run_until_idle();
   const sc::TrafficResult m = model.traffic_result();
   Differences d = compare_runs(m, cosim.traffic_result(), t.to_string());
   d.require(m.sim_cycles >= 100'000u, "only " + std::to_string(m.sim_cycles) + " cycles");
@@ -1013,7 +1026,7 @@ FaultyInterfaceRun faulty_interface(const sc::net::RtlNetwork::Fault& fault) {
   const sc::TrafficSpec spec = traffic(kNiCosimNetwork.topology, "uniform", 0.15, 4, 5);
   model.start_traffic(spec);
   cosim.start_traffic(spec);
-  sc_core::sc_start();
+  run_until_idle();
   return {dynamic_cast<const sc::net::RtlNetwork&>(cosim.network()).mismatch(), starts.starts};
 }
 
