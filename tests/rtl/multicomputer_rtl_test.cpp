@@ -49,8 +49,8 @@ void run_until_idle() {
   const sc_core::sc_time bound(50, sc_core::SC_MS);
   const sc_core::sc_time end = sc_core::sc_time_stamp() + bound;
   sc_core::sc_start(bound, sc_core::SC_EXIT_ON_STARVATION);
-  EXPECT_LT(sc_core::sc_time_stamp(), end) << "still running after " << bound
-                                           << " of simulated time: a system that never ends";
+  EXPECT_LT(sc_core::sc_time_stamp(), end)
+      << "still running after " << bound << " of simulated time: a system that never ends";
 }
 
 sw::NetworkConfig network(sw::Topology t, std::uint32_t buffers, std::uint32_t delay,
