@@ -846,6 +846,36 @@ TEST(MulticomputerNiRtlLong, AnAllToAllOfManyPacketsReassemblesEveryMessage) {
       compare_runs(model.result(), rtl.result(), "all-to-all, 12 words in packets of 2").result());
 }
 
+// More messages reassembled at once at one node than the verilated interface's table holds
+// (rtl/limits.cmake, ORTHOSIM_RTL_NI_REASSEMBLY: 64) is the RTL's error, not a silent loss: the
+// run stops with the interface's `reasm_overflow` at that node. On a 9 x 9 torus the 80 other
+// nodes each send node 0 a message of 100 words in packets of 2 flits (100 packets), so node 0's
+// ejection interleaves the packets of up to 80 messages (with 24-word messages the run ends
+// before more than 64 are open at once).
+TEST(MulticomputerNiRtlLong, MoreMessagesAtOnceThanTheReassemblyTableHoldsStopTheRun) {
+  const sw::NetworkConfig c =
+      rtl_nodes(packets_of(network(sw::Topology::torus({9, 9}), 2, 1, sw::Impl::Rtl), 2),
+                sw::Impl::Rtl);
+  traces::Recorder silent;
+  sc::Multicomputer rtl("rtl", c.validated(), silent, sc::net::verilated_routers(nullptr));
+  sw::PatternGenOptions o;
+  o.nodes = 81;
+  o.words = 100;
+  o.destinations = {0};
+  std::vector<std::uint32_t> all(81);
+  for (std::uint32_t k = 0; k < 81; ++k) {
+    all[k] = k;
+  }
+  rtl.load(sw::route_program(sw::generate_pattern(sw::Pattern::C5, o), 81, all));
+  run_until_idle();
+  const sw::NetworkRunSummary r = rtl.result();
+  EXPECT_FALSE(r.completed);
+  ASSERT_TRUE(r.mismatch);
+  std::cout << r.mismatch->to_string() << "\n";
+  EXPECT_EQ(r.mismatch->signal, "reasm_overflow");
+  EXPECT_NE(r.mismatch->instance.find("ni(0,0)"), std::string::npos) << r.mismatch->instance;
+}
+
 // A flood left in the nodes and the routers (queued messages, flits in flight, packets half
 // reassembled) must not leak into the runs after it: the verilated interfaces are reset with the
 // routers.
