@@ -19,7 +19,8 @@ counts as not built, not as caught.
 `run` edits FILE in place and puts it back after each mutant, also when interrupted: run it in a
 checkout of its own (`git worktree add --detach DIR`) with a configured build directory, never
 in one with work in progress. A mutant is caught when a test of REGEX (`ctest -R`) fails or times
-out. Standard library only.
+out. The tests must pass without a mutant first (exit 1 otherwise), and the targets are built
+again from the restored files at the end. Standard library only.
 """
 
 import argparse
@@ -131,6 +132,21 @@ def run_quiet(command: List[str], timeout: int) -> int:
         process.wait()
 
 
+def build(args) -> bool:
+    command = ["cmake", "--build", args.build, "-j", str(args.jobs), "--target"] + args.targets
+    return run_quiet(command, args.build_timeout) == 0
+
+
+def build_and_test(args) -> str:
+    """Builds the targets and runs the tests as the files are now: NOT BUILT, CAUGHT (a test
+    failed or timed out) or SURVIVED."""
+    if not build(args):
+        return "NOT BUILT"
+    test = ["ctest", "--test-dir", args.build, "-R", args.tests, "-j", str(args.jobs),
+            "--timeout", str(args.test_timeout), "--stop-on-failure"]
+    return "SURVIVED" if run_quiet(test, args.test_timeout * 50) == 0 else "CAUGHT"
+
+
 def try_mutant(m: Mutant, args) -> str:
     original = m.path.read_text()
     lines = original.splitlines(keepends=True)
@@ -139,12 +155,7 @@ def try_mutant(m: Mutant, args) -> str:
     lines[m.line - 1] = m.after
     try:
         m.path.write_text("".join(lines))
-        build = ["cmake", "--build", args.build, "-j", str(args.jobs), "--target"] + args.targets
-        if run_quiet(build, args.build_timeout) != 0:
-            return "NOT BUILT"
-        test = ["ctest", "--test-dir", args.build, "-R", args.tests, "-j", str(args.jobs),
-                "--timeout", str(args.test_timeout), "--stop-on-failure"]
-        return "SURVIVED" if run_quiet(test, args.test_timeout * 50) == 0 else "CAUGHT"
+        return build_and_test(args)
     finally:
         m.path.write_text(original)
 
@@ -176,16 +187,31 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `list ... | head` ends quietly
     mutants = [m for f in args.files for m in mutants_of(f)]
+    if args.command == "run":
+        # Without a mutant everything must build and pass, or every mutant would count as
+        # caught: an executable of the tests that is not among the targets may hold the last
+        # mutant of an earlier round, which was put back in the source but never rebuilt.
+        baseline = build_and_test(args)
+        if baseline != "SURVIVED":
+            print("mutants.py: without a mutant the %s (%s): every mutant would count as caught; "
+                  "build every executable whose tests --tests names, or name fewer tests"
+                  % ("build fails" if baseline == "NOT BUILT" else "tests fail", args.tests),
+                  file=sys.stderr)
+            return 1
     counts = {}
-    for number, m in enumerate(mutants, start=1):
-        if args.only and number not in args.only:
-            continue
-        if args.command == "list":
-            print("%4d  %s" % (number, m.describe()))
-            continue
-        verdict = try_mutant(m, args)
-        counts[verdict] = counts.get(verdict, 0) + 1
-        print("%4d  %-9s %s" % (number, verdict, m.describe()), flush=True)
+    try:
+        for number, m in enumerate(mutants, start=1):
+            if args.only and number not in args.only:
+                continue
+            if args.command == "list":
+                print("%4d  %s" % (number, m.describe()))
+                continue
+            verdict = try_mutant(m, args)
+            counts[verdict] = counts.get(verdict, 0) + 1
+            print("%4d  %-9s %s" % (number, verdict, m.describe()), flush=True)
+    finally:
+        if args.command == "run":
+            build(args)  # no executable keeps the last mutant
     if args.command == "run":
         print("totals: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
     return 0

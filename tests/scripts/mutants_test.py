@@ -86,6 +86,22 @@ class Mutants(unittest.TestCase):
                          "--only", "2,4", env=env)
         self.assertEqual([line.split()[0] for line in r.stdout.splitlines()[:-1]], ["2", "4"])
 
+    def test_run_refuses_tests_that_fail_without_a_mutant(self):
+        # A test executable left holding an earlier round's mutant fails whatever is mutated now:
+        # every mutant would be counted as caught.
+        bin_dir = os.path.join(self.dir.name, "bin")
+        os.mkdir(bin_dir)
+        write_executable(os.path.join(bin_dir, "cmake"), "#!/bin/sh\nexit 0\n")
+        write_executable(os.path.join(bin_dir, "ctest"), "#!/bin/sh\nexit 8\n")
+        env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"])
+        r = self.mutants("run", "f.cpp", "--build", "build", "--targets", "t", "--tests", "^X",
+                         env=env)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertEqual(r.stdout, "")
+        self.assertIn("without a mutant the tests fail (^X)", r.stderr)
+        with open(self.source) as f:
+            self.assertEqual(f.read(), SOURCE)
+
     def test_run_without_a_build_is_refused_naming_the_options(self):
         r = self.mutants("run", "f.cpp")
         self.assertEqual(r.returncode, 2)
