@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -32,6 +33,24 @@ using orthosim::testing_support::Outcome;
 using orthosim::testing_support::slurp;
 
 class Orthosim : public orthosim::testing_support::CliTest {};
+
+// The sanitizer build runs these tests against its own orthosim through ORTHOSIM_UNDER_TEST
+// (tests/README.md, "What CI runs"): a misspelt or ignored variable would test the plain build's
+// executable there without a word.
+TEST(OrthosimUnderTest, IsTheEnvironmentsWhenSetElseTheOneBuiltBeside) {
+  const char* before = std::getenv("ORTHOSIM_UNDER_TEST");
+  const std::optional<std::string> saved =
+      before != nullptr ? std::optional<std::string>(before) : std::nullopt;
+  setenv("ORTHOSIM_UNDER_TEST", "/elsewhere/orthosim", 1);
+  EXPECT_EQ(orthosim::testing_support::orthosim_under_test(), "/elsewhere/orthosim");
+  setenv("ORTHOSIM_UNDER_TEST", "", 1);
+  EXPECT_EQ(orthosim::testing_support::orthosim_under_test(), ORTHOSIM_BIN);
+  unsetenv("ORTHOSIM_UNDER_TEST");
+  EXPECT_EQ(orthosim::testing_support::orthosim_under_test(), ORTHOSIM_BIN);
+  if (saved) {
+    setenv("ORTHOSIM_UNDER_TEST", saved->c_str(), 1);
+  }
+}
 
 TEST_F(Orthosim, HelpListsTheCommands) {
   const Outcome o = run("--help");
