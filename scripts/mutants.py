@@ -19,8 +19,9 @@ counts as not built, not as caught.
 `run` edits FILE in place and puts it back after each mutant, also when interrupted: run it in a
 checkout of its own (`git worktree add --detach DIR`) with a configured build directory, never
 in one with work in progress. A mutant is caught when a test of REGEX (`ctest -R`) fails or times
-out. The tests must pass without a mutant first (exit 1 otherwise), and the targets are built
-again from the restored files at the end. Standard library only.
+out, or when CTest, which holds the output of the tests running, grows past --output-cap MB (a
+test printing without end). The tests must pass without a mutant first (exit 1 otherwise), and the targets are built again from the
+restored files at the end. Standard library only.
 """
 
 import argparse
@@ -29,6 +30,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import List
@@ -114,16 +116,37 @@ def mutants_of(path: Path) -> List[Mutant]:
     return out
 
 
-def run_quiet(command: List[str], timeout: int) -> int:
+def resident_bytes(pid: int) -> int:
+    """The memory process `pid` holds (Linux: VmRSS in /proc), 0 when unknown."""
+    try:
+        with open("/proc/%d/status" % pid) as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def run_quiet(command: List[str], timeout: int, memory_cap: int = 0) -> int:
     """Runs `command` in a process group of its own and ends with it whatever it left running:
     a mutant can make a test's grandchildren (a sweep's points, say) run on after the test
-    process was timed out."""
+    process was timed out. With `memory_cap`, the run is also ended (-2) once `command`'s own
+    process holds more than that many bytes: CTest keeps every line a test prints in its memory
+    until the test ends (and then in its log), and a mutant that made a test print without end
+    (a progress line that never stops) had CTest at 10 GB of both before the test's timeout."""
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                start_new_session=True)
+    deadline = time.monotonic() + timeout
     try:
-        return process.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return -1
+        while True:
+            try:
+                return process.wait(timeout=max(0.0, min(1.0, deadline - time.monotonic())))
+            except subprocess.TimeoutExpired:
+                if time.monotonic() >= deadline:
+                    return -1
+                if memory_cap and resident_bytes(process.pid) > memory_cap:
+                    return -2
     finally:
         try:
             os.killpg(process.pid, signal.SIGKILL)
@@ -144,7 +167,8 @@ def build_and_test(args) -> str:
         return "NOT BUILT"
     test = ["ctest", "--test-dir", args.build, "-R", args.tests, "-j", str(args.jobs),
             "--timeout", str(args.test_timeout), "--stop-on-failure"]
-    return "SURVIVED" if run_quiet(test, args.test_timeout * 50) == 0 else "CAUGHT"
+    status = run_quiet(test, args.test_timeout * 50, args.output_cap * 1024 * 1024)
+    return "SURVIVED" if status == 0 else "CAUGHT"
 
 
 def try_mutant(m: Mutant, args) -> str:
@@ -176,6 +200,10 @@ def main() -> int:
     p.add_argument("--test-timeout", type=int, default=120,
                    help="seconds per test that has no TIMEOUT property of its own (CTest's "
                         "property wins); the whole test run is stopped after 50 times this")
+    p.add_argument("--output-cap", type=int, default=1024,
+                   help="MB of memory CTest may hold (the output of the tests running) before "
+                        "the tests are stopped and the mutant counted as caught, as a timed-out "
+                        "one is")
     args = p.parse_args()
     for f in args.files:
         if not f.is_file():

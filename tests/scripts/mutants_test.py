@@ -102,6 +102,23 @@ class Mutants(unittest.TestCase):
         with open(self.source) as f:
             self.assertEqual(f.read(), SOURCE)
 
+    def test_a_test_printing_without_end_is_stopped_at_the_output_cap(self):
+        # CTest holds a running test's output in memory: the stand-in grows to 200 MB where the
+        # `<=` mutant is in and then would pass after 10 s, unless stopped at the 50 MB cap.
+        bin_dir = os.path.join(self.dir.name, "bin")
+        os.mkdir(bin_dir)
+        write_executable(os.path.join(bin_dir, "cmake"), "#!/bin/sh\nexit 0\n")
+        write_executable(os.path.join(bin_dir, "ctest"),
+                         "#!/bin/sh\ngrep -q 'a <= b' \"$MUTATED\" || exit 0\n"
+                         "exec %s -c 'import time; x = b\"o\" * (200 << 20); time.sleep(10)'\n"
+                         % sys.executable)
+        env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"],
+                   MUTATED=self.source)
+        r = self.mutants("run", "f.cpp", "--build", "build", "--targets", "t", "--tests", ".",
+                         "--only", "2", "--output-cap", "50", env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.split()[:2], ["2", "CAUGHT"], r.stdout)
+
     def test_run_without_a_build_is_refused_naming_the_options(self):
         r = self.mutants("run", "f.cpp")
         self.assertEqual(r.returncode, 2)
