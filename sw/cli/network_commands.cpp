@@ -155,9 +155,16 @@ int run_traffic(const po::variables_map& vm, Context& ctx) {
       }
       start = comma + 1;
     }
+  } else if (vm.count("rate")) {
+    const std::string text = vm["rate"].as<std::string>();
+    if (text.find(',') != std::string::npos) {
+      // A list where one rate goes: the user meant the sweep, which has an option of its own.
+      throw InputError({"--rate"}, "one rate (several, a latency-throughput table: --rates R1,R2)",
+                       "'" + text + "'");
+    }
+    request.rates = {parse_rate("--rate", text)};
   } else {
-    request.rates = {vm.count("rate") ? parse_rate("--rate", vm["rate"].as<std::string>())
-                                      : TrafficParameters::kDefaultRate};
+    request.rates = {TrafficParameters::kDefaultRate};
   }
   if (vm.count("flits")) {
     request.flits = static_cast<std::uint32_t>(

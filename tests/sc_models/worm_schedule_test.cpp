@@ -734,6 +734,31 @@ TEST(WormSchedule, AnObserverIsRefusedFromTheFirstFlitOfAScheduledNetwork) {
   EXPECT_NO_THROW(fabric.observe(true));
 }
 
+// The choice between the schedule and the flit paths is made on an empty network: neither holds
+// the other's state. Refused while a message waits in its interface, while flits are in the
+// routers and the interface has nothing left, and while both; taken once the network drained.
+TEST(WormSchedule, TheOrderOfDeliveriesIsChosenOnlyOnAnEmptyNetwork) {
+  DeliveryLog log(1);
+  sc::net::Fabric fabric(line_of_four_scheduled().validated(), log);
+  fabric.submit(0, 0, 3, 3);
+  ASSERT_EQ(fabric.queued_packets(), 1U);
+  ASSERT_FALSE(fabric.has_flits());
+  EXPECT_THROW(fabric.deliveries_in_any_order(true, 4), std::logic_error);
+  std::uint64_t c = 0;
+  fabric.begin_cycle(sw::Cycle{c++});
+  ASSERT_TRUE(fabric.has_flits());
+  ASSERT_EQ(fabric.queued_packets(), 1U) << "the header entered, three flits wait";
+  EXPECT_THROW(fabric.deliveries_in_any_order(true, 4), std::logic_error);
+  for (; fabric.queued_packets() > 0; ++c) {
+    fabric.begin_cycle(sw::Cycle{c});
+    ASSERT_LT(c, 10U) << "the interface never empties";
+  }
+  ASSERT_TRUE(fabric.has_flits());
+  EXPECT_THROW(fabric.deliveries_in_any_order(true, 4), std::logic_error);
+  drain_from(fabric, c);
+  EXPECT_NO_THROW(fabric.deliveries_in_any_order(true, 4));
+}
+
 // The schedule of runs holds only where every stay is a run and it describes all a client sees
 // (fabric_schedule.cpp): one virtual channel (no flits of another packet between a packet's),
 // wormhole (a store-and-forward header waits for its tail), packets exactly as deep as the
