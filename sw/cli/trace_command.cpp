@@ -1,5 +1,6 @@
 // `orthosim trace`: statistics, comparison, export and plots of event traces and waveforms
 // (docs/traces.md), and the --trace option of the running commands.
+#include <algorithm>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 
@@ -111,7 +112,14 @@ void print_stats(const traces::TraceStats& s, const std::string& path, std::ostr
       << " ns clock)\n";
   out << "cycles " << s.cycles << " (" << s.cycles * s.clock_ns << " ns), " << s.runs
       << (s.runs == 1 ? " run" : " runs") << "\n\n";
-  if (!s.processors.empty()) {
+  // A traffic run's nodes run no program: a row of 100 % idle for each of them says nothing.
+  const bool any_activity =
+      std::any_of(s.processors.begin(), s.processors.end(), [](const traces::ProcessorShare& p) {
+        return p.compute + p.memory + p.sync + p.message > 0;
+      });
+  if (!s.processors.empty() && !any_activity) {
+    out << "processors " << s.processors.size() << ", idle throughout (no program ran)\n\n";
+  } else if (!s.processors.empty()) {
     out << std::left << std::setw(24) << "processor" << std::right << std::setw(9) << "compute"
         << std::setw(9) << "memory" << std::setw(9) << "sync" << std::setw(9) << "message"
         << std::setw(9) << "idle" << '\n';
@@ -143,8 +151,11 @@ void print_stats(const traces::TraceStats& s, const std::string& path, std::ostr
     out << '\n';
   }
   if (s.format != "vcd") {
-    out << "accesses " << s.accesses << ", words " << s.words << ", conflicts " << s.conflicts
-        << " (" << s.conflict_wait_cycles << " cycles waiting)\n";
+    // A multiprocessor's accesses; a trace of a network alone has no bus to make one.
+    if (!s.buses.empty() || s.accesses > 0) {
+      out << "accesses " << s.accesses << ", words " << s.words << ", conflicts " << s.conflicts
+          << " (" << s.conflict_wait_cycles << " cycles waiting)\n";
+    }
     // The trace's message events are the networks' (send, deliver): a multiprocessor's messages
     // are its accesses above.
     if (!s.channels.empty() || s.messages_sent > 0) {

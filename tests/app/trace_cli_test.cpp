@@ -436,6 +436,19 @@ TEST_F(TraceCli, StatsTextSaysWhatTheJsonSays) {
     bins += bin_line;
   }
   EXPECT_NE(traffic.out.find(bins + "busiest channels"), std::string::npos) << traffic.out;
+  // The nodes of a traffic run run no program: one line says so instead of a row of 100 % idle
+  // per node, and a network, which has no bus, gets no line of accesses.
+  ASSERT_EQ(traffic_stats["processors"].size(), 9u);
+  for (const json& p : traffic_stats["processors"]) {
+    EXPECT_EQ(p["compute"].get<std::uint64_t>() + p["memory"].get<std::uint64_t>() +
+                  p["sync"].get<std::uint64_t>() + p["message"].get<std::uint64_t>(),
+              0u);
+  }
+  EXPECT_NE(traffic.out.find("1 run\n\nprocessors 9, idle throughout (no program ran)\n\n"),
+            std::string::npos)
+      << traffic.out;
+  EXPECT_EQ(traffic.out.find("compute"), std::string::npos) << traffic.out;
+  EXPECT_EQ(traffic.out.find("accesses "), std::string::npos) << traffic.out;
   // A channel's utilization is its flits over the run's cycles; the text lists the 8 busiest,
   // most flits first (ties in the JSON's order).
   const std::uint64_t traffic_cycles = traffic_stats["cycles"];
