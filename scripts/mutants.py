@@ -9,8 +9,8 @@
 
 A mutant changes one operator of one line, the way a plausible slip would: a comparison made
 strict or not (< and <=, > and >=), an equality negated, && and || swapped, a `!` dropped, a
-`+ 1` or `- 1` dropped, + and - swapped (not on lines with a string literal, where + mostly
-joins strings), an increment or decrement statement dropped. Operators
+`+ 1` or `- 1` dropped (`+ 1e-9` or `- 1.5` is no `+ 1`), + and - swapped (not on lines with a
+string literal, where + mostly joins strings), an increment or decrement statement dropped. Operators
 are recognised with the spaces clang-format puts around binary operators, so template brackets
 and shifts are not taken for comparisons; comments, string literals and preprocessor lines are
 left alone. A mutant the compiler refuses (a warning is an error with -DORTHOSIM_WERROR=ON)
@@ -46,10 +46,10 @@ RULES = [
     (r" && ", " || "),
     (r" \|\| ", " && "),
     (r"(?<=[(\s])!(?=[A-Za-z_(])", ""),
-    (r" \+ 1(?![0-9.])", ""),
-    (r" - 1(?![0-9.])", ""),
-    (r" \+ (?!1(?![0-9.]))", " - "),
-    (r" - (?!1(?![0-9.]))", " + "),
+    (r" \+ 1(?![0-9.eE'])", ""),
+    (r" - 1(?![0-9.eE'])", ""),
+    (r" \+ (?!1(?![0-9.eE']))", " - "),
+    (r" - (?!1(?![0-9.eE']))", " + "),
 ]
 # A whole statement that only increments or decrements: dropped.
 STEP = re.compile(r"^(\s*)(\+\+|--)?[A-Za-z_][\w.\[\]>-]*(\+\+|--)?;\s*$")

@@ -18,6 +18,7 @@ SOURCE = """int f(int a, int b) {
   }
   return a + 1;
 }
+double h(double x) { return x + 1e-9 - 1.5; }
 """
 
 # What each mutant's line becomes: the comments and the string literal are left alone.
@@ -28,6 +29,9 @@ EXPECTED = [
     (4, "if (a < b || b >= 0) {"),
     (5, ";"),
     (7, "return a;"),
+    # A literal that begins with 1 is no `+ 1`: the sign swapped, never the 1 cut off it.
+    (9, "double h(double x) { return x - 1e-9 - 1.5; }"),
+    (9, "double h(double x) { return x + 1e-9 + 1.5; }"),
 ]
 
 
@@ -76,9 +80,9 @@ class Mutants(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         verdicts = [line.split()[1] for line in r.stdout.splitlines()[:-1]]
         self.assertEqual(verdicts, ["SURVIVED", "CAUGHT", "SURVIVED", "NOT", "SURVIVED",
-                                    "SURVIVED"],
+                                    "SURVIVED", "SURVIVED", "SURVIVED"],
                          r.stdout)
-        self.assertEqual(r.stdout.splitlines()[-1], "totals: CAUGHT 1, NOT BUILT 1, SURVIVED 4")
+        self.assertEqual(r.stdout.splitlines()[-1], "totals: CAUGHT 1, NOT BUILT 1, SURVIVED 6")
         with open(self.source) as f:
             self.assertEqual(f.read(), SOURCE)
         # --only: the mutants named, numbered as `list` numbers them.
