@@ -229,11 +229,12 @@ std::string heat_color(double f) {
 }
 
 constexpr std::size_t kScaleSteps = 10;  ///< the colour scale's boxes
+constexpr double kScaleBox = 16;         ///< a box's side
 
 /// The heat map's colour scale at (x, top): kScaleSteps boxes from 0 (bottom) to `peak` (top),
 /// each the colour of its upper bound, labelled at both ends and the middle.
 void heat_scale(SvgWriter& svg, double x, double top, double peak) {
-  const double box = 16;
+  const double box = kScaleBox;
   svg.open_group("colour-scale");
   svg.text(x, top - 8, "flits/cycle", 10);
   for (std::size_t k = 0; k < kScaleSteps; ++k) {
@@ -285,7 +286,10 @@ void write_channels(const std::string& trace_path, const TraceStats& stats,
   const double cell_w = 60;
   const double cell_h = routers.size() > 64 ? 6 : 16;
   const double width = kLeft + cell_w * static_cast<double>(ports.size()) + 220;
-  const double height = kTop + 30 + cell_h * static_cast<double>(routers.size()) + 40;
+  // The rows, or the colour scale beside them where it is the taller (fewer than 10 routers).
+  const double body = std::max(cell_h * static_cast<double>(routers.size()),
+                               kScaleBox * static_cast<double>(kScaleSteps));
+  const double height = kTop + 30 + body + 40;
   SvgWriter svg(width, height);
   svg.text(10, 24,
            "Channel utilization (flits per cycle): " + trace_path + ", peak " + fmt(peak, 3), 14);

@@ -251,6 +251,66 @@ TEST(TraceStats, ATraceThatDoesNotBeginWithItsRunCountsFromCycleZero) {
   EXPECT_EQ(s.step_ends, (std::vector<std::uint64_t>{18}));
 }
 
+/// The text of the file at `path`.
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// The number after `name="` in `element`.
+double attribute(const std::string& element, const std::string& name) {
+  const std::size_t at = element.find(" " + name + "=\"");
+  return at == std::string::npos ? std::nan("") : std::stod(element.substr(at + name.size() + 3));
+}
+
+/// Every element of `svg` drawn inside its canvas (the `<svg>` element's width and height, to
+/// the writer's 0.01): a rectangle whole, a line's two ends, a polyline's points, a circle's
+/// centre, a text's anchor point. A shape outside is cut off by every viewer.
+void expect_inside_the_canvas(const std::string& svg, const std::string& what) {
+  SCOPED_TRACE(what);
+  const std::size_t root = svg.find("<svg ");
+  ASSERT_NE(root, std::string::npos);
+  const std::string head = svg.substr(root, svg.find('>', root) - root);
+  const double width = attribute(head, "width");
+  const double height = attribute(head, "height");
+  ASSERT_GT(width, 0);
+  ASSERT_GT(height, 0);
+  std::size_t outside = 0;
+  const auto check = [&](double x, double y, const std::string& element) {
+    constexpr double kSlack = 0.01;
+    if (!(x >= -kSlack && x <= width + kSlack && y >= -kSlack && y <= height + kSlack) &&
+        ++outside <= 3) {
+      ADD_FAILURE() << "(" << x << ", " << y << ") outside " << width << " x " << height << ": "
+                    << element;
+    }
+  };
+  std::istringstream lines(svg.substr(svg.find('\n', root) + 1));
+  for (std::string e; std::getline(lines, e);) {
+    if (e.rfind("<rect ", 0) == 0) {
+      const double x = attribute(e, "x"), y = attribute(e, "y");
+      check(x, y, e);
+      check(x + attribute(e, "width"), y + attribute(e, "height"), e);
+    } else if (e.rfind("<line ", 0) == 0) {
+      check(attribute(e, "x1"), attribute(e, "y1"), e);
+      check(attribute(e, "x2"), attribute(e, "y2"), e);
+    } else if (e.rfind("<circle ", 0) == 0) {
+      check(attribute(e, "cx"), attribute(e, "cy"), e);
+    } else if (e.rfind("<text ", 0) == 0) {
+      check(attribute(e, "x"), attribute(e, "y"), e);
+    } else if (e.rfind("<polyline ", 0) == 0) {
+      const std::size_t at = e.find("points=\"") + 8;
+      std::istringstream points(e.substr(at, e.find('"', at) - at));
+      for (std::string point; points >> point;) {
+        const std::size_t comma = point.find(',');
+        check(std::stod(point.substr(0, comma)), std::stod(point.substr(comma + 1)), e);
+      }
+    }
+  }
+  EXPECT_EQ(outside, 0u);
+}
+
 // `trace plot`'s timeline of a trace that begins with its run at cycle 100: 40 cycles, one
 // column each, so every interval is drawn as it is, from the run's start: p0 computes 0..10,
 // reads 10..30 and computes again until the end (never idle); bus rb0 is busy 12..20. An idle
@@ -279,14 +339,39 @@ TEST(TracePlot, TheTimelineDrawsEachActivityAndBusyBusFromTheRunsStart) {
     EXPECT_NE(svg.str().find(bar), std::string::npos) << bar << " in\n" << svg.str();
   }
   EXPECT_EQ(svg.str().find(": idle "), std::string::npos) << svg.str();
+  expect_inside_the_canvas(svg.str(), "timeline.svg");
 }
 
-/// The text of the file at `path`.
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+// Where two activities share a column, the column shows the one that took most of it, in a
+// timeline of 1600 cycles in 1000 columns of 1.6. A trace that does not begin with a run counts
+// from cycle 0 and draws its first event (p1's).
+TEST(TracePlot, AColumnSharedByTwoActivitiesShowsTheOneThatTookMostOfIt) {
+  const std::string dir = temp_path("plot");
+  std::filesystem::create_directories(dir);
+  const std::string trace = dir + "/t.trace";
+  std::ofstream(trace, std::ios::binary)
+      << "orthosim-trace 1\nclock-ns 50\nsource 0 processor omp.p1\nsource 1 processor omp.p0\n"
+         "5 act 0 compute 0\n"
+         "9 act 0 idle 1\n"
+         "10 act 1 read 0\n"
+         "11 act 1 compute 1\n"
+         "13 act 1 idle 2\n"
+         "1600 end\n";
+  ASSERT_EQ(plot_event_trace(trace, dir), (std::vector<std::string>{dir + "/timeline.svg"}));
+  const std::string svg = slurp(dir + "/timeline.svg");
+  std::filesystem::remove_all(dir);
+  std::vector<std::string> bars;
+  for (std::size_t at = svg.find("<title>omp.p"); at != std::string::npos;
+       at = svg.find("<title>omp.p", at + 1)) {
+    bars.push_back(svg.substr(at + 7, svg.find('<', at + 7) - at - 7));
+  }
+  // p1's compute 5..9: columns 3 (4.8..6.4) to 5 (8..9.6), drawn from 4.8 to 9.6; p0's read
+  // 10..11 and compute 11..13 share column 6 (9.6..11.2: 1 cycle of reading, 0.2 of computing),
+  // then compute alone in columns 7 and 8 (11.2..14.4).
+  EXPECT_EQ(bars, (std::vector<std::string>{"omp.p1: compute 5..10", "omp.p0: read 10..11",
+                                            "omp.p0: compute 11..14"}))
+      << svg;
+  expect_inside_the_canvas(svg, "timeline.svg");
 }
 
 /// The points of the first polyline after `<g id="ID">` in `svg`, as written ("x,y x,y ...").
@@ -363,6 +448,7 @@ TEST(TracePlot, ALongTimelineHasAThousandColumnsAndIdleNeverHidesAnActivity) {
   // The axis 4 px below the rows (50 + 2 x 18), its labels 16 px below it.
   EXPECT_NE(svg.find(tick_label(190 + 1000.0 * 200 / 1600, 106, "200")), std::string::npos) << svg;
   EXPECT_NE(svg.find(tick_label(1190, 106, "1600")), std::string::npos) << svg;
+  expect_inside_the_canvas(svg, "timeline.svg");
 }
 
 // A trace of no cycles (its run ends where it begins) still has a timeline: one column, the
@@ -378,6 +464,7 @@ TEST(TracePlot, ATraceOfNoCyclesHasATimelineOfOneTick) {
   std::filesystem::remove_all(dir);
   EXPECT_NE(svg.find("(0 cycles, 1.00 cycles per column)"), std::string::npos) << svg;
   EXPECT_NE(svg.find(tick_label(190, 88, "0")), std::string::npos) << svg;
+  expect_inside_the_canvas(svg, "timeline.svg");
 }
 
 // A traffic trace (a node idle, no other activity) of 1000 cycles from its run's start at 1000:
@@ -408,7 +495,11 @@ TEST(TracePlot, TheNetworkOverTimeCountsFromTheRunsStartInFiveHundredColumns) {
                                       dir + "/latency.svg"}));
   const std::string svg = slurp(dir + "/network.svg");
   const std::string channels = slurp(dir + "/channels.svg");
+  const std::string latency = slurp(dir + "/latency.svg");
   std::filesystem::remove_all(dir);
+  expect_inside_the_canvas(svg, "network.svg");
+  expect_inside_the_canvas(channels, "channels.svg");
+  expect_inside_the_canvas(latency, "latency.svg");
   EXPECT_NE(svg.find("(1000 cycles, 2.00 cycles per column)"), std::string::npos) << svg;
   EXPECT_NE(svg.find("mean 0.0040, peak column 2.0000"), std::string::npos) << svg;
   const auto expected_line = [](double bottom, const std::vector<double>& values, double peak) {
@@ -428,6 +519,45 @@ TEST(TracePlot, TheNetworkOverTimeCountsFromTheRunsStartInFiveHundredColumns) {
   // The panels' bottoms: 50 + 40 + 220, and 80 below that another 220.
   EXPECT_EQ(polyline_in_group(svg, "packets-in-flight"), expected_line(310, packets, 1));
   EXPECT_EQ(polyline_in_group(svg, "channel-utilization"), expected_line(610, utilization, 2));
+  // The packets' axis, 1.05 high, ticks every 0.2: 0 at the panel's bottom, 1.00 at 1 / 1.05 of
+  // its height, each label 6 px left of the axis and 4 px below its tick.
+  const auto y_tick = [](double y, const std::string& label) {
+    char at[64];
+    std::snprintf(at, sizeof at, "<text x=\"84.00\" y=\"%.2f\"", y + 4);
+    return std::string(at) + " font-size=\"10.00\" font-family=\"sans-serif\" " +
+           "text-anchor=\"end\">" + label + "</text>";
+  };
+  EXPECT_NE(svg.find(y_tick(310, "0.00")), std::string::npos) << svg;
+  EXPECT_NE(svg.find(y_tick(310 - 220 / 1.05, "1.00")), std::string::npos) << svg;
+  // The heat map: a row per router, a column per port in the order first seen, each cell titled
+  // with its channel's flits per cycle (4 flits in 1000 cycles on r(0).x+ and r(1).x-; a port
+  // with no channel, 0) in its share of the peak's red (the peak red, 0 white), in that order.
+  std::size_t previous = 0;
+  for (const auto& [cell, fill] :
+       std::vector<std::pair<std::string, std::string>>{{"net.r(0).x+: 0.004", "rgb(255,0,0)"},
+                                                        {"net.r(0).x-: 0.000", "rgb(255,255,255)"},
+                                                        {"net.r(1).x+: 0.000", "rgb(255,255,255)"},
+                                                        {"net.r(1).x-: 0.004", "rgb(255,0,0)"}}) {
+    const std::size_t at =
+        channels.find("fill=\"" + fill + "\"><title>" + cell + " flits/cycle</title>");
+    EXPECT_NE(at, std::string::npos) << cell << " in\n" << channels;
+    EXPECT_GT(at, previous) << cell;
+    previous = at == std::string::npos ? previous : at;
+  }
+  // The ports' headings above their columns, 60 px wide from x = 190.
+  for (const auto& [x, port] :
+       std::vector<std::pair<double, std::string>>{{220, "x+"}, {280, "x-"}}) {
+    char heading[160];
+    std::snprintf(heading, sizeof heading,
+                  "<text x=\"%.2f\" y=\"70.00\" font-size=\"11.00\" font-family=\"sans-serif\" "
+                  "text-anchor=\"middle\">%s</text>",
+                  x, port.c_str());
+    EXPECT_NE(channels.find(heading), std::string::npos) << heading << " in\n" << channels;
+  }
+  // The colour scale's middle box: up to half the peak, half red.
+  EXPECT_NE(channels.find("fill=\"rgb(255,127,127)\"><title>up to 0.002 flits/cycle</title>"),
+            std::string::npos)
+      << channels;
   // The heat map's colour scale: 10 boxes, none below its 0.
   std::size_t boxes = 0;
   for (std::size_t at = channels.find("<title>up to "); at != std::string::npos;
@@ -458,6 +588,7 @@ TEST(TracePlot, EachLatencyBinIsLabelledByTheLatenciesItHolds) {
   // The axis 16 px below the bars' base at 50 + 20 + 300.
   EXPECT_NE(svg.find(tick_label(80, 386, "6")), std::string::npos) << svg;
   EXPECT_NE(svg.find(tick_label(660, 386, "42")), std::string::npos) << svg;
+  expect_inside_the_canvas(svg, "latency.svg");
 }
 
 // The speed-up figure: speed-ups 2 (CALMANT) and 5 (direct) at B = 3, 4 (CALMANT) at B = 16. The
@@ -508,6 +639,15 @@ TEST(TracePlot, TheSpeedUpAxesSpanWholePowersOfTwoAndTenPercentAboveTheFastest) 
   EXPECT_NEAR(cy, y_of(0.5, 1.1), 0.006);
   EXPECT_NE(b.find(tick_label(90, 496, "4")), std::string::npos) << b;
   EXPECT_NE(b.find(tick_label(790, 496, "8")), std::string::npos) << b;
+  // The speed-up axis to 5.5 ticks every 1, whole numbers: 5 at 5 / 5.5 of its 400 px.
+  char five[128];
+  std::snprintf(five, sizeof five,
+                "<text x=\"84.00\" y=\"%.2f\" font-size=\"10.00\" font-family=\"sans-serif\" "
+                "text-anchor=\"end\">5</text>",
+                480 - 400 * 5 / 5.5 + 4);
+  EXPECT_NE(a.find(five), std::string::npos) << a;
+  expect_inside_the_canvas(a, "speedup.svg");
+  expect_inside_the_canvas(b, "speedup.svg");
 }
 
 // Latency against accepted throughput: both axes from 0 to 5 % above the largest value shown
@@ -559,6 +699,8 @@ TEST(TracePlot, TheLatencyAxesReachJustAboveTheirLargestValuesOrTheNextWholeDeca
                      "text-anchor=\"end\">10000</text>"),
             std::string::npos)
       << two;
+  expect_inside_the_canvas(one, "latency-throughput.svg");
+  expect_inside_the_canvas(two, "latency-throughput.svg");
 }
 
 /// The VCD reader's verdict on a text: "accepted" or the error.
