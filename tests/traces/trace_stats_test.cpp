@@ -448,6 +448,24 @@ TEST(TracePlot, ALongTimelineHasAThousandColumnsAndIdleNeverHidesAnActivity) {
   // The axis 4 px below the rows (50 + 2 x 18), its labels 16 px below it.
   EXPECT_NE(svg.find(tick_label(190 + 1000.0 * 200 / 1600, 106, "200")), std::string::npos) << svg;
   EXPECT_NE(svg.find(tick_label(1190, 106, "1600")), std::string::npos) << svg;
+  // Row r 18 px high from y = 50 + 18 r: its background and bars 16 px high, 1 px inside it.
+  EXPECT_NE(svg.find("<rect x=\"190.00\" y=\"69.00\" width=\"1000.00\" height=\"16.00\" "
+                     "fill=\"#f2f2f2\"/>"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find("<rect x=\"190.00\" y=\"69.00\" width=\"1.00\" height=\"16.00\" "
+                     "fill=\"#4e79a7\"><title>omp.p1: compute 0..2</title>"),
+            std::string::npos)
+      << svg;
+  // The legend 44 px below the axis, from its left end, each entry 13 + 7 per letter + 12 px
+  // wide: compute, then read.
+  EXPECT_NE(svg.find("<rect x=\"190.00\" y=\"134.00\" width=\"10.00\" height=\"10.00\" "
+                     "fill=\"#4e79a7\"/>\n<text x=\"203.00\" y=\"143.00\" font-size=\"10.00\" "
+                     "font-family=\"sans-serif\" text-anchor=\"start\">compute</text>\n"
+                     "<rect x=\"264.00\" y=\"134.00\" width=\"10.00\" height=\"10.00\" "
+                     "fill=\"#59a14f\"/>"),
+            std::string::npos)
+      << svg;
   expect_inside_the_canvas(svg, "timeline.svg");
 }
 
@@ -529,20 +547,24 @@ TEST(TracePlot, TheNetworkOverTimeCountsFromTheRunsStartInFiveHundredColumns) {
   };
   EXPECT_NE(svg.find(y_tick(310, "0.00")), std::string::npos) << svg;
   EXPECT_NE(svg.find(y_tick(310 - 220 / 1.05, "1.00")), std::string::npos) << svg;
-  // The heat map: a row per router, a column per port in the order first seen, each cell titled
-  // with its channel's flits per cycle (4 flits in 1000 cycles on r(0).x+ and r(1).x-; a port
-  // with no channel, 0) in its share of the peak's red (the peak red, 0 white), in that order.
-  std::size_t previous = 0;
-  for (const auto& [cell, fill] :
-       std::vector<std::pair<std::string, std::string>>{{"net.r(0).x+: 0.004", "rgb(255,0,0)"},
-                                                        {"net.r(0).x-: 0.000", "rgb(255,255,255)"},
-                                                        {"net.r(1).x+: 0.000", "rgb(255,255,255)"},
-                                                        {"net.r(1).x-: 0.004", "rgb(255,0,0)"}}) {
-    const std::size_t at =
-        channels.find("fill=\"" + fill + "\"><title>" + cell + " flits/cycle</title>");
-    EXPECT_NE(at, std::string::npos) << cell << " in\n" << channels;
-    EXPECT_GT(at, previous) << cell;
-    previous = at == std::string::npos ? previous : at;
+  // The heat map: a row per router 16 px high from y = 80, a column per port 60 px wide from
+  // x = 190 in the order first seen, each cell 2 px narrower and 1 px lower than its place,
+  // titled with its channel's flits per cycle (4 flits in 1000 cycles on r(0).x+ and r(1).x-; a
+  // port with no channel, 0), in its share of the peak's red (the peak red, 0 white).
+  struct Cell {
+    double x, y;
+    std::string fill, title;
+  };
+  for (const Cell& cell : std::vector<Cell>{{190, 80, "rgb(255,0,0)", "net.r(0).x+: 0.004"},
+                                            {250, 80, "rgb(255,255,255)", "net.r(0).x-: 0.000"},
+                                            {190, 96, "rgb(255,255,255)", "net.r(1).x+: 0.000"},
+                                            {250, 96, "rgb(255,0,0)", "net.r(1).x-: 0.004"}}) {
+    char rect[256];
+    std::snprintf(rect, sizeof rect,
+                  "<rect x=\"%.2f\" y=\"%.2f\" width=\"58.00\" height=\"15.00\" fill=\"%s\">"
+                  "<title>%s flits/cycle</title>",
+                  cell.x, cell.y, cell.fill.c_str(), cell.title.c_str());
+    EXPECT_NE(channels.find(rect), std::string::npos) << rect << " in\n" << channels;
   }
   // The ports' headings above their columns, 60 px wide from x = 190.
   for (const auto& [x, port] :
@@ -553,6 +575,18 @@ TEST(TracePlot, TheNetworkOverTimeCountsFromTheRunsStartInFiveHundredColumns) {
                   "text-anchor=\"middle\">%s</text>",
                   x, port.c_str());
     EXPECT_NE(channels.find(heading), std::string::npos) << heading << " in\n" << channels;
+  }
+  // The colour scale 40 px right of the last column (x = 190 + 2 x 60 + 40), 10 boxes of 16 px
+  // down from y = 80, labelled 4 px right of them: the peak at its top, half of it in the middle,
+  // 0 at its bottom.
+  for (const auto& [y, label] :
+       std::vector<std::pair<double, std::string>>{{90, "0.004"}, {164, "0.002"}, {240, "0"}}) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "<text x=\"370.00\" y=\"%.2f\" font-size=\"10.00\" font-family=\"sans-serif\" "
+                  "text-anchor=\"start\">%s</text>",
+                  y, label.c_str());
+    EXPECT_NE(channels.find(text), std::string::npos) << text << " in\n" << channels;
   }
   // The colour scale's middle box: up to half the peak, half red.
   EXPECT_NE(channels.find("fill=\"rgb(255,127,127)\"><title>up to 0.002 flits/cycle</title>"),
