@@ -311,6 +311,29 @@ void expect_inside_the_canvas(const std::string& svg, const std::string& what) {
   EXPECT_EQ(outside, 0u);
 }
 
+/// The timeline `trace plot` draws of the event trace `text`, written to a folder of its own
+/// (removed after): the one file of a trace with processors at work.
+std::string timeline_of(const std::string& text) {
+  const std::string dir = temp_path("plot");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/t.trace", std::ios::binary) << text;
+  const std::vector<std::string> written = plot_event_trace(dir + "/t.trace", dir);
+  const std::string svg = slurp(dir + "/timeline.svg");
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(written, (std::vector<std::string>{dir + "/timeline.svg"}));
+  return svg;
+}
+
+/// The titles of the bars of `svg` that begin with `prefix`, in the file's order.
+std::vector<std::string> bar_titles(const std::string& svg, const std::string& prefix) {
+  std::vector<std::string> bars;
+  for (std::size_t at = svg.find("<title>" + prefix); at != std::string::npos;
+       at = svg.find("<title>" + prefix, at + 1)) {
+    bars.push_back(svg.substr(at + 7, svg.find('<', at + 7) - at - 7));
+  }
+  return bars;
+}
+
 // `trace plot`'s timeline of a trace that begins with its run at cycle 100: 40 cycles, one
 // column each, so every interval is drawn as it is, from the run's start: p0 computes 0..10,
 // reads 10..30 and computes again until the end (never idle); bus rb0 is busy 12..20. An idle
@@ -346,25 +369,15 @@ TEST(TracePlot, TheTimelineDrawsEachActivityAndBusyBusFromTheRunsStart) {
 // timeline of 1600 cycles in 1000 columns of 1.6. A trace that does not begin with a run counts
 // from cycle 0 and draws its first event (p1's).
 TEST(TracePlot, AColumnSharedByTwoActivitiesShowsTheOneThatTookMostOfIt) {
-  const std::string dir = temp_path("plot");
-  std::filesystem::create_directories(dir);
-  const std::string trace = dir + "/t.trace";
-  std::ofstream(trace, std::ios::binary)
-      << "orthosim-trace 1\nclock-ns 50\nsource 0 processor omp.p1\nsource 1 processor omp.p0\n"
-         "5 act 0 compute 0\n"
-         "9 act 0 idle 1\n"
-         "10 act 1 read 0\n"
-         "11 act 1 compute 1\n"
-         "13 act 1 idle 2\n"
-         "1600 end\n";
-  ASSERT_EQ(plot_event_trace(trace, dir), (std::vector<std::string>{dir + "/timeline.svg"}));
-  const std::string svg = slurp(dir + "/timeline.svg");
-  std::filesystem::remove_all(dir);
-  std::vector<std::string> bars;
-  for (std::size_t at = svg.find("<title>omp.p"); at != std::string::npos;
-       at = svg.find("<title>omp.p", at + 1)) {
-    bars.push_back(svg.substr(at + 7, svg.find('<', at + 7) - at - 7));
-  }
+  const std::string svg = timeline_of(
+      "orthosim-trace 1\nclock-ns 50\nsource 0 processor omp.p1\nsource 1 processor omp.p0\n"
+      "5 act 0 compute 0\n"
+      "9 act 0 idle 1\n"
+      "10 act 1 read 0\n"
+      "11 act 1 compute 1\n"
+      "13 act 1 idle 2\n"
+      "1600 end\n");
+  const std::vector<std::string> bars = bar_titles(svg, "omp.p");
   // p1's compute 5..9: columns 3 (4.8..6.4) to 5 (8..9.6), drawn from 4.8 to 9.6; p0's read
   // 10..11 and compute 11..13 share column 6 (9.6..11.2: 1 cycle of reading, 0.2 of computing),
   // then compute alone in columns 7 and 8 (11.2..14.4).
@@ -403,13 +416,18 @@ std::pair<double, double> circle_titled(const std::string& svg, const std::strin
   return {std::stod(svg.substr(circle + 12)), std::stod(svg.substr(cy + 4))};
 }
 
+/// The text element `text` at (x, y) as the SVG writer prints it.
+std::string svg_text(double x, double y, double size, const std::string& anchor,
+                     const std::string& text) {
+  char at[96];
+  std::snprintf(at, sizeof at, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\"", x, y, size);
+  return std::string(at) + " font-family=\"sans-serif\" text-anchor=\"" + anchor + "\">" + text +
+         "</text>";
+}
+
 /// The text element `label` at (x, y) in the plots' tick-label style (10 px, centred).
 std::string tick_label(double x, double y, const std::string& label) {
-  char at[64];
-  std::snprintf(at, sizeof at, "<text x=\"%.2f\" y=\"%.2f\"", x, y);
-  return std::string(at) +
-         " font-size=\"10.00\" font-family=\"sans-serif\" text-anchor=\"middle\">" + label +
-         "</text>";
+  return svg_text(x, y, 10, "middle", label);
 }
 
 // A timeline of 1600 cycles has 1000 columns of 1.6 cycles (docs/traces.md: at most 1000). p0
@@ -436,12 +454,7 @@ TEST(TracePlot, ALongTimelineHasAThousandColumnsAndIdleNeverHidesAnActivity) {
   const std::string svg = slurp(dir + "/timeline.svg");
   std::filesystem::remove_all(dir);
   EXPECT_NE(svg.find("(1600 cycles, 1.60 cycles per column)"), std::string::npos) << svg;
-  std::vector<std::string> bars;  // the titles of p0's bars
-  for (std::size_t at = svg.find("<title>omp.p0: "); at != std::string::npos;
-       at = svg.find("<title>omp.p0: ", at + 1)) {
-    bars.push_back(svg.substr(at + 7, svg.find('<', at + 7) - at - 7));
-  }
-  EXPECT_EQ(bars,
+  EXPECT_EQ(bar_titles(svg, "omp.p0: "),
             (std::vector<std::string>{"omp.p0: compute 1000..1003", "omp.p0: compute 1598..1600"}))
       << svg;
   EXPECT_NE(svg.find("<title>omp.p1: compute 0..2</title>"), std::string::npos) << svg;
@@ -472,14 +485,8 @@ TEST(TracePlot, ALongTimelineHasAThousandColumnsAndIdleNeverHidesAnActivity) {
 // A trace of no cycles (its run ends where it begins) still has a timeline: one column, the
 // cycle axis a single tick, 0.
 TEST(TracePlot, ATraceOfNoCyclesHasATimelineOfOneTick) {
-  const std::string dir = temp_path("plot");
-  std::filesystem::create_directories(dir);
-  const std::string trace = dir + "/t.trace";
-  std::ofstream(trace, std::ios::binary)
-      << "orthosim-trace 1\nclock-ns 50\nsource 0 processor omp.p0\n0 act 0 compute 0\n0 end\n";
-  ASSERT_EQ(plot_event_trace(trace, dir), (std::vector<std::string>{dir + "/timeline.svg"}));
-  const std::string svg = slurp(dir + "/timeline.svg");
-  std::filesystem::remove_all(dir);
+  const std::string svg = timeline_of(
+      "orthosim-trace 1\nclock-ns 50\nsource 0 processor omp.p0\n0 act 0 compute 0\n0 end\n");
   EXPECT_NE(svg.find("(0 cycles, 1.00 cycles per column)"), std::string::npos) << svg;
   EXPECT_NE(svg.find(tick_label(190, 88, "0")), std::string::npos) << svg;
   expect_inside_the_canvas(svg, "timeline.svg");
@@ -539,14 +546,9 @@ TEST(TracePlot, TheNetworkOverTimeCountsFromTheRunsStartInFiveHundredColumns) {
   EXPECT_EQ(polyline_in_group(svg, "channel-utilization"), expected_line(610, utilization, 2));
   // The packets' axis, 1.05 high, ticks every 0.2: 0 at the panel's bottom, 1.00 at 1 / 1.05 of
   // its height, each label 6 px left of the axis and 4 px below its tick.
-  const auto y_tick = [](double y, const std::string& label) {
-    char at[64];
-    std::snprintf(at, sizeof at, "<text x=\"84.00\" y=\"%.2f\"", y + 4);
-    return std::string(at) + " font-size=\"10.00\" font-family=\"sans-serif\" " +
-           "text-anchor=\"end\">" + label + "</text>";
-  };
-  EXPECT_NE(svg.find(y_tick(310, "0.00")), std::string::npos) << svg;
-  EXPECT_NE(svg.find(y_tick(310 - 220 / 1.05, "1.00")), std::string::npos) << svg;
+  EXPECT_NE(svg.find(svg_text(84, 314, 10, "end", "0.00")), std::string::npos) << svg;
+  EXPECT_NE(svg.find(svg_text(84, 310 - 220 / 1.05 + 4, 10, "end", "1.00")), std::string::npos)
+      << svg;
   // The heat map: a row per router 16 px high from y = 80, a column per port 60 px wide from
   // x = 190 in the order first seen, each cell 2 px narrower and 1 px lower than its place,
   // titled with its channel's flits per cycle (4 flits in 1000 cycles on r(0).x+ and r(1).x-; a
@@ -569,11 +571,7 @@ TEST(TracePlot, TheNetworkOverTimeCountsFromTheRunsStartInFiveHundredColumns) {
   // The ports' headings above their columns, 60 px wide from x = 190.
   for (const auto& [x, port] :
        std::vector<std::pair<double, std::string>>{{220, "x+"}, {280, "x-"}}) {
-    char heading[160];
-    std::snprintf(heading, sizeof heading,
-                  "<text x=\"%.2f\" y=\"70.00\" font-size=\"11.00\" font-family=\"sans-serif\" "
-                  "text-anchor=\"middle\">%s</text>",
-                  x, port.c_str());
+    const std::string heading = svg_text(x, 70, 11, "middle", port);
     EXPECT_NE(channels.find(heading), std::string::npos) << heading << " in\n" << channels;
   }
   // The colour scale 40 px right of the last column (x = 190 + 2 x 60 + 40), 10 boxes of 16 px
@@ -581,11 +579,7 @@ TEST(TracePlot, TheNetworkOverTimeCountsFromTheRunsStartInFiveHundredColumns) {
   // 0 at its bottom.
   for (const auto& [y, label] :
        std::vector<std::pair<double, std::string>>{{90, "0.004"}, {164, "0.002"}, {240, "0"}}) {
-    char text[160];
-    std::snprintf(text, sizeof text,
-                  "<text x=\"370.00\" y=\"%.2f\" font-size=\"10.00\" font-family=\"sans-serif\" "
-                  "text-anchor=\"start\">%s</text>",
-                  y, label.c_str());
+    const std::string text = svg_text(370, y, 10, "start", label);
     EXPECT_NE(channels.find(text), std::string::npos) << text << " in\n" << channels;
   }
   // The colour scale's middle box: up to half the peak, half red.
@@ -674,12 +668,7 @@ TEST(TracePlot, TheSpeedUpAxesSpanWholePowersOfTwoAndTenPercentAboveTheFastest) 
   EXPECT_NE(b.find(tick_label(90, 496, "4")), std::string::npos) << b;
   EXPECT_NE(b.find(tick_label(790, 496, "8")), std::string::npos) << b;
   // The speed-up axis to 5.5 ticks every 1, whole numbers: 5 at 5 / 5.5 of its 400 px.
-  char five[128];
-  std::snprintf(five, sizeof five,
-                "<text x=\"84.00\" y=\"%.2f\" font-size=\"10.00\" font-family=\"sans-serif\" "
-                "text-anchor=\"end\">5</text>",
-                480 - 400 * 5 / 5.5 + 4);
-  EXPECT_NE(a.find(five), std::string::npos) << a;
+  EXPECT_NE(a.find(svg_text(84, 480 - 400 * 5 / 5.5 + 4, 10, "end", "5")), std::string::npos) << a;
   expect_inside_the_canvas(a, "speedup.svg");
   expect_inside_the_canvas(b, "speedup.svg");
 }
