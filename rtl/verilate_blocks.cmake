@@ -108,11 +108,21 @@ endforeach()
 # router plus the ready chain's re-evaluations, instead of through signals and delta cycles.
 # Two verilations: at PMAX ports (Vrouter) and at the fewer ports of 2-D grids (Vrouter_small,
 # limits.cmake), which the bridge chooses per network.
+# In a release build (the benchmarks') the router's per-cycle code is compiled at -O2: the
+# routers are nearly all of the verilated network's time, and -O2 runs them about 1.2 times as fast
+# as -Os (bench/rtl_speed's torus: 29 500 -> 36 000 cycles/s, 20-21 -> 16.5-19 times the model's
+# time; docs/performance.md, "The verilated network, round 4"). The other builds, CI's among them,
+# keep -Os for its shorter compile.
+if(CMAKE_BUILD_TYPE STREQUAL "Release")
+  set(router_opt OPT_FAST -O2 OPT_GLOBAL -O2)
+else()
+  set(router_opt ${rtl_opt})
+endif()
 foreach(ports_prefix IN ITEMS "${ORTHOSIM_RTL_ROUTER_PORTS};Vrouter"
                               "${ORTHOSIM_RTL_ROUTER_SMALL_PORTS};Vrouter_small")
   list(GET ports_prefix 0 ports)
   list(GET ports_prefix 1 prefix)
-  orthosim_verilate(orthosim_rtl_verilated TRACE_FST ${rtl_opt}
+  orthosim_verilate(orthosim_rtl_verilated TRACE_FST ${router_opt}
            SOURCES router.sv
            TOP_MODULE router PREFIX ${prefix}
            VERILATOR_ARGS -f rtl.vc orthosim.vlt
