@@ -10,8 +10,8 @@
 A mutant changes one operator of one line, the way a plausible slip would: a comparison made
 strict or not (< and <=, > and >=), an equality negated, && and || swapped, a `!` dropped, a
 `+ 1` or `- 1` dropped (`+ 1e-9` or `- 1.5` is no `+ 1`), + and - swapped (not on lines with a
-string literal, where + mostly joins strings), an increment or decrement statement dropped. Operators
-are recognised with the spaces clang-format puts around binary operators, so template brackets
+string literal, where + mostly joins strings), an increment or decrement statement dropped.
+Operators are recognised with the spaces clang-format puts around binary operators, so template brackets
 and shifts are not taken for comparisons; comments, string literals and preprocessor lines are
 left alone. A mutant the compiler refuses (a warning is an error with -DORTHOSIM_WERROR=ON)
 counts as not built, not as caught.
@@ -20,8 +20,8 @@ counts as not built, not as caught.
 checkout of its own (`git worktree add --detach DIR`) with a configured build directory, never
 in one with work in progress. A mutant is caught when a test of REGEX (`ctest -R`) fails or times
 out, or when CTest, which holds the output of the tests running, grows past --output-cap MB (a
-test printing without end). The tests must pass without a mutant first (exit 1 otherwise), and the targets are built again from the
-restored files at the end. Standard library only.
+test printing without end). The tests must pass without a mutant first (exit 1 otherwise), and
+the targets are built again from the restored files at the end. Standard library only.
 """
 
 import argparse
