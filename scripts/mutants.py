@@ -11,9 +11,9 @@ A mutant changes one operator of one line, the way a plausible slip would: a com
 strict or not (< and <=, > and >=), an equality negated, && and || swapped, a `!` dropped, a
 `+ 1` or `- 1` dropped (`+ 1e-9` or `- 1.5` is no `+ 1`), + and - swapped (not on lines with a
 string literal, where + mostly joins strings), an increment or decrement statement dropped.
-Operators are recognised with the spaces clang-format puts around binary operators, so template brackets
-and shifts are not taken for comparisons; comments, string literals and preprocessor lines are
-left alone. A mutant the compiler refuses (a warning is an error with -DORTHOSIM_WERROR=ON)
+Operators are recognised with the spaces clang-format puts around binary operators, so template
+brackets and shifts are not taken for comparisons; comments, string literals and preprocessor
+lines are left alone. A mutant the compiler refuses (a warning is an error with -DORTHOSIM_WERROR=ON)
 counts as not built, not as caught.
 
 `run` edits FILE in place and puts it back after each mutant, also when interrupted: run it in a
