@@ -13,8 +13,8 @@ strict or not (< and <=, > and >=), an equality negated, && and || swapped, a `!
 string literal, where + mostly joins strings), an increment or decrement statement dropped.
 Operators are recognised with the spaces clang-format puts around binary operators, so template
 brackets and shifts are not taken for comparisons; comments, string literals and preprocessor
-lines are left alone. A mutant the compiler refuses (a warning is an error with -DORTHOSIM_WERROR=ON)
-counts as not built, not as caught.
+lines are left alone. A mutant the compiler refuses (a warning is an error with
+-DORTHOSIM_WERROR=ON) counts as not built, not as caught.
 
 `run` edits FILE in place and puts it back after each mutant, also when interrupted: run it in a
 checkout of its own (`git worktree add --detach DIR`) with a configured build directory, never
