@@ -700,6 +700,25 @@ TEST(TracePlot, TheLatencyAxesReachJustAboveTheirLargestValuesOrTheNextWholeDeca
   } catch (const sw::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("cut.json:1:22: expected"), std::string::npos) << e.what();
   }
+  // A syntax error past the first line: its line and column (the ']' where a value should be,
+  // line 3, column 6).
+  std::ofstream(dir + "/bad.json") << "{\n\"command\": \"traffic\",\n\"b\": ]\n}\n";
+  try {
+    plot_traffic_json(dir + "/bad.json", dir + "/one");
+    ADD_FAILURE() << "a file with a syntax error plotted";
+  } catch (const sw::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json:3:6: expected"), std::string::npos) << e.what();
+  }
+  // One rate's JSON (`traffic --rate`) has its figures at the top level: one point.
+  std::ofstream(dir + "/single.json")
+      << R"({"command": "traffic", "network": "torus 4x4", "pattern": "uniform", "flits": 4,
+            "offered": 0.1, "accepted": 0.1, "latency_avg": 20, "latency_p99": 40})";
+  std::filesystem::create_directories(dir + "/single");
+  plot_traffic_json(dir + "/single.json", dir + "/single");
+  const std::string single = slurp(dir + "/single/latency-throughput.svg");
+  EXPECT_NE(single.find("<title>offered 0.1000, accepted 0.1000, mean 20.00</title>"),
+            std::string::npos)
+      << single;
   plot_traffic_json(dir + "/a.json", dir + "/one");
   plot_traffic_jsons({dir + "/a.json", dir + "/b.json"}, {"a", "b"}, "", dir + "/two");
   const std::string one = slurp(dir + "/one/latency-throughput.svg");
@@ -724,6 +743,29 @@ TEST(TracePlot, TheLatencyAxesReachJustAboveTheirLargestValuesOrTheNextWholeDeca
       << two;
   expect_inside_the_canvas(one, "latency-throughput.svg");
   expect_inside_the_canvas(two, "latency-throughput.svg");
+}
+
+// A sweep that delivered nothing (rate 0: no throughput offered or accepted, no latency) still
+// gets finite axes: each linear one to 1, the shared logarithmic one over one decade, 1 to 10.
+TEST(TracePlot, ASweepThatDeliveredNothingIsDrawnOnAxesOfOne) {
+  const std::string dir = temp_path("plot");
+  std::filesystem::create_directories(dir + "/one");
+  std::filesystem::create_directories(dir + "/two");
+  std::ofstream(dir + "/zero.json")
+      << R"({"command": "traffic", "network": "torus 4x4", "pattern": "uniform", "flits": 4,
+            "points": [{"offered": 0, "accepted": 0, "latency_avg": 0, "latency_p99": 0}]})";
+  plot_traffic_json(dir + "/zero.json", dir + "/one");
+  plot_traffic_jsons({dir + "/zero.json", dir + "/zero.json"}, {"a", "b"}, "", dir + "/two");
+  const std::string one = slurp(dir + "/one/latency-throughput.svg");
+  const std::string two = slurp(dir + "/two/latency-throughput.svg");
+  std::filesystem::remove_all(dir);
+  expect_inside_the_canvas(one, "latency-throughput.svg");
+  expect_inside_the_canvas(two, "latency-throughput.svg");
+  // The throughput axis to 1 (ticks of 0.2, two decimals) at the right end of its 700 px.
+  EXPECT_NE(one.find(tick_label(790, 496, "1.00")), std::string::npos) << one;
+  // The latency decades 10^0 at the axis' foot and 10^1 at its top, 8 px left of it.
+  EXPECT_NE(two.find(svg_text(82, 484, 10, "end", "1")), std::string::npos) << two;
+  EXPECT_NE(two.find(svg_text(82, 84, 10, "end", "10")), std::string::npos) << two;
 }
 
 /// The VCD reader's verdict on a text: "accepted" or the error.
