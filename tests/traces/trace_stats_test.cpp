@@ -768,6 +768,22 @@ TEST(TracePlot, ASweepThatDeliveredNothingIsDrawnOnAxesOfOne) {
   EXPECT_NE(two.find(svg_text(82, 84, 10, "end", "10")), std::string::npos) << two;
 }
 
+// Mean latencies that are all one power of ten (100) still span a whole decade on the shared
+// logarithmic axis, from theirs to the next: 10^2 at its foot, 10^3 at its top.
+TEST(TracePlot, MeansOfOnePowerOfTenSpanTheDecadeAboveIt) {
+  const std::string dir = temp_path("plot");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/a.json")
+      << R"({"command": "traffic", "network": "torus 4x4", "pattern": "uniform", "flits": 4,
+            "points": [{"offered": 0.1, "accepted": 0.1, "latency_avg": 100, "latency_p99": 100}]})";
+  plot_traffic_jsons({dir + "/a.json", dir + "/a.json"}, {"a", "b"}, "", dir);
+  const std::string svg = slurp(dir + "/latency-throughput.svg");
+  std::filesystem::remove_all(dir);
+  expect_inside_the_canvas(svg, "latency-throughput.svg");
+  EXPECT_NE(svg.find(svg_text(82, 484, 10, "end", "100")), std::string::npos) << svg;
+  EXPECT_NE(svg.find(svg_text(82, 84, 10, "end", "1000")), std::string::npos) << svg;
+}
+
 /// The VCD reader's verdict on a text: "accepted" or the error.
 std::string vcd_verdict(const std::string& text) {
   try {
