@@ -673,6 +673,14 @@ TEST(TracePlot, TheSpeedUpAxesSpanWholePowersOfTwoAndTenPercentAboveTheFastest) 
   expect_inside_the_canvas(b, "speedup.svg");
 }
 
+/// The output of `orthosim traffic --json` for a 4x4 torus with the given points (JSON objects,
+/// comma-separated).
+std::string traffic_json(const std::string& points) {
+  return R"({"command": "traffic", "network": "torus 4x4", "pattern": "uniform", "flits": 4,
+            "points": [)" +
+         points + "]}";
+}
+
 // Latency against accepted throughput: both axes from 0 to 5 % above the largest value shown
 // (throughput 0.2 offered, p99 latency 100 cycles), 700 px from x = 90 and 400 px up from
 // y = 480. Several files share a logarithmic latency axis over whole decades around their mean
@@ -681,15 +689,10 @@ TEST(TracePlot, TheLatencyAxesReachJustAboveTheirLargestValuesOrTheNextWholeDeca
   const std::string dir = temp_path("plot");
   std::filesystem::create_directories(dir + "/one");
   std::filesystem::create_directories(dir + "/two");
-  const auto sweep = [](const std::string& points) {
-    return R"({"command": "traffic", "network": "torus 4x4", "pattern": "uniform", "flits": 4,
-              "points": [)" +
-           points + "]}";
-  };
-  std::ofstream(dir + "/a.json") << sweep(
+  std::ofstream(dir + "/a.json") << traffic_json(
       R"({"offered": 0.1, "accepted": 0.1, "latency_avg": 20, "latency_p99": 40},
                   {"offered": 0.2, "accepted": 0.19, "latency_avg": 50, "latency_p99": 100})");
-  std::ofstream(dir + "/b.json") << sweep(
+  std::ofstream(dir + "/b.json") << traffic_json(
       R"({"offered": 0.1, "accepted": 0.05, "latency_avg": 3000, "latency_p99": 9000},
          {"offered": 0.2, "accepted": 0.06, "latency_avg": 0, "latency_p99": 0})");
   // A file cut short is refused at the column just past its 21 bytes, where the '}' should be.
@@ -737,10 +740,7 @@ TEST(TracePlot, TheLatencyAxesReachJustAboveTheirLargestValuesOrTheNextWholeDeca
   at = circle_titled(two, "b: offered 0.1000, accepted 0.0500, mean 3000.00");
   EXPECT_NEAR(at.second, log_y(3000), 0.006);
   // The top decade's tick, 8 px left of the axis.
-  EXPECT_NE(two.find("<text x=\"82.00\" y=\"84.00\" font-size=\"10.00\" font-family=\"sans-serif\" "
-                     "text-anchor=\"end\">10000</text>"),
-            std::string::npos)
-      << two;
+  EXPECT_NE(two.find(svg_text(82, 84, 10, "end", "10000")), std::string::npos) << two;
   expect_inside_the_canvas(one, "latency-throughput.svg");
   expect_inside_the_canvas(two, "latency-throughput.svg");
 }
@@ -752,8 +752,7 @@ TEST(TracePlot, ASweepThatDeliveredNothingIsDrawnOnAxesOfOne) {
   std::filesystem::create_directories(dir + "/one");
   std::filesystem::create_directories(dir + "/two");
   std::ofstream(dir + "/zero.json")
-      << R"({"command": "traffic", "network": "torus 4x4", "pattern": "uniform", "flits": 4,
-            "points": [{"offered": 0, "accepted": 0, "latency_avg": 0, "latency_p99": 0}]})";
+      << traffic_json(R"({"offered": 0, "accepted": 0, "latency_avg": 0, "latency_p99": 0})");
   plot_traffic_json(dir + "/zero.json", dir + "/one");
   plot_traffic_jsons({dir + "/zero.json", dir + "/zero.json"}, {"a", "b"}, "", dir + "/two");
   const std::string one = slurp(dir + "/one/latency-throughput.svg");
@@ -773,9 +772,8 @@ TEST(TracePlot, ASweepThatDeliveredNothingIsDrawnOnAxesOfOne) {
 TEST(TracePlot, MeansOfOnePowerOfTenSpanTheDecadeAboveIt) {
   const std::string dir = temp_path("plot");
   std::filesystem::create_directories(dir);
-  std::ofstream(dir + "/a.json")
-      << R"({"command": "traffic", "network": "torus 4x4", "pattern": "uniform", "flits": 4,
-            "points": [{"offered": 0.1, "accepted": 0.1, "latency_avg": 100, "latency_p99": 100}]})";
+  std::ofstream(dir + "/a.json") << traffic_json(
+      R"({"offered": 0.1, "accepted": 0.1, "latency_avg": 100, "latency_p99": 100})");
   plot_traffic_jsons({dir + "/a.json", dir + "/a.json"}, {"a", "b"}, "", dir);
   const std::string svg = slurp(dir + "/latency-throughput.svg");
   std::filesystem::remove_all(dir);
